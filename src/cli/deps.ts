@@ -1,0 +1,34 @@
+import type { ApiClient } from '../client/types.js';
+import type { IO } from './io.js';
+
+/** Flags every command accepts (declared once on the root command). */
+export interface GlobalOptions {
+  profile?: string;
+  output?: string;
+  noInput?: boolean;
+  noColor?: boolean;
+  debug?: boolean;
+}
+
+export interface Prompter {
+  input(message: string, opts?: { default?: string }): Promise<string>;
+  password(message: string): Promise<string>;
+  confirm(message: string, opts?: { default?: boolean }): Promise<boolean>;
+}
+
+/**
+ * What a command may use. Collaborators are lazy: `--help`, completion and usage errors never read the profile,
+ * open a socket or import heavy modules; only a command's action calls these getters.
+ */
+export interface Deps {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  /** Global flags, read when an action runs (they are parsed by then). */
+  globals(): GlobalOptions;
+  /** An authenticated client for the selected profile (flag, env, then profile precedence). */
+  api(): Promise<ApiClient>;
+  /** The session manager: profiles, login, logout. */
+  sessions(): Promise<import('../client/session-manager.js').SessionManager>;
+  prompter(): Promise<Prompter>;
+  clock(): Date;
+}

@@ -1,0 +1,86 @@
+import type { Readable, Writable } from 'node:stream';
+
+/**
+ * The streams a command may touch, with the terminal facts that decide how output looks and whether we may prompt.
+ * Commands never use process.stdout/stderr or console directly, so tests run them with string buffers.
+ */
+export interface IO {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour allowed on stdout (TTY, NO_COLOR unset, TERM not dumb, no --no-color; FORCE_COLOR wins). */
+  color: boolean;
+  /** Terminal width for tables; undefined off a terminal. */
+  width?: number;
+  /** stdin and stdout are terminals, CI is unset and --no-input was not given. */
+  canPrompt(): boolean;
+  /** Writes a line to stderr: informational messages never go to stdout. */
+  info(message: string): void;
+  warn(message: string): void;
+  /** Writes to stdout: the result only. */
+  out(text: string): void;
+  /** Runs work behind a spinner on stderr when stderr is a terminal and the work takes noticeable time. */
+  spin<T>(text: string, work: () => Promise<T>): Promise<T>;
+}
+
+export interface IOSettings {
+  env: NodeJS.ProcessEnv;
+  noColor?: boolean;
+  noInput?: boolean;
+}
+
+export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag = false): boolean {
+  if (noColorFlag) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') return true;
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+function line(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+export function createProcessIO(settings: IOSettings): IO {
+  const { env } = settings;
+  const stdinIsTTY = Boolean(process.stdin.isTTY);
+  const stdoutIsTTY = Boolean(process.stdout.isTTY);
+  const stderrIsTTY = Boolean(process.stderr.isTTY);
+  const io: IO = {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY,
+    stdoutIsTTY,
+    stderrIsTTY,
+    color: colorAllowed(stdoutIsTTY, env, settings.noColor),
+    width: stdoutIsTTY ? process.stdout.columns : undefined,
+    canPrompt: () => stdinIsTTY && stdoutIsTTY && !env.CI && !settings.noInput,
+    info: (message) => void process.stderr.write(line(message)),
+    warn: (message) => void process.stderr.write(line(`warning: ${message}`)),
+    out: (text) => void process.stdout.write(line(text)),
+    async spin(text, work) {
+      if (!stderrIsTTY) return work();
+      const { default: ora } = await import('ora');
+      const spinner = ora({ text, stream: process.stderr, isEnabled: colorAllowed(stderrIsTTY, env, settings.noColor) }).start();
+      try {
+        return await work();
+      } finally {
+        spinner.stop();
+      }
+    },
+  };
+  return io;
+}
+
+/** A collecting stream for tests: everything written is kept as text. */
+export class BufferStream {
+  text = '';
+  isTTY: boolean;
+  constructor(isTTY = false) {
+    this.isTTY = isTTY;
+  }
+}

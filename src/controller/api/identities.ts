@@ -1,0 +1,161 @@
+import { ApiError, invalidField } from '../../protocol/errors.js';
+import { resource } from '../../resources/index.js';
+import { isDisabled } from '../auth/identity-state.js';
+import type { Services } from '../services.js';
+import type { Ctx, Route } from '../server/types.js';
+import type { Row } from '../store/repository.js';
+import { created, updateResource, validBody } from './crud.js';
+import { insertEnrollment, parseEnrollmentRequest, prepareEnrollment } from './enrollments.js';
+import { entityRef, toWire } from './present.js';
+import { newId } from '../store/repository.js';
+
+const identity = resource('identity');
+const identityType = resource('identity-type');
+const authPolicy = resource('auth-policy');
+
+const DISABLE_SCHEMA = {
+  type: 'object',
+  properties: { durationMinutes: { type: 'integer', minimum: 0, maximum: 525_600_00 } },
+  required: ['durationMinutes'],
+  additionalProperties: false,
+};
+
+/** Every identity type the API accepts is stored as the built-in `Default`, except `Router` (as OpenZiti does). */
+function storedType(body: Record<string, unknown>): Record<string, unknown> {
+  if (body.type === undefined) return body;
+  return { ...body, type: body.type === 'Router' ? 'Router' : 'Default' };
+}
+
+/** The default admin keeps its admin rights: losing them could lock everyone out of the controller. */
+function guardDefaultAdmin(body: Record<string, unknown>, existing: Row): Record<string, unknown> {
+  if (existing.isDefaultAdmin && body.isAdmin === false) {
+    throw new ApiError('ENTITY_CAN_NOT_BE_UPDATED', {
+      message: 'the default admin cannot lose its admin rights',
+      cause: { field: 'isAdmin', reason: 'the default admin must stay an admin', value: 'false' },
+    });
+  }
+  return storedType(body);
+}
+
+export function identityRoutes(services: Services): Route[] {
+  const api = 'management';
+  return [
+    { method: 'POST', path: '/identities', api, access: 'admin', handler: (ctx) => createIdentity(services, ctx) },
+    { method: 'PUT', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => updateResource(services, identity, ctx, 'replace', guardDefaultAdmin) },
+    { method: 'PATCH', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => updateResource(services, identity, ctx, 'patch', guardDefaultAdmin) },
+    { method: 'DELETE', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => deleteIdentity(services, ctx) },
+    { method: 'POST', path: '/identities/{id}/disable', api, access: 'admin', handler: (ctx) => disableIdentity(services, ctx) },
+    { method: 'POST', path: '/identities/{id}/enable', api, access: 'admin', handler: (ctx) => enableIdentity(services, ctx) },
+  ];
+}
+
+async function createIdentity(services: Services, ctx: Ctx) {
+  const body = await validBody(services, identity, 'create', ctx);
+  const enrollmentRequest = parseEnrollmentRequest(body.enrollment);
+  const id = newId();
+  const enrollment = enrollmentRequest && (await prepareEnrollment(services, id, enrollmentRequest, ctx.now));
+  const now = ctx.now.toISOString();
+  services.store.tx(() => {
+    services.store.repoFor(identity).insert(storedType(body), { id, now });
+    if (enrollment) insertEnrollment(services, id, enrollment, now);
+  });
+  return created(identity, id);
+}
+
+function deleteIdentity(services: Services, ctx: Ctx) {
+  const existing = services.store.repoFor(identity).get(ctx.params.id);
+  if (existing.isDefaultAdmin) throw new ApiError('ENTITY_CAN_NOT_BE_DELETED', { message: 'the default admin cannot be deleted' });
+  // Authenticators, enrollments and API sessions go with it (ON DELETE CASCADE), in the same transaction.
+  services.store.tx(() => services.store.repoFor(identity).delete(existing.id));
+  return { data: {} };
+}
+
+async function disableIdentity(services: Services, ctx: Ctx) {
+  const existing = services.store.repoFor(identity).get(ctx.params.id);
+  const { durationMinutes } = services.validators.custom(DISABLE_SCHEMA, await ctx.json()) as { durationMinutes: number };
+  if (existing.id === ctx.principal?.identityId) {
+    throw invalidField('id', 'an identity cannot disable itself (it would end the session doing it)', existing.id);
+  }
+  const now = ctx.now.toISOString();
+  const until = durationMinutes === 0 ? null : new Date(ctx.now.getTime() + durationMinutes * 60_000).toISOString();
+  services.store.tx(() => {
+    services.store.db.prepare(`UPDATE identities SET "disabledAt" = ?, "disabledUntil" = ?, "updatedAt" = ? WHERE "id" = ?`).run(now, until, now, existing.id);
+    services.sessions.deleteForIdentity(existing.id);
+  });
+  return { data: {} };
+}
+
+function enableIdentity(services: Services, ctx: Ctx) {
+  const existing = services.store.repoFor(identity).get(ctx.params.id);
+  const now = ctx.now.toISOString();
+  services.store.db.prepare(`UPDATE identities SET "disabledAt" = NULL, "disabledUntil" = NULL, "updatedAt" = ? WHERE "id" = ?`).run(now, existing.id);
+  return { data: {} };
+}
+
+interface AuthenticatorSummary {
+  id: string;
+  identityId: string;
+  method: string;
+  username: string | null;
+  fingerprint: string | null;
+}
+interface EnrollmentSummary {
+  id: string;
+  identityId: string;
+  method: string;
+  token: string;
+  jwt: string;
+  expiresAt: string;
+}
+
+function inClause(ids: string[]): string {
+  return ids.map(() => '?').join(', ');
+}
+
+/** The identity read model: the generic fields plus what is computed from related rows, fetched once per page. */
+export function presentIdentities(rows: Row[], services: Services): Record<string, unknown>[] {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const db = services.store.db;
+  const authenticators = db
+    .prepare(`SELECT "id", "identityId", "method", "username", "fingerprint" FROM authenticators WHERE "identityId" IN (${inClause(ids)})`)
+    .all(...ids) as AuthenticatorSummary[];
+  const enrollments = db
+    .prepare(`SELECT "id", "identityId", "method", "token", "jwt", "expiresAt" FROM enrollments WHERE "identityId" IN (${inClause(ids)})`)
+    .all(...ids) as EnrollmentSummary[];
+  const withSession = new Set(
+    (db.prepare(`SELECT DISTINCT "identityId" FROM api_sessions WHERE "identityId" IN (${inClause(ids)})`).all(...ids) as { identityId: string }[]).map(
+      (r) => r.identityId,
+    ),
+  );
+  const now = services.clock();
+  return rows.map((row) => {
+    const wire = toWire(identity, row);
+    const auth: Record<string, unknown> = {};
+    for (const a of authenticators.filter((x) => x.identityId === row.id)) {
+      if (a.method === 'updb') auth.updb = { id: a.id, username: a.username };
+      if (a.method === 'cert') auth.cert = { id: a.id, fingerprint: a.fingerprint };
+    }
+    const enrollment: Record<string, unknown> = {};
+    for (const e of enrollments.filter((x) => x.identityId === row.id)) {
+      enrollment[e.method] = { id: e.id, jwt: e.jwt, token: e.token, expiresAt: e.expiresAt };
+    }
+    const links = wire._links as Record<string, unknown>;
+    links['auth-policies'] = { href: `./auth-policies/${row.authPolicyId}` };
+    return {
+      ...wire,
+      typeId: row.type,
+      type: entityRef(identityType, row.type as string, row.type as string),
+      authPolicy: entityRef(authPolicy, row.authPolicyId as string, row.refNames.authPolicyId),
+      disabled: isDisabled(row as unknown as { disabledAt: string | null; disabledUntil: string | null }, now),
+      authenticators: auth,
+      enrollment,
+      hasApiSession: withSession.has(row.id),
+      isMfaEnabled: false,
+      hasEdgeRouterConnection: false,
+      edgeRouterConnectionStatus: 'offline',
+      permissions: [],
+      externalId: row.externalId ?? null,
+    };
+  });
+}

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
+import { ApiError } from '../../protocol/errors.js';
+import type { Services } from '../services.js';
+import { authorise } from './auth-stage.js';
+import { parseJson, readBody } from './body.js';
+import { applyCors, isPreflight } from './cors.js';
+import { toApiError } from './errors.js';
+import { sendError, sendReply } from './respond.js';
+import { normalisePath, Router } from './router.js';
+import type { ApiName, Ctx, Route } from './types.js';
+
+/**
+ * Maps a request path to an API and a path relative to its base. Paths outside `/edge/...` (`/version`, `/`,
+ * `/.well-known/est/cacerts`) and the legacy `/edge/v1` prefix belong to the client API, as in OpenZiti.
+ */
+export function locate(path: string): { api: ApiName; path: string } | undefined {
+  const p = normalisePath(path);
+  const under = (base: string) => p === base || p.startsWith(`${base}/`);
+  if (under(MANAGEMENT_BASE)) return { api: 'management', path: p.slice(MANAGEMENT_BASE.length) || '/' };
+  if (under(CLIENT_BASE)) return { api: 'client', path: p.slice(CLIENT_BASE.length) || '/' };
+  if (under('/edge/v1')) return { api: 'client', path: p.slice('/edge/v1'.length) || '/' };
+  if (under('/edge')) return undefined;
+  return { api: 'client', path: p };
+}
+
+export interface App {
+  router: Router;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+/** Builds the request pipeline: CORS, routing, authentication stage, handler, one error path. */
+export function createApp(services: Services, routes: Route[]): App {
+  const router = new Router();
+  for (const route of routes) router.add(route);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = randomBytes(6).toString('base64url');
+    try {
+      applyCors(req, res);
+      if (isPreflight(req)) {
+        res.statusCode = 200;
+        res.end();
+        return;
+      }
+      // Split by hand: `new URL` would read a leading `//edge/...` as a host name.
+      const target = req.url ?? '/';
+      const q = target.indexOf('?');
+      const pathname = q < 0 ? target : target.slice(0, q);
+      const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
+      const located = locate(pathname);
+      const method = req.method ?? 'GET';
+      if (!located) throw new ApiError('NOT_FOUND', { cause: { code: 'UNHANDLED', message: `no route for ${pathname}` } });
+      const { route, params } = router.match(located.api, method === 'HEAD' ? 'GET' : method, located.path);
+      const now = services.clock();
+      const ctx = makeCtx(req, res, { api: located.api, method, path: located.path, params, query, requestId, now });
+      ctx.principal = authorise(req, route.access, services.sessions, now);
+      if (ctx.principal) {
+        res.setHeader('expiration-seconds', String(Math.round(services.config.sessionTimeoutMs / 1000)));
+        res.setHeader('expires-at', ctx.principal.expiresAt.toISOString());
+      }
+      sendReply(res, await route.handler(ctx));
+    } catch (err) {
+      const apiError = toApiError(err);
+      if (apiError.status >= 500) services.log(`request ${requestId} failed: ${(err as Error)?.stack ?? String(err)}`);
+      sendError(res, apiError, requestId);
+    }
+  }
+
+  return { router, handle };
+}
+
+function makeCtx(
+  req: IncomingMessage,
+  res: ServerResponse,
+  base: Pick<Ctx, 'api' | 'method' | 'path' | 'params' | 'query' | 'requestId' | 'now'>,
+): Ctx {
+  let body: Promise<Buffer> | undefined;
+  const raw = () => (body ??= readBody(req));
+  return {
+    ...base,
+    req,
+    res,
+    remoteAddress: req.socket.remoteAddress ?? '',
+    json: async () => parseJson((await raw()).toString('utf8')),
+    text: async () => (await raw()).toString('utf8'),
+  };
+}

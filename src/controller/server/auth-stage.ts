@@ -1,0 +1,29 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../../protocol/errors.js';
+import type { ApiSessions } from '../auth/api-sessions.js';
+import type { Access, Principal } from './types.js';
+
+/** The session token from `zt-session`, or else from `Authorization: Bearer`. */
+export function tokenOf(req: IncomingMessage): string | undefined {
+  const header = req.headers['zt-session'];
+  const zt = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (zt) return zt;
+  const auth = req.headers.authorization?.trim();
+  const m = auth ? /^Bearer\s+(.+)$/i.exec(auth) : null;
+  return m ? m[1].trim() : undefined;
+}
+
+/**
+ * The authentication and authorisation stage, run before every handler from the route's declared access.
+ * Every refusal is 401 UNAUTHORIZED, as OpenZiti does (no 403): non-admins on the management API included.
+ */
+export function authorise(req: IncomingMessage, access: Access, sessions: ApiSessions, now: Date): Principal | undefined {
+  if (access === 'public') return undefined;
+  const token = tokenOf(req);
+  if (!token) throw new ApiError('UNAUTHORIZED', { message: 'no session token was provided (zt-session header or Authorization: Bearer)' });
+  const principal = sessions.resolve(token, now);
+  if (access === 'admin' && !principal.isAdmin) {
+    throw new ApiError('UNAUTHORIZED', { message: 'the operation requires an administrator' });
+  }
+  return principal;
+}

@@ -1,0 +1,51 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../../protocol/errors.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** Reads the body, refusing more than the limit whether or not Content-Length announced it. */
+export async function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw tooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      req.resume();
+      throw tooLarge(limit);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError('REQUEST_ENTITY_TOO_LARGE', { message: `The request body is larger than ${limit} bytes` });
+}
+
+/**
+ * Parses JSON, refusing `__proto__` and `constructor.prototype` keys: a body must never reach object prototypes.
+ * An empty body is its own error, so the client learns that a body was expected.
+ */
+export function parseJson(text: string): unknown {
+  if (text.trim() === '') {
+    throw new ApiError('COULD_NOT_PARSE_BODY', { message: 'The request body is empty; a JSON document was expected' });
+  }
+  try {
+    return JSON.parse(text, (key, value) => {
+      if (key === '__proto__' || (key === 'constructor' && value && typeof value === 'object' && 'prototype' in value)) {
+        throw new SyntaxError(`forbidden property '${key}'`);
+      }
+      return value;
+    });
+  } catch (err) {
+    throw new ApiError('COULD_NOT_PARSE_BODY', {
+      message: 'The body of the request could not be parsed as JSON',
+      cause: { code: 'UNHANDLED', message: (err as Error).message },
+    });
+  }
+}

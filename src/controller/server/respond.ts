@@ -1,0 +1,34 @@
+import type { ServerResponse } from 'node:http';
+import { ERROR_META } from '../../protocol/envelope.js';
+import type { ApiError } from '../../protocol/errors.js';
+import type { Reply } from './types.js';
+
+export function sendReply(res: ServerResponse, reply: Reply): void {
+  for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+  if ('raw' in reply) {
+    res.statusCode = reply.status ?? 200;
+    res.setHeader('content-type', reply.contentType);
+    res.end(reply.raw);
+    return;
+  }
+  sendJson(res, reply.status ?? 200, { data: reply.data, meta: reply.meta === undefined ? {} : reply.meta });
+}
+
+export function sendError(res: ServerResponse, err: ApiError, requestId: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (err.status === 401) {
+    res.setHeader('www-authenticate', 'zt-session realm="zt-session" error="invalid" error_description="token is invalid or missing"');
+  }
+  sendJson(res, err.status, { error: err.toWire(requestId), meta: ERROR_META });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json');
+  res.setHeader('content-length', Buffer.byteLength(text));
+  res.end(text);
+}

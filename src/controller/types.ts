@@ -1,0 +1,31 @@
+/** The public face of the embedded controller, used by `ctl controller start`, `ctl quickstart` and the tests. */
+export interface ControllerOptions {
+  /** Directory holding the database and PKI; created 0700 on first start. */
+  dataDir: string;
+  /** TCP port; 0 picks a free one (tests). */
+  port: number;
+  /** Address to bind; default 127.0.0.1. Certificates cover it, localhost and the machine's host name. */
+  host?: string;
+  /** Extra DNS names or addresses the server certificate must cover. */
+  advertise?: string[];
+  /** Default admin created on first start only. */
+  adminUser?: string;
+  /** Password of the default admin; generated (and reported in `generatedAdminPassword`) when absent. */
+  adminPassword?: string;
+  /** API session inactivity timeout in minutes (default 30, minimum 1). */
+  sessionTimeoutMinutes?: number;
+  /** Where request and lifecycle logs go; default: nowhere. */
+  log?: (line: string) => void;
+}
+
+export interface RunningController {
+  /** e.g. https://127.0.0.1:1280 */
+  url: string;
+  port: number;
+  /** Root + intermediate CA, what clients must trust. */
+  caBundlePem: string;
+  /** Set only on the first start when no admin password was given: print it once. */
+  generatedAdminPassword?: string;
+  adminUser: string;
+  close(): Promise<void>;
+}

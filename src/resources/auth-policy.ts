@@ -1,0 +1,43 @@
+import { nameField } from './common.js';
+import type { ResourceDef } from './types.js';
+
+/** Auth policies are read-only for now; the built-in `default` policy is what identities reference. */
+export const authPolicy: ResourceDef = {
+  name: 'auth-policy',
+  plural: 'auth-policies',
+  label: 'auth policy',
+  api: 'management',
+  operations: ['list', 'get'],
+  table: 'auth_policies',
+  description: 'How identities may authenticate: primary methods and secondary factors',
+  hasSystemEntities: true,
+  fields: {
+    name: nameField('Unique name of the policy'),
+    primary: {
+      type: { kind: 'object' },
+      description: 'Primary authentication: {cert, updb, extJwt} settings',
+      create: 'required',
+      replace: 'required',
+      patch: 'optional',
+    },
+    secondary: {
+      type: { kind: 'object' },
+      description: 'Secondary factors: {requireTotp, requireExtJwtSigner}',
+      create: 'required',
+      replace: 'required',
+      patch: 'optional',
+    },
+  },
+  cli: {
+    noun: 'auth-policy',
+    aliases: ['auth-policies'],
+    columns: [
+      { header: 'ID', field: 'id' },
+      { header: 'Name', field: 'name' },
+      { header: 'Password', field: 'primary.updb.allowed' },
+      { header: 'Certificate', field: 'primary.cert.allowed' },
+      { header: 'Ext JWT', field: 'primary.extJwt.allowed' },
+      { header: 'TOTP Required', field: 'secondary.requireTotp' },
+    ],
+  },
+};

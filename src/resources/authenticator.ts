@@ -1,0 +1,76 @@
+import { password, serverField, username } from './common.js';
+import type { ResourceDef } from './types.js';
+
+/**
+ * Authenticators: how one identity proves who it is. Only `updb` (username and password) can be created by an
+ * admin for now; `cert` authenticators come from enrollment. Create, replace and patch are handlers, because the
+ * method decides which fields apply and passwords are hashed.
+ */
+export const authenticator: ResourceDef = {
+  name: 'authenticator',
+  plural: 'authenticators',
+  label: 'authenticator',
+  api: 'management',
+  operations: ['list', 'get', 'create', 'replace', 'patch', 'delete'],
+  table: 'authenticators',
+  description: 'A credential of an identity: a username and password (updb) or a certificate (cert)',
+  fields: {
+    identityId: {
+      type: { kind: 'ref', resource: 'identity', as: 'identity' },
+      description: 'The identity the authenticator belongs to',
+      create: 'required',
+      replace: 'no',
+      patch: 'no',
+      filterable: true,
+      sortable: true,
+    },
+    method: {
+      type: { kind: 'enum', values: ['updb', 'cert'] },
+      description: 'updb (username and password) or cert (client certificate)',
+      create: 'required',
+      replace: 'no',
+      patch: 'no',
+      filterable: true,
+      sortable: true,
+    },
+    username: {
+      type: username,
+      description: 'Login name (updb)',
+      create: 'optional',
+      replace: 'required',
+      patch: 'optional',
+      filterable: true,
+      sortable: true,
+      unique: true,
+    },
+    password: {
+      type: password,
+      description: 'Password (updb); stored only as a memory-hard hash',
+      create: 'optional',
+      replace: 'required',
+      patch: 'optional',
+      secret: true,
+    },
+    certPem: {
+      type: { kind: 'string', minLength: 1, maxLength: 65536 },
+      description: 'Client certificate (cert)',
+      create: 'optional',
+      replace: 'no',
+      patch: 'no',
+    },
+    fingerprint: serverField({ kind: 'string' }, 'SHA-1 fingerprint of the certificate (cert)', { filterable: true }),
+    isIssuedByNetwork: serverField({ kind: 'boolean' }, 'The certificate was issued by this controller', { filterable: true }),
+  },
+  cli: {
+    noun: 'authenticator',
+    aliases: ['authenticators', 'auth'],
+    columns: [
+      { header: 'ID', field: 'id' },
+      { header: 'Identity', field: 'identity.name' },
+      { header: 'Method', field: 'method' },
+      { header: 'Username', field: 'username' },
+      { header: 'Fingerprint', field: 'fingerprint', priority: 1 },
+      { header: 'Created', field: 'createdAt', priority: 1 },
+    ],
+  },
+};

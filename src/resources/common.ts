@@ -1,0 +1,30 @@
+import type { FieldDef, FieldType } from './types.js';
+
+/** Value types shared by several resources (interface document, C5). */
+export const IDENTITY_TYPES = ['User', 'Device', 'Service', 'Router', 'Default'] as const;
+export const TERMINATOR_PRECEDENCES = ['default', 'required', 'failed'] as const;
+export const SEMANTICS = ['AllOf', 'AnyOf'] as const;
+
+export const terminatorCost: FieldType = { kind: 'integer', minimum: 0, maximum: 65535 };
+export const username: FieldType = { kind: 'string', minLength: 4, maxLength: 100 };
+export const password: FieldType = { kind: 'string', minLength: 5, maxLength: 100 };
+export const datetime: FieldType = { kind: 'string', format: 'date-time' };
+
+/** A field the server maintains: returned, filterable if asked, never accepted in a body. */
+export function serverField(type: FieldType, description: string, extra: Partial<FieldDef> = {}): FieldDef {
+  return { type, description, create: 'no', replace: 'no', patch: 'no', readOnly: true, ...extra };
+}
+
+/** The usual `name`: required on create and replace, unique, filterable and sortable. */
+export function nameField(description: string): FieldDef {
+  return {
+    type: { kind: 'string', minLength: 1, maxLength: 1024 },
+    description,
+    create: 'required',
+    replace: 'required',
+    patch: 'optional',
+    unique: true,
+    filterable: true,
+    sortable: true,
+  };
+}

@@ -1,0 +1,63 @@
+import { datetime, serverField } from './common.js';
+import type { ResourceDef } from './types.js';
+
+/** Outstanding enrollments: a one-time token (and its JWT) that lets an identity obtain a credential. */
+export const enrollment: ResourceDef = {
+  name: 'enrollment',
+  plural: 'enrollments',
+  label: 'enrollment',
+  api: 'management',
+  operations: ['list', 'get', 'delete'],
+  table: 'enrollments',
+  description: 'A one-time enrollment of an identity (ott or updb)',
+  fields: {
+    identityId: {
+      type: { kind: 'ref', resource: 'identity', as: 'identity' },
+      description: 'The identity that enrolls',
+      create: 'required',
+      replace: 'no',
+      patch: 'no',
+      filterable: true,
+      sortable: true,
+    },
+    method: {
+      type: { kind: 'enum', values: ['ott', 'ottca', 'updb'] },
+      description: 'Enrollment method',
+      create: 'required',
+      replace: 'no',
+      patch: 'no',
+      filterable: true,
+      sortable: true,
+    },
+    expiresAt: {
+      type: datetime,
+      description: 'When the token stops being accepted',
+      create: 'required',
+      replace: 'no',
+      patch: 'no',
+      filterable: true,
+      sortable: true,
+    },
+    username: {
+      type: { kind: 'string', minLength: 4, maxLength: 100 },
+      description: 'Username the updb enrollment creates',
+      create: 'optional',
+      replace: 'no',
+      patch: 'no',
+      nullable: true,
+    },
+    token: serverField({ kind: 'string' }, 'The one-time token (the JWT `jti`)', { filterable: true }),
+    jwt: serverField({ kind: 'string' }, 'The signed enrollment JWT to hand to the enrolling client'),
+  },
+  cli: {
+    noun: 'enrollment',
+    aliases: ['enrollments'],
+    columns: [
+      { header: 'ID', field: 'id' },
+      { header: 'Identity', field: 'identity.name' },
+      { header: 'Method', field: 'method' },
+      { header: 'Expires', field: 'expiresAt' },
+      { header: 'Username', field: 'username', priority: 1 },
+    ],
+  },
+};

@@ -1,0 +1,20 @@
+import { apiSession } from './api-session.js';
+import { authPolicy } from './auth-policy.js';
+import { authenticator } from './authenticator.js';
+import { enrollment } from './enrollment.js';
+import { identityType } from './identity-type.js';
+import { identity } from './identity.js';
+import type { ResourceDef } from './types.js';
+
+/** Every resource of the catalogue, in the order help and the served spec list them. */
+export const CATALOGUE: readonly ResourceDef[] = [identity, authenticator, enrollment, authPolicy, identityType, apiSession];
+
+const byName = new Map(CATALOGUE.map((r) => [r.name, r]));
+
+export function resource(name: string): ResourceDef {
+  const def = byName.get(name);
+  if (!def) throw new Error(`unknown resource '${name}' in the catalogue`);
+  return def;
+}
+
+export type { ResourceDef, FieldDef, FieldType, ColumnDef, CliDef, RelationDef, Operation, Presence } from './types.js';

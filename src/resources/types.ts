@@ -1,0 +1,103 @@
+/**
+ * The resource catalogue's vocabulary. Every API resource is described once, as plain data, with these types;
+ * the controller derives routes, validation, storage, links, filterable fields and the served OpenAPI document
+ * from it, and the CLI derives its generic verbs, flags and columns. No callbacks live here: behaviour that is
+ * more than storage is written as handlers in the controller and commands in the CLI.
+ */
+
+export type FieldType =
+  | { kind: 'string'; minLength?: number; maxLength?: number; format?: 'date-time' | 'uri' }
+  | { kind: 'boolean' }
+  | { kind: 'integer'; minimum?: number; maximum?: number }
+  | { kind: 'enum'; values: readonly string[] }
+  /** Role attributes: an array of plain strings, filterable as a set (`anyOf(roleAttributes) = "x"`). */
+  | { kind: 'attributes' }
+  /** The tags map: values null, string, boolean or number. */
+  | { kind: 'tags' }
+  /** A free-form JSON object (appData). */
+  | { kind: 'object' }
+  /** A map from string keys to values of one type (serviceHostingCosts). */
+  | { kind: 'map'; values: FieldType }
+  /** The id of another resource; the read model also carries an entity reference named by `as`. */
+  | { kind: 'ref'; resource: string; as?: string };
+
+/** Whether a verb's body must, may, or must not carry the field. */
+export type Presence = 'required' | 'optional' | 'no';
+
+export interface FieldDef {
+  type: FieldType;
+  description: string;
+  create: Presence;
+  replace: Presence;
+  patch: 'optional' | 'no';
+  /** null is accepted on write and clears the value (stored as null, or as `default` where one is given). */
+  nullable?: boolean;
+  /** Value stored when the field is absent on create, or cleared with null. */
+  default?: unknown;
+  /** Exposed as a ZitiQL symbol and in meta.filterableFields. */
+  filterable?: boolean;
+  /** May be used in `sort by` (only filterable scalar fields). */
+  sortable?: boolean;
+  /** Unique among all entities of the resource (duplicates are COULD_NOT_VALIDATE on the `field`). */
+  unique?: boolean;
+  /** Stored and written, never returned (hashes, secrets). */
+  secret?: boolean;
+  /** Server-maintained: returned, never accepted in a body. */
+  readOnly?: boolean;
+  /** Accepted in a body but not kept as a column: a handler turns it into rows of another resource. */
+  virtual?: boolean;
+}
+
+export type Operation = 'list' | 'get' | 'create' | 'replace' | 'patch' | 'delete';
+
+/** A sub-list such as `/identities/{id}/authenticators`: entities of `resource` whose `foreignKey` is the parent id. */
+export interface RelationDef {
+  resource: string;
+  foreignKey: string;
+  description: string;
+}
+
+/** How the CLI shows one column of a table. `priority: 1` columns appear only with `-o wide`. */
+export interface ColumnDef {
+  header: string;
+  /** Dotted path into the entity, e.g. `authPolicy.name`. */
+  field: string;
+  priority?: 0 | 1;
+}
+
+export interface CliDef {
+  /** The noun, e.g. `identity`; aliases such as `id` for short typing. */
+  noun: string;
+  aliases?: string[];
+  columns: ColumnDef[];
+  /** Fields shown first by `show`, in this order; the rest follow alphabetically. */
+  showFirst?: string[];
+}
+
+export interface ResourceDef {
+  /** Singular machine name, e.g. `identity`. */
+  name: string;
+  /** Plural used in paths, entity references and link targets, e.g. `identities`. */
+  plural: string;
+  /** Human label for messages, e.g. `identity`. */
+  label: string;
+  /** Which API serves the standard group. */
+  api: 'management' | 'client';
+  operations: Operation[];
+  /** SQL table holding the rows. */
+  table: string;
+  fields: Record<string, FieldDef>;
+  /** Sub-lists served under `/{plural}/{id}/{relation}`. */
+  relations?: Record<string, RelationDef>;
+  /** Extra `_links` names beyond `self` and the relations (each is `./{plural}/{id}/{name}`). */
+  links?: string[];
+  /** The list accepts `roleFilter`/`roleSemantic` over this attributes field. */
+  roleAttributes?: { field: string; listPath: string };
+  /** Built-in entities may not be changed or deleted (`isSystem`). */
+  hasSystemEntities?: boolean;
+  cli?: CliDef;
+  description: string;
+}
+
+/** Fields every stored entity carries (C3), in addition to the resource's own. */
+export const COMMON_FIELDS = ['id', 'createdAt', 'updatedAt', 'tags', '_links'] as const;
