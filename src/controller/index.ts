@@ -1,4 +1,4 @@
-import { mkdirSync, chmodSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
 
   const hosts = [...new Set([host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, 'localhost', '127.0.0.1', '::1', hostname(), ...(options.advertise ?? [])])];
   const pki = await loadOrCreatePki(join(options.dataDir, 'pki'), { hosts });
+  // What clients must trust, where an operator finds it: `ctl login URL --ca <dataDir>/ca-bundle.pem`.
+  writeFileSync(join(options.dataDir, 'ca-bundle.pem'), pki.caBundlePem, { mode: 0o644 });
   const store = Store.open(join(options.dataDir, 'ctl.db'));
   const adminUser = options.adminUser ?? 'admin';
   const admin = await ensureDefaultAdmin(store, { username: adminUser, password: options.adminPassword, now: new Date() });

@@ -60,19 +60,24 @@ function toValidationError(error: ErrorObject | undefined, body: unknown): ApiEr
   let reason = `${field || 'body'} ${error.message ?? 'is invalid'}`;
   if (error.keyword === 'required') {
     const missing = (error.params as { missingProperty: string }).missingProperty;
-    field = field ? `${field}.${missing}` : missing;
+    path.push(missing);
+    field = path.join('.');
     reason = `${field} in body is required`;
   } else if (error.keyword === 'additionalProperties') {
-    const extra = (error.params as { additionalProperty: string }).additionalProperty;
-    field = field ? `${field}.${extra}` : extra;
+    path.push((error.params as { additionalProperty: string }).additionalProperty);
+    field = path.join('.');
     reason = `${field} is not a known field`;
   } else if (error.keyword === 'enum') {
     reason = `${field} must be one of: ${(error.params as { allowedValues: unknown[] }).allowedValues.filter((v) => v !== null).join(', ')}`;
   } else if (error.keyword === 'pattern' && path.length > 0) {
     reason = `${field} may not start with # or @ (attributes are plain names)`;
   }
-  return new ApiError('COULD_NOT_VALIDATE', { cause: { field: field || 'body', reason, value: renderValue(valueAt(body, path)) } });
+  const value = path.some((p) => SECRET.test(p)) ? '<redacted>' : renderValue(valueAt(body, path));
+  return new ApiError('COULD_NOT_VALIDATE', { cause: { field: field || 'body', reason, value } });
 }
+
+/** Values of these fields never appear in an error: a rejected password is still a password. */
+const SECRET = /password|secret|token/i;
 
 function decodePointer(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');

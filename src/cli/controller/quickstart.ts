@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, Option } from '@commander-js/extra-typings';
+import type { Deps } from '../deps.js';
+import { FailureError, UsageError } from '../errors.js';
+import { integer } from '../generic/flags.js';
+import { withMeta } from '../generic/meta.js';
+import { spawnController, type Launcher } from './launcher.js';
+import { DEFAULT_PORT, defaultDataDir } from './paths.js';
+import { caBundleFile, runningState, type ControllerState } from './state.js';
+
+export interface QuickstartOptions {
+  dataDir: string;
+  port: number;
+  profile: string;
+  /** How long to wait for a new controller to answer. */
+  timeoutMs: number;
+}
+
+const ADMIN = 'admin';
+const PASSWORD_FILE = 'quickstart-admin-password';
+
+export function buildQuickstart(deps: Deps, run = runQuickstart) {
+  return withMeta(new Command('quickstart'), {
+    description: 'Start a local controller in the background (or reuse the running one) and log in a profile to it',
+    examples: ['ctl quickstart', 'ctl quickstart --port 1443 --profile lab'],
+  })
+    .addOption(new Option('--data-dir <dir>', 'data directory (default: $CTL_DATA_DIR or ~/.local/share/ctl/controller)'))
+    .addOption(new Option('--port <port>', 'HTTPS port for a new controller').argParser(integer(1, 65535)).default(DEFAULT_PORT))
+    .addOption(new Option('--profile-name <name>', 'profile to log in').default('quickstart'))
+    .action(async (o) =>
+      run({ dataDir: o.dataDir ?? defaultDataDir(deps.env), port: o.port, profile: o.profileName, timeoutMs: 60_000 }, deps),
+    );
+}
+
+export async function runQuickstart(opts: QuickstartOptions, deps: Deps, launch: Launcher = spawnController): Promise<void> {
+  const { io } = deps;
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  let state = runningState(opts.dataDir);
+  const password = adminPassword(opts.dataDir, Boolean(state));
+  if (state) {
+    io.info(`reusing the controller running on ${state.url} (pid ${state.pid})`);
+  } else {
+    state = await io.spin('starting the controller', () => startInBackground(opts, deps, launch, password));
+    io.info(`started a controller on ${state.url} (pid ${state.pid}); data in ${opts.dataDir}`);
+  }
+  const sessions = await deps.sessions();
+  await sessions.login({ url: state.url, username: ADMIN, password, profileName: opts.profile, trust: { caFile: caBundleFile(opts.dataDir) } });
+  (await sessions.profiles()).use(opts.profile);
+  io.info(
+    [
+      `logged in as '${ADMIN}'; profile '${opts.profile}' is now the current profile`,
+      '',
+      'Try next:',
+      '  ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt',
+      `  ctl identity list 'anyOf(roleAttributes) = "sales"'`,
+      '  ctl whoami',
+      '  ctl controller status        # ctl controller stop to shut it down',
+    ].join('\n'),
+  );
+}
+
+/**
+ * The quickstart admin password lives in the data directory (0600), so a later quickstart can log in again
+ * to the controller it started. A controller started some other way has no such file: say how to log in.
+ */
+function adminPassword(dataDir: string, running: boolean): string {
+  const file = join(dataDir, PASSWORD_FILE);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (running || existsSync(join(dataDir, 'ctl.db'))) {
+    throw new UsageError(`the controller in ${dataDir} was not set up by quickstart, so its admin password is unknown here`, [
+      'log in with: ctl login <url> -u <admin user>',
+    ]);
+  }
+  const password = randomBytes(18).toString('base64url');
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+async function startInBackground(opts: QuickstartOptions, deps: Deps, launch: Launcher, password: string): Promise<ControllerState> {
+  const child = launch({ dataDir: opts.dataDir, port: opts.port, adminPassword: password, env: deps.env });
+  const deadline = Date.now() + opts.timeoutMs;
+  for (;;) {
+    const state = runningState(opts.dataDir);
+    if (state?.pid === child.pid && existsSync(caBundleFile(opts.dataDir))) return state;
+    if (child.exited() !== null) {
+      throw new FailureError(`the controller exited before it was ready (see ${child.logFile})`, lastLines(child.logFile));
+    }
+    if (Date.now() > deadline) throw new FailureError(`the controller did not start within ${opts.timeoutMs / 1000}s (see ${child.logFile})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function lastLines(file: string): string[] {
+  try {
+    return readFileSync(file, 'utf8').trim().split('\n').slice(-5);
+  } catch {
+    return [];
+  }
+}

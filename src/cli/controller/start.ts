@@ -1,0 +1,92 @@
+import { Command, Option } from '@commander-js/extra-typings';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+import { integer } from '../generic/flags.js';
+import { withMeta } from '../generic/meta.js';
+import { DEFAULT_PORT, defaultDataDir } from './paths.js';
+import { clearState, runningState, writeState } from './state.js';
+
+export interface StartOptions {
+  dataDir: string;
+  port: number;
+  host: string;
+  advertise: string[];
+  adminUser: string;
+  adminPassword?: string;
+  sessionTimeoutMinutes: number;
+}
+
+/** Resolves when the process is asked to stop (SIGTERM, SIGINT); the action wires it to real signals. */
+export type StopSignal = Promise<string>;
+
+function processStopSignal(): StopSignal {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => resolve(signal);
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+}
+
+export function buildStart(deps: Deps, run = runStart) {
+  const command = withMeta(new Command('start'), {
+    description: 'Run the embedded controller in the foreground (HTTPS, SQLite) until SIGTERM or Ctrl-C',
+    examples: [
+      'ctl controller start',
+      'ctl controller start --data-dir ./ctrl --port 1280 --admin-user admin',
+      'CTL_ADMIN_PASSWORD=s3cret ctl controller start --host 0.0.0.0 --advertise ctrl.example.com',
+    ],
+  })
+    .addOption(new Option('--data-dir <dir>', 'database, PKI and state (default: $CTL_DATA_DIR or ~/.local/share/ctl/controller)'))
+    .addOption(new Option('--port <port>', 'HTTPS port').argParser(integer(0, 65535)).default(DEFAULT_PORT))
+    .addOption(new Option('--host <address>', 'address to listen on').default('127.0.0.1'))
+    .addOption(new Option('--advertise <names>', 'extra DNS names or addresses the server certificate covers, comma-separated'))
+    .addOption(new Option('--admin-user <name>', 'username of the default admin created on first start').default('admin'))
+    .addOption(new Option('--admin-password <password>', 'password of the default admin on first start (prefer CTL_ADMIN_PASSWORD)'))
+    .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30));
+  return command.action(async (o) => {
+    const opts: StartOptions = {
+      dataDir: o.dataDir ?? defaultDataDir(deps.env),
+      port: o.port,
+      host: o.host,
+      advertise: o.advertise ? o.advertise.split(',').map((s) => s.trim()).filter(Boolean) : [],
+      adminUser: o.adminUser,
+      adminPassword: o.adminPassword ?? deps.env.CTL_ADMIN_PASSWORD,
+      sessionTimeoutMinutes: o.sessionTimeout,
+    };
+    await run(opts, deps, processStopSignal());
+  });
+}
+
+export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopSignal): Promise<void> {
+  const { io } = deps;
+  if (opts.adminPassword !== undefined && (opts.adminPassword.length < 5 || opts.adminPassword.length > 100)) {
+    throw new UsageError('the admin password must be 5 to 100 characters long');
+  }
+  const other = runningState(opts.dataDir);
+  if (other && other.pid !== process.pid) {
+    throw new UsageError(`a controller (pid ${other.pid}) is already running on ${other.url} with data directory ${opts.dataDir}`, [
+      'stop it with `ctl controller stop` or choose another --data-dir',
+    ]);
+  }
+  const { startController } = await import('../../controller/index.js');
+  const controller = await startController({
+    dataDir: opts.dataDir,
+    port: opts.port,
+    host: opts.host,
+    advertise: opts.advertise,
+    adminUser: opts.adminUser,
+    adminPassword: opts.adminPassword,
+    sessionTimeoutMinutes: opts.sessionTimeoutMinutes,
+    log: (line) => io.info(line),
+  });
+  writeState(opts.dataDir, { pid: process.pid, url: controller.url, port: controller.port, startedAt: deps.clock().toISOString() });
+  if (controller.generatedAdminPassword) {
+    io.info(`generated password for the default admin '${controller.adminUser}' (shown once, keep it safe):`);
+    io.info(`  ${controller.generatedAdminPassword}`);
+  }
+  io.info(`data directory: ${opts.dataDir}; trust ${opts.dataDir}/ca-bundle.pem or run: ctl login ${controller.url} -u ${controller.adminUser}`);
+  const signal = await stopSignal;
+  io.info(`${signal}: shutting down`);
+  await controller.close();
+  clearState(opts.dataDir, process.pid);
+}

@@ -1,0 +1,141 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, createPrivateKey, createSign, randomUUID, X509Certificate } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { createEnrollmentJwtSigner, verifyEnrollmentJwt } from './enrollment-jwt.js';
+import type { EnrollmentJwtSigner } from './enrollment-jwt.js';
+import { loadOrCreatePki } from './pki.js';
+import type { Pki } from './pki.js';
+
+const ISSUER = 'https://localhost:1280';
+const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
+
+let tmp: string;
+let pki: Pki;
+let other: Pki;
+let signer: EnrollmentJwtSigner;
+let kid: string;
+
+before(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-jwt-'));
+  [pki, other] = await Promise.all([
+    loadOrCreatePki(path.join(tmp, 'a'), { hosts: ['localhost'] }),
+    loadOrCreatePki(path.join(tmp, 'b'), { hosts: ['localhost'] }),
+  ]);
+  signer = createEnrollmentJwtSigner(pki, ISSUER);
+  kid = createHash('sha1').update(new X509Certificate(pki.serverCertPem).raw).digest('hex');
+});
+after(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+const inOneHour = () => new Date(Date.now() + 3_600_000);
+
+describe('enrollment JWT', () => {
+  it('round-trips the OpenZiti claim set', async () => {
+    const jti = randomUUID();
+    const exp = inOneHour();
+    const token = await signer.sign({ em: 'ott', sub: 'ident1', jti, exp, ctrls: ['tls:localhost:1280'] });
+    const claims = await verifyEnrollmentJwt(token, pki);
+    assert.equal(claims.em, 'ott');
+    assert.equal(claims.sub, 'ident1');
+    assert.equal(claims.jti, jti);
+    assert.equal(claims.iss, ISSUER);
+    assert.equal(claims.exp, Math.floor(exp.getTime() / 1000));
+    assert.deepEqual(claims.aud, ['']);
+    assert.deepEqual(claims.ctrls, ['tls:localhost:1280']);
+    assert.ok(Math.abs(claims.iat - Date.now() / 1000) < 60);
+    assert.equal(signer.issuer, ISSUER);
+  });
+
+  it('puts exactly the documented claims in the payload', async () => {
+    const token = await signer.sign({ em: 'updb', sub: 's', jti: 'j', exp: inOneHour() });
+    const payload = decodeJwt(token);
+    assert.deepEqual(Object.keys(payload).sort(), ['aud', 'ctrls', 'em', 'exp', 'iat', 'iss', 'jti', 'sub']);
+    assert.deepEqual(payload.aud, ['']); // an array, not the string ""
+    assert.deepEqual(payload.ctrls, []);
+    assert.equal(Number.isInteger(payload.exp), true);
+  });
+
+  it('has header alg RS256, typ JWT and kid = hex SHA-1 of the server cert DER', async () => {
+    const token = await signer.sign({ em: 'ott', sub: 's', jti: 'j', exp: inOneHour() });
+    assert.deepEqual(decodeProtectedHeader(token), { alg: 'RS256', kid, typ: 'JWT' });
+    assert.match(kid, /^[0-9a-f]{40}$/);
+  });
+
+  it('rejects a tampered payload or signature', async () => {
+    const token = await signer.sign({ em: 'ott', sub: 'ident1', jti: 'j', exp: inOneHour() });
+    const [h, p, s] = token.split('.');
+    const forgedPayload = b64url(JSON.stringify({ ...decodeJwt(token), sub: 'admin' }));
+    await assert.rejects(verifyEnrollmentJwt(`${h}.${forgedPayload}.${s}`, pki), { code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+    const sig = Buffer.from(s, 'base64url');
+    sig[10] ^= 1;
+    await assert.rejects(verifyEnrollmentJwt(`${h}.${p}.${b64url(sig)}`, pki), { code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+  });
+
+  it('rejects a token signed with another key, even with our kid', async () => {
+    const foreign = await createEnrollmentJwtSigner(other, ISSUER).sign({ em: 'ott', sub: 's', jti: 'j', exp: inOneHour() });
+    await assert.rejects(verifyEnrollmentJwt(foreign, pki));
+    const spoofed = await new SignJWT({ em: 'ott' })
+      .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+      .setSubject('s')
+      .setJti('j')
+      .setIssuer(ISSUER)
+      .setExpirationTime('1h')
+      .sign(createPrivateKey(other.serverKeyPem));
+    await assert.rejects(verifyEnrollmentJwt(spoofed, pki), { code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+  });
+
+  it('rejects alg none and other algorithms', async () => {
+    const payload = b64url(JSON.stringify({ em: 'ott', sub: 's', jti: 'j', iss: ISSUER, exp: Math.floor(Date.now() / 1000) + 3600 }));
+    const none = `${b64url(JSON.stringify({ alg: 'none', kid, typ: 'JWT' }))}.${payload}.`;
+    await assert.rejects(verifyEnrollmentJwt(none, pki));
+    // RS512 with the right key is still refused: RS256 only.
+    const header = b64url(JSON.stringify({ alg: 'RS512', kid, typ: 'JWT' }));
+    const sig = createSign('RSA-SHA512').update(`${header}.${payload}`).sign(pki.serverKeyPem);
+    await assert.rejects(verifyEnrollmentJwt(`${header}.${payload}.${b64url(sig)}`, pki), { code: 'ERR_JOSE_ALG_NOT_ALLOWED' });
+  });
+
+  it('rejects a wrong kid, an expired token and an unknown em', async () => {
+    const wrongKid = await new SignJWT({ em: 'ott' })
+      .setProtectedHeader({ alg: 'RS256', kid: '0'.repeat(40), typ: 'JWT' })
+      .setSubject('s')
+      .setJti('j')
+      .setIssuer(ISSUER)
+      .setExpirationTime('1h')
+      .sign(createPrivateKey(pki.serverKeyPem));
+    await assert.rejects(verifyEnrollmentJwt(wrongKid, pki), /kid/);
+
+    const expired = await signer.sign({ em: 'ott', sub: 's', jti: 'j', exp: new Date(Date.now() - 60_000) });
+    await assert.rejects(verifyEnrollmentJwt(expired, pki), { code: 'ERR_JWT_EXPIRED' });
+    // ...but valid at a time before its expiry
+    const claims = await verifyEnrollmentJwt(expired, pki, { currentDate: new Date(Date.now() - 120_000) });
+    assert.equal(claims.sub, 's');
+
+    const badEm = await new SignJWT({ em: 'bogus' })
+      .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+      .setSubject('s')
+      .setJti('j')
+      .setIssuer(ISSUER)
+      .setExpirationTime('1h')
+      .sign(createPrivateKey(pki.serverKeyPem));
+    await assert.rejects(verifyEnrollmentJwt(badEm, pki), /em/);
+  });
+
+  it('publishes a public JWK set that verifies its tokens', async () => {
+    const jwks = await signer.jwks();
+    assert.equal(jwks.keys.length, 1);
+    const key = jwks.keys[0] as Record<string, unknown>;
+    assert.equal(key.kty, 'RSA');
+    assert.equal(key.kid, kid);
+    assert.equal(key.alg, 'RS256');
+    assert.equal(key.use, 'sig');
+    for (const priv of ['d', 'p', 'q', 'dp', 'dq', 'qi']) assert.equal(key[priv], undefined, priv);
+    const token = await signer.sign({ em: 'erott', sub: 'router1', jti: 'j', exp: inOneHour() });
+    const { payload } = await jwtVerify(token, createLocalJWKSet(jwks as Parameters<typeof createLocalJWKSet>[0]));
+    assert.equal(payload.sub, 'router1');
+  });
+});

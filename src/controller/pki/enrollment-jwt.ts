@@ -1,0 +1,87 @@
+// Enrollment JWTs (wire-protocol §6): signed with the TLS server certificate's key, so an SDK that fetched the
+// server chain can check the token, with kid = hex SHA-1 of that certificate's DER, as OpenZiti does.
+import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
+import { exportJWK, jwtVerify, SignJWT } from 'jose';
+import { sha1FingerprintHex } from './fingerprint.js';
+import type { Pki } from './pki.js';
+
+export type EnrollmentMethod = 'ott' | 'ottca' | 'updb' | 'erott' | 'trott';
+
+export interface EnrollmentJwtSigner {
+  sign(claims: { em: EnrollmentMethod; sub: string; jti: string; exp: Date; ctrls?: string[] }): Promise<string>;
+  /** public JWK set for GET /enroll/jwks later */
+  jwks(): Promise<{ keys: object[] }>;
+  issuer: string;
+}
+
+export interface EnrollmentClaims {
+  em: EnrollmentMethod;
+  ctrls: string[];
+  iss: string;
+  sub: string;
+  jti: string;
+  /** unix seconds */
+  exp: number;
+  iat: number;
+  aud: string[];
+}
+
+const ALG = 'RS256';
+const METHODS: readonly string[] = ['ott', 'ottca', 'updb', 'erott', 'trott'];
+
+export function createEnrollmentJwtSigner(pki: Pki, issuer: string): EnrollmentJwtSigner {
+  const privateKey = createPrivateKey(pki.serverKeyPem);
+  const kid = sha1FingerprintHex(pki.serverCertPem);
+  return {
+    issuer,
+    async sign({ em, sub, jti, exp, ctrls }) {
+      // Claim set exactly as OpenZiti's EnrollmentClaims; ctrls is always an array (the spec shows one),
+      // and aud is [""] because Go serialises its empty audience that way.
+      return new SignJWT({ em, ctrls: ctrls ?? [] })
+        .setProtectedHeader({ alg: ALG, kid, typ: 'JWT' })
+        .setIssuer(issuer)
+        .setSubject(sub)
+        .setJti(jti)
+        .setAudience([''])
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(exp.getTime() / 1000))
+        .sign(privateKey);
+    },
+    async jwks() {
+      const jwk = await exportJWK(createPublicKey(privateKey));
+      return { keys: [{ ...jwk, kid, alg: ALG, use: 'sig' }] };
+    },
+  };
+}
+
+/**
+ * Verify an enrollment JWT against the controller's server certificate: RS256 only, kid must be that
+ * certificate's SHA-1, signature and exp checked. Returns the claims; throws on anything else.
+ */
+export async function verifyEnrollmentJwt(
+  jwt: string,
+  pki: Pki,
+  opts: { currentDate?: Date } = {},
+): Promise<EnrollmentClaims> {
+  const publicKey = new X509Certificate(pki.serverCertPem).publicKey;
+  const kid = sha1FingerprintHex(pki.serverCertPem);
+  // algorithms pins RS256, which also rules out alg "none" and HMAC-with-public-key confusion.
+  const { payload, protectedHeader } = await jwtVerify(jwt, publicKey, {
+    algorithms: [ALG],
+    requiredClaims: ['exp', 'sub', 'jti', 'iss'],
+    ...(opts.currentDate ? { currentDate: opts.currentDate } : {}),
+  });
+  if (protectedHeader.kid !== kid) throw new Error('enrollment JWT kid does not match the controller certificate');
+  const { em, ctrls, iss, sub, jti, exp, iat, aud } = payload as Record<string, unknown>;
+  if (typeof em !== 'string' || !METHODS.includes(em)) throw new Error('enrollment JWT has an unknown em claim');
+  return {
+    em: em as EnrollmentMethod,
+    ctrls: Array.isArray(ctrls) ? ctrls.filter((c): c is string => typeof c === 'string') : [],
+    iss: iss as string,
+    sub: sub as string,
+    jti: jti as string,
+    exp: exp as number,
+    iat: typeof iat === 'number' ? iat : 0,
+    aud: Array.isArray(aud) ? (aud as string[]) : typeof aud === 'string' ? [aud] : [],
+  };
+}

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ApiError } from '../../protocol/errors.js';
+import { locate } from './app.js';
+import { normalisePath, Router } from './router.js';
+import type { Route } from './types.js';
+
+const route = (method: Route['method'], path: string, api: Route['api'] = 'management'): Route => ({
+  method,
+  path,
+  api,
+  access: 'public',
+  handler: () => ({ data: path }),
+});
+
+test('paths are normalised: duplicate and trailing slashes are tolerated', () => {
+  assert.equal(normalisePath('//identities//abc/'), '/identities/abc');
+  assert.equal(normalisePath('/'), '/');
+});
+
+test('literal segments win over parameters, parameters are decoded', () => {
+  const r = new Router();
+  r.add(route('GET', '/identities/{id}'));
+  r.add(route('GET', '/identities/x/authenticators'));
+  assert.deepEqual(r.match('management', 'GET', '/identities/a%20b').params, { id: 'a b' });
+  assert.equal(r.match('management', 'GET', '/identities/x/authenticators').route.path, '/identities/x/authenticators');
+});
+
+test('unknown paths are NOT_FOUND, known paths with another method METHOD_NOT_ALLOWED', () => {
+  const r = new Router();
+  r.add(route('GET', '/identities'));
+  assert.throws(() => r.match('management', 'GET', '/nope'), (e: ApiError) => e.code === 'NOT_FOUND');
+  assert.throws(() => r.match('management', 'PUT', '/identities'), (e: ApiError) => e.code === 'METHOD_NOT_ALLOWED' && e.status === 405);
+  assert.throws(() => r.match('client', 'GET', '/identities'), (e: ApiError) => e.code === 'NOT_FOUND');
+});
+
+test('a duplicate route fails at boot', () => {
+  const r = new Router();
+  r.add(route('GET', '/identities', 'both'));
+  assert.throws(() => r.add(route('GET', '/identities/', 'client')), /duplicate route/);
+});
+
+test('locate maps both API bases, the legacy prefix and server-root paths', () => {
+  assert.deepEqual(locate('/edge/management/v1/identities'), { api: 'management', path: '/identities' });
+  assert.deepEqual(locate('/edge/client/v1'), { api: 'client', path: '/' });
+  assert.deepEqual(locate('/edge/v1/version'), { api: 'client', path: '/version' });
+  assert.deepEqual(locate('/.well-known/est/cacerts'), { api: 'client', path: '/.well-known/est/cacerts' });
+  assert.deepEqual(locate('//edge//management/v1/'), { api: 'management', path: '/' });
+  assert.equal(locate('/edge/unknown/v1/x'), undefined);
+});

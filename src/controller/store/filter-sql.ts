@@ -1,0 +1,396 @@
+/**
+ * Compiles a parsed ZitiQL query (src/protocol/zitiql) into an SQLite WHERE / ORDER BY pair.
+ *
+ * Safety: literal values only ever reach SQL as bound `?` parameters, and field names are only used to
+ * look up schema entries; the SQL text is built from the schema's own `sql`/table/column strings. The one
+ * exception is the key of a `sort by tags.<key>`, see sortExpression().
+ *
+ * allOf over an empty set is true (no element violates the condition), as in the Go controller's
+ * AllOfSetExprNode; combine with `not isEmpty(set)` to require elements.
+ *
+ * NULL semantics: SQL's three-valued logic would make `not (externalId = "x")` drop rows whose
+ * externalId is NULL. Every `not` therefore compiles to `NOT coalesce(inner, 0)`, i.e. "unknown" counts as
+ * false before negating, and `!=` compiles to `IS NOT`. The result is two-valued logic in which a NULL field
+ * fails every positive test (=, <, contains, in, between) and passes its negation (!=, not in, ...).
+ * Positive comparisons stay as plain `col = ?` so SQLite can use indexes.
+ */
+import type {
+  BetweenExpr,
+  BoolExpr,
+  CompareExpr,
+  ContainsExpr,
+  InExpr,
+  Literal,
+  Operand,
+  Query,
+} from '../../protocol/zitiql/ast.js';
+
+export type SymbolType = 'string' | 'number' | 'boolean' | 'datetime';
+
+export interface ScalarSymbol {
+  kind: 'scalar';
+  type: SymbolType;
+  /** Column expression, e.g. "e.name". Booleans are stored as 0/1, datetimes as ISO-8601 UTC with ms. */
+  sql: string;
+  /** Defaults to true. */
+  sortable?: boolean;
+}
+
+/** A multi-valued field kept in a side table with one row per (owner, value). */
+export interface SetSymbol {
+  kind: 'set';
+  type: SymbolType;
+  table: string;
+  /** Bare column names of `table` (they are qualified with an alias in the generated SQL). */
+  ownerColumn: string;
+  valueColumn: string;
+}
+
+export interface FilterSchema {
+  /** Entity id expression, e.g. "e.id"; also the implicit `id` symbol and the final sort tie-breaker. */
+  idSql: string;
+  symbols: Record<string, ScalarSymbol | SetSymbol>;
+  /** JSON text column holding the tags object, e.g. "e.tags"; enables `tags.<key>`. */
+  tagsSql?: string;
+}
+
+export interface CompiledQuery {
+  /** Always a valid condition ("1" when there is no filter). */
+  where: string;
+  /** Bound parameters of `where`, in order. `orderBy` has none. */
+  params: unknown[];
+  orderBy: string;
+  skip?: number;
+  limit?: number | 'none';
+}
+
+/** A query that is syntactically valid but does not fit the schema (unknown field, wrong types, ...). */
+export class FilterError extends Error {
+  override name = 'FilterError';
+}
+
+export function compileQuery(q: Query, schema: FilterSchema): CompiledQuery {
+  const where = q.filter ? new Compiler(schema).bool(q.filter) : raw('1');
+  const compiled: CompiledQuery = { where: where.sql, params: [...where.params], orderBy: compileOrderBy(q, schema) };
+  if (q.skip !== undefined) compiled.skip = q.skip;
+  if (q.limit !== undefined) compiled.limit = q.limit;
+  return compiled;
+}
+
+/** SQL text with its parameters; composing fragments keeps `?` and values in step. */
+interface Fragment {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+const raw = (sql: string): Fragment => ({ sql, params: [] });
+
+/** Binds a literal value; booleans become 0/1 as stored (better-sqlite3 cannot bind booleans). */
+const param = (value: string | number | boolean): Fragment => ({
+  sql: '?',
+  params: [typeof value === 'boolean' ? Number(value) : value],
+});
+
+/** Only fragments can be interpolated, so nothing reaches the SQL text without going through raw()/param(). */
+function sql(strings: TemplateStringsArray, ...parts: Fragment[]): Fragment {
+  let text = strings[0];
+  const params: unknown[] = [];
+  parts.forEach((part, i) => {
+    text += part.sql + strings[i + 1];
+    params.push(...part.params);
+  });
+  return { sql: text, params };
+}
+
+function join(fragments: Fragment[], separator: string): Fragment {
+  return {
+    sql: fragments.map((f) => f.sql).join(separator),
+    params: fragments.flatMap((f) => f.params),
+  };
+}
+
+/** Negation that treats NULL ("unknown") as false first; see the file comment. */
+const not = (f: Fragment): Fragment => sql`NOT coalesce(${f}, 0)`;
+
+/** Alias of a set's side table inside its subquery; distinct from any outer alias the schema may use. */
+const SET_ALIAS = 'zq_set';
+
+/**
+ * The type an operation needs to read its operand as. Only tags (untyped JSON) depend on it: a typed view
+ * reads values of another JSON type as NULL; 'substring' accepts text and numbers; 'any' accepts all.
+ */
+type ValueView = SymbolType | 'substring' | 'any';
+
+/**
+ * What an operation's left-hand side resolved to: its type, how to read its value, and how to wrap a
+ * per-value condition (identity for plain fields, EXISTS/NOT EXISTS for set functions).
+ */
+interface Target {
+  /** 'any' for tags, whose values are untyped JSON. */
+  type: SymbolType | 'any';
+  value(view: ValueView): Fragment;
+  wrap(condition: Fragment): Fragment;
+  /** Whether `= null` applies (plain fields only, as in the Go controller). */
+  nullable: boolean;
+  /** Source form for error messages, e.g. "anyOf(roleAttributes)". */
+  text: string;
+}
+
+type Resolved =
+  | { kind: 'scalar'; symbol: ScalarSymbol }
+  | { kind: 'set'; symbol: SetSymbol }
+  | { kind: 'tag'; key: string; tagsSql: string };
+
+const TAG_PREFIX = 'tags.';
+
+function resolve(name: string, schema: FilterSchema): Resolved {
+  // hasOwn: names like "constructor" must not find Object.prototype members.
+  if (Object.hasOwn(schema.symbols, name)) {
+    const symbol = schema.symbols[name];
+    return symbol.kind === 'set' ? { kind: 'set', symbol } : { kind: 'scalar', symbol };
+  }
+  if (name === 'id') return { kind: 'scalar', symbol: { kind: 'scalar', type: 'string', sql: schema.idSql } };
+  if (schema.tagsSql !== undefined && name.startsWith(TAG_PREFIX) && name.length > TAG_PREFIX.length) {
+    return { kind: 'tag', key: name.slice(TAG_PREFIX.length), tagsSql: schema.tagsSql };
+  }
+  throw new FilterError(`unknown symbol '${name}'`);
+}
+
+/** JSON path of a tag key, quoted so that dots and dashes in the key are taken literally. */
+const tagPath = (key: string): string => `$."${key}"`;
+
+class Compiler {
+  constructor(private readonly schema: FilterSchema) {}
+
+  bool(expr: BoolExpr): Fragment {
+    switch (expr.kind) {
+      case 'and':
+      case 'or':
+        return sql`(${join(
+          expr.operands.map((e) => this.bool(e)),
+          expr.kind === 'and' ? ' AND ' : ' OR ',
+        )})`;
+      case 'not':
+        return not(this.bool(expr.operand));
+      case 'const':
+        return param(expr.value);
+      case 'boolSymbol':
+        return this.boolSymbol(expr.name);
+      case 'isEmpty':
+        return sql`NOT ${this.setExists(this.setSymbol(expr.set, 'isEmpty'))}`;
+      case 'compare':
+        return this.compare(expr);
+      case 'contains':
+        return this.contains(expr);
+      case 'in':
+        return this.in(expr);
+      case 'between':
+        return this.between(expr);
+    }
+  }
+
+  /** A bare field means `field = true`. */
+  private boolSymbol(name: string): Fragment {
+    const target = this.target({ kind: 'symbol', name });
+    if (target.type !== 'boolean' && target.type !== 'any') {
+      throw new FilterError(
+        `symbol '${name}' is of type ${target.type} and cannot be used as a boolean condition`,
+      );
+    }
+    return sql`${target.value('boolean')} = ${param(true)}`;
+  }
+
+  private compare(expr: CompareExpr): Fragment {
+    const target = this.target(expr.left);
+    const { op, right } = expr;
+    const fail = (): never =>
+      this.unsupported(`${target.text} ${op} ${formatLiteral(right)}`, target, right.kind);
+    if (right.kind === 'null') {
+      if (!target.nullable || (op !== '=' && op !== '!=')) fail();
+      return sql`${target.value('any')} ${raw(op === '=' ? 'IS NULL' : 'IS NOT NULL')}`;
+    }
+    if (!accepts(target, right.kind) || (right.kind === 'boolean' && op !== '=' && op !== '!=')) fail();
+    const value = target.value(right.kind);
+    // `!=` as IS NOT so that a NULL field counts as "not equal" (the negation of `=`).
+    const operator = raw(op === '!=' ? 'IS NOT' : op);
+    return target.wrap(sql`${value} ${operator} ${param(right.value)}`);
+  }
+
+  private contains(expr: ContainsExpr): Fragment {
+    const target = this.target(expr.left);
+    const name = `${expr.negated ? 'not ' : ''}${expr.ignoreCase ? 'icontains' : 'contains'}`;
+    // Substring tests apply to text and to the decimal form of numbers, as in the Go controller.
+    if (target.type !== 'string' && target.type !== 'number' && target.type !== 'any') {
+      this.unsupported(`${target.text} ${name} ${formatLiteral(expr.right)}`, target, expr.right.kind);
+    }
+    const value = target.value('substring');
+    const needle = param(String(expr.right.value));
+    // instr, not LIKE: LIKE is case-insensitive for ASCII in SQLite and treats % and _ as wildcards.
+    const found = expr.ignoreCase
+      ? sql`instr(upper(${value}), upper(${needle})) > 0`
+      : sql`instr(${value}, ${needle}) > 0`;
+    return target.wrap(expr.negated ? not(found) : found);
+  }
+
+  private in(expr: InExpr): Fragment {
+    const target = this.target(expr.left);
+    const kind = expr.values[0].kind;
+    if (!accepts(target, kind)) {
+      const list = `[${expr.values.map(formatLiteral).join(', ')}]`;
+      this.unsupported(`${target.text} ${expr.negated ? 'not in' : 'in'} ${list}`, target, kind);
+    }
+    const list = join(expr.values.map((v) => param(v.value)), ', ');
+    const found = sql`${target.value(kind)} IN (${list})`;
+    return target.wrap(expr.negated ? not(found) : found);
+  }
+
+  private between(expr: BetweenExpr): Fragment {
+    const target = this.target(expr.left);
+    const kind = expr.lower.kind;
+    if (!accepts(target, kind)) {
+      const bounds = `${formatLiteral(expr.lower)} and ${formatLiteral(expr.upper)}`;
+      this.unsupported(`${target.text} ${expr.negated ? 'not between' : 'between'} ${bounds}`, target, kind);
+    }
+    const value = target.value(kind);
+    // Half-open, as in the Go controller: lower <= x < upper.
+    const found = sql`(${value} >= ${param(expr.lower.value)} AND ${value} < ${param(expr.upper.value)})`;
+    return target.wrap(expr.negated ? not(found) : found);
+  }
+
+  private target(operand: Operand): Target {
+    const identity = (condition: Fragment): Fragment => condition;
+    if (operand.kind === 'count') {
+      const symbol = this.setSymbol(operand.set, 'count');
+      const count = sql`(SELECT count(*) FROM ${this.setFrom(symbol)})`;
+      const text = `count(${operand.set})`;
+      return { type: 'number', value: () => count, wrap: identity, nullable: false, text };
+    }
+    if (operand.kind === 'anyOf' || operand.kind === 'allOf') {
+      const symbol = this.setSymbol(operand.set, operand.kind);
+      const element = raw(`${SET_ALIAS}.${symbol.valueColumn}`);
+      const all = operand.kind === 'allOf';
+      return {
+        type: symbol.type,
+        value: () => element,
+        // allOf = no element violates the condition, so it is true for an empty set (as in the Go controller).
+        wrap: (condition) =>
+          all ? sql`NOT ${this.setExists(symbol, not(condition))}` : this.setExists(symbol, condition),
+        nullable: false,
+        text: `${operand.kind}(${operand.set})`,
+      };
+    }
+    const resolved = resolve(operand.name, this.schema);
+    if (resolved.kind === 'set') {
+      throw new FilterError(`symbol '${operand.name}' is a set symbol but is used in non-set function context`);
+    }
+    if (resolved.kind === 'tag') {
+      const value = (view: ValueView): Fragment => tagValue(resolved.tagsSql, resolved.key, view);
+      return { type: 'any', value, wrap: identity, nullable: true, text: operand.name };
+    }
+    const column = raw(resolved.symbol.sql);
+    return { type: resolved.symbol.type, value: () => column, wrap: identity, nullable: true, text: operand.name };
+  }
+
+  private setSymbol(name: string, fn: string): SetSymbol {
+    const resolved = resolve(name, this.schema);
+    if (resolved.kind !== 'set') {
+      throw new FilterError(`symbol '${name}' is not a set symbol and cannot be used with ${fn}()`);
+    }
+    return resolved.symbol;
+  }
+
+  /** `<table> AS zq_set WHERE zq_set.<owner> = <id>`: the side-table rows of the current entity. */
+  private setFrom(symbol: SetSymbol): Fragment {
+    const { table, ownerColumn } = symbol;
+    return raw(`${table} AS ${SET_ALIAS} WHERE ${SET_ALIAS}.${ownerColumn} = ${this.schema.idSql}`);
+  }
+
+  /** Whether the entity has a set element (satisfying the condition, when given). */
+  private setExists(symbol: SetSymbol, condition?: Fragment): Fragment {
+    const from = this.setFrom(symbol);
+    return condition
+      ? sql`EXISTS (SELECT 1 FROM ${from} AND ${condition})`
+      : sql`EXISTS (SELECT 1 FROM ${from})`;
+  }
+
+  private unsupported(operation: string, target: Target, literalKind: Literal['kind']): never {
+    throw new FilterError(
+      `operation ${operation} is not supported with operands types ${target.type}, ${literalKind}`,
+    );
+  }
+}
+
+/**
+ * Reads a tag as the type the operation needs. Values of another JSON type read as NULL, so that e.g.
+ * `tags.x > 5` never compares a text tag with a number (SQLite orders all text after all numbers).
+ */
+function tagValue(tagsSql: string, key: string, view: ValueView): Fragment {
+  const tags = raw(tagsSql);
+  const path = param(tagPath(key));
+  const value = sql`json_extract(${tags}, ${path})`;
+  const type = sql`json_type(${tags}, ${path})`;
+  switch (view) {
+    case 'any':
+      return value;
+    case 'string':
+      return sql`(CASE WHEN ${type} = 'text' THEN ${value} END)`;
+    case 'number':
+      return sql`(CASE WHEN ${type} IN ('integer', 'real') THEN ${value} END)`;
+    case 'substring':
+      return sql`(CASE WHEN ${type} IN ('text', 'integer', 'real') THEN ${value} END)`;
+    case 'boolean':
+      return sql`(CASE ${type} WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)`;
+    case 'datetime':
+      // Normalised like datetime literals, so offsets and missing milliseconds still compare correctly.
+      return sql`strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN ${type} = 'text' THEN ${value} END)`;
+  }
+}
+
+/** Whether a literal of this kind can be compared with the target (tags take any type). */
+function accepts(target: Target, kind: Literal['kind']): kind is SymbolType {
+  return kind !== 'null' && (target.type === 'any' || target.type === kind);
+}
+
+/** Only used to echo the user's operation back in errors. */
+function formatLiteral(literal: Literal): string {
+  switch (literal.kind) {
+    case 'string':
+      return JSON.stringify(literal.value);
+    case 'datetime':
+      return `datetime(${literal.value})`;
+    case 'null':
+      return 'null';
+    default:
+      return String(literal.value);
+  }
+}
+
+/**
+ * ORDER BY of the requested sort fields, always ending with the id so that pages are stable.
+ * Sort fields never add parameters, so `where`/`params` can be reused for count queries.
+ */
+function compileOrderBy(q: Query, schema: FilterSchema): string {
+  const terms = q.sort.map(({ field, direction }) => ({
+    sql: sortExpression(field, schema),
+    direction: direction === 'desc' ? 'DESC' : 'ASC',
+  }));
+  if (!terms.some((t) => t.sql === schema.idSql)) terms.push({ sql: schema.idSql, direction: 'ASC' });
+  return terms.map((t) => `${t.sql} ${t.direction}`).join(', ');
+}
+
+/** Tag keys that can be written into a JSON path literal: exactly the ZitiQL identifier characters. */
+const SAFE_TAG_KEY = /^[A-Za-z][A-Za-z_-]*(?:\.[A-Za-z][A-Za-z_-]*)*$/;
+
+function sortExpression(field: string, schema: FilterSchema): string {
+  const resolved = resolve(field, schema);
+  if (resolved.kind === 'tag') {
+    // The one place a name reaches SQL text: a bound parameter here would make `params` depend on
+    // ORDER BY. The key is re-validated to identifier characters, which cannot break out of the literal.
+    if (!SAFE_TAG_KEY.test(resolved.key)) throw new FilterError(`sort field '${field}' is not sortable`);
+    return `json_extract(${schema.tagsSql}, '${tagPath(resolved.key)}')`;
+  }
+  if (resolved.kind === 'set' || resolved.symbol.sortable === false) {
+    throw new FilterError(`sort field '${field}' is not sortable`);
+  }
+  return resolved.symbol.sql;
+}

@@ -1,0 +1,3 @@
+/** ZitiQL: the filter language of list endpoints (wire-protocol section 3), parsed into an AST. */
+export { parseQuery, MAX_SORT_FIELDS, ZitiQlError } from './parser.js';
+export type * from './ast.js';
