@@ -44,6 +44,8 @@ export interface FieldDef {
   secret?: boolean;
   /** Server-maintained: returned, never accepted in a body. */
   readOnly?: boolean;
+  /** A null value is returned as null; otherwise a null value is left out of the read model (as OpenZiti does). */
+  readsNull?: boolean;
   /** Accepted in a body but not kept as a column: a handler turns it into rows of another resource. */
   virtual?: boolean;
 }

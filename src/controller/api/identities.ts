@@ -155,7 +155,6 @@ export function presentIdentities(rows: Row[], services: Services): Record<strin
       hasEdgeRouterConnection: false,
       edgeRouterConnectionStatus: 'offline',
       permissions: [],
-      externalId: row.externalId ?? null,
     };
   });
 }

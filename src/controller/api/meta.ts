@@ -50,8 +50,9 @@ export function metaRoutes(services: Services, routesOf: (api: ApiName) => Route
       api: 'both',
       access: 'public',
       handler: (ctx) => {
+        // The document itself, not wrapped in an envelope: what OpenZiti serves and Swagger tools expect.
         const s = findSpec(ctx);
-        return { data: buildSpec(s.api, routesOf(s.api), services.config.version) };
+        return { raw: JSON.stringify(buildSpec(s.api, routesOf(s.api), services.config.version)), contentType: 'application/json' };
       },
     },
     { method: 'GET', path: '/summary', api: 'management', access: 'admin', handler: () => ({ data: summary(services) }) },

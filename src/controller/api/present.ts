@@ -29,7 +29,8 @@ export function toWire(def: ResourceDef, row: Row): Record<string, unknown> {
   };
   for (const [name, field] of Object.entries(def.fields)) {
     if (field.secret || field.virtual) continue;
-    out[name] = row[name] ?? null;
+    const value = row[name] ?? null;
+    if (value !== null || field.readsNull) out[name] = value;
     if (field.type.kind === 'ref' && field.type.as && typeof row[name] === 'string') {
       out[field.type.as] = entityRef(resource(field.type.resource), row[name] as string, row.refNames[name]);
     }

@@ -52,8 +52,10 @@ export function createApp(services: Services, routes: Route[]): App {
       const located = locate(pathname);
       const method = req.method ?? 'GET';
       if (!located) throw new ApiError('NOT_FOUND', { cause: { code: 'UNHANDLED', message: `no route for ${pathname}` } });
-      const { route, params } = router.match(located.api, method === 'HEAD' ? 'GET' : method, located.path);
       const now = services.clock();
+      const { route, params } = matchOrRefuse(router, located.api, method === 'HEAD' ? 'GET' : method, located.path, () =>
+        authorise(req, 'admin', services.sessions, now),
+      );
       const ctx = makeCtx(req, res, { api: located.api, method, path: located.path, params, query, requestId, now });
       ctx.principal = authorise(req, route.access, services.sessions, now);
       if (ctx.principal) {
@@ -69,6 +71,19 @@ export function createApp(services: Services, routes: Route[]): App {
   }
 
   return { router, handle };
+}
+
+/**
+ * Everything under the management API needs an admin, so a non-admin asking for a path we do not serve is told
+ * 401 like for any other management path: route existence is not disclosed before authorisation.
+ */
+function matchOrRefuse(router: Router, api: ApiName, method: string, path: string, requireAdmin: () => unknown) {
+  try {
+    return router.match(api, method, path);
+  } catch (err) {
+    if (api === 'management') requireAdmin();
+    throw err;
+  }
 }
 
 function makeCtx(

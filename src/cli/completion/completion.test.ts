@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { SCRIPT_FILES, SHELLS, completionScript } from './scripts.js';
+
+const root = resolve(fileURLToPath(import.meta.url), '../../../..');
+const bin = join(root, 'bin/ctl.js');
+
+describe('completion scripts', () => {
+  for (const shell of SHELLS) {
+    it(`completions/ for ${shell} is what ctl completion ${shell} prints`, () => {
+      const checkedIn = readFileSync(join(root, SCRIPT_FILES[shell]), 'utf8');
+      assert.equal(checkedIn, completionScript(shell), `${SCRIPT_FILES[shell]} is stale: run  node bin/ctl.js completion ${shell} > ${SCRIPT_FILES[shell]}`);
+    });
+  }
+});
+
+describe('bash completion, for real', () => {
+  const configDir = mkdtempSync(join(tmpdir(), 'ctl-completion-'));
+  before(() => {
+    // `npm test` builds first; a lone run of this file builds if it has to.
+    if (!existsSync(join(root, 'dist/main.js'))) spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
+  });
+  after(() => rmSync(configDir, { recursive: true, force: true }));
+
+  /** Sources completions/ctl.bash in a real bash, sets up the words as readline would, calls _ctl and returns COMPREPLY. */
+  function tab(line: string): string[] {
+    const script = [
+      `ctl() { "${process.execPath}" "${bin}" "$@"; }`,
+      `source "${join(root, SCRIPT_FILES.bash)}"`,
+      'read -r -a COMP_WORDS <<< "$LINE"',
+      '[[ "$LINE" == *" " ]] && COMP_WORDS+=("")',
+      'COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))',
+      'COMP_LINE="$LINE"; COMP_POINT=${#LINE}',
+      '_ctl',
+      'printf "%s\\n" "${COMPREPLY[@]}"',
+    ].join('\n');
+    const result = spawnSync('bash', ['--norc', '--noprofile', '-c', script], {
+      env: { PATH: process.env.PATH, HOME: configDir, CTL_CONFIG_DIR: configDir, LINE: line },
+      encoding: 'utf8',
+    });
+    assert.equal(result.status, 0, result.stderr);
+    return result.stdout.split('\n').filter((s) => s !== '');
+  }
+
+  it('registers _ctl for ctl, falling back to file names', () => {
+    const result = spawnSync('bash', ['--norc', '-c', `source "${join(root, SCRIPT_FILES.bash)}"; complete -p ctl`], { encoding: 'utf8' });
+    assert.equal(result.stdout.trim(), 'complete -o default -F _ctl ctl');
+  });
+
+  it('completes ctl ident<TAB>', () => {
+    assert.deepEqual(tab('ctl ident'), ['identity', 'identity-type']);
+  });
+
+  it('completes ctl identity <TAB>', () => {
+    assert.deepEqual(tab('ctl identity '), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'authenticators', 'enrollments']);
+  });
+
+  it('completes ctl -o <TAB>', () => {
+    assert.deepEqual(tab('ctl -o '), ['table', 'wide', 'json', 'yaml']);
+  });
+
+  it('stays silent where the controller cannot be asked', () => {
+    assert.deepEqual(tab('ctl identity show '), []);
+  });
+});

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { ApiError } from '../../protocol/errors.js';
+import { fakeApi, testDeps } from '../generic/testing.js';
+import { dynamicValues, profileNames } from './dynamic.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ctl-dynamic-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const env = { CTL_CONFIG_DIR: dir };
+const identities = { kind: 'resource', resource: 'identity' } as const;
+
+describe('dynamic completion values', () => {
+  it('reads profile names from config.json, and none when there is no file', () => {
+    assert.deepEqual(profileNames({ CTL_CONFIG_DIR: join(dir, 'missing') }), []);
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'lab', profiles: { default: {}, lab: {} } }));
+    assert.deepEqual(profileNames(env), ['default', 'lab']);
+  });
+
+  it('asks the controller for names once, then answers from the cache until it expires', async () => {
+    const api = fakeApi({ 'LIST /identities': [{ id: 'a1', name: 'laptop-7' }, { id: 'b2', name: 'server' }] });
+    const at = (ms: number) => testDeps({ api, env, now: new Date(Date.UTC(2025, 0, 1) + ms) });
+    assert.deepEqual(await dynamicValues(at(0))(identities), ['laptop-7', 'server']);
+    assert.deepEqual(api.calls[0].query, { limit: 500 });
+    assert.deepEqual(await dynamicValues(at(10_000))(identities), ['laptop-7', 'server']);
+    assert.equal(api.calls.length, 1);
+    await dynamicValues(at(31_000))(identities);
+    assert.equal(api.calls.length, 2);
+  });
+
+  it('keeps profiles apart in the cache', async () => {
+    const api = fakeApi({ 'LIST /identities': [{ id: 'z', name: 'other' }] });
+    const deps = testDeps({ api, env, globals: { profile: 'lab' }, now: new Date(Date.UTC(2025, 0, 1)) });
+    assert.deepEqual(await dynamicValues(deps)(identities), ['other']);
+  });
+
+  it('offers ids for resources without names', async () => {
+    const api = fakeApi({ 'LIST /api-sessions': [{ id: 's1' }] });
+    assert.deepEqual(await dynamicValues(testDeps({ api, env }))({ kind: 'resource', resource: 'api-session' }), ['s1']);
+  });
+
+  it('is silent on failure: no candidates, no error', async () => {
+    const api = fakeApi({ 'LIST /auth-policies': new ApiError('UNAUTHORIZED') });
+    assert.deepEqual(await dynamicValues(testDeps({ api, env }))({ kind: 'resource', resource: 'auth-policy' }), []);
+  });
+});

@@ -1,0 +1,87 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configDir } from '../../client/profiles.js';
+import { MAX_LIMIT } from '../../protocol/paging.js';
+import { resource } from '../../resources/index.js';
+import type { Deps } from '../deps.js';
+import type { DynamicValues } from './candidates.js';
+
+/**
+ * Completion values from outside the tree. A TAB must feel instant and must never print an error into the
+ * user's command line, so every lookup here is silent on failure (no candidates), entity names are cached briefly
+ * in the config directory, and the controller gets a short deadline.
+ */
+const CACHE_FILE = 'completion-cache.json';
+const CACHE_TTL_MS = 30_000;
+const DEADLINE_MS = 1_500;
+
+type Cache = Record<string, { at: number; names: string[] }>;
+
+export function dynamicValues(deps: Deps): DynamicValues {
+  return async (source) => {
+    try {
+      return source.kind === 'profile' ? profileNames(deps.env) : await entityNames(deps, source.resource);
+    } catch {
+      return [];
+    }
+  };
+}
+
+/** Profile names straight from config.json: opening the profile store would load far more than a TAB can afford. */
+export function profileNames(env: NodeJS.ProcessEnv): string[] {
+  const settings = readJson(join(configDir(env), 'config.json')) as { profiles?: Record<string, unknown> } | undefined;
+  return Object.keys(settings?.profiles ?? {});
+}
+
+async function entityNames(deps: Deps, resourceName: string): Promise<string[]> {
+  const file = join(configDir(deps.env), CACHE_FILE);
+  const key = `${deps.globals().profile ?? deps.env.CTL_PROFILE ?? ''}\u0000${resourceName}`;
+  const now = deps.clock().getTime();
+  const cache = (readJson(file) ?? {}) as Cache;
+  const hit = cache[key];
+  if (hit && now - hit.at >= 0 && now - hit.at < CACHE_TTL_MS) return hit.names;
+  const names = await withDeadline(fetchNames(deps, resourceName), DEADLINE_MS);
+  try {
+    writeJson(file, { ...fresh(cache, now), [key]: { at: now, names } });
+  } catch {
+    // A cache that cannot be written only costs speed.
+  }
+  return names;
+}
+
+async function fetchNames(deps: Deps, resourceName: string): Promise<string[]> {
+  const def = resource(resourceName);
+  const api = await deps.api();
+  const page = await api.list<{ id: string; name?: unknown }>(`/${def.plural}`, { limit: MAX_LIMIT }, { api: def.api });
+  return page.data.map((e) => (typeof e.name === 'string' ? e.name : e.id));
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('completion deadline')), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Drops expired entries so that the cache does not grow with every profile and resource ever completed. */
+function fresh(cache: Cache, now: number): Cache {
+  return Object.fromEntries(Object.entries(cache).filter(([, v]) => now - v.at < CACHE_TTL_MS));
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written aside and renamed, so that two TABs at once never leave half a file. */
+function writeJson(file: string, data: unknown): void {
+  const dir = join(file, '..');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
+  renameSync(tmp, file);
+}

@@ -1,0 +1,18 @@
+/**
+ * What shell completion offers beyond commander's own data (subcommands, flags, `choices`): entity names for name
+ * arguments and name-taking flags, profile names for --profile. Builders attach a hint to the commander Argument or
+ * Option; `ctl __complete` reads it. A WeakMap keeps hints off commander's objects and costs nothing otherwise.
+ */
+export type CompletionSource = { kind: 'resource'; resource: string } | { kind: 'profile' };
+
+const hints = new WeakMap<object, CompletionSource>();
+
+/** Marks an Argument or Option as completing to `source`; returns it for chaining. */
+export function completeWith<T extends object>(target: T, source: CompletionSource): T {
+  hints.set(target, source);
+  return target;
+}
+
+export function hintFor(target: object): CompletionSource | undefined {
+  return hints.get(target);
+}

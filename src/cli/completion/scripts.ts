@@ -1,0 +1,79 @@
+/**
+ * The shell scripts of `ctl completion SHELL`. They are thin: each hands the words typed so far to
+ * `ctl __complete -- WORDS...` and offers what it prints (one candidate per line), falling back to file names when
+ * it prints nothing. All knowledge of commands, flags and values stays in ctl, so the scripts never go stale when
+ * the tree changes; completions/ holds the same text, checked by completion.test.ts.
+ */
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+/** Where each script is checked in, relative to the package root. */
+export const SCRIPT_FILES: Record<Shell, string> = {
+  bash: 'completions/ctl.bash',
+  zsh: 'completions/_ctl',
+  fish: 'completions/ctl.fish',
+};
+
+const BASH = `# bash completion for ctl.
+# Load it now with:   source <(ctl completion bash)
+# or install it as:   ~/.local/share/bash-completion/completions/ctl  (or /etc/bash_completion.d/ctl)
+
+_ctl() {
+    local line quoted
+    COMPREPLY=()
+    # Quoted for the shell: entity names may hold spaces or other special characters.
+    while IFS='' read -r line; do
+        printf -v quoted '%q' "$line"
+        COMPREPLY+=("$quoted")
+    done < <(ctl __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+}
+
+complete -o default -F _ctl ctl
+`;
+
+const ZSH = `#compdef ctl
+# zsh completion for ctl.
+# Load it now with:   source <(ctl completion zsh)
+# or install it as _ctl in a directory of $fpath, before compinit runs.
+
+_ctl() {
+    local -a candidates
+    candidates=("\${(@f)$(ctl __complete -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+    candidates=(\${candidates:#})
+    if (( \${#candidates} )); then
+        compadd -- "\${candidates[@]}"
+    else
+        _files
+    fi
+}
+
+if [[ "\${funcstack[1]}" == "_ctl" ]]; then
+    _ctl "$@"
+else
+    compdef _ctl ctl
+fi
+`;
+
+const FISH = `# fish completion for ctl.
+# Load it now with:   ctl completion fish | source
+# or install it as:   ~/.config/fish/completions/ctl.fish
+
+function __ctl_complete
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l candidates (ctl __complete -- $words (commandline -ct) 2>/dev/null)
+    if test (count $candidates) -gt 0
+        printf '%s\\n' $candidates
+    else
+        __fish_complete_path (commandline -ct)
+    end
+end
+
+complete -c ctl -f -a '(__ctl_complete)'
+`;
+
+const SCRIPTS: Record<Shell, string> = { bash: BASH, zsh: ZSH, fish: FISH };
+
+export function completionScript(shell: Shell): string {
+  return SCRIPTS[shell];
+}

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Command } from '@commander-js/extra-typings';
+import { identity } from '../../resources/identity.js';
+import { addFieldFlags, collectFields, flagName, missingRequired, writableFields } from './fields.js';
+import type { WriteVerb } from './fields.js';
+import { parse } from './testing.js';
+
+async function parsed(verb: WriteVerb, argv: string[], exclude: string[] = []) {
+  const command = new Command('x');
+  const flags = addFieldFlags(command, identity, verb, exclude);
+  await parse(command, argv);
+  return { input: collectFields(command, flags), flags, command };
+}
+
+describe('field flags', () => {
+  it('names flags after fields: booleans without is, references without Id, role attributes as --attributes', () => {
+    assert.equal(flagName(identity, 'isAdmin', { kind: 'boolean' }), 'admin');
+    assert.equal(flagName(identity, 'authPolicyId', { kind: 'ref', resource: 'auth-policy' }), 'auth-policy');
+    assert.equal(flagName(identity, 'roleAttributes', { kind: 'attributes' }), 'attributes');
+    assert.equal(flagName(identity, 'defaultHostingCost', { kind: 'integer' }), 'default-hosting-cost');
+  });
+
+  it('derives only fields the verb accepts, never read-only ones, and adds tags', () => {
+    const create = writableFields(identity, 'create').map(([f]) => f);
+    assert.ok(create.includes('enrollment') && create.includes('tags') && create.includes('type'));
+    assert.ok(!create.includes('isDefaultAdmin') && !create.includes('disabledAt'));
+    assert.ok(!create.includes('serviceHostingCosts'), 'maps have no flag yet');
+    const patch = writableFields(identity, 'patch').map(([f]) => f);
+    assert.ok(!patch.includes('enrollment'));
+  });
+
+  it('sends only the flags given: nothing given is an empty body', async () => {
+    const { input } = await parsed('patch', []);
+    assert.deepEqual(input, { body: {}, refs: [] });
+  });
+
+  it('reads booleans, enums, integers, attributes, tags, JSON and references', async () => {
+    const { input } = await parsed('patch', [
+      '--no-admin',
+      '--type', 'Device',
+      '--default-hosting-cost', '7',
+      '-a', 'sales,emea', '-a', 'ops',
+      '--tags', 'env=prod', '--tags', 'team=',
+      '--app-data', '{"k":1}',
+      '--auth-policy', 'strict',
+      '--name', 'laptop-8',
+    ]);
+    assert.deepEqual(input.body, {
+      isAdmin: false,
+      type: 'Device',
+      defaultHostingCost: 7,
+      roleAttributes: ['sales', 'emea', 'ops'],
+      tags: { env: 'prod', team: '' },
+      appData: { k: 1 },
+      name: 'laptop-8',
+    });
+    assert.deepEqual(input.refs, [{ field: 'authPolicyId', resource: 'auth-policy', value: 'strict' }]);
+  });
+
+  it('clears with empty values: [] for attributes (never null), null for nullable fields, {} for tags', async () => {
+    const { input } = await parsed('patch', ['-a', '', '--external-id', '', '--tags', '']);
+    assert.deepEqual(input.body, { roleAttributes: [], externalId: null, tags: {} });
+  });
+
+  const rejects: Array<[string, string[], RegExp]> = [
+    ['an unknown enum value', ['--type', 'Robot'], /Allowed choices are User, Device, Service, Router, Default/],
+    ['an integer out of bounds', ['--default-hosting-cost', '70000'], /between 0 and 65535/],
+    ['a non-integer', ['--default-hosting-cost', '1.5'], /not an integer/],
+    ['a tag without =', ['--tags', 'env'], /key=value/],
+    ['bad JSON', ['--app-data', '{'], /not valid JSON/],
+    ['JSON that is not an object', ['--app-data', '[1]'], /JSON object/],
+  ];
+  for (const [what, argv, message] of rejects) {
+    it(`rejects ${what} as a usage error`, async () => {
+      await assert.rejects(parsed('patch', argv), (err: Error & { exitCode?: number }) => message.test(err.message) && err.exitCode === 1);
+    });
+  }
+
+  it('names the required fields that are missing on create, booleans aside', async () => {
+    const { input, flags } = await parsed('create', [], ['name', 'enrollment']);
+    assert.deepEqual(missingRequired(identity, flags, input), ['--type']);
+    const given = await parsed('create', ['--type', 'User'], ['name', 'enrollment']);
+    assert.deepEqual(missingRequired(identity, given.flags, given.input), []);
+  });
+});

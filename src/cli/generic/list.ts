@@ -1,0 +1,108 @@
+import { Command, Option } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Pagination } from '../../protocol/envelope.js';
+import { MAX_LIMIT, MAX_OFFSET } from '../../protocol/paging.js';
+import { SEMANTICS } from '../../resources/common.js';
+import type { ResourceDef } from '../../resources/types.js';
+import type { Deps } from '../deps.js';
+import { hasMore, pageFooter } from '../output/footer.js';
+import { asFormat, isHuman } from '../output/formats.js';
+import type { OutputFormat } from '../output/formats.js';
+import { render } from '../output/render.js';
+import { addPaging, addQuiet } from './flags.js';
+import type { PagingValues } from './flags.js';
+import { withMeta } from './meta.js';
+import { entityPath } from './resolve.js';
+import { columnsOf, noun, plural, requireOperation } from './words.js';
+
+export interface ListOptions extends PagingValues {
+  /** The resource listed: its columns, label and API. */
+  def: ResourceDef;
+  /** Where to list from; `/{plural}` unless this is a related list such as `/identities/{id}/authenticators`. */
+  path: string;
+  filter?: string;
+  roleFilter?: string[];
+  roleSemantic?: string;
+  quiet: boolean;
+  format: OutputFormat;
+}
+
+export const FILTER_ARGUMENT = 'a ZitiQL filter, e.g. \'name contains "lap" sort by name\' (see: ctl help filters)';
+
+/** The list flags: paging, ids only, and role filters where the resource has role attributes. */
+export function addListFlags<C extends CommandUnknownOpts>(command: C, def: ResourceDef): C {
+  addPaging(addQuiet(command));
+  if (def.roleAttributes) {
+    command.addOption(
+      new Option('--role-filter <role>', 'only entities matching a role: #attribute, @id or #all; repeat for several').argParser(
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      ),
+    );
+    command.addOption(new Option('--role-semantic <semantic>', 'how several --role-filter combine').choices(SEMANTICS));
+  }
+  return command;
+}
+
+/** Reads a parsed list command into options, all but where to list from (no I/O: flag tests capture these). */
+export function listOptions(def: ResourceDef, filter: string | undefined, command: CommandUnknownOpts, deps: Deps): Omit<ListOptions, 'path'> {
+  const o = command.opts() as PagingValues & { quiet?: boolean; roleFilter?: string[]; roleSemantic?: string };
+  return {
+    def,
+    filter,
+    limit: o.limit,
+    offset: o.offset,
+    all: o.all,
+    roleFilter: o.roleFilter,
+    roleSemantic: o.roleSemantic,
+    quiet: Boolean(o.quiet),
+    format: asFormat(deps.globals().output),
+  };
+}
+
+export function buildList(deps: Deps, def: ResourceDef, run = runList): CommandUnknownOpts {
+  requireOperation(def, 'list', 'list');
+  const n = noun(def);
+  const examples = [`ctl ${n} list`, `ctl ${n} list --all -o json`];
+  if ('name' in def.fields) examples.push(`ctl ${n} list 'name contains "lap" sort by name' --limit 50`);
+  if (def.roleAttributes) examples.push(`ctl ${n} list --role-filter '#sales' --role-filter '#emea' --role-semantic AllOf`);
+  const command = withMeta(new Command('list').alias('ls').argument('[filter]', FILTER_ARGUMENT), {
+    description: `List ${plural(def)}`,
+    examples,
+  });
+  addListFlags(command, def);
+  return command.action(async (filter, _opts, cmd) => run({ ...listOptions(def, filter, cmd, deps), path: entityPath(def) }, deps));
+}
+
+export async function runList(opts: ListOptions, deps: Deps): Promise<void> {
+  const { io } = deps;
+  const { rows, page } = await fetchRows(opts, deps);
+  await render(io, rows, { format: opts.format, columns: columnsOf(opts.def), quiet: opts.quiet, empty: `no ${plural(opts.def)} found` });
+  const human = isHuman(opts.format) && !opts.quiet;
+  if ((human && rows.length > 0) || hasMore(page, rows.length)) io.info(pageFooter(page, rows.length));
+}
+
+async function fetchRows(opts: ListOptions, deps: Deps): Promise<{ rows: unknown[]; page: Pagination }> {
+  const api = await deps.api();
+  const query = { filter: opts.filter, roleFilter: opts.roleFilter, roleSemantic: opts.roleSemantic };
+  const target = { api: opts.def.api };
+  if (!opts.all) {
+    const envelope = await api.list(opts.path, { ...query, limit: opts.limit, offset: opts.offset }, target);
+    return { rows: envelope.data, page: envelope.meta.pagination };
+  }
+  return deps.io.spin(`fetching ${plural(opts.def)}`, async () => {
+    const rows: unknown[] = [];
+    let totalCount = 0;
+    for (let offset = 0; ; ) {
+      const envelope = await api.list(opts.path, { ...query, limit: MAX_LIMIT, offset }, target);
+      rows.push(...envelope.data);
+      totalCount = envelope.meta.pagination.totalCount;
+      offset += envelope.data.length;
+      if (envelope.data.length === 0 || offset >= totalCount) break;
+      if (offset > MAX_OFFSET) {
+        deps.io.warn(`stopped after ${rows.length} rows: the controller pages no further than offset ${MAX_OFFSET}; narrow the filter`);
+        break;
+      }
+    }
+    return { rows, page: { limit: rows.length, offset: 0, totalCount } };
+  });
+}

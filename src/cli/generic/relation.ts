@@ -1,0 +1,40 @@
+import { Command } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { resource } from '../../resources/index.js';
+import type { ResourceDef } from '../../resources/types.js';
+import type { Deps } from '../deps.js';
+import { FILTER_ARGUMENT, addListFlags, listOptions, runList } from './list.js';
+import type { ListOptions } from './list.js';
+import { withMeta } from './meta.js';
+import { entityPath, resolveId } from './resolve.js';
+import { nameArgument, noun } from './words.js';
+
+/** A list of the related resource; where it lists from is known once the parent is resolved. */
+export interface RelationListOptions extends Omit<ListOptions, 'path'> {
+  parent: ResourceDef;
+  parentRef: string;
+  relation: string;
+}
+
+/**
+ * A related list such as `ctl identity authenticators laptop-7`: `GET /{parents}/{id}/{relation}`, shown with the
+ * related resource's columns. Built from the parent's `relations` in the catalogue.
+ */
+export function buildRelationList(deps: Deps, parent: ResourceDef, relation: string, run = runRelationList): CommandUnknownOpts {
+  const rel = parent.relations?.[relation];
+  if (!rel) throw new Error(`${parent.name} has no relation '${relation}'`);
+  const child = resource(rel.resource);
+  const command = withMeta(
+    new Command(relation).addArgument(nameArgument(parent, `the ${parent.label}`)).argument('[filter]', FILTER_ARGUMENT),
+    { description: rel.description, examples: [`ctl ${noun(parent)} ${relation} laptop-7`, `ctl ${noun(parent)} ${relation} laptop-7 -o json`] },
+  );
+  addListFlags(command, child);
+  return command.action(async (parentRef, filter, _opts, cmd) =>
+    run({ ...listOptions(child, filter, cmd, deps), parent, parentRef, relation }, deps),
+  );
+}
+
+export async function runRelationList(opts: RelationListOptions, deps: Deps): Promise<void> {
+  const id = await resolveId(await deps.api(), opts.parent, opts.parentRef);
+  await runList({ ...opts, path: `${entityPath(opts.parent, id)}/${opts.relation}` }, deps);
+}

@@ -1,0 +1,88 @@
+import { Command, Option } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { ResourceDef } from '../../resources/types.js';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+import { addFieldFlags, attributeList, collectFields, flagName, writableFields } from './fields.js';
+import type { FieldInput } from './fields.js';
+import { given } from './flags.js';
+import { withMeta } from './meta.js';
+import { entityPath, resolveId, resolveRefs } from './resolve.js';
+import { nameArgument, noun, requireOperation } from './words.js';
+
+export interface UpdateOptions {
+  def: ResourceDef;
+  ref: string;
+  input: FieldInput;
+  addAttributes?: string[];
+  removeAttributes?: string[];
+}
+
+export function buildUpdate(deps: Deps, def: ResourceDef, run = runUpdate): CommandUnknownOpts {
+  requireOperation(def, 'patch', 'update');
+  const n = noun(def);
+  const examples = 'name' in def.fields ? [`ctl ${n} update laptop-7 --name laptop-8`] : [`ctl ${n} update 3x9fQz1Ab --tags owner=ops`];
+  if (def.roleAttributes) examples.push(`ctl ${n} update laptop-7 --add-attributes emea --remove-attributes sales`);
+  const command = withMeta(new Command('update').addArgument(nameArgument(def, `the ${def.label} to change`)), {
+    description: `Change ${def.label} fields: only the flags given are sent`,
+    examples,
+  });
+  const flags = addFieldFlags(command, def, 'patch');
+  if (def.roleAttributes) {
+    command.addOption(new Option('--add-attributes <list>', 'attributes to add to the current set').argParser(attributeList).conflicts('attributes'));
+    command.addOption(new Option('--remove-attributes <list>', 'attributes to remove from the current set').argParser(attributeList).conflicts('attributes'));
+  }
+  return command.action(async (ref, _opts, cmd) => {
+    const o = cmd.opts() as { addAttributes?: string[]; removeAttributes?: string[] };
+    const opts: UpdateOptions = {
+      def,
+      ref,
+      input: collectFields(cmd, flags),
+      addAttributes: given(cmd, 'addAttributes') ? o.addAttributes : undefined,
+      removeAttributes: given(cmd, 'removeAttributes') ? o.removeAttributes : undefined,
+    };
+    validateUpdate(opts);
+    await run(opts, deps);
+  });
+}
+
+export function validateUpdate(opts: UpdateOptions): void {
+  const { body, refs } = opts.input;
+  if (Object.keys(body).length > 0 || refs.length > 0 || opts.addAttributes || opts.removeAttributes) return;
+  const names = writableFields(opts.def, 'patch').map(([field, f]) => `--${flagName(opts.def, field, f.type)}`);
+  if (opts.def.roleAttributes) names.push('--add-attributes', '--remove-attributes');
+  throw new UsageError('nothing to update', [`give at least one of ${names.join(', ')}`]);
+}
+
+/**
+ * PATCHes only what the flags say. Adding or removing attributes reads the current set first and sends the whole
+ * new set (the API has no partial edit of a list), and sends nothing when it would not change.
+ */
+export async function runUpdate(opts: UpdateOptions, deps: Deps): Promise<void> {
+  const { def } = opts;
+  const api = await deps.api();
+  const id = await resolveId(api, def, opts.ref);
+  const body: Record<string, unknown> = { ...opts.input.body, ...(await resolveRefs(api, opts.input.refs)) };
+  if (def.roleAttributes && (opts.addAttributes || opts.removeAttributes)) {
+    const field = def.roleAttributes.field;
+    const current = await api.get<Record<string, unknown>>(entityPath(def, id), { api: def.api });
+    const before = Array.isArray(current[field]) ? (current[field] as string[]) : [];
+    const after = mergeAttributes(before, opts.addAttributes ?? [], opts.removeAttributes ?? []);
+    if (!sameSet(before, after)) body[field] = after;
+  }
+  if (Object.keys(body).length === 0) {
+    deps.io.info(`${def.label} "${opts.ref}" is already up to date`);
+    return;
+  }
+  await api.patch(entityPath(def, id), body, { api: def.api });
+  deps.io.info(`updated ${def.label} "${opts.ref}"`);
+}
+
+export function mergeAttributes(current: readonly string[], add: readonly string[], remove: readonly string[]): string[] {
+  const dropped = new Set(remove);
+  return [...new Set([...current, ...add])].filter((a) => !dropped.has(a));
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}

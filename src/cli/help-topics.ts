@@ -1,0 +1,112 @@
+import { Command } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Deps } from './deps.js';
+import { EXIT_CODE_HELP, UsageError } from './errors.js';
+import { withMeta } from './generic/meta.js';
+
+/** Help that belongs to no single command, kept as data beside the commands (`ctl help TOPIC`). */
+export interface HelpTopic {
+  name: string;
+  summary: string;
+  lines: readonly string[];
+}
+
+export const HELP_TOPICS: readonly HelpTopic[] = [
+  {
+    name: 'exit-codes',
+    summary: 'what each exit status of ctl means',
+    lines: ['Exit status of every ctl command:', '', ...EXIT_CODE_HELP.map(([code, text]) => `  ${String(code).padStart(3)}  ${text}`)],
+  },
+  {
+    name: 'environment',
+    summary: 'environment variables ctl reads',
+    lines: [
+      'Environment variables (a flag given on the command line wins over its variable):',
+      '',
+      '  CTL_PROFILE      profile to use, as --profile',
+      '  CTL_OUTPUT       output format, as -o/--output: table, wide, json or yaml',
+      '  CTL_CONTROLLER   controller URL, overriding the profile\'s',
+      '  CTL_TOKEN        session token to use instead of the stored one',
+      '  CTL_USERNAME     username for login and for sessions made from CTL_PASSWORD',
+      '  CTL_PASSWORD     password, for scripts that cannot prompt (prefer --password-stdin)',
+      '  CTL_CONFIG_DIR   configuration directory (default $XDG_CONFIG_HOME/ctl, else ~/.config/ctl)',
+      '  XDG_CONFIG_HOME  base of the default configuration directory',
+      '  NO_COLOR         any value turns colour off; FORCE_COLOR turns it on even in a pipe',
+      '  TERM=dumb        no colour',
+      '  CI               any value: never prompt (as --no-input)',
+      '',
+      'Which controller and credentials: --profile wins outright; otherwise CTL_PROFILE selects the profile and',
+      'CTL_CONTROLLER, CTL_TOKEN, CTL_USERNAME and CTL_PASSWORD override its values; then the current profile',
+      "('ctl profile use NAME'); then the profile named 'default'.",
+    ],
+  },
+  {
+    name: 'filters',
+    summary: 'the ZitiQL filter that list commands take',
+    lines: [
+      "List commands take a ZitiQL filter as their argument, sent to the controller as it is: quote it for the shell.",
+      '',
+      '  comparisons   name = "web"   isAdmin = true   createdAt > datetime(2025-01-02T03:04:05Z)   externalId = null',
+      '                =  !=  <  <=  >  >=',
+      '  text          name contains "lap"   name icontains "LAP"   (no startsWith/endsWith)',
+      '  sets          type in ["User", "Device"]   createdAt between datetime(...) and datetime(...)   (both take "not")',
+      '  attributes    anyOf(roleAttributes) = "sales"   isEmpty(roleAttributes)   count(roleAttributes) > 2',
+      '  tags          tags.env = "prod"',
+      '  combining     and  or  not  ( )',
+      '  suffixes      sort by name asc, createdAt desc   then   skip 10   then   limit 50 | limit none  (in this order)',
+      '',
+      'Examples:',
+      '  $ ctl identity list \'name contains "lap" sort by name\'',
+      '  $ ctl identity list \'anyOf(roleAttributes) = "sales" and isAdmin = false\' --all',
+      '',
+      'Prefer --limit, --offset and --all to skip/limit in the filter: ctl then reports what was shown and what is left.',
+      'Filtering on a field the controller does not expose fails with INVALID_FILTER (exit 6).',
+    ],
+  },
+];
+
+export function topicText(name: string): string | undefined {
+  return HELP_TOPICS.find((t) => t.name === name)?.lines.join('\n');
+}
+
+/** Lines for the root help: the topics and what each is about. */
+export function topicsSummary(): string {
+  const width = Math.max(...HELP_TOPICS.map((t) => t.name.length));
+  return ['Help topics (ctl help TOPIC):', ...HELP_TOPICS.map((t) => `  ${t.name.padEnd(width)}  ${t.summary}`)].join('\n');
+}
+
+/** The command a path of names or aliases leads to, from the root; undefined if any word matches nothing. */
+export function findCommand(root: CommandUnknownOpts, words: readonly string[]): CommandUnknownOpts | undefined {
+  let command: CommandUnknownOpts | undefined = root;
+  for (const word of words) {
+    command = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!command) return undefined;
+  }
+  return command;
+}
+
+export interface HelpOptions {
+  words: string[];
+  root: CommandUnknownOpts;
+}
+
+export function buildHelp(deps: Deps, run = runHelp): CommandUnknownOpts {
+  const command = withMeta(new Command('help').argument('[topic-or-command...]', 'a help topic, or a command path'), {
+    description: 'Show help for a command or a topic (exit-codes, environment, filters)',
+    examples: ['ctl help identity create', 'ctl help exit-codes', 'ctl help filters'],
+  });
+  return command.action(async (words, _opts, cmd) => run({ words, root: cmd.parent ?? cmd }, deps));
+}
+
+export async function runHelp(opts: HelpOptions, deps: Deps): Promise<void> {
+  const topic = opts.words.length === 1 ? topicText(opts.words[0]) : undefined;
+  if (topic !== undefined) {
+    deps.io.out(topic);
+    return;
+  }
+  const command = findCommand(opts.root, opts.words);
+  if (!command) {
+    throw new UsageError(`no help topic or command '${opts.words.join(' ')}'`, [`topics: ${HELP_TOPICS.map((t) => t.name).join(', ')}`]);
+  }
+  command.outputHelp();
+}

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { capture, fakeApi, parse, testDeps } from '../generic/testing.js';
+import { buildIdentityCreate, runIdentityCreate } from './create.js';
+import type { IdentityCreateOptions } from './create.js';
+
+async function options(argv: string[]): Promise<IdentityCreateOptions> {
+  const spy = capture<IdentityCreateOptions>();
+  await parse(buildIdentityCreate(testDeps(), spy.run), argv);
+  return spy.last();
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'ctl-identity-create-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function controller(enrollment: Record<string, unknown>) {
+  return fakeApi({
+    'POST /identities': { id: 'n1', _links: {} },
+    'GET /identities/n1': { id: 'n1', name: 'laptop-7', enrollment },
+  });
+}
+
+describe('identity create flags', () => {
+  it('reads the name, attributes, admin, type, external id, auth policy, updb, jwt output and tags', async () => {
+    const o = await options(['laptop-7', '-a', 'sales,emea', '--admin', '--type', 'Device', '--external-id', 'X1', '--auth-policy', 'strict', '--updb', 'alice', '--jwt-output', '-', '--tags', 'k=v']);
+    assert.deepEqual(o, {
+      name: 'laptop-7',
+      input: {
+        body: { roleAttributes: ['sales', 'emea'], isAdmin: true, type: 'Device', externalId: 'X1', tags: { k: 'v' } },
+        refs: [{ field: 'authPolicyId', resource: 'auth-policy', value: 'strict' }],
+      },
+      updb: 'alice',
+      jwtOutput: '-',
+    });
+  });
+
+  it('takes the enrollment from --updb, not as JSON', async () => {
+    await assert.rejects(options(['x', '--enrollment', '{}']), /unknown option '--enrollment'/);
+  });
+});
+
+describe('identity create run', () => {
+  it('creates a Default, non-admin identity with a one-time token and prints its id', async () => {
+    const api = controller({});
+    const deps = testDeps({ api });
+    await runIdentityCreate({ name: 'laptop-7', input: { body: {}, refs: [] } }, deps);
+    assert.deepEqual(api.calls[0].body, { isAdmin: false, type: 'Default', name: 'laptop-7', enrollment: { ott: true } });
+    assert.equal(deps.io.stdoutText(), 'n1\n');
+    assert.equal(deps.io.stderrText(), 'created identity "laptop-7" with id n1\n');
+  });
+
+  it('lets the flags win over the defaults', async () => {
+    const api = controller({});
+    await runIdentityCreate({ name: 'bot', input: { body: { type: 'Service', isAdmin: true }, refs: [] }, updb: 'bot-user' }, testDeps({ api }));
+    assert.deepEqual(api.calls[0].body, { isAdmin: true, type: 'Service', name: 'bot', enrollment: { updb: 'bot-user' } });
+  });
+
+  it('writes the JWT to a file readable by the owner only, even over an existing file', async () => {
+    const file = join(dir, 'laptop-7.jwt');
+    writeFileSync(file, 'old', { mode: 0o644 });
+    const deps = testDeps({ api: controller({ ott: { jwt: 'eyJ.ott.jwt' } }) });
+    await runIdentityCreate({ name: 'laptop-7', input: { body: {}, refs: [] }, jwtOutput: file }, deps);
+    assert.equal(readFileSync(file, 'utf8'), 'eyJ.ott.jwt\n');
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(deps.io.stdoutText(), 'n1\n');
+    assert.match(deps.io.stderrText(), /wrote the enrollment JWT to .*laptop-7\.jwt/);
+  });
+
+  it('prints only the JWT on stdout with --jwt-output -, the id going to stderr', async () => {
+    const deps = testDeps({ api: controller({ updb: { jwt: 'eyJ.updb.jwt' } }) });
+    await runIdentityCreate({ name: 'laptop-7', input: { body: {}, refs: [] }, updb: 'alice', jwtOutput: '-' }, deps);
+    assert.equal(deps.io.stdoutText(), 'eyJ.updb.jwt\n');
+    assert.equal(deps.io.stderrText(), 'created identity "laptop-7" with id n1\n');
+  });
+
+  it('fails (exit 1) when the controller returns no JWT, naming the identity created', async () => {
+    const deps = testDeps({ api: controller({}) });
+    await assert.rejects(runIdentityCreate({ name: 'laptop-7', input: { body: {}, refs: [] }, jwtOutput: '-' }, deps), (err: Error & { exitCode: number }) => {
+      assert.equal(err.exitCode, 1);
+      assert.match(err.message, /created identity "laptop-7" \(n1\), but the controller returned no ott enrollment JWT/);
+      return true;
+    });
+  });
+});

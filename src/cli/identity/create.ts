@@ -1,0 +1,70 @@
+import { Command, Option } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { identity } from '../../resources/identity.js';
+import type { Deps } from '../deps.js';
+import { FailureError } from '../errors.js';
+import { announceCreated, createEntity, requiredBooleans } from '../generic/create.js';
+import { addFieldFlags, collectFields } from '../generic/fields.js';
+import type { FieldInput } from '../generic/fields.js';
+import { withMeta } from '../generic/meta.js';
+import { entityPath } from '../generic/resolve.js';
+import { writeSecretFile } from './secret-file.js';
+
+export interface IdentityCreateOptions {
+  name: string;
+  input: FieldInput;
+  /** Enroll with this username and a password (updb); otherwise a one-time token (ott). */
+  updb?: string;
+  /** Where the enrollment JWT goes: a file (mode 0600), or `-` for stdout. */
+  jwtOutput?: string;
+}
+
+/** The type the catalogue requires; most identities are plain ones. */
+const DEFAULT_TYPE = 'Default';
+
+export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): CommandUnknownOpts {
+  const command = withMeta(new Command('create').argument('<name>', 'name of the new identity'), {
+    description: `Create an identity (type ${DEFAULT_TYPE} and a one-time-token enrollment unless told otherwise); prints its id`,
+    examples: [
+      'ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt',
+      'ctl identity create ci-bot --type Service --jwt-output - > ci-bot.jwt',
+      'ctl identity create alice --admin --updb alice',
+    ],
+  });
+  // The enrollment is chosen by --updb rather than given as JSON.
+  const flags = addFieldFlags(command, identity, 'create', ['name', 'enrollment']);
+  command.addOption(new Option('--updb <username>', 'enroll with this username and a password instead of a one-time token'));
+  command.addOption(new Option('--jwt-output <file>', 'write the enrollment JWT to FILE (mode 0600), or to stdout with -'));
+  return command.action(async (name, _opts, cmd) => {
+    const o = cmd.opts() as { updb?: string; jwtOutput?: string };
+    await run({ name, input: collectFields(cmd, flags), updb: o.updb, jwtOutput: o.jwtOutput }, deps);
+  });
+}
+
+export async function runIdentityCreate(opts: IdentityCreateOptions, deps: Deps): Promise<void> {
+  const api = await deps.api();
+  const method = opts.updb === undefined ? 'ott' : 'updb';
+  const base = {
+    ...requiredBooleans(identity),
+    type: DEFAULT_TYPE,
+    name: opts.name,
+    enrollment: opts.updb === undefined ? { ott: true } : { updb: opts.updb },
+  };
+  const id = await createEntity(api, identity, base, opts.input);
+  if (opts.jwtOutput === undefined) {
+    announceCreated(deps.io, identity, opts.name, id);
+    return;
+  }
+  const detail = await api.get<{ enrollment?: Record<string, { jwt?: string } | undefined> }>(entityPath(identity, id));
+  const jwt = detail.enrollment?.[method]?.jwt;
+  if (!jwt) throw new FailureError(`created identity "${opts.name}" (${id}), but the controller returned no ${method} enrollment JWT`);
+  if (opts.jwtOutput === '-') {
+    // stdout carries one thing: here the JWT, so that `> file.jwt` works; the id is in the message on stderr.
+    deps.io.info(`created identity "${opts.name}" with id ${id}`);
+    deps.io.out(jwt);
+    return;
+  }
+  await writeSecretFile(opts.jwtOutput, jwt);
+  announceCreated(deps.io, identity, opts.name, id);
+  deps.io.info(`wrote the enrollment JWT to ${opts.jwtOutput}`);
+}

@@ -1,0 +1,120 @@
+import { Command, Option } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { createDeps } from '../client/deps-factory.js';
+import { completeWith } from './completion/hints.js';
+import type { Deps, GlobalOptions } from './deps.js';
+import { EXIT, UsageError } from './errors.js';
+import type { ExitCode } from './errors.js';
+import { colorAllowed, createProcessIO } from './io.js';
+import type { IO } from './io.js';
+import { withMeta } from './generic/meta.js';
+import { topicsSummary } from './help-topics.js';
+import { describeFailure, formatFailure } from './output/failure.js';
+import { OUTPUT_FORMATS } from './output/formats.js';
+import { assemble, usageHint } from './tree.js';
+
+/**
+ * The entry point, and (with io.ts) the only module under src/cli that touches the process: it builds the program, parses argv,
+ * and turns whatever a command throws into `error: ...` on stderr and an exit code (describeFailure decides which).
+ */
+
+/** The root command with the global flags, and the whole tree attached. */
+export function buildProgram(deps: Deps): CommandUnknownOpts {
+  const program = withMeta(new Command('ctl'), {
+    description: 'Administer OpenZiti-style Edge controllers, and run one locally',
+    examples: ['ctl quickstart', 'ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt', 'ctl identity list -o json | jq .'],
+  })
+    .addOption(completeWith(new Option('--profile <name>', 'profile to use').env('CTL_PROFILE'), { kind: 'profile' }))
+    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).env('CTL_OUTPUT'))
+    .addOption(new Option('--no-input', 'never prompt: fail with the flag to pass instead'))
+    .addOption(new Option('--no-color', 'no colour (also NO_COLOR=1, TERM=dumb)'))
+    .addOption(new Option('--debug', 'print stack traces of unexpected errors'))
+    .helpCommand(false)
+    .configureHelp({ showGlobalOptions: true })
+    .configureOutput({
+      writeOut: (text) => void deps.io.stdout.write(text),
+      writeErr: (text) => void deps.io.stderr.write(text),
+    })
+    .showHelpAfterError(usageHint(''))
+    .exitOverride()
+    .addHelpText('after', `\n${topicsSummary()}`);
+  return assemble(program, deps);
+}
+
+function globalsOf(program: CommandUnknownOpts): GlobalOptions {
+  const o = program.opts() as { profile?: string; output?: string; input?: boolean; color?: boolean; debug?: boolean };
+  return { profile: o.profile, output: o.output, noInput: o.input === false, noColor: o.color === false, debug: o.debug === true };
+}
+
+/**
+ * The process IO, whose colour and prompting follow --no-color and --no-input. Those flags are parsed after the
+ * IO exists (commands receive it when the tree is built), so both are read when used rather than fixed up front.
+ */
+function processIO(env: NodeJS.ProcessEnv, globals: () => GlobalOptions): IO {
+  const io = createProcessIO({
+    env,
+    get noColor() {
+      return globals().noColor;
+    },
+    get noInput() {
+      return globals().noInput;
+    },
+  });
+  return Object.defineProperty(io, 'color', { get: () => colorAllowed(io.stdoutIsTTY, env, globals().noColor) });
+}
+
+export interface RunSettings {
+  env: NodeJS.ProcessEnv;
+  /** Defaults to the process streams; tests pass buffers. */
+  io?: IO;
+}
+
+/** Runs one command line (the words after `ctl`) and returns its exit code; never throws. */
+export async function run(argv: readonly string[], settings: RunSettings): Promise<ExitCode> {
+  const { env } = settings;
+  let program: CommandUnknownOpts | undefined;
+  let running: CommandUnknownOpts | undefined;
+  const globals = () => (program ? globalsOf(program) : {});
+  const io = settings.io ?? processIO(env, globals);
+  try {
+    program = buildProgram(createDeps({ io, env, globals }));
+    program.hook('preAction', (_root, action) => {
+      running = action;
+    });
+    await program.parseAsync([...argv], { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    const failure = describeFailure(err, globals().debug || argv.includes('--debug'));
+    const lines = formatFailure(failure);
+    if (err instanceof UsageError && running) lines.push(usageHint(pathOf(running)));
+    for (const line of lines) io.stderr.write(`${line}\n`);
+    return failure.exitCode;
+  }
+}
+
+function pathOf(command: CommandUnknownOpts): string {
+  const names: string[] = [];
+  for (let c: CommandUnknownOpts | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * The process entry point (bin/ctl.js). Ctrl-C exits 130 unless the running command handles SIGINT itself (a
+ * controller in the foreground shuts down cleanly); stdout and stderr are drained before exiting, so that piped
+ * output is never cut short.
+ */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<never> {
+  if (argv.includes('--debug')) process.setSourceMapsEnabled(true);
+  process.on('SIGINT', () => {
+    if (process.listenerCount('SIGINT') > 1) return;
+    process.stderr.write('\n');
+    process.exit(EXIT.interrupted);
+  });
+  const code = await run(argv, { env: process.env });
+  await Promise.all([drain(process.stdout), drain(process.stderr)]);
+  process.exit(code);
+}
+
+function drain(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}

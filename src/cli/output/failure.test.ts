@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CommanderError } from '@commander-js/extra-typings';
+import { TransportError } from '../../client/types.js';
+import { ApiError } from '../../protocol/errors.js';
+import { AuthError, EXIT, NotFoundError, RejectedError, UsageError } from '../errors.js';
+import { describeFailure, formatFailure, mostSevere } from './failure.js';
+
+describe('describeFailure', () => {
+  it('uses the exit code of typed CLI errors, with their details', () => {
+    assert.deepEqual(describeFailure(new UsageError('bad flag', ['use --x'])), { exitCode: EXIT.usage, lines: ['bad flag', 'use --x'] });
+    assert.equal(describeFailure(new NotFoundError('gone')).exitCode, EXIT.notFound);
+    assert.equal(describeFailure(new RejectedError('no')).exitCode, EXIT.rejected);
+    assert.equal(describeFailure(new AuthError('who')).exitCode, EXIT.auth);
+  });
+
+  it('maps controller errors by code and status, with a login hint for auth', () => {
+    const auth = describeFailure(new ApiError('UNAUTHORIZED'));
+    assert.equal(auth.exitCode, EXIT.auth);
+    assert.match(auth.lines.at(-1)!, /ctl login/);
+    assert.equal(describeFailure(new ApiError('INVALID_AUTH')).exitCode, EXIT.auth);
+    assert.equal(describeFailure(new ApiError('NOT_FOUND')).exitCode, EXIT.notFound);
+    assert.equal(describeFailure(new ApiError('INVALID_FILTER')).exitCode, EXIT.rejected);
+    assert.equal(describeFailure(new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY')).exitCode, EXIT.rejected);
+    assert.equal(describeFailure(new ApiError('SOMETHING', { status: 409 })).exitCode, EXIT.rejected);
+    assert.equal(describeFailure(new ApiError('SERVER_TOO_MANY_REQUESTS')).exitCode, EXIT.failure);
+    assert.equal(describeFailure(new ApiError('UNHANDLED')).exitCode, EXIT.failure);
+  });
+
+  it('prints field causes one per line as field: reason (value)', () => {
+    const err = new ApiError('COULD_NOT_VALIDATE', { cause: { field: 'name', reason: 'is required', value: '' } });
+    assert.deepEqual(formatFailure(describeFailure(err)), [`error: ${err.message} (COULD_NOT_VALIDATE)`, '  name: is required']);
+    const withValue = new ApiError('COULD_NOT_VALIDATE', { cause: { field: 'type', reason: 'must be one of User, Device', value: 'Robot' } });
+    assert.equal(formatFailure(describeFailure(withValue))[1], '  type: must be one of User, Device (Robot)');
+    const message = new ApiError('NOT_FOUND', { cause: { code: 'UNHANDLED', message: 'identity with id x not found' } });
+    assert.equal(formatFailure(describeFailure(message))[1], '  identity with id x not found');
+  });
+
+  it('gives transport failures exit 1 with their hint', () => {
+    const failure = describeFailure(new TransportError('cannot reach https://x:1280', 'https://x:1280', 'is the controller running?'));
+    assert.deepEqual(failure, { exitCode: EXIT.failure, lines: ['cannot reach https://x:1280', 'is the controller running?'] });
+  });
+
+  it('leaves commander usage errors to commander (already printed), exit 2; help exits 0', () => {
+    assert.deepEqual(describeFailure(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'")), { exitCode: EXIT.usage, lines: [] });
+    assert.equal(describeFailure(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)')).exitCode, EXIT.ok);
+  });
+
+  it('treats Ctrl-C in a prompt as an interruption', () => {
+    const err = Object.assign(new Error('User force closed the prompt'), { name: 'ExitPromptError' });
+    assert.equal(describeFailure(err).exitCode, EXIT.interrupted);
+  });
+
+  it('reports anything else as a bug, with the stack only in debug mode', () => {
+    const err = new TypeError('x is undefined');
+    const quiet = describeFailure(err);
+    assert.equal(quiet.exitCode, EXIT.failure);
+    assert.deepEqual(quiet.lines.slice(0, 2), ['unexpected error: x is undefined', 'this is a bug in ctl: please report it, with the output of --debug']);
+    assert.equal(quiet.lines.length, 2);
+    assert.ok(describeFailure(err, true).lines.length > 2);
+  });
+
+  it('picks the most severe exit code of several failures', () => {
+    assert.equal(mostSevere([EXIT.notFound, EXIT.rejected]), EXIT.rejected);
+    assert.equal(mostSevere([EXIT.notFound, EXIT.failure, EXIT.auth]), EXIT.failure);
+    assert.equal(mostSevere([EXIT.notFound]), EXIT.notFound);
+    assert.equal(mostSevere([]), EXIT.ok);
+  });
+});

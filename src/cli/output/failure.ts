@@ -1,0 +1,73 @@
+import { CommanderError } from '@commander-js/extra-typings';
+import { TransportError } from '../../client/types.js';
+import { ApiError } from '../../protocol/errors.js';
+import type { ErrorCause } from '../../protocol/errors.js';
+import { CliError, EXIT } from '../errors.js';
+import type { ExitCode } from '../errors.js';
+
+/**
+ * The one place where a thrown error becomes an exit code and the lines printed on stderr. main() uses it for the
+ * error that ends a command; multi-target verbs (delete a b c) use it to report each failure and carry on.
+ */
+export interface Failure {
+  exitCode: ExitCode;
+  /** First line is the message (printed as `error: ...`), the rest are detail lines (printed indented). */
+  lines: string[];
+}
+
+const LOGIN_HINT = "run 'ctl login' to sign in (or choose another profile with --profile)";
+
+export function describeFailure(err: unknown, debug = false): Failure {
+  if (err instanceof CliError) return { exitCode: err.exitCode, lines: [err.message, ...err.details] };
+  if (err instanceof ApiError) return apiFailure(err);
+  if (err instanceof TransportError) return { exitCode: EXIT.failure, lines: [err.message, ...(err.hint ? [err.hint] : [])] };
+  // commander has already printed its message (unknown option, missing argument, help on stderr).
+  if (err instanceof CommanderError) return { exitCode: err.exitCode === 0 ? EXIT.ok : EXIT.usage, lines: [] };
+  if (isInterrupt(err)) return { exitCode: EXIT.interrupted, lines: [] };
+  const message = err instanceof Error ? err.message : String(err);
+  const stack = debug && err instanceof Error && err.stack ? err.stack.split('\n').slice(1) : [];
+  return {
+    exitCode: EXIT.failure,
+    lines: [`unexpected error: ${message}`, 'this is a bug in ctl: please report it, with the output of --debug', ...stack],
+  };
+}
+
+function apiFailure(err: ApiError): Failure {
+  const causes = err.cause ? [causeLine(err.cause)] : [];
+  const message = `${err.message} (${err.code})`;
+  if (err.code === 'UNAUTHORIZED' || err.code === 'INVALID_AUTH' || err.status === 401 || err.status === 403) {
+    return { exitCode: EXIT.auth, lines: [message, ...causes, LOGIN_HINT] };
+  }
+  if (err.code === 'NOT_FOUND' || err.status === 404) return { exitCode: EXIT.notFound, lines: [message, ...causes] };
+  // Other 4xx (validation, bad filter, conflicts) say the request itself was refused; 408/429 and 5xx may pass on retry.
+  const rejected = err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+  return { exitCode: rejected ? EXIT.rejected : EXIT.failure, lines: [message, ...causes] };
+}
+
+function causeLine(cause: ErrorCause): string {
+  if ('field' in cause) return !cause.value ? `${cause.field}: ${cause.reason}` : `${cause.field}: ${cause.reason} (${cause.value})`;
+  return cause.message;
+}
+
+/** Ctrl-C during an @inquirer prompt surfaces as an error rather than a signal. */
+function isInterrupt(err: unknown): boolean {
+  return err instanceof Error && err.name === 'ExitPromptError';
+}
+
+/** `error: message`, then detail lines indented by two spaces. */
+export function formatFailure(failure: Failure): string[] {
+  const [message, ...details] = failure.lines;
+  if (message === undefined) return [];
+  return [`error: ${message}`, ...details.map((d) => `  ${d}`)];
+}
+
+/**
+ * Which exit code wins when several targets failed: an unexpected failure first (the state is unknown), then
+ * authorisation, a rejection, and last a missing target (it is already absent).
+ */
+const SEVERITY: readonly ExitCode[] = [EXIT.interrupted, EXIT.failure, EXIT.auth, EXIT.rejected, EXIT.usage, EXIT.declined, EXIT.notFound];
+
+export function mostSevere(codes: readonly ExitCode[]): ExitCode {
+  for (const code of SEVERITY) if (codes.includes(code)) return code;
+  return EXIT.ok;
+}

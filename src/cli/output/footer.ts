@@ -1,0 +1,18 @@
+import type { Pagination } from '../../protocol/envelope.js';
+
+/**
+ * The line under a list (on stderr): which rows are shown out of how many, and how to get the rest, because a bare
+ * "1-10 of 23" leaves users guessing (openziti/ziti#1479).
+ */
+export function pageFooter(page: Pagination, shown: number): string {
+  const { offset, totalCount } = page;
+  if (shown === 0) return offset > 0 ? `no rows at offset ${offset} (${totalCount} in total)` : `showing 0 of ${totalCount}`;
+  const last = offset + shown;
+  const range = `showing ${offset + 1}-${last} of ${totalCount}`;
+  return last < totalCount ? `${range} (next page: --offset ${last}, or --all)` : range;
+}
+
+/** Whether rows exist beyond the page shown: machine formats mention it, so that a script does not silently get one page. */
+export function hasMore(page: Pagination, shown: number): boolean {
+  return page.offset + shown < page.totalCount;
+}

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { openProfileStore } from '../../client/profiles.js';
+import type { ProfileStore } from '../../client/profiles.js';
+import { parseArgv } from '../../client/testing/argv.js';
+import { testDeps } from '../../client/testing/test-deps.js';
+import { tlsFixture } from '../../client/testing/tls-fixture.js';
+import { DeclinedError, NotFoundError } from '../errors.js';
+import { buildProfile } from './index.js';
+import { runProfileList } from './list.js';
+import { buildProfileRemove, runProfileRemove } from './remove.js';
+import type { ProfileRemoveOptions } from './remove.js';
+import { runProfileShow } from './show.js';
+import { runProfileUse } from './use.js';
+
+let configDir: string;
+let store: ProfileStore;
+beforeEach(async () => {
+  configDir = mkdtempSync(path.join(tmpdir(), 'ctl-profile-'));
+  store = await openProfileStore({ env: {}, dir: configDir });
+  const caPem = tlsFixture().caBundlePem;
+  store.save({ name: 'lab', controller: 'https://lab:1280', username: 'admin', caPem, caFingerprint: 'AA:BB' });
+  store.save({ name: 'prod', controller: 'https://prod:1280', username: 'ops' });
+  store.setToken('lab', { token: 'SECRET-TOKEN', expiresAt: '2030-01-01T00:00:00.000Z' });
+  store.use('lab');
+});
+afterEach(() => rmSync(configDir, { recursive: true, force: true }));
+
+describe('ctl profile flags', () => {
+  it('has list/ls, use, show, remove/rm', async () => {
+    const group = buildProfile(testDeps({ configDir }).deps);
+    assert.deepEqual(group.commands.map((c) => [c.name(), ...c.aliases()]), [['list', 'ls'], ['use'], ['show'], ['remove', 'rm']]);
+  });
+
+  it('remove takes a name and --yes', async () => {
+    let seen: ProfileRemoveOptions | undefined;
+    await parseArgv(buildProfileRemove(testDeps({ configDir }).deps, async (o) => void (seen = o)), ['remove', 'lab', '-y']);
+    assert.deepEqual(seen, { name: 'lab', yes: true });
+    await assert.rejects(parseArgv(buildProfileRemove(testDeps({ configDir }).deps), ['remove']), { code: 'commander.missingArgument' });
+  });
+});
+
+describe('ctl profile list', () => {
+  it('prints a table with the active profile starred', async () => {
+    const { deps, io } = testDeps({ configDir });
+    await runProfileList({}, deps);
+    assert.equal(
+      io.stdoutText(),
+      [
+        'CURRENT  NAME  CONTROLLER         USERNAME  SESSION',
+        '*        lab   https://lab:1280   admin     logged in',
+        '         prod  https://prod:1280  ops       none',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('prints data for programs, and names with -q; the --profile flag decides the active one', async () => {
+    const { deps, io } = testDeps({ configDir, globals: { output: 'json', profile: 'prod' } });
+    await runProfileList({}, deps);
+    const rows = JSON.parse(io.stdoutText()) as Array<{ name: string; current: boolean; loggedIn: boolean }>;
+    assert.deepEqual(rows.map((r) => [r.name, r.current, r.loggedIn]), [['lab', false, true], ['prod', true, false]]);
+    assert.doesNotMatch(io.stdoutText(), /SECRET-TOKEN/);
+    const quiet = testDeps({ configDir });
+    await runProfileList({ quiet: true }, quiet.deps);
+    assert.equal(quiet.io.stdoutText(), 'lab\nprod\n');
+  });
+});
+
+describe('ctl profile use', () => {
+  it('switches, and refuses unknown names with exit 5', async () => {
+    const { deps, io } = testDeps({ configDir, env: { CTL_PROFILE: 'lab' } });
+    await runProfileUse({ name: 'prod' }, deps);
+    assert.equal(store.current(), 'prod');
+    assert.match(io.stderrText(), /^Now using profile prod \(https:\/\/prod:1280\)\nwarning: CTL_PROFILE=lab is set/);
+    await assert.rejects(runProfileUse({ name: 'nope' }, deps), (err: unknown) => {
+      assert.ok(err instanceof NotFoundError);
+      assert.equal(err.exitCode, 5);
+      assert.deepEqual(err.details, ['known profiles: lab, prod']);
+      return true;
+    });
+  });
+});
+
+describe('ctl profile show', () => {
+  it('shows the CA and whether a session is stored, never the token', async () => {
+    const { deps, io } = testDeps({ configDir, globals: { output: 'json' } });
+    await runProfileShow({}, deps);
+    const shown = JSON.parse(io.stdoutText()) as Record<string, unknown>;
+    assert.equal(shown.name, 'lab');
+    assert.equal(shown.current, true);
+    assert.deepEqual(shown.session, { stored: true, expiresAt: '2030-01-01T00:00:00.000Z' });
+    const certs = shown.caCertificates as Array<{ subject: string; sha256: string }>;
+    assert.equal(certs[0].sha256, new X509Certificate(tlsFixture().rootPem).fingerprint256);
+    assert.doesNotMatch(io.stdoutText(), /SECRET-TOKEN/);
+
+    const table = testDeps({ configDir });
+    await runProfileShow({ name: 'prod' }, table.deps);
+    assert.match(table.io.stdoutText(), /trust: +system CA store/);
+    assert.match(table.io.stdoutText(), /stored: false/);
+    await assert.rejects(runProfileShow({ name: 'nope' }, table.deps), NotFoundError);
+  });
+});
+
+describe('ctl profile remove', () => {
+  it('asks on a terminal and removes the profile with its token', async () => {
+    const { deps, io, prompter } = testDeps({ configDir, tty: true, answers: { confirm: [false, true] } });
+    await assert.rejects(runProfileRemove({ name: 'lab' }, deps), DeclinedError);
+    assert.ok(store.get('lab'));
+    await runProfileRemove({ name: 'lab' }, deps);
+    assert.deepEqual(prompter.asked, ['Remove profile lab (https://lab:1280)?', 'Remove profile lab (https://lab:1280)?']);
+    assert.equal(store.get('lab'), undefined);
+    assert.equal(store.session('lab'), undefined);
+    assert.equal(store.current(), undefined);
+    assert.equal(io.stderrText(), 'Removed profile lab\n');
+  });
+
+  it('without a terminal needs --yes', async () => {
+    const { deps } = testDeps({ configDir });
+    await assert.rejects(runProfileRemove({ name: 'prod' }, deps), (err: unknown) => err instanceof DeclinedError && err.exitCode === 3);
+    await runProfileRemove({ name: 'prod', yes: true }, deps);
+    assert.equal(store.get('prod'), undefined);
+    await assert.rejects(runProfileRemove({ name: 'prod', yes: true }, deps), NotFoundError);
+  });
+});

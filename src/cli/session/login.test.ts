@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { openProfileStore } from '../../client/profiles.js';
+import { parseArgv } from '../../client/testing/argv.js';
+import { startStubController } from '../../client/testing/stub-controller.js';
+import type { StubController } from '../../client/testing/stub-controller.js';
+import { testDeps } from '../../client/testing/test-deps.js';
+import { tlsFixture } from '../../client/testing/tls-fixture.js';
+import { UsageError } from '../errors.js';
+import { buildLogin, runLogin } from './login.js';
+import type { LoginOptions } from './login.js';
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const d = mkdtempSync(path.join(tmpdir(), 'ctl-login-'));
+  temps.push(d);
+  return d;
+}
+
+describe('ctl login flags', () => {
+  const parse = async (argv: string[]) => {
+    let seen: LoginOptions | undefined;
+    const { deps } = testDeps({ configDir: tempDir() });
+    await parseArgv(buildLogin(deps, async (o) => void (seen = o)), argv);
+    return seen;
+  };
+
+  it('maps argv to options', async () => {
+    assert.deepEqual(await parse(['login', 'ctrl:1280', '-u', 'admin', '--password-stdin', '--ca-fingerprint', 'AB', '--totp', '123456']), {
+      url: 'ctrl:1280',
+      username: 'admin',
+      passwordStdin: true,
+      caFingerprint: 'AB',
+      totp: '123456',
+    });
+    assert.deepEqual(await parse(['login', '-y', '--ca', 'ca.pem']), { url: undefined, yes: true, ca: 'ca.pem' });
+  });
+
+  it('rejects unknown flags and missing values', async () => {
+    await assert.rejects(parse(['login', '--password', 'x']), { code: 'commander.unknownOption' });
+    await assert.rejects(parse(['login', 'ctrl', '-u']), { code: 'commander.optionMissingArgument' });
+  });
+
+  const usage = async (opts: LoginOptions, o: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}, pattern: RegExp) => {
+    const { deps } = testDeps({ configDir: tempDir(), tty: o.tty, env: o.env });
+    await assert.rejects(runLogin(opts, deps), (err: unknown) => {
+      assert.ok(err instanceof UsageError, String(err));
+      assert.match([err.message, ...err.details].join(' '), pattern);
+      return true;
+    });
+  };
+
+  it('refuses contradictory trust flags, bad URLs and bad fingerprints before asking anything', async () => {
+    await usage({ url: 'c:1', username: 'u', yes: true, ca: 'x.pem' }, { tty: true }, /--yes and --ca cannot be combined/);
+    await usage({ url: 'c:1', username: 'u', ca: 'x', caFingerprint: 'AB' }, { tty: true }, /--ca and --ca-fingerprint cannot be combined/);
+    await usage({ url: 'http://c:1', username: 'u' }, { tty: true }, /HTTPS only/);
+    await usage({ url: 'c:1', username: 'u', caFingerprint: 'xyz' }, { tty: true }, /not a SHA-256 fingerprint/);
+  });
+
+  it('without a terminal, names the flags for what it cannot ask', async () => {
+    await usage({ url: 'c:1' }, {}, /pass -u USER/);
+    await usage({ url: 'c:1', username: 'u' }, {}, /--password-stdin/);
+    await usage({ url: 'c:1', username: 'u', passwordStdin: true }, {}, /stdin holds no password/);
+    await usage({ username: 'u' }, { env: { CTL_PASSWORD: 'p' } }, /missing controller URL/);
+  });
+});
+
+describe('ctl login against a controller', () => {
+  let stub: StubController;
+  before(async () => {
+    stub = await startStubController();
+  });
+  after(() => stub.close());
+
+  const rootFingerprint = () => new X509Certificate(tlsFixture().rootPem).fingerprint256;
+
+  it('on a terminal asks for user, password and trust, and reports on stderr only', async () => {
+    const configDir = tempDir();
+    const { deps, io, prompter } = testDeps({
+      configDir,
+      tty: true,
+      answers: { input: ['admin'], password: ['admin-pw'], confirm: [true] },
+    });
+    await runLogin({ url: stub.url.replace('https://', '') }, deps);
+    assert.deepEqual(prompter.asked, ['Username:', 'Password for admin:', `Trust this CA bundle for ${stub.url}?`]);
+    assert.equal(io.stdoutText(), '');
+    assert.ok(io.stderrText().includes(`SHA-256: ${rootFingerprint()}`));
+    assert.ok(io.stderrText().endsWith(`Logged in to ${stub.url} as admin (profile default)\n`));
+    const store = await openProfileStore({ env: {}, dir: configDir });
+    assert.equal(store.get('default')?.caFingerprint, rootFingerprint());
+  });
+
+  it('in a script takes the password from stdin and pins the CA by fingerprint', async () => {
+    const configDir = tempDir();
+    const { deps, io } = testDeps({ configDir, stdin: 'admin-pw\nignored\n', globals: { profile: 'ci' } });
+    await runLogin({ url: stub.url, username: 'admin', passwordStdin: true, caFingerprint: rootFingerprint().toLowerCase() }, deps);
+    assert.equal(io.stderrText(), `Logged in to ${stub.url} as admin (profile ci)\n`);
+    assert.ok((await openProfileStore({ env: {}, dir: configDir })).session('ci'));
+  });
+
+  it('takes CTL_USERNAME and CTL_PASSWORD, and says when the profile is not the current one', async () => {
+    const configDir = tempDir();
+    const env = { CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' };
+    await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env }).deps);
+    const { deps, io } = testDeps({ configDir, env: { ...env, CTL_PROFILE: 'second' } });
+    await runLogin({ url: stub.url }, deps);
+    assert.match(io.stderrText(), /Logged in to .* as admin \(profile second\)\nProfile second is not the current profile: pass --profile second, or run `ctl profile use second`\n$/);
+  });
+
+  it('without a terminal and without a trust flag, shows the CA and names the flags', async () => {
+    const { deps, io } = testDeps({ configDir: tempDir(), env: { CTL_PASSWORD: 'admin-pw' } });
+    await assert.rejects(runLogin({ url: stub.url, username: 'admin' }, deps), (err: unknown) => {
+      assert.ok(err instanceof UsageError);
+      assert.match(err.details.join(' '), /--ca-fingerprint SHA256.*--ca FILE.*--yes/);
+      return true;
+    });
+    assert.ok(io.stderrText().includes(rootFingerprint()));
+  });
+});

@@ -1,0 +1,92 @@
+import { Command, Option } from '@commander-js/extra-typings';
+import { normalizeControllerUrl } from '../../client/url.js';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+import { withMeta } from '../generic/meta.js';
+import { readStdin } from './stdin.js';
+
+export interface LoginOptions {
+  url?: string;
+  username?: string;
+  passwordStdin?: boolean;
+  yes?: boolean;
+  ca?: string;
+  caFingerprint?: string;
+  totp?: string;
+}
+
+export function buildLogin(deps: Deps, run = runLogin) {
+  return withMeta(new Command('login'), {
+    description:
+      'Log in to a controller and keep the session in a profile (`default` unless --profile is given). ' +
+      'On first contact, shows the CA the controller serves and asks whether to trust it.',
+    examples: [
+      'ctl login ctrl.example.com:1280 -u admin',
+      'ctl login https://ctrl.example.com:1280 -u admin --profile prod',
+      'echo "$PASSWORD" | ctl login ctrl:1280 -u ci --password-stdin --ca-fingerprint 3A:7F:...:C2',
+      'ctl login ctrl:1280 -u admin --ca ./controller-ca.pem --totp 123456',
+    ],
+  })
+    .argument('[url]', 'controller address, host[:port] or https://host:port (default: CTL_CONTROLLER, then the profile\'s)')
+    .addOption(new Option('-u, --username <user>', 'user to log in as (default: CTL_USERNAME, then the profile\'s)'))
+    .addOption(new Option('--password-stdin', 'read the password from the first line of stdin'))
+    .addOption(new Option('-y, --yes', 'trust the CA bundle the controller serves without asking'))
+    .addOption(new Option('--ca <file>', 'trust this PEM CA bundle for the controller'))
+    .addOption(new Option('--ca-fingerprint <sha256>', 'trust the served CA bundle only if a CA in it has this SHA-256 fingerprint'))
+    .addOption(new Option('--totp <code>', 'MFA code, if the controller asks for one'))
+    .action(async (url, o) => run({ url, ...o }, deps));
+}
+
+/** Flag combinations that cannot work, found before anything is read or asked. */
+async function validate(opts: LoginOptions): Promise<void> {
+  const trustFlags = [opts.yes && '--yes', opts.ca !== undefined && '--ca', opts.caFingerprint !== undefined && '--ca-fingerprint'];
+  const given = trustFlags.filter((f): f is string => typeof f === 'string');
+  if (given.length > 1) throw new UsageError(`${given.join(' and ')} cannot be combined: choose one way to trust the controller`);
+  if (opts.url !== undefined) normalizeControllerUrl(opts.url);
+  if (opts.caFingerprint !== undefined) {
+    const { normalizeFingerprint } = await import('../../client/trust.js');
+    normalizeFingerprint(opts.caFingerprint);
+  }
+}
+
+async function resolvePassword(opts: LoginOptions, deps: Deps, username: string): Promise<string> {
+  if (opts.passwordStdin) {
+    const password = await readStdin(deps.io, { firstLine: true });
+    if (password === '') throw new UsageError('--password-stdin was given but stdin holds no password');
+    return password;
+  }
+  if (deps.env.CTL_PASSWORD) return deps.env.CTL_PASSWORD;
+  if (deps.io.canPrompt()) return (await deps.prompter()).password(`Password for ${username}:`);
+  throw new UsageError('no password: pass --password-stdin (or set CTL_PASSWORD), or run in a terminal to be asked');
+}
+
+export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
+  await validate(opts);
+  const { io, env } = deps;
+  const profileName = deps.globals().profile ?? env.CTL_PROFILE ?? 'default';
+  const sessions = await deps.sessions();
+  const existing = (await sessions.profiles()).get(profileName);
+  // The profile's user is a sensible default only for the controller it was saved for.
+  const sameController = existing !== undefined && (opts.url === undefined || normalizeControllerUrl(opts.url) === existing.controller);
+  let username = opts.username ?? env.CTL_USERNAME ?? (sameController ? existing.username : undefined);
+  if (username === undefined) {
+    if (!io.canPrompt()) throw new UsageError('no user name: pass -u USER (or set CTL_USERNAME)');
+    username = (await (await deps.prompter()).input('Username:')).trim();
+  }
+  const password = await resolvePassword(opts, deps, username);
+
+  const result = await sessions.login({
+    url: opts.url,
+    username,
+    password,
+    profileName,
+    trust: { yes: opts.yes, caFile: opts.ca, caFingerprint: opts.caFingerprint },
+    totp: opts.totp,
+  });
+  const url = result.profile.controller;
+  io.info(`Logged in to ${url} as ${username} (profile ${profileName})`);
+  if (result.replacedController) io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
+  if (!result.isCurrent) {
+    io.info(`Profile ${profileName} is not the current profile: pass --profile ${profileName}, or run \`ctl profile use ${profileName}\``);
+  }
+}

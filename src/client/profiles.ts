@@ -1,0 +1,175 @@
+// Named profiles (controller URL, trusted CA, username) and their session tokens, kept in the user's config
+// directory. Settings and tokens live in two files so that sharing or inspecting config.json never leaks a token.
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import type Conf from 'conf';
+import { FailureError, NotFoundError, UsageError } from '../cli/errors.js';
+
+export interface Profile {
+  name: string;
+  /** Controller base URL, e.g. https://ctrl.example:1280 */
+  controller: string;
+  /** PEM bundle trusted for this controller; absent when the system trust store verifies it. */
+  caPem?: string;
+  /** SHA-256 fingerprint of the bundle's root (the one shown when it was trusted). */
+  caFingerprint?: string;
+  username?: string;
+}
+
+export interface StoredSession {
+  token: string;
+  /** ISO 8601, as the controller reported it at login; activity on the controller may extend it. */
+  expiresAt?: string;
+}
+
+export interface ProfileStore {
+  readonly dir: string;
+  list(): Profile[];
+  get(name: string): Profile | undefined;
+  /** Like get, but an unknown name is a NotFoundError (exit 5) listing the known ones. */
+  getExisting(name: string): Profile;
+  save(profile: Profile): void;
+  /** Removes the profile and its token; clears `current` when it pointed there. False when there was none. */
+  remove(name: string): boolean;
+  /** The profile `ctl profile use` selected, if any. */
+  current(): string | undefined;
+  use(name: string): void;
+  session(name: string): StoredSession | undefined;
+  setToken(name: string, session: StoredSession): void;
+  clearToken(name: string): void;
+}
+
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** `$CTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/ctl`, else the platform's per-user config directory. */
+export function configDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+  if (env.CTL_CONFIG_DIR) return path.resolve(env.CTL_CONFIG_DIR);
+  if (env.XDG_CONFIG_HOME) return path.join(env.XDG_CONFIG_HOME, 'ctl');
+  if (platform === 'win32' && env.APPDATA) return path.join(env.APPDATA, 'ctl');
+  return path.join(homedir(), '.config', 'ctl');
+}
+
+export function validateProfileName(name: string): string {
+  if (!NAME.test(name)) {
+    throw new UsageError(`invalid profile name '${name}'`, [
+      'use letters, digits, ".", "_" and "-" (up to 64 characters, starting with a letter or digit)',
+    ]);
+  }
+  return name;
+}
+
+/** Tightens `p` to `mode` if group or others may access it: tokens must never be readable by other users. */
+function restrict(p: string, mode: number): void {
+  if (existsSync(p) && (statSync(p).mode & 0o077) !== 0) chmodSync(p, mode);
+}
+
+interface Settings extends Record<string, unknown> {
+  current?: string;
+  profiles?: Record<string, Omit<Profile, 'name'>>;
+}
+
+interface Credentials extends Record<string, unknown> {
+  sessions?: Record<string, StoredSession>;
+}
+
+export async function openProfileStore(opts: { env: NodeJS.ProcessEnv; dir?: string }): Promise<ProfileStore> {
+  const dir = opts.dir ?? configDir(opts.env);
+  // Created here rather than by conf, which would use the default (group/world-readable) mode.
+  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  restrict(dir, DIR_MODE);
+  const { default: ConfClass } = await import('conf');
+  const open = <T extends Record<string, unknown>>(configName: string): Conf<T> => {
+    try {
+      const store = new ConfClass<T>({
+        projectName: 'ctl',
+        cwd: dir,
+        configName,
+        configFileMode: FILE_MODE,
+        // Profile names may contain dots; keys are whole names, never paths.
+        accessPropertiesByDotNotation: false,
+      });
+      restrict(store.path, FILE_MODE);
+      return store;
+    } catch (err) {
+      throw unreadable(path.join(dir, `${configName}.json`), err);
+    }
+  };
+  const settings = open<Settings>('config');
+  const credentials = open<Credentials>('credentials');
+
+  // conf re-reads the file on each access, so another ctl process's changes are seen; a hand-broken file is
+  // reported with its path instead of a bare JSON error.
+  const read = <T extends Record<string, unknown>, K extends keyof T & string>(store: Conf<T>, key: K): T[K] | undefined => {
+    try {
+      return store.get(key);
+    } catch (err) {
+      throw unreadable(store.path, err);
+    }
+  };
+  const profiles = () => ({ ...read(settings, 'profiles') });
+  const sessions = () => ({ ...read(credentials, 'sessions') });
+  const get = (name: string): Profile | undefined => {
+    const p = profiles();
+    return Object.hasOwn(p, name) ? { ...p[name], name } : undefined;
+  };
+  const getExisting = (name: string): Profile => {
+    const found = get(name);
+    if (!found) throw unknownProfile(name, Object.keys(profiles()));
+    return found;
+  };
+  const clearToken = (name: string) => {
+    const { [name]: _gone, ...kept } = sessions();
+    credentials.set('sessions', kept);
+  };
+
+  return {
+    dir,
+    list: () =>
+      Object.entries(profiles())
+        .map(([name, p]) => ({ ...p, name }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    get,
+    getExisting,
+    save(profile) {
+      const { name, ...rest } = profile;
+      validateProfileName(name);
+      settings.set('profiles', { ...profiles(), [name]: rest });
+    },
+    remove(name) {
+      if (!get(name)) return false;
+      const { [name]: _gone, ...kept } = profiles();
+      settings.set('profiles', kept);
+      if (read(settings, 'current') === name) settings.delete('current');
+      clearToken(name);
+      return true;
+    },
+    current: () => read(settings, 'current'),
+    use(name) {
+      settings.set('current', getExisting(name).name);
+    },
+    session(name) {
+      const s = sessions();
+      return Object.hasOwn(s, name) ? s[name] : undefined;
+    },
+    setToken(name, session) {
+      getExisting(name);
+      credentials.set('sessions', { ...sessions(), [name]: session });
+    },
+    clearToken,
+  };
+}
+
+export function unknownProfile(name: string, known: string[]): NotFoundError {
+  return new NotFoundError(`profile '${name}' does not exist`, [
+    known.length > 0 ? `known profiles: ${known.sort().join(', ')}` : 'no profiles yet: create one with `ctl login URL -u USER`',
+  ]);
+}
+
+function unreadable(file: string, err: unknown): FailureError {
+  return new FailureError(`cannot read the ctl configuration in ${file}: ${(err as Error).message}`, [
+    'fix the file by hand, or move it away and log in again',
+  ]);
+}

@@ -1,0 +1,307 @@
+// Which controller a command talks to, with which credentials, and the login/logout life cycle of sessions.
+// Precedence (`ctl help environment`): an explicit --profile wins outright; otherwise CTL_PROFILE selects the
+// profile and CTL_CONTROLLER / CTL_TOKEN / CTL_USERNAME / CTL_PASSWORD override its values; then the current
+// profile (`ctl profile use`); then the profile named `default`.
+import type { Prompter } from '../cli/deps.js';
+import { AuthError, UsageError } from '../cli/errors.js';
+import type { IO } from '../cli/io.js';
+import { ApiError } from '../protocol/errors.js';
+import { createApiClient } from './http.js';
+import { openProfileStore, unknownProfile, validateProfileName } from './profiles.js';
+import type { Profile, ProfileStore, StoredSession } from './profiles.js';
+import { establishTrust } from './trust.js';
+import type { ApiClient } from './types.js';
+import { TransportError } from './types.js';
+import { normalizeControllerUrl } from './url.js';
+
+export interface SessionContext {
+  profileName: string;
+  /** What chose the profile. */
+  profileSource: 'flag' | 'env' | 'current' | 'default';
+  controller?: string;
+  caPem?: string;
+  username?: string;
+  /** Where the credentials come from; undefined when there are none (not logged in). */
+  credentials?: 'env-token' | 'env-password' | 'profile';
+}
+
+export interface TrustFlags {
+  yes?: boolean;
+  caFile?: string;
+  caFingerprint?: string;
+}
+
+export interface LoginRequest {
+  /** As typed; defaults to CTL_CONTROLLER, then the profile's controller. */
+  url?: string;
+  username: string;
+  password: string;
+  profileName: string;
+  trust: TrustFlags;
+  /** MFA code given up front (`--totp`); otherwise asked for when the controller wants one. */
+  totp?: string;
+}
+
+export interface LoginResult {
+  profile: Profile;
+  /** The controller the profile pointed to before, when login changed it. */
+  replacedController?: string;
+  /** Whether the profile is the current one (login selects it when none was). */
+  isCurrent: boolean;
+}
+
+export interface LogoutResult {
+  profileName: string;
+  controller: string;
+  /** What happened on the controller: ended now, already dead, unreachable, or nothing to end. */
+  server: 'ended' | 'already-ended' | 'unreachable' | 'not-logged-in';
+}
+
+export interface SessionManager {
+  /** The resolved profile, controller and credential source, without contacting the controller. */
+  current(): Promise<SessionContext>;
+  /** An authenticated client (memoised); throws AuthError when there is no session. */
+  client(): Promise<ApiClient>;
+  /** A client without credentials for the resolved controller (version, well-known), if there is one. */
+  anonymousClient(): Promise<ApiClient | undefined>;
+  login(req: LoginRequest): Promise<LoginResult>;
+  logout(opts?: { profileName?: string }): Promise<LogoutResult>;
+  /** The profile store, for `ctl profile ...`. */
+  profiles(): Promise<ProfileStore>;
+}
+
+export interface SessionManagerOptions {
+  env: NodeJS.ProcessEnv;
+  /** Overrides the config directory (tests); otherwise CTL_CONFIG_DIR and friends decide. */
+  configDir?: string;
+  /** The global --profile flag. */
+  profileFlag?: string;
+  io: IO;
+  prompter?: () => Promise<Prompter>;
+  timeoutMs?: number;
+}
+
+interface CurrentApiSession {
+  token?: string;
+  expiresAt?: string;
+  isMfaRequired?: boolean;
+  isMfaComplete?: boolean;
+  identity?: { name?: string };
+}
+
+export function createSessionManager(opts: SessionManagerOptions): SessionManager {
+  const { env, io, timeoutMs } = opts;
+  let storePromise: Promise<ProfileStore> | undefined;
+  let clientPromise: Promise<ApiClient> | undefined;
+  const store = () => (storePromise ??= openProfileStore({ env, dir: opts.configDir }));
+
+  async function prompter(): Promise<Prompter> {
+    if (!opts.prompter) throw new UsageError('cannot prompt here');
+    return opts.prompter();
+  }
+
+  function loginCommand(ctx: Pick<SessionContext, 'profileName' | 'controller' | 'username'>): string {
+    const parts = ['ctl login', ctx.controller ?? '<url>', '-u', ctx.username ?? '<user>'];
+    if (ctx.profileName !== 'default') parts.push('--profile', ctx.profileName);
+    return `\`${parts.join(' ')}\``;
+  }
+
+  async function current(): Promise<SessionContext> {
+    const s = await store();
+    const flag = opts.profileFlag;
+    const stored = s.current();
+    const profileName = validateProfileName(flag ?? env.CTL_PROFILE ?? stored ?? 'default');
+    const profileSource = flag ? 'flag' : env.CTL_PROFILE ? 'env' : stored ? 'current' : 'default';
+    const profile = s.get(profileName);
+    // An explicit --profile means exactly that profile: environment overrides apply only without it.
+    const e: NodeJS.ProcessEnv = flag ? {} : env;
+    const envController = e.CTL_CONTROLLER ? normalizeControllerUrl(e.CTL_CONTROLLER) : undefined;
+    const controller = envController ?? profile?.controller;
+    const sameController = profile !== undefined && profile.controller === controller;
+    // A CA is trusted per controller: reuse whichever profile trusted this one.
+    const caPem = sameController ? profile.caPem : s.list().find((p) => p.controller === controller && p.caPem)?.caPem;
+    const ctx: SessionContext = {
+      profileName,
+      profileSource,
+      controller,
+      caPem,
+      username: e.CTL_USERNAME || (sameController ? profile.username : undefined),
+    };
+    if (e.CTL_TOKEN) ctx.credentials = 'env-token';
+    else if (e.CTL_USERNAME && e.CTL_PASSWORD) ctx.credentials = 'env-password';
+    else if (sameController && s.session(profileName)) ctx.credentials = 'profile';
+    return ctx;
+  }
+
+  /** Password login (and MFA when the controller asks for it); returns the new token and session. */
+  async function authenticate(
+    url: string,
+    caPem: string | undefined,
+    creds: { username: string; password: string; totp?: string; interactive: boolean },
+  ): Promise<{ token: string; session: CurrentApiSession }> {
+    let issued: string | undefined;
+    const anon = createApiClient({ baseUrl: url, caPem, timeoutMs, onSessionToken: (t) => (issued = t) });
+    let session: CurrentApiSession;
+    try {
+      session = await anon.post<CurrentApiSession>(
+        '/authenticate?method=password',
+        { username: creds.username, password: creds.password },
+        { anonymous: true },
+      );
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        throw new AuthError(`login to ${url} as ${creds.username} failed: ${err.message}`, [
+          'check the username and password; the identity may also be disabled or not allowed to use a password',
+        ]);
+      }
+      throw err;
+    }
+    const token = issued ?? session.token;
+    if (!token) throw new AuthError(`${url} accepted the login but returned no session token`);
+    if (session.isMfaRequired && !session.isMfaComplete) await completeMfa(url, caPem, token, creds);
+    return { token, session };
+  }
+
+  async function completeMfa(
+    url: string,
+    caPem: string | undefined,
+    token: string,
+    creds: { username: string; totp?: string; interactive: boolean },
+  ): Promise<void> {
+    const client = createApiClient({ baseUrl: url, caPem, token, timeoutMs });
+    try {
+      await client.post('/authenticate/mfa', { code: creds.totp ?? (await askMfaCode(creds)) });
+    } catch (err) {
+      // Do not leave a half-authenticated session behind, whatever went wrong.
+      await client.delete('/current-api-session').catch(() => undefined);
+      if (err instanceof ApiError && err.status < 500) {
+        throw new AuthError(`the MFA code was not accepted (${err.code})`, ['codes change every 30 seconds; try the current one']);
+      }
+      throw err;
+    }
+  }
+
+  async function askMfaCode(creds: { username: string; interactive: boolean }): Promise<string> {
+    if (!creds.interactive) {
+      throw new AuthError(`the controller requires an MFA code for ${creds.username}, which a CTL_USERNAME/CTL_PASSWORD login cannot give`, [
+        'log in with `ctl login URL -u USER --totp CODE` and use the saved profile',
+      ]);
+    }
+    if (!io.canPrompt()) {
+      throw new UsageError(`the controller requires an MFA code for ${creds.username}`, ['pass it with --totp CODE']);
+    }
+    return (await (await prompter()).input('MFA code (authenticator app or recovery code):')).trim();
+  }
+
+  async function client(): Promise<ApiClient> {
+    return (clientPromise ??= connect());
+  }
+
+  async function connect(): Promise<ApiClient> {
+    const ctx = await current();
+    if (!ctx.controller) {
+      if (ctx.profileSource === 'flag' || ctx.profileSource === 'env') {
+        throw unknownProfile(ctx.profileName, (await store()).list().map((p) => p.name));
+      }
+      throw new AuthError('not logged in: run `ctl login <url> -u <user>`');
+    }
+    const baseUrl = ctx.controller;
+    let token: string;
+    let rejected: () => AuthError;
+    if (ctx.credentials === 'env-token') {
+      token = env.CTL_TOKEN ?? '';
+      rejected = () => new AuthError(`the session token in CTL_TOKEN was rejected by ${baseUrl} (expired or revoked)`);
+    } else if (ctx.credentials === 'env-password') {
+      const username = env.CTL_USERNAME ?? '';
+      token = (await authenticate(baseUrl, ctx.caPem, { username, password: env.CTL_PASSWORD ?? '', interactive: false })).token;
+      rejected = () => new AuthError(`the session for ${username} (from CTL_USERNAME) was rejected by ${baseUrl}`);
+    } else if (ctx.credentials === 'profile') {
+      token = (await store()).session(ctx.profileName)?.token ?? '';
+      rejected = () =>
+        new AuthError(`your session for profile '${ctx.profileName}' has expired or was revoked; log in again with ${loginCommand(ctx)}`);
+    } else {
+      throw new AuthError(`not logged in to ${baseUrl} (profile '${ctx.profileName}'): run ${loginCommand(ctx)}`);
+    }
+    const api: ApiClient = createApiClient({
+      baseUrl,
+      caPem: ctx.caPem,
+      token,
+      timeoutMs,
+      // The controller answers 401 both for a dead session and for an identity not allowed the call (there is
+      // no 403); asking for our own session tells the two apart.
+      mapError: async (err, req) => {
+        if (err.status !== 401) return err;
+        const probe = await api.request<{ data?: CurrentApiSession }>('GET', '/current-api-session', { throwHttpErrors: false }).catch(() => undefined);
+        if (probe?.status !== 200) return rejected();
+        const who = probe.body.data?.identity?.name;
+        return new AuthError(`not authorised: ${baseUrl} refused ${req.method} ${req.path}${who ? ` for identity '${who}'` : ''}`, [
+          'the management API requires an admin identity',
+        ]);
+      },
+    });
+    return api;
+  }
+
+  async function anonymousClient(): Promise<ApiClient | undefined> {
+    const ctx = await current();
+    return ctx.controller ? createApiClient({ baseUrl: ctx.controller, caPem: ctx.caPem, timeoutMs }) : undefined;
+  }
+
+  async function login(req: LoginRequest): Promise<LoginResult> {
+    const s = await store();
+    const name = validateProfileName(req.profileName);
+    const existing = s.get(name);
+    const typed = req.url ?? env.CTL_CONTROLLER ?? existing?.controller;
+    if (!typed) throw new UsageError('missing controller URL', ['example: ctl login ctrl.example.com:1280 -u admin']);
+    const url = normalizeControllerUrl(typed);
+    const knownCaPem =
+      existing?.controller === url ? existing.caPem : s.list().find((p) => p.controller === url && p.caPem)?.caPem;
+    const trust = await establishTrust({
+      url,
+      knownCaPem,
+      ...req.trust,
+      io,
+      confirm: async (message) => (await prompter()).confirm(message, { default: false }),
+      timeoutMs,
+    });
+    const { token, session } = await authenticate(url, trust.caPem, { ...req, interactive: true });
+    const profile: Profile = { name, controller: url, username: req.username, ...trust };
+    s.save(profile);
+    const stored: StoredSession = { token, expiresAt: session.expiresAt };
+    s.setToken(name, stored);
+    const selected = s.current();
+    if (selected === undefined || s.get(selected) === undefined) s.use(name);
+    clientPromise = undefined;
+    return {
+      profile,
+      replacedController: existing && existing.controller !== url ? existing.controller : undefined,
+      isCurrent: s.current() === name,
+    };
+  }
+
+  async function logout(o: { profileName?: string } = {}): Promise<LogoutResult> {
+    const s = await store();
+    const name = o.profileName ?? (await current()).profileName;
+    const profile = s.getExisting(name);
+    const session = s.session(name);
+    const result: LogoutResult = { profileName: name, controller: profile.controller, server: 'not-logged-in' };
+    if (!session) return result;
+    const api = createApiClient({ baseUrl: profile.controller, caPem: profile.caPem, token: session.token, timeoutMs });
+    try {
+      await api.delete('/current-api-session');
+      result.server = 'ended';
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) result.server = 'already-ended';
+      else if (err instanceof TransportError || err instanceof ApiError) {
+        // Forgetting the token is still what the user asked for; the controller expires it after inactivity.
+        io.warn(`could not end the session on ${profile.controller}: ${err.message}; it expires there after inactivity`);
+        result.server = 'unreachable';
+      } else throw err;
+    }
+    s.clearToken(name);
+    clientPromise = undefined;
+    return result;
+  }
+
+  return { current, client, anonymousClient, login, logout, profiles: store };
+}

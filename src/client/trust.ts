@@ -1,0 +1,210 @@
+// Deciding which CA bundle to trust for a controller, and proving the controller really chains to it.
+// The CA bundle download is the CLI's only request made without certificate verification: what it returns is
+// shown to the user (or checked against a pinned fingerprint) before anything is trusted.
+import { X509Certificate } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { IO } from '../cli/io.js';
+import { DeclinedError, FailureError, UsageError } from '../cli/errors.js';
+import { createApiClient, DEFAULT_TIMEOUT_MS, toTransportError, UntrustedCertificateError } from './http.js';
+
+export interface TrustOptions {
+  /** Normalised controller base URL. */
+  url: string;
+  /** The bundle a profile already trusts for this controller (a re-login keeps it while it still works). */
+  knownCaPem?: string;
+  /** `--ca FILE` */
+  caFile?: string;
+  /** `--ca-fingerprint SHA256` */
+  caFingerprint?: string;
+  /** `--yes`: accept the served bundle without asking. */
+  yes?: boolean;
+  io: IO;
+  confirm(message: string): Promise<boolean>;
+  timeoutMs?: number;
+}
+
+export interface TrustDecision {
+  /** Undefined when the system trust store already verifies the controller. */
+  caPem?: string;
+  caFingerprint?: string;
+}
+
+const CA_PATH = '/.well-known/est/cacerts';
+
+/** `AB:CD:..`, `abcd..`, `sha256 Fingerprint=AB:..` (openssl) all become 64 upper-case hex digits. */
+export function normalizeFingerprint(input: string): string {
+  const hex = input.replace(/^\s*sha-?256\s*(?:fingerprint)?\s*[=:]?\s*/i, '').replace(/[\s:]/g, '').toUpperCase();
+  if (!/^[0-9A-F]{64}$/.test(hex)) {
+    throw new UsageError(`'${input}' is not a SHA-256 fingerprint`, ['expected 64 hex digits, colons optional, e.g. as `ctl login` prints it']);
+  }
+  return hex;
+}
+
+const pemsOf = (bundle: string): string[] =>
+  [...bundle.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g)].map((m) => `${m[0]}\n`);
+
+/** The fingerprint a profile records: the bundle's root (self-signed), else its first certificate. */
+function bundleFingerprint(bundle: string): string {
+  const certs = pemsOf(bundle).map((p) => new X509Certificate(p));
+  return (certs.find((c) => c.subject === c.issuer) ?? certs[0]).fingerprint256;
+}
+
+/** Lines shown before asking, and by `ctl profile show`: who each CA is and its fingerprint. */
+async function describeBundle(bundle: string): Promise<string[]> {
+  const { certSummary } = await import('../protocol/pkcs7.js');
+  return pemsOf(bundle).flatMap((pem, i) => {
+    const s = certSummary(pem);
+    return [
+      `  [${i + 1}] subject: ${s.subject}`,
+      `      issuer:  ${s.issuer === s.subject ? '(self-signed)' : s.issuer}`,
+      `      SHA-256: ${s.sha256}`,
+      `      expires: ${s.notAfter}${s.isCa ? '' : ' (not a CA certificate)'}`,
+    ];
+  });
+}
+
+async function readCaFile(file: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read --ca ${file}: ${(err as Error).message}`);
+  }
+  const pems = pemsOf(text);
+  if (pems.length === 0) throw new UsageError(`--ca ${file} holds no PEM certificate`);
+  try {
+    for (const p of pems) new X509Certificate(p);
+  } catch (err) {
+    throw new UsageError(`--ca ${file} holds an invalid certificate: ${(err as Error).message}`);
+  }
+  return pems.join('');
+}
+
+/** GET {url}/.well-known/est/cacerts WITHOUT verifying the server: the one deliberate exception. */
+async function fetchCaBundle(url: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string> {
+  const target = new URL(url + CA_PATH);
+  const { Agent, request } = await import('undici');
+  const insecure = new Agent({ connect: { rejectUnauthorized: false, timeout: timeoutMs } });
+  let status: number;
+  let body: string;
+  try {
+    const res = await request(target, {
+      headers: { accept: 'application/pkcs7-mime' },
+      dispatcher: insecure,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    status = res.statusCode;
+    body = await res.body.text();
+  } catch (err) {
+    throw toTransportError(err, target, timeoutMs);
+  } finally {
+    void insecure.close();
+  }
+  if (status !== 200) {
+    throw new FailureError(`${url} does not serve a CA bundle at ${CA_PATH} (HTTP ${status})`, [
+      'is this an OpenZiti controller? If it is, trust its CA with --ca FILE',
+    ]);
+  }
+  const { parsePkcs7Certs } = await import('../protocol/pkcs7.js');
+  try {
+    return parsePkcs7Certs(body).join('');
+  } catch (err) {
+    throw new FailureError(`the CA bundle served by ${url} cannot be read: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * The certificates of `bundle` a pinned fingerprint vouches for: the pinned one, the CAs that issued it (needed to
+ * complete the chain) and those it issued. Anything else a man in the middle might add beside it is left out.
+ */
+export function pinnedSubset(bundle: string, fingerprint: string): string | undefined {
+  const want = normalizeFingerprint(fingerprint);
+  const certs = pemsOf(bundle).map((pem) => ({ pem, x: new X509Certificate(pem) }));
+  const pinned = certs.find((c) => normalizeFingerprint(c.x.fingerprint256) === want);
+  if (!pinned) return undefined;
+  const issued = (child: X509Certificate, parent: X509Certificate) =>
+    child !== parent && child.checkIssued(parent) && child.verify(parent.publicKey);
+  const kept = new Set([pinned]);
+  const walk = (step: (member: X509Certificate, other: X509Certificate) => boolean) => {
+    for (let frontier = [pinned]; frontier.length > 0; ) {
+      frontier = certs.filter((c) => !kept.has(c) && frontier.some((m) => step(m.x, c.x)));
+      for (const c of frontier) kept.add(c);
+    }
+  };
+  walk((member, other) => issued(member, other)); // ancestors
+  walk((member, other) => issued(other, member)); // descendants
+  return certs.filter((c) => kept.has(c)).map((c) => c.pem).join('');
+}
+
+/** A verified request: resolves when the server's chain verifies against `caPem` (or the system store). */
+async function verifyChain(url: string, caPem: string | undefined, timeoutMs?: number): Promise<void> {
+  // Any HTTP status proves the TLS handshake verified; only transport errors matter here.
+  await createApiClient({ baseUrl: url, caPem, timeoutMs }).request('GET', '/edge/client/v1/version', {
+    anonymous: true,
+    throwHttpErrors: false,
+  });
+}
+
+/** Like verifyChain, but for a bundle just chosen: failing means it must not be saved. */
+async function verifyChosen(url: string, caPem: string, what: string, timeoutMs?: number): Promise<TrustDecision> {
+  try {
+    await verifyChain(url, caPem, timeoutMs);
+  } catch (err) {
+    if (!(err instanceof UntrustedCertificateError)) throw err;
+    throw new FailureError(`the TLS certificate of ${url} does not chain to ${what}; nothing was saved`, [
+      `TLS reported ${err.reason}`,
+    ]);
+  }
+  return { caPem, caFingerprint: bundleFingerprint(caPem) };
+}
+
+/** Whether the controller is already trusted by `caPem`; false only when its chain fails verification. */
+async function alreadyTrusted(url: string, caPem: string | undefined, timeoutMs?: number): Promise<boolean> {
+  try {
+    await verifyChain(url, caPem, timeoutMs);
+    return true;
+  } catch (err) {
+    if (err instanceof UntrustedCertificateError) return false;
+    throw err;
+  }
+}
+
+export async function establishTrust(opts: TrustOptions): Promise<TrustDecision> {
+  const { url, io, timeoutMs } = opts;
+  if (opts.caFile !== undefined) {
+    return verifyChosen(url, await readCaFile(opts.caFile), `--ca ${opts.caFile}`, timeoutMs);
+  }
+  if (opts.caFingerprint !== undefined) {
+    const bundle = await fetchCaBundle(url, timeoutMs);
+    const subset = pinnedSubset(bundle, opts.caFingerprint);
+    if (!subset) {
+      throw new FailureError(
+        `no CA certificate served by ${url} has the SHA-256 fingerprint ${opts.caFingerprint}; nothing was trusted`,
+        ['the controller serves:', ...(await describeBundle(bundle))],
+      );
+    }
+    return verifyChosen(url, subset, 'the pinned CA', timeoutMs);
+  }
+  if (opts.knownCaPem !== undefined) {
+    if (await alreadyTrusted(url, opts.knownCaPem, timeoutMs)) {
+      return { caPem: opts.knownCaPem, caFingerprint: bundleFingerprint(opts.knownCaPem) };
+    }
+    io.warn(`the controller at ${url} no longer presents a certificate from the CA this profile trusts (it may have been rebuilt)`);
+  }
+  if (await alreadyTrusted(url, undefined, timeoutMs)) return {};
+
+  const bundle = await fetchCaBundle(url, timeoutMs);
+  io.info(`The controller at ${url} is not trusted yet. It serves this CA bundle:`);
+  for (const line of await describeBundle(bundle)) io.info(line);
+  if (!opts.yes) {
+    if (!io.canPrompt()) {
+      throw new UsageError(`cannot ask whether to trust the CA of ${url}`, [
+        'pass --ca-fingerprint SHA256 to pin a CA shown above, --ca FILE to trust a bundle you have, or --yes to trust what is served',
+      ]);
+    }
+    if (!(await opts.confirm(`Trust this CA bundle for ${url}?`))) {
+      throw new DeclinedError(`not trusting the CA of ${url}; nothing was saved`);
+    }
+  }
+  return verifyChosen(url, bundle, 'the CA bundle it serves', timeoutMs);
+}

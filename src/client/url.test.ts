@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { UsageError } from '../cli/errors.js';
+import { normalizeControllerUrl } from './url.js';
+
+describe('normalizeControllerUrl', () => {
+  const cases: Array<[string, string]> = [
+    ['ctrl.example:1280', 'https://ctrl.example:1280'],
+    ['localhost:1280', 'https://localhost:1280'],
+    ['  https://CTRL.example:1280/  ', 'https://ctrl.example:1280'],
+    ['https://ctrl.example:1280/edge/management/v1', 'https://ctrl.example:1280'],
+    ['ctrl.example:1280/edge/client/v1/', 'https://ctrl.example:1280'],
+    ['https://ctrl.example:443', 'https://ctrl.example'],
+    ['https://proxy.example/ziti/', 'https://proxy.example/ziti'],
+    ['https://proxy.example/ziti/edge/management/v1?x=1#y', 'https://proxy.example/ziti'],
+    ['[::1]:1280', 'https://[::1]:1280'],
+  ];
+  for (const [input, want] of cases) {
+    it(`${input} -> ${want}`, () => assert.equal(normalizeControllerUrl(input), want));
+  }
+
+  for (const bad of ['', 'http://ctrl:1280', 'ftp://ctrl', 'https://u:p@ctrl:1280', 'https://exa mple']) {
+    it(`rejects '${bad}'`, () => assert.throws(() => normalizeControllerUrl(bad), UsageError));
+  }
+});

@@ -1,0 +1,28 @@
+import { UsageError } from '../cli/errors.js';
+
+// An API path typed as part of the URL (as `ziti edge login` users often do) names the controller, not a prefix.
+const API_SUFFIX = /\/edge\/(?:management|client)\/v1\/?$/;
+
+/**
+ * The canonical base URL of a controller from what a user typed: `ctrl:1280`, `https://ctrl:1280/`,
+ * `https://ctrl:1280/edge/management/v1` all give `https://ctrl:1280`. A remaining path is kept as a prefix
+ * (a controller behind a reverse proxy). HTTPS only: the session token must never cross the network in clear.
+ */
+export function normalizeControllerUrl(input: string): string {
+  const text = input.trim();
+  if (text === '') throw new UsageError('the controller URL is empty');
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);
+  } catch {
+    throw new UsageError(`'${input}' is not a valid controller URL`, ['example: ctl login ctrl.example.com:1280 -u admin']);
+  }
+  if (url.protocol !== 'https:') {
+    throw new UsageError(`'${input}' is not an https URL: ctl talks to controllers over HTTPS only`);
+  }
+  if (url.username || url.password) {
+    throw new UsageError('the controller URL must not contain credentials', ['pass the user with -u and the password with --password-stdin']);
+  }
+  const prefix = url.pathname.replace(API_SUFFIX, '').replace(/\/+$/, '');
+  return url.origin + prefix;
+}
