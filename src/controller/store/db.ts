@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { migrate } from './migrations.js';
 
@@ -9,6 +10,11 @@ export type Db = Database.Database;
  * enrollments, sessions of an identity) inside the same transaction.
  */
 export function openDatabase(file: string, now: () => string = () => new Date().toISOString()): Db {
+  // Password hashes live here: owner-only, and SQLite gives its -wal and -shm files the same mode.
+  if (file !== ':memory:') {
+    closeSync(openSync(file, 'a', 0o600));
+    chmodSync(file, 0o600);
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');

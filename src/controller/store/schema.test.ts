@@ -39,3 +39,15 @@ test('a fresh database has the built-in data: identity types and the default aut
   assert.equal(JSON.parse(policy.primary).updb.allowed, true);
   db.close();
 });
+
+test('the database file is readable by its owner only', async () => {
+  const { mkdtempSync, statSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'ctl-db-'));
+  const db = openDatabase(join(dir, 'ctl.db'));
+  db.prepare(`INSERT INTO identity_types (id, name, createdAt, updatedAt) VALUES ('x', 'x', 'now', 'now')`).run();
+  for (const f of ['ctl.db', 'ctl.db-wal']) assert.equal(statSync(join(dir, f)).mode & 0o777, 0o600, f);
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
