@@ -1,5 +1,8 @@
 import type { ApiClient } from '../client/types.js';
-import type { IO } from './io.js';
+import type { IO } from '../console/io.js';
+import type { Prompter } from '../console/prompter.js';
+
+export type { Prompter } from '../console/prompter.js';
 
 /** Flags every command accepts (declared once on the root command). */
 export interface GlobalOptions {
@@ -8,12 +11,6 @@ export interface GlobalOptions {
   noInput?: boolean;
   noColor?: boolean;
   debug?: boolean;
-}
-
-export interface Prompter {
-  input(message: string, opts?: { default?: string }): Promise<string>;
-  password(message: string): Promise<string>;
-  confirm(message: string, opts?: { default?: boolean }): Promise<boolean>;
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EXIT_CODE_HELP } from './errors.js';
+import { EXIT_CODE_HELP } from '../console/errors.js';
 import { testDeps } from './generic/testing.js';
 import { HELP_TOPICS, findCommand, topicText, topicsSummary } from './help-topics.js';
 import { buildProgram } from './main.js';

@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Deps } from './deps.js';
-import { EXIT_CODE_HELP, UsageError } from './errors.js';
+import { EXIT_CODE_HELP, UsageError } from '../console/errors.js';
 import { withMeta } from './generic/meta.js';
 
 /** Help that belongs to no single command, kept as data beside the commands (`ctl help TOPIC`). */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTestIO } from '../client/testing/test-io.js';
-import { EXIT } from './errors.js';
+import { EXIT } from '../console/errors.js';
 import { run } from './main.js';
 
 async function ctl(argv: string[]) {

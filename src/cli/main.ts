@@ -1,12 +1,12 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { createDeps } from '../client/deps-factory.js';
+import { createDeps } from './deps-factory.js';
 import { completeWith } from './completion/hints.js';
 import type { Deps, GlobalOptions } from './deps.js';
-import { EXIT, UsageError } from './errors.js';
-import type { ExitCode } from './errors.js';
-import { colorAllowed, createProcessIO } from './io.js';
-import type { IO } from './io.js';
+import { EXIT, UsageError } from '../console/errors.js';
+import type { ExitCode } from '../console/errors.js';
+import { createProcessIO } from '../console/io.js';
+import type { IO } from '../console/io.js';
 import { withMeta } from './generic/meta.js';
 import { topicsSummary } from './help-topics.js';
 import { describeFailure, formatFailure } from './output/failure.js';
@@ -51,7 +51,7 @@ function globalsOf(program: CommandUnknownOpts): GlobalOptions {
  * IO exists (commands receive it when the tree is built), so both are read when used rather than fixed up front.
  */
 function processIO(env: NodeJS.ProcessEnv, globals: () => GlobalOptions): IO {
-  const io = createProcessIO({
+  return createProcessIO({
     env,
     get noColor() {
       return globals().noColor;
@@ -60,7 +60,6 @@ function processIO(env: NodeJS.ProcessEnv, globals: () => GlobalOptions): IO {
       return globals().noInput;
     },
   });
-  return Object.defineProperty(io, 'color', { get: () => colorAllowed(io.stdoutIsTTY, env, globals().noColor) });
 }
 
 export interface RunSettings {

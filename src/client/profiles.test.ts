@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { FailureError, NotFoundError, UsageError } from '../cli/errors.js';
+import { FailureError, NotFoundError, UsageError } from '../console/errors.js';
 import { configDir, openProfileStore } from './profiles.js';
 
 const temps: string[] = [];

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type Conf from 'conf';
-import { FailureError, NotFoundError, UsageError } from '../cli/errors.js';
+import { FailureError, NotFoundError, UsageError } from '../console/errors.js';
 
 export interface Profile {
   name: string;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { AuthError, NotFoundError, UsageError } from '../cli/errors.js';
+import { AuthError, NotFoundError, UsageError } from '../console/errors.js';
 import { openProfileStore } from './profiles.js';
 import { createSessionManager } from './session-manager.js';
 import { fakePrompter } from './testing/fake-prompter.js';

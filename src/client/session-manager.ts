@@ -2,9 +2,9 @@
 // Precedence (`ctl help environment`): an explicit --profile wins outright; otherwise CTL_PROFILE selects the
 // profile and CTL_CONTROLLER / CTL_TOKEN / CTL_USERNAME / CTL_PASSWORD override its values; then the current
 // profile (`ctl profile use`); then the profile named `default`.
-import type { Prompter } from '../cli/deps.js';
-import { AuthError, UsageError } from '../cli/errors.js';
-import type { IO } from '../cli/io.js';
+import type { Prompter } from '../console/prompter.js';
+import { AuthError, UsageError } from '../console/errors.js';
+import type { IO } from '../console/io.js';
 import { ApiError } from '../protocol/errors.js';
 import { createApiClient } from './http.js';
 import { openProfileStore, unknownProfile, validateProfileName } from './profiles.js';

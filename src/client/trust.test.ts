@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DeclinedError, FailureError, UsageError } from '../cli/errors.js';
+import { DeclinedError, FailureError, UsageError } from '../console/errors.js';
 import { startStubController } from './testing/stub-controller.js';
 import type { StubController } from './testing/stub-controller.js';
 import { createTestIO } from './testing/test-io.js';

@@ -3,8 +3,8 @@
 // shown to the user (or checked against a pinned fingerprint) before anything is trusted.
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { IO } from '../cli/io.js';
-import { DeclinedError, FailureError, UsageError } from '../cli/errors.js';
+import type { IO } from '../console/io.js';
+import { DeclinedError, FailureError, UsageError } from '../console/errors.js';
 import { createApiClient, DEFAULT_TIMEOUT_MS, toTransportError, UntrustedCertificateError } from './http.js';
 
 export interface TrustOptions {

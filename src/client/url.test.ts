@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../console/errors.js';
 import { normalizeControllerUrl } from './url.js';
 
 describe('normalizeControllerUrl', () => {

@@ -1,4 +1,4 @@
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../console/errors.js';
 
 // An API path typed as part of the URL (as `ziti edge login` users often do) names the controller, not a prefix.
 const API_SUFFIX = /\/edge\/(?:management|client)\/v1\/?$/;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
-import { FailureError, UsageError } from '../errors.js';
+import { FailureError, UsageError } from '../../console/errors.js';
 import { integer } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 import { spawnController, type Launcher } from './launcher.js';

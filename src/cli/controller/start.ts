@@ -1,6 +1,6 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../console/errors.js';
 import { integer } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 import { DEFAULT_PORT, defaultDataDir } from './paths.js';

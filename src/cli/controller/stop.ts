@@ -1,6 +1,6 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
-import { FailureError } from '../errors.js';
+import { FailureError } from '../../console/errors.js';
 import { withMeta } from '../generic/meta.js';
 import { defaultDataDir } from './paths.js';
 import { runningState } from './state.js';

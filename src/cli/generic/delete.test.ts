@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError, notFound } from '../../protocol/errors.js';
 import { identity } from '../../resources/identity.js';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../../console/errors.js';
 import { buildDelete, runDelete } from './delete.js';
 import type { DeleteOptions } from './delete.js';
 import { capture, fakeApi, parse, testDeps } from './testing.js';

@@ -1,6 +1,6 @@
-import { CliError } from '../errors.js';
-import type { ExitCode } from '../errors.js';
-import type { IO } from '../io.js';
+import { CliError } from '../../console/errors.js';
+import type { ExitCode } from '../../console/errors.js';
+import type { IO } from '../../console/io.js';
 import { describeFailure, formatFailure, mostSevere } from '../output/failure.js';
 
 /**

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { ApiError, notFound } from '../../protocol/errors.js';
 import { authenticator } from '../../resources/authenticator.js';
 import { identity } from '../../resources/identity.js';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../../console/errors.js';
 import { fetchEntity, quote, resolveId, resolveRefs } from './resolve.js';
 import { fakeApi } from './testing.js';
 

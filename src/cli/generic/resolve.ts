@@ -2,7 +2,7 @@ import type { ApiClient } from '../../client/types.js';
 import { ApiError } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import type { ResourceDef } from '../../resources/types.js';
-import { NotFoundError, UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../../console/errors.js';
 
 export type Entity = Record<string, unknown> & { id: string };
 

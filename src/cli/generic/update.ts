@@ -2,7 +2,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../console/errors.js';
 import { addFieldFlags, attributeList, collectFields, flagName, writableFields } from './fields.js';
 import type { FieldInput } from './fields.js';
 import { given } from './flags.js';

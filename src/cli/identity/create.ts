@@ -2,7 +2,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { identity } from '../../resources/identity.js';
 import type { Deps } from '../deps.js';
-import { FailureError } from '../errors.js';
+import { FailureError } from '../../console/errors.js';
 import { announceCreated, createEntity, requiredBooleans } from '../generic/create.js';
 import { addFieldFlags, collectFields } from '../generic/fields.js';
 import type { FieldInput } from '../generic/fields.js';

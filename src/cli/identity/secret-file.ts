@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { FailureError } from '../errors.js';
+import { FailureError } from '../../console/errors.js';
 
 /**
  * Writes a secret (an enrollment JWT) readable by the owner only. The mode is set on the open file as well as at

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { CommanderError } from '@commander-js/extra-typings';
 import { TransportError } from '../../client/types.js';
 import { ApiError } from '../../protocol/errors.js';
-import { AuthError, EXIT, NotFoundError, RejectedError, UsageError } from '../errors.js';
+import { AuthError, EXIT, NotFoundError, RejectedError, UsageError } from '../../console/errors.js';
 import { describeFailure, formatFailure, mostSevere } from './failure.js';
 
 describe('describeFailure', () => {

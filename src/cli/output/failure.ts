@@ -2,8 +2,8 @@ import { CommanderError } from '@commander-js/extra-typings';
 import { TransportError } from '../../client/types.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { ErrorCause } from '../../protocol/errors.js';
-import { CliError, EXIT } from '../errors.js';
-import type { ExitCode } from '../errors.js';
+import { CliError, EXIT } from '../../console/errors.js';
+import type { ExitCode } from '../../console/errors.js';
 
 /**
  * The one place where a thrown error becomes an exit code and the lines printed on stderr. main() uses it for the

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTestIO } from '../../client/testing/test-io.js';
 import { identity } from '../../resources/identity.js';
-import { colorAllowed } from '../io.js';
+import { colorAllowed } from '../../console/io.js';
 import { render, renderOne } from './render.js';
 
 const columns = identity.cli!.columns;

@@ -1,5 +1,5 @@
 import type { ColumnDef, ResourceDef } from '../../resources/types.js';
-import type { IO } from '../io.js';
+import type { IO } from '../../console/io.js';
 import { valueAt } from './cells.js';
 import { describe } from './describe.js';
 import type { OutputFormat } from './formats.js';

@@ -9,7 +9,7 @@ import type { ProfileStore } from '../../client/profiles.js';
 import { parseArgv } from '../../client/testing/argv.js';
 import { testDeps } from '../../client/testing/test-deps.js';
 import { tlsFixture } from '../../client/testing/tls-fixture.js';
-import { DeclinedError, NotFoundError } from '../errors.js';
+import { DeclinedError, NotFoundError } from '../../console/errors.js';
 import { buildProfile } from './index.js';
 import { runProfileList } from './list.js';
 import { buildProfileRemove, runProfileRemove } from './remove.js';

@@ -1,7 +1,7 @@
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { completeWith } from '../completion/hints.js';
 import type { Deps } from '../deps.js';
-import { DeclinedError } from '../errors.js';
+import { DeclinedError } from '../../console/errors.js';
 import { withMeta } from '../generic/meta.js';
 
 export interface ProfileRemoveOptions {

@@ -1,8 +1,8 @@
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { readFile } from 'node:fs/promises';
 import type { Deps } from '../deps.js';
-import { AuthError, FailureError, NotFoundError, RejectedError, UsageError } from '../errors.js';
-import type { CliError } from '../errors.js';
+import { AuthError, FailureError, NotFoundError, RejectedError, UsageError } from '../../console/errors.js';
+import type { CliError } from '../../console/errors.js';
 import { withMeta } from '../generic/meta.js';
 import { readStdin } from './stdin.js';
 

@@ -8,7 +8,7 @@ import { parseArgv } from '../../client/testing/argv.js';
 import { startStubController } from '../../client/testing/stub-controller.js';
 import type { StubController } from '../../client/testing/stub-controller.js';
 import { testDeps } from '../../client/testing/test-deps.js';
-import { AuthError, NotFoundError, UsageError } from '../errors.js';
+import { AuthError, NotFoundError, UsageError } from '../../console/errors.js';
 import { buildApi, errorForStatus, runApi } from './api.js';
 import type { ApiOptions } from './api.js';
 import { runLogin } from './login.js';

@@ -10,7 +10,7 @@ import { startStubController } from '../../client/testing/stub-controller.js';
 import type { StubController } from '../../client/testing/stub-controller.js';
 import { testDeps } from '../../client/testing/test-deps.js';
 import { tlsFixture } from '../../client/testing/tls-fixture.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../console/errors.js';
 import { buildLogin, runLogin } from './login.js';
 import type { LoginOptions } from './login.js';
 

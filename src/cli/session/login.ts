@@ -1,7 +1,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { normalizeControllerUrl } from '../../client/url.js';
 import type { Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../console/errors.js';
 import { withMeta } from '../generic/meta.js';
 import { readStdin } from './stdin.js';
 

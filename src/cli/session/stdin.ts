@@ -1,4 +1,4 @@
-import type { IO } from '../io.js';
+import type { IO } from '../../console/io.js';
 
 /**
  * Reads stdin: everything, or only the first line (`--password-stdin`, where a trailing newline from `echo` or a

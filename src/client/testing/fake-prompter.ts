@@ -1,5 +1,5 @@
 // Test-only Prompter: answers from a script, records every question, and fails on a question nobody expected.
-import type { Prompter } from '../../cli/deps.js';
+import type { Prompter } from '../../console/prompter.js';
 
 export interface Answers {
   input?: string[];

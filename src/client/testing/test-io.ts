@@ -1,6 +1,6 @@
 // Test-only IO: string buffers for stdout/stderr, a fixed stdin text, and a chosen terminal state.
 import { Readable, Writable } from 'node:stream';
-import type { IO } from '../../cli/io.js';
+import type { IO } from '../../console/io.js';
 
 export interface TestIO extends IO {
   stdoutText(): string;

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { NotFoundError } from '../cli/errors.js';
+import { NotFoundError } from '../console/errors.js';
 import { createDeps, createInquirerPrompter } from './deps-factory.js';
-import { createTestIO } from './testing/test-io.js';
+import { createTestIO } from '../client/testing/test-io.js';
 
 describe('createDeps', () => {
   it('reads the global --profile when the session manager is first needed', async () => {

@@ -56,7 +56,10 @@ export function createProcessIO(settings: IOSettings): IO {
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,
-    color: colorAllowed(stdoutIsTTY, env, settings.noColor),
+    // Read when used: --no-color is parsed after the IO exists.
+    get color() {
+      return colorAllowed(stdoutIsTTY, env, settings.noColor);
+    },
     width: stdoutIsTTY ? process.stdout.columns : undefined,
     canPrompt: () => stdinIsTTY && stdoutIsTTY && !env.CI && !settings.noInput,
     info: (message) => void process.stderr.write(line(message)),
@@ -74,13 +77,4 @@ export function createProcessIO(settings: IOSettings): IO {
     },
   };
   return io;
-}
-
-/** A collecting stream for tests: everything written is kept as text. */
-export class BufferStream {
-  text = '';
-  isTTY: boolean;
-  constructor(isTTY = false) {
-    this.isTTY = isTTY;
-  }
 }

@@ -1,8 +1,8 @@
 // Wires the collaborators every command receives. Nothing here is loaded or opened until an action asks for it:
 // this module is imported at start-up, so it imports types only and loads the rest on first use.
-import type { Deps, GlobalOptions, Prompter } from '../cli/deps.js';
-import type { IO } from '../cli/io.js';
-import type { SessionManager } from './session-manager.js';
+import type { Deps, GlobalOptions, Prompter } from './deps.js';
+import type { IO } from '../console/io.js';
+import type { SessionManager } from '../client/session-manager.js';
 
 export interface DepsSettings {
   io: IO;
@@ -18,7 +18,7 @@ export function createDeps(settings: DepsSettings): Deps {
     env,
     globals,
     sessions: () =>
-      (sessions ??= import('./session-manager.js').then((m) =>
+      (sessions ??= import('../client/session-manager.js').then((m) =>
         m.createSessionManager({ env, io, profileFlag: globals().profile, prompter: deps.prompter }),
       )),
     api: async () => (await deps.sessions()).client(),
