@@ -1,13 +1,13 @@
 // `npm run bench`: start-up of the CLI, controller throughput and filtered-list latency, each as a ratio to a
 // baseline measured in the same run on the same machine. Prints a Markdown report (docs/performance.md keeps
 // the latest one with its context). Numbers only: nothing here passes or fails.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { startController } from '../src/controller/index.js';
+import { startControllerProcess } from './controller-process.js';
 import { Store } from '../src/controller/store/store.js';
 import { commandMedian } from './cli-start.js';
 import { fmt, median, timeRuns } from './stats.js';
@@ -35,6 +35,7 @@ async function login(url: string, ca: string): Promise<string> {
 
 /** Fills a fresh data directory with identities before the controller opens it (one transaction). */
 function seedIdentities(dataDir: string, count: number): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const store = Store.open(join(dataDir, 'ctl.db'));
   const repo = store.repo('identity');
   const now = new Date().toISOString();
@@ -60,7 +61,8 @@ async function main() {
   const seedStart = Date.now();
   seedIdentities(dataDir, 100_000);
   const seedSeconds = (Date.now() - seedStart) / 1000;
-  const controller = await startController({ dataDir, port: 0, adminPassword: 'bench-admin' });
+  // The controller runs in its own process, as users run it: the CLI runs below block this one.
+  const controller = await startControllerProcess(dataDir);
   const token = await login(controller.url, controller.caBundlePem);
   const headers = { 'zt-session': token };
 
@@ -115,7 +117,7 @@ async function main() {
   report('filter `name contains "4321"` (100k identities)', fmt(contains), `${fmt(trivial)} (GET /version)`, contains / trivial, '< 50 ms median');
   report('filter `anyOf(roleAttributes) = "finance"` (100k)', fmt(anyOf), `${fmt(trivial)} (GET /version)`, anyOf / trivial, 'none set');
   await dispatcher.close();
-  await controller.close();
+  controller.stop();
 
   console.log(`\nMachine: ${process.platform} ${process.arch}, Node ${process.version}; seeding 100,000 identities took ${seedSeconds.toFixed(1)} s.\n`);
   console.log('| measurement | value | baseline | ratio | budget |');

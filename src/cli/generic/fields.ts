@@ -86,7 +86,7 @@ function optionsFor(name: string, f: FieldDef, verb: WriteVerb): Option[] {
       return [new Option(`--${name} <n>`, description).argParser(integer(f.type.minimum ?? Number.MIN_SAFE_INTEGER, f.type.maximum ?? Number.MAX_SAFE_INTEGER))];
     case 'attributes': {
       const short = name === 'attributes' ? '-a, ' : '';
-      return [new Option(`${short}--${name} <list>`, `${description}: comma-separated, replaces the set ("" clears it)`).argParser(attributeList)];
+      return [new Option(`${short}--${name} <list>`, `${lowerFirst(f.description)}: comma-separated, replaces the set ("" clears it)`).argParser(attributeList)];
     }
     case 'tags':
       return [new Option(`--${name} <key=value>`, f.description).argParser(tagPair)];

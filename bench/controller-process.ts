@@ -1,0 +1,27 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface ControllerProcess {
+  url: string;
+  caBundlePem: string;
+  stop(): void;
+}
+
+/** Runs `ctl controller start` on a free port and waits until its state file says it is listening. */
+export async function startControllerProcess(dataDir: string): Promise<ControllerProcess> {
+  const ctl = new URL('../bin/ctl.js', import.meta.url).pathname;
+  const child = spawn(process.execPath, [ctl, 'controller', 'start', '--data-dir', dataDir, '--port', '0'], {
+    env: { ...process.env, CTL_ADMIN_PASSWORD: 'bench-admin' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const stateFile = join(dataDir, 'controller.json');
+  const deadline = Date.now() + 60_000;
+  while (!existsSync(stateFile)) {
+    if (child.exitCode !== null) throw new Error(`the controller exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error('the controller did not start within 60s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const { url } = JSON.parse(readFileSync(stateFile, 'utf8')) as { url: string };
+  return { url, caBundlePem: readFileSync(join(dataDir, 'ca-bundle.pem'), 'utf8'), stop: () => child.kill('SIGTERM') };
+}
