@@ -1,7 +1,8 @@
 // Bundles the CLI into dist/ (run by `npm install` through `prepare`, and by `npm run build`).
-// One ESM entry, node_modules left external, and code splitting so that every `await import()` of our own code
-// (the controller, session manager, renderers' helpers) becomes a chunk loaded only by the commands that need it:
-// start-up cost is what `ctl --help` and a TAB pay on every run.
+// One ESM entry with code splitting, so that every `await import()` (the controller, the session manager, undici,
+// conf, the renderers) becomes a chunk loaded only by the commands that need it: start-up cost is what
+// `ctl --help` and a TAB pay on every run. Dependencies are bundled too: resolving and wrapping hundreds of small
+// CommonJS files (undici, conf's ajv) cost more than running them. Only native modules stay external.
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,9 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external: ['better-sqlite3'],
+  // Bundled CommonJS code calls require() for Node built-ins, which ESM output lacks.
+  banner: { js: "import { createRequire as __ctlCreateRequire } from 'node:module'; const require = __ctlCreateRequire(import.meta.url);" },
   // extra-typings only adds types over commander's classes (its runtime re-exports them): loading commander directly
   // saves a module hop and a CJS wrapper on every start.
   alias: { '@commander-js/extra-typings': 'commander' },

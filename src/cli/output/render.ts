@@ -1,4 +1,5 @@
 import type { ColumnDef, ResourceDef } from '../../resources/types.js';
+import { commonJs } from '../../console/commonjs.js';
 import type { IO } from '../../console/io.js';
 import { valueAt } from './cells.js';
 import { describe } from './describe.js';
@@ -52,6 +53,6 @@ export async function renderOne(io: IO, entity: Record<string, unknown>, opts: O
 
 async function serialise(data: unknown, format: 'json' | 'yaml'): Promise<string> {
   if (format === 'json') return JSON.stringify(data, null, 2);
-  const { stringify } = await import('yaml');
+  const { stringify } = commonJs(await import('yaml'));
   return stringify(data).trimEnd();
 }
