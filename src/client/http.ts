@@ -1,6 +1,6 @@
 // The one HTTP stack of the CLI: every controller call goes through createApiClient, so timeouts, TLS trust,
 // the session header and error translation behave the same for every command.
-import { commonJs } from '../console/commonjs.js';
+import { loadUndici } from './undici.js';
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { CLIENT_BASE, MANAGEMENT_BASE, SESSION_HEADER } from '../protocol/envelope.js';
@@ -195,7 +195,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function getDispatcher(): Promise<Dispatcher> {
     if (dispatcher) return dispatcher;
-    const { Agent } = commonJs(await import('undici'));
+    const { Agent } = await loadUndici();
     // With `ca`, Node verifies the chain against that bundle only (not the system store): the profile's pin.
     dispatcher = new Agent({ connect: options.caPem ? { ca: options.caPem, timeout: timeoutMs } : { timeout: timeoutMs } });
     return dispatcher;
@@ -216,11 +216,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     let resHeaders: Record<string, string>;
     let text: string;
     try {
-      const { request: send } = commonJs(await import('undici'));
+      const { request: send } = await loadUndici();
       const res = await send(url, {
         method: verb as Dispatcher.HttpMethod,
         headers,
-        body,
+        body: body ?? null,
         dispatcher: await getDispatcher(),
         signal: AbortSignal.timeout(timeoutMs),
       });

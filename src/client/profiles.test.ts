@@ -33,8 +33,8 @@ describe('openProfileStore', () => {
     const store = await openProfileStore({ env: { CTL_CONFIG_DIR: dir } });
     assert.equal(store.dir, dir);
     assert.equal(mode(dir), 0o700);
-    store.save({ name: 'prod', controller: 'https://c:1280', username: 'admin', caPem: 'PEM', caFingerprint: 'AA' });
-    store.setToken('prod', { token: 'tok-1', expiresAt: '2030-01-01T00:00:00.000Z' });
+    await store.save({ name: 'prod', controller: 'https://c:1280', username: 'admin', caPem: 'PEM', caFingerprint: 'AA' });
+    await store.setToken('prod', { token: 'tok-1', expiresAt: '2030-01-01T00:00:00.000Z' });
     const config = path.join(dir, 'config.json');
     const credentials = path.join(dir, 'credentials.json');
     assert.equal(mode(config), 0o600);
@@ -56,35 +56,35 @@ describe('openProfileStore', () => {
   it('saves, lists, selects and removes profiles with their tokens', async () => {
     const dir = tempDir();
     const store = await openProfileStore({ env: {}, dir });
-    store.save({ name: 'b.lab', controller: 'https://b:1280' });
-    store.save({ name: 'a', controller: 'https://a:1280', username: 'u' });
+    await store.save({ name: 'b.lab', controller: 'https://b:1280' });
+    await store.save({ name: 'a', controller: 'https://a:1280', username: 'u' });
     assert.deepEqual(store.list().map((p) => p.name), ['a', 'b.lab']);
     assert.deepEqual(store.get('b.lab'), { name: 'b.lab', controller: 'https://b:1280' });
     assert.equal(store.current(), undefined);
-    store.use('b.lab');
-    store.setToken('b.lab', { token: 't' });
+    await store.use('b.lab');
+    await store.setToken('b.lab', { token: 't' });
 
     // A second process sees the same state.
     const again = await openProfileStore({ env: {}, dir });
     assert.equal(again.current(), 'b.lab');
     assert.deepEqual(again.session('b.lab'), { token: 't' });
 
-    again.clearToken('b.lab');
+    await again.clearToken('b.lab');
     assert.equal(store.session('b.lab'), undefined);
-    store.setToken('b.lab', { token: 't2' });
-    assert.equal(store.remove('b.lab'), true);
+    await store.setToken('b.lab', { token: 't2' });
+    assert.equal(await store.remove('b.lab'), true);
     assert.equal(store.current(), undefined);
     assert.equal(store.session('b.lab'), undefined);
-    assert.equal(store.remove('b.lab'), false);
+    assert.equal(await store.remove('b.lab'), false);
     assert.equal(store.get('toString'), undefined);
   });
 
   it('refuses unknown and invalid names', async () => {
     const store = await openProfileStore({ env: {}, dir: tempDir() });
-    assert.throws(() => store.use('nope'), NotFoundError);
-    assert.throws(() => store.setToken('nope', { token: 'x' }), NotFoundError);
-    assert.throws(() => store.save({ name: '../x', controller: 'https://c' }), UsageError);
-    assert.throws(() => store.save({ name: '__proto__', controller: 'https://c' }), UsageError);
+    await assert.rejects(store.use('nope'), NotFoundError);
+    await assert.rejects(store.setToken('nope', { token: 'x' }), NotFoundError);
+    await assert.rejects(store.save({ name: '../x', controller: 'https://c' }), UsageError);
+    await assert.rejects(store.save({ name: '__proto__', controller: 'https://c' }), UsageError);
   });
 
   it('names the file when it is not valid JSON', async () => {

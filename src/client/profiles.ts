@@ -1,6 +1,6 @@
 // Named profiles (controller URL, trusted CA, username) and their session tokens, kept in the user's config
 // directory. Settings and tokens live in two files so that sharing or inspecting config.json never leaks a token.
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type Conf from 'conf';
@@ -29,15 +29,15 @@ export interface ProfileStore {
   get(name: string): Profile | undefined;
   /** Like get, but an unknown name is a NotFoundError (exit 5) listing the known ones. */
   getExisting(name: string): Profile;
-  save(profile: Profile): void;
+  save(profile: Profile): Promise<void>;
   /** Removes the profile and its token; clears `current` when it pointed there. False when there was none. */
-  remove(name: string): boolean;
+  remove(name: string): Promise<boolean>;
   /** The profile `ctl profile use` selected, if any. */
   current(): string | undefined;
-  use(name: string): void;
+  use(name: string): Promise<void>;
   session(name: string): StoredSession | undefined;
-  setToken(name: string, session: StoredSession): void;
-  clearToken(name: string): void;
+  setToken(name: string, session: StoredSession): Promise<void>;
+  clearToken(name: string): Promise<void>;
 }
 
 const DIR_MODE = 0o700;
@@ -75,42 +75,58 @@ interface Credentials extends Record<string, unknown> {
   sessions?: Record<string, StoredSession>;
 }
 
+/**
+ * Opens the store. Reads parse the JSON files directly on each access (so another ctl process's changes are seen),
+ * which keeps read-only commands from loading conf and its schema validator; writes go through conf, loaded on the
+ * first write, for its atomic writes and file modes.
+ */
 export async function openProfileStore(opts: { env: NodeJS.ProcessEnv; dir?: string }): Promise<ProfileStore> {
   const dir = opts.dir ?? configDir(opts.env);
   // Created here rather than by conf, which would use the default (group/world-readable) mode.
   mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   restrict(dir, DIR_MODE);
-  const { default: ConfClass } = await import('conf');
-  const open = <T extends Record<string, unknown>>(configName: string): Conf<T> => {
-    try {
-      const store = new ConfClass<T>({
-        projectName: 'ctl',
-        cwd: dir,
-        configName,
-        configFileMode: FILE_MODE,
-        // Profile names may contain dots; keys are whole names, never paths.
-        accessPropertiesByDotNotation: false,
-      });
-      restrict(store.path, FILE_MODE);
-      return store;
-    } catch (err) {
-      throw unreadable(path.join(dir, `${configName}.json`), err);
-    }
-  };
-  const settings = open<Settings>('config');
-  const credentials = open<Credentials>('credentials');
+  const file = (configName: string) => path.join(dir, `${configName}.json`);
+  for (const name of ['config', 'credentials']) restrict(file(name), FILE_MODE);
 
-  // conf re-reads the file on each access, so another ctl process's changes are seen; a hand-broken file is
-  // reported with its path instead of a bare JSON error.
-  const read = <T extends Record<string, unknown>, K extends keyof T & string>(store: Conf<T>, key: K): T[K] | undefined => {
+  const readFile = <T>(configName: string): Partial<T> => {
+    let text: string;
     try {
-      return store.get(key);
+      text = readFileSync(file(configName), 'utf8');
     } catch (err) {
-      throw unreadable(store.path, err);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw unreadable(file(configName), err);
+    }
+    try {
+      const data = JSON.parse(text) as unknown;
+      if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new Error('not a JSON object');
+      return data as Partial<T>;
+    } catch (err) {
+      throw unreadable(file(configName), err);
     }
   };
-  const profiles = () => ({ ...read(settings, 'profiles') });
-  const sessions = () => ({ ...read(credentials, 'sessions') });
+
+  let writers: Promise<{ settings: Conf<Settings>; credentials: Conf<Credentials> }> | undefined;
+  const writable = () =>
+    (writers ??= import('conf').then(({ default: ConfClass }) => {
+      const open = <T extends Record<string, unknown>>(configName: string): Conf<T> => {
+        try {
+          return new ConfClass<T>({
+            projectName: 'ctl',
+            cwd: dir,
+            configName,
+            configFileMode: FILE_MODE,
+            // Profile names may contain dots; keys are whole names, never paths.
+            accessPropertiesByDotNotation: false,
+          });
+        } catch (err) {
+          throw unreadable(file(configName), err);
+        }
+      };
+      return { settings: open<Settings>('config'), credentials: open<Credentials>('credentials') };
+    }));
+
+  const profiles = () => ({ ...readFile<Settings>('config').profiles });
+  const sessions = () => ({ ...readFile<Credentials>('credentials').sessions });
   const get = (name: string): Profile | undefined => {
     const p = profiles();
     return Object.hasOwn(p, name) ? { ...p[name], name } : undefined;
@@ -120,9 +136,9 @@ export async function openProfileStore(opts: { env: NodeJS.ProcessEnv; dir?: str
     if (!found) throw unknownProfile(name, Object.keys(profiles()));
     return found;
   };
-  const clearToken = (name: string) => {
+  const clearToken = async (name: string) => {
     const { [name]: _gone, ...kept } = sessions();
-    credentials.set('sessions', kept);
+    (await writable()).credentials.set('sessions', kept);
   };
 
   return {
@@ -133,30 +149,32 @@ export async function openProfileStore(opts: { env: NodeJS.ProcessEnv; dir?: str
         .sort((a, b) => a.name.localeCompare(b.name)),
     get,
     getExisting,
-    save(profile) {
+    async save(profile) {
       const { name, ...rest } = profile;
       validateProfileName(name);
-      settings.set('profiles', { ...profiles(), [name]: rest });
+      (await writable()).settings.set('profiles', { ...profiles(), [name]: rest });
     },
-    remove(name) {
+    async remove(name) {
       if (!get(name)) return false;
+      const { settings } = await writable();
       const { [name]: _gone, ...kept } = profiles();
       settings.set('profiles', kept);
-      if (read(settings, 'current') === name) settings.delete('current');
-      clearToken(name);
+      if (readFile<Settings>('config').current === name) settings.delete('current');
+      await clearToken(name);
       return true;
     },
-    current: () => read(settings, 'current'),
-    use(name) {
-      settings.set('current', getExisting(name).name);
+    current: () => readFile<Settings>('config').current,
+    async use(name) {
+      const existing = getExisting(name).name;
+      (await writable()).settings.set('current', existing);
     },
     session(name) {
       const s = sessions();
       return Object.hasOwn(s, name) ? s[name] : undefined;
     },
-    setToken(name, session) {
+    async setToken(name, session) {
       getExisting(name);
-      credentials.set('sessions', { ...sessions(), [name]: session });
+      (await writable()).credentials.set('sessions', { ...sessions(), [name]: session });
     },
     clearToken,
   };

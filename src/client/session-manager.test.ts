@@ -34,10 +34,10 @@ describe('profile and value precedence', () => {
   it('--profile, then CTL_PROFILE, then the current profile, then `default`', async () => {
     const dir = tempDir();
     const store = await openProfileStore({ env: {}, dir });
-    for (const name of ['default', 'cur', 'envp', 'flagp']) store.save({ name, controller: `https://${name}.example` });
+    for (const name of ['default', 'cur', 'envp', 'flagp']) await store.save({ name, controller: `https://${name}.example` });
     const pick = async (o: { env?: NodeJS.ProcessEnv; profileFlag?: string }) => (await manager(dir, o).sm.current()).profileName;
     assert.equal(await pick({}), 'default');
-    store.use('cur');
+    await store.use('cur');
     assert.equal(await pick({}), 'cur');
     assert.equal(await pick({ env: { CTL_PROFILE: 'envp' } }), 'envp');
     assert.equal(await pick({ env: { CTL_PROFILE: 'envp' }, profileFlag: 'flagp' }), 'flagp');
@@ -46,10 +46,10 @@ describe('profile and value precedence', () => {
   it('environment values override the profile, but not an explicit --profile', async () => {
     const dir = tempDir();
     const store = await openProfileStore({ env: {}, dir });
-    store.save({ name: 'a', controller: 'https://a.example', username: 'alice', caPem: 'PEM-A' });
-    store.save({ name: 'b', controller: 'https://b.example', caPem: 'PEM-B' });
-    store.setToken('a', { token: 'tok-a', expiresAt: '2030-01-01T00:00:00.000Z' });
-    store.use('a');
+    await store.save({ name: 'a', controller: 'https://a.example', username: 'alice', caPem: 'PEM-A' });
+    await store.save({ name: 'b', controller: 'https://b.example', caPem: 'PEM-B' });
+    await store.setToken('a', { token: 'tok-a', expiresAt: '2030-01-01T00:00:00.000Z' });
+    await store.use('a');
     const env = { CTL_CONTROLLER: 'b.example', CTL_USERNAME: 'bob' };
 
     const viaEnv = await manager(dir, { env }).sm.current();
@@ -80,7 +80,7 @@ describe('profile and value precedence', () => {
       return true;
     });
     const store = await openProfileStore({ env: {}, dir });
-    store.save({ name: 'lab', controller: 'https://lab.example:1280', username: 'admin' });
+    await store.save({ name: 'lab', controller: 'https://lab.example:1280', username: 'admin' });
     await assert.rejects(manager(dir, { profileFlag: 'lab' }).sm.client(), {
       message: "not logged in to https://lab.example:1280 (profile 'lab'): run `ctl login https://lab.example:1280 -u admin --profile lab`",
     });
@@ -155,7 +155,7 @@ describe('against a controller', () => {
     // The CA comes from a profile that trusts this controller; the token is never stored.
     await manager(dir).sm.login({ url: stub.url, ...creds, profileName: 'trusted', trust: trustYes });
     const store = await openProfileStore({ env: {}, dir });
-    store.clearToken('trusted');
+    await store.clearToken('trusted');
     const env = { CTL_CONTROLLER: stub.url, CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' };
     const identity = await (await manager(dir, { env }).sm.client()).get<{ name: string }>('/current-identity');
     assert.equal(identity.name, 'Default Admin');
@@ -167,7 +167,7 @@ describe('against a controller', () => {
     await manager(dir).sm.login({ url: stub.url, ...creds, profileName: 'default', trust: trustYes });
     const token = (await openProfileStore({ env: {}, dir })).session('default')!.token;
     const store = await openProfileStore({ env: {}, dir });
-    store.clearToken('default');
+    await store.clearToken('default');
     const api = await manager(dir, { env: { CTL_TOKEN: token } }).sm.client();
     assert.equal((await api.get<{ name: string }>('/current-identity')).name, 'Default Admin');
     await assert.rejects(

@@ -266,11 +266,11 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     });
     const { token, session } = await authenticate(url, trust.caPem, { ...req, interactive: true });
     const profile: Profile = { name, controller: url, username: req.username, ...trust };
-    s.save(profile);
+    await s.save(profile);
     const stored: StoredSession = { token, expiresAt: session.expiresAt };
-    s.setToken(name, stored);
+    await s.setToken(name, stored);
     const selected = s.current();
-    if (selected === undefined || s.get(selected) === undefined) s.use(name);
+    if (selected === undefined || s.get(selected) === undefined) await s.use(name);
     clientPromise = undefined;
     return {
       profile,
@@ -298,7 +298,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
         result.server = 'unreachable';
       } else throw err;
     }
-    s.clearToken(name);
+    await s.clearToken(name);
     clientPromise = undefined;
     return result;
   }

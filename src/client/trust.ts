@@ -1,7 +1,7 @@
 // Deciding which CA bundle to trust for a controller, and proving the controller really chains to it.
 // The CA bundle download is the CLI's only request made without certificate verification: what it returns is
 // shown to the user (or checked against a pinned fingerprint) before anything is trusted.
-import { commonJs } from '../console/commonjs.js';
+import { loadUndici } from './undici.js';
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IO } from '../console/io.js';
@@ -84,7 +84,7 @@ async function readCaFile(file: string): Promise<string> {
 /** GET {url}/.well-known/est/cacerts WITHOUT verifying the server: the one deliberate exception. */
 async function fetchCaBundle(url: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string> {
   const target = new URL(url + CA_PATH);
-  const { Agent, request } = commonJs(await import('undici'));
+  const { Agent, request } = await loadUndici();
   const insecure = new Agent({ connect: { rejectUnauthorized: false, timeout: timeoutMs } });
   let status: number;
   let body: string;

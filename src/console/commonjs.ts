@@ -3,6 +3,6 @@
  * and as `default`; in the bundle (scripts/build.mjs) a lazily loaded CommonJS chunk offers only `default`.
  * Use it for CommonJS packages (undici, yaml), never for ES modules, whose `default` means something else.
  */
-export function commonJs<T>(mod: T): T {
-  return (mod as { default?: T }).default ?? mod;
+export function commonJs<T>(mod: T): T extends { default: infer D } ? D : T {
+  return ((mod as { default?: unknown }).default ?? mod) as T extends { default: infer D } ? D : T;
 }

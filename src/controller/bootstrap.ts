@@ -11,7 +11,7 @@ export async function ensureDefaultAdmin(
   store: Store,
   opts: { username: string; password?: string; now: Date },
 ): Promise<{ generatedPassword?: string }> {
-  const exists = store.db.prepare(`SELECT 1 FROM identities WHERE "isDefaultAdmin" = 1`).get();
+  const exists = store.prepare(`SELECT 1 FROM identities WHERE "isDefaultAdmin" = 1`).get();
   if (exists) return {};
   const password = opts.password ?? randomBytes(18).toString('base64url');
   const hash = await hashPassword(password);

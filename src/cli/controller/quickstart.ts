@@ -47,7 +47,7 @@ export async function runQuickstart(opts: QuickstartOptions, deps: Deps, launch:
   }
   const sessions = await deps.sessions();
   await sessions.login({ url: state.url, username: ADMIN, password, profileName: opts.profile, trust: { caFile: caBundleFile(opts.dataDir) } });
-  (await sessions.profiles()).use(opts.profile);
+  await (await sessions.profiles()).use(opts.profile);
   io.info(
     [
       `logged in as '${ADMIN}'; profile '${opts.profile}' is now the current profile`,

@@ -23,10 +23,10 @@ beforeEach(async () => {
   configDir = mkdtempSync(path.join(tmpdir(), 'ctl-profile-'));
   store = await openProfileStore({ env: {}, dir: configDir });
   const caPem = tlsFixture().caBundlePem;
-  store.save({ name: 'lab', controller: 'https://lab:1280', username: 'admin', caPem, caFingerprint: 'AA:BB' });
-  store.save({ name: 'prod', controller: 'https://prod:1280', username: 'ops' });
-  store.setToken('lab', { token: 'SECRET-TOKEN', expiresAt: '2030-01-01T00:00:00.000Z' });
-  store.use('lab');
+  await store.save({ name: 'lab', controller: 'https://lab:1280', username: 'admin', caPem, caFingerprint: 'AA:BB' });
+  await store.save({ name: 'prod', controller: 'https://prod:1280', username: 'ops' });
+  await store.setToken('lab', { token: 'SECRET-TOKEN', expiresAt: '2030-01-01T00:00:00.000Z' });
+  await store.use('lab');
 });
 afterEach(() => rmSync(configDir, { recursive: true, force: true }));
 

@@ -31,6 +31,6 @@ export async function runProfileRemove(opts: ProfileRemoveOptions, deps: Deps): 
     const question = `Remove profile ${opts.name} (${profile.controller})?`;
     if (!(await (await deps.prompter()).confirm(question, { default: false }))) throw new DeclinedError();
   }
-  store.remove(opts.name);
+  await store.remove(opts.name);
   deps.io.info(`Removed profile ${opts.name}`);
 }

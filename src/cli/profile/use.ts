@@ -14,7 +14,7 @@ export function buildProfileUse(deps: Deps, run = runProfileUse) {
 
 export async function runProfileUse(opts: { name: string }, deps: Deps): Promise<void> {
   const store = await (await deps.sessions()).profiles();
-  store.use(opts.name); // unknown names are refused (exit 5) with the list of known ones
+  await store.use(opts.name); // unknown names are refused (exit 5) with the list of known ones
   deps.io.info(`Now using profile ${opts.name} (${store.get(opts.name)?.controller})`);
   const override = deps.env.CTL_PROFILE;
   if (override && override !== opts.name) {

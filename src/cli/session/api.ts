@@ -1,8 +1,8 @@
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { readFile } from 'node:fs/promises';
 import type { Deps } from '../deps.js';
-import { AuthError, FailureError, NotFoundError, RejectedError, UsageError } from '../../console/errors.js';
-import type { CliError } from '../../console/errors.js';
+import { UsageError } from '../../console/errors.js';
+import { apiErrorFromResponse } from '../../client/http.js';
 import { withMeta } from '../generic/meta.js';
 import { readStdin } from './stdin.js';
 
@@ -20,7 +20,7 @@ export function buildApi(deps: Deps, run = runApi) {
     description:
       'Call any controller endpoint with the stored session and print the JSON response. Paths are relative to ' +
       'the management API (or the client API with --client) unless they start with /edge/, /.well-known/ or /version. ' +
-      'An error response is printed too, and sets the exit code (401: 4, 404: 5, 400/409: 6, other: 1).',
+      'An error response is printed too, and sets the exit code like any other command (ctl help exit-codes).',
     examples: [
       'ctl api GET /identities',
       "ctl api GET '/identities?filter=name contains \"laptop\"&limit=5'",
@@ -54,14 +54,6 @@ async function readBody(data: string, deps: Deps): Promise<string> {
   return text;
 }
 
-/** The exit code of a failed call follows its status, as for every other command. */
-export function errorForStatus(status: number, message: string): CliError {
-  if (status === 401 || status === 403) return new AuthError(message);
-  if (status === 404) return new NotFoundError(message);
-  if (status === 400 || status === 409) return new RejectedError(message);
-  return new FailureError(message);
-}
-
 export async function runApi(opts: ApiOptions, deps: Deps): Promise<void> {
   const method = opts.method.toUpperCase();
   if (!(METHODS as readonly string[]).includes(method)) {
@@ -77,9 +69,6 @@ export async function runApi(opts: ApiOptions, deps: Deps): Promise<void> {
     throwHttpErrors: false,
   });
   if (res.body !== undefined) deps.io.out(typeof res.body === 'string' ? res.body : JSON.stringify(res.body, null, 2));
-  if (res.status >= 300) {
-    const error = (res.body as { error?: { code?: string; message?: string } } | undefined)?.error;
-    const what = error?.code ? `${error.code}${error.message ? `: ${error.message}` : ''}` : `HTTP ${res.status}`;
-    throw errorForStatus(res.status, `${method} ${opts.path} failed (${res.status}) ${what}`);
-  }
+  // The envelope is on stdout already; the error itself goes through the one mapping to exit codes (failure.ts).
+  if (res.status >= 300) throw apiErrorFromResponse(res.status, res.body);
 }

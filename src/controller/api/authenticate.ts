@@ -70,7 +70,7 @@ async function authenticate(services: Services, ctx: Ctx) {
       now: ctx.now,
     });
     if (body.envInfo || body.sdkInfo) {
-      services.store.db
+      services.store
         .prepare(`UPDATE identities SET "envInfo" = coalesce(?, "envInfo"), "sdkInfo" = coalesce(?, "sdkInfo") WHERE "id" = ?`)
         .run(body.envInfo ? JSON.stringify(body.envInfo) : null, body.sdkInfo ? JSON.stringify(body.sdkInfo) : null, credential.identityId);
     }

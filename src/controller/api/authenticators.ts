@@ -55,7 +55,7 @@ async function createAuthenticator(services: Services, ctx: Ctx) {
   if (body.certPem !== undefined) throw invalidField('certPem', 'is only valid for method cert', '<certificate>');
   if (typeof body.username !== 'string') throw invalidField('username', 'username in body is required for method updb', body.username);
   if (typeof body.password !== 'string') throw invalidField('password', 'password in body is required for method updb', '');
-  const existing = services.store.db.prepare(`SELECT 1 FROM authenticators WHERE "identityId" = ? AND "method" = 'updb'`).get(body.identityId);
+  const existing = services.store.prepare(`SELECT 1 FROM authenticators WHERE "identityId" = ? AND "method" = 'updb'`).get(body.identityId);
   if (existing) {
     throw new ApiError('MAX_AUTHENTICATOR_METHODS_REACHED', { message: 'the identity already has a updb authenticator; update it instead' });
   }
@@ -99,7 +99,7 @@ function ownAuthenticator(services: Services, ctx: Ctx): Row {
 async function updateOwn(services: Services, ctx: Ctx, schema: Record<string, unknown>) {
   const existing = ownAuthenticator(services, ctx);
   const body = services.validators.custom(schema, await ctx.json());
-  const stored = services.store.db.prepare(`SELECT "password" FROM authenticators WHERE "id" = ?`).get(existing.id) as { password: string | null };
+  const stored = services.store.prepare(`SELECT "password" FROM authenticators WHERE "id" = ?`).get(existing.id) as { password: string | null };
   if (!(await verifyPassword(body.currentPassword as string, stored.password))) {
     throw invalidField('currentPassword', 'does not match the current password', '<redacted>');
   }

@@ -60,15 +60,15 @@ export async function prepareEnrollment(services: Services, identityId: string, 
 
 function assertUsernameFree(services: Services, username: string): void {
   const taken =
-    services.store.db.prepare(`SELECT 1 FROM authenticators WHERE "username" = ?`).get(username) ??
-    services.store.db.prepare(`SELECT 1 FROM enrollments WHERE "username" = ?`).get(username);
+    services.store.prepare(`SELECT 1 FROM authenticators WHERE "username" = ?`).get(username) ??
+    services.store.prepare(`SELECT 1 FROM enrollments WHERE "username" = ?`).get(username);
   if (taken) throw invalidField('enrollment.updb', `the username '${username}' is already in use`, username);
 }
 
 /** Stores a prepared enrollment; call inside the transaction that creates the identity. */
 export function insertEnrollment(services: Services, identityId: string, e: PreparedEnrollment, now: string): void {
   try {
-    services.store.db
+    services.store
       .prepare(
         `INSERT INTO enrollments ("id", "identityId", "method", "expiresAt", "username", "token", "jwt", "createdAt", "updatedAt")
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,

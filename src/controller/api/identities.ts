@@ -79,7 +79,7 @@ async function disableIdentity(services: Services, ctx: Ctx) {
   const now = ctx.now.toISOString();
   const until = durationMinutes === 0 ? null : new Date(ctx.now.getTime() + durationMinutes * 60_000).toISOString();
   services.store.tx(() => {
-    services.store.db.prepare(`UPDATE identities SET "disabledAt" = ?, "disabledUntil" = ?, "updatedAt" = ? WHERE "id" = ?`).run(now, until, now, existing.id);
+    services.store.prepare(`UPDATE identities SET "disabledAt" = ?, "disabledUntil" = ?, "updatedAt" = ? WHERE "id" = ?`).run(now, until, now, existing.id);
     services.sessions.deleteForIdentity(existing.id);
   });
   return { data: {} };
@@ -88,7 +88,7 @@ async function disableIdentity(services: Services, ctx: Ctx) {
 function enableIdentity(services: Services, ctx: Ctx) {
   const existing = services.store.repoFor(identity).get(ctx.params.id);
   const now = ctx.now.toISOString();
-  services.store.db.prepare(`UPDATE identities SET "disabledAt" = NULL, "disabledUntil" = NULL, "updatedAt" = ? WHERE "id" = ?`).run(now, existing.id);
+  services.store.prepare(`UPDATE identities SET "disabledAt" = NULL, "disabledUntil" = NULL, "updatedAt" = ? WHERE "id" = ?`).run(now, existing.id);
   return { data: {} };
 }
 
@@ -108,25 +108,21 @@ interface EnrollmentSummary {
   expiresAt: string;
 }
 
-function inClause(ids: string[]): string {
-  return ids.map(() => '?').join(', ');
-}
-
 /** The identity read model: the generic fields plus what is computed from related rows, fetched once per page. */
 export function presentIdentities(rows: Row[], services: Services): Record<string, unknown>[] {
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const db = services.store.db;
-  const authenticators = db
-    .prepare(`SELECT "id", "identityId", "method", "username", "fingerprint" FROM authenticators WHERE "identityId" IN (${inClause(ids)})`)
-    .all(...ids) as AuthenticatorSummary[];
-  const enrollments = db
-    .prepare(`SELECT "id", "identityId", "method", "token", "jwt", "expiresAt" FROM enrollments WHERE "identityId" IN (${inClause(ids)})`)
-    .all(...ids) as EnrollmentSummary[];
+  // The page's ids as one JSON parameter: one statement text whatever the page size, so it is prepared once.
+  const ids = JSON.stringify(rows.map((r) => r.id));
+  const inPage = `"identityId" IN (SELECT value FROM json_each(?))`;
+  const store = services.store;
+  const authenticators = store
+    .prepare(`SELECT "id", "identityId", "method", "username", "fingerprint" FROM authenticators WHERE ${inPage}`)
+    .all(ids) as AuthenticatorSummary[];
+  const enrollments = store
+    .prepare(`SELECT "id", "identityId", "method", "token", "jwt", "expiresAt" FROM enrollments WHERE ${inPage}`)
+    .all(ids) as EnrollmentSummary[];
   const withSession = new Set(
-    (db.prepare(`SELECT DISTINCT "identityId" FROM api_sessions WHERE "identityId" IN (${inClause(ids)})`).all(...ids) as { identityId: string }[]).map(
-      (r) => r.identityId,
-    ),
+    (store.prepare(`SELECT DISTINCT "identityId" FROM api_sessions WHERE ${inPage}`).all(ids) as { identityId: string }[]).map((r) => r.identityId),
   );
   const now = services.clock();
   return rows.map((row) => {

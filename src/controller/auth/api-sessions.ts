@@ -46,7 +46,7 @@ export class ApiSessions {
     const token = randomUUID();
     const id = newSessionId();
     const now = input.now.toISOString();
-    this.store.db
+    this.store
       .prepare(
         `INSERT INTO api_sessions ("id", "identityId", "tokenHash", "authenticatorId", "ipAddress", "lastActivityAt", "configTypes", "createdAt", "updatedAt")
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -57,7 +57,7 @@ export class ApiSessions {
 
   /** Resolves a token to its caller; refuses unknown, expired, and disabled-identity sessions alike (401). */
   resolve(token: string, now: Date): Principal {
-    const row = this.store.db
+    const row = this.store
       .prepare(
         `SELECT s."id", s."identityId", s."authenticatorId", s."lastActivityAt", i."name", i."isAdmin", i."disabledAt", i."disabledUntil"
          FROM api_sessions s JOIN identities i ON i."id" = s."identityId" WHERE s."tokenHash" = ?`,
@@ -71,7 +71,7 @@ export class ApiSessions {
     }
     if (isDisabled(row, now)) throw UNAUTHORIZED();
     if (now.getTime() - last >= ACTIVITY_WRITE_INTERVAL_MS) {
-      this.store.db.prepare(`UPDATE api_sessions SET "lastActivityAt" = ? WHERE "id" = ?`).run(now.toISOString(), row.id);
+      this.store.prepare(`UPDATE api_sessions SET "lastActivityAt" = ? WHERE "id" = ?`).run(now.toISOString(), row.id);
     }
     return {
       apiSessionId: row.id,
@@ -89,16 +89,16 @@ export class ApiSessions {
   }
 
   delete(id: string): void {
-    this.store.db.prepare(`DELETE FROM api_sessions WHERE "id" = ?`).run(id);
+    this.store.prepare(`DELETE FROM api_sessions WHERE "id" = ?`).run(id);
   }
 
   deleteForIdentity(identityId: string): void {
-    this.store.db.prepare(`DELETE FROM api_sessions WHERE "identityId" = ?`).run(identityId);
+    this.store.prepare(`DELETE FROM api_sessions WHERE "identityId" = ?`).run(identityId);
   }
 
   /** Removes sessions idle past the timeout; run periodically so they do not pile up. */
   sweep(now: Date): number {
     const cutoff = new Date(now.getTime() - this.timeoutMs).toISOString();
-    return this.store.db.prepare(`DELETE FROM api_sessions WHERE "lastActivityAt" < ?`).run(cutoff).changes;
+    return this.store.prepare(`DELETE FROM api_sessions WHERE "lastActivityAt" < ?`).run(cutoff).changes;
   }
 }

@@ -11,6 +11,13 @@ import { sendError, sendReply } from './respond.js';
 import { normalisePath, Router } from './router.js';
 import type { ApiName, Ctx, Route } from './types.js';
 
+/** Request ids: a random prefix per process and a counter, unique and cheap (no entropy spent per request). */
+const requestIdPrefix = randomBytes(3).toString('base64url');
+let requestCounter = 0;
+function nextRequestId(): string {
+  return `${requestIdPrefix}${(requestCounter++).toString(36)}`;
+}
+
 /**
  * Maps a request path to an API and a path relative to its base. Paths outside `/edge/...` (`/version`, `/`,
  * `/.well-known/est/cacerts`) and the legacy `/edge/v1` prefix belong to the client API, as in OpenZiti.
@@ -36,7 +43,7 @@ export function createApp(services: Services, routes: Route[]): App {
   for (const route of routes) router.add(route);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestId = randomBytes(6).toString('base64url');
+    const requestId = nextRequestId();
     try {
       applyCors(req, res);
       if (isPreflight(req)) {

