@@ -3,7 +3,7 @@ import { createServer } from 'node:https';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { CATALOGUE, type ResourceDef } from '../resources/index.js';
+import { resource } from '../resources/index.js';
 import { ApiSessions } from './auth/api-sessions.js';
 import { ensureDefaultAdmin } from './bootstrap.js';
 import { authenticateRoutes } from './api/authenticate.js';
@@ -28,12 +28,9 @@ export type { ControllerOptions, RunningController } from './types.js';
 const PRESENTERS: Record<string, Presenter> = {
   identity: presentIdentities,
   'api-session': presentApiSessions,
-  enrollment: (rows) => rows.map((row) => ({ ...toWire(resourceByName('enrollment'), row), details: {} })),
+  // OpenZiti's enrollment detail requires a `details` map; this controller has nothing to put in it yet.
+  enrollment: (rows) => rows.map((row) => ({ ...toWire(resource('enrollment'), row), details: {} })),
 };
-
-function resourceByName(name: string): ResourceDef {
-  return CATALOGUE.find((r) => r.name === name)!;
-}
 
 const SWEEP_INTERVAL_MS = 30_000;
 

@@ -1,4 +1,4 @@
-import { password, serverField, username } from './common.js';
+import { createOnly, password, serverField, username } from './common.js';
 import type { ResourceDef } from './types.js';
 
 /**
@@ -15,24 +15,8 @@ export const authenticator: ResourceDef = {
   table: 'authenticators',
   description: 'A credential of an identity: a username and password (updb) or a certificate (cert)',
   fields: {
-    identityId: {
-      type: { kind: 'ref', resource: 'identity', as: 'identity' },
-      description: 'The identity the authenticator belongs to',
-      create: 'required',
-      replace: 'no',
-      patch: 'no',
-      filterable: true,
-      sortable: true,
-    },
-    method: {
-      type: { kind: 'enum', values: ['updb', 'cert'] },
-      description: 'updb (username and password) or cert (client certificate)',
-      create: 'required',
-      replace: 'no',
-      patch: 'no',
-      filterable: true,
-      sortable: true,
-    },
+    identityId: createOnly({ kind: 'ref', resource: 'identity', as: 'identity' }, 'The identity the authenticator belongs to'),
+    method: createOnly({ kind: 'enum', values: ['updb', 'cert'] }, 'updb (username and password) or cert (client certificate)'),
     username: {
       type: username,
       description: 'Login name (updb)',

@@ -28,3 +28,8 @@ export function nameField(description: string): FieldDef {
     sortable: true,
   };
 }
+
+/** A field fixed at creation: required on create, never changed, filterable and sortable (owner, method, ...). */
+export function createOnly(type: FieldType, description: string): FieldDef {
+  return { type, description, create: 'required', replace: 'no', patch: 'no', filterable: true, sortable: true };
+}

@@ -1,4 +1,4 @@
-import { datetime, serverField } from './common.js';
+import { createOnly, datetime, serverField } from './common.js';
 import type { ResourceDef } from './types.js';
 
 /** Outstanding enrollments: a one-time token (and its JWT) that lets an identity obtain a credential. */
@@ -11,33 +11,9 @@ export const enrollment: ResourceDef = {
   table: 'enrollments',
   description: 'A one-time enrollment of an identity (ott or updb)',
   fields: {
-    identityId: {
-      type: { kind: 'ref', resource: 'identity', as: 'identity' },
-      description: 'The identity that enrolls',
-      create: 'required',
-      replace: 'no',
-      patch: 'no',
-      filterable: true,
-      sortable: true,
-    },
-    method: {
-      type: { kind: 'enum', values: ['ott', 'ottca', 'updb'] },
-      description: 'Enrollment method',
-      create: 'required',
-      replace: 'no',
-      patch: 'no',
-      filterable: true,
-      sortable: true,
-    },
-    expiresAt: {
-      type: datetime,
-      description: 'When the token stops being accepted',
-      create: 'required',
-      replace: 'no',
-      patch: 'no',
-      filterable: true,
-      sortable: true,
-    },
+    identityId: createOnly({ kind: 'ref', resource: 'identity', as: 'identity' }, 'The identity that enrolls'),
+    method: createOnly({ kind: 'enum', values: ['ott', 'ottca', 'updb'] }, 'Enrollment method'),
+    expiresAt: createOnly(datetime, 'When the token stops being accepted'),
     username: {
       type: { kind: 'string', minLength: 4, maxLength: 100 },
       description: 'Username the updb enrollment creates',

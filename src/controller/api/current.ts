@@ -2,6 +2,7 @@ import { notFound } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import type { Services } from '../services.js';
 import type { Ctx, Route } from '../server/types.js';
+import type { Row } from '../store/repository.js';
 import { entityRef, toWire } from './present.js';
 
 const apiSession = resource('api-session');
@@ -29,7 +30,7 @@ function currentIdentity(services: Services, ctx: Ctx) {
  * The API session read model. The token is shown only to its owner (at authentication and on
  * /current-api-session); the management list leaves it empty, because only its hash is stored.
  */
-export function presentApiSessions(rows: import('../store/repository.js').Row[], services: Services): Record<string, unknown>[] {
+export function presentApiSessions(rows: Row[], services: Services): Record<string, unknown>[] {
   return rows.map((row) => {
     const wire = toWire(apiSession, row);
     return {
