@@ -35,7 +35,8 @@ export interface LoginRequest {
   /** As typed; defaults to CTL_CONTROLLER, then the profile's controller. */
   url?: string;
   username: string;
-  password: string;
+  /** The password, or a function that asks for it once the controller is trusted. */
+  password: string | (() => Promise<string>);
   profileName: string;
   trust: TrustFlags;
   /** MFA code given up front (`--totp`); otherwise asked for when the controller wants one. */
@@ -264,7 +265,8 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       confirm: async (message) => (await prompter()).confirm(message, { default: false }),
       timeoutMs,
     });
-    const { token, session } = await authenticate(url, trust.caPem, { ...req, interactive: true });
+    const password = typeof req.password === 'string' ? req.password : await req.password();
+    const { token, session } = await authenticate(url, trust.caPem, { ...req, password, interactive: true });
     const profile: Profile = { name, controller: url, username: req.username, ...trust };
     await s.save(profile);
     const stored: StoredSession = { token, expiresAt: session.expiresAt };

@@ -10,7 +10,7 @@ import { startStubController } from '../../client/testing/stub-controller.js';
 import type { StubController } from '../../client/testing/stub-controller.js';
 import { testDeps } from '../../client/testing/test-deps.js';
 import { tlsFixture } from '../../client/testing/tls-fixture.js';
-import { UsageError } from '../../console/errors.js';
+import { DeclinedError, UsageError } from '../../console/errors.js';
 import { buildLogin, runLogin } from './login.js';
 import type { LoginOptions } from './login.js';
 
@@ -81,7 +81,7 @@ describe('ctl login against a controller', () => {
 
   const rootFingerprint = () => new X509Certificate(tlsFixture().rootPem).fingerprint256;
 
-  it('on a terminal asks for user, password and trust, and reports on stderr only', async () => {
+  it('on a terminal asks for user, trust, then password, and reports on stderr only', async () => {
     const configDir = tempDir();
     const { deps, io, prompter } = testDeps({
       configDir,
@@ -89,12 +89,21 @@ describe('ctl login against a controller', () => {
       answers: { input: ['admin'], password: ['admin-pw'], confirm: [true] },
     });
     await runLogin({ url: stub.url.replace('https://', '') }, deps);
-    assert.deepEqual(prompter.asked, ['Username:', 'Password for admin:', `Trust this CA bundle for ${stub.url}?`]);
+    // Trust comes before the password: nobody types a password for a controller they then refuse.
+    assert.deepEqual(prompter.asked, ['Username:', `Trust this CA bundle for ${stub.url}?`, 'Password for admin:']);
     assert.equal(io.stdoutText(), '');
     assert.ok(io.stderrText().includes(`SHA-256: ${rootFingerprint()}`));
     assert.ok(io.stderrText().endsWith(`Logged in to ${stub.url} as admin (profile default)\n`));
     const store = await openProfileStore({ env: {}, dir: configDir });
     assert.equal(store.get('default')?.caFingerprint, rootFingerprint());
+  });
+
+  it('declining the CA ends the login before the password is asked (exit 3), and saves nothing', async () => {
+    const configDir = tempDir();
+    const { deps, prompter } = testDeps({ configDir, tty: true, answers: { input: ['admin'], confirm: [false] } });
+    await assert.rejects(runLogin({ url: stub.url }, deps), DeclinedError);
+    assert.deepEqual(prompter.asked, ['Username:', `Trust this CA bundle for ${stub.url}?`]);
+    assert.equal((await openProfileStore({ env: {}, dir: configDir })).get('default'), undefined);
   });
 
   it('in a script takes the password from stdin and pins the CA by fingerprint', async () => {

@@ -49,14 +49,18 @@ async function validate(opts: LoginOptions): Promise<void> {
   }
 }
 
-async function resolvePassword(opts: LoginOptions, deps: Deps, username: string): Promise<string> {
+/**
+ * The password, or how to ask for it. A prompt waits until the controller is trusted, so nobody types a password
+ * for a controller they then refuse; a password that cannot be had fails now, before any request.
+ */
+async function passwordSource(opts: LoginOptions, deps: Deps, username: string): Promise<string | (() => Promise<string>)> {
   if (opts.passwordStdin) {
     const password = await readStdin(deps.io, { firstLine: true });
     if (password === '') throw new UsageError('--password-stdin was given but stdin holds no password');
     return password;
   }
   if (deps.env.CTL_PASSWORD) return deps.env.CTL_PASSWORD;
-  if (deps.io.canPrompt()) return (await deps.prompter()).password(`Password for ${username}:`);
+  if (deps.io.canPrompt()) return async () => (await deps.prompter()).password(`Password for ${username}:`);
   throw new UsageError('no password: pass --password-stdin (or set CTL_PASSWORD), or run in a terminal to be asked');
 }
 
@@ -73,7 +77,7 @@ export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
     if (!io.canPrompt()) throw new UsageError('no user name: pass -u USER (or set CTL_USERNAME)');
     username = (await (await deps.prompter()).input('Username:')).trim();
   }
-  const password = await resolvePassword(opts, deps, username);
+  const password = await passwordSource(opts, deps, username);
 
   const result = await sessions.login({
     url: opts.url,
