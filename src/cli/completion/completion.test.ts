@@ -68,3 +68,37 @@ describe('bash completion, for real', () => {
     assert.deepEqual(tab('ctl identity show '), []);
   });
 });
+
+describe('fish completion, for real', () => {
+  const configDir = mkdtempSync(join(tmpdir(), 'ctl-completion-fish-'));
+  const hasFish = spawnSync('fish', ['--version']).status === 0;
+  after(() => rmSync(configDir, { recursive: true, force: true }));
+
+  /** Loads completions/ctl.fish in a real fish and asks it what TAB offers after `line` (fish sorts the list). */
+  function tab(line: string): string[] {
+    const script = [
+      `function ctl; "${process.execPath}" "${bin}" $argv; end`,
+      `source "${join(root, SCRIPT_FILES.fish)}"`,
+      `complete -C '${line}'`,
+    ].join('\n');
+    const result = spawnSync('fish', ['--no-config', '-c', script], {
+      env: { PATH: process.env.PATH, HOME: configDir, CTL_CONFIG_DIR: configDir },
+      encoding: 'utf8',
+    });
+    assert.equal(result.status, 0, result.stderr);
+    return result.stdout.split('\n').filter((s) => s !== '');
+  }
+
+  // .ci/run installs fish; a developer machine without it skips these, saying why.
+  it('completes ctl ident<TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
+    assert.deepEqual(tab('ctl ident'), ['identity', 'identity-type']);
+  });
+
+  it('completes ctl identity <TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
+    assert.deepEqual(tab('ctl identity '), ['authenticators', 'create', 'delete', 'disable', 'enable', 'enrollments', 'list', 'show', 'update']);
+  });
+
+  it('completes ctl -o <TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
+    assert.deepEqual(tab('ctl -o '), ['json', 'table', 'wide', 'yaml']);
+  });
+});
