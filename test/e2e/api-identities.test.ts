@@ -117,8 +117,10 @@ describe('identity create', () => {
   });
 
   it('accepts every identityType value and both bounds of defaultHostingCost', async () => {
+    // As in OpenZiti, every accepted type is stored as the built-in Default type.
     for (const type of ['User', 'Device', 'Service', 'Router', 'Default']) {
-      await createIdentity(admin, { name: unique(`type-${type}`), type, isAdmin: false });
+      const id = await createIdentity(admin, { name: unique(`type-${type}`), type, isAdmin: false });
+      assert.equal((await getIdentity(id)).typeId, 'Default');
     }
     for (const cost of [0, 65535]) {
       const id = await createIdentity(admin, { name: unique('cost'), defaultHostingCost: cost });

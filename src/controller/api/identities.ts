@@ -20,10 +20,12 @@ const DISABLE_SCHEMA = {
   additionalProperties: false,
 };
 
-/** Every identity type the API accepts is stored as the built-in `Default`, except `Router` (as OpenZiti does). */
+/**
+ * Every identity type the API accepts is stored as the built-in `Default`, as OpenZiti does: `Router` identities
+ * are made by the controller for tunneler-enabled routers, never through this API.
+ */
 function storedType(body: Record<string, unknown>): Record<string, unknown> {
-  if (body.type === undefined) return body;
-  return { ...body, type: body.type === 'Router' ? 'Router' : 'Default' };
+  return body.type === undefined ? body : { ...body, type: 'Default' };
 }
 
 /** The default admin keeps its admin rights: losing them could lock everyone out of the controller. */
