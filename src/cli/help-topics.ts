@@ -55,7 +55,7 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
       '  sets          type in ["User", "Device"]   createdAt between datetime(...) and datetime(...)   (both take "not")',
       '  attributes    anyOf(roleAttributes) = "sales"   isEmpty(roleAttributes)   count(roleAttributes) > 2',
       '  tags          tags.env = "prod"',
-      '  combining     and  or  not  ( )',
+      '  combining     and  or  not  ( )     (not takes all that follows it: write (not a = 1) and b = 2)',
       '  suffixes      sort by name asc, createdAt desc   then   skip 10   then   limit 50 | limit none  (in this order)',
       '',
       'Examples:',

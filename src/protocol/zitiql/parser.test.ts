@@ -69,14 +69,14 @@ describe('parseQuery: structure', () => {
     assert.deepEqual(filter('((a = 1))'), eq('a', 1));
   });
 
-  it('binds not tighter than and', () => {
-    assert.deepEqual(filter('not a = 1 and b = 2'), {
-      kind: 'and',
-      operands: [{ kind: 'not', operand: eq('a', 1) }, eq('b', 2)],
-    });
-    assert.deepEqual(filter('not (a = 1 and b = 2)'), {
-      kind: 'not',
-      operand: { kind: 'and', operands: [eq('a', 1), eq('b', 2)] },
+  it('applies not to everything to its right, as OpenZiti does', () => {
+    const notAnd = { kind: 'not', operand: { kind: 'and', operands: [eq('a', 1), eq('b', 2)] } };
+    assert.deepEqual(filter('not a = 1 and b = 2'), notAnd);
+    assert.deepEqual(filter('not (a = 1 and b = 2)'), notAnd);
+    assert.deepEqual(filter('(not a = 1) and b = 2'), { kind: 'and', operands: [{ kind: 'not', operand: eq('a', 1) }, eq('b', 2)] });
+    assert.deepEqual(filter('c = 3 or not a = 1 or b = 2'), {
+      kind: 'or',
+      operands: [eq('c', 3), { kind: 'not', operand: { kind: 'or', operands: [eq('a', 1), eq('b', 2)] } }],
     });
     assert.deepEqual(filter('not not a = 1'), { kind: 'not', operand: { kind: 'not', operand: eq('a', 1) } });
   });

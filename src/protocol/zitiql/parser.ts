@@ -4,12 +4,14 @@
  *   query    := [or] [sort by field [asc|desc] (, field [asc|desc])*] [skip N] [limit N|none]
  *   or       := and (or and)*
  *   and      := unary (and unary)*
- *   unary    := not unary | primary
+ *   unary    := not or | primary
  *   primary  := ( or ) | true | false | isEmpty(set) | operand [operation]
  *   operand  := field | anyOf(set) | allOf(set) | count(set)
  *
- * `not` binds tighter than `and`, which binds tighter than `or`. Keywords are case-insensitive;
- * a keyword can be used as a field name only when single-quoted.
+ * `and` binds tighter than `or`; `not` applies to everything to its right (`not a = 1 and b = 2` is
+ * `not (a = 1 and b = 2)`), because that is how OpenZiti's grammar reads it (NotExpr is the last, lowest-precedence
+ * alternative of boolExpr in ZitiQl.g4) and a filter must mean the same on both controllers. Keywords are
+ * case-insensitive; a keyword can be used as a field name only when single-quoted.
  */
 import type {
   BoolExpr,
@@ -119,7 +121,7 @@ class Parser {
   }
 
   private parseUnary(): BoolExpr {
-    if (this.acceptKeyword('not')) return { kind: 'not', operand: this.nested(() => this.parseUnary()) };
+    if (this.acceptKeyword('not')) return { kind: 'not', operand: this.nested(() => this.parseOr()) };
     return this.parsePrimary();
   }
 
