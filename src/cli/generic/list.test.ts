@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { ApiError } from '../../protocol/errors.js';
 import { describe, it } from 'node:test';
 import { authPolicy } from '../../resources/auth-policy.js';
 import { identity } from '../../resources/identity.js';
@@ -68,6 +69,17 @@ describe('list run', () => {
     const api = fakeApi({ 'LIST /identities': [] });
     await runList({ ...base, filter: 'isAdmin = true', limit: 5, offset: 5, roleFilter: ['#a'], roleSemantic: 'AnyOf' }, testDeps({ api }));
     assert.deepEqual(api.calls[0].query, { filter: 'isAdmin = true', limit: 5, offset: 5, roleFilter: ['#a'], roleSemantic: 'AnyOf' });
+  });
+
+  it('resolves @name in role filters to @id before sending, and leaves #attributes alone', async () => {
+    const api = fakeApi({
+      'GET /identities/abc': { id: 'abc', name: 'first' },
+      'GET /identities/laptop-7': new ApiError('NOT_FOUND'),
+      'LIST /identities': (call: { query: { filter?: string } }) =>
+        call.query.filter === 'name = "laptop-7"' ? [{ id: 'L7', name: 'laptop-7' }] : [],
+    });
+    await runList({ ...base, roleFilter: ['@abc', '@laptop-7', '#sales'] }, testDeps({ api }));
+    assert.deepEqual(api.calls.at(-1)?.query?.roleFilter, ['@abc', '@L7', '#sales']);
   });
 
   it('follows every page with --all, 500 at a time', async () => {

@@ -12,7 +12,8 @@ import { render } from '../output/render.js';
 import { addPaging, addQuiet } from './flags.js';
 import type { PagingValues } from './flags.js';
 import { withMeta } from './meta.js';
-import { entityPath } from './resolve.js';
+import { entityPath, resolveId } from './resolve.js';
+import type { ApiClient } from '../../client/types.js';
 import { columnsOf, noun, plural, requireOperation } from './words.js';
 
 export interface ListOptions extends PagingValues {
@@ -34,7 +35,7 @@ export function addListFlags<C extends CommandUnknownOpts>(command: C, def: Reso
   addPaging(addQuiet(command));
   if (def.roleAttributes) {
     command.addOption(
-      new Option('--role-filter <role>', 'only entities matching a role: #attribute, @id or #all; repeat for several').argParser(
+      new Option('--role-filter <role>', 'only entities matching a role: #attribute, @name-or-id or #all; repeat for several').argParser(
         (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
       ),
     );
@@ -81,9 +82,16 @@ export async function runList(opts: ListOptions, deps: Deps): Promise<void> {
   if ((human && rows.length > 0) || hasMore(page, rows.length)) io.info(pageFooter(page, rows.length));
 }
 
+/** `@name` in a role filter means that entity: the controller matches only `@id`, so names become ids here. */
+async function roleIds(api: ApiClient, def: ResourceDef, roles: string[] | undefined): Promise<string[] | undefined> {
+  if (!roles) return undefined;
+  return Promise.all(roles.map(async (role) => (role.startsWith('@') && role.length > 1 ? `@${await resolveId(api, def, role.slice(1))}` : role)));
+}
+
 async function fetchRows(opts: ListOptions, deps: Deps): Promise<{ rows: unknown[]; page: Pagination }> {
   const api = await deps.api();
-  const query = { filter: opts.filter, roleFilter: opts.roleFilter, roleSemantic: opts.roleSemantic };
+  const roleFilter = await roleIds(api, opts.def, opts.roleFilter);
+  const query = { filter: opts.filter, roleFilter, roleSemantic: opts.roleSemantic };
   const target = { api: opts.def.api };
   if (!opts.all) {
     const envelope = await api.list(opts.path, { ...query, limit: opts.limit, offset: opts.offset }, target);
