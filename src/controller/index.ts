@@ -71,6 +71,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     config: { publicUrl, sessionTimeoutMs: timeoutMinutes * 60_000, enrollmentDurationMinutes: 180, version: CONTROLLER_VERSION },
     clock: () => new Date(),
     log,
+    accessLog: options.accessLog,
     present: (def, rows) => (PRESENTERS[def.name] ?? ((r) => r.map((row) => toWire(def, row))))(rows, services),
   };
 

@@ -27,5 +27,6 @@ export interface Services {
   config: ControllerConfig;
   clock: () => Date;
   log: (line: string) => void;
+  accessLog?: (line: string) => void;
   present(def: ResourceDef, rows: Row[]): Record<string, unknown>[];
 }

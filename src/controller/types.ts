@@ -14,8 +14,10 @@ export interface ControllerOptions {
   adminPassword?: string;
   /** API session inactivity timeout in minutes (default 30, minimum 1). */
   sessionTimeoutMinutes?: number;
-  /** Where request and lifecycle logs go; default: nowhere. */
+  /** Where lifecycle messages and unexpected (500) errors go; default: nowhere. */
   log?: (line: string) => void;
+  /** When set, one line per request: method, path (no query string), status, duration, request id. */
+  accessLog?: (line: string) => void;
 }
 
 export interface RunningController {

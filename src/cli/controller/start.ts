@@ -14,6 +14,7 @@ export interface StartOptions {
   adminUser: string;
   adminPassword?: string;
   sessionTimeoutMinutes: number;
+  accessLog: boolean;
 }
 
 /** Resolves when the process is asked to stop (SIGTERM, SIGINT); the action wires it to real signals. */
@@ -42,7 +43,8 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(new Option('--advertise <names>', 'extra DNS names or addresses the server certificate covers, comma-separated'))
     .addOption(new Option('--admin-user <name>', 'username of the default admin created on first start').default('admin'))
     .addOption(new Option('--admin-password <password>', 'password of the default admin on first start (prefer CTL_ADMIN_PASSWORD)'))
-    .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30));
+    .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30))
+    .addOption(new Option('--access-log', 'print one line per request on stderr (method, path, status, duration, request id)'));
   return command.action(async (o) => {
     const opts: StartOptions = {
       dataDir: o.dataDir ?? defaultDataDir(deps.env),
@@ -52,6 +54,7 @@ export function buildStart(deps: Deps, run = runStart) {
       adminUser: o.adminUser,
       adminPassword: o.adminPassword ?? deps.env.CTL_ADMIN_PASSWORD,
       sessionTimeoutMinutes: o.sessionTimeout,
+      accessLog: Boolean(o.accessLog),
     };
     await run(opts, deps, processStopSignal());
   });
@@ -78,6 +81,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     adminPassword: opts.adminPassword,
     sessionTimeoutMinutes: opts.sessionTimeoutMinutes,
     log: (line) => io.info(line),
+    accessLog: opts.accessLog ? (line) => io.info(line) : undefined,
   });
   writeState(opts.dataDir, { pid: process.pid, url: controller.url, port: controller.port, startedAt: deps.clock().toISOString() });
   if (controller.generatedAdminPassword) {

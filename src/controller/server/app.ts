@@ -44,6 +44,7 @@ export function createApp(services: Services, routes: Route[]): App {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = nextRequestId();
+    const started = Date.now();
     try {
       applyCors(req, res);
       if (isPreflight(req)) {
@@ -74,6 +75,9 @@ export function createApp(services: Services, routes: Route[]): App {
       const apiError = toApiError(err);
       if (apiError.status >= 500) services.log(`request ${requestId} failed: ${(err as Error)?.stack ?? String(err)}`);
       sendError(res, apiError, requestId);
+    } finally {
+      // The path only: a query string may carry filters with names an operator would not want in a log file.
+      services.accessLog?.(`${req.method} ${(req.url ?? '/').split('?')[0]} ${res.statusCode} ${Date.now() - started}ms ${requestId}`);
     }
   }
 
