@@ -84,7 +84,8 @@ async function confirm(entities: Entity[], def: ResourceDef, deps: Deps): Promis
   deps.io.info(`about to delete ${entities.length} ${what}:`);
   for (const entity of entities) deps.io.info(`  ${label(entity)}`);
   const prompter = await deps.prompter();
-  if (!(await prompter.confirm(`Delete ${entities.length === 1 ? 'this' : 'these'} ${entities.length} ${what}?`, { default: false }))) {
+  const question = entities.length === 1 ? `Delete this ${what}?` : `Delete these ${entities.length} ${what}?`;
+  if (!(await prompter.confirm(question, { default: false }))) {
     throw new DeclinedError('nothing deleted');
   }
 }
