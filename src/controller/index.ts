@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { resource } from '../resources/index.js';
 import { ApiSessions } from './auth/api-sessions.js';
+import { ConcurrencyLimiter } from './auth/limiter.js';
 import { ensureDefaultAdmin } from './bootstrap.js';
 import { authenticateRoutes } from './api/authenticate.js';
 import { authenticatorRoutes } from './api/authenticators.js';
@@ -65,6 +66,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const services: Services = {
     store,
     sessions: new ApiSessions(store, timeoutMinutes * 60_000),
+    // As many checks as libuv has threads to run scrypt on (4 by default); a burst beyond 256 waiting gets 429.
+    passwordChecks: new ConcurrencyLimiter(4, 256),
     validators: new Validators(),
     pki,
     enrollmentSigner: createEnrollmentJwtSigner(pki, publicUrl),

@@ -1,5 +1,6 @@
 import type { ResourceDef } from '../resources/index.js';
 import type { ApiSessions } from './auth/api-sessions.js';
+import type { ConcurrencyLimiter } from './auth/limiter.js';
 import type { EnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import type { Pki } from './pki/pki.js';
 import type { Validators } from './server/validation.js';
@@ -21,6 +22,8 @@ export type Presenter = (rows: Row[], services: Services) => Record<string, unkn
 export interface Services {
   store: Store;
   sessions: ApiSessions;
+  /** Bounds the password checks (scrypt) that unauthenticated callers can start. */
+  passwordChecks: ConcurrencyLimiter;
   validators: Validators;
   pki: Pki;
   enrollmentSigner: EnrollmentJwtSigner;

@@ -56,7 +56,7 @@ async function authenticate(services: Services, ctx: Ctx) {
        WHERE a."method" = 'updb' AND a."username" = ?`,
     )
     .get(body.username) as Credential | undefined;
-  const ok = await verifyPassword(body.password as string, credential?.password);
+  const ok = await services.passwordChecks.run(() => verifyPassword(body.password as string, credential?.password));
   if (!ok || !credential) throw INVALID_AUTH();
   if (isDisabled(credential, ctx.now)) throw INVALID_AUTH();
   if (JSON.parse(credential.policyPrimary)?.updb?.allowed !== true) throw INVALID_AUTH();

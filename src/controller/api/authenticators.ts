@@ -100,7 +100,7 @@ async function updateOwn(services: Services, ctx: Ctx, schema: Record<string, un
   const existing = ownAuthenticator(services, ctx);
   const body = services.validators.custom(schema, await ctx.json());
   const stored = services.store.prepare(`SELECT "password" FROM authenticators WHERE "id" = ?`).get(existing.id) as { password: string | null };
-  if (!(await verifyPassword(body.currentPassword as string, stored.password))) {
+  if (!(await services.passwordChecks.run(() => verifyPassword(body.currentPassword as string, stored.password)))) {
     throw invalidField('currentPassword', 'does not match the current password', '<redacted>');
   }
   await applyUpdate(services, existing, body, ctx.now);
