@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Command } from '@commander-js/extra-typings';
 import { identity } from '../../resources/identity.js';
-import { addFieldFlags, collectFields, flagName, missingRequired, writableFields } from './fields.js';
+import { addFieldFlags, collectFields, flagName, writableFields } from './fields.js';
 import type { WriteVerb } from './fields.js';
 import { parse } from './testing.js';
 
@@ -77,10 +77,4 @@ describe('field flags', () => {
     });
   }
 
-  it('names the required fields that are missing on create, booleans aside', async () => {
-    const { input, flags } = await parsed('create', [], ['name', 'enrollment']);
-    assert.deepEqual(missingRequired(identity, flags, input), ['--type']);
-    const given = await parsed('create', ['--type', 'User'], ['name', 'enrollment']);
-    assert.deepEqual(missingRequired(identity, given.flags, given.input), []);
-  });
 });

@@ -144,11 +144,3 @@ export function collectFields(command: CommandUnknownOpts, flags: readonly Field
   }
   return input;
 }
-
-/** Fields that must be given on create but were not, as the flags to name in the error. */
-export function missingRequired(def: ResourceDef, flags: readonly FieldFlag[], input: FieldInput): string[] {
-  return flags
-    .filter((flag) => def.fields[flag.field]?.create === 'required' && flag.type.kind !== 'boolean')
-    .filter((flag) => !(flag.field in input.body) && !input.refs.some((r) => r.field === flag.field))
-    .map((flag) => `--${flagName(def, flag.field, flag.type)}`);
-}
