@@ -3,7 +3,7 @@ import { CATALOGUE, resource, type ResourceDef } from '../../resources/index.js'
 import type { Services } from '../services.js';
 import type { Verb } from '../server/schemas.js';
 import type { Ctx, Route } from '../server/types.js';
-import type { Row } from '../store/repository.js';
+import type { Page, Row } from '../store/repository.js';
 import { links } from './present.js';
 import { listParams } from './query.js';
 
@@ -42,13 +42,11 @@ export function crudRoutes(services: Services, taken: (route: Pick<Route, 'metho
 export function listResource(services: Services, def: ResourceDef, ctx: Ctx, scope?: { sql: string; params: unknown[] }) {
   const repo = services.store.repoFor(def);
   const result = repo.list({ ...listParams(ctx.query), scope });
-  return {
-    data: services.present(def, result.rows),
-    meta: {
-      pagination: { limit: result.limit, offset: result.offset, totalCount: result.totalCount },
-      filterableFields: repo.filterableFields,
-    },
-  };
+  return { data: services.present(def, result.rows), meta: listMeta(result, repo.filterableFields) };
+}
+
+function listMeta(page: Page, filterableFields: string[]) {
+  return { pagination: { limit: page.limit, offset: page.offset, totalCount: page.totalCount }, filterableFields };
 }
 
 function getResource(services: Services, def: ResourceDef, ctx: Ctx) {
@@ -64,13 +62,7 @@ function listRelation(services: Services, parent: ResourceDef, child: ResourceDe
 function listAttributes(services: Services, def: ResourceDef, field: string, ctx: Ctx) {
   const repo = services.store.repoFor(def);
   const result = repo.attributeValues(field, listParams(ctx.query));
-  return {
-    data: result.rows.map((r) => r.id),
-    meta: {
-      pagination: { limit: result.limit, offset: result.offset, totalCount: result.totalCount },
-      filterableFields: ['id'],
-    },
-  };
+  return { data: result.values, meta: listMeta(result, ['id']) };
 }
 
 /** Validated body of a verb, with references checked to exist (a dangling id is the client's mistake: 400). */

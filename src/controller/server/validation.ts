@@ -12,6 +12,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 export class Validators {
   private readonly ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
   private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly handlerSchemas = new WeakMap<JsonSchema, ValidateFunction>();
 
   constructor() {
     this.ajv.addFormat('date-time', { type: 'string', validate: (s: string) => RFC3339.test(s) && !Number.isNaN(Date.parse(s)) });
@@ -29,12 +30,12 @@ export class Validators {
     return this.check(validate, body);
   }
 
-  /** Validates against an ad-hoc schema declared by a handler (compiled once per schema object). */
+  /** Validates against a schema a handler declares as a constant (compiled once per schema object). */
   custom(schema: JsonSchema, body: unknown): Record<string, unknown> {
-    let validate = this.ajv.getSchema(schemaKey(schema));
+    let validate = this.handlerSchemas.get(schema);
     if (!validate) {
-      this.ajv.addSchema(schema, schemaKey(schema));
-      validate = this.ajv.getSchema(schemaKey(schema))!;
+      validate = this.ajv.compile(schema);
+      this.handlerSchemas.set(schema, validate);
     }
     return this.check(validate, body);
   }
@@ -43,14 +44,6 @@ export class Validators {
     if (validate(body)) return body as Record<string, unknown>;
     throw toValidationError(validate.errors?.[0], body);
   }
-}
-
-const keys = new WeakMap<object, string>();
-let nextKey = 0;
-function schemaKey(schema: JsonSchema): string {
-  let key = keys.get(schema);
-  if (!key) keys.set(schema, (key = `handler-schema-${nextKey++}`));
-  return key;
 }
 
 function toValidationError(error: ErrorObject | undefined, body: unknown): ApiError {

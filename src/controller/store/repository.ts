@@ -31,11 +31,23 @@ export interface ListParams {
   scope?: { sql: string; params: unknown[] };
 }
 
-export interface ListResult {
-  rows: Row[];
+/** Where a page sits in the whole list (what `meta.pagination` reports). */
+export interface Page {
   totalCount: number;
   limit: number;
   offset: number;
+}
+
+export interface ListResult extends Page {
+  rows: Row[];
+}
+
+/** The page a query asks for: `limit`/`skip` in the filter win over the parameters (wire-protocol section 3). */
+function pageBounds(compiled: CompiledQuery, params: ListParams): { limit?: number; offset: number } {
+  return {
+    limit: compiled.limit === 'none' ? undefined : normaliseLimit(compiled.limit ?? params.limit),
+    offset: normaliseOffset(compiled.skip ?? params.offset),
+  };
 }
 
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -103,8 +115,7 @@ export class Repository {
       args.push(...role.params);
     }
     const whereSql = where.map((w) => `(${w})`).join(' AND ');
-    const limit = compiled.limit === 'none' ? undefined : normaliseLimit(compiled.limit ?? params.limit);
-    const offset = normaliseOffset(compiled.skip ?? params.offset);
+    const { limit, offset } = pageBounds(compiled, params);
     const total = (this.prepare(`SELECT count(*) AS n FROM ${this.def.table} e WHERE ${whereSql}`).get(...args) as { n: number }).n;
     const rows = this.prepare(
       `SELECT e.*${this.refSelect} FROM ${this.def.table} e WHERE ${whereSql} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
@@ -209,23 +220,16 @@ export class Repository {
   }
 
   /** Distinct role attribute values in use, for `/identity-role-attributes`. */
-  attributeValues(field: string, params: ListParams): ListResult {
+  attributeValues(field: string, params: ListParams): Page & { values: string[] } {
     const table = setTable(this.def, field);
     const schema: FilterSchema = { idSql: 'v."value"', symbols: { id: { kind: 'scalar', type: 'string', sql: 'v."value"', sortable: true } } };
-    const query = parseQuery(params.filter ?? '');
-    const compiled = compileQuery(query, schema);
-    const limit = compiled.limit === 'none' ? undefined : normaliseLimit(compiled.limit ?? params.limit);
-    const offset = normaliseOffset(compiled.skip ?? params.offset);
+    const compiled = compileQuery(parseQuery(params.filter ?? ''), schema);
+    const { limit, offset } = pageBounds(compiled, params);
     const from = `(SELECT DISTINCT "value" FROM ${table}) v`;
     const total = (this.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${compiled.where}`).get(...compiled.params) as { n: number }).n;
-    const values = this.prepare(`SELECT v."value" AS id FROM ${from} WHERE ${compiled.where} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`)
-      .all(...compiled.params, limit ?? -1, offset) as { id: string }[];
-    return {
-      rows: values.map((v) => ({ id: v.id }) as Row),
-      totalCount: total,
-      limit: limit ?? UNLIMITED_REPORTED,
-      offset,
-    };
+    const values = this.prepare(`SELECT v."value" AS value FROM ${from} WHERE ${compiled.where} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`)
+      .all(...compiled.params, limit ?? -1, offset) as { value: string }[];
+    return { values: values.map((v) => v.value), totalCount: total, limit: limit ?? UNLIMITED_REPORTED, offset };
   }
 
   /**
