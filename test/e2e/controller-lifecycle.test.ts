@@ -15,6 +15,7 @@ import forge from 'node-forge';
 import { CTL_BIN, ctlEnv, runCtl, tempConfigDir } from '../helpers/cli.js';
 import { HttpHelper, assertError, assertStatus, createIdentity, randomPassword } from '../helpers/controller.js';
 import { REPO_ROOT } from '../helpers/spec.js';
+import { freePort } from '../helpers/ports.js';
 
 interface Running {
   child: ChildProcess;
@@ -31,14 +32,6 @@ after(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   for (const d of tmpDirs) await rm(d, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 async function newDataDir(): Promise<string> {
   const parent = await mkdtemp(path.join(os.tmpdir(), 'ctl-lifecycle-'));

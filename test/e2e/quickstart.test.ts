@@ -1,0 +1,60 @@
+// The main job of the README: `ctl quickstart` starts a background controller, logs in a profile to it, and the
+// rest of the CLI works with no flags; a second quickstart reuses the running controller; stop ends it.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { expectCtl, runCtl } from '../helpers/cli.js';
+import { freePort } from '../helpers/ports.js';
+
+describe('ctl quickstart', () => {
+  let tmp: string;
+  let env: { CTL_DATA_DIR: string };
+  let configDir: string;
+  let port: number;
+
+  before(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-quickstart-'));
+    env = { CTL_DATA_DIR: path.join(tmp, 'data') };
+    configDir = path.join(tmp, 'config');
+    port = await freePort();
+  });
+
+  after(async () => {
+    await runCtl(['controller', 'stop'], { env, configDir });
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('starts a controller, logs in profile quickstart and makes it current', async () => {
+    const r = await expectCtl(0, ['quickstart', '--port', String(port)], { env, configDir });
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, new RegExp(`started a controller on https://127\\.0\\.0\\.1:${port}`));
+    assert.match(r.stderr, /profile 'quickstart' is now the current profile/);
+    const who = JSON.parse((await expectCtl(0, ['whoami', '-o', 'json'], { env, configDir })).stdout) as Record<string, unknown>;
+    assert.equal(who.profile, 'quickstart');
+    assert.equal(who.admin, true);
+    const profiles = await expectCtl(0, ['profile', 'list', '-q'], { env, configDir });
+    assert.match(profiles.stdout, /quickstart/);
+    // The admin password it keeps for later runs is readable by its owner only.
+    assert.equal((await stat(path.join(env.CTL_DATA_DIR, 'quickstart-admin-password'))).mode & 0o777, 0o600);
+  });
+
+  it('lets the example of the README run without flags', async () => {
+    const id = (await expectCtl(0, ['identity', 'create', 'laptop-7', '-a', 'sales,emea'], { env, configDir })).stdout.trim();
+    const listed = JSON.parse((await expectCtl(0, ['identity', 'list', 'anyOf(roleAttributes) = "sales"', '-o', 'json'], { env, configDir })).stdout);
+    assert.deepEqual(listed.map((i: { id: string }) => i.id), [id]);
+  });
+
+  it('reuses the running controller when run again', async () => {
+    const status = JSON.parse((await expectCtl(0, ['controller', 'status', '-o', 'json'], { env, configDir })).stdout);
+    const r = await expectCtl(0, ['quickstart', '--port', String(port)], { env, configDir });
+    assert.match(r.stderr, new RegExp(`reusing the controller running on .* \\(pid ${status.pid}\\)`));
+  });
+
+  it('is stopped by ctl controller stop', async () => {
+    await expectCtl(0, ['controller', 'stop'], { env, configDir });
+    const status = JSON.parse((await expectCtl(0, ['controller', 'status', '-o', 'json'], { env, configDir })).stdout);
+    assert.equal(status.running, false);
+  });
+});
