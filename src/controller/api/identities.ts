@@ -15,7 +15,8 @@ const authPolicy = resource('auth-policy');
 
 const DISABLE_SCHEMA = {
   type: 'object',
-  properties: { durationMinutes: { type: 'integer', minimum: 0, maximum: 525_600_00 } },
+  // At most 100 years, so disabledUntil stays a sane date; 0 disables until enabled.
+  properties: { durationMinutes: { type: 'integer', minimum: 0, maximum: 52_560_000 } },
   required: ['durationMinutes'],
   additionalProperties: false,
 };
