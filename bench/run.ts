@@ -34,18 +34,18 @@ async function login(url: string, ca: string): Promise<string> {
 }
 
 /** Fills a fresh data directory with identities before the controller opens it (one transaction). */
-function seedIdentities(dataDir: string, count: number): void {
+async function seedIdentities(dataDir: string, count: number): Promise<void> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const store = Store.open(join(dataDir, 'ctl.db'));
+  const store = await Store.open({ sqlite: join(dataDir, 'ctl.db') });
   const repo = store.repo('identity');
   const now = new Date().toISOString();
   const attrs = ['sales', 'emea', 'finance', 'apac', 'ops'];
-  store.tx(() => {
+  await store.tx(async () => {
     for (let i = 0; i < count; i++) {
-      repo.insert({ name: `identity-${i}`, type: 'Default', isAdmin: false, roleAttributes: [attrs[i % 5], attrs[(i * 7) % 5]] }, { now });
+      await repo.insert({ name: `identity-${i}`, type: 'Default', isAdmin: false, roleAttributes: [attrs[i % 5], attrs[(i * 7) % 5]] }, { now });
     }
   });
-  store.close();
+  await store.close();
 }
 
 async function main() {
@@ -59,7 +59,7 @@ async function main() {
   // 2. A controller with 100,000 identities.
   const dataDir = join(work, 'controller');
   const seedStart = Date.now();
-  seedIdentities(dataDir, 100_000);
+  await seedIdentities(dataDir, 100_000);
   const seedSeconds = (Date.now() - seedStart) / 1000;
   // The controller runs in its own process, as users run it: the CLI runs below block this one.
   const controller = await startControllerProcess(dataDir);

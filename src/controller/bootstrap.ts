@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword } from './auth/password.js';
+import type { PasswordHasher } from './auth/password.js';
 import { newId } from './store/repository.js';
 import type { Store } from './store/store.js';
 
@@ -9,19 +9,20 @@ import type { Store } from './store/store.js';
  */
 export async function ensureDefaultAdmin(
   store: Store,
-  opts: { username: string; password?: string; now: Date },
+  opts: { username: string; password?: string; now: Date; passwords: PasswordHasher; announce?: (password: string) => void },
 ): Promise<{ generatedPassword?: string }> {
-  const exists = store.prepare(`SELECT 1 FROM identities WHERE "isDefaultAdmin" = 1`).get();
-  if (exists) return {};
+  if (await store.repo('identity').exists({ isDefaultAdmin: true })) return {};
   const password = opts.password ?? randomBytes(18).toString('base64url');
-  const hash = await hashPassword(password);
+  const hash = await opts.passwords.hash(password);
+  // Shown before it is stored: a start that dies in between leaves no password that nobody ever saw.
+  if (!opts.password) opts.announce?.(password);
   const now = opts.now.toISOString();
-  store.tx(() => {
-    const identityId = store.repo('identity').insert(
+  await store.tx(async () => {
+    const identityId = await store.repo('identity').insert(
       { name: 'Default Admin', type: 'Default', isAdmin: true, isDefaultAdmin: true, authPolicyId: 'default' },
       { now },
     );
-    store.repo('authenticator').insert({ identityId, method: 'updb', username: opts.username, password: hash }, { id: newId(), now });
+    await store.repo('authenticator').insert({ identityId, method: 'updb', username: opts.username, password: hash }, { id: newId(), now });
   });
   return opts.password ? {} : { generatedPassword: password };
 }

@@ -1,113 +1,225 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { resource } from '../resources/index.js';
 import { ApiSessions } from './auth/api-sessions.js';
 import { ConcurrencyLimiter } from './auth/limiter.js';
+import { PasswordHasher } from './auth/password.js';
 import { ensureDefaultAdmin } from './bootstrap.js';
-import { authenticateRoutes } from './api/authenticate.js';
-import { authenticatorRoutes } from './api/authenticators.js';
-import { crudRoutes } from './api/crud.js';
-import { currentRoutes, presentApiSessions } from './api/current.js';
-import { identityRoutes, presentIdentities } from './api/identities.js';
-import { metaRoutes } from './api/meta.js';
-import { toWire } from './api/present.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
-import { loadOrCreatePki } from './pki/pki.js';
+import { loadOrCreatePki, type Pki } from './pki/pki.js';
+import { buildRoutes } from './registry.js';
+import type { Runtime } from './runtime.js';
 import { createApp } from './server/app.js';
-import type { Route } from './server/types.js';
 import { Validators } from './server/validation.js';
-import type { Presenter, Services } from './services.js';
-import { Store } from './store/store.js';
+import { parseStoreLocation, Store, type StoreLocation } from './store/store.js';
 import type { ControllerOptions, RunningController } from './types.js';
 import { CONTROLLER_VERSION } from './version.js';
 
 export type { ControllerOptions, RunningController } from './types.js';
 
-const PRESENTERS: Record<string, Presenter> = {
-  identity: presentIdentities,
-  'api-session': presentApiSessions,
-  // OpenZiti's enrollment detail requires a `details` map; this controller has nothing to put in it yet.
-  enrollment: (rows) => rows.map((row) => ({ ...toWire(resource('enrollment'), row), details: {} })),
-};
-
 const SWEEP_INTERVAL_MS = 30_000;
 
+/** A start that cannot go on for a reason the operator can fix (busy port, unusable store): no stack trace. */
+export class ControllerStartError extends Error {
+  override name = 'ControllerStartError';
+}
+
+export interface CreateControllerOptions extends Omit<ControllerOptions, 'port' | 'host' | 'advertise'> {
+  /** How clients reach it (enrollment JWT issuer, version info). */
+  publicUrl: string;
+  /** Where the data lives; default: `ctl.db` in the data directory. */
+  store?: StoreLocation;
+  /** PKI to use instead of the data directory's (tests share one fixture). */
+  pki?: Pki;
+  /** Names the server certificate covers when the PKI is created or renewed. */
+  hosts?: string[];
+}
+
+export interface InjectRequest {
+  method: string;
+  /** Path and query, e.g. `/edge/management/v1/identities?limit=5`. */
+  url: string;
+  headers?: Record<string, string>;
+  payload?: string | Buffer | object;
+}
+
+export interface InjectResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+  json(): any;
+}
+
+/** The controller's application without a listener: what `startController` serves and in-process tests call. */
+export interface Controller {
+  runtime: Runtime;
+  adminUser: string;
+  /** Set only on the first start when no admin password was given. */
+  generatedAdminPassword?: string;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Runs one request through the whole pipeline in-process (no socket, no TLS), as fastify's inject does. */
+  inject(request: InjectRequest): Promise<InjectResponse>;
+  close(): Promise<void>;
+}
+
 /**
- * Starts the controller: opens (or creates) the data directory, its PKI and database, creates the default admin
- * on first start, and serves both APIs over HTTPS. Resolves once it is listening.
+ * Builds the controller: opens (or creates) its store and PKI, creates the default admin on first start, and
+ * assembles the routes of every registered resource. Nothing listens: `startController` does, tests `inject`.
  */
-export async function startController(options: ControllerOptions): Promise<RunningController> {
-  const host = options.host ?? '127.0.0.1';
+export async function createController(options: CreateControllerOptions): Promise<Controller> {
   const timeoutMinutes = Math.max(options.sessionTimeoutMinutes ?? 30, 1);
   const log = options.log ?? (() => {});
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  chmodSync(options.dataDir, 0o700);
-
-  const hosts = [...new Set([host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, 'localhost', '127.0.0.1', '::1', hostname(), ...(options.advertise ?? [])])];
-  const pki = await loadOrCreatePki(join(options.dataDir, 'pki'), { hosts });
-  // What clients must trust, where an operator finds it: `ctl login URL --ca <dataDir>/ca-bundle.pem`.
-  writeFileSync(join(options.dataDir, 'ca-bundle.pem'), pki.caBundlePem, { mode: 0o644 });
-  const store = Store.open(join(options.dataDir, 'ctl.db'));
+  const pki = options.pki ?? (await loadOrCreatePki(options.pkiDir ?? join(options.dataDir, 'pki'), { hosts: options.hosts ?? ['localhost', '127.0.0.1'] }));
+  const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : { sqlite: join(options.dataDir, 'ctl.db') });
+  const store = await Store.open(location);
+  const passwords = new PasswordHasher(options.passwordCost);
   const adminUser = options.adminUser ?? 'admin';
-  const admin = await ensureDefaultAdmin(store, { username: adminUser, password: options.adminPassword, now: new Date() });
+  let admin: { generatedPassword?: string };
+  try {
+    admin = await ensureDefaultAdmin(store, {
+      username: adminUser,
+      password: options.adminPassword,
+      now: new Date(),
+      passwords,
+      announce: options.announceAdminPassword,
+    });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
 
-  const server = createServer({ key: pki.serverKeyPem, cert: pki.serverChainPem, minVersion: 'TLSv1.2' });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  const publicUrl = `https://${urlHost}:${port}`;
-
-  const services: Services = {
+  const runtime: Runtime = {
     store,
-    sessions: new ApiSessions(store, timeoutMinutes * 60_000),
+    apiSessions: new ApiSessions(store, timeoutMinutes * 60_000),
+    passwords,
     // As many checks as libuv has threads to run scrypt on (4 by default); a burst beyond 256 waiting gets 429.
     passwordChecks: new ConcurrencyLimiter(4, 256),
     validators: new Validators(),
     pki,
-    enrollmentSigner: createEnrollmentJwtSigner(pki, publicUrl),
-    config: { publicUrl, sessionTimeoutMs: timeoutMinutes * 60_000, enrollmentDurationMinutes: 180, version: CONTROLLER_VERSION },
+    enrollmentSigner: createEnrollmentJwtSigner(pki, options.publicUrl),
+    config: { publicUrl: options.publicUrl, sessionTimeoutMs: timeoutMinutes * 60_000, enrollmentDurationMinutes: 180, version: CONTROLLER_VERSION },
     clock: () => new Date(),
     log,
     accessLog: options.accessLog,
-    present: (def, rows) => (PRESENTERS[def.name] ?? ((r) => r.map((row) => toWire(def, row))))(rows, services),
+    present: (def, rows) => registryPresent(def, rows),
+    relation: (provider, parentId) => registryRelation(provider, parentId),
   };
+  const registry = buildRoutes(runtime);
+  const registryPresent = registry.present;
+  const registryRelation = registry.relation;
+  const app = createApp(runtime, registry.routes);
 
-  const handlerRoutes: Route[] = [
-    ...identityRoutes(services),
-    ...authenticatorRoutes(services),
-    ...authenticateRoutes(services),
-    ...currentRoutes(services),
-  ];
-  const taken = (r: Pick<Route, 'method' | 'path' | 'api'>) => handlerRoutes.some((h) => h.method === r.method && h.path === r.path && (h.api === r.api || h.api === 'both'));
-  const routes = [...handlerRoutes, ...crudRoutes(services, taken)];
-  const app = createApp(services, [...routes, ...metaRoutes(services, (api) => app.router.routes(api), new Date())]);
-  server.on('request', (req, res) => void app.handle(req, res));
-
-  const sweep = setInterval(() => services.sessions.sweep(new Date()), SWEEP_INTERVAL_MS);
+  const sweep = setInterval(() => void runtime.apiSessions.sweep(new Date()).catch((err) => log(`session sweep failed: ${err}`)), SWEEP_INTERVAL_MS);
   sweep.unref();
-  log(`controller listening on ${publicUrl}`);
+
+  return {
+    runtime,
+    adminUser,
+    generatedAdminPassword: admin.generatedPassword,
+    handle: app.handle,
+    async inject(request) {
+      const { inject } = await import('light-my-request');
+      const res = await inject((req, res) => void app.handle(req, res), {
+        method: request.method as 'GET',
+        url: request.url,
+        headers: request.headers,
+        payload: request.payload as string,
+        remoteAddress: '127.0.0.1',
+      });
+      return { statusCode: res.statusCode, headers: res.headers, body: res.body, json: () => JSON.parse(res.body) };
+    },
+    async close() {
+      clearInterval(sweep);
+      await store.close();
+    },
+  };
+}
+
+/**
+ * Binds the port before anything is written, so a busy port never leaves a half-made first start behind.
+ * Connections that arrive while the controller is still being made wait, paused, until `serve` hands them over.
+ */
+async function bind(port: number, host: string): Promise<{ server: NetServer; serve(handler: (socket: Socket) => void): void; destroyAll(): void }> {
+  const sockets = new Set<Socket>();
+  let handler: ((socket: Socket) => void) | undefined;
+  const server = createNetServer({ pauseOnConnect: true }, (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    handler?.(socket);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new ControllerStartError(`port ${port} is in use on ${host}: stop what uses it or choose another --port`));
+      else if (err.code === 'EACCES') reject(new ControllerStartError(`not allowed to listen on port ${port} (ports below 1024 need privileges): choose another --port`));
+      else if (err.code === 'EADDRNOTAVAIL') reject(new ControllerStartError(`cannot listen on ${host}: no such address on this machine`));
+      else reject(err);
+    });
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    server,
+    serve(h) {
+      handler = h;
+      for (const socket of sockets) h(socket);
+    },
+    destroyAll() {
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
+
+/**
+ * Starts the controller: binds the port first, then opens (or creates) the data directory, its PKI and store,
+ * and serves both APIs over HTTPS on the bound socket. Resolves once it is serving.
+ */
+export async function startController(options: ControllerOptions): Promise<RunningController> {
+  const host = options.host ?? '127.0.0.1';
+  const bound = await bind(options.port, host);
+  const listener = bound.server;
+  const port = (listener.address() as AddressInfo).port;
+  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const publicUrl = `https://${urlHost}:${port}`;
+  let controller: Controller;
+  try {
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(options.dataDir, 0o700);
+    const hosts = [...new Set([host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, 'localhost', '127.0.0.1', '::1', hostname(), ...(options.advertise ?? [])])];
+    controller = await createController({ ...options, publicUrl, hosts });
+  } catch (err) {
+    bound.destroyAll();
+    listener.close();
+    throw err;
+  }
+  const pki = controller.runtime.pki;
+  // What clients must trust, where an operator finds it: `ctl login URL --ca <dataDir>/ca-bundle.pem`.
+  writeFileSync(join(options.dataDir, 'ca-bundle.pem'), pki.caBundlePem, { mode: 0o644 });
+
+  const server = createServer({ key: pki.serverKeyPem, cert: pki.serverChainPem, minVersion: 'TLSv1.2' });
+  server.on('request', (req, res) => void controller.handle(req, res));
+  // The bound socket hands its connections to the TLS server. The HTTPS server never listens itself (so it does
+  // not track them either: close() ends them through the bound socket).
+  bound.serve((socket) => {
+    server.emit('connection', socket);
+    socket.resume();
+  });
+  controller.runtime.log(`controller listening on ${publicUrl}`);
 
   let closing: Promise<void> | undefined;
   return {
     url: publicUrl,
     port,
     caBundlePem: pki.caBundlePem,
-    generatedAdminPassword: admin.generatedPassword,
-    adminUser,
+    generatedAdminPassword: controller.generatedAdminPassword,
+    adminUser: controller.adminUser,
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
-        clearInterval(sweep);
-        server.close(() => {
-          store.close();
-          resolve();
+        listener.close(() => {
+          void controller.close().then(resolve);
         });
-        server.closeAllConnections();
+        bound.destroyAll();
       })),
   };
 }

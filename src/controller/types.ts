@@ -1,3 +1,5 @@
+import type { PasswordCost } from './auth/password.js';
+
 /** The public face of the embedded controller, used by `ctl controller start`, `ctl quickstart` and the tests. */
 export interface ControllerOptions {
   /** Directory holding the database and PKI; created 0700 on first start. */
@@ -18,6 +20,17 @@ export interface ControllerOptions {
   log?: (line: string) => void;
   /** When set, one line per request: method, path (no query string), status, duration, request id. */
   accessLog?: (line: string) => void;
+  /** `postgres://user@host:port/db` to keep the data in PostgreSQL; default: SQLite `ctl.db` in the data directory. */
+  storeUrl?: string;
+  /** Where the CA keys live; default: `pki/` in the data directory. */
+  pkiDir?: string;
+  /** Cost of password hashing (tests use a cheap one); default: the production cost. */
+  passwordCost?: PasswordCost;
+  /**
+   * Called with a generated admin password before it is stored, so that a start which fails afterwards never
+   * leaves a password nobody was shown.
+   */
+  announceAdminPassword?: (password: string) => void;
 }
 
 export interface RunningController {

@@ -3,6 +3,11 @@
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 500;
 export const MAX_OFFSET = 100_000;
+/**
+ * The most rows one page returns when a client asks for all of them (`limit -1`, `limit none`): a bound on what
+ * one request can make the controller hold in memory. A page cut short reports this limit, so clients page on.
+ */
+export const MAX_ALL_ROWS = 10_000;
 /** What `meta.pagination.limit` reports for an unlimited page (Go's max int64). */
 export const UNLIMITED_REPORTED = 9223372036854775807;
 

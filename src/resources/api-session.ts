@@ -14,16 +14,17 @@ export const apiSession: ResourceDef = {
   table: 'api_sessions',
   description: 'An authenticated session of an identity',
   fields: {
-    identityId: serverField({ kind: 'ref', resource: 'identity', as: 'identity' }, 'The authenticated identity', {
+    identityId: serverField({ kind: 'ref', resource: 'identity', as: 'identity', onDelete: 'cascade' }, 'The authenticated identity', {
       filterable: true,
       sortable: true,
     }),
     authenticatorId: serverField({ kind: 'string' }, 'The authenticator used', { filterable: true }),
     ipAddress: serverField({ kind: 'string' }, 'Address the session was created from', { filterable: true, sortable: true }),
     lastActivityAt: serverField(datetime, 'Last authenticated request', { filterable: true, sortable: true }),
-    isMfaRequired: serverField({ kind: 'boolean' }, 'A second factor is required', { filterable: true }),
-    isMfaComplete: serverField({ kind: 'boolean' }, 'The second factor was given', { filterable: true }),
+    isMfaRequired: serverField({ kind: 'boolean' }, 'A second factor is required', { filterable: true, default: false }),
+    isMfaComplete: serverField({ kind: 'boolean' }, 'The second factor was given', { filterable: true, default: false }),
     configTypes: serverField({ kind: 'attributes' }, 'Config types the client asked for'),
+    tokenHash: { ...serverField({ kind: 'string' }, 'SHA-256 of the session token (the token itself is never stored)'), internal: true, unique: true },
   },
   cli: {
     noun: 'api-session',

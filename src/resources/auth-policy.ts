@@ -11,6 +11,26 @@ export const authPolicy: ResourceDef = {
   table: 'auth_policies',
   description: 'How identities may authenticate: primary methods and secondary factors',
   hasSystemEntities: true,
+  builtIns: [
+    {
+      id: 'default',
+      name: 'Default',
+      primary: {
+        cert: { allowed: true, allowExpiredCerts: true },
+        updb: {
+          allowed: true,
+          minPasswordLength: 5,
+          requireSpecialChar: false,
+          requireNumberChar: false,
+          requireMixedCase: false,
+          maxAttempts: 0,
+          lockoutDurationMinutes: 0,
+        },
+        extJwt: { allowed: true, allowedSigners: [] },
+      },
+      secondary: { requireTotp: false, requireExtJwtSigner: null },
+    },
+  ],
   fields: {
     name: nameField('Unique name of the policy'),
     primary: {

@@ -15,7 +15,7 @@ export const authenticator: ResourceDef = {
   table: 'authenticators',
   description: 'A credential of an identity: a username and password (updb) or a certificate (cert)',
   fields: {
-    identityId: createOnly({ kind: 'ref', resource: 'identity', as: 'identity' }, 'The identity the authenticator belongs to'),
+    identityId: createOnly({ kind: 'ref', resource: 'identity', as: 'identity', onDelete: 'cascade' }, 'The identity the authenticator belongs to'),
     method: createOnly({ kind: 'enum', values: ['updb', 'cert'] }, 'updb (username and password) or cert (client certificate)'),
     username: {
       type: username,
@@ -43,8 +43,10 @@ export const authenticator: ResourceDef = {
       patch: 'no',
     },
     fingerprint: serverField({ kind: 'string' }, 'SHA-1 fingerprint of the certificate (cert)', { filterable: true }),
-    isIssuedByNetwork: serverField({ kind: 'boolean' }, 'The certificate was issued by this controller', { filterable: true }),
+    isIssuedByNetwork: serverField({ kind: 'boolean' }, 'The certificate was issued by this controller', { filterable: true, default: false }),
   },
+  // One password per identity, decided by the database so that two concurrent creates cannot both succeed.
+  indexes: [{ columns: ['identityId'], unique: true, where: { method: 'updb' } }],
   cli: {
     noun: 'authenticator',
     aliases: ['authenticators', 'auth'],

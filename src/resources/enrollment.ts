@@ -11,7 +11,7 @@ export const enrollment: ResourceDef = {
   table: 'enrollments',
   description: 'A one-time enrollment of an identity (ott or updb)',
   fields: {
-    identityId: createOnly({ kind: 'ref', resource: 'identity', as: 'identity' }, 'The identity that enrolls'),
+    identityId: createOnly({ kind: 'ref', resource: 'identity', as: 'identity', onDelete: 'cascade' }, 'The identity that enrolls'),
     method: createOnly({ kind: 'enum', values: ['ott', 'ottca', 'updb'] }, 'Enrollment method'),
     expiresAt: createOnly(datetime, 'When the token stops being accepted'),
     username: {
@@ -22,9 +22,11 @@ export const enrollment: ResourceDef = {
       patch: 'no',
       nullable: true,
     },
-    token: serverField({ kind: 'string' }, 'The one-time token (the JWT `jti`)', { filterable: true }),
+    token: serverField({ kind: 'string' }, 'The one-time token (the JWT `jti`)', { filterable: true, unique: true }),
     jwt: serverField({ kind: 'string' }, 'The signed enrollment JWT to hand to the enrolling client'),
   },
+  // One outstanding enrollment per method and identity (a second is 409 ENROLLMENT_EXISTS).
+  indexes: [{ columns: ['identityId', 'method'], unique: true }],
   cli: {
     noun: 'enrollment',
     aliases: ['enrollments'],

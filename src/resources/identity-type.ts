@@ -10,6 +10,10 @@ export const identityType: ResourceDef = {
   table: 'identity_types',
   description: 'Built-in identity types (Default, Router)',
   hasSystemEntities: true,
+  builtIns: [
+    { id: 'Default', name: 'Default' },
+    { id: 'Router', name: 'Router' },
+  ],
   fields: {
     name: { ...nameField('Name of the type'), create: 'no', replace: 'no', patch: 'no', readOnly: true },
   },

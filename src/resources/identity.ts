@@ -114,7 +114,7 @@ export const identity: ResourceDef = {
       patch: 'no',
       virtual: true,
     },
-    isDefaultAdmin: serverField({ kind: 'boolean' }, 'The administrator created with the controller', { filterable: true }),
+    isDefaultAdmin: serverField({ kind: 'boolean' }, 'The administrator created with the controller', { filterable: true, default: false }),
     disabledAt: serverField(datetime, 'When the identity was disabled', { readsNull: true }),
     disabledUntil: serverField(datetime, 'When a timed disable ends; null while disabled indefinitely', { readsNull: true }),
     envInfo: serverField({ kind: 'object' }, 'Environment the identity last authenticated from (os, arch, hostname, ...)'),

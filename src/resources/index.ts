@@ -17,4 +17,4 @@ export function resource(name: string): ResourceDef {
   return def;
 }
 
-export type { ResourceDef, FieldDef, FieldType, ColumnDef, CliDef, RelationDef, Operation, Presence } from './types.js';
+export type { ResourceDef, FieldDef, FieldType, ColumnDef, CliDef, RelationDef, Operation, Presence, OnDelete } from './types.js';

@@ -18,8 +18,24 @@ export type FieldType =
   | { kind: 'object' }
   /** A map from string keys to values of one type (serviceHostingCosts). */
   | { kind: 'map'; values: FieldType }
-  /** The id of another resource; the read model also carries an entity reference named by `as`. */
-  | { kind: 'ref'; resource: string; as?: string };
+  /**
+   * The id of another resource; the read model also carries an entity reference named by `as`. `onDelete` says
+   * what deleting the referenced entity does: refuse with 409 naming this field (default), delete this row too,
+   * or clear the field.
+   */
+  | { kind: 'ref'; resource: string; as?: string; onDelete?: OnDelete }
+  /**
+   * Ids of other resources (a service's `configs`), kept in a join table: filterable as a set, and each id checked
+   * to exist. Deleting a referenced entity follows `onDelete` (default: refuse with 409 naming this field).
+   */
+  | { kind: 'refList'; resource: string; onDelete?: OnDelete }
+  /**
+   * Policy roles over `resource`: `#attribute`, `@id` (or `@name`, resolved by the CLI) and `#all` (alone).
+   * Unknown `@id`s are refused; deleting an entity removes its `@id` from every role set.
+   */
+  | { kind: 'roles'; resource: string };
+
+export type OnDelete = 'restrict' | 'cascade' | 'clear';
 
 /** Whether a verb's body must, may, or must not carry the field. */
 export type Presence = 'required' | 'optional' | 'no';
@@ -48,16 +64,31 @@ export interface FieldDef {
   readsNull?: boolean;
   /** Accepted in a body but not kept as a column: a handler turns it into rows of another resource. */
   virtual?: boolean;
+  /** Kept as a column but never served nor accepted (token hashes, counters): the store's own bookkeeping. */
+  internal?: boolean;
+  /** Served, never stored: the resource's presenter computes it (`hasApiSession`, `isOnline`). */
+  computed?: boolean;
+  /**
+   * Only meaningful for some values of a discriminator field (posture checks: `domains` only when `typeId` is
+   * DOMAIN): refused in bodies whose discriminator is another value, required as declared when it matches.
+   */
+  when?: { field: string; in: readonly string[] };
 }
 
 export type Operation = 'list' | 'get' | 'create' | 'replace' | 'patch' | 'delete';
 
-/** A sub-list such as `/identities/{id}/authenticators`: entities of `resource` whose `foreignKey` is the parent id. */
-export interface RelationDef {
+/**
+ * A sub-list such as `/identities/{id}/authenticators`, served as a route and a `_link`:
+ * - `foreignKey`: entities of `resource` whose field `foreignKey` is the parent id;
+ * - `listField`: entities of `resource` whose id is in the parent's refList field (`/services/{id}/configs`), or,
+ *   with `reverse`, entities of `resource` whose refList field holds the parent id (`/configs/{id}/services`);
+ * - `computed`: entities of `resource` chosen by a named provider of the controller (access decided by policies,
+ *   such as `/identities/{id}/services`); the provider is registered beside the resource's behaviour.
+ */
+export type RelationDef = {
   resource: string;
-  foreignKey: string;
   description: string;
-}
+} & ({ foreignKey: string } | { listField: string; reverse?: boolean } | { computed: string });
 
 /** How the CLI shows one column of a table. `priority: 1` columns appear only with `-o wide`. */
 export interface ColumnDef {
@@ -97,6 +128,12 @@ export interface ResourceDef {
   roleAttributes?: { field: string; listPath: string };
   /** Built-in entities may not be changed or deleted (`isSystem`). */
   hasSystemEntities?: boolean;
+  /** Built-in rows present from the first start on (ensured at every start, never overwritten). */
+  builtIns?: readonly Record<string, unknown>[];
+  /** Extra indexes beyond those the store derives (references, filterable fields, unique fields). */
+  indexes?: readonly { columns: readonly string[]; unique?: boolean; where?: Record<string, string> }[];
+  /** Key of the resource's count in `/summary` (default: the camelCase plural, e.g. `servicePolicies`). */
+  summaryKey?: string;
   cli?: CliDef;
   description: string;
 }

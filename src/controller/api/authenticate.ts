@@ -1,8 +1,7 @@
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { password, username } from '../../resources/common.js';
 import { isDisabled } from '../auth/identity-state.js';
-import { verifyPassword } from '../auth/password.js';
-import type { Services } from '../services.js';
+import type { Runtime } from '../runtime.js';
 import { typeSchema } from '../server/schemas.js';
 import type { Ctx, Route } from '../server/types.js';
 import { presentCurrentSession } from './current.js';
@@ -24,57 +23,44 @@ const PASSWORD_BODY = {
 
 const INVALID_AUTH = () => new ApiError('INVALID_AUTH');
 
-interface Credential {
-  authenticatorId: string;
-  password: string | null;
-  identityId: string;
-  disabledAt: string | null;
-  disabledUntil: string | null;
-  policyPrimary: string;
-}
-
-export function authenticateRoutes(services: Services): Route[] {
-  return [{ method: 'POST', path: '/authenticate', api: 'both', access: 'public', handler: (ctx) => authenticate(services, ctx) }];
+export function authenticateRoutes(rt: Runtime): Route[] {
+  return [{ method: 'POST', path: '/authenticate', api: 'both', access: 'public', handler: (ctx) => authenticate(rt, ctx) }];
 }
 
 /**
  * `POST /authenticate?method=password`. Unknown user, wrong password, disabled identity and a policy that
  * forbids passwords all answer the same 401 INVALID_AUTH, after the same hashing work, so nothing leaks.
  */
-async function authenticate(services: Services, ctx: Ctx) {
+async function authenticate(rt: Runtime, ctx: Ctx) {
   const method = ctx.query.get('method');
   if (method === null || method === '') throw invalidField('method', 'method in query is required (password, cert or ext-jwt)', '');
   if (method === 'cert' || method === 'ext-jwt') {
     throw new ApiError('INVALID_AUTH_METHOD', { message: `authentication method '${method}' is not supported by this controller yet; use method=password` });
   }
   if (method !== 'password') throw invalidField('method', 'method must be one of password, cert, ext-jwt', method);
-  const body = services.validators.custom(PASSWORD_BODY, await ctx.json());
-  const credential = services.store.db
-    .prepare(
-      `SELECT a."id" AS authenticatorId, a."password" AS password, i."id" AS identityId, i."disabledAt", i."disabledUntil", p."primary" AS policyPrimary
-       FROM authenticators a JOIN identities i ON i."id" = a."identityId" JOIN auth_policies p ON p."id" = i."authPolicyId"
-       WHERE a."method" = 'updb' AND a."username" = ?`,
-    )
-    .get(body.username) as Credential | undefined;
-  const ok = await services.passwordChecks.run(() => verifyPassword(body.password as string, credential?.password));
+  const body = rt.validators.custom(PASSWORD_BODY, await ctx.json());
+  const { store } = rt;
+  const credential = await store.repo('authenticator').findOne({ method: 'updb', username: body.username as string });
+  const ok = await rt.passwordChecks.run(() => rt.passwords.verify(body.password as string, credential?.password as string | undefined));
   if (!ok || !credential) throw INVALID_AUTH();
-  if (isDisabled(credential, ctx.now)) throw INVALID_AUTH();
-  if (JSON.parse(credential.policyPrimary)?.updb?.allowed !== true) throw INVALID_AUTH();
+  const identity = await store.repo('identity').get(credential.identityId as string);
+  if (isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, ctx.now)) throw INVALID_AUTH();
+  const policy = await store.repo('auth-policy').find(identity.authPolicyId as string);
+  if ((policy?.primary as { updb?: { allowed?: boolean } } | undefined)?.updb?.allowed !== true) throw INVALID_AUTH();
 
-  const { id, token } = services.store.tx(() => {
-    const session = services.sessions.create({
-      identityId: credential.identityId,
-      authenticatorId: credential.authenticatorId,
+  const { id, token } = await store.tx(async () => {
+    const session = await rt.apiSessions.create({
+      identityId: identity.id,
+      authenticatorId: credential.id,
       ipAddress: ctx.remoteAddress,
       configTypes: (body.configTypes as string[] | null) ?? [],
       now: ctx.now,
     });
-    if (body.envInfo || body.sdkInfo) {
-      services.store
-        .prepare(`UPDATE identities SET "envInfo" = coalesce(?, "envInfo"), "sdkInfo" = coalesce(?, "sdkInfo") WHERE "id" = ?`)
-        .run(body.envInfo ? JSON.stringify(body.envInfo) : null, body.sdkInfo ? JSON.stringify(body.sdkInfo) : null, credential.identityId);
-    }
+    const info: Record<string, unknown> = {};
+    if (body.envInfo) info.envInfo = body.envInfo;
+    if (body.sdkInfo) info.sdkInfo = body.sdkInfo;
+    if (Object.keys(info).length > 0) await store.repo('identity').update(identity.id, info, identity.updatedAt);
     return session;
   });
-  return { data: presentCurrentSession(services, id, token), headers: { 'zt-session': token } };
+  return { data: await presentCurrentSession(rt, id, token), headers: { 'zt-session': token } };
 }

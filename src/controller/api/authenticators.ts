@@ -1,12 +1,12 @@
 import { ApiError, invalidField, notFound } from '../../protocol/errors.js';
 import { password as passwordType, username as usernameType } from '../../resources/common.js';
 import { resource } from '../../resources/index.js';
-import { hashPassword, verifyPassword } from '../auth/password.js';
-import type { Services } from '../services.js';
+import type { Runtime } from '../runtime.js';
 import { typeSchema } from '../server/schemas.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { created, listResource, validBody } from './crud.js';
+import type { ResourceBehaviour } from '../registry.js';
 
 const authenticator = resource('authenticator');
 
@@ -32,20 +32,20 @@ const OWN_PATCH = {
   additionalProperties: false,
 };
 
-export function authenticatorRoutes(services: Services): Route[] {
+export function authenticatorRoutes(rt: Runtime): Route[] {
   return [
-    { method: 'POST', path: '/authenticators', api: 'management', access: 'admin', handler: (ctx) => createAuthenticator(services, ctx) },
-    { method: 'PUT', path: '/authenticators/{id}', api: 'management', access: 'admin', handler: (ctx) => adminUpdate(services, ctx, 'replace') },
-    { method: 'PATCH', path: '/authenticators/{id}', api: 'management', access: 'admin', handler: (ctx) => adminUpdate(services, ctx, 'patch') },
-    { method: 'GET', path: '/current-identity/authenticators', api: 'both', access: 'session', handler: (ctx) => listOwn(services, ctx) },
-    { method: 'GET', path: '/current-identity/authenticators/{id}', api: 'both', access: 'session', handler: (ctx) => ({ data: services.present(authenticator, [ownAuthenticator(services, ctx)])[0] }) },
-    { method: 'PUT', path: '/current-identity/authenticators/{id}', api: 'both', access: 'session', handler: (ctx) => updateOwn(services, ctx, OWN_REPLACE) },
-    { method: 'PATCH', path: '/current-identity/authenticators/{id}', api: 'both', access: 'session', handler: (ctx) => updateOwn(services, ctx, OWN_PATCH) },
+    { method: 'POST', path: '/authenticators', api: 'management', access: 'admin', handler: (ctx) => createAuthenticator(rt, ctx) },
+    { method: 'PUT', path: '/authenticators/{id}', api: 'management', access: 'admin', handler: (ctx) => adminUpdate(rt, ctx, 'replace') },
+    { method: 'PATCH', path: '/authenticators/{id}', api: 'management', access: 'admin', handler: (ctx) => adminUpdate(rt, ctx, 'patch') },
+    { method: 'GET', path: '/current-identity/authenticators', api: 'both', access: 'session', handler: (ctx) => listOwn(rt, ctx) },
+    { method: 'GET', path: '/current-identity/authenticators/{id}', api: 'both', access: 'session', handler: async (ctx) => ({ data: (await rt.present(authenticator, [await ownAuthenticator(rt, ctx)]))[0] }) },
+    { method: 'PUT', path: '/current-identity/authenticators/{id}', api: 'both', access: 'session', handler: (ctx) => updateOwn(rt, ctx, OWN_REPLACE) },
+    { method: 'PATCH', path: '/current-identity/authenticators/{id}', api: 'both', access: 'session', handler: (ctx) => updateOwn(rt, ctx, OWN_PATCH) },
   ];
 }
 
-async function createAuthenticator(services: Services, ctx: Ctx) {
-  const body = await validBody(services, authenticator, 'create', ctx);
+async function createAuthenticator(rt: Runtime, ctx: Ctx) {
+  const body = await validBody(rt, authenticator, 'create', ctx);
   if (body.method !== 'updb') {
     throw new ApiError('INVALID_AUTHENTICATOR_PROPERTIES', {
       message: 'only updb authenticators can be created here; certificate authenticators are created by enrollment',
@@ -55,54 +55,56 @@ async function createAuthenticator(services: Services, ctx: Ctx) {
   if (body.certPem !== undefined) throw invalidField('certPem', 'is only valid for method cert', '<certificate>');
   if (typeof body.username !== 'string') throw invalidField('username', 'username in body is required for method updb', body.username);
   if (typeof body.password !== 'string') throw invalidField('password', 'password in body is required for method updb', '');
-  const existing = services.store.prepare(`SELECT 1 FROM authenticators WHERE "identityId" = ? AND "method" = 'updb'`).get(body.identityId);
-  if (existing) {
-    throw new ApiError('MAX_AUTHENTICATOR_METHODS_REACHED', { message: 'the identity already has a updb authenticator; update it instead' });
-  }
-  const hash = await hashPassword(body.password);
-  const id = services.store.tx(() =>
-    services.store.repoFor(authenticator).insert({ ...body, password: hash }, { now: ctx.now.toISOString() }),
-  );
+  const repo = rt.store.repoFor(authenticator);
+  const oneMore = () => new ApiError('MAX_AUTHENTICATOR_METHODS_REACHED', { message: 'the identity already has a updb authenticator; update it instead' });
+  if (await repo.exists({ identityId: body.identityId as string, method: 'updb' })) throw oneMore();
+  const hash = await rt.passwords.hash(body.password);
+  // The check above spares the hashing work; the unique index decides when two creates race past it.
+  const id = await repo.insert({ ...body, password: hash }, { now: ctx.now.toISOString() }).catch((err: unknown) => {
+    throw err instanceof ApiError && (err.cause as { field?: string } | undefined)?.field === 'identityId' ? oneMore() : err;
+  });
   return created(authenticator, id);
 }
 
-async function adminUpdate(services: Services, ctx: Ctx, verb: 'replace' | 'patch') {
-  const existing = services.store.repoFor(authenticator).get(ctx.params.id);
-  const body = await validBody(services, authenticator, verb, ctx);
-  await applyUpdate(services, existing, body, ctx.now);
+async function adminUpdate(rt: Runtime, ctx: Ctx, verb: 'replace' | 'patch') {
+  const existing = await rt.store.repoFor(authenticator).get(ctx.params.id);
+  const body = await validBody(rt, authenticator, verb, ctx);
+  await applyUpdate(rt, existing, body, ctx.now);
   return { data: {} };
 }
 
 /** Changes username and/or password of a updb authenticator; a password is stored only as its hash. */
-async function applyUpdate(services: Services, existing: Row, body: Record<string, unknown>, now: Date): Promise<void> {
+async function applyUpdate(rt: Runtime, existing: Row, body: Record<string, unknown>, now: Date): Promise<void> {
   if (existing.method !== 'updb') {
     throw new ApiError('CAN_NOT_UPDATE_AUTHENTICATOR', { message: 'only updb authenticators have a username and password to change' });
   }
   const values: Record<string, unknown> = {};
   if (typeof body.username === 'string') values.username = body.username;
-  if (typeof body.password === 'string') values.password = await hashPassword(body.password);
+  if (typeof body.password === 'string') values.password = await rt.passwords.hash(body.password);
   if (body.tags !== undefined) values.tags = body.tags ?? {};
-  services.store.tx(() => services.store.repoFor(authenticator).update(existing.id, values, now.toISOString()));
+  await rt.store.repoFor(authenticator).update(existing.id, values, now.toISOString());
 }
 
-function listOwn(services: Services, ctx: Ctx) {
-  return listResource(services, authenticator, ctx, { sql: `e."identityId" = ?`, params: [ctx.principal!.identityId] });
+function listOwn(rt: Runtime, ctx: Ctx) {
+  return listResource(rt, authenticator, ctx, { where: { identityId: ctx.principal!.identityId } });
 }
 
 /** Another identity's authenticator is reported as not found, so ids of others cannot be probed. */
-function ownAuthenticator(services: Services, ctx: Ctx): Row {
-  const row = services.store.repoFor(authenticator).find(ctx.params.id);
+async function ownAuthenticator(rt: Runtime, ctx: Ctx): Promise<Row> {
+  const row = await rt.store.repoFor(authenticator).find(ctx.params.id);
   if (!row || row.identityId !== ctx.principal!.identityId) throw notFound('authenticator', ctx.params.id);
   return row;
 }
 
-async function updateOwn(services: Services, ctx: Ctx, schema: Record<string, unknown>) {
-  const existing = ownAuthenticator(services, ctx);
-  const body = services.validators.custom(schema, await ctx.json());
-  const stored = services.store.prepare(`SELECT "password" FROM authenticators WHERE "id" = ?`).get(existing.id) as { password: string | null };
-  if (!(await services.passwordChecks.run(() => verifyPassword(body.currentPassword as string, stored.password)))) {
+async function updateOwn(rt: Runtime, ctx: Ctx, schema: Record<string, unknown>) {
+  const existing = await ownAuthenticator(rt, ctx);
+  const body = rt.validators.custom(schema, await ctx.json());
+  const stored = (existing.password as string | null) ?? null;
+  if (!(await rt.passwordChecks.run(() => rt.passwords.verify(body.currentPassword as string, stored)))) {
     throw invalidField('currentPassword', 'does not match the current password', '<redacted>');
   }
-  await applyUpdate(services, existing, body, ctx.now);
+  await applyUpdate(rt, existing, body, ctx.now);
   return { data: {} };
 }
+
+export const authenticatorBehaviour: ResourceBehaviour = { resource: 'authenticator', routes: authenticatorRoutes };

@@ -1,36 +1,37 @@
 import { notFound } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
-import type { Services } from '../services.js';
+import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { entityRef, toWire } from './present.js';
+import type { ResourceBehaviour } from '../registry.js';
 
 const apiSession = resource('api-session');
 const identity = resource('identity');
 
-export function currentRoutes(services: Services): Route[] {
+export function currentRoutes(rt: Runtime): Route[] {
   return [
-    { method: 'GET', path: '/current-api-session', api: 'both', access: 'session', handler: (ctx) => ({ data: presentCurrentSession(services, ctx.principal!.apiSessionId, ctx.principal!.token) }) },
-    { method: 'DELETE', path: '/current-api-session', api: 'both', access: 'session', handler: (ctx) => logout(services, ctx) },
-    { method: 'GET', path: '/current-identity', api: 'both', access: 'session', handler: (ctx) => currentIdentity(services, ctx) },
+    { method: 'GET', path: '/current-api-session', api: 'both', access: 'session', handler: async (ctx) => ({ data: await presentCurrentSession(rt, ctx.principal!.apiSessionId, ctx.principal!.token) }) },
+    { method: 'DELETE', path: '/current-api-session', api: 'both', access: 'session', handler: (ctx) => logout(rt, ctx) },
+    { method: 'GET', path: '/current-identity', api: 'both', access: 'session', handler: (ctx) => currentIdentity(rt, ctx) },
   ];
 }
 
-function logout(services: Services, ctx: Ctx) {
-  services.sessions.delete(ctx.principal!.apiSessionId);
+async function logout(rt: Runtime, ctx: Ctx) {
+  await rt.apiSessions.delete(ctx.principal!.apiSessionId);
   return { data: {} };
 }
 
-function currentIdentity(services: Services, ctx: Ctx) {
-  const row = services.store.repoFor(identity).get(ctx.principal!.identityId);
-  return { data: services.present(identity, [row])[0] };
+async function currentIdentity(rt: Runtime, ctx: Ctx) {
+  const row = await rt.store.repoFor(identity).get(ctx.principal!.identityId);
+  return { data: (await rt.present(identity, [row]))[0] };
 }
 
 /**
  * The API session read model. The token is shown only to its owner (at authentication and on
  * /current-api-session); the management list leaves it empty, because only its hash is stored.
  */
-export function presentApiSessions(rows: Row[], services: Services): Record<string, unknown>[] {
+export function presentApiSessions(rows: Row[], rt: Runtime): Record<string, unknown>[] {
   return rows.map((row) => {
     const wire = toWire(apiSession, row);
     return {
@@ -44,14 +45,16 @@ export function presentApiSessions(rows: Row[], services: Services): Record<stri
       isCertExtendRequested: false,
       isCertKeyRollRequested: false,
       improperClientCertChain: false,
-      expiresAt: services.sessions.expiresAt(row.lastActivityAt as string).toISOString(),
-      expirationSeconds: Math.round(services.config.sessionTimeoutMs / 1000),
+      expiresAt: rt.apiSessions.expiresAt(row.lastActivityAt as string).toISOString(),
+      expirationSeconds: Math.round(rt.config.sessionTimeoutMs / 1000),
     };
   });
 }
 
-export function presentCurrentSession(services: Services, id: string, token: string): Record<string, unknown> {
-  const row = services.store.repoFor(apiSession).find(id);
+export async function presentCurrentSession(rt: Runtime, id: string, token: string): Promise<Record<string, unknown>> {
+  const row = await rt.store.repoFor(apiSession).find(id);
   if (!row) throw notFound('api-session', id);
-  return { ...presentApiSessions([row], services)[0], token };
+  return { ...presentApiSessions([row], rt)[0], token };
 }
+
+export const apiSessionBehaviour: ResourceBehaviour = { resource: 'api-session', present: presentApiSessions };

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, invalidField } from '../../protocol/errors.js';
-import type { Services } from '../services.js';
+import type { Runtime } from '../runtime.js';
 import { newId } from '../store/repository.js';
+import type { ResourceBehaviour } from '../registry.js';
+import { resource } from '../../resources/index.js';
+import { toWire } from './present.js';
 
 export type EnrollmentRequest = { method: 'ott' } | { method: 'updb'; username: string };
 
@@ -42,12 +45,12 @@ export interface PreparedEnrollment {
   username: string | null;
 }
 
-/** Signs the enrollment JWT before the write transaction (signing is async; the transaction is not). */
-export async function prepareEnrollment(services: Services, identityId: string, request: EnrollmentRequest, now: Date): Promise<PreparedEnrollment> {
-  if (request.method === 'updb') assertUsernameFree(services, request.username);
+/** Signs the enrollment JWT before the write transaction, so the transaction holds no slow work. */
+export async function prepareEnrollment(rt: Runtime, identityId: string, request: EnrollmentRequest, now: Date): Promise<PreparedEnrollment> {
+  if (request.method === 'updb') await assertUsernameFree(rt, request.username);
   const token = randomUUID();
-  const expires = new Date(now.getTime() + services.config.enrollmentDurationMinutes * 60_000);
-  const jwt = await services.enrollmentSigner.sign({ em: request.method, sub: identityId, jti: token, exp: expires });
+  const expires = new Date(now.getTime() + rt.config.enrollmentDurationMinutes * 60_000);
+  const jwt = await rt.enrollmentSigner.sign({ em: request.method, sub: identityId, jti: token, exp: expires });
   return {
     id: newId(),
     method: request.method,
@@ -58,26 +61,26 @@ export async function prepareEnrollment(services: Services, identityId: string, 
   };
 }
 
-function assertUsernameFree(services: Services, username: string): void {
-  const taken =
-    services.store.prepare(`SELECT 1 FROM authenticators WHERE "username" = ?`).get(username) ??
-    services.store.prepare(`SELECT 1 FROM enrollments WHERE "username" = ?`).get(username);
+async function assertUsernameFree(rt: Runtime, username: string): Promise<void> {
+  const taken = (await rt.store.repo('authenticator').exists({ username })) || (await rt.store.repo('enrollment').exists({ username }));
   if (taken) throw invalidField('enrollment.updb', `the username '${username}' is already in use`, username);
 }
 
 /** Stores a prepared enrollment; call inside the transaction that creates the identity. */
-export function insertEnrollment(services: Services, identityId: string, e: PreparedEnrollment, now: string): void {
+export async function insertEnrollment(rt: Runtime, identityId: string, e: PreparedEnrollment, now: string): Promise<void> {
+  const { id, method, expiresAt, username, token, jwt } = e;
   try {
-    services.store
-      .prepare(
-        `INSERT INTO enrollments ("id", "identityId", "method", "expiresAt", "username", "token", "jwt", "createdAt", "updatedAt")
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(e.id, identityId, e.method, e.expiresAt, e.username, e.token, e.jwt, now, now);
+    await rt.store.repo('enrollment').insert({ identityId, method, expiresAt, username, token, jwt }, { id, now });
   } catch (err) {
-    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+    if (err instanceof ApiError && (err.cause as { field?: string } | undefined)?.field === 'method') {
       throw new ApiError('ENROLLMENT_EXISTS', { cause: { field: 'method', reason: `an ${e.method} enrollment already exists for the identity`, value: e.method } });
     }
     throw err;
   }
 }
+
+// OpenZiti's enrollment detail requires a `details` map; this controller has nothing to put in it yet.
+export const enrollmentBehaviour: ResourceBehaviour = {
+  resource: 'enrollment',
+  present: (rows) => rows.map((row) => ({ ...toWire(resource('enrollment'), row), details: {} })),
+};

@@ -1,13 +1,14 @@
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import { isDisabled } from '../auth/identity-state.js';
-import type { Services } from '../services.js';
+import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { created, updateResource, validBody } from './crud.js';
 import { insertEnrollment, parseEnrollmentRequest, prepareEnrollment } from './enrollments.js';
 import { entityRef, toWire } from './present.js';
 import { newId } from '../store/repository.js';
+import type { ResourceBehaviour } from '../registry.js';
 
 const identity = resource('identity');
 const identityType = resource('identity-type');
@@ -40,94 +41,69 @@ function guardDefaultAdmin(body: Record<string, unknown>, existing: Row): Record
   return storedType(body);
 }
 
-export function identityRoutes(services: Services): Route[] {
+export function identityRoutes(rt: Runtime): Route[] {
   const api = 'management';
   return [
-    { method: 'POST', path: '/identities', api, access: 'admin', handler: (ctx) => createIdentity(services, ctx) },
-    { method: 'PUT', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => updateResource(services, identity, ctx, 'replace', guardDefaultAdmin) },
-    { method: 'PATCH', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => updateResource(services, identity, ctx, 'patch', guardDefaultAdmin) },
-    { method: 'DELETE', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => deleteIdentity(services, ctx) },
-    { method: 'POST', path: '/identities/{id}/disable', api, access: 'admin', handler: (ctx) => disableIdentity(services, ctx) },
-    { method: 'POST', path: '/identities/{id}/enable', api, access: 'admin', handler: (ctx) => enableIdentity(services, ctx) },
+    { method: 'POST', path: '/identities', api, access: 'admin', handler: (ctx) => createIdentity(rt, ctx) },
+    { method: 'PUT', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => updateResource(rt, identity, ctx, 'replace', guardDefaultAdmin) },
+    { method: 'PATCH', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => updateResource(rt, identity, ctx, 'patch', guardDefaultAdmin) },
+    { method: 'DELETE', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => deleteIdentity(rt, ctx) },
+    { method: 'POST', path: '/identities/{id}/disable', api, access: 'admin', handler: (ctx) => disableIdentity(rt, ctx) },
+    { method: 'POST', path: '/identities/{id}/enable', api, access: 'admin', handler: (ctx) => enableIdentity(rt, ctx) },
   ];
 }
 
-async function createIdentity(services: Services, ctx: Ctx) {
-  const body = await validBody(services, identity, 'create', ctx);
+async function createIdentity(rt: Runtime, ctx: Ctx) {
+  const body = await validBody(rt, identity, 'create', ctx);
   const enrollmentRequest = parseEnrollmentRequest(body.enrollment);
   const id = newId();
-  const enrollment = enrollmentRequest && (await prepareEnrollment(services, id, enrollmentRequest, ctx.now));
+  const enrollment = enrollmentRequest && (await prepareEnrollment(rt, id, enrollmentRequest, ctx.now));
   const now = ctx.now.toISOString();
-  services.store.tx(() => {
-    services.store.repoFor(identity).insert(storedType(body), { id, now });
-    if (enrollment) insertEnrollment(services, id, enrollment, now);
+  await rt.store.tx(async () => {
+    await rt.store.repoFor(identity).insert(storedType(body), { id, now });
+    if (enrollment) await insertEnrollment(rt, id, enrollment, now);
   });
   return created(identity, id);
 }
 
-function deleteIdentity(services: Services, ctx: Ctx) {
-  const existing = services.store.repoFor(identity).get(ctx.params.id);
+async function deleteIdentity(rt: Runtime, ctx: Ctx) {
+  const existing = await rt.store.repoFor(identity).get(ctx.params.id);
   if (existing.isDefaultAdmin) throw new ApiError('ENTITY_CAN_NOT_BE_DELETED', { message: 'the default admin cannot be deleted' });
   // Authenticators, enrollments and API sessions go with it (ON DELETE CASCADE), in the same transaction.
-  services.store.tx(() => services.store.repoFor(identity).delete(existing.id));
+  await rt.store.tx(() => rt.store.repoFor(identity).delete(existing.id));
   return { data: {} };
 }
 
-async function disableIdentity(services: Services, ctx: Ctx) {
-  const existing = services.store.repoFor(identity).get(ctx.params.id);
-  const { durationMinutes } = services.validators.custom(DISABLE_SCHEMA, await ctx.json()) as { durationMinutes: number };
+async function disableIdentity(rt: Runtime, ctx: Ctx) {
+  const existing = await rt.store.repoFor(identity).get(ctx.params.id);
+  const { durationMinutes } = rt.validators.custom(DISABLE_SCHEMA, await ctx.json()) as { durationMinutes: number };
   if (existing.id === ctx.principal?.identityId) {
     throw invalidField('id', 'an identity cannot disable itself (it would end the session doing it)', existing.id);
   }
   const now = ctx.now.toISOString();
   const until = durationMinutes === 0 ? null : new Date(ctx.now.getTime() + durationMinutes * 60_000).toISOString();
-  services.store.tx(() => {
-    services.store.prepare(`UPDATE identities SET "disabledAt" = ?, "disabledUntil" = ?, "updatedAt" = ? WHERE "id" = ?`).run(now, until, now, existing.id);
-    services.sessions.deleteForIdentity(existing.id);
+  await rt.store.tx(async () => {
+    await rt.store.repoFor(identity).update(existing.id, { disabledAt: now, disabledUntil: until }, now);
+    await rt.apiSessions.deleteForIdentity(existing.id);
   });
   return { data: {} };
 }
 
-function enableIdentity(services: Services, ctx: Ctx) {
-  const existing = services.store.repoFor(identity).get(ctx.params.id);
-  const now = ctx.now.toISOString();
-  services.store.prepare(`UPDATE identities SET "disabledAt" = NULL, "disabledUntil" = NULL, "updatedAt" = ? WHERE "id" = ?`).run(now, existing.id);
+async function enableIdentity(rt: Runtime, ctx: Ctx) {
+  const existing = await rt.store.repoFor(identity).get(ctx.params.id);
+  await rt.store.repoFor(identity).update(existing.id, { disabledAt: null, disabledUntil: null }, ctx.now.toISOString());
   return { data: {} };
 }
 
-interface AuthenticatorSummary {
-  id: string;
-  identityId: string;
-  method: string;
-  username: string | null;
-  fingerprint: string | null;
-}
-interface EnrollmentSummary {
-  id: string;
-  identityId: string;
-  method: string;
-  token: string;
-  jwt: string;
-  expiresAt: string;
-}
-
 /** The identity read model: the generic fields plus what is computed from related rows, fetched once per page. */
-export function presentIdentities(rows: Row[], services: Services): Record<string, unknown>[] {
+export async function presentIdentities(rows: Row[], rt: Runtime): Promise<Record<string, unknown>[]> {
   if (rows.length === 0) return [];
-  // The page's ids as one JSON parameter: one statement text whatever the page size, so it is prepared once.
-  const ids = JSON.stringify(rows.map((r) => r.id));
-  const inPage = `"identityId" IN (SELECT value FROM json_each(?))`;
-  const store = services.store;
-  const authenticators = store
-    .prepare(`SELECT "id", "identityId", "method", "username", "fingerprint" FROM authenticators WHERE ${inPage}`)
-    .all(ids) as AuthenticatorSummary[];
-  const enrollments = store
-    .prepare(`SELECT "id", "identityId", "method", "token", "jwt", "expiresAt" FROM enrollments WHERE ${inPage}`)
-    .all(ids) as EnrollmentSummary[];
-  const withSession = new Set(
-    (store.prepare(`SELECT DISTINCT "identityId" FROM api_sessions WHERE ${inPage}`).all(ids) as { identityId: string }[]).map((r) => r.identityId),
-  );
-  const now = services.clock();
+  const ids = rows.map((r) => r.id);
+  const { store } = rt;
+  const authenticators = await store.repo('authenticator').findAll({ identityId: ids });
+  const enrollments = await store.repo('enrollment').findAll({ identityId: ids });
+  const withSession = new Set((await store.repo('api-session').findAll({ identityId: ids })).map((r) => r.identityId));
+  const now = rt.clock();
   return rows.map((row) => {
     const wire = toWire(identity, row);
     const auth: Record<string, unknown> = {};
@@ -137,7 +113,7 @@ export function presentIdentities(rows: Row[], services: Services): Record<strin
     }
     const enrollment: Record<string, unknown> = {};
     for (const e of enrollments.filter((x) => x.identityId === row.id)) {
-      enrollment[e.method] = { id: e.id, jwt: e.jwt, token: e.token, expiresAt: e.expiresAt };
+      enrollment[e.method as string] = { id: e.id, jwt: e.jwt, token: e.token, expiresAt: e.expiresAt };
     }
     const links = wire._links as Record<string, unknown>;
     links['auth-policies'] = { href: `./auth-policies/${row.authPolicyId}` };
@@ -157,3 +133,5 @@ export function presentIdentities(rows: Row[], services: Services): Record<strin
     };
   });
 }
+
+export const identityBehaviour: ResourceBehaviour = { resource: 'identity', routes: identityRoutes, present: presentIdentities };

@@ -1,9 +1,10 @@
 import { certsOnlyPkcs7Base64 } from '../../protocol/pkcs7.js';
 import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
-import type { Services } from '../services.js';
+import type { Runtime } from '../runtime.js';
 import { buildSpec } from '../server/openapi.js';
 import type { Ctx, Route, ApiName } from '../server/types.js';
 import { notFound } from '../../protocol/errors.js';
+import { CATALOGUE } from '../../resources/index.js';
 
 /** Capabilities this controller knows of (OpenZiti's enum); none of them is enabled here yet. */
 const KNOWN_CAPABILITIES = ['OIDC_AUTH', 'HA_CONTROLLER'];
@@ -17,10 +18,10 @@ const SPECS = [
  * Version, capabilities, specs, summary and the CA store. `routesOf` returns what the router serves, so the
  * spec document describes the real routes.
  */
-export function metaRoutes(services: Services, routesOf: (api: ApiName) => Route[], started: Date): Route[] {
-  const version = () => ({ data: versionInfo(services) });
+export function metaRoutes(rt: Runtime, routesOf: (api: ApiName) => Route[], started: Date): Route[] {
+  const version = () => ({ data: versionInfo(rt) });
   const cacerts = () => ({
-    raw: certsOnlyPkcs7Base64([services.pki.caBundlePem]),
+    raw: certsOnlyPkcs7Base64([rt.pki.caBundlePem]),
     contentType: 'application/pkcs7-mime',
     headers: { 'content-transfer-encoding': 'base64' },
   });
@@ -52,18 +53,18 @@ export function metaRoutes(services: Services, routesOf: (api: ApiName) => Route
       handler: (ctx) => {
         // The document itself, not wrapped in an envelope: what OpenZiti serves and Swagger tools expect.
         const s = findSpec(ctx);
-        return { raw: JSON.stringify(buildSpec(s.api, routesOf(s.api), services.config.version)), contentType: 'application/json' };
+        return { raw: JSON.stringify(buildSpec(s.api, routesOf(s.api), rt.config.version)), contentType: 'application/json' };
       },
     },
-    { method: 'GET', path: '/summary', api: 'management', access: 'admin', handler: () => ({ data: summary(services) }) },
+    { method: 'GET', path: '/summary', api: 'management', access: 'admin', handler: async () => ({ data: await summary(rt) }) },
   ];
 }
 
-function versionInfo(services: Services) {
-  const base = services.config.publicUrl;
-  const binding = (path: string) => ({ v1: { path, apiBaseUrls: [`${base}${path}`], version: services.config.version } });
+function versionInfo(rt: Runtime) {
+  const base = rt.config.publicUrl;
+  const binding = (path: string) => ({ v1: { path, apiBaseUrls: [`${base}${path}`], version: rt.config.version } });
   return {
-    version: `v${services.config.version}`,
+    version: `v${rt.config.version}`,
     revision: 'ctl',
     buildDate: '',
     runtimeVersion: process.version,
@@ -76,15 +77,13 @@ function versionInfo(services: Services) {
   };
 }
 
-/** Resource counts keyed as OpenZiti keys them (store entity types). */
-function summary(services: Services): Record<string, number> {
-  const count = (name: string) => services.store.repo(name).count();
-  return {
-    identities: count('identity'),
-    authenticators: count('authenticator'),
-    enrollments: count('enrollment'),
-    authPolicies: count('auth-policy'),
-    identityTypes: count('identity-type'),
-    apiSessions: count('api-session'),
-  };
+/** Every resource's count, keyed as OpenZiti keys them (`servicePolicies`, or the resource's own `summaryKey`). */
+async function summary(rt: Runtime): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const def of CATALOGUE) out[def.summaryKey ?? camelCase(def.plural)] = await rt.store.repoFor(def).count();
+  return out;
+}
+
+function camelCase(plural: string): string {
+  return plural.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }

@@ -28,7 +28,7 @@ export function toWire(def: ResourceDef, row: Row): Record<string, unknown> {
     _links: links(def, row.id),
   };
   for (const [name, field] of Object.entries(def.fields)) {
-    if (field.secret || field.virtual) continue;
+    if (field.secret || field.virtual || field.internal || field.computed) continue;
     const value = row[name] ?? null;
     if (value !== null || field.readsNull) out[name] = value;
     if (field.type.kind === 'ref' && field.type.as && typeof row[name] === 'string') {

@@ -16,17 +16,6 @@ function newSessionId(): string {
   return `c${Date.now().toString(36)}${randomBytes(10).toString('hex')}`;
 }
 
-interface SessionRow {
-  id: string;
-  identityId: string;
-  authenticatorId: string;
-  lastActivityAt: string;
-  name: string;
-  isAdmin: number;
-  disabledAt: string | null;
-  disabledUntil: string | null;
-}
-
 const UNAUTHORIZED = () => new ApiError('UNAUTHORIZED');
 
 /**
@@ -39,46 +28,38 @@ export class ApiSessions {
     private readonly timeoutMs: number,
   ) {}
 
-  create(input: { identityId: string; authenticatorId: string; ipAddress: string; configTypes: string[]; now: Date }): {
+  async create(input: { identityId: string; authenticatorId: string; ipAddress: string; configTypes: string[]; now: Date }): Promise<{
     id: string;
     token: string;
-  } {
+  }> {
     const token = randomUUID();
     const id = newSessionId();
+    const { identityId, authenticatorId, ipAddress, configTypes } = input;
     const now = input.now.toISOString();
-    this.store
-      .prepare(
-        `INSERT INTO api_sessions ("id", "identityId", "tokenHash", "authenticatorId", "ipAddress", "lastActivityAt", "configTypes", "createdAt", "updatedAt")
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(id, input.identityId, hashToken(token), input.authenticatorId, input.ipAddress, now, JSON.stringify(input.configTypes), now, now);
+    await this.sessions().insert({ identityId, authenticatorId, ipAddress, configTypes, tokenHash: hashToken(token), lastActivityAt: now }, { id, now });
     return { id, token };
   }
 
   /** Resolves a token to its caller; refuses unknown, expired, and disabled-identity sessions alike (401). */
-  resolve(token: string, now: Date): Principal {
-    const row = this.store
-      .prepare(
-        `SELECT s."id", s."identityId", s."authenticatorId", s."lastActivityAt", i."name", i."isAdmin", i."disabledAt", i."disabledUntil"
-         FROM api_sessions s JOIN identities i ON i."id" = s."identityId" WHERE s."tokenHash" = ?`,
-      )
-      .get(hashToken(token)) as SessionRow | undefined;
-    if (!row) throw UNAUTHORIZED();
-    const last = Date.parse(row.lastActivityAt);
+  async resolve(token: string, now: Date): Promise<Principal> {
+    const session = await this.sessions().findOne({ tokenHash: hashToken(token) });
+    if (!session) throw UNAUTHORIZED();
+    const last = Date.parse(session.lastActivityAt as string);
     if (now.getTime() - last > this.timeoutMs) {
-      this.delete(row.id);
+      await this.delete(session.id);
       throw UNAUTHORIZED();
     }
-    if (isDisabled(row, now)) throw UNAUTHORIZED();
+    const identity = await this.store.repo('identity').find(session.identityId as string);
+    if (!identity || isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, now)) throw UNAUTHORIZED();
     if (now.getTime() - last >= ACTIVITY_WRITE_INTERVAL_MS) {
-      this.store.prepare(`UPDATE api_sessions SET "lastActivityAt" = ? WHERE "id" = ?`).run(now.toISOString(), row.id);
+      await this.sessions().update(session.id, { lastActivityAt: now.toISOString() }, session.updatedAt);
     }
     return {
-      apiSessionId: row.id,
-      identityId: row.identityId,
-      identityName: row.name,
-      isAdmin: row.isAdmin === 1,
-      authenticatorId: row.authenticatorId,
+      apiSessionId: session.id,
+      identityId: identity.id,
+      identityName: identity.name as string,
+      isAdmin: identity.isAdmin === true,
+      authenticatorId: session.authenticatorId as string,
       token,
       expiresAt: new Date(now.getTime() + this.timeoutMs),
     };
@@ -88,17 +69,21 @@ export class ApiSessions {
     return new Date(Date.parse(lastActivityAt) + this.timeoutMs);
   }
 
-  delete(id: string): void {
-    this.store.prepare(`DELETE FROM api_sessions WHERE "id" = ?`).run(id);
+  async delete(id: string): Promise<void> {
+    await this.sessions().deleteWhere({ id });
   }
 
-  deleteForIdentity(identityId: string): void {
-    this.store.prepare(`DELETE FROM api_sessions WHERE "identityId" = ?`).run(identityId);
+  async deleteForIdentity(identityId: string): Promise<void> {
+    await this.sessions().deleteWhere({ identityId });
   }
 
   /** Removes sessions idle past the timeout; run periodically so they do not pile up. */
-  sweep(now: Date): number {
+  async sweep(now: Date): Promise<number> {
     const cutoff = new Date(now.getTime() - this.timeoutMs).toISOString();
-    return this.store.prepare(`DELETE FROM api_sessions WHERE "lastActivityAt" < ?`).run(cutoff).changes;
+    return this.sessions().deleteWhere({ lastActivityAt: { lt: cutoff } });
+  }
+
+  private sessions() {
+    return this.store.repo('api-session');
   }
 }

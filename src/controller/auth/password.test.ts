@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hashPassword, verifyPassword } from './password.js';
+import { PasswordHasher } from './password.js';
+
+const hasher = new PasswordHasher();
+const hashPassword = (p: string) => hasher.hash(p);
+const verifyPassword = (p: string, h: string | null | undefined) => hasher.verify(p, h);
 
 test('a hash verifies only its own password', async () => {
   const hash = await hashPassword('correct horse');
@@ -21,4 +25,11 @@ test('a missing hash never verifies', async () => {
 
 test('an unknown scheme never verifies', async () => {
   assert.equal(await verifyPassword('x', 'md5$abc'), false);
+});
+
+test('a cheaper cost is recorded in the hash and verifies under any hasher', async () => {
+  const cheap = new PasswordHasher({ N: 2 ** 10, r: 8, p: 1 });
+  const hash = await cheap.hash('pw-12345');
+  assert.match(hash, /^scrypt\$1024\$8\$1\$/);
+  assert.equal(await hasher.verify('pw-12345', hash), true);
 });

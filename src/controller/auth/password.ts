@@ -2,10 +2,12 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
  * Password hashing with scrypt, the memory-hard KDF built into Node (no native dependency to compile).
- * N=2^15, r=8, p=1 costs 32 MiB and tens of milliseconds per hash, which makes offline guessing expensive.
+ * N=2^15, r=8, p=1 (PASSWORD_COST) costs 32 MiB and tens of milliseconds per hash, which makes offline guessing expensive.
  * Stored as `scrypt$N$r$p$salt$hash` so parameters can be raised later without breaking old hashes.
  */
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+/** The production cost; tests pass a cheaper one (the stored hash records its own cost, so both verify). */
+export const PASSWORD_COST = { N: 2 ** 15, r: 8, p: 1 };
+export type PasswordCost = typeof PASSWORD_COST;
 const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
@@ -16,22 +18,27 @@ function derive(password: string, salt: Buffer, N: number, r: number, p: number)
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS.N, PARAMS.r, PARAMS.p);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
-}
+export class PasswordHasher {
+  /** A hash of a random password: verifying against it costs the same as against a real one (no user enumeration by timing). */
+  private decoy: Promise<string> | undefined;
 
-/** A hash of a random password: verifying against it costs the same as against a real one (no user enumeration by timing). */
-let decoy: Promise<string> | undefined;
+  constructor(private readonly cost: PasswordCost = PASSWORD_COST) {}
 
-/** Constant-time comparison of the derived key; a missing hash still spends the same work on a decoy. */
-export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
-  decoy ??= hashPassword(randomBytes(16).toString('hex'));
-  const target = stored ?? (await decoy);
-  const [scheme, n, r, p, saltB64, keyB64] = target.split('$');
-  if (scheme !== 'scrypt') return false;
-  const expected = Buffer.from(keyB64, 'base64');
-  const actual = await derive(password, Buffer.from(saltB64, 'base64'), Number(n), Number(r), Number(p));
-  return actual.length === expected.length && timingSafeEqual(actual, expected) && stored !== undefined && stored !== null;
+  async hash(password: string): Promise<string> {
+    const { N, r, p } = this.cost;
+    const salt = randomBytes(16);
+    const key = await derive(password, salt, N, r, p);
+    return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
+  }
+
+  /** Constant-time comparison of the derived key; a missing hash still spends the same work on a decoy. */
+  async verify(password: string, stored: string | null | undefined): Promise<boolean> {
+    this.decoy ??= this.hash(randomBytes(16).toString('hex'));
+    const target = stored ?? (await this.decoy);
+    const [scheme, n, r, p, saltB64, keyB64] = target.split('$');
+    if (scheme !== 'scrypt') return false;
+    const expected = Buffer.from(keyB64, 'base64');
+    const actual = await derive(password, Buffer.from(saltB64, 'base64'), Number(n), Number(r), Number(p));
+    return actual.length === expected.length && timingSafeEqual(actual, expected) && stored !== undefined && stored !== null;
+  }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import { ApiError } from '../../protocol/errors.js';
-import type { Services } from '../services.js';
+import type { Runtime } from '../runtime.js';
 import { authorise } from './auth-stage.js';
 import { parseJson, readBody } from './body.js';
 import { applyCors, isPreflight } from './cors.js';
@@ -38,7 +38,7 @@ export interface App {
 }
 
 /** Builds the request pipeline: CORS, routing, authentication stage, handler, one error path. */
-export function createApp(services: Services, routes: Route[]): App {
+export function createApp(rt: Runtime, routes: Route[]): App {
   const router = new Router();
   for (const route of routes) router.add(route);
 
@@ -60,24 +60,24 @@ export function createApp(services: Services, routes: Route[]): App {
       const located = locate(pathname);
       const method = req.method ?? 'GET';
       if (!located) throw new ApiError('NOT_FOUND', { cause: { code: 'UNHANDLED', message: `no route for ${pathname}` } });
-      const now = services.clock();
-      const { route, params } = matchOrRefuse(router, located.api, method === 'HEAD' ? 'GET' : method, located.path, () =>
-        authorise(req, 'admin', services.sessions, now),
+      const now = rt.clock();
+      const { route, params } = await matchOrRefuse(router, located.api, method === 'HEAD' ? 'GET' : method, located.path, () =>
+        authorise(req, 'admin', rt.apiSessions, now),
       );
       const ctx = makeCtx(req, res, { api: located.api, method, path: located.path, params, query, requestId, now });
-      ctx.principal = authorise(req, route.access, services.sessions, now);
+      ctx.principal = await authorise(req, route.access, rt.apiSessions, now);
       if (ctx.principal) {
-        res.setHeader('expiration-seconds', String(Math.round(services.config.sessionTimeoutMs / 1000)));
+        res.setHeader('expiration-seconds', String(Math.round(rt.config.sessionTimeoutMs / 1000)));
         res.setHeader('expires-at', ctx.principal.expiresAt.toISOString());
       }
       sendReply(res, await route.handler(ctx));
     } catch (err) {
       const apiError = toApiError(err);
-      if (apiError.status >= 500) services.log(`request ${requestId} failed: ${(err as Error)?.stack ?? String(err)}`);
+      if (apiError.status >= 500) rt.log(`request ${requestId} failed: ${(err as Error)?.stack ?? String(err)}`);
       sendError(res, apiError, requestId);
     } finally {
       // The path only: a query string may carry filters with names an operator would not want in a log file.
-      services.accessLog?.(`${req.method} ${(req.url ?? '/').split('?')[0]} ${res.statusCode} ${Date.now() - started}ms ${requestId}`);
+      rt.accessLog?.(`${req.method} ${(req.url ?? '/').split('?')[0]} ${res.statusCode} ${Date.now() - started}ms ${requestId}`);
     }
   }
 
@@ -88,11 +88,11 @@ export function createApp(services: Services, routes: Route[]): App {
  * Everything under the management API needs an admin, so a non-admin asking for a path we do not serve is told
  * 401 like for any other management path: route existence is not disclosed before authorisation.
  */
-function matchOrRefuse(router: Router, api: ApiName, method: string, path: string, requireAdmin: () => unknown) {
+async function matchOrRefuse(router: Router, api: ApiName, method: string, path: string, requireAdmin: () => Promise<unknown>) {
   try {
     return router.match(api, method, path);
   } catch (err) {
-    if (api === 'management') requireAdmin();
+    if (api === 'management') await requireAdmin();
     throw err;
   }
 }

@@ -17,11 +17,11 @@ export function tokenOf(req: IncomingMessage): string | undefined {
  * The authentication and authorisation stage, run before every handler from the route's declared access.
  * Every refusal is 401 UNAUTHORIZED, as OpenZiti does (no 403): non-admins on the management API included.
  */
-export function authorise(req: IncomingMessage, access: Access, sessions: ApiSessions, now: Date): Principal | undefined {
+export async function authorise(req: IncomingMessage, access: Access, sessions: ApiSessions, now: Date): Promise<Principal | undefined> {
   if (access === 'public') return undefined;
   const token = tokenOf(req);
   if (!token) throw new ApiError('UNAUTHORIZED', { message: 'no session token was provided (zt-session header or Authorization: Bearer)' });
-  const principal = sessions.resolve(token, now);
+  const principal = await sessions.resolve(token, now);
   if (access === 'admin' && !principal.isAdmin) {
     throw new ApiError('UNAUTHORIZED', { message: 'the operation requires an administrator' });
   }

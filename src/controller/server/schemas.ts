@@ -39,6 +39,11 @@ export function typeSchema(type: FieldType): JsonSchema {
       return { type: 'object', additionalProperties: typeSchema(type.values) };
     case 'ref':
       return { type: 'string', minLength: 1 };
+    case 'refList':
+      return { type: 'array', items: { type: 'string', minLength: 1 } };
+    case 'roles':
+      // #attribute, @id or #all (alone: checked with the references, wire-protocol section 4).
+      return { type: 'array', items: { type: 'string', pattern: '^[#@].+' } };
   }
 }
 
@@ -57,7 +62,7 @@ export function bodySchema(def: ResourceDef, verb: Verb): JsonSchema {
   const required: string[] = [];
   for (const [name, field] of Object.entries(def.fields)) {
     const p = presence(field, verb);
-    if (p === 'no' || field.readOnly) continue;
+    if (p === 'no' || field.readOnly || field.internal || field.computed) continue;
     const schema = typeSchema(field.type);
     properties[name] = field.nullable ? withNull(schema) : schema;
     if (p === 'required') required.push(name);
@@ -75,7 +80,7 @@ export function readSchema(def: ResourceDef): JsonSchema {
     _links: { type: 'object' },
   };
   for (const [name, field] of Object.entries(def.fields)) {
-    if (field.secret || field.virtual) continue;
+    if (field.secret || field.virtual || field.internal) continue;
     properties[name] = typeSchema(field.type);
     if (field.type.kind === 'ref' && field.type.as) properties[field.type.as] = { type: 'object' };
   }

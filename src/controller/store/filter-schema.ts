@@ -1,6 +1,7 @@
 import type { FieldType, ResourceDef } from '../../resources/index.js';
 import type { FilterSchema, ScalarSymbol, SetSymbol, SymbolType } from './filter-sql.js';
-import { quote } from './codec.js';
+import { quote } from './fragment.js';
+import { isSetField, setTableName } from './schema-model.js';
 
 /** The ZitiQL symbols of a resource, derived from its catalogue entry: what `meta.filterableFields` lists. */
 export function filterSchema(def: ResourceDef, alias = 'e'): FilterSchema {
@@ -13,8 +14,8 @@ export function filterSchema(def: ResourceDef, alias = 'e'): FilterSchema {
   };
   for (const [name, field] of Object.entries(def.fields)) {
     if (!field.filterable) continue;
-    if (field.type.kind === 'attributes') {
-      symbols[name] = { kind: 'set', type: 'string', table: setTable(def, name), ownerColumn: 'ownerId', valueColumn: 'value' };
+    if (isSetField(field)) {
+      symbols[name] = { kind: 'set', type: 'string', table: quote(setTableName(def, name)), ownerColumn: '"ownerId"', valueColumn: '"value"' };
       continue;
     }
     const symbol: ScalarSymbol = { kind: 'scalar', type: symbolType(field.type), sql: col(name), sortable: field.sortable };
@@ -23,10 +24,6 @@ export function filterSchema(def: ResourceDef, alias = 'e'): FilterSchema {
     if (field.type.kind === 'ref' && field.type.as) symbols[field.type.as] = symbol;
   }
   return { idSql: col('id'), symbols, tagsSql: col('tags') };
-}
-
-export function setTable(def: ResourceDef, field: string): string {
-  return `${def.table}_${field}`;
 }
 
 function symbolType(type: FieldType): SymbolType {

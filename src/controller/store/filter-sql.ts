@@ -1,5 +1,6 @@
 /**
- * Compiles a parsed ZitiQL query (src/protocol/zitiql) into an SQLite WHERE / ORDER BY pair.
+ * Compiles a parsed ZitiQL query (src/protocol/zitiql) into a WHERE / ORDER BY pair, one SQL for every
+ * dialect but for the few functions the dialect supplies (substring tests, reading tags).
  *
  * Safety: literal values only ever reach SQL as bound `?` parameters, and field names are only used to
  * look up schema entries; the SQL text is built from the schema's own `sql`/table/column strings. The one
@@ -9,10 +10,10 @@
  * AllOfSetExprNode; combine with `not isEmpty(set)` to require elements.
  *
  * NULL semantics: SQL's three-valued logic would make `not (externalId = "x")` drop rows whose
- * externalId is NULL. Every `not` therefore compiles to `NOT coalesce(inner, 0)`, i.e. "unknown" counts as
- * false before negating, and `!=` compiles to `IS NOT`. The result is two-valued logic in which a NULL field
+ * externalId is NULL. Every `not` therefore compiles to `NOT coalesce(inner, FALSE)`, i.e. "unknown" counts as
+ * false before negating, and `!=` compiles to `IS DISTINCT FROM`. The result is two-valued logic in which a NULL field
  * fails every positive test (=, <, contains, in, between) and passes its negation (!=, not in, ...).
- * Positive comparisons stay as plain `col = ?` so SQLite can use indexes.
+ * Positive comparisons stay as plain `col = ?` so the database can use indexes.
  */
 import type {
   BetweenExpr,
@@ -24,6 +25,9 @@ import type {
   Operand,
   Query,
 } from '../../protocol/zitiql/ast.js';
+import type { Dialect, TagView } from './dialects/dialect.js';
+import { sqliteDialect } from './dialects/sqlite.js';
+import { type Fragment, join, param, raw, sql } from './fragment.js';
 
 export type SymbolType = 'string' | 'number' | 'boolean' | 'datetime';
 
@@ -69,48 +73,16 @@ export class FilterError extends Error {
   override name = 'FilterError';
 }
 
-export function compileQuery(q: Query, schema: FilterSchema): CompiledQuery {
-  const where = q.filter ? new Compiler(schema).bool(q.filter) : raw('1');
-  const compiled: CompiledQuery = { where: where.sql, params: [...where.params], orderBy: compileOrderBy(q, schema) };
+export function compileQuery(q: Query, schema: FilterSchema, dialect: Dialect = sqliteDialect): CompiledQuery {
+  const where = q.filter ? new Compiler(schema, dialect).bool(q.filter) : raw('1 = 1');
+  const compiled: CompiledQuery = { where: where.sql, params: [...where.params], orderBy: compileOrderBy(q, schema, dialect) };
   if (q.skip !== undefined) compiled.skip = q.skip;
   if (q.limit !== undefined) compiled.limit = q.limit;
   return compiled;
 }
 
-/** SQL text with its parameters; composing fragments keeps `?` and values in step. */
-interface Fragment {
-  readonly sql: string;
-  readonly params: readonly unknown[];
-}
-
-const raw = (sql: string): Fragment => ({ sql, params: [] });
-
-/** Binds a literal value; booleans become 0/1 as stored (better-sqlite3 cannot bind booleans). */
-const param = (value: string | number | boolean): Fragment => ({
-  sql: '?',
-  params: [typeof value === 'boolean' ? Number(value) : value],
-});
-
-/** Only fragments can be interpolated, so nothing reaches the SQL text without going through raw()/param(). */
-function sql(strings: TemplateStringsArray, ...parts: Fragment[]): Fragment {
-  let text = strings[0];
-  const params: unknown[] = [];
-  parts.forEach((part, i) => {
-    text += part.sql + strings[i + 1];
-    params.push(...part.params);
-  });
-  return { sql: text, params };
-}
-
-function join(fragments: Fragment[], separator: string): Fragment {
-  return {
-    sql: fragments.map((f) => f.sql).join(separator),
-    params: fragments.flatMap((f) => f.params),
-  };
-}
-
 /** Negation that treats NULL ("unknown") as false first; see the file comment. */
-const not = (f: Fragment): Fragment => sql`NOT coalesce(${f}, 0)`;
+const not = (f: Fragment): Fragment => sql`NOT coalesce(${f}, FALSE)`;
 
 /** Alias of a set's side table inside its subquery; distinct from any outer alias the schema may use. */
 const SET_ALIAS = 'zq_set';
@@ -119,7 +91,7 @@ const SET_ALIAS = 'zq_set';
  * The type an operation needs to read its operand as. Only tags (untyped JSON) depend on it: a typed view
  * reads values of another JSON type as NULL; 'substring' accepts text and numbers; 'any' accepts all.
  */
-type ValueView = SymbolType | 'substring' | 'any';
+type ValueView = TagView;
 
 /**
  * What an operation's left-hand side resolved to: its type, how to read its value, and how to wrap a
@@ -156,11 +128,11 @@ function resolve(name: string, schema: FilterSchema): Resolved {
   throw new FilterError(`unknown symbol '${name}'`);
 }
 
-/** JSON path of a tag key, quoted so that dots and dashes in the key are taken literally. */
-const tagPath = (key: string): string => `$."${key}"`;
-
 class Compiler {
-  constructor(private readonly schema: FilterSchema) {}
+  constructor(
+    private readonly schema: FilterSchema,
+    private readonly dialect: Dialect,
+  ) {}
 
   bool(expr: BoolExpr): Fragment {
     switch (expr.kind) {
@@ -173,7 +145,8 @@ class Compiler {
       case 'not':
         return not(this.bool(expr.operand));
       case 'const':
-        return param(expr.value);
+        // Written as a comparison: a bare bound value is not a condition in every dialect.
+        return raw(expr.value ? '(1 = 1)' : '(1 = 0)');
       case 'boolSymbol':
         return this.boolSymbol(expr.name);
       case 'isEmpty':
@@ -211,8 +184,8 @@ class Compiler {
     }
     if (!accepts(target, right.kind) || (right.kind === 'boolean' && op !== '=' && op !== '!=')) fail();
     const value = target.value(right.kind);
-    // `!=` as IS NOT so that a NULL field counts as "not equal" (the negation of `=`).
-    const operator = raw(op === '!=' ? 'IS NOT' : op);
+    // `!=` as IS DISTINCT FROM so that a NULL field counts as "not equal" (the negation of `=`).
+    const operator = raw(op === '!=' ? 'IS DISTINCT FROM' : op);
     return target.wrap(sql`${value} ${operator} ${param(right.value)}`);
   }
 
@@ -225,10 +198,7 @@ class Compiler {
     }
     const value = target.value('substring');
     const needle = param(String(expr.right.value));
-    // instr, not LIKE: LIKE is case-insensitive for ASCII in SQLite and treats % and _ as wildcards.
-    const found = expr.ignoreCase
-      ? sql`instr(upper(${value}), upper(${needle})) > 0`
-      : sql`instr(${value}, ${needle}) > 0`;
+    const found = this.dialect.containsText(value, needle, expr.ignoreCase);
     return target.wrap(expr.negated ? not(found) : found);
   }
 
@@ -284,7 +254,7 @@ class Compiler {
       throw new FilterError(`symbol '${operand.name}' is a set symbol but is used in non-set function context`);
     }
     if (resolved.kind === 'tag') {
-      const value = (view: ValueView): Fragment => tagValue(resolved.tagsSql, resolved.key, view);
+      const value = (view: ValueView): Fragment => this.dialect.tagValue(resolved.tagsSql, param(resolved.key), view);
       return { type: 'any', value, wrap: identity, nullable: true, text: operand.name };
     }
     const column = raw(resolved.symbol.sql);
@@ -320,32 +290,6 @@ class Compiler {
   }
 }
 
-/**
- * Reads a tag as the type the operation needs. Values of another JSON type read as NULL, so that e.g.
- * `tags.x > 5` never compares a text tag with a number (SQLite orders all text after all numbers).
- */
-function tagValue(tagsSql: string, key: string, view: ValueView): Fragment {
-  const tags = raw(tagsSql);
-  const path = param(tagPath(key));
-  const value = sql`json_extract(${tags}, ${path})`;
-  const type = sql`json_type(${tags}, ${path})`;
-  switch (view) {
-    case 'any':
-      return value;
-    case 'string':
-      return sql`(CASE WHEN ${type} = 'text' THEN ${value} END)`;
-    case 'number':
-      return sql`(CASE WHEN ${type} IN ('integer', 'real') THEN ${value} END)`;
-    case 'substring':
-      return sql`(CASE WHEN ${type} IN ('text', 'integer', 'real') THEN ${value} END)`;
-    case 'boolean':
-      return sql`(CASE ${type} WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)`;
-    case 'datetime':
-      // Normalised like datetime literals, so offsets and missing milliseconds still compare correctly.
-      return sql`strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN ${type} = 'text' THEN ${value} END)`;
-  }
-}
-
 /** Whether a literal of this kind can be compared with the target (tags take any type). */
 function accepts(target: Target, kind: Literal['kind']): kind is SymbolType {
   return kind !== 'null' && (target.type === 'any' || target.type === kind);
@@ -369,9 +313,9 @@ function formatLiteral(literal: Literal): string {
  * ORDER BY of the requested sort fields, always ending with the id so that pages are stable.
  * Sort fields never add parameters, so `where`/`params` can be reused for count queries.
  */
-function compileOrderBy(q: Query, schema: FilterSchema): string {
+function compileOrderBy(q: Query, schema: FilterSchema, dialect: Dialect): string {
   const terms = q.sort.map(({ field, direction }) => ({
-    sql: sortExpression(field, schema),
+    sql: sortExpression(field, schema, dialect),
     direction: direction === 'desc' ? 'DESC' : 'ASC',
   }));
   if (!terms.some((t) => t.sql === schema.idSql)) terms.push({ sql: schema.idSql, direction: 'ASC' });
@@ -381,13 +325,13 @@ function compileOrderBy(q: Query, schema: FilterSchema): string {
 /** Tag keys that can be written into a JSON path literal: exactly the ZitiQL identifier characters. */
 const SAFE_TAG_KEY = /^[A-Za-z][A-Za-z_-]*(?:\.[A-Za-z][A-Za-z_-]*)*$/;
 
-function sortExpression(field: string, schema: FilterSchema): string {
+function sortExpression(field: string, schema: FilterSchema, dialect: Dialect): string {
   const resolved = resolve(field, schema);
   if (resolved.kind === 'tag') {
     // The one place a name reaches SQL text: a bound parameter here would make `params` depend on
     // ORDER BY. The key is re-validated to identifier characters, which cannot break out of the literal.
     if (!SAFE_TAG_KEY.test(resolved.key)) throw new FilterError(`sort field '${field}' is not sortable`);
-    return `json_extract(${schema.tagsSql}, '${tagPath(resolved.key)}')`;
+    return dialect.tagSort(schema.tagsSql!, resolved.key);
   }
   if (resolved.kind === 'set' || resolved.symbol.sortable === false) {
     throw new FilterError(`sort field '${field}' is not sortable`);

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { FieldDef, ResourceDef } from '../../resources/index.js';
-import { resource } from '../../resources/index.js';
 import { ApiError, invalidField, notFound, renderValue } from '../../protocol/errors.js';
-import { normaliseLimit, normaliseOffset, UNLIMITED_REPORTED } from '../../protocol/paging.js';
+import { MAX_ALL_ROWS, normaliseLimit, normaliseOffset, UNLIMITED_REPORTED } from '../../protocol/paging.js';
 import { parseQuery } from '../../protocol/zitiql/index.js';
-import type { Statement } from 'better-sqlite3';
-import { decodeValue, encodeValue, quote, storedFields } from './codec.js';
+import { decodeValue, encodeValue } from './codec.js';
+import type { Driver } from './driver.js';
 import { compileQuery, type CompiledQuery, type FilterSchema } from './filter-sql.js';
-import { filterSchema, filterableFields, setTable } from './filter-schema.js';
+import { filterSchema, filterableFields } from './filter-schema.js';
+import { type Fragment, join, param, quote, raw, sql } from './fragment.js';
+import { isSetField, isStored, setTableName } from './schema-model.js';
 
-/** A decoded row: common columns and catalogue fields as JS values; `refNames` holds names of referenced entities. */
+/** A decoded row: common columns and stored fields as JS values; `refNames` holds names of referenced entities. */
 export interface Row {
   id: string;
   createdAt: string;
@@ -20,6 +21,19 @@ export interface Row {
   [field: string]: unknown;
 }
 
+/** Conditions on stored scalar fields: a value, a list of values (any of them), null (no value), or below a bound. */
+export type Where = Record<string, string | number | boolean | null | readonly string[] | { lt: string | number }>;
+
+/** Restricts a list to part of the resource, e.g. one identity's authenticators or the configs of a service. */
+export type Scope =
+  | { where: Where }
+  /** Entities whose id is in `owner`'s set field (`/rt/{id}/configs`). */
+  | { memberOf: { def: ResourceDef; field: string; ownerId: string } }
+  /** Entities whose own set field holds `value` (`/configs/{id}/rt`). */
+  | { holding: { field: string; value: string } }
+  /** Entities among these ids (computed relations). */
+  | { ids: readonly string[] };
+
 export interface ListParams {
   filter?: string;
   limit?: number;
@@ -27,8 +41,7 @@ export interface ListParams {
   sort?: string;
   roleFilter?: string[];
   roleSemantic?: string;
-  /** Restricts the list, e.g. to one identity's authenticators: `e."identityId" = ?`. */
-  scope?: { sql: string; params: unknown[] };
+  scope?: Scope;
 }
 
 /** Where a page sits in the whole list (what `meta.pagination` reports). */
@@ -42,12 +55,12 @@ export interface ListResult extends Page {
   rows: Row[];
 }
 
-/** The page a query asks for: `limit`/`skip` in the filter win over the parameters (wire-protocol section 3). */
-function pageBounds(compiled: CompiledQuery, params: ListParams): { limit?: number; offset: number } {
-  return {
-    limit: compiled.limit === 'none' ? undefined : normaliseLimit(compiled.limit ?? params.limit),
-    offset: normaliseOffset(compiled.skip ?? params.offset),
-  };
+/** Another resource's field that points at this one, and what deleting the target does to it. */
+export interface Referrer {
+  def: ResourceDef;
+  field: string;
+  kind: 'ref' | 'refList' | 'roles';
+  onDelete: 'restrict' | 'cascade' | 'clear';
 }
 
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -60,67 +73,108 @@ export function newId(length = 10): string {
   return id;
 }
 
+/** The page a query asks for: `limit`/`skip` in the filter win over the parameters (wire-protocol section 3). */
+function pageBounds(compiled: CompiledQuery, params: ListParams): { limit?: number; offset: number } {
+  return {
+    limit: compiled.limit === 'none' ? undefined : normaliseLimit(compiled.limit ?? params.limit),
+    offset: normaliseOffset(compiled.skip ?? params.offset),
+  };
+}
+
+/** What a page without a limit reports: "all" when it holds everything, the cap when the cap cut it short. */
+function reportedLimit(limit: number | undefined, total: number): number {
+  if (limit !== undefined) return limit;
+  return total > MAX_ALL_ROWS ? MAX_ALL_ROWS : UNLIMITED_REPORTED;
+}
+
 /**
- * Generic storage of one catalogue resource. Everything is derived from the catalogue entry: columns, JSON
- * encoding, the side table that makes role attributes filterable as a set, reference names, and the ZitiQL
- * schema. Statements are prepared once per shape and cached.
+ * Generic storage of one catalogue resource, in any dialect. Everything is derived from the catalogue entry:
+ * columns, JSON encoding, the side tables that make sets (attributes, reference lists, roles) queryable, reference
+ * names, the ZitiQL schema, and what deleting an entity does to those that refer to it.
  */
 export class Repository {
   readonly schema: FilterSchema;
   readonly filterableFields: string[];
   private readonly columns: string[];
-  private readonly attributeFields: string[];
+  private readonly setFields: string[];
   private readonly refSelect: string;
+  private readonly table: string;
 
   constructor(
-    /** Prepares (and caches) a statement on the store's database. */
-    private readonly prepare: (sql: string) => Statement<unknown[]>,
+    private readonly driver: Driver,
     readonly def: ResourceDef,
+    private readonly resolve: (name: string) => ResourceDef,
+    /** Fields of other resources that point at this one (filled by the store once every repository exists). */
+    readonly referrers: Referrer[] = [],
+    /** Unique index name -> its fields, to name the field of a violation the database reports by constraint. */
+    private readonly uniqueIndexes: Record<string, string[]> = {},
   ) {
+    this.table = quote(def.table);
     this.schema = filterSchema(def);
     this.filterableFields = filterableFields(this.schema);
-    this.columns = storedFields(def);
-    this.attributeFields = this.columns.filter((c) => def.fields[c].type.kind === 'attributes');
+    this.columns = Object.keys(def.fields).filter((name) => isStored(def.fields[name]));
+    this.setFields = this.columns.filter((c) => isSetField(def.fields[c]));
     this.refSelect = Object.entries(def.fields)
-      .filter(([, f]) => f.type.kind === 'ref' && f.type.as)
+      .filter(([, f]) => f.type.kind === 'ref' && f.type.as && isStored(f))
       .map(([name, f]) => {
-        const target = resource((f.type as { resource: string }).resource);
-        return `, (SELECT r.${quote('name')} FROM ${target.table} r WHERE r.${quote('id')} = e.${quote(name)}) AS ${quote(`ref:${name}`)}`;
+        const target = resolve((f.type as { resource: string }).resource);
+        return `, (SELECT r."name" FROM ${quote(target.table)} r WHERE r."id" = e.${quote(name)}) AS ${quote(`ref:${name}`)}`;
       })
       .join('');
   }
 
-  find(id: string): Row | undefined {
-    const raw = this.prepare(`SELECT e.*${this.refSelect} FROM ${this.def.table} e WHERE e."id" = ?`).get(id);
-    return raw ? this.decode(raw as Record<string, unknown>) : undefined;
+  private get dialect() {
+    return this.driver.dialect;
   }
 
-  get(id: string): Row {
-    const row = this.find(id);
+  async find(id: string): Promise<Row | undefined> {
+    const raw = await this.driver.get<Record<string, unknown>>(`SELECT e.*${this.refSelect} FROM ${this.table} e WHERE e."id" = ?`, [id]);
+    return raw ? this.decode(raw) : undefined;
+  }
+
+  async get(id: string): Promise<Row> {
+    const row = await this.find(id);
     if (!row) throw notFound(this.def.name, id);
     return row;
   }
 
-  list(params: ListParams = {}): ListResult {
+  async findOne(where: Where): Promise<Row | undefined> {
+    return (await this.findAll(where, 1))[0];
+  }
+
+  /** Rows matching `where`, in id order (at most `limit`). */
+  async findAll(where: Where, limit?: number): Promise<Row[]> {
+    const cond = this.whereClause(where);
+    const rows = await this.driver.all<Record<string, unknown>>(
+      `SELECT e.*${this.refSelect} FROM ${this.table} e WHERE ${cond.sql} ORDER BY e."id" LIMIT ?`,
+      [...cond.params, limit ?? this.dialect.noLimit],
+    );
+    return rows.map((r) => this.decode(r));
+  }
+
+  async count(where: Where = {}): Promise<number> {
+    const cond = this.whereClause(where);
+    return (await this.driver.get<{ n: number }>(`SELECT count(*) AS n FROM ${this.table} e WHERE ${cond.sql}`, cond.params))!.n;
+  }
+
+  async exists(where: Where): Promise<boolean> {
+    return (await this.findOne(where)) !== undefined;
+  }
+
+  async list(params: ListParams = {}): Promise<ListResult> {
     const compiled = this.compile(params);
-    const where: string[] = [compiled.where];
-    const args: unknown[] = [...compiled.params];
-    if (params.scope) {
-      where.push(params.scope.sql);
-      args.push(...params.scope.params);
-    }
+    const parts: Fragment[] = [{ sql: compiled.where, params: compiled.params }];
+    if (params.scope) parts.push(this.scopeClause(params.scope));
     const role = this.roleClause(params.roleFilter, params.roleSemantic);
-    if (role) {
-      where.push(role.sql);
-      args.push(...role.params);
-    }
-    const whereSql = where.map((w) => `(${w})`).join(' AND ');
+    if (role) parts.push(role);
+    const where = join(parts.map((p) => sql`(${p})`), ' AND ');
     const { limit, offset } = pageBounds(compiled, params);
-    const total = (this.prepare(`SELECT count(*) AS n FROM ${this.def.table} e WHERE ${whereSql}`).get(...args) as { n: number }).n;
-    const rows = this.prepare(
-      `SELECT e.*${this.refSelect} FROM ${this.def.table} e WHERE ${whereSql} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
-    ).all(...args, limit ?? -1, offset) as Record<string, unknown>[];
-    return { rows: rows.map((r) => this.decode(r)), totalCount: total, limit: limit ?? UNLIMITED_REPORTED, offset };
+    const total = (await this.driver.get<{ n: number }>(`SELECT count(*) AS n FROM ${this.table} e WHERE ${where.sql}`, where.params))!.n;
+    const rows = await this.driver.all<Record<string, unknown>>(
+      `SELECT e.*${this.refSelect} FROM ${this.table} e WHERE ${where.sql} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
+      [...where.params, limit ?? MAX_ALL_ROWS, offset],
+    );
+    return { rows: rows.map((r) => this.decode(r)), totalCount: total, limit: reportedLimit(limit, total), offset };
   }
 
   private compile(params: ListParams): CompiledQuery {
@@ -132,14 +186,38 @@ export class Repository {
         throw new ApiError('INVALID_SORT_IDENTIFIER', { cause: { code: 'UNHANDLED', message: (err as Error).message } });
       }
     }
-    return compileQuery(query, this.schema);
+    return compileQuery(query, this.schema, this.dialect);
+  }
+
+  private whereClause(where: Where): Fragment {
+    const parts: Fragment[] = [raw('1 = 1')];
+    for (const [name, value] of Object.entries(where)) {
+      if (name !== 'id' && !this.columns.includes(name)) throw new Error(`${this.def.name} has no stored field '${name}'`);
+      const column = raw(`e.${quote(name)}`);
+      if (value === null) parts.push(sql`${column} IS NULL`);
+      else if (Array.isArray(value)) parts.push(this.dialect.inList(column, value as string[]));
+      else if (typeof value === 'object') parts.push(sql`${column} < ${param((value as { lt: string | number }).lt)}`);
+      else parts.push(sql`${column} = ${param(value as string | number | boolean)}`);
+    }
+    return join(parts, ' AND ');
+  }
+
+  private scopeClause(scope: Scope): Fragment {
+    if ('where' in scope) return this.whereClause(scope.where);
+    if ('ids' in scope) return this.dialect.inList(raw('e."id"'), scope.ids);
+    if ('memberOf' in scope) {
+      const { def, field, ownerId } = scope.memberOf;
+      return sql`e."id" IN (SELECT s."value" FROM ${raw(quote(setTableName(def, field)))} s WHERE s."ownerId" = ${param(ownerId)})`;
+    }
+    const side = quote(setTableName(this.def, scope.holding.field));
+    return sql`EXISTS (SELECT 1 FROM ${raw(side)} s WHERE s."ownerId" = e."id" AND s."value" = ${param(scope.holding.value)})`;
   }
 
   /**
    * `roleFilter`/`roleSemantic` on role-aware lists: `@id` values match by id, `#attr` values by attribute
    * (all of them for AllOf, any for AnyOf), `#all` matches everything; ids and attributes are OR-ed, as policies do.
    */
-  private roleClause(roles: string[] | undefined, semantic: string | undefined): { sql: string; params: unknown[] } | undefined {
+  private roleClause(roles: string[] | undefined, semantic: string | undefined): Fragment | undefined {
     if (!roles || roles.length === 0) return undefined;
     const field = this.def.roleAttributes?.field;
     if (!field) throw invalidField('roleFilter', `${this.def.plural} do not accept a role filter`, roles);
@@ -154,28 +232,19 @@ export class Repository {
       else throw invalidField('roleFilter', `'${role}' is neither a role attribute (prefixed with #) nor an entity id (prefixed with @)`, role);
     }
     if (attrs.includes('all')) return undefined;
-    const parts: string[] = [];
-    const params: unknown[] = [];
-    if (ids.length) {
-      parts.push(`e."id" IN (${ids.map(() => '?').join(', ')})`);
-      params.push(...ids);
-    }
+    const parts: Fragment[] = [];
+    if (ids.length) parts.push(this.dialect.inList(raw('e."id"'), ids));
     if (attrs.length) {
-      const table = setTable(this.def, field);
-      const marks = attrs.map(() => '?').join(', ');
-      if ((semantic ?? 'AllOf') === 'AnyOf') {
-        parts.push(`EXISTS (SELECT 1 FROM ${table} s WHERE s."ownerId" = e."id" AND s."value" IN (${marks}))`);
-        params.push(...attrs);
-      } else {
-        parts.push(`(SELECT count(DISTINCT s."value") FROM ${table} s WHERE s."ownerId" = e."id" AND s."value" IN (${marks})) = ?`);
-        params.push(...attrs, new Set(attrs).size);
-      }
+      const side = raw(quote(setTableName(this.def, field)));
+      const found = this.dialect.inList(raw('s."value"'), attrs);
+      if ((semantic ?? 'AllOf') === 'AnyOf') parts.push(sql`EXISTS (SELECT 1 FROM ${side} s WHERE s."ownerId" = e."id" AND ${found})`);
+      else parts.push(sql`(SELECT count(DISTINCT s."value") FROM ${side} s WHERE s."ownerId" = e."id" AND ${found}) = ${param(new Set(attrs).size)}`);
     }
-    return { sql: parts.join(' OR '), params };
+    return join(parts, ' OR ');
   }
 
-  /** Inserts a row; `values` are catalogue field values (already validated) plus optional extra columns. */
-  insert(values: Record<string, unknown>, opts: { id?: string; now: string; isSystem?: boolean }): string {
+  /** Inserts a row; `values` are field values (already validated) plus server and internal fields. */
+  async insert(values: Record<string, unknown>, opts: { id?: string; now: string; isSystem?: boolean }): Promise<string> {
     const id = opts.id ?? newId();
     const names = ['id', 'createdAt', 'updatedAt', 'tags', 'isSystem'];
     const args: unknown[] = [id, opts.now, opts.now, JSON.stringify(values.tags ?? {}), opts.isSystem ? 1 : 0];
@@ -185,15 +254,21 @@ export class Repository {
       names.push(name);
       args.push(this.encode(name, value));
     }
-    this.unique(values, () =>
-      this.prepare(`INSERT INTO ${this.def.table} (${names.map(quote).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...args),
+    await this.unique(values, () =>
+      this.driver.run(`INSERT INTO ${this.table} (${names.map(quote).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, args),
     );
-    this.writeAttributes(id, values);
+    await this.writeSets(id, values);
     return id;
   }
 
+  /** Inserts a built-in row unless one with its id exists (built-ins are never overwritten). */
+  async ensure(values: Record<string, unknown> & { id: string }, now: string): Promise<void> {
+    if (await this.find(values.id)) return;
+    await this.insert(values, { id: values.id, now, isSystem: true });
+  }
+
   /** Updates only the given fields (PATCH semantics); `updatedAt` always moves. */
-  update(id: string, values: Record<string, unknown>, now: string): void {
+  async update(id: string, values: Record<string, unknown>, now: string): Promise<void> {
     const sets = ['"updatedAt" = ?'];
     const args: unknown[] = [now];
     if (values.tags !== undefined) {
@@ -205,44 +280,76 @@ export class Repository {
       sets.push(`${quote(name)} = ?`);
       args.push(this.encode(name, values[name]));
     }
-    const result = this.unique(values, () => this.prepare(`UPDATE ${this.def.table} SET ${sets.join(', ')} WHERE "id" = ?`).run(...args, id));
+    const result = await this.unique(values, () => this.driver.run(`UPDATE ${this.table} SET ${sets.join(', ')} WHERE "id" = ?`, [...args, id]));
     if (result.changes === 0) throw notFound(this.def.name, id);
-    this.writeAttributes(id, values);
+    await this.writeSets(id, values);
   }
 
-  delete(id: string): void {
-    const result = this.prepare(`DELETE FROM ${this.def.table} WHERE "id" = ?`).run(id);
+  /**
+   * Deletes an entity and settles what refers to it, in the caller's transaction: a restricting reference is a
+   * 409 naming the referencing field; reference lists and role sets lose the id; cascading references go too.
+   */
+  async delete(id: string): Promise<void> {
+    for (const ref of this.referrers) await this.settleReferrer(ref, id);
+    const result = await this.driver.run(`DELETE FROM ${this.table} WHERE "id" = ?`, [id]);
     if (result.changes === 0) throw notFound(this.def.name, id);
   }
 
-  count(): number {
-    return (this.prepare(`SELECT count(*) AS n FROM ${this.def.table}`).get() as { n: number }).n;
+  /** Deletes the rows matching `where` (their dependants go by cascade); returns how many. */
+  async deleteWhere(where: Where): Promise<number> {
+    const cond = this.whereClause(where);
+    return (await this.driver.run(`DELETE FROM ${this.table} AS e WHERE ${cond.sql}`, cond.params)).changes;
   }
 
-  /** Distinct role attribute values in use, for `/identity-role-attributes`. */
-  attributeValues(field: string, params: ListParams): Page & { values: string[] } {
-    const table = setTable(this.def, field);
+  private async settleReferrer(ref: Referrer, id: string): Promise<void> {
+    const holderTable = quote(ref.def.table);
+    if (ref.kind === 'ref') {
+      if (ref.onDelete !== 'restrict') return; // the foreign key cascades or clears
+      const holder = await this.driver.get<{ id: string }>(`SELECT "id" FROM ${holderTable} WHERE ${quote(ref.field)} = ? LIMIT 1`, [id]);
+      if (holder) throw referenced(this.def, id, ref, holder.id);
+      return;
+    }
+    const side = quote(setTableName(ref.def, ref.field));
+    const value = ref.kind === 'roles' ? `@${id}` : id;
+    const owners = await this.driver.all<{ ownerId: string }>(`SELECT "ownerId" FROM ${side} WHERE "value" = ?`, [value]);
+    if (owners.length === 0) return;
+    if (ref.kind === 'refList' && ref.onDelete === 'restrict') throw referenced(this.def, id, ref, owners[0].ownerId);
+    // The set's JSON copy in each holder row is rewritten without the id, and its side rows removed.
+    for (const { ownerId } of owners) {
+      const row = await this.driver.get<Record<string, string>>(`SELECT ${quote(ref.field)} AS v FROM ${holderTable} WHERE "id" = ?`, [ownerId]);
+      const values = (JSON.parse(row?.v ?? '[]') as string[]).filter((v) => v !== value);
+      await this.driver.run(`UPDATE ${holderTable} SET ${quote(ref.field)} = ? WHERE "id" = ?`, [JSON.stringify(values), ownerId]);
+    }
+    await this.driver.run(`DELETE FROM ${side} WHERE "value" = ?`, [value]);
+  }
+
+  /** Distinct values of a set field in use (`/identity-role-attributes`), filtered and paged like any list. */
+  async setValues(field: string, params: ListParams): Promise<Page & { values: string[] }> {
+    const side = quote(setTableName(this.def, field));
     const schema: FilterSchema = { idSql: 'v."value"', symbols: { id: { kind: 'scalar', type: 'string', sql: 'v."value"', sortable: true } } };
-    const compiled = compileQuery(parseQuery(params.filter ?? ''), schema);
+    const compiled = compileQuery(parseQuery(params.filter ?? ''), schema, this.dialect);
     const { limit, offset } = pageBounds(compiled, params);
-    const from = `(SELECT DISTINCT "value" FROM ${table}) v`;
-    const total = (this.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${compiled.where}`).get(...compiled.params) as { n: number }).n;
-    const values = this.prepare(`SELECT v."value" AS value FROM ${from} WHERE ${compiled.where} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`)
-      .all(...compiled.params, limit ?? -1, offset) as { value: string }[];
-    return { values: values.map((v) => v.value), totalCount: total, limit: limit ?? UNLIMITED_REPORTED, offset };
+    const from = `(SELECT DISTINCT "value" FROM ${side}) v`;
+    const total = (await this.driver.get<{ n: number }>(`SELECT count(*) AS n FROM ${from} WHERE ${compiled.where}`, compiled.params))!.n;
+    const values = await this.driver.all<{ value: string }>(
+      `SELECT v."value" AS value FROM ${from} WHERE ${compiled.where} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
+      [...compiled.params, limit ?? MAX_ALL_ROWS, offset],
+    );
+    return { values: values.map((v) => v.value), totalCount: total, limit: reportedLimit(limit, total), offset };
   }
 
   /**
    * Runs a write, turning a unique-index violation into the client error OpenZiti gives (400 COULD_NOT_VALIDATE
    * naming the field and value). The index decides, not a read beforehand, so concurrent writers cannot both win.
    */
-  private unique<T>(values: Record<string, unknown>, write: () => T): T {
+  private async unique<T>(values: Record<string, unknown>, write: () => Promise<T>): Promise<T> {
     try {
-      return write();
+      return await write();
     } catch (err) {
-      const m = /UNIQUE constraint failed: \w+\.(\w+)/.exec((err as Error).message);
-      if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE' || !m) throw err;
-      const field = m[1];
+      const violation = this.dialect.violation(err);
+      if (violation?.kind !== 'unique') throw err;
+      const fields = violation.columns ?? (violation.constraint ? this.uniqueIndexes[violation.constraint] : undefined) ?? ['id'];
+      const field = fields[fields.length - 1];
       const value = values[field];
       throw invalidField(field, `duplicate value '${renderValue(value)}' in unique index on ${this.def.plural} store`, value);
     }
@@ -253,13 +360,14 @@ export class Repository {
     return encodeValue(field.type, value === null && field.default !== undefined ? field.default : value);
   }
 
-  private writeAttributes(id: string, values: Record<string, unknown>): void {
-    for (const field of this.attributeFields) {
+  private async writeSets(id: string, values: Record<string, unknown>): Promise<void> {
+    for (const field of this.setFields) {
       if (values[field] === undefined) continue;
-      const table = setTable(this.def, field);
-      this.prepare(`DELETE FROM ${table} WHERE "ownerId" = ?`).run(id);
-      const insert = this.prepare(`INSERT OR IGNORE INTO ${table} ("ownerId", "value") VALUES (?, ?)`);
-      for (const value of (values[field] as string[] | null) ?? []) insert.run(id, value);
+      const side = quote(setTableName(this.def, field));
+      await this.driver.run(`DELETE FROM ${side} WHERE "ownerId" = ?`, [id]);
+      for (const value of new Set((values[field] as string[] | null) ?? [])) {
+        await this.driver.run(`INSERT INTO ${side} ("ownerId", "value") VALUES (?, ?)`, [id, value]);
+      }
     }
   }
 
@@ -269,7 +377,7 @@ export class Repository {
       createdAt: raw.createdAt as string,
       updatedAt: raw.updatedAt as string,
       tags: JSON.parse((raw.tags as string) ?? '{}'),
-      isSystem: raw.isSystem === 1,
+      isSystem: Number(raw.isSystem) === 1,
       refNames: {},
     };
     for (const name of this.columns) row[name] = decodeValue(this.def.fields[name].type, raw[name]);
@@ -278,4 +386,11 @@ export class Repository {
     }
     return row;
   }
+}
+
+function referenced(target: ResourceDef, id: string, ref: Referrer, holderId: string): ApiError {
+  return new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
+    message: `the ${target.label} '${id}' is referenced by ${ref.def.label} '${holderId}' (field ${ref.field}); remove that reference first`,
+    cause: { field: ref.field, reason: `referenced by ${ref.def.plural}/${holderId}`, value: id },
+  });
 }

@@ -1,53 +1,89 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { CATALOGUE } from '../../resources/index.js';
-import { storedFields } from './codec.js';
-import { openDatabase } from './db.js';
-import { setTable } from './filter-schema.js';
-import { MIGRATIONS } from './migrations.js';
+import type BetterSqlite3 from 'better-sqlite3';
+import { CATALOGUE, resource } from '../../resources/index.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { EMPTY_SCHEMA, applyOps, diffSchemas } from './schema-diff.js';
+import { declaredSchema } from './schema-model.js';
+import { Store } from './store.js';
 
-test('the migrated schema has a column for every stored catalogue field, and a side table per attribute set', () => {
-  const db = openDatabase(':memory:');
-  for (const def of CATALOGUE) {
-    const columns = new Set((db.pragma(`table_info(${def.table})`) as { name: string }[]).map((c) => c.name));
-    assert.ok(columns.size > 0, `table ${def.table} exists`);
-    for (const name of ['id', 'createdAt', 'updatedAt', 'tags', 'isSystem', ...storedFields(def)]) {
-      assert.ok(columns.has(name), `${def.table}.${name} exists`);
-    }
-    for (const [name, field] of Object.entries(def.fields)) {
-      if (field.type.kind !== 'attributes' || !field.filterable) continue;
-      const side = db.pragma(`table_info(${setTable(def, name)})`) as unknown[];
-      assert.ok(side.length > 0, `side table ${setTable(def, name)} exists`);
-    }
+// Tests read the file with the driver directly: only the store itself may, and these check what it wrote.
+const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'ctl-db-'));
+}
+
+test('the recorded migrations produce exactly the schema the catalogue declares', () => {
+  const recorded = MIGRATIONS.reduce((schema, m) => applyOps(schema, m.ops), EMPTY_SCHEMA);
+  const missing = diffSchemas(recorded, declaredSchema(CATALOGUE, resource));
+  assert.deepEqual(missing, [], 'the catalogue changed without a migration: run `npm run schema:migration -- <name>` and commit the file');
+});
+
+test('migrations are numbered 1..n without gaps', () => {
+  MIGRATIONS.forEach((m, i) => assert.equal(m.id, i + 1));
+});
+
+test('a fresh database has every declared table, column and index, and the built-in rows', async () => {
+  const dir = tempDir();
+  const store = await Store.open({ sqlite: join(dir, 'ctl.db') });
+  assert.deepEqual((await store.repo('identity-type').findAll({})).map((r) => r.id), ['Default', 'Router']);
+  const policy = await store.repo('auth-policy').get('default');
+  assert.equal(policy.isSystem, true);
+  assert.equal((policy.primary as { updb: { allowed: boolean } }).updb.allowed, true);
+  await store.close();
+  const db = new Database(join(dir, 'ctl.db'), { readonly: true });
+  const declared = declaredSchema(CATALOGUE, resource);
+  for (const table of Object.values(declared.tables)) {
+    const columns = (db.pragma(`table_info("${table.name}")`) as { name: string }[]).map((c) => c.name);
+    assert.deepEqual(columns.sort(), table.columns.map((c) => c.name).sort(), `columns of ${table.name}`);
   }
+  const indexes = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).all() as { name: string }[]).map((r) => r.name));
+  for (const name of Object.keys(declared.indexes)) assert.ok(indexes.has(name), `index ${name}`);
   db.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
-test('migrations are numbered 1..n without gaps and the database records the last', () => {
-  MIGRATIONS.forEach((m, i) => assert.equal(m.version, i + 1));
-  const db = openDatabase(':memory:');
-  assert.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
+test('a database of the first release upgrades in place and keeps its rows', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'ctl.db');
+  const legacy = new Database(file);
+  legacy.exec(readFileSync(new URL('./testdata/legacy-v1.sql', import.meta.url), 'utf8'));
+  legacy.close();
+  const store = await Store.open({ sqlite: file });
+  const laptop = await store.repo('identity').get('legacy1');
+  assert.equal(laptop.name, 'legacy-laptop');
+  assert.deepEqual(laptop.roleAttributes, ['sales']);
+  assert.deepEqual((await store.repo('identity').list({ filter: 'anyOf(roleAttributes) = "sales"' })).rows.map((r) => r.id), ['legacy1']);
+  // What the later migrations add works on the upgraded file: one password per identity.
+  const now = new Date().toISOString();
+  await store.repo('authenticator').insert({ identityId: 'legacy1', method: 'updb', username: 'legacy-user', password: 'x' }, { now });
+  await assert.rejects(store.repo('authenticator').insert({ identityId: 'legacy1', method: 'updb', username: 'legacy-two', password: 'x' }, { now }), (err: { cause?: { field?: string } }) => err.cause?.field === 'identityId');
+  await store.close();
+  const db = new Database(file, { readonly: true });
+  const applied = (db.prepare('SELECT id FROM schema_migrations ORDER BY id').all() as { id: number }[]).map((r) => r.id);
+  assert.deepEqual(applied, MIGRATIONS.map((m) => m.id));
   db.close();
-});
-
-test('a fresh database has the built-in data: identity types and the default auth policy', () => {
-  const db = openDatabase(':memory:');
-  assert.deepEqual(db.prepare('SELECT id FROM identity_types ORDER BY id').all(), [{ id: 'Default' }, { id: 'Router' }]);
-  const policy = db.prepare(`SELECT name, "primary", isSystem FROM auth_policies WHERE id = 'default'`).get() as { name: string; primary: string; isSystem: number };
-  assert.equal(policy.name, 'Default');
-  assert.equal(policy.isSystem, 1);
-  assert.equal(JSON.parse(policy.primary).updb.allowed, true);
-  db.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test('the database file is readable by its owner only', async () => {
-  const { mkdtempSync, statSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
-  const dir = mkdtempSync(join(tmpdir(), 'ctl-db-'));
-  const db = openDatabase(join(dir, 'ctl.db'));
-  db.prepare(`INSERT INTO identity_types (id, name, createdAt, updatedAt) VALUES ('x', 'x', 'now', 'now')`).run();
+  const dir = tempDir();
+  const store = await Store.open({ sqlite: join(dir, 'ctl.db') });
+  await store.repo('identity').insert({ name: 'x', type: 'Default', isAdmin: false }, { now: new Date().toISOString() });
   for (const f of ['ctl.db', 'ctl.db-wal']) assert.equal(statSync(join(dir, f)).mode & 0o777, 0o600, f);
-  db.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a file that is not a database is a clear error naming it', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'ctl.db');
+  (await import('node:fs')).writeFileSync(file, 'this is not a database, it is a text file with enough bytes to look like a header'.repeat(20));
+  await assert.rejects(Store.open({ sqlite: file }), (err: Error) => err.name === 'StoreUnavailableError' && err.message.includes(file));
   rmSync(dir, { recursive: true, force: true });
 });

@@ -1,22 +1,81 @@
-import { CATALOGUE, type ResourceDef } from '../../resources/index.js';
-import type { Statement } from 'better-sqlite3';
-import { openDatabase, type Db } from './db.js';
-import { Repository } from './repository.js';
+import { CATALOGUE, resource, type ResourceDef } from '../../resources/index.js';
+import type { Driver } from './driver.js';
+import { migrate } from './migrate.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { PostgresDriver, MIGRATION_LOCK } from './postgres-driver.js';
+import { type Referrer, Repository } from './repository.js';
+import { declaredSchema } from './schema-model.js';
+import { SqliteDriver } from './sqlite-driver.js';
+
+/** Where the data lives: a SQLite file (or `:memory:`), or a PostgreSQL URL. */
+export type StoreLocation = { sqlite: string } | { postgres: string };
+
+/** Reads `--store`/`CTL_STORE_URL`: a postgres:// URL, or a path (sqlite:// prefix optional) to a SQLite file. */
+export function parseStoreLocation(value: string): StoreLocation {
+  if (/^postgres(ql)?:/i.test(value)) return { postgres: value };
+  return { sqlite: value.replace(/^sqlite:(\/\/)?/i, '') };
+}
+
+/** Every field in the catalogue that points at another resource, grouped by the resource pointed at. */
+function referrersOf(catalogue: readonly ResourceDef[]): Map<string, Referrer[]> {
+  const byTarget = new Map<string, Referrer[]>();
+  for (const def of catalogue) {
+    for (const [field, f] of Object.entries(def.fields)) {
+      const type = f.type;
+      if (type.kind !== 'ref' && type.kind !== 'refList' && type.kind !== 'roles') continue;
+      if (f.virtual || f.computed) continue;
+      const onDelete = type.kind === 'roles' ? 'clear' : (type.onDelete ?? 'restrict');
+      const list = byTarget.get(type.resource) ?? [];
+      list.push({ def, field, kind: type.kind, onDelete });
+      byTarget.set(type.resource, list);
+    }
+  }
+  return byTarget;
+}
 
 /**
- * The controller's storage: one repository per catalogue resource over one SQLite database. Kept behind this
- * small surface (repositories plus `tx`) so another database can implement it later.
+ * The controller's storage: one repository per catalogue resource over one database, SQLite or PostgreSQL, with
+ * the same behaviour on both. Nothing outside `store/` writes SQL: handlers use repositories and `tx`.
  */
 export class Store {
   private readonly repos = new Map<string, Repository>();
-  private readonly statements = new Map<string, Statement<unknown[]>>();
 
-  constructor(readonly db: Db) {
-    for (const def of CATALOGUE) this.repos.set(def.name, new Repository((sql) => this.prepare(sql), def));
+  private constructor(private readonly driver: Driver) {
+    const referrers = referrersOf(CATALOGUE);
+    const uniqueIndexes: Record<string, string[]> = {};
+    for (const index of Object.values(declaredSchema(CATALOGUE, resource).indexes)) {
+      if (index.unique) uniqueIndexes[index.name] = index.columns;
+    }
+    for (const def of CATALOGUE) {
+      this.repos.set(def.name, new Repository(driver, def, resource, referrers.get(def.name) ?? [], uniqueIndexes));
+    }
   }
 
-  static open(file: string): Store {
-    return new Store(openDatabase(file));
+  /** Opens the database, brings its schema to the last migration, and makes sure the built-in rows exist. */
+  static async open(location: StoreLocation, opts: { now?: () => string; cacheSize?: number } = {}): Promise<Store> {
+    const now = opts.now ?? (() => new Date().toISOString());
+    let driver: Driver;
+    if ('postgres' in location) {
+      const pg = await PostgresDriver.open(location.postgres);
+      try {
+        await pg.claim();
+        await pg.withLock(MIGRATION_LOCK, () => migrate(pg, MIGRATIONS, now));
+      } catch (err) {
+        await pg.close();
+        throw err;
+      }
+      driver = pg;
+    } else {
+      driver = SqliteDriver.open(location.sqlite, { cacheSize: opts.cacheSize });
+      await migrate(driver, MIGRATIONS, now);
+    }
+    const store = new Store(driver);
+    await store.ensureBuiltIns(now());
+    return store;
+  }
+
+  get dialect(): Driver['dialect']['name'] {
+    return this.driver.dialect.name;
   }
 
   repo(name: string): Repository {
@@ -29,22 +88,20 @@ export class Store {
     return this.repo(def.name);
   }
 
-  /** A prepared statement, compiled once per SQL text: preparing costs more than running on hot paths. */
-  prepare(sql: string): Statement<unknown[]> {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare<unknown[]>(sql);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
+  /** Runs fn in one transaction: all of it is written, or none. Repositories used inside join it. */
+  tx<T>(fn: () => Promise<T>): Promise<T> {
+    return this.driver.tx(fn);
   }
 
-  /** Runs fn in one transaction: all of it is written, or none. */
-  tx<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+  close(): Promise<void> {
+    return this.driver.close();
   }
 
-  close(): void {
-    this.db.close();
+  private async ensureBuiltIns(now: string): Promise<void> {
+    await this.tx(async () => {
+      for (const def of CATALOGUE) {
+        for (const row of def.builtIns ?? []) await this.repoFor(def).ensure(row as Record<string, unknown> & { id: string }, now);
+      }
+    });
   }
 }

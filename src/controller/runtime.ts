@@ -1,6 +1,7 @@
 import type { ResourceDef } from '../resources/index.js';
 import type { ApiSessions } from './auth/api-sessions.js';
 import type { ConcurrencyLimiter } from './auth/limiter.js';
+import type { PasswordHasher } from './auth/password.js';
 import type { EnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import type { Pki } from './pki/pki.js';
 import type { Validators } from './server/validation.js';
@@ -16,12 +17,13 @@ export interface ControllerConfig {
 }
 
 /** Turns stored rows into read models; a resource with computed fields registers its own. */
-export type Presenter = (rows: Row[], services: Services) => Record<string, unknown>[];
+export type Presenter = (rows: Row[], rt: Runtime) => Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
 
 /** Everything handlers use, wired once at start. */
-export interface Services {
+export interface Runtime {
   store: Store;
-  sessions: ApiSessions;
+  apiSessions: ApiSessions;
+  passwords: PasswordHasher;
   /** Bounds the password checks (scrypt) that unauthenticated callers can start. */
   passwordChecks: ConcurrencyLimiter;
   validators: Validators;
@@ -31,5 +33,7 @@ export interface Services {
   clock: () => Date;
   log: (line: string) => void;
   accessLog?: (line: string) => void;
-  present(def: ResourceDef, rows: Row[]): Record<string, unknown>[];
+  present(def: ResourceDef, rows: Row[]): Promise<Record<string, unknown>[]>;
+  /** The ids a computed relation (`RelationDef.computed`) holds for one parent entity. */
+  relation(provider: string, parentId: string): Promise<string[]>;
 }

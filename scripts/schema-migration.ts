@@ -1,0 +1,45 @@
+// Records the difference between the catalogue's declared schema and the recorded migration history as the next
+// migration. Usage: npm run schema:migration -- <short-name>     (e.g. services-and-configs)
+import { readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CATALOGUE, resource } from '../src/resources/index.js';
+import { MIGRATIONS } from '../src/controller/store/migrations/index.js';
+import { EMPTY_SCHEMA, applyOps, diffSchemas } from '../src/controller/store/schema-diff.js';
+import { declaredSchema } from '../src/controller/store/schema-model.js';
+
+const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/controller/store/migrations');
+const name = process.argv[2];
+if (!name || !/^[a-z0-9-]+$/.test(name)) {
+  console.error('usage: npm run schema:migration -- <short-name>   (lower-case letters, digits and dashes)');
+  process.exit(2);
+}
+const recorded = MIGRATIONS.reduce((schema, m) => applyOps(schema, m.ops), EMPTY_SCHEMA);
+const ops = diffSchemas(recorded, declaredSchema(CATALOGUE, resource));
+if (ops.length === 0) {
+  console.error('the catalogue and the recorded migrations agree: nothing to record');
+  process.exit(0);
+}
+const id = MIGRATIONS.length + 1;
+const file = `${String(id).padStart(4, '0')}-${name}`;
+writeFileSync(
+  path.join(dir, `${file}.ts`),
+  `// Recorded by \`npm run schema:migration -- ${name}\`. Never edit a migration that has shipped: record a new one.\n` +
+    `import type { Migration } from '../schema-diff.js';\n\n` +
+    `export const migration: Migration = ${JSON.stringify({ id, name, ops }, null, 2)};\n`,
+);
+const files = readdirSync(dir)
+  .filter((f) => /^\d{4}-.*\.ts$/.test(f))
+  .sort()
+  .map((f) => f.replace(/\.ts$/, ''));
+const alias = (f: string) => `m${f.slice(0, 4)}`;
+writeFileSync(
+  path.join(dir, 'index.ts'),
+  `import type { Migration } from '../schema-diff.js';\n` +
+    files.map((f) => `import { migration as ${alias(f)} } from './${f}.js';`).join('\n') +
+    `\n\n/**\n * The recorded history of the schema, oldest first. Never edit a migration that has shipped: change the catalogue,\n` +
+    ` * then run \`npm run schema:migration -- <name>\` to record the difference as the next one. \`schema.test.ts\` fails\n` +
+    ` * while the catalogue and this history disagree.\n */\n` +
+    `export const MIGRATIONS: readonly Migration[] = [${files.map(alias).join(', ')}];\n`,
+);
+console.error(`recorded ${ops.length} operation(s) as migration ${file}`);

@@ -1,0 +1,60 @@
+import { CATALOGUE, type ResourceDef } from '../resources/index.js';
+import { authenticateRoutes } from './api/authenticate.js';
+import { authenticatorBehaviour } from './api/authenticators.js';
+import { crudRoutes } from './api/crud.js';
+import { apiSessionBehaviour, currentRoutes } from './api/current.js';
+import { enrollmentBehaviour } from './api/enrollments.js';
+import { identityBehaviour } from './api/identities.js';
+import { metaRoutes } from './api/meta.js';
+import { toWire } from './api/present.js';
+import type { Presenter, Runtime } from './runtime.js';
+import type { ApiName, Route } from './server/types.js';
+import type { Row } from './store/repository.js';
+
+/**
+ * What a resource does beyond its catalogue entry, registered once here: routes that take over or add to the
+ * generic ones, a presenter for computed read fields, and providers of computed relations (see RelationDef).
+ * A resource with none of these needs no behaviour at all: its catalogue entry is enough.
+ */
+export interface ResourceBehaviour {
+  resource: string;
+  routes?(rt: Runtime): Route[];
+  present?: Presenter;
+  relations?: Record<string, (rt: Runtime, parentId: string) => Promise<string[]>>;
+}
+
+export const BEHAVIOURS: readonly ResourceBehaviour[] = [identityBehaviour, authenticatorBehaviour, enrollmentBehaviour, apiSessionBehaviour];
+
+export interface Registry {
+  routes: Route[];
+  present(def: ResourceDef, rows: Row[]): Promise<Record<string, unknown>[]>;
+  relation(provider: string, parentId: string): Promise<string[]>;
+}
+
+/** Every route of the controller: behaviours first (they take over generic routes), then the catalogue's, then meta. */
+export function buildRoutes(rt: Runtime, behaviours: readonly ResourceBehaviour[] = BEHAVIOURS): Registry {
+  const presenters = new Map<string, Presenter>();
+  const providers = new Map<string, (rt: Runtime, parentId: string) => Promise<string[]>>();
+  for (const b of behaviours) {
+    if (b.present) presenters.set(b.resource, b.present);
+    for (const [name, provider] of Object.entries(b.relations ?? {})) providers.set(name, provider);
+  }
+  for (const def of CATALOGUE) {
+    for (const [name, rel] of Object.entries(def.relations ?? {})) {
+      if ('computed' in rel && !providers.has(rel.computed)) throw new Error(`relation ${def.name}.${name} needs provider '${rel.computed}', which no behaviour registers`);
+    }
+  }
+  const handlerRoutes = [...behaviours.flatMap((b) => b.routes?.(rt) ?? []), ...authenticateRoutes(rt), ...currentRoutes(rt)];
+  const taken = (r: Pick<Route, 'method' | 'path' | 'api'>) =>
+    handlerRoutes.some((h) => h.method === r.method && h.path === r.path && (h.api === r.api || h.api === 'both'));
+  const routes = [...handlerRoutes, ...crudRoutes(rt, taken)];
+  routes.push(...metaRoutes(rt, (api: ApiName) => routes.filter((r) => r.api === api || r.api === 'both'), new Date()));
+  return {
+    routes,
+    present: async (def, rows) => {
+      const presenter = presenters.get(def.name);
+      return presenter ? presenter(rows, rt) : rows.map((row) => toWire(def, row));
+    },
+    relation: (provider, parentId) => providers.get(provider)!(rt, parentId),
+  };
+}

@@ -1,0 +1,59 @@
+import { type Fragment, param, raw, sql } from '../fragment.js';
+import { type Dialect, type TagView, defaultClause, renderCreateIndex, renderCreateTable } from './dialect.js';
+
+/**
+ * PostgreSQL. Text is collated "C" so that lists sort exactly as in SQLite (byte order), whatever the cluster's
+ * locale; JSON stays text (the codec is the same for both databases) and is cast to jsonb where a filter reads it.
+ */
+const TYPES = { text: 'TEXT COLLATE "C"', integer: 'BIGINT', json: 'TEXT' } as const;
+
+/**
+ * An ISO-8601 timestamp, as tags must hold one to be compared as a date (a bad cast would fail the query). Bound,
+ * never written into SQL text: its `?`s would read as placeholders.
+ */
+const ISO_DATETIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})$';
+
+export const postgresDialect: Dialect = {
+  name: 'postgres',
+  createTable: (table) => renderCreateTable(table, (c) => TYPES[c.type]),
+  createIndex: renderCreateIndex,
+  dropIndex: (name) => `DROP INDEX IF EXISTS "${name}"`,
+  addColumn: (table, c) => `ALTER TABLE "${table}" ADD COLUMN "${c.name}" ${TYPES[c.type]}${c.notNull ? ' NOT NULL' : ''}${defaultClause(c)}`,
+  dropColumn: (table, column) => `ALTER TABLE "${table}" DROP COLUMN "${column}"`,
+  dropTable: (name) => `DROP TABLE IF EXISTS "${name}"`,
+  noLimit: null,
+  inList: (expr, values) => ({ sql: `${expr.sql} = ANY(?::text[])`, params: [...expr.params, values] }),
+  containsText: (haystack, needle, ignoreCase) =>
+    ignoreCase ? sql`strpos(upper((${haystack})::text), upper(${needle}::text)) > 0` : sql`strpos((${haystack})::text, ${needle}::text) > 0`,
+  tagValue(tagsSql, key, view) {
+    const json = sql`((${raw(tagsSql)})::jsonb -> (${key}::text))`;
+    const text = sql`((${raw(tagsSql)})::jsonb ->> (${key}::text))`;
+    const type = sql`jsonb_typeof(${json})`;
+    return typedTag(json, text, type, view);
+  },
+  tagSort: (tagsSql, key) => `((${tagsSql})::jsonb -> '${key}')`,
+  violation(err) {
+    const e = err as { code?: string; constraint?: string; table?: string };
+    if (e?.code === '23505') return { kind: 'unique', table: e.table, constraint: e.constraint };
+    if (e?.code === '23503') return { kind: 'foreignKey', constraint: e.constraint };
+    return undefined;
+  },
+};
+
+function typedTag(json: Fragment, text: Fragment, type: Fragment, view: TagView): Fragment {
+  switch (view) {
+    case 'any':
+      // Compared with a bound literal of any type: the text form, as SQLite's json_extract gives for strings.
+      return text;
+    case 'string':
+      return sql`(CASE WHEN ${type} = 'string' THEN ${text} END)`;
+    case 'number':
+      return sql`(CASE WHEN ${type} = 'number' THEN (${text})::double precision END)`;
+    case 'substring':
+      return sql`(CASE WHEN ${type} IN ('string', 'number') THEN ${text} END)`;
+    case 'boolean':
+      return sql`(CASE ${type} WHEN 'boolean' THEN (CASE WHEN (${json})::boolean THEN 1 ELSE 0 END) END)`;
+    case 'datetime':
+      return sql`(CASE WHEN ${type} = 'string' AND ${text} ~ ${param(ISO_DATETIME)} THEN to_char((${text})::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END)`;
+  }
+}

@@ -1,0 +1,57 @@
+import type { Dialect } from './dialects/dialect.js';
+import type { Driver } from './driver.js';
+import type { Migration, SchemaOp } from './schema-diff.js';
+
+/** DDL of one recorded operation in the driver's dialect. */
+export function renderOp(dialect: Dialect, op: SchemaOp): string {
+  switch (op.op) {
+    case 'createTable':
+      return dialect.createTable(op.table);
+    case 'dropTable':
+      return dialect.dropTable(op.name);
+    case 'addColumn':
+      return dialect.addColumn(op.table, op.column);
+    case 'dropColumn':
+      return dialect.dropColumn(op.table, op.name);
+    case 'createIndex':
+      return dialect.createIndex(op.index);
+    case 'dropIndex':
+      return dialect.dropIndex(op.name);
+  }
+}
+
+const HISTORY = `CREATE TABLE IF NOT EXISTS "schema_migrations" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`;
+
+/**
+ * Brings the database to the last recorded migration: each pending one in its own transaction with its row in
+ * `schema_migrations`, so a crash mid-way leaves the previous version intact. A SQLite database made before the
+ * history table existed recorded its version in `PRAGMA user_version`; its migrations count as applied.
+ * Returns the ids applied now.
+ */
+export async function migrate(driver: Driver, migrations: readonly Migration[], now: () => string): Promise<number[]> {
+  await driver.exec(HISTORY);
+  if (driver.dialect.name === 'sqlite') await adoptUserVersion(driver, migrations, now);
+  const done = new Set((await driver.all<{ id: number }>(`SELECT "id" FROM "schema_migrations"`)).map((r) => Number(r.id)));
+  const applied: number[] = [];
+  for (const migration of migrations) {
+    if (done.has(migration.id)) continue;
+    await driver.tx(async () => {
+      for (const op of migration.ops) await driver.exec(renderOp(driver.dialect, op));
+      await driver.run(`INSERT INTO "schema_migrations" ("id", "name", "appliedAt") VALUES (?, ?, ?)`, [migration.id, migration.name, now()]);
+    });
+    applied.push(migration.id);
+  }
+  return applied;
+}
+
+async function adoptUserVersion(driver: Driver, migrations: readonly Migration[], now: () => string): Promise<void> {
+  const version = (await driver.get<{ user_version: number }>('PRAGMA user_version'))?.user_version ?? 0;
+  if (version === 0) return;
+  const recorded = await driver.get<{ n: number }>(`SELECT count(*) AS n FROM "schema_migrations"`);
+  if ((recorded?.n ?? 0) > 0) return;
+  await driver.tx(async () => {
+    for (const m of migrations.filter((m) => m.id <= version)) {
+      await driver.run(`INSERT INTO "schema_migrations" ("id", "name", "appliedAt") VALUES (?, ?, ?)`, [m.id, m.name, now()]);
+    }
+  });
+}

@@ -1,0 +1,146 @@
+import type { FieldDef, OnDelete, ResourceDef } from '../../resources/index.js';
+
+/**
+ * The database schema as data, independent of any SQL dialect. `declaredSchema` derives it from the catalogue;
+ * migrations are recorded as operations on it (`migrations/`), and each dialect renders them as DDL. A test
+ * replays the recorded history and compares it with the declared schema, so a declaration can never drift from
+ * the tables that hold it.
+ */
+export type ColumnType = 'text' | 'integer' | 'json';
+
+export interface ColumnModel {
+  name: string;
+  type: ColumnType;
+  notNull: boolean;
+  /** SQL default as a JSON value (text, number), for columns added to tables that already hold rows. */
+  default?: string | number;
+}
+
+export interface ForeignKeyModel {
+  column: string;
+  table: string;
+  onDelete: 'cascade' | 'set null' | 'restrict';
+}
+
+export interface TableModel {
+  name: string;
+  columns: ColumnModel[];
+  primaryKey: string[];
+  foreignKeys: ForeignKeyModel[];
+}
+
+export interface IndexModel {
+  name: string;
+  table: string;
+  columns: string[];
+  unique: boolean;
+  /** Partial index: rows where each column equals the given text value. */
+  where?: Record<string, string>;
+}
+
+export interface SchemaModel {
+  tables: Record<string, TableModel>;
+  indexes: Record<string, IndexModel>;
+}
+
+/** Columns every entity table carries (C3), before the resource's own. */
+export const COMMON_COLUMNS: ColumnModel[] = [
+  { name: 'id', type: 'text', notNull: true },
+  { name: 'createdAt', type: 'text', notNull: true },
+  { name: 'updatedAt', type: 'text', notNull: true },
+  { name: 'tags', type: 'json', notNull: true, default: '{}' },
+  { name: 'isSystem', type: 'integer', notNull: true, default: 0 },
+];
+
+/**
+ * Fields whose values also live in a side table of (ownerId, value) rows: sets that filters and policies query.
+ * Reference lists and roles always (deleting a target finds its holders there); attributes when filterable.
+ */
+export function isSetField(field: FieldDef): boolean {
+  const kind = field.type.kind;
+  return kind === 'refList' || kind === 'roles' || (kind === 'attributes' && field.filterable === true);
+}
+
+/** Whether a field has a column in the entity table (set fields keep their JSON there too, for reading). */
+export function isStored(field: FieldDef): boolean {
+  return !field.virtual && !field.computed;
+}
+
+export function setTableName(def: ResourceDef, field: string): string {
+  return `${def.table}_${field}`;
+}
+
+function columnType(field: FieldDef): ColumnType {
+  switch (field.type.kind) {
+    case 'boolean':
+    case 'integer':
+      return 'integer';
+    case 'attributes':
+    case 'tags':
+    case 'object':
+    case 'map':
+    case 'refList':
+    case 'roles':
+      return 'json';
+    default:
+      return 'text';
+  }
+}
+
+/** The field's default as an SQL default (booleans 0/1, structures as JSON text), so rows that predate a column get it. */
+function sqlDefault(value: unknown): string | number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'boolean') return Number(value);
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+function foreignKeyAction(onDelete: OnDelete | undefined): ForeignKeyModel['onDelete'] {
+  return onDelete === 'cascade' ? 'cascade' : onDelete === 'clear' ? 'set null' : 'restrict';
+}
+
+/** The schema the catalogue declares: an entity table per resource, and a side table per set field. */
+export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name: string) => ResourceDef): SchemaModel {
+  const schema: SchemaModel = { tables: {}, indexes: {} };
+  const addIndex = (index: Omit<IndexModel, 'name'>) => {
+    const name = `${index.table}_${index.columns.join('_')}${index.unique ? '_key' : '_idx'}`;
+    schema.indexes[name] = { name, ...index };
+  };
+  for (const def of catalogue) {
+    const table: TableModel = { name: def.table, columns: [...COMMON_COLUMNS], primaryKey: ['id'], foreignKeys: [] };
+    schema.tables[def.table] = table;
+    addIndex({ table: def.table, columns: ['createdAt'], unique: false });
+    for (const [name, field] of Object.entries(def.fields)) {
+      if (!isStored(field)) continue;
+      const notNull = field.create === 'required' && !field.nullable;
+      const fallback = sqlDefault(field.default);
+      table.columns.push({ name, type: columnType(field), notNull, ...(fallback === undefined ? {} : { default: fallback }) });
+      if (field.unique) addIndex({ table: def.table, columns: [name], unique: true });
+      if (field.type.kind === 'ref') {
+        table.foreignKeys.push({ column: name, table: resolve(field.type.resource).table, onDelete: foreignKeyAction(field.type.onDelete) });
+        if (!field.unique) addIndex({ table: def.table, columns: [name], unique: false });
+      }
+      if (isSetField(field)) {
+        const side = setTableName(def, name);
+        const valueKey: ForeignKeyModel[] =
+          field.type.kind === 'refList'
+            ? [{ column: 'value', table: resolve(field.type.resource).table, onDelete: foreignKeyAction(field.type.onDelete) }]
+            : [];
+        schema.tables[side] = {
+          name: side,
+          columns: [
+            { name: 'ownerId', type: 'text', notNull: true },
+            { name: 'value', type: 'text', notNull: true },
+          ],
+          primaryKey: ['ownerId', 'value'],
+          foreignKeys: [{ column: 'ownerId', table: def.table, onDelete: 'cascade' }, ...valueKey],
+        };
+        addIndex({ table: side, columns: ['value', 'ownerId'], unique: false });
+      }
+    }
+    for (const index of def.indexes ?? []) {
+      addIndex({ table: def.table, columns: [...index.columns], unique: index.unique ?? false, ...(index.where ? { where: { ...index.where } } : {}) });
+    }
+  }
+  return schema;
+}

@@ -1,0 +1,110 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { chmodSync, closeSync, openSync } from 'node:fs';
+import type { Database, Statement } from 'better-sqlite3';
+import { sqliteDialect } from './dialects/sqlite.js';
+import { type Driver, LruCache, type RunResult, STATEMENT_CACHE_SIZE, StoreUnavailableError } from './driver.js';
+import { openSqliteDatabase } from './sqlite-native.js';
+
+/**
+ * SQLite through better-sqlite3: WAL with synchronous=FULL, so a write is on disk before the response and
+ * nothing acknowledged is lost if the process is killed. better-sqlite3 is synchronous; this driver makes it the
+ * store's asynchronous shape and serialises transactions: while one is open (its function may await between
+ * statements), statements from outside it wait, so they never see its uncommitted writes.
+ */
+export class SqliteDriver implements Driver {
+  readonly dialect = sqliteDialect;
+  private readonly statements: LruCache<string, Statement<unknown[]>>;
+  private readonly inTx = new AsyncLocalStorage<true>();
+  private busy: Promise<void> | undefined;
+
+  private constructor(
+    private readonly db: Database,
+    cacheSize: number,
+  ) {
+    this.statements = new LruCache(cacheSize);
+  }
+
+  static open(file: string, opts: { cacheSize?: number } = {}): SqliteDriver {
+    // Password hashes live here: owner-only, and SQLite gives its -wal and -shm files the same mode.
+    if (file !== ':memory:') {
+      closeSync(openSync(file, 'a', 0o600));
+      chmodSync(file, 0o600);
+    }
+    const db = openSqliteDatabase(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      // Fails fast on a file that is not a database or is damaged, before anything else is attempted.
+      db.pragma('schema_version');
+    } catch (err) {
+      db.close();
+      throw new StoreUnavailableError(`cannot use the database ${file}: ${(err as Error).message}`);
+    }
+    return new SqliteDriver(db, opts.cacheSize ?? STATEMENT_CACHE_SIZE);
+  }
+
+  /** How many statements are cached (bounded by the LRU). */
+  get cachedStatements(): number {
+    return this.statements.size;
+  }
+
+  private statement(sql: string): Statement<unknown[]> {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare<unknown[]>(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  private async idle(): Promise<void> {
+    while (this.busy && !this.inTx.getStore()) await this.busy;
+  }
+
+  async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    if (this.busy) await this.idle();
+    return this.statement(sql).all(...params) as T[];
+  }
+
+  async get<T>(sql: string, params: readonly unknown[] = []): Promise<T | undefined> {
+    if (this.busy) await this.idle();
+    return this.statement(sql).get(...params) as T | undefined;
+  }
+
+  async run(sql: string, params: readonly unknown[] = []): Promise<RunResult> {
+    if (this.busy) await this.idle();
+    return { changes: this.statement(sql).run(...params).changes };
+  }
+
+  /** DDL of a migration: several statements, not cached. */
+  async exec(sql: string): Promise<void> {
+    if (this.busy) await this.idle();
+    this.db.exec(sql);
+  }
+
+  async tx<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.inTx.getStore()) return fn();
+    await this.idle();
+    let release!: () => void;
+    this.busy = new Promise((resolve) => (release = resolve));
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      const result = await this.inTx.run(true, fn);
+      this.db.exec('COMMIT');
+      return result;
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw err;
+    } finally {
+      this.busy = undefined;
+      release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.idle();
+    this.db.close();
+  }
+}
