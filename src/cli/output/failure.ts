@@ -4,6 +4,7 @@ import { ApiError } from '../../protocol/errors.js';
 import type { ErrorCause } from '../../protocol/errors.js';
 import { CliError, EXIT } from '../../console/errors.js';
 import type { ExitCode } from '../../console/errors.js';
+import { SqliteNativeError } from '../../controller/store/sqlite-native.js';
 
 /**
  * The one place where a thrown error becomes an exit code and the lines printed on stderr. main() uses it for the
@@ -20,6 +21,7 @@ const LOGIN_HINT = "run 'ctl login' to sign in (or choose another profile with -
 export function describeFailure(err: unknown, debug = false): Failure {
   if (err instanceof CliError) return { exitCode: err.exitCode, lines: [err.message, ...err.details] };
   if (err instanceof ApiError) return apiFailure(err);
+  if (err instanceof SqliteNativeError) return { exitCode: EXIT.failure, lines: [err.message, ...err.details] };
   if (err instanceof TransportError) return { exitCode: EXIT.failure, lines: [err.message, ...(err.hint ? [err.hint] : [])] };
   // commander has already printed its message (unknown option, missing argument, help on stderr).
   if (err instanceof CommanderError) return { exitCode: err.exitCode === 0 ? EXIT.ok : EXIT.usage, lines: [] };

@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, openSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { migrate } from './migrations.js';
+import { openSqlite } from './sqlite-native.js';
 
 export type Db = Database.Database;
 
@@ -15,7 +16,7 @@ export function openDatabase(file: string, now: () => string = () => new Date().
     closeSync(openSync(file, 'a', 0o600));
     chmodSync(file, 0o600);
   }
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
