@@ -15,11 +15,22 @@ export interface Failure {
   lines: string[];
 }
 
+/**
+ * Errors of the embedded controller that an operator fixes (a busy port, an unusable store, a missing native
+ * module): plain messages, never "a bug". Recognised by name, so the CLI does not load controller code to check.
+ */
+const OPERATOR_ERRORS = new Set(['ControllerStartError', 'StoreUnavailableError', 'SqliteNativeError']);
+
+function isOperatorError(err: unknown): err is Error & { details?: string[] } {
+  return err instanceof Error && OPERATOR_ERRORS.has(err.name);
+}
+
 const LOGIN_HINT = "run 'ctl login' to sign in (or choose another profile with --profile)";
 
 export function describeFailure(err: unknown, debug = false): Failure {
   if (err instanceof CliError) return { exitCode: err.exitCode, lines: [err.message, ...err.details] };
   if (err instanceof ApiError) return apiFailure(err);
+  if (isOperatorError(err)) return { exitCode: EXIT.failure, lines: [err.message, ...(err.details ?? [])] };
   if (err instanceof TransportError) return { exitCode: EXIT.failure, lines: [err.message, ...(err.hint ? [err.hint] : [])] };
   // commander has already printed its message (unknown option, missing argument, help on stderr).
   if (err instanceof CommanderError) return { exitCode: err.exitCode === 0 ? EXIT.ok : EXIT.usage, lines: [] };

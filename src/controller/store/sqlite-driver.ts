@@ -3,7 +3,7 @@ import { chmodSync, closeSync, openSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
 import { sqliteDialect } from './dialects/sqlite.js';
 import { type Driver, LruCache, type RunResult, STATEMENT_CACHE_SIZE, StoreUnavailableError } from './driver.js';
-import { openSqliteDatabase } from './sqlite-native.js';
+import { openSqlite } from './sqlite-native.js';
 
 /**
  * SQLite through better-sqlite3: WAL with synchronous=FULL, so a write is on disk before the response and
@@ -30,7 +30,7 @@ export class SqliteDriver implements Driver {
       closeSync(openSync(file, 'a', 0o600));
       chmodSync(file, 0o600);
     }
-    const db = openSqliteDatabase(file);
+    const db = openSqlite(file);
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');

@@ -1,0 +1,99 @@
+/**
+ * PostgreSQL for the tests. CTL_TEST_PG_URL names a server where the tests may create and drop databases (a
+ * superuser URL, as `node scripts/pg-cluster.mjs start` prints); without it only SQLite is tested.
+ *
+ *   for (const store of storesUnderTest()) describe(`... (${store})`, () => { ... });
+ *   const db = await createTestDatabase();   // db.url: a fresh, empty database; await db.drop() when done
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export const PG_URL_VARIABLE = 'CTL_TEST_PG_URL';
+
+export const SKIPPED_NOTICE =
+  `note: PostgreSQL tests are skipped: ${PG_URL_VARIABLE} is not set. To run them: ` +
+  `export ${PG_URL_VARIABLE}=$(node scripts/pg-cluster.mjs start) (see README, "PostgreSQL tests")`;
+
+/**
+ * The stores every end-to-end test runs against: SQLite always, PostgreSQL when CTL_TEST_PG_URL is set. When it is
+ * not, `notice` gets SKIPPED_NOTICE (by default written on stderr once per test run).
+ */
+export function storesUnderTest(env: NodeJS.ProcessEnv = process.env, notice: (text: string) => void = noticeOncePerRun): StoreKind[] {
+  if (env[PG_URL_VARIABLE]) return ['sqlite', 'postgres'];
+  notice(SKIPPED_NOTICE);
+  return ['sqlite'];
+}
+
+let noticed = false;
+
+/**
+ * The runner starts one process per test file, all children of the same runner: the first to create a marker file
+ * named after the runner's pid speaks, the others stay quiet.
+ */
+function noticeOncePerRun(text: string): void {
+  if (noticed) return;
+  noticed = true;
+  try {
+    writeFileSync(path.join(os.tmpdir(), `ctl-test-pg-skipped-${os.userInfo().uid}-${process.ppid}`), '', { flag: 'wx' });
+  } catch {
+    return; // another test file of this run has said it already
+  }
+  process.stderr.write(`${text}\n`);
+}
+
+export interface TestDatabase {
+  /** Its name (ctl_test_...). */
+  name: string;
+  /** CTL_TEST_PG_URL with this database in the path. */
+  url: string;
+  /** Drops the database, first ending any connection still open to it. Safe to call twice. */
+  drop(): Promise<void>;
+}
+
+/** The PostgreSQL URL from the environment, or an error that says how to get one. */
+export function testPgUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const url = env[PG_URL_VARIABLE];
+  if (!url) throw new Error(`${PG_URL_VARIABLE} is not set: start a cluster with node scripts/pg-cluster.mjs start and export its URL`);
+  return url;
+}
+
+async function withAdminClient<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates a fresh, uniquely named database on the CTL_TEST_PG_URL server. */
+export async function createTestDatabase(serverUrl: string = testPgUrl()): Promise<TestDatabase> {
+  // Lower case, within PostgreSQL's 63 bytes, unique across the parallel test processes.
+  const name = `ctl_test_${process.pid}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      if (dropped) return;
+      await withAdminClient(serverUrl, async (client) => {
+        // A pool the test did not close would keep the database busy: end those sessions first.
+        await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        const { rows } = await client.query<{ version: string }>("SELECT current_setting('server_version_num') AS version");
+        // FORCE (PostgreSQL 13+) also ends a session that connected between the two statements.
+        const force = Number(rows[0]!.version) >= 130000 ? ' WITH (FORCE)' : '';
+        await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)}${force}`);
+      });
+      dropped = true;
+    },
+  };
+}
