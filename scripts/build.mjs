@@ -10,7 +10,7 @@
 //
 // For the start-up bench: `node scripts/build.mjs --outdir DIR --synthetic-nouns N` builds into DIR/dist (with
 // DIR/bin/ctl.js) a CLI whose catalogue has N more resources, each the size of `identity`.
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -122,4 +122,6 @@ for (const entry of readdirSync(outdir, { recursive: true, withFileTypes: true }
 if (target !== root) {
   mkdirSync(path.join(target, 'bin'), { recursive: true });
   copyFileSync(path.join(root, 'bin/ctl.js'), path.join(target, 'bin/ctl.js'));
+  // As in the package: without it Node would first try each .js file as CommonJS, and time that too.
+  writeFileSync(path.join(target, 'package.json'), `${JSON.stringify({ type: 'module', private: true })}\n`);
 }
