@@ -1,35 +1,116 @@
 // Bundles the CLI into dist/ (run by `npm install` through `prepare`, and by `npm run build`).
-// One ESM entry with code splitting, so that every `await import()` (the controller, the session manager, undici,
-// conf, the renderers) becomes a chunk loaded only by the commands that need it: start-up cost is what
-// `ctl --help` and a TAB pay on every run. Dependencies are bundled too: resolving and wrapping hundreds of small
-// CommonJS files (undici, conf's ajv) cost more than running them. Only native modules stay external.
-import { readdirSync, rmSync } from 'node:fs';
+// One ESM entry with code splitting, so that every `await import()` (each top-level command and noun, the
+// controller, the session manager, undici, conf, the renderers) becomes a chunk loaded only by the commands that
+// need it: start-up cost is what `ctl --help` and a TAB pay on every run. Dependencies are bundled too: resolving
+// and wrapping hundreds of small CommonJS files (undici, conf's ajv) cost more than running them. Only native
+// modules stay external.
+//
+// The root command lists every catalogue noun but must not load the catalogue: src/cli/nouns/summary.ts is
+// replaced in the bundle by its value (names, aliases, descriptions, groups), computed here from the catalogue.
+//
+// For the start-up bench: `node scripts/build.mjs --outdir DIR --synthetic-nouns N` builds into DIR/dist (with
+// DIR/bin/ctl.js) a CLI whose catalogue has N more resources, each the size of `identity`.
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outdir = path.join(root, 'dist');
+const { values: flags } = parseArgs({ options: { outdir: { type: 'string' }, 'synthetic-nouns': { type: 'string', default: '0' } } });
+const target = flags.outdir ? path.resolve(flags.outdir) : root;
+const outdir = path.join(target, 'dist');
+const syntheticNouns = Number(flags['synthetic-nouns']);
+if (!Number.isInteger(syntheticNouns) || syntheticNouns < 0) throw new Error(`--synthetic-nouns takes a count, not '${flags['synthetic-nouns']}'`);
+
+const common = { absWorkingDir: root, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' };
+const catalogueIndex = path.join(root, 'src/resources/index.ts');
+const summaryModule = path.join(root, 'src/cli/nouns/summary.ts');
+
+/** Bundles one module of the source (TypeScript) on its own and imports it here. */
+async function load(entry, plugins = []) {
+  const out = await build({ ...common, entryPoints: [entry], write: false, plugins });
+  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
+}
+
+/** With --synthetic-nouns, the catalogue module seen by the bundle appends N copies of `identity`, renamed. */
+async function syntheticCatalogue() {
+  if (syntheticNouns === 0) return [];
+  const { resource } = await load(catalogueIndex);
+  const model = resource('identity');
+  const groups = ['Services', 'Edge routers', 'Policies', 'Configs', 'Posture checks'];
+  const defs = Array.from({ length: syntheticNouns }, (_, i) => {
+    const name = `synthetic-${String(i + 1).padStart(2, '0')}`;
+    return { ...model, name, plural: `${name}s`, label: name, table: name.replace('-', '_'), cli: { ...model.cli, noun: name, aliases: [`${name}s`], group: groups[i % groups.length] } };
+  });
+  const contents = [
+    `import { CATALOGUE as REAL } from ${JSON.stringify(catalogueIndex)};`,
+    `export * from ${JSON.stringify(catalogueIndex)};`,
+    // Written out in full, as forty resource files would be, rather than shared by reference.
+    `export const CATALOGUE = [...REAL, ${defs.map((d) => JSON.stringify(d)).join(',\n')}];`,
+    'const byName = new Map(CATALOGUE.map((r) => [r.name, r]));',
+    "export function resource(name) { const def = byName.get(name); if (!def) throw new Error(`unknown resource '${name}' in the catalogue`); return def; }",
+  ].join('\n');
+  return [
+    {
+      name: 'synthetic-catalogue',
+      setup(b) {
+        b.onResolve({ filter: /resources[\\/]index\.js$/ }, (args) =>
+          args.importer === 'synthetic-catalogue' ? undefined : { path: 'synthetic-catalogue', namespace: 'synthetic' },
+        );
+        b.onLoad({ filter: /.*/, namespace: 'synthetic' }, () => ({ contents, loader: 'js', resolveDir: root }));
+      },
+    },
+  ];
+}
+
+const catalogue = await syntheticCatalogue();
+const { NOUNS } = await load(summaryModule, catalogue);
+const nounSummaries = {
+  name: 'noun-summaries',
+  setup(b) {
+    b.onLoad({ filter: /src[\\/]cli[\\/]nouns[\\/]summary\.ts$/ }, () => ({
+      contents: `// Computed from the catalogue by scripts/build.mjs.\nexport const NOUNS = ${JSON.stringify(NOUNS)};\n`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * commander requires node:child_process when it loads, for running external subcommands, which ctl has none of;
+ * that module brings net, dgram and their bindings into every start. commander gets it on first use instead.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      contents: "let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_process'))[key] });",
+      loader: 'js',
+    }));
+  },
+};
 
 const result = await build({
-  absWorkingDir: root,
+  ...common,
   entryPoints: { main: 'src/cli/main.ts' },
   outdir,
-  bundle: true,
   splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
   external: ['better-sqlite3'],
-  // Bundled CommonJS code calls require() for Node built-ins, which ESM output lacks.
-  banner: { js: "import { createRequire as __ctlCreateRequire } from 'node:module'; const require = __ctlCreateRequire(import.meta.url);" },
+  // Bundled CommonJS code calls require() for Node built-ins (and nothing else), which ESM output lacks.
+  // process.getBuiltinModule serves them without loading node:module on every start, as createRequire would.
+  banner: {
+    js: "const require = (id) => { const m = process.getBuiltinModule(id); if (m === undefined) throw new Error(`the bundle cannot require '${id}'`); return m; };",
+  },
   // extra-typings only adds types over commander's classes (its runtime re-exports them): loading commander directly
   // saves a module hop and a CJS wrapper on every start.
   alias: { '@commander-js/extra-typings': 'commander' },
+  plugins: [nounSummaries, lazyChildProcess, ...catalogue],
   sourcemap: true,
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
-  logLevel: 'warning',
 });
 
 // Chunk names carry content hashes, so each change leaves old chunks behind: remove what this build did not write.
@@ -37,4 +118,10 @@ const written = new Set(Object.keys(result.metafile.outputs).map((file) => path.
 for (const entry of readdirSync(outdir, { recursive: true, withFileTypes: true })) {
   const file = path.join(entry.parentPath ?? entry.path, entry.name);
   if (entry.isFile() && !written.has(file)) rmSync(file);
+}
+if (target !== root) {
+  mkdirSync(path.join(target, 'bin'), { recursive: true });
+  copyFileSync(path.join(root, 'bin/ctl.js'), path.join(target, 'bin/ctl.js'));
+  // As in the package: without it Node would first try each .js file as CommonJS, and time that too.
+  writeFileSync(path.join(target, 'package.json'), `${JSON.stringify({ type: 'module', private: true })}\n`);
 }

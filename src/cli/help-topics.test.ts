@@ -23,8 +23,8 @@ describe('help topics', () => {
     }
   });
 
-  it('finds commands by names and aliases for ctl help', () => {
-    const program = buildProgram(testDeps());
+  it('finds commands by names and aliases for ctl help', async () => {
+    const program = await buildProgram(testDeps());
     assert.equal(findCommand(program, ['identities', 'ls'])?.name(), 'list');
     assert.equal(findCommand(program, ['identity', 'nope']), undefined);
   });

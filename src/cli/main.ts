@@ -18,8 +18,11 @@ import { assemble, usageHint } from './tree.js';
  * and turns whatever a command throws into `error: ...` on stderr and an exit code (describeFailure decides which).
  */
 
-/** The root command with the global flags, and the whole tree attached. */
-export function buildProgram(deps: Deps): CommandUnknownOpts {
+/**
+ * The root command with the global flags and the tree attached: with `argv`, only the commands it uses are loaded
+ * (tree.ts); without, all of them (tests, and anything that walks the whole tree).
+ */
+export async function buildProgram(deps: Deps, argv?: readonly string[]): Promise<CommandUnknownOpts> {
   const program = withMeta(new Command('ctl'), {
     description: 'Administer OpenZiti-style Edge controllers, and run one locally',
     examples: ['ctl quickstart', 'ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt', 'ctl identity list -o json | jq .'],
@@ -38,7 +41,7 @@ export function buildProgram(deps: Deps): CommandUnknownOpts {
     .showHelpAfterError(usageHint(''))
     .exitOverride()
     .addHelpText('after', `\n${topicsSummary()}`);
-  return assemble(program, deps);
+  return assemble(program, deps, argv);
 }
 
 function globalsOf(program: CommandUnknownOpts): GlobalOptions {
@@ -76,7 +79,7 @@ export async function run(argv: readonly string[], settings: RunSettings): Promi
   const globals = () => (program ? globalsOf(program) : {});
   const io = settings.io ?? processIO(env, globals);
   try {
-    program = buildProgram(createDeps({ io, env, globals }));
+    program = await buildProgram(createDeps({ io, env, globals }), argv);
     program.hook('preAction', (_root, action) => {
       running = action;
     });

@@ -2,11 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { CATALOGUE } from '../resources/index.js';
 import { testDeps } from './generic/testing.js';
 import { buildProgram } from './main.js';
-import { TREE, assemble, walk } from './tree.js';
+import { NOUNS } from './nouns/summary.js';
+import { NOUN_COMMANDS, assemble, nounCommands, rootOperands, selected, topCommands, walk } from './tree.js';
+import type { TopCommand } from './tree.js';
 
-const program = buildProgram(testDeps());
+const program = await buildProgram(testDeps());
 const all: Array<[string, CommandUnknownOpts]> = [['', program], ...walk(program)];
 
 function helpOf(command: CommandUnknownOpts): string {
@@ -16,23 +19,21 @@ function helpOf(command: CommandUnknownOpts): string {
   return text;
 }
 
+const leaf = (name: string, aliases: string[] = []): TopCommand => ({ name, aliases, summary: name, load: async () => new Command(name).aliases(aliases) });
+
 describe('command tree', () => {
-  it('declares every path once, each after its parent', () => {
-    const seen = new Set<string>(['']);
-    for (const entry of TREE) {
-      assert.ok(!seen.has(entry.path), `duplicate path '${entry.path}'`);
-      assert.ok(seen.has(entry.path.split(' ').slice(0, -1).join(' ')), `'${entry.path}' has no parent before it`);
-      seen.add(entry.path);
-    }
+  it('rejects a duplicate name or alias, a misnamed command and own verbs of no noun when assembling', async () => {
+    const root = () => new Command('ctl');
+    await assert.rejects(assemble(root(), testDeps(), undefined, [leaf('a'), leaf('a')], []), /'a' is declared twice/);
+    await assert.rejects(assemble(root(), testDeps(), undefined, [leaf('a', ['x']), leaf('b', ['x'])], []), /'x' is declared twice/);
+    await assert.rejects(assemble(root(), testDeps(), undefined, [{ ...leaf('a'), load: async () => new Command('b') }], []), /'a' is built as 'b'/);
+    await assert.rejects(assemble(root(), testDeps(), undefined, [{ ...leaf('a'), load: async () => new Command('a').alias('z') }], []), /built with aliases \[z\]/);
+    const own = [nounCommands('nosuch', async () => ({ verbs: {} }))];
+    await assert.rejects(assemble(root(), testDeps(), undefined, [leaf('a')], own), /'nosuch', which is no noun/);
   });
 
-  it('rejects a duplicate path, a missing parent and a misnamed command when assembling', () => {
-    const leaf = (name: string) => () => new Command(name);
-    assert.throws(() => assemble(new Command('ctl'), testDeps(), [{ path: 'a', build: leaf('a') }, { path: 'a', build: leaf('a') }]), /'a' is declared twice/);
-    assert.throws(() => assemble(new Command('ctl'), testDeps(), [{ path: 'a b', build: leaf('b') }]), /no parent 'a'/);
-    assert.throws(() => assemble(new Command('ctl'), testDeps(), [{ path: 'a', build: leaf('b') }]), /built as 'b'/);
-    const prebuilt = () => new Command('a').addCommand(new Command('b'));
-    assert.throws(() => assemble(new Command('ctl'), testDeps(), [{ path: 'a', build: prebuilt }, { path: 'a b', build: leaf('b') }]), /'a b' is declared twice/);
+  it('registers its own verbs only for nouns of the catalogue', () => {
+    for (const o of NOUN_COMMANDS) assert.ok(NOUNS.some((n) => n.noun === o.noun), o.noun);
   });
 
   it('gives no two siblings the same name or alias', () => {
@@ -65,15 +66,68 @@ describe('command tree', () => {
     }
   });
 
-  it('registers the catalogue nouns with only the verbs their operations allow', () => {
+  it('gives every catalogue resource with a cli entry its noun, with the verbs its operations allow', () => {
     const paths = new Set(all.map(([p]) => p));
-    for (const p of ['identity list', 'identity create', 'identity authenticators', 'auth-policy show', 'api-session delete', 'enrollment delete']) {
-      assert.ok(paths.has(p), `missing '${p}'`);
+    const verbs: Array<[string, string]> = [['list', 'list'], ['get', 'show'], ['patch', 'update'], ['delete', 'delete']];
+    for (const def of CATALOGUE) {
+      if (!def.cli) continue;
+      const noun = def.cli.noun;
+      assert.ok(paths.has(noun), `missing noun '${noun}'`);
+      for (const [op, verb] of verbs) assert.equal(paths.has(`${noun} ${verb}`), def.operations.includes(op as never), `'${noun} ${verb}' against operations [${def.operations}]`);
+      for (const relation of Object.keys(def.relations ?? {})) assert.ok(paths.has(`${noun} ${relation}`), `missing '${noun} ${relation}'`);
     }
+    for (const p of ['identity create', 'identity enable', 'identity disable']) assert.ok(paths.has(p), `missing '${p}'`);
     for (const p of ['auth-policy delete', 'identity-type create', 'enrollment update']) assert.ok(!paths.has(p), `unexpected '${p}'`);
+  });
+
+  it('lists generic verbs first, then the noun\'s own, then relation lists', () => {
+    const identity = program.commands.find((c) => c.name() === 'identity')!;
+    assert.deepEqual(identity.commands.map((c) => c.name()), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'authenticators', 'enrollments']);
   });
 
   it('hides the completion machinery from help', () => {
     assert.doesNotMatch(helpOf(program), /__complete/);
+  });
+});
+
+describe('loading only what a command line uses', () => {
+  const lazily = (argv: string[]) => buildProgram(testDeps(), argv);
+  const verbsOf = (root: CommandUnknownOpts, name: string) => root.commands.find((c) => c.name() === name)!.commands.length;
+
+  it('lists every command in the root help without loading any of them, word for word as the full tree does', async () => {
+    const root = await lazily(['--help']);
+    assert.deepEqual(root.commands.map((c) => c.name()), program.commands.map((c) => c.name()));
+    for (const noun of NOUNS) assert.equal(verbsOf(root, noun.noun), 0, `'${noun.noun}' was loaded for --help`);
+    assert.equal(verbsOf(root, 'controller'), 0);
+    assert.equal(helpOf(root), helpOf(program));
+  });
+
+  it('loads the noun argv selects, by name or alias, and no other', async () => {
+    const root = await lazily(['-o', 'json', 'identities', 'ls']);
+    assert.ok(verbsOf(root, 'identity') > 0);
+    assert.equal(verbsOf(root, 'auth-policy'), 0);
+  });
+
+  it('selects as commander dispatches', () => {
+    const byWord = new Map(topCommands().flatMap((e) => [e.name, ...e.aliases].map((w) => [w, e] as const)));
+    const names = (...argv: string[]) => [...selected(program, argv, byWord)].map((e) => e.name).sort();
+    assert.deepEqual(names('identity', 'list'), ['identity']);
+    assert.deepEqual(names('--output=json', 'id', 'list'), ['identity']);
+    assert.deepEqual(names('-ojson', '--no-color', 'auth-policy'), ['auth-policy']);
+    assert.deepEqual(names('--profile', 'identity', 'list'), [], '--profile takes identity as its value');
+    assert.deepEqual(names('--', 'enrollment', 'list'), ['enrollment']);
+    assert.deepEqual(names('--help', 'identity'), [], 'commander shows the root help');
+    assert.deepEqual(names('identity', '--help'), ['identity']);
+    assert.deepEqual(names('nosuch', 'identity'), []);
+    assert.deepEqual(names('help', 'identity', 'create'), ['help', 'identity']);
+    assert.deepEqual(names('help', 'exit-codes'), ['help']);
+    assert.deepEqual(names('__complete', '--', '-o', 'json', 'auth-policy', 'sh'), ['__complete', 'auth-policy']);
+    assert.deepEqual(names('__complete', 'ident'), ['__complete'], 'the word under the cursor is completed among the top-level names');
+    assert.deepEqual(rootOperands(program, ['-o', 'json', 'identity', '--limit', '5', 'x']), ['identity']);
+  });
+
+  it('fails loudly, never silently, if a command that was not loaded is run', async () => {
+    const root = await lazily([]);
+    await assert.rejects(root.parseAsync(['identity', 'list'], { from: 'user' }), /'identity' was run without being loaded/);
   });
 });

@@ -1,93 +1,84 @@
+import { Command, Help } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { apiSession } from '../resources/api-session.js';
-import { authPolicy } from '../resources/auth-policy.js';
-import { authenticator } from '../resources/authenticator.js';
-import { enrollment } from '../resources/enrollment.js';
-import { identityType } from '../resources/identity-type.js';
-import { identity } from '../resources/identity.js';
-import { buildComplete, buildCompletion } from './completion/command.js';
-import { buildController, buildQuickstart } from './controller/index.js';
 import type { Deps } from './deps.js';
-import { buildDelete } from './generic/delete.js';
-import { buildList } from './generic/list.js';
-import { buildNoun } from './generic/noun.js';
-import { buildRelationList } from './generic/relation.js';
-import { buildShow } from './generic/show.js';
-import { buildUpdate } from './generic/update.js';
-import { buildHelp } from './help-topics.js';
-import { buildIdentityCreate } from './identity/create.js';
-import { buildIdentityDisable } from './identity/disable.js';
-import { buildIdentityEnable } from './identity/enable.js';
-import { buildApi, buildLogin, buildLogout, buildProfile, buildVersion, buildWhoami } from './session/index.js';
-
-/** One command of the tree, declared by its full path; its parent must be declared before it. */
-export interface TreeEntry {
-  path: string;
-  build(deps: Deps): CommandUnknownOpts;
-  /** Heading the command is listed under in its parent's help. */
-  group?: string;
-  /** Left out of help (machinery such as `__complete`). */
-  hidden?: boolean;
-}
-
-const SESSION = 'Session:';
-const IDENTITIES = 'Identities and authentication:';
-const CONTROLLER = 'Local controller:';
-const OTHER = 'Other:';
+import { NOUNS } from './nouns/summary.js';
+import type { NounSummary } from './nouns/summary.js';
+import type { NounModule } from './nouns/verbs.js';
 
 /**
- * The whole command tree, in one place, by full path. Builders stay small and testable on their own; this list
- * alone decides where each command lives, and `assemble` rejects duplicates and orphans at start-up.
+ * The top level of the command tree, in one place. The root knows each command only by cheap data (name, aliases,
+ * a line for help, its group); the code below it is imported, as a chunk of its own, only when argv selects that
+ * command (or asks for its help, or completes its words). Start-up therefore costs the same with six nouns or fifty.
  */
-export const TREE: readonly TreeEntry[] = [
-  { path: 'login', group: SESSION, build: (d) => buildLogin(d) },
-  { path: 'logout', group: SESSION, build: (d) => buildLogout(d) },
-  { path: 'whoami', group: SESSION, build: (d) => buildWhoami(d) },
-  { path: 'profile', group: SESSION, build: (d) => buildProfile(d) },
+export interface TopCommand {
+  name: string;
+  aliases: readonly string[];
+  /** The line beside the name in `ctl --help`. */
+  summary: string;
+  /** Heading the command is listed under in the root help. */
+  group?: string;
+  /** Left out of help and completion (machinery such as `__complete`). */
+  hidden?: boolean;
+  /** The command with everything below it. */
+  load(deps: Deps): Promise<CommandUnknownOpts>;
+}
 
-  { path: 'identity', group: IDENTITIES, build: () => buildNoun(identity) },
-  { path: 'identity list', build: (d) => buildList(d, identity) },
-  { path: 'identity show', build: (d) => buildShow(d, identity) },
-  { path: 'identity create', build: (d) => buildIdentityCreate(d) },
-  { path: 'identity update', build: (d) => buildUpdate(d, identity) },
-  { path: 'identity delete', build: (d) => buildDelete(d, identity) },
-  { path: 'identity enable', build: (d) => buildIdentityEnable(d) },
-  { path: 'identity disable', build: (d) => buildIdentityDisable(d) },
-  { path: 'identity authenticators', build: (d) => buildRelationList(d, identity, 'authenticators') },
-  { path: 'identity enrollments', build: (d) => buildRelationList(d, identity, 'enrollments') },
+/** A noun's own verbs, replacing or adding to those derived from the catalogue; loaded with the noun. */
+export interface NounCommands {
+  noun: string;
+  load(): Promise<NounModule>;
+}
 
-  { path: 'identity-type', group: IDENTITIES, build: () => buildNoun(identityType) },
-  { path: 'identity-type list', build: (d) => buildList(d, identityType) },
-  { path: 'identity-type show', build: (d) => buildShow(d, identityType) },
+export function nounCommands(noun: string, load: () => Promise<NounModule>): NounCommands {
+  return { noun, load };
+}
 
-  { path: 'auth-policy', group: IDENTITIES, build: () => buildNoun(authPolicy) },
-  { path: 'auth-policy list', build: (d) => buildList(d, authPolicy) },
-  { path: 'auth-policy show', build: (d) => buildShow(d, authPolicy) },
+/**
+ * The nouns whose commands are more than the generic ones. A resource added to the catalogue with a `cli` entry
+ * needs no line here: its noun, verbs, flags and columns come from the catalogue.
+ */
+export const NOUN_COMMANDS: readonly NounCommands[] = [nounCommands('identity', () => import('./identity/index.js'))];
 
-  { path: 'authenticator', group: IDENTITIES, build: () => buildNoun(authenticator) },
-  { path: 'authenticator list', build: (d) => buildList(d, authenticator) },
-  { path: 'authenticator show', build: (d) => buildShow(d, authenticator) },
-  { path: 'authenticator delete', build: (d) => buildDelete(d, authenticator) },
+const SESSION = 'Session';
+const CONTROLLER = 'Local controller';
+const OTHER = 'Other';
 
-  { path: 'enrollment', group: IDENTITIES, build: () => buildNoun(enrollment) },
-  { path: 'enrollment list', build: (d) => buildList(d, enrollment) },
-  { path: 'enrollment show', build: (d) => buildShow(d, enrollment) },
-  { path: 'enrollment delete', build: (d) => buildDelete(d, enrollment) },
+function command(name: string, group: string | undefined, summary: string, load: TopCommand['load'], hidden = false): TopCommand {
+  return { name, aliases: [], summary, group, hidden, load };
+}
 
-  { path: 'api-session', group: IDENTITIES, build: () => buildNoun(apiSession) },
-  { path: 'api-session list', build: (d) => buildList(d, apiSession) },
-  { path: 'api-session show', build: (d) => buildShow(d, apiSession) },
-  { path: 'api-session delete', build: (d) => buildDelete(d, apiSession) },
+/** Each catalogue noun, its verbs derived from its definition (nouns/verbs.ts) plus its own (NOUN_COMMANDS). */
+export function nounCommand(summary: NounSummary, own: readonly NounCommands[] = NOUN_COMMANDS): TopCommand {
+  const mine = own.find((o) => o.noun === summary.noun);
+  return {
+    name: summary.noun,
+    aliases: summary.aliases,
+    summary: summary.description,
+    group: summary.group,
+    load: async (deps) => {
+      const [{ buildNounCommand }, module] = await Promise.all([import('./nouns/verbs.js'), mine?.load()]);
+      return buildNounCommand(deps, summary, module?.verbs);
+    },
+  };
+}
 
-  { path: 'controller', group: CONTROLLER, build: (d) => buildController(d) },
-  { path: 'quickstart', group: CONTROLLER, build: (d) => buildQuickstart(d) },
-
-  { path: 'api', group: OTHER, build: (d) => buildApi(d) },
-  { path: 'version', group: OTHER, build: (d) => buildVersion(d) },
-  { path: 'completion', group: OTHER, build: (d) => buildCompletion(d) },
-  { path: 'help', group: OTHER, build: (d) => buildHelp(d) },
-  { path: '__complete', hidden: true, build: (d) => buildComplete(d) },
-];
+/** The top-level commands in the order of the root help; groups are listed in the order they first appear. */
+export function topCommands(nouns: readonly NounSummary[] = NOUNS): TopCommand[] {
+  return [
+    command('login', SESSION, 'Log in to a controller and keep the session in a profile', async (d) => (await import('./session/login.js')).buildLogin(d)),
+    command('logout', SESSION, 'End the session on the controller, then forget it locally', async (d) => (await import('./session/logout.js')).buildLogout(d)),
+    command('whoami', SESSION, 'Show who you are logged in as, on which profile and controller', async (d) => (await import('./session/whoami.js')).buildWhoami(d)),
+    command('profile', SESSION, 'Manage saved profiles: a controller, its trusted CA, a user and their session', async (d) => (await import('./profile/index.js')).buildProfile(d)),
+    ...nouns.map((n) => nounCommand(n)),
+    command('controller', CONTROLLER, 'Run and manage the embedded reference controller', async (d) => (await import('./controller/index.js')).buildController(d)),
+    command('quickstart', CONTROLLER, 'Start a local controller (or reuse the running one) and log in a profile to it', async (d) => (await import('./controller/quickstart.js')).buildQuickstart(d)),
+    command('api', OTHER, 'Call any controller endpoint with the stored session and print the JSON response', async (d) => (await import('./session/api.js')).buildApi(d)),
+    command('version', OTHER, "Show the version of ctl and, when a controller is configured, the controller's", async (d) => (await import('./session/version.js')).buildVersion(d)),
+    command('completion', OTHER, 'Print the shell completion script for bash, zsh or fish', async (d) => (await import('./completion/command.js')).buildCompletion(d)),
+    command('help', OTHER, 'Show help for a command or a topic (exit-codes, environment, filters)', async (d) => (await import('./help-topics.js')).buildHelp(d)),
+    command('__complete', undefined, 'Print completion candidates for the words typed so far', async (d) => (await import('./completion/command.js')).buildComplete(d), true),
+  ];
+}
 
 /** Every command below `command` with its full path (`identity create`), parents before children. */
 export function* walk(command: CommandUnknownOpts, path = ''): Generator<[string, CommandUnknownOpts]> {
@@ -99,30 +90,112 @@ export function* walk(command: CommandUnknownOpts, path = ''): Generator<[string
 }
 
 /**
- * Builds every entry and attaches it under its parent. Fails at start-up, never at the user's command, on a
- * duplicate path, a parent declared later or not at all, or a builder whose command is named differently from its
- * path. Commands built with their own subcommands (controller start|stop|status) are checked the same way.
+ * Attaches the top-level commands to `root`: those `argv` selects (all of them without argv) with everything below
+ * them, the others as stubs that only list in help. Fails at start-up, never at the user's command, on two commands
+ * of one name or alias, own verbs registered for a noun the catalogue lacks, or a command built under another name.
  */
-export function assemble(root: CommandUnknownOpts, deps: Deps, entries: readonly TreeEntry[] = TREE): CommandUnknownOpts {
-  const byPath = new Map<string, CommandUnknownOpts>([['', root]]);
-  const claim = (path: string, command: CommandUnknownOpts) => {
-    if (byPath.has(path)) throw new Error(`command '${path}' is declared twice`);
-    byPath.set(path, command);
-  };
+export async function assemble(root: CommandUnknownOpts, deps: Deps, argv?: readonly string[], entries: readonly TopCommand[] = topCommands(), own: readonly NounCommands[] = NOUN_COMMANDS): Promise<CommandUnknownOpts> {
+  const byWord = new Map<string, TopCommand>();
   for (const entry of entries) {
-    const words = entry.path.split(' ');
-    const parentPath = words.slice(0, -1).join(' ');
-    const parent = byPath.get(parentPath);
-    if (!parent) throw new Error(`command '${entry.path}' has no parent '${parentPath}' declared before it`);
-    const command = entry.build(deps);
-    if (command.name() !== words[words.length - 1]) throw new Error(`command '${entry.path}' is built as '${command.name()}'`);
-    claim(entry.path, command);
-    for (const [sub, child] of walk(command, entry.path)) claim(sub, child);
-    if (entry.group) command.helpGroup(entry.group);
-    parent.addCommand(command, { hidden: entry.hidden });
+    for (const word of [entry.name, ...entry.aliases]) {
+      if (byWord.has(word)) throw new Error(`command '${word}' is declared twice`);
+      byWord.set(word, entry);
+    }
   }
+  for (const o of own) if (!byWord.has(o.noun)) throw new Error(`own commands registered for '${o.noun}', which is no noun of the catalogue`);
+  const wanted = argv === undefined ? undefined : selected(root, argv, byWord);
+  const built = await Promise.all(entries.map((entry) => (wanted === undefined || wanted.has(entry) ? loaded(entry, deps) : stub(entry))));
+  root.configureHelp({ ...root.configureHelp(), subcommandTerm: (command) => termOf(command) });
+  entries.forEach((entry, i) => {
+    const command = built[i];
+    if (entry.group) command.helpGroup(`${entry.group}:`);
+    root.addCommand(command, { hidden: entry.hidden });
+  });
   for (const [path, command] of walk(root)) inheritRootSettings(command, root, path);
   return root;
+}
+
+/**
+ * How a command is named in its parent's help. Top-level commands by name and first alias only, as a stub knows
+ * them, so that the root help reads the same whether a command is loaded or not; below, with their arguments.
+ */
+function termOf(command: CommandUnknownOpts): string {
+  if (command.parent?.parent) return new Help().subcommandTerm(command);
+  const alias = command.aliases()[0];
+  return alias === undefined ? command.name() : `${command.name()}|${alias}`;
+}
+
+async function loaded(entry: TopCommand, deps: Deps): Promise<CommandUnknownOpts> {
+  const command = await entry.load(deps);
+  if (command.name() !== entry.name) throw new Error(`command '${entry.name}' is built as '${command.name()}'`);
+  const aliases = command.aliases();
+  if (aliases.length !== entry.aliases.length || aliases.some((a, i) => a !== entry.aliases[i])) {
+    throw new Error(`command '${entry.name}' is built with aliases [${aliases.join(', ')}], declared with [${entry.aliases.join(', ')}]`);
+  }
+  // The root help lists the same line whether the command is loaded or not; its own help keeps its description.
+  if (command.description() !== entry.summary) command.summary(entry.summary);
+  return command;
+}
+
+/**
+ * What stands in for a command argv did not select: enough for the root help, completion of top-level words and
+ * "did you mean". Never run: the selection below follows commander's own rules, and a stub reached anyway fails
+ * loudly instead of doing nothing.
+ */
+function stub(entry: TopCommand): CommandUnknownOpts {
+  return new Command(entry.name)
+    .description(entry.summary)
+    .aliases(entry.aliases)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(() => {
+      throw new Error(`internal error: command '${entry.name}' was run without being loaded`);
+    });
+}
+
+/**
+ * The top-level commands a command line uses: the one it runs and, for `help` and `__complete`, the one whose
+ * help or words it asks about. Mirrors commander: the root's own options (and their values) are skipped wherever
+ * they stand, `--` ends options, and an unknown option ends the operands the root dispatches on.
+ */
+export function selected(root: CommandUnknownOpts, argv: readonly string[], byWord: ReadonlyMap<string, TopCommand>): Set<TopCommand> {
+  const out = new Set<TopCommand>();
+  const [first, ...rest] = rootOperands(root, argv);
+  const entry = first === undefined ? undefined : byWord.get(first);
+  if (!entry) return out;
+  out.add(entry);
+  // `ctl help identity create`: the words name a command. `ctl __complete -- identity sh`: all words but the last
+  // (the one under the cursor) were typed as a command line.
+  const about = entry.name === 'help' ? rest[0] : entry.name === '__complete' ? rootOperands(root, rest.slice(0, -1))[0] : undefined;
+  const other = about === undefined ? undefined : byWord.get(about);
+  if (other) out.add(other);
+  return out;
+}
+
+/** The non-option words commander keeps at the root of `argv`, in order; the first one selects the command. */
+export function rootOperands(root: CommandUnknownOpts, argv: readonly string[]): string[] {
+  const operands: string[] = [];
+  const known = (flag: string) => root.options.find((o) => o.long === flag || o.short === flag);
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i];
+    if (word === '--') {
+      operands.push(...argv.slice(i + 1));
+      break;
+    }
+    if (word.length > 1 && word.startsWith('-')) {
+      const option = known(word);
+      if (option) {
+        const next = argv[i + 1];
+        if (option.required || (option.optional && next !== undefined && !(next.length > 1 && next.startsWith('-')))) i++;
+        continue;
+      }
+      if (!word.startsWith('--') && word.length > 2 && known(word.slice(0, 2))) continue; // -ojson
+      if (/^--[^=]+=/.test(word) && known(word.slice(0, word.indexOf('=')))) continue; // --output=json
+      break; // an unknown option (or --help): commander passes it and all further words to the subcommand
+    }
+    operands.push(word);
+  }
+  return operands;
 }
 
 /**

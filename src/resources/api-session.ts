@@ -29,6 +29,7 @@ export const apiSession: ResourceDef = {
   cli: {
     noun: 'api-session',
     aliases: ['api-sessions'],
+    group: 'Identities and authentication',
     columns: [
       { header: 'ID', field: 'id' },
       { header: 'Identity', field: 'identity.name' },

@@ -51,6 +51,7 @@ export const authPolicy: ResourceDef = {
   cli: {
     noun: 'auth-policy',
     aliases: ['auth-policies'],
+    group: 'Identities and authentication',
     columns: [
       { header: 'ID', field: 'id' },
       { header: 'Name', field: 'name' },

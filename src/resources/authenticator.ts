@@ -50,6 +50,7 @@ export const authenticator: ResourceDef = {
   cli: {
     noun: 'authenticator',
     aliases: ['authenticators', 'auth'],
+    group: 'Identities and authentication',
     columns: [
       { header: 'ID', field: 'id' },
       { header: 'Identity', field: 'identity.name' },

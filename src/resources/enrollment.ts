@@ -30,6 +30,7 @@ export const enrollment: ResourceDef = {
   cli: {
     noun: 'enrollment',
     aliases: ['enrollments'],
+    group: 'Identities and authentication',
     columns: [
       { header: 'ID', field: 'id' },
       { header: 'Identity', field: 'identity.name' },

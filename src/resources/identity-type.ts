@@ -20,6 +20,7 @@ export const identityType: ResourceDef = {
   cli: {
     noun: 'identity-type',
     aliases: ['identity-types'],
+    group: 'Identities and authentication',
     columns: [
       { header: 'ID', field: 'id' },
       { header: 'Name', field: 'name' },

@@ -129,6 +129,7 @@ export const identity: ResourceDef = {
   cli: {
     noun: 'identity',
     aliases: ['identities', 'id'],
+    group: 'Identities and authentication',
     columns: [
       { header: 'ID', field: 'id' },
       { header: 'Name', field: 'name' },

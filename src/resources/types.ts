@@ -102,6 +102,8 @@ export interface CliDef {
   /** The noun, e.g. `identity`; aliases such as `id` for short typing. */
   noun: string;
   aliases?: string[];
+  /** Heading the noun is listed under in `ctl --help`, e.g. `Identities and authentication`; default `Resources`. */
+  group?: string;
   columns: ColumnDef[];
   /** Fields shown first by `show`, in this order; the rest follow alphabetically. */
   showFirst?: string[];

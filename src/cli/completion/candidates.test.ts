@@ -5,7 +5,7 @@ import { buildProgram } from '../main.js';
 import { candidates } from './candidates.js';
 import type { CompletionSource } from './hints.js';
 
-const program = buildProgram(testDeps());
+const program = await buildProgram(testDeps());
 const asked: CompletionSource[] = [];
 const dynamic = async (source: CompletionSource) => {
   asked.push(source);

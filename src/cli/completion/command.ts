@@ -4,7 +4,6 @@ import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { candidates } from './candidates.js';
 import type { DynamicValues } from './candidates.js';
-import { dynamicValues } from './dynamic.js';
 import { SHELLS, completionScript } from './scripts.js';
 import type { Shell } from './scripts.js';
 
@@ -39,7 +38,15 @@ export function buildComplete(deps: Deps, run = runComplete): CommandUnknownOpts
   });
   return command
     .helpOption(false)
-    .action(async (words, _opts, cmd) => run({ root: rootOf(cmd), words, dynamic: dynamicValues(deps) }, deps));
+    .action(async (words, _opts, cmd) => run({ root: rootOf(cmd), words, dynamic: lazyDynamicValues(deps) }, deps));
+}
+
+/**
+ * Values from outside (profiles on disk, names from the controller), loaded only when a TAB needs them: most TABs
+ * complete commands and flags, and should not pay for the profile store and the catalogue.
+ */
+function lazyDynamicValues(deps: Deps): DynamicValues {
+  return async (source) => (await import('./dynamic.js')).dynamicValues(deps)(source);
 }
 
 function rootOf(command: CommandUnknownOpts): CommandUnknownOpts {

@@ -1,15 +1,17 @@
 import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { ResourceDef } from '../../resources/types.js';
+import type { NounSummary } from '../nouns/summary.js';
 import { withMeta } from './meta.js';
-import { noun } from './words.js';
 
-/** The group command of a resource (`ctl identity`), named and aliased from its catalogue entry; verbs are added by the tree. */
-export function buildNoun(def: ResourceDef): CommandUnknownOpts {
-  const n = noun(def);
+/**
+ * The group command of a resource (`ctl identity`), named and aliased from its catalogue summary. Cheap on
+ * purpose: the root builds one for every noun, and its verbs are added only when the noun is used (nouns/verbs.ts).
+ */
+export function buildNoun(summary: NounSummary): CommandUnknownOpts {
+  const n = summary.noun;
   const command = withMeta(new Command(n), {
-    description: def.description,
+    description: summary.description,
     examples: [`ctl ${n} list`, `ctl ${n} --help`],
   });
-  return command.aliases(def.cli?.aliases ?? []);
+  return command.aliases(summary.aliases);
 }

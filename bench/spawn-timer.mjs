@@ -1,0 +1,59 @@
+// Times fresh processes from a small parent. A large parent (the bench itself, with undici and the store loaded)
+// pays tens of milliseconds more per spawn (fork of a big heap, exec), which hides the start-up cost being
+// measured: this file imports node:child_process only.
+//
+// Usage: node bench/spawn-timer.mjs RUNS '<json: [[argv...], [argv...], ...]>'
+// Each argv is run with `process.execPath`; the commands are alternated (A B C A B C ...) so that a burst of
+// load on the shared machine hits each of them alike. Prints {"runs": RUNS, "medians": [ms, ...], "cpu": [ms, ...]}
+// as JSON: median wall times, and (on Linux) the mean CPU time (user + system) of each command's processes, read
+// from this process's children times in /proc/self/stat. CPU time counts 10 ms ticks, so only its mean over many
+// runs means anything; it moves less than wall time when other work competes for the cores.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const runs = Number(process.argv[2]);
+const commands = JSON.parse(process.argv[3]);
+if (!Number.isInteger(runs) || runs < 1 || !Array.isArray(commands) || commands.length === 0) {
+  process.stderr.write("usage: node bench/spawn-timer.mjs RUNS '[[\"-e\", \"\"], [\"bin/ctl.js\", \"--help\"]]'\n");
+  process.exit(2);
+}
+
+/** CPU time of the children waited for so far, in ms (cutime + cstime); undefined where /proc is missing. */
+const childrenCpu = () => {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // fields 16 and 17 of stat(5), USER_HZ = 100
+  } catch {
+    return undefined;
+  }
+};
+
+const once = (args) => {
+  const cpu = childrenCpu();
+  const start = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { stdio: 'ignore' });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}`);
+  return { ms, cpu: cpu === undefined ? undefined : childrenCpu() - cpu };
+};
+
+for (const args of commands) once(args); // warm the file cache
+const times = commands.map(() => []);
+const cpu = commands.map(() => 0);
+for (let i = 0; i < runs; i++) {
+  commands.forEach((args, j) => {
+    const t = once(args);
+    times[j].push(t.ms);
+    cpu[j] += t.cpu ?? Number.NaN;
+  });
+}
+
+const median = (values) => {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+const round = (ms) => Math.round(ms * 100) / 100;
+const out = { runs, medians: times.map((t) => round(median(t))) };
+if (cpu.every(Number.isFinite)) out.cpu = cpu.map((c) => round(c / runs));
+process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -1,0 +1,12 @@
+// The identity noun's own verbs, added to the generic ones (list, show, update, delete, and the relation lists)
+// when `ctl identity ...` runs; registered in src/cli/tree.ts with nounCommands.
+import type { NounModule } from '../nouns/verbs.js';
+import { buildIdentityCreate } from './create.js';
+import { buildIdentityDisable } from './disable.js';
+import { buildIdentityEnable } from './enable.js';
+
+export const verbs: NounModule['verbs'] = {
+  create: (deps) => buildIdentityCreate(deps),
+  enable: (deps) => buildIdentityEnable(deps),
+  disable: (deps) => buildIdentityDisable(deps),
+};
