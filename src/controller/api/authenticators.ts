@@ -37,6 +37,7 @@ export function authenticatorRoutes(services: Services): Route[] {
     { method: 'POST', path: '/authenticators', api: 'management', access: 'admin', handler: (ctx) => createAuthenticator(services, ctx) },
     { method: 'PUT', path: '/authenticators/{id}', api: 'management', access: 'admin', handler: (ctx) => adminUpdate(services, ctx, 'replace') },
     { method: 'PATCH', path: '/authenticators/{id}', api: 'management', access: 'admin', handler: (ctx) => adminUpdate(services, ctx, 'patch') },
+    { method: 'DELETE', path: '/authenticators/{id}', api: 'management', access: 'admin', handler: (ctx) => adminDelete(services, ctx) },
     { method: 'GET', path: '/current-identity/authenticators', api: 'both', access: 'session', handler: (ctx) => listOwn(services, ctx) },
     { method: 'GET', path: '/current-identity/authenticators/{id}', api: 'both', access: 'session', handler: (ctx) => ({ data: services.present(authenticator, [ownAuthenticator(services, ctx)])[0] }) },
     { method: 'PUT', path: '/current-identity/authenticators/{id}', api: 'both', access: 'session', handler: (ctx) => updateOwn(services, ctx, OWN_REPLACE) },
@@ -69,12 +70,23 @@ async function createAuthenticator(services: Services, ctx: Ctx) {
 async function adminUpdate(services: Services, ctx: Ctx, verb: 'replace' | 'patch') {
   const existing = services.store.repoFor(authenticator).get(ctx.params.id);
   const body = await validBody(services, authenticator, verb, ctx);
-  await applyUpdate(services, existing, body, ctx.now);
+  await applyUpdate(services, existing, body, ctx.now, ctx.principal?.apiSessionId);
+  return { data: {} };
+}
+
+/** A credential that goes takes its identity's sessions with it (all but the caller's own, if it is theirs). */
+function adminDelete(services: Services, ctx: Ctx) {
+  const existing = services.store.repoFor(authenticator).get(ctx.params.id);
+  services.store.tx(() => {
+    services.store.repoFor(authenticator).delete(existing.id);
+    services.sessions.deleteForIdentity(existing.identityId as string, ctx.principal?.apiSessionId);
+  });
   return { data: {} };
 }
 
 /** Changes username and/or password of a updb authenticator; a password is stored only as its hash. */
-async function applyUpdate(services: Services, existing: Row, body: Record<string, unknown>, now: Date): Promise<void> {
+/** A new password ends the identity's other sessions: whoever knew the old one is logged out (`keep` is spared). */
+async function applyUpdate(services: Services, existing: Row, body: Record<string, unknown>, now: Date, keep?: string): Promise<void> {
   if (existing.method !== 'updb') {
     throw new ApiError('CAN_NOT_UPDATE_AUTHENTICATOR', { message: 'only updb authenticators have a username and password to change' });
   }
@@ -82,7 +94,10 @@ async function applyUpdate(services: Services, existing: Row, body: Record<strin
   if (typeof body.username === 'string') values.username = body.username;
   if (typeof body.password === 'string') values.password = await hashPassword(body.password);
   if (body.tags !== undefined) values.tags = body.tags ?? {};
-  services.store.tx(() => services.store.repoFor(authenticator).update(existing.id, values, now.toISOString()));
+  services.store.tx(() => {
+    services.store.repoFor(authenticator).update(existing.id, values, now.toISOString());
+    if (values.password !== undefined) services.sessions.deleteForIdentity(existing.identityId as string, keep);
+  });
 }
 
 function listOwn(services: Services, ctx: Ctx) {
@@ -103,6 +118,6 @@ async function updateOwn(services: Services, ctx: Ctx, schema: Record<string, un
   if (!(await services.passwordChecks.run(() => verifyPassword(body.currentPassword as string, stored.password)))) {
     throw invalidField('currentPassword', 'does not match the current password', '<redacted>');
   }
-  await applyUpdate(services, existing, body, ctx.now);
+  await applyUpdate(services, existing, body, ctx.now, ctx.principal!.apiSessionId);
   return { data: {} };
 }

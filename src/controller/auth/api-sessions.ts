@@ -31,7 +31,7 @@ const UNAUTHORIZED = () => new ApiError('UNAUTHORIZED');
 
 /**
  * API sessions: created at authentication, resolved from the token on every request, refreshed by activity,
- * ended by logout, timeout, deletion, or disabling the identity.
+ * ended by logout, timeout, deletion, disabling the identity, or a change or removal of its credentials.
  */
 export class ApiSessions {
   constructor(
@@ -92,8 +92,13 @@ export class ApiSessions {
     this.store.prepare(`DELETE FROM api_sessions WHERE "id" = ?`).run(id);
   }
 
-  deleteForIdentity(identityId: string): void {
-    this.store.prepare(`DELETE FROM api_sessions WHERE "identityId" = ?`).run(identityId);
+  /**
+   * Ends the identity's sessions: when its credentials change or go, or it is disabled. `keep` spares one session,
+   * the one that made the change itself (an identity changing its own password stays logged in there).
+   */
+  deleteForIdentity(identityId: string, keep?: string): number {
+    if (keep === undefined) return this.store.prepare(`DELETE FROM api_sessions WHERE "identityId" = ?`).run(identityId).changes;
+    return this.store.prepare(`DELETE FROM api_sessions WHERE "identityId" = ? AND "id" != ?`).run(identityId, keep).changes;
   }
 
   /** Removes sessions idle past the timeout; run periodically so they do not pile up. */
