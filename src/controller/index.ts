@@ -1,5 +1,4 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:https';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +16,7 @@ import { toWire } from './api/present.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import { loadOrCreatePki } from './pki/pki.js';
 import { createApp } from './server/app.js';
+import { createListener, DEFAULT_SERVER_LIMITS } from './server/listener.js';
 import type { Route } from './server/types.js';
 import { Validators } from './server/validation.js';
 import type { Presenter, Services } from './services.js';
@@ -54,7 +54,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const adminUser = options.adminUser ?? 'admin';
   const admin = await ensureDefaultAdmin(store, { username: adminUser, password: options.adminPassword, now: new Date() });
 
-  const server = createServer({ key: pki.serverKeyPem, cert: pki.serverChainPem, minVersion: 'TLSv1.2' });
+  const server = createListener({ key: pki.serverKeyPem, cert: pki.serverChainPem }, { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => resolve());

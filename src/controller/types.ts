@@ -1,3 +1,5 @@
+import type { ServerLimits } from './server/listener.js';
+
 /** The public face of the embedded controller, used by `ctl controller start`, `ctl quickstart` and the tests. */
 export interface ControllerOptions {
   /** Directory holding the database and PKI; created 0700 on first start. */
@@ -18,6 +20,8 @@ export interface ControllerOptions {
   log?: (line: string) => void;
   /** When set, one line per request: method, path (no query string), status, duration, request id. */
   accessLog?: (line: string) => void;
+  /** Overrides of the listener's timeouts and per-address connection cap (docs/security.md); tests shorten them. */
+  serverLimits?: Partial<ServerLimits>;
 }
 
 export interface RunningController {

@@ -4,7 +4,7 @@ import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { Services } from '../services.js';
 import { authorise } from './auth-stage.js';
-import { parseJson, readBody } from './body.js';
+import { bodyLimitFor, parseJson, readBody } from './body.js';
 import { applyCors, isPreflight } from './cors.js';
 import { toApiError } from './errors.js';
 import { sendError, sendReply } from './respond.js';
@@ -64,7 +64,7 @@ export function createApp(services: Services, routes: Route[]): App {
       const { route, params } = matchOrRefuse(router, located.api, method === 'HEAD' ? 'GET' : method, located.path, () =>
         authorise(req, 'admin', services.sessions, now),
       );
-      const ctx = makeCtx(req, res, { api: located.api, method, path: located.path, params, query, requestId, now });
+      const ctx = makeCtx(req, res, { api: located.api, method, path: located.path, params, query, requestId, now }, bodyLimitFor(route.access));
       ctx.principal = authorise(req, route.access, services.sessions, now);
       if (ctx.principal) {
         res.setHeader('expiration-seconds', String(Math.round(services.config.sessionTimeoutMs / 1000)));
@@ -101,9 +101,10 @@ function makeCtx(
   req: IncomingMessage,
   res: ServerResponse,
   base: Pick<Ctx, 'api' | 'method' | 'path' | 'params' | 'query' | 'requestId' | 'now'>,
+  bodyLimit: number,
 ): Ctx {
   let body: Promise<Buffer> | undefined;
-  const raw = () => (body ??= readBody(req));
+  const raw = () => (body ??= readBody(req, bodyLimit));
   return {
     ...base,
     req,
