@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { resource } from '../resources/index.js';
 import { ApiSessions } from './auth/api-sessions.js';
 import { ConcurrencyLimiter } from './auth/limiter.js';
+import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './auth/throttle.js';
 import { ensureDefaultAdmin } from './bootstrap.js';
 import { authenticateRoutes } from './api/authenticate.js';
 import { authenticatorRoutes } from './api/authenticators.js';
@@ -68,6 +69,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     sessions: new ApiSessions(store, timeoutMinutes * 60_000),
     // As many checks as libuv has threads to run scrypt on (4 by default); a burst beyond 256 waiting gets 429.
     passwordChecks: new ConcurrencyLimiter(4, 256),
+    loginThrottle: new LoginThrottle(options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
     validators: new Validators(),
     pki,
     enrollmentSigner: createEnrollmentJwtSigner(pki, publicUrl),

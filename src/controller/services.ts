@@ -1,6 +1,7 @@
 import type { ResourceDef } from '../resources/index.js';
 import type { ApiSessions } from './auth/api-sessions.js';
 import type { ConcurrencyLimiter } from './auth/limiter.js';
+import type { LoginThrottle } from './auth/throttle.js';
 import type { EnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import type { Pki } from './pki/pki.js';
 import type { Validators } from './server/validation.js';
@@ -24,6 +25,8 @@ export interface Services {
   sessions: ApiSessions;
   /** Bounds the password checks (scrypt) that unauthenticated callers can start. */
   passwordChecks: ConcurrencyLimiter;
+  /** Failed password checks per client address and per username (429 with Retry-After), and per identity. */
+  loginThrottle: LoginThrottle;
   validators: Validators;
   pki: Pki;
   enrollmentSigner: EnrollmentJwtSigner;

@@ -1,3 +1,4 @@
+import type { LoginThrottleOptions } from './auth/throttle.js';
 import type { ServerLimits } from './server/listener.js';
 
 /** The public face of the embedded controller, used by `ctl controller start`, `ctl quickstart` and the tests. */
@@ -22,6 +23,8 @@ export interface ControllerOptions {
   accessLog?: (line: string) => void;
   /** Overrides of the listener's timeouts and per-address connection cap (docs/security.md); tests shorten them. */
   serverLimits?: Partial<ServerLimits>;
+  /** Overrides the failed-login token buckets (docs/security.md); tests make them small. */
+  loginThrottle?: LoginThrottleOptions;
 }
 
 export interface RunningController {

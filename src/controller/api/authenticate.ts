@@ -2,6 +2,7 @@ import { ApiError, invalidField } from '../../protocol/errors.js';
 import { password, username } from '../../resources/common.js';
 import { isDisabled } from '../auth/identity-state.js';
 import { verifyPassword } from '../auth/password.js';
+import { addressKey } from '../server/listener.js';
 import type { Services } from '../services.js';
 import { typeSchema } from '../server/schemas.js';
 import type { Ctx, Route } from '../server/types.js';
@@ -56,10 +57,14 @@ async function authenticate(services: Services, ctx: Ctx) {
        WHERE a."method" = 'updb' AND a."username" = ?`,
     )
     .get(body.username) as Credential | undefined;
+  const client = addressKey(ctx.remoteAddress);
+  services.loginThrottle.check(client, body.username as string);
   const ok = await services.passwordChecks.run(() => verifyPassword(body.password as string, credential?.password));
-  if (!ok || !credential) throw INVALID_AUTH();
-  if (isDisabled(credential, ctx.now)) throw INVALID_AUTH();
-  if (JSON.parse(credential.policyPrimary)?.updb?.allowed !== true) throw INVALID_AUTH();
+  if (!ok || !credential || isDisabled(credential, ctx.now) || JSON.parse(credential.policyPrimary)?.updb?.allowed !== true) {
+    services.loginThrottle.failed(client, body.username as string, credential?.identityId);
+    throw INVALID_AUTH();
+  }
+  services.loginThrottle.succeeded(credential.identityId);
 
   const { id, token } = services.store.tx(() => {
     const session = services.sessions.create({

@@ -2,6 +2,7 @@ import { ApiError, invalidField, notFound } from '../../protocol/errors.js';
 import { password as passwordType, username as usernameType } from '../../resources/common.js';
 import { resource } from '../../resources/index.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
+import { addressKey } from '../server/listener.js';
 import type { Services } from '../services.js';
 import { typeSchema } from '../server/schemas.js';
 import type { Ctx, Route } from '../server/types.js';
@@ -115,7 +116,11 @@ async function updateOwn(services: Services, ctx: Ctx, schema: Record<string, un
   const existing = ownAuthenticator(services, ctx);
   const body = services.validators.custom(schema, await ctx.json());
   const stored = services.store.prepare(`SELECT "password" FROM authenticators WHERE "id" = ?`).get(existing.id) as { password: string | null };
+  // A session is no licence to guess the password it was opened with: the same throttle as logins.
+  const client = addressKey(ctx.remoteAddress);
+  services.loginThrottle.check(client, String(existing.username));
   if (!(await services.passwordChecks.run(() => verifyPassword(body.currentPassword as string, stored.password)))) {
+    services.loginThrottle.failed(client, String(existing.username), existing.identityId as string);
     throw invalidField('currentPassword', 'does not match the current password', '<redacted>');
   }
   await applyUpdate(services, existing, body, ctx.now, ctx.principal!.apiSessionId);
