@@ -4,20 +4,17 @@ import { isDisabled } from '../auth/identity-state.js';
 import { verifyPassword } from '../auth/password.js';
 import { addressKey } from '../server/listener.js';
 import type { Services } from '../services.js';
+import { LOGIN_EXTRAS_SCHEMA } from '../server/limits.js';
 import { typeSchema } from '../server/schemas.js';
 import type { Ctx, Route } from '../server/types.js';
 import { presentCurrentSession } from './current.js';
-
-const info = { type: 'object', additionalProperties: { type: 'string', maxLength: 1024 } };
 
 const PASSWORD_BODY = {
   type: 'object',
   properties: {
     username: typeSchema(username),
     password: typeSchema(password),
-    configTypes: { type: ['array', 'null'], items: { type: 'string' } },
-    envInfo: { ...info, type: ['object', 'null'] },
-    sdkInfo: { ...info, type: ['object', 'null'] },
+    ...LOGIN_EXTRAS_SCHEMA,
   },
   required: ['username', 'password'],
   additionalProperties: false,

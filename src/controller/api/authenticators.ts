@@ -4,7 +4,7 @@ import { resource } from '../../resources/index.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { addressKey } from '../server/listener.js';
 import type { Services } from '../services.js';
-import { typeSchema } from '../server/schemas.js';
+import { TAGS_SCHEMA, typeSchema } from '../server/schemas.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { created, listResource, validBody } from './crud.js';
@@ -12,7 +12,7 @@ import { created, listResource, validBody } from './crud.js';
 const authenticator = resource('authenticator');
 
 const nullable = (schema: Record<string, unknown>) => ({ ...schema, type: [schema.type as string, 'null'] });
-const tags = { type: ['object', 'null'] };
+const tags = { ...TAGS_SCHEMA, type: ['object', 'null'] };
 
 /** Bodies of the current identity's own password change: the current password proves it is really them. */
 const OWN_REPLACE = {
@@ -115,6 +115,10 @@ function ownAuthenticator(services: Services, ctx: Ctx): Row {
 async function updateOwn(services: Services, ctx: Ctx, schema: Record<string, unknown>) {
   const existing = ownAuthenticator(services, ctx);
   const body = services.validators.custom(schema, await ctx.json());
+  // Renaming oneself would tell taken usernames from free ones: only an administrator renames, one answer for all.
+  if (typeof body.username === 'string' && body.username !== existing.username) {
+    throw invalidField('username', 'a username is changed by an administrator; send the current one or leave it out', '<redacted>');
+  }
   const stored = services.store.prepare(`SELECT "password" FROM authenticators WHERE "id" = ?`).get(existing.id) as { password: string | null };
   // A session is no licence to guess the password it was opened with: the same throttle as logins.
   const client = addressKey(ctx.remoteAddress);

@@ -4,7 +4,7 @@ import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { Services } from '../services.js';
 import { authorise } from './auth-stage.js';
-import { bodyLimitFor, parseJson, readBody } from './body.js';
+import { bodyLimitFor, decodeUtf8, parseJson, readBody } from './body.js';
 import { applyCors, isPreflight } from './cors.js';
 import { toApiError } from './errors.js';
 import { sendError, sendReply } from './respond.js';
@@ -110,7 +110,7 @@ function makeCtx(
     req,
     res,
     remoteAddress: req.socket.remoteAddress ?? '',
-    json: async () => parseJson((await raw()).toString('utf8')),
-    text: async () => (await raw()).toString('utf8'),
+    json: async () => parseJson(decodeUtf8(await raw())),
+    text: async () => decodeUtf8(await raw()),
   };
 }

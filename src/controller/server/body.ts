@@ -32,6 +32,17 @@ export async function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promis
   return Buffer.concat(chunks);
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A body as text; bytes that are not UTF-8 are refused rather than silently replaced. */
+export function decodeUtf8(bytes: Buffer): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ApiError('COULD_NOT_PARSE_BODY', { message: 'The request body is not valid UTF-8' });
+  }
+}
+
 function tooLarge(limit: number): ApiError {
   return new ApiError('REQUEST_ENTITY_TOO_LARGE', { message: `The request body is larger than ${limit} bytes` });
 }
