@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +7,7 @@ import { ApiSessions } from './auth/api-sessions.js';
 import { ConcurrencyLimiter } from './auth/limiter.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './auth/throttle.js';
 import { ensureDefaultAdmin } from './bootstrap.js';
+import { prepareDataDir, type PreparedDataDir } from './data-dir.js';
 import { authenticateRoutes } from './api/authenticate.js';
 import { authenticatorRoutes } from './api/authenticators.js';
 import { crudRoutes } from './api/crud.js';
@@ -41,14 +42,23 @@ const SWEEP_INTERVAL_MS = 30_000;
  * on first start, and serves both APIs over HTTPS. Resolves once it is listening.
  */
 export async function startController(options: ControllerOptions): Promise<RunningController> {
+  // The data directory is ours (an exclusive lock) before anything is written in it; a failed start lets it go.
+  const dataDir = prepareDataDir(options.dataDir, options.pkiDir);
+  try {
+    return await startOn(options, dataDir);
+  } catch (err) {
+    dataDir.lock.release();
+    throw err;
+  }
+}
+
+async function startOn(options: ControllerOptions, dataDir: PreparedDataDir): Promise<RunningController> {
   const host = options.host ?? '127.0.0.1';
   const timeoutMinutes = Math.max(options.sessionTimeoutMinutes ?? 30, 1);
   const log = options.log ?? (() => {});
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  chmodSync(options.dataDir, 0o700);
 
   const hosts = [...new Set([host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, 'localhost', '127.0.0.1', '::1', hostname(), ...(options.advertise ?? [])])];
-  const pki = await loadOrCreatePki(join(options.dataDir, 'pki'), { hosts });
+  const pki = await loadOrCreatePki(dataDir.pkiDir, { hosts });
   // What clients must trust, where an operator finds it: `ctl login URL --ca <dataDir>/ca-bundle.pem`.
   writeFileSync(join(options.dataDir, 'ca-bundle.pem'), pki.caBundlePem, { mode: 0o644 });
   const store = Store.open(join(options.dataDir, 'ctl.db'));
@@ -107,6 +117,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
         clearInterval(sweep);
         server.close(() => {
           store.close();
+          dataDir.lock.release();
           resolve();
         });
         server.closeAllConnections();

@@ -5,6 +5,11 @@ import type { ServerLimits } from './server/listener.js';
 export interface ControllerOptions {
   /** Directory holding the database and PKI; created 0700 on first start. */
   dataDir: string;
+  /**
+   * Where the root and intermediate CA keys and the server certificate live (default `<dataDir>/pki`): keep the
+   * root CA key away from the database and its backups.
+   */
+  pkiDir?: string;
   /** TCP port; 0 picks a free one (tests). */
   port: number;
   /** Address to bind; default 127.0.0.1. Certificates cover it, localhost and the machine's host name. */
