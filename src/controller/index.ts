@@ -83,7 +83,7 @@ async function startOn(options: ControllerOptions, dataDir: PreparedDataDir): Pr
     validators: new Validators(),
     pki,
     enrollmentSigner: createEnrollmentJwtSigner(pki, publicUrl),
-    config: { publicUrl, sessionTimeoutMs: timeoutMinutes * 60_000, enrollmentDurationMinutes: 180, version: CONTROLLER_VERSION },
+    config: { publicUrl, sessionTimeoutMs: timeoutMinutes * 60_000, enrollmentDurationMinutes: 180, version: CONTROLLER_VERSION, corsOrigins: options.corsOrigins },
     clock: () => new Date(),
     log,
     accessLog: options.accessLog,

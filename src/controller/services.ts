@@ -14,6 +14,8 @@ export interface ControllerConfig {
   sessionTimeoutMs: number;
   enrollmentDurationMinutes: number;
   version: string;
+  /** Origins allowed to send credentials (CORS); other origins get CORS without credentials. */
+  corsOrigins?: string[];
 }
 
 /** Turns stored rows into read models; a resource with computed fields registers its own. */

@@ -20,6 +20,8 @@ export interface ControllerOptions {
   adminUser?: string;
   /** Password of the default admin; generated (and reported in `generatedAdminPassword`) when absent. */
   adminPassword?: string;
+  /** Origins (scheme://host[:port]) allowed CORS with credentials; any other origin gets CORS without them. */
+  corsOrigins?: string[];
   /** API session inactivity timeout in minutes (default 30, minimum 1). */
   sessionTimeoutMinutes?: number;
   /** Where lifecycle messages and unexpected (500) errors go; default: nowhere. */

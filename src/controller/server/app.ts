@@ -5,7 +5,7 @@ import { ApiError } from '../../protocol/errors.js';
 import type { Services } from '../services.js';
 import { authorise } from './auth-stage.js';
 import { bodyLimitFor, decodeUtf8, parseJson, readBody } from './body.js';
-import { applyCors, isPreflight } from './cors.js';
+import { applyCors, isPreflight, normaliseOrigin } from './cors.js';
 import { toApiError } from './errors.js';
 import { sendError, sendReply } from './respond.js';
 import { normalisePath, Router } from './router.js';
@@ -41,12 +41,13 @@ export interface App {
 export function createApp(services: Services, routes: Route[]): App {
   const router = new Router();
   for (const route of routes) router.add(route);
+  const corsOrigins = new Set((services.config.corsOrigins ?? []).map(normaliseOrigin));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = nextRequestId();
     const started = Date.now();
     try {
-      applyCors(req, res);
+      applyCors(req, res, corsOrigins);
       if (isPreflight(req)) {
         res.statusCode = 200;
         res.end();
