@@ -1,18 +1,20 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ApiSessions } from './auth/api-sessions.js';
 import { ConcurrencyLimiter } from './auth/limiter.js';
 import { PasswordHasher } from './auth/password.js';
+import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './auth/throttle.js';
 import { ensureDefaultAdmin } from './bootstrap.js';
+import { prepareDataDir, type PreparedDataDir } from './data-dir.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import { loadOrCreatePki, type Pki } from './pki/pki.js';
 import { buildRoutes } from './registry.js';
 import type { Runtime } from './runtime.js';
 import { createApp } from './server/app.js';
+import { createListener, DEFAULT_SERVER_LIMITS } from './server/listener.js';
 import { Validators } from './server/validation.js';
 import { parseStoreLocation, Store, type StoreLocation } from './store/store.js';
 import type { ControllerOptions, RunningController } from './types.js';
@@ -97,10 +99,17 @@ export async function createController(options: CreateControllerOptions): Promis
     passwords,
     // As many checks as libuv has threads to run scrypt on (4 by default); a burst beyond 256 waiting gets 429.
     passwordChecks: new ConcurrencyLimiter(4, 256),
+    loginThrottle: new LoginThrottle(options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
     validators: new Validators(),
     pki,
     enrollmentSigner: createEnrollmentJwtSigner(pki, options.publicUrl),
-    config: { publicUrl: options.publicUrl, sessionTimeoutMs: timeoutMinutes * 60_000, enrollmentDurationMinutes: 180, version: CONTROLLER_VERSION },
+    config: {
+      publicUrl: options.publicUrl,
+      sessionTimeoutMs: timeoutMinutes * 60_000,
+      enrollmentDurationMinutes: 180,
+      version: CONTROLLER_VERSION,
+      corsOrigins: options.corsOrigins,
+    },
     clock: () => new Date(),
     log,
     accessLog: options.accessLog,
@@ -179,16 +188,18 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const host = options.host ?? '127.0.0.1';
   const bound = await bind(options.port, host);
   const listener = bound.server;
+  let dataDir: PreparedDataDir | undefined;
+  let controller: Controller;
   const port = (listener.address() as AddressInfo).port;
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const publicUrl = `https://${urlHost}:${port}`;
-  let controller: Controller;
   try {
-    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-    chmodSync(options.dataDir, 0o700);
+    // The data directory is ours (an exclusive lock) before anything is written in it; a failed start lets it go.
+    dataDir = prepareDataDir(options.dataDir, options.pkiDir);
     const hosts = [...new Set([host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, 'localhost', '127.0.0.1', '::1', hostname(), ...(options.advertise ?? [])])];
-    controller = await createController({ ...options, publicUrl, hosts });
+    controller = await createController({ ...options, pkiDir: dataDir.pkiDir, publicUrl, hosts });
   } catch (err) {
+    dataDir?.lock.release();
     bound.destroyAll();
     listener.close();
     throw err;
@@ -197,10 +208,11 @@ export async function startController(options: ControllerOptions): Promise<Runni
   // What clients must trust, where an operator finds it: `ctl login URL --ca <dataDir>/ca-bundle.pem`.
   writeFileSync(join(options.dataDir, 'ca-bundle.pem'), pki.caBundlePem, { mode: 0o644 });
 
-  const server = createServer({ key: pki.serverKeyPem, cert: pki.serverChainPem, minVersion: 'TLSv1.2' });
+  const server = createListener({ key: pki.serverKeyPem, cert: pki.serverChainPem }, { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits });
   server.on('request', (req, res) => void controller.handle(req, res));
-  // The bound socket hands its connections to the TLS server. The HTTPS server never listens itself (so it does
-  // not track them either: close() ends them through the bound socket).
+  // The HTTPS server never listens itself: the bound socket hands it its connections. 'listening' starts its
+  // connection tracking (header and request timeouts, closeAllConnections) as listen() would.
+  server.emit('listening');
   bound.serve((socket) => {
     server.emit('connection', socket);
     socket.resume();
@@ -217,8 +229,12 @@ export async function startController(options: ControllerOptions): Promise<Runni
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         listener.close(() => {
-          void controller.close().then(resolve);
+          void controller.close().then(() => {
+            dataDir!.lock.release();
+            resolve();
+          });
         });
+        server.closeAllConnections();
         bound.destroyAll();
       })),
   };

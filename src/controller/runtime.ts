@@ -2,6 +2,7 @@ import type { ResourceDef } from '../resources/index.js';
 import type { ApiSessions } from './auth/api-sessions.js';
 import type { ConcurrencyLimiter } from './auth/limiter.js';
 import type { PasswordHasher } from './auth/password.js';
+import type { LoginThrottle } from './auth/throttle.js';
 import type { EnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import type { Pki } from './pki/pki.js';
 import type { Validators } from './server/validation.js';
@@ -14,6 +15,8 @@ export interface ControllerConfig {
   sessionTimeoutMs: number;
   enrollmentDurationMinutes: number;
   version: string;
+  /** Origins allowed to send credentials (CORS); other origins get CORS without credentials. */
+  corsOrigins?: string[];
 }
 
 /** Turns stored rows into read models; a resource with computed fields registers its own. */
@@ -26,6 +29,8 @@ export interface Runtime {
   passwords: PasswordHasher;
   /** Bounds the password checks (scrypt) that unauthenticated callers can start. */
   passwordChecks: ConcurrencyLimiter;
+  /** Failed password checks per client address and per username (429 with Retry-After), and per identity. */
+  loginThrottle: LoginThrottle;
   validators: Validators;
   pki: Pki;
   enrollmentSigner: EnrollmentJwtSigner;

@@ -1,9 +1,16 @@
 import type { PasswordCost } from './auth/password.js';
+import type { LoginThrottleOptions } from './auth/throttle.js';
+import type { ServerLimits } from './server/listener.js';
 
 /** The public face of the embedded controller, used by `ctl controller start`, `ctl quickstart` and the tests. */
 export interface ControllerOptions {
   /** Directory holding the database and PKI; created 0700 on first start. */
   dataDir: string;
+  /**
+   * Where the root and intermediate CA keys and the server certificate live (default `<dataDir>/pki`): keep the
+   * root CA key away from the database and its backups.
+   */
+  pkiDir?: string;
   /** TCP port; 0 picks a free one (tests). */
   port: number;
   /** Address to bind; default 127.0.0.1. Certificates cover it, localhost and the machine's host name. */
@@ -14,6 +21,8 @@ export interface ControllerOptions {
   adminUser?: string;
   /** Password of the default admin; generated (and reported in `generatedAdminPassword`) when absent. */
   adminPassword?: string;
+  /** Origins (scheme://host[:port]) allowed CORS with credentials; any other origin gets CORS without them. */
+  corsOrigins?: string[];
   /** API session inactivity timeout in minutes (default 30, minimum 1). */
   sessionTimeoutMinutes?: number;
   /** Where lifecycle messages and unexpected (500) errors go; default: nowhere. */
@@ -22,8 +31,6 @@ export interface ControllerOptions {
   accessLog?: (line: string) => void;
   /** `postgres://user@host:port/db` to keep the data in PostgreSQL; default: SQLite `ctl.db` in the data directory. */
   storeUrl?: string;
-  /** Where the CA keys live; default: `pki/` in the data directory. */
-  pkiDir?: string;
   /** Cost of password hashing (tests use a cheap one); default: the production cost. */
   passwordCost?: PasswordCost;
   /**
@@ -31,6 +38,10 @@ export interface ControllerOptions {
    * leaves a password nobody was shown.
    */
   announceAdminPassword?: (password: string) => void;
+  /** Overrides of the listener's timeouts and per-address connection cap (docs/security.md); tests shorten them. */
+  serverLimits?: Partial<ServerLimits>;
+  /** Overrides the failed-login token buckets (docs/security.md); tests make them small. */
+  loginThrottle?: LoginThrottleOptions;
 }
 
 export interface RunningController {

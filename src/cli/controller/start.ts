@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../../console/errors.js';
@@ -13,8 +14,29 @@ export interface StartOptions {
   advertise: string[];
   adminUser: string;
   adminPassword?: string;
+  /** A file holding the admin password (first line), read at start; preferred over the flag. */
+  adminPasswordFile?: string;
+  /** The password came from --admin-password (visible in `ps`): warn. */
+  adminPasswordOnCommandLine?: boolean;
   sessionTimeoutMinutes: number;
   accessLog: boolean;
+  corsOrigins?: string[];
+  pkiDir?: string;
+  /** `postgres://...` to keep the data in PostgreSQL; default: SQLite in the data directory. */
+  store?: string;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The first line of a password file, without its line ending. */
+function readPasswordFile(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--admin-password-file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'cannot be read'}`);
+  }
+  return text.split(/\r?\n/)[0];
 }
 
 /** Resolves when the process is asked to stop (SIGTERM, SIGINT); the action wires it to real signals. */
@@ -30,11 +52,12 @@ function processStopSignal(): StopSignal {
 
 export function buildStart(deps: Deps, run = runStart) {
   const command = withMeta(new Command('start'), {
-    description: 'Run the embedded controller in the foreground (HTTPS, SQLite) until SIGTERM or Ctrl-C',
+    description: 'Run the embedded controller in the foreground (HTTPS; SQLite, or PostgreSQL with --store) until SIGTERM or Ctrl-C',
     examples: [
       'ctl controller start',
       'ctl controller start --data-dir ./ctrl --port 1280 --admin-user admin',
       'CTL_ADMIN_PASSWORD=s3cret ctl controller start --host 0.0.0.0 --advertise ctrl.example.com',
+      'ctl controller start --store postgres://ctl@db.example.com:5432/ctl   # password in PGPASSWORD or ~/.pgpass',
     ],
   })
     .addOption(new Option('--data-dir <dir>', 'database, PKI and state (default: $CTL_DATA_DIR or ~/.local/share/ctl/controller)'))
@@ -42,8 +65,12 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(new Option('--host <address>', 'address to listen on').default('127.0.0.1'))
     .addOption(new Option('--advertise <names>', 'extra DNS names or addresses the server certificate covers, comma-separated'))
     .addOption(new Option('--admin-user <name>', 'username of the default admin created on first start').default('admin'))
-    .addOption(new Option('--admin-password <password>', 'password of the default admin on first start (prefer CTL_ADMIN_PASSWORD)'))
+    .addOption(new Option('--admin-password <password>', 'password of the default admin on first start (visible in ps: prefer CTL_ADMIN_PASSWORD or --admin-password-file)'))
+    .addOption(new Option('--admin-password-file <file>', 'file whose first line is the password of the default admin on first start'))
+    .addOption(new Option('--pki-dir <dir>', 'where the CA keys and server certificate live (default: <data-dir>/pki); keep the root CA key away from the database'))
+    .addOption(new Option('--cors-origin <origin>', 'an origin (https://host[:port]) allowed CORS with credentials; repeatable').argParser(collect))
     .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30))
+    .addOption(new Option('--store <url>', 'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)').env('CTL_STORE_URL'))
     .addOption(new Option('--access-log', 'print one line per request on stderr (method, path, status, duration, request id)'));
   return command.action(async (o) => {
     const opts: StartOptions = {
@@ -53,15 +80,30 @@ export function buildStart(deps: Deps, run = runStart) {
       advertise: o.advertise ? o.advertise.split(',').map((s) => s.trim()).filter(Boolean) : [],
       adminUser: o.adminUser,
       adminPassword: o.adminPassword ?? deps.env.CTL_ADMIN_PASSWORD,
+      adminPasswordFile: o.adminPasswordFile,
+      adminPasswordOnCommandLine: o.adminPassword !== undefined,
       sessionTimeoutMinutes: o.sessionTimeout,
       accessLog: Boolean(o.accessLog),
+      corsOrigins: o.corsOrigin,
+      pkiDir: o.pkiDir,
+      store: o.store,
     };
+    if (o.adminPassword !== undefined && o.adminPasswordFile !== undefined) {
+      throw new UsageError('give the admin password once: --admin-password or --admin-password-file');
+    }
     await run(opts, deps, processStopSignal());
   });
 }
 
 export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopSignal): Promise<void> {
   const { io } = deps;
+  if (opts.adminPasswordOnCommandLine) {
+    io.info('warning: --admin-password is visible to other users of this machine (ps, shell history); prefer CTL_ADMIN_PASSWORD or --admin-password-file');
+  }
+  if (opts.adminPasswordFile !== undefined) opts = { ...opts, adminPassword: readPasswordFile(opts.adminPasswordFile) };
+  for (const origin of opts.corsOrigins ?? []) {
+    if (!/^https?:\/\/[^/\s]+\/?$/i.test(origin)) throw new UsageError(`--cors-origin ${origin}: expected an origin such as https://console.example.com`);
+  }
   if (opts.adminPassword !== undefined && (opts.adminPassword.length < 5 || opts.adminPassword.length > 100)) {
     throw new UsageError('the admin password must be 5 to 100 characters long');
   }
@@ -72,6 +114,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     ]);
   }
   const { startController } = await import('../../controller/index.js');
+  const { DataDirLockedError, DataDirSymlinkError } = await import('../../controller/data-dir.js');
   const controller = await startController({
     dataDir: opts.dataDir,
     port: opts.port,
@@ -80,14 +123,21 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     adminUser: opts.adminUser,
     adminPassword: opts.adminPassword,
     sessionTimeoutMinutes: opts.sessionTimeoutMinutes,
+    corsOrigins: opts.corsOrigins,
+    pkiDir: opts.pkiDir,
+    storeUrl: opts.store,
+    // Printed before it is stored: a start that fails afterwards never leaves a password nobody saw.
+    announceAdminPassword: (password) => {
+      io.info(`generated password for the default admin '${opts.adminUser}' (shown once, keep it safe):`);
+      io.info(`  ${password}`);
+    },
     log: (line) => io.info(line),
     accessLog: opts.accessLog ? (line) => io.info(line) : undefined,
+  }).catch((err: unknown) => {
+    if (err instanceof DataDirLockedError || err instanceof DataDirSymlinkError) throw new UsageError(err.message);
+    throw err;
   });
   writeState(opts.dataDir, { pid: process.pid, url: controller.url, port: controller.port, startedAt: deps.clock().toISOString() });
-  if (controller.generatedAdminPassword) {
-    io.info(`generated password for the default admin '${controller.adminUser}' (shown once, keep it safe):`);
-    io.info(`  ${controller.generatedAdminPassword}`);
-  }
   io.info(`data directory: ${opts.dataDir}; trust ${opts.dataDir}/ca-bundle.pem or run: ctl login ${controller.url} -u ${controller.adminUser}`);
   const signal = await stopSignal;
   io.info(`${signal}: shutting down`);

@@ -2,20 +2,18 @@ import { ApiError, invalidField } from '../../protocol/errors.js';
 import { password, username } from '../../resources/common.js';
 import { isDisabled } from '../auth/identity-state.js';
 import type { Runtime } from '../runtime.js';
+import { addressKey } from '../server/listener.js';
+import { LOGIN_EXTRAS_SCHEMA } from '../server/limits.js';
 import { typeSchema } from '../server/schemas.js';
 import type { Ctx, Route } from '../server/types.js';
 import { presentCurrentSession } from './current.js';
-
-const info = { type: 'object', additionalProperties: { type: 'string', maxLength: 1024 } };
 
 const PASSWORD_BODY = {
   type: 'object',
   properties: {
     username: typeSchema(username),
     password: typeSchema(password),
-    configTypes: { type: ['array', 'null'], items: { type: 'string' } },
-    envInfo: { ...info, type: ['object', 'null'] },
-    sdkInfo: { ...info, type: ['object', 'null'] },
+    ...LOGIN_EXTRAS_SCHEMA,
   },
   required: ['username', 'password'],
   additionalProperties: false,
@@ -40,13 +38,18 @@ async function authenticate(rt: Runtime, ctx: Ctx) {
   if (method !== 'password') throw invalidField('method', 'method must be one of password, cert, ext-jwt', method);
   const body = rt.validators.custom(PASSWORD_BODY, await ctx.json());
   const { store } = rt;
+  const client = addressKey(ctx.remoteAddress);
+  rt.loginThrottle.check(client, body.username as string);
   const credential = await store.repo('authenticator').findOne({ method: 'updb', username: body.username as string });
   const ok = await rt.passwordChecks.run(() => rt.passwords.verify(body.password as string, credential?.password as string | undefined));
-  if (!ok || !credential) throw INVALID_AUTH();
-  const identity = await store.repo('identity').get(credential.identityId as string);
-  if (isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, ctx.now)) throw INVALID_AUTH();
-  const policy = await store.repo('auth-policy').find(identity.authPolicyId as string);
-  if ((policy?.primary as { updb?: { allowed?: boolean } } | undefined)?.updb?.allowed !== true) throw INVALID_AUTH();
+  const identity = ok && credential ? await store.repo('identity').get(credential.identityId as string) : undefined;
+  const policy = identity ? await store.repo('auth-policy').find(identity.authPolicyId as string) : undefined;
+  const allowed = (policy?.primary as { updb?: { allowed?: boolean } } | undefined)?.updb?.allowed === true;
+  if (!identity || !credential || isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, ctx.now) || !allowed) {
+    rt.loginThrottle.failed(client, body.username as string, credential?.identityId as string | undefined);
+    throw INVALID_AUTH();
+  }
+  rt.loginThrottle.succeeded(identity.id);
 
   const { id, token } = await store.tx(async () => {
     const session = await rt.apiSessions.create({

@@ -2,7 +2,8 @@ import { ApiError, invalidField, notFound } from '../../protocol/errors.js';
 import { password as passwordType, username as usernameType } from '../../resources/common.js';
 import { resource } from '../../resources/index.js';
 import type { Runtime } from '../runtime.js';
-import { typeSchema } from '../server/schemas.js';
+import { addressKey } from '../server/listener.js';
+import { TAGS_SCHEMA, typeSchema } from '../server/schemas.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { created, listResource, validBody } from './crud.js';
@@ -11,7 +12,7 @@ import type { ResourceBehaviour } from '../registry.js';
 const authenticator = resource('authenticator');
 
 const nullable = (schema: Record<string, unknown>) => ({ ...schema, type: [schema.type as string, 'null'] });
-const tags = { type: ['object', 'null'] };
+const tags = { ...TAGS_SCHEMA, type: ['object', 'null'] };
 
 /** Bodies of the current identity's own password change: the current password proves it is really them. */
 const OWN_REPLACE = {
@@ -37,6 +38,7 @@ export function authenticatorRoutes(rt: Runtime): Route[] {
     { method: 'POST', path: '/authenticators', api: 'management', access: 'admin', handler: (ctx) => createAuthenticator(rt, ctx) },
     { method: 'PUT', path: '/authenticators/{id}', api: 'management', access: 'admin', handler: (ctx) => adminUpdate(rt, ctx, 'replace') },
     { method: 'PATCH', path: '/authenticators/{id}', api: 'management', access: 'admin', handler: (ctx) => adminUpdate(rt, ctx, 'patch') },
+    { method: 'DELETE', path: '/authenticators/{id}', api: 'management', access: 'admin', handler: (ctx) => adminDelete(rt, ctx) },
     { method: 'GET', path: '/current-identity/authenticators', api: 'both', access: 'session', handler: (ctx) => listOwn(rt, ctx) },
     { method: 'GET', path: '/current-identity/authenticators/{id}', api: 'both', access: 'session', handler: async (ctx) => ({ data: (await rt.present(authenticator, [await ownAuthenticator(rt, ctx)]))[0] }) },
     { method: 'PUT', path: '/current-identity/authenticators/{id}', api: 'both', access: 'session', handler: (ctx) => updateOwn(rt, ctx, OWN_REPLACE) },
@@ -69,12 +71,23 @@ async function createAuthenticator(rt: Runtime, ctx: Ctx) {
 async function adminUpdate(rt: Runtime, ctx: Ctx, verb: 'replace' | 'patch') {
   const existing = await rt.store.repoFor(authenticator).get(ctx.params.id);
   const body = await validBody(rt, authenticator, verb, ctx);
-  await applyUpdate(rt, existing, body, ctx.now);
+  await applyUpdate(rt, existing, body, ctx.now, ctx.principal?.apiSessionId);
+  return { data: {} };
+}
+
+/** A credential that goes takes its identity's sessions with it (all but the caller's own, if it is theirs). */
+async function adminDelete(rt: Runtime, ctx: Ctx) {
+  const existing = await rt.store.repoFor(authenticator).get(ctx.params.id);
+  await rt.store.tx(async () => {
+    await rt.store.repoFor(authenticator).delete(existing.id);
+    await rt.apiSessions.deleteForIdentity(existing.identityId as string, ctx.principal?.apiSessionId);
+  });
   return { data: {} };
 }
 
 /** Changes username and/or password of a updb authenticator; a password is stored only as its hash. */
-async function applyUpdate(rt: Runtime, existing: Row, body: Record<string, unknown>, now: Date): Promise<void> {
+/** A new password ends the identity's other sessions: whoever knew the old one is logged out (`keep` is spared). */
+async function applyUpdate(rt: Runtime, existing: Row, body: Record<string, unknown>, now: Date, keep?: string): Promise<void> {
   if (existing.method !== 'updb') {
     throw new ApiError('CAN_NOT_UPDATE_AUTHENTICATOR', { message: 'only updb authenticators have a username and password to change' });
   }
@@ -82,7 +95,10 @@ async function applyUpdate(rt: Runtime, existing: Row, body: Record<string, unkn
   if (typeof body.username === 'string') values.username = body.username;
   if (typeof body.password === 'string') values.password = await rt.passwords.hash(body.password);
   if (body.tags !== undefined) values.tags = body.tags ?? {};
-  await rt.store.repoFor(authenticator).update(existing.id, values, now.toISOString());
+  await rt.store.tx(async () => {
+    await rt.store.repoFor(authenticator).update(existing.id, values, now.toISOString());
+    if (values.password !== undefined) await rt.apiSessions.deleteForIdentity(existing.identityId as string, keep);
+  });
 }
 
 function listOwn(rt: Runtime, ctx: Ctx) {
@@ -99,11 +115,19 @@ async function ownAuthenticator(rt: Runtime, ctx: Ctx): Promise<Row> {
 async function updateOwn(rt: Runtime, ctx: Ctx, schema: Record<string, unknown>) {
   const existing = await ownAuthenticator(rt, ctx);
   const body = rt.validators.custom(schema, await ctx.json());
+  // Renaming oneself would tell taken usernames from free ones: only an administrator renames, one answer for all.
+  if (typeof body.username === 'string' && body.username !== existing.username) {
+    throw invalidField('username', 'a username is changed by an administrator; send the current one or leave it out', '<redacted>');
+  }
   const stored = (existing.password as string | null) ?? null;
+  // A session is no licence to guess the password it was opened with: the same throttle as logins.
+  const client = addressKey(ctx.remoteAddress);
+  rt.loginThrottle.check(client, String(existing.username));
   if (!(await rt.passwordChecks.run(() => rt.passwords.verify(body.currentPassword as string, stored)))) {
+    rt.loginThrottle.failed(client, String(existing.username), existing.identityId as string);
     throw invalidField('currentPassword', 'does not match the current password', '<redacted>');
   }
-  await applyUpdate(rt, existing, body, ctx.now);
+  await applyUpdate(rt, existing, body, ctx.now, ctx.principal!.apiSessionId);
   return { data: {} };
 }
 

@@ -20,7 +20,7 @@ const UNAUTHORIZED = () => new ApiError('UNAUTHORIZED');
 
 /**
  * API sessions: created at authentication, resolved from the token on every request, refreshed by activity,
- * ended by logout, timeout, deletion, or disabling the identity.
+ * ended by logout, timeout, deletion, disabling the identity, or a change or removal of its credentials.
  */
 export class ApiSessions {
   constructor(
@@ -73,8 +73,12 @@ export class ApiSessions {
     await this.sessions().deleteWhere({ id });
   }
 
-  async deleteForIdentity(identityId: string): Promise<void> {
-    await this.sessions().deleteWhere({ identityId });
+  /**
+   * Ends the identity's sessions: when its credentials change or go, or it is disabled. `keep` spares one session,
+   * the one that made the change itself (an identity changing its own password stays logged in there).
+   */
+  async deleteForIdentity(identityId: string, keep?: string): Promise<number> {
+    return this.sessions().deleteWhere(keep === undefined ? { identityId } : { identityId, id: { ne: keep } });
   }
 
   /** Removes sessions idle past the timeout; run periodically so they do not pile up. */

@@ -4,8 +4,8 @@ import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { Runtime } from '../runtime.js';
 import { authorise } from './auth-stage.js';
-import { parseJson, readBody } from './body.js';
-import { applyCors, isPreflight } from './cors.js';
+import { bodyLimitFor, decodeUtf8, parseJson, readBody } from './body.js';
+import { applyCors, isPreflight, normaliseOrigin } from './cors.js';
 import { toApiError } from './errors.js';
 import { sendError, sendReply } from './respond.js';
 import { normalisePath, Router } from './router.js';
@@ -41,12 +41,13 @@ export interface App {
 export function createApp(rt: Runtime, routes: Route[]): App {
   const router = new Router();
   for (const route of routes) router.add(route);
+  const corsOrigins = new Set((rt.config.corsOrigins ?? []).map(normaliseOrigin));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = nextRequestId();
     const started = Date.now();
     try {
-      applyCors(req, res);
+      applyCors(req, res, corsOrigins);
       if (isPreflight(req)) {
         res.statusCode = 200;
         res.end();
@@ -64,7 +65,7 @@ export function createApp(rt: Runtime, routes: Route[]): App {
       const { route, params } = await matchOrRefuse(router, located.api, method === 'HEAD' ? 'GET' : method, located.path, () =>
         authorise(req, 'admin', rt.apiSessions, now),
       );
-      const ctx = makeCtx(req, res, { api: located.api, method, path: located.path, params, query, requestId, now });
+      const ctx = makeCtx(req, res, { api: located.api, method, path: located.path, params, query, requestId, now }, bodyLimitFor(route.access));
       ctx.principal = await authorise(req, route.access, rt.apiSessions, now);
       if (ctx.principal) {
         res.setHeader('expiration-seconds', String(Math.round(rt.config.sessionTimeoutMs / 1000)));
@@ -101,15 +102,16 @@ function makeCtx(
   req: IncomingMessage,
   res: ServerResponse,
   base: Pick<Ctx, 'api' | 'method' | 'path' | 'params' | 'query' | 'requestId' | 'now'>,
+  bodyLimit: number,
 ): Ctx {
   let body: Promise<Buffer> | undefined;
-  const raw = () => (body ??= readBody(req));
+  const raw = () => (body ??= readBody(req, bodyLimit));
   return {
     ...base,
     req,
     res,
     remoteAddress: req.socket.remoteAddress ?? '',
-    json: async () => parseJson((await raw()).toString('utf8')),
-    text: async () => (await raw()).toString('utf8'),
+    json: async () => parseJson(decodeUtf8(await raw())),
+    text: async () => decodeUtf8(await raw()),
   };
 }

@@ -1,7 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../protocol/errors.js';
+import type { Access } from './types.js';
 
+/** Bodies of authenticated requests (the largest the API needs). */
 export const BODY_LIMIT = 1024 * 1024;
+/** Bodies of public routes (authentication): small, so an anonymous client cannot make the server buffer much. */
+export const PUBLIC_BODY_LIMIT = 16 * 1024;
+
+/** The body limit of a route by who may call it; the authentication stage has run before a body is read. */
+export function bodyLimitFor(access: Access): number {
+  return access === 'public' ? PUBLIC_BODY_LIMIT : BODY_LIMIT;
+}
 
 /** Reads the body, refusing more than the limit whether or not Content-Length announced it. */
 export async function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffer> {
@@ -21,6 +30,17 @@ export async function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promis
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A body as text; bytes that are not UTF-8 are refused rather than silently replaced. */
+export function decodeUtf8(bytes: Buffer): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ApiError('COULD_NOT_PARSE_BODY', { message: 'The request body is not valid UTF-8' });
+  }
 }
 
 function tooLarge(limit: number): ApiError {

@@ -19,6 +19,8 @@ export function sendError(res: ServerResponse, err: ApiError, requestId: string)
     res.destroy();
     return;
   }
+  const retryAfter = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  if (typeof retryAfter === 'number') res.setHeader('retry-after', String(retryAfter));
   if (err.status === 401) {
     res.setHeader('www-authenticate', 'zt-session realm="zt-session" error="invalid" error_description="token is invalid or missing"');
   }

@@ -1,20 +1,18 @@
 import type { FieldDef, FieldType, ResourceDef } from '../../resources/index.js';
+import { BOUNDED_TAGS_SCHEMA, FIELD_LIMITS } from './limits.js';
 
 /** JSON Schema (draft-07 subset, also valid in Swagger 2.0) derived from the catalogue. */
 export type JsonSchema = Record<string, unknown>;
 export type Verb = 'create' | 'replace' | 'patch';
 
-export const TAGS_SCHEMA: JsonSchema = {
-  type: 'object',
-  additionalProperties: { type: ['string', 'boolean', 'number', 'null'] },
-};
+export const TAGS_SCHEMA: JsonSchema = BOUNDED_TAGS_SCHEMA;
 
 export function typeSchema(type: FieldType): JsonSchema {
   switch (type.kind) {
     case 'string': {
       const s: JsonSchema = { type: 'string' };
       if (type.minLength !== undefined) s.minLength = type.minLength;
-      if (type.maxLength !== undefined) s.maxLength = type.maxLength;
+      s.maxLength = type.maxLength ?? FIELD_LIMITS.stringMaxLength;
       if (type.format) s.format = type.format;
       return s;
     }
@@ -30,20 +28,20 @@ export function typeSchema(type: FieldType): JsonSchema {
       return { type: 'string', enum: [...type.values] };
     case 'attributes':
       // Attributes are plain names: a leading # or @ would make them look like policy roles.
-      return { type: 'array', items: { type: 'string', minLength: 1, maxLength: 1024, pattern: '^[^#@]' } };
+      return { type: 'array', maxItems: FIELD_LIMITS.attributesMaxItems, items: { type: 'string', minLength: 1, maxLength: 1024, pattern: '^[^#@]' } };
     case 'tags':
       return TAGS_SCHEMA;
     case 'object':
       return { type: 'object' };
     case 'map':
-      return { type: 'object', additionalProperties: typeSchema(type.values) };
+      return { type: 'object', maxProperties: FIELD_LIMITS.mapMaxKeys, additionalProperties: typeSchema(type.values) };
     case 'ref':
-      return { type: 'string', minLength: 1 };
+      return { type: 'string', minLength: 1, maxLength: FIELD_LIMITS.refMaxLength };
     case 'refList':
-      return { type: 'array', items: { type: 'string', minLength: 1 } };
+      return { type: 'array', items: { type: 'string', minLength: 1, maxLength: FIELD_LIMITS.refMaxLength } };
     case 'roles':
       // #attribute, @id or #all (alone: checked with the references, wire-protocol section 4).
-      return { type: 'array', items: { type: 'string', pattern: '^[#@].+' } };
+      return { type: 'array', items: { type: 'string', pattern: '^[#@].+', maxLength: FIELD_LIMITS.refMaxLength } };
   }
 }
 

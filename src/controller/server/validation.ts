@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ApiError, renderValue } from '../../protocol/errors.js';
 import type { ResourceDef } from '../../resources/index.js';
+import { checkBody } from './limits.js';
 import { bodySchema, type JsonSchema, type Verb } from './schemas.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
@@ -27,7 +28,9 @@ export class Validators {
       validate = this.ajv.compile(bodySchema(def, verb));
       this.compiled.set(key, validate);
     }
-    return this.check(validate, body);
+    const valid = this.check(validate, body);
+    checkBody(valid, def);
+    return valid;
   }
 
   /** Validates against a schema a handler declares as a constant (compiled once per schema object). */
@@ -37,7 +40,9 @@ export class Validators {
       validate = this.ajv.compile(schema);
       this.handlerSchemas.set(schema, validate);
     }
-    return this.check(validate, body);
+    const valid = this.check(validate, body);
+    checkBody(valid);
+    return valid;
   }
 
   private check(validate: ValidateFunction, body: unknown): Record<string, unknown> {

@@ -21,8 +21,8 @@ export interface Row {
   [field: string]: unknown;
 }
 
-/** Conditions on stored scalar fields: a value, a list of values (any of them), null (no value), or below a bound. */
-export type Where = Record<string, string | number | boolean | null | readonly string[] | { lt: string | number }>;
+/** Conditions on stored scalar fields: a value, a list of values (any of them), null (no value), below a bound, or not a value. */
+export type Where = Record<string, string | number | boolean | null | readonly string[] | { lt: string | number } | { ne: string }>;
 
 /** Restricts a list to part of the resource, e.g. one identity's authenticators or the configs of a service. */
 export type Scope =
@@ -196,8 +196,9 @@ export class Repository {
       const column = raw(`e.${quote(name)}`);
       if (value === null) parts.push(sql`${column} IS NULL`);
       else if (Array.isArray(value)) parts.push(this.dialect.inList(column, value as string[]));
-      else if (typeof value === 'object') parts.push(sql`${column} < ${param((value as { lt: string | number }).lt)}`);
-      else parts.push(sql`${column} = ${param(value as string | number | boolean)}`);
+      else if (typeof value === 'object' && 'lt' in value) parts.push(sql`${column} < ${param(value.lt)}`);
+      else if (typeof value === 'object') parts.push(sql`${column} IS DISTINCT FROM ${param((value as { ne: string }).ne)}`);
+      else parts.push(sql`${column} = ${param(value)}`);
     }
     return join(parts, ' AND ');
   }

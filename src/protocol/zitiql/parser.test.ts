@@ -351,6 +351,26 @@ describe('parseQuery: errors', () => {
     assertSyntaxError(`${'not '.repeat(100_000)}a`, 'nested too deeply', 1, 401);
   });
 
+  it('bounds the conditions of one filter and names the limit', () => {
+    const terms = (n: number, op: string) => Array.from({ length: n }, () => 'a = 1').join(` ${op} `);
+    /** The column of the 257th condition, where the error points. */
+    const column257 = (text: string) => [...text.matchAll(/a = 1/g)][256].index + 1;
+    assert.equal((filter(terms(256, 'or')) as { operands: unknown[] }).operands.length, 256);
+    const or = terms(257, 'or');
+    assertSyntaxError(or, 'too many conditions: a filter may have at most 256', 1, column257(or));
+    const and = terms(1001, 'and');
+    assertSyntaxError(and, 'at most 256', 1, column257(and));
+    // Nested and negated conditions count too, wherever they are.
+    const mixed = `(${terms(200, 'or')}) and not (${terms(57, 'and')})`;
+    assertSyntaxError(mixed, 'at most 256', 1, column257(mixed));
+  });
+
+  it('bounds the values of an in list and names the limit', () => {
+    const list = (n: number) => `a in [${Array.from({ length: n }, (_, i) => i).join(',')}]`;
+    assert.equal(parseQuery(list(1000)).filter?.kind, 'in');
+    assertSyntaxError(list(1001), "too many values in the list after 'in': at most 1000", 1, list(1000).length + 1);
+  });
+
   it('rejects subqueries', () => {
     assertSyntaxError('not isEmpty(from servicePolicies where anyOf(services) = "x")', 'subqueries', 1, 13);
     assertSyntaxError('count(from x where true) > 1', 'subqueries', 1, 7);

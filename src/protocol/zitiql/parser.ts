@@ -31,7 +31,14 @@ export { ZitiQlError } from './lexer.js';
 
 export const MAX_SORT_FIELDS = 5;
 /** Bounds recursion on `(` and `not`, so hostile input fails with a ZitiQlError, not a stack overflow. */
-const MAX_NESTING = 100;
+export const MAX_NESTING = 100;
+/**
+ * Bounds the conditions of one filter (each comparison, `contains`, `in`, `between`, `isEmpty`, `true`/`false` and
+ * boolean field counts one), so a filter cannot compile to SQL deeper or wider than the database accepts.
+ */
+export const MAX_CONDITIONS = 256;
+/** Bounds the values of one `in [...]` list (each becomes a bound SQL parameter). */
+export const MAX_LIST_VALUES = 1000;
 
 const KEYWORDS = new Set([
   'and', 'or', 'not', 'true', 'false', 'null', 'contains', 'icontains', 'in', 'between',
@@ -60,6 +67,7 @@ export function parseQuery(text: string): Query {
 class Parser {
   private index = 0;
   private depth = 0;
+  private conditions = 0;
 
   constructor(private readonly tokens: Token[]) {}
 
@@ -127,6 +135,7 @@ class Parser {
 
   private parsePrimary(): BoolExpr {
     const token = this.peek();
+    if (this.peek().kind !== 'symbol' || this.peek().text !== '(') this.countCondition(token);
     if (this.acceptSymbol('(')) {
       const expr = this.nested(() => this.parseOr());
       this.expectSymbol(')', "')' to close the parenthesis");
@@ -146,6 +155,12 @@ class Parser {
     return this.fail(
       `expected an operator (${operators}) after ${left.kind}(${left.set}) but found ${describe(this.peek())}`,
     );
+  }
+
+  private countCondition(at: Token): void {
+    if (++this.conditions > MAX_CONDITIONS) {
+      this.fail(`too many conditions: a filter may have at most ${MAX_CONDITIONS}`, at);
+    }
   }
 
   /** Runs `parse` one nesting level deeper, just after the `(` or `not` that opened the level. */
@@ -234,6 +249,9 @@ class Parser {
     const first = this.parseLiteral(['string', 'number', 'datetime'], `'['`);
     const values: Literal[] = [first];
     while (this.acceptSymbol(',')) {
+      if (values.length === MAX_LIST_VALUES) {
+        this.fail(`too many values in the list after ${opText}: at most ${MAX_LIST_VALUES} are allowed`);
+      }
       values.push(this.parseLiteral([first.kind], `',' (all values of the list must be of one type)`));
     }
     this.expectSymbol(']', `',' or ']' in the list after ${opText}`);

@@ -1,0 +1,155 @@
+import { ApiError } from '../../protocol/errors.js';
+
+/** A token bucket per key: `capacity` tokens, refilled at `refillPerSecond`; bounded in the keys it tracks. */
+export interface BucketOptions {
+  capacity: number;
+  refillPerSecond: number;
+  /** At most this many keys are tracked; the least recently touched one goes first. */
+  maxKeys: number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    readonly options: BucketOptions,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Milliseconds until `key` has a token; 0 when it has one now. Does not take it. */
+  waitMs(key: string): number {
+    const bucket = this.refilled(key);
+    if (!bucket || bucket.tokens >= 1) return 0;
+    return Math.ceil(((1 - bucket.tokens) / this.options.refillPerSecond) * 1000);
+  }
+
+  /** Takes a token (the bucket may go empty, never below zero). */
+  take(key: string): void {
+    const bucket = this.refilled(key) ?? { tokens: this.options.capacity, at: this.now() };
+    bucket.tokens = Math.max(bucket.tokens - 1, 0);
+    // Re-inserted, so the Map's order is least recently touched first.
+    this.buckets.delete(key);
+    this.buckets.set(key, bucket);
+    this.evict();
+  }
+
+  /** How many keys are tracked now (for tests and diagnostics). */
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  /** The bucket brought up to now; a bucket that is full again is forgotten (it is the same as no bucket). */
+  private refilled(key: string): Bucket | undefined {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return undefined;
+    const now = this.now();
+    bucket.tokens = Math.min(this.options.capacity, bucket.tokens + ((now - bucket.at) / 1000) * this.options.refillPerSecond);
+    bucket.at = now;
+    if (bucket.tokens >= this.options.capacity) {
+      this.buckets.delete(key);
+      return undefined;
+    }
+    return bucket;
+  }
+
+  private evict(): void {
+    while (this.buckets.size > this.options.maxKeys) {
+      const oldest = this.buckets.keys().next().value as string;
+      this.buckets.delete(oldest);
+    }
+  }
+}
+
+/** Failed password checks of one identity since its last success: what a lockout by `maxAttempts` will read. */
+export interface FailureCount {
+  consecutive: number;
+  lastAt: Date;
+}
+
+export interface LoginThrottleOptions {
+  perAddress: BucketOptions;
+  perUsername: BucketOptions;
+  /** At most this many identities' failure counts are kept (least recently failed go first). */
+  maxTrackedIdentities: number;
+}
+
+/**
+ * Defaults (docs/security.md): a client address may fail 10 times at once, then once every 6 s (10 a minute);
+ * a username, from all addresses together, 5 times at once, then once every 12 s (5 a minute). Only failures take
+ * tokens, so a client that logs in correctly is never slowed; a bucket that is empty refuses before any password
+ * work is done. 10,000 keys each at most: a few hundred KiB.
+ */
+export const DEFAULT_LOGIN_THROTTLE: LoginThrottleOptions = {
+  perAddress: { capacity: 10, refillPerSecond: 1 / 6, maxKeys: 10_000 },
+  perUsername: { capacity: 5, refillPerSecond: 1 / 12, maxKeys: 10_000 },
+  maxTrackedIdentities: 10_000,
+};
+
+/**
+ * Password guessing throttled per client address and per username, with token buckets: an attacker slows down
+ * himself (his address) and the usernames he guesses at, nobody else. The username bucket exists whether or not
+ * the user does, so a 429 says nothing about which usernames exist.
+ */
+export class LoginThrottle {
+  private readonly byAddress: TokenBuckets;
+  private readonly byUsername: TokenBuckets;
+  private readonly failures = new Map<string, FailureCount>();
+
+  constructor(
+    private readonly options: LoginThrottleOptions = DEFAULT_LOGIN_THROTTLE,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.byAddress = new TokenBuckets(options.perAddress, now);
+    this.byUsername = new TokenBuckets(options.perUsername, now);
+  }
+
+  /** Refuses with 429 and `Retry-After` when the address or the username has no attempt left. */
+  check(addressKey: string, username: string): void {
+    const wait = Math.max(this.byAddress.waitMs(addressKey), this.byUsername.waitMs(usernameKey(username)));
+    if (wait > 0) throw new ThrottledError(Math.ceil(wait / 1000));
+  }
+
+  /** A failed attempt: takes a token from both buckets; counts against the identity when the username has one. */
+  failed(addressKey: string, username: string, identityId?: string): void {
+    this.byAddress.take(addressKey);
+    this.byUsername.take(usernameKey(username));
+    if (identityId === undefined) return;
+    const previous = this.failures.get(identityId);
+    this.failures.delete(identityId);
+    this.failures.set(identityId, { consecutive: (previous?.consecutive ?? 0) + 1, lastAt: new Date(this.now()) });
+    while (this.failures.size > this.options.maxTrackedIdentities) this.failures.delete(this.failures.keys().next().value as string);
+  }
+
+  /** A successful login resets the identity's count of consecutive failures. */
+  succeeded(identityId: string): void {
+    this.failures.delete(identityId);
+  }
+
+  /** Consecutive failed password checks of an identity since its last success (none: undefined). */
+  failuresOf(identityId: string): FailureCount | undefined {
+    const count = this.failures.get(identityId);
+    return count && { ...count };
+  }
+
+  /** Keys tracked (for tests: the memory stays bounded). */
+  get trackedKeys(): { addresses: number; usernames: number; identities: number } {
+    return { addresses: this.byAddress.size, usernames: this.byUsername.size, identities: this.failures.size };
+  }
+}
+
+/** Usernames are matched exactly by the store; the bucket key is the same string, bounded in length by validation. */
+function usernameKey(username: string): string {
+  return username;
+}
+
+/** 429 SERVER_TOO_MANY_REQUESTS with the seconds after which a retry can succeed (sent as `Retry-After`). */
+export class ThrottledError extends ApiError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('SERVER_TOO_MANY_REQUESTS', { message: `too many failed logins; try again in ${retryAfterSeconds} s` });
+  }
+}

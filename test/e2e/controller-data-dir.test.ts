@@ -1,0 +1,105 @@
+// One controller per data directory (docs/security.md): two started at the same moment on a fresh directory, one
+// wins and the other is refused with a message naming the directory; a lock left by kill -9 does not block the
+// next start; symbolic links among the directory's entries are refused.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { startTestController } from '../helpers/controller.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'ctl-datadir-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const script = path.join(tmp, 'start.mts');
+writeFileSync(
+  script,
+  `import { startController } from ${JSON.stringify(path.join(root, 'src/controller/index.ts'))};
+try {
+  const c = await startController({ dataDir: process.argv[2], port: 0, adminPassword: 'admin-pass' });
+  process.stdout.write('STARTED\\n');
+  process.stdin.on('data', async () => { await c.close(); process.exit(0); });
+} catch (err) {
+  process.stdout.write('REFUSED ' + (err as Error).message + '\\n');
+  process.exit(3);
+}
+`,
+);
+
+function startChild(dataDir: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const line = new Promise<string>((resolve) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(out.trim());
+    });
+    child.on('exit', () => resolve(out.trim()));
+  });
+  return { child, line };
+}
+
+describe('one controller per data directory', () => {
+  it('two starts at the same moment on a fresh directory: one runs, the other is refused naming the directory', async () => {
+    const dataDir = path.join(tmp, 'race');
+    const a = startChild(dataDir);
+    const b = startChild(dataDir);
+    const lines = await Promise.all([a.line, b.line]);
+    try {
+      assert.equal(lines.filter((l) => l === 'STARTED').length, 1, lines.join(' | '));
+      const refused = lines.find((l) => l.startsWith('REFUSED'));
+      assert.ok(refused?.includes(dataDir), `the refusal names the directory: ${refused}`);
+    } finally {
+      for (const c of [a, b]) c.child.stdin.end('stop\n');
+      await Promise.all([a, b].map((c) => new Promise((r) => (c.child.exitCode !== null ? r(null) : c.child.once('exit', r)))));
+    }
+    assert.equal(existsSync(path.join(dataDir, 'controller.lock')), false, 'a clean stop releases the lock');
+  });
+
+  it('a controller killed with SIGKILL does not block the next start', async () => {
+    const dataDir = path.join(tmp, 'killed');
+    const a = startChild(dataDir);
+    assert.equal(await a.line, 'STARTED');
+    a.child.kill('SIGKILL');
+    await new Promise((r) => a.child.once('exit', r));
+    assert.ok(existsSync(path.join(dataDir, 'controller.lock')), 'kill -9 leaves the lock behind');
+    const ctl = await startTestController({ dataDir });
+    await ctl.close();
+  });
+
+  it('a second start in a running process is refused, and allowed again after close', async () => {
+    const dataDir = path.join(tmp, 'same-process');
+    const first = await startTestController({ dataDir });
+    try {
+      await assert.rejects(startTestController({ dataDir }), (err: Error) => err.message.includes(dataDir) && /in use/.test(err.message));
+    } finally {
+      await first.close();
+    }
+    const again = await startTestController({ dataDir });
+    await again.close();
+  });
+
+  it('refuses a data directory entry that is a symbolic link', async () => {
+    const dataDir = path.join(tmp, 'symlink');
+    const first = await startTestController({ dataDir });
+    await first.close();
+    const target = path.join(tmp, 'elsewhere.pem');
+    writeFileSync(target, 'keep me');
+    rmSync(path.join(dataDir, 'ca-bundle.pem'));
+    symlinkSync(target, path.join(dataDir, 'ca-bundle.pem'));
+    await assert.rejects(startTestController({ dataDir }), /symbolic link/);
+    assert.equal(readFileSync(target, 'utf8'), 'keep me', 'the link target was not touched');
+    assert.equal(existsSync(path.join(dataDir, 'controller.lock')), false, 'a refused start releases the lock');
+  });
+
+  it('keeps the PKI in --pki-dir when given', async () => {
+    const dataDir = path.join(tmp, 'with-pki-dir');
+    const pkiDir = path.join(tmp, 'separate-pki');
+    const ctl = await startTestController({ dataDir, pkiDir });
+    await ctl.close();
+    assert.equal(existsSync(path.join(dataDir, 'pki')), false);
+    assert.ok(existsSync(pkiDir));
+  });
+});
