@@ -6,6 +6,7 @@ import type { Deps, GlobalOptions } from './deps.js';
 import { EXIT, UsageError } from '../console/errors.js';
 import type { ExitCode } from '../console/errors.js';
 import { createProcessIO } from '../console/io.js';
+import { endOnSignals, endQuietlyOnClosedOutput } from '../console/process-exit.js';
 import type { IO } from '../console/io.js';
 import { withMeta } from './generic/meta.js';
 import { topicsSummary } from './help-topics.js';
@@ -50,9 +51,12 @@ function globalsOf(program: CommandUnknownOpts): GlobalOptions {
  * The process IO, whose colour and prompting follow --no-color and --no-input. Those flags are parsed after the
  * IO exists (commands receive it when the tree is built), so both are read when used rather than fixed up front.
  */
-function processIO(env: NodeJS.ProcessEnv, globals: () => GlobalOptions): IO {
+function processIO(env: NodeJS.ProcessEnv, globals: () => GlobalOptions, running: () => CommandUnknownOpts | undefined): IO {
   return createProcessIO({
     env,
+    get machineOutput() {
+      return globals().output === 'json' || globals().output === 'yaml' || running()?.opts().quiet === true;
+    },
     get noColor() {
       return globals().noColor;
     },
@@ -74,7 +78,7 @@ export async function run(argv: readonly string[], settings: RunSettings): Promi
   let program: CommandUnknownOpts | undefined;
   let running: CommandUnknownOpts | undefined;
   const globals = () => (program ? globalsOf(program) : {});
-  const io = settings.io ?? processIO(env, globals);
+  const io = settings.io ?? processIO(env, globals, () => running);
   try {
     program = buildProgram(createDeps({ io, env, globals }));
     program.hook('preAction', (_root, action) => {
@@ -98,17 +102,13 @@ function pathOf(command: CommandUnknownOpts): string {
 }
 
 /**
- * The process entry point (bin/ctl.js). Ctrl-C exits 130 unless the running command handles SIGINT itself (a
- * controller in the foreground shuts down cleanly); stdout and stderr are drained before exiting, so that piped
- * output is never cut short.
+ * The process entry point (bin/ctl.js). Signals and closed output end the process (console/process-exit.ts);
+ * stdout and stderr are drained before exiting, so that piped output is never cut short.
  */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<never> {
   if (argv.includes('--debug')) process.setSourceMapsEnabled(true);
-  process.on('SIGINT', () => {
-    if (process.listenerCount('SIGINT') > 1) return;
-    process.stderr.write('\n');
-    process.exit(EXIT.interrupted);
-  });
+  endOnSignals();
+  endQuietlyOnClosedOutput();
   const code = await run(argv, { env: process.env });
   await Promise.all([drain(process.stdout), drain(process.stderr)]);
   process.exit(code);
