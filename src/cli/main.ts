@@ -44,7 +44,10 @@ export function buildProgram(deps: Deps): CommandUnknownOpts {
 
 function globalsOf(program: CommandUnknownOpts): GlobalOptions {
   const o = program.opts() as { profile?: string; output?: string; input?: boolean; color?: boolean; debug?: boolean };
-  return { profile: o.profile, output: o.output, noInput: o.input === false, noColor: o.color === false, debug: o.debug === true };
+  // CTL_PROFILE is declared on the option for the help text only: an explicit --profile outranks the CTL_* overrides,
+  // the variable does not, so `profile` is the typed flag alone and readers fall back to env.CTL_PROFILE themselves.
+  const profile = program.getOptionValueSource('profile') === 'cli' ? o.profile : undefined;
+  return { profile, output: o.output, noInput: o.input === false, noColor: o.color === false, debug: o.debug === true };
 }
 
 /**

@@ -255,6 +255,38 @@ describe('environment overrides', () => {
     await cli.expect(4, ['identity', 'list'], { env: { CTL_TOKEN: token } });
   });
 
+  // Every way of choosing the profile against every override: CTL_PROFILE selects a profile whose values the other
+  // variables still override (it once disabled them); only a typed --profile wins outright.
+  it('the override matrix: CTL_PROFILE, --profile or the current profile, with each CTL_* override', async () => {
+    await cli.expect(0, loginArgs(['--ca', ctl.caFile, '--profile', 'ci2']), { stdin: `${ctl.adminPassword}\n` });
+    const bobToken = await ctl.api.login(bob.username, bob.password);
+    const selections: Array<{ name: string; args: string[]; env: Record<string, string>; overridable: boolean }> = [
+      { name: 'current profile', args: [], env: {}, overridable: true },
+      { name: 'CTL_PROFILE=ci2', args: [], env: { CTL_PROFILE: 'ci2' }, overridable: true },
+      { name: '--profile ci2', args: ['--profile', 'ci2'], env: {}, overridable: false },
+      { name: '--profile ci2 beside CTL_PROFILE=nope', args: ['--profile', 'ci2'], env: { CTL_PROFILE: 'nope' }, overridable: false },
+    ];
+    const overrides: Array<{ name: string; env: Record<string, string>; code: number; who?: RegExp; err?: RegExp }> = [
+      { name: 'none', env: {}, code: 0, who: /admin/i },
+      { name: 'valid CTL_TOKEN', env: { CTL_TOKEN: bobToken }, code: 0, who: new RegExp(bob.name) },
+      { name: 'bogus CTL_TOKEN', env: { CTL_TOKEN: 'bogus' }, code: 4, err: /CTL_TOKEN was rejected/ },
+      // The stored session belongs to another controller: it is never sent to this one.
+      { name: 'CTL_CONTROLLER', env: { CTL_CONTROLLER: 'https://127.0.0.1:1' }, code: 4, err: /127\.0\.0\.1:1/ },
+      { name: 'CTL_USERNAME+CTL_PASSWORD', env: { CTL_USERNAME: bob.username, CTL_PASSWORD: bob.password }, code: 0, who: new RegExp(bob.name) },
+    ];
+    for (const sel of selections) {
+      for (const o of overrides) {
+        const args = ['whoami', ...sel.args];
+        const r = await cli.run(args, { env: { ...sel.env, ...o.env } });
+        const want = sel.overridable ? o : overrides[0]!;
+        const what = `${sel.name} with ${o.name}: ${describeRun(args, r)}`;
+        assert.equal(r.code, want.code, what);
+        if (want.who) assert.match(r.stdout, want.who, what);
+        if (want.err) assert.match(r.stderr, want.err, what);
+      }
+    }
+  });
+
   it('ctl help environment lists the variables', async () => {
     const r = await cli.expect(0, ['help', 'environment']);
     for (const v of ['CTL_CONFIG_DIR', 'CTL_PROFILE', 'CTL_CONTROLLER', 'CTL_TOKEN', 'CTL_USERNAME', 'CTL_PASSWORD', 'CTL_OUTPUT']) {

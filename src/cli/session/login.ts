@@ -67,9 +67,14 @@ async function passwordSource(opts: LoginOptions, deps: Deps, username: string):
 export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   await validate(opts);
   const { io, env } = deps;
-  const profileName = deps.globals().profile ?? env.CTL_PROFILE ?? 'default';
   const sessions = await deps.sessions();
+  // Without --profile (or CTL_PROFILE), login renews the profile the next command will use: the current one.
+  const { profileName } = await sessions.current();
   const existing = (await sessions.profiles()).get(profileName);
+  // Everything that can be found missing is, before anyone is asked to type anything.
+  if (opts.url === undefined && !env.CTL_CONTROLLER && !existing) {
+    throw new UsageError('missing controller URL', ['example: ctl login ctrl.example.com:1280 -u admin']);
+  }
   // The profile's user is a sensible default only for the controller it was saved for.
   const sameController = existing !== undefined && (opts.url === undefined || normalizeControllerUrl(opts.url) === existing.controller);
   let username = opts.username ?? env.CTL_USERNAME ?? (sameController ? existing.username : undefined);
@@ -90,7 +95,12 @@ export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   const url = result.profile.controller;
   io.info(`Logged in to ${url} as ${username} (profile ${profileName})`);
   if (result.replacedController) io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
-  if (!result.isCurrent) {
-    io.info(`Profile ${profileName} is not the current profile: pass --profile ${profileName}, or run \`ctl profile use ${profileName}\``);
+  // On stdout, not as a hint: when the next command acts as someone else, neither a script nor a person may miss it.
+  const next = env.CTL_PROFILE ?? (await sessions.profiles()).current() ?? 'default';
+  if (next !== profileName) {
+    io.out(
+      `Profile ${profileName} is not the current profile: commands without --profile still use profile ${next}. ` +
+        `Run \`ctl profile use ${profileName}\` to switch.`,
+    );
   }
 }
