@@ -220,6 +220,21 @@ describe('profiles', () => {
   });
 });
 
+describe('concurrent writers', () => {
+  it('ten parallel logins into one config directory keep all ten profiles and sessions', async () => {
+    const configDir = await freshDir();
+    const names = Array.from({ length: 10 }, (_, i) => `p${i}`);
+    const runs = await Promise.all(
+      names.map((n) => runCtl(loginArgs(['--ca', ctl.caFile, '--profile', n]), { configDir, stdin: `${ctl.adminPassword}\n` })),
+    );
+    runs.forEach((r, i) => assert.equal(r.code, 0, describeRun(['login', '--profile', names[i]!], r)));
+    const listed = jsonItems(parseJsonOutput(await expectCtl(0, ['profile', 'list', '-o', 'json'], { configDir })));
+    assert.deepEqual(listed.map((p: { name: string }) => p.name).sort(), names);
+    const credentials = JSON.parse(await readFile(path.join(configDir, 'credentials.json'), 'utf8'));
+    assert.deepEqual(Object.keys(credentials.sessions).sort(), names);
+  });
+});
+
 describe('environment overrides', () => {
   let cli: LoggedInCli;
   before(async () => {
