@@ -116,7 +116,9 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number): Tra
   // An aborted or timed-out request rejects with a DOMException, which is an Error in Node.
   const name = err instanceof Error ? err.name : '';
   const raw = err instanceof Error ? err.message : String(err);
-  const retrust = `if this is a new controller or its CA changed, trust it again with \`ctl login ${url.origin}\` (or \`ctl login ${url.origin} --ca FILE\`)`;
+  const retrust =
+    `if this is a new controller or its CA changed, trust it again with \`ctl login ${url.origin} --ca FILE\`; ` +
+    'without a saved profile, set CTL_CA=FILE or CTL_CA_FINGERPRINT=SHA256';
   if (code && UNTRUSTED_CODES.has(code)) {
     return new UntrustedCertificateError(
       `the TLS certificate of ${url.origin} is not trusted (${code})`,

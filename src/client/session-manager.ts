@@ -21,6 +21,8 @@ export interface SessionContext {
   controller?: string;
   caPem?: string;
   username?: string;
+  /** CTL_CA / CTL_CA_FINGERPRINT: how to trust the controller without a saved profile (resolved on connect). */
+  envTrust?: { caFile?: string; caFingerprint?: string };
   /** Where the credentials come from; undefined when there are none (not logged in). */
   credentials?: 'env-token' | 'env-password' | 'profile';
 }
@@ -128,6 +130,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       caPem,
       username: e.CTL_USERNAME || (sameController ? profile.username : undefined),
     };
+    if (e.CTL_CA || e.CTL_CA_FINGERPRINT) ctx.envTrust = { caFile: e.CTL_CA || undefined, caFingerprint: e.CTL_CA_FINGERPRINT || undefined };
     if (e.CTL_TOKEN) ctx.credentials = 'env-token';
     else if (e.CTL_USERNAME && e.CTL_PASSWORD) ctx.credentials = 'env-password';
     else if (sameController && s.session(profileName)) ctx.credentials = 'profile';
@@ -194,6 +197,20 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return (await (await prompter()).input('MFA code (authenticator app or recovery code):')).trim();
   }
 
+  /** The CA bundle to verify the controller with: CTL_CA or CTL_CA_FINGERPRINT when set, else the profile's. */
+  async function trustedCa(ctx: SessionContext, url: string): Promise<string | undefined> {
+    if (!ctx.envTrust) return ctx.caPem;
+    const decision = await establishTrust({
+      url,
+      ...ctx.envTrust,
+      names: { caFile: 'CTL_CA', caFingerprint: 'CTL_CA_FINGERPRINT' },
+      io,
+      confirm: async () => false,
+      timeoutMs,
+    });
+    return decision.caPem;
+  }
+
   async function client(): Promise<ApiClient> {
     return (clientPromise ??= connect());
   }
@@ -207,6 +224,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       throw new AuthError('not logged in: run `ctl login <url> -u <user>`');
     }
     const baseUrl = ctx.controller;
+    const caPem = await trustedCa(ctx, baseUrl);
     let token: string;
     let rejected: () => AuthError;
     if (ctx.credentials === 'env-token') {
@@ -214,7 +232,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       rejected = () => new AuthError(`the session token in CTL_TOKEN was rejected by ${baseUrl} (expired or revoked)`);
     } else if (ctx.credentials === 'env-password') {
       const username = env.CTL_USERNAME ?? '';
-      token = (await authenticate(baseUrl, ctx.caPem, { username, password: env.CTL_PASSWORD ?? '', interactive: false })).token;
+      token = (await authenticate(baseUrl, caPem, { username, password: env.CTL_PASSWORD ?? '', interactive: false })).token;
       rejected = () => new AuthError(`the session for ${username} (from CTL_USERNAME) was rejected by ${baseUrl}`);
     } else if (ctx.credentials === 'profile') {
       token = (await store()).session(ctx.profileName)?.token ?? '';
@@ -225,7 +243,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     }
     const api: ApiClient = createApiClient({
       baseUrl,
-      caPem: ctx.caPem,
+      caPem,
       token,
       timeoutMs,
       // The controller answers 401 both for a dead session and for an identity not allowed the call (there is
@@ -245,7 +263,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
 
   async function anonymousClient(): Promise<ApiClient | undefined> {
     const ctx = await current();
-    return ctx.controller ? createApiClient({ baseUrl: ctx.controller, caPem: ctx.caPem, timeoutMs }) : undefined;
+    return ctx.controller ? createApiClient({ baseUrl: ctx.controller, caPem: await trustedCa(ctx, ctx.controller), timeoutMs }) : undefined;
   }
 
   async function login(req: LoginRequest): Promise<LoginResult> {

@@ -17,6 +17,8 @@ export interface TrustOptions {
   caFile?: string;
   /** `--ca-fingerprint SHA256` */
   caFingerprint?: string;
+  /** How the user gave caFile and caFingerprint, for messages: the flags, or CTL_CA / CTL_CA_FINGERPRINT. */
+  names?: { caFile: string; caFingerprint: string };
   /** `--yes`: accept the served bundle without asking. */
   yes?: boolean;
   io: IO;
@@ -64,19 +66,19 @@ async function describeBundle(bundle: string): Promise<string[]> {
   });
 }
 
-async function readCaFile(file: string): Promise<string> {
+async function readCaFile(file: string, flag: string): Promise<string> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read --ca ${file}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read ${flag} ${file}: ${(err as Error).message}`);
   }
   const pems = pemsOf(text);
-  if (pems.length === 0) throw new UsageError(`--ca ${file} holds no PEM certificate`);
+  if (pems.length === 0) throw new UsageError(`${flag} ${file} holds no PEM certificate`);
   try {
     for (const p of pems) new X509Certificate(p);
   } catch (err) {
-    throw new UsageError(`--ca ${file} holds an invalid certificate: ${(err as Error).message}`);
+    throw new UsageError(`${flag} ${file} holds an invalid certificate: ${(err as Error).message}`);
   }
   return pems.join('');
 }
@@ -172,15 +174,16 @@ async function alreadyTrusted(url: string, caPem: string | undefined, timeoutMs?
 
 export async function establishTrust(opts: TrustOptions): Promise<TrustDecision> {
   const { url, io, timeoutMs } = opts;
+  const names = opts.names ?? { caFile: '--ca', caFingerprint: '--ca-fingerprint' };
   if (opts.caFile !== undefined) {
-    return verifyChosen(url, await readCaFile(opts.caFile), `--ca ${opts.caFile}`, timeoutMs);
+    return verifyChosen(url, await readCaFile(opts.caFile, names.caFile), `${names.caFile} ${opts.caFile}`, timeoutMs);
   }
   if (opts.caFingerprint !== undefined) {
     const bundle = await fetchCaBundle(url, timeoutMs);
     const subset = pinnedSubset(bundle, opts.caFingerprint);
     if (!subset) {
       throw new FailureError(
-        `no CA certificate served by ${url} has the SHA-256 fingerprint ${opts.caFingerprint}; nothing was trusted`,
+        `no CA certificate served by ${url} has the SHA-256 fingerprint ${opts.caFingerprint} (${names.caFingerprint}); nothing was trusted`,
         ['the controller serves:', ...(await describeBundle(bundle))],
       );
     }

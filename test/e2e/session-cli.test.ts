@@ -256,6 +256,24 @@ describe('environment overrides', () => {
     assert.ok(r.stdout.includes(bob.name), r.stdout);
   });
 
+  it('stateless CI: CTL_CA or CTL_CA_FINGERPRINT trusts the controller without any profile', async () => {
+    const creds = { CTL_CONTROLLER: ctl.url, CTL_USERNAME: bob.username, CTL_PASSWORD: bob.password };
+    const configDir = await freshDir();
+    const untrusted = await runCtl(['whoami'], { configDir, env: creds });
+    assert.equal(untrusted.code, 1, describeRun(['whoami'], untrusted));
+    assert.match(untrusted.stderr, /CTL_CA/);
+    for (const trust of [{ CTL_CA: ctl.caFile }, { CTL_CA_FINGERPRINT: rootFingerprint() }]) {
+      const r = await expectCtl(0, ['whoami'], { configDir, env: { ...creds, ...trust } });
+      assert.ok(r.stdout.includes(bob.name), r.stdout);
+    }
+    const wrong = await runCtl(['whoami'], { configDir, env: { ...creds, CTL_CA_FINGERPRINT: 'AB'.repeat(32) } });
+    assert.equal(wrong.code, 1, describeRun(['whoami'], wrong));
+    assert.match(wrong.stderr, /CTL_CA_FINGERPRINT/);
+    // ctl login takes them too, in place of --ca / --ca-fingerprint
+    await expectCtl(0, ['login', ctl.url, '-u', bob.username, '--password-stdin'], { configDir, env: { CTL_CA: ctl.caFile }, stdin: `${bob.password}\n` });
+    assert.ok((await expectCtl(0, ['whoami'], { configDir })).stdout.includes(bob.name));
+  });
+
   it('CTL_CONTROLLER overrides the profile\'s controller', async () => {
     const r = await cli.run(['identity', 'list'], { env: { CTL_CONTROLLER: 'https://127.0.0.1:1' } });
     assert.notEqual(r.code, 0, 'the unreachable controller from the environment is used');

@@ -1,4 +1,5 @@
 import { Command, Option } from '@commander-js/extra-typings';
+import type { TrustFlags } from '../../client/session-manager.js';
 import { normalizeControllerUrl } from '../../client/url.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../../console/errors.js';
@@ -49,6 +50,14 @@ async function validate(opts: LoginOptions): Promise<void> {
   }
 }
 
+/** The trust flags; without any, CTL_CA or CTL_CA_FINGERPRINT stand for --ca and --ca-fingerprint. */
+function trustFlags(opts: LoginOptions, env: NodeJS.ProcessEnv): TrustFlags {
+  if (opts.yes || opts.ca !== undefined || opts.caFingerprint !== undefined) {
+    return { yes: opts.yes, caFile: opts.ca, caFingerprint: opts.caFingerprint };
+  }
+  return { caFile: env.CTL_CA || undefined, caFingerprint: env.CTL_CA_FINGERPRINT || undefined };
+}
+
 /**
  * The password, or how to ask for it. A prompt waits until the controller is trusted, so nobody types a password
  * for a controller they then refuse; a password that cannot be had fails now, before any request.
@@ -89,7 +98,7 @@ export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
     username,
     password,
     profileName,
-    trust: { yes: opts.yes, caFile: opts.ca, caFingerprint: opts.caFingerprint },
+    trust: trustFlags(opts, env),
     totp: opts.totp,
   });
   const url = result.profile.controller;
