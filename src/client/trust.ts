@@ -172,6 +172,22 @@ async function alreadyTrusted(url: string, caPem: string | undefined, timeoutMs?
   }
 }
 
+/**
+ * A controller that no longer chains to the CA a profile trusts may have been rebuilt, or may be someone else: --yes
+ * and the first-contact prompt must not paper over that. Nothing is trusted or sent; re-trusting is an explicit
+ * --ca-fingerprint (of the new CA, checked out of band) or --ca FILE.
+ */
+async function changedCa(url: string, knownCaPem: string, timeoutMs?: number): Promise<FailureError> {
+  const served = await fetchCaBundle(url, timeoutMs).catch(() => undefined);
+  const now = served ? bundleFingerprint(served) : undefined;
+  return new FailureError(`the CA of ${url} has changed since this profile trusted it; nothing was sent to it`, [
+    `trusted:    SHA-256 ${bundleFingerprint(knownCaPem)}`,
+    `now served: ${now ? `SHA-256 ${now}` : '(the controller serves no readable CA bundle)'}`,
+    'if the controller was rebuilt on purpose, check the new fingerprint with its operator, then trust it again with',
+    `  ctl login ${url} --ca-fingerprint ${now ?? 'SHA256'}   (or --ca FILE)`,
+  ]);
+}
+
 export async function establishTrust(opts: TrustOptions): Promise<TrustDecision> {
   const { url, io, timeoutMs } = opts;
   const names = opts.names ?? { caFile: '--ca', caFingerprint: '--ca-fingerprint' };
@@ -193,7 +209,7 @@ export async function establishTrust(opts: TrustOptions): Promise<TrustDecision>
     if (await alreadyTrusted(url, opts.knownCaPem, timeoutMs)) {
       return { caPem: opts.knownCaPem, caFingerprint: bundleFingerprint(opts.knownCaPem) };
     }
-    io.warn(`the controller at ${url} no longer presents a certificate from the CA this profile trusts (it may have been rebuilt)`);
+    throw await changedCa(url, opts.knownCaPem, timeoutMs);
   }
   if (await alreadyTrusted(url, undefined, timeoutMs)) return {};
 
