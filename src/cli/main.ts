@@ -1,5 +1,6 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { checkCommandPath } from './command-path.js';
 import { createDeps } from './deps-factory.js';
 import { completeWith } from './completion/hints.js';
 import type { Deps, GlobalOptions } from './deps.js';
@@ -87,6 +88,7 @@ export async function run(argv: readonly string[], settings: RunSettings): Promi
     program.hook('preAction', (_root, action) => {
       running = action;
     });
+    checkCommandPath(program, argv);
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT.ok;
   } catch (err) {

@@ -7,7 +7,7 @@ import { CLIENT_BASE, MANAGEMENT_BASE, SESSION_HEADER } from '../protocol/envelo
 import type { ListEnvelope } from '../protocol/envelope.js';
 import { ApiError } from '../protocol/errors.js';
 import type { ErrorCause } from '../protocol/errors.js';
-import { TransportError } from './types.js';
+import { RequestApiError, TransportError } from './types.js';
 import type { ApiClient, ApiName, ApiResponse, ListQuery, RequestOptions } from './types.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -236,7 +236,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const ok = status >= 200 && status < 300;
     if (!ok) {
       if (opts.throwHttpErrors === false) return { status, headers: resHeaders, body: parsed as T };
-      const err = apiErrorFromResponse(status, parsed);
+      const err = new RequestApiError(apiErrorFromResponse(status, parsed), { method: verb, path });
       throw options.mapError ? await options.mapError(err, { method: verb, path }) : err;
     }
     const issued = resHeaders[SESSION_HEADER];
