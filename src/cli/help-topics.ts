@@ -1,7 +1,8 @@
-import { Command } from '@commander-js/extra-typings';
+import { Argument, Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Deps } from './deps.js';
 import { EXIT_CODE_HELP, UsageError } from '../console/errors.js';
+import { completeWith } from './completion/hints.js';
 import { withMeta } from './generic/meta.js';
 
 /** Help that belongs to no single command, kept as data beside the commands (`ctl help TOPIC`). */
@@ -98,7 +99,7 @@ export interface HelpOptions {
 }
 
 export function buildHelp(deps: Deps, run = runHelp): CommandUnknownOpts {
-  const command = withMeta(new Command('help').argument('[topic-or-command...]', 'a help topic, or a command path'), {
+  const command = withMeta(new Command('help').addArgument(completeWith(new Argument('[topic-or-command...]', 'a help topic, or a command path'), { kind: 'help' })), {
     description: 'Show help for a command or a topic (exit-codes, environment, filters)',
     examples: ['ctl help identity create', 'ctl help exit-codes', 'ctl help filters'],
   });

@@ -10,11 +10,23 @@ const asked: CompletionSource[] = [];
 const dynamic = async (source: CompletionSource) => {
   asked.push(source);
   if (source.kind === 'profile') return ['default', 'lab'];
+  if (source.kind === 'attribute') return ['emea', 'sales'];
+  if (source.kind === 'role') return ['#all', '#emea', '#sales', '@laptop-7'];
+  if (source.kind === 'help') return [];
   return source.resource === 'identity' ? ['laptop-7', 'laptop-8', 'server'] : ['default-policy', 'strict'];
 };
 const complete = (...words: string[]) => candidates(program, words, dynamic);
 
 describe('completion candidates', () => {
+  it('completes attributes and roles after the attribute and role flags, and topics after help (not file names)', async () => {
+    assert.deepEqual(await complete('identity', 'update', 'x', '--remove-attributes', ''), ['emea', 'sales']);
+    assert.deepEqual(await complete('identity', 'update', 'x', '--add-attributes', 's'), ['sales']);
+    assert.deepEqual(await complete('identity', 'create', 'x', '-a', ''), ['emea', 'sales']);
+    assert.deepEqual(await complete('identity', 'list', '--role-filter', '#'), ['#all', '#emea', '#sales']);
+    assert.deepEqual(await complete('help', 'fi'), ['filters']);
+    assert.deepEqual(await complete('help', 'ident'), ['identity', 'identity-type']);
+  });
+
   it('completes top-level commands by prefix, without aliases or hidden ones', async () => {
     assert.deepEqual(await complete('ident'), ['identity', 'identity-type']);
     assert.deepEqual(await complete('__'), []);

@@ -69,12 +69,12 @@ export function addFieldFlags(
 ): FieldFlag[] {
   return writableFields(def, verb, exclude).map(([field, f]) => {
     const name = flagName(def, field, f.type);
-    for (const option of optionsFor(name, f, verb)) command.addOption(option);
+    for (const option of optionsFor(name, f, verb, def.name)) command.addOption(option);
     return { field, key: camel(name), type: f.type, nullable: Boolean(f.nullable) };
   });
 }
 
-function optionsFor(name: string, f: FieldDef, verb: WriteVerb): Option[] {
+function optionsFor(name: string, f: FieldDef, verb: WriteVerb, resourceName: string): Option[] {
   const clears = verb === 'patch' && f.nullable ? ' ("" clears it)' : '';
   const description = lowerFirst(f.description) + clears;
   switch (f.type.kind) {
@@ -86,7 +86,8 @@ function optionsFor(name: string, f: FieldDef, verb: WriteVerb): Option[] {
       return [new Option(`--${name} <n>`, description).argParser(integer(f.type.minimum ?? Number.MIN_SAFE_INTEGER, f.type.maximum ?? Number.MAX_SAFE_INTEGER))];
     case 'attributes': {
       const short = name === 'attributes' ? '-a, ' : '';
-      return [new Option(`${short}--${name} <list>`, `${lowerFirst(f.description)}: comma-separated, replaces the set ("" clears it)`).argParser(attributeList)];
+      const option = new Option(`${short}--${name} <list>`, `${lowerFirst(f.description)}: comma-separated, replaces the set ("" clears it)`);
+      return [completeWith(option.argParser(attributeList), { kind: 'attribute', resource: resourceName })];
     }
     case 'tags':
       return [new Option(`--${name} <key=value>`, f.description).argParser(tagPair)];
