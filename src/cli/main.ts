@@ -9,6 +9,7 @@ import type { ExitCode } from '../console/errors.js';
 import { createProcessIO } from '../console/io.js';
 import { endOnSignals, endQuietlyOnClosedOutput } from '../console/process-exit.js';
 import type { IO } from '../console/io.js';
+import { milliseconds } from './generic/flags.js';
 import { withMeta } from './generic/meta.js';
 import { topicsSummary } from './help-topics.js';
 import { describeFailure, formatFailure } from './output/failure.js';
@@ -31,6 +32,8 @@ export function buildProgram(deps: Deps): CommandUnknownOpts {
     .addOption(new Option('--no-input', 'never prompt: fail with the flag to pass instead'))
     .addOption(new Option('--no-color', 'no colour (also NO_COLOR=1, TERM=dumb)'))
     .addOption(new Option('--debug', 'print stack traces of unexpected errors'))
+    .addOption(new Option('--timeout <duration>', 'give up on a controller call after this long, e.g. 10s, 2m (default 30s)').argParser(milliseconds))
+    .addOption(new Option('--verbose', 'print each request to the controller, its status and timing on stderr'))
     .helpCommand(false)
     .configureHelp({ showGlobalOptions: true })
     .configureOutput({
@@ -44,11 +47,11 @@ export function buildProgram(deps: Deps): CommandUnknownOpts {
 }
 
 function globalsOf(program: CommandUnknownOpts): GlobalOptions {
-  const o = program.opts() as { profile?: string; output?: string; input?: boolean; color?: boolean; debug?: boolean };
+  const o = program.opts() as { profile?: string; output?: string; input?: boolean; color?: boolean; debug?: boolean; timeout?: number; verbose?: boolean };
   // CTL_PROFILE is declared on the option for the help text only: an explicit --profile outranks the CTL_* overrides,
   // the variable does not, so `profile` is the typed flag alone and readers fall back to env.CTL_PROFILE themselves.
   const profile = program.getOptionValueSource('profile') === 'cli' ? o.profile : undefined;
-  return { profile, output: o.output, noInput: o.input === false, noColor: o.color === false, debug: o.debug === true };
+  return { profile, output: o.output, noInput: o.input === false, noColor: o.color === false, debug: o.debug === true, timeoutMs: o.timeout, verbose: o.verbose === true };
 }
 
 /**

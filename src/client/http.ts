@@ -12,13 +12,18 @@ import type { ApiClient, ApiName, ApiResponse, ListQuery, RequestOptions } from 
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-export interface ApiClientOptions {
+/** How every request goes over the network: its deadline, and where `--verbose` writes each request and timing. */
+export interface NetOptions {
+  timeoutMs?: number;
+  trace?: (line: string) => void;
+}
+
+export interface ApiClientOptions extends NetOptions {
   /** Controller origin, optionally with a path prefix (a reverse proxy): `https://ctrl.example:1280`. */
   baseUrl: string;
   /** PEM bundle to trust instead of the system store; the server chain is verified against it. */
   caPem?: string;
   token?: string;
-  timeoutMs?: number;
   /** Called when the controller issues a session token (authenticate); the client also adopts it. */
   onSessionToken?: (token: string) => void;
   /** Lets the owner of the session turn an API error into a better one (401 into "session expired"). */
@@ -217,6 +222,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     let status: number;
     let resHeaders: Record<string, string>;
     let text: string;
+    const started = performance.now();
+    const trace = (outcome: string) => options.trace?.(`${verb} ${url.href} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
     try {
       const { request: send } = await loadUndici();
       const res = await send(url, {
@@ -230,8 +237,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       resHeaders = flattenHeaders(res.headers);
       text = await res.body.text();
     } catch (err) {
-      throw toTransportError(err, url, timeoutMs);
+      const failure = toTransportError(err, url, timeoutMs);
+      trace(`failed: ${failure.message}`);
+      throw failure;
     }
+    trace(String(status));
     const parsed = parseBody(text, resHeaders['content-type'], where);
     const ok = status >= 200 && status < 300;
     if (!ok) {

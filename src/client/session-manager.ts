@@ -7,6 +7,7 @@ import { AuthError, UsageError } from '../console/errors.js';
 import type { IO } from '../console/io.js';
 import { ApiError } from '../protocol/errors.js';
 import { createApiClient } from './http.js';
+import type { NetOptions } from './http.js';
 import { openProfileStore, unknownProfile, validateProfileName } from './profiles.js';
 import type { Profile, ProfileStore, StoredSession } from './profiles.js';
 import { establishTrust } from './trust.js';
@@ -81,7 +82,8 @@ export interface SessionManagerOptions {
   profileFlag?: string;
   io: IO;
   prompter?: () => Promise<Prompter>;
-  timeoutMs?: number;
+  /** --timeout, and --verbose's request log: every request this manager makes goes with them. */
+  net?: NetOptions;
 }
 
 interface CurrentApiSession {
@@ -93,7 +95,8 @@ interface CurrentApiSession {
 }
 
 export function createSessionManager(opts: SessionManagerOptions): SessionManager {
-  const { env, io, timeoutMs } = opts;
+  const { env, io } = opts;
+  const net: NetOptions = opts.net ?? {};
   let storePromise: Promise<ProfileStore> | undefined;
   let clientPromise: Promise<ApiClient> | undefined;
   const store = () => (storePromise ??= openProfileStore({ env, dir: opts.configDir }));
@@ -144,7 +147,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     creds: { username: string; password: string; totp?: string; interactive: boolean },
   ): Promise<{ token: string; session: CurrentApiSession }> {
     let issued: string | undefined;
-    const anon = createApiClient({ baseUrl: url, caPem, timeoutMs, onSessionToken: (t) => (issued = t) });
+    const anon = createApiClient({ baseUrl: url, caPem, ...net, onSessionToken: (t) => (issued = t) });
     let session: CurrentApiSession;
     try {
       session = await anon.post<CurrentApiSession>(
@@ -172,7 +175,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     token: string,
     creds: { username: string; totp?: string; interactive: boolean },
   ): Promise<void> {
-    const client = createApiClient({ baseUrl: url, caPem, token, timeoutMs });
+    const client = createApiClient({ baseUrl: url, caPem, token, ...net });
     try {
       await client.post('/authenticate/mfa', { code: creds.totp ?? (await askMfaCode(creds)) });
     } catch (err) {
@@ -206,7 +209,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       names: { caFile: 'CTL_CA', caFingerprint: 'CTL_CA_FINGERPRINT' },
       io,
       confirm: async () => false,
-      timeoutMs,
+      ...net,
     });
     return decision.caPem;
   }
@@ -245,7 +248,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       baseUrl,
       caPem,
       token,
-      timeoutMs,
+      ...net,
       // The controller answers 401 both for a dead session and for an identity not allowed the call (there is
       // no 403); asking for our own session tells the two apart.
       mapError: async (err, req) => {
@@ -263,7 +266,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
 
   async function anonymousClient(): Promise<ApiClient | undefined> {
     const ctx = await current();
-    return ctx.controller ? createApiClient({ baseUrl: ctx.controller, caPem: await trustedCa(ctx, ctx.controller), timeoutMs }) : undefined;
+    return ctx.controller ? createApiClient({ baseUrl: ctx.controller, caPem: await trustedCa(ctx, ctx.controller), ...net }) : undefined;
   }
 
   async function login(req: LoginRequest): Promise<LoginResult> {
@@ -281,7 +284,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       ...req.trust,
       io,
       confirm: async (message) => (await prompter()).confirm(message, { default: false }),
-      timeoutMs,
+      ...net,
     });
     const password = typeof req.password === 'string' ? req.password : await req.password();
     const { token, session } = await authenticate(url, trust.caPem, { ...req, password, interactive: true });
@@ -306,7 +309,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     const session = s.session(name);
     const result: LogoutResult = { profileName: name, controller: profile.controller, server: 'not-logged-in' };
     if (!session) return result;
-    const api = createApiClient({ baseUrl: profile.controller, caPem: profile.caPem, token: session.token, timeoutMs });
+    const api = createApiClient({ baseUrl: profile.controller, caPem: profile.caPem, token: session.token, ...net });
     try {
       await api.delete('/current-api-session');
       result.server = 'ended';

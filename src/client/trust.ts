@@ -7,8 +7,9 @@ import { readFile } from 'node:fs/promises';
 import type { IO } from '../console/io.js';
 import { DeclinedError, FailureError, UsageError } from '../console/errors.js';
 import { createApiClient, DEFAULT_TIMEOUT_MS, toTransportError, UntrustedCertificateError } from './http.js';
+import type { NetOptions } from './http.js';
 
-export interface TrustOptions {
+export interface TrustOptions extends NetOptions {
   /** Normalised controller base URL. */
   url: string;
   /** The bundle a profile already trusts for this controller (a re-login keeps it while it still works). */
@@ -23,7 +24,6 @@ export interface TrustOptions {
   yes?: boolean;
   io: IO;
   confirm(message: string): Promise<boolean>;
-  timeoutMs?: number;
 }
 
 export interface TrustDecision {
@@ -84,8 +84,10 @@ async function readCaFile(file: string, flag: string): Promise<string> {
 }
 
 /** GET {url}/.well-known/est/cacerts WITHOUT verifying the server: the one deliberate exception. */
-async function fetchCaBundle(url: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string> {
+async function fetchCaBundle(url: string, net: NetOptions = {}): Promise<string> {
+  const timeoutMs = net.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const target = new URL(url + CA_PATH);
+  net.trace?.(`GET ${target.href} (without verifying the server: the CA bundle to show)`);
   const { Agent, request } = await loadUndici();
   const insecure = new Agent({ connect: { rejectUnauthorized: false, timeout: timeoutMs } });
   let status: number;
@@ -140,18 +142,18 @@ export function pinnedSubset(bundle: string, fingerprint: string): string | unde
 }
 
 /** A verified request: resolves when the server's chain verifies against `caPem` (or the system store). */
-async function verifyChain(url: string, caPem: string | undefined, timeoutMs?: number): Promise<void> {
+async function verifyChain(url: string, caPem: string | undefined, net: NetOptions): Promise<void> {
   // Any HTTP status proves the TLS handshake verified; only transport errors matter here.
-  await createApiClient({ baseUrl: url, caPem, timeoutMs }).request('GET', '/edge/client/v1/version', {
+  await createApiClient({ baseUrl: url, caPem, ...net }).request('GET', '/edge/client/v1/version', {
     anonymous: true,
     throwHttpErrors: false,
   });
 }
 
 /** Like verifyChain, but for a bundle just chosen: failing means it must not be saved. */
-async function verifyChosen(url: string, caPem: string, what: string, timeoutMs?: number): Promise<TrustDecision> {
+async function verifyChosen(url: string, caPem: string, what: string, net: NetOptions): Promise<TrustDecision> {
   try {
-    await verifyChain(url, caPem, timeoutMs);
+    await verifyChain(url, caPem, net);
   } catch (err) {
     if (!(err instanceof UntrustedCertificateError)) throw err;
     throw new FailureError(`the TLS certificate of ${url} does not chain to ${what}; nothing was saved`, [
@@ -162,9 +164,9 @@ async function verifyChosen(url: string, caPem: string, what: string, timeoutMs?
 }
 
 /** Whether the controller is already trusted by `caPem`; false only when its chain fails verification. */
-async function alreadyTrusted(url: string, caPem: string | undefined, timeoutMs?: number): Promise<boolean> {
+async function alreadyTrusted(url: string, caPem: string | undefined, net: NetOptions): Promise<boolean> {
   try {
-    await verifyChain(url, caPem, timeoutMs);
+    await verifyChain(url, caPem, net);
     return true;
   } catch (err) {
     if (err instanceof UntrustedCertificateError) return false;
@@ -177,8 +179,8 @@ async function alreadyTrusted(url: string, caPem: string | undefined, timeoutMs?
  * and the first-contact prompt must not paper over that. Nothing is trusted or sent; re-trusting is an explicit
  * --ca-fingerprint (of the new CA, checked out of band) or --ca FILE.
  */
-async function changedCa(url: string, knownCaPem: string, timeoutMs?: number): Promise<FailureError> {
-  const served = await fetchCaBundle(url, timeoutMs).catch(() => undefined);
+async function changedCa(url: string, knownCaPem: string, net: NetOptions): Promise<FailureError> {
+  const served = await fetchCaBundle(url, net).catch(() => undefined);
   const now = served ? bundleFingerprint(served) : undefined;
   return new FailureError(`the CA of ${url} has changed since this profile trusted it; nothing was sent to it`, [
     `trusted:    SHA-256 ${bundleFingerprint(knownCaPem)}`,
@@ -189,13 +191,14 @@ async function changedCa(url: string, knownCaPem: string, timeoutMs?: number): P
 }
 
 export async function establishTrust(opts: TrustOptions): Promise<TrustDecision> {
-  const { url, io, timeoutMs } = opts;
+  const { url, io } = opts;
+  const net: NetOptions = { timeoutMs: opts.timeoutMs, trace: opts.trace };
   const names = opts.names ?? { caFile: '--ca', caFingerprint: '--ca-fingerprint' };
   if (opts.caFile !== undefined) {
-    return verifyChosen(url, await readCaFile(opts.caFile, names.caFile), `${names.caFile} ${opts.caFile}`, timeoutMs);
+    return verifyChosen(url, await readCaFile(opts.caFile, names.caFile), `${names.caFile} ${opts.caFile}`, net);
   }
   if (opts.caFingerprint !== undefined) {
-    const bundle = await fetchCaBundle(url, timeoutMs);
+    const bundle = await fetchCaBundle(url, net);
     const subset = pinnedSubset(bundle, opts.caFingerprint);
     if (!subset) {
       throw new FailureError(
@@ -203,17 +206,17 @@ export async function establishTrust(opts: TrustOptions): Promise<TrustDecision>
         ['the controller serves:', ...(await describeBundle(bundle))],
       );
     }
-    return verifyChosen(url, subset, 'the pinned CA', timeoutMs);
+    return verifyChosen(url, subset, 'the pinned CA', net);
   }
   if (opts.knownCaPem !== undefined) {
-    if (await alreadyTrusted(url, opts.knownCaPem, timeoutMs)) {
+    if (await alreadyTrusted(url, opts.knownCaPem, net)) {
       return { caPem: opts.knownCaPem, caFingerprint: bundleFingerprint(opts.knownCaPem) };
     }
-    throw await changedCa(url, opts.knownCaPem, timeoutMs);
+    throw await changedCa(url, opts.knownCaPem, net);
   }
-  if (await alreadyTrusted(url, undefined, timeoutMs)) return {};
+  if (await alreadyTrusted(url, undefined, net)) return {};
 
-  const bundle = await fetchCaBundle(url, timeoutMs);
+  const bundle = await fetchCaBundle(url, net);
   io.info(`The controller at ${url} is not trusted yet. It serves this CA bundle:`);
   for (const line of await describeBundle(bundle)) io.info(line);
   if (!opts.yes) {
@@ -226,5 +229,5 @@ export async function establishTrust(opts: TrustOptions): Promise<TrustDecision>
       throw new DeclinedError(`not trusting the CA of ${url}; nothing was saved`);
     }
   }
-  return verifyChosen(url, bundle, 'the CA bundle it serves', timeoutMs);
+  return verifyChosen(url, bundle, 'the CA bundle it serves', net);
 }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import {
   type LoggedInCli,
@@ -217,6 +218,32 @@ describe('profiles', () => {
     assert.doesNotMatch(list.stdout, /second/);
     const gone = await cli.run(['whoami', '--profile', 'second']);
     assert.notEqual(gone.code, 0);
+  });
+});
+
+describe('--timeout and --verbose', () => {
+  it('--verbose prints each request with its status and timing on stderr, leaving stdout alone', async () => {
+    const cli = await loggedIn();
+    const quiet = await cli.expect(0, ['whoami', '-o', 'json']);
+    const r = await cli.expect(0, ['whoami', '-o', 'json', '--verbose']);
+    assert.equal(r.stdout, quiet.stdout);
+    assert.match(r.stderr, new RegExp(`^> GET ${ctl.url}/edge/\\S+ -> 200 \\(\\d+ ms\\)$`, 'm'));
+  });
+
+  it('--timeout bounds every call', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const started = Date.now();
+      const r = await runCtl(['whoami', '--timeout', '1s'], { configDir: await freshDir(), env: { CTL_CONTROLLER: url, CTL_TOKEN: 'x' } });
+      assert.equal(r.code, 1, describeRun(['whoami'], r));
+      assert.match(r.stderr, /no answer from .* within 1s/);
+      assert.ok(Date.now() - started < 15_000, 'well before the 30 s default');
+      await expectCtl(2, ['whoami', '--timeout', 'soon']);
+    } finally {
+      silent.close();
+    }
   });
 });
 
