@@ -57,7 +57,7 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
       '  comparisons   name = "web"   isAdmin = true   createdAt > datetime(2025-01-02T03:04:05Z)   externalId = null',
       '                =  !=  <  <=  >  >=',
       '  text          name contains "lap"   name icontains "LAP"   (no startsWith/endsWith)',
-      '  sets          type in ["User", "Device"]   createdAt between datetime(...) and datetime(...)   (both take "not")',
+      '  sets          name in ["laptop-7", "web"]   createdAt between datetime(...) and datetime(...)   (both take "not")',
       '  attributes    anyOf(roleAttributes) = "sales"   isEmpty(roleAttributes)   count(roleAttributes) > 2',
       '  tags          tags.env = "prod"',
       '  combining     and  or  not  ( )     (not takes all that follows it: write (not a = 1) and b = 2)',

@@ -41,9 +41,17 @@ function hasFlag(type: FieldType): boolean {
 }
 
 /** The fields a verb takes as flags, tags included (every entity carries tags). */
+/**
+ * Fields the API accepts for compatibility but does not keep: the controller stores every identity as type Default
+ * (Router identities belong to routers), so a `--type` flag would accept `Service` and quietly store something else.
+ */
+const ACCEPTED_NOT_KEPT: Record<string, readonly string[]> = { identity: ['type'] };
+
 export function writableFields(def: ResourceDef, verb: WriteVerb, exclude: readonly string[] = []): Array<[string, FieldDef]> {
+  const ignored = ACCEPTED_NOT_KEPT[def.name] ?? [];
   const own = Object.entries(def.fields).filter(
-    ([name, f]) => !f.readOnly && (verb === 'create' ? f.create !== 'no' : f.patch === 'optional') && hasFlag(f.type),
+    ([name, f]) =>
+      !f.readOnly && !ignored.includes(name) && (verb === 'create' ? f.create !== 'no' : f.patch === 'optional') && hasFlag(f.type),
   );
   return [...own, ['tags', TAGS] as [string, FieldDef]].filter(([name]) => !exclude.includes(name));
 }

@@ -24,18 +24,22 @@ function controller(enrollment: Record<string, unknown>) {
 }
 
 describe('identity create flags', () => {
-  it('reads the name, attributes, admin, type, external id, auth policy, updb, jwt output and tags', async () => {
-    const o = await options(['laptop-7', '-a', 'sales,emea', '--admin', '--type', 'Device', '--external-id', 'X1', '--auth-policy', 'strict', '--updb', 'alice', '--jwt-output', '-', '--tags', 'k=v']);
+  it('reads the name, attributes, admin, external id, auth policy, updb, jwt output and tags', async () => {
+    const o = await options(['laptop-7', '-a', 'sales,emea', '--admin', '--external-id', 'X1', '--auth-policy', 'strict', '--updb', 'alice', '--jwt-output', '-', '--tags', 'k=v']);
     assert.deepEqual(o, {
       name: 'laptop-7',
       input: {
-        body: { roleAttributes: ['sales', 'emea'], isAdmin: true, type: 'Device', externalId: 'X1', tags: { k: 'v' } },
+        body: { roleAttributes: ['sales', 'emea'], isAdmin: true, externalId: 'X1', tags: { k: 'v' } },
         refs: [{ field: 'authPolicyId', resource: 'auth-policy', value: 'strict' }],
       },
       updb: 'alice',
       jwtOutput: '-',
     });
     assert.equal((await options(['x', '--jwt-output', 'f', '--force'])).force, true);
+  });
+
+  it('has no --type: the controller would store Service or Router as Default', async () => {
+    await assert.rejects(options(['x', '--type', 'Service']), /unknown option '--type'/);
   });
 
   it('takes the enrollment from --updb, not as JSON', async () => {

@@ -30,7 +30,7 @@ export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): Comman
     description: `Create an identity (type ${DEFAULT_TYPE} and a one-time-token enrollment unless told otherwise); prints its id`,
     examples: [
       'ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt',
-      'ctl identity create ci-bot --type Service --jwt-output - > ci-bot.jwt',
+      'ctl identity create ci-bot --jwt-output - > ci-bot.jwt',
       'ctl identity create alice --admin --updb alice',
     ],
   });
