@@ -38,11 +38,11 @@ describe('completion candidates', () => {
     assert.deepEqual(await complete('identities', ''), verbs);
   });
 
-  it('completes enum values of options: formats, semantics, identity types', async () => {
+  it('completes enum values of options: formats, semantics, hosting precedences', async () => {
     assert.deepEqual(await complete('-o', ''), ['table', 'wide', 'json', 'yaml']);
     assert.deepEqual(await complete('identity', 'list', '--output', 'j'), ['json']);
     assert.deepEqual(await complete('identity', 'list', '--role-semantic', ''), ['AllOf', 'AnyOf']);
-    assert.deepEqual(await complete('identity', 'create', 'x', '--type', 'D'), ['Device', 'Default']);
+    assert.deepEqual(await complete('identity', 'create', 'x', '--default-hosting-precedence', 'r'), ['required']);
   });
 
   it('completes flags of the command and the global ones', async () => {
