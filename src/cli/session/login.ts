@@ -31,7 +31,7 @@ export function buildLogin(deps: Deps, run = runLogin) {
     .argument('[url]', 'controller address, host[:port] or https://host:port (default: CTL_CONTROLLER, then the profile\'s)')
     .addOption(new Option('-u, --username <user>', 'user to log in as (default: CTL_USERNAME, then the profile\'s)'))
     .addOption(new Option('--password-stdin', 'read the password from the first line of stdin'))
-    .addOption(new Option('-y, --yes', 'trust the CA bundle the controller serves without asking'))
+    .addOption(new Option('-y, --yes', 'on first contact, trust the CA bundle the controller serves without asking (never a changed CA)'))
     .addOption(new Option('--ca <file>', 'trust this PEM CA bundle for the controller'))
     .addOption(new Option('--ca-fingerprint <sha256>', 'trust the served CA bundle only if a CA in it has this SHA-256 fingerprint'))
     .addOption(new Option('--totp <code>', 'MFA code, if the controller asks for one'))
