@@ -19,7 +19,7 @@ export interface LoginOptions {
 export function buildLogin(deps: Deps, run = runLogin) {
   return withMeta(new Command('login'), {
     description:
-      'Log in to a controller and keep the session in a profile (`default` unless --profile is given). ' +
+      'Log in to a controller and keep the session in a profile (--profile or CTL_PROFILE, else the current one, else `default`). ' +
       'On first contact, shows the CA the controller serves and asks whether to trust it.',
     examples: [
       'ctl login ctrl.example.com:1280 -u admin',
