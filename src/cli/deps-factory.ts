@@ -19,13 +19,18 @@ export function createDeps(settings: DepsSettings): Deps {
     globals,
     sessions: () =>
       (sessions ??= import('../client/session-manager.js').then((m) =>
-        m.createSessionManager({ env, io, profileFlag: globals().profile, prompter: deps.prompter }),
+        m.createSessionManager({ env, io, profileFlag: globals().profile, prompter: deps.prompter, net: netOptions(io, globals()) }),
       )),
     api: async () => (await deps.sessions()).client(),
     prompter: async () => createInquirerPrompter(io),
     clock: () => new Date(),
   };
   return deps;
+}
+
+/** --timeout and --verbose, as the HTTP client takes them. */
+function netOptions(io: IO, g: GlobalOptions) {
+  return { timeoutMs: g.timeoutMs, trace: g.verbose ? (line: string) => io.info(`> ${line}`) : undefined };
 }
 
 /**

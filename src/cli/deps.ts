@@ -11,6 +11,10 @@ export interface GlobalOptions {
   noInput?: boolean;
   noColor?: boolean;
   debug?: boolean;
+  /** --timeout: how long each controller call may take (the client's default otherwise). */
+  timeoutMs?: number;
+  /** --verbose: each request and its timing on stderr. */
+  verbose?: boolean;
 }
 
 /**

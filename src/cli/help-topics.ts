@@ -1,7 +1,8 @@
-import { Command } from '@commander-js/extra-typings';
+import { Argument, Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Deps } from './deps.js';
 import { EXIT_CODE_HELP, UsageError } from '../console/errors.js';
+import { completeWith } from './completion/hints.js';
 import { withMeta } from './generic/meta.js';
 
 /** Help that belongs to no single command, kept as data beside the commands (`ctl help TOPIC`). */
@@ -29,6 +30,9 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
       '  CTL_TOKEN        session token to use instead of the stored one',
       '  CTL_USERNAME     username for login and for sessions made from CTL_PASSWORD',
       '  CTL_PASSWORD     password, for scripts that cannot prompt (prefer --password-stdin)',
+      '  CTL_CA           PEM file of the CA to verify the controller with (no saved profile needed), as --ca',
+      '  CTL_CA_FINGERPRINT  SHA-256 fingerprint of the CA to trust among those the controller serves, as',
+      '                   --ca-fingerprint',
       '  CTL_CONFIG_DIR   configuration directory (default $XDG_CONFIG_HOME/ctl, else ~/.config/ctl)',
       '  XDG_CONFIG_HOME  base of the default configuration directory',
       '  CTL_DATA_DIR     data directory of the local controller (default $XDG_DATA_HOME/ctl/controller,',
@@ -39,7 +43,8 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
       '  CI               any value: never prompt (as --no-input)',
       '',
       'Which controller and credentials: --profile wins outright; otherwise CTL_PROFILE selects the profile and',
-      'CTL_CONTROLLER, CTL_TOKEN, CTL_USERNAME and CTL_PASSWORD override its values; then the current profile',
+      'CTL_CONTROLLER, CTL_CA, CTL_CA_FINGERPRINT, CTL_TOKEN, CTL_USERNAME and CTL_PASSWORD override its values;',
+      'then the current profile',
       "('ctl profile use NAME'); then the profile named 'default'.",
     ],
   },
@@ -52,7 +57,7 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
       '  comparisons   name = "web"   isAdmin = true   createdAt > datetime(2025-01-02T03:04:05Z)   externalId = null',
       '                =  !=  <  <=  >  >=',
       '  text          name contains "lap"   name icontains "LAP"   (no startsWith/endsWith)',
-      '  sets          type in ["User", "Device"]   createdAt between datetime(...) and datetime(...)   (both take "not")',
+      '  sets          name in ["laptop-7", "web"]   createdAt between datetime(...) and datetime(...)   (both take "not")',
       '  attributes    anyOf(roleAttributes) = "sales"   isEmpty(roleAttributes)   count(roleAttributes) > 2',
       '  tags          tags.env = "prod"',
       '  combining     and  or  not  ( )     (not takes all that follows it: write (not a = 1) and b = 2)',
@@ -94,7 +99,7 @@ export interface HelpOptions {
 }
 
 export function buildHelp(deps: Deps, run = runHelp): CommandUnknownOpts {
-  const command = withMeta(new Command('help').argument('[topic-or-command...]', 'a help topic, or a command path'), {
+  const command = withMeta(new Command('help').addArgument(completeWith(new Argument('[topic-or-command...]', 'a help topic, or a command path'), { kind: 'help' })), {
     description: 'Show help for a command or a topic (exit-codes, environment, filters)',
     examples: ['ctl help identity create', 'ctl help exit-codes', 'ctl help filters'],
   });

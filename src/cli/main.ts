@@ -1,12 +1,15 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { checkCommandPath } from './command-path.js';
 import { createDeps } from './deps-factory.js';
 import { completeWith } from './completion/hints.js';
 import type { Deps, GlobalOptions } from './deps.js';
 import { EXIT, UsageError } from '../console/errors.js';
 import type { ExitCode } from '../console/errors.js';
 import { createProcessIO } from '../console/io.js';
+import { endOnSignals, endQuietlyOnClosedOutput } from '../console/process-exit.js';
 import type { IO } from '../console/io.js';
+import { milliseconds } from './generic/flags.js';
 import { withMeta } from './generic/meta.js';
 import { topicsSummary } from './help-topics.js';
 import { describeFailure, formatFailure } from './output/failure.js';
@@ -32,6 +35,8 @@ export async function buildProgram(deps: Deps, argv?: readonly string[]): Promis
     .addOption(new Option('--no-input', 'never prompt: fail with the flag to pass instead'))
     .addOption(new Option('--no-color', 'no colour (also NO_COLOR=1, TERM=dumb)'))
     .addOption(new Option('--debug', 'print stack traces of unexpected errors'))
+    .addOption(new Option('--timeout <duration>', 'give up on a controller call after this long, e.g. 10s, 2m (default 30s)').argParser(milliseconds))
+    .addOption(new Option('--verbose', 'print each request to the controller, its status and timing on stderr'))
     .helpCommand(false)
     .configureHelp({ showGlobalOptions: true })
     .configureOutput({
@@ -45,17 +50,23 @@ export async function buildProgram(deps: Deps, argv?: readonly string[]): Promis
 }
 
 function globalsOf(program: CommandUnknownOpts): GlobalOptions {
-  const o = program.opts() as { profile?: string; output?: string; input?: boolean; color?: boolean; debug?: boolean };
-  return { profile: o.profile, output: o.output, noInput: o.input === false, noColor: o.color === false, debug: o.debug === true };
+  const o = program.opts() as { profile?: string; output?: string; input?: boolean; color?: boolean; debug?: boolean; timeout?: number; verbose?: boolean };
+  // CTL_PROFILE is declared on the option for the help text only: an explicit --profile outranks the CTL_* overrides,
+  // the variable does not, so `profile` is the typed flag alone and readers fall back to env.CTL_PROFILE themselves.
+  const profile = program.getOptionValueSource('profile') === 'cli' ? o.profile : undefined;
+  return { profile, output: o.output, noInput: o.input === false, noColor: o.color === false, debug: o.debug === true, timeoutMs: o.timeout, verbose: o.verbose === true };
 }
 
 /**
  * The process IO, whose colour and prompting follow --no-color and --no-input. Those flags are parsed after the
  * IO exists (commands receive it when the tree is built), so both are read when used rather than fixed up front.
  */
-function processIO(env: NodeJS.ProcessEnv, globals: () => GlobalOptions): IO {
+function processIO(env: NodeJS.ProcessEnv, globals: () => GlobalOptions, running: () => CommandUnknownOpts | undefined): IO {
   return createProcessIO({
     env,
+    get machineOutput() {
+      return globals().output === 'json' || globals().output === 'yaml' || running()?.opts().quiet === true;
+    },
     get noColor() {
       return globals().noColor;
     },
@@ -77,12 +88,13 @@ export async function run(argv: readonly string[], settings: RunSettings): Promi
   let program: CommandUnknownOpts | undefined;
   let running: CommandUnknownOpts | undefined;
   const globals = () => (program ? globalsOf(program) : {});
-  const io = settings.io ?? processIO(env, globals);
+  const io = settings.io ?? processIO(env, globals, () => running);
   try {
     program = await buildProgram(createDeps({ io, env, globals }), argv);
     program.hook('preAction', (_root, action) => {
       running = action;
     });
+    checkCommandPath(program, argv);
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT.ok;
   } catch (err) {
@@ -101,17 +113,13 @@ function pathOf(command: CommandUnknownOpts): string {
 }
 
 /**
- * The process entry point (bin/ctl.js). Ctrl-C exits 130 unless the running command handles SIGINT itself (a
- * controller in the foreground shuts down cleanly); stdout and stderr are drained before exiting, so that piped
- * output is never cut short.
+ * The process entry point (bin/ctl.js). Signals and closed output end the process (console/process-exit.ts);
+ * stdout and stderr are drained before exiting, so that piped output is never cut short.
  */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<never> {
   if (argv.includes('--debug')) process.setSourceMapsEnabled(true);
-  process.on('SIGINT', () => {
-    if (process.listenerCount('SIGINT') > 1) return;
-    process.stderr.write('\n');
-    process.exit(EXIT.interrupted);
-  });
+  endOnSignals();
+  endQuietlyOnClosedOutput();
   const code = await run(argv, { env: process.env });
   await Promise.all([drain(process.stdout), drain(process.stderr)]);
   process.exit(code);

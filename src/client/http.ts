@@ -7,18 +7,23 @@ import { CLIENT_BASE, MANAGEMENT_BASE, SESSION_HEADER } from '../protocol/envelo
 import type { ListEnvelope } from '../protocol/envelope.js';
 import { ApiError } from '../protocol/errors.js';
 import type { ErrorCause } from '../protocol/errors.js';
-import { TransportError } from './types.js';
+import { RequestApiError, TransportError } from './types.js';
 import type { ApiClient, ApiName, ApiResponse, ListQuery, RequestOptions } from './types.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-export interface ApiClientOptions {
+/** How every request goes over the network: its deadline, and where `--verbose` writes each request and timing. */
+export interface NetOptions {
+  timeoutMs?: number;
+  trace?: (line: string) => void;
+}
+
+export interface ApiClientOptions extends NetOptions {
   /** Controller origin, optionally with a path prefix (a reverse proxy): `https://ctrl.example:1280`. */
   baseUrl: string;
   /** PEM bundle to trust instead of the system store; the server chain is verified against it. */
   caPem?: string;
   token?: string;
-  timeoutMs?: number;
   /** Called when the controller issues a session token (authenticate); the client also adopts it. */
   onSessionToken?: (token: string) => void;
   /** Lets the owner of the session turn an API error into a better one (401 into "session expired"). */
@@ -116,7 +121,9 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number): Tra
   // An aborted or timed-out request rejects with a DOMException, which is an Error in Node.
   const name = err instanceof Error ? err.name : '';
   const raw = err instanceof Error ? err.message : String(err);
-  const retrust = `if this is a new controller or its CA changed, trust it again with \`ctl login ${url.origin}\` (or \`ctl login ${url.origin} --ca FILE\`)`;
+  const retrust =
+    `if this is a new controller or its CA changed, trust it again with \`ctl login ${url.origin} --ca FILE\`; ` +
+    'without a saved profile, set CTL_CA=FILE or CTL_CA_FINGERPRINT=SHA256';
   if (code && UNTRUSTED_CODES.has(code)) {
     return new UntrustedCertificateError(
       `the TLS certificate of ${url.origin} is not trusted (${code})`,
@@ -215,6 +222,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     let status: number;
     let resHeaders: Record<string, string>;
     let text: string;
+    const started = performance.now();
+    const trace = (outcome: string) => options.trace?.(`${verb} ${url.href} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
     try {
       const { request: send } = await loadUndici();
       const res = await send(url, {
@@ -228,13 +237,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       resHeaders = flattenHeaders(res.headers);
       text = await res.body.text();
     } catch (err) {
-      throw toTransportError(err, url, timeoutMs);
+      const failure = toTransportError(err, url, timeoutMs);
+      trace(`failed: ${failure.message}`);
+      throw failure;
     }
+    trace(String(status));
     const parsed = parseBody(text, resHeaders['content-type'], where);
     const ok = status >= 200 && status < 300;
     if (!ok) {
       if (opts.throwHttpErrors === false) return { status, headers: resHeaders, body: parsed as T };
-      const err = apiErrorFromResponse(status, parsed);
+      const err = new RequestApiError(apiErrorFromResponse(status, parsed), { method: verb, path });
       throw options.mapError ? await options.mapError(err, { method: verb, path }) : err;
     }
     const issued = resHeaders[SESSION_HEADER];

@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type Conf from 'conf';
 import { FailureError, NotFoundError, UsageError } from '../console/errors.js';
+import { withDirLock } from './dir-lock.js';
 
 export interface Profile {
   name: string;
@@ -78,7 +79,8 @@ interface Credentials extends Record<string, unknown> {
 /**
  * Opens the store. Reads parse the JSON files directly on each access (so another ctl process's changes are seen),
  * which keeps read-only commands from loading conf and its schema validator; writes go through conf, loaded on the
- * first write, for its atomic writes and file modes.
+ * first write, for its atomic writes and file modes. Every write is a read-modify-write under one lock on the
+ * directory, so that concurrent ctl processes (ten logins in parallel) never lose each other's changes.
  */
 export async function openProfileStore(opts: { env: NodeJS.ProcessEnv; dir?: string }): Promise<ProfileStore> {
   const dir = opts.dir ?? configDir(opts.env);
@@ -125,6 +127,8 @@ export async function openProfileStore(opts: { env: NodeJS.ProcessEnv; dir?: str
       return { settings: open<Settings>('config'), credentials: open<Credentials>('credentials') };
     }));
 
+  const locked = <T>(change: () => Promise<T>): Promise<T> => withDirLock(path.join(dir, 'config.lock'), change);
+
   const profiles = () => ({ ...readFile<Settings>('config').profiles });
   const sessions = () => ({ ...readFile<Credentials>('credentials').sessions });
   const get = (name: string): Profile | undefined => {
@@ -136,7 +140,8 @@ export async function openProfileStore(opts: { env: NodeJS.ProcessEnv; dir?: str
     if (!found) throw unknownProfile(name, Object.keys(profiles()));
     return found;
   };
-  const clearToken = async (name: string) => {
+  /** Unlocked: callers hold the lock. */
+  const dropToken = async (name: string) => {
     const { [name]: _gone, ...kept } = sessions();
     (await writable()).credentials.set('sessions', kept);
   };
@@ -152,31 +157,34 @@ export async function openProfileStore(opts: { env: NodeJS.ProcessEnv; dir?: str
     async save(profile) {
       const { name, ...rest } = profile;
       validateProfileName(name);
-      (await writable()).settings.set('profiles', { ...profiles(), [name]: rest });
+      await locked(async () => (await writable()).settings.set('profiles', { ...profiles(), [name]: rest }));
     },
-    async remove(name) {
-      if (!get(name)) return false;
-      const { settings } = await writable();
-      const { [name]: _gone, ...kept } = profiles();
-      settings.set('profiles', kept);
-      if (readFile<Settings>('config').current === name) settings.delete('current');
-      await clearToken(name);
-      return true;
-    },
+    remove: (name) =>
+      locked(async () => {
+        if (!get(name)) return false;
+        const { settings } = await writable();
+        const { [name]: _gone, ...kept } = profiles();
+        settings.set('profiles', kept);
+        if (readFile<Settings>('config').current === name) settings.delete('current');
+        await dropToken(name);
+        return true;
+      }),
     current: () => readFile<Settings>('config').current,
-    async use(name) {
-      const existing = getExisting(name).name;
-      (await writable()).settings.set('current', existing);
-    },
+    use: (name) =>
+      locked(async () => {
+        const existing = getExisting(name).name;
+        (await writable()).settings.set('current', existing);
+      }),
     session(name) {
       const s = sessions();
       return Object.hasOwn(s, name) ? s[name] : undefined;
     },
-    async setToken(name, session) {
-      getExisting(name);
-      (await writable()).credentials.set('sessions', { ...sessions(), [name]: session });
-    },
-    clearToken,
+    setToken: (name, session) =>
+      locked(async () => {
+        getExisting(name);
+        (await writable()).credentials.set('sessions', { ...sessions(), [name]: session });
+      }),
+    clearToken: (name) => locked(() => dropToken(name)),
   };
 }
 

@@ -7,6 +7,7 @@ import { AuthError, UsageError } from '../console/errors.js';
 import type { IO } from '../console/io.js';
 import { ApiError } from '../protocol/errors.js';
 import { createApiClient } from './http.js';
+import type { NetOptions } from './http.js';
 import { openProfileStore, unknownProfile, validateProfileName } from './profiles.js';
 import type { Profile, ProfileStore, StoredSession } from './profiles.js';
 import { establishTrust } from './trust.js';
@@ -21,6 +22,8 @@ export interface SessionContext {
   controller?: string;
   caPem?: string;
   username?: string;
+  /** CTL_CA / CTL_CA_FINGERPRINT: how to trust the controller without a saved profile (resolved on connect). */
+  envTrust?: { caFile?: string; caFingerprint?: string };
   /** Where the credentials come from; undefined when there are none (not logged in). */
   credentials?: 'env-token' | 'env-password' | 'profile';
 }
@@ -79,7 +82,8 @@ export interface SessionManagerOptions {
   profileFlag?: string;
   io: IO;
   prompter?: () => Promise<Prompter>;
-  timeoutMs?: number;
+  /** --timeout, and --verbose's request log: every request this manager makes goes with them. */
+  net?: NetOptions;
 }
 
 interface CurrentApiSession {
@@ -91,7 +95,8 @@ interface CurrentApiSession {
 }
 
 export function createSessionManager(opts: SessionManagerOptions): SessionManager {
-  const { env, io, timeoutMs } = opts;
+  const { env, io } = opts;
+  const net: NetOptions = opts.net ?? {};
   let storePromise: Promise<ProfileStore> | undefined;
   let clientPromise: Promise<ApiClient> | undefined;
   const store = () => (storePromise ??= openProfileStore({ env, dir: opts.configDir }));
@@ -128,6 +133,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       caPem,
       username: e.CTL_USERNAME || (sameController ? profile.username : undefined),
     };
+    if (e.CTL_CA || e.CTL_CA_FINGERPRINT) ctx.envTrust = { caFile: e.CTL_CA || undefined, caFingerprint: e.CTL_CA_FINGERPRINT || undefined };
     if (e.CTL_TOKEN) ctx.credentials = 'env-token';
     else if (e.CTL_USERNAME && e.CTL_PASSWORD) ctx.credentials = 'env-password';
     else if (sameController && s.session(profileName)) ctx.credentials = 'profile';
@@ -141,7 +147,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     creds: { username: string; password: string; totp?: string; interactive: boolean },
   ): Promise<{ token: string; session: CurrentApiSession }> {
     let issued: string | undefined;
-    const anon = createApiClient({ baseUrl: url, caPem, timeoutMs, onSessionToken: (t) => (issued = t) });
+    const anon = createApiClient({ baseUrl: url, caPem, ...net, onSessionToken: (t) => (issued = t) });
     let session: CurrentApiSession;
     try {
       session = await anon.post<CurrentApiSession>(
@@ -169,7 +175,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     token: string,
     creds: { username: string; totp?: string; interactive: boolean },
   ): Promise<void> {
-    const client = createApiClient({ baseUrl: url, caPem, token, timeoutMs });
+    const client = createApiClient({ baseUrl: url, caPem, token, ...net });
     try {
       await client.post('/authenticate/mfa', { code: creds.totp ?? (await askMfaCode(creds)) });
     } catch (err) {
@@ -194,6 +200,20 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return (await (await prompter()).input('MFA code (authenticator app or recovery code):')).trim();
   }
 
+  /** The CA bundle to verify the controller with: CTL_CA or CTL_CA_FINGERPRINT when set, else the profile's. */
+  async function trustedCa(ctx: SessionContext, url: string): Promise<string | undefined> {
+    if (!ctx.envTrust) return ctx.caPem;
+    const decision = await establishTrust({
+      url,
+      ...ctx.envTrust,
+      names: { caFile: 'CTL_CA', caFingerprint: 'CTL_CA_FINGERPRINT' },
+      io,
+      confirm: async () => false,
+      ...net,
+    });
+    return decision.caPem;
+  }
+
   async function client(): Promise<ApiClient> {
     return (clientPromise ??= connect());
   }
@@ -207,6 +227,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       throw new AuthError('not logged in: run `ctl login <url> -u <user>`');
     }
     const baseUrl = ctx.controller;
+    const caPem = await trustedCa(ctx, baseUrl);
     let token: string;
     let rejected: () => AuthError;
     if (ctx.credentials === 'env-token') {
@@ -214,7 +235,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       rejected = () => new AuthError(`the session token in CTL_TOKEN was rejected by ${baseUrl} (expired or revoked)`);
     } else if (ctx.credentials === 'env-password') {
       const username = env.CTL_USERNAME ?? '';
-      token = (await authenticate(baseUrl, ctx.caPem, { username, password: env.CTL_PASSWORD ?? '', interactive: false })).token;
+      token = (await authenticate(baseUrl, caPem, { username, password: env.CTL_PASSWORD ?? '', interactive: false })).token;
       rejected = () => new AuthError(`the session for ${username} (from CTL_USERNAME) was rejected by ${baseUrl}`);
     } else if (ctx.credentials === 'profile') {
       token = (await store()).session(ctx.profileName)?.token ?? '';
@@ -225,9 +246,9 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     }
     const api: ApiClient = createApiClient({
       baseUrl,
-      caPem: ctx.caPem,
+      caPem,
       token,
-      timeoutMs,
+      ...net,
       // The controller answers 401 both for a dead session and for an identity not allowed the call (there is
       // no 403); asking for our own session tells the two apart.
       mapError: async (err, req) => {
@@ -245,7 +266,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
 
   async function anonymousClient(): Promise<ApiClient | undefined> {
     const ctx = await current();
-    return ctx.controller ? createApiClient({ baseUrl: ctx.controller, caPem: ctx.caPem, timeoutMs }) : undefined;
+    return ctx.controller ? createApiClient({ baseUrl: ctx.controller, caPem: await trustedCa(ctx, ctx.controller), ...net }) : undefined;
   }
 
   async function login(req: LoginRequest): Promise<LoginResult> {
@@ -263,7 +284,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       ...req.trust,
       io,
       confirm: async (message) => (await prompter()).confirm(message, { default: false }),
-      timeoutMs,
+      ...net,
     });
     const password = typeof req.password === 'string' ? req.password : await req.password();
     const { token, session } = await authenticate(url, trust.caPem, { ...req, password, interactive: true });
@@ -288,7 +309,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     const session = s.session(name);
     const result: LogoutResult = { profileName: name, controller: profile.controller, server: 'not-logged-in' };
     if (!session) return result;
-    const api = createApiClient({ baseUrl: profile.controller, caPem: profile.caPem, token: session.token, timeoutMs });
+    const api = createApiClient({ baseUrl: profile.controller, caPem: profile.caPem, token: session.token, ...net });
     try {
       await api.delete('/current-api-session');
       result.server = 'ended';

@@ -128,10 +128,21 @@ describe('establishTrust', () => {
     assert.equal(cacertsFetches(stub), before);
   });
 
-  it('falls back to asking when the profile CA no longer matches', async () => {
-    const { io, result } = run({ knownCaPem: otherRootPem, yes: true });
-    assert.equal((await result).caPem, caBundlePem);
-    assert.match(io.stderrText(), /no longer presents a certificate from the CA this profile trusts/);
+  it('refuses a CA that changed since the profile trusted it, even with --yes or a yes at the prompt', async () => {
+    for (const extra of [{ yes: true }, { tty: true, answer: true }]) {
+      const { asked, result } = run({ knownCaPem: otherRootPem, ...extra });
+      await assert.rejects(result, (err: unknown) => {
+        assert.ok(err instanceof FailureError);
+        assert.match(err.message, /has changed since this profile trusted it; nothing was sent/);
+        const details = err.details.join('\n');
+        assert.ok(details.includes(fp(otherRootPem)) && details.includes(fp(rootPem)), details);
+        assert.match(details, /--ca-fingerprint .*--ca FILE/);
+        return true;
+      });
+      assert.deepEqual(asked, []);
+    }
+    // Re-trusting on purpose: the new CA's fingerprint, given explicitly.
+    assert.equal((await run({ knownCaPem: otherRootPem, caFingerprint: fp(rootPem) }).result).caPem, caBundlePem);
   });
 
   it('refuses to save a bundle the server does not chain to', async () => {

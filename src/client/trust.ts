@@ -7,8 +7,9 @@ import { readFile } from 'node:fs/promises';
 import type { IO } from '../console/io.js';
 import { DeclinedError, FailureError, UsageError } from '../console/errors.js';
 import { createApiClient, DEFAULT_TIMEOUT_MS, toTransportError, UntrustedCertificateError } from './http.js';
+import type { NetOptions } from './http.js';
 
-export interface TrustOptions {
+export interface TrustOptions extends NetOptions {
   /** Normalised controller base URL. */
   url: string;
   /** The bundle a profile already trusts for this controller (a re-login keeps it while it still works). */
@@ -17,11 +18,12 @@ export interface TrustOptions {
   caFile?: string;
   /** `--ca-fingerprint SHA256` */
   caFingerprint?: string;
+  /** How the user gave caFile and caFingerprint, for messages: the flags, or CTL_CA / CTL_CA_FINGERPRINT. */
+  names?: { caFile: string; caFingerprint: string };
   /** `--yes`: accept the served bundle without asking. */
   yes?: boolean;
   io: IO;
   confirm(message: string): Promise<boolean>;
-  timeoutMs?: number;
 }
 
 export interface TrustDecision {
@@ -64,26 +66,28 @@ async function describeBundle(bundle: string): Promise<string[]> {
   });
 }
 
-async function readCaFile(file: string): Promise<string> {
+async function readCaFile(file: string, flag: string): Promise<string> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read --ca ${file}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read ${flag} ${file}: ${(err as Error).message}`);
   }
   const pems = pemsOf(text);
-  if (pems.length === 0) throw new UsageError(`--ca ${file} holds no PEM certificate`);
+  if (pems.length === 0) throw new UsageError(`${flag} ${file} holds no PEM certificate`);
   try {
     for (const p of pems) new X509Certificate(p);
   } catch (err) {
-    throw new UsageError(`--ca ${file} holds an invalid certificate: ${(err as Error).message}`);
+    throw new UsageError(`${flag} ${file} holds an invalid certificate: ${(err as Error).message}`);
   }
   return pems.join('');
 }
 
 /** GET {url}/.well-known/est/cacerts WITHOUT verifying the server: the one deliberate exception. */
-async function fetchCaBundle(url: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string> {
+async function fetchCaBundle(url: string, net: NetOptions = {}): Promise<string> {
+  const timeoutMs = net.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const target = new URL(url + CA_PATH);
+  net.trace?.(`GET ${target.href} (without verifying the server: the CA bundle to show)`);
   const { Agent, request } = await loadUndici();
   const insecure = new Agent({ connect: { rejectUnauthorized: false, timeout: timeoutMs } });
   let status: number;
@@ -138,18 +142,18 @@ export function pinnedSubset(bundle: string, fingerprint: string): string | unde
 }
 
 /** A verified request: resolves when the server's chain verifies against `caPem` (or the system store). */
-async function verifyChain(url: string, caPem: string | undefined, timeoutMs?: number): Promise<void> {
+async function verifyChain(url: string, caPem: string | undefined, net: NetOptions): Promise<void> {
   // Any HTTP status proves the TLS handshake verified; only transport errors matter here.
-  await createApiClient({ baseUrl: url, caPem, timeoutMs }).request('GET', '/edge/client/v1/version', {
+  await createApiClient({ baseUrl: url, caPem, ...net }).request('GET', '/edge/client/v1/version', {
     anonymous: true,
     throwHttpErrors: false,
   });
 }
 
 /** Like verifyChain, but for a bundle just chosen: failing means it must not be saved. */
-async function verifyChosen(url: string, caPem: string, what: string, timeoutMs?: number): Promise<TrustDecision> {
+async function verifyChosen(url: string, caPem: string, what: string, net: NetOptions): Promise<TrustDecision> {
   try {
-    await verifyChain(url, caPem, timeoutMs);
+    await verifyChain(url, caPem, net);
   } catch (err) {
     if (!(err instanceof UntrustedCertificateError)) throw err;
     throw new FailureError(`the TLS certificate of ${url} does not chain to ${what}; nothing was saved`, [
@@ -160,9 +164,9 @@ async function verifyChosen(url: string, caPem: string, what: string, timeoutMs?
 }
 
 /** Whether the controller is already trusted by `caPem`; false only when its chain fails verification. */
-async function alreadyTrusted(url: string, caPem: string | undefined, timeoutMs?: number): Promise<boolean> {
+async function alreadyTrusted(url: string, caPem: string | undefined, net: NetOptions): Promise<boolean> {
   try {
-    await verifyChain(url, caPem, timeoutMs);
+    await verifyChain(url, caPem, net);
     return true;
   } catch (err) {
     if (err instanceof UntrustedCertificateError) return false;
@@ -170,31 +174,49 @@ async function alreadyTrusted(url: string, caPem: string | undefined, timeoutMs?
   }
 }
 
+/**
+ * A controller that no longer chains to the CA a profile trusts may have been rebuilt, or may be someone else: --yes
+ * and the first-contact prompt must not paper over that. Nothing is trusted or sent; re-trusting is an explicit
+ * --ca-fingerprint (of the new CA, checked out of band) or --ca FILE.
+ */
+async function changedCa(url: string, knownCaPem: string, net: NetOptions): Promise<FailureError> {
+  const served = await fetchCaBundle(url, net).catch(() => undefined);
+  const now = served ? bundleFingerprint(served) : undefined;
+  return new FailureError(`the CA of ${url} has changed since this profile trusted it; nothing was sent to it`, [
+    `trusted:    SHA-256 ${bundleFingerprint(knownCaPem)}`,
+    `now served: ${now ? `SHA-256 ${now}` : '(the controller serves no readable CA bundle)'}`,
+    'if the controller was rebuilt on purpose, check the new fingerprint with its operator, then trust it again with',
+    `  ctl login ${url} --ca-fingerprint ${now ?? 'SHA256'}   (or --ca FILE)`,
+  ]);
+}
+
 export async function establishTrust(opts: TrustOptions): Promise<TrustDecision> {
-  const { url, io, timeoutMs } = opts;
+  const { url, io } = opts;
+  const net: NetOptions = { timeoutMs: opts.timeoutMs, trace: opts.trace };
+  const names = opts.names ?? { caFile: '--ca', caFingerprint: '--ca-fingerprint' };
   if (opts.caFile !== undefined) {
-    return verifyChosen(url, await readCaFile(opts.caFile), `--ca ${opts.caFile}`, timeoutMs);
+    return verifyChosen(url, await readCaFile(opts.caFile, names.caFile), `${names.caFile} ${opts.caFile}`, net);
   }
   if (opts.caFingerprint !== undefined) {
-    const bundle = await fetchCaBundle(url, timeoutMs);
+    const bundle = await fetchCaBundle(url, net);
     const subset = pinnedSubset(bundle, opts.caFingerprint);
     if (!subset) {
       throw new FailureError(
-        `no CA certificate served by ${url} has the SHA-256 fingerprint ${opts.caFingerprint}; nothing was trusted`,
+        `no CA certificate served by ${url} has the SHA-256 fingerprint ${opts.caFingerprint} (${names.caFingerprint}); nothing was trusted`,
         ['the controller serves:', ...(await describeBundle(bundle))],
       );
     }
-    return verifyChosen(url, subset, 'the pinned CA', timeoutMs);
+    return verifyChosen(url, subset, 'the pinned CA', net);
   }
   if (opts.knownCaPem !== undefined) {
-    if (await alreadyTrusted(url, opts.knownCaPem, timeoutMs)) {
+    if (await alreadyTrusted(url, opts.knownCaPem, net)) {
       return { caPem: opts.knownCaPem, caFingerprint: bundleFingerprint(opts.knownCaPem) };
     }
-    io.warn(`the controller at ${url} no longer presents a certificate from the CA this profile trusts (it may have been rebuilt)`);
+    throw await changedCa(url, opts.knownCaPem, net);
   }
-  if (await alreadyTrusted(url, undefined, timeoutMs)) return {};
+  if (await alreadyTrusted(url, undefined, net)) return {};
 
-  const bundle = await fetchCaBundle(url, timeoutMs);
+  const bundle = await fetchCaBundle(url, net);
   io.info(`The controller at ${url} is not trusted yet. It serves this CA bundle:`);
   for (const line of await describeBundle(bundle)) io.info(line);
   if (!opts.yes) {
@@ -207,5 +229,5 @@ export async function establishTrust(opts: TrustOptions): Promise<TrustDecision>
       throw new DeclinedError(`not trusting the CA of ${url}; nothing was saved`);
     }
   }
-  return verifyChosen(url, bundle, 'the CA bundle it serves', timeoutMs);
+  return verifyChosen(url, bundle, 'the CA bundle it serves', net);
 }

@@ -1,4 +1,5 @@
 import type { ListEnvelope } from '../protocol/envelope.js';
+import { ApiError } from '../protocol/errors.js';
 
 /** Which of the controller's two APIs a call goes to. */
 export type ApiName = 'management' | 'client';
@@ -54,5 +55,15 @@ export class TransportError extends Error {
   constructor(message: string, readonly url: string, readonly hint?: string) {
     super(message);
     this.name = 'TransportError';
+  }
+}
+
+/** An error answer of the controller, with the request it answered: messages name what was refused (the resource). */
+export class RequestApiError extends ApiError {
+  constructor(
+    err: ApiError,
+    readonly request: { method: string; path: string },
+  ) {
+    super(err.code, { status: err.status, message: err.message, cause: err.cause, requestId: err.requestId });
   }
 }

@@ -22,7 +22,7 @@ export interface IO {
   warn(message: string): void;
   /** Writes to stdout: the result only. */
   out(text: string): void;
-  /** Runs work behind a spinner on stderr when stderr is a terminal and the work takes noticeable time. */
+  /** Runs work behind a spinner on stderr when a person watches a sized terminal (see spinnerAllowed). */
   spin<T>(text: string, work: () => Promise<T>): Promise<T>;
 }
 
@@ -30,6 +30,8 @@ export interface IOSettings {
   env: NodeJS.ProcessEnv;
   noColor?: boolean;
   noInput?: boolean;
+  /** The command prints for a program (-q, -o json|yaml): no spinner then, whatever stderr is. */
+  machineOutput?: boolean;
 }
 
 export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag = false): boolean {
@@ -38,6 +40,14 @@ export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') return true;
   if (env.TERM === 'dumb') return false;
   return isTTY;
+}
+
+/**
+ * Whether a spinner may draw on stderr. Not in CI, not for machine output, and never on a terminal that reports no
+ * size: a spinner redraws by counting lines, and a width of 0 (script, docker run -t) makes that count infinite.
+ */
+export function spinnerAllowed(stderr: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv, machineOutput = false): boolean {
+  return Boolean(stderr.isTTY) && (stderr.columns ?? 0) > 0 && !env.CI && !machineOutput;
 }
 
 function line(text: string): string {
@@ -66,9 +76,17 @@ export function createProcessIO(settings: IOSettings): IO {
     warn: (message) => void process.stderr.write(line(`warning: ${message}`)),
     out: (text) => void process.stdout.write(line(text)),
     async spin(text, work) {
-      if (!stderrIsTTY) return work();
+      if (!spinnerAllowed(process.stderr, env, settings.machineOutput)) return work();
       const { default: ora } = await import('ora');
-      const spinner = ora({ text, stream: process.stderr, isEnabled: colorAllowed(stderrIsTTY, env, settings.noColor) }).start();
+      // Neither hiding the cursor nor discarding stdin: both install process-wide handlers (exit, signals, raw
+      // stdin) that could outlive the spinner or keep a signal from ending ctl.
+      const spinner = ora({
+        text,
+        stream: process.stderr,
+        isEnabled: colorAllowed(stderrIsTTY, env, settings.noColor),
+        hideCursor: false,
+        discardStdin: false,
+      }).start();
       try {
         return await work();
       } finally {

@@ -194,10 +194,22 @@ describe('output conventions', () => {
     assert.ok(r.stderr.includes('nosuchfield'), r.stderr);
   });
 
-  it('a duplicate create exits 6 naming the field', async () => {
+  it('a duplicate create exits 6 and says so in words', async () => {
     const r = await cli.expect(6, ['identity', 'create', `${prefix}0`]);
     assert.equal(r.stdout, '');
-    assert.ok(r.stderr.includes('name'), r.stderr);
+    assert.equal(r.stderr.split('\n')[0], `error: an identity named ${prefix}0 already exists`);
+    assert.doesNotMatch(r.stderr, /invalid document|unique index/);
+  });
+
+  it('an unwritable --jwt-output fails before the identity is created, so that a retry is not a duplicate', async () => {
+    const r = await cli.expect(1, ['identity', 'create', `${prefix}-jwt`, '--jwt-output', path.join(tmp, 'no', 'such', 'x.jwt')]);
+    assert.match(r.stderr, /cannot write/);
+    assert.equal(await byName(`${prefix}-jwt`), undefined, 'nothing was created');
+    const file = path.join(tmp, `${prefix}-jwt.jwt`);
+    await cli.expect(0, ['identity', 'create', `${prefix}-jwt`, '--jwt-output', file]);
+    const again = await cli.expect(2, ['identity', 'create', `${prefix}-jwt2`, '--jwt-output', file]);
+    assert.match(again.stderr, /already exists.*\n.*--force/);
+    assert.equal(await byName(`${prefix}-jwt2`), undefined);
   });
 });
 

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import {
   type LoggedInCli,
@@ -220,6 +221,47 @@ describe('profiles', () => {
   });
 });
 
+describe('--timeout and --verbose', () => {
+  it('--verbose prints each request with its status and timing on stderr, leaving stdout alone', async () => {
+    const cli = await loggedIn();
+    const quiet = await cli.expect(0, ['whoami', '-o', 'json']);
+    const r = await cli.expect(0, ['whoami', '-o', 'json', '--verbose']);
+    assert.equal(r.stdout, quiet.stdout);
+    assert.match(r.stderr, new RegExp(`^> GET ${ctl.url}/edge/\\S+ -> 200 \\(\\d+ ms\\)$`, 'm'));
+  });
+
+  it('--timeout bounds every call', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const started = Date.now();
+      const r = await runCtl(['whoami', '--timeout', '1s'], { configDir: await freshDir(), env: { CTL_CONTROLLER: url, CTL_TOKEN: 'x' } });
+      assert.equal(r.code, 1, describeRun(['whoami'], r));
+      assert.match(r.stderr, /no answer from .* within 1s/);
+      assert.ok(Date.now() - started < 15_000, 'well before the 30 s default');
+      await expectCtl(2, ['whoami', '--timeout', 'soon']);
+    } finally {
+      silent.close();
+    }
+  });
+});
+
+describe('concurrent writers', () => {
+  it('ten parallel logins into one config directory keep all ten profiles and sessions', async () => {
+    const configDir = await freshDir();
+    const names = Array.from({ length: 10 }, (_, i) => `p${i}`);
+    const runs = await Promise.all(
+      names.map((n) => runCtl(loginArgs(['--ca', ctl.caFile, '--profile', n]), { configDir, stdin: `${ctl.adminPassword}\n` })),
+    );
+    runs.forEach((r, i) => assert.equal(r.code, 0, describeRun(['login', '--profile', names[i]!], r)));
+    const listed = jsonItems(parseJsonOutput(await expectCtl(0, ['profile', 'list', '-o', 'json'], { configDir })));
+    assert.deepEqual(listed.map((p: { name: string }) => p.name).sort(), names);
+    const credentials = JSON.parse(await readFile(path.join(configDir, 'credentials.json'), 'utf8'));
+    assert.deepEqual(Object.keys(credentials.sessions).sort(), names);
+  });
+});
+
 describe('environment overrides', () => {
   let cli: LoggedInCli;
   before(async () => {
@@ -241,6 +283,24 @@ describe('environment overrides', () => {
     assert.ok(r.stdout.includes(bob.name), r.stdout);
   });
 
+  it('stateless CI: CTL_CA or CTL_CA_FINGERPRINT trusts the controller without any profile', async () => {
+    const creds = { CTL_CONTROLLER: ctl.url, CTL_USERNAME: bob.username, CTL_PASSWORD: bob.password };
+    const configDir = await freshDir();
+    const untrusted = await runCtl(['whoami'], { configDir, env: creds });
+    assert.equal(untrusted.code, 1, describeRun(['whoami'], untrusted));
+    assert.match(untrusted.stderr, /CTL_CA/);
+    for (const trust of [{ CTL_CA: ctl.caFile }, { CTL_CA_FINGERPRINT: rootFingerprint() }]) {
+      const r = await expectCtl(0, ['whoami'], { configDir, env: { ...creds, ...trust } });
+      assert.ok(r.stdout.includes(bob.name), r.stdout);
+    }
+    const wrong = await runCtl(['whoami'], { configDir, env: { ...creds, CTL_CA_FINGERPRINT: 'AB'.repeat(32) } });
+    assert.equal(wrong.code, 1, describeRun(['whoami'], wrong));
+    assert.match(wrong.stderr, /CTL_CA_FINGERPRINT/);
+    // ctl login takes them too, in place of --ca / --ca-fingerprint
+    await expectCtl(0, ['login', ctl.url, '-u', bob.username, '--password-stdin'], { configDir, env: { CTL_CA: ctl.caFile }, stdin: `${bob.password}\n` });
+    assert.ok((await expectCtl(0, ['whoami'], { configDir })).stdout.includes(bob.name));
+  });
+
   it('CTL_CONTROLLER overrides the profile\'s controller', async () => {
     const r = await cli.run(['identity', 'list'], { env: { CTL_CONTROLLER: 'https://127.0.0.1:1' } });
     assert.notEqual(r.code, 0, 'the unreachable controller from the environment is used');
@@ -253,6 +313,38 @@ describe('environment overrides', () => {
     assert.ok(r.stdout.includes(bob.name), r.stdout);
     await cli.expect(4, ['whoami'], { env: { CTL_TOKEN: 'garbage-token' } });
     await cli.expect(4, ['identity', 'list'], { env: { CTL_TOKEN: token } });
+  });
+
+  // Every way of choosing the profile against every override: CTL_PROFILE selects a profile whose values the other
+  // variables still override (it once disabled them); only a typed --profile wins outright.
+  it('the override matrix: CTL_PROFILE, --profile or the current profile, with each CTL_* override', async () => {
+    await cli.expect(0, loginArgs(['--ca', ctl.caFile, '--profile', 'ci2']), { stdin: `${ctl.adminPassword}\n` });
+    const bobToken = await ctl.api.login(bob.username, bob.password);
+    const selections: Array<{ name: string; args: string[]; env: Record<string, string>; overridable: boolean }> = [
+      { name: 'current profile', args: [], env: {}, overridable: true },
+      { name: 'CTL_PROFILE=ci2', args: [], env: { CTL_PROFILE: 'ci2' }, overridable: true },
+      { name: '--profile ci2', args: ['--profile', 'ci2'], env: {}, overridable: false },
+      { name: '--profile ci2 beside CTL_PROFILE=nope', args: ['--profile', 'ci2'], env: { CTL_PROFILE: 'nope' }, overridable: false },
+    ];
+    const overrides: Array<{ name: string; env: Record<string, string>; code: number; who?: RegExp; err?: RegExp }> = [
+      { name: 'none', env: {}, code: 0, who: /admin/i },
+      { name: 'valid CTL_TOKEN', env: { CTL_TOKEN: bobToken }, code: 0, who: new RegExp(bob.name) },
+      { name: 'bogus CTL_TOKEN', env: { CTL_TOKEN: 'bogus' }, code: 4, err: /CTL_TOKEN was rejected/ },
+      // The stored session belongs to another controller: it is never sent to this one.
+      { name: 'CTL_CONTROLLER', env: { CTL_CONTROLLER: 'https://127.0.0.1:1' }, code: 4, err: /127\.0\.0\.1:1/ },
+      { name: 'CTL_USERNAME+CTL_PASSWORD', env: { CTL_USERNAME: bob.username, CTL_PASSWORD: bob.password }, code: 0, who: new RegExp(bob.name) },
+    ];
+    for (const sel of selections) {
+      for (const o of overrides) {
+        const args = ['whoami', ...sel.args];
+        const r = await cli.run(args, { env: { ...sel.env, ...o.env } });
+        const want = sel.overridable ? o : overrides[0]!;
+        const what = `${sel.name} with ${o.name}: ${describeRun(args, r)}`;
+        assert.equal(r.code, want.code, what);
+        if (want.who) assert.match(r.stdout, want.who, what);
+        if (want.err) assert.match(r.stderr, want.err, what);
+      }
+    }
   });
 
   it('ctl help environment lists the variables', async () => {

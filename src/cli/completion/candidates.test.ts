@@ -10,11 +10,23 @@ const asked: CompletionSource[] = [];
 const dynamic = async (source: CompletionSource) => {
   asked.push(source);
   if (source.kind === 'profile') return ['default', 'lab'];
+  if (source.kind === 'attribute') return ['emea', 'sales'];
+  if (source.kind === 'role') return ['#all', '#emea', '#sales', '@laptop-7'];
+  if (source.kind === 'help') return [];
   return source.resource === 'identity' ? ['laptop-7', 'laptop-8', 'server'] : ['default-policy', 'strict'];
 };
 const complete = (...words: string[]) => candidates(program, words, dynamic);
 
 describe('completion candidates', () => {
+  it('completes attributes and roles after the attribute and role flags, and topics after help (not file names)', async () => {
+    assert.deepEqual(await complete('identity', 'update', 'x', '--remove-attributes', ''), ['emea', 'sales']);
+    assert.deepEqual(await complete('identity', 'update', 'x', '--add-attributes', 's'), ['sales']);
+    assert.deepEqual(await complete('identity', 'create', 'x', '-a', ''), ['emea', 'sales']);
+    assert.deepEqual(await complete('identity', 'list', '--role-filter', '#'), ['#all', '#emea', '#sales']);
+    assert.deepEqual(await complete('help', 'fi'), ['filters']);
+    assert.deepEqual(await complete('help', 'ident'), ['identity', 'identity-type']);
+  });
+
   it('completes top-level commands by prefix, without aliases or hidden ones', async () => {
     assert.deepEqual(await complete('ident'), ['identity', 'identity-type']);
     assert.deepEqual(await complete('__'), []);
@@ -26,11 +38,11 @@ describe('completion candidates', () => {
     assert.deepEqual(await complete('identities', ''), verbs);
   });
 
-  it('completes enum values of options: formats, semantics, identity types', async () => {
+  it('completes enum values of options: formats, semantics, hosting precedences', async () => {
     assert.deepEqual(await complete('-o', ''), ['table', 'wide', 'json', 'yaml']);
     assert.deepEqual(await complete('identity', 'list', '--output', 'j'), ['json']);
     assert.deepEqual(await complete('identity', 'list', '--role-semantic', ''), ['AllOf', 'AnyOf']);
-    assert.deepEqual(await complete('identity', 'create', 'x', '--type', 'D'), ['Device', 'Default']);
+    assert.deepEqual(await complete('identity', 'create', 'x', '--default-hosting-precedence', 'r'), ['required']);
   });
 
   it('completes flags of the command and the global ones', async () => {

@@ -1,4 +1,5 @@
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import { HELP_TOPICS } from '../help-topics.js';
 import { hintFor } from './hints.js';
 import type { CompletionSource } from './hints.js';
 
@@ -50,10 +51,11 @@ function flags(command: CommandUnknownOpts): string[] {
   return out;
 }
 
-async function valuesOf(target: { argChoices?: string[] } | undefined, dynamic: DynamicValues): Promise<string[]> {
+async function valuesOf(target: { argChoices?: string[] } | undefined, dynamic: DynamicValues, root: CommandUnknownOpts): Promise<string[]> {
   if (!target) return [];
   if (target.argChoices) return target.argChoices;
   const hint = hintFor(target);
+  if (hint?.kind === 'help') return [...HELP_TOPICS.map((t) => t.name), ...root.createHelp().visibleCommands(root).map((c) => c.name())];
   return hint ? dynamic(hint) : [];
 }
 
@@ -67,7 +69,7 @@ export async function candidates(root: CommandUnknownOpts, words: readonly strin
   const { command, positionals, pending } = locate(root, words.slice(0, -1));
   let found: string[];
   if (pending) {
-    found = await valuesOf(pending, dynamic);
+    found = await valuesOf(pending, dynamic, root);
   } else if (current.startsWith('-')) {
     found = flags(command);
   } else if (positionals === 0 && command.commands.length > 0) {
@@ -75,7 +77,7 @@ export async function candidates(root: CommandUnknownOpts, words: readonly strin
   } else {
     const args = command.registeredArguments;
     const last = args[args.length - 1];
-    found = await valuesOf(args[positionals] ?? (last?.variadic ? last : undefined), dynamic);
+    found = await valuesOf(args[positionals] ?? (last?.variadic ? last : undefined), dynamic, root);
   }
   return [...new Set(found)].filter((c) => c.startsWith(current));
 }

@@ -36,6 +36,13 @@ describe('dynamic completion values', () => {
     assert.deepEqual(await dynamicValues(deps)(identities), ['other']);
   });
 
+  it('offers the role attributes in use, and roles as #attribute, @name and #all', async () => {
+    const api = fakeApi({ 'LIST /identities': [{ id: 'a1', name: 'laptop-7', roleAttributes: ['sales', 'emea'] }, { id: 'b2', name: 'srv', roleAttributes: ['sales'] }] });
+    const deps = testDeps({ api, env: { CTL_CONFIG_DIR: join(dir, 'roles') }, now: new Date(Date.UTC(2025, 0, 1)) });
+    assert.deepEqual(await dynamicValues(deps)({ kind: 'attribute', resource: 'identity' }), ['emea', 'sales']);
+    assert.deepEqual(await dynamicValues(deps)({ kind: 'role', resource: 'identity' }), ['#all', '#emea', '#sales', '@laptop-7', '@srv']);
+  });
+
   it('offers ids for resources without names', async () => {
     const api = fakeApi({ 'LIST /api-sessions': [{ id: 's1' }] });
     assert.deepEqual(await dynamicValues(testDeps({ api, env }))({ kind: 'resource', resource: 'api-session' }), ['s1']);

@@ -15,12 +15,25 @@ const CACHE_FILE = 'completion-cache.json';
 const CACHE_TTL_MS = 30_000;
 const DEADLINE_MS = 1_500;
 
-type Cache = Record<string, { at: number; names: string[] }>;
+type Cache = Record<string, { at: number; names: string[]; attributes: string[] }>;
 
 export function dynamicValues(deps: Deps): DynamicValues {
   return async (source) => {
     try {
-      return source.kind === 'profile' ? profileNames(deps.env) : await entityNames(deps, source.resource);
+      switch (source.kind) {
+        case 'profile':
+          return profileNames(deps.env);
+        case 'resource':
+          return (await entities(deps, source.resource)).names;
+        case 'attribute':
+          return (await entities(deps, source.resource)).attributes;
+        case 'role': {
+          const { names, attributes } = await entities(deps, source.resource);
+          return ['#all', ...attributes.map((a) => `#${a}`), ...names.map((n) => `@${n}`)];
+        }
+        default:
+          return [];
+      }
     } catch {
       return [];
     }
@@ -33,27 +46,39 @@ export function profileNames(env: NodeJS.ProcessEnv): string[] {
   return Object.keys(settings?.profiles ?? {});
 }
 
-async function entityNames(deps: Deps, resourceName: string): Promise<string[]> {
+/** Names and role attributes of one page of a resource's entities: what names and roles complete to. */
+interface Entities {
+  names: string[];
+  attributes: string[];
+}
+
+async function entities(deps: Deps, resourceName: string): Promise<Entities> {
   const file = join(configDir(deps.env), CACHE_FILE);
   const key = `${deps.globals().profile ?? deps.env.CTL_PROFILE ?? ''}\u0000${resourceName}`;
   const now = deps.clock().getTime();
   const cache = (readJson(file) ?? {}) as Cache;
   const hit = cache[key];
-  if (hit && now - hit.at >= 0 && now - hit.at < CACHE_TTL_MS) return hit.names;
-  const names = await withDeadline(fetchNames(deps, resourceName), DEADLINE_MS);
+  if (hit && now - hit.at >= 0 && now - hit.at < CACHE_TTL_MS && Array.isArray(hit.attributes)) return hit;
+  const found = await withDeadline(fetchEntities(deps, resourceName), DEADLINE_MS);
   try {
-    writeJson(file, { ...fresh(cache, now), [key]: { at: now, names } });
+    writeJson(file, { ...fresh(cache, now), [key]: { at: now, ...found } });
   } catch {
     // A cache that cannot be written only costs speed.
   }
-  return names;
+  return found;
 }
 
-async function fetchNames(deps: Deps, resourceName: string): Promise<string[]> {
+async function fetchEntities(deps: Deps, resourceName: string): Promise<Entities> {
   const def = resource(resourceName);
   const api = await deps.api();
-  const page = await api.list<{ id: string; name?: unknown }>(`/${def.plural}`, { limit: MAX_LIMIT }, { api: def.api });
-  return page.data.map((e) => (typeof e.name === 'string' ? e.name : e.id));
+  const page = await api.list<Record<string, unknown> & { id: string }>(`/${def.plural}`, { limit: MAX_LIMIT }, { api: def.api });
+  const field = def.roleAttributes?.field;
+  const attributes = new Set<string>();
+  for (const e of page.data) {
+    const values = field ? e[field] : undefined;
+    if (Array.isArray(values)) for (const v of values) if (typeof v === 'string') attributes.add(v);
+  }
+  return { names: page.data.map((e) => (typeof e.name === 'string' ? e.name : e.id)), attributes: [...attributes].sort() };
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -3,7 +3,15 @@
  * arguments and name-taking flags, profile names for --profile. Builders attach a hint to the commander Argument or
  * Option; `ctl __complete` reads it. A WeakMap keeps hints off commander's objects and costs nothing otherwise.
  */
-export type CompletionSource = { kind: 'resource'; resource: string } | { kind: 'profile' };
+export type CompletionSource =
+  | { kind: 'resource'; resource: string }
+  /** Role attributes in use on that resource's entities. */
+  | { kind: 'attribute'; resource: string }
+  /** A role: `#all`, `#attribute` or `@name`. */
+  | { kind: 'role'; resource: string }
+  | { kind: 'profile' }
+  /** `ctl help`: topics and commands (answered from the tree, not from outside). */
+  | { kind: 'help' };
 
 const hints = new WeakMap<object, CompletionSource>();
 

@@ -23,15 +23,16 @@ const PASSWORD_FILE = 'quickstart-admin-password';
 
 export function buildQuickstart(deps: Deps, run = runQuickstart) {
   return withMeta(new Command('quickstart'), {
-    description: 'Start a local controller in the background (or reuse the running one) and log in a profile to it',
+    description: 'Start a local controller in the background (or reuse the running one) and log in a profile to it ' +
+      '(--profile or CTL_PROFILE, else `quickstart`)',
     examples: ['ctl quickstart', 'ctl quickstart --port 1443 --profile lab'],
   })
     .addOption(new Option('--data-dir <dir>', 'data directory (default: $CTL_DATA_DIR or ~/.local/share/ctl/controller)'))
     .addOption(new Option('--port <port>', 'HTTPS port for a new controller').argParser(integer(1, 65535)).default(DEFAULT_PORT))
-    .addOption(new Option('--profile-name <name>', 'profile to log in').default('quickstart'))
-    .action(async (o) =>
-      run({ dataDir: o.dataDir ?? defaultDataDir(deps.env), port: o.port, profile: o.profileName, timeoutMs: 60_000 }, deps),
-    );
+    .action(async (o) => {
+      const profile = deps.globals().profile ?? deps.env.CTL_PROFILE ?? 'quickstart';
+      return run({ dataDir: o.dataDir ?? defaultDataDir(deps.env), port: o.port, profile, timeoutMs: 60_000 }, deps);
+    });
 }
 
 export async function runQuickstart(opts: QuickstartOptions, deps: Deps, launch: Launcher = spawnController): Promise<void> {

@@ -23,7 +23,9 @@ describe('field flags', () => {
 
   it('derives only fields the verb accepts, never read-only ones, and adds tags', () => {
     const create = writableFields(identity, 'create').map(([f]) => f);
-    assert.ok(create.includes('enrollment') && create.includes('tags') && create.includes('type'));
+    assert.ok(create.includes('enrollment') && create.includes('tags'));
+    // accepted by the API but stored as Default whatever is sent: no flag that would pretend otherwise
+    assert.ok(!create.includes('type') && !writableFields(identity, 'patch').some(([f]) => f === 'type'));
     assert.ok(!create.includes('isDefaultAdmin') && !create.includes('disabledAt'));
     assert.ok(!create.includes('serviceHostingCosts'), 'maps have no flag yet');
     const patch = writableFields(identity, 'patch').map(([f]) => f);
@@ -38,7 +40,7 @@ describe('field flags', () => {
   it('reads booleans, enums, integers, attributes, tags, JSON and references', async () => {
     const { input } = await parsed('patch', [
       '--no-admin',
-      '--type', 'Device',
+      '--default-hosting-precedence', 'required',
       '--default-hosting-cost', '7',
       '-a', 'sales,emea', '-a', 'ops',
       '--tags', 'env=prod', '--tags', 'team=',
@@ -48,7 +50,7 @@ describe('field flags', () => {
     ]);
     assert.deepEqual(input.body, {
       isAdmin: false,
-      type: 'Device',
+      defaultHostingPrecedence: 'required',
       defaultHostingCost: 7,
       roleAttributes: ['sales', 'emea', 'ops'],
       tags: { env: 'prod', team: '' },
@@ -64,7 +66,7 @@ describe('field flags', () => {
   });
 
   const rejects: Array<[string, string[], RegExp]> = [
-    ['an unknown enum value', ['--type', 'Robot'], /Allowed choices are User, Device, Service, Router, Default/],
+    ['an unknown enum value', ['--default-hosting-precedence', 'top'], /Allowed choices are default, required, failed/],
     ['an integer out of bounds', ['--default-hosting-cost', '70000'], /between 0 and 65535/],
     ['a non-integer', ['--default-hosting-cost', '1.5'], /not an integer/],
     ['a tag without =', ['--tags', 'env'], /key=value/],

@@ -41,9 +41,17 @@ function hasFlag(type: FieldType): boolean {
 }
 
 /** The fields a verb takes as flags, tags included (every entity carries tags). */
+/**
+ * Fields the API accepts for compatibility but does not keep: the controller stores every identity as type Default
+ * (Router identities belong to routers), so a `--type` flag would accept `Service` and quietly store something else.
+ */
+const ACCEPTED_NOT_KEPT: Record<string, readonly string[]> = { identity: ['type'] };
+
 export function writableFields(def: ResourceDef, verb: WriteVerb, exclude: readonly string[] = []): Array<[string, FieldDef]> {
+  const ignored = ACCEPTED_NOT_KEPT[def.name] ?? [];
   const own = Object.entries(def.fields).filter(
-    ([name, f]) => !f.readOnly && (verb === 'create' ? f.create !== 'no' : f.patch === 'optional') && hasFlag(f.type),
+    ([name, f]) =>
+      !f.readOnly && !ignored.includes(name) && (verb === 'create' ? f.create !== 'no' : f.patch === 'optional') && hasFlag(f.type),
   );
   return [...own, ['tags', TAGS] as [string, FieldDef]].filter(([name]) => !exclude.includes(name));
 }
@@ -69,12 +77,12 @@ export function addFieldFlags(
 ): FieldFlag[] {
   return writableFields(def, verb, exclude).map(([field, f]) => {
     const name = flagName(def, field, f.type);
-    for (const option of optionsFor(name, f, verb)) command.addOption(option);
+    for (const option of optionsFor(name, f, verb, def.name)) command.addOption(option);
     return { field, key: camel(name), type: f.type, nullable: Boolean(f.nullable) };
   });
 }
 
-function optionsFor(name: string, f: FieldDef, verb: WriteVerb): Option[] {
+function optionsFor(name: string, f: FieldDef, verb: WriteVerb, resourceName: string): Option[] {
   const clears = verb === 'patch' && f.nullable ? ' ("" clears it)' : '';
   const description = lowerFirst(f.description) + clears;
   switch (f.type.kind) {
@@ -86,7 +94,8 @@ function optionsFor(name: string, f: FieldDef, verb: WriteVerb): Option[] {
       return [new Option(`--${name} <n>`, description).argParser(integer(f.type.minimum ?? Number.MIN_SAFE_INTEGER, f.type.maximum ?? Number.MAX_SAFE_INTEGER))];
     case 'attributes': {
       const short = name === 'attributes' ? '-a, ' : '';
-      return [new Option(`${short}--${name} <list>`, `${lowerFirst(f.description)}: comma-separated, replaces the set ("" clears it)`).argParser(attributeList)];
+      const option = new Option(`${short}--${name} <list>`, `${lowerFirst(f.description)}: comma-separated, replaces the set ("" clears it)`);
+      return [completeWith(option.argParser(attributeList), { kind: 'attribute', resource: resourceName })];
     }
     case 'tags':
       return [new Option(`--${name} <key=value>`, f.description).argParser(tagPair)];

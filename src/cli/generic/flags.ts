@@ -17,6 +17,14 @@ export function integer(min: number, max: number): (value: string) => number {
   };
 }
 
+/** `30s`, `500ms`, `2m`, or plain seconds (`45`) → milliseconds, between 1 ms and a day. */
+export function milliseconds(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
+  const ms = m ? Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm'] : NaN;
+  if (!(ms >= 1 && ms <= 86_400_000)) throw new InvalidArgumentError('expected a duration such as 30s, 500ms or 2m.');
+  return Math.round(ms);
+}
+
 export interface PagingValues {
   limit?: number;
   offset?: number;

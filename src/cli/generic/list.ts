@@ -9,6 +9,7 @@ import { hasMore, pageFooter } from '../output/footer.js';
 import { asFormat, isHuman } from '../output/formats.js';
 import type { OutputFormat } from '../output/formats.js';
 import { render } from '../output/render.js';
+import { completeWith } from '../completion/hints.js';
 import { addPaging, addQuiet } from './flags.js';
 import type { PagingValues } from './flags.js';
 import { withMeta } from './meta.js';
@@ -35,8 +36,11 @@ export function addListFlags<C extends CommandUnknownOpts>(command: C, def: Reso
   addPaging(addQuiet(command));
   if (def.roleAttributes) {
     command.addOption(
-      new Option('--role-filter <role>', 'only entities matching a role: #attribute, @name-or-id or #all; repeat for several').argParser(
-        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      completeWith(
+        new Option('--role-filter <role>', 'only entities matching a role: #attribute, @name-or-id or #all; repeat for several').argParser(
+          (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+        ),
+        { kind: 'role', resource: def.name },
       ),
     );
     command.addOption(new Option('--role-semantic <semantic>', 'how several --role-filter combine').choices(SEMANTICS));

@@ -6,6 +6,7 @@ import { UsageError } from '../../console/errors.js';
 import { addFieldFlags, attributeList, collectFields, flagName, writableFields } from './fields.js';
 import type { FieldInput } from './fields.js';
 import { given } from './flags.js';
+import { completeWith } from '../completion/hints.js';
 import { withMeta } from './meta.js';
 import { entityPath, resolveId, resolveRefs } from './resolve.js';
 import { nameArgument, noun, requireOperation } from './words.js';
@@ -29,8 +30,9 @@ export function buildUpdate(deps: Deps, def: ResourceDef, run = runUpdate): Comm
   });
   const flags = addFieldFlags(command, def, 'patch');
   if (def.roleAttributes) {
-    command.addOption(new Option('--add-attributes <list>', 'attributes to add to the current set').argParser(attributeList).conflicts('attributes'));
-    command.addOption(new Option('--remove-attributes <list>', 'attributes to remove from the current set').argParser(attributeList).conflicts('attributes'));
+    const attributes = { kind: 'attribute', resource: def.name } as const;
+    command.addOption(completeWith(new Option('--add-attributes <list>', 'attributes to add to the current set').argParser(attributeList).conflicts('attributes'), attributes));
+    command.addOption(completeWith(new Option('--remove-attributes <list>', 'attributes to remove from the current set').argParser(attributeList).conflicts('attributes'), attributes));
   }
   return command.action(async (ref, _opts, cmd) => {
     const o = cmd.opts() as { addAttributes?: string[]; removeAttributes?: string[] };

@@ -24,17 +24,22 @@ function controller(enrollment: Record<string, unknown>) {
 }
 
 describe('identity create flags', () => {
-  it('reads the name, attributes, admin, type, external id, auth policy, updb, jwt output and tags', async () => {
-    const o = await options(['laptop-7', '-a', 'sales,emea', '--admin', '--type', 'Device', '--external-id', 'X1', '--auth-policy', 'strict', '--updb', 'alice', '--jwt-output', '-', '--tags', 'k=v']);
+  it('reads the name, attributes, admin, external id, auth policy, updb, jwt output and tags', async () => {
+    const o = await options(['laptop-7', '-a', 'sales,emea', '--admin', '--external-id', 'X1', '--auth-policy', 'strict', '--updb', 'alice', '--jwt-output', '-', '--tags', 'k=v']);
     assert.deepEqual(o, {
       name: 'laptop-7',
       input: {
-        body: { roleAttributes: ['sales', 'emea'], isAdmin: true, type: 'Device', externalId: 'X1', tags: { k: 'v' } },
+        body: { roleAttributes: ['sales', 'emea'], isAdmin: true, externalId: 'X1', tags: { k: 'v' } },
         refs: [{ field: 'authPolicyId', resource: 'auth-policy', value: 'strict' }],
       },
       updb: 'alice',
       jwtOutput: '-',
     });
+    assert.equal((await options(['x', '--jwt-output', 'f', '--force'])).force, true);
+  });
+
+  it('has no --type: the controller would store Service or Router as Default', async () => {
+    await assert.rejects(options(['x', '--type', 'Service']), /unknown option '--type'/);
   });
 
   it('takes the enrollment from --updb, not as JSON', async () => {
@@ -58,15 +63,40 @@ describe('identity create run', () => {
     assert.deepEqual(api.calls[0].body, { isAdmin: true, type: 'Service', name: 'bot', enrollment: { updb: 'bot-user' } });
   });
 
-  it('writes the JWT to a file readable by the owner only, even over an existing file', async () => {
+  it('writes the JWT to a file readable by the owner only, even over an existing file with --force', async () => {
     const file = join(dir, 'laptop-7.jwt');
     writeFileSync(file, 'old', { mode: 0o644 });
     const deps = testDeps({ api: controller({ ott: { jwt: 'eyJ.ott.jwt' } }) });
-    await runIdentityCreate({ name: 'laptop-7', input: { body: {}, refs: [] }, jwtOutput: file }, deps);
+    await runIdentityCreate({ name: 'laptop-7', input: { body: {}, refs: [] }, jwtOutput: file, force: true }, deps);
     assert.equal(readFileSync(file, 'utf8'), 'eyJ.ott.jwt\n');
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.equal(deps.io.stdoutText(), 'n1\n');
     assert.match(deps.io.stderrText(), /wrote the enrollment JWT to .*laptop-7\.jwt/);
+  });
+
+  it('checks the output path before calling the controller: a missing directory or an existing file stops it', async () => {
+    const existing = join(dir, 'exists.jwt');
+    writeFileSync(existing, 'keep');
+    for (const [jwtOutput, pattern, exitCode] of [
+      [join(dir, 'no', 'such', 'dir', 'x.jwt'), /cannot write .*x\.jwt/, 1],
+      [existing, /exists\.jwt already exists/, 2],
+    ] as const) {
+      const api = controller({ ott: { jwt: 'eyJ.ott.jwt' } });
+      await assert.rejects(runIdentityCreate({ name: 'x', input: { body: {}, refs: [] }, jwtOutput }, testDeps({ api })), (err: Error & { exitCode: number }) => {
+        assert.match(err.message, pattern);
+        assert.equal(err.exitCode, exitCode);
+        return true;
+      });
+      assert.deepEqual(api.calls, [], 'nothing sent to the controller');
+    }
+    assert.equal(readFileSync(existing, 'utf8'), 'keep');
+  });
+
+  it('frees the reserved path when the controller refuses, so that a retry can use it', async () => {
+    const file = join(dir, 'refused.jwt');
+    const api = fakeApi({});
+    await assert.rejects(runIdentityCreate({ name: 'x', input: { body: {}, refs: [] }, jwtOutput: file }, testDeps({ api })));
+    assert.throws(() => statSync(file), /ENOENT/);
   });
 
   it('prints only the JWT on stdout with --jwt-output -, the id going to stderr', async () => {

@@ -8,7 +8,8 @@ import { addFieldFlags, collectFields } from '../generic/fields.js';
 import type { FieldInput } from '../generic/fields.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
-import { writeSecretFile } from './secret-file.js';
+import { reserveSecretFile } from './secret-file.js';
+import type { ApiClient } from '../../client/types.js';
 
 export interface IdentityCreateOptions {
   name: string;
@@ -17,6 +18,8 @@ export interface IdentityCreateOptions {
   updb?: string;
   /** Where the enrollment JWT goes: a file (mode 0600), or `-` for stdout. */
   jwtOutput?: string;
+  /** Overwrite an existing --jwt-output file. */
+  force?: boolean;
 }
 
 /** The type the catalogue requires; most identities are plain ones. */
@@ -27,7 +30,7 @@ export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): Comman
     description: `Create an identity (type ${DEFAULT_TYPE} and a one-time-token enrollment unless told otherwise); prints its id`,
     examples: [
       'ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt',
-      'ctl identity create ci-bot --type Service --jwt-output - > ci-bot.jwt',
+      'ctl identity create ci-bot --jwt-output - > ci-bot.jwt',
       'ctl identity create alice --admin --updb alice',
     ],
   });
@@ -35,36 +38,52 @@ export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): Comman
   const flags = addFieldFlags(command, identity, 'create', ['name', 'enrollment']);
   command.addOption(new Option('--updb <username>', 'enroll with this username and a password instead of a one-time token'));
   command.addOption(new Option('--jwt-output <file>', 'write the enrollment JWT to FILE (mode 0600), or to stdout with -'));
+  command.addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
   return command.action(async (name, _opts, cmd) => {
-    const o = cmd.opts() as { updb?: string; jwtOutput?: string };
-    await run({ name, input: collectFields(cmd, flags), updb: o.updb, jwtOutput: o.jwtOutput }, deps);
+    const o = cmd.opts() as { updb?: string; jwtOutput?: string; force?: boolean };
+    await run({ name, input: collectFields(cmd, flags), updb: o.updb, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, deps);
   });
 }
 
 export async function runIdentityCreate(opts: IdentityCreateOptions, deps: Deps): Promise<void> {
-  const api = await deps.api();
-  const method = opts.updb === undefined ? 'ott' : 'updb';
-  const base = {
-    ...requiredBooleans(identity),
-    type: DEFAULT_TYPE,
-    name: opts.name,
-    enrollment: opts.updb === undefined ? { ott: true } : { updb: opts.updb },
-  };
-  const id = await createEntity(api, identity, base, opts.input);
+  const toFile = opts.jwtOutput !== undefined && opts.jwtOutput !== '-';
+  const file = toFile ? await reserveSecretFile(opts.jwtOutput!, { force: opts.force, flag: '--jwt-output' }) : undefined;
+  let id: string;
+  try {
+    id = await createEntity(await deps.api(), identity, createBody(opts), opts.input);
+  } catch (err) {
+    await file?.abandon();
+    throw err;
+  }
   if (opts.jwtOutput === undefined) {
     announceCreated(deps.io, identity, opts.name, id);
     return;
   }
-  const detail = await api.get<{ enrollment?: Record<string, { jwt?: string } | undefined> }>(entityPath(identity, id));
-  const jwt = detail.enrollment?.[method]?.jwt;
-  if (!jwt) throw new FailureError(`created identity "${opts.name}" (${id}), but the controller returned no ${method} enrollment JWT`);
-  if (opts.jwtOutput === '-') {
+  const jwt = await enrollmentJwt(await deps.api(), opts, id);
+  if (!file) {
     // stdout carries one thing: here the JWT, so that `> file.jwt` works; the id is in the message on stderr.
     deps.io.info(`created identity "${opts.name}" with id ${id}`);
     deps.io.out(jwt);
     return;
   }
-  await writeSecretFile(opts.jwtOutput, jwt);
+  await file.write(jwt);
   announceCreated(deps.io, identity, opts.name, id);
   deps.io.info(`wrote the enrollment JWT to ${opts.jwtOutput}`);
+}
+
+function createBody(opts: IdentityCreateOptions): Record<string, unknown> {
+  return {
+    ...requiredBooleans(identity),
+    type: DEFAULT_TYPE,
+    name: opts.name,
+    enrollment: opts.updb === undefined ? { ott: true } : { updb: opts.updb },
+  };
+}
+
+async function enrollmentJwt(api: ApiClient, opts: IdentityCreateOptions, id: string): Promise<string> {
+  const method = opts.updb === undefined ? 'ott' : 'updb';
+  const detail = await api.get<{ enrollment?: Record<string, { jwt?: string } | undefined> }>(entityPath(identity, id));
+  const jwt = detail.enrollment?.[method]?.jwt;
+  if (!jwt) throw new FailureError(`created identity "${opts.name}" (${id}), but the controller returned no ${method} enrollment JWT`);
+  return jwt;
 }

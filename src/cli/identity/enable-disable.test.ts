@@ -10,8 +10,8 @@ const api = () => fakeApi({ 'GET /identities/a1': { id: 'a1', name: 'laptop-7' }
 describe('identity enable and disable', () => {
   it('disable takes --for as minutes, and no --for as indefinitely (0)', async () => {
     const spy = capture<IdentityDisableOptions>();
-    await parse(buildIdentityDisable(testDeps(), spy.run), ['laptop-7', '--for', '2h']);
-    assert.deepEqual(spy.last(), { ref: 'laptop-7', minutes: 120 });
+    await parse(buildIdentityDisable(testDeps(), spy.run), ['laptop-7', '--for', '1d12h']);
+    assert.deepEqual(spy.last(), { ref: 'laptop-7', minutes: 2160, duration: '1d12h' });
     await parse(buildIdentityDisable(testDeps(), spy.run), ['laptop-7']);
     assert.deepEqual(spy.last(), { ref: 'laptop-7', minutes: 0 });
   });
@@ -23,9 +23,9 @@ describe('identity enable and disable', () => {
   it('disable POSTs the duration', async () => {
     const fake = api();
     const deps = testDeps({ api: fake });
-    await runIdentityDisable({ ref: 'a1', minutes: 30 }, deps);
-    assert.deepEqual(fake.calls.at(-1), { method: 'POST', path: '/identities/a1/disable', body: { durationMinutes: 30 } });
-    assert.equal(deps.io.stderrText(), 'disabled identity "a1" for 30 minutes\n');
+    await runIdentityDisable({ ref: 'a1', minutes: 2160, duration: '1d12h' }, deps);
+    assert.deepEqual(fake.calls.at(-1), { method: 'POST', path: '/identities/a1/disable', body: { durationMinutes: 2160 } });
+    assert.equal(deps.io.stderrText(), 'disabled identity "a1" for 1d12h\n');
   });
 
   it('enable POSTs to the enable endpoint', async () => {

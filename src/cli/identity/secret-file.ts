@@ -1,20 +1,62 @@
-import { open } from 'node:fs/promises';
-import { FailureError } from '../../console/errors.js';
+import { constants } from 'node:fs';
+import { access, open, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { FailureError, UsageError } from '../../console/errors.js';
+
+/** A secret file (an enrollment JWT) checked before the controller is asked for what goes in it. */
+export interface SecretFile {
+  write(text: string): Promise<void>;
+  /** The work failed: remove the file if we created it, so that a retry finds the path free. */
+  abandon(): Promise<void>;
+}
 
 /**
- * Writes a secret (an enrollment JWT) readable by the owner only. The mode is set on the open file as well as at
- * creation, so that overwriting an existing, wider-open file does not leave the secret readable by others.
+ * Claims `path` for a secret before any request, so that a command never does half its work (creating an identity)
+ * and then fails to save the result: a missing directory or a denied write is found now. An existing file is
+ * refused unless `force`; then it is only checked for writing and replaced at the end, so a failure keeps it.
  */
-export async function writeSecretFile(path: string, text: string): Promise<void> {
+export async function reserveSecretFile(path: string, opts: { force?: boolean; flag: string }): Promise<SecretFile> {
+  let created: FileHandle | undefined;
   try {
-    const file = await open(path, 'w', 0o600);
+    created = await open(path, 'wx', 0o600);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST') throw cannotWrite(path, err);
+    if (!opts.force) throw new UsageError(`${path} already exists`, [`pass --force to overwrite it, or choose another ${opts.flag}`]);
+    await access(path, constants.W_OK).catch((e: unknown) => {
+      throw cannotWrite(path, e);
+    });
+  }
+  return {
+    async write(text) {
+      await writeSecret(created, path, text.endsWith('\n') ? text : `${text}\n`);
+    },
+    async abandon() {
+      if (!created) return;
+      await created.close().catch(() => undefined);
+      await unlink(path).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Readable by the owner only. The mode is set on the open file as well as at creation, so that overwriting an
+ * existing, wider-open file does not leave the secret readable by others.
+ */
+async function writeSecret(reserved: FileHandle | undefined, path: string, text: string): Promise<void> {
+  try {
+    const file = reserved ?? (await open(path, 'w', 0o600));
     try {
       await file.chmod(0o600);
-      await file.writeFile(text.endsWith('\n') ? text : `${text}\n`);
+      await file.writeFile(text);
     } finally {
       await file.close();
     }
   } catch (err) {
-    throw new FailureError(`cannot write ${path}: ${(err as Error).message}`);
+    throw cannotWrite(path, err);
   }
+}
+
+function cannotWrite(path: string, err: unknown): FailureError {
+  return new FailureError(`cannot write ${path}: ${(err as Error).message}`, ['nothing was sent to the controller']);
 }

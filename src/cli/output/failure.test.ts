@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CommanderError } from '@commander-js/extra-typings';
-import { TransportError } from '../../client/types.js';
+import { RequestApiError, TransportError } from '../../client/types.js';
 import { ApiError } from '../../protocol/errors.js';
 import { AuthError, EXIT, NotFoundError, RejectedError, UsageError } from '../../console/errors.js';
 import { describeFailure, formatFailure, mostSevere } from './failure.js';
@@ -25,6 +25,34 @@ describe('describeFailure', () => {
     assert.equal(describeFailure(new ApiError('SOMETHING', { status: 409 })).exitCode, EXIT.rejected);
     assert.equal(describeFailure(new ApiError('SERVER_TOO_MANY_REQUESTS')).exitCode, EXIT.failure);
     assert.equal(describeFailure(new ApiError('UNHANDLED')).exitCode, EXIT.failure);
+  });
+
+  it('says a duplicate in words, for whichever resource the request was about (exit 6)', () => {
+    const dup = (path: string, field: string, value: string) =>
+      describeFailure(
+        new RequestApiError(new ApiError('COULD_NOT_VALIDATE', { cause: { field, reason: `duplicate value '${value}' in unique index on x store`, value } }), {
+          method: 'POST',
+          path,
+        }),
+      );
+    assert.deepEqual(dup('/identities', 'name', 'laptop-7'), { exitCode: EXIT.rejected, lines: ['an identity named laptop-7 already exists'] });
+    assert.deepEqual(dup('/auth-policies/x', 'name', 'strict').lines, ['an auth policy named strict already exists']);
+    assert.deepEqual(dup('/authenticators', 'username', 'bob').lines, ['an authenticator with username bob already exists']);
+    // Other validation failures keep the controller's words and the cause.
+    const other = describeFailure(new ApiError('COULD_NOT_VALIDATE', { cause: { field: 'name', reason: 'is too long', value: 'x' } }));
+    assert.equal(other.lines[1], 'name: is too long (x)');
+  });
+
+  it('a busy or forbidden port and an unusable database are ordinary failures naming the port or file, not bugs', () => {
+    const listen = (code: string) => Object.assign(new Error(`listen ${code}`), { code, syscall: 'listen', port: 1280, address: '0.0.0.0' });
+    const sqlite = (code: string, path?: string) => Object.assign(new Error('sqlite says no'), { code, ...(path ? { path } : {}) });
+    for (const err of [listen('EADDRINUSE'), listen('EACCES'), sqlite('SQLITE_CORRUPT', '/d/ctl.db'), sqlite('SQLITE_NOTADB'), sqlite('SQLITE_FULL'), sqlite('SQLITE_CANTOPEN')]) {
+      const f = describeFailure(err);
+      assert.equal(f.exitCode, EXIT.failure);
+      assert.doesNotMatch(f.lines.join('\n'), /bug|unexpected/);
+    }
+    assert.match(describeFailure(listen('EADDRINUSE')).lines[0]!, /port 1280 on 0\.0\.0\.0 is already in use/);
+    assert.match(describeFailure(sqlite('SQLITE_CORRUPT', '/d/ctl.db')).lines[0]!, /\/d\/ctl\.db is damaged/);
   });
 
   it('prints field causes one per line as field: reason (value)', () => {

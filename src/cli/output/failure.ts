@@ -1,5 +1,6 @@
 import { CommanderError } from '@commander-js/extra-typings';
-import { TransportError } from '../../client/types.js';
+import { RequestApiError, TransportError } from '../../client/types.js';
+import { CATALOGUE } from '../../resources/index.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { ErrorCause } from '../../protocol/errors.js';
 import { CliError, EXIT } from '../../console/errors.js';
@@ -35,6 +36,8 @@ export function describeFailure(err: unknown, debug = false): Failure {
   // commander has already printed its message (unknown option, missing argument, help on stderr).
   if (err instanceof CommanderError) return { exitCode: err.exitCode === 0 ? EXIT.ok : EXIT.usage, lines: [] };
   if (isInterrupt(err)) return { exitCode: EXIT.interrupted, lines: [] };
+  const environment = environmentFailure(err);
+  if (environment) return { exitCode: EXIT.failure, lines: environment };
   const message = err instanceof Error ? err.message : String(err);
   const stack = debug && err instanceof Error && err.stack ? err.stack.split('\n').slice(1) : [];
   return {
@@ -44,6 +47,8 @@ export function describeFailure(err: unknown, debug = false): Failure {
 }
 
 function apiFailure(err: ApiError): Failure {
+  const duplicate = duplicateMessage(err);
+  if (duplicate) return { exitCode: EXIT.rejected, lines: [duplicate] };
   const causes = err.cause ? [causeLine(err.cause)] : [];
   const message = `${err.message} (${err.code})`;
   if (err.code === 'UNAUTHORIZED' || err.code === 'INVALID_AUTH' || err.status === 401 || err.status === 403) {
@@ -53,6 +58,53 @@ function apiFailure(err: ApiError): Failure {
   // Other 4xx (validation, bad filter, conflicts) say the request itself was refused; 408/429 and 5xx may pass on retry.
   const rejected = err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
   return { exitCode: rejected ? EXIT.rejected : EXIT.failure, lines: [message, ...causes] };
+}
+
+/**
+ * A unique-index refusal (400 COULD_NOT_VALIDATE, `duplicate value ... in unique index`), in the words of the
+ * resource the request was about: `an identity named laptop-7 already exists`.
+ */
+function duplicateMessage(err: ApiError): string | undefined {
+  const cause = err.cause;
+  if (err.code !== 'COULD_NOT_VALIDATE' || !cause || !('field' in cause) || !/unique index|duplicate/i.test(cause.reason)) return undefined;
+  const label = err instanceof RequestApiError ? resourceOfPath(err.request.path)?.label : undefined;
+  const what = label ?? 'entity';
+  const article = /^[aeiou]/i.test(what) ? 'an' : 'a';
+  const field = cause.field.replace(/^.*\./, '');
+  return `${article} ${what} ${field === 'name' ? 'named' : `with ${field}`} ${cause.value} already exists`;
+}
+
+/** The catalogue resource a request path addresses (`/identities/x/disable` -> identity). */
+function resourceOfPath(path: string) {
+  const segments = path.split(/[/?]/);
+  return CATALOGUE.find((def) => segments.includes(def.plural));
+}
+
+/**
+ * Failures of the machine ctl runs on rather than of ctl: a port another program holds or that needs privileges, a
+ * database file that is damaged, full or cannot be opened. Plain messages naming the port or file, never "a bug".
+ */
+function environmentFailure(err: unknown): string[] | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
+  const where = e.port !== undefined ? `port ${e.port}${e.address ? ` on ${e.address}` : ''}` : 'the port';
+  if (e.syscall === 'listen' && e.code === 'EADDRINUSE') {
+    return [`${where} is already in use`, 'stop what listens there (perhaps another controller), or choose another --port'];
+  }
+  if (e.syscall === 'listen' && e.code === 'EACCES') {
+    return [`not allowed to listen on ${where}`, 'ports below 1024 need privileges: choose another --port'];
+  }
+  const sqlite: Record<string, string> = {
+    SQLITE_CORRUPT: 'is damaged',
+    SQLITE_NOTADB: 'is not a SQLite database',
+    SQLITE_FULL: 'cannot grow: the disk is full',
+    SQLITE_CANTOPEN: 'cannot be opened',
+  };
+  if (e.code && e.code in sqlite) {
+    const file = e.path ?? 'the controller database (ctl.db in the data directory)';
+    return [`${file} ${sqlite[e.code]} (${e.code})`, 'restore it from a backup, or move it away to start afresh'];
+  }
+  return undefined;
 }
 
 function causeLine(cause: ErrorCause): string {

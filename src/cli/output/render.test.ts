@@ -77,13 +77,15 @@ describe('render (lists)', () => {
     assert.equal(io.stdoutText(), 'ID  NAME\na1  evil\\x1b[2Jname…\n');
   });
 
-  it('fits a terminal (TTY) and leaves piped output whole', async () => {
-    const long = [{ id: 'a1', name: 'n'.repeat(150) }];
+  it('fits a terminal (TTY) by cutting other columns, never the name, and leaves piped output whole', async () => {
+    const long = [{ id: 'a1', name: 'laptop-7', roleAttributes: ['n'.repeat(150)] }];
+    const shown = columns.filter((c) => ['id', 'name', 'roleAttributes'].includes(c.field));
     const tty = createTestIO({ tty: true });
-    await render(tty, long, { format: 'table', columns: columns.slice(0, 2) });
+    await render(tty, long, { format: 'table', columns: shown });
     assert.ok(tty.stdoutText().split('\n').every((line) => line.length <= 100));
+    assert.ok(tty.stdoutText().includes('laptop-7'));
     const pipe = createTestIO({ tty: false });
-    await render(pipe, long, { format: 'table', columns: columns.slice(0, 2) });
+    await render(pipe, long, { format: 'table', columns: shown });
     assert.ok(pipe.stdoutText().includes('n'.repeat(150)));
   });
 

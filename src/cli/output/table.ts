@@ -6,6 +6,8 @@ import type { Paint } from './paint.js';
 const GAP = 2;
 /** A column is never squeezed below this width (or its header's) to make a table fit the terminal. */
 const MIN_WIDTH = 10;
+/** Columns that are never cut: a cut name or id cannot be read back, copied or passed to the next command. */
+const WHOLE = new Set(['id', 'name']);
 
 const BORDERLESS = {
   top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
@@ -34,7 +36,8 @@ export async function formatTable(rows: readonly unknown[], columns: readonly Co
   const head = visible.map((c) => c.header.toUpperCase());
   let body = rows.map((row) => visible.map((c) => cell(valueAt(row, c.field))));
   if (opts.width !== undefined) {
-    const widths = fit(naturalWidths(head, body), head, opts.width);
+    const whole = visible.map((c) => WHOLE.has(c.field));
+    const widths = fit(naturalWidths(head, body), head, opts.width, whole);
     body = body.map((cells) => cells.map((text, i) => truncate(text, widths[i])));
   }
   const { default: Table } = await import('cli-table3');
@@ -55,10 +58,13 @@ function naturalWidths(head: string[], body: string[][]): number[] {
   return head.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i].length)));
 }
 
-/** Narrows the widest columns, one character at a time, until the row fits or every column is at its minimum. */
-export function fit(widths: number[], head: string[], available: number): number[] {
+/**
+ * Narrows the widest columns, one character at a time, until the row fits or every column is at its minimum;
+ * `whole` columns keep their natural width (the row then wraps in the terminal rather than lose them).
+ */
+export function fit(widths: number[], head: string[], available: number, whole: readonly boolean[] = []): number[] {
   const out = [...widths];
-  const floor = out.map((w, i) => Math.min(w, Math.max(MIN_WIDTH, head[i].length)));
+  const floor = out.map((w, i) => (whole[i] ? w : Math.min(w, Math.max(MIN_WIDTH, head[i].length))));
   let excess = out.reduce((a, b) => a + b, 0) + GAP * (out.length - 1) - available;
   while (excess > 0) {
     let widest = -1;

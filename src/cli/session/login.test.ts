@@ -114,13 +114,36 @@ describe('ctl login against a controller', () => {
     assert.ok((await openProfileStore({ env: {}, dir: configDir })).session('ci'));
   });
 
-  it('takes CTL_USERNAME and CTL_PASSWORD, and says when the profile is not the current one', async () => {
+  it('takes CTL_USERNAME and CTL_PASSWORD, and says on stdout when the profile is not the one used next', async () => {
     const configDir = tempDir();
     const env = { CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' };
     await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env }).deps);
-    const { deps, io } = testDeps({ configDir, env: { ...env, CTL_PROFILE: 'second' } });
+    const { deps, io } = testDeps({ configDir, env, globals: { profile: 'second' } });
     await runLogin({ url: stub.url }, deps);
-    assert.match(io.stderrText(), /Logged in to .* as admin \(profile second\)\nProfile second is not the current profile: pass --profile second, or run `ctl profile use second`\n$/);
+    assert.match(io.stderrText(), /^Logged in to .* as admin \(profile second\)\n$/);
+    assert.match(io.stdoutText(), /^Profile second is not the current profile: commands without --profile still use profile default\. Run `ctl profile use second`/);
+    // CTL_PROFILE selects the profile for the commands that follow too: nothing to warn about.
+    const viaEnv = testDeps({ configDir, env: { ...env, CTL_PROFILE: 'second' } });
+    await runLogin({}, viaEnv.deps);
+    assert.equal(viaEnv.io.stdoutText(), '');
+  });
+
+  it('without --profile logs in the current profile, not `default`', async () => {
+    const configDir = tempDir();
+    const env = { CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' };
+    await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env, globals: { profile: 'lab' } }).deps);
+    const store = await openProfileStore({ env: {}, dir: configDir });
+    assert.equal(store.current(), 'lab');
+    const { deps, io } = testDeps({ configDir, env });
+    await runLogin({}, deps);
+    assert.match(io.stderrText(), /\(profile lab\)/);
+    assert.equal(store.get('default'), undefined);
+  });
+
+  it('with no URL anywhere fails before asking for a username', async () => {
+    const { deps, prompter } = testDeps({ configDir: tempDir(), tty: true, answers: { input: ['admin'] } });
+    await assert.rejects(runLogin({}, deps), /missing controller URL/);
+    assert.deepEqual(prompter.asked, []);
   });
 
   it('without a terminal and without a trust flag, shows the CA and names the flags', async () => {

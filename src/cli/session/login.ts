@@ -1,4 +1,5 @@
 import { Command, Option } from '@commander-js/extra-typings';
+import type { TrustFlags } from '../../client/session-manager.js';
 import { normalizeControllerUrl } from '../../client/url.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../../console/errors.js';
@@ -18,7 +19,7 @@ export interface LoginOptions {
 export function buildLogin(deps: Deps, run = runLogin) {
   return withMeta(new Command('login'), {
     description:
-      'Log in to a controller and keep the session in a profile (`default` unless --profile is given). ' +
+      'Log in to a controller and keep the session in a profile (--profile or CTL_PROFILE, else the current one, else `default`). ' +
       'On first contact, shows the CA the controller serves and asks whether to trust it.',
     examples: [
       'ctl login ctrl.example.com:1280 -u admin',
@@ -30,7 +31,7 @@ export function buildLogin(deps: Deps, run = runLogin) {
     .argument('[url]', 'controller address, host[:port] or https://host:port (default: CTL_CONTROLLER, then the profile\'s)')
     .addOption(new Option('-u, --username <user>', 'user to log in as (default: CTL_USERNAME, then the profile\'s)'))
     .addOption(new Option('--password-stdin', 'read the password from the first line of stdin'))
-    .addOption(new Option('-y, --yes', 'trust the CA bundle the controller serves without asking'))
+    .addOption(new Option('-y, --yes', 'on first contact, trust the CA bundle the controller serves without asking (never a changed CA)'))
     .addOption(new Option('--ca <file>', 'trust this PEM CA bundle for the controller'))
     .addOption(new Option('--ca-fingerprint <sha256>', 'trust the served CA bundle only if a CA in it has this SHA-256 fingerprint'))
     .addOption(new Option('--totp <code>', 'MFA code, if the controller asks for one'))
@@ -47,6 +48,14 @@ async function validate(opts: LoginOptions): Promise<void> {
     const { normalizeFingerprint } = await import('../../client/trust.js');
     normalizeFingerprint(opts.caFingerprint);
   }
+}
+
+/** The trust flags; without any, CTL_CA or CTL_CA_FINGERPRINT stand for --ca and --ca-fingerprint. */
+function trustFlags(opts: LoginOptions, env: NodeJS.ProcessEnv): TrustFlags {
+  if (opts.yes || opts.ca !== undefined || opts.caFingerprint !== undefined) {
+    return { yes: opts.yes, caFile: opts.ca, caFingerprint: opts.caFingerprint };
+  }
+  return { caFile: env.CTL_CA || undefined, caFingerprint: env.CTL_CA_FINGERPRINT || undefined };
 }
 
 /**
@@ -67,9 +76,14 @@ async function passwordSource(opts: LoginOptions, deps: Deps, username: string):
 export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   await validate(opts);
   const { io, env } = deps;
-  const profileName = deps.globals().profile ?? env.CTL_PROFILE ?? 'default';
   const sessions = await deps.sessions();
+  // Without --profile (or CTL_PROFILE), login renews the profile the next command will use: the current one.
+  const { profileName } = await sessions.current();
   const existing = (await sessions.profiles()).get(profileName);
+  // Everything that can be found missing is, before anyone is asked to type anything.
+  if (opts.url === undefined && !env.CTL_CONTROLLER && !existing) {
+    throw new UsageError('missing controller URL', ['example: ctl login ctrl.example.com:1280 -u admin']);
+  }
   // The profile's user is a sensible default only for the controller it was saved for.
   const sameController = existing !== undefined && (opts.url === undefined || normalizeControllerUrl(opts.url) === existing.controller);
   let username = opts.username ?? env.CTL_USERNAME ?? (sameController ? existing.username : undefined);
@@ -84,13 +98,18 @@ export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
     username,
     password,
     profileName,
-    trust: { yes: opts.yes, caFile: opts.ca, caFingerprint: opts.caFingerprint },
+    trust: trustFlags(opts, env),
     totp: opts.totp,
   });
   const url = result.profile.controller;
   io.info(`Logged in to ${url} as ${username} (profile ${profileName})`);
   if (result.replacedController) io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
-  if (!result.isCurrent) {
-    io.info(`Profile ${profileName} is not the current profile: pass --profile ${profileName}, or run \`ctl profile use ${profileName}\``);
+  // On stdout, not as a hint: when the next command acts as someone else, neither a script nor a person may miss it.
+  const next = env.CTL_PROFILE ?? (await sessions.profiles()).current() ?? 'default';
+  if (next !== profileName) {
+    io.out(
+      `Profile ${profileName} is not the current profile: commands without --profile still use profile ${next}. ` +
+        `Run \`ctl profile use ${profileName}\` to switch.`,
+    );
   }
 }

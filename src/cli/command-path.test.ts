@@ -1,0 +1,21 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createTestIO } from '../client/testing/test-io.js';
+import { EXIT } from '../console/errors.js';
+import { run } from './main.js';
+
+const exitOf = (argv: string[]) => run(argv, { env: {}, io: createTestIO() });
+
+describe('unknown command words', () => {
+  it('are usage errors (exit 2) in every form, --help included', async () => {
+    for (const argv of [['ca'], ['ca', '--help'], ['ca', '-h'], ['ca', 'list'], ['help', 'ca'], ['--profile', 'x', 'ca', '--help'], ['identity', 'bogus', '--help']]) {
+      assert.equal(await exitOf(argv), EXIT.usage, argv.join(' '));
+    }
+  });
+
+  it('leave real commands, their options and their arguments alone', async () => {
+    for (const argv of [['--help'], ['identity', '--help'], ['--profile', 'x', 'identity', 'list', '--help'], ['-o', 'json', 'identity', 'ls', 'name = "x"', '-h'], ['help', 'filters']]) {
+      assert.equal(await exitOf(argv), EXIT.ok, argv.join(' '));
+    }
+  });
+});

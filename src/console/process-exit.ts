@@ -1,0 +1,33 @@
+import { EXIT } from './errors.js';
+
+/**
+ * How the ctl process ends when it is told to from outside. Ctrl-C exits 130, SIGTERM and SIGHUP 128+signal. When
+ * something else listens too (a controller in the foreground shuts down cleanly; a prompt library restores the
+ * terminal), it gets GRACE_MS to finish and end the process itself, and no more: a signal always ends ctl. A closed
+ * terminal or a reader that went away (`ctl identity list | head`) ends the process quietly, as other CLIs do.
+ */
+const SIGNALS = { SIGINT: EXIT.interrupted, SIGHUP: 129, SIGTERM: 143 } as const;
+const GRACE_MS = 5_000;
+
+export function endOnSignals(): void {
+  for (const [signal, code] of Object.entries(SIGNALS)) {
+    process.on(signal, () => {
+      if (process.listenerCount(signal) > 1) {
+        setTimeout(() => process.exit(code), GRACE_MS).unref();
+        return;
+      }
+      if (signal === 'SIGINT') process.stderr.write('\n');
+      process.exit(code);
+    });
+  }
+}
+
+/** EPIPE (the reader closed the pipe) and EIO (the terminal is gone): nobody is left to read what we would write. */
+export function endQuietlyOnClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE' || err.code === 'EIO') process.exit(stream === process.stdout ? EXIT.ok : EXIT.failure);
+      throw err;
+    });
+  }
+}
