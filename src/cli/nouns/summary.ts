@@ -14,6 +14,9 @@ export interface NounSummary {
   description: string;
   /** Heading in `ctl --help`, without its colon. */
   group: string;
+  /** The plural in API paths and the label in messages (`an identity named x already exists`). */
+  plural: string;
+  label: string;
 }
 
 /** Where a noun is listed when its catalogue entry names no group. */
@@ -27,6 +30,8 @@ export function summaryOf(def: ResourceDef): NounSummary | undefined {
     aliases: def.cli.aliases ?? [],
     description: def.description,
     group: def.cli.group ?? DEFAULT_GROUP,
+    plural: def.plural,
+    label: def.label,
   };
 }
 

@@ -1,6 +1,6 @@
 import { CommanderError } from '@commander-js/extra-typings';
 import { RequestApiError, TransportError } from '../../client/types.js';
-import { CATALOGUE } from '../../resources/index.js';
+import { NOUNS } from '../nouns/summary.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { ErrorCause } from '../../protocol/errors.js';
 import { CliError, EXIT } from '../../console/errors.js';
@@ -74,10 +74,10 @@ function duplicateMessage(err: ApiError): string | undefined {
   return `${article} ${what} ${field === 'name' ? 'named' : `with ${field}`} ${cause.value} already exists`;
 }
 
-/** The catalogue resource a request path addresses (`/identities/x/disable` -> identity). */
+/** The noun a request path addresses (`/identities/x/disable` -> identity), from the root's summaries: no catalogue load. */
 function resourceOfPath(path: string) {
   const segments = path.split(/[/?]/);
-  return CATALOGUE.find((def) => segments.includes(def.plural));
+  return NOUNS.find((noun) => segments.includes(noun.plural));
 }
 
 /**
