@@ -1,6 +1,10 @@
 // Runs every test file with node's test runner (Node 20's --test takes no globs, so we list the files).
 // Usage: node scripts/test.mjs [path-prefix ...]   e.g. node scripts/test.mjs test/e2e src/controller
-import { spawnSync } from 'node:child_process';
+//
+// With CTL_TEST_PG_URL set (a PostgreSQL server the tests may create databases on: README, "PostgreSQL tests"),
+// the end-to-end tests run a second time with CTL_TEST_STORE=postgres, so that each of them is checked against
+// both stores. The last line adds both runs up: "N passed, N failed".
+import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -24,9 +28,34 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--import', 'tsx', ...files], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, NO_COLOR: '1' },
-});
-process.exit(result.status ?? 1);
+
+/** One run of the test runner over `list`, its output passed through; resolves with its counts and exit code. */
+function run(list, env, label) {
+  if (label) console.log(`\n# ${label}`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--import', 'tsx', ...list], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, NO_COLOR: '1', ...env },
+    });
+    let tail = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      tail = (tail + chunk.toString()).slice(-4000);
+    });
+    child.on('close', (code) => {
+      const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tail)?.[1] ?? 0);
+      resolve({ code: code ?? 1, pass: count('pass'), fail: count('fail') + count('cancelled') });
+    });
+  });
+}
+
+const runs = [await run(files, {})];
+const e2e = files.filter((f) => f.startsWith('test/e2e/'));
+if (process.env.CTL_TEST_PG_URL && e2e.length > 0) {
+  runs.push(await run(e2e, { CTL_TEST_STORE: 'postgres' }, 'end-to-end tests again, against PostgreSQL (CTL_TEST_STORE=postgres)'));
+}
+const passed = runs.reduce((n, r) => n + r.pass, 0);
+const failed = runs.reduce((n, r) => n + r.fail, 0);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(runs.every((r) => r.code === 0) ? 0 : 1);

@@ -1,6 +1,7 @@
 // `ctl controller start` as a child process: the generated admin password is printed once (first start only),
 // the controller answers HTTPS with a certificate chain that verifies against the CA it serves, SIGTERM exits 0,
 // data and PKI survive a restart, an acknowledged write survives kill -9, and CTL_ADMIN_PASSWORD sets the password.
+import { dropDataDirDatabases, storeEnvFor } from '../helpers/postgres.js';
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
@@ -31,6 +32,7 @@ const tmpDirs: string[] = [];
 after(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   for (const d of tmpDirs) await rm(d, { recursive: true, force: true });
+  await dropDataDirDatabases();
 });
 
 async function newDataDir(): Promise<string> {
@@ -73,7 +75,7 @@ function startProcess(dataDir: string, port: number, env: Record<string, string 
 async function start(dataDir: string, env: Record<string, string | undefined> = {}): Promise<Running> {
   assert.ok((await stat(CTL_BIN)).isFile(), 'bin/ctl.js exists (run npm run build)');
   const port = await freePort();
-  const r = startProcess(dataDir, port, env);
+  const r = startProcess(dataDir, port, { ...(await storeEnvFor(dataDir)), ...env });
   let exitedEarly: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   void r.exited.then((e) => (exitedEarly = e));
   for (let i = 0; i < 600; i++) {
@@ -210,7 +212,8 @@ describe('ctl controller start', () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const port = (holder.address() as net.AddressInfo).port;
     try {
-      const r = startProcess(await newDataDir(), port, { CTL_ADMIN_PASSWORD: randomPassword() });
+      const dataDir = await newDataDir();
+      const r = startProcess(dataDir, port, { ...(await storeEnvFor(dataDir)), CTL_ADMIN_PASSWORD: randomPassword() });
       const e = await r.exited;
       children.delete(r.child);
       assert.notEqual(e.code, 0, r.output());

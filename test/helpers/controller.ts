@@ -13,6 +13,8 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { startController } from '../../src/controller/index.js';
 import type { ControllerOptions, RunningController } from '../../src/controller/types.js';
+import { TEST_PASSWORD_COST, testPkiCopy } from './fixtures.js';
+import { createTestDatabase } from './postgres.js';
 import { BASE_PATHS, type ApiName, checkErrorEnvelope, validateResponse, validateServerRootResponse } from './spec.js';
 
 export type ApiTarget = ApiName | 'root';
@@ -261,14 +263,24 @@ export function unique(prefix: string): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`;
 }
 
+/** Which store the end-to-end tests run against: `CTL_TEST_STORE=postgres` (set by scripts/test.mjs) or SQLite. */
+export function storeUnderTest(): 'sqlite' | 'postgres' {
+  return process.env.CTL_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+}
+
 export async function startTestController(options: Partial<ControllerOptions> = {}): Promise<TestController> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-test-'));
   const dataDir = options.dataDir ?? path.join(tmp, 'data');
   const adminPassword = options.adminPassword ?? randomPassword();
   const logs: string[] = [];
+  const database = storeUnderTest() === 'postgres' && !options.storeUrl ? await createTestDatabase() : undefined;
   const running = await startController({
     port: 0,
     adminUser: 'admin',
+    passwordCost: TEST_PASSWORD_COST,
+    // A test that names its data directory looks inside it: it gets a PKI of its own there.
+    ...(options.dataDir || options.pkiDir ? {} : { pkiDir: await testPkiCopy(tmp) }),
+    ...(database ? { storeUrl: database.url } : {}),
     ...options,
     dataDir,
     adminPassword,
@@ -299,6 +311,7 @@ export async function startTestController(options: Partial<ControllerOptions> = 
       closed = true;
       try {
         await running.close();
+        await database?.drop();
       } finally {
         await rm(tmp, { recursive: true, force: true });
       }

@@ -97,3 +97,25 @@ export async function createTestDatabase(serverUrl: string = testPgUrl()): Promi
     },
   };
 }
+
+const databasesByDataDir = new Map<string, Promise<TestDatabase>>();
+
+/**
+ * For tests that run `ctl controller start` as a process: under CTL_TEST_STORE=postgres, the environment that
+ * points it at a database of its own (one per data directory, so a restart finds its data again); nothing under
+ * SQLite. `dropDataDirDatabases()` removes them when the file is done.
+ */
+export async function storeEnvFor(dataDir: string): Promise<Record<string, string>> {
+  if (process.env.CTL_TEST_STORE !== 'postgres') return {};
+  let database = databasesByDataDir.get(dataDir);
+  if (!database) {
+    database = createTestDatabase();
+    databasesByDataDir.set(dataDir, database);
+  }
+  return { CTL_STORE_URL: (await database).url };
+}
+
+export async function dropDataDirDatabases(): Promise<void> {
+  for (const database of databasesByDataDir.values()) await (await database).drop();
+  databasesByDataDir.clear();
+}

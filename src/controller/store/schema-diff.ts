@@ -63,7 +63,7 @@ export function diffSchemas(from: SchemaModel, to: SchemaModel): SchemaOp[] {
     if (!target || indexShape(target) !== indexShape(index)) ops.push({ op: 'dropIndex', name });
   }
   for (const name of Object.keys(from.tables)) if (!to.tables[name]) ops.push({ op: 'dropTable', name });
-  for (const [name, table] of Object.entries(to.tables)) {
+  for (const [name, table] of dependencyOrder(to.tables)) {
     const old = from.tables[name];
     if (!old) {
       ops.push({ op: 'createTable', table });
@@ -92,6 +92,26 @@ export function diffSchemas(from: SchemaModel, to: SchemaModel): SchemaOp[] {
     if (!was || indexShape(was) !== indexShape(index)) ops.push({ op: 'createIndex', index });
   }
   return ops;
+}
+
+/**
+ * Tables with the tables they refer to first: PostgreSQL checks a foreign key's table when it is created. A
+ * table that refers to itself, or a cycle, keeps its place (SQLite and PostgreSQL both accept self-references).
+ */
+function dependencyOrder(tables: Record<string, TableModel>): [string, TableModel][] {
+  const out: [string, TableModel][] = [];
+  const placed = new Set<string>();
+  const visiting = new Set<string>();
+  const visit = (name: string) => {
+    if (placed.has(name) || visiting.has(name) || !tables[name]) return;
+    visiting.add(name);
+    for (const fk of tables[name].foreignKeys) if (fk.table !== name) visit(fk.table);
+    visiting.delete(name);
+    placed.add(name);
+    out.push([name, tables[name]]);
+  };
+  for (const name of Object.keys(tables)) visit(name);
+  return out;
 }
 
 /** Compares two schemas as the database sees them (column order and defaults aside). */

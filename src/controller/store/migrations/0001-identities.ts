@@ -8,6 +8,60 @@ export const migration: Migration = {
     {
       "op": "createTable",
       "table": {
+        "name": "auth_policies",
+        "columns": [
+          {
+            "name": "id",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "createdAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "updatedAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "tags",
+            "type": "json",
+            "notNull": true,
+            "default": "{}"
+          },
+          {
+            "name": "isSystem",
+            "type": "integer",
+            "notNull": true,
+            "default": 0
+          },
+          {
+            "name": "name",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "primary",
+            "type": "json",
+            "notNull": true
+          },
+          {
+            "name": "secondary",
+            "type": "json",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "id"
+        ],
+        "foreignKeys": []
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
         "name": "identities",
         "columns": [
           {
@@ -321,60 +375,6 @@ export const migration: Migration = {
             "onDelete": "cascade"
           }
         ]
-      }
-    },
-    {
-      "op": "createTable",
-      "table": {
-        "name": "auth_policies",
-        "columns": [
-          {
-            "name": "id",
-            "type": "text",
-            "notNull": true
-          },
-          {
-            "name": "createdAt",
-            "type": "text",
-            "notNull": true
-          },
-          {
-            "name": "updatedAt",
-            "type": "text",
-            "notNull": true
-          },
-          {
-            "name": "tags",
-            "type": "json",
-            "notNull": true,
-            "default": "{}"
-          },
-          {
-            "name": "isSystem",
-            "type": "integer",
-            "notNull": true,
-            "default": 0
-          },
-          {
-            "name": "name",
-            "type": "text",
-            "notNull": true
-          },
-          {
-            "name": "primary",
-            "type": "json",
-            "notNull": true
-          },
-          {
-            "name": "secondary",
-            "type": "json",
-            "notNull": true
-          }
-        ],
-        "primaryKey": [
-          "id"
-        ],
-        "foreignKeys": []
       }
     },
     {
