@@ -113,12 +113,12 @@ export async function createController(options: CreateControllerOptions): Promis
     clock: () => new Date(),
     log,
     accessLog: options.accessLog,
-    present: (def, rows) => registryPresent(def, rows),
-    relation: (provider, parentId) => registryRelation(provider, parentId),
+    present: (def, rows) => registry.present(def, rows),
+    relation: (provider, parentId) => registry.relation(provider, parentId),
+    hooks: (resource) => registry.hooks(resource),
   };
+  // The registry needs the runtime (its routes close over it), and the runtime reaches the registry lazily.
   const registry = buildRoutes(runtime);
-  const registryPresent = registry.present;
-  const registryRelation = registry.relation;
   const app = createApp(runtime, registry.routes);
 
   const sweep = setInterval(() => void runtime.apiSessions.sweep(new Date()).catch((err) => log(`session sweep failed: ${err}`)), SWEEP_INTERVAL_MS);

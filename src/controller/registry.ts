@@ -1,13 +1,14 @@
 import { CATALOGUE, type ResourceDef } from '../resources/index.js';
 import { authenticateRoutes } from './api/authenticate.js';
 import { authenticatorBehaviour } from './api/authenticators.js';
+import { configBehaviour, configTypeBehaviour } from './api/configs.js';
 import { crudRoutes } from './api/crud.js';
 import { apiSessionBehaviour, currentRoutes } from './api/current.js';
 import { enrollmentBehaviour } from './api/enrollments.js';
 import { identityBehaviour } from './api/identities.js';
 import { metaRoutes } from './api/meta.js';
 import { toWire } from './api/present.js';
-import type { Presenter, Runtime } from './runtime.js';
+import type { Presenter, Runtime, WriteHooks } from './runtime.js';
 import type { ApiName, Route } from './server/types.js';
 import type { Row } from './store/repository.js';
 
@@ -19,16 +20,28 @@ import type { Row } from './store/repository.js';
 export interface ResourceBehaviour {
   resource: string;
   routes?(rt: Runtime): Route[];
+  /** Run inside the transaction of the generic create, replace, patch and delete. */
+  hooks?: WriteHooks;
   present?: Presenter;
   relations?: Record<string, (rt: Runtime, parentId: string) => Promise<string[]>>;
 }
 
-export const BEHAVIOURS: readonly ResourceBehaviour[] = [identityBehaviour, authenticatorBehaviour, enrollmentBehaviour, apiSessionBehaviour];
+export const BEHAVIOURS: readonly ResourceBehaviour[] = [
+  identityBehaviour,
+  authenticatorBehaviour,
+  enrollmentBehaviour,
+  apiSessionBehaviour,
+  configTypeBehaviour,
+  configBehaviour,
+];
+
+const NO_HOOKS: WriteHooks = {};
 
 export interface Registry {
   routes: Route[];
   present(def: ResourceDef, rows: Row[]): Promise<Record<string, unknown>[]>;
   relation(provider: string, parentId: string): Promise<string[]>;
+  hooks(resource: string): WriteHooks;
 }
 
 /** Every route of the controller: behaviours first (they take over generic routes), then the catalogue's, then meta. */
@@ -56,5 +69,6 @@ export function buildRoutes(rt: Runtime, behaviours: readonly ResourceBehaviour[
       return presenter ? presenter(rows, rt) : rows.map((row) => toWire(def, row));
     },
     relation: (provider, parentId) => providers.get(provider)!(rt, parentId),
+    hooks: (resource) => behaviours.find((b) => b.resource === resource)?.hooks ?? NO_HOOKS,
   };
 }

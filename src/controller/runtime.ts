@@ -22,6 +22,26 @@ export interface ControllerConfig {
 /** Turns stored rows into read models; a resource with computed fields registers its own. */
 export type Presenter = (rows: Row[], rt: Runtime) => Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
 
+/** A write of the generic create, replace or patch, as its hooks see it. */
+export interface Write {
+  verb: 'create' | 'replace' | 'patch';
+  /** The validated body (with replace defaults): a beforeWrite hook may return changed values. */
+  values: Record<string, unknown>;
+  existing?: Row;
+  now: string;
+}
+
+/**
+ * A resource's behaviour around the generic writes, run inside the write's transaction: check against other rows,
+ * maintain a derived table, refuse a delete (throw an ApiError, e.g. 409 CAN_NOT_DELETE_REFERENCED_ENTITY).
+ */
+export interface WriteHooks {
+  beforeWrite?(rt: Runtime, write: Write): Promise<Record<string, unknown> | void>;
+  afterWrite?(rt: Runtime, write: Write & { id: string }): Promise<void>;
+  beforeDelete?(rt: Runtime, row: Row): Promise<void>;
+  afterDelete?(rt: Runtime, row: Row): Promise<void>;
+}
+
 /** Everything handlers use, wired once at start. */
 export interface Runtime {
   store: Store;
@@ -39,6 +59,8 @@ export interface Runtime {
   log: (line: string) => void;
   accessLog?: (line: string) => void;
   present(def: ResourceDef, rows: Row[]): Promise<Record<string, unknown>[]>;
+  /** The write hooks a resource's behaviour registers (none: an empty object). */
+  hooks(resource: string): WriteHooks;
   /** The ids a computed relation (`RelationDef.computed`) holds for one parent entity. */
   relation(provider: string, parentId: string): Promise<string[]>;
 }

@@ -45,6 +45,7 @@ export const authenticator: ResourceDef = {
     fingerprint: serverField({ kind: 'string' }, 'SHA-1 fingerprint of the certificate (cert)', { filterable: true }),
     isIssuedByNetwork: serverField({ kind: 'boolean' }, 'The certificate was issued by this controller', { filterable: true, default: false }),
   },
+  example: { method: 'updb', username: 'user-$unique', password: 'Password-$unique' },
   // One password per identity, decided by the database so that two concurrent creates cannot both succeed.
   indexes: [{ columns: ['identityId'], unique: true, where: { method: 'updb' } }],
   cli: {

@@ -124,7 +124,6 @@ export const identity: ResourceDef = {
     authenticators: { resource: 'authenticator', foreignKey: 'identityId', description: "The identity's authenticators" },
     enrollments: { resource: 'enrollment', foreignKey: 'identityId', description: "The identity's outstanding enrollments" },
   },
-  links: ['edge-router-policies', 'edge-routers', 'service-policies', 'services', 'posture-data', 'failed-service-requests', 'service-configs'],
   roleAttributes: { field: 'roleAttributes', listPath: 'identity-role-attributes' },
   cli: {
     noun: 'identity',

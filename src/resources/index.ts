@@ -1,13 +1,15 @@
 import { apiSession } from './api-session.js';
 import { authPolicy } from './auth-policy.js';
 import { authenticator } from './authenticator.js';
+import { configType } from './config-type.js';
+import { config } from './config.js';
 import { enrollment } from './enrollment.js';
 import { identityType } from './identity-type.js';
 import { identity } from './identity.js';
 import type { ResourceDef } from './types.js';
 
 /** Every resource of the catalogue, in the order help and the served spec list them. */
-export const CATALOGUE: readonly ResourceDef[] = [identity, authenticator, enrollment, authPolicy, identityType, apiSession];
+export const CATALOGUE: readonly ResourceDef[] = [identity, authenticator, enrollment, authPolicy, identityType, apiSession, configType, config];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));
 

@@ -136,6 +136,11 @@ export interface ResourceDef {
   indexes?: readonly { columns: readonly string[]; unique?: boolean; where?: Record<string, string> }[];
   /** Key of the resource's count in `/summary` (default: the camelCase plural, e.g. `servicePolicies`). */
   summaryKey?: string;
+  /**
+   * Values a valid create body needs beyond what its field types imply (a password, a method), merged over the
+   * body the generic tests derive; `$unique` in a string becomes a fresh token each time.
+   */
+  example?: Record<string, unknown>;
   cli?: CliDef;
   description: string;
 }

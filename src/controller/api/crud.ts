@@ -1,6 +1,6 @@
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { CATALOGUE, resource, type RelationDef, type ResourceDef } from '../../resources/index.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime, Write } from '../runtime.js';
 import type { Verb } from '../server/schemas.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Page, Row, Scope } from '../store/repository.js';
@@ -113,7 +113,15 @@ export function created(def: ResourceDef, id: string) {
 
 async function createResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
   const body = await validBody(rt, def, 'create', ctx);
-  const id = await rt.store.tx(() => rt.store.repoFor(def).insert(body, { now: ctx.now.toISOString() }));
+  const hooks = rt.hooks(def.name);
+  const now = ctx.now.toISOString();
+  const id = await rt.store.tx(async () => {
+    const write: Write = { verb: 'create', values: body, now };
+    write.values = (await hooks.beforeWrite?.(rt, write)) ?? write.values;
+    const newId = await rt.store.repoFor(def).insert(write.values, { now });
+    await hooks.afterWrite?.(rt, { ...write, id: newId });
+    return newId;
+  });
   return created(def, id);
 }
 
@@ -128,8 +136,14 @@ export async function updateResource(
   const existing = await repo.get(ctx.params.id);
   if (existing.isSystem) throw new ApiError('ENTITY_CAN_NOT_BE_UPDATED', { message: `the ${def.label} '${existing.id}' is built in and cannot be updated` });
   const body = await validBody(rt, def, verb, ctx);
-  const values = transform(verb === 'replace' ? withReplaceDefaults(def, body) : body, existing);
-  await rt.store.tx(() => repo.update(existing.id, values, ctx.now.toISOString()));
+  const hooks = rt.hooks(def.name);
+  const now = ctx.now.toISOString();
+  const write: Write = { verb, values: transform(verb === 'replace' ? withReplaceDefaults(def, body) : body, existing), existing, now };
+  await rt.store.tx(async () => {
+    write.values = (await hooks.beforeWrite?.(rt, write)) ?? write.values;
+    await repo.update(existing.id, write.values, now);
+    await hooks.afterWrite?.(rt, { ...write, id: existing.id });
+  });
   return { data: {} };
 }
 
@@ -137,6 +151,11 @@ async function deleteResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
   const repo = rt.store.repoFor(def);
   const existing = await repo.get(ctx.params.id);
   if (existing.isSystem) throw new ApiError('ENTITY_CAN_NOT_BE_DELETED', { message: `the ${def.label} '${existing.id}' is built in and cannot be deleted` });
-  await rt.store.tx(() => repo.delete(existing.id));
+  const hooks = rt.hooks(def.name);
+  await rt.store.tx(async () => {
+    await hooks.beforeDelete?.(rt, existing);
+    await repo.delete(existing.id);
+    await hooks.afterDelete?.(rt, existing);
+  });
   return { data: {} };
 }

@@ -51,7 +51,7 @@ export class Validators {
   }
 }
 
-function toValidationError(error: ErrorObject | undefined, body: unknown): ApiError {
+export function toValidationError(error: ErrorObject | undefined, body: unknown): ApiError {
   if (!error) return new ApiError('COULD_NOT_VALIDATE');
   const path = error.instancePath.split('/').filter(Boolean).map(decodePointer);
   let field = path.join('.');
