@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { openProfileStore } from '../../client/profiles.js';
 import type { ProfileStore } from '../../client/profiles.js';
 import { parseArgv } from '../../client/testing/argv.js';
-import { testDeps } from '../../client/testing/test-deps.js';
+import { testDeps } from '../testing/test-deps.js';
 import { tlsFixture } from '../../client/testing/tls-fixture.js';
 import { DeclinedError, NotFoundError } from '../../console/errors.js';
 import { buildProfile } from './index.js';

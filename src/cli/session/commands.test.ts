@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseArgv } from '../../client/testing/argv.js';
 import { startStubController } from '../../client/testing/stub-controller.js';
 import type { StubController } from '../../client/testing/stub-controller.js';
-import { testDeps } from '../../client/testing/test-deps.js';
+import { testDeps } from '../testing/test-deps.js';
 import { AuthError, EXIT, NotFoundError, UsageError } from '../../console/errors.js';
 import { buildApi, runApi } from './api.js';
 import { ApiError } from '../../protocol/errors.js';

@@ -8,7 +8,7 @@ import { openProfileStore } from '../../client/profiles.js';
 import { parseArgv } from '../../client/testing/argv.js';
 import { startStubController } from '../../client/testing/stub-controller.js';
 import type { StubController } from '../../client/testing/stub-controller.js';
-import { testDeps } from '../../client/testing/test-deps.js';
+import { testDeps } from '../testing/test-deps.js';
 import { tlsFixture } from '../../client/testing/tls-fixture.js';
 import { DeclinedError, UsageError } from '../../console/errors.js';
 import { buildLogin, runLogin } from './login.js';

@@ -7,7 +7,7 @@ import { openProfileStore } from '../../client/profiles.js';
 import { parseArgv } from '../../client/testing/argv.js';
 import { startStubController } from '../../client/testing/stub-controller.js';
 import type { StubController } from '../../client/testing/stub-controller.js';
-import { testDeps } from '../../client/testing/test-deps.js';
+import { testDeps } from '../testing/test-deps.js';
 import { NotFoundError } from '../../console/errors.js';
 import { runLogin } from './login.js';
 import { buildLogout, runLogout } from './logout.js';

@@ -1,12 +1,12 @@
 // Test-only Deps: the real session manager on a temporary config directory, a scripted prompter and string IO,
 // so command tests run `runX(opts, deps)` exactly as the CLI would, without a terminal.
-import type { Deps, GlobalOptions } from '../../cli/deps.js';
-import { createSessionManager } from '../session-manager.js';
-import type { SessionManager } from '../session-manager.js';
-import { fakePrompter } from './fake-prompter.js';
-import type { Answers, FakePrompter } from './fake-prompter.js';
-import { createTestIO } from './test-io.js';
-import type { TestIO } from './test-io.js';
+import type { Deps, GlobalOptions } from '../deps.js';
+import { createSessionManager } from '../../client/session-manager.js';
+import type { SessionManager } from '../../client/session-manager.js';
+import { fakePrompter } from '../../client/testing/fake-prompter.js';
+import type { Answers, FakePrompter } from '../../client/testing/fake-prompter.js';
+import { createTestIO } from '../../client/testing/test-io.js';
+import type { TestIO } from '../../client/testing/test-io.js';
 
 export interface TestDeps {
   deps: Deps;

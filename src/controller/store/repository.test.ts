@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MAX_ALL_ROWS, UNLIMITED_REPORTED } from '../../protocol/paging.js';
+import { LruCache, STATEMENT_CACHE_SIZE } from './driver.js';
+import { SqliteDriver } from './sqlite-driver.js';
+import { Store } from './store.js';
+
+const now = () => new Date().toISOString();
+
+test('the statement cache stays bounded whatever filters clients send', async () => {
+  const store = await Store.open({ sqlite: ':memory:' });
+  const repo = store.repo('identity');
+  // Each distinct filter shape is a distinct SQL text; before the LRU every one stayed prepared for ever.
+  for (let i = 0; i < STATEMENT_CACHE_SIZE + 200; i++) await repo.list({ filter: `name = "a" or ${'name = "b" or '.repeat(i % 50)}isAdmin = ${i % 2 === 0} and createdAt > datetime(2026-01-0${(i % 9) + 1}T00:00:00Z) ${'and isAdmin = true '.repeat(Math.floor(i / 50))}` });
+  const driver = (store as unknown as { driver: SqliteDriver }).driver;
+  assert.ok(driver.cachedStatements <= STATEMENT_CACHE_SIZE, `${driver.cachedStatements} statements cached`);
+  await store.close();
+});
+
+test('an LRU cache forgets the least recently used entry and frees it', () => {
+  const freed: string[] = [];
+  const cache = new LruCache<string, string>(2, (v) => freed.push(v));
+  cache.set('a', 'A');
+  cache.set('b', 'B');
+  cache.get('a');
+  cache.set('c', 'C');
+  assert.deepEqual(freed, ['B']);
+  assert.equal(cache.get('a'), 'A');
+  assert.equal(cache.get('b'), undefined);
+});
+
+test('a list asking for everything returns at most MAX_ALL_ROWS rows, and says so in its limit', async () => {
+  const store = await Store.open({ sqlite: ':memory:' });
+  const repo = store.repo('identity-type');
+  const all = await repo.list({ limit: -1 });
+  assert.equal(all.limit, UNLIMITED_REPORTED, 'a page that holds everything reports "all"');
+  await store.tx(async () => {
+    for (let i = 0; i < MAX_ALL_ROWS + 5; i++) await repo.insert({ name: `type-${i}` }, { now: now() });
+  });
+  const capped = await repo.list({ filter: 'limit none' });
+  assert.equal(capped.rows.length, MAX_ALL_ROWS);
+  assert.equal(capped.limit, MAX_ALL_ROWS, 'a page cut short reports the cap, so the client pages on');
+  assert.equal(capped.totalCount, MAX_ALL_ROWS + 7);
+  await store.close();
+});
+
+test('an attributes field that is not filterable can be written and updated (no side table needed)', async () => {
+  const store = await Store.open({ sqlite: ':memory:' });
+  const identityId = await store.repo('identity').insert({ name: 'x', type: 'Default', isAdmin: false }, { now: now() });
+  const sessions = store.repo('api-session');
+  const id = await sessions.insert({ identityId, authenticatorId: 'a', ipAddress: '', lastActivityAt: now(), tokenHash: 'h', configTypes: ['a'] }, { now: now() });
+  await sessions.update(id, { configTypes: ['b', 'c'] }, now());
+  assert.deepEqual((await sessions.get(id)).configTypes, ['b', 'c']);
+  await store.close();
+});
+
+test('a transaction that fails leaves nothing, and statements from outside wait for it', async () => {
+  const store = await Store.open({ sqlite: ':memory:' });
+  const repo = store.repo('identity');
+  let release!: () => void;
+  const paused = new Promise<void>((r) => (release = r));
+  const failing = store.tx(async () => {
+    await repo.insert({ name: 'uncommitted', type: 'Default', isAdmin: false }, { now: now() });
+    await paused;
+    throw new Error('changed my mind');
+  });
+  // Read while the transaction is open: it must not see the uncommitted row.
+  const reading = repo.findOne({ name: 'uncommitted' });
+  release();
+  await assert.rejects(failing, /changed my mind/);
+  assert.equal(await reading, undefined);
+  assert.equal(await repo.findOne({ name: 'uncommitted' }), undefined);
+  await store.close();
+});
