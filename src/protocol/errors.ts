@@ -29,6 +29,7 @@ export const API_ERRORS = {
   ENROLLMENT_EXISTS: { status: 409, message: 'An enrollment of this method already exists for the identity' },
   SERVER_TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests, try again later' },
   TIMEOUT: { status: 503, message: 'The request timed out' },
+  STORE_UNAVAILABLE: { status: 503, message: "The controller's database cannot serve the request right now" },
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
