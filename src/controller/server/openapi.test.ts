@@ -123,3 +123,37 @@ describe('read models in the served document', () => {
     }
   });
 });
+
+describe('the catalogue declares every field the controller serves', () => {
+  it('each read model the presenters return has only declared fields', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { createController } = await import('../index.js');
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'ctl-openapi-'));
+    const controller = await createController({ dataDir: dir, publicUrl: 'https://localhost:1', adminUser: 'admin', adminPassword: 'Admin-pw-1234' });
+    try {
+      const base = '/edge/management/v1';
+      const call = async (method: string, url: string, payload?: object, token?: string) => {
+        const headers: Record<string, string> = { 'content-type': 'application/json', ...(token ? { 'zt-session': token } : {}) };
+        const res = await controller.inject({ method, url: `${base}${url}`, payload, headers });
+        assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
+        return res.json();
+      };
+      const token = (await call('POST', '/authenticate?method=password', { username: 'admin', password: 'Admin-pw-1234' })).data.token as string;
+      const id = (await call('POST', '/identities', { name: 'laptop', type: 'User', isAdmin: false, enrollment: { ott: true } }, token)).data.id as string;
+      await call('POST', '/authenticators', { method: 'updb', identityId: id, username: 'laptop-user', password: 'Laptop-pw-123' }, token);
+      const undeclared: string[] = [];
+      for (const def of CATALOGUE) {
+        const schema = docs.management.definitions[`${def.name.replace(/-(\w)/g, (_: string, c: string) => c.toUpperCase())}Detail`];
+        const rows = (await call('GET', `/${def.plural}`, undefined, token)).data as Record<string, unknown>[];
+        assert.ok(rows.length > 0, `some ${def.plural} to look at`);
+        for (const row of rows) for (const key of Object.keys(row)) if (!(key in schema.properties)) undeclared.push(`${def.name}.${key}`);
+      }
+      assert.deepEqual([...new Set(undeclared)], []);
+    } finally {
+      await controller.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
