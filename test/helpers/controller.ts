@@ -13,8 +13,8 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { startController } from '../../src/controller/index.js';
 import type { ControllerOptions, RunningController } from '../../src/controller/types.js';
-import { checkServedResponse } from './served-spec.js';
 import { BASE_PATHS, type ApiName, checkErrorEnvelope, validateResponse, validateServerRootResponse } from './spec.js';
+import { checkServedResponse } from './served-spec.js';
 
 export type ApiTarget = ApiName | 'root';
 
