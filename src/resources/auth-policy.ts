@@ -1,5 +1,34 @@
 import { nameField } from './common.js';
-import type { ResourceDef } from './types.js';
+import type { FieldType, ResourceDef } from './types.js';
+
+const bool: FieldType = { kind: 'boolean' };
+const int: FieldType = { kind: 'integer' };
+
+/** The shape of `primary` (OpenZiti's authPolicyPrimary). */
+const primary: FieldType = {
+  kind: 'object',
+  properties: {
+    cert: { kind: 'object', properties: { allowed: bool, allowExpiredCerts: bool }, required: ['allowed', 'allowExpiredCerts'] },
+    updb: {
+      kind: 'object',
+      properties: {
+        allowed: bool,
+        minPasswordLength: int,
+        requireSpecialChar: bool,
+        requireNumberChar: bool,
+        requireMixedCase: bool,
+        maxAttempts: int,
+        lockoutDurationMinutes: int,
+      },
+      required: ['allowed', 'minPasswordLength', 'requireSpecialChar', 'requireNumberChar', 'requireMixedCase', 'maxAttempts', 'lockoutDurationMinutes'],
+    },
+    extJwt: { kind: 'object', properties: { allowed: bool, allowedSigners: { kind: 'array', items: { kind: 'string' } } }, required: ['allowed', 'allowedSigners'] },
+  },
+  required: ['cert', 'updb', 'extJwt'],
+};
+
+/** The shape of `secondary` (authPolicySecondary); `requireExtJwtSigner` (a signer id or null) is left undeclared. */
+const secondary: FieldType = { kind: 'object', properties: { requireTotp: bool }, required: ['requireTotp'] };
 
 /** Auth policies are read-only for now; the built-in `default` policy is what identities reference. */
 export const authPolicy: ResourceDef = {
@@ -34,14 +63,14 @@ export const authPolicy: ResourceDef = {
   fields: {
     name: nameField('Unique name of the policy'),
     primary: {
-      type: { kind: 'object' },
+      type: primary,
       description: 'Primary authentication: {cert, updb, extJwt} settings',
       create: 'required',
       replace: 'required',
       patch: 'optional',
     },
     secondary: {
-      type: { kind: 'object' },
+      type: secondary,
       description: 'Secondary factors: {requireTotp, requireExtJwtSigner}',
       create: 'required',
       replace: 'required',

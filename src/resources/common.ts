@@ -15,6 +15,11 @@ export function serverField(type: FieldType, description: string, extra: Partial
   return { type, description, create: 'no', replace: 'no', patch: 'no', readOnly: true, ...extra };
 }
 
+/** A field the presenter computes: served (always present), never stored nor accepted in a body. */
+export function computedField(type: FieldType, description: string): FieldDef {
+  return { type, description, create: 'no', replace: 'no', patch: 'no', readOnly: true, computed: true };
+}
+
 /** The usual `name`: required on create and replace, unique, filterable and sortable. */
 export function nameField(description: string): FieldDef {
   return {

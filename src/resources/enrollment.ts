@@ -1,4 +1,4 @@
-import { createOnly, datetime, serverField } from './common.js';
+import { computedField, createOnly, datetime, serverField } from './common.js';
 import type { ResourceDef } from './types.js';
 
 /** Outstanding enrollments: a one-time token (and its JWT) that lets an identity obtain a credential. */
@@ -22,8 +22,9 @@ export const enrollment: ResourceDef = {
       patch: 'no',
       nullable: true,
     },
-    token: serverField({ kind: 'string' }, 'The one-time token (the JWT `jti`)', { filterable: true, unique: true }),
-    jwt: serverField({ kind: 'string' }, 'The signed enrollment JWT to hand to the enrolling client'),
+    token: serverField({ kind: 'string' }, 'The one-time token (the JWT `jti`)', { filterable: true, unique: true, read: { required: true } }),
+    jwt: serverField({ kind: 'string' }, 'The signed enrollment JWT to hand to the enrolling client', { read: { required: true } }),
+    details: computedField({ kind: 'object' }, 'Method-specific details (none yet)'),
   },
   // One outstanding enrollment per method and identity (a second is 409 ENROLLMENT_EXISTS).
   indexes: [{ columns: ['identityId', 'method'], unique: true }],

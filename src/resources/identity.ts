@@ -1,5 +1,13 @@
-import { IDENTITY_TYPES, TERMINATOR_PRECEDENCES, datetime, nameField, serverField, terminatorCost } from './common.js';
+import { IDENTITY_TYPES, TERMINATOR_PRECEDENCES, computedField, datetime, nameField, serverField, terminatorCost } from './common.js';
+import type { FieldType } from './types.js';
 import type { ResourceDef } from './types.js';
+
+/** One outstanding enrollment as the identity read model shows it. */
+const outstandingEnrollment: FieldType = {
+  kind: 'object',
+  properties: { id: { kind: 'string' }, jwt: { kind: 'string' }, token: { kind: 'string' }, expiresAt: datetime },
+  required: ['id', 'jwt', 'token', 'expiresAt'],
+};
 
 export const identity: ResourceDef = {
   name: 'identity',
@@ -14,6 +22,8 @@ export const identity: ResourceDef = {
     type: {
       type: { kind: 'enum', values: IDENTITY_TYPES },
       description: 'Identity type; stored as the built-in type Default (Router identities belong to routers)',
+      // Written as a type name, read as a reference to the identity type (with its id in `typeId`).
+      read: { type: { kind: 'entityRef', resource: 'identity-type' } },
       create: 'required',
       replace: 'required',
       patch: 'optional',
@@ -113,12 +123,31 @@ export const identity: ResourceDef = {
       replace: 'no',
       patch: 'no',
       virtual: true,
+      // Read back as the identity's outstanding enrollments, by method.
+      read: { type: { kind: 'object', properties: { ott: outstandingEnrollment, updb: outstandingEnrollment } } },
     },
     isDefaultAdmin: serverField({ kind: 'boolean' }, 'The administrator created with the controller', { filterable: true, default: false }),
     disabledAt: serverField(datetime, 'When the identity was disabled', { readsNull: true }),
     disabledUntil: serverField(datetime, 'When a timed disable ends; null while disabled indefinitely', { readsNull: true }),
     envInfo: serverField({ kind: 'object' }, 'Environment the identity last authenticated from (os, arch, hostname, ...)'),
     sdkInfo: serverField({ kind: 'object' }, 'SDK the identity last authenticated with (type, version, ...)'),
+    typeId: computedField({ kind: 'string' }, 'Id of the identity type (Default)'),
+    disabled: computedField({ kind: 'boolean' }, 'Disabled now (disabledAt set and disabledUntil not yet passed)'),
+    authenticators: computedField(
+      {
+        kind: 'object',
+        properties: {
+          updb: { kind: 'object', properties: { id: { kind: 'string' }, username: { kind: 'string' } }, required: ['id', 'username'] },
+          cert: { kind: 'object', properties: { id: { kind: 'string' }, fingerprint: { kind: 'string' } }, required: ['id'] },
+        },
+      },
+      "The identity's authenticators, by method",
+    ),
+    hasApiSession: computedField({ kind: 'boolean' }, 'The identity has at least one API session'),
+    isMfaEnabled: computedField({ kind: 'boolean' }, 'A second factor is enrolled (always false: MFA is not supported yet)'),
+    hasEdgeRouterConnection: computedField({ kind: 'boolean' }, 'Connected to an edge router (always false: no routers yet)'),
+    edgeRouterConnectionStatus: computedField({ kind: 'enum', values: ['online', 'offline', 'unknown'] }, 'Edge router connection status'),
+    permissions: computedField({ kind: 'array', items: { kind: 'string' } }, 'Fine-grained permissions (none yet: isAdmin decides)'),
   },
   relations: {
     authenticators: { resource: 'authenticator', foreignKey: 'identityId', description: "The identity's authenticators" },

@@ -14,8 +14,15 @@ export type FieldType =
   | { kind: 'attributes' }
   /** The tags map: values null, string, boolean or number. */
   | { kind: 'tags' }
-  /** A free-form JSON object (appData). */
-  | { kind: 'object' }
+  /**
+   * A JSON object: free-form (appData), or with the members it is known to carry declared in `properties`
+   * (`required` lists those always present). The read model uses them; bodies take any object, as before.
+   */
+  | { kind: 'object'; properties?: Readonly<Record<string, FieldType>>; required?: readonly string[] }
+  /** An array of values of one type (permissions, authQueries). */
+  | { kind: 'array'; items: FieldType }
+  /** An entity reference as served, `{entity, id, name, _links}`, to an entity of `resource` (read models only). */
+  | { kind: 'entityRef'; resource: string }
   /** A map from string keys to values of one type (serviceHostingCosts). */
   | { kind: 'map'; values: FieldType }
   /**
@@ -66,8 +73,17 @@ export interface FieldDef {
   virtual?: boolean;
   /** Kept as a column but never served nor accepted (token hashes, counters): the store's own bookkeeping. */
   internal?: boolean;
-  /** Served, never stored: the resource's presenter computes it (`hasApiSession`, `isOnline`). */
+  /** Served, never stored: the resource's presenter computes it (`hasApiSession`, `isOnline`); always present. */
   computed?: boolean;
+  /**
+   * How the field is served, where the write side does not say it:
+   * - `type`: the read type, when it differs from the written one (identity `type` is written as an enum name and
+   *   read as an entity reference, `typeId` beside it). A virtual field with a read `type` is served too: its
+   *   presenter fills it (identity `enrollment`: written as a request, read as the outstanding enrollments);
+   * - `required`: in every read model, though nothing on the write side says so (a server-set field that is
+   *   always set, such as an API session's `identityId`).
+   */
+  read?: { type?: FieldType; required?: boolean };
   /**
    * Only meaningful for some values of a discriminator field (posture checks: `domains` only when `typeId` is
    * DOMAIN): refused in bodies whose discriminator is another value, required as declared when it matches.

@@ -1,7 +1,7 @@
 /**
  * The real controller, started in-process on a random port with a temporary data directory, and an HTTPS client
  * that verifies the server against the controller's CA bundle and checks EVERY response it sees against the
- * OpenZiti spec (test/helpers/spec.ts). No mocks.
+ * OpenZiti spec (test/helpers/spec.ts) and against the controller's own served spec (served-spec.ts). No mocks.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +16,7 @@ import type { ControllerOptions, RunningController } from '../../src/controller/
 import { TEST_PASSWORD_COST, testPkiCopy } from './fixtures.js';
 import { createTestDatabase } from './postgres.js';
 import { BASE_PATHS, type ApiName, checkErrorEnvelope, validateResponse, validateServerRootResponse } from './spec.js';
+import { checkServedResponse } from './served-spec.js';
 
 export type ApiTarget = ApiName | 'root';
 
@@ -124,6 +125,8 @@ export class HttpHelper {
     } else {
       validateResponse(api, method, fullPath, res.status, res.body);
     }
+    // And against the document the controller itself serves (test/helpers/served-spec.ts).
+    if (!opts.unlisted) await checkServedResponse(this, api, method, fullPath, res.status, res.body);
     return res;
   }
 

@@ -1,55 +1,256 @@
-import { CATALOGUE, type ResourceDef } from '../../resources/index.js';
+import { CATALOGUE, resource, type ResourceDef } from '../../resources/index.js';
 import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import { bodySchema, readSchema, type JsonSchema } from './schemas.js';
 import type { ApiName, Route } from './types.js';
 
-/** Finds the catalogue resource a path belongs to, by its first segment. */
-function resourceOf(path: string): ResourceDef | undefined {
-  const first = path.split('/').filter(Boolean)[0];
-  return CATALOGUE.find((r) => r.plural === first);
-}
+const ref = (name: string): JsonSchema => ({ $ref: `#/definitions/${name}` });
+const pascal = (name: string): string => name.replace(/(^|-)(\w)/g, (_, __: string, c: string) => c.toUpperCase());
+const camel = (name: string): string => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
-const ENVELOPE = (data: JsonSchema): JsonSchema => ({ type: 'object', properties: { data, meta: { type: 'object' } }, required: ['data', 'meta'] });
-const ERROR: JsonSchema = { $ref: '#/definitions/apiErrorEnvelope' };
-
-/**
- * The Swagger 2.0 document served at /specs/{id}/spec, generated from the routes and the catalogue, so that it
- * always describes what this controller really serves.
- */
-export function buildSpec(api: ApiName, routes: Route[], version: string): Record<string, unknown> {
-  const definitions: Record<string, JsonSchema> = {
+/** Definitions every document carries: the shapes shared by the read models, the envelopes and the errors. */
+function commonDefinitions(): Record<string, JsonSchema> {
+  const string = { type: 'string' };
+  return {
+    link: { type: 'object', properties: { href: string, method: string, comment: string }, required: ['href'] },
+    links: { type: 'object', description: 'Named links', additionalProperties: ref('link') },
+    entityRef: {
+      type: 'object',
+      description: 'A reference to another entity: its kind (the plural of its path), id, name and links',
+      properties: { entity: string, id: string, name: string, _links: ref('links') },
+      required: ['entity', 'id', 'name', '_links'],
+    },
+    // Tag values are null, strings, booleans or numbers; Swagger 2.0 cannot say "one of these types".
+    tags: { type: 'object', description: 'User-defined tags: values are null, strings, booleans or numbers', additionalProperties: {}, 'x-nullable': true },
+    pagination: {
+      type: 'object',
+      properties: { limit: { type: 'integer' }, offset: { type: 'integer' }, totalCount: { type: 'integer' } },
+      required: ['limit', 'offset', 'totalCount'],
+    },
+    meta: {
+      type: 'object',
+      properties: { apiVersion: string, apiEnrollmentVersion: string, pagination: ref('pagination'), filterableFields: { type: 'array', items: string } },
+    },
+    listMeta: {
+      type: 'object',
+      description: 'The meta of a paged list',
+      properties: { pagination: ref('pagination'), filterableFields: { type: 'array', items: string } },
+      required: ['pagination', 'filterableFields'],
+    },
+    empty: { type: 'object', properties: { data: { type: 'object' }, meta: ref('meta') }, required: ['data', 'meta'] },
+    createLocation: { type: 'object', properties: { id: string, _links: ref('links') }, required: ['id', '_links'] },
+    createEnvelope: { type: 'object', properties: { data: ref('createLocation'), meta: ref('meta') }, required: ['data', 'meta'] },
+    apiError: {
+      type: 'object',
+      properties: { code: string, message: string, requestId: string, cause: { type: 'object' } },
+      required: ['code', 'message', 'requestId'],
+    },
     apiErrorEnvelope: {
       type: 'object',
       properties: {
-        error: {
-          type: 'object',
-          properties: { code: { type: 'string' }, message: { type: 'string' }, requestId: { type: 'string' }, cause: { type: 'object' } },
-          required: ['code', 'message'],
-        },
-        meta: { type: 'object' },
+        error: ref('apiError'),
+        meta: { type: 'object', properties: { apiVersion: string, apiEnrollmentVersion: string }, required: ['apiVersion', 'apiEnrollmentVersion'] },
       },
       required: ['error', 'meta'],
     },
+    version: {
+      type: 'object',
+      properties: {
+        version: string,
+        revision: string,
+        buildDate: string,
+        runtimeVersion: string,
+        capabilities: { type: 'array', items: string },
+        apiVersions: {
+          type: 'object',
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: {
+              type: 'object',
+              properties: { path: string, version: string, apiBaseUrls: { type: 'array', items: string } },
+              required: ['path'],
+            },
+          },
+        },
+      },
+      required: ['version', 'revision', 'runtimeVersion', 'apiVersions'],
+    },
+    specDetail: {
+      type: 'object',
+      properties: {
+        id: string,
+        name: string,
+        createdAt: { type: 'string', format: 'date-time' },
+        updatedAt: { type: 'string', format: 'date-time' },
+        tags: ref('tags'),
+        _links: ref('links'),
+      },
+      required: ['id', 'name', 'createdAt', 'updatedAt', '_links'],
+    },
   };
+}
+
+/** What a successful call answers: its status and body schema (and the media type, when not JSON). */
+interface Success {
+  status: 200 | 201;
+  description: string;
+  schema: JsonSchema;
+  produces?: string[];
+  /** A paged list: takes filter, sort and paging parameters (which can be refused). */
+  paged?: boolean;
+}
+
+/** Builds the responses of one document, adding each resource's read model and envelopes as they are used. */
+class Responses {
+  constructor(private readonly definitions: Record<string, JsonSchema>) {}
+
+  private envelope(name: string, data: JsonSchema, meta = 'meta'): JsonSchema {
+    this.definitions[name] ??= { type: 'object', properties: { data, meta: ref(meta) }, required: ['data', 'meta'] };
+    return ref(name);
+  }
+
+  private readModel(def: ResourceDef): JsonSchema {
+    const name = `${camel(def.name)}Detail`;
+    this.definitions[name] ??= readSchema(def);
+    return ref(name);
+  }
+
+  detail(def: ResourceDef): Success {
+    return { status: 200, description: `one ${def.label}`, schema: this.envelope(`detail${pascal(def.name)}Envelope`, this.readModel(def)) };
+  }
+
+  list(def: ResourceDef): Success {
+    const data = { type: 'array', items: this.readModel(def) };
+    return { status: 200, description: `a page of ${def.plural}`, schema: this.envelope(`list${pascal(def.plural)}Envelope`, data, 'listMeta'), paged: true };
+  }
+
+  data(name: string, description: string, data: JsonSchema, meta?: string): Success {
+    return { status: 200, description, schema: this.envelope(name, data, meta) };
+  }
+
+  created(def: ResourceDef): Success {
+    return { status: 201, description: `the ${def.label} was created`, schema: ref('createEnvelope') };
+  }
+
+  empty(description: string): Success {
+    return { status: 200, description, schema: ref('empty') };
+  }
+
+  /**
+   * The success response of a route: the routes handlers add (by method and path), then the standard group,
+   * relation sub-lists and role-attribute lists of the catalogue. Undefined for a route nobody described.
+   */
+  of(route: Route): Success | undefined {
+    const key = `${route.method} ${route.path}`;
+    const apiSession = resource('api-session');
+    switch (key) {
+      case 'GET /':
+      case 'GET /version':
+        return this.data('detailVersionEnvelope', 'the controller version and API bases', ref('version'));
+      case 'GET /.well-known/est/cacerts':
+        return { status: 200, description: 'the CA bundle, certs-only PKCS#7 in base64', schema: { type: 'string' }, produces: ['application/pkcs7-mime'] };
+      case 'GET /enumerated-capabilities':
+        return this.data('listEnumeratedCapabilitiesEnvelope', 'capabilities this controller knows of', { type: 'array', items: { type: 'string' } });
+      case 'GET /specs':
+        return this.data('listSpecsEnvelope', 'the API documents served', { type: 'array', items: ref('specDetail') });
+      case 'GET /specs/{id}':
+        return this.data('detailSpecEnvelope', 'one API document', ref('specDetail'));
+      case 'GET /specs/{id}/spec':
+        return {
+          status: 200,
+          description: 'the Swagger 2.0 document itself (not an envelope)',
+          schema: { type: 'object', properties: { swagger: { type: 'string' }, paths: { type: 'object' } }, required: ['swagger', 'paths'] },
+        };
+      case 'GET /summary':
+        return this.data('listSummaryCountsEnvelope', 'the number of entities of each resource', { type: 'object', additionalProperties: { type: 'integer' } });
+      case 'POST /authenticate':
+      case 'GET /current-api-session':
+        return { ...this.detail(apiSession), description: 'the API session, with its token' };
+      case 'DELETE /current-api-session':
+        return this.empty('the session ended');
+      case 'GET /current-identity':
+        return this.detail(resource('identity'));
+      case 'GET /current-identity/authenticators':
+        return this.list(resource('authenticator'));
+      case 'GET /current-identity/authenticators/{id}':
+        return this.detail(resource('authenticator'));
+      case 'PUT /current-identity/authenticators/{id}':
+      case 'PATCH /current-identity/authenticators/{id}':
+        return this.empty('the authenticator was updated');
+      case 'POST /identities/{id}/disable':
+        return this.empty('the identity was disabled');
+      case 'POST /identities/{id}/enable':
+        return this.empty('the identity was enabled');
+    }
+    return this.standard(route);
+  }
+
+  private standard(route: Route): Success | undefined {
+    const [first, id, sub, ...rest] = route.path.split('/').filter(Boolean);
+    if (rest.length > 0) return undefined;
+    const attributesOf = CATALOGUE.find((r) => r.roleAttributes?.listPath === first);
+    if (attributesOf && route.method === 'GET' && id === undefined) {
+      return { ...this.data('listRoleAttributesEnvelope', 'role attributes in use', { type: 'array', items: { type: 'string' } }, 'listMeta'), paged: true };
+    }
+    const def = CATALOGUE.find((r) => r.plural === first);
+    if (!def) return undefined;
+    if (id === undefined) {
+      if (route.method === 'GET') return this.list(def);
+      if (route.method === 'POST') return this.created(def);
+      return undefined;
+    }
+    if (id !== '{id}') return undefined;
+    if (sub === undefined) {
+      if (route.method === 'GET') return this.detail(def);
+      if (route.method === 'PUT' || route.method === 'PATCH') return this.empty(`the ${def.label} was updated`);
+      if (route.method === 'DELETE') return this.empty(`the ${def.label} was deleted`);
+      return undefined;
+    }
+    const relation = def.relations?.[sub];
+    return relation && route.method === 'GET' ? this.list(resource(relation.resource)) : undefined;
+  }
+}
+
+/** The error answers a route can give, beyond `default`: bad input, no session, no such entity. */
+function errorResponses(route: Route, success: Success | undefined): Record<string, unknown> {
+  const error = (description: string) => ({ description, schema: ref('apiErrorEnvelope') });
+  const out: Record<string, unknown> = {};
+  if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH' || success?.paged) {
+    out['400'] = error('the request was not valid (body, filter, paging)');
+  }
+  if (route.access !== 'public') out['401'] = error('no valid session, or not allowed');
+  if (route.path.includes('{')) out['404'] = error('no entity with that id');
+  out.default = error('an error (wire-protocol section 2)');
+  return out;
+}
+
+/**
+ * The Swagger 2.0 document served at /specs/{id}/spec, generated from the routes and the catalogue, so that it
+ * always describes what this controller really serves: each route's success response (read models from the
+ * catalogue, computed fields included), its error responses, and the request bodies of the standard verbs.
+ */
+export function buildSpec(api: ApiName, routes: Route[], version: string): Record<string, unknown> {
+  const definitions = commonDefinitions();
+  const responses = new Responses(definitions);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
-    const def = resourceOf(route.path);
-    const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, type: 'string' }));
+    const params: unknown[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, type: 'string' }));
+    const success = responses.of(route);
     const op: Record<string, unknown> = {
       operationId: route.operationId ?? operationId(route),
       parameters: params,
-      responses: { default: { description: 'error', schema: ERROR } },
+      responses: {
+        ...(success ? { [String(success.status)]: { description: success.description, schema: success.schema } } : {}),
+        ...errorResponses(route, success),
+      },
       security: route.access === 'public' ? [] : [{ ztSession: [] }],
     };
+    if (success?.produces) op.produces = success.produces;
+    const def = CATALOGUE.find((r) => r.plural === route.path.split('/').filter(Boolean)[0]);
     if (def) {
-      definitions[`${camel(def.name)}Detail`] ??= readSchema(def);
-      const detail = { $ref: `#/definitions/${camel(def.name)}Detail` };
       const isItem = route.path === `/${def.plural}/{id}`;
       const isList = route.path === `/${def.plural}`;
-      if (route.method === 'GET' && isList) (op.responses as Record<string, unknown>)['200'] = { description: 'list', schema: ENVELOPE({ type: 'array', items: detail }) };
-      if (route.method === 'GET' && isItem) (op.responses as Record<string, unknown>)['200'] = { description: 'detail', schema: ENVELOPE(detail) };
       const verb = route.method === 'POST' && isList ? 'create' : route.method === 'PUT' && isItem ? 'replace' : route.method === 'PATCH' && isItem ? 'patch' : undefined;
-      if (verb) (op.parameters as unknown[]).push({ name: 'body', in: 'body', required: true, schema: bodySchema(def, verb) });
+      if (verb) params.push({ name: 'body', in: 'body', required: true, schema: bodySchema(def, verb) });
     }
     paths[route.path] ??= {};
     paths[route.path][route.method.toLowerCase()] = op;
@@ -65,10 +266,6 @@ export function buildSpec(api: ApiName, routes: Route[], version: string): Recor
     paths,
     definitions,
   };
-}
-
-function camel(name: string): string {
-  return name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 }
 
 function operationId(route: Route): string {

@@ -32,7 +32,10 @@ export function typeSchema(type: FieldType): JsonSchema {
     case 'tags':
       return TAGS_SCHEMA;
     case 'object':
+    case 'entityRef':
       return { type: 'object' };
+    case 'array':
+      return { type: 'array', items: typeSchema(type.items) };
     case 'map':
       return { type: 'object', maxProperties: FIELD_LIMITS.mapMaxKeys, additionalProperties: typeSchema(type.values) };
     case 'ref':
@@ -68,19 +71,89 @@ export function bodySchema(def: ResourceDef, verb: Verb): JsonSchema {
   return { type: 'object', properties, required, additionalProperties: false };
 }
 
-/** The read model's schema for the served spec: common fields plus every non-secret field. */
+/**
+ * How a value is served, in Swagger 2.0 terms (the write bounds are the body schemas' business). Entity references,
+ * links and tags point at the document's shared definitions (`entityRef`, `links`, `tags`).
+ */
+export function readTypeSchema(type: FieldType): JsonSchema {
+  switch (type.kind) {
+    case 'string':
+      return type.format ? { type: 'string', format: type.format } : { type: 'string' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'integer':
+      return { type: 'integer' };
+    case 'enum':
+      return { type: 'string', enum: [...type.values] };
+    case 'attributes':
+    case 'refList':
+    case 'roles':
+      return { type: 'array', items: { type: 'string' } };
+    case 'tags':
+      return { $ref: '#/definitions/tags' };
+    case 'object': {
+      const s: JsonSchema = { type: 'object' };
+      if (type.properties) s.properties = Object.fromEntries(Object.entries(type.properties).map(([k, t]) => [k, readTypeSchema(t)]));
+      if (type.required?.length) s.required = [...type.required];
+      return s;
+    }
+    case 'array':
+      return { type: 'array', items: readTypeSchema(type.items) };
+    case 'map':
+      return { type: 'object', additionalProperties: readTypeSchema(type.values) };
+    case 'ref':
+      return { type: 'string' };
+    case 'entityRef':
+      return { $ref: '#/definitions/entityRef' };
+  }
+}
+
+/** Swagger 2.0 has no null type: `x-nullable` says it (beside a `$ref` it would be ignored, hence the allOf). */
+function readNullable(schema: JsonSchema): JsonSchema {
+  return schema.$ref ? { allOf: [schema], 'x-nullable': true } : { ...schema, 'x-nullable': true };
+}
+
+const JSON_KINDS: ReadonlySet<FieldType['kind']> = new Set(['attributes', 'tags', 'object', 'map', 'refList', 'roles']);
+
+/**
+ * A stored field that always has a value: declared so (`read.required`), a non-null default, required on create and
+ * never cleared, or a JSON value (the store reads a missing one as empty).
+ */
+function neverNull(field: FieldDef): boolean {
+  if (field.read?.required) return true;
+  if (field.default !== undefined && field.default !== null) return true;
+  return (field.create === 'required' && !field.nullable) || JSON_KINDS.has(field.type.kind);
+}
+
+/** Whether a field is in every read model: computed (the presenter fills it), served even when null, or never null. */
+function alwaysServed(field: FieldDef): boolean {
+  return Boolean(field.computed || (field.virtual && field.read?.type) || field.readsNull) || neverNull(field);
+}
+
+/**
+ * The read model of a resource for the served document: the common fields, every served catalogue field with its
+ * read type (`read` where it differs from the written one), an entity reference beside each `ref` with `as`, and
+ * the computed fields its presenter fills. Required are the fields every read model carries.
+ */
 export function readSchema(def: ResourceDef): JsonSchema {
   const properties: Record<string, JsonSchema> = {
     id: { type: 'string' },
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
-    tags: TAGS_SCHEMA,
-    _links: { type: 'object' },
+    tags: { $ref: '#/definitions/tags' },
+    _links: { $ref: '#/definitions/links' },
   };
+  const required = ['id', 'createdAt', 'updatedAt', '_links'];
   for (const [name, field] of Object.entries(def.fields)) {
-    if (field.secret || field.virtual || field.internal) continue;
-    properties[name] = typeSchema(field.type);
-    if (field.type.kind === 'ref' && field.type.as) properties[field.type.as] = { type: 'object' };
+    if (field.secret || field.internal || (field.virtual && !field.read?.type)) continue;
+    const schema = readTypeSchema(field.read?.type ?? field.type);
+    properties[name] = field.readsNull ? readNullable(schema) : schema;
+    if (!('$ref' in properties[name])) properties[name].description = field.description;
+    if (alwaysServed(field)) required.push(name);
+    if (field.type.kind === 'ref' && field.type.as && !field.read?.type) {
+      properties[field.type.as] = { $ref: '#/definitions/entityRef' };
+      if (neverNull(field)) required.push(field.type.as);
+    }
   }
-  return { type: 'object', properties, required: ['id', 'createdAt', 'updatedAt', '_links'] };
+  return { type: 'object', description: def.description, properties, required };
 }
