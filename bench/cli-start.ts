@@ -21,8 +21,11 @@ export interface Timed {
   cpu?: number[];
 }
 
+/** A command for the helper: `node ARGS...`, or with variables added to the environment. */
+export type TimedCommand = string[] | { args: string[]; env: Record<string, string> };
+
 /** Runs each `node ARGS...` `runs` times, alternating between them, from the small helper process. */
-export function startupTimes(commands: string[][], runs = RUNS, env: NodeJS.ProcessEnv = process.env): Timed {
+export function startupTimes(commands: TimedCommand[], runs = RUNS, env: NodeJS.ProcessEnv = process.env): Timed {
   const r = spawnSync(process.execPath, [timer, String(runs), JSON.stringify(commands)], { env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`spawn-timer failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as Timed;

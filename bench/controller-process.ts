@@ -8,11 +8,14 @@ export interface ControllerProcess {
   stop(): void;
 }
 
-/** Runs `ctl controller start` on a free port and waits until its state file says it is listening. */
-export async function startControllerProcess(dataDir: string): Promise<ControllerProcess> {
-  const ctl = new URL('../bin/ctl.js', import.meta.url).pathname;
+/**
+ * Runs `ctl controller start` on a free port and waits until its state file says it is listening. `root` is the
+ * checkout whose build to run (default: this one); `storeUrl` a PostgreSQL database (default: SQLite in dataDir).
+ */
+export async function startControllerProcess(dataDir: string, opts: { root?: string; storeUrl?: string } = {}): Promise<ControllerProcess> {
+  const ctl = opts.root ? join(opts.root, 'bin', 'ctl.js') : new URL('../bin/ctl.js', import.meta.url).pathname;
   const child = spawn(process.execPath, [ctl, 'controller', 'start', '--data-dir', dataDir, '--port', '0'], {
-    env: { ...process.env, CTL_ADMIN_PASSWORD: 'bench-admin' },
+    env: { ...process.env, CTL_ADMIN_PASSWORD: 'bench-admin', ...(opts.storeUrl ? { CTL_STORE_URL: opts.storeUrl } : {}) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const stateFile = join(dataDir, 'controller.json');

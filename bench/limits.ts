@@ -1,17 +1,26 @@
 // What the security limits cost on the normal path: median latency of a password login and of an identity list
 // (100 identities with tags and attributes, page of 100) against an in-process controller.
-// Usage: node --import tsx bench/limits.ts [rounds]   (run it on two checkouts to compare before and after)
+// Usage: node --import tsx bench/limits.ts [rounds] [--root DIR] [--store postgres://...] [--json]
+//   --root   the checkout whose controller to run (default: this one), e.g. an older build from bench/baseline.ts
+//   --store  keep the data in this (empty) PostgreSQL database instead of SQLite
+//   --json   print {"what": median ms, ...} instead of the lines below
+// `npm run bench` runs it on every checkout and store it compares, alternating, and reports the medians.
 import { randomBytes } from 'node:crypto';
 import https from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startController } from '../src/controller/index.js';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { startController as StartController } from '../src/controller/index.js';
 
-const rounds = Number(process.argv[2] ?? 200);
+const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { root: { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' } } });
+const rounds = Number(positionals[0] ?? 200);
+const root = flags.root ?? path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const { startController } = (await import(pathToFileURL(path.join(root, 'src/controller/index.ts')).href)) as { startController: typeof StartController };
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ctl-bench-limits-'));
 const password = `Pw-${randomBytes(9).toString('base64url')}`;
-const ctl = await startController({ dataDir: path.join(dir, 'data'), port: 0, adminPassword: password });
+const ctl = await startController({ dataDir: path.join(dir, 'data'), port: 0, adminPassword: password, ...(flags.store ? { storeUrl: flags.store } : {}) });
 const agent = new https.Agent({ keepAlive: true, ca: ctl.caBundlePem, maxSockets: 1 });
 
 function call(method: string, p: string, body?: unknown, token?: string): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
@@ -52,8 +61,10 @@ async function median(what: string, n: number, work: () => Promise<{ status: num
   }
   times.sort((a, b) => a - b);
   const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(2);
-  console.log(`${what.padEnd(34)} n=${n}  median ${p(0.5)} ms  p90 ${p(0.9)} ms`);
+  results[what] = Number(p(0.5));
+  if (!flags.json) console.log(`${what.padEnd(34)} n=${n}  median ${p(0.5)} ms  p90 ${p(0.9)} ms`);
 }
+const results: Record<string, number> = {};
 
 // Logins are spaced out by the scrypt cost anyway; they all succeed, so the failure throttle never bites.
 await median('login (password, scrypt)', Math.min(rounds, 40), login);
@@ -64,4 +75,5 @@ await median('create identity (validated body)', Math.min(rounds, 100), () =>
 
 agent.destroy();
 await ctl.close();
+if (flags.json) console.log(JSON.stringify(results));
 rmSync(dir, { recursive: true, force: true });

@@ -1,24 +1,62 @@
-// `npm run bench`: start-up of the CLI, controller throughput and filtered-list latency, each as a ratio to a
-// baseline measured in the same run on the same machine. Prints a Markdown report (docs/performance.md keeps
-// the latest one with its context). Numbers only: nothing here passes or fails.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// `npm run bench`: start-up of the CLI, then the controller on each store side by side (SQLite and PostgreSQL,
+// in the same run): seeding, `ctl identity list`, authenticated GET by id, filtered lists, and login/list latency.
+// Each figure is also given against a baseline measured in the same run on the same machine. Prints Markdown
+// tables (docs/performance.md keeps the latest ones with their context). Numbers only: nothing passes or fails.
+//
+//   npm run bench                              this checkout, SQLite and PostgreSQL (when its binaries are installed)
+//   npm run bench -- --baseline bc59173        and the same SQLite measurements on that commit's build, alternated
+//   npm run bench -- --no-startup ...          the controller tables only
+// `--baseline` repeats (one column each); CTL_BENCH_BASELINE=bc59173[,...] does the same. The older build is made
+// by bench/baseline.ts in the temporary directory (git archive, node_modules copied, npm run build).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { startControllerProcess } from './controller-process.js';
-import { Store } from '../src/controller/store/store.js';
-import { startupRows, startupTimes } from './cli-start.js';
-import { fmt, median, timeRuns } from './stats.js';
+import { prepareBaseline } from './baseline.js';
+import { type ControllerProcess, startControllerProcess } from './controller-process.js';
+import { startupRows, startupTimes, type TimedCommand } from './cli-start.js';
+import { freshDatabase, type PgCluster, startCluster } from './pg-database.js';
+import { fmt, median } from './stats.js';
 import { throughput } from './throughput.js';
 
 const root = new URL('..', import.meta.url).pathname;
-const ctl = join(root, 'bin', 'ctl.js');
+const { values: flags } = parseArgs({
+  options: {
+    baseline: { type: 'string', multiple: true },
+    'no-startup': { type: 'boolean' },
+    'no-postgres': { type: 'boolean' },
+    identities: { type: 'string', default: '100000' },
+  },
+});
+const baselines = flags.baseline ?? (process.env.CTL_BENCH_BASELINE ?? '').split(',').filter(Boolean);
+const IDENTITIES = Number(flags.identities);
 const work = mkdtempSync(join(tmpdir(), 'ctl-bench-'));
-const rows: string[][] = [];
-const report = (what: string, value: string, baseline: string, ratio: number, budget: string) =>
-  rows.push([what, value, baseline, `${ratio.toFixed(2)}x`, budget]);
+
+/** One controller under test: a build (this checkout or an older one) over one store. */
+interface Target {
+  label: string;
+  root: string;
+  /** The database this target's controller uses, and the server it is on (for more fresh databases). */
+  postgres?: string;
+  pgServer?: string;
+  dataDir: string;
+  configDir: string;
+  seedSeconds: number;
+  controller: ControllerProcess;
+  headers: Record<string, string>;
+  dispatcher: Agent;
+  byIdUrl: string;
+}
+
+function seed(checkout: string, location: string): number {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench', 'seed.ts'), checkout, location, String(IDENTITIES)], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`seeding ${location} failed: ${r.stderr}`);
+  return (JSON.parse(r.stdout) as { seconds: number }).seconds;
+}
 
 async function login(url: string, ca: string): Promise<string> {
   const dispatcher = new Agent({ connect: { ca } });
@@ -33,51 +71,103 @@ async function login(url: string, ca: string): Promise<string> {
   return body.data.token;
 }
 
-/** Fills a fresh data directory with identities before the controller opens it (one transaction). */
-async function seedIdentities(dataDir: string, count: number): Promise<void> {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const store = await Store.open({ sqlite: join(dataDir, 'ctl.db') });
-  const repo = store.repo('identity');
-  const now = new Date().toISOString();
-  const attrs = ['sales', 'emea', 'finance', 'apac', 'ops'];
-  await store.tx(async () => {
-    for (let i = 0; i < count; i++) {
-      await repo.insert({ name: `identity-${i}`, type: 'Default', isAdmin: false, roleAttributes: [attrs[i % 5], attrs[(i * 7) % 5]] }, { now });
-    }
+const cliEnv = (configDir: string) => ({ CTL_CONFIG_DIR: configDir, CI: 'true', NO_COLOR: '1' });
+
+async function startTarget(key: string, label: string, checkout: string, pgServer?: string): Promise<Target> {
+  const postgres = pgServer ? await freshDatabase(pgServer) : undefined;
+  const dataDir = join(work, key);
+  const seedSeconds = seed(checkout, postgres ?? join(dataDir, 'ctl.db'));
+  // The controller runs in its own process, as users run it: the CLI runs below block this one.
+  const controller = await startControllerProcess(dataDir, { root: checkout, storeUrl: postgres });
+  const headers = { 'zt-session': await login(controller.url, controller.caBundlePem) };
+  const configDir = join(work, `${key}-config`);
+  const loggedIn = spawnSync(process.execPath, [join(checkout, 'bin', 'ctl.js'), 'login', controller.url, '-u', 'admin', '--password-stdin', '--ca', join(dataDir, 'ca-bundle.pem')], {
+    env: { ...process.env, ...cliEnv(configDir) },
+    input: 'bench-admin\n',
   });
-  await store.close();
+  if (loggedIn.status !== 0) throw new Error(`ctl login (${label}) failed: ${loggedIn.stderr}`);
+  const dispatcher = new Agent({ connect: { ca: controller.caBundlePem } });
+  const found = (await (await request(`${controller.url}/edge/management/v1/identities?filter=${encodeURIComponent('name = "identity-500"')}`, { headers, dispatcher })).body.json()) as { data: { id: string }[] };
+  const byIdUrl = `${controller.url}/edge/management/v1/identities/${found.data[0].id}`;
+  return { label, root: checkout, postgres, pgServer, dataDir, configDir, seedSeconds, controller, headers, dispatcher, byIdUrl };
+}
+
+/** A row of a side-by-side table: one value per target, the first being this checkout on SQLite. */
+interface Row {
+  what: string;
+  values: number[];
+  unit: 'ms' | 's' | 'req/s';
+  /** What each value is measured against (same order), shown as "value (Nx baseline)". */
+  against?: number[];
+}
+
+const show = (v: number, unit: Row['unit']) => (unit === 'ms' ? fmt(v) : unit === 's' ? `${v.toFixed(1)} s` : `${v.toFixed(0)} req/s`);
+
+function printTable(title: string, targets: Target[], rows: Row[]): void {
+  const pg = targets.findIndex((t) => t.postgres);
+  const olds = targets.map((t, i) => i).filter((i) => i > 0 && targets[i].root !== root);
+  const head = ['measurement', targets[0].label];
+  if (pg >= 0) head.push(targets[pg].label, 'PostgreSQL ÷ SQLite');
+  for (const i of olds) head.push(targets[i].label, `SQLite now ÷ ${targets[i].label}`);
+  console.log(`\n${title}\n`);
+  console.log(`| ${head.join(' | ')} |`);
+  console.log(`|${head.map(() => '---').join('|')}|`);
+  for (const row of rows) {
+    const cell = (i: number) => show(row.values[i], row.unit) + (row.against ? ` (${(row.values[i] / row.against[i]).toFixed(2)}x)` : '');
+    const cells = [row.what, cell(0)];
+    if (pg >= 0) cells.push(cell(pg), `${(row.values[pg] / row.values[0]).toFixed(2)}x`);
+    for (const i of olds) cells.push(cell(i), `${(row.values[0] / row.values[i]).toFixed(2)}x`);
+    console.log(`| ${cells.join(' | ')} |`);
+  }
 }
 
 async function main() {
+  const notes: string[] = [];
   // 1. CLI start-up against a bare node process, timed from a small helper process (cli-start.ts says why).
-  for (const r of startupRows()) report(r.what, r.value, r.baseline, r.ratio, r.budget);
+  if (!flags['no-startup']) {
+    console.log('\n| measurement | value | baseline | ratio | budget |\n|---|---|---|---|---|');
+    for (const r of startupRows()) console.log(`| ${r.what} | ${r.value} | ${r.baseline} | ${r.ratio.toFixed(2)}x | ${r.budget} |`);
+  }
 
-  // 2. A controller with 100,000 identities.
-  const dataDir = join(work, 'controller');
-  const seedStart = Date.now();
-  await seedIdentities(dataDir, 100_000);
-  const seedSeconds = (Date.now() - seedStart) / 1000;
-  // The controller runs in its own process, as users run it: the CLI runs below block this one.
-  const controller = await startControllerProcess(dataDir);
-  const token = await login(controller.url, controller.caBundlePem);
-  const headers = { 'zt-session': token };
+  // 2. The stores and builds to compare, each with its own controller holding the same identities.
+  let cluster: PgCluster | undefined;
+  const targets: Target[] = [];
+  try {
+    const olds = baselines.map((commit) => ({ commit, dir: prepareBaseline(commit) }));
+    targets.push(await startTarget('sqlite', 'SQLite', root));
+    if (!flags['no-postgres']) {
+      const started = startCluster(join(work, 'pg-cluster.json'));
+      if ('unavailable' in started) {
+        notes.push(`PostgreSQL not measured (SQLite only): ${started.unavailable}`);
+        console.error(notes[notes.length - 1]);
+      }
+      else {
+        cluster = started;
+        targets.push(await startTarget('postgres', 'PostgreSQL', root, cluster.url));
+      }
+    }
+    for (const [i, old] of olds.entries()) targets.push(await startTarget(`baseline-${i}`, `SQLite @${old.commit}`, old.dir));
+    await measure(targets, notes);
+  } finally {
+    for (const t of targets) {
+      t.controller.stop();
+      await t.dispatcher.close();
+    }
+    cluster?.stop();
+  }
+}
 
-  const configDir = join(work, 'config');
-  const env = { ...process.env, CTL_CONFIG_DIR: configDir, CI: 'true', NO_COLOR: '1' };
-  const { spawnSync } = await import('node:child_process');
-  const caFile = join(dataDir, 'ca-bundle.pem');
-  const loggedIn = spawnSync(process.execPath, [ctl, 'login', controller.url, '-u', 'admin', '--password-stdin', '--ca', caFile], {
-    env,
-    input: 'bench-admin\n',
-  });
-  if (loggedIn.status !== 0) throw new Error(`ctl login failed: ${loggedIn.stderr}`);
-  const { medians: [nodeBare, list] } = startupTimes([['-e', ''], [ctl, 'identity', 'list', '--limit', '10']], 15, env);
-  report('`ctl identity list` (local controller)', fmt(list), fmt(nodeBare), list / nodeBare, '≤ 4x');
+async function measure(targets: Target[], notes: string[]): Promise<void> {
+  const rows: Row[] = [];
+  rows.push({ what: `seeding ${IDENTITIES.toLocaleString('en')} identities (one transaction)`, unit: 's', values: targets.map((t) => t.seedSeconds) });
 
-  // 3. Authenticated GET by id against a bare node:https hello world with the same certificate.
-  const admin = (await (await request(`${controller.url}/edge/management/v1/identities?filter=${encodeURIComponent('name = "identity-500"')}`, { headers, dispatcher: new Agent({ connect: { ca: controller.caBundlePem } }) })).body.json()) as { data: { id: string }[] };
-  const byId = `${controller.url}/edge/management/v1/identities/${admin.data[0].id}`;
-  const pkiDir = join(dataDir, 'pki');
+  // `ctl identity list` (each build's own CLI, logged in to its controller), alternated with `node -e ''`.
+  const commands: TimedCommand[] = [['-e', ''], ...targets.map((t) => ({ args: [join(t.root, 'bin', 'ctl.js'), 'identity', 'list', '--limit', '10'], env: cliEnv(t.configDir) }))];
+  const { medians } = startupTimes(commands, 21);
+  rows.push({ what: '`ctl identity list` (÷ `node -e ""`)', unit: 'ms', values: medians.slice(1), against: targets.map(() => medians[0]) });
+
+  // Authenticated GET by id against a bare node:https server with the same certificate, in alternated rounds.
+  const pkiDir = join(targets[0].dataDir, 'pki');
   const bare = createServer(
     { key: readFileSync(join(pkiDir, 'server.key.pem')), cert: readFileSync(join(pkiDir, 'server.cert.pem'), 'utf8') + readFileSync(join(pkiDir, 'intermediate.cert.pem'), 'utf8') },
     (_req, res) => {
@@ -87,38 +177,58 @@ async function main() {
   );
   await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
   const bareUrl = `https://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
-  const load = { ca: controller.caBundlePem, total: 4000, concurrency: 16 };
-  const bareRps = await throughput(bareUrl, load);
-  const ctlRps = await throughput(byId, { ...load, headers });
-  report('authenticated GET /identities/{id}', `${ctlRps.toFixed(0)} req/s`, `${bareRps.toFixed(0)} req/s`, ctlRps / bareRps, '≥ 0.40x bare `node:https`');
+  const load = { ca: targets[0].controller.caBundlePem, total: 4000, concurrency: 16 };
+  const bareRps: number[] = [];
+  const rps: number[][] = targets.map(() => []);
+  for (let round = 0; round < 5; round++) {
+    bareRps.push(await throughput(bareUrl, load));
+    for (const [i, t] of targets.entries()) rps[i].push(await throughput(t.byIdUrl, { ...load, ca: t.controller.caBundlePem, headers: t.headers }));
+  }
   bare.close();
+  const bareMedian = median(bareRps);
+  rows.push({ what: 'authenticated GET /identities/{id} (÷ bare `node:https`)', unit: 'req/s', values: rps.map(median), against: targets.map(() => bareMedian) });
 
-  // 4. Filtered lists over 100,000 identities, through HTTP (what a client waits for).
-  const dispatcher = new Agent({ connect: { ca: controller.caBundlePem } });
-  const timedGet = async (path: string, runs: number) =>
-    median(
-      await timeRuns(runs, async () => {
-        const r = await request(`${controller.url}${path}`, { headers, dispatcher });
+  // Filtered lists over the identities, through HTTP (what a client waits for), the targets alternated.
+  const timed = async (path: string, runs: number): Promise<number[]> => {
+    const times: number[][] = targets.map(() => []);
+    for (let run = 0; run < runs; run++) {
+      for (const [i, t] of targets.entries()) {
+        const start = process.hrtime.bigint();
+        const r = await request(`${t.controller.url}${path}`, { headers: t.headers, dispatcher: t.dispatcher });
         await r.body.arrayBuffer();
-        if (r.statusCode !== 200) throw new Error(`GET ${path} answered ${r.statusCode}`);
-      }),
-    );
+        times[i].push(Number(process.hrtime.bigint() - start) / 1e6);
+        if (r.statusCode !== 200) throw new Error(`GET ${path} (${t.label}) answered ${r.statusCode}`);
+      }
+    }
+    return times.map(median);
+  };
   const listPath = (filter: string) => `/edge/management/v1/identities?filter=${encodeURIComponent(filter)}`;
-  // Baseline: the round trip of a trivial request on the same connection.
-  const trivial = await timedGet('/edge/management/v1/version', 50);
-  const eq = await timedGet(listPath('name = "identity-54321"'), 50);
-  const contains = await timedGet(listPath('name contains "4321"'), 20);
-  const anyOf = await timedGet(listPath('anyOf(roleAttributes) = "finance"'), 20);
-  report('filter `name = "identity-54321"` (100k identities)', fmt(eq), `${fmt(trivial)} (GET /version)`, eq / trivial, '< 5 ms median');
-  report('filter `name contains "4321"` (100k identities)', fmt(contains), `${fmt(trivial)} (GET /version)`, contains / trivial, '< 50 ms median');
-  report('filter `anyOf(roleAttributes) = "finance"` (100k)', fmt(anyOf), `${fmt(trivial)} (GET /version)`, anyOf / trivial, 'none set');
-  await dispatcher.close();
-  controller.stop();
+  await timed('/edge/management/v1/version', 10); // warm the connections
+  const version = await timed('/edge/management/v1/version', 50);
+  rows.push({ what: 'filter `name = "identity-54321"` (÷ GET /version)', unit: 'ms', values: await timed(listPath('name = "identity-54321"'), 50), against: version });
+  rows.push({ what: 'filter `name contains "4321"`', unit: 'ms', values: await timed(listPath('name contains "4321"'), 20), against: version });
+  rows.push({ what: 'filter `anyOf(roleAttributes) = "finance"`', unit: 'ms', values: await timed(listPath('anyOf(roleAttributes) = "finance"'), 20), against: version });
+  rows.push({ what: 'GET /version (the filters\' baseline)', unit: 'ms', values: version });
+  printTable(`Controller, ${IDENTITIES.toLocaleString('en')} identities (each value in its own process; ratios to the run's baselines in parentheses)`, targets, rows);
+  console.log(`\nBaselines: \`node -e ""\` ${fmt(medians[0])}; bare \`node:https\` ${bareMedian.toFixed(0)} req/s (median of 5 rounds: ${bareRps.map((r) => r.toFixed(0)).join(', ')}).`);
+  console.log(`GET by id rounds (req/s): ${targets.map((t, i) => `${t.label} ${rps[i].map((r) => r.toFixed(0)).join(', ')}`).join('; ')}.`);
 
-  console.log(`\nMachine: ${process.platform} ${process.arch}, Node ${process.version}; seeding 100,000 identities took ${seedSeconds.toFixed(1)} s.\n`);
-  console.log('| measurement | value | baseline | ratio | budget |');
-  console.log('|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  // Login and list latency (what the security limits cost on the normal path): bench/limits.ts in a process of
+  // its own per target (an in-process controller, 100 identities), in three alternated rounds.
+  const limits: Record<string, number>[][] = targets.map(() => []);
+  for (let round = 0; round < 3; round++) {
+    for (const [i, t] of targets.entries()) {
+      const args = ['--import', 'tsx', join(root, 'bench', 'limits.ts'), '100', '--json', '--root', t.root];
+      if (t.pgServer) args.push('--store', await freshDatabase(t.pgServer));
+      const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`bench/limits.ts (${t.label}) failed: ${r.stderr}`);
+      limits[i].push(JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number>);
+    }
+  }
+  const whats = Object.keys(limits[0][0]);
+  printTable('Login and list latency (bench/limits.ts: in-process controller, 100 identities; median of 3 alternated runs, each a median)', targets, whats.map((what) => ({ what, unit: 'ms', values: limits.map((runs) => median(runs.map((r) => r[what]))) })));
+  console.log(`\nMachine: ${process.platform} ${process.arch}, Node ${process.version}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.`);
+  for (const note of notes) console.log(`\n${note}`);
 }
 
 try {

@@ -2,8 +2,8 @@
 // pays tens of milliseconds more per spawn (fork of a big heap, exec), which hides the start-up cost being
 // measured: this file imports node:child_process only.
 //
-// Usage: node bench/spawn-timer.mjs RUNS '<json: [[argv...], [argv...], ...]>'
-// Each argv is run with `process.execPath`; the commands are alternated (A B C A B C ...) so that a burst of
+// Usage: node bench/spawn-timer.mjs RUNS '<json: [[argv...], {"args": [argv...], "env": {...}}, ...]>'
+// Each argv is run with `process.execPath` (with `env` added to this process's environment, where given); the commands are alternated (A B C A B C ...) so that a burst of
 // load on the shared machine hits each of them alike. Prints {"runs": RUNS, "medians": [ms, ...], "cpu": [ms, ...]}
 // as JSON: median wall times, and (on Linux) the mean CPU time (user + system) of each command's processes, read
 // from this process's children times in /proc/self/stat. CPU time counts 10 ms ticks, so only its mean over many
@@ -28,10 +28,12 @@ const childrenCpu = () => {
   }
 };
 
-const once = (args) => {
+const once = (command) => {
+  const args = Array.isArray(command) ? command : command.args;
+  const env = Array.isArray(command) || !command.env ? process.env : { ...process.env, ...command.env };
   const cpu = childrenCpu();
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { stdio: 'ignore' });
+  const r = spawnSync(process.execPath, args, { stdio: 'ignore', env });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}`);
   return { ms, cpu: cpu === undefined ? undefined : childrenCpu() - cpu };
