@@ -18,6 +18,8 @@ export const CONTROLLER_LOCK = 0x63746c02;
 export class PostgresDriver implements Driver {
   readonly dialect = postgresDialect;
   private readonly client = new AsyncLocalStorage<PoolClient>();
+  /** Transactions open now; the storage is switched off when none is (see SqliteDriver.tx). */
+  private openTransactions = 0;
   private readonly numbered = new LruCache<string, string>(1024);
   /** Held for the life of the process: the one controller allowed on this database. */
   private ownerLock: PoolClient | undefined;
@@ -111,6 +113,7 @@ export class PostgresDriver implements Driver {
   async tx<T>(fn: () => Promise<T>): Promise<T> {
     if (this.client.getStore()) return fn();
     const client = await this.pool.connect();
+    this.openTransactions++;
     try {
       await client.query('BEGIN');
       const result = await this.client.run(client, fn);
@@ -121,6 +124,7 @@ export class PostgresDriver implements Driver {
       throw err;
     } finally {
       client.release();
+      if (--this.openTransactions === 0) this.client.disable();
     }
   }
 

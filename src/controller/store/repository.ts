@@ -258,7 +258,7 @@ export class Repository {
     await this.unique(values, () =>
       this.driver.run(`INSERT INTO ${this.table} (${names.map(quote).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, args),
     );
-    await this.writeSets(id, values);
+    await this.writeSets(id, values, true);
     return id;
   }
 
@@ -361,14 +361,18 @@ export class Repository {
     return encodeValue(field.type, value === null && field.default !== undefined ? field.default : value);
   }
 
-  private async writeSets(id: string, values: Record<string, unknown>): Promise<void> {
+  /** The side rows of each set field written: replaced on update, one statement for all of a set's values. */
+  private async writeSets(id: string, values: Record<string, unknown>, fresh = false): Promise<void> {
     for (const field of this.setFields) {
       if (values[field] === undefined) continue;
       const side = quote(setTableName(this.def, field));
-      await this.driver.run(`DELETE FROM ${side} WHERE "ownerId" = ?`, [id]);
-      for (const value of new Set((values[field] as string[] | null) ?? [])) {
-        await this.driver.run(`INSERT INTO ${side} ("ownerId", "value") VALUES (?, ?)`, [id, value]);
-      }
+      if (!fresh) await this.driver.run(`DELETE FROM ${side} WHERE "ownerId" = ?`, [id]);
+      const set = [...new Set((values[field] as string[] | null) ?? [])];
+      if (set.length === 0) continue;
+      await this.driver.run(
+        `INSERT INTO ${side} ("ownerId", "value") VALUES ${set.map(() => '(?, ?)').join(', ')}`,
+        set.flatMap((value) => [id, value]),
+      );
     }
   }
 

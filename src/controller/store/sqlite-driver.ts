@@ -25,12 +25,18 @@ export class SqliteDriver implements Driver {
   }
 
   static open(file: string, opts: { cacheSize?: number } = {}): SqliteDriver {
-    // Password hashes live here: owner-only, and SQLite gives its -wal and -shm files the same mode.
-    if (file !== ':memory:') {
-      closeSync(openSync(file, 'a', 0o600));
-      chmodSync(file, 0o600);
+    let db: Database;
+    try {
+      // Password hashes live here: owner-only, and SQLite gives its -wal and -shm files the same mode.
+      if (file !== ':memory:') {
+        closeSync(openSync(file, 'a', 0o600));
+        chmodSync(file, 0o600);
+      }
+      db = openSqlite(file);
+    } catch (err) {
+      if ((err as Error).name === 'SqliteNativeError') throw err;
+      throw new StoreUnavailableError(`cannot open the database ${file}: ${(err as Error).message}`);
     }
-    const db = openSqlite(file);
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
@@ -98,6 +104,9 @@ export class SqliteDriver implements Driver {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw err;
     } finally {
+      // On Node 20 an enabled AsyncLocalStorage taxes every promise in the process (a promise hook); transactions
+      // here run one at a time, so the storage is switched off between them and reads pay nothing.
+      this.inTx.disable();
       this.busy = undefined;
       release();
     }

@@ -1,5 +1,5 @@
 import { CATALOGUE, resource, type ResourceDef } from '../../resources/index.js';
-import type { Driver } from './driver.js';
+import { type Driver, StoreUnavailableError } from './driver.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresDriver, MIGRATION_LOCK } from './postgres-driver.js';
@@ -13,7 +13,10 @@ export type StoreLocation = { sqlite: string } | { postgres: string };
 /** Reads `--store`/`CTL_STORE_URL`: a postgres:// URL, or a path (sqlite:// prefix optional) to a SQLite file. */
 export function parseStoreLocation(value: string): StoreLocation {
   if (/^postgres(ql)?:/i.test(value)) return { postgres: value };
-  return { sqlite: value.replace(/^sqlite:(\/\/)?/i, '') };
+  if (/^sqlite:/i.test(value)) return { sqlite: value.replace(/^sqlite:(\/\/)?/i, '') };
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value);
+  if (scheme) throw new StoreUnavailableError(`unsupported store '${scheme[1]}://': expected postgres://user@host:port/db, or the path of a SQLite file`);
+  return { sqlite: value };
 }
 
 /** Every field in the catalogue that points at another resource, grouped by the resource pointed at. */
