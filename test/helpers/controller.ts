@@ -177,6 +177,22 @@ interface RawResponse {
   data: Buffer;
 }
 
+const agents = new Map<string, https.Agent>();
+
+/**
+ * One keep-alive agent per controller and trust: tests reuse TLS connections as real clients do, instead of paying
+ * a handshake per request. A controller that closes ends its connections; the agent opens new ones if asked.
+ */
+function keepAliveAgent(baseUrl: string, caPem: string): https.Agent {
+  const key = `${baseUrl}\n${caPem}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new https.Agent({ keepAlive: true, maxSockets: 8, ca: caPem });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 /** One HTTPS request with real certificate verification against `caPem`. */
 export function httpsRequest(
   baseUrl: string,
@@ -199,7 +215,7 @@ export function httpsRequest(
         headers,
         ca: caPem,
         rejectUnauthorized: true,
-        agent: false,
+        agent: keepAliveAgent(baseUrl, caPem),
       },
       (res) => {
         const chunks: Buffer[] = [];

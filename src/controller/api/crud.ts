@@ -83,7 +83,7 @@ export async function validBody(rt: Runtime, def: ResourceDef, verb: Verb, ctx: 
     if (value === undefined || value === null) continue;
     const target = resource(type.resource);
     const ids = type.kind === 'ref' ? [value as string] : type.kind === 'refList' ? (value as string[]) : roleIds(name, value as string[]);
-    const found = new Set((await rt.store.repoFor(target).findAll({ id: [...new Set(ids)] })).map((r) => r.id));
+    const found = new Set((await rt.store.repoFor(target).findAll({ id: [...new Set(ids)] }, { columns: [] })).map((r) => r.id));
     const missing = ids.find((id) => !found.has(id));
     if (missing !== undefined) throw invalidField(name, `no ${target.label} found with id '${missing}'`, missing);
   }

@@ -100,9 +100,9 @@ export async function presentIdentities(rows: Row[], rt: Runtime): Promise<Recor
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const { store } = rt;
-  const authenticators = await store.repo('authenticator').findAll({ identityId: ids });
-  const enrollments = await store.repo('enrollment').findAll({ identityId: ids });
-  const withSession = new Set((await store.repo('api-session').findAll({ identityId: ids })).map((r) => r.identityId));
+  const authenticators = await store.repo('authenticator').findAll({ identityId: ids }, { columns: ['identityId', 'method', 'username', 'fingerprint'] });
+  const enrollments = await store.repo('enrollment').findAll({ identityId: ids }, { columns: ['identityId', 'method', 'token', 'jwt', 'expiresAt'] });
+  const withSession = new Set(await store.repo('api-session').distinct('identityId', { identityId: ids }));
   const now = rt.clock();
   return rows.map((row) => {
     const wire = toWire(identity, row);

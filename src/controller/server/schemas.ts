@@ -61,14 +61,28 @@ function presence(field: FieldDef, verb: Verb): 'required' | 'optional' | 'no' {
 export function bodySchema(def: ResourceDef, verb: Verb): JsonSchema {
   const properties: Record<string, JsonSchema> = { tags: withNull(TAGS_SCHEMA) };
   const required: string[] = [];
+  const conditional: JsonSchema[] = [];
   for (const [name, field] of Object.entries(def.fields)) {
     const p = presence(field, verb);
     if (p === 'no' || field.readOnly || field.internal || field.computed) continue;
     const schema = typeSchema(field.type);
     properties[name] = field.nullable ? withNull(schema) : schema;
-    if (p === 'required') required.push(name);
+    if (field.when) conditional.push(whenSchema(name, field.when, p === 'required'));
+    else if (p === 'required') required.push(name);
   }
-  return { type: 'object', properties, required, additionalProperties: false };
+  return { type: 'object', properties, required, additionalProperties: false, ...(conditional.length ? { allOf: conditional } : {}) };
+}
+
+/**
+ * A field that belongs to some values of a discriminator (`domains` when `typeId` is DOMAIN): required as declared
+ * when the discriminator matches, refused when it names another value. Absent discriminator (a patch): allowed.
+ */
+function whenSchema(name: string, when: { field: string; in: readonly string[] }, required: boolean): JsonSchema {
+  return {
+    if: { properties: { [when.field]: { enum: [...when.in] } }, required: [when.field] },
+    then: required ? { required: [name] } : {},
+    else: { if: { required: [when.field] }, then: { not: { required: [name] } } },
+  };
 }
 
 /**
