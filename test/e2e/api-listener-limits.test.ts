@@ -93,13 +93,13 @@ describe('connections per client address', () => {
       const extra = await rawConnect();
       const ms = await closedWithin(extra, 250);
       assert.ok(ms < 250);
-      await assert.rejects(ctl.api.get('/version', { api: 'root' }));
+      await assert.rejects(ctl.api.get('/version', { api: 'root', freshConnection: true }));
     } finally {
       for (const s of held) s.destroy();
     }
     // Once they are closed, the address is welcome again.
     await new Promise((r) => setTimeout(r, 50));
-    assertStatus(await ctl.api.get('/version', { api: 'root' }), 200);
+    assertStatus(await ctl.api.get('/version', { api: 'root', freshConnection: true }), 200);
   });
 });
 

@@ -48,6 +48,8 @@ export interface RequestOptions {
   unlisted?: boolean;
   /** Permit a 5xx (never by default: a 500 is always a defect). */
   allow5xx?: boolean;
+  /** Open a new connection for this request instead of reusing a kept-alive one (connection-level tests). */
+  freshConnection?: boolean;
 }
 
 export type AuthScheme = 'zt-session' | 'bearer';
@@ -108,7 +110,7 @@ export class HttpHelper {
       headers['content-type'] ??= 'application/json';
       headers['content-length'] = String(payload.length);
     }
-    const raw = await httpsRequest(this.baseUrl, this.caPem, method, fullPath, headers, payload);
+    const raw = await httpsRequest(this.baseUrl, this.caPem, method, fullPath, headers, payload, opts.freshConnection);
     const res = parseResponse<T>(raw, `${method} ${fullPath}`);
     const what = `${method.toUpperCase()} ${fullPath} -> ${res.status}`;
     if (!opts.allow5xx) {
@@ -201,6 +203,7 @@ export function httpsRequest(
   fullPath: string,
   headers: Record<string, string>,
   payload?: Buffer,
+  freshConnection = false,
 ): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise<RawResponse>((resolve, reject) => {
@@ -215,7 +218,7 @@ export function httpsRequest(
         headers,
         ca: caPem,
         rejectUnauthorized: true,
-        agent: keepAliveAgent(baseUrl, caPem),
+        agent: freshConnection ? false : keepAliveAgent(baseUrl, caPem),
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -8,8 +8,8 @@
  */
 import { AssertionError } from 'node:assert';
 import https from 'node:https';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { BASE_PATHS, normalisePath, type ApiName } from './spec.js';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { BASE_PATHS, formatErrors, normalisePath, preview, type ApiName } from './spec.js';
 
 /** Where each API's document is served (its spec id), under the API's base path. */
 export const SERVED_SPEC_PATHS: Record<ApiName, string> = {
@@ -126,18 +126,6 @@ function validatorFor(op: ServedOperation, key: string, schema: unknown): Valida
 
 // ---------------------------------------------------------------------------------------------------------------
 // Validating
-
-function formatErrors(errors: ErrorObject[] | null | undefined): string {
-  return (errors ?? [])
-    .slice(0, 25)
-    .map((e) => `  ${e.instancePath || '(root)'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`)
-    .join('\n');
-}
-
-function preview(body: unknown): string {
-  const s = typeof body === 'string' ? body : (JSON.stringify(body) ?? String(body));
-  return s.length > 1500 ? `${s.slice(0, 1500)}... (${s.length} chars)` : s;
-}
 
 /** The served operation for a method and a concrete path (under the API base, or with it), or undefined. */
 export function findServedOperation(spec: ServedSpec, method: string, rawPath: string): ServedOperation | undefined {

@@ -383,14 +383,16 @@ export function definitionValidator(api: ApiName, name: string): ValidateFunctio
   return compiled(`def:${api}:${name}`, { $ref: `${SCHEMA_ID[api]}#/definitions/${name}` });
 }
 
-function formatErrors(errors: ErrorObject[] | null | undefined): string {
+/** Ajv errors as indented lines for an assertion message. */
+export function formatErrors(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? [])
     .slice(0, 25)
     .map((e) => `  ${e.instancePath || '(root)'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`)
     .join('\n');
 }
 
-function preview(body: unknown): string {
+/** A body, shortened for an assertion message. */
+export function preview(body: unknown): string {
   let s: string;
   try {
     s = typeof body === 'string' ? body : (JSON.stringify(body) ?? String(body));
