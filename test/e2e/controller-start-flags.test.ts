@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CTL_BIN, ctlEnv } from '../helpers/cli.js';
+import { dropDataDirDatabases, storeEnvFor } from '../helpers/postgres.js';
 import { REPO_ROOT } from '../helpers/spec.js';
 import { freePort } from '../helpers/ports.js';
 import { HttpHelper, randomPassword } from '../helpers/controller.js';
@@ -19,6 +20,7 @@ const tmpDirs: string[] = [];
 after(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   for (const d of tmpDirs) await rm(d, { recursive: true, force: true });
+  await dropDataDirDatabases();
 });
 
 async function tmp(): Promise<string> {
@@ -29,7 +31,10 @@ async function tmp(): Promise<string> {
 
 /** Starts the controller; resolves once it prints its data directory line (it is listening), or it exits. */
 async function start(args: string[], env: Record<string, string | undefined> = {}) {
-  const child = spawn(process.execPath, [CTL_BIN, 'controller', 'start', ...args], { cwd: REPO_ROOT, env: ctlEnv({ env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  // Under CTL_TEST_STORE=postgres each data directory gets a database of its own.
+  const dataDir = args[args.indexOf('--data-dir') + 1];
+  const storeEnv = args.includes('--data-dir') ? await storeEnvFor(dataDir) : {};
+  const child = spawn(process.execPath, [CTL_BIN, 'controller', 'start', ...args], { cwd: REPO_ROOT, env: ctlEnv({ env: { ...storeEnv, ...env } }), stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
