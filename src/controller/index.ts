@@ -154,7 +154,8 @@ export async function createController(options: CreateControllerOptions): Promis
 async function bind(port: number, host: string): Promise<{ server: NetServer; serve(handler: (socket: Socket) => void): void; destroyAll(): void }> {
   const sockets = new Set<Socket>();
   let handler: ((socket: Socket) => void) | undefined;
-  const server = createNetServer({ pauseOnConnect: true }, (socket) => {
+  // noDelay as node's own HTTP servers set it: without it, Nagle's algorithm holds small responses back.
+  const server = createNetServer({ pauseOnConnect: true, noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     handler?.(socket);
