@@ -114,6 +114,13 @@ async function resetEntities(line: string): Promise<void> {
   const made = (name: string) => new RegExp(`(create|--name) ${name}\\b`).test(line);
   const laptop7 = made('laptop-7') ? undefined : await createIdentity(admin, { name: 'laptop-7', roleAttributes: ['sales', 'emea'] });
   const laptop8 = made('laptop-8') ? undefined : await createIdentity(admin, { name: 'laptop-8' });
+  // The config examples: `web` exists unless the line makes it; so does its type `tunnel.v1`.
+  for (const e of (await admin.get('/configs', { query: { filter: 'name = "web"' } })).body.data) await admin.delete(`/configs/${e.id}`);
+  for (const e of (await admin.get('/config-types', { query: { filter: 'name = "tunnel.v1"' } })).body.data) await admin.delete(`/config-types/${e.id}`);
+  if (!made('tunnel\\.v1')) {
+    const type = await admin.post('/config-types', { name: 'tunnel.v1', schema: { type: 'object' } });
+    if (!made('web')) await admin.post('/configs', { name: 'web', configTypeId: type.body.data.id, data: { hostname: 'web.internal', port: 443 } });
+  }
   const home = env.HOME!;
   rmSync(path.join(home, 'laptop-7.jwt'), { force: true });
   writeFileSync(path.join(home, 'authenticator.json'), JSON.stringify({ method: 'updb', identityId: laptop8, username: 'laptop-8-login', password: 'Pa55-word' }));

@@ -1,9 +1,45 @@
 // The steps every `create` shares: required booleans default to false, references are resolved to ids, the new id
-// is printed for scripts. Each noun's create command (identity/create.ts) is built from them.
+// is printed for scripts. The generic create below is built from them, and so are nouns' own (identity/create.ts).
+import { Command } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Deps } from '../deps.js';
+import { addFieldFlags, collectFields } from './fields.js';
+import { withMeta } from './meta.js';
+import { noun } from './words.js';
 import type { ApiClient } from '../../client/types.js';
 import type { ResourceDef } from '../../resources/types.js';
 import type { IO } from '../../console/io.js';
 import type { FieldInput } from './fields.js';
+
+/**
+ * Whether every field a create takes can be a flag: a secret (a password) must never be one, and a virtual field
+ * turns into other rows that need a noun's own command. Such nouns bring their own create.
+ */
+export function hasGenericCreate(def: ResourceDef): boolean {
+  return Object.values(def.fields).every((f) => f.create === 'no' || (!f.secret && !f.virtual));
+}
+
+/** `ctl NOUN create NAME --flag ...`: the name as the argument, every other create field as a flag. */
+export function buildCreate(deps: Deps, def: ResourceDef, run = runCreate): CommandUnknownOpts {
+  const n = noun(def);
+  const named = 'name' in def.fields;
+  const command = withMeta(named ? new Command('create').argument('<name>', `name of the new ${def.label}`) : new Command('create'), {
+    description: `Create ${/^[aeiou]/i.test(def.label) ? 'an' : 'a'} ${def.label}; prints its id`,
+    examples: [`ctl ${n} create ${named ? 'NAME ' : ''}...`, `ctl ${n} create --help`],
+  });
+  const flags = addFieldFlags(command, def, 'create', ['name']);
+  return command.action(async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as CommandUnknownOpts;
+    const name = named ? (args[0] as string) : undefined;
+    await run(def, { name, input: collectFields(cmd, flags) }, deps);
+  });
+}
+
+export async function runCreate(def: ResourceDef, opts: { name?: string; input: FieldInput }, deps: Deps): Promise<void> {
+  const base = { ...requiredBooleans(def), ...(opts.name === undefined ? {} : { name: opts.name }) };
+  const id = await createEntity(await deps.api(), def, base, opts.input);
+  announceCreated(deps.io, def, opts.name, id);
+}
 import { entityPath, resolveRefs } from './resolve.js';
 
 /** A boolean the API requires on create (isAdmin) is false unless its flag is given. */

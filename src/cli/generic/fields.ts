@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { FieldDef, FieldType, ResourceDef } from '../../resources/types.js';
@@ -100,7 +101,7 @@ function optionsFor(name: string, f: FieldDef, verb: WriteVerb, resourceName: st
     case 'tags':
       return [new Option(`--${name} <key=value>`, f.description).argParser(tagPair)];
     case 'object':
-      return [new Option(`--${name} <json>`, `${description} (a JSON object)`).argParser(jsonObject)];
+      return [new Option(`--${name} <json>`, `${description} (a JSON object, @FILE to read it from a file, - from stdin)`).argParser(jsonObject)];
     case 'ref':
       return [completeWith(new Option(`--${name} <name-or-id>`, description), { kind: 'resource', resource: f.type.resource })];
     default:
@@ -126,12 +127,21 @@ export function tagPair(value: string, previous: Record<string, string> | undefi
   return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
 }
 
+/** A JSON object given as text, as `@FILE` (read from the file) or as `-` (read from stdin). */
 export function jsonObject(value: string): Record<string, unknown> {
+  let text = value;
+  if (value === '-' || value.startsWith('@')) {
+    try {
+      text = readFileSync(value === '-' ? 0 : value.slice(1), 'utf8');
+    } catch (err) {
+      throw new InvalidArgumentError(`cannot read ${value === '-' ? 'stdin' : value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+    }
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(value);
+    parsed = JSON.parse(text);
   } catch {
-    throw new InvalidArgumentError('not valid JSON.');
+    throw new InvalidArgumentError(`not valid JSON${text === value ? '' : ` in ${value === '-' ? 'stdin' : value.slice(1)}`}.`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError('expected a JSON object.');
   return parsed as Record<string, unknown>;

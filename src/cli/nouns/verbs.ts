@@ -4,6 +4,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { resource } from '../../resources/index.js';
 import type { Operation, ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
+import { buildCreate, hasGenericCreate } from '../generic/create.js';
 import { buildDelete } from '../generic/delete.js';
 import { buildNoun } from '../generic/noun.js';
 import { buildList } from '../generic/list.js';
@@ -12,7 +13,7 @@ import { buildShow } from '../generic/show.js';
 import { buildUpdate } from '../generic/update.js';
 import type { NounSummary } from './summary.js';
 
-export type VerbBuilder = (deps: Deps, def: ResourceDef) => CommandUnknownOpts;
+export type VerbBuilder = (deps: Deps, def: ResourceDef) => CommandUnknownOpts | undefined;
 
 /**
  * What a noun's own module (e.g. src/cli/identity/index.ts) exports: verbs by name. A builder replaces the generic
@@ -23,13 +24,13 @@ export interface NounModule {
 }
 
 /**
- * The generic verbs, in the order help lists them, each with the catalogue operation it needs. `create` has no
- * generic builder (what a create takes is particular to each resource): it comes from the noun's own module.
+ * The generic verbs, in the order help lists them, each with the catalogue operation it needs. `create` is generic
+ * where every create field can be a flag (hasGenericCreate); otherwise it comes from the noun's own module.
  */
 const STANDARD: ReadonlyArray<readonly [verb: string, op: Operation, build: VerbBuilder | undefined]> = [
   ['list', 'list', (deps, def) => buildList(deps, def)],
   ['show', 'get', (deps, def) => buildShow(deps, def)],
-  ['create', 'create', undefined],
+  ['create', 'create', (deps, def) => (hasGenericCreate(def) ? buildCreate(deps, def) : undefined)],
   ['update', 'patch', (deps, def) => buildUpdate(deps, def)],
   ['delete', 'delete', (deps, def) => buildDelete(deps, def)],
 ];
@@ -56,8 +57,8 @@ export function addVerbs(noun: CommandUnknownOpts, deps: Deps, resourceName: str
   // Map.set keeps a key's place: an own verb replaces a generic one where it stands.
   for (const [verb, build] of Object.entries(own)) builders.set(verb, build ?? undefined);
   for (const [verb, build] of builders) {
-    if (!build) continue;
-    const command = build(deps, def);
+    const command = build?.(deps, def);
+    if (!command) continue;
     if (command.name() !== verb) throw new Error(`'${noun.name()} ${verb}' is built as '${command.name()}'`);
     noun.addCommand(command);
   }
