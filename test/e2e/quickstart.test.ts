@@ -6,17 +6,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { expectCtl, runCtl } from '../helpers/cli.js';
+import { dropDataDirDatabases, storeEnvFor } from '../helpers/postgres.js';
 import { freePort } from '../helpers/ports.js';
 
 describe('ctl quickstart', () => {
   let tmp: string;
-  let env: { CTL_DATA_DIR: string };
+  let env: { CTL_DATA_DIR: string; CTL_STORE_URL?: string };
   let configDir: string;
   let port: number;
 
   before(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-quickstart-'));
-    env = { CTL_DATA_DIR: path.join(tmp, 'data') };
+    const dataDir = path.join(tmp, 'data');
+    // Under CTL_TEST_STORE=postgres the controller quickstart starts keeps its data in a database of its own.
+    env = { CTL_DATA_DIR: dataDir, ...(await storeEnvFor(dataDir)) };
     configDir = path.join(tmp, 'config');
     port = await freePort();
   });
@@ -24,6 +27,7 @@ describe('ctl quickstart', () => {
   after(async () => {
     await runCtl(['controller', 'stop'], { env, configDir });
     await rm(tmp, { recursive: true, force: true });
+    await dropDataDirDatabases();
   });
 
   it('starts a controller, logs in profile quickstart and makes it current', async () => {
