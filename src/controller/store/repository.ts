@@ -105,6 +105,7 @@ export class Repository {
   private readonly setFields: string[];
   private readonly refSelect: string;
   private readonly table: string;
+  private readonly selects = new Map<string, string>();
 
   constructor(
     private readonly driver: Driver,
@@ -156,6 +157,17 @@ export class Repository {
    */
   async findAll(where: Where, opts: LookupOptions & { limit?: number } = {}): Promise<Row[]> {
     const cond = this.whereClause(where);
+    // No LIMIT unless one is asked for: SQLite plans `IN (SELECT value FROM json_each(?))` 2-3 times slower with one.
+    const limit = opts.limit === undefined ? '' : ` LIMIT ${Number(opts.limit)}`;
+    const rows = await this.driver.all<Record<string, unknown>>(`SELECT ${this.selectFrom(opts)} WHERE ${cond.sql} ORDER BY e."id"${limit}`, cond.params);
+    return rows.map((r) => this.decode(r, opts.include));
+  }
+
+  /** `<columns> FROM <table> e [JOIN ...]` of a lookup, made once per shape: lookups run on every request. */
+  private selectFrom(opts: LookupOptions): string {
+    const key = `${opts.columns?.join(',') ?? '*'}|${opts.include ? JSON.stringify(opts.include) : ''}`;
+    let text = this.selects.get(key);
+    if (text !== undefined) return text;
     const select = [opts.columns ? ['id', 'createdAt', 'updatedAt', 'tags', 'isSystem', ...opts.columns].map((c) => `e.${quote(c)}`).join(', ') : 'e.*'];
     const joins: string[] = [];
     for (const [i, [field, columns]] of Object.entries(opts.include ?? {}).entries()) {
@@ -164,13 +176,10 @@ export class Repository {
       joins.push(` JOIN ${quote(this.resolve(type.resource).table)} j${i} ON j${i}."id" = e.${quote(field)}`);
       for (const c of columns) select.push(`j${i}.${quote(c)} AS ${quote(`include:${field}:${c}`)}`);
     }
-    // No LIMIT unless one is asked for: SQLite plans `IN (SELECT value FROM json_each(?))` 2-3 times slower with one.
-    const limit = opts.limit === undefined ? '' : ` LIMIT ${Number(opts.limit)}`;
-    const rows = await this.driver.all<Record<string, unknown>>(
-      `SELECT ${select.join(', ')} FROM ${this.table} e${joins.join('')} WHERE ${cond.sql} ORDER BY e."id"${limit}`,
-      cond.params,
-    );
-    return rows.map((r) => this.decode(r, opts.include));
+    text = `${select.join(', ')} FROM ${this.table} e${joins.join('')}`;
+    // The shapes are the code's own (a handful per resource), so the map stays small.
+    this.selects.set(key, text);
+    return text;
   }
 
   /** The distinct values of one stored field among the rows matching `where` (e.g. which identities have a session). */
@@ -218,19 +227,32 @@ export class Repository {
     return compileQuery(query, this.schema, this.dialect);
   }
 
+  /** Conditions as SQL text and parameters; written with plain strings, as every store lookup runs it. */
   private whereClause(where: Where): Fragment {
-    const parts: Fragment[] = [raw('1 = 1')];
-    for (const [name, value] of Object.entries(where)) {
+    let text = '1 = 1';
+    const params: unknown[] = [];
+    for (const name in where) {
+      const value = where[name];
       if (name !== 'id' && !this.columns.includes(name)) throw new Error(`${this.def.name} has no stored field '${name}'`);
-      const column = raw(`e.${quote(name)}`);
-      if (value === null) parts.push(sql`${column} IS NULL`);
-      else if (Array.isArray(value) && value.length === 1) parts.push(sql`${column} = ${param(value[0] as string)}`);
-      else if (Array.isArray(value)) parts.push(this.dialect.inList(column, value as string[]));
-      else if (typeof value === 'object' && 'lt' in value) parts.push(sql`${column} < ${param(value.lt)}`);
-      else if (typeof value === 'object') parts.push(sql`${column} IS DISTINCT FROM ${param((value as { ne: string }).ne)}`);
-      else parts.push(sql`${column} = ${param(value)}`);
+      const column = `e."${name}"`;
+      if (value === null) text += ` AND ${column} IS NULL`;
+      else if (Array.isArray(value) && value.length === 1) {
+        text += ` AND ${column} = ?`;
+        params.push(value[0]);
+      } else if (Array.isArray(value)) {
+        const list = this.dialect.inList(raw(column), value as string[]);
+        text += ` AND ${list.sql}`;
+        params.push(...list.params);
+      } else if (typeof value === 'object') {
+        const [op, operand] = 'lt' in value ? ['<', value.lt] : ['IS DISTINCT FROM', (value as { ne: string }).ne];
+        text += ` AND ${column} ${op} ?`;
+        params.push(operand);
+      } else {
+        text += ` AND ${column} = ?`;
+        params.push(typeof value === 'boolean' ? Number(value) : value);
+      }
     }
-    return join(parts, ' AND ');
+    return { sql: text, params };
   }
 
   private scopeClause(scope: Scope): Fragment {
