@@ -5,13 +5,13 @@ import type { Store } from './store/store.js';
 
 /**
  * Creates the default admin on first start: identity "Default Admin" (isAdmin, isDefaultAdmin) with a updb
- * authenticator. Returns the password when it had to be generated, so the caller can print it once.
+ * authenticator. A password it has to generate goes to `announce`, before it is stored, and nowhere else.
  */
 export async function ensureDefaultAdmin(
   store: Store,
   opts: { username: string; password?: string; now: Date; passwords: PasswordHasher; announce?: (password: string) => void },
-): Promise<{ generatedPassword?: string }> {
-  if (await store.repo('identity').exists({ isDefaultAdmin: true })) return {};
+): Promise<void> {
+  if (await store.repo('identity').exists({ isDefaultAdmin: true })) return;
   const password = opts.password ?? randomBytes(18).toString('base64url');
   const hash = await opts.passwords.hash(password);
   // Shown before it is stored: a start that dies in between leaves no password that nobody ever saw.
@@ -24,5 +24,4 @@ export async function ensureDefaultAdmin(
     );
     await store.repo('authenticator').insert({ identityId, method: 'updb', username: opts.username, password: hash }, { id: newId(), now });
   });
-  return opts.password ? {} : { generatedPassword: password };
 }

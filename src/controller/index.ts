@@ -59,8 +59,6 @@ export interface InjectResponse {
 export interface Controller {
   runtime: Runtime;
   adminUser: string;
-  /** Set only on the first start when no admin password was given. */
-  generatedAdminPassword?: string;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Runs one request through the whole pipeline in-process (no socket, no TLS), as fastify's inject does. */
   inject(request: InjectRequest): Promise<InjectResponse>;
@@ -79,9 +77,8 @@ export async function createController(options: CreateControllerOptions): Promis
   const store = await Store.open(location);
   const passwords = new PasswordHasher(options.passwordCost);
   const adminUser = options.adminUser ?? 'admin';
-  let admin: { generatedPassword?: string };
   try {
-    admin = await ensureDefaultAdmin(store, {
+    await ensureDefaultAdmin(store, {
       username: adminUser,
       password: options.adminPassword,
       now: new Date(),
@@ -127,7 +124,6 @@ export async function createController(options: CreateControllerOptions): Promis
   return {
     runtime,
     adminUser,
-    generatedAdminPassword: admin.generatedPassword,
     handle: app.handle,
     async inject(request) {
       const { inject } = await import('light-my-request');
@@ -225,7 +221,6 @@ export async function startController(options: ControllerOptions): Promise<Runni
     url: publicUrl,
     port,
     caBundlePem: pki.caBundlePem,
-    generatedAdminPassword: controller.generatedAdminPassword,
     adminUser: controller.adminUser,
     close: () =>
       (closing ??= new Promise<void>((resolve) => {

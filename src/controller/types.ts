@@ -19,7 +19,7 @@ export interface ControllerOptions {
   advertise?: string[];
   /** Default admin created on first start only. */
   adminUser?: string;
-  /** Password of the default admin; generated (and reported in `generatedAdminPassword`) when absent. */
+  /** Password of the default admin; generated (and given to `announceAdminPassword`) when absent. */
   adminPassword?: string;
   /** Origins (scheme://host[:port]) allowed CORS with credentials; any other origin gets CORS without them. */
   corsOrigins?: string[];
@@ -50,8 +50,6 @@ export interface RunningController {
   port: number;
   /** Root + intermediate CA, what clients must trust. */
   caBundlePem: string;
-  /** Set only on the first start when no admin password was given: print it once. */
-  generatedAdminPassword?: string;
   adminUser: string;
   close(): Promise<void>;
 }

@@ -62,6 +62,7 @@ async function authenticate(rt: Runtime, ctx: Ctx) {
     const info: Record<string, unknown> = {};
     if (body.envInfo) info.envInfo = body.envInfo;
     if (body.sdkInfo) info.sdkInfo = body.sdkInfo;
+    // What the client reports about itself is not an admin's change: the identity's updatedAt stays.
     if (Object.keys(info).length > 0) await store.repo('identity').update(identity.id, info, identity.updatedAt);
     return session;
   });

@@ -56,6 +56,7 @@ export class ApiSessions {
     const identity = (session.included as Record<string, Record<string, unknown>>).identityId;
     if (isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, now)) throw UNAUTHORIZED();
     if (now.getTime() - last >= ACTIVITY_WRITE_INTERVAL_MS) {
+      // Activity is bookkeeping, not a change of the session: its updatedAt stays as it was.
       await this.sessions().update(session.id, { lastActivityAt: now.toISOString() }, session.updatedAt);
     }
     return {

@@ -320,7 +320,7 @@ export class Repository {
     await this.insert(values, { id: values.id, now, isSystem: true });
   }
 
-  /** Updates only the given fields (PATCH semantics); `updatedAt` always moves. */
+  /** Updates only the given fields (PATCH semantics); `updatedAt` becomes `now` (bookkeeping writes pass the old value). */
   async update(id: string, values: Record<string, unknown>, now: string): Promise<void> {
     const sets = ['"updatedAt" = ?'];
     const args: unknown[] = [now];

@@ -113,12 +113,3 @@ function dependencyOrder(tables: Record<string, TableModel>): [string, TableMode
   for (const name of Object.keys(tables)) visit(name);
   return out;
 }
-
-/** Compares two schemas as the database sees them (column order and defaults aside). */
-export function sameSchema(a: SchemaModel, b: SchemaModel): boolean {
-  try {
-    return diffSchemas(a, b).length === 0;
-  } catch {
-    return false;
-  }
-}

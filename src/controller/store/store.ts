@@ -77,10 +77,6 @@ export class Store {
     return store;
   }
 
-  get dialect(): Driver['dialect']['name'] {
-    return this.driver.dialect.name;
-  }
-
   repo(name: string): Repository {
     const repo = this.repos.get(name);
     if (!repo) throw new Error(`no repository for resource '${name}'`);
