@@ -38,3 +38,19 @@ export function nameField(description: string): FieldDef {
 export function createOnly(type: FieldType, description: string): FieldDef {
   return { type, description, create: 'required', replace: 'no', patch: 'no', filterable: true, sortable: true };
 }
+
+/** A policy's role set over `resource`: optional everywhere, empty by default (wire-protocol section 4). */
+export function rolesField(resource: string, description: string): FieldDef {
+  return { type: { kind: 'roles', resource }, description, create: 'optional', replace: 'optional', patch: 'optional', nullable: true, default: [], filterable: true };
+}
+
+/** How a policy combines the `#attribute` roles of each role set: every one (AllOf) or any one (AnyOf). */
+export const semanticField: FieldDef = {
+  type: { kind: 'enum', values: SEMANTICS },
+  description: 'AllOf: an entity needs every #attribute of a role set; AnyOf: any one of them',
+  create: 'required',
+  replace: 'required',
+  patch: 'optional',
+  filterable: true,
+  sortable: true,
+};

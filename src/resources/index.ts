@@ -2,14 +2,35 @@ import { apiSession } from './api-session.js';
 import { authPolicy } from './auth-policy.js';
 import { authenticator } from './authenticator.js';
 import { configType } from './config-type.js';
+import { edgeRouterPolicy } from './edge-router-policy.js';
+import { edgeRouter } from './edge-router.js';
 import { config } from './config.js';
 import { enrollment } from './enrollment.js';
 import { identityType } from './identity-type.js';
 import { identity } from './identity.js';
+import { postureCheck } from './posture-check.js';
+import { serviceEdgeRouterPolicy } from './service-edge-router-policy.js';
+import { servicePolicy } from './service-policy.js';
+import { service } from './service.js';
 import type { ResourceDef } from './types.js';
 
 /** Every resource of the catalogue, in the order help and the served spec list them. */
-export const CATALOGUE: readonly ResourceDef[] = [identity, authenticator, enrollment, authPolicy, identityType, apiSession, configType, config];
+export const CATALOGUE: readonly ResourceDef[] = [
+  identity,
+  authenticator,
+  enrollment,
+  authPolicy,
+  identityType,
+  apiSession,
+  configType,
+  config,
+  service,
+  edgeRouter,
+  postureCheck,
+  servicePolicy,
+  edgeRouterPolicy,
+  serviceEdgeRouterPolicy,
+];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));
 

@@ -96,11 +96,15 @@ function roleIds(field: string, roles: string[]): string[] {
   return roles.filter((r) => r.startsWith('@')).map((r) => r.slice(1));
 }
 
-/** PUT replaces every updatable field: what the body leaves out goes back to its default. */
+/**
+ * PUT replaces every updatable field: what the body leaves out goes back to its default. A field required at
+ * creation that a replace may leave out (a posture check's `typeId`) has no default to go back to: it keeps its value.
+ */
 export function withReplaceDefaults(def: ResourceDef, body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { tags: {}, ...body };
   for (const [name, field] of Object.entries(def.fields)) {
     if (field.replace === 'no' || field.readOnly || field.virtual || field.internal || field.computed || name in out) continue;
+    if (field.create === 'required' && field.default === undefined) continue;
     out[name] = field.default ?? null;
   }
   return out;

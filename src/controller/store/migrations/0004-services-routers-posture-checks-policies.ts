@@ -1,0 +1,999 @@
+// Recorded by `npm run schema:migration -- services-routers-posture-checks-policies`. Never edit a migration that has shipped: record a new one.
+import type { Migration } from '../schema-diff.js';
+
+export const migration: Migration = {
+  "id": 4,
+  "name": "services-routers-posture-checks-policies",
+  "ops": [
+    {
+      "op": "createTable",
+      "table": {
+        "name": "services",
+        "columns": [
+          {
+            "name": "id",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "createdAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "updatedAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "tags",
+            "type": "json",
+            "notNull": true,
+            "default": "{}"
+          },
+          {
+            "name": "isSystem",
+            "type": "integer",
+            "notNull": true,
+            "default": 0
+          },
+          {
+            "name": "name",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "roleAttributes",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          },
+          {
+            "name": "configs",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          },
+          {
+            "name": "encryptionRequired",
+            "type": "integer",
+            "notNull": true
+          },
+          {
+            "name": "terminatorStrategy",
+            "type": "text",
+            "notNull": false,
+            "default": "smartrouting"
+          },
+          {
+            "name": "maxIdleTimeMillis",
+            "type": "integer",
+            "notNull": false,
+            "default": 0
+          }
+        ],
+        "primaryKey": [
+          "id"
+        ],
+        "foreignKeys": []
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "services_roleAttributes",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "services",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "services_configs",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "services",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "value",
+            "table": "configs",
+            "onDelete": "restrict"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "edge_routers",
+        "columns": [
+          {
+            "name": "id",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "createdAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "updatedAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "tags",
+            "type": "json",
+            "notNull": true,
+            "default": "{}"
+          },
+          {
+            "name": "isSystem",
+            "type": "integer",
+            "notNull": true,
+            "default": 0
+          },
+          {
+            "name": "name",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "roleAttributes",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          },
+          {
+            "name": "cost",
+            "type": "integer",
+            "notNull": false,
+            "default": 0
+          },
+          {
+            "name": "noTraversal",
+            "type": "integer",
+            "notNull": false,
+            "default": 0
+          },
+          {
+            "name": "disabled",
+            "type": "integer",
+            "notNull": false,
+            "default": 0
+          },
+          {
+            "name": "isTunnelerEnabled",
+            "type": "integer",
+            "notNull": false,
+            "default": 0
+          },
+          {
+            "name": "appData",
+            "type": "json",
+            "notNull": false,
+            "default": "{}"
+          }
+        ],
+        "primaryKey": [
+          "id"
+        ],
+        "foreignKeys": []
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "edge_routers_roleAttributes",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "edge_routers",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "posture_checks",
+        "columns": [
+          {
+            "name": "id",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "createdAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "updatedAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "tags",
+            "type": "json",
+            "notNull": true,
+            "default": "{}"
+          },
+          {
+            "name": "isSystem",
+            "type": "integer",
+            "notNull": true,
+            "default": 0
+          },
+          {
+            "name": "name",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "typeId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "roleAttributes",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          }
+        ],
+        "primaryKey": [
+          "id"
+        ],
+        "foreignKeys": []
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "posture_checks_roleAttributes",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "posture_checks",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "service_policies",
+        "columns": [
+          {
+            "name": "id",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "createdAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "updatedAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "tags",
+            "type": "json",
+            "notNull": true,
+            "default": "{}"
+          },
+          {
+            "name": "isSystem",
+            "type": "integer",
+            "notNull": true,
+            "default": 0
+          },
+          {
+            "name": "name",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "type",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "semantic",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "identityRoles",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          },
+          {
+            "name": "serviceRoles",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          },
+          {
+            "name": "postureCheckRoles",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          }
+        ],
+        "primaryKey": [
+          "id"
+        ],
+        "foreignKeys": []
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "service_policies_identityRoles",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "service_policies",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "service_policies_serviceRoles",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "service_policies",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "service_policies_postureCheckRoles",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "service_policies",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "edge_router_policies",
+        "columns": [
+          {
+            "name": "id",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "createdAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "updatedAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "tags",
+            "type": "json",
+            "notNull": true,
+            "default": "{}"
+          },
+          {
+            "name": "isSystem",
+            "type": "integer",
+            "notNull": true,
+            "default": 0
+          },
+          {
+            "name": "name",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "semantic",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "identityRoles",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          },
+          {
+            "name": "edgeRouterRoles",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          }
+        ],
+        "primaryKey": [
+          "id"
+        ],
+        "foreignKeys": []
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "edge_router_policies_identityRoles",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "edge_router_policies",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "edge_router_policies_edgeRouterRoles",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "edge_router_policies",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "service_edge_router_policies",
+        "columns": [
+          {
+            "name": "id",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "createdAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "updatedAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "tags",
+            "type": "json",
+            "notNull": true,
+            "default": "{}"
+          },
+          {
+            "name": "isSystem",
+            "type": "integer",
+            "notNull": true,
+            "default": 0
+          },
+          {
+            "name": "name",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "semantic",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "serviceRoles",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          },
+          {
+            "name": "edgeRouterRoles",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          }
+        ],
+        "primaryKey": [
+          "id"
+        ],
+        "foreignKeys": []
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "service_edge_router_policies_serviceRoles",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "service_edge_router_policies",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "service_edge_router_policies_edgeRouterRoles",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "service_edge_router_policies",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "services_createdAt_idx",
+        "table": "services",
+        "columns": [
+          "createdAt"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "services_name_key",
+        "table": "services",
+        "columns": [
+          "name"
+        ],
+        "unique": true
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "services_roleAttributes_value_ownerId_idx",
+        "table": "services_roleAttributes",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "services_configs_value_ownerId_idx",
+        "table": "services_configs",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "edge_routers_createdAt_idx",
+        "table": "edge_routers",
+        "columns": [
+          "createdAt"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "edge_routers_name_key",
+        "table": "edge_routers",
+        "columns": [
+          "name"
+        ],
+        "unique": true
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "edge_routers_roleAttributes_value_ownerId_idx",
+        "table": "edge_routers_roleAttributes",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "posture_checks_createdAt_idx",
+        "table": "posture_checks",
+        "columns": [
+          "createdAt"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "posture_checks_name_key",
+        "table": "posture_checks",
+        "columns": [
+          "name"
+        ],
+        "unique": true
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "posture_checks_roleAttributes_value_ownerId_idx",
+        "table": "posture_checks_roleAttributes",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "service_policies_createdAt_idx",
+        "table": "service_policies",
+        "columns": [
+          "createdAt"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "service_policies_name_key",
+        "table": "service_policies",
+        "columns": [
+          "name"
+        ],
+        "unique": true
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "service_policies_identityRoles_value_ownerId_idx",
+        "table": "service_policies_identityRoles",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "service_policies_serviceRoles_value_ownerId_idx",
+        "table": "service_policies_serviceRoles",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "service_policies_postureCheckRoles_value_ownerId_idx",
+        "table": "service_policies_postureCheckRoles",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "edge_router_policies_createdAt_idx",
+        "table": "edge_router_policies",
+        "columns": [
+          "createdAt"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "edge_router_policies_name_key",
+        "table": "edge_router_policies",
+        "columns": [
+          "name"
+        ],
+        "unique": true
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "edge_router_policies_identityRoles_value_ownerId_idx",
+        "table": "edge_router_policies_identityRoles",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "edge_router_policies_edgeRouterRoles_value_ownerId_idx",
+        "table": "edge_router_policies_edgeRouterRoles",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "service_edge_router_policies_createdAt_idx",
+        "table": "service_edge_router_policies",
+        "columns": [
+          "createdAt"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "service_edge_router_policies_name_key",
+        "table": "service_edge_router_policies",
+        "columns": [
+          "name"
+        ],
+        "unique": true
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "service_edge_router_policies_serviceRoles_value_ownerId_idx",
+        "table": "service_edge_router_policies_serviceRoles",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "service_edge_router_policies_edgeRouterRoles_value_ownerId_idx",
+        "table": "service_edge_router_policies_edgeRouterRoles",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
+      }
+    }
+  ]
+};

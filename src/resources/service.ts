@@ -1,0 +1,82 @@
+import { nameField } from './common.js';
+import type { ResourceDef } from './types.js';
+
+/** A service: what identities dial and bind, with its configs and the attributes policies select it by. */
+export const service: ResourceDef = {
+  name: 'service',
+  plural: 'services',
+  label: 'service',
+  api: 'management',
+  operations: ['list', 'get', 'create', 'replace', 'patch', 'delete'],
+  table: 'services',
+  description: 'An application or network resource that identities dial (use) and bind (host)',
+  fields: {
+    name: nameField('Unique name of the service'),
+    roleAttributes: {
+      type: { kind: 'attributes' },
+      description: 'Attributes that policies select the service by (#attribute)',
+      create: 'optional',
+      replace: 'optional',
+      patch: 'optional',
+      nullable: true,
+      default: [],
+      filterable: true,
+    },
+    configs: {
+      type: { kind: 'refList', resource: 'config' },
+      description: 'Ids of the configs of the service (at most one per config type)',
+      create: 'optional',
+      replace: 'optional',
+      patch: 'optional',
+      nullable: true,
+      default: [],
+      filterable: true,
+    },
+    encryptionRequired: {
+      type: { kind: 'boolean' },
+      description: 'Connections must be end-to-end encrypted; set at creation only',
+      create: 'required',
+      replace: 'no',
+      patch: 'no',
+      filterable: true,
+      sortable: true,
+    },
+    terminatorStrategy: {
+      type: { kind: 'string', minLength: 1, maxLength: 256 },
+      description: 'How a router picks among the terminators of the service',
+      create: 'optional',
+      replace: 'optional',
+      patch: 'optional',
+      default: 'smartrouting',
+      filterable: true,
+      sortable: true,
+    },
+    maxIdleTimeMillis: {
+      type: { kind: 'integer', minimum: 0 },
+      description: 'Idle time after which a circuit is closed; 0 for never',
+      create: 'optional',
+      replace: 'optional',
+      patch: 'optional',
+      default: 0,
+      filterable: true,
+      sortable: true,
+    },
+  },
+  relations: {
+    configs: { resource: 'config', listField: 'configs', description: 'Configs of the service' },
+  },
+  roleAttributes: { field: 'roleAttributes', listPath: 'service-role-attributes' },
+  cli: {
+    noun: 'service',
+    aliases: ['services', 'svc'],
+    group: 'Services and configs',
+    columns: [
+      { header: 'ID', field: 'id' },
+      { header: 'Name', field: 'name' },
+      { header: 'Attributes', field: 'roleAttributes' },
+      { header: 'Encryption', field: 'encryptionRequired' },
+      { header: 'Strategy', field: 'terminatorStrategy', priority: 1 },
+      { header: 'Created', field: 'createdAt', priority: 1 },
+    ],
+  },
+};
