@@ -44,6 +44,12 @@ export function rolesField(resource: string, description: string): FieldDef {
   return { type: { kind: 'roles', resource }, description, create: 'optional', replace: 'optional', patch: 'optional', nullable: true, default: [], filterable: true };
 }
 
+/** `identityRolesDisplay`: each role of the set with a name a person reads (`@id` as `@name`), computed when served. */
+export function namedRolesField(rolesField: string): FieldDef {
+  const namedRole: FieldType = { kind: 'object', properties: { role: { kind: 'string' }, name: { kind: 'string' } }, required: ['role', 'name'] };
+  return computedField({ kind: 'array', items: namedRole }, `The roles of ${rolesField}, each with the name it stands for`);
+}
+
 /** How a policy combines the `#attribute` roles of each role set: every one (AllOf) or any one (AnyOf). */
 export const semanticField: FieldDef = {
   type: { kind: 'enum', values: SEMANTICS },

@@ -1,4 +1,4 @@
-import { nameField, rolesField, semanticField } from './common.js';
+import { nameField, namedRolesField, rolesField, semanticField } from './common.js';
 import type { ResourceDef } from './types.js';
 
 /** Lets the identities it selects connect to the edge routers it selects. */
@@ -15,7 +15,13 @@ export const edgeRouterPolicy: ResourceDef = {
     name: nameField('Unique name of the policy'),
     semantic: semanticField,
     identityRoles: rolesField('identity', 'Identities the policy applies to: #attribute, @id or #all'),
+    identityRolesDisplay: namedRolesField('identityRoles'),
     edgeRouterRoles: rolesField('edge-router', 'Edge routers they may use: #attribute, @id or #all'),
+    edgeRouterRolesDisplay: namedRolesField('edgeRouterRoles'),
+  },
+  relations: {
+    identities: { resource: 'identity', roles: 'identityRoles', description: 'Identities the policy selects' },
+    'edge-routers': { resource: 'edge-router', roles: 'edgeRouterRoles', description: 'Edge routers the policy selects' },
   },
   cli: {
     noun: 'edge-router-policy',

@@ -75,6 +75,28 @@ export const edgeRouter: ResourceDef = {
       default: {},
     },
   },
+  relations: {
+    'edge-router-policies': { resource: 'edge-router-policy', policyRoles: 'edgeRouterRoles', description: 'Edge router policies that select the router' },
+    'service-edge-router-policies': {
+      resource: 'service-edge-router-policy',
+      policyRoles: 'edgeRouterRoles',
+      description: 'Service edge router policies that select the router',
+    },
+    identities: {
+      resource: 'identity',
+      through: 'edge-router-policy',
+      from: 'edgeRouterRoles',
+      to: 'identityRoles',
+      description: 'Identities that may connect to the router',
+    },
+    services: {
+      resource: 'service',
+      through: 'service-edge-router-policy',
+      from: 'edgeRouterRoles',
+      to: 'serviceRoles',
+      description: 'Services the router may carry',
+    },
+  },
   roleAttributes: { field: 'roleAttributes', listPath: 'edge-router-role-attributes' },
   cli: {
     noun: 'router',

@@ -152,6 +152,23 @@ export const identity: ResourceDef = {
   relations: {
     authenticators: { resource: 'authenticator', foreignKey: 'identityId', description: "The identity's authenticators" },
     enrollments: { resource: 'enrollment', foreignKey: 'identityId', description: "The identity's outstanding enrollments" },
+    'service-policies': { resource: 'service-policy', policyRoles: 'identityRoles', description: 'Service policies that select the identity' },
+    'edge-router-policies': { resource: 'edge-router-policy', policyRoles: 'identityRoles', description: 'Edge router policies that select the identity' },
+    services: {
+      resource: 'service',
+      through: 'service-policy',
+      from: 'identityRoles',
+      to: 'serviceRoles',
+      typeQuery: { name: 'policyType', field: 'type' },
+      description: 'Services the identity may dial or bind (policyType=dial|bind for one of them)',
+    },
+    'edge-routers': {
+      resource: 'edge-router',
+      through: 'edge-router-policy',
+      from: 'identityRoles',
+      to: 'edgeRouterRoles',
+      description: 'Edge routers the identity may connect to',
+    },
   },
   roleAttributes: { field: 'roleAttributes', listPath: 'identity-role-attributes' },
   cli: {

@@ -1,4 +1,4 @@
-import { nameField, rolesField, semanticField } from './common.js';
+import { nameField, namedRolesField, rolesField, semanticField } from './common.js';
 import type { ResourceDef } from './types.js';
 
 /** Lets the services it selects be reached through the edge routers it selects. */
@@ -14,7 +14,13 @@ export const serviceEdgeRouterPolicy: ResourceDef = {
     name: nameField('Unique name of the policy'),
     semantic: semanticField,
     serviceRoles: rolesField('service', 'Services the policy applies to: #attribute, @id or #all'),
+    serviceRolesDisplay: namedRolesField('serviceRoles'),
     edgeRouterRoles: rolesField('edge-router', 'Edge routers that may carry them: #attribute, @id or #all'),
+    edgeRouterRolesDisplay: namedRolesField('edgeRouterRoles'),
+  },
+  relations: {
+    services: { resource: 'service', roles: 'serviceRoles', description: 'Services the policy selects' },
+    'edge-routers': { resource: 'edge-router', roles: 'edgeRouterRoles', description: 'Edge routers the policy selects' },
   },
   cli: {
     noun: 'service-edge-router-policy',

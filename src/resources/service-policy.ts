@@ -1,4 +1,4 @@
-import { nameField, rolesField, semanticField } from './common.js';
+import { nameField, namedRolesField, rolesField, semanticField } from './common.js';
 import type { ResourceDef } from './types.js';
 
 /** Grants the identities it selects the right to dial (use) or bind (host) the services it selects. */
@@ -23,8 +23,16 @@ export const servicePolicy: ResourceDef = {
     },
     semantic: semanticField,
     identityRoles: rolesField('identity', 'Identities the policy applies to: #attribute, @id or #all'),
+    identityRolesDisplay: namedRolesField('identityRoles'),
     serviceRoles: rolesField('service', 'Services the policy grants: #attribute, @id or #all'),
+    serviceRolesDisplay: namedRolesField('serviceRoles'),
     postureCheckRoles: rolesField('posture-check', 'Posture checks an identity must pass: #attribute, @id or #all'),
+    postureCheckRolesDisplay: namedRolesField('postureCheckRoles'),
+  },
+  relations: {
+    identities: { resource: 'identity', roles: 'identityRoles', description: 'Identities the policy selects' },
+    services: { resource: 'service', roles: 'serviceRoles', description: 'Services the policy selects' },
+    'posture-checks': { resource: 'posture-check', roles: 'postureCheckRoles', description: 'Posture checks the policy requires' },
   },
   cli: {
     noun: 'service-policy',

@@ -64,6 +64,27 @@ export const service: ResourceDef = {
   },
   relations: {
     configs: { resource: 'config', listField: 'configs', description: 'Configs of the service' },
+    'service-policies': { resource: 'service-policy', policyRoles: 'serviceRoles', description: 'Service policies that select the service' },
+    'service-edge-router-policies': {
+      resource: 'service-edge-router-policy',
+      policyRoles: 'serviceRoles',
+      description: 'Service edge router policies that select the service',
+    },
+    identities: {
+      resource: 'identity',
+      through: 'service-policy',
+      from: 'serviceRoles',
+      to: 'identityRoles',
+      typeQuery: { name: 'policyType', field: 'type' },
+      description: 'Identities that may dial or bind the service (policyType=dial|bind for one of them)',
+    },
+    'edge-routers': {
+      resource: 'edge-router',
+      through: 'service-edge-router-policy',
+      from: 'serviceRoles',
+      to: 'edgeRouterRoles',
+      description: 'Edge routers that may carry the service',
+    },
   },
   roleAttributes: { field: 'roleAttributes', listPath: 'service-role-attributes' },
   cli: {

@@ -98,13 +98,27 @@ export type Operation = 'list' | 'get' | 'create' | 'replace' | 'patch' | 'delet
  * - `foreignKey`: entities of `resource` whose field `foreignKey` is the parent id;
  * - `listField`: entities of `resource` whose id is in the parent's refList field (`/services/{id}/configs`), or,
  *   with `reverse`, entities of `resource` whose refList field holds the parent id (`/configs/{id}/services`);
- * - `computed`: entities of `resource` chosen by a named provider of the controller (access decided by policies,
- *   such as `/identities/{id}/services`); the provider is registered beside the resource's behaviour.
+ * - `policyRoles`: policies of `resource` whose role set `policyRoles` selects the parent
+ *   (`/identities/{id}/service-policies`);
+ * - `roles`: on a policy, the entities of `resource` its role set `roles` selects (`/service-policies/{id}/identities`);
+ * - `through`: access decided by policies: entities of `resource` that the `to` role set of a `through` policy
+ *   selects, where the same policy's `from` role set selects the parent (`/identities/{id}/services`). With
+ *   `typeQuery`, the query parameter of that name (`policyType=dial`) keeps only policies whose `typeField` has
+ *   that value (matched without regard to case);
+ * - `computed`: entities of `resource` chosen by a named provider of the controller, registered beside the
+ *   resource's behaviour.
  */
 export type RelationDef = {
   resource: string;
   description: string;
-} & ({ foreignKey: string } | { listField: string; reverse?: boolean } | { computed: string });
+} & (
+  | { foreignKey: string }
+  | { listField: string; reverse?: boolean }
+  | { policyRoles: string }
+  | { roles: string }
+  | { through: string; from: string; to: string; typeQuery?: { name: string; field: string } }
+  | { computed: string }
+);
 
 /** How the CLI shows one column of a table. `priority: 1` columns appear only with `-o wide`. */
 export interface ColumnDef {

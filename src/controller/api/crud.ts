@@ -57,11 +57,32 @@ async function getResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
 /** A sub-list of the parent entity, by the relation's kind (see RelationDef). */
 async function listRelation(rt: Runtime, parent: ResourceDef, rel: RelationDef, ctx: Ctx) {
   const id = (await rt.store.repoFor(parent).get(ctx.params.id)).id;
-  let scope: Scope;
-  if ('foreignKey' in rel) scope = { where: { [rel.foreignKey]: id } };
-  else if ('listField' in rel) scope = rel.reverse ? { holding: { field: rel.listField, value: id } } : { memberOf: { def: parent, field: rel.listField, ownerId: id } };
-  else scope = { ids: await rt.relation(rel.computed, id) };
-  return listResource(rt, resource(rel.resource), ctx, scope);
+  return listResource(rt, resource(rel.resource), ctx, await relationScope(rt, parent, rel, id, ctx.query));
+}
+
+/** Which entities of the relation's resource belong to the parent's sub-list. */
+async function relationScope(rt: Runtime, parent: ResourceDef, rel: RelationDef, id: string, query: URLSearchParams): Promise<Scope> {
+  if ('foreignKey' in rel) return { where: { [rel.foreignKey]: id } };
+  if ('listField' in rel) return rel.reverse ? { holding: { field: rel.listField, value: id } } : { memberOf: { def: parent, field: rel.listField, ownerId: id } };
+  if ('policyRoles' in rel) return { selecting: { index: rt.store.roleIndex(rel.resource, rel.policyRoles), entityId: id } };
+  if ('roles' in rel) return { selectedBy: { index: rt.store.roleIndex(parent.name, rel.roles), policyIds: [id] } };
+  if ('through' in rel) {
+    const policyWhere = rel.typeQuery ? policyTypeWhere(resource(rel.through), rel.typeQuery, query) : undefined;
+    const policyIds = await rt.store.roleIndex(rel.through, rel.from).policiesSelecting(id, policyWhere);
+    return { selectedBy: { index: rt.store.roleIndex(rel.through, rel.to), policyIds } };
+  }
+  return { ids: await rt.relation(rel.computed, id) };
+}
+
+/** `policyType=dial` as a condition on the policies' type field; absent means every type. */
+function policyTypeWhere(policy: ResourceDef, typeQuery: { name: string; field: string }, query: URLSearchParams): Record<string, string> | undefined {
+  const wanted = query.get(typeQuery.name);
+  if (wanted === null || wanted === '') return undefined;
+  const type = policy.fields[typeQuery.field].type;
+  const values = type.kind === 'enum' ? type.values : [];
+  const value = values.find((v) => v.toLowerCase() === wanted.toLowerCase());
+  if (!value) throw invalidField(typeQuery.name, `must be one of ${values.map((v) => v.toLowerCase()).join(', ')}`, wanted);
+  return { [typeQuery.field]: value };
 }
 
 async function listAttributes(rt: Runtime, def: ResourceDef, field: string, ctx: Ctx) {

@@ -27,6 +27,7 @@ export function toWire(def: ResourceDef, row: Row): Record<string, unknown> {
     tags: row.tags,
     _links: links(def, row.id),
   };
+  if (def.hasSystemEntities) out.isSystem = row.isSystem;
   for (const [name, field] of Object.entries(def.fields)) {
     if (field.secret || field.virtual || field.internal || field.computed) continue;
     const value = row[name] ?? null;

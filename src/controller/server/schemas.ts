@@ -158,6 +158,10 @@ export function readSchema(def: ResourceDef): JsonSchema {
     _links: { $ref: '#/definitions/links' },
   };
   const required = ['id', 'createdAt', 'updatedAt', '_links'];
+  if (def.hasSystemEntities) {
+    properties.isSystem = { type: 'boolean', description: 'Built in: may not be changed or deleted' };
+    required.push('isSystem');
+  }
   for (const [name, field] of Object.entries(def.fields)) {
     if (field.secret || field.internal || (field.virtual && !field.read?.type)) continue;
     const schema = readTypeSchema(field.read?.type ?? field.type);

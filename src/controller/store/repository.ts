@@ -8,6 +8,7 @@ import type { Driver } from './driver.js';
 import { compileQuery, type CompiledQuery, type FilterSchema } from './filter-sql.js';
 import { filterSchema, filterableFields } from './filter-schema.js';
 import { type Fragment, join, param, quote, raw, sql } from './fragment.js';
+import type { RoleIndex } from './role-index.js';
 import { isSetField, isStored, setTableName } from './schema-model.js';
 
 /** A decoded row: common columns and stored fields as JS values; `refNames` holds names of referenced entities. */
@@ -38,7 +39,11 @@ export type Scope =
   /** Entities whose own set field holds `value` (`/configs/{id}/rt`). */
   | { holding: { field: string; value: string } }
   /** Entities among these ids (computed relations). */
-  | { ids: readonly string[] };
+  | { ids: readonly string[] }
+  /** Entities that one of these policies' role set selects (by id, attribute or `#all`). */
+  | { selectedBy: { index: RoleIndex; policyIds: readonly string[] } }
+  /** Policies whose role set selects the entity. */
+  | { selecting: { index: RoleIndex; entityId: string } };
 
 export interface ListParams {
   filter?: string;
@@ -115,6 +120,8 @@ export class Repository {
     readonly referrers: Referrer[] = [],
     /** Unique index name -> its fields, to name the field of a violation the database reports by constraint. */
     private readonly uniqueIndexes: Record<string, string[]> = {},
+    /** The access indexes of this resource's own role sets, and of the role sets that select this resource. */
+    private readonly roleIndexes: { own: readonly RoleIndex[]; selectedBy: readonly RoleIndex[] } = { own: [], selectedBy: [] },
   ) {
     this.table = quote(def.table);
     this.schema = filterSchema(def);
@@ -202,7 +209,7 @@ export class Repository {
   async list(params: ListParams = {}): Promise<ListResult> {
     const compiled = this.compile(params);
     const parts: Fragment[] = [{ sql: compiled.where, params: compiled.params }];
-    if (params.scope) parts.push(this.scopeClause(params.scope));
+    if (params.scope) parts.push(await this.scopeClause(params.scope));
     const role = this.roleClause(params.roleFilter, params.roleSemantic);
     if (role) parts.push(role);
     const where = join(parts.map((p) => sql`(${p})`), ' AND ');
@@ -255,8 +262,14 @@ export class Repository {
     return { sql: text, params };
   }
 
-  private scopeClause(scope: Scope): Fragment {
+  private async scopeClause(scope: Scope): Promise<Fragment> {
     if ('where' in scope) return this.whereClause(scope.where);
+    if ('selectedBy' in scope) {
+      const { index, policyIds } = scope.selectedBy;
+      if (policyIds.length === 0) return raw('1 = 0');
+      return (await index.anySelectsAll(policyIds)) ? raw('1 = 1') : index.selectedBy('e."id"', policyIds);
+    }
+    if ('selecting' in scope) return sql`e."id" IN (${scope.selecting.index.selecting(scope.selecting.entityId)})`;
     if ('ids' in scope) return this.dialect.inList(raw('e."id"'), scope.ids);
     if ('memberOf' in scope) {
       const { def, field, ownerId } = scope.memberOf;
@@ -311,6 +324,7 @@ export class Repository {
       this.driver.run(`INSERT INTO ${this.table} (${names.map(quote).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, args),
     );
     await this.writeSets(id, values, true);
+    await this.refreshRoleIndexes(id, values, true);
     return id;
   }
 
@@ -336,6 +350,24 @@ export class Repository {
     const result = await this.unique(values, () => this.driver.run(`UPDATE ${this.table} SET ${sets.join(', ')} WHERE "id" = ?`, [...args, id]));
     if (result.changes === 0) throw notFound(this.def.name, id);
     await this.writeSets(id, values);
+    await this.refreshRoleIndexes(id, values, false);
+  }
+
+  /**
+   * Keeps the access index in step with a write, in its transaction: a policy whose roles or semantic changed is
+   * re-evaluated against every entity; an entity whose attributes changed against every policy.
+   */
+  private async refreshRoleIndexes(id: string, values: Record<string, unknown>, created: boolean): Promise<void> {
+    const { own, selectedBy } = this.roleIndexes;
+    if (own.length && (created || values.semantic !== undefined || own.some((i) => values[i.field] !== undefined))) {
+      const row = created ? values : ((await this.find(id)) as Record<string, unknown>);
+      for (const index of own) await index.refreshPolicy(id, (row[index.field] as string[] | null) ?? [], row.semantic);
+    }
+    const attributesField = this.def.roleAttributes?.field;
+    if (selectedBy.length && attributesField && (created || values[attributesField] !== undefined)) {
+      const attributes = (values[attributesField] as string[] | null | undefined) ?? [];
+      for (const index of selectedBy) await index.refreshEntity(id, attributes, created);
+    }
   }
 
   /**

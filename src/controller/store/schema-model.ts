@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FieldDef, OnDelete, ResourceDef } from '../../resources/index.js';
 
 /**
@@ -70,6 +71,19 @@ export function setTableName(def: ResourceDef, field: string): string {
   return `${def.table}_${field}`;
 }
 
+/** The table of which entities a policy's role set selects (role-index.ts keeps it): `(policyId, entityId)` rows. */
+export function matchTableName(def: ResourceDef, field: string): string {
+  return `${setTableName(def, field)}_matches`;
+}
+
+/** PostgreSQL cuts identifiers at 63 bytes; longer derived names end in a hash instead, so they stay distinct. */
+const MAX_IDENTIFIER = 63;
+
+function identifier(name: string): string {
+  if (name.length <= MAX_IDENTIFIER) return name;
+  return `${name.slice(0, MAX_IDENTIFIER - 9)}_${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+}
+
 function columnType(field: FieldDef): ColumnType {
   switch (field.type.kind) {
     case 'boolean':
@@ -103,7 +117,7 @@ function foreignKeyAction(onDelete: OnDelete | undefined): ForeignKeyModel['onDe
 export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name: string) => ResourceDef): SchemaModel {
   const schema: SchemaModel = { tables: {}, indexes: {} };
   const addIndex = (index: Omit<IndexModel, 'name'>) => {
-    const name = `${index.table}_${index.columns.join('_')}${index.unique ? '_key' : '_idx'}`;
+    const name = identifier(`${index.table}_${index.columns.join('_')}${index.unique ? '_key' : '_idx'}`);
     schema.indexes[name] = { name, ...index };
   };
   for (const def of catalogue) {
@@ -136,6 +150,23 @@ export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name
           foreignKeys: [{ column: 'ownerId', table: def.table, onDelete: 'cascade' }, ...valueKey],
         };
         addIndex({ table: side, columns: ['value', 'ownerId'], unique: false });
+      }
+      if (field.type.kind === 'roles') {
+        // What the role set selects, kept row by row so access questions are index lookups (docs/architecture.md).
+        const matches = matchTableName(def, name);
+        schema.tables[matches] = {
+          name: matches,
+          columns: [
+            { name: 'policyId', type: 'text', notNull: true },
+            { name: 'entityId', type: 'text', notNull: true },
+          ],
+          primaryKey: ['policyId', 'entityId'],
+          foreignKeys: [
+            { column: 'policyId', table: def.table, onDelete: 'cascade' },
+            { column: 'entityId', table: resolve(field.type.resource).table, onDelete: 'cascade' },
+          ],
+        };
+        addIndex({ table: matches, columns: ['entityId', 'policyId'], unique: false });
       }
     }
     for (const index of def.indexes ?? []) {

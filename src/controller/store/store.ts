@@ -4,6 +4,7 @@ import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresDriver, MIGRATION_LOCK } from './postgres-driver.js';
 import { type Referrer, Repository } from './repository.js';
+import { RoleIndex } from './role-index.js';
 import { declaredSchema } from './schema-model.js';
 import { SqliteDriver } from './sqlite-driver.js';
 
@@ -36,12 +37,22 @@ function referrersOf(catalogue: readonly ResourceDef[]): Map<string, Referrer[]>
   return byTarget;
 }
 
+/** One access index per policy role set in the catalogue. */
+function roleIndexesOf(driver: Driver, catalogue: readonly ResourceDef[]): RoleIndex[] {
+  return catalogue.flatMap((def) =>
+    Object.entries(def.fields)
+      .filter(([, f]) => f.type.kind === 'roles')
+      .map(([field, f]) => new RoleIndex(driver, def, field, resource((f.type as { resource: string }).resource))),
+  );
+}
+
 /**
  * The controller's storage: one repository per catalogue resource over one database, SQLite or PostgreSQL, with
  * the same behaviour on both. Nothing outside `store/` writes SQL: handlers use repositories and `tx`.
  */
 export class Store {
   private readonly repos = new Map<string, Repository>();
+  private readonly roleIndexes: Map<string, RoleIndex>;
 
   private constructor(private readonly driver: Driver) {
     const referrers = referrersOf(CATALOGUE);
@@ -49,9 +60,22 @@ export class Store {
     for (const index of Object.values(declaredSchema(CATALOGUE, resource).indexes)) {
       if (index.unique) uniqueIndexes[index.name] = index.columns;
     }
+    const roleIndexes = roleIndexesOf(driver, CATALOGUE);
     for (const def of CATALOGUE) {
-      this.repos.set(def.name, new Repository(driver, def, resource, referrers.get(def.name) ?? [], uniqueIndexes));
+      const indexes = {
+        own: roleIndexes.filter((i) => i.policy.name === def.name),
+        selectedBy: roleIndexes.filter((i) => i.target.name === def.name),
+      };
+      this.repos.set(def.name, new Repository(driver, def, resource, referrers.get(def.name) ?? [], uniqueIndexes, indexes));
     }
+    this.roleIndexes = new Map(roleIndexes.map((i) => [`${i.policy.name}.${i.field}`, i]));
+  }
+
+  /** The access index of a policy's role set, e.g. `roleIndex('service-policy', 'identityRoles')`. */
+  roleIndex(policy: string, field: string): RoleIndex {
+    const index = this.roleIndexes.get(`${policy}.${field}`);
+    if (!index) throw new Error(`${policy}.${field} is not a role set`);
+    return index;
   }
 
   /** Opens the database, brings its schema to the last migration, and makes sure the built-in rows exist. */

@@ -438,6 +438,40 @@ export const migration: Migration = {
     {
       "op": "createTable",
       "table": {
+        "name": "service_policies_identityRoles_matches",
+        "columns": [
+          {
+            "name": "policyId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "entityId",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "policyId",
+          "entityId"
+        ],
+        "foreignKeys": [
+          {
+            "column": "policyId",
+            "table": "service_policies",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "entityId",
+            "table": "identities",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
         "name": "service_policies_serviceRoles",
         "columns": [
           {
@@ -467,6 +501,40 @@ export const migration: Migration = {
     {
       "op": "createTable",
       "table": {
+        "name": "service_policies_serviceRoles_matches",
+        "columns": [
+          {
+            "name": "policyId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "entityId",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "policyId",
+          "entityId"
+        ],
+        "foreignKeys": [
+          {
+            "column": "policyId",
+            "table": "service_policies",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "entityId",
+            "table": "services",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
         "name": "service_policies_postureCheckRoles",
         "columns": [
           {
@@ -488,6 +556,40 @@ export const migration: Migration = {
           {
             "column": "ownerId",
             "table": "service_policies",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "service_policies_postureCheckRoles_matches",
+        "columns": [
+          {
+            "name": "policyId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "entityId",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "policyId",
+          "entityId"
+        ],
+        "foreignKeys": [
+          {
+            "column": "policyId",
+            "table": "service_policies",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "entityId",
+            "table": "posture_checks",
             "onDelete": "cascade"
           }
         ]
@@ -586,6 +688,40 @@ export const migration: Migration = {
     {
       "op": "createTable",
       "table": {
+        "name": "edge_router_policies_identityRoles_matches",
+        "columns": [
+          {
+            "name": "policyId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "entityId",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "policyId",
+          "entityId"
+        ],
+        "foreignKeys": [
+          {
+            "column": "policyId",
+            "table": "edge_router_policies",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "entityId",
+            "table": "identities",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
         "name": "edge_router_policies_edgeRouterRoles",
         "columns": [
           {
@@ -607,6 +743,40 @@ export const migration: Migration = {
           {
             "column": "ownerId",
             "table": "edge_router_policies",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "edge_router_policies_edgeRouterRoles_matches",
+        "columns": [
+          {
+            "name": "policyId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "entityId",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "policyId",
+          "entityId"
+        ],
+        "foreignKeys": [
+          {
+            "column": "policyId",
+            "table": "edge_router_policies",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "entityId",
+            "table": "edge_routers",
             "onDelete": "cascade"
           }
         ]
@@ -705,6 +875,40 @@ export const migration: Migration = {
     {
       "op": "createTable",
       "table": {
+        "name": "service_edge_router_policies_serviceRoles_matches",
+        "columns": [
+          {
+            "name": "policyId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "entityId",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "policyId",
+          "entityId"
+        ],
+        "foreignKeys": [
+          {
+            "column": "policyId",
+            "table": "service_edge_router_policies",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "entityId",
+            "table": "services",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
         "name": "service_edge_router_policies_edgeRouterRoles",
         "columns": [
           {
@@ -726,6 +930,40 @@ export const migration: Migration = {
           {
             "column": "ownerId",
             "table": "service_edge_router_policies",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "service_edge_router_policies_edgeRouterRoles_matches",
+        "columns": [
+          {
+            "name": "policyId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "entityId",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "policyId",
+          "entityId"
+        ],
+        "foreignKeys": [
+          {
+            "column": "policyId",
+            "table": "service_edge_router_policies",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "entityId",
+            "table": "edge_routers",
             "onDelete": "cascade"
           }
         ]
@@ -882,6 +1120,18 @@ export const migration: Migration = {
     {
       "op": "createIndex",
       "index": {
+        "name": "service_policies_identityRoles_matches_entityId_policyId_idx",
+        "table": "service_policies_identityRoles_matches",
+        "columns": [
+          "entityId",
+          "policyId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
         "name": "service_policies_serviceRoles_value_ownerId_idx",
         "table": "service_policies_serviceRoles",
         "columns": [
@@ -894,11 +1144,35 @@ export const migration: Migration = {
     {
       "op": "createIndex",
       "index": {
+        "name": "service_policies_serviceRoles_matches_entityId_policyId_idx",
+        "table": "service_policies_serviceRoles_matches",
+        "columns": [
+          "entityId",
+          "policyId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
         "name": "service_policies_postureCheckRoles_value_ownerId_idx",
         "table": "service_policies_postureCheckRoles",
         "columns": [
           "value",
           "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "service_policies_postureCheckRoles_matches_entityId_po_7a1cbad3",
+        "table": "service_policies_postureCheckRoles_matches",
+        "columns": [
+          "entityId",
+          "policyId"
         ],
         "unique": false
       }
@@ -940,11 +1214,35 @@ export const migration: Migration = {
     {
       "op": "createIndex",
       "index": {
+        "name": "edge_router_policies_identityRoles_matches_entityId_po_dccd8089",
+        "table": "edge_router_policies_identityRoles_matches",
+        "columns": [
+          "entityId",
+          "policyId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
         "name": "edge_router_policies_edgeRouterRoles_value_ownerId_idx",
         "table": "edge_router_policies_edgeRouterRoles",
         "columns": [
           "value",
           "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "edge_router_policies_edgeRouterRoles_matches_entityId__f66d6931",
+        "table": "edge_router_policies_edgeRouterRoles_matches",
+        "columns": [
+          "entityId",
+          "policyId"
         ],
         "unique": false
       }
@@ -986,11 +1284,35 @@ export const migration: Migration = {
     {
       "op": "createIndex",
       "index": {
+        "name": "service_edge_router_policies_serviceRoles_matches_enti_c457dbb7",
+        "table": "service_edge_router_policies_serviceRoles_matches",
+        "columns": [
+          "entityId",
+          "policyId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
         "name": "service_edge_router_policies_edgeRouterRoles_value_ownerId_idx",
         "table": "service_edge_router_policies_edgeRouterRoles",
         "columns": [
           "value",
           "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "service_edge_router_policies_edgeRouterRoles_matches_e_9cc4f75a",
+        "table": "service_edge_router_policies_edgeRouterRoles_matches",
+        "columns": [
+          "entityId",
+          "policyId"
         ],
         "unique": false
       }

@@ -1,0 +1,162 @@
+import type { ResourceDef } from '../../resources/index.js';
+import type { Driver } from './driver.js';
+import { type Fragment, param, quote, raw, sql } from './fragment.js';
+import { matchTableName, setTableName } from './schema-model.js';
+
+/**
+ * The access index of one policy role set (a service policy's `identityRoles`, say): which entities it selects,
+ * kept as `(policyId, entityId)` rows in the transaction of every write that changes the answer.
+ *
+ * Only `@id` and `#attribute` selections are rows. A `#all` role set is never expanded: it is read from the role
+ * set itself (its side table holds the value `#all`), so a policy over every identity costs no rows, and an
+ * identity created later is selected without a write. Access questions then join two small sets: the policies
+ * that select an entity on one side, and what those policies select on the other (docs/architecture.md).
+ */
+export class RoleIndex {
+  private readonly matches: string;
+  private readonly roles: string;
+  private readonly attributes: string;
+  private readonly targetTable: string;
+  private readonly policyTable: string;
+  /** The policy field whose value says how `#attribute` roles combine; policies without one use AllOf. */
+  private readonly semanticField: string | undefined;
+
+  constructor(
+    private readonly driver: Driver,
+    readonly policy: ResourceDef,
+    readonly field: string,
+    readonly target: ResourceDef,
+  ) {
+    const attributesField = target.roleAttributes?.field;
+    if (!attributesField || !target.fields[attributesField]?.filterable) {
+      throw new Error(`${policy.name}.${field} selects ${target.plural}, which need filterable role attributes`);
+    }
+    this.matches = quote(matchTableName(policy, field));
+    this.roles = quote(setTableName(policy, field));
+    this.attributes = quote(setTableName(target, attributesField));
+    this.targetTable = quote(target.table);
+    this.policyTable = quote(policy.table);
+    this.semanticField = policy.fields.semantic ? 'semantic' : undefined;
+  }
+
+  /** Recomputes what one policy selects, after its roles or semantic changed: two statements, however many rows. */
+  async refreshPolicy(policyId: string, roles: readonly string[], semantic: unknown): Promise<void> {
+    await this.driver.run(`DELETE FROM ${this.matches} WHERE "policyId" = ?`, [policyId]);
+    const { ids, attributes } = splitRoles(roles);
+    if (ids.length === 0 && attributes.length === 0) return;
+    const parts: Fragment[] = [];
+    const dialect = this.driver.dialect;
+    if (ids.length) parts.push(sql`SELECT t."id" AS "entityId" FROM ${raw(this.targetTable)} t WHERE ${dialect.inList(raw('t."id"'), ids)}`);
+    if (attributes.length) {
+      // AnyOf: any one of the attributes; AllOf: every one (the side table holds each value once per owner).
+      const needed = semantic === 'AnyOf' ? 1 : attributes.length;
+      parts.push(
+        sql`SELECT a."ownerId" AS "entityId" FROM ${raw(this.attributes)} a WHERE ${dialect.inList(raw('a."value"'), attributes)} GROUP BY a."ownerId" HAVING count(*) >= ${param(needed)}`,
+      );
+    }
+    const union = parts.length === 2 ? sql`${parts[0]} UNION ${parts[1]}` : parts[0];
+    const insert = sql`INSERT INTO ${raw(this.matches)} ("policyId", "entityId") SELECT CAST(${param(policyId)} AS TEXT), x."entityId" FROM (${union}) x`;
+    await this.driver.run(insert.sql, insert.params);
+  }
+
+  /**
+   * Recomputes which policies select one entity, after its attributes changed (or it was created): the policies
+   * naming it or one of its attributes are the only candidates, and only AllOf ones need a second look.
+   */
+  async refreshEntity(entityId: string, attributes: readonly string[], created: boolean): Promise<void> {
+    // A new entity has no rows yet, and nothing can name its fresh id: without attributes nothing selects it.
+    if (created && attributes.length === 0) return;
+    if (!created) await this.driver.run(`DELETE FROM ${this.matches} WHERE "entityId" = ?`, [entityId]);
+    const dialect = this.driver.dialect;
+    const wanted = [`@${entityId}`, ...attributes.map((a) => `#${a}`)];
+    const hits = dialect.inList(raw('r."value"'), wanted);
+    const semantic = this.semanticField ? `p.${quote(this.semanticField)}` : `'AllOf'`;
+    const candidates = await this.driver.all<{ policyId: string; value: string; semantic: string | null }>(
+      `SELECT r."ownerId" AS "policyId", r."value" AS value, ${semantic} AS semantic FROM ${this.roles} r JOIN ${this.policyTable} p ON p."id" = r."ownerId" WHERE ${hits.sql}`,
+      hits.params,
+    );
+    const chosen = new Set<string>();
+    const allOf = new Set<string>();
+    for (const c of candidates) {
+      if (c.value.startsWith('@') || c.semantic === 'AnyOf') chosen.add(c.policyId);
+      else allOf.add(c.policyId);
+    }
+    const pending = [...allOf].filter((id) => !chosen.has(id));
+    if (pending.length) {
+      const owned = new Set(attributes.map((a) => `#${a}`));
+      const owners = dialect.inList(raw('r."ownerId"'), pending);
+      const roleRows = await this.driver.all<{ ownerId: string; value: string }>(
+        `SELECT r."ownerId" AS "ownerId", r."value" AS value FROM ${this.roles} r WHERE ${owners.sql}`,
+        owners.params,
+      );
+      const missing = new Set<string>();
+      for (const r of roleRows) if (r.value.startsWith('#') && r.value !== '#all' && !owned.has(r.value)) missing.add(r.ownerId);
+      for (const id of pending) if (!missing.has(id)) chosen.add(id);
+    }
+    if (chosen.size === 0) return;
+    const ids = [...chosen];
+    await this.driver.run(
+      `INSERT INTO ${this.matches} ("policyId", "entityId") VALUES ${ids.map(() => '(?, ?)').join(', ')}`,
+      ids.flatMap((id) => [id, entityId]),
+    );
+  }
+
+  /**
+   * Ids of the policies that select the entity (by id, attribute or `#all`); with `policyWhere`, only policies whose
+   * fields have those values (`{type: 'Dial'}`).
+   */
+  selecting(entityId: string, policyWhere: PolicyWhere = {}): Fragment {
+    let text = `SELECT s."id" FROM (SELECT m."policyId" AS "id" FROM ${this.matches} m WHERE m."entityId" = ? UNION SELECT r."ownerId" AS "id" FROM ${this.roles} r WHERE r."value" = '#all') s`;
+    const params: unknown[] = [entityId];
+    const fields = Object.keys(policyWhere);
+    if (fields.length) {
+      for (const f of fields) if (!this.policy.fields[f]) throw new Error(`${this.policy.name} has no field '${f}'`);
+      text += ` JOIN ${this.policyTable} p ON p."id" = s."id" WHERE ${fields.map((f) => `p.${quote(f)} = ?`).join(' AND ')}`;
+      params.push(...fields.map((f) => policyWhere[f]));
+    }
+    return { sql: text, params };
+  }
+
+  /** Whether any of these policies selects every entity (`#all`). */
+  async anySelectsAll(policyIds: readonly string[]): Promise<boolean> {
+    if (policyIds.length === 0) return false;
+    const owners = this.driver.dialect.inList(raw('r."ownerId"'), policyIds);
+    const row = await this.driver.get(`SELECT 1 AS one FROM ${this.roles} r WHERE r."value" = '#all' AND ${owners.sql} LIMIT 1`, owners.params);
+    return row !== undefined;
+  }
+
+  /** `entity` is selected by one of the policies, by id or attribute (`#all` is the caller's: see anySelectsAll). */
+  selectedBy(entityColumn: string, policyIds: readonly string[]): Fragment {
+    return sql`${raw(entityColumn)} IN (SELECT m."entityId" FROM ${raw(this.matches)} m WHERE ${this.driver.dialect.inList(raw('m."policyId"'), policyIds)})`;
+  }
+
+  /** Of these entities, the ones the policies select (for permissions on a page of services). */
+  async selectedAmong(policyIds: readonly string[], entityIds: readonly string[]): Promise<Set<string>> {
+    if (policyIds.length === 0 || entityIds.length === 0) return new Set();
+    if (await this.anySelectsAll(policyIds)) return new Set(entityIds);
+    const dialect = this.driver.dialect;
+    const cond = sql`${dialect.inList(raw('m."policyId"'), policyIds)} AND ${dialect.inList(raw('m."entityId"'), entityIds)}`;
+    const rows = await this.driver.all<{ entityId: string }>(`SELECT DISTINCT m."entityId" AS "entityId" FROM ${this.matches} m WHERE ${cond.sql}`, cond.params);
+    return new Set(rows.map((r) => r.entityId));
+  }
+
+  /** Ids of the policies (among all, or matching `policyWhere`) that select the entity. */
+  async policiesSelecting(entityId: string, policyWhere?: PolicyWhere): Promise<string[]> {
+    const q = this.selecting(entityId, policyWhere);
+    return (await this.driver.all<{ id: string }>(q.sql, q.params)).map((r) => r.id);
+  }
+}
+
+/** Equality conditions on a policy's own fields. */
+export type PolicyWhere = Readonly<Record<string, string>>;
+
+/** The `@id`s and `#attribute`s of a role set; `#all` is neither (it is read from the role set itself). */
+export function splitRoles(roles: readonly string[]): { ids: string[]; attributes: string[] } {
+  const ids: string[] = [];
+  const attributes: string[] = [];
+  for (const role of roles) {
+    if (role.startsWith('@')) ids.push(role.slice(1));
+    else if (role.startsWith('#') && role !== '#all') attributes.push(role.slice(1));
+  }
+  return { ids, attributes: [...new Set(attributes)] };
+}
