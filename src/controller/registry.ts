@@ -1,4 +1,5 @@
 import { CATALOGUE, type ResourceDef } from '../resources/index.js';
+import { accessRoutes } from './api/access.js';
 import { authenticateRoutes } from './api/authenticate.js';
 import { authenticatorBehaviour } from './api/authenticators.js';
 import { configBehaviour, configTypeBehaviour } from './api/configs.js';
@@ -61,7 +62,7 @@ export function buildRoutes(rt: Runtime, behaviours: readonly ResourceBehaviour[
       if ('computed' in rel && !providers.has(rel.computed)) throw new Error(`relation ${def.name}.${name} needs provider '${rel.computed}', which no behaviour registers`);
     }
   }
-  const handlerRoutes = [...behaviours.flatMap((b) => b.routes?.(rt) ?? []), ...authenticateRoutes(rt), ...currentRoutes(rt)];
+  const handlerRoutes = [...behaviours.flatMap((b) => b.routes?.(rt) ?? []), ...authenticateRoutes(rt), ...currentRoutes(rt), ...accessRoutes(rt)];
   const taken = (r: Pick<Route, 'method' | 'path' | 'api'>) =>
     handlerRoutes.some((h) => h.method === r.method && h.path === r.path && (h.api === r.api || h.api === 'both'));
   const routes = [...handlerRoutes, ...crudRoutes(rt, taken)];

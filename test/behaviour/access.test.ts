@@ -13,7 +13,7 @@ const ATTRIBUTES = ['red', 'green', 'blue', 'gold'];
 /** A role set drawn over `count` entities: `#all` alone, or attributes and `@` indexes (resolved to ids later). */
 const roleSet = (count: number) =>
   fc.oneof(
-    { weight: 1, arbitrary: fc.constant(['#all']) },
+    { weight: 1, arbitrary: fc.constant<string[]>(['#all']) },
     {
       weight: 5,
       arbitrary: fc
@@ -160,6 +160,39 @@ for (const store of storesUnderTest()) {
         }),
         { numRuns: store === 'sqlite' ? 25 : 10 },
       );
+    });
+
+    it("serves an identity's own services with its permissions, its edge routers, and policy advice", async () => {
+      const c = t.admin;
+      const me = (await t.user.request('GET', '/edge/client/v1/current-identity')).body.data.id;
+      assert.equal((await c.request('PATCH', `/identities/${me}`, { json: { roleAttributes: ['sales'] } })).status, 200);
+      const crm = await create(c, '/services', { name: 'crm', roleAttributes: ['sales-apps'], encryptionRequired: true });
+      const wiki = await create(c, '/services', { name: 'wiki', encryptionRequired: true });
+      const hidden = await create(c, '/services', { name: 'payroll', encryptionRequired: true });
+      await create(c, '/service-policies', { name: 'sales-dial', type: 'Dial', semantic: 'AllOf', identityRoles: ['#sales'], serviceRoles: ['#sales-apps', `@${wiki}`] });
+      await create(c, '/service-policies', { name: 'sales-host-crm', type: 'Bind', semantic: 'AnyOf', identityRoles: [`@${me}`], serviceRoles: [`@${crm}`] });
+      const near = await create(c, '/edge-routers', { name: 'near', roleAttributes: ['public'] });
+      await create(c, '/edge-routers', { name: 'far' });
+      await create(c, '/edge-router-policies', { name: 'sales-routers', semantic: 'AnyOf', identityRoles: ['#sales'], edgeRouterRoles: ['#public'] });
+      await create(c, '/service-edge-router-policies', { name: 'crm-routers', semantic: 'AnyOf', serviceRoles: [`@${crm}`], edgeRouterRoles: ['#all'] });
+
+      const own = await t.user.request('GET', '/edge/client/v1/services', { query: 'sort=name' });
+      assert.equal(own.status, 200);
+      assert.deepEqual(own.body.data.map((s: { name: string; permissions: string[] }) => [s.name, s.permissions]), [['crm', ['Bind', 'Dial']], ['wiki', ['Dial']]]);
+      assert.equal(own.body.meta.pagination.totalCount, 2);
+      assert.deepEqual((await t.user.request('GET', `/edge/client/v1/services/${wiki}`)).body.data.permissions, ['Dial']);
+      assert.equal((await t.user.request('GET', `/edge/client/v1/services/${hidden}`)).status, 404, 'a service without access is not found');
+      const routers = await t.user.request('GET', '/edge/client/v1/current-identity/edge-routers');
+      assert.deepEqual(routers.body.data.map((r: { id: string }) => r.id), [near]);
+
+      const advice = (await c.request('GET', `/identities/${me}/policy-advice/${crm}`)).body.data;
+      assert.equal(advice.isDialAllowed, true);
+      assert.equal(advice.isBindAllowed, true);
+      assert.equal(advice.identityRouterCount, 1);
+      assert.deepEqual(advice.commonRouters.map((r: { id: string; isOnline: boolean }) => [r.id, r.isOnline]), [[near, false]]);
+      const none = (await c.request('GET', `/identities/${me}/policy-advice/${hidden}`)).body.data;
+      assert.deepEqual([none.isDialAllowed, none.isBindAllowed, none.serviceRouterCount, none.commonRouters], [false, false, 0, []]);
+      assert.equal((await c.request('GET', `/identities/${me}/policy-advice/nope`)).status, 404);
     });
 
     it('refuses a policyType that is neither dial nor bind, naming the parameter', async () => {

@@ -140,6 +140,14 @@ export class RoleIndex {
     return new Set(rows.map((r) => r.entityId));
   }
 
+  /** Ids of every entity one of the policies selects (policy advice compares two such sets). */
+  async selectedIds(policyIds: readonly string[]): Promise<string[]> {
+    if (policyIds.length === 0) return [];
+    if (await this.anySelectsAll(policyIds)) return (await this.driver.all<{ id: string }>(`SELECT "id" FROM ${this.targetTable}`)).map((r) => r.id);
+    const owners = this.driver.dialect.inList(raw('m."policyId"'), policyIds);
+    return (await this.driver.all<{ id: string }>(`SELECT DISTINCT m."entityId" AS "id" FROM ${this.matches} m WHERE ${owners.sql}`, owners.params)).map((r) => r.id);
+  }
+
   /** Ids of the policies (among all, or matching `policyWhere`) that select the entity. */
   async policiesSelecting(entityId: string, policyWhere?: PolicyWhere): Promise<string[]> {
     const q = this.selecting(entityId, policyWhere);

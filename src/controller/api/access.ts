@@ -1,0 +1,88 @@
+import { notFound } from '../../protocol/errors.js';
+import { resource } from '../../resources/index.js';
+import type { Runtime } from '../runtime.js';
+import type { Ctx, Route } from '../server/types.js';
+import type { Row } from '../store/repository.js';
+import { listResource } from './crud.js';
+import { entityRef } from './present.js';
+
+const service = resource('service');
+const edgeRouter = resource('edge-router');
+const identity = resource('identity');
+
+/** The service policies of each type that select an identity: what every access question starts from. */
+async function grantingPolicies(rt: Runtime, identityId: string): Promise<{ dial: string[]; bind: string[] }> {
+  const index = rt.store.roleIndex('service-policy', 'identityRoles');
+  const [dial, bind] = await Promise.all([index.policiesSelecting(identityId, { type: 'Dial' }), index.policiesSelecting(identityId, { type: 'Bind' })]);
+  return { dial, bind };
+}
+
+/** `permissions` of each service for the identity: the subset of Bind and Dial its policies grant (wire-protocol section 4). */
+export async function permissionsOf(rt: Runtime, identityId: string, serviceIds: readonly string[]): Promise<Map<string, string[]>> {
+  const { dial, bind } = await grantingPolicies(rt, identityId);
+  const services = rt.store.roleIndex('service-policy', 'serviceRoles');
+  const [dialable, bindable] = await Promise.all([services.selectedAmong(dial, serviceIds), services.selectedAmong(bind, serviceIds)]);
+  return new Map(serviceIds.map((id) => [id, [...(bindable.has(id) ? ['Bind'] : []), ...(dialable.has(id) ? ['Dial'] : [])]]));
+}
+
+/** The services an identity may dial or bind, as a page, each with its permissions. Admins get no extra services. */
+async function listOwnServices(rt: Runtime, ctx: Ctx) {
+  const identityId = ctx.principal!.identityId;
+  const { dial, bind } = await grantingPolicies(rt, identityId);
+  const scope = { selectedBy: { index: rt.store.roleIndex('service-policy', 'serviceRoles'), policyIds: [...new Set([...dial, ...bind])] } };
+  const page = await listResource(rt, service, ctx, scope);
+  const permissions = await permissionsOf(rt, identityId, page.data.map((s) => s.id as string));
+  return { ...page, data: page.data.map((s) => ({ ...s, permissions: permissions.get(s.id as string) })) };
+}
+
+async function getOwnService(rt: Runtime, ctx: Ctx) {
+  const row = await rt.store.repoFor(service).find(ctx.params.id);
+  const permissions = row ? (await permissionsOf(rt, ctx.principal!.identityId, [row.id])).get(row.id)! : [];
+  // A service the identity may not use is as unknown to it as one that does not exist.
+  if (!row || permissions.length === 0) throw notFound('service', ctx.params.id);
+  return { data: { ...(await rt.present(service, [row]))[0], permissions } };
+}
+
+/** Edge routers the current identity may connect to (admins: every router), as OpenZiti's tunnelers ask for them. */
+async function ownEdgeRouters(rt: Runtime, ctx: Ctx) {
+  const { identityId, isAdmin } = ctx.principal!;
+  if (isAdmin) return listResource(rt, edgeRouter, ctx);
+  const policyIds = await rt.store.roleIndex('edge-router-policy', 'identityRoles').policiesSelecting(identityId);
+  return listResource(rt, edgeRouter, ctx, { selectedBy: { index: rt.store.roleIndex('edge-router-policy', 'edgeRouterRoles'), policyIds } });
+}
+
+/** What it takes for an identity to use a service, and what is missing (policy advice, `ctl policy explain`). */
+async function policyAdvice(rt: Runtime, ctx: Ctx) {
+  const who = await rt.store.repoFor(identity).get(ctx.params.id);
+  const what = await rt.store.repoFor(service).get(ctx.params.serviceId);
+  const permissions = (await permissionsOf(rt, who.id, [what.id])).get(what.id)!;
+  const identityPolicies = await rt.store.roleIndex('edge-router-policy', 'identityRoles').policiesSelecting(who.id);
+  const servicePolicies = await rt.store.roleIndex('service-edge-router-policy', 'serviceRoles').policiesSelecting(what.id);
+  const identityRouters = await rt.store.roleIndex('edge-router-policy', 'edgeRouterRoles').selectedIds(identityPolicies);
+  const serviceRouters = new Set(await rt.store.roleIndex('service-edge-router-policy', 'edgeRouterRoles').selectedIds(servicePolicies));
+  const common = identityRouters.filter((id) => serviceRouters.has(id));
+  const routers: Row[] = common.length ? await rt.store.repoFor(edgeRouter).findAll({ id: common }) : [];
+  const presented = await rt.present(edgeRouter, routers);
+  return {
+    data: {
+      identityId: who.id,
+      identity: entityRef(identity, who.id, who.name as string),
+      serviceId: what.id,
+      service: entityRef(service, what.id, what.name as string),
+      isDialAllowed: permissions.includes('Dial'),
+      isBindAllowed: permissions.includes('Bind'),
+      identityRouterCount: identityRouters.length,
+      serviceRouterCount: serviceRouters.size,
+      commonRouters: presented.map((r) => ({ ...entityRef(edgeRouter, r.id as string, r.name as string), isOnline: r.isOnline === true })),
+    },
+  };
+}
+
+export function accessRoutes(rt: Runtime): Route[] {
+  return [
+    { method: 'GET', path: '/services', api: 'client', access: 'session', handler: (ctx) => listOwnServices(rt, ctx) },
+    { method: 'GET', path: '/services/{id}', api: 'client', access: 'session', handler: (ctx) => getOwnService(rt, ctx) },
+    { method: 'GET', path: '/current-identity/edge-routers', api: 'client', access: 'session', handler: (ctx) => ownEdgeRouters(rt, ctx) },
+    { method: 'GET', path: '/identities/{id}/policy-advice/{serviceId}', api: 'management', access: 'admin', handler: (ctx) => policyAdvice(rt, ctx) },
+  ];
+}
