@@ -70,6 +70,7 @@ export function topCommands(nouns: readonly NounSummary[] = NOUNS): TopCommand[]
     command('whoami', SESSION, 'Show who you are logged in as, on which profile and controller', async (d) => (await import('./session/whoami.js')).buildWhoami(d)),
     command('profile', SESSION, 'Manage saved profiles: a controller, its trusted CA, a user and their session', async (d) => (await import('./profile/index.js')).buildProfile(d)),
     ...nouns.map((n) => nounCommand(n)),
+    { ...command('policy', 'Policies and posture', 'Create, list, change and explain policies: who may dial, bind, and use which routers', async (d) => (await import('./policy/index.js')).buildPolicy(d)), aliases: ['policies'] },
     command('controller', CONTROLLER, 'Run and manage the embedded reference controller', async (d) => (await import('./controller/index.js')).buildController(d)),
     command('quickstart', CONTROLLER, 'Start a local controller (or reuse the running one) and log in a profile to it', async (d) => (await import('./controller/quickstart.js')).buildQuickstart(d)),
     command('api', OTHER, 'Call any controller endpoint with the stored session and print the JSON response', async (d) => (await import('./session/api.js')).buildApi(d)),

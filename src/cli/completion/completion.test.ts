@@ -57,7 +57,7 @@ describe('bash completion, for real', () => {
   });
 
   it('completes ctl identity <TAB>', () => {
-    assert.deepEqual(tab('ctl identity '), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'authenticators', 'enrollments']);
+    assert.deepEqual(tab('ctl identity '), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers']);
   });
 
   it('completes ctl -o <TAB>', () => {
@@ -95,7 +95,7 @@ describe('fish completion, for real', () => {
   });
 
   it('completes ctl identity <TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
-    assert.deepEqual(tab('ctl identity '), ['authenticators', 'create', 'delete', 'disable', 'enable', 'enrollments', 'list', 'show', 'update']);
+    assert.deepEqual(tab('ctl identity '), ['authenticators', 'create', 'delete', 'disable', 'edge-router-policies', 'edge-routers', 'enable', 'enrollments', 'list', 'service-policies', 'services', 'show', 'update']);
   });
 
   it('completes ctl -o <TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
@@ -138,7 +138,7 @@ describe('zsh completion, in a real zsh', () => {
   });
 
   it('completes ctl identity <TAB>', { skip }, () => {
-    assert.deepEqual(tab(['ctl', 'identity', '']), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'authenticators', 'enrollments']);
+    assert.deepEqual(tab(['ctl', 'identity', '']), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers']);
   });
 
   it('falls back to file names where ctl has nothing to offer', { skip }, () => {

@@ -1,0 +1,36 @@
+import { Command, Option } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { ResourceDef } from '../../resources/types.js';
+import type { Deps } from '../deps.js';
+import { runDelete, validateDelete } from '../generic/delete.js';
+import { addYes } from '../generic/flags.js';
+import { withMeta } from '../generic/meta.js';
+import { findPolicy } from './find.js';
+import { POLICY_RESOURCES } from './kinds.js';
+
+export function buildPolicyDelete(deps: Deps): CommandUnknownOpts {
+  const command = withMeta(new Command('delete').alias('rm').argument('<name-or-id...>', 'the policies to delete'), {
+    description: 'Delete policies of any kind, after confirming the exact set (per kind)',
+    examples: ['ctl policy delete sales-crm', 'ctl policy rm old-dial old-router --yes'],
+  });
+  addYes(command);
+  command.addOption(new Option('--ignore-missing', 'succeed when a name or id matches nothing (idempotent delete)'));
+  return command.action(async (refs, _opts, cmd) => {
+    const o = cmd.opts() as { yes?: boolean; ignoreMissing?: boolean };
+    const base = { yes: Boolean(o.yes), ignoreMissing: Boolean(o.ignoreMissing) };
+    validateDelete({ def: POLICY_RESOURCES[0], refs, ...base }, deps.io);
+    // Each name is found among every kind; then each kind's set is deleted as the generic delete does it.
+    const byKind = new Map<ResourceDef, string[]>();
+    const api = await deps.api();
+    for (const ref of new Set(refs)) {
+      try {
+        const { def, entity } = await findPolicy(api, ref);
+        byKind.set(def, [...(byKind.get(def) ?? []), entity.id]);
+      } catch (err) {
+        if (!base.ignoreMissing) throw err;
+        deps.io.info(`policy "${ref}" not found, skipped`);
+      }
+    }
+    for (const [def, ids] of byKind) await runDelete({ def, refs: ids, ...base }, deps);
+  });
+}

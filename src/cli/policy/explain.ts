@@ -1,0 +1,123 @@
+import { Command } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { ApiClient } from '../../client/types.js';
+import { MAX_LIMIT } from '../../protocol/paging.js';
+import { resource } from '../../resources/index.js';
+import type { Deps } from '../deps.js';
+import { withMeta } from '../generic/meta.js';
+import { type Entity, entityPath, lookup } from '../generic/resolve.js';
+import { asFormat } from '../output/formats.js';
+import { renderOne } from '../output/render.js';
+
+const identity = resource('identity');
+const service = resource('service');
+
+interface Named {
+  id: string;
+  name: string;
+}
+
+export interface Permission {
+  allowed: boolean;
+  /** Policies of this type that select both the identity and the service. */
+  granting: Named[];
+  /** Policies of this type that select only one of them: the near misses a person wants named. */
+  identityOnly: Named[];
+  serviceOnly: Named[];
+  /** Posture checks the granting policies require (checked when the identity connects). */
+  postureChecks: Named[];
+}
+
+export interface Explanation {
+  identity: Named;
+  service: Named;
+  dial: Permission;
+  bind: Permission;
+  routers: { identityCount: number; serviceCount: number; shared: Array<Named & { isOnline: boolean }> };
+  /** Each sentence of the verdict, in the order `explain` prints them. */
+  summary: string[];
+}
+
+export function buildPolicyExplain(deps: Deps, run = runPolicyExplain): CommandUnknownOpts {
+  const command = withMeta(new Command('explain').argument('<identity>', 'the identity (name or id)').argument('<service>', 'the service (name or id)'), {
+    description: 'Say whether an identity can dial and bind a service, and if not, what is missing',
+    examples: ['ctl policy explain laptop-7 crm', 'ctl policy explain laptop-7 crm -o json'],
+  });
+  return command.action(async (who, what) => run({ identity: who, service: what }, deps));
+}
+
+const named = (e: Record<string, unknown>): Named => ({ id: String(e.id), name: String(e.name) });
+
+async function all(api: ApiClient, path: string): Promise<Entity[]> {
+  return (await api.list<Entity>(path, { limit: MAX_LIMIT })).data;
+}
+
+/** Everything `explain` says, from the controller's policy advice and relation lists. */
+export async function explain(api: ApiClient, identityRef: string, serviceRef: string): Promise<Explanation> {
+  const who = await lookup(api, identity, identityRef);
+  const what = await lookup(api, service, serviceRef);
+  const advice = await api.get<Record<string, unknown>>(`${entityPath(identity, who.id)}/policy-advice/${encodeURIComponent(what.id)}`);
+  const identityPolicies = await all(api, `${entityPath(identity, who.id)}/service-policies`);
+  const servicePolicies = await all(api, `${entityPath(service, what.id)}/service-policies`);
+  const permission = async (type: 'Dial' | 'Bind'): Promise<Permission> => {
+    const mine = identityPolicies.filter((p) => p.type === type);
+    const its = servicePolicies.filter((p) => p.type === type);
+    const granting = mine.filter((p) => its.some((q) => q.id === p.id));
+    const checks = new Map<string, Named>();
+    for (const p of granting) for (const c of await all(api, `/service-policies/${encodeURIComponent(p.id)}/posture-checks`)) checks.set(c.id, named(c));
+    return {
+      allowed: advice[type === 'Dial' ? 'isDialAllowed' : 'isBindAllowed'] === true,
+      granting: granting.map(named),
+      identityOnly: mine.filter((p) => !granting.includes(p)).map(named),
+      serviceOnly: its.filter((p) => !granting.some((g) => g.id === p.id)).map(named),
+      postureChecks: [...checks.values()],
+    };
+  };
+  const dial = await permission('Dial');
+  const bind = await permission('Bind');
+  const shared = (advice.commonRouters as Array<Record<string, unknown>>).map((r) => ({ ...named(r), isOnline: r.isOnline === true }));
+  const routers = { identityCount: Number(advice.identityRouterCount), serviceCount: Number(advice.serviceRouterCount), shared };
+  const base = { identity: named(who), service: named(what), dial, bind, routers };
+  return { ...base, summary: sentences(base) };
+}
+
+const list = (items: Named[]) => items.map((i) => `"${i.name}"`).join(', ');
+
+function permissionSentence(verb: string, type: string, who: string, what: string, p: Permission): string {
+  if (p.allowed) {
+    const checks = p.postureChecks.length ? `; it requires the posture checks ${list(p.postureChecks)} when ${who} connects` : '';
+    return `${who} can ${verb} ${what}: granted by ${list(p.granting)}${checks}.`;
+  }
+  const misses: string[] = [];
+  if (p.identityOnly.length) misses.push(`${list(p.identityOnly)} select${p.identityOnly.length === 1 ? 's' : ''} ${who} but not ${what}`);
+  if (p.serviceOnly.length) misses.push(`${list(p.serviceOnly)} select${p.serviceOnly.length === 1 ? 's' : ''} ${what} but not ${who}`);
+  const why = misses.length ? misses.join('; ') : `no ${type} policy selects either`;
+  return `${who} cannot ${verb} ${what}: no ${type} policy selects both (${why}).`;
+}
+
+function sentences(e: Omit<Explanation, 'summary'>): string[] {
+  const who = `"${e.identity.name}"`;
+  const what = `"${e.service.name}"`;
+  const out = [permissionSentence('dial', 'Dial', who, what, e.dial), permissionSentence('bind', 'Bind', who, what, e.bind)];
+  const { identityCount, serviceCount, shared } = e.routers;
+  if (shared.length === 0) {
+    out.push(
+      `No edge router is shared: ${who} may use ${identityCount} edge router${identityCount === 1 ? '' : 's'} (edge router policies), ` +
+        `${what} is reachable through ${serviceCount} (service edge router policies); both need at least one in common.`,
+    );
+  } else {
+    const online = shared.filter((r) => r.isOnline);
+    out.push(
+      `${shared.length} edge router${shared.length === 1 ? ' is' : 's are'} shared (${list(shared)}); ` +
+        (online.length ? `${online.length} online.` : 'none is online, so no connection can be made now.'),
+    );
+  }
+  return out;
+}
+
+export async function runPolicyExplain(opts: { identity: string; service: string }, deps: Deps): Promise<void> {
+  const result = await explain(await deps.api(), opts.identity, opts.service);
+  const format = asFormat(deps.globals().output);
+  if (format === 'json' || format === 'yaml') await renderOne(deps.io, result as unknown as Record<string, unknown>, { format });
+  else for (const line of result.summary) deps.io.out(line);
+}

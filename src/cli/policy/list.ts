@@ -1,0 +1,92 @@
+import { Argument, Command } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { MAX_LIMIT } from '../../protocol/paging.js';
+import type { Deps } from '../deps.js';
+import { FILTER_ARGUMENT, addListFlags, listOptions, runList } from '../generic/list.js';
+import { withMeta } from '../generic/meta.js';
+import { entityPath } from '../generic/resolve.js';
+import { asFormat } from '../output/formats.js';
+import { render } from '../output/render.js';
+import { KINDS, KIND_NAMES, kindNamed, kindOf, POLICY_RESOURCES } from './kinds.js';
+
+export interface PolicyListOptions {
+  kind?: string;
+  filter?: string;
+  command: CommandUnknownOpts;
+}
+
+export function buildPolicyList(deps: Deps, run = runPolicyList): CommandUnknownOpts {
+  const command = withMeta(
+    new Command('list')
+      .alias('ls')
+      .addArgument(new Argument('[kind]', `only policies of this kind: ${KIND_NAMES.join(', ')}`))
+      .argument('[filter]', FILTER_ARGUMENT),
+    {
+      description: 'List policies: of one kind (paged like every list), or of every kind in one table',
+      examples: ['ctl policy list', 'ctl policy list dial', "ctl policy list router 'name contains \"public\"' -o json"],
+    },
+  );
+  addListFlags(command, KINDS[0].def);
+  return command.action(async (kind, filter, _opts, cmd) => {
+    // `ctl policy list 'name = "x"'`: a single word that is no kind is the filter.
+    if (kind !== undefined && filter === undefined && !KIND_NAMES.includes(kind)) await run({ filter: kind, command: cmd }, deps);
+    else await run({ kind, filter, command: cmd }, deps);
+  });
+}
+
+/** ZitiQL predicates end where `sort by`, `limit` or `skip` begin (outside quotes): conditions go before those. */
+export function withCondition(filter: string | undefined, condition: string): string {
+  if (!filter || filter.trim() === '') return condition;
+  let quote: string | undefined;
+  for (let i = 0; i < filter.length; i++) {
+    const c = filter[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if ((i === 0 || /\s/.test(filter[i - 1])) && /^(sort\s+by|limit|skip)\b/i.test(filter.slice(i))) {
+      const predicate = filter.slice(0, i).trim();
+      return `${predicate ? `${condition} and (${predicate})` : condition} ${filter.slice(i)}`;
+    }
+  }
+  return `${condition} and (${filter})`;
+}
+
+export async function runPolicyList(opts: PolicyListOptions, deps: Deps): Promise<void> {
+  if (opts.kind !== undefined) {
+    const kind = kindNamed(opts.kind);
+    const condition = Object.entries(kind.fixed).map(([f, v]) => `${f} = "${v}"`).join(' and ');
+    const filter = condition ? withCondition(opts.filter, condition) : opts.filter;
+    await runList({ ...listOptions(kind.def, filter, opts.command, deps), path: entityPath(kind.def) }, deps);
+    return;
+  }
+  // Every kind: one table with the kind beside each policy; json and yaml get the policies with a `kind` member.
+  const api = await deps.api();
+  const rows: Record<string, unknown>[] = [];
+  for (const def of POLICY_RESOURCES) {
+    const page = await api.list<Record<string, unknown>>(entityPath(def), { filter: opts.filter, limit: MAX_LIMIT }, { api: def.api });
+    for (const entity of page.data) {
+      const kind = kindOf(def, entity);
+      // The table shows roles as a person reads them (`@crm`, not `@<id>`): the controller's display form.
+      const [who, what] = Object.values(kind.roles).map((field) => ((entity[`${field}Display`] as Array<{ name: string }> | undefined) ?? []).map((r) => r.name));
+      rows.push({ kind: kind.kind, ...entity, selects: { who, what } });
+    }
+  }
+  const format = asFormat(deps.globals().output);
+  const human = format !== 'json' && format !== 'yaml';
+  await render(deps.io, human ? rows : rows.map(({ selects: _, ...rest }) => rest), {
+    format,
+    quiet: Boolean((opts.command.opts() as { quiet?: boolean }).quiet),
+    empty: 'no policies found',
+    columns: [
+      { header: 'Kind', field: 'kind' },
+      { header: 'ID', field: 'id' },
+      { header: 'Name', field: 'name' },
+      { header: 'Semantic', field: 'semantic' },
+      { header: 'Who', field: 'selects.who' },
+      { header: 'What', field: 'selects.what' },
+    ],
+  });
+}

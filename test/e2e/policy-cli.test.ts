@@ -1,0 +1,87 @@
+// `ctl policy` through the built CLI against the real controller: every kind created with roles by name, the
+// lists by kind and across kinds, update and delete, mistakes refused before any request, and `explain` in words
+// and in JSON, before and after the policy that was missing exists.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { jsonItems } from '../helpers/cli.js';
+import { useCliFixture } from '../helpers/cli-fixture.js';
+import { assertStatus } from '../helpers/controller.js';
+
+const f = useCliFixture('policy-cli');
+
+async function id(args: string[]): Promise<string> {
+  return (await f.cli.expect(0, args)).stdout.trim();
+}
+
+describe('ctl policy', () => {
+  let laptop: string;
+  let crm: string;
+  it('creates policies of every kind, with @names resolved to ids', async () => {
+    laptop = await id(['identity', 'create', 'laptop-7', '-a', 'sales']);
+    crm = await id(['service', 'create', 'crm', '--encryption-required']);
+    await id(['router', 'create', 'edge-1', '-a', 'public']);
+    const dial = await id(['policy', 'create', 'dial', 'sales-crm', '--identities', '#sales', '--services', '@crm']);
+    const res = await f.admin.get(`/service-policies/${dial}`);
+    assertStatus(res, 200);
+    assert.equal(res.body.data.type, 'Dial');
+    assert.equal(res.body.data.semantic, 'AllOf');
+    assert.deepEqual(res.body.data.serviceRoles, [`@${crm}`]);
+    assert.deepEqual(res.body.data.serviceRolesDisplay, [{ role: `@${crm}`, name: '@crm' }]);
+    await id(['policy', 'create', 'router', 'public-routers', '--identities', '#all', '--routers', '#public']);
+    await id(['policy', 'create', 'bind', 'crm-host', '--identities', '@laptop-7', '--services', '@crm', '--semantic', 'AnyOf']);
+  });
+
+  it('lists one kind, or every kind with the kind beside each', async () => {
+    const dial = JSON.parse((await f.cli.expect(0, ['policy', 'list', 'dial', '-o', 'json'])).stdout);
+    assert.deepEqual(jsonItems(dial).map((p) => p.name), ['sales-crm']);
+    const every = JSON.parse((await f.cli.expect(0, ['policy', 'list', '-o', 'json'])).stdout) as Array<{ kind: string; name: string }>;
+    assert.deepEqual(every.map((p) => `${p.kind}:${p.name}`).sort(), ['bind:crm-host', 'dial:sales-crm', 'router:public-routers']);
+    const table = await f.cli.expect(0, ['policy', 'list']);
+    assert.match(table.stdout, /^KIND\s+ID\s+NAME/);
+    assert.match(table.stdout, /router\s+\S+\s+public-routers\s+AllOf\s+#all\s+#public/);
+    assert.match(table.stdout, /bind\s+\S+\s+crm-host\s+AnyOf\s+@laptop-7\s+@crm/, 'roles read as names');
+  });
+
+  it('says in words what is missing, then that access is complete once it is not', async () => {
+    const before = await f.cli.expect(0, ['policy', 'explain', 'laptop-7', 'crm']);
+    assert.match(before.stdout, /"laptop-7" can dial "crm": granted by "sales-crm"/);
+    assert.match(before.stdout, /"laptop-7" can bind "crm": granted by "crm-host"/);
+    assert.match(before.stdout, /No edge router is shared: "laptop-7" may use 1 edge router .* "crm" is reachable through 0/);
+    await id(['policy', 'create', 'service-router', 'crm-routers', '--services', '@crm', '--routers', '#all']);
+    const after = JSON.parse((await f.cli.expect(0, ['policy', 'explain', 'laptop-7', 'crm', '-o', 'json'])).stdout);
+    assert.equal(after.identity.id, laptop);
+    assert.equal(after.dial.allowed, true);
+    assert.deepEqual(after.routers.shared.map((r: { name: string; isOnline: boolean }) => [r.name, r.isOnline]), [['edge-1', false]]);
+    assert.match(after.summary[2], /1 edge router is shared \("edge-1"\); none is online/);
+  });
+
+  it('names the near miss when a policy selects only one side', async () => {
+    await id(['service', 'create', 'wiki', '--encryption-required']);
+    const r = await f.cli.expect(0, ['policy', 'explain', 'laptop-7', 'wiki']);
+    assert.match(r.stdout, /cannot dial "wiki": no Dial policy selects both \("sales-crm" selects "laptop-7" but not "wiki"\)/);
+  });
+
+  it('updates role sets by flag and deletes by name, whatever the kind', async () => {
+    await f.cli.expect(0, ['policy', 'update', 'sales-crm', '--services', '@crm,@wiki']);
+    const r = await f.cli.expect(0, ['policy', 'explain', 'laptop-7', 'wiki', '-o', 'json']);
+    assert.equal(JSON.parse(r.stdout).dial.allowed, true);
+    await f.cli.expect(0, ['policy', 'delete', 'crm-host', 'public-routers', '--yes']);
+    const left = JSON.parse((await f.cli.expect(0, ['policy', 'list', '-o', 'json'])).stdout) as Array<{ name: string }>;
+    assert.deepEqual(left.map((p) => p.name).sort(), ['crm-routers', 'sales-crm']);
+  });
+
+  it('refuses roles without # or @, #all with others, and flags of another kind (exit 2), sending nothing', async () => {
+    const bare = await f.cli.expect(2, ['policy', 'create', 'dial', 'x', '--identities', 'sales']);
+    assert.match(bare.stderr, /did you mean '#sales'/);
+    assert.match((await f.cli.expect(2, ['policy', 'create', 'dial', 'x', '--services', '#all,#web'])).stderr, /must stand alone/);
+    assert.match((await f.cli.expect(2, ['policy', 'create', 'dial', 'x', '--routers', '#all'])).stderr, /--routers does not apply to dial policies/);
+    assert.match((await f.cli.expect(2, ['policy', 'create', 'listen', 'x'])).stderr, /listen/);
+    const found = await f.admin.get('/service-policies', { query: { filter: 'name = "x"' } });
+    assert.equal(found.body.data.length, 0);
+  });
+
+  it('reports an unknown @name as not found (exit 5)', async () => {
+    const r = await f.cli.expect(5, ['policy', 'create', 'dial', 'y', '--services', '@no-such-service']);
+    assert.match(r.stderr, /no service named or with id "no-such-service"/);
+  });
+});
