@@ -4,6 +4,8 @@ import { join } from 'node:path';
 
 export interface ControllerProcess {
   url: string;
+  /** The controller's process id (its memory is read from /proc). */
+  pid: number;
   caBundlePem: string;
   stop(): void;
 }
@@ -26,5 +28,5 @@ export async function startControllerProcess(dataDir: string, opts: { root?: str
     await new Promise((r) => setTimeout(r, 50));
   }
   const { url } = JSON.parse(readFileSync(stateFile, 'utf8')) as { url: string };
-  return { url, caBundlePem: readFileSync(join(dataDir, 'ca-bundle.pem'), 'utf8'), stop: () => child.kill('SIGTERM') };
+  return { url, pid: child.pid!, caBundlePem: readFileSync(join(dataDir, 'ca-bundle.pem'), 'utf8'), stop: () => child.kill('SIGTERM') };
 }

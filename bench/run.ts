@@ -6,6 +6,7 @@
 //   npm run bench                              this checkout, SQLite and PostgreSQL (when its binaries are installed)
 //   npm run bench -- --baseline bc59173        and the same SQLite measurements on that commit's build, alternated
 //   npm run bench -- --no-startup ...          the controller tables only
+//   npm run bench -- --no-access ...           without access decisions at scale (bench/access.ts, ~2 minutes)
 // `--baseline` repeats (one column each); CTL_BENCH_BASELINE=bc59173[,...] does the same. The older build is made
 // by bench/baseline.ts in the temporary directory (git archive, node_modules copied, npm run build).
 import { spawnSync } from 'node:child_process';
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
+import { accessScale } from './access.js';
 import { prepareBaseline } from './baseline.js';
 import { type ControllerProcess, startControllerProcess } from './controller-process.js';
 import { startupRows, startupTimes, type TimedCommand } from './cli-start.js';
@@ -29,6 +31,7 @@ const { values: flags } = parseArgs({
     baseline: { type: 'string', multiple: true },
     'no-startup': { type: 'boolean' },
     'no-postgres': { type: 'boolean' },
+    'no-access': { type: 'boolean' },
     identities: { type: 'string', default: '100000' },
   },
 });
@@ -155,6 +158,8 @@ async function main() {
     }
     cluster?.stop();
   }
+  // 3. Access decisions over a network at the scale issue 8 sets, on each store.
+  if (!flags['no-access']) await accessScale({ postgres: !flags['no-postgres'] });
 }
 
 async function measure(targets: Target[], notes: string[]): Promise<void> {
