@@ -3,7 +3,9 @@
 import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
-import { addFieldFlags, collectFields } from './fields.js';
+import { addFieldFlags, collectFields, flagName } from './fields.js';
+import { addDryRun, dryRunnable } from './dry-run.js';
+import { promptMissing } from './prompt.js';
 import { withMeta } from './meta.js';
 import { noun } from './words.js';
 import type { ApiClient } from '../../client/types.js';
@@ -19,20 +21,34 @@ export function hasGenericCreate(def: ResourceDef): boolean {
   return Object.values(def.fields).every((f) => f.create === 'no' || (!f.secret && !f.virtual));
 }
 
-/** `ctl NOUN create NAME --flag ...`: the name as the argument, every other create field as a flag. */
+/**
+ * `ctl NOUN create NAME --flag ...`: the name as the argument, every other create field as a flag. What is required
+ * and missing is asked for at a terminal (a usage error naming it elsewhere); `--dry-run` prints the POST instead.
+ */
 export function buildCreate(deps: Deps, def: ResourceDef, run = runCreate): CommandUnknownOpts {
   const n = noun(def);
   const named = 'name' in def.fields;
-  const command = withMeta(named ? new Command('create').argument('<name>', `name of the new ${def.label}`) : new Command('create'), {
+  const command = withMeta(named ? new Command('create').argument('[name]', `name of the new ${def.label} (asked for when left out at a terminal)`) : new Command('create'), {
     description: `Create ${/^[aeiou]/i.test(def.label) ? 'an' : 'a'} ${def.label}; prints its id`,
-    examples: [`ctl ${n} create ${named ? 'NAME ' : ''}...`, `ctl ${n} create --help`],
+    examples: createExamples(def, n, named),
   });
   const flags = addFieldFlags(command, def, 'create', ['name']);
+  addDryRun(command);
   return command.action(async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as CommandUnknownOpts;
-    const name = named ? (args[0] as string) : undefined;
-    await run(def, { name, input: collectFields(cmd, flags) }, deps);
+    const argument = named ? { label: 'NAME', message: `Name of the new ${def.label}:`, value: args[0] as string | undefined } : undefined;
+    const name = await promptMissing(cmd, flags, deps, { argument });
+    await dryRunnable(cmd, deps, (d) => run(def, { name, input: collectFields(cmd, flags) }, d));
   });
+}
+
+/** Examples from the declaration: a name, the required flags with a sample value each, and a dry run. */
+function createExamples(def: ResourceDef, n: string, named: boolean): string[] {
+  const required = Object.entries(def.fields)
+    .filter(([field, f]) => field !== 'name' && f.create === 'required' && f.type.kind !== 'boolean')
+    .map(([field, f]) => `--${flagName(def, field, f.type)} ${f.type.kind === 'enum' ? f.type.values[0] : f.type.kind === 'object' ? '@data.json' : 'VALUE'}`);
+  const line = [`ctl ${n} create`, ...(named ? ['NAME'] : []), ...required].join(' ');
+  return [line, `${line} --tag owner=ops --dry-run`, `ctl ${n} create --help`];
 }
 
 export async function runCreate(def: ResourceDef, opts: { name?: string; input: FieldInput }, deps: Deps): Promise<void> {
@@ -40,7 +56,7 @@ export async function runCreate(def: ResourceDef, opts: { name?: string; input: 
   const id = await createEntity(await deps.api(), def, base, opts.input);
   announceCreated(deps.io, def, opts.name, id);
 }
-import { entityPath, resolveRefs } from './resolve.js';
+import { entityPath, resolveInput } from './resolve.js';
 
 /** A boolean the API requires on create (isAdmin) is false unless its flag is given. */
 export function requiredBooleans(def: ResourceDef): Record<string, boolean> {
@@ -51,7 +67,7 @@ export function requiredBooleans(def: ResourceDef): Record<string, boolean> {
 
 /** POSTs `base` plus the flags given, with references resolved to ids; returns the new id. */
 export async function createEntity(api: ApiClient, def: ResourceDef, base: Record<string, unknown>, input: FieldInput): Promise<string> {
-  const body = { ...base, ...input.body, ...(await resolveRefs(api, input.refs)) };
+  const body = { ...base, ...input.body, ...(await resolveInput(api, input, def)) };
   const created = await api.post<{ id: string }>(entityPath(def), body, { api: def.api });
   return created.id;
 }
