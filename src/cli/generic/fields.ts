@@ -164,7 +164,7 @@ export function addFieldFlags(
 
 function optionsFor(name: string, f: FieldDef, verb: WriteVerb, resourceName: string): Option[] {
   const clears = verb === 'patch' && f.nullable ? ' ("" clears it)' : '';
-  const description = lowerFirst(f.description) + clears;
+  const description = lowerFirst(f.description, f.type.kind === 'enum' ? f.type.values : []) + clears;
   switch (f.type.kind) {
     case 'boolean':
       return [new Option(`--${name}`, description), new Option(`--no-${name}`, `the opposite of --${name}`)];
@@ -192,7 +192,7 @@ function optionsFor(name: string, f: FieldDef, verb: WriteVerb, resourceName: st
       return [completeWith(option.argParser(attributeList), { kind: 'resource', resource: f.type.resource, list: true })];
     }
     case 'roles': {
-      const option = new Option(`--${name} <roles>`, `${lowerFirst(f.description)}; #attribute, @name-or-id or #all, comma-separated or repeated ("" clears them)`);
+      const option = new Option(`--${name} <roles>`, `${lowerFirst(f.description)}; @name works for @id; comma-separated or repeated ("" clears them)`);
       return [completeWith(option.argParser(roleList), { kind: 'role', resource: f.type.resource, list: true })];
     }
     default:
@@ -200,7 +200,10 @@ function optionsFor(name: string, f: FieldDef, verb: WriteVerb, resourceName: st
   }
 }
 
-function lowerFirst(text: string): string {
+/** Descriptions start a sentence in the catalogue and continue one in help; a value (`Dial`, `AllOf`) keeps its case. */
+function lowerFirst(text: string, values: readonly string[] = []): string {
+  const first = /^[A-Za-z]+/.exec(text)?.[0] ?? '';
+  if (values.includes(first) || /[A-Z]/.test(first.slice(1))) return text;
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
 

@@ -23,7 +23,7 @@ describe('missing required values', () => {
     const deps = testDeps({ api, tty: true, inputs: ['dial-web', 'Dail', 'Dial', 'AnyOf'] });
     await parse(buildCreate(deps, servicePolicy), ['--services', '#all']);
     assert.equal(deps.prompts[0], 'Name of the new service policy:');
-    assert.match(deps.prompts[1], /^--type: dial \(use the services\) or Bind \(host them\) \(Dial\|Bind\)$/);
+    assert.match(deps.prompts[1], /^--type: Dial \(use the services\) or Bind \(host them\) \(Dial\|Bind\)$/);
     assert.match(deps.prompts[2], /\[.*Allowed choices are Dial, Bind\]$/, 'a wrong answer is asked again, saying why');
     assert.deepEqual(api.calls.at(-1)?.body, { name: 'dial-web', type: 'Dial', semantic: 'AnyOf', serviceRoles: ['#all'] });
   });
