@@ -45,7 +45,8 @@ describe('delete flags', () => {
     const spy = capture<DeleteOptions>();
     await parse(buildDelete(testDeps(), identity, spy.run), ['--where', 'name contains "tmp"', '--yes']);
     assert.equal(spy.last().where, 'name contains "tmp"');
-    for (const argv of [['a1', '--where', 'true', '-y'], ['-y'], ['--where', ' ', '-y']]) {
+    await parse(buildDelete(testDeps(), identity, spy.run), ['--where', 'name = "limit 5"', '--yes']);
+    for (const argv of [['a1', '--where', 'true', '-y'], ['-y'], ['--where', ' ', '-y'], ['--where', 'true limit 5', '-y'], ['--where', 'name contains "x" skip 10', '-y']]) {
       await assert.rejects(parse(buildDelete(testDeps(), identity, spy.run), argv), (err: Error & { exitCode: number }) => err.exitCode === EXIT.usage);
     }
   });

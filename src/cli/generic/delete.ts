@@ -61,6 +61,9 @@ export function validateDelete(opts: DeleteOptions, io: IO): void {
   if (opts.where !== undefined && opts.refs.length > 0) throw new UsageError('give names or ids, or --where, not both');
   if (opts.where === undefined && opts.refs.length === 0) throw new UsageError(`nothing to delete: give ${refArgument(opts.def)}s or --where FILTER`);
   if (opts.where !== undefined && opts.where.trim() === '') throw new UsageError('--where needs a filter; to delete everything, say so: --where true');
+  if (opts.where !== undefined && pages(opts.where)) {
+    throw new UsageError('--where deletes every match: leave skip and limit out of the filter', ['to see what matches first: --dry-run']);
+  }
   if (!opts.yes && !opts.dryRun && !io.canPrompt()) {
     throw new DeclinedError('not deleting without confirmation', ['pass --yes (-y) to delete without a prompt']);
   }
@@ -101,6 +104,11 @@ export async function runDelete(opts: DeleteOptions, deps: Deps): Promise<void> 
 
 function label(entity: Entity): string {
   return typeof entity.name === 'string' ? `"${entity.name}" (${entity.id})` : entity.id;
+}
+
+/** Whether a filter pages (`skip N`, `limit N`) outside its string literals: the pages would be read past anyway. */
+function pages(filter: string): boolean {
+  return /\b(skip|limit)\s+(\d+|none)\b/i.test(filter.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
 }
 
 async function confirm(entities: Entity[], def: ResourceDef, deps: Deps, total = entities.length): Promise<void> {
