@@ -11,7 +11,7 @@ import { noun } from './words.js';
 import type { ApiClient } from '../../client/types.js';
 import type { ResourceDef } from '../../resources/types.js';
 import type { IO } from '../../console/io.js';
-import type { FieldInput } from './fields.js';
+import type { FieldFlag, FieldInput } from './fields.js';
 
 /**
  * Whether every field a create takes can be a flag: a secret (a password) must never be one, and a virtual field
@@ -36,10 +36,27 @@ export function buildCreate(deps: Deps, def: ResourceDef, run = runCreate): Comm
   addDryRun(command);
   return command.action(async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as CommandUnknownOpts;
-    const argument = named ? { label: 'NAME', message: `Name of the new ${def.label}:`, value: args[0] as string | undefined } : undefined;
-    const name = await promptMissing(cmd, flags, deps, { argument });
-    await dryRunnable(cmd, deps, (d) => run(def, { name, input: collectFields(cmd, flags) }, d));
+    await createAction(cmd, deps, def, flags, named ? (args[0] as string | undefined) : undefined, (name, input, d) => run(def, { name, input }, d));
   });
+}
+
+/**
+ * The action of any create, generic or a noun's own (give the command `[name]`, its field flags and addDryRun):
+ * asks for the name and the required flags left out (or fails naming them), reads the flags, and runs `work` with
+ * deps that only print the writes under `--dry-run`. `present` lists required fields `work` sets itself.
+ */
+export async function createAction(
+  cmd: CommandUnknownOpts,
+  deps: Deps,
+  def: ResourceDef,
+  flags: readonly FieldFlag[],
+  nameArg: string | undefined,
+  work: (name: string | undefined, input: FieldInput, deps: Deps) => Promise<void>,
+  present: readonly string[] = [],
+): Promise<void> {
+  const argument = 'name' in def.fields ? { label: 'NAME', message: `Name of the new ${def.label}:`, value: nameArg } : undefined;
+  const name = await promptMissing(cmd, flags, deps, { argument, present });
+  await dryRunnable(cmd, deps, (d) => work(name, collectFields(cmd, flags), d));
 }
 
 /** Examples from the declaration: a name, the required flags with a sample value each, and a dry run. */
