@@ -64,6 +64,28 @@ describe('completion candidates', () => {
     assert.deepEqual(await complete('identity', 'create', 'x', '--jwt-output', ''), []);
   });
 
+  it('completes --flag=value as one word (zsh, fish) and as bash splits it at =', async () => {
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--type='), ['--type=Dial', '--type=Bind']);
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--semantic=Al'), ['--semantic=AllOf']);
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--type', '='), ['Dial', 'Bind']);
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--type', '=', 'B'), ['Bind']);
+    assert.deepEqual(await complete('-o', 'json', '--output', '=', 'y'), ['yaml']);
+    // a completed --flag=value earlier on the line is skipped like any option and its value
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--type', '=', 'Dial', '--sem'), ['--semantic']);
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--type=Dial', '--semantic', 'A'), ['AllOf', 'AnyOf']);
+  });
+
+  it('completes roles over the resource they select, entity names for reference lists, after commas too', async () => {
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--identities', '#s'), ['#sales']);
+    assert.deepEqual(asked.at(-1), { kind: 'role', resource: 'identity', list: true });
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--identities', '#sales,@'), ['#sales,@laptop-7']);
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--identities=#sales,#'), ['--identities=#sales,#all', '--identities=#sales,#emea']);
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--posture-checks', ''), ['#all', '#emea', '#sales', '@laptop-7']);
+    assert.deepEqual(asked.at(-1), { kind: 'role', resource: 'posture-check', list: true });
+    await complete('service', 'create', 'web', '--config', 'a,');
+    assert.deepEqual(asked.at(-1), { kind: 'resource', resource: 'config', list: true });
+  });
+
   it('skips option values and the words after -- when finding the command', async () => {
     assert.deepEqual(await complete('-o', 'json', 'identity', 'sh'), ['show']);
     assert.deepEqual(await complete('identity', 'list', '--limit', '5', '--l'), ['--limit']);

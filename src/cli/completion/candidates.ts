@@ -60,16 +60,59 @@ async function valuesOf(target: { argChoices?: string[] } | undefined, dynamic: 
 }
 
 /**
- * What may come next after `words` (everything typed after `ctl`, the last one being the word under the cursor,
- * possibly empty): an option's values, flags when the word starts with `-`, subcommands, or argument values.
- * Only candidates starting with the current word are returned; none means "complete file names".
+ * bash splits `--type=Di` into `--type`, `=`, `Di` (`=` is in COMP_WORDBREAKS) and replaces only the text after
+ * the `=`; zsh and fish pass the word whole and replace all of it. Joins the split back; `split` says whether the
+ * word under the cursor was split, so that candidates are returned without the `--type=` bash keeps.
  */
-export async function candidates(root: CommandUnknownOpts, words: readonly string[], dynamic: DynamicValues): Promise<string[]> {
-  const current = words.length > 0 ? words[words.length - 1] : '';
+export function joinAssignments(words: readonly string[]): { words: string[]; split: boolean } {
+  const out: string[] = [];
+  let split = false;
+  for (let i = 0; i < words.length; i++) {
+    const previous = out[out.length - 1];
+    if (words[i] === '=' && previous !== undefined && /^--[^=]+$/.test(previous)) {
+      const value = words[i + 1];
+      out[out.length - 1] = `${previous}=${value ?? ''}`;
+      if (i + 1 >= words.length - 1) split = true;
+      if (value !== undefined) i++;
+      continue;
+    }
+    out.push(words[i]);
+  }
+  return { words: out, split };
+}
+
+/**
+ * The values of a comma-separated list flag (`--config a,b`, `--identities '#sales,@lap'`) complete the part after
+ * the last comma, keeping what comes before and leaving out what is already listed.
+ */
+function listValues(found: string[], current: string, target: object | undefined): string[] {
+  const hint = target ? hintFor(target) : undefined;
+  const listed = hint && 'list' in hint && hint.list ? current.lastIndexOf(',') : -1;
+  if (listed < 0) return found;
+  const head = current.slice(0, listed + 1);
+  const done = new Set(head.split(','));
+  return found.filter((v) => !done.has(v)).map((v) => head + v);
+}
+
+/**
+ * What may come next after `words` (everything typed after `ctl`, the last one being the word under the cursor,
+ * possibly empty): an option's values (also as `--flag=value`), flags when the word starts with `-`, subcommands,
+ * or argument values. Only candidates starting with the current word are returned; none means "complete file names".
+ */
+export async function candidates(root: CommandUnknownOpts, typed: readonly string[], dynamic: DynamicValues): Promise<string[]> {
+  const { words, split } = joinAssignments(typed);
+  let current = words.length > 0 ? words[words.length - 1] : '';
   const { command, positionals, pending } = locate(root, words.slice(0, -1));
   let found: string[];
-  if (pending) {
-    found = await valuesOf(pending, dynamic, root);
+  let prefix = '';
+  const assignment = pending ? undefined : /^(--[^=]+)=(.*)$/s.exec(current);
+  if (assignment) {
+    const option = findOption(command, assignment[1]);
+    current = assignment[2];
+    prefix = split ? '' : `${assignment[1]}=`;
+    found = option?.required || option?.optional ? listValues(await valuesOf(option, dynamic, root), current, option) : [];
+  } else if (pending) {
+    found = listValues(await valuesOf(pending, dynamic, root), current, pending);
   } else if (current.startsWith('-')) {
     found = flags(command);
   } else if (positionals === 0 && command.commands.length > 0) {
@@ -79,5 +122,5 @@ export async function candidates(root: CommandUnknownOpts, words: readonly strin
     const last = args[args.length - 1];
     found = await valuesOf(args[positionals] ?? (last?.variadic ? last : undefined), dynamic, root);
   }
-  return [...new Set(found)].filter((c) => c.startsWith(current));
+  return [...new Set(found)].filter((c) => c.startsWith(current)).map((c) => prefix + c);
 }

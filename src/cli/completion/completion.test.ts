@@ -67,6 +67,11 @@ describe('bash completion, for real', () => {
   it('stays silent where the controller cannot be asked', () => {
     assert.deepEqual(tab('ctl identity show '), []);
   });
+  // bash splits `--type=` at the = (COMP_WORDBREAKS): COMP_WORDS ends `--type` `=`, and only the text after = is replaced.
+  it('completes ctl service-policy create p --type=<TAB> as bash splits it', () => {
+    assert.deepEqual(tab('ctl service-policy create p --type ='), ['Dial', 'Bind']);
+    assert.deepEqual(tab('ctl service-policy create p --type = B'), ['Bind']);
+  });
 });
 
 describe('fish completion, for real', () => {

@@ -20,27 +20,31 @@ describe('dynamic completion values', () => {
   });
 
   it('asks the controller for names once, then answers from the cache until it expires', async () => {
-    const api = fakeApi({ 'LIST /identities': [{ id: 'a1', name: 'laptop-7' }, { id: 'b2', name: 'server' }] });
+    const api = fakeApi({ 'LIST /identities': [{ id: 'a1', name: 'laptop-7' }, { id: 'b2', name: 'server' }], 'LIST /identity-role-attributes': [] });
     const at = (ms: number) => testDeps({ api, env, now: new Date(Date.UTC(2025, 0, 1) + ms) });
     assert.deepEqual(await dynamicValues(at(0))(identities), ['laptop-7', 'server']);
     assert.deepEqual(api.calls[0].query, { limit: 500 });
     assert.deepEqual(await dynamicValues(at(10_000))(identities), ['laptop-7', 'server']);
-    assert.equal(api.calls.length, 1);
+    assert.equal(api.calls.length, 2, 'names and attributes, once');
     await dynamicValues(at(31_000))(identities);
-    assert.equal(api.calls.length, 2);
+    assert.equal(api.calls.length, 4);
   });
 
   it('keeps profiles apart in the cache', async () => {
-    const api = fakeApi({ 'LIST /identities': [{ id: 'z', name: 'other' }] });
+    const api = fakeApi({ 'LIST /identities': [{ id: 'z', name: 'other' }], 'LIST /identity-role-attributes': [] });
     const deps = testDeps({ api, env, globals: { profile: 'lab' }, now: new Date(Date.UTC(2025, 0, 1)) });
     assert.deepEqual(await dynamicValues(deps)(identities), ['other']);
   });
 
   it('offers the role attributes in use, and roles as #attribute, @name and #all', async () => {
-    const api = fakeApi({ 'LIST /identities': [{ id: 'a1', name: 'laptop-7', roleAttributes: ['sales', 'emea'] }, { id: 'b2', name: 'srv', roleAttributes: ['sales'] }] });
+    const api = fakeApi({
+      'LIST /identities': [{ id: 'a1', name: 'laptop-7' }, { id: 'b2', name: 'srv' }],
+      // the controller's set in use, beyond the page of names
+      'LIST /identity-role-attributes': ['sales', 'emea', 'ops'],
+    });
     const deps = testDeps({ api, env: { CTL_CONFIG_DIR: join(dir, 'roles') }, now: new Date(Date.UTC(2025, 0, 1)) });
-    assert.deepEqual(await dynamicValues(deps)({ kind: 'attribute', resource: 'identity' }), ['emea', 'sales']);
-    assert.deepEqual(await dynamicValues(deps)({ kind: 'role', resource: 'identity' }), ['#all', '#emea', '#sales', '@laptop-7', '@srv']);
+    assert.deepEqual(await dynamicValues(deps)({ kind: 'attribute', resource: 'identity' }), ['emea', 'ops', 'sales']);
+    assert.deepEqual(await dynamicValues(deps)({ kind: 'role', resource: 'identity' }), ['#all', '#emea', '#ops', '#sales', '@laptop-7', '@srv']);
   });
 
   it('offers ids for resources without names', async () => {

@@ -46,7 +46,7 @@ export function profileNames(env: NodeJS.ProcessEnv): string[] {
   return Object.keys(settings?.profiles ?? {});
 }
 
-/** Names and role attributes of one page of a resource's entities: what names and roles complete to. */
+/** Names of a resource's entities and the role attributes in use on them: what names and roles complete to. */
 interface Entities {
   names: string[];
   attributes: string[];
@@ -68,17 +68,20 @@ async function entities(deps: Deps, resourceName: string): Promise<Entities> {
   return found;
 }
 
+/**
+ * Names from one page of the entities; attributes from the resource's role-attribute list (`/identity-role-attributes`),
+ * which the controller keeps as the set in use, so completion offers every attribute, not only those of one page.
+ */
 async function fetchEntities(deps: Deps, resourceName: string): Promise<Entities> {
   const def = resource(resourceName);
   const api = await deps.api();
-  const page = await api.list<Record<string, unknown> & { id: string }>(`/${def.plural}`, { limit: MAX_LIMIT }, { api: def.api });
-  const field = def.roleAttributes?.field;
-  const attributes = new Set<string>();
-  for (const e of page.data) {
-    const values = field ? e[field] : undefined;
-    if (Array.isArray(values)) for (const v of values) if (typeof v === 'string') attributes.add(v);
-  }
-  return { names: page.data.map((e) => (typeof e.name === 'string' ? e.name : e.id)), attributes: [...attributes].sort() };
+  const listPath = def.roleAttributes?.listPath;
+  const [page, attributes] = await Promise.all([
+    api.list<Record<string, unknown> & { id: string }>(`/${def.plural}`, { limit: MAX_LIMIT }, { api: def.api }),
+    listPath ? api.list<unknown>(`/${listPath}`, { limit: MAX_LIMIT }, { api: def.api }).then((p) => p.data) : Promise.resolve([]),
+  ]);
+  const inUse = attributes.filter((a): a is string => typeof a === 'string');
+  return { names: page.data.map((e) => (typeof e.name === 'string' ? e.name : e.id)), attributes: [...new Set(inUse)].sort() };
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -4,11 +4,12 @@
  * Option; `ctl __complete` reads it. A WeakMap keeps hints off commander's objects and costs nothing otherwise.
  */
 export type CompletionSource =
-  | { kind: 'resource'; resource: string }
+  /** `list`: the value is comma-separated (`--config a,b`); the part after the last comma is completed. */
+  | { kind: 'resource'; resource: string; list?: boolean }
   /** Role attributes in use on that resource's entities. */
-  | { kind: 'attribute'; resource: string }
+  | { kind: 'attribute'; resource: string; list?: boolean }
   /** A role: `#all`, `#attribute` or `@name`. */
-  | { kind: 'role'; resource: string }
+  | { kind: 'role'; resource: string; list?: boolean }
   | { kind: 'profile' }
   /** `ctl help`: topics and commands (answered from the tree, not from outside). */
   | { kind: 'help' };

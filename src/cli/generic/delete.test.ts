@@ -5,7 +5,7 @@ import { identity } from '../../resources/identity.js';
 import { EXIT } from '../../console/errors.js';
 import { buildDelete, runDelete } from './delete.js';
 import type { DeleteOptions } from './delete.js';
-import { capture, fakeApi, parse, testDeps } from './testing.js';
+import { capture, envelope, fakeApi, parse, testDeps } from './testing.js';
 
 const a = { id: 'a1', name: 'laptop-7' };
 const b = { id: 'b2', name: 'laptop-8' };
@@ -38,6 +38,22 @@ describe('delete flags', () => {
     const api = fakeApi({});
     const command = buildDelete(testDeps({ api, tty: false }), identity);
     await assert.rejects(parse(command, ['laptop-7']), (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined);
+    assert.equal(api.calls.length, 0);
+  });
+
+  it('takes --where instead of names, never both nor neither (exit 2)', async () => {
+    const spy = capture<DeleteOptions>();
+    await parse(buildDelete(testDeps(), identity, spy.run), ['--where', 'name contains "tmp"', '--yes']);
+    assert.equal(spy.last().where, 'name contains "tmp"');
+    await parse(buildDelete(testDeps(), identity, spy.run), ['--where', 'name = "limit 5"', '--yes']);
+    for (const argv of [['a1', '--where', 'true', '-y'], ['-y'], ['--where', ' ', '-y'], ['--where', 'true limit 5', '-y'], ['--where', 'name contains "x" skip 10', '-y']]) {
+      await assert.rejects(parse(buildDelete(testDeps(), identity, spy.run), argv), (err: Error & { exitCode: number }) => err.exitCode === EXIT.usage);
+    }
+  });
+
+  it('refuses --where without --yes when it cannot ask (exit 3)', async () => {
+    const api = fakeApi({});
+    await assert.rejects(parse(buildDelete(testDeps({ api, tty: false }), identity), ['--where', 'true']), (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined);
     assert.equal(api.calls.length, 0);
   });
 
@@ -90,5 +106,60 @@ describe('delete run', () => {
     assert.match(stderr, /^error: ghost: no identity named or with id "ghost"$/m);
     assert.match(stderr, /^error: "laptop-7" \(a1\): .*CAN_NOT_DELETE_REFERENCED_ENTITY/m);
     assert.match(stderr, /deleted identity "laptop-8" \(b2\)/);
+  });
+});
+
+describe('delete --where', () => {
+  const rows = Array.from({ length: 25 }, (_, i) => ({ id: `t${i}`, name: `tmp-${i}` }));
+  /** Pages of the matches as the controller serves them, and a DELETE for each. */
+  function matching(found: typeof rows, extra: Record<string, unknown> = {}) {
+    const routes: Record<string, unknown> = { 'LIST /identities': (call: { query: { limit: number; offset: number } }) => envelope(found, call.query) };
+    for (const r of found) routes[`DELETE /identities/${r.id}`] = {};
+    return fakeApi({ ...routes, ...extra });
+  }
+
+  it('reads every page first, shows the count and the first names, asks once, deletes each and says how many', async () => {
+    const api = matching(rows);
+    const deps = testDeps({ api, tty: true, confirms: [true] });
+    await runDelete(opts([], { yes: false, where: 'name contains "tmp-"' }), deps);
+    assert.deepEqual(api.calls[0].query, { filter: 'name contains "tmp-"', limit: 500, offset: 0 });
+    assert.deepEqual(deps.prompts, ['Delete these 25 identities?']);
+    const stderr = deps.io.stderrText();
+    assert.match(stderr, /^about to delete 25 identities:\n {2}"tmp-0" \(t0\)\n/);
+    assert.match(stderr, /"tmp-19" \(t19\)\n {2}\.\.\. and 5 more\n/);
+    assert.ok(!stderr.includes('tmp-20'));
+    assert.equal(api.calls.filter((c) => c.method === 'DELETE').length, 25);
+    assert.match(stderr, /deleted 25 of 25 identities\n$/);
+  });
+
+  it('follows pages beyond the first', async () => {
+    const api = matching(rows, { 'LIST /identities': (call: { query: { offset: number } }) => envelope(rows, { limit: 10, offset: call.query.offset }) });
+    await runDelete(opts([], { where: 'true' }), testDeps({ api }));
+    assert.deepEqual(api.calls.filter((c) => c.method === 'GET').map((c) => c.query?.offset), [0, 10, 20]);
+    assert.equal(api.calls.filter((c) => c.method === 'DELETE').length, 25);
+  });
+
+  it('succeeds, deleting nothing, when nothing matches', async () => {
+    const deps = testDeps({ api: matching([]) });
+    await runDelete(opts([], { where: 'name = "none"' }), deps);
+    assert.match(deps.io.stderrText(), /no identities match name = "none": nothing to delete/);
+  });
+
+  it('deletes nothing when the answer is no (exit 3)', async () => {
+    const api = matching(rows.slice(0, 2));
+    await assert.rejects(runDelete(opts([], { yes: false, where: 'true' }), testDeps({ api, tty: true, confirms: [false] })), (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined);
+    assert.ok(!api.calls.some((c) => c.method === 'DELETE'));
+  });
+
+  it('goes on past a refusal and exits with its code, counting what was deleted', async () => {
+    const api = matching(rows.slice(0, 3), { 'DELETE /identities/t1': new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY') });
+    const deps = testDeps({ api });
+    await assert.rejects(runDelete(opts([], { where: 'true' }), deps), (err: Error & { exitCode: number }) => {
+      assert.equal(err.exitCode, EXIT.rejected);
+      assert.equal(err.message, '1 of 3 identities not deleted');
+      return true;
+    });
+    assert.match(deps.io.stderrText(), /^error: "tmp-1" \(t1\): .*CAN_NOT_DELETE_REFERENCED_ENTITY/m);
+    assert.match(deps.io.stderrText(), /deleted 2 of 3 identities/);
   });
 });

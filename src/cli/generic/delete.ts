@@ -2,7 +2,10 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
-import { DeclinedError } from '../../console/errors.js';
+import { DeclinedError, UsageError } from '../../console/errors.js';
+import type { ApiClient } from '../../client/types.js';
+import { MAX_LIMIT, MAX_OFFSET } from '../../protocol/paging.js';
+import { addDryRun, dryRunDeps } from './dry-run.js';
 import type { IO } from '../../console/io.js';
 import { Failures } from './failures.js';
 import { addYes } from './flags.js';
@@ -16,29 +19,52 @@ export interface DeleteOptions {
   refs: string[];
   yes: boolean;
   ignoreMissing: boolean;
+  /** Delete what this ZitiQL filter matches instead of named entities. */
+  where?: string;
+  /** Print the DELETEs instead of sending them (no confirmation needed: nothing happens). */
+  dryRun?: boolean;
 }
+
+/** How many matches of a filter are named before the confirmation; the rest are counted. */
+export const NAMES_SHOWN = 20;
 
 export function buildDelete(deps: Deps, def: ResourceDef, run = runDelete): CommandUnknownOpts {
   requireOperation(def, 'delete', 'delete');
   const n = noun(def);
   const arg = refArgument(def);
-  const command = withMeta(new Command('delete').alias('rm').addArgument(nameArguments(def, `the ${plural(def)} to delete`)), {
-    description: `Delete ${plural(def)}, after confirming the exact set`,
-    examples: arg === 'id' ? [`ctl ${n} delete 3x9fQz1Ab 7Hk2LmP0q --yes`] : [`ctl ${n} delete laptop-7 laptop-8`, `ctl ${n} rm old-host --yes --ignore-missing`],
+  const examples = arg === 'id' ? [`ctl ${n} delete 3x9fQz1Ab 7Hk2LmP0q --yes`] : [`ctl ${n} delete laptop-7 laptop-8`, `ctl ${n} rm old-host --yes --ignore-missing`];
+  examples.push(`ctl ${n} delete --where '${'name' in def.fields ? 'name contains "test-"' : 'createdAt < datetime(2025-01-01T00:00:00Z)'}' --yes`);
+  examples.push(`ctl ${n} delete --where 'tags.owner = "ci"' --dry-run`);
+  const command = withMeta(new Command('delete').alias('rm').addArgument(nameArguments(def, `the ${plural(def)} to delete`).argOptional()), {
+    description: `Delete ${plural(def)} by name or id, or all that match --where, after confirming the exact set`,
+    examples,
   });
   addYes(command);
   command.addOption(new Option('--ignore-missing', 'succeed when a name or id matches nothing (idempotent delete)'));
+  command.addOption(new Option('--where <filter>', `delete every ${def.label} this ZitiQL filter matches (see: ctl help filters)`));
+  addDryRun(command);
   return command.action(async (refs, _opts, cmd) => {
-    const o = cmd.opts() as { yes?: boolean; ignoreMissing?: boolean };
+    const o = cmd.opts() as { yes?: boolean; ignoreMissing?: boolean; where?: string; dryRun?: boolean };
     const opts: DeleteOptions = { def, refs: [...new Set(refs)], yes: Boolean(o.yes), ignoreMissing: Boolean(o.ignoreMissing) };
+    if (o.where !== undefined) opts.where = o.where;
+    if (o.dryRun) opts.dryRun = true;
     validateDelete(opts, deps.io);
-    await run(opts, deps);
+    await run(opts, opts.dryRun ? dryRunDeps(deps) : deps);
   });
 }
 
-/** A destructive command that cannot ask refuses rather than deleting unconfirmed. */
+/**
+ * Names or a filter, never both nor neither; and a destructive command that cannot ask refuses rather than deleting
+ * unconfirmed (a dry run deletes nothing, so it needs no confirmation).
+ */
 export function validateDelete(opts: DeleteOptions, io: IO): void {
-  if (!opts.yes && !io.canPrompt()) {
+  if (opts.where !== undefined && opts.refs.length > 0) throw new UsageError('give names or ids, or --where, not both');
+  if (opts.where === undefined && opts.refs.length === 0) throw new UsageError(`nothing to delete: give ${refArgument(opts.def)}s or --where FILTER`);
+  if (opts.where !== undefined && opts.where.trim() === '') throw new UsageError('--where needs a filter; to delete everything, say so: --where true');
+  if (opts.where !== undefined && pages(opts.where)) {
+    throw new UsageError('--where deletes every match: leave skip and limit out of the filter', ['to see what matches first: --dry-run']);
+  }
+  if (!opts.yes && !opts.dryRun && !io.canPrompt()) {
     throw new DeclinedError('not deleting without confirmation', ['pass --yes (-y) to delete without a prompt']);
   }
 }
@@ -48,6 +74,7 @@ export function validateDelete(opts: DeleteOptions, io: IO): void {
  * one bad name does not hide the others. The exit code is the most severe failure.
  */
 export async function runDelete(opts: DeleteOptions, deps: Deps): Promise<void> {
+  if (opts.where !== undefined) return runDeleteWhere({ ...opts, where: opts.where }, deps);
   const { def } = opts;
   const { io } = deps;
   const api = await deps.api();
@@ -62,11 +89,11 @@ export async function runDelete(opts: DeleteOptions, deps: Deps): Promise<void> 
       else failures.add(ref, err);
     }
   }
-  if (targets.size > 0 && !opts.yes) await confirm([...targets.values()], opts.def, deps);
+  if (targets.size > 0 && !opts.yes && !opts.dryRun) await confirm([...targets.values()], opts.def, deps);
   for (const entity of targets.values()) {
     try {
       await api.delete(entityPath(def, entity.id), { api: def.api });
-      io.info(`deleted ${def.label} ${label(entity)}`);
+      if (!opts.dryRun) io.info(`deleted ${def.label} ${label(entity)}`);
     } catch (err) {
       if (opts.ignoreMissing && isNotFound(err)) io.info(`${def.label} ${label(entity)} was already gone`);
       else failures.add(label(entity), err);
@@ -79,13 +106,61 @@ function label(entity: Entity): string {
   return typeof entity.name === 'string' ? `"${entity.name}" (${entity.id})` : entity.id;
 }
 
-async function confirm(entities: Entity[], def: ResourceDef, deps: Deps): Promise<void> {
-  const what = entities.length === 1 ? def.label : plural(def);
-  deps.io.info(`about to delete ${entities.length} ${what}:`);
+/** Whether a filter pages (`skip N`, `limit N`) outside its string literals: the pages would be read past anyway. */
+function pages(filter: string): boolean {
+  return /\b(skip|limit)\s+(\d+|none)\b/i.test(filter.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
+}
+
+async function confirm(entities: Entity[], def: ResourceDef, deps: Deps, total = entities.length): Promise<void> {
+  const what = total === 1 ? def.label : plural(def);
+  deps.io.info(`about to delete ${total} ${what}:`);
   for (const entity of entities) deps.io.info(`  ${label(entity)}`);
+  if (total > entities.length) deps.io.info(`  ... and ${total - entities.length} more`);
   const prompter = await deps.prompter();
-  const question = entities.length === 1 ? `Delete this ${what}?` : `Delete these ${entities.length} ${what}?`;
+  const question = total === 1 ? `Delete this ${what}?` : `Delete these ${total} ${what}?`;
   if (!(await prompter.confirm(question, { default: false }))) {
     throw new DeclinedError('nothing deleted');
   }
+}
+
+/**
+ * `delete --where FILTER`: every page of matches is read first (deleting while paging would skip rows), the count
+ * and the first names are shown and confirmed, then each is deleted, going on past failures. Matching nothing is
+ * no error: the state asked for holds. The exit code is the most severe failure.
+ */
+export async function runDeleteWhere(opts: DeleteOptions & { where: string }, deps: Deps): Promise<void> {
+  const { def } = opts;
+  const { io } = deps;
+  const api = await deps.api();
+  const matches = await io.spin(`finding ${plural(def)}`, () => everyMatch(api, def, opts.where));
+  if (matches.length === 0) {
+    io.info(`no ${plural(def)} match ${opts.where}: nothing to delete`);
+    return;
+  }
+  if (!opts.yes && !opts.dryRun) await confirm(matches.slice(0, NAMES_SHOWN), def, deps, matches.length);
+  const failures = new Failures(io, true);
+  let deleted = 0;
+  for (const entity of matches) {
+    try {
+      await api.delete(entityPath(def, entity.id), { api: def.api });
+      deleted++;
+    } catch (err) {
+      if (isNotFound(err)) deleted++; // gone meanwhile: the filter's set is deleted all the same
+      else failures.add(label(entity), err);
+    }
+  }
+  if (!opts.dryRun) io.info(`deleted ${deleted} of ${matches.length} ${matches.length === 1 ? def.label : plural(def)}`);
+  failures.finish(`${failures.count} of ${matches.length} ${plural(def)} not deleted`);
+}
+
+async function everyMatch(api: ApiClient, def: ResourceDef, filter: string): Promise<Entity[]> {
+  const found = new Map<string, Entity>();
+  for (let offset = 0; ; ) {
+    const page = await api.list<Entity>(entityPath(def), { filter, limit: MAX_LIMIT, offset }, { api: def.api });
+    for (const entity of page.data) found.set(entity.id, entity);
+    offset += page.data.length;
+    if (page.data.length === 0 || offset >= page.meta.pagination.totalCount) break;
+    if (offset > MAX_OFFSET) throw new UsageError(`more than ${MAX_OFFSET} ${plural(def)} match: narrow the filter`);
+  }
+  return [...found.values()];
 }

@@ -43,7 +43,7 @@ describe('field flags', () => {
       '--default-hosting-precedence', 'required',
       '--default-hosting-cost', '7',
       '-a', 'sales,emea', '-a', 'ops',
-      '--tags', 'env=prod', '--tags', 'team=',
+      '--tag', 'env=prod', '--tags', 'team=',
       '--app-data', '{"k":1}',
       '--auth-policy', 'strict',
       '--name', 'laptop-8',
@@ -53,23 +53,26 @@ describe('field flags', () => {
       defaultHostingPrecedence: 'required',
       defaultHostingCost: 7,
       roleAttributes: ['sales', 'emea', 'ops'],
-      tags: { env: 'prod', team: '' },
       appData: { k: 1 },
       name: 'laptop-8',
     });
     assert.deepEqual(input.refs, [{ field: 'authPolicyId', resource: 'auth-policy', value: 'strict' }]);
+    // on update, tags are an edit of the current ones (the hidden --tags is the same flag)
+    assert.deepEqual(input.tagEdit, { set: { env: 'prod', team: '' }, remove: [] });
   });
 
   it('clears with empty values: [] for attributes (never null), null for nullable fields, {} for tags', async () => {
-    const { input } = await parsed('patch', ['-a', '', '--external-id', '', '--tags', '']);
-    assert.deepEqual(input.body, { roleAttributes: [], externalId: null, tags: {} });
+    const { input } = await parsed('patch', ['-a', '', '--external-id', '', '--tag', '', '--app-data', '']);
+    assert.deepEqual(input.body, { roleAttributes: [], externalId: null, tags: {}, appData: null });
   });
 
   const rejects: Array<[string, string[], RegExp]> = [
     ['an unknown enum value', ['--default-hosting-precedence', 'top'], /Allowed choices are default, required, failed/],
     ['an integer out of bounds', ['--default-hosting-cost', '70000'], /between 0 and 65535/],
     ['a non-integer', ['--default-hosting-cost', '1.5'], /not an integer/],
-    ['a tag without =', ['--tags', 'env'], /key=value/],
+    ['a tag without =', ['--tag', 'env'], /key=value/],
+    ['a typed tag that is not JSON', ['--tag', 'n:=abc'], /after := comes JSON/],
+    ['a typed tag that is an object', ['--tag', 'n:={}'], /a string, a number/],
     ['bad JSON', ['--app-data', '{'], /not valid JSON/],
     ['JSON that is not an object', ['--app-data', '[1]'], /JSON object/],
   ];

@@ -2,7 +2,9 @@ import type { ApiClient } from '../../client/types.js';
 import { ApiError } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import type { ResourceDef } from '../../resources/types.js';
-import { NotFoundError, UsageError } from '../../console/errors.js';
+import { CliError, NotFoundError, UsageError } from '../../console/errors.js';
+import { flagName } from './fields.js';
+import type { FieldInput, PendingList, PendingRef } from './fields.js';
 
 export type Entity = Record<string, unknown> & { id: string };
 
@@ -60,11 +62,53 @@ export async function fetchEntity(api: ApiClient, def: ResourceDef, ref: string)
 }
 
 /** Resolves reference flags (`--auth-policy NAME`) to the ids the API expects, keyed by field. */
-export async function resolveRefs(
-  api: ApiClient,
-  refs: ReadonlyArray<{ field: string; resource: string; value: string }>,
-): Promise<Record<string, string>> {
+export async function resolveRefs(api: ApiClient, refs: readonly PendingRef[], owner?: ResourceDef): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
-  for (const ref of refs) ids[ref.field] = await resolveId(api, resource(ref.resource), ref.value);
+  for (const ref of refs) ids[ref.field] = await naming(ref.flag ?? flagOf(owner, ref.field), () => resolveId(api, resource(ref.resource), ref.value));
   return ids;
+}
+
+/**
+ * Everything of a parsed input that names other entities, as the API takes it: references and reference lists as
+ * ids, roles with `@name` as `@id` (`#attribute` and `#all` as given). Each name is looked up like any other (exact
+ * id first, then exact name); a failure names the flag it came from.
+ */
+export async function resolveInput(api: ApiClient, input: FieldInput, owner?: ResourceDef): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = await resolveRefs(api, input.refs, owner);
+  for (const list of input.refLists ?? []) {
+    const def = resource(list.resource);
+    out[list.field] = await each(list, (value) => resolveId(api, def, value));
+  }
+  for (const roles of input.roles ?? []) out[roles.field] = await resolveRoles(api, roles);
+  return out;
+}
+
+/** `@name-or-id` → `@id`; `#attribute` and `#all` pass through (the controller matches them itself). */
+export async function resolveRoles(api: ApiClient, roles: PendingList): Promise<string[]> {
+  const def = resource(roles.resource);
+  return each(roles, async (role) => (role.startsWith('@') ? `@${await resolveId(api, def, role.slice(1))}` : role));
+}
+
+async function each(list: PendingList, resolve: (value: string) => Promise<string>): Promise<string[]> {
+  const out: string[] = [];
+  for (const value of list.values) out.push(await naming(list.flag, () => resolve(value)));
+  return [...new Set(out)];
+}
+
+/** The flag a field of `owner` is set with, for messages. */
+function flagOf(owner: ResourceDef | undefined, field: string): string | undefined {
+  const f = owner?.fields[field];
+  return owner && f ? `--${flagName(owner, field, f.type)}` : undefined;
+}
+
+/** Runs a lookup; an error of ours it ends with is prefixed with the flag the value came from. */
+async function naming<T>(flag: string | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (flag === undefined || !(err instanceof CliError)) throw err;
+    const named = new CliError(`${flag}: ${err.message}`, err.exitCode, err.details);
+    named.name = err.name;
+    throw named;
+  }
 }

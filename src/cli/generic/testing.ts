@@ -70,6 +70,8 @@ export interface TestDepsOptions {
   globals?: GlobalOptions;
   /** Answers to confirmation prompts, in order; a prompt beyond them fails the test. */
   confirms?: boolean[];
+  /** Answers to text prompts, in order; a prompt beyond them fails the test. */
+  inputs?: string[];
   now?: Date;
   env?: NodeJS.ProcessEnv;
 }
@@ -77,11 +79,16 @@ export interface TestDepsOptions {
 export function testDeps(opts: TestDepsOptions = {}): TestDeps {
   const prompts: string[] = [];
   const confirms = [...(opts.confirms ?? [])];
+  const inputs = [...(opts.inputs ?? [])];
   const unexpected = (message: string): never => {
     throw new Error(`unexpected prompt: ${message}`);
   };
   const prompter: Prompter = {
-    input: async (message) => unexpected(message),
+    input: async (message) => {
+      prompts.push(message);
+      const answer = inputs.shift();
+      return answer === undefined ? unexpected(message) : answer;
+    },
     password: async (message) => unexpected(message),
     confirm: async (message) => {
       prompts.push(message);

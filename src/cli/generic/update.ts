@@ -4,11 +4,12 @@ import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../../console/errors.js';
 import { addFieldFlags, attributeList, collectFields, flagName, writableFields } from './fields.js';
-import type { FieldInput } from './fields.js';
+import type { FieldInput, TagEdit, TagValue } from './fields.js';
 import { given } from './flags.js';
 import { completeWith } from '../completion/hints.js';
 import { withMeta } from './meta.js';
-import { entityPath, resolveId, resolveRefs } from './resolve.js';
+import { entityPath, resolveId, resolveInput } from './resolve.js';
+import { addDryRun, dryRunnable } from './dry-run.js';
 import { nameArgument, noun, requireOperation } from './words.js';
 
 export interface UpdateOptions {
@@ -22,13 +23,15 @@ export interface UpdateOptions {
 export function buildUpdate(deps: Deps, def: ResourceDef, run = runUpdate): CommandUnknownOpts {
   requireOperation(def, 'patch', 'update');
   const n = noun(def);
-  const examples = 'name' in def.fields ? [`ctl ${n} update laptop-7 --name laptop-8`] : [`ctl ${n} update 3x9fQz1Ab --tags owner=ops`];
+  const examples = 'name' in def.fields ? [`ctl ${n} update laptop-7 --name laptop-8`] : [`ctl ${n} update 3x9fQz1Ab --tag owner=ops`];
+  examples.push(`ctl ${n} update ${'name' in def.fields ? 'laptop-7' : '3x9fQz1Ab'} --tag env=prod --remove-tag temp --dry-run`);
   if (def.roleAttributes) examples.push(`ctl ${n} update laptop-7 --add-attributes emea --remove-attributes sales`);
   const command = withMeta(new Command('update').addArgument(nameArgument(def, `the ${def.label} to change`)), {
-    description: `Change ${def.label} fields: only the flags given are sent`,
+    description: `Change ${def.label} fields: only the flags given are sent (--dry-run prints the PATCH instead)`,
     examples,
   });
   const flags = addFieldFlags(command, def, 'patch');
+  addDryRun(command);
   if (def.roleAttributes) {
     const attributes = { kind: 'attribute', resource: def.name } as const;
     command.addOption(completeWith(new Option('--add-attributes <list>', 'attributes to add to the current set').argParser(attributeList).conflicts('attributes'), attributes));
@@ -44,14 +47,15 @@ export function buildUpdate(deps: Deps, def: ResourceDef, run = runUpdate): Comm
       removeAttributes: given(cmd, 'removeAttributes') ? o.removeAttributes : undefined,
     };
     validateUpdate(opts);
-    await run(opts, deps);
+    await dryRunnable(cmd, deps, (d) => run(opts, d));
   });
 }
 
 export function validateUpdate(opts: UpdateOptions): void {
-  const { body, refs } = opts.input;
-  if (Object.keys(body).length > 0 || refs.length > 0 || opts.addAttributes || opts.removeAttributes) return;
+  const { body, refs, refLists, roles, tagEdit } = opts.input;
+  if (Object.keys(body).length > 0 || refs.length > 0 || refLists || roles || tagEdit || opts.addAttributes || opts.removeAttributes) return;
   const names = writableFields(opts.def, 'patch').map(([field, f]) => `--${flagName(opts.def, field, f.type)}`);
+  if (names.includes('--tag')) names.push('--remove-tag');
   if (opts.def.roleAttributes) names.push('--add-attributes', '--remove-attributes');
   throw new UsageError('nothing to update', [`give at least one of ${names.join(', ')}`]);
 }
@@ -64,13 +68,22 @@ export async function runUpdate(opts: UpdateOptions, deps: Deps): Promise<void> 
   const { def } = opts;
   const api = await deps.api();
   const id = await resolveId(api, def, opts.ref);
-  const body: Record<string, unknown> = { ...opts.input.body, ...(await resolveRefs(api, opts.input.refs)) };
-  if (def.roleAttributes && (opts.addAttributes || opts.removeAttributes)) {
-    const field = def.roleAttributes.field;
+  const body: Record<string, unknown> = { ...opts.input.body, ...(await resolveInput(api, opts.input, def)) };
+  const edits = def.roleAttributes && (opts.addAttributes || opts.removeAttributes);
+  const tagEdit = opts.input.tagEdit;
+  if (edits || tagEdit) {
     const current = await api.get<Record<string, unknown>>(entityPath(def, id), { api: def.api });
-    const before = Array.isArray(current[field]) ? (current[field] as string[]) : [];
-    const after = mergeAttributes(before, opts.addAttributes ?? [], opts.removeAttributes ?? []);
-    if (!sameSet(before, after)) body[field] = after;
+    if (edits) {
+      const field = def.roleAttributes!.field;
+      const before = Array.isArray(current[field]) ? (current[field] as string[]) : [];
+      const after = mergeAttributes(before, opts.addAttributes ?? [], opts.removeAttributes ?? []);
+      if (!sameSet(before, after)) body[field] = after;
+    }
+    if (tagEdit) {
+      const before = isRecord(current.tags) ? (current.tags as Record<string, TagValue>) : {};
+      const after = mergeTags(before, tagEdit);
+      if (JSON.stringify(before) !== JSON.stringify(after)) body.tags = after;
+    }
   }
   if (Object.keys(body).length === 0) {
     deps.io.info(`${def.label} "${opts.ref}" is already up to date`);
@@ -83,6 +96,17 @@ export async function runUpdate(opts: UpdateOptions, deps: Deps): Promise<void> 
 export function mergeAttributes(current: readonly string[], add: readonly string[], remove: readonly string[]): string[] {
   const dropped = new Set(remove);
   return [...new Set([...current, ...add])].filter((a) => !dropped.has(a));
+}
+
+/** The current tags with `edit` applied: keys set (overwritten where present), keys removed; the rest kept. */
+export function mergeTags(current: Readonly<Record<string, TagValue>>, edit: TagEdit): Record<string, TagValue> {
+  const out: Record<string, TagValue> = { ...current, ...edit.set };
+  for (const key of edit.remove) delete out[key];
+  return out;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {

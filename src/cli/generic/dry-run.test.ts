@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { notFound } from '../../protocol/errors.js';
+import { identity } from '../../resources/identity.js';
+import { service } from '../../resources/service.js';
+import { buildCreate } from './create.js';
+import { buildDelete } from './delete.js';
+import { buildUpdate } from './update.js';
+import { fakeApi, parse, testDeps } from './testing.js';
+
+const web = { id: 's1', name: 'web', tags: { team: 'a' } };
+
+describe('--dry-run', () => {
+  it('create: resolves names, prints the POST with its body on stdout, and sends nothing', async () => {
+    const api = fakeApi({ 'GET /configs/web-host': notFound('config', 'web-host'), 'LIST /configs': [{ id: 'c2', name: 'web-host' }] });
+    const deps = testDeps({ api });
+    await parse(buildCreate(deps, service), ['web', '--config', 'web-host', '--tag', 'replicas:=3', '--dry-run']);
+    assert.ok(api.calls.every((c) => c.method === 'GET'));
+    assert.equal(
+      deps.io.stdoutText(),
+      `POST /edge/management/v1/services\n${JSON.stringify({ encryptionRequired: false, name: 'web', tags: { replicas: 3 }, configs: ['c2'] }, null, 2)}\n`,
+    );
+    assert.equal(deps.io.stderrText(), '', 'no "created" message: nothing was created');
+  });
+
+  it('prints one JSON object per request with -o json', async () => {
+    const deps = testDeps({ api: fakeApi({}), globals: { output: 'json' } });
+    await parse(buildCreate(deps, service), ['web', '--dry-run']);
+    assert.deepEqual(JSON.parse(deps.io.stdoutText()), { method: 'POST', path: '/edge/management/v1/services', body: { encryptionRequired: false, name: 'web' } });
+  });
+
+  it('update: reads the current tags, prints the PATCH of the merged set', async () => {
+    const api = fakeApi({ 'GET /services/s1': web });
+    const deps = testDeps({ api });
+    await parse(buildUpdate(deps, service), ['s1', '--tag', 'env=prod', '--dry-run']);
+    assert.equal(deps.io.stdoutText(), `PATCH /edge/management/v1/services/s1\n${JSON.stringify({ tags: { team: 'a', env: 'prod' } }, null, 2)}\n`);
+    assert.ok(api.calls.every((c) => c.method === 'GET'));
+  });
+
+  it('delete: prints each DELETE without asking, even with no terminal and no --yes', async () => {
+    const api = fakeApi({ 'GET /identities/a1': { id: 'a1', name: 'x' }, 'GET /identities/b2': { id: 'b2', name: 'y' } });
+    const deps = testDeps({ api, tty: false });
+    await parse(buildDelete(deps, identity), ['a1', 'b2', '--dry-run']);
+    assert.equal(deps.io.stdoutText(), 'DELETE /edge/management/v1/identities/a1\nDELETE /edge/management/v1/identities/b2\n');
+    assert.deepEqual(deps.prompts, []);
+    assert.ok(!deps.io.stderrText().includes('deleted'));
+  });
+});

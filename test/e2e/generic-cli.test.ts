@@ -1,0 +1,78 @@
+// The generic verbs every noun derives, through the built CLI against the real controller: names (and @name in
+// roles) resolved to ids, tags as --tag edits, --dry-run sending nothing, missing values named without a terminal,
+// and delete --where with its confirmation rule.
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { jsonEntity, parseJsonOutput } from '../helpers/cli.js';
+import { useCliFixture } from '../helpers/cli-fixture.js';
+import { assertStatus } from '../helpers/controller.js';
+
+const f = useCliFixture('generic-cli');
+
+/**
+ * What the controller stored, read back with `show -o json`: this file is about the CLI, and reads through the CLI
+ * do not depend on every computed field of a read model being served yet.
+ */
+async function entity(path: string): Promise<Record<string, any>> {
+  const [, plural, id] = path.split('/');
+  const noun = { services: 'service', 'service-policies': 'service-policy' }[plural]!;
+  return jsonEntity(parseJsonOutput(await f.cli.expect(0, ['-o', 'json', noun, 'show', id])));
+}
+
+describe('generic verbs through ctl', () => {
+  let laptop = '';
+  let web = '';
+  before(async () => {
+    const res = await f.admin.post('/identities', { name: 'laptop-7', type: 'User', isAdmin: false, roleAttributes: ['sales'] });
+    assertStatus(res, 201);
+    laptop = res.body.data.id;
+  });
+
+  it('creates with typed tags and prints the id', async () => {
+    web = (await f.cli.expect(0, ['service', 'create', 'web', '-a', 'public', '--tag', 'team=a', '--tag', 'replicas:=3'])).stdout.trim();
+    assert.deepEqual((await entity(`/services/${web}`)).tags, { team: 'a', replicas: 3 });
+  });
+
+  it('sends @name roles as @id, keeping #attributes', async () => {
+    const r = await f.cli.expect(0, ['service-policy', 'create', 'dial-web', '--type', 'Dial', '--semantic', 'AnyOf', '--identities', '@laptop-7,#emea', '--services', '@web']);
+    const policy = await entity(`/service-policies/${r.stdout.trim()}`);
+    assert.deepEqual(policy.identityRoles, [`@${laptop}`, '#emea']);
+    assert.deepEqual(policy.serviceRoles, [`@${web}`]);
+  });
+
+  it('names the flag of an unknown name (exit 5) and of a malformed role (exit 2), creating nothing', async () => {
+    const unknown = await f.cli.expect(5, ['service-policy', 'create', 'p2', '--type', 'Bind', '--semantic', 'AllOf', '--services', '@ghost']);
+    assert.match(unknown.stderr, /--services: no service named or with id "ghost"/);
+    const malformed = await f.cli.expect(2, ['service-policy', 'create', 'p2', '--type', 'Bind', '--semantic', 'AllOf', '--identities', '#all,#x']);
+    assert.match(malformed.stderr, /--identities.*#all selects everything and stands alone/);
+    const found = await f.cli.expect(0, ['service-policy', 'list', 'name = "p2"', '-q']);
+    assert.equal(found.stdout, '');
+  });
+
+  it('without a terminal, names every missing required value (exit 2)', async () => {
+    const r = await f.cli.expect(2, ['service-policy', 'create']);
+    assert.match(r.stderr, /missing NAME, --type VALUE, --semantic VALUE/);
+  });
+
+  it('--dry-run prints the request and changes nothing', async () => {
+    const r = await f.cli.expect(0, ['service', 'update', 'web', '--tag', 'env=prod', '--dry-run']);
+    assert.equal(r.stdout, `PATCH /edge/management/v1/services/${web}\n${JSON.stringify({ tags: { team: 'a', replicas: 3, env: 'prod' } }, null, 2)}\n`);
+    assert.deepEqual((await entity(`/services/${web}`)).tags, { team: 'a', replicas: 3 });
+  });
+
+  it('update --tag sets a tag keeping the others; --remove-tag drops one', async () => {
+    await f.cli.expect(0, ['service', 'update', 'web', '--tag', 'env=prod', '--remove-tag', 'team']);
+    assert.deepEqual((await entity(`/services/${web}`)).tags, { replicas: 3, env: 'prod' });
+  });
+
+  it('delete --where refuses without --yes off a terminal, then deletes every match and says how many', async () => {
+    for (const name of ['tmp-1', 'tmp-2', 'tmp-3']) assertStatus(await f.admin.post('/services', { name, encryptionRequired: true }), 201);
+    await f.cli.expect(3, ['service', 'delete', '--where', 'name contains "tmp-"']);
+    const dry = await f.cli.expect(0, ['service', 'delete', '--where', 'name contains "tmp-"', '--dry-run']);
+    assert.equal(dry.stdout.trim().split('\n').length, 3);
+    const r = await f.cli.expect(0, ['service', 'delete', '--where', 'name contains "tmp-"', '--yes']);
+    assert.match(r.stderr, /deleted 3 of 3 services/);
+    assert.equal((await f.cli.expect(0, ['service', 'list', 'name contains "tmp-"', '-q'])).stdout, '');
+    await f.cli.expect(0, ['service', 'delete', '--where', 'name contains "tmp-"', '--yes']);
+  });
+});
