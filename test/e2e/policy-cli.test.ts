@@ -55,6 +55,19 @@ describe('ctl policy', () => {
     assert.match(after.summary[2], /1 edge router is shared \("edge-1"\); none is online/);
   });
 
+  it("lists an identity's services by policy type, and a service's identities", async () => {
+    await id(['service', 'create', 'crm-admin', '--encryption-required']);
+    await id(['policy', 'create', 'dial', 'crm-admin-dial', '--identities', '@laptop-7', '--services', '@crm-admin']);
+    const dial = await f.cli.expect(0, ['identity', 'services', 'laptop-7', '--dial', '-o', 'json']);
+    assert.deepEqual(jsonItems(JSON.parse(dial.stdout)).map((s) => s.name).sort(), ['crm', 'crm-admin']);
+    const bind = await f.cli.expect(0, ['identity', 'services', 'laptop-7', '--bind', '-q']);
+    assert.equal(bind.stdout.trim(), crm);
+    await f.cli.expect(2, ['identity', 'services', 'laptop-7', '--bind', '--dial']);
+    const users = await f.cli.expect(0, ['service', 'identities', 'crm', '-q']);
+    assert.equal(users.stdout.trim(), laptop);
+    await f.cli.expect(0, ['policy', 'delete', 'crm-admin-dial', '--yes']);
+  });
+
   it('names the near miss when a policy selects only one side', async () => {
     await id(['service', 'create', 'wiki', '--encryption-required']);
     const r = await f.cli.expect(0, ['policy', 'explain', 'laptop-7', 'wiki']);
@@ -72,11 +85,19 @@ describe('ctl policy', () => {
 
   it('refuses roles without # or @, #all with others, and flags of another kind (exit 2), sending nothing', async () => {
     const bare = await f.cli.expect(2, ['policy', 'create', 'dial', 'x', '--identities', 'sales']);
-    assert.match(bare.stderr, /did you mean '#sales'/);
-    assert.match((await f.cli.expect(2, ['policy', 'create', 'dial', 'x', '--services', '#all,#web'])).stderr, /must stand alone/);
+    assert.match(bare.stderr, /"sales" is no role: write #attribute, @name-or-id or #all/);
+    assert.match((await f.cli.expect(2, ['policy', 'create', 'dial', 'x', '--services', '#all,#web'])).stderr, /#all selects everything and stands alone/);
     assert.match((await f.cli.expect(2, ['policy', 'create', 'dial', 'x', '--routers', '#all'])).stderr, /--routers does not apply to dial policies/);
     assert.match((await f.cli.expect(2, ['policy', 'create', 'listen', 'x'])).stderr, /listen/);
     const found = await f.admin.get('/service-policies', { query: { filter: 'name = "x"' } });
+    assert.equal(found.body.data.length, 0);
+  });
+
+  it('prints the request with --dry-run and sends nothing', async () => {
+    const r = await f.cli.expect(0, ['policy', 'create', 'bind', 'planned', '--identities', '@laptop-7', '--services', '#web', '--dry-run']);
+    assert.match(r.stdout, /^POST \/edge\/management\/v1\/service-policies/);
+    assert.match(r.stdout, new RegExp(`"identityRoles":\\s*\\[\\s*"@${laptop}"`));
+    const found = await f.admin.get('/service-policies', { query: { filter: 'name = "planned"' } });
     assert.equal(found.body.data.length, 0);
   });
 

@@ -27,6 +27,8 @@ export interface ListOptions extends PagingValues {
   roleSemantic?: string;
   quiet: boolean;
   format: OutputFormat;
+  /** Further query parameters of this list (`policyType=dial` on an identity's services). */
+  query?: Record<string, string>;
 }
 
 export const FILTER_ARGUMENT = 'a ZitiQL filter, e.g. \'name contains "lap" sort by name\' (see: ctl help filters)';
@@ -96,7 +98,7 @@ async function fetchRows(opts: ListOptions, deps: Deps): Promise<{ rows: unknown
   const api = await deps.api();
   const roleFilter = await roleIds(api, opts.def, opts.roleFilter);
   const query = { filter: opts.filter, roleFilter, roleSemantic: opts.roleSemantic };
-  const target = { api: opts.def.api };
+  const target = { api: opts.def.api, ...(opts.query ? { query: opts.query } : {}) };
   if (!opts.all) {
     const envelope = await api.list(opts.path, { ...query, limit: opts.limit, offset: opts.offset }, target);
     return { rows: envelope.data, page: envelope.meta.pagination };

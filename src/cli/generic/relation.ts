@@ -1,4 +1,4 @@
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { resource } from '../../resources/index.js';
 import type { ResourceDef } from '../../resources/types.js';
@@ -26,12 +26,23 @@ export function buildRelationList(deps: Deps, parent: ResourceDef, relation: str
   const child = resource(rel.resource);
   const command = withMeta(
     new Command(relation).addArgument(nameArgument(parent, `the ${parent.label}`)).argument('[filter]', FILTER_ARGUMENT),
-    { description: rel.description, examples: [`ctl ${noun(parent)} ${relation} laptop-7`, `ctl ${noun(parent)} ${relation} laptop-7 -o json`] },
+    { description: rel.description, examples: [`ctl ${noun(parent)} ${relation} laptop-7`, `ctl ${noun(parent)} ${relation} laptop-7 -o json`, ...('typeQuery' in rel && rel.typeQuery ? [`ctl ${noun(parent)} ${relation} laptop-7 --dial`] : [])] },
   );
   addListFlags(command, child);
-  return command.action(async (parentRef, filter, _opts, cmd) =>
-    run({ ...listOptions(child, filter, cmd, deps), parent, parentRef, relation }, deps),
-  );
+  const types = 'typeQuery' in rel && rel.typeQuery ? policyTypes(rel.through, rel.typeQuery.field) : [];
+  // `--dial` / `--bind`: only what policies of that type grant (the relation's typeQuery parameter).
+  for (const type of types) command.addOption(new Option(`--${type}`, `only through ${type} policies`).conflicts(types.filter((t) => t !== type)));
+  return command.action(async (parentRef, filter, _opts, cmd) => {
+    const chosen = types.find((t) => (cmd.opts() as Record<string, unknown>)[t]);
+    const query = chosen && 'typeQuery' in rel && rel.typeQuery ? { [rel.typeQuery.name]: chosen } : undefined;
+    await run({ ...listOptions(child, filter, cmd, deps), parent, parentRef, relation, ...(query ? { query } : {}) }, deps);
+  });
+}
+
+/** The lower-case values of a policy's type field (`dial`, `bind`), which become flags of the relation list. */
+function policyTypes(policy: string, field: string): string[] {
+  const type = resource(policy).fields[field].type;
+  return type.kind === 'enum' ? type.values.map((v) => v.toLowerCase()) : [];
 }
 
 export async function runRelationList(opts: RelationListOptions, deps: Deps): Promise<void> {

@@ -6,7 +6,8 @@ import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
 import { addPolicyFlags, checkRoleFlags, type PolicyFlagValues, readPolicyFlags } from './flags.js';
 import { KINDS, KIND_NAMES, kindNamed, type PolicyKind, roleTarget } from './kinds.js';
-import { resolveRoles } from './roles.js';
+import { dryRunnable } from '../generic/dry-run.js';
+import { resolveRoles } from '../generic/resolve.js';
 
 export interface PolicyCreateOptions extends PolicyFlagValues {
   kind: PolicyKind;
@@ -30,7 +31,7 @@ export function buildPolicyCreate(deps: Deps, run = runPolicyCreate): CommandUnk
   return command.action(async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as CommandUnknownOpts;
     const kind = kindNamed(args[0] as string);
-    await run({ kind, name: args[1] as string, ...readPolicyFlags(cmd) }, deps);
+    await dryRunnable(cmd, deps, (d) => run({ kind, name: args[1] as string, ...readPolicyFlags(cmd) }, d));
   });
 }
 
@@ -43,7 +44,7 @@ export async function policyBody(deps: Deps, kind: PolicyKind, values: PolicyFla
   if (values.tags !== undefined) body.tags = values.tags;
   for (const [flag, roles] of Object.entries(values.roles)) {
     const field = kind.roles[flag];
-    body[field] = await resolveRoles(api, roleTarget(kind.def, field), flag, roles);
+    body[field] = await resolveRoles(api, { field, resource: roleTarget(kind.def, field).name, values: roles, flag });
   }
   return body;
 }

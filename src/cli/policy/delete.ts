@@ -3,6 +3,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
 import { runDelete, validateDelete } from '../generic/delete.js';
+import { addDryRun, dryRunDeps } from '../generic/dry-run.js';
 import { addYes } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 import { findPolicy } from './find.js';
@@ -13,11 +14,11 @@ export function buildPolicyDelete(deps: Deps): CommandUnknownOpts {
     description: 'Delete policies of any kind, after confirming the exact set (per kind)',
     examples: ['ctl policy delete sales-crm', 'ctl policy rm old-dial old-router --yes'],
   });
-  addYes(command);
+  addDryRun(addYes(command));
   command.addOption(new Option('--ignore-missing', 'succeed when a name or id matches nothing (idempotent delete)'));
   return command.action(async (refs, _opts, cmd) => {
-    const o = cmd.opts() as { yes?: boolean; ignoreMissing?: boolean };
-    const base = { yes: Boolean(o.yes), ignoreMissing: Boolean(o.ignoreMissing) };
+    const o = cmd.opts() as { yes?: boolean; ignoreMissing?: boolean; dryRun?: boolean };
+    const base = { yes: Boolean(o.yes), ignoreMissing: Boolean(o.ignoreMissing), dryRun: Boolean(o.dryRun) };
     validateDelete({ def: POLICY_RESOURCES[0], refs, ...base }, deps.io);
     // Each name is found among every kind; then each kind's set is deleted as the generic delete does it.
     const byKind = new Map<ResourceDef, string[]>();
@@ -31,6 +32,6 @@ export function buildPolicyDelete(deps: Deps): CommandUnknownOpts {
         deps.io.info(`policy "${ref}" not found, skipped`);
       }
     }
-    for (const [def, ids] of byKind) await runDelete({ def, refs: ids, ...base }, deps);
+    for (const [def, ids] of byKind) await runDelete({ def, refs: ids, ...base }, base.dryRun ? dryRunDeps(deps) : deps);
   });
 }

@@ -2,11 +2,11 @@
 import { Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { SEMANTICS } from '../../resources/common.js';
+import { addDryRun } from '../generic/dry-run.js';
 import { UsageError } from '../../console/errors.js';
 import { completeWith } from '../completion/hints.js';
-import { tagPair } from '../generic/fields.js';
+import { roleList, tagPair, type TagValue } from '../generic/fields.js';
 import { KINDS, type PolicyKind, roleTarget } from './kinds.js';
-import { roleList } from './roles.js';
 
 /** Every role flag of every kind, once, with the resource its values name (for completion and help). */
 const ROLE_FLAGS = [...new Map(KINDS.flatMap((k) => Object.entries(k.roles).map(([flag, field]) => [flag, roleTarget(k.def, field)] as const))).entries()];
@@ -14,7 +14,7 @@ const ROLE_FLAGS = [...new Map(KINDS.flatMap((k) => Object.entries(k.roles).map(
 export interface PolicyFlagValues {
   roles: Record<string, string[]>;
   semantic?: string;
-  tags?: Record<string, string>;
+  tags?: Record<string, TagValue>;
 }
 
 export function addPolicyFlags<C extends CommandUnknownOpts>(command: C, semanticDefault?: string): C {
@@ -24,8 +24,8 @@ export function addPolicyFlags<C extends CommandUnknownOpts>(command: C, semanti
   }
   const semantic = new Option('--semantic <semantic>', 'AllOf: an entity needs every #attribute of a role set; AnyOf: any one').choices(SEMANTICS);
   command.addOption(semanticDefault ? semantic.default(semanticDefault) : semantic);
-  command.addOption(new Option('--tags <key=value>', 'a tag; repeat for several').argParser(tagPair));
-  return command;
+  command.addOption(new Option('--tag <key=value>', 'a tag (key:=JSON for a number, boolean or null); repeat for several').argParser(tagPair));
+  return addDryRun(command);
 }
 
 /** The policy flags given on the command line (role flags by name, e.g. `identities`). */
@@ -36,7 +36,7 @@ export function readPolicyFlags(command: CommandUnknownOpts): PolicyFlagValues {
     const value = o[flag.replace(/-(.)/g, (_, c: string) => c.toUpperCase())] as string[] | undefined;
     if (value !== undefined) roles[flag] = value;
   }
-  return { roles, semantic: o.semantic as string | undefined, tags: o.tags as Record<string, string> | undefined };
+  return { roles, semantic: o.semantic as string | undefined, tags: o.tag as Record<string, TagValue> | undefined };
 }
 
 /** Refuses role flags that do not apply to the kind (`--routers` on a dial policy). */

@@ -2,6 +2,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
+import { dryRunnable } from '../generic/dry-run.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
 import { policyBody } from './create.js';
@@ -21,7 +22,7 @@ export function buildPolicyUpdate(deps: Deps, run = runPolicyUpdate): CommandUnk
   });
   command.addOption(new Option('--name <name>', 'a new name'));
   addPolicyFlags(command);
-  return command.action(async (ref, _opts, cmd) => run({ ref, rename: (cmd.opts() as { name?: string }).name, ...readPolicyFlags(cmd) }, deps));
+  return command.action(async (ref, _opts, cmd) => dryRunnable(cmd, deps, (d) => run({ ref, rename: (cmd.opts() as { name?: string }).name, ...readPolicyFlags(cmd) }, d)));
 }
 
 export async function runPolicyUpdate(opts: PolicyUpdateOptions, deps: Deps): Promise<void> {
@@ -29,7 +30,7 @@ export async function runPolicyUpdate(opts: PolicyUpdateOptions, deps: Deps): Pr
   const { def, entity } = await findPolicy(api, opts.ref);
   const kind = kindOf(def, entity);
   const body = { ...(opts.rename === undefined ? {} : { name: opts.rename }), ...(await policyBody(deps, kind, opts)) };
-  if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --name, --semantic, --tags or a role flag');
+  if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --name, --semantic, --tag or a role flag');
   await api.patch(entityPath(def, entity.id), body, { api: def.api });
   deps.io.info(`updated ${kind.kind} policy "${String(entity.name)}" (${entity.id})`);
 }
