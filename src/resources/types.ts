@@ -16,11 +16,12 @@ export type FieldType =
   | { kind: 'tags' }
   /**
    * A JSON object: free-form (appData), or with the members it is known to carry declared in `properties`
-   * (`required` lists those always present). The read model uses them; bodies take any object, as before.
+   * (`required` lists those always present). The read model uses them; bodies take any object, unless `closed`:
+   * then a body must hold exactly the declared members, each of its declared type (a posture check's `process`).
    */
-  | { kind: 'object'; properties?: Readonly<Record<string, FieldType>>; required?: readonly string[] }
-  /** An array of values of one type (permissions, authQueries). */
-  | { kind: 'array'; items: FieldType }
+  | { kind: 'object'; properties?: Readonly<Record<string, FieldType>>; required?: readonly string[]; closed?: boolean }
+  /** An array of values of one type (permissions, authQueries, a posture check's domains), with bounds on its length. */
+  | { kind: 'array'; items: FieldType; minItems?: number; maxItems?: number }
   /** An entity reference as served, `{entity, id, name, _links}`, to an entity of `resource` (read models only). */
   | { kind: 'entityRef'; resource: string }
   /** A map from string keys to values of one type (serviceHostingCosts). */

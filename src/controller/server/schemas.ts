@@ -32,10 +32,15 @@ export function typeSchema(type: FieldType): JsonSchema {
     case 'tags':
       return TAGS_SCHEMA;
     case 'object':
+      return type.closed ? closedObjectSchema(type) : { type: 'object' };
     case 'entityRef':
       return { type: 'object' };
-    case 'array':
-      return { type: 'array', items: typeSchema(type.items) };
+    case 'array': {
+      const s: JsonSchema = { type: 'array', items: typeSchema(type.items) };
+      if (type.minItems !== undefined) s.minItems = type.minItems;
+      if (type.maxItems !== undefined) s.maxItems = type.maxItems;
+      return s;
+    }
     case 'map':
       return { type: 'object', maxProperties: FIELD_LIMITS.mapMaxKeys, additionalProperties: typeSchema(type.values) };
     case 'ref':
@@ -46,6 +51,12 @@ export function typeSchema(type: FieldType): JsonSchema {
       // #attribute, @id or #all (alone: checked with the references, wire-protocol section 4).
       return { type: 'array', items: { type: 'string', pattern: '^[#@].+', maxLength: FIELD_LIMITS.refMaxLength } };
   }
+}
+
+/** A body object held to its declared members: each of its type, the required ones present, no others. */
+function closedObjectSchema(type: Extract<FieldType, { kind: 'object' }>): JsonSchema {
+  const properties = Object.fromEntries(Object.entries(type.properties ?? {}).map(([k, t]) => [k, typeSchema(t)]));
+  return { type: 'object', properties, required: [...(type.required ?? [])], additionalProperties: false };
 }
 
 function withNull(schema: JsonSchema): JsonSchema {
@@ -81,7 +92,8 @@ function whenSchema(name: string, when: { field: string; in: readonly string[] }
   return {
     if: { properties: { [when.field]: { enum: [...when.in] } }, required: [when.field] },
     then: required ? { required: [name] } : {},
-    else: { if: { required: [when.field] }, then: { not: { required: [name] } } },
+    // Refused at the field itself (not at the whole body), so that the error names it.
+    else: { if: { required: [when.field] }, then: { properties: { [name]: { not: {} } } } },
   };
 }
 
@@ -111,8 +123,11 @@ export function readTypeSchema(type: FieldType): JsonSchema {
       if (type.required?.length) s.required = [...type.required];
       return s;
     }
-    case 'array':
-      return { type: 'array', items: readTypeSchema(type.items) };
+    case 'array': {
+      const s: JsonSchema = { type: 'array', items: readTypeSchema(type.items) };
+      if (type.minItems !== undefined) s.minItems = type.minItems;
+      return s;
+    }
     case 'map':
       return { type: 'object', additionalProperties: readTypeSchema(type.values) };
     case 'ref':
@@ -127,7 +142,7 @@ function readNullable(schema: JsonSchema): JsonSchema {
   return schema.$ref ? { allOf: [schema], 'x-nullable': true } : { ...schema, 'x-nullable': true };
 }
 
-const JSON_KINDS: ReadonlySet<FieldType['kind']> = new Set(['attributes', 'tags', 'object', 'map', 'refList', 'roles']);
+const JSON_KINDS: ReadonlySet<FieldType['kind']> = new Set(['attributes', 'tags', 'object', 'map', 'refList', 'roles', 'array']);
 
 /**
  * A stored field that always has a value: declared so (`read.required`), a non-null default, required on create and
@@ -163,7 +178,8 @@ export function readSchema(def: ResourceDef): JsonSchema {
     const schema = readTypeSchema(field.read?.type ?? field.type);
     properties[name] = field.readsNull ? readNullable(schema) : schema;
     if (!('$ref' in properties[name])) properties[name].description = field.description;
-    if (alwaysServed(field)) required.push(name);
+    // A field of some kinds only (`when`) is in the read models of those kinds only.
+    if (alwaysServed(field) && !field.when) required.push(name);
     if (field.type.kind === 'ref' && field.type.as && !field.read?.type) {
       properties[field.type.as] = { $ref: '#/definitions/entityRef' };
       if (neverNull(field)) required.push(field.type.as);
