@@ -108,10 +108,12 @@ export const postureCheck: ResourceDef = {
     processes: kindField(['PROCESS_MULTI'], { kind: 'array', items: processMultiMatch, minItems: 1, maxItems: LIST_MAX }, 'PROCESS_MULTI: the processes', 'required'),
     domains: kindField(['DOMAIN'], strings(1), 'DOMAIN: the Windows domains that pass', 'required'),
     macAddresses: kindField(['MAC'], strings(1), 'MAC: the MAC addresses that pass (any one present on the device)', 'required'),
-    timeoutSeconds: kindField(['MFA'], { kind: 'integer' }, 'MFA: seconds an MFA code stays good (-1, or 0 or less: no timeout)', 'optional', { nullable: true, default: -1 }),
-    promptOnWake: kindField(['MFA'], { kind: 'boolean' }, 'MFA: ask for a code again when the device wakes', 'optional', { nullable: true, default: false }),
-    promptOnUnlock: kindField(['MFA'], { kind: 'boolean' }, 'MFA: ask for a code again when the device is unlocked', 'optional', { nullable: true, default: false }),
-    ignoreLegacyEndpoints: kindField(['MFA'], { kind: 'boolean' }, 'MFA: let clients that cannot prompt pass on MFA at login alone', 'optional', { nullable: true, default: false }),
+    // MFA options have no declared default: the behaviour fills -1/false into MFA checks only, so that the other
+    // kinds hold null there, and `promptOnWake = false` finds MFA checks only, as in OpenZiti.
+    timeoutSeconds: kindField(['MFA'], { kind: 'integer' }, 'MFA: seconds an MFA code stays good (-1, or 0 or less: no timeout; default -1)', 'optional', { nullable: true }),
+    promptOnWake: kindField(['MFA'], { kind: 'boolean' }, 'MFA: ask for a code again when the device wakes (default false)', 'optional', { nullable: true, filterable: true }),
+    promptOnUnlock: kindField(['MFA'], { kind: 'boolean' }, 'MFA: ask for a code again when the device is unlocked (default false)', 'optional', { nullable: true, filterable: true }),
+    ignoreLegacyEndpoints: kindField(['MFA'], { kind: 'boolean' }, 'MFA: let clients that cannot prompt pass on MFA at login alone (default false)', 'optional', { nullable: true }),
   },
   roleAttributes: { field: 'roleAttributes', listPath: 'posture-check-role-attributes' },
   example: { typeId: 'MFA' },

@@ -138,11 +138,14 @@ for (const store of storesUnderTest()) {
       assert.equal((await read(id)).promptOnWake, false, 'null goes back to the default');
     });
 
-    it('filters by kind and lists the role attributes in use', async () => {
+    it('filters by kind and by the MFA prompts (other kinds have none), and lists the role attributes in use', async () => {
       await create('MAC', { roleAttributes: ['lab-macs'] });
-      const macs = await t.admin.request('GET', '/posture-checks', { query: `filter=${encodeURIComponent('typeId = "MAC"')}` });
-      assert.ok(macs.body.data.length >= 1);
-      assert.ok(macs.body.data.every((c: { typeId: string }) => c.typeId === 'MAC'));
+      const list = async (filter: string) => (await t.admin.request('GET', '/posture-checks', { query: `limit=-1&filter=${encodeURIComponent(filter)}` })).body.data as { typeId: string }[];
+      const macs = await list('typeId = "MAC"');
+      assert.ok(macs.length >= 1);
+      assert.ok(macs.every((c) => c.typeId === 'MAC'));
+      const unprompted = await list('promptOnWake = false');
+      assert.ok(unprompted.length >= 1 && unprompted.every((c) => c.typeId === 'MFA'), 'only MFA checks have a promptOnWake');
       const attrs = await t.admin.request('GET', '/posture-check-role-attributes', { query: `filter=${encodeURIComponent('id = "lab-macs"')}` });
       assert.equal(attrs.status, 200);
       assert.deepEqual(attrs.body.data, ['lab-macs']);

@@ -33,8 +33,8 @@ async function beforeWrite(_rt: Runtime, write: Write): Promise<Record<string, u
   for (const [name, field] of KIND_FIELDS) {
     const value = values[name];
     if (!applies(field, kind)) {
-      // A replace fills what its body leaves out with defaults: only a value the client chose is a mistake.
-      if (value !== undefined && value !== null && value !== field.default) {
+      // A replace fills what its body leaves out with null: only a value the client chose is a mistake.
+      if (value !== undefined && value !== null) {
         throw invalidField(name, `${name} belongs to ${field.when.in.join(', ')} checks; this one is ${kind}`, value);
       }
       delete values[name];
@@ -45,9 +45,19 @@ async function beforeWrite(_rt: Runtime, write: Write): Promise<Record<string, u
   if (Array.isArray(values.operatingSystems)) checkOperatingSystems(values.operatingSystems as OperatingSystem[]);
   if (values.process) values.process = normaliseProcess(values.process as ProcessMatch);
   if (Array.isArray(values.processes)) values.processes = normaliseProcesses(values.processes as ProcessMatch[]);
+  if (kind === 'MFA') applyMfaDefaults(write, values);
+  return values;
+}
+
+/** What an MFA check holds when a body leaves an option out (create, replace) or clears it with null (any verb). */
+const MFA_DEFAULTS: Record<string, number | boolean> = { timeoutSeconds: -1, promptOnWake: false, promptOnUnlock: false, ignoreLegacyEndpoints: false };
+
+function applyMfaDefaults(write: Write, values: Record<string, unknown>): void {
+  for (const [name, fallback] of Object.entries(MFA_DEFAULTS)) {
+    if (values[name] === null || (values[name] === undefined && write.verb === 'create')) values[name] = fallback;
+  }
   // OpenZiti stores a timeout of 0 or less as -1: no timeout.
   if (typeof values.timeoutSeconds === 'number' && values.timeoutSeconds <= 0) values.timeoutSeconds = -1;
-  return values;
 }
 
 /**

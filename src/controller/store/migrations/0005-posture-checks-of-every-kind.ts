@@ -130,8 +130,7 @@ export const migration: Migration = {
       "column": {
         "name": "timeoutSeconds",
         "type": "integer",
-        "notNull": false,
-        "default": -1
+        "notNull": false
       }
     },
     {
@@ -140,8 +139,7 @@ export const migration: Migration = {
       "column": {
         "name": "promptOnWake",
         "type": "integer",
-        "notNull": false,
-        "default": 0
+        "notNull": false
       }
     },
     {
@@ -150,8 +148,7 @@ export const migration: Migration = {
       "column": {
         "name": "promptOnUnlock",
         "type": "integer",
-        "notNull": false,
-        "default": 0
+        "notNull": false
       }
     },
     {
@@ -160,8 +157,7 @@ export const migration: Migration = {
       "column": {
         "name": "ignoreLegacyEndpoints",
         "type": "integer",
-        "notNull": false,
-        "default": 0
+        "notNull": false
       }
     },
     {
