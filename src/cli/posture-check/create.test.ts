@@ -52,7 +52,7 @@ describe('posture-check create flags', () => {
   });
 
   it('process: OS, path, hashes and signer, checked and in lower case', async () => {
-    const o = await options(['process', 'av', '--os-type', 'windows', '--path', 'C:\\av.exe', '--hash', SHA512, '--signer', SHA1]);
+    const o = await options(['process', 'av', '--os-type', 'Windows', '--path', 'C:\\av.exe', '--hash', SHA512, '--signer', SHA1]);
     assert.deepEqual(o.kindInput, { osType: 'Windows', path: 'C:\\av.exe', hashes: [SHA512.toLowerCase()], signerFingerprint: SHA1.toLowerCase() });
     await assert.rejects(options(['process', 'av', '--os-type', 'Linux', '--path', '/a', '--hash', 'abc']), /not a SHA-512 hash/);
     await assert.rejects(options(['process', 'av', '--os-type', 'Linux', '--path', '/a', '--signer', 'abc']), /not a SHA-1 fingerprint/);

@@ -134,7 +134,8 @@ export function addKindFlags(command: CommandUnknownOpts, kinds: readonly Postur
   if (has('DOMAIN')) command.addOption(new Option('--domain <domain>', `a Windows domain that passes; repeat or comma-separate${replaces}`).argParser(list));
   if (has('MAC')) command.addOption(new Option('--mac <address>', `a MAC address that passes; repeat or comma-separate${replaces}`).argParser(macAddress));
   if (has('PROCESS')) {
-    command.addOption(new Option('--os-type <os>', `the OS the process runs on (${OS_TYPES.join(', ')})`).argParser(osType));
+    // Choices rather than a case-blind parser: the shell completes them.
+    command.addOption(new Option('--os-type <os>', 'the OS the process runs on').choices(OS_TYPES));
     command.addOption(new Option('--path <path>', 'the absolute path of the executable'));
   }
   if (has('PROCESS_MULTI')) {
