@@ -87,7 +87,9 @@ export interface FieldDef {
   read?: { type?: FieldType; required?: boolean };
   /**
    * Only meaningful for some values of a discriminator field (posture checks: `domains` only when `typeId` is
-   * DOMAIN): refused in bodies whose discriminator is another value, required as declared when it matches.
+   * DOMAIN): validated and required as declared when the discriminator matches; in a body whose discriminator is
+   * another value it is not checked, and the resource's behaviour drops it (as OpenZiti's discriminated bodies do);
+   * served only in read models of those values (the presenter's business), and never stored with a default.
    */
   when?: { field: string; in: readonly string[] };
 }

@@ -184,10 +184,11 @@ for (const store of storesUnderTest()) {
           const body = await validBody(t.admin, def, 'create');
           assertRefused(await t.admin.request('POST', `/${def.plural}`, { json: { ...body, noSuchField: 1 } }), undefined, 'unknown field');
           for (const [name, field] of Object.entries(def.fields)) {
-            if (!writable(field, 'create')) continue;
+            // A field of another kind is not this body's: the behaviour drops it unchecked (as OpenZiti does).
+            if (!writable(field, 'create') || !applies(field, body)) continue;
             const wrong = wrongValue(field.type);
             assertRefused(await t.admin.request('POST', `/${def.plural}`, { json: { ...body, [name]: wrong } }), name, `${name}: ${JSON.stringify(wrong)}`);
-            if (field.create === 'required' && applies(field, body)) {
+            if (field.create === 'required') {
               const { [name]: _left, ...rest } = body;
               assertRefused(await t.admin.request('POST', `/${def.plural}`, { json: rest }), name, `${name} missing`);
             }
@@ -198,7 +199,7 @@ for (const store of storesUnderTest()) {
         it('refuses values out of their bounds', async () => {
           const body = await validBody(t.admin, def, 'create');
           for (const [name, field] of Object.entries(def.fields)) {
-            if (!writable(field, 'create')) continue;
+            if (!writable(field, 'create') || !applies(field, body)) continue;
             const type = field.type;
             const outside: unknown[] = [];
             if (type.kind === 'integer' && type.minimum !== undefined) outside.push(type.minimum - 1);

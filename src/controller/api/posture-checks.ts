@@ -33,8 +33,10 @@ async function beforeWrite(_rt: Runtime, write: Write): Promise<Record<string, u
   for (const [name, field] of KIND_FIELDS) {
     const value = values[name];
     if (!applies(field, kind)) {
-      // A replace fills what its body leaves out with null: only a value the client chose is a mistake.
-      if (value !== undefined && value !== null) {
+      // A body that names its kind may carry the other kinds' fields: OpenZiti ignores them, and its console sends
+      // them all, empty. A body that does not name it (our patch, a replace) means the field for this check: a
+      // mistake to say (a replace fills what it leaves out with null, which is no mistake).
+      if (write.values.typeId === undefined && value !== undefined && value !== null) {
         throw invalidField(name, `${name} belongs to ${field.when.in.join(', ')} checks; this one is ${kind}`, value);
       }
       delete values[name];
@@ -43,6 +45,7 @@ async function beforeWrite(_rt: Runtime, write: Write): Promise<Record<string, u
     }
   }
   if (Array.isArray(values.operatingSystems)) checkOperatingSystems(values.operatingSystems as OperatingSystem[]);
+  if (Array.isArray(values.macAddresses)) values.macAddresses = cleanMacAddresses(values.macAddresses as string[]);
   if (values.process) values.process = normaliseProcess(values.process as ProcessMatch);
   if (Array.isArray(values.processes)) values.processes = normaliseProcesses(values.processes as ProcessMatch[]);
   if (kind === 'MFA') applyMfaDefaults(write, values);
@@ -74,6 +77,21 @@ function checkOperatingSystems(list: OperatingSystem[]): void {
       if (problem) throw invalidField(`operatingSystems.${i}.versions.${j}`, `'${version}' is not a version range (e.g. 10.0.19041, >=13.0.0, 11.x): ${problem}`, version);
     });
   });
+}
+
+/**
+ * MAC addresses in the form clients' responses are compared in: OpenZiti reduces each reported address to its
+ * lower-case hex digits (`00:11:22:AA:BB:CC` → `001122aabbcc`) but stores a check's addresses as given, so that a
+ * check written with separators (its console shows and sends them so) could never pass. We store them reduced.
+ */
+function cleanMacAddresses(list: string[]): string[] {
+  const out: string[] = [];
+  list.forEach((raw, i) => {
+    const mac = raw.toLowerCase().replace(/[^0-9a-f]/g, '');
+    if (mac === '') throw invalidField(`macAddresses.${i}`, `'${raw}' has no hex digits: a MAC address is written like 00:11:22:33:44:55`, raw);
+    if (!out.includes(mac)) out.push(mac);
+  });
+  return out;
 }
 
 /** As OpenZiti stores them: hashes and the signer's fingerprint in lower case, hashes an empty list when none. */

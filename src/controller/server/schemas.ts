@@ -76,24 +76,31 @@ export function bodySchema(def: ResourceDef, verb: Verb): JsonSchema {
   for (const [name, field] of Object.entries(def.fields)) {
     const p = presence(field, verb);
     if (p === 'no' || field.readOnly || field.internal || field.computed) continue;
-    const schema = typeSchema(field.type);
-    properties[name] = field.nullable ? withNull(schema) : schema;
-    if (field.when) conditional.push(whenSchema(name, field.when, p === 'required'));
-    else if (p === 'required') required.push(name);
+    const schema = field.nullable ? withNull(typeSchema(field.type)) : typeSchema(field.type);
+    if (field.when) {
+      // Validated (and required) under its discriminator's condition only: see whenSchema.
+      properties[name] = {};
+      conditional.push(whenSchema(name, schema, field.when, p === 'required'));
+    } else {
+      properties[name] = schema;
+      if (p === 'required') required.push(name);
+    }
   }
   return { type: 'object', properties, required, additionalProperties: false, ...(conditional.length ? { allOf: conditional } : {}) };
 }
 
 /**
- * A field that belongs to some values of a discriminator (`domains` when `typeId` is DOMAIN): required as declared
- * when the discriminator matches, refused when it names another value. Absent discriminator (a patch): allowed.
+ * A field that belongs to some values of a discriminator (`domains` when `typeId` is DOMAIN): validated, and required
+ * as declared, when the discriminator matches; when it names another value the field is not this body's and is
+ * accepted unchecked, for the resource's behaviour to drop (OpenZiti's discriminated bodies ignore another kind's
+ * members, and its console sends every kind's with empty values). Absent discriminator (a patch): validated, for
+ * the behaviour to check against the stored value.
  */
-function whenSchema(name: string, when: { field: string; in: readonly string[] }, required: boolean): JsonSchema {
+function whenSchema(name: string, schema: JsonSchema, when: { field: string; in: readonly string[] }, required: boolean): JsonSchema {
   return {
     if: { properties: { [when.field]: { enum: [...when.in] } }, required: [when.field] },
-    then: required ? { required: [name] } : {},
-    // Refused at the field itself (not at the whole body), so that the error names it.
-    else: { if: { required: [when.field] }, then: { properties: { [name]: { not: {} } } } },
+    then: { properties: { [name]: schema }, ...(required ? { required: [name] } : {}) },
+    else: { if: { not: { required: [when.field] } }, then: { properties: { [name]: schema } } },
   };
 }
 
