@@ -20,7 +20,7 @@ export const operatingSystem: FieldType = {
   kind: 'object',
   properties: { type: { kind: 'enum', values: OS_TYPES }, versions: strings() },
   required: ['type', 'versions'],
-  closed: true,
+  checked: true,
 };
 
 /** A process that must run: the executable's path on one OS, optionally its accepted hashes and signer. */
@@ -33,7 +33,7 @@ const processMatch: FieldType = {
     signerFingerprint: { kind: 'string' },
   },
   required: ['osType', 'path'],
-  closed: true,
+  checked: true,
 };
 
 /** One process of a PROCESS_MULTI check: like a PROCESS check's, with several accepted signers. */
@@ -46,7 +46,7 @@ const processMultiMatch: FieldType = {
     signerFingerprints: strings(),
   },
   required: ['osType', 'path'],
-  closed: true,
+  checked: true,
 };
 
 /**

@@ -16,10 +16,12 @@ export type FieldType =
   | { kind: 'tags' }
   /**
    * A JSON object: free-form (appData), or with the members it is known to carry declared in `properties`
-   * (`required` lists those always present). The read model uses them; bodies take any object, unless `closed`:
-   * then a body must hold exactly the declared members, each of its declared type (a posture check's `process`).
+   * (`required` lists those always present). The read model uses them; bodies take any object, unless `checked`:
+   * then a body's declared members must have their types and the required ones be present (a posture check's
+   * `process`). Other members pass, as OpenZiti's generated models ignore them (its console sends some): the
+   * resource's behaviour drops them.
    */
-  | { kind: 'object'; properties?: Readonly<Record<string, FieldType>>; required?: readonly string[]; closed?: boolean }
+  | { kind: 'object'; properties?: Readonly<Record<string, FieldType>>; required?: readonly string[]; checked?: boolean }
   /** An array of values of one type (permissions, authQueries, a posture check's domains), with bounds on its length. */
   | { kind: 'array'; items: FieldType; minItems?: number; maxItems?: number }
   /** An entity reference as served, `{entity, id, name, _links}`, to an entity of `resource` (read models only). */

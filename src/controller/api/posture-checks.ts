@@ -44,7 +44,7 @@ async function beforeWrite(_rt: Runtime, write: Write): Promise<Record<string, u
       throw invalidField(name, `${name} in body is required`, value);
     }
   }
-  if (Array.isArray(values.operatingSystems)) checkOperatingSystems(values.operatingSystems as OperatingSystem[]);
+  if (Array.isArray(values.operatingSystems)) values.operatingSystems = checkOperatingSystems(values.operatingSystems as OperatingSystem[]);
   if (Array.isArray(values.macAddresses)) values.macAddresses = cleanMacAddresses(values.macAddresses as string[]);
   if (values.process) values.process = normaliseProcess(values.process as ProcessMatch);
   if (Array.isArray(values.processes)) values.processes = normaliseProcesses(values.processes as ProcessMatch[]);
@@ -65,17 +65,19 @@ function applyMfaDefaults(write: Write, values: Record<string, unknown>): void {
 
 /**
  * Each OS once (OpenZiti keys them by OS: a second entry would silently replace the first), and each version a
- * range OpenZiti can evaluate (it refuses the check otherwise).
+ * range OpenZiti can evaluate (it refuses the check otherwise). Members beyond {type, versions} are dropped (the
+ * console sends its form state along).
  */
-function checkOperatingSystems(list: OperatingSystem[]): void {
+function checkOperatingSystems(list: OperatingSystem[]): OperatingSystem[] {
   const seen = new Set<string>();
-  list.forEach((os, i) => {
+  return list.map((os, i) => {
     if (seen.has(os.type)) throw invalidField(`operatingSystems.${i}.type`, `${os.type} appears twice: list all its versions in one entry`, os.type);
     seen.add(os.type);
     os.versions.forEach((version, j) => {
       const problem = semverRangeError(version);
       if (problem) throw invalidField(`operatingSystems.${i}.versions.${j}`, `'${version}' is not a version range (e.g. 10.0.19041, >=13.0.0, 11.x): ${problem}`, version);
     });
+    return { type: os.type, versions: os.versions };
   });
 }
 
@@ -94,7 +96,7 @@ function cleanMacAddresses(list: string[]): string[] {
   return out;
 }
 
-/** As OpenZiti stores them: hashes and the signer's fingerprint in lower case, hashes an empty list when none. */
+/** As OpenZiti stores them: hashes and the signer's fingerprint in lower case, hashes an empty list when none; nothing else. */
 function normaliseProcess(p: ProcessMatch): ProcessMatch {
   return {
     osType: p.osType,
@@ -104,7 +106,7 @@ function normaliseProcess(p: ProcessMatch): ProcessMatch {
   };
 }
 
-/** One entry per OS and path (OpenZiti keys them so, and a repeat would silently replace the first). */
+/** One entry per OS and path (OpenZiti keys them so, and a repeat would silently replace the first); nothing else. */
 function normaliseProcesses(list: ProcessMatch[]): ProcessMatch[] {
   const seen = new Set<string>();
   return list.map((p, i) => {

@@ -32,7 +32,7 @@ export function typeSchema(type: FieldType): JsonSchema {
     case 'tags':
       return TAGS_SCHEMA;
     case 'object':
-      return type.closed ? closedObjectSchema(type) : { type: 'object' };
+      return type.checked ? checkedObjectSchema(type) : { type: 'object' };
     case 'entityRef':
       return { type: 'object' };
     case 'array': {
@@ -53,10 +53,10 @@ export function typeSchema(type: FieldType): JsonSchema {
   }
 }
 
-/** A body object held to its declared members: each of its type, the required ones present, no others. */
-function closedObjectSchema(type: Extract<FieldType, { kind: 'object' }>): JsonSchema {
+/** A body object held to its declared members (each of its type, the required ones present); others pass. */
+function checkedObjectSchema(type: Extract<FieldType, { kind: 'object' }>): JsonSchema {
   const properties = Object.fromEntries(Object.entries(type.properties ?? {}).map(([k, t]) => [k, typeSchema(t)]));
-  return { type: 'object', properties, required: [...(type.required ?? [])], additionalProperties: false };
+  return { type: 'object', properties, required: [...(type.required ?? [])] };
 }
 
 function withNull(schema: JsonSchema): JsonSchema {
