@@ -9,6 +9,7 @@ import { enrollmentBehaviour } from './api/enrollments.js';
 import { identityBehaviour } from './api/identities.js';
 import { metaRoutes } from './api/meta.js';
 import { edgeRouterPolicyBehaviour, serviceEdgeRouterPolicyBehaviour, servicePolicyBehaviour } from './api/policies.js';
+import { postureCheckBehaviour } from './api/posture-checks.js';
 import { toWire } from './api/present.js';
 import type { Presenter, Runtime, WriteHooks } from './runtime.js';
 import type { ApiName, Route } from './server/types.js';
@@ -38,6 +39,7 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   servicePolicyBehaviour,
   edgeRouterPolicyBehaviour,
   serviceEdgeRouterPolicyBehaviour,
+  postureCheckBehaviour,
 ];
 
 const NO_HOOKS: WriteHooks = {};

@@ -8,6 +8,7 @@ import { config } from './config.js';
 import { enrollment } from './enrollment.js';
 import { identityType } from './identity-type.js';
 import { identity } from './identity.js';
+import { postureCheckType } from './posture-check-type.js';
 import { postureCheck } from './posture-check.js';
 import { serviceEdgeRouterPolicy } from './service-edge-router-policy.js';
 import { servicePolicy } from './service-policy.js';
@@ -26,6 +27,7 @@ export const CATALOGUE: readonly ResourceDef[] = [
   config,
   service,
   edgeRouter,
+  postureCheckType,
   postureCheck,
   servicePolicy,
   edgeRouterPolicy,

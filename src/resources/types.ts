@@ -16,11 +16,14 @@ export type FieldType =
   | { kind: 'tags' }
   /**
    * A JSON object: free-form (appData), or with the members it is known to carry declared in `properties`
-   * (`required` lists those always present). The read model uses them; bodies take any object, as before.
+   * (`required` lists those always present). The read model uses them; bodies take any object, unless `checked`:
+   * then a body's declared members must have their types and the required ones be present (a posture check's
+   * `process`). Other members pass, as OpenZiti's generated models ignore them (its console sends some): the
+   * resource's behaviour drops them.
    */
-  | { kind: 'object'; properties?: Readonly<Record<string, FieldType>>; required?: readonly string[] }
-  /** An array of values of one type (permissions, authQueries). */
-  | { kind: 'array'; items: FieldType }
+  | { kind: 'object'; properties?: Readonly<Record<string, FieldType>>; required?: readonly string[]; checked?: boolean }
+  /** An array of values of one type (permissions, authQueries, a posture check's domains), with bounds on its length. */
+  | { kind: 'array'; items: FieldType; minItems?: number; maxItems?: number }
   /** An entity reference as served, `{entity, id, name, _links}`, to an entity of `resource` (read models only). */
   | { kind: 'entityRef'; resource: string }
   /** A map from string keys to values of one type (serviceHostingCosts). */
@@ -86,7 +89,9 @@ export interface FieldDef {
   read?: { type?: FieldType; required?: boolean };
   /**
    * Only meaningful for some values of a discriminator field (posture checks: `domains` only when `typeId` is
-   * DOMAIN): refused in bodies whose discriminator is another value, required as declared when it matches.
+   * DOMAIN): validated and required as declared when the discriminator matches; in a body whose discriminator is
+   * another value it is not checked, and the resource's behaviour drops it (as OpenZiti's discriminated bodies do);
+   * served only in read models of those values (the presenter's business), and never stored with a default.
    */
   when?: { field: string; in: readonly string[] };
 }

@@ -32,10 +32,15 @@ export function typeSchema(type: FieldType): JsonSchema {
     case 'tags':
       return TAGS_SCHEMA;
     case 'object':
+      return type.checked ? checkedObjectSchema(type) : { type: 'object' };
     case 'entityRef':
       return { type: 'object' };
-    case 'array':
-      return { type: 'array', items: typeSchema(type.items) };
+    case 'array': {
+      const s: JsonSchema = { type: 'array', items: typeSchema(type.items) };
+      if (type.minItems !== undefined) s.minItems = type.minItems;
+      if (type.maxItems !== undefined) s.maxItems = type.maxItems;
+      return s;
+    }
     case 'map':
       return { type: 'object', maxProperties: FIELD_LIMITS.mapMaxKeys, additionalProperties: typeSchema(type.values) };
     case 'ref':
@@ -46,6 +51,12 @@ export function typeSchema(type: FieldType): JsonSchema {
       // #attribute, @id or #all (alone: checked with the references, wire-protocol section 4).
       return { type: 'array', items: { type: 'string', pattern: '^[#@].+', maxLength: FIELD_LIMITS.refMaxLength } };
   }
+}
+
+/** A body object held to its declared members (each of its type, the required ones present); others pass. */
+function checkedObjectSchema(type: Extract<FieldType, { kind: 'object' }>): JsonSchema {
+  const properties = Object.fromEntries(Object.entries(type.properties ?? {}).map(([k, t]) => [k, typeSchema(t)]));
+  return { type: 'object', properties, required: [...(type.required ?? [])] };
 }
 
 function withNull(schema: JsonSchema): JsonSchema {
@@ -65,23 +76,31 @@ export function bodySchema(def: ResourceDef, verb: Verb): JsonSchema {
   for (const [name, field] of Object.entries(def.fields)) {
     const p = presence(field, verb);
     if (p === 'no' || field.readOnly || field.internal || field.computed) continue;
-    const schema = typeSchema(field.type);
-    properties[name] = field.nullable ? withNull(schema) : schema;
-    if (field.when) conditional.push(whenSchema(name, field.when, p === 'required'));
-    else if (p === 'required') required.push(name);
+    const schema = field.nullable ? withNull(typeSchema(field.type)) : typeSchema(field.type);
+    if (field.when) {
+      // Validated (and required) under its discriminator's condition only: see whenSchema.
+      properties[name] = {};
+      conditional.push(whenSchema(name, schema, field.when, p === 'required'));
+    } else {
+      properties[name] = schema;
+      if (p === 'required') required.push(name);
+    }
   }
   return { type: 'object', properties, required, additionalProperties: false, ...(conditional.length ? { allOf: conditional } : {}) };
 }
 
 /**
- * A field that belongs to some values of a discriminator (`domains` when `typeId` is DOMAIN): required as declared
- * when the discriminator matches, refused when it names another value. Absent discriminator (a patch): allowed.
+ * A field that belongs to some values of a discriminator (`domains` when `typeId` is DOMAIN): validated, and required
+ * as declared, when the discriminator matches; when it names another value the field is not this body's and is
+ * accepted unchecked, for the resource's behaviour to drop (OpenZiti's discriminated bodies ignore another kind's
+ * members, and its console sends every kind's with empty values). Absent discriminator (a patch): validated, for
+ * the behaviour to check against the stored value.
  */
-function whenSchema(name: string, when: { field: string; in: readonly string[] }, required: boolean): JsonSchema {
+function whenSchema(name: string, schema: JsonSchema, when: { field: string; in: readonly string[] }, required: boolean): JsonSchema {
   return {
     if: { properties: { [when.field]: { enum: [...when.in] } }, required: [when.field] },
-    then: required ? { required: [name] } : {},
-    else: { if: { required: [when.field] }, then: { not: { required: [name] } } },
+    then: { properties: { [name]: schema }, ...(required ? { required: [name] } : {}) },
+    else: { if: { not: { required: [when.field] } }, then: { properties: { [name]: schema } } },
   };
 }
 
@@ -111,8 +130,11 @@ export function readTypeSchema(type: FieldType): JsonSchema {
       if (type.required?.length) s.required = [...type.required];
       return s;
     }
-    case 'array':
-      return { type: 'array', items: readTypeSchema(type.items) };
+    case 'array': {
+      const s: JsonSchema = { type: 'array', items: readTypeSchema(type.items) };
+      if (type.minItems !== undefined) s.minItems = type.minItems;
+      return s;
+    }
     case 'map':
       return { type: 'object', additionalProperties: readTypeSchema(type.values) };
     case 'ref':
@@ -127,7 +149,7 @@ function readNullable(schema: JsonSchema): JsonSchema {
   return schema.$ref ? { allOf: [schema], 'x-nullable': true } : { ...schema, 'x-nullable': true };
 }
 
-const JSON_KINDS: ReadonlySet<FieldType['kind']> = new Set(['attributes', 'tags', 'object', 'map', 'refList', 'roles']);
+const JSON_KINDS: ReadonlySet<FieldType['kind']> = new Set(['attributes', 'tags', 'object', 'map', 'refList', 'roles', 'array']);
 
 /**
  * A stored field that always has a value: declared so (`read.required`), a non-null default, required on create and
@@ -167,7 +189,8 @@ export function readSchema(def: ResourceDef): JsonSchema {
     const schema = readTypeSchema(field.read?.type ?? field.type);
     properties[name] = field.readsNull ? readNullable(schema) : schema;
     if (!('$ref' in properties[name])) properties[name].description = field.description;
-    if (alwaysServed(field)) required.push(name);
+    // A field of some kinds only (`when`) is in the read models of those kinds only.
+    if (alwaysServed(field) && !field.when) required.push(name);
     if (field.type.kind === 'ref' && field.type.as && !field.read?.type) {
       properties[field.type.as] = { $ref: '#/definitions/entityRef' };
       if (neverNull(field)) required.push(field.type.as);

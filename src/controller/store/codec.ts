@@ -3,11 +3,11 @@ import type { FieldType } from '../../resources/index.js';
 /** How field values map to columns in every dialect: booleans as 0/1, structured values as JSON text. */
 function isJson(type: FieldType): boolean {
   const kind = type.kind;
-  return kind === 'attributes' || kind === 'tags' || kind === 'object' || kind === 'map' || kind === 'refList' || kind === 'roles';
+  return kind === 'attributes' || kind === 'tags' || kind === 'object' || kind === 'map' || kind === 'refList' || kind === 'roles' || kind === 'array';
 }
 
 function isList(type: FieldType): boolean {
-  return type.kind === 'attributes' || type.kind === 'refList' || type.kind === 'roles';
+  return type.kind === 'attributes' || type.kind === 'refList' || type.kind === 'roles' || type.kind === 'array';
 }
 
 export function encodeValue(type: FieldType, value: unknown): unknown {

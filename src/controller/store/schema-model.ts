@@ -95,6 +95,7 @@ function columnType(field: FieldDef): ColumnType {
     case 'map':
     case 'refList':
     case 'roles':
+    case 'array':
       return 'json';
     default:
       return 'text';
@@ -126,7 +127,8 @@ export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name
     addIndex({ table: def.table, columns: ['createdAt'], unique: false });
     for (const [name, field] of Object.entries(def.fields)) {
       if (!isStored(field)) continue;
-      const notNull = field.create === 'required' && !field.nullable;
+      // A field of some kinds only (`when`) is null in the rows of the other kinds.
+      const notNull = field.create === 'required' && !field.nullable && !field.when;
       const fallback = sqlDefault(field.default);
       table.columns.push({ name, type: columnType(field), notNull, ...(fallback === undefined ? {} : { default: fallback }) });
       if (field.unique) addIndex({ table: def.table, columns: [name], unique: true });
