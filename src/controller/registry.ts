@@ -7,6 +7,10 @@ import { apiSessionBehaviour, currentRoutes } from './api/current.js';
 import { enrollmentBehaviour } from './api/enrollments.js';
 import { identityBehaviour } from './api/identities.js';
 import { metaRoutes } from './api/meta.js';
+import { sessionBehaviour } from './api/sessions.js';
+import { controllerBehaviour } from './api/controllers.js';
+import { databaseRoutes } from './api/database.js';
+import { tracingRoutes } from './api/tracing.js';
 import { toWire } from './api/present.js';
 import type { Presenter, Runtime, WriteHooks } from './runtime.js';
 import type { ApiName, Route } from './server/types.js';
@@ -33,6 +37,8 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   apiSessionBehaviour,
   configTypeBehaviour,
   configBehaviour,
+  sessionBehaviour,
+  controllerBehaviour,
 ];
 
 const NO_HOOKS: WriteHooks = {};
@@ -57,7 +63,7 @@ export function buildRoutes(rt: Runtime, behaviours: readonly ResourceBehaviour[
       if ('computed' in rel && !providers.has(rel.computed)) throw new Error(`relation ${def.name}.${name} needs provider '${rel.computed}', which no behaviour registers`);
     }
   }
-  const handlerRoutes = [...behaviours.flatMap((b) => b.routes?.(rt) ?? []), ...authenticateRoutes(rt), ...currentRoutes(rt)];
+  const handlerRoutes = [...behaviours.flatMap((b) => b.routes?.(rt) ?? []), ...authenticateRoutes(rt), ...currentRoutes(rt), ...databaseRoutes(rt), ...tracingRoutes(rt)];
   const taken = (r: Pick<Route, 'method' | 'path' | 'api'>) =>
     handlerRoutes.some((h) => h.method === r.method && h.path === r.path && (h.api === r.api || h.api === 'both'));
   const routes = [...handlerRoutes, ...crudRoutes(rt, taken)];
