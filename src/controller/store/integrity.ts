@@ -1,4 +1,5 @@
 import { openSync, closeSync, existsSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ApiError } from '../../protocol/errors.js';
 import type { ResourceDef } from '../../resources/index.js';
 import type { Driver } from './driver.js';
@@ -23,7 +24,8 @@ export interface IntegrityIssue {
  *   The JSON copy is what the API shows, so the side table is rebuilt from it; dangling ids leave both.
  *
  * Each table and set is checked (and fixed) in a transaction of its own, so the check sees a consistent state of
- * what it looks at and writers wait only for that part.
+ * what it looks at and writers wait only for that part; between them the check yields to the event loop, so that
+ * requests are served while it runs (SQLite statements are synchronous and would otherwise hold the loop).
  */
 export class Integrity {
   constructor(
@@ -42,11 +44,16 @@ export class Integrity {
     }
     for (const table of Object.values(schema.tables)) {
       if (sideTables.has(table.name)) continue;
-      for (const fk of table.foreignKeys) await this.driver.tx(() => this.danglingReferences(table, fk, fix, report));
+      for (const fk of table.foreignKeys) {
+        await nextTurn();
+        await this.driver.tx(() => this.danglingReferences(table, fk, fix, report));
+      }
     }
     for (const def of this.catalogue) {
       for (const [field, f] of Object.entries(def.fields)) {
-        if (isSetField(f) && !f.virtual && !f.computed) await this.driver.tx(() => this.setConsistency(def, field, fix, report));
+        if (!isSetField(f) || f.virtual || f.computed) continue;
+        await nextTurn();
+        await this.driver.tx(() => this.setConsistency(def, field, fix, report));
       }
     }
   }
