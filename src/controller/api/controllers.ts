@@ -21,16 +21,19 @@ function selfId(rt: Runtime): string {
   return rt.pki.trustDomain;
 }
 
+/** When each controller (runtime) started: its routes are built once, at start. */
+const startedAt = new WeakMap<Runtime, Date>();
+
 /**
- * Writes this controller's row (once per start; the same promise for every caller): name and SHA-1 fingerprint of
- * its server certificate as OpenZiti derives them, the API addresses it serves, and when it started. A row left by
- * an earlier start is brought up to date, so a renewed certificate or a new address shows. A failed write is tried
- * again by the next caller.
+ * Writes this controller's row, once per start (the same promise for every caller; the list, the detail and the
+ * summary wait for it): name and SHA-1 fingerprint of its server certificate as OpenZiti derives them, the API
+ * addresses it serves, and when it started. A row left by an earlier start is brought up to date, so a renewed
+ * certificate or a new address shows. A failed write is tried again by the next caller.
  */
-export function registerSelf(rt: Runtime, started: Date): Promise<void> {
+export function recordSelf(rt: Runtime): Promise<void> {
   let pending = registrations.get(rt);
   if (!pending) {
-    pending = writeSelf(rt, started).catch((err) => {
+    pending = writeSelf(rt, startedAt.get(rt) ?? rt.clock()).catch((err) => {
       registrations.delete(rt);
       throw err;
     });
@@ -66,21 +69,15 @@ function commonName(pem: string): string {
   return /^CN=(.*)$/m.exec(new X509Certificate(pem).subject)?.[1] ?? '';
 }
 
-/** Settles once this controller's row is written (at once if no start has begun writing it). */
-export async function selfRecorded(rt: Runtime): Promise<void> {
-  await registrations.get(rt)?.catch(() => undefined);
-}
-
 export function controllerRoutes(rt: Runtime): Route[] {
-  const started = rt.clock();
-  // Written at start, so the summary counts it and the first list does not wait for it.
-  registerSelf(rt, started).catch((err) => rt.log(`could not record this controller in the controllers list: ${(err as Error).message}`));
+  // Routes are built once, when the controller is made: that is when it joined (nothing else of rt is ready yet).
+  startedAt.set(rt, new Date());
   const management = async (ctx: Ctx) => {
-    await registerSelf(rt, started);
+    await recordSelf(rt);
     return listResource(rt, controller, ctx);
   };
   const detail = async (ctx: Ctx) => {
-    await registerSelf(rt, started);
+    await recordSelf(rt);
     return { data: (await rt.present(controller, [await rt.store.repoFor(controller).get(ctx.params.id)]))[0] };
   };
   const client = async (ctx: Ctx) => {
