@@ -17,6 +17,7 @@ import type { Driver } from '../../src/controller/store/driver.js';
 import { TEST_PASSWORD_COST, sharedTestPki } from '../helpers/fixtures.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
+import { checkResponse } from '../helpers/in-process-specs.js';
 import { validateResponse } from '../helpers/spec.js';
 
 /** The store's connection, to damage the data underneath the API. */
@@ -44,11 +45,11 @@ async function withoutForeignKeys(driver: Driver, work: () => Promise<void>): Pr
 async function runCheck(t: TestApp, kind: 'check' | 'fix'): Promise<any> {
   const start = await t.admin.request('POST', `/database/${kind}-data-integrity`);
   assert.equal(start.status, 202, JSON.stringify(start.body));
-  validateResponse('management', 'POST', `/database/${kind}-data-integrity`, 202, start.body);
+  await checkResponse(t, 'management', 'POST', `/database/${kind}-data-integrity`, 202, start.body);
   await checkSettled(t.app.runtime);
   const res = await t.admin.request('GET', '/database/data-integrity-results');
   assert.equal(res.status, 200);
-  validateResponse('management', 'GET', '/database/data-integrity-results', 200, res.body);
+  await checkResponse(t, 'management', 'GET', '/database/data-integrity-results', 200, res.body);
   assert.equal(res.body.data.inProgress, false);
   assert.equal(res.body.data.fixingErrors, kind === 'fix');
   assert.equal(res.body.data.error, '');

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type Client, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
-import { validateResponse } from '../helpers/spec.js';
+import { checkResponse } from '../helpers/in-process-specs.js';
 
 const CLIENT = '/edge/client/v1';
 
@@ -22,7 +22,7 @@ for (const store of storesUnderTest()) {
     async function managed(method: string, path: string, expected: number): Promise<any> {
       const res = await t.admin.request(method, path);
       assert.equal(res.status, expected, `${method} ${path}: ${JSON.stringify(res.body)}`);
-      validateResponse('management', method, path, res.status, res.body);
+      await checkResponse(t, 'management', method, path, res.status, res.body);
       return res.body;
     }
 
@@ -116,13 +116,13 @@ for (const store of storesUnderTest()) {
       const client = (method: string, path: string, who: Client = t.user) => who.request(method, `${CLIENT}${path}`);
       const list = await client('GET', '/sessions');
       assert.equal(list.status, 200);
-      validateResponse('client', 'GET', '/sessions', 200, list.body);
+      await checkResponse(t, 'client', 'GET', '/sessions', 200, list.body);
       const ids = list.body.data.map((s: { id: string }) => s.id);
       assert.ok(ids.includes(mine));
       assert.ok(!ids.includes(theirs), "another identity's session is not listed");
       const one = await client('GET', `/sessions/${mine}`);
       assert.equal(one.status, 200);
-      validateResponse('client', 'GET', `/sessions/${mine}`, 200, one.body);
+      await checkResponse(t, 'client', 'GET', `/sessions/${mine}`, 200, one.body);
       assert.equal((await client('GET', `/sessions/${theirs}`)).status, 404);
       assert.equal((await client('DELETE', `/sessions/${theirs}`)).status, 404);
       assert.equal((await client('DELETE', `/sessions/${mine}`)).status, 200);

@@ -91,11 +91,13 @@ export function controllerRoutes(rt: Runtime): Route[] {
   ];
 }
 
-/** The client API's view, as OpenZiti gives it: no control channel address, only the APIs a client uses. */
+/**
+ * The client API's view, as OpenZiti gives it: no control channel address (null there, as this controller has none
+ * anyway), and only the addresses of the APIs a client uses.
+ */
 function forClients(entity: Record<string, unknown>): Record<string, unknown> {
-  const { ctrlAddress: _hidden, ...rest } = entity;
   const addresses = (entity.apiAddresses ?? {}) as Record<string, unknown>;
-  return { ...rest, apiAddresses: Object.fromEntries(Object.entries(addresses).filter(([binding]) => CLIENT_BINDINGS.has(binding))) };
+  return { ...entity, ctrlAddress: null, apiAddresses: Object.fromEntries(Object.entries(addresses).filter(([binding]) => CLIENT_BINDINGS.has(binding))) };
 }
 
 function presentControllers(rows: Row[], rt: Runtime): Record<string, unknown>[] {
