@@ -67,9 +67,14 @@ async function computedRelation(rt: Runtime, def: ResourceDef, name: string, id:
  * edge router read model gives it. Without those relations in the catalogue there are no router decisions to read,
  * and the list is empty.
  */
-async function sessionEdgeRouters(rt: Runtime, identityId: string, serviceId: string): Promise<Record<string, unknown>[]> {
-  const forIdentity = await computedRelation(rt, identity, 'edge-routers', identityId);
-  const forService = await computedRelation(rt, service, 'edge-routers', serviceId);
+export async function sessionEdgeRouters(
+  rt: Runtime,
+  identityId: string,
+  serviceId: string,
+  defs: { identity: ResourceDef; service: ResourceDef } = { identity, service },
+): Promise<Record<string, unknown>[]> {
+  const forIdentity = await computedRelation(rt, defs.identity, 'edge-routers', identityId);
+  const forService = await computedRelation(rt, defs.service, 'edge-routers', serviceId);
   if (!forIdentity || !forService) return [];
   const allowed = new Set(forService);
   const ids = forIdentity.filter((id) => allowed.has(id));
