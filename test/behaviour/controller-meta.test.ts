@@ -2,11 +2,17 @@
 // both APIs), /summary with OpenZiti's keys, /version naming the OpenZiti release whose API is implemented, the
 // identity form's empty external id, the remaining computed identity fields, and identity tracing. Both stores.
 import assert from 'node:assert/strict';
-import { X509Certificate, createHash } from 'node:crypto';
+import { X509Certificate, createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { summaryCounts, summaryKey, OPENZITI_API_RELEASE } from '../../src/controller/api/meta.js';
 import { activeTrace, parseGoDuration } from '../../src/controller/api/tracing.js';
+import { createController } from '../../src/controller/index.js';
+import { loadOrCreatePki } from '../../src/controller/pki/pki.js';
 import { CATALOGUE } from '../../src/resources/index.js';
+import { TEST_PASSWORD_COST, sharedTestPki } from '../helpers/fixtures.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
 import { checkResponse } from '../helpers/in-process-specs.js';
@@ -185,3 +191,38 @@ for (const store of storesUnderTest()) {
     });
   });
 }
+
+describe('the controllers list across restarts', () => {
+  it('keeps one row for this controller, brought up to date at each start', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ctl-controllers-'));
+    const pki = await loadOrCreatePki(await sharedTestPki(), { hosts: ['127.0.0.1'] });
+    const adminPassword = `Admin-${randomBytes(6).toString('hex')}`;
+    const start = (publicUrl: string) =>
+      createController({ dataDir: dir, publicUrl, pki, store: { sqlite: path.join(dir, 'ctl.db') }, adminPassword, passwordCost: TEST_PASSWORD_COST });
+    const list = async (app: Awaited<ReturnType<typeof start>>) => {
+      const login = await app.inject({
+        method: 'POST',
+        url: '/edge/management/v1/authenticate?method=password',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ username: 'admin', password: adminPassword }),
+      });
+      const res = await app.inject({ method: 'GET', url: '/edge/management/v1/controllers', headers: { 'zt-session': login.json().data.token } });
+      return res.json().data as Array<{ id: string; lastJoinedAt: string; apiAddresses: Record<string, Array<{ url: string }>> }>;
+    };
+    try {
+      const first = await start('https://127.0.0.1:1281');
+      const before = await list(first);
+      await first.close();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const second = await start('https://127.0.0.1:1282');
+      const after = await list(second);
+      await second.close();
+      assert.equal(after.length, 1);
+      assert.equal(after[0].id, before[0].id);
+      assert.ok(Date.parse(after[0].lastJoinedAt) > Date.parse(before[0].lastJoinedAt), 'the later start');
+      assert.equal(after[0].apiAddresses['edge-client'][0].url, 'https://127.0.0.1:1282/edge/client/v1', 'the new address');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
