@@ -15,8 +15,9 @@ export interface IntegrityIssue {
 /**
  * Consistency checks over the whole database, and the repairs that can be made without a person deciding:
  *
- * - the database's own check (SQLite `PRAGMA integrity_check`: damaged pages, broken indexes); never repaired here.
- *   PostgreSQL has no built-in equivalent (its `amcheck` extension is the operator's to install and run);
+ * - the database's own check (SQLite `PRAGMA integrity_check`: damaged pages, broken indexes; on PostgreSQL, the
+ *   `amcheck` extension's B-tree check of the controller's indexes, when an operator has installed the extension:
+ *   PostgreSQL has nothing built in); never repaired here;
  * - references to entities that do not exist, column by column: a reference whose declaration cascades loses its
  *   row, one that clears is cleared, one that restricts is reported only (someone must decide what it points to);
  * - sets (role attributes, reference lists, roles) whose JSON copy, served in read models, and side table, queried
@@ -37,6 +38,7 @@ export class Integrity {
   /** Runs every check; `report` is called once per issue, in order. */
   async check(fix: boolean, report: (issue: IntegrityIssue) => void): Promise<void> {
     if (this.driver.dialect.name === 'sqlite') await this.databaseCheck(report);
+    else await this.postgresIndexCheck(report);
     const schema = declaredSchema(this.catalogue, this.resolve);
     const sideTables = new Set<string>();
     for (const def of this.catalogue) {
@@ -63,6 +65,23 @@ export class Integrity {
     for (const row of rows) {
       const message = Object.values(row)[0];
       if (message !== 'ok') report({ description: `SQLite integrity check: ${message}`, fixed: false });
+    }
+  }
+
+  /** `bt_index_check` on every B-tree index of the current schema's tables, when `amcheck` is installed. */
+  private async postgresIndexCheck(report: (issue: IntegrityIssue) => void): Promise<void> {
+    const installed = await this.driver.get<{ n: number }>("SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'amcheck'");
+    if (!installed?.n) return;
+    const indexes = await this.driver.all<{ name: string }>(
+      "SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam " +
+        "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE am.amname = 'btree' AND n.nspname = current_schema() ORDER BY c.relname",
+    );
+    for (const { name } of indexes) {
+      try {
+        await this.driver.get('SELECT bt_index_check(to_regclass(?)) AS ok', [quote(name)]);
+      } catch (err) {
+        report({ description: `PostgreSQL index check (amcheck) of ${name}: ${(err as Error).message}`, fixed: false });
+      }
     }
   }
 
