@@ -10,6 +10,10 @@ import { identityBehaviour } from './api/identities.js';
 import { metaRoutes } from './api/meta.js';
 import { edgeRouterPolicyBehaviour, serviceEdgeRouterPolicyBehaviour, servicePolicyBehaviour } from './api/policies.js';
 import { postureCheckBehaviour } from './api/posture-checks.js';
+import { sessionBehaviour } from './api/sessions.js';
+import { controllerBehaviour } from './api/controllers.js';
+import { databaseRoutes } from './api/database.js';
+import { tracingRoutes } from './api/tracing.js';
 import { toWire } from './api/present.js';
 import type { Presenter, Runtime, WriteHooks } from './runtime.js';
 import type { ApiName, Route } from './server/types.js';
@@ -40,6 +44,8 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   edgeRouterPolicyBehaviour,
   serviceEdgeRouterPolicyBehaviour,
   postureCheckBehaviour,
+  sessionBehaviour,
+  controllerBehaviour,
 ];
 
 const NO_HOOKS: WriteHooks = {};
@@ -64,7 +70,14 @@ export function buildRoutes(rt: Runtime, behaviours: readonly ResourceBehaviour[
       if ('computed' in rel && !providers.has(rel.computed)) throw new Error(`relation ${def.name}.${name} needs provider '${rel.computed}', which no behaviour registers`);
     }
   }
-  const handlerRoutes = [...behaviours.flatMap((b) => b.routes?.(rt) ?? []), ...authenticateRoutes(rt), ...currentRoutes(rt), ...accessRoutes(rt)];
+  const handlerRoutes = [
+    ...behaviours.flatMap((b) => b.routes?.(rt) ?? []),
+    ...authenticateRoutes(rt),
+    ...currentRoutes(rt),
+    ...accessRoutes(rt),
+    ...databaseRoutes(rt),
+    ...tracingRoutes(rt),
+  ];
   const taken = (r: Pick<Route, 'method' | 'path' | 'api'>) =>
     handlerRoutes.some((h) => h.method === r.method && h.path === r.path && (h.api === r.api || h.api === 'both'));
   const routes = [...handlerRoutes, ...crudRoutes(rt, taken)];

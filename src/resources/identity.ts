@@ -50,8 +50,9 @@ export const identity: ResourceDef = {
       filterable: true,
     },
     externalId: {
-      type: { kind: 'string', minLength: 1, maxLength: 1024 },
-      description: 'Identifier of the identity in an external identity provider; unique',
+      // No minimum length, as in OpenZiti's write models: clients (ZAC) send "" for "none", stored as null.
+      type: { kind: 'string', maxLength: 1024 },
+      description: 'Identifier of the identity in an external identity provider; unique; an empty string means none (null)',
       create: 'optional',
       replace: 'optional',
       patch: 'optional',

@@ -13,6 +13,8 @@ import { postureCheck } from './posture-check.js';
 import { serviceEdgeRouterPolicy } from './service-edge-router-policy.js';
 import { servicePolicy } from './service-policy.js';
 import { service } from './service.js';
+import { session } from './session.js';
+import { controller } from './controller.js';
 import type { ResourceDef } from './types.js';
 
 /** Every resource of the catalogue, in the order help and the served spec list them. */
@@ -32,6 +34,8 @@ export const CATALOGUE: readonly ResourceDef[] = [
   servicePolicy,
   edgeRouterPolicy,
   serviceEdgeRouterPolicy,
+  session,
+  controller,
 ];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));

@@ -51,17 +51,25 @@ async function ownEdgeRouters(rt: Runtime, ctx: Ctx) {
   return listResource(rt, edgeRouter, ctx, { selectedBy: { index: rt.store.roleIndex('edge-router-policy', 'edgeRouterRoles'), policyIds } });
 }
 
+/**
+ * The edge routers an identity may use (its edge router policies) and a service may be reached through (its service
+ * edge router policies), and those in both: where a session for the pair can go (OpenZiti's ListForIdentityAndService).
+ */
+export async function edgeRoutersFor(rt: Runtime, identityId: string, serviceId: string): Promise<{ identity: string[]; service: Set<string>; shared: string[] }> {
+  const identityPolicies = await rt.store.roleIndex('edge-router-policy', 'identityRoles').policiesSelecting(identityId);
+  const servicePolicies = await rt.store.roleIndex('service-edge-router-policy', 'serviceRoles').policiesSelecting(serviceId);
+  const identity = await rt.store.roleIndex('edge-router-policy', 'edgeRouterRoles').selectedIds(identityPolicies);
+  const service = new Set(await rt.store.roleIndex('service-edge-router-policy', 'edgeRouterRoles').selectedIds(servicePolicies));
+  return { identity, service, shared: identity.filter((id) => service.has(id)) };
+}
+
 /** What it takes for an identity to use a service, and what is missing (policy advice, `ctl policy explain`). */
 async function policyAdvice(rt: Runtime, ctx: Ctx) {
   const who = await rt.store.repoFor(identity).get(ctx.params.id);
   const what = await rt.store.repoFor(service).get(ctx.params.serviceId);
   const permissions = (await permissionsOf(rt, who.id, [what.id])).get(what.id)!;
-  const identityPolicies = await rt.store.roleIndex('edge-router-policy', 'identityRoles').policiesSelecting(who.id);
-  const servicePolicies = await rt.store.roleIndex('service-edge-router-policy', 'serviceRoles').policiesSelecting(what.id);
-  const identityRouters = await rt.store.roleIndex('edge-router-policy', 'edgeRouterRoles').selectedIds(identityPolicies);
-  const serviceRouters = new Set(await rt.store.roleIndex('service-edge-router-policy', 'edgeRouterRoles').selectedIds(servicePolicies));
-  const common = identityRouters.filter((id) => serviceRouters.has(id));
-  const routers: Row[] = common.length ? await rt.store.repoFor(edgeRouter).findAll({ id: common }) : [];
+  const { identity: identityRouters, service: serviceRouters, shared } = await edgeRoutersFor(rt, who.id, what.id);
+  const routers: Row[] = shared.length ? await rt.store.repoFor(edgeRouter).findAll({ id: shared }) : [];
   const presented = await rt.present(edgeRouter, routers);
   return {
     data: {

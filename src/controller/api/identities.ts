@@ -27,7 +27,15 @@ const DISABLE_SCHEMA = {
  * are made by the controller for tunneler-enabled routers, never through this API.
  */
 function storedType(body: Record<string, unknown>): Record<string, unknown> {
-  return body.type === undefined ? body : { ...body, type: 'Default' };
+  return withoutEmptyExternalId(body.type === undefined ? body : { ...body, type: 'Default' });
+}
+
+/**
+ * An empty external id means none: ZAC's identity form sends `"externalId": ""` by default and when the field is
+ * cleared. Stored as null, so that the unique index never sees two identities with "" as a clash.
+ */
+function withoutEmptyExternalId(body: Record<string, unknown>): Record<string, unknown> {
+  return body.externalId === '' ? { ...body, externalId: null } : body;
 }
 
 /** The default admin keeps its admin rights: losing them could lock everyone out of the controller. */

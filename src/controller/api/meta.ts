@@ -5,6 +5,7 @@ import { buildSpec } from '../server/openapi.js';
 import type { Ctx, Route, ApiName } from '../server/types.js';
 import { notFound } from '../../protocol/errors.js';
 import { CATALOGUE } from '../../resources/index.js';
+import { recordSelf } from './controllers.js';
 
 /** Capabilities this controller knows of (OpenZiti's enum); none of them is enabled here yet. */
 const KNOWN_CAPABILITIES = ['OIDC_AUTH', 'HA_CONTROLLER'];
@@ -60,12 +61,21 @@ export function metaRoutes(rt: Runtime, routesOf: (api: ApiName) => Route[], sta
   ];
 }
 
+/**
+ * The OpenZiti release whose Edge API this controller implements, served as `version` in /version. Clients gate
+ * features on that field (ZAC strips the "v" and compares it as a semver: its JWT-signer form needs >= 1.4.0), so it
+ * must name an OpenZiti release, not ctl's own version. The wire contract was read from the OpenZiti controller
+ * after its v2.0.3 release (edge-api spec 0.29.0; ../shared/spec/wire-protocol.md), so 2.0.3 is the newest release
+ * whose API is the one implemented here. ctl's own version is in `revision` (docs/controller.md, "Version").
+ */
+export const OPENZITI_API_RELEASE = '2.0.3';
+
 function versionInfo(rt: Runtime) {
   const base = rt.config.publicUrl;
   const binding = (path: string) => ({ v1: { path, apiBaseUrls: [`${base}${path}`], version: rt.config.version } });
   return {
-    version: `v${rt.config.version}`,
-    revision: 'ctl',
+    version: `v${OPENZITI_API_RELEASE}`,
+    revision: `ctl v${rt.config.version}`,
     buildDate: '',
     runtimeVersion: process.version,
     capabilities: [],
@@ -77,13 +87,32 @@ function versionInfo(rt: Runtime) {
   };
 }
 
-/** Every resource's count, keyed as OpenZiti keys them (`servicePolicies`, or the resource's own `summaryKey`). */
+/**
+ * Every catalogue resource's count, keyed as OpenZiti keys its stores: the resource's `summaryKey`, or the camelCase
+ * plural (`servicePolicies`). A key `parent.child` is a child store in OpenZiti (`routers.edge`: edge routers are
+ * routers too), so its count is also added to `parent` (`routers` counts every router, edge and transit). Keys of
+ * resources this controller does not have yet are left out, never shown as 0.
+ */
 async function summary(rt: Runtime): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const def of CATALOGUE) out[def.summaryKey ?? camelCase(def.plural)] = await rt.store.repoFor(def).count();
-  return out;
+  // This controller's own row counts under `controllers`; the other counts do not depend on it being written.
+  await recordSelf(rt).catch((err: Error) => rt.log(`could not record this controller: ${err.message}`));
+  const counts: Array<[string, number]> = [];
+  for (const def of CATALOGUE) counts.push([summaryKey(def), await rt.store.repoFor(def).count()]);
+  return summaryCounts(counts);
 }
 
-function camelCase(plural: string): string {
-  return plural.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+export function summaryKey(def: { summaryKey?: string; plural: string }): string {
+  return def.summaryKey ?? def.plural.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Sums counts by key, each `parent.child` count also into `parent`. */
+export function summaryCounts(counts: ReadonlyArray<readonly [string, number]>): Record<string, number> {
+  const out: Record<string, number> = {};
+  const add = (key: string, n: number) => (out[key] = (out[key] ?? 0) + n);
+  for (const [key, n] of counts) {
+    add(key, n);
+    const dot = key.indexOf('.');
+    if (dot > 0) add(key.slice(0, dot), n);
+  }
+  return out;
 }

@@ -91,7 +91,8 @@ function commonDefinitions(): Record<string, JsonSchema> {
 
 /** What a successful call answers: its status and body schema (and the media type, when not JSON). */
 interface Success {
-  status: 200 | 201;
+  /** 202: accepted, the work goes on after the answer (the database checks). */
+  status: 200 | 201 | 202;
   description: string;
   schema: JsonSchema;
   produces?: string[];
@@ -180,6 +181,50 @@ class Responses {
         return this.empty('the identity was disabled');
       case 'POST /identities/{id}/enable':
         return this.empty('the identity was enabled');
+      case 'PUT /identities/{id}/trace':
+        return this.data('traceDetailEnvelope', 'the trace now recorded for the identity', {
+          type: 'object',
+          properties: { enabled: { type: 'boolean' }, traceId: { type: 'string' }, until: { type: 'string', format: 'date-time' } },
+          required: ['enabled'],
+        });
+      case 'GET /current-identity/edge-routers':
+        return this.list(resource('edge-router'));
+      case 'GET /identities/{id}/policy-advice/{serviceId}': {
+        const ref = { $ref: '#/definitions/entityRef' };
+        const count = { type: 'integer' };
+        return this.data('getIdentityPolicyAdviceEnvelope', 'whether the identity can dial and bind the service, and the edge routers they share', {
+          type: 'object',
+          properties: {
+            identityId: { type: 'string' },
+            identity: ref,
+            serviceId: { type: 'string' },
+            service: ref,
+            isDialAllowed: { type: 'boolean' },
+            isBindAllowed: { type: 'boolean' },
+            identityRouterCount: count,
+            serviceRouterCount: count,
+            commonRouters: { type: 'array', items: { allOf: [ref, { type: 'object', properties: { isOnline: { type: 'boolean' } }, required: ['isOnline'] }] } },
+          },
+          required: ['identityId', 'identity', 'serviceId', 'service', 'isDialAllowed', 'isBindAllowed', 'identityRouterCount', 'serviceRouterCount', 'commonRouters'],
+        });
+      }
+      case 'GET /sessions/{id}/route-path':
+        return this.data('detailSessionRoutePathEnvelope', "the routers of the session's circuit (none without a data plane)", {
+          type: 'object',
+          properties: { routePath: { type: 'array', items: { type: 'string' } } },
+          required: ['routePath'],
+        });
+      case 'POST /database/check-data-integrity':
+      case 'POST /database/fix-data-integrity':
+        return { ...this.empty('the check started; read its results at /database/data-integrity-results'), status: 202 };
+      case 'GET /database/data-integrity-results':
+        return this.data('dataIntegrityCheckResultEnvelope', 'the progress and findings of the last check', integrityResults(), 'listMeta');
+      case 'POST /database/snapshot':
+        return this.data('databaseSnapshotEnvelope', 'the snapshot was written (SQLite); its path', {
+          type: 'object',
+          properties: { path: { type: 'string' } },
+          required: ['path'],
+        });
     }
     return this.standard(route);
   }
@@ -208,6 +253,27 @@ class Responses {
     const relation = def.relations?.[sub];
     return relation && route.method === 'GET' ? this.list(resource(relation.resource)) : undefined;
   }
+}
+
+/** `GET /database/data-integrity-results`: times are null until known (no check yet, or still running). */
+function integrityResults(): JsonSchema {
+  const time = { type: 'string', format: 'date-time', 'x-nullable': true };
+  return {
+    type: 'object',
+    properties: {
+      inProgress: { type: 'boolean' },
+      fixingErrors: { type: 'boolean' },
+      tooManyErrors: { type: 'boolean' },
+      startTime: time,
+      endTime: time,
+      error: { type: 'string', description: 'why the check failed; empty when it did not' },
+      results: {
+        type: 'array',
+        items: { type: 'object', properties: { description: { type: 'string' }, fixed: { type: 'boolean' } }, required: ['description', 'fixed'] },
+      },
+    },
+    required: ['inProgress', 'fixingErrors', 'tooManyErrors', 'startTime', 'endTime', 'error', 'results'],
+  };
 }
 
 /** The error answers a route can give, beyond `default`: bad input, no session, no such entity. */

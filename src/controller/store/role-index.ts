@@ -42,8 +42,47 @@ export class RoleIndex {
   /** Recomputes what one policy selects, after its roles or semantic changed: two statements, however many rows. */
   async refreshPolicy(policyId: string, roles: readonly string[], semantic: unknown): Promise<void> {
     await this.driver.run(`DELETE FROM ${this.matches} WHERE "policyId" = ?`, [policyId]);
+    const selection = this.selection(roles, semantic);
+    if (!selection) return;
+    const insert = sql`INSERT INTO ${raw(this.matches)} ("policyId", "entityId") SELECT CAST(${param(policyId)} AS TEXT), x."entityId" FROM (${selection}) x`;
+    await this.driver.run(insert.sql, insert.params);
+  }
+
+  /**
+   * Policies whose rows differ from what their roles select now (the database integrity check): each with the
+   * number of rows missing and extra. `#all` role sets have no rows to differ.
+   */
+  async drift(): Promise<Array<{ policyId: string; missing: number; extra: number }>> {
+    const policies = await this.driver.all<{ id: string; semantic: string | null }>(
+      `SELECT p."id" AS id, ${this.semanticField ? `p.${quote(this.semanticField)}` : 'NULL'} AS semantic FROM ${this.policyTable} p ORDER BY p."id"`,
+    );
+    const out: Array<{ policyId: string; missing: number; extra: number }> = [];
+    for (const p of policies) {
+      const roles = (await this.driver.all<{ value: string }>(`SELECT "value" AS value FROM ${this.roles} WHERE "ownerId" = ?`, [p.id])).map((r) => r.value);
+      const selection = this.selection(roles, p.semantic);
+      const expected = new Set(selection ? (await this.driver.all<{ entityId: string }>(selection.sql, selection.params)).map((r) => r.entityId) : []);
+      const actual = new Set((await this.driver.all<{ entityId: string }>(`SELECT "entityId" AS "entityId" FROM ${this.matches} WHERE "policyId" = ?`, [p.id])).map((r) => r.entityId));
+      const missing = [...expected].filter((id) => !actual.has(id)).length;
+      const extra = [...actual].filter((id) => !expected.has(id)).length;
+      if (missing || extra) out.push({ policyId: p.id, missing, extra });
+    }
+    return out;
+  }
+
+  /** Re-evaluates one policy from its stored roles and semantic (the integrity fix). */
+  async rebuild(policyId: string): Promise<void> {
+    const roles = (await this.driver.all<{ value: string }>(`SELECT "value" AS value FROM ${this.roles} WHERE "ownerId" = ?`, [policyId])).map((r) => r.value);
+    const row = await this.driver.get<{ semantic: string | null }>(
+      `SELECT ${this.semanticField ? `p.${quote(this.semanticField)}` : 'NULL'} AS semantic FROM ${this.policyTable} p WHERE p."id" = ?`,
+      [policyId],
+    );
+    await this.refreshPolicy(policyId, roles, row?.semantic);
+  }
+
+  /** The entities a role set selects by `@id` or `#attribute`, as one SELECT of `entityId`s (none: undefined). */
+  private selection(roles: readonly string[], semantic: unknown): Fragment | undefined {
     const { ids, attributes } = splitRoles(roles);
-    if (ids.length === 0 && attributes.length === 0) return;
+    if (ids.length === 0 && attributes.length === 0) return undefined;
     const parts: Fragment[] = [];
     const dialect = this.driver.dialect;
     if (ids.length) parts.push(sql`SELECT t."id" AS "entityId" FROM ${raw(this.targetTable)} t WHERE ${dialect.inList(raw('t."id"'), ids)}`);
@@ -54,9 +93,7 @@ export class RoleIndex {
         sql`SELECT a."ownerId" AS "entityId" FROM ${raw(this.attributes)} a WHERE ${dialect.inList(raw('a."value"'), attributes)} GROUP BY a."ownerId" HAVING count(*) >= ${param(needed)}`,
       );
     }
-    const union = parts.length === 2 ? sql`${parts[0]} UNION ${parts[1]}` : parts[0];
-    const insert = sql`INSERT INTO ${raw(this.matches)} ("policyId", "entityId") SELECT CAST(${param(policyId)} AS TEXT), x."entityId" FROM (${union}) x`;
-    await this.driver.run(insert.sql, insert.params);
+    return parts.length === 2 ? sql`${parts[0]} UNION ${parts[1]}` : parts[0];
   }
 
   /**

@@ -1,5 +1,6 @@
 import { CATALOGUE, resource, type ResourceDef } from '../../resources/index.js';
 import { type Driver, StoreUnavailableError } from './driver.js';
+import { Integrity } from './integrity.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresDriver, MIGRATION_LOCK } from './postgres-driver.js';
@@ -118,6 +119,11 @@ export class Store {
 
   close(): Promise<void> {
     return this.driver.close();
+  }
+
+  /** Consistency checks, repairs and snapshots of the whole database (integrity.ts). */
+  integrity(): Integrity {
+    return new Integrity(this.driver, CATALOGUE, resource, [...this.roleIndexes.values()]);
   }
 
   private async ensureBuiltIns(now: string): Promise<void> {

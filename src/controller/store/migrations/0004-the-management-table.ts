@@ -1,9 +1,9 @@
-// Recorded by `npm run schema:migration -- services-routers-posture-checks-policies`. Never edit a migration that has shipped: record a new one.
+// Recorded by `npm run schema:migration -- the-management-table`. Never edit a migration that has shipped: record a new one.
 import type { Migration } from '../schema-diff.js';
 
 export const migration: Migration = {
   "id": 4,
-  "name": "services-routers-posture-checks-policies",
+  "name": "the-management-table",
   "ops": [
     {
       "op": "createTable",
@@ -253,6 +253,61 @@ export const migration: Migration = {
     {
       "op": "createTable",
       "table": {
+        "name": "posture_check_types",
+        "columns": [
+          {
+            "name": "id",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "createdAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "updatedAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "tags",
+            "type": "json",
+            "notNull": true,
+            "default": "{}"
+          },
+          {
+            "name": "isSystem",
+            "type": "integer",
+            "notNull": true,
+            "default": 0
+          },
+          {
+            "name": "name",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "operatingSystems",
+            "type": "json",
+            "notNull": false
+          },
+          {
+            "name": "version",
+            "type": "text",
+            "notNull": false,
+            "default": "1"
+          }
+        ],
+        "primaryKey": [
+          "id"
+        ],
+        "foreignKeys": []
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
         "name": "posture_checks",
         "columns": [
           {
@@ -293,10 +348,66 @@ export const migration: Migration = {
             "notNull": true
           },
           {
+            "name": "version",
+            "type": "integer",
+            "notNull": false,
+            "default": 1
+          },
+          {
             "name": "roleAttributes",
             "type": "json",
             "notNull": false,
             "default": "[]"
+          },
+          {
+            "name": "operatingSystems",
+            "type": "json",
+            "notNull": false
+          },
+          {
+            "name": "process",
+            "type": "json",
+            "notNull": false
+          },
+          {
+            "name": "semantic",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "processes",
+            "type": "json",
+            "notNull": false
+          },
+          {
+            "name": "domains",
+            "type": "json",
+            "notNull": false
+          },
+          {
+            "name": "macAddresses",
+            "type": "json",
+            "notNull": false
+          },
+          {
+            "name": "timeoutSeconds",
+            "type": "integer",
+            "notNull": false
+          },
+          {
+            "name": "promptOnWake",
+            "type": "integer",
+            "notNull": false
+          },
+          {
+            "name": "promptOnUnlock",
+            "type": "integer",
+            "notNull": false
+          },
+          {
+            "name": "ignoreLegacyEndpoints",
+            "type": "integer",
+            "notNull": false
           }
         ],
         "primaryKey": [
@@ -970,6 +1081,196 @@ export const migration: Migration = {
       }
     },
     {
+      "op": "createTable",
+      "table": {
+        "name": "sessions",
+        "columns": [
+          {
+            "name": "id",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "createdAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "updatedAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "tags",
+            "type": "json",
+            "notNull": true,
+            "default": "{}"
+          },
+          {
+            "name": "isSystem",
+            "type": "integer",
+            "notNull": true,
+            "default": 0
+          },
+          {
+            "name": "apiSessionId",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "identityId",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "serviceId",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "type",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "servicePolicies",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          },
+          {
+            "name": "tokenHash",
+            "type": "text",
+            "notNull": false
+          }
+        ],
+        "primaryKey": [
+          "id"
+        ],
+        "foreignKeys": [
+          {
+            "column": "apiSessionId",
+            "table": "api_sessions",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "identityId",
+            "table": "identities",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "serviceId",
+            "table": "services",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "sessions_servicePolicies",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "sessions",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "value",
+            "table": "service_policies",
+            "onDelete": "set null"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "controllers",
+        "columns": [
+          {
+            "name": "id",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "createdAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "updatedAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "tags",
+            "type": "json",
+            "notNull": true,
+            "default": "{}"
+          },
+          {
+            "name": "isSystem",
+            "type": "integer",
+            "notNull": true,
+            "default": 0
+          },
+          {
+            "name": "name",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "ctrlAddress",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "apiAddresses",
+            "type": "json",
+            "notNull": false,
+            "default": "{}"
+          },
+          {
+            "name": "certPem",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "fingerprint",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "lastJoinedAt",
+            "type": "text",
+            "notNull": false
+          }
+        ],
+        "primaryKey": [
+          "id"
+        ],
+        "foreignKeys": []
+      }
+    },
+    {
       "op": "createIndex",
       "index": {
         "name": "services_createdAt_idx",
@@ -1045,6 +1346,17 @@ export const migration: Migration = {
         "columns": [
           "value",
           "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "posture_check_types_createdAt_idx",
+        "table": "posture_check_types",
+        "columns": [
+          "createdAt"
         ],
         "unique": false
       }
@@ -1313,6 +1625,84 @@ export const migration: Migration = {
         "columns": [
           "entityId",
           "policyId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "sessions_createdAt_idx",
+        "table": "sessions",
+        "columns": [
+          "createdAt"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "sessions_apiSessionId_idx",
+        "table": "sessions",
+        "columns": [
+          "apiSessionId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "sessions_identityId_idx",
+        "table": "sessions",
+        "columns": [
+          "identityId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "sessions_serviceId_idx",
+        "table": "sessions",
+        "columns": [
+          "serviceId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "sessions_servicePolicies_value_ownerId_idx",
+        "table": "sessions_servicePolicies",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "sessions_tokenHash_key",
+        "table": "sessions",
+        "columns": [
+          "tokenHash"
+        ],
+        "unique": true
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "controllers_createdAt_idx",
+        "table": "controllers",
+        "columns": [
+          "createdAt"
         ],
         "unique": false
       }

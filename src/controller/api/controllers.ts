@@ -1,0 +1,107 @@
+import { X509Certificate } from 'node:crypto';
+import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
+import { resource } from '../../resources/index.js';
+import { sha1FingerprintHex } from '../pki/fingerprint.js';
+import type { ResourceBehaviour } from '../registry.js';
+import type { Runtime } from '../runtime.js';
+import type { Ctx, Route } from '../server/types.js';
+import type { Row } from '../store/repository.js';
+import { listResource } from './crud.js';
+import { toWire } from './present.js';
+
+const controller = resource('controller');
+
+/** API bindings a client may see in the client API's list (OpenZiti drops the others there). */
+const CLIENT_BINDINGS = new Set(['edge-client', 'edge-oidc']);
+
+const registrations = new WeakMap<Runtime, Promise<void>>();
+
+/** This controller's id: its trust domain, stable for as long as its PKI (and so its data) lives. */
+function selfId(rt: Runtime): string {
+  return rt.pki.trustDomain;
+}
+
+/** When each controller (runtime) started: its routes are built once, at start. */
+const startedAt = new WeakMap<Runtime, Date>();
+
+/**
+ * Writes this controller's row, once per start (the same promise for every caller; the list, the detail and the
+ * summary wait for it): name and SHA-1 fingerprint of its server certificate as OpenZiti derives them, the API
+ * addresses it serves, and when it started. A row left by an earlier start is brought up to date, so a renewed
+ * certificate or a new address shows. A failed write is tried again by the next caller.
+ */
+export function recordSelf(rt: Runtime): Promise<void> {
+  let pending = registrations.get(rt);
+  if (!pending) {
+    pending = writeSelf(rt, startedAt.get(rt) ?? rt.clock()).catch((err) => {
+      registrations.delete(rt);
+      throw err;
+    });
+    registrations.set(rt, pending);
+  }
+  return pending;
+}
+
+async function writeSelf(rt: Runtime, started: Date): Promise<void> {
+  const leaf = rt.pki.serverCertPem;
+  const base = rt.config.publicUrl;
+  const values = {
+    name: commonName(leaf),
+    ctrlAddress: null,
+    apiAddresses: {
+      'edge-client': [{ url: `${base}${CLIENT_BASE}`, version: 'v1' }],
+      'edge-management': [{ url: `${base}${MANAGEMENT_BASE}`, version: 'v1' }],
+    },
+    certPem: leaf,
+    fingerprint: sha1FingerprintHex(leaf),
+    lastJoinedAt: started.toISOString(),
+  };
+  const repo = rt.store.repoFor(controller);
+  const now = rt.clock().toISOString();
+  await rt.store.tx(async () => {
+    if (await repo.find(selfId(rt))) await repo.update(selfId(rt), values, now);
+    else await repo.insert(values, { id: selfId(rt), now });
+  });
+}
+
+/** The subject common name of a PEM certificate (the first certificate of a chain), as OpenZiti names a controller. */
+function commonName(pem: string): string {
+  return /^CN=(.*)$/m.exec(new X509Certificate(pem).subject)?.[1] ?? '';
+}
+
+export function controllerRoutes(rt: Runtime): Route[] {
+  // Routes are built once, when the controller is made: that is when it joined (nothing else of rt is ready yet).
+  startedAt.set(rt, new Date());
+  const management = async (ctx: Ctx) => {
+    await recordSelf(rt);
+    return listResource(rt, controller, ctx);
+  };
+  const detail = async (ctx: Ctx) => {
+    await recordSelf(rt);
+    return { data: (await rt.present(controller, [await rt.store.repoFor(controller).get(ctx.params.id)]))[0] };
+  };
+  const client = async (ctx: Ctx) => {
+    const page = await management(ctx);
+    return { ...page, data: page.data.map(forClients) };
+  };
+  return [
+    { method: 'GET', path: '/controllers', api: 'management', access: 'admin', handler: management },
+    { method: 'GET', path: '/controllers/{id}', api: 'management', access: 'admin', handler: detail },
+    { method: 'GET', path: '/controllers', api: 'client', access: 'session', handler: client },
+  ];
+}
+
+/**
+ * The client API's view, as OpenZiti gives it: no control channel address (null there, as this controller has none
+ * anyway), and only the addresses of the APIs a client uses.
+ */
+function forClients(entity: Record<string, unknown>): Record<string, unknown> {
+  const addresses = (entity.apiAddresses ?? {}) as Record<string, unknown>;
+  return { ...entity, ctrlAddress: null, apiAddresses: Object.fromEntries(Object.entries(addresses).filter(([binding]) => CLIENT_BINDINGS.has(binding))) };
+}
+
+function presentControllers(rows: Row[], rt: Runtime): Record<string, unknown>[] {
+  return rows.map((row) => ({ ...toWire(controller, row), isOnline: row.id === selfId(rt) }));
+}
+
+export const controllerBehaviour: ResourceBehaviour = { resource: 'controller', routes: controllerRoutes, present: presentControllers };
