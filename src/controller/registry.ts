@@ -7,6 +7,7 @@ import { apiSessionBehaviour, currentRoutes } from './api/current.js';
 import { enrollmentBehaviour } from './api/enrollments.js';
 import { identityBehaviour } from './api/identities.js';
 import { metaRoutes } from './api/meta.js';
+import { serviceBehaviour } from './api/services.js';
 import { toWire } from './api/present.js';
 import type { Presenter, Runtime, WriteHooks } from './runtime.js';
 import type { ApiName, Route } from './server/types.js';
@@ -33,6 +34,7 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   apiSessionBehaviour,
   configTypeBehaviour,
   configBehaviour,
+  serviceBehaviour(),
 ];
 
 const NO_HOOKS: WriteHooks = {};

@@ -152,6 +152,7 @@ export const identity: ResourceDef = {
   relations: {
     authenticators: { resource: 'authenticator', foreignKey: 'identityId', description: "The identity's authenticators" },
     enrollments: { resource: 'enrollment', foreignKey: 'identityId', description: "The identity's outstanding enrollments" },
+    'service-configs': { resource: 'identity-service-config', foreignKey: 'identityId', description: "The identity's own configs for services" },
   },
   roleAttributes: { field: 'roleAttributes', listPath: 'identity-role-attributes' },
   cli: {

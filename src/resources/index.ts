@@ -6,6 +6,7 @@ import { edgeRouterPolicy } from './edge-router-policy.js';
 import { edgeRouter } from './edge-router.js';
 import { config } from './config.js';
 import { enrollment } from './enrollment.js';
+import { identityServiceConfig } from './identity-service-config.js';
 import { identityType } from './identity-type.js';
 import { identity } from './identity.js';
 import { postureCheck } from './posture-check.js';
@@ -30,6 +31,7 @@ export const CATALOGUE: readonly ResourceDef[] = [
   servicePolicy,
   edgeRouterPolicy,
   serviceEdgeRouterPolicy,
+  identityServiceConfig,
 ];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));
