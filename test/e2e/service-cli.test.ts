@@ -28,7 +28,7 @@ describe('a web service from built-in config types', () => {
   let serviceId: string;
 
   it('ctl config create refuses data that fails intercept.v1 before sending it, naming the path', async () => {
-    const r = await cli.expect(2, ['config', 'create', 'web-intercept', '--type', 'intercept.v1', '--data', '{"protocols":["tcp"],"addresses":["web.ziti"]}']);
+    const r = await cli.expect(6, ['config', 'create', 'web-intercept', '--type', 'intercept.v1', '--data', '{"protocols":["tcp"],"addresses":["web.ziti"]}']);
     assert.match(r.stderr, /data\.portRanges is required/);
     const res = await admin.get('/configs', { query: { filter: 'name = "web-intercept"' } });
     assert.equal(res.body.data.length, 0, 'nothing was created');

@@ -43,6 +43,10 @@ describe('config create flags', () => {
     assert.deepEqual((await options(['web', '--type', 'intercept.v1', '--data', `@${file}`])).data, DATA);
   });
 
+  it('takes --config-type as a synonym of --type', async () => {
+    assert.equal((await options(['web', '--config-type', 'intercept.v1', '--data', '{}'])).type, 'intercept.v1');
+  });
+
   it('requires --type and --data, and a JSON object', async () => {
     await assert.rejects(options(['web', '--data', '{}']), /--type/);
     await assert.rejects(options(['web', '--type', 'intercept.v1']), /--data/);
@@ -59,13 +63,13 @@ describe('config create run', () => {
     assert.equal(deps.io.stdoutText(), 'c1\n');
   });
 
-  it('refuses data that fails the schema before sending it, naming the path (exit 2)', async () => {
+  it('refuses data that fails the schema before sending it, naming the path (exit 6, as when the controller refuses it)', async () => {
     const api = controller();
     const bad = { ...DATA, portRanges: [{ low: 443, high: 70000 }] };
     await assert.rejects(runConfigCreate({ name: 'web', type: 'intercept.v1', data: bad, input: { body: {}, refs: [] } }, testDeps({ api })), (err: Error & { exitCode: number; details: string[] }) => {
       assert.match(err.message, /schema of config type intercept\.v1: data\.portRanges\.0\.high must be <= 65535/);
       assert.ok(err.details.includes('field: data.portRanges.0.high'));
-      assert.equal(err.exitCode, 2);
+      assert.equal(err.exitCode, 6);
       return true;
     });
     assert.ok(!api.calls.some((c) => c.method === 'POST'), 'nothing was sent');

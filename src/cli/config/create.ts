@@ -3,7 +3,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../client/types.js';
-import { UsageError } from '../../console/errors.js';
+import { RejectedError, UsageError } from '../../console/errors.js';
 import { checkData, compilable, configSchemaAjv } from '../../protocol/config-data.js';
 import { config } from '../../resources/config.js';
 import { resource } from '../../resources/index.js';
@@ -34,11 +34,15 @@ export function buildConfigCreate(deps: Deps, run = runConfigCreate): CommandUnk
   });
   // The type and the data are the two things a config is made of: short flags, required.
   const flags = addFieldFlags(command, config, 'create', ['name', 'configTypeId', 'data']);
-  command.addOption(completeWith(new Option('--type <name-or-id>', 'the config type, e.g. intercept.v1, host.v1').makeOptionMandatory(), { kind: 'resource', resource: 'config-type' }));
+  command.addOption(completeWith(new Option('--type <name-or-id>', 'the config type, e.g. intercept.v1, host.v1 (required)'), { kind: 'resource', resource: 'config-type' }));
+  // The spelling every other reference flag has (`--auth-policy` for authPolicyId), kept working.
+  command.addOption(completeWith(new Option('--config-type <name-or-id>', 'the same as --type').hideHelp().conflicts('type'), { kind: 'resource', resource: 'config-type' }));
   command.addOption(new Option('--data <json>', 'the data: a JSON object, @FILE to read it from a file, - from stdin').argParser(jsonObject).makeOptionMandatory());
   return command.action(async (name, _opts, cmd) => {
-    const o = cmd.opts() as { type: string; data: Record<string, unknown> };
-    await run({ name, type: o.type, data: o.data, input: collectFields(cmd, flags) }, deps);
+    const o = cmd.opts() as { type?: string; configType?: string; data: Record<string, unknown> };
+    const type = o.type ?? o.configType;
+    if (type === undefined) throw new UsageError("required option '--type <name-or-id>' not specified", ['e.g. --type intercept.v1 (ctl config-type list shows the types)']);
+    await run({ name, type, data: o.data, input: collectFields(cmd, flags) }, deps);
   });
 }
 
@@ -56,7 +60,8 @@ export function checkAgainstType(type: Record<string, unknown>, data: Record<str
   }
   const failure = checkData(validate, data);
   if (failure) {
-    throw new UsageError(`--data does not satisfy the schema of config type ${String(type.name)}: ${failure.reason}`, [
+    // Exit 6, as when the controller refuses it: scripts see one outcome wherever the data was checked.
+    throw new RejectedError(`--data does not satisfy the schema of config type ${String(type.name)}: ${failure.reason}`, [
       `field: ${failure.field}`,
       `value: ${JSON.stringify(failure.value) ?? '(none)'}`,
       `see the schema: ctl config-type show ${String(type.name)} -o json`,
