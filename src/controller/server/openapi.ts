@@ -180,6 +180,10 @@ class Responses {
         return this.empty('the identity was disabled');
       case 'POST /identities/{id}/enable':
         return this.empty('the identity was enabled');
+      case 'POST /identities/{id}/service-configs':
+        return this.empty("the identity's service configs were set");
+      case 'DELETE /identities/{id}/service-configs':
+        return this.empty("the identity's service configs were removed");
     }
     return this.standard(route);
   }
