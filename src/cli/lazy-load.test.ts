@@ -117,6 +117,6 @@ describe('what the built CLI loads', () => {
     const perNoun = (loaded.bytes - plain.bytes) / 40;
     assert.ok(perNoun < 250, `the root grows by ${perNoun.toFixed(0)} bytes per noun`);
     const tab = loadedBy(synthetic, ['__complete', '--', 'synthetic-07', '']);
-    assert.equal(tab.stdout, 'list\nshow\nupdate\ndelete\nauthenticators\nenrollments\nservice-policies\nedge-router-policies\nservices\nedge-routers\n');
+    assert.equal(tab.stdout, 'list\nshow\nupdate\ndelete\nauthenticators\nenrollments\nservice-policies\nedge-router-policies\nservices\nedge-routers\nservice-configs\n');
   });
 });

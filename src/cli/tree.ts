@@ -40,6 +40,8 @@ export function nounCommands(noun: string, load: () => Promise<NounModule>): Nou
 export const NOUN_COMMANDS: readonly NounCommands[] = [
   nounCommands('identity', () => import('./identity/index.js')),
   nounCommands('posture-check', () => import('./posture-check/index.js')),
+  nounCommands('config', () => import('./config/index.js')),
+  nounCommands('service', () => import('./service/index.js')),
 ];
 
 const SESSION = 'Session';

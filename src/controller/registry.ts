@@ -1,5 +1,5 @@
 import { CATALOGUE, type ResourceDef } from '../resources/index.js';
-import { accessRoutes } from './api/access.js';
+import { accessibleServices, accessRoutes, permissionsOf } from './api/access.js';
 import { authenticateRoutes } from './api/authenticate.js';
 import { authenticatorBehaviour } from './api/authenticators.js';
 import { configBehaviour, configTypeBehaviour } from './api/configs.js';
@@ -14,6 +14,7 @@ import { sessionBehaviour } from './api/sessions.js';
 import { controllerBehaviour } from './api/controllers.js';
 import { databaseRoutes } from './api/database.js';
 import { tracingRoutes } from './api/tracing.js';
+import { serviceBehaviour } from './api/services.js';
 import { toWire } from './api/present.js';
 import type { Presenter, Runtime, WriteHooks } from './runtime.js';
 import type { ApiName, Route } from './server/types.js';
@@ -46,6 +47,7 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   postureCheckBehaviour,
   sessionBehaviour,
   controllerBehaviour,
+  serviceBehaviour({ permissions: permissionsOf, accessible: accessibleServices }),
 ];
 
 const NO_HOOKS: WriteHooks = {};

@@ -24,6 +24,9 @@ export const config: ResourceDef = {
       patch: 'optional',
     },
   },
+  relations: {
+    services: { resource: 'service', listField: 'configs', reverse: true, description: 'Services that use the config' },
+  },
   cli: {
     noun: 'config',
     aliases: ['configs'],

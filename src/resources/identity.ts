@@ -170,6 +170,7 @@ export const identity: ResourceDef = {
       to: 'edgeRouterRoles',
       description: 'Edge routers the identity may connect to',
     },
+    'service-configs': { resource: 'identity-service-config', foreignKey: 'identityId', description: "The identity's own configs for services" },
   },
   roleAttributes: { field: 'roleAttributes', listPath: 'identity-role-attributes' },
   cli: {

@@ -6,6 +6,7 @@ import { edgeRouterPolicy } from './edge-router-policy.js';
 import { edgeRouter } from './edge-router.js';
 import { config } from './config.js';
 import { enrollment } from './enrollment.js';
+import { identityServiceConfig } from './identity-service-config.js';
 import { identityType } from './identity-type.js';
 import { identity } from './identity.js';
 import { postureCheckType } from './posture-check-type.js';
@@ -36,6 +37,7 @@ export const CATALOGUE: readonly ResourceDef[] = [
   serviceEdgeRouterPolicy,
   session,
   controller,
+  identityServiceConfig,
 ];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));

@@ -1,4 +1,4 @@
-import { nameField } from './common.js';
+import { computedField, nameField } from './common.js';
 import type { ResourceDef } from './types.js';
 
 /** A service: what identities dial and bind, with its configs and the attributes policies select it by. */
@@ -23,8 +23,9 @@ export const service: ResourceDef = {
       filterable: true,
     },
     configs: {
-      type: { kind: 'refList', resource: 'config' },
-      description: 'Ids of the configs of the service (at most one per config type)',
+      // Deleting a config takes it out of every service that uses it, as OpenZiti does.
+      type: { kind: 'refList', resource: 'config', onDelete: 'clear' },
+      description: 'Ids of the configs of the service: at most one per config type, each of a type that targets services',
       create: 'optional',
       replace: 'optional',
       patch: 'optional',
@@ -34,10 +35,12 @@ export const service: ResourceDef = {
     },
     encryptionRequired: {
       type: { kind: 'boolean' },
+      // OpenZiti's update and patch models carry it ("read-only property, set at create") and its manager drops it:
+      // accepted in a body, ignored after create (the service behaviour removes it from updates).
       description: 'Connections must be end-to-end encrypted; set at creation only',
       create: 'required',
-      replace: 'no',
-      patch: 'no',
+      replace: 'optional',
+      patch: 'optional',
       filterable: true,
       sortable: true,
     },
@@ -61,6 +64,30 @@ export const service: ResourceDef = {
       filterable: true,
       sortable: true,
     },
+    config: computedField(
+      { kind: 'map', values: { kind: 'object' } },
+      'Config data by config type name, for the config types the request asks for (configTypes; `all` for every one)',
+    ),
+    permissions: computedField(
+      { kind: 'array', items: { kind: 'enum', values: ['Dial', 'Bind', 'Invalid'] } },
+      'What the identity the service is read for may do with it: Dial, Bind, or Invalid for neither',
+    ),
+    postureQueries: computedField(
+      {
+        kind: 'array',
+        items: {
+          kind: 'object',
+          properties: {
+            policyId: { kind: 'string' },
+            policyType: { kind: 'enum', values: ['Dial', 'Bind', 'Invalid'] },
+            isPassing: { kind: 'boolean' },
+            postureQueries: { kind: 'array', items: { kind: 'object' } },
+          },
+          required: ['policyId', 'isPassing', 'postureQueries'],
+        },
+      },
+      'Posture queries per policy that grants a permission',
+    ),
   },
   relations: {
     configs: { resource: 'config', listField: 'configs', description: 'Configs of the service' },

@@ -305,6 +305,14 @@ function buildDefinitions(api: ApiName, doc: any): Record<string, unknown> {
     raw.capabilities = { ...raw.capabilities, enum: [...raw.capabilities.enum, 'OIDC_AUTH_WITH_CSR'] };
     SPEC_CORRECTIONS.push(`${api}.yml#/definitions/capabilities: OIDC_AUTH_WITH_CSR added (newer-than-spec)`);
   }
+  // A service's `config` maps config type names to config data; the spec types each member of the data as an
+  // object, but data members are whatever the config type's schema allows (OpenZiti's Go model is
+  // map[string]map[string]interface{}): intercept.v1 sends arrays, host.v1 strings and numbers.
+  const serviceDetail = raw.serviceDetail?.allOf?.[1]?.properties?.config;
+  if (serviceDetail?.additionalProperties?.additionalProperties) {
+    serviceDetail.additionalProperties = { type: 'object' };
+    SPEC_CORRECTIONS.push(`${api}.yml#/definitions/serviceDetail: config data members may be any JSON value`);
+  }
   return Object.fromEntries(Object.entries(raw).map(([name, def]) => [name, convertSchema(def, api)]));
 }
 

@@ -2,7 +2,8 @@ import { notFound } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
-import type { Row } from '../store/repository.js';
+import type { Row, Scope } from '../store/repository.js';
+import type { Permission } from './services.js';
 import { listResource } from './crud.js';
 import { entityRef } from './present.js';
 
@@ -18,29 +19,17 @@ async function grantingPolicies(rt: Runtime, identityId: string): Promise<{ dial
 }
 
 /** `permissions` of each service for the identity: the subset of Bind and Dial its policies grant (wire-protocol section 4). */
-export async function permissionsOf(rt: Runtime, identityId: string, serviceIds: readonly string[]): Promise<Map<string, string[]>> {
+export async function permissionsOf(rt: Runtime, identityId: string, serviceIds: readonly string[]): Promise<Map<string, Permission[]>> {
   const { dial, bind } = await grantingPolicies(rt, identityId);
   const services = rt.store.roleIndex('service-policy', 'serviceRoles');
   const [dialable, bindable] = await Promise.all([services.selectedAmong(dial, serviceIds), services.selectedAmong(bind, serviceIds)]);
-  return new Map(serviceIds.map((id) => [id, [...(bindable.has(id) ? ['Bind'] : []), ...(dialable.has(id) ? ['Dial'] : [])]]));
+  return new Map(serviceIds.map((id) => [id, [...(bindable.has(id) ? ['Bind' as const] : []), ...(dialable.has(id) ? ['Dial' as const] : [])]]));
 }
 
-/** The services an identity may dial or bind, as a page, each with its permissions. Admins get no extra services. */
-async function listOwnServices(rt: Runtime, ctx: Ctx) {
-  const identityId = ctx.principal!.identityId;
+/** The services an identity may dial or bind, as a list scope. */
+export async function accessibleServices(rt: Runtime, identityId: string): Promise<Scope> {
   const { dial, bind } = await grantingPolicies(rt, identityId);
-  const scope = { selectedBy: { index: rt.store.roleIndex('service-policy', 'serviceRoles'), policyIds: [...new Set([...dial, ...bind])] } };
-  const page = await listResource(rt, service, ctx, scope);
-  const permissions = await permissionsOf(rt, identityId, page.data.map((s) => s.id as string));
-  return { ...page, data: page.data.map((s) => ({ ...s, permissions: permissions.get(s.id as string) })) };
-}
-
-async function getOwnService(rt: Runtime, ctx: Ctx) {
-  const row = await rt.store.repoFor(service).find(ctx.params.id);
-  const permissions = row ? (await permissionsOf(rt, ctx.principal!.identityId, [row.id])).get(row.id)! : [];
-  // A service the identity may not use is as unknown to it as one that does not exist.
-  if (!row || permissions.length === 0) throw notFound('service', ctx.params.id);
-  return { data: { ...(await rt.present(service, [row]))[0], permissions } };
+  return { selectedBy: { index: rt.store.roleIndex('service-policy', 'serviceRoles'), policyIds: [...new Set([...dial, ...bind])] } };
 }
 
 /** Edge routers the current identity may connect to (admins: every router), as OpenZiti's tunnelers ask for them. */
@@ -88,8 +77,6 @@ async function policyAdvice(rt: Runtime, ctx: Ctx) {
 
 export function accessRoutes(rt: Runtime): Route[] {
   return [
-    { method: 'GET', path: '/services', api: 'client', access: 'session', handler: (ctx) => listOwnServices(rt, ctx) },
-    { method: 'GET', path: '/services/{id}', api: 'client', access: 'session', handler: (ctx) => getOwnService(rt, ctx) },
     { method: 'GET', path: '/current-identity/edge-routers', api: 'client', access: 'session', handler: (ctx) => ownEdgeRouters(rt, ctx) },
     { method: 'GET', path: '/identities/{id}/policy-advice/{serviceId}', api: 'management', access: 'admin', handler: (ctx) => policyAdvice(rt, ctx) },
   ];

@@ -1,20 +1,22 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import { ApiError, invalidField } from '../../protocol/errors.js';
+import type { ValidateFunction } from 'ajv';
+import { ApiError, invalidField, renderValue } from '../../protocol/errors.js';
+import { checkData as checkAgainst, compilable, configSchemaAjv } from '../../protocol/config-data.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime, Write } from '../runtime.js';
 import { LruCache } from '../store/driver.js';
-import { toValidationError } from '../server/validation.js';
 
 /**
  * Config types carry JSON schemas written by users, so they get an Ajv of their own (never the one that checks
  * request bodies) and a bounded cache: a compiled schema is dropped from both when the cache lets it go.
  */
-const ajv = new Ajv({ allErrors: false, strict: false });
+const ajv = configSchemaAjv();
 const compiled = new LruCache<string, { schema: object; validate: ValidateFunction }>(256, (entry) => ajv.removeSchema(entry.schema));
 
-function compile(schema: object, field: string): ValidateFunction {
+/** The schema as compiled (see compilable) and its validator; refused, naming `field`, when it does not compile. */
+function compile(schema: object, field: string): { schema: object; validate: ValidateFunction } {
+  const anonymous = compilable(schema);
   try {
-    return ajv.compile(schema);
+    return { schema: anonymous, validate: ajv.compile(anonymous) };
   } catch (err) {
     throw invalidField(field, `is not a usable JSON schema: ${(err as Error).message}`, schema);
   }
@@ -25,8 +27,7 @@ function validatorOf(type: { id: string; updatedAt: string; schema: unknown }): 
   const key = `${type.id}@${type.updatedAt}`;
   let entry = compiled.get(key);
   if (!entry) {
-    const schema = (type.schema ?? {}) as object;
-    entry = { schema, validate: compile(schema, 'schema') };
+    entry = compile((type.schema ?? {}) as object, 'schema');
     compiled.set(key, entry);
   }
   return entry.validate;
@@ -38,9 +39,7 @@ export const configTypeBehaviour: ResourceBehaviour = {
   hooks: {
     async beforeWrite(_rt, write) {
       if (write.values.schema === undefined || write.values.schema === null) return;
-      const schema = write.values.schema as object;
-      compile(schema, 'schema');
-      ajv.removeSchema(schema);
+      ajv.removeSchema(compile(write.values.schema as object, 'schema').schema);
     },
   },
 };
@@ -51,13 +50,11 @@ async function checkData(rt: Runtime, write: Write): Promise<void> {
   const typeId = (write.values.configTypeId ?? write.existing?.configTypeId) as string;
   const type = await rt.store.repo('config-type').get(typeId);
   const validate = validatorOf(type as unknown as { id: string; updatedAt: string; schema: unknown });
-  if (validate(write.values.data)) return;
-  const error = toValidationError(validate.errors?.[0], write.values.data);
-  const cause = error.cause as { field?: string; reason?: string; value?: string } | undefined;
-  const field = cause?.field ? `data.${cause.field}` : 'data';
+  const failure = checkAgainst(validate, write.values.data);
+  if (!failure) return;
   throw new ApiError('COULD_NOT_VALIDATE', {
     message: `the data does not satisfy the schema of config type '${type.name}'`,
-    cause: { field, reason: `${cause?.reason ?? 'is invalid'} (schema of config type ${type.name})`, value: cause?.value ?? '' },
+    cause: { field: failure.field, reason: `${failure.reason} (schema of config type ${type.name})`, value: renderValue(failure.value) },
   });
 }
 

@@ -225,6 +225,10 @@ class Responses {
           properties: { path: { type: 'string' } },
           required: ['path'],
         });
+      case 'POST /identities/{id}/service-configs':
+        return this.empty("the identity's service configs were set");
+      case 'DELETE /identities/{id}/service-configs':
+        return this.empty("the identity's service configs were removed");
     }
     return this.standard(route);
   }

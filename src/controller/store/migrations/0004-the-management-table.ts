@@ -136,7 +136,7 @@ export const migration: Migration = {
           {
             "column": "value",
             "table": "configs",
-            "onDelete": "restrict"
+            "onDelete": "set null"
           }
         ]
       }
@@ -1271,6 +1271,86 @@ export const migration: Migration = {
       }
     },
     {
+      "op": "createTable",
+      "table": {
+        "name": "identity_service_configs",
+        "columns": [
+          {
+            "name": "id",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "createdAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "updatedAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "tags",
+            "type": "json",
+            "notNull": true,
+            "default": "{}"
+          },
+          {
+            "name": "isSystem",
+            "type": "integer",
+            "notNull": true,
+            "default": 0
+          },
+          {
+            "name": "identityId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "serviceId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "configId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "configTypeId",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "id"
+        ],
+        "foreignKeys": [
+          {
+            "column": "identityId",
+            "table": "identities",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "serviceId",
+            "table": "services",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "configId",
+            "table": "configs",
+            "onDelete": "restrict"
+          },
+          {
+            "column": "configTypeId",
+            "table": "config_types",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
       "op": "createIndex",
       "index": {
         "name": "services_createdAt_idx",
@@ -1705,6 +1785,74 @@ export const migration: Migration = {
           "createdAt"
         ],
         "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "identity_service_configs_createdAt_idx",
+        "table": "identity_service_configs",
+        "columns": [
+          "createdAt"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "identity_service_configs_identityId_idx",
+        "table": "identity_service_configs",
+        "columns": [
+          "identityId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "identity_service_configs_serviceId_idx",
+        "table": "identity_service_configs",
+        "columns": [
+          "serviceId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "identity_service_configs_configId_idx",
+        "table": "identity_service_configs",
+        "columns": [
+          "configId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "identity_service_configs_configTypeId_idx",
+        "table": "identity_service_configs",
+        "columns": [
+          "configTypeId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "identity_service_configs_identityId_serviceId_configTypeId_key",
+        "table": "identity_service_configs",
+        "columns": [
+          "identityId",
+          "serviceId",
+          "configTypeId"
+        ],
+        "unique": true
       }
     }
   ]
