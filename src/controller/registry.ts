@@ -5,7 +5,10 @@ import { configBehaviour, configTypeBehaviour } from './api/configs.js';
 import { crudRoutes } from './api/crud.js';
 import { apiSessionBehaviour, currentRoutes } from './api/current.js';
 import { enrollmentBehaviour } from './api/enrollments.js';
+import { edgeRouterBehaviour } from './api/edge-routers.js';
 import { identityBehaviour } from './api/identities.js';
+import { routerBehaviour } from './api/routers.js';
+import { terminatorBehaviour } from './api/terminators.js';
 import { metaRoutes } from './api/meta.js';
 import { toWire } from './api/present.js';
 import type { Presenter, Runtime, WriteHooks } from './runtime.js';
@@ -33,6 +36,9 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   apiSessionBehaviour,
   configTypeBehaviour,
   configBehaviour,
+  edgeRouterBehaviour,
+  routerBehaviour,
+  terminatorBehaviour,
 ];
 
 const NO_HOOKS: WriteHooks = {};

@@ -9,9 +9,11 @@ import { enrollment } from './enrollment.js';
 import { identityType } from './identity-type.js';
 import { identity } from './identity.js';
 import { postureCheck } from './posture-check.js';
+import { router } from './router.js';
 import { serviceEdgeRouterPolicy } from './service-edge-router-policy.js';
 import { servicePolicy } from './service-policy.js';
 import { service } from './service.js';
+import { terminator } from './terminator.js';
 import type { ResourceDef } from './types.js';
 
 /** Every resource of the catalogue, in the order help and the served spec list them. */
@@ -30,6 +32,8 @@ export const CATALOGUE: readonly ResourceDef[] = [
   servicePolicy,
   edgeRouterPolicy,
   serviceEdgeRouterPolicy,
+  router,
+  terminator,
 ];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));
