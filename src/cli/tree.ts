@@ -37,7 +37,12 @@ export function nounCommands(noun: string, load: () => Promise<NounModule>): Nou
  * The nouns whose commands are more than the generic ones. A resource added to the catalogue with a `cli` entry
  * needs no line here: its noun, verbs, flags and columns come from the catalogue.
  */
-export const NOUN_COMMANDS: readonly NounCommands[] = [nounCommands('identity', () => import('./identity/index.js'))];
+export const NOUN_COMMANDS: readonly NounCommands[] = [
+  nounCommands('identity', () => import('./identity/index.js')),
+  nounCommands('router', () => import('./router/index.js')),
+  nounCommands('transit-router', () => import('./transit-router/index.js')),
+  nounCommands('terminator', () => import('./terminator/index.js')),
+];
 
 const SESSION = 'Session';
 const CONTROLLER = 'Local controller';

@@ -17,7 +17,7 @@ export const terminator: ResourceDef = {
   fields: {
     service: {
       type: { kind: 'ref', resource: 'service', onDelete: 'cascade' },
-      description: 'Id of the service the terminator serves (fixed after creation)',
+      description: 'Id of the service the terminator serves',
       read: { type: { kind: 'entityRef', resource: 'service' } },
       create: 'required',
       replace: 'required',

@@ -107,7 +107,15 @@ function edgeRouterRoutes(rt: Runtime): Route[] {
   const api = 'management';
   return [
     { method: 'POST', path: '/edge-routers', api, access: 'admin', handler: (ctx) => createRouterWithEnrollment(rt, edgeRouter, ctx, 'erott') },
-    { method: 'POST', path: '/edge-routers/{id}/re-enroll', api, access: 'admin', handler: (ctx) => reEnroll(rt, ctx), operationId: 'reEnrollEdgeRouter' },
+    {
+      method: 'POST',
+      path: '/edge-routers/{id}/re-enroll',
+      api,
+      access: 'admin',
+      handler: (ctx) => reEnroll(rt, ctx),
+      operationId: 'reEnrollEdgeRouter',
+      describes: { resource: 'edge-router', answer: 'empty' },
+    },
   ];
 }
 

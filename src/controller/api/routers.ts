@@ -115,24 +115,30 @@ function routerRoutes(rt: Runtime): Route[] {
   const api = 'management';
   const access = 'admin';
   const routes: Route[] = [];
+  const resource = routerDef.name;
   for (const base of ['/transit-routers', '/routers']) {
     const item = `${base}/{id}`;
+    // The /routers alias says what it answers, as /transit-routers does by its catalogue path.
+    const alias = base === '/routers';
+    const describes = (answer: 'list' | 'detail' | 'created' | 'empty', body?: 'create' | 'replace' | 'patch') =>
+      alias ? { describes: { resource, answer, ...(body ? { body } : {}) } } : {};
     routes.push(
-      { method: 'POST', path: base, api, access, handler: (ctx) => createRouterWithEnrollment(rt, routerDef, ctx, 'trott') },
-      { method: 'PUT', path: item, api, access, handler: (ctx) => updateResource(rt, routerDef, ctx, 'replace', guardEdgeRow) },
-      { method: 'PATCH', path: item, api, access, handler: (ctx) => updateResource(rt, routerDef, ctx, 'patch', guardEdgeRow) },
-      { method: 'DELETE', path: item, api, access, handler: (ctx) => deleteRouter(rt, ctx) },
+      { method: 'POST', path: base, api, access, handler: (ctx) => createRouterWithEnrollment(rt, routerDef, ctx, 'trott'), ...describes('created', 'create') },
+      { method: 'PUT', path: item, api, access, handler: (ctx) => updateResource(rt, routerDef, ctx, 'replace', guardEdgeRow), ...describes('empty', 'replace') },
+      { method: 'PATCH', path: item, api, access, handler: (ctx) => updateResource(rt, routerDef, ctx, 'patch', guardEdgeRow), ...describes('empty', 'patch') },
+      { method: 'DELETE', path: item, api, access, handler: (ctx) => deleteRouter(rt, ctx), ...describes('empty') },
     );
   }
   // /transit-routers list and get are the generic ones; /routers serves the same.
   routes.push(
-    { method: 'GET', path: '/routers', api, access, handler: (ctx) => listResource(rt, routerDef, ctx) },
+    { method: 'GET', path: '/routers', api, access, handler: (ctx) => listResource(rt, routerDef, ctx), describes: { resource, answer: 'list' } },
     {
       method: 'GET',
       path: '/routers/{id}',
       api,
       access,
       handler: async (ctx) => ({ data: (await rt.present(routerDef, [await rt.store.repoFor(routerDef).get(ctx.params.id)]))[0] }),
+      describes: { resource, answer: 'detail' },
     },
   );
   return routes;

@@ -54,6 +54,7 @@ function terminatorRoutes(rt: Runtime): Route[] {
         return listResource(rt, terminator, ctx, { where: { service: id } });
       },
       operationId: 'listServiceTerminators',
+      describes: { resource: 'terminator', answer: 'list' },
     },
   ];
 }
