@@ -202,6 +202,43 @@ for (const store of storesUnderTest()) {
       assert.equal((await t.admin.request('GET', '/edge-routers', { query: `filter=${encodeURIComponent('name = "shared-name-2"')}` })).body.data.length, 0);
     });
 
+    it('serves routers and terminators on the fabric API, in its models, to admins only', async () => {
+      // The in-process client speaks the edge APIs; the fabric API is reached with a session of a second admin.
+      const adminId = (await t.admin.request('POST', '/identities', { json: { name: 'fabric-admin', type: 'User', isAdmin: true } })).body.data.id;
+      await t.admin.request('POST', '/authenticators', { json: { method: 'updb', identityId: adminId, username: 'fabric-admin', password: 'Fabric-admin-1' } });
+      const login = await t.anonymous.request('POST', '/authenticate', { query: 'method=password', json: { username: 'fabric-admin', password: 'Fabric-admin-1' } });
+      const fabric = async (path: string, token: string | null = login.body.data.token) => {
+        const res = await t.app.inject({ method: 'GET', url: `/fabric/v1${path}`, headers: token ? { 'zt-session': token } : {} });
+        return { status: res.statusCode, body: JSON.parse(res.body) };
+      };
+      const er = await create('/edge-routers', { name: 'er-fabric', cost: 2 });
+      const tr = await create('/transit-routers', { name: 'tr-fabric' });
+      const svc = (await t.admin.request('POST', '/services', { json: { name: 'svc-fabric', encryptionRequired: true } })).body.data.id;
+      const term = await create('/terminators', { service: svc, router: tr, binding: 'transport', address: 'tcp:h:1', identity: 'i-1' });
+
+      const list = await fabric(`/routers?filter=${encodeURIComponent('name contains "fabric"')}`);
+      assert.equal(list.status, 200);
+      assert.equal(list.body.meta.pagination.totalCount, 2);
+      const byName = new Map(list.body.data.map((r: { name: string }) => [r.name, r]));
+      const router = byName.get('er-fabric') as Record<string, unknown>;
+      for (const field of ['id', 'createdAt', 'updatedAt', '_links', 'name', 'fingerprint', 'connected', 'cost', 'noTraversal', 'disabled']) {
+        assert.ok(field in router, `fabric router has ${field}`);
+      }
+      assert.deepEqual([router.id, router.cost, router.connected, router.fingerprint], [er, 2, false, '']);
+      assert.equal((await fabric(`/routers/${tr}`)).body.data.name, 'tr-fabric');
+
+      const t1 = (await fabric(`/terminators/${term}`)).body.data;
+      assert.deepEqual([t1.serviceId, t1.service.name, t1.routerId, t1.router.entity, t1.router.name], [svc, 'svc-fabric', tr, 'routers', 'tr-fabric']);
+      assert.deepEqual([t1.instanceId, t1.binding, t1.address, t1.precedence, t1.cost, t1.dynamicCost, t1.hostId], ['i-1', 'transport', 'tcp:h:1', 'default', 0, 0, '']);
+      assert.equal((await fabric('/terminators')).body.meta.pagination.totalCount, 1);
+
+      assert.equal((await fabric('/routers/no-such-router')).status, 404);
+      assert.equal((await fabric('/routers', null)).status, 401);
+      assert.equal((await fabric('/links')).status, 404, 'no data plane: no links are served');
+      const version = (await t.anonymous.request('GET', '/version')).body.data;
+      assert.equal(version.apiVersions.fabric.v1.path, '/fabric/v1');
+    });
+
     it('counts routers as OpenZiti does: every router under routers, edge routers under routers.edge', async () => {
       const summary = (await t.admin.request('GET', '/summary')).body.data;
       const all = (await t.admin.request('GET', '/transit-routers')).body.meta.pagination.totalCount;

@@ -1,5 +1,5 @@
 import { certsOnlyPkcs7Base64 } from '../../protocol/pkcs7.js';
-import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
+import { CLIENT_BASE, FABRIC_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import type { Runtime } from '../runtime.js';
 import { buildSpec } from '../server/openapi.js';
 import type { Ctx, Route, ApiName } from '../server/types.js';
@@ -73,6 +73,7 @@ function versionInfo(rt: Runtime) {
       edge: binding(CLIENT_BASE),
       'edge-client': binding(CLIENT_BASE),
       'edge-management': binding(MANAGEMENT_BASE),
+      fabric: binding(FABRIC_BASE),
     },
   };
 }

@@ -7,6 +7,7 @@ import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import { newId, type Row } from '../store/repository.js';
 import { created, listResource, updateResource, validBody } from './crud.js';
+import { fabricRoutes } from './fabric.js';
 import { toWire } from './present.js';
 
 const routerDef = resource('transit-router');
@@ -146,6 +147,7 @@ function routerRoutes(rt: Runtime): Route[] {
 
 export const routerBehaviour: ResourceBehaviour = {
   resource: 'transit-router',
-  routes: routerRoutes,
+  // The fabric API's read-only routers and terminators come with the routers (src/controller/api/fabric.ts).
+  routes: (rt) => [...routerRoutes(rt), ...fabricRoutes(rt)],
   present: (rows) => rows.map((row) => ({ ...toWire(routerDef, row), ...presentRouterState(row) })),
 };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export type ApiName = 'management' | 'client';
+export type ApiName = 'management' | 'client' | 'fabric';
 
 /** Who may call a route: anyone, any fully authenticated session, or admins only. */
 export type Access = 'public' | 'session' | 'admin';
