@@ -190,6 +190,17 @@ for (const store of storesUnderTest()) {
       assert.equal((await t.admin.request('GET', `/routers/${tr}`)).status, 404);
     });
 
+    it("takes OpenZiti's console's transit router form, which carries edge router fields, as OpenZiti does", async () => {
+      // ZAC 4.5 writes transit routers with its edge router model; OpenZiti drops what its router model lacks.
+      const form = { name: 'tr-zac', roleAttributes: [], appData: {}, isTunnelerEnabled: true, noTraversal: false, cost: 0, tags: {} };
+      const id = await create('/transit-routers', form);
+      assert.equal((await checked('PATCH', `/transit-routers/${id}`, { json: { ...form, cost: 6 } })).status, 200);
+      assert.equal((await t.admin.request('GET', `/transit-routers/${id}`)).body.data.cost, 6);
+      assert.equal((await t.admin.request('GET', `/identities/${id}`)).status, 404, 'no tunneler identity for a transit router');
+      const other = await t.admin.request('POST', '/transit-routers', { json: { name: 'tr-zac-2', colour: 'red' } });
+      assert.equal(other.status, 400, 'other unknown fields are still refused');
+    });
+
     it('router names are unique among all routers, edge and transit', async () => {
       await create('/edge-routers', { name: 'shared-name' });
       const tr = await t.admin.request('POST', '/transit-routers', { json: { name: 'shared-name' } });

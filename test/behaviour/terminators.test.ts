@@ -92,6 +92,31 @@ for (const store of storesUnderTest()) {
       }
     });
 
+    it("takes OpenZiti's console's form as OpenZiti does: empty precedence, identity and secret, the whole form on edit", async () => {
+      const svc = await service();
+      const er = await edgeRouter();
+      // What ZAC 4.5's terminator form sends when nothing was picked for them.
+      const form = { service: svc, router: er, identity: '', binding: 'transport', address: 'tcp:z:1', identitySecret: '', precedence: '', cost: 0 };
+      const created = await checked('POST', '/terminators', { json: form });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = created.body.data.id;
+      assert.equal((await t.admin.request('GET', `/terminators/${id}`)).body.data.precedence, 'default');
+      // On edit it sends the whole form again, identity and secret included.
+      const edited = await checked('PATCH', `/terminators/${id}`, { json: { ...form, address: 'tcp:z:2', precedence: 'failed', cost: 5 } });
+      assert.equal(edited.status, 200, JSON.stringify(edited.body));
+      const after = (await t.admin.request('GET', `/terminators/${id}`)).body.data;
+      assert.deepEqual([after.address, after.precedence, after.cost], ['tcp:z:2', 'failed', 5]);
+      const withIdentity = await terminator(svc, er, { identity: 'host-z' });
+      const same = await t.admin.request('PUT', `/terminators/${withIdentity}`, { json: { ...form, identity: 'host-z' } });
+      assert.equal(same.status, 200, 'the stored identity sent back changes nothing');
+      const changed = await t.admin.request('PATCH', `/terminators/${withIdentity}`, { json: { identity: 'host-y' } });
+      assert.equal(changed.status, 400, 'another identity is refused, not ignored');
+      assert.equal(changed.body.error.cause.field, 'identity');
+      const secret = await t.admin.request('PATCH', `/terminators/${withIdentity}`, { json: { identitySecret: 'c2VjcmV0' } });
+      assert.equal(secret.status, 400);
+      assert.equal(secret.body.error.cause.field, 'identitySecret');
+    });
+
     it("lists a service's terminators under it", async () => {
       const svc = await service();
       const other = await service();

@@ -112,6 +112,26 @@ function guardEdgeRow(body: Record<string, unknown>, existing: Row): Record<stri
  * The standard group at /transit-routers, and the same at /routers: OpenZiti's management API serves both from its
  * router store (the spec lists the group twice), and ZAC 4.x reads both.
  */
+/**
+ * OpenZiti's console (ZAC 4.5) writes transit routers with its edge router model, adding `roleAttributes`, `appData`
+ * and `isTunnelerEnabled`, which OpenZiti's router models do not have and its parser drops. They are dropped here
+ * too, and only they: any other unknown field is refused as usual.
+ */
+const EDGE_ONLY_FIELDS = ['roleAttributes', 'appData', 'isTunnelerEnabled'];
+
+function withoutEdgeFields(ctx: Ctx): Ctx {
+  return {
+    ...ctx,
+    json: async () => {
+      const body = await ctx.json();
+      if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+      const out = { ...(body as Record<string, unknown>) };
+      for (const field of EDGE_ONLY_FIELDS) delete out[field];
+      return out;
+    },
+  };
+}
+
 function routerRoutes(rt: Runtime): Route[] {
   const api = 'management';
   const access = 'admin';
@@ -124,9 +144,9 @@ function routerRoutes(rt: Runtime): Route[] {
     const describes = (answer: 'list' | 'detail' | 'created' | 'empty', body?: 'create' | 'replace' | 'patch') =>
       alias ? { describes: { resource, answer, ...(body ? { body } : {}) } } : {};
     routes.push(
-      { method: 'POST', path: base, api, access, handler: (ctx) => createRouterWithEnrollment(rt, routerDef, ctx, 'trott'), ...describes('created', 'create') },
-      { method: 'PUT', path: item, api, access, handler: (ctx) => updateResource(rt, routerDef, ctx, 'replace', guardEdgeRow), ...describes('empty', 'replace') },
-      { method: 'PATCH', path: item, api, access, handler: (ctx) => updateResource(rt, routerDef, ctx, 'patch', guardEdgeRow), ...describes('empty', 'patch') },
+      { method: 'POST', path: base, api, access, handler: (ctx) => createRouterWithEnrollment(rt, routerDef, withoutEdgeFields(ctx), 'trott'), ...describes('created', 'create') },
+      { method: 'PUT', path: item, api, access, handler: (ctx) => updateResource(rt, routerDef, withoutEdgeFields(ctx), 'replace', guardEdgeRow), ...describes('empty', 'replace') },
+      { method: 'PATCH', path: item, api, access, handler: (ctx) => updateResource(rt, routerDef, withoutEdgeFields(ctx), 'patch', guardEdgeRow), ...describes('empty', 'patch') },
       { method: 'DELETE', path: item, api, access, handler: (ctx) => deleteRouter(rt, ctx), ...describes('empty') },
     );
   }

@@ -2,9 +2,9 @@ import { invalidField } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime, Write } from '../runtime.js';
-import type { Route } from '../server/types.js';
+import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
-import { listResource } from './crud.js';
+import { createResource, listResource, updateResource } from './crud.js';
 import { entityRef, toWire } from './present.js';
 
 const terminator = resource('terminator');
@@ -41,9 +41,50 @@ async function presentTerminators(rows: Row[], rt: Runtime): Promise<Record<stri
   });
 }
 
-/** `/services/{id}/terminators`: the service's terminators (management API). */
+/** The body as the handlers read it, after `change` (a request whose JSON is not an object is left as it is). */
+function withBody(ctx: Ctx, change: (body: Record<string, unknown>) => Record<string, unknown>): Ctx {
+  return {
+    ...ctx,
+    json: async () => {
+      const body = await ctx.json();
+      return body && typeof body === 'object' && !Array.isArray(body) ? change({ ...(body as Record<string, unknown>) }) : body;
+    },
+  };
+}
+
+/**
+ * OpenZiti reads an empty precedence as the default one (its model parser skips the enum check of an empty value), and
+ * OpenZiti's console sends `precedence: ""` when none was picked.
+ */
+function emptyPrecedence(body: Record<string, unknown>): Record<string, unknown> {
+  if (body.precedence === '') delete body.precedence;
+  return body;
+}
+
+/**
+ * OpenZiti's console edits a terminator by sending its whole form again, `identity` and `identitySecret` included,
+ * which OpenZiti's update models do not have (its parser drops them). Here they are dropped when they change nothing
+ * (the stored identity, or empty); any other value is refused by the update schema, naming the field (set at creation
+ * only), rather than ignored.
+ */
+async function update(rt: Runtime, ctx: Ctx, verb: 'replace' | 'patch') {
+  const existing = await rt.store.repoFor(terminator).get(ctx.params.id);
+  const body = withBody(ctx, (b) => {
+    if (b.identity === '' || b.identity === existing.identity) delete b.identity;
+    if (b.identitySecret === '') delete b.identitySecret;
+    return emptyPrecedence(b);
+  });
+  return updateResource(rt, terminator, body, verb);
+}
+
 function terminatorRoutes(rt: Runtime): Route[] {
+  const api = 'management';
+  const access = 'admin';
   return [
+    { method: 'POST', path: '/terminators', api, access, handler: (ctx) => createResource(rt, terminator, withBody(ctx, emptyPrecedence)) },
+    { method: 'PUT', path: '/terminators/{id}', api, access, handler: (ctx) => update(rt, ctx, 'replace') },
+    { method: 'PATCH', path: '/terminators/{id}', api, access, handler: (ctx) => update(rt, ctx, 'patch') },
+    // `/services/{id}/terminators`: the service's terminators (management API).
     {
       method: 'GET',
       path: '/services/{id}/terminators',
