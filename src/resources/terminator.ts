@@ -16,7 +16,7 @@ export const terminator: ResourceDef = {
   description: 'Where circuits of a service leave the network: a router and an address its binding understands',
   fields: {
     service: {
-      type: { kind: 'ref', resource: 'service', onDelete: 'cascade' },
+      type: { kind: 'ref', resource: 'service', onDelete: 'cascade', filterByName: true },
       description: 'Id of the service the terminator serves',
       read: { type: { kind: 'entityRef', resource: 'service' } },
       create: 'required',
@@ -26,7 +26,7 @@ export const terminator: ResourceDef = {
       sortable: true,
     },
     router: {
-      type: { kind: 'ref', resource: 'transit-router', onDelete: 'cascade' },
+      type: { kind: 'ref', resource: 'transit-router', onDelete: 'cascade', filterByName: true },
       description: 'Id of the router (edge or transit) the terminator is on',
       read: { type: { kind: 'entityRef', resource: 'transit-router' } },
       create: 'required',

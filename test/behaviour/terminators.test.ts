@@ -86,7 +86,8 @@ for (const store of storesUnderTest()) {
       assert.equal((await checked('PATCH', `/terminators/${term}`, { json: { router: tr, address: 'tcp:10.0.0.2:80' } })).status, 200);
       const moved = (await t.admin.request('GET', `/terminators/${term}`)).body.data;
       assert.deepEqual([moved.routerId, moved.router.name, moved.address], [tr, `tr-${n}`, 'tcp:10.0.0.2:80']);
-      for (const filter of [`router = "${tr}"`, `service = "${svc}"`, `binding = "transport" and service = "${svc}"`]) {
+      const names = [`router.name = "tr-${n}"`, `service.name = "svc-${n - 2}" and router.name contains "tr-"`];
+      for (const filter of [`router = "${tr}"`, `service = "${svc}"`, `binding = "transport" and service = "${svc}"`, ...names]) {
         const res = await checked('GET', '/terminators', { query: `filter=${encodeURIComponent(filter)}` });
         assert.deepEqual(res.body.data.map((x: { id: string }) => x.id), [term], filter);
       }
