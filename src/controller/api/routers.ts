@@ -6,6 +6,7 @@ import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import { newId, type Row } from '../store/repository.js';
+import { withBody } from './body.js';
 import { created, listResource, updateResource, validBody } from './crud.js';
 import { fabricRoutes } from './fabric.js';
 import { toWire } from './present.js';
@@ -109,10 +110,6 @@ function guardEdgeRow(body: Record<string, unknown>, existing: Row): Record<stri
 }
 
 /**
- * The standard group at /transit-routers, and the same at /routers: OpenZiti's management API serves both from its
- * router store (the spec lists the group twice), and ZAC 4.x reads both.
- */
-/**
  * OpenZiti's console (ZAC 4.5) writes transit routers with its edge router model, adding `roleAttributes`, `appData`
  * and `isTunnelerEnabled`, which OpenZiti's router models do not have and its parser drops. They are dropped here
  * too, and only they: any other unknown field is refused as usual.
@@ -120,18 +117,16 @@ function guardEdgeRow(body: Record<string, unknown>, existing: Row): Record<stri
 const EDGE_ONLY_FIELDS = ['roleAttributes', 'appData', 'isTunnelerEnabled'];
 
 function withoutEdgeFields(ctx: Ctx): Ctx {
-  return {
-    ...ctx,
-    json: async () => {
-      const body = await ctx.json();
-      if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
-      const out = { ...(body as Record<string, unknown>) };
-      for (const field of EDGE_ONLY_FIELDS) delete out[field];
-      return out;
-    },
-  };
+  return withBody(ctx, (body) => {
+    for (const field of EDGE_ONLY_FIELDS) delete body[field];
+    return body;
+  });
 }
 
+/**
+ * The standard group at /transit-routers, and the same at /routers: OpenZiti's management API serves both from its
+ * router store (the spec lists the group twice), and ZAC 4.x reads both.
+ */
 function routerRoutes(rt: Runtime): Route[] {
   const api = 'management';
   const access = 'admin';

@@ -4,6 +4,7 @@ import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
+import { withBody } from './body.js';
 import { createResource, listResource, updateResource } from './crud.js';
 import { entityRef, toWire } from './present.js';
 
@@ -39,17 +40,6 @@ async function presentTerminators(rows: Row[], rt: Runtime): Promise<Record<stri
       dynamicCost: row.cost,
     };
   });
-}
-
-/** The body as the handlers read it, after `change` (a request whose JSON is not an object is left as it is). */
-function withBody(ctx: Ctx, change: (body: Record<string, unknown>) => Record<string, unknown>): Ctx {
-  return {
-    ...ctx,
-    json: async () => {
-      const body = await ctx.json();
-      return body && typeof body === 'object' && !Array.isArray(body) ? change({ ...(body as Record<string, unknown>) }) : body;
-    },
-  };
 }
 
 /**
