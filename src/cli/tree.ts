@@ -42,6 +42,9 @@ export const NOUN_COMMANDS: readonly NounCommands[] = [
   nounCommands('posture-check', () => import('./posture-check/index.js')),
   nounCommands('config', () => import('./config/index.js')),
   nounCommands('service', () => import('./service/index.js')),
+  nounCommands('router', () => import('./router/index.js')),
+  nounCommands('transit-router', () => import('./transit-router/index.js')),
+  nounCommands('terminator', () => import('./terminator/index.js')),
 ];
 
 const SESSION = 'Session';

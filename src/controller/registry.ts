@@ -6,7 +6,10 @@ import { configBehaviour, configTypeBehaviour } from './api/configs.js';
 import { crudRoutes } from './api/crud.js';
 import { apiSessionBehaviour, currentRoutes } from './api/current.js';
 import { enrollmentBehaviour } from './api/enrollments.js';
+import { edgeRouterBehaviour } from './api/edge-routers.js';
 import { identityBehaviour } from './api/identities.js';
+import { routerBehaviour } from './api/routers.js';
+import { terminatorBehaviour } from './api/terminators.js';
 import { metaRoutes } from './api/meta.js';
 import { edgeRouterPolicyBehaviour, serviceEdgeRouterPolicyBehaviour, servicePolicyBehaviour } from './api/policies.js';
 import { postureCheckBehaviour } from './api/posture-checks.js';
@@ -48,6 +51,9 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   sessionBehaviour,
   controllerBehaviour,
   serviceBehaviour({ permissions: permissionsOf, accessible: accessibleServices }),
+  edgeRouterBehaviour,
+  routerBehaviour,
+  terminatorBehaviour,
 ];
 
 const NO_HOOKS: WriteHooks = {};

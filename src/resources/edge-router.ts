@@ -1,7 +1,12 @@
-import { nameField, terminatorCost } from './common.js';
+import { computedField, serverField } from './common.js';
+import { routerFields } from './router-fields.js';
 import type { ResourceDef } from './types.js';
 
-/** An edge router: where identities connect to the network; policies select it by its attributes. */
+/**
+ * An edge router: where identities connect to the network; policies select it by its attributes. Every edge router
+ * is also a router (it has a row in the routers table too, kept in step by src/controller/api/edge-routers.ts), as in
+ * OpenZiti, where edge routers are a child store of routers.
+ */
 export const edgeRouter: ResourceDef = {
   name: 'edge-router',
   plural: 'edge-routers',
@@ -10,8 +15,10 @@ export const edgeRouter: ResourceDef = {
   operations: ['list', 'get', 'create', 'replace', 'patch', 'delete'],
   table: 'edge_routers',
   description: 'A router that identities connect to, selected by edge router policies',
+  // OpenZiti's /summary counts edge routers under this key (and every router under `routers`).
+  summaryKey: 'routers.edge',
   fields: {
-    name: nameField('Unique name of the edge router'),
+    ...routerFields('edge router'),
     roleAttributes: {
       type: { kind: 'attributes' },
       description: 'Attributes that policies select the router by (#attribute)',
@@ -22,42 +29,9 @@ export const edgeRouter: ResourceDef = {
       default: [],
       filterable: true,
     },
-    cost: {
-      type: terminatorCost,
-      description: 'Cost of routing through the router (0..65535)',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: 0,
-      filterable: true,
-      sortable: true,
-    },
-    noTraversal: {
-      type: { kind: 'boolean' },
-      description: 'Circuits may end here but not pass through',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: false,
-      filterable: true,
-      sortable: true,
-    },
-    disabled: {
-      type: { kind: 'boolean' },
-      description: 'A disabled router accepts no connections',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: false,
-      filterable: true,
-      sortable: true,
-    },
     isTunnelerEnabled: {
       type: { kind: 'boolean' },
-      description: 'The router also acts as a tunneler (it gets an identity of type Router)',
+      description: 'The router also acts as a tunneler (it gets an identity of type Router and a system edge router policy)',
       create: 'optional',
       replace: 'optional',
       patch: 'optional',
@@ -74,6 +48,18 @@ export const edgeRouter: ResourceDef = {
       nullable: true,
       default: {},
     },
+    certPem: serverField({ kind: 'string' }, "The router's enrolled client certificate (PEM)", { readsNull: true }),
+    hostname: computedField({ kind: 'string' }, 'Host name the router reported when it connected (empty: never connected)'),
+    syncStatus: computedField({ kind: 'string' }, 'State of the router data model sync (UNKNOWN: never connected)'),
+    supportedProtocols: computedField({ kind: 'map', values: { kind: 'string' } }, 'Edge listener address per protocol, as the router reported them'),
+    versionInfo: computedField(
+      {
+        kind: 'object',
+        properties: { os: { kind: 'string' }, arch: { kind: 'string' }, version: { kind: 'string' }, revision: { kind: 'string' }, buildDate: { kind: 'string' } },
+        required: ['os', 'arch', 'version', 'revision', 'buildDate'],
+      },
+      'Version the router reported when it connected (empty strings: never connected)',
+    ),
   },
   relations: {
     'edge-router-policies': { resource: 'edge-router-policy', policyRoles: 'edgeRouterRoles', description: 'Edge router policies that select the router' },
@@ -106,10 +92,14 @@ export const edgeRouter: ResourceDef = {
       { header: 'ID', field: 'id' },
       { header: 'Name', field: 'name' },
       { header: 'Attributes', field: 'roleAttributes' },
+      { header: 'Verified', field: 'isVerified' },
+      { header: 'Online', field: 'isOnline' },
       { header: 'Tunneler', field: 'isTunnelerEnabled' },
       { header: 'Disabled', field: 'disabled' },
       { header: 'Cost', field: 'cost', priority: 1 },
+      { header: 'Enrollment Expires', field: 'enrollmentExpiresAt', priority: 1 },
       { header: 'Created', field: 'createdAt', priority: 1 },
     ],
+    showFirst: ['id', 'name', 'roleAttributes', 'isVerified', 'isOnline', 'isTunnelerEnabled', 'disabled', 'cost', 'noTraversal'],
   },
 };

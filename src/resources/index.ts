@@ -11,11 +11,13 @@ import { identityType } from './identity-type.js';
 import { identity } from './identity.js';
 import { postureCheckType } from './posture-check-type.js';
 import { postureCheck } from './posture-check.js';
+import { router } from './router.js';
 import { serviceEdgeRouterPolicy } from './service-edge-router-policy.js';
 import { servicePolicy } from './service-policy.js';
 import { service } from './service.js';
 import { session } from './session.js';
 import { controller } from './controller.js';
+import { terminator } from './terminator.js';
 import type { ResourceDef } from './types.js';
 
 /** Every resource of the catalogue, in the order help and the served spec list them. */
@@ -38,6 +40,8 @@ export const CATALOGUE: readonly ResourceDef[] = [
   session,
   controller,
   identityServiceConfig,
+  router,
+  terminator,
 ];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));

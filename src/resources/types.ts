@@ -33,7 +33,14 @@ export type FieldType =
    * what deleting the referenced entity does: refuse with 409 naming this field (default), delete this row too,
    * or clear the field.
    */
-  | { kind: 'ref'; resource: string; as?: string; onDelete?: OnDelete }
+  | {
+      kind: 'ref';
+      resource: string;
+      as?: string;
+      onDelete?: OnDelete;
+      /** The referenced entity's name is a filter and sort symbol too, `<as or field>.name` (a terminator's `router.name`). */
+      filterByName?: boolean;
+    }
   /**
    * Ids of other resources (a service's `configs`), kept in a join table: filterable as a set, and each id checked
    * to exist. Deleting a referenced entity follows `onDelete` (default: refuse with 409 naming this field).

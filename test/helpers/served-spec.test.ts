@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { buildRoutes } from '../../src/controller/registry.js';
 import type { Runtime } from '../../src/controller/runtime.js';
 import { buildSpec } from '../../src/controller/server/openapi.js';
-import type { ApiName } from '../../src/controller/server/types.js';
+import type { ApiName } from './spec.js';
 import { compileServedSpec, validateServedResponse } from './served-spec.js';
 
 const routes = buildRoutes({} as Runtime).routes;

@@ -136,7 +136,7 @@ export function created(def: ResourceDef, id: string) {
   return { status: 201, data: { _links: { self: links(def, id).self }, id } };
 }
 
-async function createResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
+export async function createResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
   const body = await validBody(rt, def, 'create', ctx);
   const hooks = rt.hooks(def.name);
   const now = ctx.now.toISOString();

@@ -1,5 +1,5 @@
 import { certsOnlyPkcs7Base64 } from '../../protocol/pkcs7.js';
-import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
+import { CLIENT_BASE, FABRIC_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import type { Runtime } from '../runtime.js';
 import { buildSpec } from '../server/openapi.js';
 import type { Ctx, Route, ApiName } from '../server/types.js';
@@ -83,36 +83,26 @@ function versionInfo(rt: Runtime) {
       edge: binding(CLIENT_BASE),
       'edge-client': binding(CLIENT_BASE),
       'edge-management': binding(MANAGEMENT_BASE),
+      fabric: binding(FABRIC_BASE),
     },
   };
 }
 
 /**
  * Every catalogue resource's count, keyed as OpenZiti keys its stores: the resource's `summaryKey`, or the camelCase
- * plural (`servicePolicies`). A key `parent.child` is a child store in OpenZiti (`routers.edge`: edge routers are
- * routers too), so its count is also added to `parent` (`routers` counts every router, edge and transit). Keys of
+ * plural (`servicePolicies`). `routers.edge` is a child store in OpenZiti: edge routers are routers too, and here
+ * each edge router also has its row among the routers, so `routers` counts every router by itself. Keys of
  * resources this controller does not have yet are left out, never shown as 0.
  */
 async function summary(rt: Runtime): Promise<Record<string, number>> {
   // This controller's own row counts under `controllers`; the other counts do not depend on it being written.
   await recordSelf(rt).catch((err: Error) => rt.log(`could not record this controller: ${err.message}`));
-  const counts: Array<[string, number]> = [];
-  for (const def of CATALOGUE) counts.push([summaryKey(def), await rt.store.repoFor(def).count()]);
-  return summaryCounts(counts);
+  const out: Record<string, number> = {};
+  for (const def of CATALOGUE) out[summaryKey(def)] = await rt.store.repoFor(def).count();
+  return out;
 }
 
 export function summaryKey(def: { summaryKey?: string; plural: string }): string {
   return def.summaryKey ?? def.plural.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** Sums counts by key, each `parent.child` count also into `parent`. */
-export function summaryCounts(counts: ReadonlyArray<readonly [string, number]>): Record<string, number> {
-  const out: Record<string, number> = {};
-  const add = (key: string, n: number) => (out[key] = (out[key] ?? 0) + n);
-  for (const [key, n] of counts) {
-    add(key, n);
-    const dot = key.indexOf('.');
-    if (dot > 0) add(key.slice(0, dot), n);
-  }
-  return out;
-}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
+import { CLIENT_BASE, FABRIC_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { Runtime } from '../runtime.js';
 import { authorise } from './auth-stage.js';
@@ -27,6 +27,7 @@ export function locate(path: string): { api: ApiName; path: string } | undefined
   const under = (base: string) => p === base || p.startsWith(`${base}/`);
   if (under(MANAGEMENT_BASE)) return { api: 'management', path: p.slice(MANAGEMENT_BASE.length) || '/' };
   if (under(CLIENT_BASE)) return { api: 'client', path: p.slice(CLIENT_BASE.length) || '/' };
+  if (under(FABRIC_BASE)) return { api: 'fabric', path: p.slice(FABRIC_BASE.length) || '/' };
   if (under('/edge/v1')) return { api: 'client', path: p.slice('/edge/v1'.length) || '/' };
   if (under('/edge')) return undefined;
   return { api: 'client', path: p };

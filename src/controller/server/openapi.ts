@@ -141,6 +141,11 @@ class Responses {
    * relation sub-lists and role-attribute lists of the catalogue. Undefined for a route nobody described.
    */
   of(route: Route): Success | undefined {
+    if (route.describes) {
+      const def = resource(route.describes.resource);
+      const answer = route.describes.answer;
+      return answer === 'empty' ? this.empty(`done (${def.label})`) : this[answer](def);
+    }
     const key = `${route.method} ${route.path}`;
     const apiSession = resource('api-session');
     switch (key) {
@@ -316,7 +321,9 @@ export function buildSpec(api: ApiName, routes: Route[], version: string): Recor
     };
     if (success?.produces) op.produces = success.produces;
     const def = CATALOGUE.find((r) => r.plural === route.path.split('/').filter(Boolean)[0]);
-    if (def) {
+    if (route.describes?.body) {
+      params.push({ name: 'body', in: 'body', required: true, schema: bodySchema(resource(route.describes.resource), route.describes.body) });
+    } else if (def) {
       const isItem = route.path === `/${def.plural}/{id}`;
       const isList = route.path === `/${def.plural}`;
       const verb = route.method === 'POST' && isList ? 'create' : route.method === 'PUT' && isItem ? 'replace' : route.method === 'PATCH' && isItem ? 'patch' : undefined;

@@ -20,7 +20,7 @@ export function normalisePath(path: string): string {
  * plugin is found before the first request.
  */
 export class Router {
-  private readonly roots: Record<ApiName, Node> = { management: newNode(), client: newNode() };
+  private readonly roots: Record<ApiName, Node> = { management: newNode(), client: newNode(), fabric: newNode() };
 
   add(route: Route): void {
     const apis: ApiName[] = route.api === 'both' ? ['management', 'client'] : [route.api];

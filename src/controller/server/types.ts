@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export type ApiName = 'management' | 'client';
+export type ApiName = 'management' | 'client' | 'fabric';
 
 /** Who may call a route: anyone, any fully authenticated session, or admins only. */
 export type Access = 'public' | 'session' | 'admin';
@@ -54,4 +54,9 @@ export interface Route {
   handler: Handler;
   /** Operation id for the served spec. */
   operationId?: string;
+  /**
+   * What the served spec says of a route the catalogue's paths do not describe (an alias such as `/routers` for
+   * `/transit-routers`, an action such as re-enroll): the answer's shape over a resource, and the body it takes.
+   */
+  describes?: { resource: string; answer: 'list' | 'detail' | 'created' | 'empty'; body?: 'create' | 'replace' | 'patch' };
 }

@@ -1,4 +1,4 @@
-import type { FieldType, ResourceDef } from '../../resources/index.js';
+import { resource, type FieldType, type ResourceDef } from '../../resources/index.js';
 import type { FilterSchema, ScalarSymbol, SetSymbol, SymbolType } from './filter-sql.js';
 import { quote } from './fragment.js';
 import { isSetField, setTableName } from './schema-model.js';
@@ -22,6 +22,10 @@ export function filterSchema(def: ResourceDef, alias = 'e'): FilterSchema {
     symbols[name] = symbol;
     // References are filterable by their id field and by their entity name (`identity = "x"`), as OpenZiti does.
     if (field.type.kind === 'ref' && field.type.as) symbols[field.type.as] = symbol;
+    if (field.type.kind === 'ref' && field.type.filterByName) {
+      const target = quote(resource(field.type.resource).table);
+      symbols[`${field.type.as ?? name}.name`] = { kind: 'scalar', type: 'string', sql: `(SELECT r."name" FROM ${target} r WHERE r."id" = ${col(name)})`, sortable: true };
+    }
   }
   return { idSql: col('id'), symbols, tagsSql: col('tags') };
 }

@@ -179,12 +179,6 @@ export const migration: Migration = {
             "notNull": true
           },
           {
-            "name": "roleAttributes",
-            "type": "json",
-            "notNull": false,
-            "default": "[]"
-          },
-          {
             "name": "cost",
             "type": "integer",
             "notNull": false,
@@ -203,6 +197,65 @@ export const migration: Migration = {
             "default": 0
           },
           {
+            "name": "configs",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          },
+          {
+            "name": "ctrlChanListeners",
+            "type": "json",
+            "notNull": false,
+            "default": "{}"
+          },
+          {
+            "name": "fingerprint",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "isVerified",
+            "type": "integer",
+            "notNull": false,
+            "default": 0
+          },
+          {
+            "name": "unverifiedCertPem",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "unverifiedFingerprint",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "enrollmentToken",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "enrollmentJwt",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "enrollmentCreatedAt",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "enrollmentExpiresAt",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "roleAttributes",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          },
+          {
             "name": "isTunnelerEnabled",
             "type": "integer",
             "notNull": false,
@@ -213,12 +266,51 @@ export const migration: Migration = {
             "type": "json",
             "notNull": false,
             "default": "{}"
+          },
+          {
+            "name": "certPem",
+            "type": "text",
+            "notNull": false
           }
         ],
         "primaryKey": [
           "id"
         ],
         "foreignKeys": []
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "edge_routers_configs",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "edge_routers",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "value",
+            "table": "configs",
+            "onDelete": "restrict"
+          }
+        ]
       }
     },
     {
@@ -1351,6 +1443,254 @@ export const migration: Migration = {
       }
     },
     {
+      "op": "createTable",
+      "table": {
+        "name": "routers",
+        "columns": [
+          {
+            "name": "id",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "createdAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "updatedAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "tags",
+            "type": "json",
+            "notNull": true,
+            "default": "{}"
+          },
+          {
+            "name": "isSystem",
+            "type": "integer",
+            "notNull": true,
+            "default": 0
+          },
+          {
+            "name": "name",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "cost",
+            "type": "integer",
+            "notNull": false,
+            "default": 0
+          },
+          {
+            "name": "noTraversal",
+            "type": "integer",
+            "notNull": false,
+            "default": 0
+          },
+          {
+            "name": "disabled",
+            "type": "integer",
+            "notNull": false,
+            "default": 0
+          },
+          {
+            "name": "configs",
+            "type": "json",
+            "notNull": false,
+            "default": "[]"
+          },
+          {
+            "name": "ctrlChanListeners",
+            "type": "json",
+            "notNull": false,
+            "default": "{}"
+          },
+          {
+            "name": "fingerprint",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "isVerified",
+            "type": "integer",
+            "notNull": false,
+            "default": 0
+          },
+          {
+            "name": "unverifiedCertPem",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "unverifiedFingerprint",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "enrollmentToken",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "enrollmentJwt",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "enrollmentCreatedAt",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "enrollmentExpiresAt",
+            "type": "text",
+            "notNull": false
+          },
+          {
+            "name": "isEdgeRouter",
+            "type": "integer",
+            "notNull": false,
+            "default": 0
+          }
+        ],
+        "primaryKey": [
+          "id"
+        ],
+        "foreignKeys": []
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "routers_configs",
+        "columns": [
+          {
+            "name": "ownerId",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "value",
+            "type": "text",
+            "notNull": true
+          }
+        ],
+        "primaryKey": [
+          "ownerId",
+          "value"
+        ],
+        "foreignKeys": [
+          {
+            "column": "ownerId",
+            "table": "routers",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "value",
+            "table": "configs",
+            "onDelete": "restrict"
+          }
+        ]
+      }
+    },
+    {
+      "op": "createTable",
+      "table": {
+        "name": "terminators",
+        "columns": [
+          {
+            "name": "id",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "createdAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "updatedAt",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "tags",
+            "type": "json",
+            "notNull": true,
+            "default": "{}"
+          },
+          {
+            "name": "isSystem",
+            "type": "integer",
+            "notNull": true,
+            "default": 0
+          },
+          {
+            "name": "service",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "router",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "binding",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "address",
+            "type": "text",
+            "notNull": true
+          },
+          {
+            "name": "cost",
+            "type": "integer",
+            "notNull": false,
+            "default": 0
+          },
+          {
+            "name": "precedence",
+            "type": "text",
+            "notNull": false,
+            "default": "default"
+          },
+          {
+            "name": "identity",
+            "type": "text",
+            "notNull": false,
+            "default": ""
+          },
+          {
+            "name": "identitySecret",
+            "type": "text",
+            "notNull": false
+          }
+        ],
+        "primaryKey": [
+          "id"
+        ],
+        "foreignKeys": [
+          {
+            "column": "service",
+            "table": "services",
+            "onDelete": "cascade"
+          },
+          {
+            "column": "router",
+            "table": "routers",
+            "onDelete": "cascade"
+          }
+        ]
+      }
+    },
+    {
       "op": "createIndex",
       "index": {
         "name": "services_createdAt_idx",
@@ -1416,6 +1756,18 @@ export const migration: Migration = {
           "name"
         ],
         "unique": true
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "edge_routers_configs_value_ownerId_idx",
+        "table": "edge_routers_configs",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
       }
     },
     {
@@ -1853,6 +2205,73 @@ export const migration: Migration = {
           "configTypeId"
         ],
         "unique": true
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "routers_createdAt_idx",
+        "table": "routers",
+        "columns": [
+          "createdAt"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "routers_name_key",
+        "table": "routers",
+        "columns": [
+          "name"
+        ],
+        "unique": true
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "routers_configs_value_ownerId_idx",
+        "table": "routers_configs",
+        "columns": [
+          "value",
+          "ownerId"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "terminators_createdAt_idx",
+        "table": "terminators",
+        "columns": [
+          "createdAt"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "terminators_service_idx",
+        "table": "terminators",
+        "columns": [
+          "service"
+        ],
+        "unique": false
+      }
+    },
+    {
+      "op": "createIndex",
+      "index": {
+        "name": "terminators_router_idx",
+        "table": "terminators",
+        "columns": [
+          "router"
+        ],
+        "unique": false
       }
     }
   ]

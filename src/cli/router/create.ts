@@ -1,0 +1,65 @@
+import { Command, Option } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { ResourceDef } from '../../resources/types.js';
+import type { Deps } from '../deps.js';
+import { announceCreated, createEntity, requiredBooleans } from '../generic/create.js';
+import { addFieldFlags, collectFields, type FieldInput } from '../generic/fields.js';
+import { given } from '../generic/flags.js';
+import { withMeta } from '../generic/meta.js';
+import { noun } from '../generic/words.js';
+import { deliverJwt, reserveJwtOutput, routerJwt, type JwtOutput } from './jwt.js';
+
+export interface RouterCreateOptions extends JwtOutput {
+  name: string;
+  input: FieldInput;
+}
+
+/**
+ * `ctl router create` (edge routers) and `ctl transit-router create`: the fields as flags, and the enrollment JWT the
+ * controller makes with every router written where --jwt-output says. Edge routers take `--tunneler` for
+ * isTunnelerEnabled. Config ids are not a flag yet (the generic flags have no form for id lists).
+ */
+export function buildRouterCreate(deps: Deps, def: ResourceDef, run = runRouterCreate): CommandUnknownOpts {
+  const n = noun(def);
+  const edge = 'isTunnelerEnabled' in def.fields;
+  const command = withMeta(new Command('create').argument('<name>', `name of the new ${def.label}`), {
+    description: `Create ${edge ? 'an edge router' : 'a transit router'} with its one-time enrollment; prints its id`,
+    examples: edge
+      ? [`ctl ${n} create er-eu-1 -a public,eu --jwt-output er-eu-1.jwt`, `ctl ${n} create er-tun --tunneler --jwt-output - > er-tun.jwt`]
+      : [`ctl ${n} create tr-core-1 --cost 10 --jwt-output tr-core-1.jwt`],
+  });
+  const flags = addFieldFlags(command, def, 'create', ['name', 'isTunnelerEnabled', 'configs', 'noTraversal']);
+  // noTraversal as --no-traversal: commander reads a flag spelled --no-X as the negation of --X, so the pair is
+  // declared that way round (--traversal is the default, false noTraversal).
+  command.addOption(new Option('--traversal', 'circuits may pass through the router (the default)'));
+  command.addOption(new Option('--no-traversal', 'circuits may end here but not pass through'));
+  if (edge) command.addOption(new Option('--tunneler', 'the router also acts as a tunneler (gets a Router identity and a system edge router policy)'));
+  command.addOption(new Option('--jwt-output <file>', 'write the enrollment JWT to FILE (mode 0600), or to stdout with -'));
+  command.addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
+  return command.action(async (name, _opts, cmd) => {
+    const o = cmd.opts() as { tunneler?: boolean; traversal?: boolean; jwtOutput?: string; force?: boolean };
+    const input = collectFields(cmd, flags);
+    if (o.tunneler) input.body.isTunnelerEnabled = true;
+    if (given(cmd, 'traversal')) input.body.noTraversal = o.traversal === false;
+    await run(def, { name, input, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, deps);
+  });
+}
+
+export async function runRouterCreate(def: ResourceDef, opts: RouterCreateOptions, deps: Deps): Promise<void> {
+  const file = await reserveJwtOutput(opts);
+  let id: string;
+  try {
+    id = await createEntity(await deps.api(), def, { ...requiredBooleans(def), name: opts.name }, opts.input);
+  } catch (err) {
+    await file?.abandon();
+    throw err;
+  }
+  if (opts.jwtOutput === undefined) {
+    announceCreated(deps.io, def, opts.name, id);
+    return;
+  }
+  const jwt = await routerJwt(await deps.api(), def, id, opts.name);
+  // With the JWT on stdout, the id goes only into the sentence on stderr: stdout carries one thing.
+  const said = file ? () => announceCreated(deps.io, def, opts.name, id) : () => deps.io.info(`created ${def.label} "${opts.name}" with id ${id}`);
+  await deliverJwt(deps, opts, file, jwt, said);
+}

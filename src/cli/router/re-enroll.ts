@@ -1,0 +1,46 @@
+import { Command, Option } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { edgeRouter } from '../../resources/edge-router.js';
+import type { Deps } from '../deps.js';
+import { withMeta } from '../generic/meta.js';
+import { entityPath, resolveId } from '../generic/resolve.js';
+import { nameArgument } from '../generic/words.js';
+import { deliverJwt, reserveJwtOutput, routerJwt, type JwtOutput } from './jwt.js';
+
+export interface RouterReEnrollOptions extends JwtOutput {
+  ref: string;
+}
+
+export function buildRouterReEnroll(deps: Deps, run = runRouterReEnroll): CommandUnknownOpts {
+  const command = withMeta(new Command('re-enroll').addArgument(nameArgument(edgeRouter, 'the edge router to re-enroll')), {
+    description:
+      'Give an edge router a new enrollment: its certificate is removed, so it cannot connect until it enrolls with the new JWT',
+    examples: ['ctl router re-enroll er-eu-1 --jwt-output er-eu-1.jwt', 'ctl router re-enroll er-eu-1 --jwt-output - | ssh er-eu-1 ziti router enroll ...'],
+  });
+  command.addOption(new Option('--jwt-output <file>', 'write the new enrollment JWT to FILE (mode 0600), or to stdout with -'));
+  command.addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
+  return command.action(async (ref, _opts, cmd) => {
+    const o = cmd.opts() as { jwtOutput?: string; force?: boolean };
+    await run({ ref, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, deps);
+  });
+}
+
+export async function runRouterReEnroll(opts: RouterReEnrollOptions, deps: Deps): Promise<void> {
+  const file = await reserveJwtOutput(opts);
+  const api = await deps.api();
+  let id: string;
+  try {
+    id = await resolveId(api, edgeRouter, opts.ref);
+    await api.post(`${entityPath(edgeRouter, id)}/re-enroll`, undefined);
+  } catch (err) {
+    await file?.abandon();
+    throw err;
+  }
+  const said = () => deps.io.info(`re-enrolled edge router "${opts.ref}": it cannot connect until it enrolls with the new JWT`);
+  if (opts.jwtOutput === undefined) {
+    said();
+    deps.io.info(`the new JWT is in \`ctl router show ${opts.ref} -o json\` (enrollmentJwt), or re-run with --jwt-output FILE`);
+    return;
+  }
+  await deliverJwt(deps, opts, file, await routerJwt(api, edgeRouter, id, opts.ref), said);
+}

@@ -1,0 +1,135 @@
+import { invalidField } from '../../protocol/errors.js';
+import { resource } from '../../resources/index.js';
+import type { ResourceBehaviour } from '../registry.js';
+import type { Runtime, Write } from '../runtime.js';
+import type { Ctx, Route } from '../server/types.js';
+import type { Row } from '../store/repository.js';
+import { toWire } from './present.js';
+import { createRouterWithEnrollment, mirrorEdgeRouter, presentRouterState, routerEnrollment } from './routers.js';
+
+const edgeRouter = resource('edge-router');
+
+/** The name OpenZiti gives the system edge router policy of a tunneler-enabled router (ctrl/db/edge_router_store.go). */
+export function systemPolicyName(routerId: string): string {
+  return `edge-router-${routerId}-system`;
+}
+
+/**
+ * Inserts a row another resource owns, as that resource's own create would: its write hooks run around the insert, in
+ * the caller's transaction, so whatever they maintain (such as an access index) sees the row.
+ */
+async function insertWithHooks(rt: Runtime, name: string, values: Record<string, unknown>, id: string, now: string, isSystem = false): Promise<void> {
+  const hooks = rt.hooks(name);
+  const write: Write = { verb: 'create', values, now };
+  write.values = (await hooks.beforeWrite?.(rt, write)) ?? write.values;
+  await rt.store.repo(name).insert(write.values, { id, now, isSystem });
+  await hooks.afterWrite?.(rt, { ...write, id });
+}
+
+async function deleteWithHooks(rt: Runtime, name: string, row: Row): Promise<void> {
+  const hooks = rt.hooks(name);
+  await hooks.beforeDelete?.(rt, row);
+  await rt.store.repo(name).delete(row.id);
+  await hooks.afterDelete?.(rt, row);
+}
+
+/**
+ * A tunneler-enabled router acts as an SDK client too, so OpenZiti gives it an identity of type Router (same id and
+ * name as the router) and a system edge router policy letting that identity use the router itself: id = router id,
+ * AnyOf, identityRoles ["@<id>"], edgeRouterRoles ["@<id>"]. The policy is built in (isSystem): it cannot be updated
+ * or deleted through the API, only by turning the tunneler off or deleting the router.
+ */
+async function enableTunneler(rt: Runtime, router: Row, now: string): Promise<void> {
+  const id = router.id;
+  if (await rt.store.repo('identity').exists({ name: router.name as string })) {
+    throw invalidField('isTunnelerEnabled', `a tunneler-enabled router gets an identity named after it, and an identity named '${router.name}' exists already`, true);
+  }
+  await insertWithHooks(rt, 'identity', { name: router.name, type: 'Router', isAdmin: false }, id, now);
+  const policy = { name: systemPolicyName(id), semantic: 'AnyOf', identityRoles: [`@${id}`], edgeRouterRoles: [`@${id}`] };
+  await insertWithHooks(rt, 'edge-router-policy', policy, id, now, true);
+}
+
+/** Undoes enableTunneler: the system policy first (it names the identity), then the Router identity. */
+async function disableTunneler(rt: Runtime, routerId: string): Promise<void> {
+  const policy = await rt.store.repo('edge-router-policy').find(routerId);
+  if (policy?.isSystem) await deleteWithHooks(rt, 'edge-router-policy', policy);
+  const identity = await rt.store.repo('identity').find(routerId);
+  // Only the identity the router made: an ordinary identity that happens to share the id is never touched.
+  if (identity?.type === 'Router') await deleteWithHooks(rt, 'identity', identity);
+}
+
+/** The router identity follows the router's name, as in OpenZiti. */
+async function renameRouterIdentity(rt: Runtime, routerId: string, name: string, now: string): Promise<void> {
+  const identity = await rt.store.repo('identity').find(routerId);
+  if (!identity || identity.type !== 'Router' || identity.name === name) return;
+  const hooks = rt.hooks('identity');
+  const write: Write = { verb: 'patch', values: { name }, existing: identity, now };
+  write.values = (await hooks.beforeWrite?.(rt, write)) ?? write.values;
+  await rt.store.repo('identity').update(routerId, write.values, now);
+  await hooks.afterWrite?.(rt, { ...write, id: routerId });
+}
+
+async function afterWrite(rt: Runtime, write: Write & { id: string }): Promise<void> {
+  await mirrorEdgeRouter(rt, write.id, write.now);
+  const router = await rt.store.repo('edge-router').get(write.id);
+  const was = write.existing?.isTunnelerEnabled === true;
+  const is = router.isTunnelerEnabled === true;
+  if (!was && is) await enableTunneler(rt, router, write.now);
+  else if (was && !is) await disableTunneler(rt, router.id);
+  else if (is && write.existing && write.existing.name !== router.name) await renameRouterIdentity(rt, router.id, router.name as string, write.now);
+}
+
+/** The router's row in the routers table goes too (and with it, by cascade, its terminators). */
+async function afterDelete(rt: Runtime, row: Row): Promise<void> {
+  if (row.isTunnelerEnabled) await disableTunneler(rt, row.id);
+  const routers = rt.store.repo('transit-router');
+  if (await routers.find(row.id)) await routers.delete(row.id);
+}
+
+/**
+ * Re-enrollment (interface: "Edge router re-enroll"): a new erott enrollment replaces any outstanding one, and the
+ * enrolled certificate is removed, so the router cannot authenticate until it enrolls again.
+ */
+async function reEnroll(rt: Runtime, ctx: Ctx) {
+  const existing = await rt.store.repoFor(edgeRouter).get(ctx.params.id);
+  const enrollment = await routerEnrollment(rt, existing.id, 'erott', ctx.now);
+  const now = ctx.now.toISOString();
+  const values = { ...enrollment, fingerprint: null, certPem: null, unverifiedCertPem: null, unverifiedFingerprint: null, isVerified: false };
+  const hooks = rt.hooks(edgeRouter.name);
+  await rt.store.tx(async () => {
+    await rt.store.repoFor(edgeRouter).update(existing.id, values, now);
+    await hooks.afterWrite?.(rt, { verb: 'patch', values, existing, now, id: existing.id });
+  });
+  return { data: {} };
+}
+
+function edgeRouterRoutes(rt: Runtime): Route[] {
+  const api = 'management';
+  return [
+    { method: 'POST', path: '/edge-routers', api, access: 'admin', handler: (ctx) => createRouterWithEnrollment(rt, edgeRouter, ctx, 'erott') },
+    {
+      method: 'POST',
+      path: '/edge-routers/{id}/re-enroll',
+      api,
+      access: 'admin',
+      handler: (ctx) => reEnroll(rt, ctx),
+      operationId: 'reEnrollEdgeRouter',
+      describes: { resource: 'edge-router', answer: 'empty' },
+    },
+  ];
+}
+
+/** What a router reports when it connects; none has connected to this controller (docs/controller.md, "Routers"). */
+const NEVER_CONNECTED = {
+  hostname: '',
+  syncStatus: 'SYNC_UNKNOWN',
+  supportedProtocols: {},
+  versionInfo: { os: '', arch: '', version: '', revision: '', buildDate: '' },
+};
+
+export const edgeRouterBehaviour: ResourceBehaviour = {
+  resource: 'edge-router',
+  routes: edgeRouterRoutes,
+  hooks: { afterWrite, afterDelete },
+  present: (rows) => rows.map((row) => ({ ...toWire(edgeRouter, row), ...presentRouterState(row), ...NEVER_CONNECTED })),
+};

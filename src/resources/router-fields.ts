@@ -1,0 +1,80 @@
+import { computedField, datetime, nameField, serverField, terminatorCost } from './common.js';
+import type { FieldDef } from './types.js';
+
+/**
+ * The fields every router has, edge or transit (OpenZiti keeps them in one parent store of routers; edge routers
+ * add their own on top). Declared once here so that both declarations and the mirror that keeps an edge router's
+ * row in the routers table (src/controller/api/routers.ts) agree on what is shared.
+ */
+export function routerFields(what: string): Record<string, FieldDef> {
+  return {
+    name: nameField(`Unique name of the ${what} (unique among all routers)`),
+    cost: {
+      type: terminatorCost,
+      description: 'Cost of routing through the router (0..65535)',
+      create: 'optional',
+      replace: 'optional',
+      patch: 'optional',
+      nullable: true,
+      default: 0,
+      filterable: true,
+      sortable: true,
+    },
+    noTraversal: {
+      type: { kind: 'boolean' },
+      description: 'Circuits may end here but not pass through',
+      create: 'optional',
+      replace: 'optional',
+      patch: 'optional',
+      nullable: true,
+      default: false,
+      filterable: true,
+      sortable: true,
+    },
+    disabled: {
+      type: { kind: 'boolean' },
+      description: 'A disabled router accepts no connections',
+      create: 'optional',
+      replace: 'optional',
+      patch: 'optional',
+      nullable: true,
+      default: false,
+      filterable: true,
+      sortable: true,
+    },
+    configs: {
+      type: { kind: 'refList', resource: 'config' },
+      description: 'Ids of configs for the router (such as router.link.v1)',
+      create: 'optional',
+      replace: 'optional',
+      patch: 'optional',
+      nullable: true,
+      default: [],
+      filterable: true,
+    },
+    ctrlChanListeners: {
+      type: { kind: 'map', values: { kind: 'array', items: { kind: 'string', minLength: 1, maxLength: 1024 } } },
+      description: 'Control channel listener addresses the router may use, each with its groups',
+      create: 'optional',
+      replace: 'optional',
+      patch: 'optional',
+      nullable: true,
+      default: {},
+    },
+    fingerprint: serverField({ kind: 'string' }, "SHA-1 fingerprint of the router's enrolled certificate (empty until enrolled)", {
+      filterable: true,
+      read: { required: true },
+    }),
+    isVerified: serverField({ kind: 'boolean' }, 'The router has completed enrollment', { filterable: true, sortable: true, default: false }),
+    unverifiedCertPem: serverField({ kind: 'string' }, 'A renewed certificate not yet confirmed by the router', { readsNull: true }),
+    unverifiedFingerprint: serverField({ kind: 'string' }, 'Fingerprint of the unverified certificate', { readsNull: true }),
+    enrollmentToken: serverField({ kind: 'string' }, 'Token of the outstanding enrollment (the JWT jti)', { readsNull: true }),
+    enrollmentJwt: serverField({ kind: 'string' }, 'The enrollment JWT to hand to the router', { readsNull: true }),
+    enrollmentCreatedAt: serverField(datetime, 'When the outstanding enrollment was created', { readsNull: true }),
+    enrollmentExpiresAt: serverField(datetime, 'When the outstanding enrollment expires', { readsNull: true }),
+    isOnline: computedField(
+      { kind: 'boolean' },
+      'Connected to the controller now; always false here: this controller has no control channel a router could hold',
+    ),
+  };
+}
