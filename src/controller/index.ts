@@ -15,6 +15,7 @@ import { buildRoutes } from './registry.js';
 import type { Runtime } from './runtime.js';
 import { createApp } from './server/app.js';
 import { createListener, DEFAULT_SERVER_LIMITS } from './server/listener.js';
+import { createStaticSite } from './server/static.js';
 import { Validators } from './server/validation.js';
 import { parseStoreLocation, Store, type StoreLocation } from './store/store.js';
 import type { ControllerOptions, RunningController } from './types.js';
@@ -72,6 +73,8 @@ export interface Controller {
 export async function createController(options: CreateControllerOptions): Promise<Controller> {
   const timeoutMinutes = Math.max(options.sessionTimeoutMinutes ?? 30, 1);
   const log = options.log ?? (() => {});
+  // Checked before anything is opened: a wrong --console fails the start, not every page.
+  const site = options.consoleDir ? createStaticSite(options.consoleDir, { log }) : undefined;
   const pki = options.pki ?? (await loadOrCreatePki(options.pkiDir ?? join(options.dataDir, 'pki'), { hosts: options.hosts ?? ['localhost', '127.0.0.1'] }));
   const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : { sqlite: join(options.dataDir, 'ctl.db') });
   const store = await Store.open(location);
@@ -116,7 +119,7 @@ export async function createController(options: CreateControllerOptions): Promis
   };
   // The registry needs the runtime (its routes close over it), and the runtime reaches the registry lazily.
   const registry = buildRoutes(runtime);
-  const app = createApp(runtime, registry.routes);
+  const app = createApp(runtime, registry.routes, site);
 
   const sweep = setInterval(() => void runtime.apiSessions.sweep(new Date()).catch((err) => log(`session sweep failed: ${err}`)), SWEEP_INTERVAL_MS);
   sweep.unref();

@@ -29,6 +29,8 @@ export interface ControllerOptions {
   log?: (line: string) => void;
   /** When set, one line per request: method, path (no query string), status, duration, request id. */
   accessLog?: (line: string) => void;
+  /** A directory of static files (a built web console such as OpenZiti's ZAC) served under `/zac/`. */
+  consoleDir?: string;
   /** `postgres://user@host:port/db` to keep the data in PostgreSQL; default: SQLite `ctl.db` in the data directory. */
   storeUrl?: string;
   /** Cost of password hashing (tests use a cheap one); default: the production cost. */

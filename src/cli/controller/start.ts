@@ -24,6 +24,8 @@ export interface StartOptions {
   pkiDir?: string;
   /** `postgres://...` to keep the data in PostgreSQL; default: SQLite in the data directory. */
   store?: string;
+  /** A built web console (OpenZiti's ZAC) served under /zac/ on the controller's origin. */
+  console?: string;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -58,6 +60,7 @@ export function buildStart(deps: Deps, run = runStart) {
       'ctl controller start --data-dir ./ctrl --port 1280 --admin-user admin',
       'CTL_ADMIN_PASSWORD=s3cret ctl controller start --host 0.0.0.0 --advertise ctrl.example.com',
       'ctl controller start --store postgres://ctl@db.example.com:5432/ctl   # password in PGPASSWORD or ~/.pgpass',
+      'ctl controller start --console ./ziti-console/dist/app-ziti-console   # then open https://localhost:1280/zac/',
     ],
   })
     .addOption(new Option('--data-dir <dir>', 'database, PKI and state (default: $CTL_DATA_DIR or ~/.local/share/ctl/controller)'))
@@ -71,6 +74,7 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(new Option('--cors-origin <origin>', 'an origin (https://host[:port]) allowed CORS with credentials; repeatable').argParser(collect))
     .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30))
     .addOption(new Option('--store <url>', 'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)').env('CTL_STORE_URL'))
+    .addOption(new Option('--console <dir>', 'serve a built web console (OpenZiti\'s ZAC) from this directory under /zac/').env('CTL_CONSOLE_DIR'))
     .addOption(new Option('--access-log', 'print one line per request on stderr (method, path, status, duration, request id)'));
   return command.action(async (o) => {
     const opts: StartOptions = {
@@ -87,6 +91,7 @@ export function buildStart(deps: Deps, run = runStart) {
       corsOrigins: o.corsOrigin,
       pkiDir: o.pkiDir,
       store: o.store,
+      console: o.console,
     };
     if (o.adminPassword !== undefined && o.adminPasswordFile !== undefined) {
       throw new UsageError('give the admin password once: --admin-password or --admin-password-file');
@@ -115,6 +120,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
   }
   const { startController } = await import('../../controller/index.js');
   const { DataDirLockedError, DataDirSymlinkError } = await import('../../controller/data-dir.js');
+  const { StaticSiteError } = await import('../../controller/server/static.js');
   const controller = await startController({
     dataDir: opts.dataDir,
     port: opts.port,
@@ -126,6 +132,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     corsOrigins: opts.corsOrigins,
     pkiDir: opts.pkiDir,
     storeUrl: opts.store,
+    consoleDir: opts.console,
     // Printed before it is stored: a start that fails afterwards never leaves a password nobody saw.
     announceAdminPassword: (password) => {
       io.info(`generated password for the default admin '${opts.adminUser}' (shown once, keep it safe):`);
@@ -134,11 +141,12 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     log: (line) => io.info(line),
     accessLog: opts.accessLog ? (line) => io.info(line) : undefined,
   }).catch((err: unknown) => {
-    if (err instanceof DataDirLockedError || err instanceof DataDirSymlinkError) throw new UsageError(err.message);
+    if (err instanceof DataDirLockedError || err instanceof DataDirSymlinkError || err instanceof StaticSiteError) throw new UsageError(err.message);
     throw err;
   });
   writeState(opts.dataDir, { pid: process.pid, url: controller.url, port: controller.port, startedAt: deps.clock().toISOString() });
   io.info(`data directory: ${opts.dataDir}; trust ${opts.dataDir}/ca-bundle.pem or run: ctl login ${controller.url} -u ${controller.adminUser}`);
+  if (opts.console !== undefined) io.info(`web console: ${controller.url}/zac/`);
   const signal = await stopSignal;
   io.info(`${signal}: shutting down`);
   await controller.close();

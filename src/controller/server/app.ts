@@ -9,6 +9,7 @@ import { applyCors, isPreflight, normaliseOrigin } from './cors.js';
 import { toApiError } from './errors.js';
 import { sendError, sendReply } from './respond.js';
 import { normalisePath, Router } from './router.js';
+import type { StaticSite } from './static.js';
 import type { ApiName, Ctx, Route } from './types.js';
 
 /** Request ids: a random prefix per process and a counter, unique and cheap (no entropy spent per request). */
@@ -39,7 +40,7 @@ export interface App {
 }
 
 /** Builds the request pipeline: CORS, routing, authentication stage, handler, one error path. */
-export function createApp(rt: Runtime, routes: Route[]): App {
+export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App {
   const router = new Router();
   for (const route of routes) router.add(route);
   const corsOrigins = new Set((rt.config.corsOrigins ?? []).map(normaliseOrigin));
@@ -58,6 +59,7 @@ export function createApp(rt: Runtime, routes: Route[]): App {
       const target = req.url ?? '/';
       const q = target.indexOf('?');
       const pathname = q < 0 ? target : target.slice(0, q);
+      if (site?.owns(pathname)) return await site.serve(req, res, pathname);
       const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
       const located = locate(pathname);
       const method = req.method ?? 'GET';
