@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { CATALOGUE, resource, type RelationDef, type ResourceDef } from '../../resources/index.js';
 import type { Runtime, Write } from '../runtime.js';
@@ -95,8 +96,8 @@ async function listAttributes(rt: Runtime, def: ResourceDef, field: string, ctx:
  * Validated body of a verb, with every reference checked to exist (a dangling id is the client's mistake: 400):
  * single references, reference lists, and the `@id`s of role sets.
  */
-export async function validBody(rt: Runtime, def: ResourceDef, verb: Verb, ctx: Ctx): Promise<Record<string, unknown>> {
-  const body = rt.validators.body(def, verb, await ctx.json());
+export async function validBody(rt: Runtime, def: ResourceDef, verb: Verb, ctx: Ctx, existing?: Row): Promise<Record<string, unknown>> {
+  const body = rt.validators.body(def, verb, withoutEchoes(def, verb, await ctx.json(), existing));
   for (const [name, field] of Object.entries(def.fields)) {
     const type = field.type;
     if (type.kind !== 'ref' && type.kind !== 'refList' && type.kind !== 'roles') continue;
@@ -107,6 +108,37 @@ export async function validBody(rt: Runtime, def: ResourceDef, verb: Verb, ctx: 
     const found = new Set((await rt.store.repoFor(target).findAll({ id: [...new Set(ids)] }, { columns: [] })).map((r) => r.id));
     const missing = ids.find((id) => !found.has(id));
     if (missing !== undefined) throw invalidField(name, `no ${target.label} found with id '${missing}'`, missing);
+  }
+  return body;
+}
+
+/**
+ * What forms send back that is no change, taken out before validation. OpenZiti's request models ignore unknown
+ * members and treat an optional field's zero value as absent, and its console relies on both: it sends `"id": ""`,
+ * a config's `configTypeId` on edit, `"terminatorStrategy": ""` on create. We stay strict (an unknown field, or a
+ * field that cannot be written, is a 400), except for these echoes, which change nothing:
+ * - `id` when empty or the entity's own;
+ * - on an update, a field the verb cannot write (set at creation, or by the server) holding its current value; a
+ *   different value is refused, naming the field;
+ * - `""` in a text field that is optional even on create: absent (its default on create and replace), or none where
+ *   the field takes null. A name or other required field stays required: `""` there is refused as before.
+ */
+export function withoutEchoes(def: ResourceDef, verb: Verb, raw: unknown, existing?: Row): unknown {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const body: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  if (body.id === '' || (existing && body.id === existing.id)) delete body.id;
+  for (const [name, field] of Object.entries(def.fields)) {
+    if (!(name in body)) continue;
+    const presence = verb === 'patch' ? field.patch : field[verb];
+    if (existing && (presence === 'no' || field.readOnly) && !field.computed && !field.virtual) {
+      if (!isDeepStrictEqual(body[name], existing[name] ?? null)) {
+        throw invalidField(name, field.readOnly ? 'is set by the controller and cannot be written' : 'cannot be changed once the entity exists', body[name]);
+      }
+      delete body[name];
+    } else if (body[name] === '' && presence === 'optional' && field.create !== 'required' && (field.type.kind === 'string' || field.type.kind === 'enum')) {
+      if (field.nullable && field.default === null) body[name] = null;
+      else delete body[name];
+    }
   }
   return body;
 }
@@ -160,7 +192,7 @@ export async function updateResource(
   const repo = rt.store.repoFor(def);
   const existing = await repo.get(ctx.params.id);
   if (existing.isSystem) throw new ApiError('ENTITY_CAN_NOT_BE_UPDATED', { message: `the ${def.label} '${existing.id}' is built in and cannot be updated` });
-  const body = await validBody(rt, def, verb, ctx);
+  const body = await validBody(rt, def, verb, ctx, existing);
   const hooks = rt.hooks(def.name);
   const now = ctx.now.toISOString();
   const write: Write = { verb, values: transform(verb === 'replace' ? withReplaceDefaults(def, body) : body, existing), existing, now };
