@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Command } from '@commander-js/extra-typings';
+import { resource } from '../../resources/index.js';
 import { identity } from '../../resources/identity.js';
 import { addFieldFlags, collectFields, flagName, writableFields } from './fields.js';
 import type { WriteVerb } from './fields.js';
@@ -30,6 +31,20 @@ describe('field flags', () => {
     assert.ok(!create.includes('serviceHostingCosts'), 'maps have no flag yet');
     const patch = writableFields(identity, 'patch').map(([f]) => f);
     assert.ok(!patch.includes('enrollment'));
+  });
+
+  it('takes a field named in the negative (noTraversal) as --no-traversal, cleared by --traversal', async () => {
+    const router = resource('edge-router');
+    assert.equal(flagName(router, 'noTraversal', { kind: 'boolean' }), 'traversal');
+    const read = async (argv: string[]) => {
+      const command = new Command('x');
+      const flags = addFieldFlags(command, router, 'patch');
+      await parse(command, argv);
+      return collectFields(command, flags).body;
+    };
+    assert.deepEqual(await read(['--no-traversal']), { noTraversal: true });
+    assert.deepEqual(await read(['--traversal']), { noTraversal: false });
+    assert.deepEqual(await read([]), {}, 'not given: not sent');
   });
 
   it('sends only the flags given: nothing given is an empty body', async () => {

@@ -34,6 +34,8 @@ export interface FieldFlag {
   option: Option;
   /** On update, tags edit the current ones rather than replace them. */
   verb: WriteVerb;
+  /** A boolean field named in the negative (`noTraversal`): `--no-traversal` sets it, `--traversal` clears it. */
+  inverted?: boolean;
 }
 
 /** A value still to resolve from a name to an id; errors name `flag`, else the flag derived from the field. */
@@ -110,9 +112,16 @@ const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLo
  * `attributes`, a reference list in the singular (`configs` → `config`, repeated), a role set by the plural of
  * what it selects (`identityRoles` → `identities`), tags as `tag` (repeated), else the field in kebab-case.
  */
+/** A boolean field named in the negative, such as `noTraversal`. */
+function isNegative(field: string, type: FieldType): boolean {
+  return type.kind === 'boolean' && /^no[A-Z]/.test(field);
+}
+
 export function flagName(def: ResourceDef, field: string, type: FieldType): string {
   if (type.kind === 'attributes' && def.roleAttributes?.field === field) return 'attributes';
   if (type.kind === 'boolean' && /^is[A-Z]/.test(field)) return kebab(field.slice(2, 3).toLowerCase() + field.slice(3));
+  // `noTraversal` → `traversal`: commander reads `--no-traversal` as the negation of `--traversal` (see inverted).
+  if (isNegative(field, type)) return kebab(field.slice(2, 3).toLowerCase() + field.slice(3));
   if (type.kind === 'ref' && field.endsWith('Id')) return kebab(field.slice(0, -2));
   if (type.kind === 'refList' && field.endsWith('s')) return kebab(field.slice(0, -1));
   if (type.kind === 'roles') return resource(type.resource).plural;
@@ -142,7 +151,8 @@ export function addFieldFlags(
   const flags = writableFields(def, verb, exclude).map(([field, f]) => {
     const derived = flagName(def, field, f.type);
     const name = names[field] ?? derived;
-    const [option, ...others] = optionsFor(name, f, verb, def.name);
+    const inverted = isNegative(field, f.type) && name === derived;
+    const [option, ...others] = optionsFor(name, f, verb, def.name, inverted);
     for (const o of [option, ...others]) command.addOption(o);
     const aliasKeys: string[] = [];
     for (const alias of new Set([...synonyms(field, name, f.type), ...(name === derived ? [] : [derived])])) {
@@ -152,7 +162,8 @@ export function addFieldFlags(
       aliasKeys.push(camel(alias));
     }
     const required = verb === 'create' && f.create === 'required' && f.type.kind !== 'boolean';
-    const flag: FieldFlag = { field, key: camel(name), flag: `--${name}`, type: f.type, nullable: Boolean(f.nullable), required, option, verb };
+    const flag: FieldFlag = { field, key: camel(name), flag: `--${inverted ? 'no-' : ''}${name}`, type: f.type, nullable: Boolean(f.nullable), required, option, verb };
+    if (inverted) flag.inverted = true;
     if (aliasKeys.length > 0) flag.aliasKeys = aliasKeys;
     return flag;
   });
@@ -162,12 +173,14 @@ export function addFieldFlags(
   return flags;
 }
 
-function optionsFor(name: string, f: FieldDef, verb: WriteVerb, resourceName: string): Option[] {
+function optionsFor(name: string, f: FieldDef, verb: WriteVerb, resourceName: string, inverted = false): Option[] {
   const clears = verb === 'patch' && f.nullable ? ' ("" clears it)' : '';
   const description = lowerFirst(f.description, f.type.kind === 'enum' ? f.type.values : []) + clears;
   switch (f.type.kind) {
     case 'boolean':
-      return [new Option(`--${name}`, description), new Option(`--no-${name}`, `the opposite of --${name}`)];
+      return inverted
+        ? [new Option(`--no-${name}`, description), new Option(`--${name}`, `the opposite of --no-${name}`)]
+        : [new Option(`--${name}`, description), new Option(`--no-${name}`, `the opposite of --${name}`)];
     case 'enum':
       return [new Option(`--${name} <value>`, description).choices(f.type.values)];
     case 'integer':
@@ -308,7 +321,7 @@ export function collectFields(command: CommandUnknownOpts, flags: readonly Field
       else (kind === 'roles' ? (input.roles ??= []) : (input.refLists ??= [])).push({ field: flag.field, resource: flag.type.resource, values, flag: flag.flag });
       continue;
     }
-    const value = found[found.length - 1];
+    const value = flag.inverted ? !found[found.length - 1] : found[found.length - 1];
     if (value === '' && flag.nullable) input.body[flag.field] = null;
     else if (kind === 'ref') input.refs.push({ field: flag.field, resource: flag.type.resource, value: String(value) });
     else input.body[flag.field] = value;

@@ -4,7 +4,6 @@ import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
 import { announceCreated, createEntity, requiredBooleans } from '../generic/create.js';
 import { addFieldFlags, collectFields, type FieldInput } from '../generic/fields.js';
-import { given } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 import { noun } from '../generic/words.js';
 import { deliverJwt, reserveJwtOutput, routerJwt, type JwtOutput } from './jwt.js';
@@ -28,19 +27,14 @@ export function buildRouterCreate(deps: Deps, def: ResourceDef, run = runRouterC
       ? [`ctl ${n} create er-eu-1 -a public,eu --jwt-output er-eu-1.jwt`, `ctl ${n} create er-tun --tunneler --jwt-output - > er-tun.jwt`]
       : [`ctl ${n} create tr-core-1 --cost 10 --jwt-output tr-core-1.jwt`],
   });
-  const flags = addFieldFlags(command, def, 'create', ['name', 'isTunnelerEnabled', 'configs', 'noTraversal']);
-  // noTraversal as --no-traversal: commander reads a flag spelled --no-X as the negation of --X, so the pair is
-  // declared that way round (--traversal is the default, false noTraversal).
-  command.addOption(new Option('--traversal', 'circuits may pass through the router (the default)'));
-  command.addOption(new Option('--no-traversal', 'circuits may end here but not pass through'));
+  const flags = addFieldFlags(command, def, 'create', ['name', 'isTunnelerEnabled', 'configs']);
   if (edge) command.addOption(new Option('--tunneler', 'the router also acts as a tunneler (gets a Router identity and a system edge router policy)'));
   command.addOption(new Option('--jwt-output <file>', 'write the enrollment JWT to FILE (mode 0600), or to stdout with -'));
   command.addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
   return command.action(async (name, _opts, cmd) => {
-    const o = cmd.opts() as { tunneler?: boolean; traversal?: boolean; jwtOutput?: string; force?: boolean };
+    const o = cmd.opts() as { tunneler?: boolean; jwtOutput?: string; force?: boolean };
     const input = collectFields(cmd, flags);
     if (o.tunneler) input.body.isTunnelerEnabled = true;
-    if (given(cmd, 'traversal')) input.body.noTraversal = o.traversal === false;
     await run(def, { name, input, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, deps);
   });
 }
