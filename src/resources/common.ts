@@ -39,6 +39,25 @@ export function createOnly(type: FieldType, description: string): FieldDef {
   return { type, description, create: 'required', replace: 'no', patch: 'no', filterable: true, sortable: true };
 }
 
+/** The role attributes policies select an entity by (`#attribute`): optional, nullable, filterable as a set. */
+export function roleAttributesField(what: string): FieldDef {
+  return {
+    type: { kind: 'attributes' },
+    description: `Attributes that policies select the ${what} by (#attribute)`,
+    create: 'optional',
+    replace: 'optional',
+    patch: 'optional',
+    nullable: true,
+    default: [],
+    filterable: true,
+  };
+}
+
+/** Optional on every verb, `null` clears it to its default: the shape of most settings a write may leave out. */
+export function optionalField(type: FieldType, description: string, extra: Partial<FieldDef> = {}): FieldDef {
+  return { type, description, create: 'optional', replace: 'optional', patch: 'optional', ...extra };
+}
+
 /** A policy's role set over `resource`: optional everywhere, empty by default (wire-protocol section 4). */
 export function rolesField(resource: string, description: string): FieldDef {
   return { type: { kind: 'roles', resource }, description, create: 'optional', replace: 'optional', patch: 'optional', nullable: true, default: [], filterable: true };

@@ -1,4 +1,4 @@
-import { computedField, serverField } from './common.js';
+import { computedField, roleAttributesField, serverField } from './common.js';
 import { routerFields } from './router-fields.js';
 import type { ResourceDef } from './types.js';
 
@@ -19,16 +19,7 @@ export const edgeRouter: ResourceDef = {
   summaryKey: 'routers.edge',
   fields: {
     ...routerFields('edge router'),
-    roleAttributes: {
-      type: { kind: 'attributes' },
-      description: 'Attributes that policies select the router by (#attribute)',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: [],
-      filterable: true,
-    },
+    roleAttributes: roleAttributesField('router'),
     isTunnelerEnabled: {
       type: { kind: 'boolean' },
       description: 'The router also acts as a tunneler (it gets an identity of type Router and a system edge router policy)',

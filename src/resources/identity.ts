@@ -1,4 +1,4 @@
-import { IDENTITY_TYPES, TERMINATOR_PRECEDENCES, computedField, datetime, nameField, serverField, terminatorCost } from './common.js';
+import { computedField, datetime, IDENTITY_TYPES, nameField, roleAttributesField, serverField, TERMINATOR_PRECEDENCES, terminatorCost } from './common.js';
 import type { FieldType } from './types.js';
 import type { ResourceDef } from './types.js';
 
@@ -39,16 +39,7 @@ export const identity: ResourceDef = {
       filterable: true,
       sortable: true,
     },
-    roleAttributes: {
-      type: { kind: 'attributes' },
-      description: 'Attributes that policies select the identity by (#attribute)',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: [],
-      filterable: true,
-    },
+    roleAttributes: roleAttributesField('identity'),
     externalId: {
       // No minimum length, as in OpenZiti's write models: clients (ZAC) send "" for "none", stored as null.
       type: { kind: 'string', maxLength: 1024 },

@@ -1,4 +1,4 @@
-import { SEMANTICS, nameField } from './common.js';
+import { nameField, roleAttributesField, SEMANTICS } from './common.js';
 import type { FieldDef, FieldType, ResourceDef } from './types.js';
 
 /** The kinds of posture check (wire-protocol section 4). */
@@ -92,16 +92,7 @@ export const postureCheck: ResourceDef = {
       readOnly: true,
       default: 1,
     },
-    roleAttributes: {
-      type: { kind: 'attributes' },
-      description: 'Attributes that policies select the check by (#attribute)',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: [],
-      filterable: true,
-    },
+    roleAttributes: roleAttributesField('check'),
     operatingSystems: kindField(['OS'], { kind: 'array', items: operatingSystem, minItems: 1, maxItems: OS_TYPES.length }, 'OS: the operating systems that pass, each with the versions that pass (none: any version)', 'required'),
     process: kindField(['PROCESS'], processMatch, 'PROCESS: the process that must run', 'required'),
     semantic: kindField(['PROCESS_MULTI'], { kind: 'enum', values: SEMANTICS }, 'PROCESS_MULTI: AllOf (every process must run) or AnyOf (one is enough)', 'required'),

@@ -1,4 +1,4 @@
-import { computedField, datetime, nameField, serverField, terminatorCost } from './common.js';
+import { computedField, datetime, nameField, optionalField, serverField, terminatorCost } from './common.js';
 import type { FieldDef } from './types.js';
 
 /**
@@ -20,28 +20,8 @@ export function routerFields(what: string): Record<string, FieldDef> {
       filterable: true,
       sortable: true,
     },
-    noTraversal: {
-      type: { kind: 'boolean' },
-      description: 'Circuits may end here but not pass through',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: false,
-      filterable: true,
-      sortable: true,
-    },
-    disabled: {
-      type: { kind: 'boolean' },
-      description: 'A disabled router accepts no connections',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: false,
-      filterable: true,
-      sortable: true,
-    },
+    noTraversal: optionalField({ kind: 'boolean' }, 'Circuits may end here but not pass through', { nullable: true, default: false, filterable: true, sortable: true }),
+    disabled: optionalField({ kind: 'boolean' }, 'A disabled router accepts no connections', { nullable: true, default: false, filterable: true, sortable: true }),
     configs: {
       type: { kind: 'refList', resource: 'config' },
       description: 'Ids of configs for the router (such as router.link.v1)',

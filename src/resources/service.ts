@@ -1,4 +1,4 @@
-import { computedField, nameField } from './common.js';
+import { computedField, nameField, roleAttributesField } from './common.js';
 import type { ResourceDef } from './types.js';
 
 /** A service: what identities dial and bind, with its configs and the attributes policies select it by. */
@@ -12,16 +12,7 @@ export const service: ResourceDef = {
   description: 'An application or network resource that identities dial (use) and bind (host)',
   fields: {
     name: nameField('Unique name of the service'),
-    roleAttributes: {
-      type: { kind: 'attributes' },
-      description: 'Attributes that policies select the service by (#attribute)',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: [],
-      filterable: true,
-    },
+    roleAttributes: roleAttributesField('service'),
     configs: {
       // Deleting a config takes it out of every service that uses it, as OpenZiti does.
       type: { kind: 'refList', resource: 'config', onDelete: 'clear' },
