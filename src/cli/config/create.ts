@@ -9,6 +9,7 @@ import { config } from '../../resources/config.js';
 import { resource } from '../../resources/index.js';
 import type { Deps } from '../deps.js';
 import { announceCreated, createEntity } from '../generic/create.js';
+import { addDryRun, dryRunnable } from '../generic/dry-run.js';
 import { addFieldFlags, collectFields, jsonObject } from '../generic/fields.js';
 import type { FieldInput } from '../generic/fields.js';
 import { withMeta } from '../generic/meta.js';
@@ -38,11 +39,12 @@ export function buildConfigCreate(deps: Deps, run = runConfigCreate): CommandUnk
   // The spelling every other reference flag has (`--auth-policy` for authPolicyId), kept working.
   command.addOption(completeWith(new Option('--config-type <name-or-id>', 'the same as --type').hideHelp().conflicts('type'), { kind: 'resource', resource: 'config-type' }));
   command.addOption(new Option('--data <json>', 'the data: a JSON object, @FILE to read it from a file, - from stdin').argParser(jsonObject).makeOptionMandatory());
+  addDryRun(command);
   return command.action(async (name, _opts, cmd) => {
     const o = cmd.opts() as { type?: string; configType?: string; data: Record<string, unknown> };
     const type = o.type ?? o.configType;
     if (type === undefined) throw new UsageError("required option '--type <name-or-id>' not specified", ['e.g. --type intercept.v1 (ctl config-type list shows the types)']);
-    await run({ name, type, data: o.data, input: collectFields(cmd, flags) }, deps);
+    await dryRunnable(cmd, deps, (d) => run({ name, type, data: o.data, input: collectFields(cmd, flags) }, d));
   });
 }
 
