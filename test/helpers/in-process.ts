@@ -1,13 +1,15 @@
 /**
  * The controller in-process, without a socket: `createController()` and `inject()`, for tests that exercise
  * handlers by the hundred (the conformance suite). The same pipeline as over HTTPS: routing, authentication,
- * validation, the store (SQLite or a fresh PostgreSQL database), one error path.
+ * validation, the store (SQLite or a fresh PostgreSQL database), one error path. Every response is validated
+ * against OpenZiti's Swagger, as over HTTPS.
  */
 import { randomBytes } from 'node:crypto';
 import { loadOrCreatePki } from '../../src/controller/pki/pki.js';
 import { createController, type Controller } from '../../src/controller/index.js';
 import { TEST_PASSWORD_COST, sharedTestPki } from './fixtures.js';
 import { createTestDatabase, type StoreKind } from './postgres.js';
+import { BASE_PATHS, hasOperation, validateResponse } from './spec.js';
 
 export interface Reply {
   status: number;
@@ -36,7 +38,13 @@ function client(app: Controller, token: string | undefined): Client {
       const headers: Record<string, string> = token ? { 'zt-session': token } : {};
       if (opts.json !== undefined) headers['content-type'] = 'application/json';
       const res = await app.inject({ method, url, headers, payload: opts.json === undefined ? undefined : JSON.stringify(opts.json) });
-      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
+      const body = res.body ? JSON.parse(res.body) : undefined;
+      // Every answer must be what OpenZiti's Swagger says the operation answers (test/helpers/spec.ts); routes it does
+      // not have (a controller's own detail, 405 for a verb a resource lacks) have nothing to be checked against.
+      const api = url.startsWith('/edge/client/') ? 'client' : 'management';
+      const route = url.slice(BASE_PATHS[api].length).split('?')[0];
+      if (hasOperation(api, method, route)) validateResponse(api, method, route, res.statusCode, body);
+      return { status: res.statusCode, body };
     },
   };
 }

@@ -313,6 +313,15 @@ function buildDefinitions(api: ApiName, doc: any): Record<string, unknown> {
     serviceDetail.additionalProperties = { type: 'object' };
     SPEC_CORRECTIONS.push(`${api}.yml#/definitions/serviceDetail: config data members may be any JSON value`);
   }
+  // The integrity check's times are pointers in OpenZiti's Go model: null before a check has started (endTime while
+  // it runs). The document requires them without marking them nullable.
+  for (const time of ['startTime', 'endTime']) {
+    const property = raw.dataIntegrityCheckDetails?.properties?.[time];
+    if (property) {
+      property['x-nullable'] = true;
+      SPEC_CORRECTIONS.push(`${api}.yml#/definitions/dataIntegrityCheckDetails: ${time} is null until known`);
+    }
+  }
   return Object.fromEntries(Object.entries(raw).map(([name, def]) => [name, convertSchema(def, api)]));
 }
 
@@ -444,6 +453,11 @@ export function checkErrorEnvelope(status: number, body: unknown, what: string):
  * when the body does not conform. Error statuses the operation does not list are checked as the standard error
  * envelope. Every error body is also checked with `checkErrorEnvelope`.
  */
+/** Whether OpenZiti's document has an operation for the request at all. */
+export function hasOperation(api: ApiName, method: string, pathWithoutBase: string): boolean {
+  return findOperation(api, method, pathWithoutBase) !== undefined;
+}
+
 export function validateResponse(api: ApiName, method: string, pathWithoutBase: string, status: number, body: unknown): void {
   const op = findOperation(api, method, pathWithoutBase);
   const what = `${method.toUpperCase()} ${BASE_PATHS[api]}${normalisePath(api, pathWithoutBase)} -> ${status}`;
