@@ -156,6 +156,7 @@ export const identity: ResourceDef = {
     },
     'edge-routers': {
       resource: 'edge-router',
+      aliases: ['routers'],
       through: 'edge-router-policy',
       from: 'identityRoles',
       to: 'edgeRouterRoles',

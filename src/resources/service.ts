@@ -99,6 +99,7 @@ export const service: ResourceDef = {
     },
     'edge-routers': {
       resource: 'edge-router',
+      aliases: ['routers'],
       through: 'service-edge-router-policy',
       from: 'serviceRoles',
       to: 'edgeRouterRoles',

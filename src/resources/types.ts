@@ -123,6 +123,8 @@ export type Operation = 'list' | 'get' | 'create' | 'replace' | 'patch' | 'delet
 export type RelationDef = {
   resource: string;
   description: string;
+  /** Other words for the relation's CLI verb (`ctl identity routers` for `edge-routers`). */
+  aliases?: string[];
 } & (
   | { foreignKey: string }
   | { listField: string; reverse?: boolean }

@@ -128,6 +128,14 @@ for (const store of storesUnderTest()) {
 
       assert.equal((await t.admin.request('PATCH', `/edge-routers/${id}`, { json: { name: 'er-tunneler-2' } })).status, 200);
       assert.equal((await t.admin.request('GET', `/identities/${id}`)).body.data.name, 'er-tunneler-2', 'the identity follows the name');
+      const orphaning = await t.admin.request('DELETE', `/identities/${id}`);
+      assert.equal(orphaning.status, 409, 'the identity goes with its router, not before');
+      assert.equal(orphaning.body.error.code, 'CAN_NOT_DELETE_REFERENCED_ENTITY');
+      const retyped = await t.admin.request('PATCH', `/identities/${id}`, { json: { type: 'Device' } });
+      assert.equal(retyped.status, 400);
+      assert.equal(retyped.body.error.cause.field, 'type');
+      assert.equal((await t.admin.request('PATCH', `/identities/${id}`, { json: { type: 'Router', roleAttributes: ['tunnelers'] } })).status, 200);
+      assert.equal((await t.admin.request('GET', `/identities/${id}`)).body.data.typeId, 'Router', 'still a Router identity');
 
       assert.equal((await t.admin.request('PATCH', `/edge-routers/${id}`, { json: { isTunnelerEnabled: false } })).status, 200);
       assert.equal((await t.admin.request('GET', `/identities/${id}`)).status, 404, 'identity gone with the flag');

@@ -63,6 +63,8 @@ describe('ctl policy', () => {
     const bind = await f.cli.expect(0, ['identity', 'services', 'laptop-7', '--bind', '-q']);
     assert.equal(bind.stdout.trim(), crm);
     await f.cli.expect(2, ['identity', 'services', 'laptop-7', '--bind', '--dial']);
+    const routers = await f.cli.expect(0, ['identity', 'routers', 'laptop-7', '-o', 'json']);
+    assert.deepEqual(jsonItems(JSON.parse(routers.stdout)).map((r) => r.name), ['edge-1'], 'routers: the edge routers its policies allow');
     const users = await f.cli.expect(0, ['service', 'identities', 'crm', '-q']);
     assert.equal(users.stdout.trim(), laptop);
     await f.cli.expect(0, ['policy', 'delete', 'crm-admin-dial', '--yes']);

@@ -25,7 +25,7 @@ export function buildRelationList(deps: Deps, parent: ResourceDef, relation: str
   if (!rel) throw new Error(`${parent.name} has no relation '${relation}'`);
   const child = resource(rel.resource);
   const command = withMeta(
-    new Command(relation).addArgument(nameArgument(parent, `the ${parent.label}`)).argument('[filter]', FILTER_ARGUMENT),
+    new Command(relation).aliases(rel.aliases ?? []).addArgument(nameArgument(parent, `the ${parent.label}`)).argument('[filter]', FILTER_ARGUMENT),
     { description: rel.description, examples: [`ctl ${noun(parent)} ${relation} laptop-7`, `ctl ${noun(parent)} ${relation} laptop-7 -o json`, ...('typeQuery' in rel && rel.typeQuery ? [`ctl ${noun(parent)} ${relation} laptop-7 --dial`] : [])] },
   );
   addListFlags(command, child);

@@ -38,13 +38,21 @@ function withoutEmptyExternalId(body: Record<string, unknown>): Record<string, u
   return body.externalId === '' ? { ...body, externalId: null } : body;
 }
 
-/** The default admin keeps its admin rights: losing them could lock everyone out of the controller. */
-function guardDefaultAdmin(body: Record<string, unknown>, existing: Row): Record<string, unknown> {
+/**
+ * Guards of an identity update. The default admin keeps its admin rights: losing them could lock everyone out of
+ * the controller. A tunneler router's identity (type Router, made with its edge router) stays a Router identity.
+ */
+function guardUpdate(body: Record<string, unknown>, existing: Row): Record<string, unknown> {
   if (existing.isDefaultAdmin && body.isAdmin === false) {
     throw new ApiError('ENTITY_CAN_NOT_BE_UPDATED', {
       message: 'the default admin cannot lose its admin rights',
       cause: { field: 'isAdmin', reason: 'the default admin must stay an admin', value: 'false' },
     });
+  }
+  if (existing.type === 'Router') {
+    if (body.type !== undefined && body.type !== 'Router') throw invalidField('type', "is Router for a tunneler router's identity, and stays so", body.type);
+    const { type: _, ...rest } = body;
+    return rest;
   }
   return storedType(body);
 }
@@ -53,8 +61,8 @@ export function identityRoutes(rt: Runtime): Route[] {
   const api = 'management';
   return [
     { method: 'POST', path: '/identities', api, access: 'admin', handler: (ctx) => createIdentity(rt, ctx) },
-    { method: 'PUT', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => updateResource(rt, identity, ctx, 'replace', guardDefaultAdmin) },
-    { method: 'PATCH', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => updateResource(rt, identity, ctx, 'patch', guardDefaultAdmin) },
+    { method: 'PUT', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => updateResource(rt, identity, ctx, 'replace', guardUpdate) },
+    { method: 'PATCH', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => updateResource(rt, identity, ctx, 'patch', guardUpdate) },
     { method: 'DELETE', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => deleteIdentity(rt, ctx) },
     { method: 'POST', path: '/identities/{id}/disable', api, access: 'admin', handler: (ctx) => disableIdentity(rt, ctx) },
     { method: 'POST', path: '/identities/{id}/enable', api, access: 'admin', handler: (ctx) => enableIdentity(rt, ctx) },
@@ -77,6 +85,13 @@ async function createIdentity(rt: Runtime, ctx: Ctx) {
 async function deleteIdentity(rt: Runtime, ctx: Ctx) {
   const existing = await rt.store.repoFor(identity).get(ctx.params.id);
   if (existing.isDefaultAdmin) throw new ApiError('ENTITY_CAN_NOT_BE_DELETED', { message: 'the default admin cannot be deleted' });
+  // A tunneler router's identity goes with its router (or when the router stops being a tunneler), not before.
+  if (existing.type === 'Router' && (await rt.store.repo('edge-router').exists({ id: existing.id }))) {
+    throw new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
+      message: `the identity '${existing.id}' is the tunneler identity of edge router '${existing.id}'; delete the router or turn its tunneler off`,
+      cause: { field: 'id', reason: 'the identity of a tunneler-enabled edge router', value: existing.id },
+    });
+  }
   // Authenticators, enrollments and API sessions go with it (ON DELETE CASCADE), in the same transaction.
   await rt.store.tx(() => rt.store.repoFor(identity).delete(existing.id));
   return { data: {} };
