@@ -52,3 +52,46 @@ test('sweep removes idle sessions only', async () => {
   assert.equal((await sessions.resolve(fresh.token, at(31 * MINUTE))).apiSessionId, fresh.id);
   assert.equal(await store.repo('api-session').count(), 1);
 });
+
+/** Counts the reads of sessions by token, to see when a resolve was answered from the cache. */
+function countReads(store: Store): { count: number } {
+  const repo = store.repo('api-session');
+  const counter = { count: 0 };
+  const findOne = repo.findOne.bind(repo);
+  repo.findOne = (...args: Parameters<typeof findOne>) => {
+    counter.count++;
+    return findOne(...args);
+  };
+  return counter;
+}
+
+test('a resolved session is kept until a write could change it: not its own activity, nor new rows', async () => {
+  const { store, sessions, token, identityId } = await setup();
+  const reads = countReads(store);
+  await sessions.resolve(token, at(MINUTE));
+  await sessions.resolve(token, at(MINUTE + 1_000));
+  assert.equal(reads.count, 1, 'the second request is answered from the cache');
+  await sessions.resolve(token, at(2 * MINUTE)); // writes its activity: no change of what the session says
+  await sessions.create({ identityId, authenticatorId: 'a1', ipAddress: '', configTypes: [], now: at(2 * MINUTE) });
+  await store.repo('identity').insert({ name: 'bob', type: 'Default', isAdmin: false }, { now: t0.toISOString() });
+  await sessions.resolve(token, at(2 * MINUTE + 1_000));
+  assert.equal(reads.count, 1, 'activity and new rows keep it');
+  await store.repo('identity').update(identityId, { isAdmin: true }, t0.toISOString());
+  assert.equal((await sessions.resolve(token, at(2 * MINUTE + 2_000))).isAdmin, true, 'an identity change is seen at once');
+  assert.equal(reads.count, 2);
+});
+
+test('a cached session stops working the moment it ends or its identity is disabled or deleted', async () => {
+  const { store, sessions, token, id, identityId } = await setup();
+  await sessions.resolve(token, at(MINUTE));
+  await store.repo('identity').update(identityId, { disabledAt: at(MINUTE).toISOString(), disabledUntil: null }, t0.toISOString());
+  await assert.rejects(sessions.resolve(token, at(MINUTE + 1)), unauthorized, 'disabled');
+  await store.repo('identity').update(identityId, { disabledAt: null, disabledUntil: null }, t0.toISOString());
+  await sessions.resolve(token, at(MINUTE + 2));
+  await sessions.delete(id);
+  await assert.rejects(sessions.resolve(token, at(MINUTE + 3)), unauthorized, 'logged out');
+  const other = await sessions.create({ identityId, authenticatorId: 'a1', ipAddress: '', configTypes: [], now: at(MINUTE) });
+  await sessions.resolve(other.token, at(MINUTE + 4));
+  await store.tx(() => store.repo('identity').delete(identityId));
+  await assert.rejects(sessions.resolve(other.token, at(MINUTE + 5)), unauthorized, 'identity deleted (its sessions cascade)');
+});

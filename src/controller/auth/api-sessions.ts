@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { ApiError } from '../../protocol/errors.js';
+import { LruCache } from '../store/driver.js';
 import type { Store } from '../store/store.js';
 import type { Principal } from '../server/types.js';
 import { isDisabled } from './identity-state.js';
@@ -18,15 +19,54 @@ function newSessionId(): string {
 
 const UNAUTHORIZED = () => new ApiError('UNAUTHORIZED');
 
+/** How many resolved sessions are kept: a bounded cache, whatever the number of clients. */
+const RESOLVED_CACHE_SIZE = 4096;
+
+/** What authorisation needs of a session and its identity, as read in one statement. */
+interface Resolved {
+  sessionId: string;
+  identityId: string;
+  authenticatorId: string;
+  name: string;
+  isAdmin: boolean;
+  disabledAt: string | null;
+  disabledUntil: string | null;
+  lastActivityAt: string;
+  updatedAt: string;
+  /** The cache generation the row was read in: a write since then makes it stale. */
+  generation: number;
+}
+
+/**
+ * Writes that can change what a resolved session says: the identity (admin, name, disabled), the session itself
+ * (ended, or more than its activity), the credentials and auth policies that end sessions.
+ */
+const PRINCIPAL_RESOURCES = new Set(['identity', 'api-session', 'authenticator', 'auth-policy', '*']);
+
 /**
  * API sessions: created at authentication, resolved from the token on every request, refreshed by activity,
  * ended by logout, timeout, deletion, disabling the identity, or a change or removal of its credentials.
  */
 export class ApiSessions {
+  private readonly resolved = new LruCache<string, Resolved>(RESOLVED_CACHE_SIZE);
+  private generation = 0;
+  private readonly cacheable: boolean;
+
   constructor(
     private readonly store: Store,
     private readonly timeoutMs: number,
-  ) {}
+  ) {
+    // Every request resolves its token; the answer is kept until a write could change it. Any such write starts a
+    // new generation (an activity-only update of a session does not). Only where reads wait for open transactions
+    // (SQLite), so that nothing read before a commit outlives it (Store.readsWaitForWrites).
+    this.cacheable = store.readsWaitForWrites;
+    store.onWrite((event) => {
+      // A new row changes no session already resolved; a change or a removal may.
+      if (!PRINCIPAL_RESOURCES.has(event.resource) || event.op === 'insert') return;
+      if (event.resource === 'api-session' && event.op === 'update' && event.fields?.every((f) => f === 'lastActivityAt')) return;
+      this.generation++;
+    });
+  }
 
   async create(input: { identityId: string; authenticatorId: string; ipAddress: string; configTypes: string[]; now: Date }): Promise<{
     id: string;
@@ -42,32 +82,57 @@ export class ApiSessions {
 
   /** Resolves a token to its caller; refuses unknown, expired, and disabled-identity sessions alike (401). */
   async resolve(token: string, now: Date): Promise<Principal> {
-    // One statement for the session and what authorisation needs of its identity: every request runs it.
-    const session = await this.sessions().findOne(
-      { tokenHash: hashToken(token) },
-      { columns: ['identityId', 'authenticatorId', 'lastActivityAt'], include: { identityId: ['name', 'isAdmin', 'disabledAt', 'disabledUntil'] } },
-    );
+    const tokenHash = hashToken(token);
+    let session = this.cacheable ? this.resolved.get(tokenHash) : undefined;
+    if (!session || session.generation !== this.generation) session = await this.read(tokenHash);
     if (!session) throw UNAUTHORIZED();
-    const last = Date.parse(session.lastActivityAt as string);
+    const last = Date.parse(session.lastActivityAt);
     if (now.getTime() - last > this.timeoutMs) {
-      await this.delete(session.id);
+      await this.delete(session.sessionId);
       throw UNAUTHORIZED();
     }
-    const identity = (session.included as Record<string, Record<string, unknown>>).identityId;
-    if (isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, now)) throw UNAUTHORIZED();
+    if (isDisabled(session, now)) throw UNAUTHORIZED();
     if (now.getTime() - last >= ACTIVITY_WRITE_INTERVAL_MS) {
       // Activity is bookkeeping, not a change of the session: its updatedAt stays as it was.
-      await this.sessions().update(session.id, { lastActivityAt: now.toISOString() }, session.updatedAt);
+      const lastActivityAt = now.toISOString();
+      await this.sessions().update(session.sessionId, { lastActivityAt }, session.updatedAt);
+      session.lastActivityAt = lastActivityAt;
     }
     return {
-      apiSessionId: session.id,
-      identityId: session.identityId as string,
-      identityName: identity.name as string,
-      isAdmin: identity.isAdmin === true,
-      authenticatorId: session.authenticatorId as string,
+      apiSessionId: session.sessionId,
+      identityId: session.identityId,
+      identityName: session.name,
+      isAdmin: session.isAdmin,
+      authenticatorId: session.authenticatorId,
       token,
       expiresAt: new Date(now.getTime() + this.timeoutMs),
     };
+  }
+
+  /** One statement for the session and what authorisation needs of its identity; kept for the next request. */
+  private async read(tokenHash: string): Promise<Resolved | undefined> {
+    const generation = this.generation;
+    const row = await this.sessions().findOne(
+      { tokenHash },
+      { columns: ['identityId', 'authenticatorId', 'lastActivityAt'], include: { identityId: ['name', 'isAdmin', 'disabledAt', 'disabledUntil'] } },
+    );
+    if (!row) return undefined;
+    const identity = (row.included as Record<string, Record<string, unknown>>).identityId;
+    const resolved: Resolved = {
+      sessionId: row.id,
+      identityId: row.identityId as string,
+      authenticatorId: row.authenticatorId as string,
+      name: identity.name as string,
+      isAdmin: identity.isAdmin === true,
+      disabledAt: (identity.disabledAt as string | null) ?? null,
+      disabledUntil: (identity.disabledUntil as string | null) ?? null,
+      lastActivityAt: row.lastActivityAt as string,
+      updatedAt: row.updatedAt,
+      // Stamped with the generation the read began in: a write during the read already made it stale.
+      generation,
+    };
+    if (this.cacheable) this.resolved.set(tokenHash, resolved);
+    return resolved;
   }
 
   expiresAt(lastActivityAt: string): Date {

@@ -35,10 +35,20 @@ export class Integrity {
     private readonly catalogue: readonly ResourceDef[],
     private readonly resolve: (name: string) => ResourceDef,
     private readonly roleIndexes: readonly RoleIndex[] = [],
+    /** Called when a fix run ends: it wrote without the repositories, so what caches reads must drop them. */
+    private readonly onFixed: () => void = () => {},
   ) {}
 
   /** Runs every check; `report` is called once per issue, in order. */
   async check(fix: boolean, report: (issue: IntegrityIssue) => void): Promise<void> {
+    try {
+      await this.checkAll(fix, report);
+    } finally {
+      if (fix) this.onFixed();
+    }
+  }
+
+  private async checkAll(fix: boolean, report: (issue: IntegrityIssue) => void): Promise<void> {
     if (this.driver.dialect.name === 'sqlite') await this.databaseCheck(report);
     else await this.postgresIndexCheck(report);
     const schema = declaredSchema(this.catalogue, this.resolve);

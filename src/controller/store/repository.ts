@@ -66,6 +66,13 @@ export interface ListResult extends Page {
   rows: Row[];
 }
 
+/** A write a repository made: which resource, how, and (for an update) which fields it set. */
+export interface WriteEvent {
+  resource: string;
+  op: 'insert' | 'update' | 'delete';
+  fields?: string[];
+}
+
 /** Another resource's field that points at this one, and what deleting the target does to it. */
 export interface Referrer {
   def: ResourceDef;
@@ -122,6 +129,8 @@ export class Repository {
     private readonly uniqueIndexes: Record<string, string[]> = {},
     /** The access indexes of this resource's own role sets, and of the role sets that select this resource. */
     private readonly roleIndexes: { own: readonly RoleIndex[]; selectedBy: readonly RoleIndex[] } = { own: [], selectedBy: [] },
+    /** Told of every write, once the statement ran (caches that depend on this resource drop what it changed). */
+    private readonly onWrite: (event: WriteEvent) => void = () => {},
   ) {
     this.table = quote(def.table);
     this.schema = filterSchema(def);
@@ -325,6 +334,7 @@ export class Repository {
     );
     await this.writeSets(id, values, true);
     await this.refreshRoleIndexes(id, values, true);
+    this.onWrite({ resource: this.def.name, op: 'insert' });
     return id;
   }
 
@@ -349,6 +359,7 @@ export class Repository {
     }
     const result = await this.unique(values, () => this.driver.run(`UPDATE ${this.table} SET ${sets.join(', ')} WHERE "id" = ?`, [...args, id]));
     if (result.changes === 0) throw notFound(this.def.name, id);
+    this.onWrite({ resource: this.def.name, op: 'update', fields: Object.keys(values).filter((k) => values[k] !== undefined) });
     await this.writeSets(id, values);
     await this.refreshRoleIndexes(id, values, false);
   }
@@ -378,12 +389,15 @@ export class Repository {
     for (const ref of this.referrers) await this.settleReferrer(ref, id);
     const result = await this.driver.run(`DELETE FROM ${this.table} WHERE "id" = ?`, [id]);
     if (result.changes === 0) throw notFound(this.def.name, id);
+    this.onWrite({ resource: this.def.name, op: 'delete' });
   }
 
   /** Deletes the rows matching `where` (their dependants go by cascade); returns how many. */
   async deleteWhere(where: Where): Promise<number> {
     const cond = this.whereClause(where);
-    return (await this.driver.run(`DELETE FROM ${this.table} AS e WHERE ${cond.sql}`, cond.params)).changes;
+    const deleted = (await this.driver.run(`DELETE FROM ${this.table} AS e WHERE ${cond.sql}`, cond.params)).changes;
+    if (deleted > 0) this.onWrite({ resource: this.def.name, op: 'delete' });
+    return deleted;
   }
 
   private async settleReferrer(ref: Referrer, id: string): Promise<void> {

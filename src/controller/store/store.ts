@@ -4,7 +4,7 @@ import { Integrity } from './integrity.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresDriver, MIGRATION_LOCK } from './postgres-driver.js';
-import { type Referrer, Repository } from './repository.js';
+import { type Referrer, Repository, type WriteEvent } from './repository.js';
 import { RoleIndex } from './role-index.js';
 import { declaredSchema } from './schema-model.js';
 import { SqliteDriver } from './sqlite-driver.js';
@@ -54,6 +54,7 @@ function roleIndexesOf(driver: Driver, catalogue: readonly ResourceDef[]): RoleI
 export class Store {
   private readonly repos = new Map<string, Repository>();
   private readonly roleIndexes: Map<string, RoleIndex>;
+  private readonly listeners: Array<(event: WriteEvent) => void> = [];
 
   private constructor(private readonly driver: Driver) {
     const referrers = referrersOf(CATALOGUE);
@@ -67,9 +68,36 @@ export class Store {
         own: roleIndexes.filter((i) => i.policy.name === def.name),
         selectedBy: roleIndexes.filter((i) => i.target.name === def.name),
       };
-      this.repos.set(def.name, new Repository(driver, def, resource, referrers.get(def.name) ?? [], uniqueIndexes, indexes));
+      this.repos.set(def.name, new Repository(driver, def, resource, referrers.get(def.name) ?? [], uniqueIndexes, indexes, (event) => this.emit(event)));
     }
     this.roleIndexes = new Map(roleIndexes.map((i) => [`${i.policy.name}.${i.field}`, i]));
+  }
+
+  /**
+   * Tells `listener` of every write a repository makes, as it is made (inside its transaction, if any). What may be
+   * cached from reads must also know whether the store lets a read see a transaction's state before it commits:
+   * see `readsWaitForWrites`.
+   */
+  onWrite(listener: (event: WriteEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Whether a read outside a transaction waits until an open one ends (SQLite: the driver serialises them). Then a
+   * cache dropped at each write can never keep a state read before a commit; on PostgreSQL a read sees the last
+   * committed state while a transaction is open, so such a cache would need to be dropped at commit as well.
+   */
+  get readsWaitForWrites(): boolean {
+    return this.driver.dialect.name === 'sqlite';
+  }
+
+  /** Drops every cache built on reads: after writes made without a repository (the integrity fix). */
+  changedOutsideRepositories(): void {
+    this.emit({ resource: '*', op: 'update' });
+  }
+
+  private emit(event: WriteEvent): void {
+    for (const listener of this.listeners) listener(event);
   }
 
   /** The access index of a policy's role set, e.g. `roleIndex('service-policy', 'identityRoles')`. */
@@ -123,7 +151,7 @@ export class Store {
 
   /** Consistency checks, repairs and snapshots of the whole database (integrity.ts). */
   integrity(): Integrity {
-    return new Integrity(this.driver, CATALOGUE, resource, [...this.roleIndexes.values()]);
+    return new Integrity(this.driver, CATALOGUE, resource, [...this.roleIndexes.values()], () => this.changedOutsideRepositories());
   }
 
   private async ensureBuiltIns(now: string): Promise<void> {
