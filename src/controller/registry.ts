@@ -1,5 +1,6 @@
 import { CATALOGUE, type ResourceDef } from '../resources/index.js';
 import { accessibleServices, accessRoutes, permissionsOf } from './api/access.js';
+import { postureDataRoutes } from './api/posture-data.js';
 import { authenticateRoutes } from './api/authenticate.js';
 import { authenticatorBehaviour } from './api/authenticators.js';
 import { configBehaviour, configTypeBehaviour } from './api/configs.js';
@@ -83,6 +84,7 @@ export function buildRoutes(rt: Runtime, behaviours: readonly ResourceBehaviour[
     ...authenticateRoutes(rt),
     ...currentRoutes(rt),
     ...accessRoutes(rt),
+    ...postureDataRoutes(rt),
     ...databaseRoutes(rt),
     ...tracingRoutes(rt),
   ];

@@ -164,6 +164,7 @@ export const identity: ResourceDef = {
     },
     'service-configs': { resource: 'identity-service-config', foreignKey: 'identityId', description: "The identity's own configs for services" },
   },
+  links: ['posture-data', 'failed-service-requests'],
   roleAttributes: { field: 'roleAttributes', listPath: 'identity-role-attributes' },
   cli: {
     noun: 'identity',

@@ -3,9 +3,10 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { identity } from '../../resources/identity.js';
 import type { Deps } from '../deps.js';
 import { FailureError } from '../../console/errors.js';
-import { announceCreated, createEntity, requiredBooleans } from '../generic/create.js';
-import { addFieldFlags, collectFields } from '../generic/fields.js';
+import { announceCreated, createAction, createEntity, requiredBooleans } from '../generic/create.js';
+import { addFieldFlags } from '../generic/fields.js';
 import type { FieldInput } from '../generic/fields.js';
+import { addDryRun } from '../generic/dry-run.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
 import { reserveSecretFile } from './secret-file.js';
@@ -26,7 +27,7 @@ export interface IdentityCreateOptions {
 const DEFAULT_TYPE = 'Default';
 
 export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): CommandUnknownOpts {
-  const command = withMeta(new Command('create').argument('<name>', 'name of the new identity'), {
+  const command = withMeta(new Command('create').argument('[name]', 'name of the new identity (asked for on a terminal when left out)'), {
     description: `Create an identity (type ${DEFAULT_TYPE} and a one-time-token enrollment unless told otherwise); prints its id`,
     examples: [
       'ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt',
@@ -39,9 +40,10 @@ export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): Comman
   command.addOption(new Option('--updb <username>', 'enroll with this username and a password instead of a one-time token'));
   command.addOption(new Option('--jwt-output <file>', 'write the enrollment JWT to FILE (mode 0600), or to stdout with -'));
   command.addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
+  addDryRun(command);
   return command.action(async (name, _opts, cmd) => {
     const o = cmd.opts() as { updb?: string; jwtOutput?: string; force?: boolean };
-    await run({ name, input: collectFields(cmd, flags), updb: o.updb, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, deps);
+    await createAction(cmd, deps, identity, flags, name, (n, input, d) => run({ name: n!, input, updb: o.updb, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, d));
   });
 }
 

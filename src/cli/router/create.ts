@@ -2,8 +2,9 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
-import { announceCreated, createEntity, requiredBooleans } from '../generic/create.js';
-import { addFieldFlags, collectFields, type FieldInput } from '../generic/fields.js';
+import { announceCreated, createAction, createEntity, requiredBooleans } from '../generic/create.js';
+import { addFieldFlags, type FieldInput } from '../generic/fields.js';
+import { addDryRun } from '../generic/dry-run.js';
 import { withMeta } from '../generic/meta.js';
 import { noun } from '../generic/words.js';
 import { deliverJwt, reserveJwtOutput, routerJwt, type JwtOutput } from './jwt.js';
@@ -21,7 +22,7 @@ export interface RouterCreateOptions extends JwtOutput {
 export function buildRouterCreate(deps: Deps, def: ResourceDef, run = runRouterCreate): CommandUnknownOpts {
   const n = noun(def);
   const edge = 'isTunnelerEnabled' in def.fields;
-  const command = withMeta(new Command('create').argument('<name>', `name of the new ${def.label}`), {
+  const command = withMeta(new Command('create').argument('[name]', `name of the new ${def.label} (asked for on a terminal when left out)`), {
     description: `Create ${edge ? 'an edge router' : 'a transit router'} with its one-time enrollment; prints its id`,
     examples: edge
       ? [`ctl ${n} create er-eu-1 -a public,eu --jwt-output er-eu-1.jwt`, `ctl ${n} create er-tun --tunneler --jwt-output - > er-tun.jwt`]
@@ -31,11 +32,13 @@ export function buildRouterCreate(deps: Deps, def: ResourceDef, run = runRouterC
   if (edge) command.addOption(new Option('--tunneler', 'the router also acts as a tunneler (gets a Router identity and a system edge router policy)'));
   command.addOption(new Option('--jwt-output <file>', 'write the enrollment JWT to FILE (mode 0600), or to stdout with -'));
   command.addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
+  addDryRun(command);
   return command.action(async (name, _opts, cmd) => {
     const o = cmd.opts() as { tunneler?: boolean; jwtOutput?: string; force?: boolean };
-    const input = collectFields(cmd, flags);
-    if (o.tunneler) input.body.isTunnelerEnabled = true;
-    await run(def, { name, input, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, deps);
+    await createAction(cmd, deps, def, flags, name, (n, input, d) => {
+      if (o.tunneler) input.body.isTunnelerEnabled = true;
+      return run(def, { name: n!, input, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, d);
+    });
   });
 }
 

@@ -192,6 +192,24 @@ class Responses {
           properties: { enabled: { type: 'boolean' }, traceId: { type: 'string' }, until: { type: 'string', format: 'date-time' } },
           required: ['enabled'],
         });
+      case 'GET /identities/{id}/posture-data': {
+        const base = { postureCheckId: { type: 'string' }, timedOut: { type: 'boolean' }, lastUpdatedAt: { type: 'string', format: 'date-time' } };
+        const piece = (own: Record<string, unknown>) => ({ type: 'object', properties: { ...base, ...own }, required: [...Object.keys(base), ...Object.keys(own)] });
+        const text = { type: 'string' };
+        return this.data('postureDataEnvelope', "the posture its clients last reported (zero values until they report)", {
+          type: 'object',
+          properties: {
+            os: piece({ type: text, version: text, build: text }),
+            mac: piece({ addresses: { type: 'array', items: text } }),
+            domain: piece({ domain: text }),
+            processes: { type: 'array', items: { type: 'object' } },
+            apiSessionPostureData: { type: 'object' },
+          },
+          required: ['os', 'mac', 'domain', 'processes', 'apiSessionPostureData'],
+        });
+      }
+      case 'GET /identities/{id}/failed-service-requests':
+        return this.data('failedServiceRequestEnvelope', 'service requests refused on posture (none until posture is evaluated)', { type: 'array', items: { type: 'object' } });
       case 'GET /current-identity/edge-routers':
         return this.list(resource('edge-router'));
       case 'GET /identities/{id}/policy-advice/{serviceId}': {
