@@ -1,4 +1,4 @@
-import { computedField, roleAttributesField, serverField } from './common.js';
+import { computedField, optionalField, roleAttributesField, serverField } from './common.js';
 import { routerFields } from './router-fields.js';
 import type { ResourceDef } from './types.js';
 
@@ -30,15 +30,7 @@ export const edgeRouter: ResourceDef = {
       filterable: true,
       sortable: true,
     },
-    appData: {
-      type: { kind: 'object' },
-      description: 'Free-form data for applications',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: {},
-    },
+    appData: optionalField({ kind: 'object' }, 'Free-form data for applications', { nullable: true, default: {} }),
     certPem: serverField({ kind: 'string' }, "The router's enrolled client certificate (PEM)", { readsNull: true }),
     hostname: computedField({ kind: 'string' }, 'Host name the router reported when it connected (empty: never connected)'),
     syncStatus: computedField({ kind: 'string' }, 'State of the router data model sync (UNKNOWN: never connected)'),

@@ -1,4 +1,4 @@
-import { computedField, datetime, IDENTITY_TYPES, nameField, roleAttributesField, serverField, TERMINATOR_PRECEDENCES, terminatorCost } from './common.js';
+import { computedField, datetime, IDENTITY_TYPES, nameField, optionalField, roleAttributesField, serverField, TERMINATOR_PRECEDENCES, terminatorCost } from './common.js';
 import type { FieldType } from './types.js';
 import type { ResourceDef } from './types.js';
 
@@ -65,23 +65,8 @@ export const identity: ResourceDef = {
       filterable: true,
       sortable: true,
     },
-    appData: {
-      type: { kind: 'object' },
-      description: 'Free-form data for applications',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: {},
-    },
-    defaultHostingCost: {
-      type: terminatorCost,
-      description: 'Cost of terminators this identity hosts, unless set per service',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      default: 0,
-    },
+    appData: optionalField({ kind: 'object' }, 'Free-form data for applications', { nullable: true, default: {} }),
+    defaultHostingCost: optionalField(terminatorCost, 'Cost of terminators this identity hosts, unless set per service', { default: 0 }),
     defaultHostingPrecedence: {
       type: { kind: 'enum', values: TERMINATOR_PRECEDENCES },
       description: 'Precedence of terminators this identity hosts, unless set per service',
@@ -90,15 +75,7 @@ export const identity: ResourceDef = {
       patch: 'optional',
       default: 'default',
     },
-    serviceHostingCosts: {
-      type: { kind: 'map', values: terminatorCost },
-      description: 'Hosting cost per service id',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: {},
-    },
+    serviceHostingCosts: optionalField({ kind: 'map', values: terminatorCost }, 'Hosting cost per service id', { nullable: true, default: {} }),
     serviceHostingPrecedences: {
       type: { kind: 'map', values: { kind: 'enum', values: TERMINATOR_PRECEDENCES } },
       description: 'Hosting precedence per service id',

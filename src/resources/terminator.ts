@@ -1,4 +1,4 @@
-import { TERMINATOR_PRECEDENCES, computedField, terminatorCost } from './common.js';
+import { computedField, optionalField, TERMINATOR_PRECEDENCES, terminatorCost } from './common.js';
 import type { ResourceDef } from './types.js';
 
 /**
@@ -53,16 +53,7 @@ export const terminator: ResourceDef = {
       filterable: true,
       sortable: true,
     },
-    cost: {
-      type: terminatorCost,
-      description: 'Static cost the terminator strategy adds (0..65535)',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      default: 0,
-      filterable: true,
-      sortable: true,
-    },
+    cost: optionalField(terminatorCost, 'Static cost the terminator strategy adds (0..65535)', { default: 0, filterable: true, sortable: true }),
     precedence: {
       type: { kind: 'enum', values: TERMINATOR_PRECEDENCES },
       description: 'default, required (preferred over default) or failed (used only when nothing else is left)',
