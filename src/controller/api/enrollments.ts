@@ -5,6 +5,10 @@ import { newId } from '../store/repository.js';
 import type { ResourceBehaviour } from '../registry.js';
 import { resource } from '../../resources/index.js';
 import { toWire } from './present.js';
+import type { EnrollmentMethod } from '../pki/enrollment-jwt.js';
+import type { Ctx } from '../server/types.js';
+import { created, validBody } from './crud.js';
+import { enrollRoutes } from './enroll.js';
 
 export type EnrollmentRequest = { method: 'ott' } | { method: 'updb'; username: string };
 
@@ -45,11 +49,21 @@ export interface PreparedEnrollment {
   username: string | null;
 }
 
-/** Signs the enrollment JWT before the write transaction, so the transaction holds no slow work. */
-export async function prepareEnrollment(rt: Runtime, identityId: string, request: EnrollmentRequest, now: Date): Promise<PreparedEnrollment> {
-  if (request.method === 'updb') await assertUsernameFree(rt, request.username);
+/**
+ * Signs the enrollment JWT before the write transaction, so the transaction holds no slow work. Without `expiresAt`
+ * the token lives the configured enrollment duration.
+ */
+export async function prepareEnrollment(
+  rt: Runtime,
+  identityId: string,
+  request: EnrollmentRequest,
+  now: Date,
+  expiresAt?: Date,
+  usernameField = 'enrollment.updb',
+): Promise<PreparedEnrollment> {
+  if (request.method === 'updb') await assertUsernameFree(rt, request.username, usernameField);
   const token = randomUUID();
-  const expires = new Date(now.getTime() + rt.config.enrollmentDurationMinutes * 60_000);
+  const expires = expiresAt ?? new Date(now.getTime() + rt.config.enrollmentDurationMinutes * 60_000);
   const jwt = await rt.enrollmentSigner.sign({ em: request.method, sub: identityId, jti: token, exp: expires });
   return {
     id: newId(),
@@ -61,9 +75,9 @@ export async function prepareEnrollment(rt: Runtime, identityId: string, request
   };
 }
 
-async function assertUsernameFree(rt: Runtime, username: string): Promise<void> {
+async function assertUsernameFree(rt: Runtime, username: string, field: string): Promise<void> {
   const taken = (await rt.store.repo('authenticator').exists({ username })) || (await rt.store.repo('enrollment').exists({ username }));
-  if (taken) throw invalidField('enrollment.updb', `the username '${username}' is already in use`, username);
+  if (taken) throw invalidField(field, `the username '${username}' is already in use`, username);
 }
 
 /** Stores a prepared enrollment; call inside the transaction that creates the identity. */
@@ -73,14 +87,77 @@ export async function insertEnrollment(rt: Runtime, identityId: string, e: Prepa
     await rt.store.repo('enrollment').insert({ identityId, method, expiresAt, username, token, jwt }, { id, now });
   } catch (err) {
     if (err instanceof ApiError && (err.cause as { field?: string } | undefined)?.field === 'method') {
-      throw new ApiError('ENROLLMENT_EXISTS', { cause: { field: 'method', reason: `an ${e.method} enrollment already exists for the identity`, value: e.method } });
+      throw exists(e.method);
     }
     throw err;
   }
 }
 
+const enrollment = resource('enrollment');
+
+const REFRESH_BODY = {
+  type: 'object',
+  properties: { expiresAt: { type: 'string', format: 'date-time' } },
+  required: ['expiresAt'],
+  additionalProperties: false,
+};
+
+/** An expiry a client sends must lie ahead: an enrollment born expired could never be redeemed. */
+function futureExpiry(value: string, now: Date): Date {
+  const at = new Date(value);
+  if (!(at.getTime() > now.getTime())) throw invalidField('expiresAt', 'must be after the current date and time', value);
+  return at;
+}
+
+/**
+ * `POST /enrollments`: a new enrollment for an existing identity (ott, or updb with a username). One outstanding
+ * enrollment per method and identity: a second is 409 ENROLLMENT_EXISTS, decided by the unique index.
+ */
+async function createEnrollment(rt: Runtime, ctx: Ctx) {
+  const body = await validBody(rt, enrollment, 'create', ctx);
+  const identityId = body.identityId as string;
+  const expiresAt = futureExpiry(body.expiresAt as string, ctx.now);
+  let request: EnrollmentRequest;
+  if (body.method === 'ott') request = { method: 'ott' };
+  else if (body.method === 'updb') {
+    if (typeof body.username !== 'string') throw invalidField('username', 'username in body is required for method updb', body.username ?? null);
+    request = { method: 'updb', username: body.username };
+  } else {
+    throw invalidField('method', 'ottca enrollment needs certificate authorities, which this controller does not support yet', body.method);
+  }
+  if (request.method !== 'updb' && body.username != null) throw invalidField('username', 'is only valid for method updb', body.username);
+  if (await rt.store.repoFor(enrollment).exists({ identityId, method: request.method })) throw exists(request.method);
+  const prepared = await prepareEnrollment(rt, identityId, request, ctx.now, expiresAt, 'username');
+  await rt.store.tx(() => insertEnrollment(rt, identityId, prepared, ctx.now.toISOString()));
+  return created(enrollment, prepared.id);
+}
+
+function exists(method: string): ApiError {
+  return new ApiError('ENROLLMENT_EXISTS', { cause: { field: 'method', reason: `an ${method} enrollment already exists for the identity`, value: method } });
+}
+
+/**
+ * `POST /enrollments/{id}/refresh`: a new token and JWT with a new expiry, for an outstanding or expired
+ * enrollment. The old token stops working at once: it is no longer stored anywhere.
+ */
+async function refreshEnrollment(rt: Runtime, ctx: Ctx) {
+  const existing = await rt.store.repoFor(enrollment).get(ctx.params.id);
+  const { expiresAt } = rt.validators.custom(REFRESH_BODY, await ctx.json()) as { expiresAt: string };
+  const expires = futureExpiry(expiresAt, ctx.now);
+  const token = randomUUID();
+  const jwt = await rt.enrollmentSigner.sign({ em: existing.method as EnrollmentMethod, sub: existing.identityId as string, jti: token, exp: expires });
+  await rt.store.tx(() => rt.store.repoFor(enrollment).update(existing.id, { token, jwt, expiresAt: expires.toISOString() }, ctx.now.toISOString()));
+  // OpenZiti documents the create shape for this 200 (`{id, _links}`), naming the same, refreshed enrollment.
+  return { data: created(enrollment, existing.id).data };
+}
+
 // OpenZiti's enrollment detail requires a `details` map; this controller has nothing to put in it yet.
 export const enrollmentBehaviour: ResourceBehaviour = {
   resource: 'enrollment',
-  present: (rows) => rows.map((row) => ({ ...toWire(resource('enrollment'), row), details: {} })),
+  routes: (rt) => [
+    { method: 'POST', path: '/enrollments', api: 'management', access: 'admin', handler: (ctx) => createEnrollment(rt, ctx) },
+    { method: 'POST', path: '/enrollments/{id}/refresh', api: 'management', access: 'admin', handler: (ctx) => refreshEnrollment(rt, ctx) },
+    ...enrollRoutes(rt),
+  ],
+  present: (rows) => rows.map((row) => ({ ...toWire(enrollment, row), details: {} })),
 };

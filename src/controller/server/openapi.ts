@@ -74,6 +74,10 @@ function commonDefinitions(): Record<string, JsonSchema> {
       },
       required: ['version', 'revision', 'runtimeVersion', 'apiVersions'],
     },
+    enrollmentCerts: {
+      type: 'object',
+      properties: { ca: string, cert: string, serverCert: string },
+    },
     specDetail: {
       type: 'object',
       properties: {
@@ -180,6 +184,15 @@ class Responses {
         return this.empty('the identity was disabled');
       case 'POST /identities/{id}/enable':
         return this.empty('the identity was enabled');
+      case 'POST /enroll':
+      case 'POST /enroll/ott':
+        return this.data('enrollmentCertsEnvelope', 'the issued client certificate chain and the CA bundle', ref('enrollmentCerts'));
+      case 'POST /enroll/updb':
+        return this.data('enrollUpdbEnvelope', 'the username the identity logs in with', { type: 'object', properties: { username: { type: 'string' } } });
+      case 'GET /enroll/jwks':
+        return { status: 200, description: 'the keys that sign enrollment JWTs (not an envelope)', schema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } }, required: ['keys'] } };
+      case 'POST /enrollments/{id}/refresh':
+        return { status: 200, description: 'the enrollment has a new token and JWT', schema: ref('createEnvelope') };
     }
     return this.standard(route);
   }
