@@ -17,7 +17,7 @@ const file = (name: string, text: string) => {
   writeFileSync(p, text);
   return p;
 };
-const openssl = (...args: string[]) => execFileSync('openssl', args, { encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+const openssl = (...args: string[]) => execFileSync('openssl', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 /** A CSR made by the openssl binary (a client nobody here wrote) for a fresh key of the given kind. */
 function opensslCsr(name: string, keyArgs: string[]): string {
