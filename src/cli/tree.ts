@@ -37,7 +37,10 @@ export function nounCommands(noun: string, load: () => Promise<NounModule>): Nou
  * The nouns whose commands are more than the generic ones. A resource added to the catalogue with a `cli` entry
  * needs no line here: its noun, verbs, flags and columns come from the catalogue.
  */
-export const NOUN_COMMANDS: readonly NounCommands[] = [nounCommands('identity', () => import('./identity/index.js'))];
+export const NOUN_COMMANDS: readonly NounCommands[] = [
+  nounCommands('identity', () => import('./identity/index.js')),
+  nounCommands('enrollment', () => import('./enrollment/index.js')),
+];
 
 const SESSION = 'Session';
 const CONTROLLER = 'Local controller';
@@ -68,6 +71,7 @@ export function topCommands(nouns: readonly NounSummary[] = NOUNS): TopCommand[]
     command('login', SESSION, 'Log in to a controller and keep the session in a profile', async (d) => (await import('./session/login.js')).buildLogin(d)),
     command('logout', SESSION, 'End the session on the controller, then forget it locally', async (d) => (await import('./session/logout.js')).buildLogout(d)),
     command('whoami', SESSION, 'Show who you are logged in as, on which profile and controller', async (d) => (await import('./session/whoami.js')).buildWhoami(d)),
+    command('enroll', SESSION, 'Redeem an enrollment JWT: make a key, get a certificate, write an identity file', async (d) => (await import('./enroll/index.js')).buildEnroll(d)),
     command('profile', SESSION, 'Manage saved profiles: a controller, its trusted CA, a user and their session', async (d) => (await import('./profile/index.js')).buildProfile(d)),
     ...nouns.map((n) => nounCommand(n)),
     { ...command('policy', 'Policies and posture', 'Create, list, change and explain policies: who may dial, bind, and use which routers', async (d) => (await import('./policy/index.js')).buildPolicy(d)), aliases: ['policies'] },

@@ -1,0 +1,72 @@
+// The enrollment noun's own verbs, beside the generic list, show, create and delete: `refresh` (a new JWT, the old
+// one dead). Registered in src/cli/tree.ts with nounCommands.
+import { Command, Option } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { enrollment } from '../../resources/enrollment.js';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../../console/errors.js';
+import { withMeta } from '../generic/meta.js';
+import { entityPath } from '../generic/resolve.js';
+import type { NounModule } from '../nouns/verbs.js';
+import { parseMinutes } from '../identity/duration.js';
+import { reserveSecretFile } from '../identity/secret-file.js';
+
+export interface EnrollmentRefreshOptions {
+  id: string;
+  expiresIn?: number;
+  expiresAt?: string;
+  jwtOutput?: string;
+  force?: boolean;
+}
+
+/** The default lifetime of a refreshed token: the controller's default for new enrollments (180 minutes). */
+const DEFAULT_MINUTES = 180;
+
+export function buildEnrollmentRefresh(deps: Deps, run = runEnrollmentRefresh): CommandUnknownOpts {
+  const command = withMeta(new Command('refresh').argument('<id>', 'the enrollment to refresh (`ctl enrollment list` shows ids)'), {
+    description:
+      'Give an enrollment a new one-time token and JWT with a new expiry (also one that has expired); the old JWT stops ' +
+      'working at once. The new JWT goes to stdout, or to --jwt-output FILE (mode 0600).',
+    examples: ['ctl enrollment refresh 3kq9Zx1', 'ctl enrollment refresh 3kq9Zx1 --expires-in 2d --jwt-output laptop-7.jwt', 'ctl enrollment refresh 3kq9Zx1 --expires-at 2030-01-01T00:00:00Z'],
+  })
+    .addOption(new Option('--expires-in <duration>', `how long the new token lives (30m, 2h, 1d; default ${DEFAULT_MINUTES / 60}h)`).argParser(parseMinutes))
+    .addOption(new Option('--expires-at <time>', 'when the new token expires (ISO 8601)'))
+    .addOption(new Option('--jwt-output <file>', 'write the new JWT to FILE (mode 0600) instead of stdout'))
+    .addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
+  return command.action(async (id, o) => run({ id, ...o }, deps));
+}
+
+export async function runEnrollmentRefresh(opts: EnrollmentRefreshOptions, deps: Deps): Promise<void> {
+  if (opts.expiresIn !== undefined && opts.expiresAt !== undefined) throw new UsageError('--expires-in and --expires-at cannot be combined');
+  let expiresAt: string;
+  if (opts.expiresAt !== undefined) {
+    const at = new Date(opts.expiresAt);
+    if (Number.isNaN(at.getTime())) throw new UsageError(`--expires-at '${opts.expiresAt}' is not a date and time`, ['example: 2030-01-01T00:00:00Z']);
+    expiresAt = at.toISOString();
+  } else {
+    expiresAt = new Date(deps.clock().getTime() + (opts.expiresIn ?? DEFAULT_MINUTES) * 60_000).toISOString();
+  }
+  const toFile = opts.jwtOutput !== undefined && opts.jwtOutput !== '-';
+  const file = toFile ? await reserveSecretFile(opts.jwtOutput!, { force: opts.force, flag: '--jwt-output' }) : undefined;
+  try {
+    const api = await deps.api();
+    await api.post(`${entityPath(enrollment, opts.id)}/refresh`, { expiresAt });
+    const detail = await api.get<{ jwt?: string; method?: string; identity?: { name?: string } }>(entityPath(enrollment, opts.id));
+    if (!detail.jwt) throw new UsageError(`enrollment ${opts.id} has no JWT`);
+    const what = `${detail.method ?? ''} enrollment ${opts.id}${detail.identity?.name ? ` of ${detail.identity.name}` : ''}`.trim();
+    if (file) {
+      await file.write(detail.jwt);
+      deps.io.info(`refreshed ${what}: wrote the new JWT to ${opts.jwtOutput} (expires ${expiresAt})`);
+    } else {
+      deps.io.out(detail.jwt);
+      deps.io.info(`refreshed ${what} (expires ${expiresAt}); the previous JWT no longer works`);
+    }
+  } catch (err) {
+    await file?.abandon();
+    throw err;
+  }
+}
+
+export const verbs: NounModule['verbs'] = {
+  refresh: (deps) => buildEnrollmentRefresh(deps),
+};
