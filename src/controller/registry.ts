@@ -2,6 +2,7 @@ import { CATALOGUE, type ResourceDef } from '../resources/index.js';
 import { accessRoutes } from './api/access.js';
 import { authenticateRoutes } from './api/authenticate.js';
 import { authenticatorBehaviour } from './api/authenticators.js';
+import { caBehaviour } from './api/cas.js';
 import { configBehaviour, configTypeBehaviour } from './api/configs.js';
 import { crudRoutes } from './api/crud.js';
 import { apiSessionBehaviour, currentRoutes } from './api/current.js';
@@ -38,6 +39,7 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   servicePolicyBehaviour,
   edgeRouterPolicyBehaviour,
   serviceEdgeRouterPolicyBehaviour,
+  caBehaviour,
 ];
 
 const NO_HOOKS: WriteHooks = {};

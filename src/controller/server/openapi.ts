@@ -191,6 +191,10 @@ class Responses {
         return this.data('enrollUpdbEnvelope', 'the username the identity logs in with', { type: 'object', properties: { username: { type: 'string' } } });
       case 'GET /enroll/jwks':
         return { status: 200, description: 'the keys that sign enrollment JWTs (not an envelope)', schema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } }, required: ['keys'] } };
+      case 'POST /cas/{id}/verify':
+        return this.empty('the CA is verified');
+      case 'GET /cas/{id}/jwt':
+        return { status: 200, description: "the CA's enrollment JWT", schema: { type: 'string' }, produces: ['application/jwt'] };
       case 'POST /enrollments/{id}/refresh':
         return { status: 200, description: 'the enrollment has a new token and JWT', schema: ref('createEnvelope') };
     }
