@@ -183,7 +183,9 @@ for (const store of storesUnderTest()) {
       };
       await bad({ identityId, method: 'updb', expiresAt: later(30) }, 'username');
       await bad({ identityId, method: 'updb', username: 'someone', expiresAt: new Date(Date.now() - 60_000).toISOString() }, 'expiresAt');
-      await bad({ identityId, method: 'ottca', caId: 'x', expiresAt: later(30) }, 'method');
+      await bad({ identityId, method: 'ottca', caId: 'x', expiresAt: later(30) }, 'caId');
+      await bad({ identityId, method: 'ottca', expiresAt: later(30) }, 'caId');
+      await bad({ identityId, method: 'ott', caId: 'x', expiresAt: later(30) }, 'caId');
       await bad({ identityId: 'nope', method: 'ott', expiresAt: later(30) }, 'identityId');
       const updb = await t.admin.request('POST', '/enrollments', { json: { identityId, method: 'updb', username: `u-${Date.now()}`, expiresAt: later(30) } });
       assert.equal(updb.status, 201);

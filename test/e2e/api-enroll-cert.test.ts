@@ -97,7 +97,7 @@ describe('enrollment and certificate authentication (HTTPS)', () => {
     const { readFileSync } = await import('node:fs');
     const stranger = await mtlsRequest(target, { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') }, 'POST', '/authenticate?method=cert');
     assert.equal(stranger.status, 401);
-    assert.match(stranger.body.error.message, /not issued by this controller/);
+    assert.match(stranger.body.error.message, /issued neither by this controller nor by a verified CA/);
 
     // Issued by the controller's own intermediate (the test PKI is shared), but never enrolled.
     const pki = await loadOrCreatePki(await sharedTestPki(), { hosts: ['127.0.0.1'] });

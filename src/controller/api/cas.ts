@@ -94,6 +94,12 @@ async function caJwt(rt: Runtime, ctx: Ctx) {
 
 export const caBehaviour: ResourceBehaviour = {
   resource: 'ca',
+  // An ottca enrollment is worthless without its CA: they go with it, in the delete's transaction.
+  hooks: {
+    async beforeDelete(rt, row) {
+      await rt.store.repo('enrollment').deleteWhere({ caId: row.id });
+    },
+  },
   routes: (rt): Route[] => [
     { method: 'POST', path: '/cas', api: 'management', access: 'admin', handler: (ctx) => createCa(rt, ctx) },
     { method: 'POST', path: '/cas/{id}/verify', api: 'management', access: 'admin', handler: (ctx) => verifyCa(rt, ctx) },

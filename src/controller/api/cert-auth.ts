@@ -8,6 +8,7 @@ import { isDisabled } from '../auth/identity-state.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx } from '../server/types.js';
 import type { Row } from '../store/repository.js';
+import { signedByCa } from './cas.js';
 
 const INVALID_AUTH = (why: string) => new ApiError('INVALID_AUTH', { message: `The authentication request failed: ${why}` });
 
@@ -25,6 +26,12 @@ function issuedByUs(rt: Runtime, leaf: X509Certificate): boolean {
   return leaf.checkIssued(intermediate) && leaf.verify(intermediate.publicKey);
 }
 
+/** Whether a verified third-party CA that allows authentication issued it (an unverified CA is never trusted). */
+async function issuedByTrustedCa(rt: Runtime, leaf: X509Certificate): Promise<boolean> {
+  const cas = await rt.store.repo('ca').findAll({ isVerified: true, isAuthEnabled: true }, { columns: ['certPem'] });
+  return cas.some((ca) => signedByCa(ca, leaf));
+}
+
 /**
  * The identity and cert authenticator a presented certificate stands for. Every refusal is the same 401
  * INVALID_AUTH (with the reason in the message: the certificate is the caller's own, nothing leaks).
@@ -37,7 +44,9 @@ export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, n
   } catch {
     throw INVALID_AUTH('the client certificate cannot be read');
   }
-  if (!issuedByUs(rt, leaf)) throw INVALID_AUTH('the client certificate was not issued by this controller');
+  if (!issuedByUs(rt, leaf) && !(await issuedByTrustedCa(rt, leaf))) {
+    throw INVALID_AUTH('the client certificate was issued neither by this controller nor by a verified CA that allows authentication');
+  }
   const fingerprint = createHash('sha1').update(der).digest('hex');
   const authenticator = await rt.store.repo('authenticator').findOne({ method: 'cert', fingerprint });
   if (!authenticator) throw INVALID_AUTH('the client certificate belongs to no identity');

@@ -4,7 +4,10 @@
 // redeemed at most once, even by two requests racing with it.
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { password as passwordType, username as usernameType } from '../../resources/common.js';
+import { createHash, X509Certificate } from 'node:crypto';
 import { CsrError } from '../../protocol/csr.js';
+import { peerCertificate } from './cert-auth.js';
+import { signedByCa } from './cas.js';
 import type { Runtime } from '../runtime.js';
 import { acceptCsr, identitySpiffeId, issueClientCert } from '../pki/issue.js';
 import { typeSchema, type JsonSchema } from '../server/schemas.js';
@@ -67,6 +70,7 @@ export function enrollRoutes(rt: Runtime): Route[] {
   return [
     { method: 'POST', path: '/enroll', api: 'client', access: 'public', handler: (ctx) => genericEnroll(rt, ctx) },
     { method: 'POST', path: '/enroll/ott', api: 'client', access: 'public', handler: (ctx) => ottEnroll(rt, ctx) },
+    { method: 'POST', path: '/enroll/ottca', api: 'client', access: 'public', handler: (ctx) => ottcaEnroll(rt, ctx) },
     { method: 'POST', path: '/enroll/updb', api: 'client', access: 'public', handler: (ctx) => updbEnroll(rt, ctx) },
     // The keys that sign enrollment JWTs, as a bare JWK set (no envelope), for clients that verify tokens offline.
     { method: 'GET', path: '/enroll/jwks', api: 'client', access: 'public', handler: async () => ({ raw: JSON.stringify(await rt.enrollmentSigner.jwks()), contentType: 'application/json' }) },
@@ -76,6 +80,11 @@ export function enrollRoutes(rt: Runtime): Route[] {
 async function ottEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const body = enrollBody(rt, OTT_BODY, await ctx.json()) as { token: string; clientCsr?: string };
   return redeemOtt(rt, ctx, await outstanding(rt, body.token, 'ott', ctx.now), body.clientCsr);
+}
+
+async function ottcaEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
+  const body = enrollBody(rt, OTT_BODY, await ctx.json()) as { token: string };
+  return redeemOttca(rt, ctx, await outstanding(rt, body.token, 'ottca', ctx.now));
 }
 
 async function updbEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
@@ -102,6 +111,7 @@ async function genericEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
     throw new ApiError('UNSUPPORTED_MEDIA', { message: 'the enrollment answer is JSON: accept application/json' });
   }
   if (found.method === 'ott') return redeemOtt(rt, ctx, found, body.clientCsr as string | undefined);
+  if (found.method === 'ottca') return redeemOttca(rt, ctx, found);
   if (typeof body.password !== 'string') throw invalidField('password', 'password in body is required for updb enrollment', '');
   return redeemUpdb(rt, ctx, found, body.password);
 }
@@ -127,7 +137,7 @@ async function outstanding(rt: Runtime, token: string, method: string | undefine
   if (method !== undefined && found.method !== method) {
     throw new ApiError('INVALID_ENROLL_METHOD', { message: `the token is for ${found.method} enrollment, not ${method}` });
   }
-  if (found.method !== 'ott' && found.method !== 'updb') {
+  if (found.method !== 'ott' && found.method !== 'updb' && found.method !== 'ottca') {
     throw new ApiError('INVALID_ENROLL_METHOD', { message: `${found.method} enrollment is not supported by this controller yet` });
   }
   if (Date.parse(found.expiresAt as string) <= now.getTime()) {
@@ -168,6 +178,31 @@ async function redeemOtt(rt: Runtime, ctx: Ctx, enrollment: Row, clientCsr: stri
   await replaceWithAuthenticator(rt, enrollment, { method: 'cert', certPem: issued.chainPem, fingerprint: issued.fingerprint, isIssuedByNetwork: true }, ctx.now);
   // `cert` is the client chain without the root (as OpenZiti); `ca` the bundle to trust the controller with.
   return { data: { cert: issued.chainPem, ca: rt.pki.caBundlePem } };
+}
+
+/**
+ * ottca: the identity already exists and its enrollment names a CA; the client presents (on this TLS connection) a
+ * certificate that CA issued, which becomes the identity's cert authenticator. The CA must be verified and allow
+ * ottca enrollment; a certificate some authenticator already has is refused.
+ */
+async function redeemOttca(rt: Runtime, ctx: Ctx, enrollment: Row): Promise<Reply> {
+  const der = peerCertificate(ctx);
+  if (!der) throw new ApiError('INVALID_CLIENT_CERT', { message: 'ottca enrollment needs the client certificate on the TLS connection' });
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(der);
+  } catch {
+    throw new ApiError('INVALID_CLIENT_CERT', { message: 'the client certificate cannot be read' });
+  }
+  const ca = enrollment.caId ? await rt.store.repo('ca').find(enrollment.caId as string) : undefined;
+  if (!ca || ca.isVerified !== true || ca.isOttCaEnrollmentEnabled !== true) {
+    throw new ApiError('ENROLLMENT_CA_NOT_VALID', { message: "the enrollment's CA is missing, unverified, or does not allow ottca enrollment" });
+  }
+  if (!signedByCa(ca, cert)) throw new ApiError('ENROLLMENT_CA_NOT_VALID', { message: "the client certificate was not issued by the enrollment's CA" });
+  const fingerprint = createHash('sha1').update(der).digest('hex');
+  if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint })) throw new ApiError('CERT_IN_USE');
+  await replaceWithAuthenticator(rt, enrollment, { method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false }, ctx.now);
+  return { data: {} };
 }
 
 async function redeemUpdb(rt: Runtime, ctx: Ctx, enrollment: Row, password: string): Promise<Reply> {

@@ -4,13 +4,13 @@ import type { Runtime } from '../runtime.js';
 import { newId } from '../store/repository.js';
 import type { ResourceBehaviour } from '../registry.js';
 import { resource } from '../../resources/index.js';
-import { toWire } from './present.js';
+import { entityRef, toWire } from './present.js';
 import type { EnrollmentMethod } from '../pki/enrollment-jwt.js';
 import type { Ctx } from '../server/types.js';
 import { created, validBody } from './crud.js';
 import { enrollRoutes } from './enroll.js';
 
-export type EnrollmentRequest = { method: 'ott' } | { method: 'updb'; username: string };
+export type EnrollmentRequest = { method: 'ott' } | { method: 'updb'; username: string } | { method: 'ottca'; caId: string };
 
 /**
  * Reads the `enrollment` member of an identity create body: `{ott: true}` or `{updb: "<username>"}`.
@@ -35,18 +35,20 @@ export function parseEnrollmentRequest(value: unknown): EnrollmentRequest | unde
     return { method: 'updb', username };
   }
   if (method === 'ottca') {
-    throw invalidField('enrollment.ottca', 'ottca enrollment needs certificate authorities, which this controller does not support yet', obj.ottca);
+    if (typeof obj.ottca !== 'string' || obj.ottca === '') throw invalidField('enrollment.ottca', 'must be the id of a CA', obj.ottca);
+    return { method: 'ottca', caId: obj.ottca };
   }
   throw invalidField(`enrollment.${method}`, 'is not a known enrollment method (ott, ottca, updb)', obj[method]);
 }
 
 export interface PreparedEnrollment {
   id: string;
-  method: 'ott' | 'updb';
+  method: 'ott' | 'updb' | 'ottca';
   token: string;
   jwt: string;
   expiresAt: string;
   username: string | null;
+  caId: string | null;
 }
 
 /**
@@ -59,9 +61,13 @@ export async function prepareEnrollment(
   request: EnrollmentRequest,
   now: Date,
   expiresAt?: Date,
-  usernameField = 'enrollment.updb',
+  /** The body fields an error names: the identity's `enrollment.*`, or `POST /enrollments`'s own. */
+  fields = { username: 'enrollment.updb', caId: 'enrollment.ottca' },
 ): Promise<PreparedEnrollment> {
-  if (request.method === 'updb') await assertUsernameFree(rt, request.username, usernameField);
+  if (request.method === 'updb') await assertUsernameFree(rt, request.username, fields.username);
+  if (request.method === 'ottca' && !(await rt.store.repo('ca').find(request.caId))) {
+    throw invalidField(fields.caId, `no CA found with id '${request.caId}'`, request.caId);
+  }
   const token = randomUUID();
   const expires = expiresAt ?? new Date(now.getTime() + rt.config.enrollmentDurationMinutes * 60_000);
   const jwt = await rt.enrollmentSigner.sign({ em: request.method, sub: identityId, jti: token, exp: expires });
@@ -72,6 +78,7 @@ export async function prepareEnrollment(
     jwt,
     expiresAt: expires.toISOString(),
     username: request.method === 'updb' ? request.username : null,
+    caId: request.method === 'ottca' ? request.caId : null,
   };
 }
 
@@ -82,9 +89,9 @@ async function assertUsernameFree(rt: Runtime, username: string, field: string):
 
 /** Stores a prepared enrollment; call inside the transaction that creates the identity. */
 export async function insertEnrollment(rt: Runtime, identityId: string, e: PreparedEnrollment, now: string): Promise<void> {
-  const { id, method, expiresAt, username, token, jwt } = e;
+  const { id, method, expiresAt, username, token, jwt, caId } = e;
   try {
-    await rt.store.repo('enrollment').insert({ identityId, method, expiresAt, username, token, jwt }, { id, now });
+    await rt.store.repo('enrollment').insert({ identityId, method, expiresAt, username, token, jwt, caId }, { id, now });
   } catch (err) {
     if (err instanceof ApiError && (err.cause as { field?: string } | undefined)?.field === 'method') {
       throw exists(e.method);
@@ -123,11 +130,13 @@ async function createEnrollment(rt: Runtime, ctx: Ctx) {
     if (typeof body.username !== 'string') throw invalidField('username', 'username in body is required for method updb', body.username ?? null);
     request = { method: 'updb', username: body.username };
   } else {
-    throw invalidField('method', 'ottca enrollment needs certificate authorities, which this controller does not support yet', body.method);
+    if (typeof body.caId !== 'string') throw invalidField('caId', 'caId in body is required for method ottca', body.caId ?? null);
+    request = { method: 'ottca', caId: body.caId };
   }
   if (request.method !== 'updb' && body.username != null) throw invalidField('username', 'is only valid for method updb', body.username);
+  if (request.method !== 'ottca' && body.caId != null) throw invalidField('caId', 'is only valid for method ottca', body.caId);
   if (await rt.store.repoFor(enrollment).exists({ identityId, method: request.method })) throw exists(request.method);
-  const prepared = await prepareEnrollment(rt, identityId, request, ctx.now, expiresAt, 'username');
+  const prepared = await prepareEnrollment(rt, identityId, request, ctx.now, expiresAt, { username: 'username', caId: 'caId' });
   await rt.store.tx(() => insertEnrollment(rt, identityId, prepared, ctx.now.toISOString()));
   return created(enrollment, prepared.id);
 }
@@ -159,5 +168,14 @@ export const enrollmentBehaviour: ResourceBehaviour = {
     { method: 'POST', path: '/enrollments/{id}/refresh', api: 'management', access: 'admin', handler: (ctx) => refreshEnrollment(rt, ctx) },
     ...enrollRoutes(rt),
   ],
-  present: (rows) => rows.map((row) => ({ ...toWire(enrollment, row), details: {} })),
+  present: async (rows, rt) => {
+    const caIds = [...new Set(rows.map((r) => r.caId).filter((id): id is string => typeof id === 'string'))];
+    const cas = caIds.length ? await rt.store.repo('ca').findAll({ id: caIds }, { columns: ['name'] }) : [];
+    return rows.map((row) => {
+      const wire: Record<string, unknown> = { ...toWire(enrollment, row), details: {} };
+      const found = cas.find((c) => c.id === row.caId);
+      if (found) wire.ca = entityRef(resource('ca'), found.id, found.name as string);
+      return wire;
+    });
+  },
 };

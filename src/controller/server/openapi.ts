@@ -187,6 +187,8 @@ class Responses {
       case 'POST /enroll':
       case 'POST /enroll/ott':
         return this.data('enrollmentCertsEnvelope', 'the issued client certificate chain and the CA bundle', ref('enrollmentCerts'));
+      case 'POST /enroll/ottca':
+        return this.empty('the client certificate is now the identity\'s');
       case 'POST /enroll/updb':
         return this.data('enrollUpdbEnvelope', 'the username the identity logs in with', { type: 'object', properties: { username: { type: 'string' } } });
       case 'GET /enroll/jwks':

@@ -1,10 +1,19 @@
-// Recorded by `npm run schema:migration -- cas`. Never edit a migration that has shipped: record a new one.
+// Recorded by `npm run schema:migration -- cas-and-ottca-enrollments`. Never edit a migration that has shipped: record a new one.
 import type { Migration } from '../schema-diff.js';
 
 export const migration: Migration = {
   "id": 5,
-  "name": "cas",
+  "name": "cas-and-ottca-enrollments",
   "ops": [
+    {
+      "op": "addColumn",
+      "table": "enrollments",
+      "column": {
+        "name": "caId",
+        "type": "text",
+        "notNull": false
+      }
+    },
     {
       "op": "createTable",
       "table": {
@@ -89,11 +98,6 @@ export const migration: Migration = {
             "type": "text",
             "notNull": false,
             "default": "[caName]-[commonName]"
-          },
-          {
-            "name": "externalIdClaim",
-            "type": "json",
-            "notNull": false
           }
         ],
         "primaryKey": [
