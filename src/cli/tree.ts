@@ -40,6 +40,7 @@ export function nounCommands(noun: string, load: () => Promise<NounModule>): Nou
 export const NOUN_COMMANDS: readonly NounCommands[] = [
   nounCommands('identity', () => import('./identity/index.js')),
   nounCommands('enrollment', () => import('./enrollment/index.js')),
+  nounCommands('ca', () => import('./ca/index.js')),
 ];
 
 const SESSION = 'Session';
