@@ -41,6 +41,7 @@ export const NOUN_COMMANDS: readonly NounCommands[] = [
   nounCommands('identity', () => import('./identity/index.js')),
   nounCommands('enrollment', () => import('./enrollment/index.js')),
   nounCommands('ca', () => import('./ca/index.js')),
+  nounCommands('authenticator', () => import('./authenticator/index.js')),
 ];
 
 const SESSION = 'Session';

@@ -41,6 +41,8 @@ export const API_ERRORS = {
   INVALID_CERT_PEM: { status: 400, message: 'The certificate PEM is not valid' },
   INVALID_CLIENT_CERT: { status: 400, message: 'The client certificate is missing or not valid' },
   ENROLLMENT_CA_NOT_VALID: { status: 400, message: "The enrollment's CA is not valid for this certificate" },
+  ENROLLMENT_NO_VALID_CAS: { status: 400, message: 'No valid CA issued the certificate' },
+  ENROLLMENT_IDENTITY_ALREADY_ENROLLED: { status: 409, message: 'The certificate has already been enrolled' },
   CERT_IN_USE: { status: 409, message: 'The certificate is already in use by an authenticator' },
   SERVER_TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests, try again later' },
   TIMEOUT: { status: 503, message: 'The request timed out' },

@@ -198,6 +198,47 @@ for (const store of storesUnderTest()) {
       assert.equal((await enrollOtt(detail.token, ecCsr())).body.error.code, 'INVALID_ENROLLMENT_TOKEN');
     });
 
+    it('reverting an authenticator: cert (ours) becomes ott, updb becomes updb with its username; sessions end', async () => {
+      const { id, enrollment } = await identityWith({ ott: true });
+      assert.equal((await enrollOtt(enrollment.token, ecCsr())).status, 200);
+      const certAuth = (await state(id)).authenticators.cert.id;
+      const expiresAt = later(60);
+      const reverted = await t.admin.request('POST', `/authenticators/${certAuth}/re-enroll`, { json: { expiresAt } });
+      assert.equal(reverted.status, 201, JSON.stringify(reverted.body));
+      const s = await state(id);
+      assert.deepEqual(s.authenticators, {});
+      assert.equal(s.enrollment.ott.id, reverted.body.data.id);
+      assert.equal(s.enrollment.ott.expiresAt, expiresAt);
+      assert.equal((await enrollOtt(s.enrollment.ott.token, ecCsr())).status, 200);
+
+      const username = `rev-${Math.random().toString(36).slice(2, 8)}`;
+      const user = await identityWith({ updb: username });
+      await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, { query: `token=${user.enrollment.token}`, json: { password: 'First-123' } });
+      const login = await t.anonymous.request('POST', '/authenticate', { query: 'method=password', json: { username, password: 'First-123' } });
+      assert.equal(login.status, 200);
+      const updbAuth = (await state(user.id)).authenticators.updb.id;
+      assert.equal((await t.admin.request('POST', `/authenticators/${updbAuth}/re-enroll`, { json: { expiresAt } })).status, 201);
+      const again = (await state(user.id)).enrollment.updb;
+      assert.ok(again, 'a updb enrollment replaces the password');
+      // The session opened with the old password is gone, and the password no longer works.
+      const session = await t.app.inject({ method: 'GET', url: '/edge/client/v1/current-api-session', headers: { 'zt-session': login.body.data.token } });
+      assert.equal(session.statusCode, 401);
+      assert.equal((await t.anonymous.request('POST', '/authenticate', { query: 'method=password', json: { username, password: 'First-123' } })).status, 401);
+      await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, { query: `token=${again.token}`, json: { password: 'Second-123' } });
+      assert.equal((await t.anonymous.request('POST', '/authenticate', { query: 'method=password', json: { username, password: 'Second-123' } })).status, 200);
+
+      // An outstanding enrollment of the method already: 409, and the authenticator stays.
+      const busy = await identityWith({ ott: true });
+      await enrollOtt(busy.enrollment.token, ecCsr());
+      const busyAuth = (await state(busy.id)).authenticators.cert.id;
+      assert.equal((await t.admin.request('POST', '/enrollments', { json: { identityId: busy.id, method: 'ott', expiresAt } })).status, 201);
+      const conflict = await t.admin.request('POST', `/authenticators/${busyAuth}/re-enroll`, { json: { expiresAt } });
+      assert.equal(conflict.status, 409);
+      assert.equal(conflict.body.error.code, 'ENROLLMENT_EXISTS');
+      assert.ok((await state(busy.id)).authenticators.cert);
+      assert.equal((await t.admin.request('POST', '/authenticators/nope/re-enroll', { json: { expiresAt } })).status, 404);
+    });
+
     it('of five concurrent redemptions of one token, exactly one succeeds', async () => {
       const { id, enrollment } = await identityWith({ ott: true });
       const results = await Promise.all(Array.from({ length: 5 }, () => enrollOtt(enrollment.token, ecCsr())));

@@ -149,6 +149,26 @@ describe('ctl enroll refuses, and nothing is spent', () => {
   });
 });
 
+describe('ctl authenticator revert', () => {
+  it('the certificate stops working; the identity enrolls again with the new JWT and logs in', async () => {
+    const { id, jwtFile } = await newIdentity();
+    const configDir = await tempConfigDir();
+    const first = path.join(f.tmp, 'revert-first.json');
+    await expectCtl(0, ['enroll', jwtFile, '--out', first], { configDir });
+    await expectCtl(0, ['login', '--identity', first], { configDir });
+    const authId = (await detail(id)).authenticators.cert.id;
+    const again = path.join(f.tmp, 'revert-again.jwt');
+    await f.cli.expect(0, ['authenticator', 'revert', authId, '--expires-in', '1h', '--jwt-output', again]);
+    assert.ok((await detail(id)).enrollment.ott);
+    const refused = await runCtl(['login', '--identity', first], { configDir });
+    assert.equal(refused.code, 4, describeRun(['login --identity (reverted)'], refused));
+    const second = path.join(f.tmp, 'revert-second.json');
+    await expectCtl(0, ['enroll', again, '--out', second], { configDir });
+    await expectCtl(0, ['login', '--identity', second], { configDir });
+    await expectCtl(0, ['whoami'], { configDir });
+  });
+});
+
 describe('ctl enroll (updb)', () => {
   it('sets the password from stdin; the identity then logs in with it', async () => {
     const username = unique('alice');

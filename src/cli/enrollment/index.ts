@@ -11,32 +11,59 @@ import type { NounModule } from '../nouns/verbs.js';
 import { parseMinutes } from '../identity/duration.js';
 import { reserveSecretFile } from '../identity/secret-file.js';
 
-export interface EnrollmentRefreshOptions {
+export interface EnrollmentRefreshOptions extends NewJwtOptions {
   id: string;
-  expiresIn?: number;
-  expiresAt?: string;
-  jwtOutput?: string;
-  force?: boolean;
 }
 
 /** The default lifetime of a refreshed token: the controller's default for new enrollments (180 minutes). */
 const DEFAULT_MINUTES = 180;
 
 export function buildEnrollmentRefresh(deps: Deps, run = runEnrollmentRefresh): CommandUnknownOpts {
-  const command = withMeta(new Command('refresh').argument('<id>', 'the enrollment to refresh (`ctl enrollment list` shows ids)'), {
-    description:
-      'Give an enrollment a new one-time token and JWT with a new expiry (also one that has expired); the old JWT stops ' +
-      'working at once. The new JWT goes to stdout, or to --jwt-output FILE (mode 0600).',
-    examples: ['ctl enrollment refresh 3kq9Zx1', 'ctl enrollment refresh 3kq9Zx1 --expires-in 2d --jwt-output laptop-7.jwt', 'ctl enrollment refresh 3kq9Zx1 --expires-at 2030-01-01T00:00:00Z'],
-  })
-    .addOption(new Option('--expires-in <duration>', `how long the new token lives (30m, 2h, 1d; default ${DEFAULT_MINUTES / 60}h)`).argParser(parseMinutes))
-    .addOption(new Option('--expires-at <time>', 'when the new token expires (ISO 8601)'))
-    .addOption(new Option('--jwt-output <file>', 'write the new JWT to FILE (mode 0600) instead of stdout'))
-    .addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
+  const command = expiryOptions(
+    withMeta(new Command('refresh').argument('<id>', 'the enrollment to refresh (`ctl enrollment list` shows ids)'), {
+      description:
+        'Give an enrollment a new one-time token and JWT with a new expiry (also one that has expired); the old JWT stops ' +
+        'working at once. The new JWT goes to stdout, or to --jwt-output FILE (mode 0600).',
+      examples: ['ctl enrollment refresh 3kq9Zx1', 'ctl enrollment refresh 3kq9Zx1 --expires-in 2d --jwt-output laptop-7.jwt', 'ctl enrollment refresh 3kq9Zx1 --expires-at 2030-01-01T00:00:00Z'],
+    }),
+  );
   return command.action(async (id, o) => run({ id, ...o }, deps));
 }
 
 export async function runEnrollmentRefresh(opts: EnrollmentRefreshOptions, deps: Deps): Promise<void> {
+  await withNewJwt(opts, deps, 'refreshed', async (api, expiresAt) => {
+    await api.post(`${entityPath(enrollment, opts.id)}/refresh`, { expiresAt });
+    return opts.id;
+  });
+}
+
+/** The expiry flags of a verb that makes a new enrollment JWT. */
+export interface NewJwtOptions {
+  expiresIn?: number;
+  expiresAt?: string;
+  jwtOutput?: string;
+  force?: boolean;
+}
+
+export function expiryOptions<C extends CommandUnknownOpts>(command: C): C {
+  command
+    .addOption(new Option('--expires-in <duration>', `how long the new token lives (30m, 2h, 1d; default ${DEFAULT_MINUTES / 60}h)`).argParser(parseMinutes))
+    .addOption(new Option('--expires-at <time>', 'when the new token expires (ISO 8601)'))
+    .addOption(new Option('--jwt-output <file>', 'write the new JWT to FILE (mode 0600) instead of stdout'))
+    .addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
+  return command;
+}
+
+/**
+ * Runs `call` (which makes an enrollment with the expiry and returns its id), then writes that enrollment's JWT to
+ * stdout or --jwt-output (reserved before the call, so a write that would fail is found first).
+ */
+export async function withNewJwt(
+  opts: NewJwtOptions,
+  deps: Deps,
+  verb: string,
+  call: (api: Awaited<ReturnType<Deps['api']>>, expiresAt: string) => Promise<string>,
+): Promise<void> {
   if (opts.expiresIn !== undefined && opts.expiresAt !== undefined) throw new UsageError('--expires-in and --expires-at cannot be combined');
   let expiresAt: string;
   if (opts.expiresAt !== undefined) {
@@ -50,16 +77,16 @@ export async function runEnrollmentRefresh(opts: EnrollmentRefreshOptions, deps:
   const file = toFile ? await reserveSecretFile(opts.jwtOutput!, { force: opts.force, flag: '--jwt-output' }) : undefined;
   try {
     const api = await deps.api();
-    await api.post(`${entityPath(enrollment, opts.id)}/refresh`, { expiresAt });
-    const detail = await api.get<{ jwt?: string; method?: string; identity?: { name?: string } }>(entityPath(enrollment, opts.id));
-    if (!detail.jwt) throw new UsageError(`enrollment ${opts.id} has no JWT`);
-    const what = `${detail.method ?? ''} enrollment ${opts.id}${detail.identity?.name ? ` of ${detail.identity.name}` : ''}`.trim();
+    const id = await call(api, expiresAt);
+    const detail = await api.get<{ jwt?: string; method?: string; identity?: { name?: string } }>(entityPath(enrollment, id));
+    if (!detail.jwt) throw new UsageError(`enrollment ${id} has no JWT`);
+    const what = `${detail.method ?? ''} enrollment ${id}${detail.identity?.name ? ` of ${detail.identity.name}` : ''}`.trim();
     if (file) {
       await file.write(detail.jwt);
-      deps.io.info(`refreshed ${what}: wrote the new JWT to ${opts.jwtOutput} (expires ${expiresAt})`);
+      deps.io.info(`${verb} ${what}: wrote the JWT to ${opts.jwtOutput} (expires ${expiresAt})`);
     } else {
       deps.io.out(detail.jwt);
-      deps.io.info(`refreshed ${what} (expires ${expiresAt}); the previous JWT no longer works`);
+      deps.io.info(`${verb} ${what} (expires ${expiresAt})`);
     }
   } catch (err) {
     await file?.abandon();

@@ -4,7 +4,8 @@
 // redeemed at most once, even by two requests racing with it.
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { password as passwordType, username as usernameType } from '../../resources/common.js';
-import { createHash, X509Certificate } from 'node:crypto';
+import { createHash, randomUUID, X509Certificate } from 'node:crypto';
+import { signStaticJwt } from '../pki/enrollment-jwt.js';
 import { CsrError } from '../../protocol/csr.js';
 import { peerCertificate } from './cert-auth.js';
 import { signedByCa } from './cas.js';
@@ -12,7 +13,7 @@ import type { Runtime } from '../runtime.js';
 import { acceptCsr, identitySpiffeId, issueClientCert } from '../pki/issue.js';
 import { typeSchema, type JsonSchema } from '../server/schemas.js';
 import type { Ctx, Reply, Route } from '../server/types.js';
-import type { Row } from '../store/repository.js';
+import { newId, type Row } from '../store/repository.js';
 
 const OTT_BODY = {
   type: 'object',
@@ -70,11 +71,23 @@ export function enrollRoutes(rt: Runtime): Route[] {
   return [
     { method: 'POST', path: '/enroll', api: 'client', access: 'public', handler: (ctx) => genericEnroll(rt, ctx) },
     { method: 'POST', path: '/enroll/ott', api: 'client', access: 'public', handler: (ctx) => ottEnroll(rt, ctx) },
+    { method: 'POST', path: '/enroll/ca', api: 'client', access: 'public', handler: (ctx) => caEnroll(rt, ctx) },
     { method: 'POST', path: '/enroll/ottca', api: 'client', access: 'public', handler: (ctx) => ottcaEnroll(rt, ctx) },
     { method: 'POST', path: '/enroll/updb', api: 'client', access: 'public', handler: (ctx) => updbEnroll(rt, ctx) },
+    { method: 'GET', path: '/network-jwts', api: 'both', access: 'public', handler: () => networkJwts(rt) },
     // The keys that sign enrollment JWTs, as a bare JWK set (no envelope), for clients that verify tokens offline.
     { method: 'GET', path: '/enroll/jwks', api: 'client', access: 'public', handler: async () => ({ raw: JSON.stringify(await rt.enrollmentSigner.jwks()), contentType: 'application/json' }) },
   ];
+}
+
+/**
+ * `GET /network-jwts`: a JWT that names this controller (its issuer) and is signed by its server certificate's key,
+ * so that a client can learn whom to trust before it has any enrollment (`em: "network"`, no expiry).
+ */
+async function networkJwts(rt: Runtime): Promise<Reply> {
+  const iss = `${rt.config.publicUrl.replace(/\/+$/, '')}/`;
+  const token = await signStaticJwt(rt.pki, { em: 'network', iss, sub: iss, jti: randomUUID(), aud: ['openziti-enroller'] });
+  return { data: [{ name: 'default', token }] };
 }
 
 async function ottEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
@@ -186,14 +199,7 @@ async function redeemOtt(rt: Runtime, ctx: Ctx, enrollment: Row, clientCsr: stri
  * ottca enrollment; a certificate some authenticator already has is refused.
  */
 async function redeemOttca(rt: Runtime, ctx: Ctx, enrollment: Row): Promise<Reply> {
-  const der = peerCertificate(ctx);
-  if (!der) throw new ApiError('INVALID_CLIENT_CERT', { message: 'ottca enrollment needs the client certificate on the TLS connection' });
-  let cert: X509Certificate;
-  try {
-    cert = new X509Certificate(der);
-  } catch {
-    throw new ApiError('INVALID_CLIENT_CERT', { message: 'the client certificate cannot be read' });
-  }
+  const { der, cert } = clientCertificate(ctx, 'ottca enrollment');
   const ca = enrollment.caId ? await rt.store.repo('ca').find(enrollment.caId as string) : undefined;
   if (!ca || ca.isVerified !== true || ca.isOttCaEnrollmentEnabled !== true) {
     throw new ApiError('ENROLLMENT_CA_NOT_VALID', { message: "the enrollment's CA is missing, unverified, or does not allow ottca enrollment" });
@@ -202,6 +208,49 @@ async function redeemOttca(rt: Runtime, ctx: Ctx, enrollment: Row): Promise<Repl
   const fingerprint = createHash('sha1').update(der).digest('hex');
   if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint })) throw new ApiError('CERT_IN_USE');
   await replaceWithAuthenticator(rt, enrollment, { method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false }, ctx.now);
+  return { data: {} };
+}
+
+const CA_BODY = { type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: 100 } }, additionalProperties: false };
+
+/** The client certificate of the TLS connection, parsed, or a 400 saying why there is none. */
+function clientCertificate(ctx: Ctx, why: string): { der: Buffer; cert: X509Certificate } {
+  const der = peerCertificate(ctx);
+  if (!der) throw new ApiError('INVALID_CLIENT_CERT', { message: `${why} needs the client certificate on the TLS connection` });
+  try {
+    return { der, cert: new X509Certificate(der) };
+  } catch {
+    throw new ApiError('INVALID_CLIENT_CERT', { message: 'the client certificate cannot be read' });
+  }
+}
+
+/**
+ * `POST /enroll/ca` (CA auto enrollment): no prior identity and no token. A certificate of a verified CA that allows
+ * auto enrollment creates an identity named by the CA's `identityNameFormat`, with the CA's `identityRoles`, whose
+ * cert authenticator is that certificate. A certificate already enrolled is 409.
+ */
+async function caEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
+  const text = await ctx.text();
+  const body = rt.validators.custom(CA_BODY, text.trim() === '' ? {} : await ctx.json()) as { name?: string };
+  const { der, cert } = clientCertificate(ctx, 'CA auto enrollment');
+  const cas = await rt.store.repo('ca').findAll({ isVerified: true, isAutoCaEnrollmentEnabled: true });
+  const ca = cas.find((c) => signedByCa(c, cert));
+  if (!ca) throw new ApiError('ENROLLMENT_NO_VALID_CAS', { message: 'no verified CA that allows auto enrollment issued the client certificate' });
+  const fingerprint = createHash('sha1').update(der).digest('hex');
+  if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint })) throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED');
+  const identityId = newId();
+  const commonName = cert.subject.split('\n').find((l) => l.startsWith('CN='))?.slice(3) ?? '';
+  const format = (ca.identityNameFormat as string | null) ?? '[caName]-[commonName]';
+  const symbols: Record<string, string> = { caName: ca.name as string, caId: ca.id, commonName, requestedName: body.name ?? '', identityId };
+  const base = format.replace(/\[(caName|caId|commonName|requestedName|identityId)\]/g, (_, key: string) => symbols[key]).slice(0, 1000) || identityId;
+  const now = ctx.now.toISOString();
+  await rt.store.tx(async () => {
+    // Names are unique: a taken one gets a number, as two devices of one CA may share a common name.
+    let name = base;
+    for (let n = 2; await rt.store.repo('identity').exists({ name }); n++) name = `${base}-${n}`;
+    await rt.store.repo('identity').insert({ name, type: 'Default', isAdmin: false, roleAttributes: (ca.identityRoles as string[]) ?? [] }, { id: identityId, now });
+    await rt.store.repo('authenticator').insert({ identityId, method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false }, { now });
+  });
   return { data: {} };
 }
 

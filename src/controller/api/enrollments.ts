@@ -9,6 +9,7 @@ import type { EnrollmentMethod } from '../pki/enrollment-jwt.js';
 import type { Ctx } from '../server/types.js';
 import { created, validBody } from './crud.js';
 import { enrollRoutes } from './enroll.js';
+import { pemCertificates, signedByCa } from './cas.js';
 
 export type EnrollmentRequest = { method: 'ott' } | { method: 'updb'; username: string } | { method: 'ottca'; caId: string };
 
@@ -160,12 +161,54 @@ async function refreshEnrollment(rt: Runtime, ctx: Ctx) {
   return { data: created(enrollment, existing.id).data };
 }
 
+/**
+ * `POST /authenticators/{id}/re-enroll {expiresAt}` (the states table's "revert to enrollment"): the authenticator goes
+ * and an enrollment takes its place, in one transaction: updb becomes updb (same username), a certificate this
+ * controller issued becomes ott, one a registered CA issued becomes ottca for that CA. The identity's sessions end,
+ * as when any credential goes. 201 with the new enrollment's id.
+ */
+async function reEnroll(rt: Runtime, ctx: Ctx) {
+  const authenticator = await rt.store.repo('authenticator').get(ctx.params.id);
+  const { expiresAt } = rt.validators.custom(REFRESH_BODY, await ctx.json()) as { expiresAt: string };
+  const expires = futureExpiry(expiresAt, ctx.now);
+  const identityId = authenticator.identityId as string;
+  let method: 'ott' | 'ottca' | 'updb' = 'ott';
+  let caId: string | null = null;
+  if (authenticator.method === 'updb') method = 'updb';
+  else if (authenticator.isIssuedByNetwork !== true && typeof authenticator.certPem === 'string') {
+    const [leaf] = pemCertificates(authenticator.certPem);
+    const cas = await rt.store.repo('ca').findAll({}, { columns: ['certPem'] });
+    const issuer = leaf && cas.find((ca) => signedByCa(ca, leaf));
+    if (issuer) [method, caId] = ['ottca', issuer.id];
+  }
+  const token = randomUUID();
+  const jwt = await rt.enrollmentSigner.sign({ em: method, sub: identityId, jti: token, exp: expires });
+  const prepared: PreparedEnrollment = {
+    id: newId(),
+    method,
+    token,
+    jwt,
+    expiresAt: expires.toISOString(),
+    username: method === 'updb' ? ((authenticator.username as string | null) ?? null) : null,
+    caId,
+  };
+  const now = ctx.now.toISOString();
+  await rt.store.tx(async () => {
+    // The authenticator first: a updb enrollment takes over its username.
+    await rt.store.repo('authenticator').delete(authenticator.id);
+    await insertEnrollment(rt, identityId, prepared, now);
+    await rt.apiSessions.deleteForIdentity(identityId, ctx.principal?.apiSessionId);
+  });
+  return created(enrollment, prepared.id);
+}
+
 // OpenZiti's enrollment detail requires a `details` map; this controller has nothing to put in it yet.
 export const enrollmentBehaviour: ResourceBehaviour = {
   resource: 'enrollment',
   routes: (rt) => [
     { method: 'POST', path: '/enrollments', api: 'management', access: 'admin', handler: (ctx) => createEnrollment(rt, ctx) },
     { method: 'POST', path: '/enrollments/{id}/refresh', api: 'management', access: 'admin', handler: (ctx) => refreshEnrollment(rt, ctx) },
+    { method: 'POST', path: '/authenticators/{id}/re-enroll', api: 'management', access: 'admin', handler: (ctx) => reEnroll(rt, ctx) },
     ...enrollRoutes(rt),
   ],
   present: async (rows, rt) => {

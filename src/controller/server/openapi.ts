@@ -187,16 +187,25 @@ class Responses {
       case 'POST /enroll':
       case 'POST /enroll/ott':
         return this.data('enrollmentCertsEnvelope', 'the issued client certificate chain and the CA bundle', ref('enrollmentCerts'));
+      case 'POST /enroll/ca':
+        return this.empty('an identity was created for the client certificate');
       case 'POST /enroll/ottca':
         return this.empty('the client certificate is now the identity\'s');
       case 'POST /enroll/updb':
         return this.data('enrollUpdbEnvelope', 'the username the identity logs in with', { type: 'object', properties: { username: { type: 'string' } } });
+      case 'GET /network-jwts':
+        return this.data('listNetworkJWTsEnvelope', 'JWTs naming this controller, signed by its certificate', {
+          type: 'array',
+          items: { type: 'object', properties: { name: { type: 'string' }, token: { type: 'string' } }, required: ['name', 'token'] },
+        });
       case 'GET /enroll/jwks':
         return { status: 200, description: 'the keys that sign enrollment JWTs (not an envelope)', schema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } }, required: ['keys'] } };
       case 'POST /cas/{id}/verify':
         return this.empty('the CA is verified');
       case 'GET /cas/{id}/jwt':
         return { status: 200, description: "the CA's enrollment JWT", schema: { type: 'string' }, produces: ['application/jwt'] };
+      case 'POST /authenticators/{id}/re-enroll':
+        return { status: 201, description: 'the authenticator is gone; the enrollment that replaces it', schema: ref('createEnvelope') };
       case 'POST /enrollments/{id}/refresh':
         return { status: 200, description: 'the enrollment has a new token and JWT', schema: ref('createEnvelope') };
     }
