@@ -123,6 +123,32 @@ describe('enrollment and certificate authentication (HTTPS)', () => {
     assert.equal((await mtlsRequest(target, credential, 'POST', '/authenticate?method=cert')).status, 200);
   });
 
+  it('certificate extension: the old certificate works until the new one is verified, then only the new one', async () => {
+    const target = { baseUrl: ctl.url, caPem: ctl.caPem };
+    const { id, credential } = await enrolled();
+    const login = await mtlsRequest(target, credential, 'POST', '/authenticate?method=cert');
+    const session = ctl.api.as(login.body.data.token).on('client');
+    const authId = login.body.data.authenticatorId as string;
+    const newKey = generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).privateKey;
+    const weak = createCsr(generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey, 'weak');
+    assertError(await session.post(`/current-identity/authenticators/${authId}/extend`, { clientCertCsr: weak }), 400, 'COULD_NOT_PROCESS_CSR');
+    const extended = await session.post(`/current-identity/authenticators/${authId}/extend`, { clientCertCsr: createCsr(newKey, 'renewed') });
+    assertStatus(extended, 200, 'extend');
+    assert.equal(extended.body.data.ca, ctl.caPem);
+    const renewed = { cert: extended.body.data.clientCert as string, key: newKey.export({ type: 'pkcs8', format: 'pem' }) as string };
+    assert.equal((await mtlsRequest(target, credential, 'POST', '/authenticate?method=cert')).status, 200, 'the old certificate still works');
+    assert.equal((await mtlsRequest(target, renewed, 'POST', '/authenticate?method=cert')).status, 401, 'the new one not yet');
+    assertError(await session.post(`/current-identity/authenticators/${authId}/extend-verify`, { clientCert: credential.cert }), 400, 'INVALID_CLIENT_CERT');
+    assertStatus(await session.post(`/current-identity/authenticators/${authId}/extend-verify`, { clientCert: renewed.cert }), 200, 'extend-verify');
+    assert.equal((await mtlsRequest(target, renewed, 'POST', '/authenticate?method=cert')).status, 200, 'the new certificate works');
+    assert.equal((await mtlsRequest(target, credential, 'POST', '/authenticate?method=cert')).status, 401, 'the old one no longer');
+    assert.equal((await admin.get(`/identities/${id}`)).body.data.authenticators.cert.id, authId);
+    // Someone else's authenticator is not found.
+    const other = await enrolled();
+    const otherAuth = (await admin.get(`/identities/${other.id}`)).body.data.authenticators.cert.id;
+    assertError(await session.post(`/current-identity/authenticators/${otherAuth}/extend`, { clientCertCsr: createCsr(newKey, 'x') }), 404, 'NOT_FOUND');
+  });
+
   it('redemption errors over HTTPS match the spec: a weak CSR, a reused and an unknown token', async () => {
     const { token } = await ottToken(unique('errs'));
     const weak = createCsr(generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey, 'weak');

@@ -40,19 +40,17 @@ const GENERIC_BODY = {
   additionalProperties: false,
 };
 
-/** Members of enrollment bodies that carry PEM text (line breaks and all). */
-const PEM_MEMBERS = ['clientCsr', 'serverCertCsr', 'certCsr'];
 const PEM_TEXT = /^[\x20-\x7e\t\r\n]*$/;
 
 /**
- * Validates a JSON enrollment body: the PEM members by hand (they are multi-line text, which the general body
+ * Validates a JSON enrollment body: the PEM members (`pemMembers`) by hand (they are multi-line text, which the general body
  * check refuses in strings), the rest against `schema`.
  */
-function enrollBody(rt: Runtime, schema: JsonSchema, json: unknown): Record<string, unknown> {
+export function enrollBody(rt: Runtime, schema: JsonSchema, json: unknown, pemMembers: readonly string[]): Record<string, unknown> {
   if (!json || typeof json !== 'object' || Array.isArray(json)) return rt.validators.custom(schema, json);
   const rest: Record<string, unknown> = { ...(json as Record<string, unknown>) };
   const pems: Record<string, string> = {};
-  for (const name of PEM_MEMBERS) {
+  for (const name of pemMembers) {
     if (!(name in rest)) continue;
     const value = rest[name];
     delete rest[name];
@@ -91,12 +89,12 @@ async function networkJwts(rt: Runtime): Promise<Reply> {
 }
 
 async function ottEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
-  const body = enrollBody(rt, OTT_BODY, await ctx.json()) as { token: string; clientCsr?: string };
+  const body = enrollBody(rt, OTT_BODY, await ctx.json(), ['clientCsr']) as { token: string; clientCsr?: string };
   return redeemOtt(rt, ctx, await outstanding(rt, body.token, 'ott', ctx.now), body.clientCsr);
 }
 
 async function ottcaEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
-  const body = enrollBody(rt, OTT_BODY, await ctx.json()) as { token: string };
+  const body = enrollBody(rt, OTT_BODY, await ctx.json(), ['clientCsr']) as { token: string };
   return redeemOttca(rt, ctx, await outstanding(rt, body.token, 'ottca', ctx.now));
 }
 
@@ -117,7 +115,7 @@ async function genericEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const found = await outstanding(rt, token, method, ctx.now);
   const type = (ctx.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   let body: Record<string, unknown>;
-  if (type === 'application/json') body = enrollBody(rt, GENERIC_BODY, await ctx.json());
+  if (type === 'application/json') body = enrollBody(rt, GENERIC_BODY, await ctx.json(), ['clientCsr', 'serverCertCsr', 'certCsr']);
   else if (PEM_BODY_TYPES.includes(type)) body = found.method === 'ott' ? { clientCsr: await ctx.text() } : {};
   else throw new ApiError('INVALID_CONTENT_TYPE', { message: `content type '${type}' is not accepted here: send the PEM CSR as application/x-pem-file or text/plain, or JSON` });
   if (!acceptsJson(ctx)) {

@@ -9,6 +9,7 @@ import type { EnrollmentMethod } from '../pki/enrollment-jwt.js';
 import type { Ctx } from '../server/types.js';
 import { created, validBody } from './crud.js';
 import { enrollRoutes } from './enroll.js';
+import { certExtendRoutes } from './cert-extend.js';
 import { pemCertificates, signedByCa } from './cas.js';
 
 export type EnrollmentRequest = { method: 'ott' } | { method: 'updb'; username: string } | { method: 'ottca'; caId: string };
@@ -210,6 +211,8 @@ export const enrollmentBehaviour: ResourceBehaviour = {
     { method: 'POST', path: '/enrollments/{id}/refresh', api: 'management', access: 'admin', handler: (ctx) => refreshEnrollment(rt, ctx) },
     { method: 'POST', path: '/authenticators/{id}/re-enroll', api: 'management', access: 'admin', handler: (ctx) => reEnroll(rt, ctx) },
     ...enrollRoutes(rt),
+    // The certificate's later life (extension) lives with its enrollment.
+    ...certExtendRoutes(rt),
   ],
   present: async (rows, rt) => {
     const caIds = [...new Set(rows.map((r) => r.caId).filter((id): id is string => typeof id === 'string'))];

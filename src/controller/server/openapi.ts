@@ -204,6 +204,14 @@ class Responses {
         return this.empty('the CA is verified');
       case 'GET /cas/{id}/jwt':
         return { status: 200, description: "the CA's enrollment JWT", schema: { type: 'string' }, produces: ['application/jwt'] };
+      case 'POST /current-identity/authenticators/{id}/extend':
+        return this.data('identityExtendEnrollmentEnvelope', 'the new client certificate and the CA bundle', {
+          type: 'object',
+          properties: { ca: { type: 'string' }, clientCert: { type: 'string' } },
+          required: ['ca', 'clientCert'],
+        });
+      case 'POST /current-identity/authenticators/{id}/extend-verify':
+        return this.empty('the new certificate replaces the old one');
       case 'POST /authenticators/{id}/re-enroll':
         return { status: 201, description: 'the authenticator is gone; the enrollment that replaces it', schema: ref('createEnvelope') };
       case 'POST /enrollments/{id}/refresh':

@@ -1,10 +1,28 @@
-// Recorded by `npm run schema:migration -- cas-and-ottca-enrollments`. Never edit a migration that has shipped: record a new one.
+// Recorded by `npm run schema:migration -- pki`. Never edit a migration that has shipped: record a new one.
 import type { Migration } from '../schema-diff.js';
 
 export const migration: Migration = {
   "id": 5,
-  "name": "cas-and-ottca-enrollments",
+  "name": "pki",
   "ops": [
+    {
+      "op": "addColumn",
+      "table": "authenticators",
+      "column": {
+        "name": "pendingCertPem",
+        "type": "text",
+        "notNull": false
+      }
+    },
+    {
+      "op": "addColumn",
+      "table": "authenticators",
+      "column": {
+        "name": "pendingFingerprint",
+        "type": "text",
+        "notNull": false
+      }
+    },
     {
       "op": "addColumn",
       "table": "enrollments",
