@@ -149,6 +149,26 @@ describe('ctl enroll refuses, and nothing is spent', () => {
   });
 });
 
+describe('ctl enrollment create', () => {
+  it('writes the JWT (0600); a second of the method is refused; usage mistakes are found first', async () => {
+    const name = unique('later');
+    const id = await createIdentity(f.admin, { name });
+    const out = path.join(f.tmp, `${name}.jwt`);
+    await f.cli.expect(0, ['enrollment', 'create', name, '--method', 'ott', '--expires-in', '2h', '--jwt-output', out]);
+    assert.equal((await stat(out)).mode & 0o777, 0o600);
+    assert.ok((await detail(id)).enrollment.ott);
+    const second = await f.cli.run(['enrollment', 'create', name, '--method', 'ott']);
+    assert.equal(second.code, 6, describeRun(['enrollment create (second)'], second));
+    assert.match(second.stderr, /ENROLLMENT_EXISTS|already exists/);
+    assert.equal((await f.cli.run(['enrollment', 'create', name, '--method', 'updb'])).code, 2);
+    const username = unique('later-user');
+    const jwt = await f.cli.expect(0, ['enrollment', 'create', name, '--method', 'updb', '--username', username]);
+    assert.equal(JSON.parse(Buffer.from(jwt.stdout.trim().split('.')[1], 'base64url').toString()).em, 'updb');
+    const configDir = await tempConfigDir();
+    await expectCtl(0, ['enroll', out, '--out', path.join(f.tmp, `${name}.json`)], { configDir });
+  });
+});
+
 describe('ctl authenticator revert', () => {
   it('the certificate stops working; the identity enrolls again with the new JWT and logs in', async () => {
     const { id, jwtFile } = await newIdentity();

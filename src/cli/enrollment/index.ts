@@ -6,7 +6,10 @@ import { enrollment } from '../../resources/enrollment.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../../console/errors.js';
 import { withMeta } from '../generic/meta.js';
-import { entityPath } from '../generic/resolve.js';
+import { entityPath, resolveId } from '../generic/resolve.js';
+import { nameArgument } from '../generic/words.js';
+import { identity } from '../../resources/identity.js';
+import { ca } from '../../resources/ca.js';
 import type { NounModule } from '../nouns/verbs.js';
 import { parseMinutes } from '../identity/duration.js';
 import { reserveSecretFile } from '../identity/secret-file.js';
@@ -94,6 +97,52 @@ export async function withNewJwt(
   }
 }
 
+export interface EnrollmentCreateOptions extends NewJwtOptions {
+  identity: string;
+  method: string;
+  username?: string;
+  ca?: string;
+}
+
+export function buildEnrollmentCreate(deps: Deps, run = runEnrollmentCreate): CommandUnknownOpts {
+  const command = expiryOptions(
+    withMeta(new Command('create').addArgument(nameArgument(identity, 'the identity that enrolls')), {
+      description:
+        'Give an identity a new enrollment (one per method at a time) and output its JWT: stdout, or --jwt-output FILE ' +
+        '(mode 0600). ott: a certificate from this controller; updb: a password for --username; ottca: a certificate from --ca.',
+      examples: [
+        'ctl enrollment create laptop-7 --method ott --jwt-output laptop-7.jwt',
+        'ctl enrollment create alice --method updb --username alice --expires-in 1d',
+        'ctl enrollment create sensor-9 --method ottca --ca corp',
+      ],
+    })
+      .addOption(new Option('--method <method>', 'the enrollment method').choices(['ott', 'updb', 'ottca']).default('ott'))
+      .addOption(new Option('--username <user>', 'updb: the username the identity will log in with'))
+      .addOption(new Option('--ca <name-or-id>', 'ottca: the CA whose certificate the identity will enroll with')),
+  );
+  return command.action(async (ref, o) => run({ identity: ref, ...(o as Omit<EnrollmentCreateOptions, 'identity'>) }, deps));
+}
+
+export async function runEnrollmentCreate(opts: EnrollmentCreateOptions, deps: Deps): Promise<void> {
+  if (opts.method === 'updb' && opts.username === undefined) throw new UsageError('--method updb needs --username');
+  if (opts.method !== 'updb' && opts.username !== undefined) throw new UsageError('--username is only for --method updb');
+  if (opts.method === 'ottca' && opts.ca === undefined) throw new UsageError('--method ottca needs --ca');
+  if (opts.method !== 'ottca' && opts.ca !== undefined) throw new UsageError('--ca is only for --method ottca');
+  await withNewJwt(opts, deps, 'created', async (api, expiresAt) => {
+    const identityId = await resolveId(api, identity, opts.identity);
+    const caId = opts.ca === undefined ? undefined : await resolveId(api, ca, opts.ca);
+    const created = await api.post<{ id: string }>(entityPath(enrollment), {
+      identityId,
+      method: opts.method,
+      expiresAt,
+      ...(opts.username !== undefined ? { username: opts.username } : {}),
+      ...(caId !== undefined ? { caId } : {}),
+    });
+    return created.id;
+  });
+}
+
 export const verbs: NounModule['verbs'] = {
+  create: (deps) => buildEnrollmentCreate(deps),
   refresh: (deps) => buildEnrollmentRefresh(deps),
 };
