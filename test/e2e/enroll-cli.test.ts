@@ -169,6 +169,28 @@ describe('ctl enrollment create', () => {
   });
 });
 
+describe('ctl identity extend-cert', () => {
+  it("renews the profile's identity file: the new certificate logs in, the old one no longer", async () => {
+    const { id, jwtFile } = await newIdentity();
+    const configDir = await tempConfigDir();
+    const file = path.join(f.tmp, 'extend-me.json');
+    await expectCtl(0, ['enroll', jwtFile, '--out', file], { configDir });
+    await expectCtl(0, ['login', '--identity', file], { configDir });
+    const before = JSON.parse(await readFile(file, 'utf8'));
+    const oldFingerprint = (await detail(id)).authenticators.cert.fingerprint;
+    const oldCopy = path.join(f.tmp, 'extend-me-old.json');
+    await writeFile(oldCopy, JSON.stringify(before), { mode: 0o600 });
+    await expectCtl(0, ['identity', 'extend-cert'], { configDir });
+    const after = JSON.parse(await readFile(file, 'utf8'));
+    assert.notEqual(after.id.cert, before.id.cert);
+    assert.notEqual(after.id.key, before.id.key);
+    assert.equal((await stat(file)).mode & 0o777, 0o600);
+    assert.notEqual((await detail(id)).authenticators.cert.fingerprint, oldFingerprint);
+    await expectCtl(0, ['login', '--identity', file], { configDir });
+    assert.equal((await runCtl(['login', '--identity', oldCopy], { configDir })).code, 4);
+  });
+});
+
 describe('ctl authenticator revert', () => {
   it('the certificate stops working; the identity enrolls again with the new JWT and logs in', async () => {
     const { id, jwtFile } = await newIdentity();

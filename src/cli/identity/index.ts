@@ -4,9 +4,11 @@ import type { NounModule } from '../nouns/verbs.js';
 import { buildIdentityCreate } from './create.js';
 import { buildIdentityDisable } from './disable.js';
 import { buildIdentityEnable } from './enable.js';
+import { buildIdentityExtendCert } from '../enroll/extend-cert.js';
 
 export const verbs: NounModule['verbs'] = {
   create: (deps) => buildIdentityCreate(deps),
   enable: (deps) => buildIdentityEnable(deps),
   disable: (deps) => buildIdentityDisable(deps),
+  'extend-cert': (deps) => buildIdentityExtendCert(deps),
 };
