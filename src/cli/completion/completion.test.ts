@@ -57,7 +57,7 @@ describe('bash completion, for real', () => {
   });
 
   it('completes ctl identity <TAB>', () => {
-    assert.deepEqual(tab('ctl identity '), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers']);
+    assert.deepEqual(tab('ctl identity '), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers']);
   });
 
   it('completes ctl -o <TAB>', () => {
@@ -100,7 +100,7 @@ describe('fish completion, for real', () => {
   });
 
   it('completes ctl identity <TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
-    assert.deepEqual(tab('ctl identity '), ['authenticators', 'create', 'delete', 'disable', 'edge-router-policies', 'edge-routers', 'enable', 'enrollments', 'list', 'service-policies', 'services', 'show', 'update']);
+    assert.deepEqual(tab('ctl identity '), ['authenticators', 'create', 'delete', 'disable', 'edge-router-policies', 'edge-routers', 'enable', 'enrollments', 'extend-cert', 'list', 'service-policies', 'services', 'show', 'update']);
   });
 
   it('completes ctl -o <TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
@@ -143,7 +143,7 @@ describe('zsh completion, in a real zsh', () => {
   });
 
   it('completes ctl identity <TAB>', { skip }, () => {
-    assert.deepEqual(tab(['ctl', 'identity', '']), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers']);
+    assert.deepEqual(tab(['ctl', 'identity', '']), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers']);
   });
 
   it('falls back to file names where ctl has nothing to offer', { skip }, () => {
