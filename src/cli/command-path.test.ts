@@ -8,7 +8,7 @@ const exitOf = (argv: string[]) => run(argv, { env: {}, io: createTestIO() });
 
 describe('unknown command words', () => {
   it('are usage errors (exit 2) in every form, --help included', async () => {
-    for (const argv of [['ca'], ['ca', '--help'], ['ca', '-h'], ['ca', 'list'], ['help', 'ca'], ['--profile', 'x', 'ca', '--help'], ['identity', 'bogus', '--help']]) {
+    for (const argv of [['nosuch'], ['nosuch', '--help'], ['nosuch', '-h'], ['nosuch', 'list'], ['help', 'nosuch'], ['--profile', 'x', 'nosuch', '--help'], ['identity', 'bogus', '--help']]) {
       assert.equal(await exitOf(argv), EXIT.usage, argv.join(' '));
     }
   });

@@ -45,6 +45,9 @@ export const NOUN_COMMANDS: readonly NounCommands[] = [
   nounCommands('router', () => import('./router/index.js')),
   nounCommands('transit-router', () => import('./transit-router/index.js')),
   nounCommands('terminator', () => import('./terminator/index.js')),
+  nounCommands('enrollment', () => import('./enrollment/index.js')),
+  nounCommands('ca', () => import('./ca/index.js')),
+  nounCommands('authenticator', () => import('./authenticator/index.js')),
 ];
 
 const SESSION = 'Session';
@@ -76,6 +79,7 @@ export function topCommands(nouns: readonly NounSummary[] = NOUNS): TopCommand[]
     command('login', SESSION, 'Log in to a controller and keep the session in a profile', async (d) => (await import('./session/login.js')).buildLogin(d)),
     command('logout', SESSION, 'End the session on the controller, then forget it locally', async (d) => (await import('./session/logout.js')).buildLogout(d)),
     command('whoami', SESSION, 'Show who you are logged in as, on which profile and controller', async (d) => (await import('./session/whoami.js')).buildWhoami(d)),
+    command('enroll', SESSION, 'Redeem an enrollment JWT: make a key, get a certificate, write an identity file', async (d) => (await import('./enroll/index.js')).buildEnroll(d)),
     command('profile', SESSION, 'Manage saved profiles: a controller, its trusted CA, a user and their session', async (d) => (await import('./profile/index.js')).buildProfile(d)),
     ...nouns.map((n) => nounCommand(n)),
     { ...command('policy', 'Policies and posture', 'Create, list, change and explain policies: who may dial, bind, and use which routers', async (d) => (await import('./policy/index.js')).buildPolicy(d)), aliases: ['policies'] },

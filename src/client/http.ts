@@ -24,6 +24,8 @@ export interface ApiClientOptions extends NetOptions {
   /** PEM bundle to trust instead of the system store; the server chain is verified against it. */
   caPem?: string;
   token?: string;
+  /** A client certificate (PEM chain) and its key, presented on every connection (certificate authentication). */
+  clientCert?: { cert: string; key: string };
   /** Called when the controller issues a session token (authenticate); the client also adopts it. */
   onSessionToken?: (token: string) => void;
   /** Lets the owner of the session turn an API error into a better one (401 into "session expired"). */
@@ -204,7 +206,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (dispatcher) return dispatcher;
     const { Agent } = await loadUndici();
     // With `ca`, Node verifies the chain against that bundle only (not the system store): the profile's pin.
-    dispatcher = new Agent({ connect: options.caPem ? { ca: options.caPem, timeout: timeoutMs } : { timeout: timeoutMs } });
+    dispatcher = new Agent({
+      connect: { timeout: timeoutMs, ...(options.caPem ? { ca: options.caPem } : {}), ...(options.clientCert ? { cert: options.clientCert.cert, key: options.clientCert.key } : {}) },
+    });
     return dispatcher;
   }
 

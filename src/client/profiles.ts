@@ -16,6 +16,10 @@ export interface Profile {
   /** SHA-256 fingerprint of the bundle's root (the one shown when it was trusted). */
   caFingerprint?: string;
   username?: string;
+  /** Logged in with a certificate: the identity file (`ctl login --identity`), or the certificate and key files. */
+  identityFile?: string;
+  certFile?: string;
+  keyFile?: string;
 }
 
 export interface StoredSession {

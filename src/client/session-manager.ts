@@ -46,6 +46,20 @@ export interface LoginRequest {
   totp?: string;
 }
 
+/** A login with a client certificate (`ctl login --identity FILE`, or `--cert FILE --key FILE`). */
+export interface CertificateLoginRequest {
+  url?: string;
+  profileName: string;
+  credential: { cert: string; key: string };
+  /** The CA bundle that came with the credential (an identity file's): trusted for the controller, after a check. */
+  caPem?: string;
+  /** How to trust the controller without caPem (the usual flags). */
+  trust: TrustFlags;
+  /** Where the credential lives, saved in the profile to say how to log in again. */
+  files: { identityFile: string } | { certFile: string; keyFile: string };
+  totp?: string;
+}
+
 export interface LoginResult {
   profile: Profile;
   /** The controller the profile pointed to before, when login changed it. */
@@ -69,6 +83,8 @@ export interface SessionManager {
   /** A client without credentials for the resolved controller (version, well-known), if there is one. */
   anonymousClient(): Promise<ApiClient | undefined>;
   login(req: LoginRequest): Promise<LoginResult>;
+  /** Certificate authentication over mutual TLS; the profile then holds the session token as after a password login. */
+  loginWithCertificate(req: CertificateLoginRequest): Promise<LoginResult & { identityName?: string }>;
   logout(opts?: { profileName?: string }): Promise<LogoutResult>;
   /** The profile store, for `ctl profile ...`. */
   profiles(): Promise<ProfileStore>;
@@ -106,8 +122,12 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return opts.prompter();
   }
 
-  function loginCommand(ctx: Pick<SessionContext, 'profileName' | 'controller' | 'username'>): string {
-    const parts = ['ctl login', ctx.controller ?? '<url>', '-u', ctx.username ?? '<user>'];
+  function loginCommand(ctx: Pick<SessionContext, 'profileName' | 'controller' | 'username'>, profile?: Profile): string {
+    const parts = profile?.identityFile
+      ? ['ctl login', '--identity', profile.identityFile]
+      : profile?.certFile
+        ? ['ctl login', ctx.controller ?? '<url>', '--cert', profile.certFile, '--key', profile.keyFile ?? '<key>']
+        : ['ctl login', ctx.controller ?? '<url>', '-u', ctx.username ?? '<user>'];
     if (ctx.profileName !== 'default') parts.push('--profile', ctx.profileName);
     return `\`${parts.join(' ')}\``;
   }
@@ -239,8 +259,9 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       rejected = () => new AuthError(`the session for ${username} (from CTL_USERNAME) was rejected by ${baseUrl}`);
     } else if (ctx.credentials === 'profile') {
       token = (await store()).session(ctx.profileName)?.token ?? '';
+      const profile = (await store()).get(ctx.profileName);
       rejected = () =>
-        new AuthError(`your session for profile '${ctx.profileName}' has expired or was revoked; log in again with ${loginCommand(ctx)}`);
+        new AuthError(`your session for profile '${ctx.profileName}' has expired or was revoked; log in again with ${loginCommand(ctx, profile)}`);
     } else {
       throw new AuthError(`not logged in to ${baseUrl} (profile '${ctx.profileName}'): run ${loginCommand(ctx)}`);
     }
@@ -302,6 +323,54 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     };
   }
 
+  async function loginWithCertificate(req: CertificateLoginRequest): Promise<LoginResult & { identityName?: string }> {
+    const s = await store();
+    const name = validateProfileName(req.profileName);
+    const existing = s.get(name);
+    const typed = req.url ?? env.CTL_CONTROLLER ?? existing?.controller;
+    if (!typed) throw new UsageError('missing controller URL', ['example: ctl login ctrl.example.com:1280 --cert me.pem --key me.key']);
+    const url = normalizeControllerUrl(typed);
+    let trust: { caPem?: string; caFingerprint?: string };
+    if (req.caPem) {
+      const { verifyChosen } = await import('./trust.js');
+      trust = await verifyChosen(url, req.caPem, 'the CA bundle of the identity file', net);
+    } else {
+      const knownCaPem = existing?.controller === url ? existing.caPem : s.list().find((p) => p.controller === url && p.caPem)?.caPem;
+      trust = await establishTrust({ url, knownCaPem, ...req.trust, io, confirm: async (m) => (await prompter()).confirm(m, { default: false }), ...net });
+    }
+    let issued: string | undefined;
+    const anon = createApiClient({ baseUrl: url, caPem: trust.caPem, clientCert: req.credential, ...net, onSessionToken: (t) => (issued = t) });
+    let session: CurrentApiSession;
+    try {
+      session = await anon.post<CurrentApiSession>('/authenticate?method=cert', {}, { anonymous: true });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        throw new AuthError(`certificate login to ${url} failed: ${err.message}`, [
+          'the certificate must be one this controller issued at enrollment, and its identity must still have it',
+        ]);
+      }
+      throw err;
+    }
+    const token = issued ?? session.token;
+    if (!token) throw new AuthError(`${url} accepted the certificate but returned no session token`);
+    const identityName = session.identity?.name;
+    if (session.isMfaRequired && !session.isMfaComplete) {
+      await completeMfa(url, trust.caPem, token, { username: identityName ?? 'this identity', totp: req.totp, interactive: true });
+    }
+    const profile: Profile = { name, controller: url, ...(identityName ? { username: identityName } : {}), ...trust, ...req.files };
+    await s.save(profile);
+    await s.setToken(name, { token, expiresAt: session.expiresAt });
+    const selected = s.current();
+    if (selected === undefined || s.get(selected) === undefined) await s.use(name);
+    clientPromise = undefined;
+    return {
+      profile,
+      identityName,
+      replacedController: existing && existing.controller !== url ? existing.controller : undefined,
+      isCurrent: s.current() === name,
+    };
+  }
+
   async function logout(o: { profileName?: string } = {}): Promise<LogoutResult> {
     const s = await store();
     const name = o.profileName ?? (await current()).profileName;
@@ -326,5 +395,5 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return result;
   }
 
-  return { current, client, anonymousClient, login, logout, profiles: store };
+  return { current, client, anonymousClient, login, loginWithCertificate, logout, profiles: store };
 }

@@ -47,7 +47,7 @@ const pemsOf = (bundle: string): string[] =>
   [...bundle.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g)].map((m) => `${m[0]}\n`);
 
 /** The fingerprint a profile records: the bundle's root (self-signed), else its first certificate. */
-function bundleFingerprint(bundle: string): string {
+export function bundleFingerprint(bundle: string): string {
   const certs = pemsOf(bundle).map((p) => new X509Certificate(p));
   return (certs.find((c) => c.subject === c.issuer) ?? certs[0]).fingerprint256;
 }
@@ -84,7 +84,7 @@ async function readCaFile(file: string, flag: string): Promise<string> {
 }
 
 /** GET {url}/.well-known/est/cacerts WITHOUT verifying the server: the one deliberate exception. */
-async function fetchCaBundle(url: string, net: NetOptions = {}): Promise<string> {
+export async function fetchCaBundle(url: string, net: NetOptions = {}): Promise<string> {
   const timeoutMs = net.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const target = new URL(url + CA_PATH);
   net.trace?.(`GET ${target.href} (without verifying the server: the CA bundle to show)`);
@@ -151,7 +151,7 @@ async function verifyChain(url: string, caPem: string | undefined, net: NetOptio
 }
 
 /** Like verifyChain, but for a bundle just chosen: failing means it must not be saved. */
-async function verifyChosen(url: string, caPem: string, what: string, net: NetOptions): Promise<TrustDecision> {
+export async function verifyChosen(url: string, caPem: string, what: string, net: NetOptions): Promise<TrustDecision> {
   try {
     await verifyChain(url, caPem, net);
   } catch (err) {

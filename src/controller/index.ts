@@ -208,7 +208,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   // What clients must trust, where an operator finds it: `ctl login URL --ca <dataDir>/ca-bundle.pem`.
   writeFileSync(join(options.dataDir, 'ca-bundle.pem'), pki.caBundlePem, { mode: 0o644 });
 
-  const server = createListener({ key: pki.serverKeyPem, cert: pki.serverChainPem }, { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits });
+  const server = createListener({ key: pki.serverKeyPem, cert: pki.serverChainPem, clientCa: pki.caBundlePem }, { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits });
   server.on('request', (req, res) => void controller.handle(req, res));
   // The HTTPS server never listens itself: the bound socket hands it its connections. 'listening' starts its
   // connection tracking (header and request timeouts, closeAllConnections) as listen() would.

@@ -3,6 +3,7 @@ import { accessibleServices, accessRoutes, permissionsOf } from './api/access.js
 import { postureDataRoutes } from './api/posture-data.js';
 import { authenticateRoutes } from './api/authenticate.js';
 import { authenticatorBehaviour } from './api/authenticators.js';
+import { caBehaviour } from './api/cas.js';
 import { configBehaviour, configTypeBehaviour } from './api/configs.js';
 import { crudRoutes } from './api/crud.js';
 import { apiSessionBehaviour, currentRoutes } from './api/current.js';
@@ -55,6 +56,7 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   edgeRouterBehaviour,
   routerBehaviour,
   terminatorBehaviour,
+  caBehaviour,
 ];
 
 const NO_HOOKS: WriteHooks = {};

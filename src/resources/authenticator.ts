@@ -43,6 +43,9 @@ export const authenticator: ResourceDef = {
       patch: 'no',
     },
     fingerprint: serverField({ kind: 'string' }, 'SHA-1 fingerprint of the certificate (cert)', { filterable: true }),
+    // A certificate issued by extension and not yet verified (extend-verify): the old one works until then.
+    pendingCertPem: { ...serverField({ kind: 'string' }, 'The extended certificate awaiting verification'), internal: true },
+    pendingFingerprint: { ...serverField({ kind: 'string' }, 'SHA-1 fingerprint of the extended certificate'), internal: true },
     isIssuedByNetwork: serverField({ kind: 'boolean' }, 'The certificate was issued by this controller', { filterable: true, default: false }),
   },
   example: { method: 'updb', username: 'user-$unique', password: 'Password-$unique' },

@@ -1,6 +1,7 @@
 import { apiSession } from './api-session.js';
 import { authPolicy } from './auth-policy.js';
 import { authenticator } from './authenticator.js';
+import { ca } from './ca.js';
 import { configType } from './config-type.js';
 import { edgeRouterPolicy } from './edge-router-policy.js';
 import { edgeRouter } from './edge-router.js';
@@ -42,6 +43,7 @@ export const CATALOGUE: readonly ResourceDef[] = [
   identityServiceConfig,
   router,
   terminator,
+  ca,
 ];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));

@@ -5,10 +5,12 @@ import { buildIdentityCreate } from './create.js';
 import { buildIdentityDisable } from './disable.js';
 import { buildIdentityEnable } from './enable.js';
 import { buildIdentityServiceConfigs } from './service-configs.js';
+import { buildIdentityExtendCert } from '../enroll/extend-cert.js';
 
 export const verbs: NounModule['verbs'] = {
   create: (deps) => buildIdentityCreate(deps),
   enable: (deps) => buildIdentityEnable(deps),
   disable: (deps) => buildIdentityDisable(deps),
   'service-configs': (deps) => buildIdentityServiceConfigs(deps),
+  'extend-cert': (deps) => buildIdentityExtendCert(deps),
 };

@@ -64,6 +64,24 @@ describe('ctl login flags', () => {
     await usage({ url: 'c:1', username: 'u', caFingerprint: 'xyz' }, { tty: true }, /not a SHA-256 fingerprint/);
   });
 
+  it('certificate logins: flags that contradict one another, and files that do not hold a usable credential', async () => {
+    await usage({ identity: 'id.json', username: 'u' }, { tty: true }, /--identity logs in with a certificate: -u cannot be used/);
+    await usage({ cert: 'a.crt', passwordStdin: true, key: 'a.key' }, { tty: true }, /--password-stdin cannot be used/);
+    await usage({ cert: 'a.crt' }, { tty: true }, /--cert needs --key too/);
+    await usage({ key: 'a.key' }, { tty: true }, /--key needs --cert too/);
+    await usage({ identity: 'id.json', cert: 'a.crt', key: 'a.key' }, { tty: true }, /--identity cannot be combined with --cert/);
+    await usage({ identity: 'id.json', ca: 'x.pem' }, { tty: true }, /--identity trusts the CA bundle in the identity file: --ca/);
+    const dir = tempDir();
+    await usage({ identity: path.join(dir, 'missing.json') }, { tty: true }, /cannot read the identity file/);
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ ztAPI: 'https://c:1/edge/client/v1', id: { cert: 'pem:nope', key: 'pem:nope' } }));
+    await usage({ identity: path.join(dir, 'bad.json') }, { tty: true }, /the certificate cannot be read/);
+    const fixture = tlsFixture();
+    writeFileSync(path.join(dir, 'c.pem'), fixture.rootPem);
+    writeFileSync(path.join(dir, 'enc.key'), '-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n');
+    await usage({ url: 'c:1', cert: path.join(dir, 'c.pem'), key: path.join(dir, 'enc.key') }, { tty: true }, /private key is encrypted/);
+  });
+
   it('without a terminal, names the flags for what it cannot ask', async () => {
     await usage({ url: 'c:1' }, {}, /pass -u USER/);
     await usage({ url: 'c:1', username: 'u' }, {}, /--password-stdin/);

@@ -14,18 +14,25 @@ export interface LoginOptions {
   ca?: string;
   caFingerprint?: string;
   totp?: string;
+  /** `--identity FILE`: log in with the certificate of an identity file `ctl enroll` wrote. */
+  identity?: string;
+  /** `--cert FILE --key FILE`: log in with a client certificate and its key. */
+  cert?: string;
+  key?: string;
 }
 
 export function buildLogin(deps: Deps, run = runLogin) {
   return withMeta(new Command('login'), {
     description:
-      'Log in to a controller and keep the session in a profile (--profile or CTL_PROFILE, else the current one, else `default`). ' +
+      'Log in to a controller, with a username and password or a client certificate, and keep the session in a profile (--profile or CTL_PROFILE, else the current one, else `default`). ' +
       'On first contact, shows the CA the controller serves and asks whether to trust it.',
     examples: [
       'ctl login ctrl.example.com:1280 -u admin',
       'ctl login https://ctrl.example.com:1280 -u admin --profile prod',
       'echo "$PASSWORD" | ctl login ctrl:1280 -u ci --password-stdin --ca-fingerprint 3A:7F:...:C2',
       'ctl login ctrl:1280 -u admin --ca ./controller-ca.pem --totp 123456',
+      'ctl login --identity laptop.json',
+      'ctl login ctrl:1280 --cert laptop.crt --key laptop.key --ca ./controller-ca.pem',
     ],
   })
     .argument('[url]', 'controller address, host[:port] or https://host:port (default: CTL_CONTROLLER, then the profile\'s)')
@@ -35,6 +42,9 @@ export function buildLogin(deps: Deps, run = runLogin) {
     .addOption(new Option('--ca <file>', 'trust this PEM CA bundle for the controller'))
     .addOption(new Option('--ca-fingerprint <sha256>', 'trust the served CA bundle only if a CA in it has this SHA-256 fingerprint'))
     .addOption(new Option('--totp <code>', 'MFA code, if the controller asks for one'))
+    .addOption(new Option('--identity <file>', 'log in with the certificate of an identity file (`ctl enroll` writes one); its CA bundle is trusted'))
+    .addOption(new Option('--cert <file>', 'log in with this client certificate (PEM; with --key)'))
+    .addOption(new Option('--key <file>', 'the private key of --cert (PEM: PKCS#1, PKCS#8 or EC)'))
     .action(async (url, o) => run({ url, ...o }, deps));
 }
 
@@ -43,6 +53,20 @@ async function validate(opts: LoginOptions): Promise<void> {
   const trustFlags = [opts.yes && '--yes', opts.ca !== undefined && '--ca', opts.caFingerprint !== undefined && '--ca-fingerprint'];
   const given = trustFlags.filter((f): f is string => typeof f === 'string');
   if (given.length > 1) throw new UsageError(`${given.join(' and ')} cannot be combined: choose one way to trust the controller`);
+  const certFlags = [opts.identity !== undefined && '--identity', opts.cert !== undefined && '--cert', opts.key !== undefined && '--key'].filter((f): f is string => typeof f === 'string');
+  if (certFlags.length > 0) {
+    const passwordFlags = [opts.username !== undefined && '-u', opts.passwordStdin && '--password-stdin'].filter((f): f is string => typeof f === 'string');
+    if (passwordFlags.length > 0) throw new UsageError(`${certFlags[0]} logs in with a certificate: ${passwordFlags.join(' and ')} cannot be used with it`);
+    if (opts.identity !== undefined && (opts.cert !== undefined || opts.key !== undefined)) {
+      throw new UsageError('--identity cannot be combined with --cert/--key: the identity file holds both');
+    }
+    if (opts.identity === undefined && (opts.cert === undefined) !== (opts.key === undefined)) {
+      throw new UsageError(`${opts.cert === undefined ? '--key' : '--cert'} needs ${opts.cert === undefined ? '--cert' : '--key'} too`);
+    }
+    if (opts.identity !== undefined && given.length > 0) {
+      throw new UsageError(`--identity trusts the CA bundle in the identity file: ${given[0]} cannot be used with it`);
+    }
+  }
   if (opts.url !== undefined) normalizeControllerUrl(opts.url);
   if (opts.caFingerprint !== undefined) {
     const { normalizeFingerprint } = await import('../../client/trust.js');
@@ -73,8 +97,66 @@ async function passwordSource(opts: LoginOptions, deps: Deps, username: string):
   throw new UsageError('no password: pass --password-stdin (or set CTL_PASSWORD), or run in a terminal to be asked');
 }
 
+/** `--identity FILE` or `--cert FILE --key FILE`: certificate authentication over mutual TLS. */
+async function runCertificateLogin(opts: LoginOptions, deps: Deps): Promise<void> {
+  const { readFile } = await import('node:fs/promises');
+  const path = await import('node:path');
+  const { checkCredential, readIdentityFile } = await import('../enroll/identity-file.js');
+  const sessions = await deps.sessions();
+  const { profileName } = await sessions.current();
+  let request: Parameters<typeof sessions.loginWithCertificate>[0];
+  if (opts.identity !== undefined) {
+    const identity = await readIdentityFile(opts.identity);
+    request = {
+      url: opts.url ?? identity.controller,
+      profileName,
+      credential: { cert: identity.cert, key: identity.key },
+      caPem: identity.ca,
+      trust: {},
+      files: { identityFile: path.resolve(opts.identity) },
+      totp: opts.totp,
+    };
+  } else {
+    const read = async (file: string, flag: string) => {
+      try {
+        return await readFile(file, 'utf8');
+      } catch (err) {
+        throw new UsageError(`cannot read ${flag} ${file}: ${(err as Error).message}`);
+      }
+    };
+    const cert = await read(opts.cert!, '--cert');
+    const key = await read(opts.key!, '--key');
+    checkCredential(cert, key, `--cert ${opts.cert}`);
+    request = {
+      url: opts.url,
+      profileName,
+      credential: { cert, key },
+      trust: trustFlags(opts, deps.env),
+      files: { certFile: path.resolve(opts.cert!), keyFile: path.resolve(opts.key!) },
+      totp: opts.totp,
+    };
+  }
+  const result = await sessions.loginWithCertificate(request);
+  deps.io.info(`Logged in to ${result.profile.controller} as ${result.identityName ?? 'the certificate\'s identity'} with a certificate (profile ${profileName})`);
+  if (result.replacedController) deps.io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
+  await warnIfNotCurrent(deps, profileName);
+}
+
+/** On stdout, not as a hint: when the next command acts as someone else, neither a script nor a person may miss it. */
+async function warnIfNotCurrent(deps: Deps, profileName: string): Promise<void> {
+  const sessions = await deps.sessions();
+  const next = deps.env.CTL_PROFILE ?? (await sessions.profiles()).current() ?? 'default';
+  if (next !== profileName) {
+    deps.io.out(
+      `Profile ${profileName} is not the current profile: commands without --profile still use profile ${next}. ` +
+        `Run \`ctl profile use ${profileName}\` to switch.`,
+    );
+  }
+}
+
 export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   await validate(opts);
+  if (opts.identity !== undefined || opts.cert !== undefined) return runCertificateLogin(opts, deps);
   const { io, env } = deps;
   const sessions = await deps.sessions();
   // Without --profile (or CTL_PROFILE), login renews the profile the next command will use: the current one.
@@ -104,12 +186,5 @@ export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   const url = result.profile.controller;
   io.info(`Logged in to ${url} as ${username} (profile ${profileName})`);
   if (result.replacedController) io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
-  // On stdout, not as a hint: when the next command acts as someone else, neither a script nor a person may miss it.
-  const next = env.CTL_PROFILE ?? (await sessions.profiles()).current() ?? 'default';
-  if (next !== profileName) {
-    io.out(
-      `Profile ${profileName} is not the current profile: commands without --profile still use profile ${next}. ` +
-        `Run \`ctl profile use ${profileName}\` to switch.`,
-    );
-  }
+  await warnIfNotCurrent(deps, profileName);
 }

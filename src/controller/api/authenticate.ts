@@ -6,6 +6,8 @@ import { addressKey } from '../server/listener.js';
 import { LOGIN_EXTRAS_SCHEMA } from '../server/limits.js';
 import { typeSchema } from '../server/schemas.js';
 import type { Ctx, Route } from '../server/types.js';
+import type { Row } from '../store/repository.js';
+import { peerCertificate, resolveCertificate } from './cert-auth.js';
 import { presentCurrentSession } from './current.js';
 
 const PASSWORD_BODY = {
@@ -18,6 +20,8 @@ const PASSWORD_BODY = {
   required: ['username', 'password'],
   additionalProperties: false,
 };
+
+const CERT_BODY = { type: 'object', properties: { ...LOGIN_EXTRAS_SCHEMA }, additionalProperties: false };
 
 const INVALID_AUTH = () => new ApiError('INVALID_AUTH');
 
@@ -32,8 +36,9 @@ export function authenticateRoutes(rt: Runtime): Route[] {
 async function authenticate(rt: Runtime, ctx: Ctx) {
   const method = ctx.query.get('method');
   if (method === null || method === '') throw invalidField('method', 'method in query is required (password, cert or ext-jwt)', '');
-  if (method === 'cert' || method === 'ext-jwt') {
-    throw new ApiError('INVALID_AUTH_METHOD', { message: `authentication method '${method}' is not supported by this controller yet; use method=password` });
+  if (method === 'cert') return certAuthenticate(rt, ctx);
+  if (method === 'ext-jwt') {
+    throw new ApiError('INVALID_AUTH_METHOD', { message: `authentication method '${method}' is not supported by this controller yet; use method=password or cert` });
   }
   if (method !== 'password') throw invalidField('method', 'method must be one of password, cert, ext-jwt', method);
   const body = rt.validators.custom(PASSWORD_BODY, await ctx.json());
@@ -50,11 +55,24 @@ async function authenticate(rt: Runtime, ctx: Ctx) {
     throw INVALID_AUTH();
   }
   rt.loginThrottle.succeeded(identity.id);
+  return startSession(rt, ctx, identity, credential.id, body);
+}
 
+/** `method=cert`: the TLS client certificate is the credential; the body (envInfo, sdkInfo, configTypes) is optional. */
+async function certAuthenticate(rt: Runtime, ctx: Ctx) {
+  const text = await ctx.text();
+  const body = rt.validators.custom(CERT_BODY, text.trim() === '' ? {} : await ctx.json());
+  const { identity, authenticator } = await resolveCertificate(rt, peerCertificate(ctx), ctx.now);
+  return startSession(rt, ctx, identity, authenticator.id, body);
+}
+
+/** Opens the API session of an authenticated identity and records what the client reports about itself. */
+async function startSession(rt: Runtime, ctx: Ctx, identity: Row, authenticatorId: string, body: Record<string, unknown>) {
+  const { store } = rt;
   const { id, token } = await store.tx(async () => {
     const session = await rt.apiSessions.create({
       identityId: identity.id,
-      authenticatorId: credential.id,
+      authenticatorId,
       ipAddress: ctx.remoteAddress,
       configTypes: (body.configTypes as string[] | null) ?? [],
       now: ctx.now,

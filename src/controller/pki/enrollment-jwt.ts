@@ -55,6 +55,21 @@ export function createEnrollmentJwtSigner(pki: Pki, issuer: string): EnrollmentJ
 }
 
 /**
+ * A JWT without expiry, signed like enrollment JWTs: a CA's enrollment JWT (`em: "ca"`) or a network JWT, which name
+ * a trust anchor rather than carry a one-time token.
+ */
+export async function signStaticJwt(pki: Pki, claims: { em: string; iss: string; sub: string; jti: string; aud: string[] }): Promise<string> {
+  return new SignJWT({ em: claims.em })
+    .setProtectedHeader({ alg: ALG, kid: sha1FingerprintHex(pki.serverCertPem), typ: 'JWT' })
+    .setIssuer(claims.iss)
+    .setSubject(claims.sub)
+    .setJti(claims.jti)
+    .setAudience(claims.aud)
+    .setIssuedAt()
+    .sign(createPrivateKey(pki.serverKeyPem));
+}
+
+/**
  * Verify an enrollment JWT against the controller's server certificate: RS256 only, kid must be that
  * certificate's SHA-1, signature and exp checked. Returns the claims; throws on anything else.
  */

@@ -45,11 +45,17 @@ export const TLS_CIPHERS = [
   'ECDHE-RSA-AES128-GCM-SHA256',
 ].join(':');
 
-/** The HTTPS listener with the limits applied: timeouts, forward-secret ciphers, a per-address connection cap. */
-export function createListener(tls: { key: string; cert: string }, limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server {
+/**
+ * The HTTPS listener with the limits applied: timeouts, forward-secret ciphers, a per-address connection cap.
+ * With `clientCa`, the server asks every client for a certificate (certificate authentication, `POST
+ * /authenticate?method=cert`) but requires none: a client without one still connects, and a certificate that does
+ * not verify against `clientCa` still completes the handshake; the request handler decides what it is worth.
+ */
+export function createListener(tls: { key: string; cert: string; clientCa?: string }, limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server {
   const options: ServerOptions = {
     key: tls.key,
     cert: tls.cert,
+    ...(tls.clientCa ? { requestCert: true, rejectUnauthorized: false, ca: tls.clientCa } : {}),
     minVersion: 'TLSv1.2',
     ciphers: TLS_CIPHERS,
     honorCipherOrder: true,

@@ -74,6 +74,10 @@ function commonDefinitions(): Record<string, JsonSchema> {
       },
       required: ['version', 'revision', 'runtimeVersion', 'apiVersions'],
     },
+    enrollmentCerts: {
+      type: 'object',
+      properties: { ca: string, cert: string, serverCert: string },
+    },
     specDetail: {
       type: 'object',
       properties: {
@@ -252,6 +256,38 @@ class Responses {
         return this.empty("the identity's service configs were set");
       case 'DELETE /identities/{id}/service-configs':
         return this.empty("the identity's service configs were removed");
+      case 'POST /enroll':
+      case 'POST /enroll/ott':
+        return this.data('enrollmentCertsEnvelope', 'the issued client certificate chain and the CA bundle', ref('enrollmentCerts'));
+      case 'POST /enroll/ca':
+        return this.empty('an identity was created for the client certificate');
+      case 'POST /enroll/ottca':
+        return this.empty('the client certificate is now the identity\'s');
+      case 'POST /enroll/updb':
+        return this.data('enrollUpdbEnvelope', 'the username the identity logs in with', { type: 'object', properties: { username: { type: 'string' } } });
+      case 'GET /network-jwts':
+        return this.data('listNetworkJWTsEnvelope', 'JWTs naming this controller, signed by its certificate', {
+          type: 'array',
+          items: { type: 'object', properties: { name: { type: 'string' }, token: { type: 'string' } }, required: ['name', 'token'] },
+        });
+      case 'GET /enroll/jwks':
+        return { status: 200, description: 'the keys that sign enrollment JWTs (not an envelope)', schema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } }, required: ['keys'] } };
+      case 'POST /cas/{id}/verify':
+        return this.empty('the CA is verified');
+      case 'GET /cas/{id}/jwt':
+        return { status: 200, description: "the CA's enrollment JWT", schema: { type: 'string' }, produces: ['application/jwt'] };
+      case 'POST /current-identity/authenticators/{id}/extend':
+        return this.data('identityExtendEnrollmentEnvelope', 'the new client certificate and the CA bundle', {
+          type: 'object',
+          properties: { ca: { type: 'string' }, clientCert: { type: 'string' } },
+          required: ['ca', 'clientCert'],
+        });
+      case 'POST /current-identity/authenticators/{id}/extend-verify':
+        return this.empty('the new certificate replaces the old one');
+      case 'POST /authenticators/{id}/re-enroll':
+        return { status: 201, description: 'the authenticator is gone; the enrollment that replaces it', schema: ref('createEnvelope') };
+      case 'POST /enrollments/{id}/refresh':
+        return { status: 200, description: 'the enrollment has a new token and JWT', schema: ref('createEnvelope') };
     }
     return this.standard(route);
   }

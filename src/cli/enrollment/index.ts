@@ -1,0 +1,148 @@
+// The enrollment noun's own verbs, beside the generic list, show, create and delete: `refresh` (a new JWT, the old
+// one dead). Registered in src/cli/tree.ts with nounCommands.
+import { Command, Option } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { enrollment } from '../../resources/enrollment.js';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../../console/errors.js';
+import { withMeta } from '../generic/meta.js';
+import { entityPath, resolveId } from '../generic/resolve.js';
+import { nameArgument } from '../generic/words.js';
+import { identity } from '../../resources/identity.js';
+import { ca } from '../../resources/ca.js';
+import type { NounModule } from '../nouns/verbs.js';
+import { parseMinutes } from '../identity/duration.js';
+import { reserveSecretFile } from '../identity/secret-file.js';
+
+export interface EnrollmentRefreshOptions extends NewJwtOptions {
+  id: string;
+}
+
+/** The default lifetime of a refreshed token: the controller's default for new enrollments (180 minutes). */
+const DEFAULT_MINUTES = 180;
+
+export function buildEnrollmentRefresh(deps: Deps, run = runEnrollmentRefresh): CommandUnknownOpts {
+  const command = expiryOptions(
+    withMeta(new Command('refresh').argument('<id>', 'the enrollment to refresh (`ctl enrollment list` shows ids)'), {
+      description:
+        'Give an enrollment a new one-time token and JWT with a new expiry (also one that has expired); the old JWT stops ' +
+        'working at once. The new JWT goes to stdout, or to --jwt-output FILE (mode 0600).',
+      examples: ['ctl enrollment refresh 3kq9Zx1', 'ctl enrollment refresh 3kq9Zx1 --expires-in 2d --jwt-output laptop-7.jwt', 'ctl enrollment refresh 3kq9Zx1 --expires-at 2030-01-01T00:00:00Z'],
+    }),
+  );
+  return command.action(async (id, o) => run({ id, ...o }, deps));
+}
+
+export async function runEnrollmentRefresh(opts: EnrollmentRefreshOptions, deps: Deps): Promise<void> {
+  await withNewJwt(opts, deps, 'refreshed', async (api, expiresAt) => {
+    await api.post(`${entityPath(enrollment, opts.id)}/refresh`, { expiresAt });
+    return opts.id;
+  });
+}
+
+/** The expiry flags of a verb that makes a new enrollment JWT. */
+export interface NewJwtOptions {
+  expiresIn?: number;
+  expiresAt?: string;
+  jwtOutput?: string;
+  force?: boolean;
+}
+
+export function expiryOptions<C extends CommandUnknownOpts>(command: C): C {
+  command
+    .addOption(new Option('--expires-in <duration>', `how long the new token lives (30m, 2h, 1d; default ${DEFAULT_MINUTES / 60}h)`).argParser(parseMinutes))
+    .addOption(new Option('--expires-at <time>', 'when the new token expires (ISO 8601)'))
+    .addOption(new Option('--jwt-output <file>', 'write the new JWT to FILE (mode 0600) instead of stdout'))
+    .addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
+  return command;
+}
+
+/**
+ * Runs `call` (which makes an enrollment with the expiry and returns its id), then writes that enrollment's JWT to
+ * stdout or --jwt-output (reserved before the call, so a write that would fail is found first).
+ */
+export async function withNewJwt(
+  opts: NewJwtOptions,
+  deps: Deps,
+  verb: string,
+  call: (api: Awaited<ReturnType<Deps['api']>>, expiresAt: string) => Promise<string>,
+): Promise<void> {
+  if (opts.expiresIn !== undefined && opts.expiresAt !== undefined) throw new UsageError('--expires-in and --expires-at cannot be combined');
+  let expiresAt: string;
+  if (opts.expiresAt !== undefined) {
+    const at = new Date(opts.expiresAt);
+    if (Number.isNaN(at.getTime())) throw new UsageError(`--expires-at '${opts.expiresAt}' is not a date and time`, ['example: 2030-01-01T00:00:00Z']);
+    expiresAt = at.toISOString();
+  } else {
+    expiresAt = new Date(deps.clock().getTime() + (opts.expiresIn ?? DEFAULT_MINUTES) * 60_000).toISOString();
+  }
+  const toFile = opts.jwtOutput !== undefined && opts.jwtOutput !== '-';
+  const file = toFile ? await reserveSecretFile(opts.jwtOutput!, { force: opts.force, flag: '--jwt-output' }) : undefined;
+  try {
+    const api = await deps.api();
+    const id = await call(api, expiresAt);
+    const detail = await api.get<{ jwt?: string; method?: string; identity?: { name?: string } }>(entityPath(enrollment, id));
+    if (!detail.jwt) throw new UsageError(`enrollment ${id} has no JWT`);
+    const what = `${detail.method ?? ''} enrollment ${id}${detail.identity?.name ? ` of ${detail.identity.name}` : ''}`.trim();
+    if (file) {
+      await file.write(detail.jwt);
+      deps.io.info(`${verb} ${what}: wrote the JWT to ${opts.jwtOutput} (expires ${expiresAt})`);
+    } else {
+      deps.io.out(detail.jwt);
+      deps.io.info(`${verb} ${what} (expires ${expiresAt})`);
+    }
+  } catch (err) {
+    await file?.abandon();
+    throw err;
+  }
+}
+
+export interface EnrollmentCreateOptions extends NewJwtOptions {
+  identity: string;
+  method: string;
+  username?: string;
+  ca?: string;
+}
+
+export function buildEnrollmentCreate(deps: Deps, run = runEnrollmentCreate): CommandUnknownOpts {
+  const command = expiryOptions(
+    withMeta(new Command('create').addArgument(nameArgument(identity, 'the identity that enrolls')), {
+      description:
+        'Give an identity a new enrollment (one per method at a time) and output its JWT: stdout, or --jwt-output FILE ' +
+        '(mode 0600). ott: a certificate from this controller; updb: a password for --username; ottca: a certificate from --ca.',
+      examples: [
+        'ctl enrollment create laptop-7 --method ott --jwt-output laptop-7.jwt',
+        'ctl enrollment create alice --method updb --username alice --expires-in 1d',
+        'ctl enrollment create sensor-9 --method ottca --ca corp',
+      ],
+    })
+      .addOption(new Option('--method <method>', 'the enrollment method').choices(['ott', 'updb', 'ottca']).default('ott'))
+      .addOption(new Option('--username <user>', 'updb: the username the identity will log in with'))
+      .addOption(new Option('--ca <name-or-id>', 'ottca: the CA whose certificate the identity will enroll with')),
+  );
+  return command.action(async (ref, o) => run({ identity: ref, ...(o as Omit<EnrollmentCreateOptions, 'identity'>) }, deps));
+}
+
+export async function runEnrollmentCreate(opts: EnrollmentCreateOptions, deps: Deps): Promise<void> {
+  if (opts.method === 'updb' && opts.username === undefined) throw new UsageError('--method updb needs --username');
+  if (opts.method !== 'updb' && opts.username !== undefined) throw new UsageError('--username is only for --method updb');
+  if (opts.method === 'ottca' && opts.ca === undefined) throw new UsageError('--method ottca needs --ca');
+  if (opts.method !== 'ottca' && opts.ca !== undefined) throw new UsageError('--ca is only for --method ottca');
+  await withNewJwt(opts, deps, 'created', async (api, expiresAt) => {
+    const identityId = await resolveId(api, identity, opts.identity);
+    const caId = opts.ca === undefined ? undefined : await resolveId(api, ca, opts.ca);
+    const created = await api.post<{ id: string }>(entityPath(enrollment), {
+      identityId,
+      method: opts.method,
+      expiresAt,
+      ...(opts.username !== undefined ? { username: opts.username } : {}),
+      ...(caId !== undefined ? { caId } : {}),
+    });
+    return created.id;
+  });
+}
+
+export const verbs: NounModule['verbs'] = {
+  create: (deps) => buildEnrollmentCreate(deps),
+  refresh: (deps) => buildEnrollmentRefresh(deps),
+};

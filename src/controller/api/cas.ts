@@ -1,0 +1,108 @@
+// Third-party CAs (wire-protocol section 6): created unverified with a verification token, verified by a
+// certificate the CA signed whose common name is that token, and their static enrollment JWT. An unverified CA is
+// trusted for nothing.
+import { createHash, randomUUID, X509Certificate } from 'node:crypto';
+import { ApiError, invalidField } from '../../protocol/errors.js';
+import { resource } from '../../resources/index.js';
+import { signStaticJwt } from '../pki/enrollment-jwt.js';
+import type { ResourceBehaviour } from '../registry.js';
+import type { Runtime } from '../runtime.js';
+import type { Ctx, Route } from '../server/types.js';
+import type { Row } from '../store/repository.js';
+import { created } from './crud.js';
+
+const ca = resource('ca');
+const MAX_PEM = 65536;
+const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
+
+/** The certificates of a PEM bundle; any block that is not a readable certificate is refused. */
+export function pemCertificates(pem: string): X509Certificate[] {
+  return [...pem.matchAll(PEM_BLOCK)].map((m) => {
+    if (m[1] !== 'CERTIFICATE') throw new ApiError('EXPECTED_PEM_CERTIFICATE', { message: `expected PEM CERTIFICATE blocks, found ${m[1]}` });
+    try {
+      return new X509Certificate(Buffer.from(m[2].replace(/\s+/g, ''), 'base64'));
+    } catch (err) {
+      throw new ApiError('COULD_NOT_PARSE_DER_BLOCK', { message: `a certificate cannot be parsed: ${(err as Error).message}` });
+    }
+  });
+}
+
+/** `certPem` of a create body, checked by hand: PEM is multi-line text, which the general string check refuses. */
+function certPemOf(body: Record<string, unknown>): string {
+  const value = body.certPem;
+  if (value === undefined) throw invalidField('certPem', 'certPem in body is required', '');
+  if (typeof value !== 'string') throw invalidField('certPem', 'certPem must be a string', value);
+  if (value.length === 0 || value.length > MAX_PEM) throw invalidField('certPem', `certPem must be 1 to ${MAX_PEM} characters`, '<pem>');
+  if (!/^[\x20-\x7e\t\r\n]*$/.test(value)) throw invalidField('certPem', 'certPem must be PEM text (printable ASCII and line breaks)', '<pem>');
+  return value;
+}
+
+async function createCa(rt: Runtime, ctx: Ctx) {
+  const json = await ctx.json();
+  // Not an object: the declaration's validation says so (it throws).
+  if (!json || typeof json !== 'object' || Array.isArray(json)) rt.validators.body(ca, 'create', json);
+  const raw = json as Record<string, unknown>;
+  const certPem = certPemOf(raw);
+  // The rest by the declaration; a placeholder stands in for the PEM checked above.
+  const body = rt.validators.body(ca, 'create', { ...raw, certPem: 'PEM' });
+  const certs = pemCertificates(certPem);
+  if (certs.length === 0) throw new ApiError('INVALID_CERT_PEM', { message: 'certPem holds no PEM certificate', cause: { field: 'certPem', reason: 'no PEM certificate', value: '<pem>' } });
+  const notCa = certs.find((c) => !c.ca);
+  if (notCa) throw new ApiError('CERTIFICATE_IS_NOT_CA', { message: `${notCa.subject.replace(/\n/g, ', ')} is not a CA certificate (basicConstraints CA:TRUE)` });
+  const fingerprint = createHash('sha1').update(certs[0].raw).digest('hex');
+  const values = { ...body, certPem, fingerprint, isVerified: false, verificationToken: randomUUID() };
+  const id = await rt.store.tx(() => rt.store.repoFor(ca).insert(values, { now: ctx.now.toISOString() }));
+  return created(ca, id);
+}
+
+/** The common name of a certificate subject (node renders it one attribute per line). */
+function commonName(cert: X509Certificate): string | undefined {
+  return cert.subject.split('\n').find((line) => line.startsWith('CN='))?.slice(3);
+}
+
+/** Whether one of the CA's certificates signed `cert`. */
+export function signedByCa(row: Row, cert: X509Certificate): boolean {
+  return pemCertificates(row.certPem as string).some((issuer) => cert.checkIssued(issuer) && cert.verify(issuer.publicKey));
+}
+
+/**
+ * `POST /cas/{id}/verify` with a PEM certificate (text/plain) whose common name is the CA's verification token and
+ * which the CA signed: proof that whoever registered the CA holds its key. Each failure has its own code.
+ */
+async function verifyCa(rt: Runtime, ctx: Ctx) {
+  const row = await rt.store.repoFor(ca).get(ctx.params.id);
+  if (row.isVerified) throw new ApiError('CA_ALREADY_VERIFIED');
+  const text = await ctx.text();
+  if (!/-----BEGIN [A-Z0-9 ]+-----/.test(text)) throw new ApiError('COULD_NOT_PARSE_BODY', { message: 'the body is not a PEM certificate' });
+  const [cert] = pemCertificates(text);
+  if (!cert) throw new ApiError('COULD_NOT_PARSE_BODY', { message: 'the body is not a PEM certificate' });
+  if (commonName(cert) !== row.verificationToken) {
+    throw new ApiError('INVALID_COMMON_NAME', { message: `the certificate's common name must be the CA's verification token (${row.verificationToken})` });
+  }
+  if (!signedByCa(row, cert)) throw new ApiError('CERTIFICATE_FAILED_VALIDATION', { message: 'the certificate was not signed by this CA' });
+  await rt.store.repoFor(ca).update(row.id, { isVerified: true }, ctx.now.toISOString());
+  return { data: {} };
+}
+
+/** `GET /cas/{id}/jwt`: the CA's static enrollment JWT (no expiry; `em: "ca"`), as `application/jwt`. */
+async function caJwt(rt: Runtime, ctx: Ctx) {
+  const row = await rt.store.repoFor(ca).get(ctx.params.id);
+  const iss = `${rt.config.publicUrl.replace(/\/+$/, '')}/`;
+  const jwt = await signStaticJwt(rt.pki, { em: 'ca', iss, sub: row.id, jti: row.id, aud: ['openziti-enroller'] });
+  return { raw: jwt, contentType: 'application/jwt' };
+}
+
+export const caBehaviour: ResourceBehaviour = {
+  resource: 'ca',
+  // An ottca enrollment is worthless without its CA: they go with it, in the delete's transaction.
+  hooks: {
+    async beforeDelete(rt, row) {
+      await rt.store.repo('enrollment').deleteWhere({ caId: row.id });
+    },
+  },
+  routes: (rt): Route[] => [
+    { method: 'POST', path: '/cas', api: 'management', access: 'admin', handler: (ctx) => createCa(rt, ctx) },
+    { method: 'POST', path: '/cas/{id}/verify', api: 'management', access: 'admin', handler: (ctx) => verifyCa(rt, ctx) },
+    { method: 'GET', path: '/cas/{id}/jwt', api: 'management', access: 'admin', handler: (ctx) => caJwt(rt, ctx) },
+  ],
+};

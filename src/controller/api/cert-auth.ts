@@ -1,0 +1,61 @@
+// `POST /authenticate?method=cert`: the client certificate of the TLS connection logs in the identity whose cert
+// authenticator has its fingerprint. The TLS handshake has proved the client holds the certificate's key; here
+// the certificate must be one this controller's CA issued, be known, and be allowed by the identity's auth policy.
+import { createHash, X509Certificate } from 'node:crypto';
+import type { TLSSocket } from 'node:tls';
+import { ApiError } from '../../protocol/errors.js';
+import { isDisabled } from '../auth/identity-state.js';
+import type { Runtime } from '../runtime.js';
+import type { Ctx } from '../server/types.js';
+import type { Row } from '../store/repository.js';
+import { signedByCa } from './cas.js';
+
+const INVALID_AUTH = (why: string) => new ApiError('INVALID_AUTH', { message: `The authentication request failed: ${why}` });
+
+/** The DER of the certificate the client presented on this connection, if any (none over a plain socket). */
+export function peerCertificate(ctx: Ctx): Buffer | undefined {
+  const socket = ctx.req.socket as Partial<TLSSocket>;
+  if (typeof socket.getPeerCertificate !== 'function') return undefined;
+  const cert = socket.getPeerCertificate(false);
+  return cert && cert.raw && cert.raw.length > 0 ? cert.raw : undefined;
+}
+
+/** Whether the controller's intermediate CA signed this certificate (the CA every enrollment certificate comes from). */
+function issuedByUs(rt: Runtime, leaf: X509Certificate): boolean {
+  const intermediate = new X509Certificate(rt.pki.intermediateCertPem);
+  return leaf.checkIssued(intermediate) && leaf.verify(intermediate.publicKey);
+}
+
+/** Whether a verified third-party CA that allows authentication issued it (an unverified CA is never trusted). */
+async function issuedByTrustedCa(rt: Runtime, leaf: X509Certificate): Promise<boolean> {
+  const cas = await rt.store.repo('ca').findAll({ isVerified: true, isAuthEnabled: true }, { columns: ['certPem'] });
+  return cas.some((ca) => signedByCa(ca, leaf));
+}
+
+/**
+ * The identity and cert authenticator a presented certificate stands for. Every refusal is the same 401
+ * INVALID_AUTH (with the reason in the message: the certificate is the caller's own, nothing leaks).
+ */
+export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, now: Date): Promise<{ identity: Row; authenticator: Row }> {
+  if (!der) throw INVALID_AUTH('no client certificate was presented on the TLS connection');
+  let leaf: X509Certificate;
+  try {
+    leaf = new X509Certificate(der);
+  } catch {
+    throw INVALID_AUTH('the client certificate cannot be read');
+  }
+  if (!issuedByUs(rt, leaf) && !(await issuedByTrustedCa(rt, leaf))) {
+    throw INVALID_AUTH('the client certificate was issued neither by this controller nor by a verified CA that allows authentication');
+  }
+  const fingerprint = createHash('sha1').update(der).digest('hex');
+  const authenticator = await rt.store.repo('authenticator').findOne({ method: 'cert', fingerprint });
+  if (!authenticator) throw INVALID_AUTH('the client certificate belongs to no identity');
+  const identity = await rt.store.repo('identity').get(authenticator.identityId as string);
+  const policy = await rt.store.repo('auth-policy').find(identity.authPolicyId as string);
+  const cert = (policy?.primary as { cert?: { allowed?: boolean; allowExpiredCerts?: boolean } } | undefined)?.cert;
+  if (cert?.allowed !== true) throw INVALID_AUTH("the identity's auth policy does not allow certificates");
+  const expired = Date.parse(leaf.validTo) < now.getTime() || Date.parse(leaf.validFrom) > now.getTime();
+  if (expired && cert.allowExpiredCerts !== true) throw INVALID_AUTH("the client certificate is outside its validity and the identity's auth policy requires a valid one");
+  if (isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, now)) throw INVALID_AUTH('the identity is disabled');
+  return { identity, authenticator };
+}

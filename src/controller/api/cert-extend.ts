@@ -1,0 +1,67 @@
+// Certificate extension by the identity itself (the states table's "client certificate" rows): a CSR made with the
+// session's certificate brings a new certificate; the old one keeps working until the identity proves it received
+// the new one (extend-verify), which then replaces it.
+import { createHash, X509Certificate } from 'node:crypto';
+import { ApiError, notFound } from '../../protocol/errors.js';
+import { CsrError } from '../../protocol/csr.js';
+import { acceptCsr, identitySpiffeId, issueClientCert } from '../pki/issue.js';
+import type { Runtime } from '../runtime.js';
+import type { Ctx, Route } from '../server/types.js';
+import type { Row } from '../store/repository.js';
+import { enrollBody } from './enroll.js';
+
+const EXTEND_BODY = { type: 'object', properties: {}, additionalProperties: false };
+
+/** The caller's own cert authenticator that this controller issued, and that the session was opened with. */
+async function extendable(rt: Runtime, ctx: Ctx): Promise<Row> {
+  const row = await rt.store.repo('authenticator').find(ctx.params.id);
+  if (!row || row.identityId !== ctx.principal!.identityId) throw notFound('authenticator', ctx.params.id);
+  if (row.method !== 'cert' || row.isIssuedByNetwork !== true) {
+    throw new ApiError('CAN_NOT_UPDATE_AUTHENTICATOR', { message: 'only certificates this controller issued can be extended' });
+  }
+  if (ctx.principal!.authenticatorId !== row.id) {
+    throw new ApiError('UNAUTHORIZED', { message: 'a certificate is extended from a session opened with that certificate' });
+  }
+  return row;
+}
+
+async function extend(rt: Runtime, ctx: Ctx) {
+  const row = await extendable(rt, ctx);
+  const body = enrollBody(rt, EXTEND_BODY, await ctx.json(), ['clientCertCsr']) as { clientCertCsr?: string };
+  if (!body.clientCertCsr) throw new ApiError('COULD_NOT_PROCESS_CSR', { message: 'clientCertCsr is required', cause: { field: 'clientCertCsr', reason: 'is required', value: '' } });
+  let issued;
+  try {
+    issued = issueClientCert(rt.pki, acceptCsr(body.clientCertCsr), { uris: [identitySpiffeId(rt.pki.trustDomain, row.identityId as string)], now: ctx.now });
+  } catch (err) {
+    if (!(err instanceof CsrError)) throw err;
+    throw new ApiError('COULD_NOT_PROCESS_CSR', { message: `the CSR could not be processed: ${err.message}`, cause: { field: 'clientCertCsr', reason: err.message, value: '<csr>' } });
+  }
+  await rt.store.repo('authenticator').update(row.id, { pendingCertPem: issued.chainPem, pendingFingerprint: issued.fingerprint }, ctx.now.toISOString());
+  return { data: { ca: rt.pki.caBundlePem, clientCert: issued.chainPem } };
+}
+
+async function verifyExtension(rt: Runtime, ctx: Ctx) {
+  const row = await extendable(rt, ctx);
+  const body = enrollBody(rt, EXTEND_BODY, await ctx.json(), ['clientCert']) as { clientCert?: string };
+  if (!row.pendingFingerprint) throw new ApiError('INVALID_CLIENT_CERT', { message: 'no extended certificate awaits verification: extend first' });
+  let fingerprint: string | undefined;
+  try {
+    fingerprint = body.clientCert ? createHash('sha1').update(new X509Certificate(body.clientCert).raw).digest('hex') : undefined;
+  } catch {
+    fingerprint = undefined;
+  }
+  if (fingerprint !== row.pendingFingerprint) throw new ApiError('INVALID_CLIENT_CERT', { message: 'clientCert is not the certificate the extension issued' });
+  await rt.store.repo('authenticator').update(
+    row.id,
+    { certPem: row.pendingCertPem, fingerprint: row.pendingFingerprint, pendingCertPem: null, pendingFingerprint: null },
+    ctx.now.toISOString(),
+  );
+  return { data: {} };
+}
+
+export function certExtendRoutes(rt: Runtime): Route[] {
+  return [
+    { method: 'POST', path: '/current-identity/authenticators/{id}/extend', api: 'both', access: 'session', handler: (ctx) => extend(rt, ctx) },
+    { method: 'POST', path: '/current-identity/authenticators/{id}/extend-verify', api: 'both', access: 'session', handler: (ctx) => verifyExtension(rt, ctx) },
+  ];
+}

@@ -1,0 +1,77 @@
+// Client certificates issued by the controller's intermediate CA for enrolled identities, as OpenZiti's client
+// signer makes them: the CSR's subject and key, one year, clientAuth, and the identity's SPIFFE id as a URI SAN.
+import { createHash, createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { bits, oid, seq, tlv } from '../../protocol/der.js';
+import { CsrError, parseCsr, type ParsedCsr } from '../../protocol/csr.js';
+import { buildCertificate, certificateParts, extension, EXTENSION_OIDS } from '../../protocol/x509.js';
+import type { Pki } from './pki.js';
+
+/** Keys the controller certifies: RSA 2048 to 4096 bits, EC P-256 and P-384 (issue 9). */
+export function checkKeyPolicy(key: KeyObject): void {
+  const d = key.asymmetricKeyDetails ?? {};
+  if (key.asymmetricKeyType === 'rsa') {
+    const bitsLen = d.modulusLength ?? 0;
+    if (bitsLen < 2048) throw new CsrError(`the CSR's RSA key has ${bitsLen} bits, fewer than the 2048 required`);
+    if (bitsLen > 4096) throw new CsrError(`the CSR's RSA key has ${bitsLen} bits, more than the 4096 accepted`);
+    return;
+  }
+  if (key.asymmetricKeyType === 'ec') {
+    if (d.namedCurve === 'prime256v1' || d.namedCurve === 'secp384r1') return;
+    throw new CsrError(`the CSR's EC key is on curve ${d.namedCurve ?? 'unknown'}; P-256 or P-384 is required`);
+  }
+  throw new CsrError(`the CSR's key is of type ${key.asymmetricKeyType}; RSA or EC is required`);
+}
+
+/** Parses, verifies and checks the key of a CSR: everything that can be refused before any state changes. */
+export function acceptCsr(pem: string): ParsedCsr {
+  const csr = parseCsr(pem);
+  checkKeyPolicy(csr.publicKey);
+  return csr;
+}
+
+const MINUTE = 60_000;
+
+/** The SPIFFE id OpenZiti gives an identity's enrollment certificate: `spiffe://<trust domain>/identity/<id>`. */
+export function identitySpiffeId(trustDomain: string, identityId: string): string {
+  return `spiffe://${trustDomain}/identity/${encodeURIComponent(identityId)}`;
+}
+
+/** What issuing needs of the intermediate: its subject (as encoded), key identifier, expiry and key. */
+function issuerParts(pki: Pki) {
+  return { ...certificateParts(pki.intermediateCertPem), notAfter: new Date(new X509Certificate(pki.intermediateCertPem).validTo), key: createPrivateKey(pki.intermediateKeyPem) };
+}
+
+export interface IssuedCert {
+  /** The leaf followed by the intermediate: what `/enroll/ott` returns as `cert` (no root, as OpenZiti). */
+  chainPem: string;
+  leafPem: string;
+  /** Lowercase hex SHA-1 of the leaf DER: the cert authenticator's fingerprint. */
+  fingerprint: string;
+}
+
+/** Signs a client certificate for an accepted CSR. */
+export function issueClientCert(pki: Pki, csr: ParsedCsr, opts: { uris: string[]; now: Date; validityDays?: number }): IssuedCert {
+  const issuer = issuerParts(pki);
+  const notBefore = new Date(opts.now.getTime() - MINUTE);
+  const wanted = new Date(opts.now.getTime());
+  wanted.setUTCDate(wanted.getUTCDate() + (opts.validityDays ?? 365));
+  // Never beyond the issuer: a chain that expires before its leaf is refused by every verifier.
+  const notAfter = new Date(Math.min(wanted.getTime(), issuer.notAfter.getTime()));
+  const { der, pem: leafPem } = buildCertificate({
+    issuer,
+    subjectDer: csr.subjectDer,
+    spkiDer: csr.spkiDer,
+    notBefore,
+    notAfter,
+    extensions: [
+      extension(EXTENSION_OIDS.basicConstraints, true, seq()),
+      // digitalSignature, keyEncipherment, dataEncipherment (bits 0, 2, 3), as OpenZiti's client signer.
+      extension(EXTENSION_OIDS.keyUsage, true, bits(Buffer.from([0b1011_0000]), 4)),
+      extension(EXTENSION_OIDS.extKeyUsage, false, seq(oid(EXTENSION_OIDS.clientAuth))),
+      // uniformResourceIdentifier is [6] IMPLICIT IA5String.
+      ...(opts.uris.length > 0 ? [extension(EXTENSION_OIDS.subjectAltName, false, seq(...opts.uris.map((u) => tlv(0x86, Buffer.from(u, 'ascii')))))] : []),
+    ],
+  });
+  const intermediate = pki.intermediateCertPem.endsWith('\n') ? pki.intermediateCertPem : `${pki.intermediateCertPem}\n`;
+  return { leafPem, chainPem: leafPem + intermediate, fingerprint: createHash('sha1').update(der).digest('hex') };
+}
