@@ -93,7 +93,17 @@ export const identity: ResourceDef = {
       patch: 'no',
       virtual: true,
       // Read back as the identity's outstanding enrollments, by method.
-      read: { type: { kind: 'object', properties: { ott: outstandingEnrollment, updb: outstandingEnrollment } } },
+      read: {
+        type: {
+          kind: 'object',
+          properties: {
+            ott: outstandingEnrollment,
+            updb: outstandingEnrollment,
+            // A one-time token whose certificate a third-party CA signs: that CA beside it.
+            ottca: { kind: 'object', properties: { ...(outstandingEnrollment as { properties: Record<string, FieldType> }).properties, caId: { kind: 'string' }, ca: { kind: 'entityRef', resource: 'ca' } }, required: ['id', 'jwt', 'token', 'expiresAt', 'caId', 'ca'] },
+          },
+        },
+      },
     },
     isDefaultAdmin: serverField({ kind: 'boolean' }, 'The administrator created with the controller', { filterable: true, default: false }),
     disabledAt: serverField(datetime, 'When the identity was disabled', { readsNull: true }),

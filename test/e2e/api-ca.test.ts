@@ -41,6 +41,8 @@ describe('a third-party CA: verify, ottca enrollment, certificate authentication
     assert.equal(enrollments.length, 1);
     assert.equal(enrollments[0].method, 'ottca');
     assert.equal(enrollments[0].caId, caId);
+    const shown = (await admin.get(`/identities/${identityId}`)).body.data.enrollment.ottca;
+    assert.deepEqual([shown.caId, shown.ca.id, shown.ca.entity], [caId, caId, 'cas'], 'the identity shows the CA of its ottca enrollment');
     const token = enrollments[0].token as string;
     const device = { cert: opensslSigned(files, name, name), key: opensslSignedKey(name) };
 

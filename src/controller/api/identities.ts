@@ -124,7 +124,9 @@ export async function presentIdentities(rows: Row[], rt: Runtime): Promise<Recor
   const ids = rows.map((r) => r.id);
   const { store } = rt;
   const authenticators = await store.repo('authenticator').findAll({ identityId: ids }, { columns: ['identityId', 'method', 'username', 'fingerprint'] });
-  const enrollments = await store.repo('enrollment').findAll({ identityId: ids }, { columns: ['identityId', 'method', 'token', 'jwt', 'expiresAt'] });
+  const enrollments = await store.repo('enrollment').findAll({ identityId: ids }, { columns: ['identityId', 'method', 'token', 'jwt', 'expiresAt', 'caId'] });
+  const caIds = [...new Set(enrollments.flatMap((e) => (typeof e.caId === 'string' ? [e.caId] : [])))];
+  const caNames = new Map(caIds.length ? (await store.repo('ca').findAll({ id: caIds }, { columns: ['name'] })).map((c) => [c.id, c.name as string]) : []);
   const withSession = new Set(await store.repo('api-session').distinct('identityId', { identityId: ids }));
   const now = rt.clock();
   return rows.map((row) => {
@@ -136,7 +138,9 @@ export async function presentIdentities(rows: Row[], rt: Runtime): Promise<Recor
     }
     const enrollment: Record<string, unknown> = {};
     for (const e of enrollments.filter((x) => x.identityId === row.id)) {
-      enrollment[e.method as string] = { id: e.id, jwt: e.jwt, token: e.token, expiresAt: e.expiresAt };
+      const served: Record<string, unknown> = { id: e.id, jwt: e.jwt, token: e.token, expiresAt: e.expiresAt };
+      if (e.method === 'ottca' && typeof e.caId === 'string') Object.assign(served, { caId: e.caId, ca: entityRef(resource('ca'), e.caId, caNames.get(e.caId)) });
+      enrollment[e.method as string] = served;
     }
     const links = wire._links as Record<string, unknown>;
     links['auth-policies'] = { href: `./auth-policies/${row.authPolicyId}` };
