@@ -4,6 +4,7 @@
 // or an attribute change taking the permission away, its service deleted. Both stores; every response is checked
 // against OpenZiti's Swagger by the in-process client.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type Client, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
@@ -62,7 +63,7 @@ for (const store of storesUnderTest()) {
       const serviceId = await create('/services', { name: `${name}-service`, roleAttributes: [name, 'routed'], encryptionRequired: true });
       const policyId = await create('/service-policies', { name: `${name}-dial`, type: 'Dial', semantic: 'AllOf', identityRoles: [`#${name}`], serviceRoles: [`#${name}`] });
       const session = await ok(await who.client.request('POST', '/sessions', { json: { serviceId, type: 'Dial' } }), 201);
-      return { ...who, serviceId, policyId, sessionId: session.data.id as string };
+      return { ...who, serviceId, policyId, sessionId: session.data.id as string, sessionToken: session.data.token as string };
     }
 
     const exists = async (sessionId: string) => (await t.admin.request('GET', `/sessions/${sessionId}`)).status === 200;
@@ -78,6 +79,8 @@ for (const store of storesUnderTest()) {
 
     it('creates a Dial session: the whole session, a signed token, its edge routers and granting policy', async () => {
       const w = await world('dialer');
+      const stored = await t.app.runtime.store.repo('session').get(w.sessionId);
+      assert.equal(stored.tokenHash, createHash('sha256').update(w.sessionToken).digest('hex'), 'only the hash of the served token is kept');
       const { data } = await ok(await w.client.request('POST', '/sessions', { json: { serviceId: w.serviceId, type: 'Dial', tags: { app: 'demo' } } }), 201);
       assert.equal(data.id, w.sessionId, 'one session per API session, service and type: asking again answers the same');
       assert.match(data.id, /^c[a-z0-9]{20,}$/, 'cuid-like');
@@ -194,7 +197,8 @@ for (const store of storesUnderTest()) {
 
       // A Dial policy turning into a Bind policy takes the Dial permission away.
       const r = await world('policy-retyped');
-      await ok(await t.admin.request('PUT', `/service-policies/${r.policyId}`, { json: { name: 'policy-retyped-dial', type: 'Bind', semantic: 'AllOf', identityRoles: ['#policy-retyped'], serviceRoles: ['#policy-retyped'] } }));
+      const retyped = { name: 'policy-retyped-dial', type: 'Bind', semantic: 'AllOf', identityRoles: ['#policy-retyped'], serviceRoles: ['#policy-retyped'] };
+      await ok(await t.admin.request('PUT', `/service-policies/${r.policyId}`, { json: retyped }));
       assert.equal(await exists(r.sessionId), false);
     });
 

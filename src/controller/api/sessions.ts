@@ -26,8 +26,8 @@ const apiSession = resource('api-session');
 export function sessionRoutes(rt: Runtime): Route[] {
   return [
     { method: 'GET', path: '/sessions/{id}/route-path', api: 'management', access: 'admin', handler: (ctx) => routePath(rt, ctx) },
-    // The client API shows a caller its own sessions only; another identity's session is "not found".
     { method: 'POST', path: '/sessions', api: 'client', access: 'session', handler: (ctx) => createSession(rt, ctx) },
+    // The client API shows a caller its own sessions only; another identity's session is "not found".
     { method: 'GET', path: '/sessions', api: 'client', access: 'session', handler: (ctx) => listResource(rt, session, ctx, { where: { identityId: ctx.principal!.identityId } }) },
     { method: 'GET', path: '/sessions/{id}', api: 'client', access: 'session', handler: async (ctx) => ({ data: (await rt.present(session, [await ownSession(rt, ctx)]))[0] }) },
     { method: 'DELETE', path: '/sessions/{id}', api: 'client', access: 'session', handler: (ctx) => deleteOwnSession(rt, ctx) },
@@ -140,11 +140,12 @@ async function createSession(rt: Runtime, ctx: Ctx) {
     const existing = (await repo.findAll({ apiSessionId, serviceId, type }, { columns: ['id'] }))[0];
     if (existing) return existing.id;
     const id = newSessionId();
-    // The hash of the first token: tokens are JWTs, checked by their signature and their session id (`jti`).
-    const token = await sessionToken(rt, { id, serviceId, apiSessionId, identityId, type }, ctx.now);
-    await repo.insert({ apiSessionId, identityId, serviceId, type, servicePolicies, tags: body.tags ?? {}, tokenHash: hashToken(token) }, { id, now });
+    const tokenHash = hashToken(await sessionToken(rt, { id, serviceId, apiSessionId, identityId, type }, ctx.now));
+    await repo.insert({ apiSessionId, identityId, serviceId, type, servicePolicies, tags: body.tags ?? {}, tokenHash }, { id, now });
     return id;
   });
+  // RS256 is deterministic: for a new session this is the very token whose hash was stored. For a session asked for
+  // again, a token with a later `iat` (the stored hash stays the first's): tokens are checked by signature and `jti`.
   const token = await sessionToken(rt, { id, serviceId, apiSessionId, identityId, type }, ctx.now);
   const [data] = await rt.present(session, [await repo.get(id)]);
   return { status: 201, data: { ...data, token } };
