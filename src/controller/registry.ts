@@ -15,7 +15,7 @@ import { terminatorBehaviour } from './api/terminators.js';
 import { metaRoutes } from './api/meta.js';
 import { edgeRouterPolicyBehaviour, serviceEdgeRouterPolicyBehaviour, servicePolicyBehaviour } from './api/policies.js';
 import { postureCheckBehaviour } from './api/posture-checks.js';
-import { sessionBehaviour } from './api/sessions.js';
+import { SESSION_LIFECYCLE_HOOKS, sessionBehaviour } from './api/sessions.js';
 import { controllerBehaviour } from './api/controllers.js';
 import { databaseRoutes } from './api/database.js';
 import { tracingRoutes } from './api/tracing.js';
@@ -57,9 +57,36 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   routerBehaviour,
   terminatorBehaviour,
   caBehaviour,
+  // Sessions end when a write takes their permission away: hooks on the resources that decide permissions.
+  ...Object.entries(SESSION_LIFECYCLE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
 ];
 
-const NO_HOOKS: WriteHooks = {};
+/**
+ * The hooks of every behaviour registered for a resource, run in registration order (a resource's own behaviour
+ * first; others may add to it, as sessions do on the writes that decide permissions).
+ */
+function composeHooks(all: WriteHooks[]): WriteHooks {
+  if (all.length <= 1) return all[0] ?? {};
+  return {
+    async beforeWrite(rt, write) {
+      let changed: Record<string, unknown> | undefined;
+      for (const h of all) {
+        const values = await h.beforeWrite?.(rt, write);
+        if (values) write = { ...write, values: (changed = values) };
+      }
+      return changed;
+    },
+    async afterWrite(rt, write) {
+      for (const h of all) await h.afterWrite?.(rt, write);
+    },
+    async beforeDelete(rt, row) {
+      for (const h of all) await h.beforeDelete?.(rt, row);
+    },
+    async afterDelete(rt, row) {
+      for (const h of all) await h.afterDelete?.(rt, row);
+    },
+  };
+}
 
 export interface Registry {
   routes: Route[];
@@ -75,6 +102,10 @@ export function buildRoutes(rt: Runtime, behaviours: readonly ResourceBehaviour[
   for (const b of behaviours) {
     if (b.present) presenters.set(b.resource, b.present);
     for (const [name, provider] of Object.entries(b.relations ?? {})) providers.set(name, provider);
+  }
+  const hooks = new Map<string, WriteHooks>();
+  for (const name of new Set(behaviours.map((b) => b.resource))) {
+    hooks.set(name, composeHooks(behaviours.filter((b) => b.resource === name && b.hooks).map((b) => b.hooks!)));
   }
   for (const def of CATALOGUE) {
     for (const [name, rel] of Object.entries(def.relations ?? {})) {
@@ -101,6 +132,6 @@ export function buildRoutes(rt: Runtime, behaviours: readonly ResourceBehaviour[
       return presenter ? presenter(rows, rt) : rows.map((row) => toWire(def, row));
     },
     relation: (provider, parentId) => providers.get(provider)!(rt, parentId),
-    hooks: (resource) => behaviours.find((b) => b.resource === resource)?.hooks ?? NO_HOOKS,
+    hooks: (resource) => hooks.get(resource) ?? {},
   };
 }

@@ -44,6 +44,8 @@ export const API_ERRORS = {
   ENROLLMENT_NO_VALID_CAS: { status: 400, message: 'No valid CA issued the certificate' },
   ENROLLMENT_IDENTITY_ALREADY_ENROLLED: { status: 409, message: 'The certificate has already been enrolled' },
   CERT_IN_USE: { status: 409, message: 'The certificate is already in use by an authenticator' },
+  NO_EDGE_ROUTERS_AVAILABLE: { status: 400, message: 'No edge routers are assigned and online to handle the requested connection' },
+  INVALID_POSTURE: { status: 409, message: 'Posture response data is missing or wrong' },
   SERVER_TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests, try again later' },
   TIMEOUT: { status: 503, message: 'The request timed out' },
   STORE_UNAVAILABLE: { status: 503, message: "The controller's database cannot serve the request right now" },
@@ -64,7 +66,13 @@ export interface MessageCause {
   message: string;
 }
 
-export type ErrorCause = FieldCause | MessageCause;
+/** A cause with a message and data, as OpenZiti sends posture failures (INVALID_POSTURE: failed checks by policy id). */
+export interface DataCause {
+  message: string;
+  data: Record<string, unknown>;
+}
+
+export type ErrorCause = FieldCause | MessageCause | DataCause;
 
 /** The `error` member of an error envelope on the wire. */
 export interface WireError {

@@ -1,7 +1,7 @@
 // Service sessions: the management list, get and delete (read model valid against OpenZiti's Swagger, no token),
 // the route path, what ends a session (its API session, its service; a deleted policy leaves its list), and the
-// client API's view of the caller's own sessions. Sessions are created on the client API (another part), so these
-// tests write their rows through the store. Both stores.
+// client API's view of the caller's own sessions. These tests write their rows through the store, to set up what the
+// client API's create would refuse; the create itself is in client-sessions.test.ts. Both stores.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -116,13 +116,15 @@ for (const store of storesUnderTest()) {
     });
 
     it('a deleted service policy leaves the lists of the sessions it granted', async () => {
-      const policy = (
-        await t.admin.request('POST', '/service-policies', { json: { name: 'temporary', type: 'Bind', semantic: 'AllOf', identityRoles: ['#all'], serviceRoles: ['#all'] } })
-      ).body.data.id;
-      const id = await insertSession({ apiSessionId: await apiSessionOf(userId), identityId: userId, serviceId, type: 'Bind', servicePolicies: [policy, policyId] });
+      // Two Bind policies grant it: with one deleted the permission stands (the session would end with the last).
+      const bind = async (name: string) =>
+        (await t.admin.request('POST', '/service-policies', { json: { name, type: 'Bind', semantic: 'AllOf', identityRoles: ['#all'], serviceRoles: ['#all'] } })).body.data.id;
+      const policy = await bind('temporary');
+      const lasting = await bind('lasting');
+      const id = await insertSession({ apiSessionId: await apiSessionOf(userId), identityId: userId, serviceId, type: 'Bind', servicePolicies: [policy, lasting] });
       assert.equal((await t.admin.request('DELETE', `/service-policies/${policy}`)).status, 200);
       const { data } = await managed('GET', `/sessions/${id}`, 200);
-      assert.deepEqual(data.servicePolicies.map((p: { id: string }) => p.id), [policyId]);
+      assert.deepEqual(data.servicePolicies.map((p: { id: string }) => p.id), [lasting]);
     });
 
     it('on the client API, an identity sees and deletes its own sessions only', async () => {

@@ -1,16 +1,19 @@
-import { notFound } from '../../protocol/errors.js';
+import { createPrivateKey } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { ApiError, invalidField, notFound } from '../../protocol/errors.js';
+import { hashToken, newSessionId } from '../auth/api-sessions.js';
+import { sha1FingerprintHex } from '../pki/fingerprint.js';
 import { resource, type ResourceDef } from '../../resources/index.js';
 import type { ResourceBehaviour } from '../registry.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime, WriteHooks } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
-import type { Row } from '../store/repository.js';
-import { edgeRoutersFor } from './access.js';
+import type { Row, Where } from '../store/repository.js';
+import { edgeRoutersFor, permissionsOf } from './access.js';
 import { listResource } from './crud.js';
 import { entityRef, toWire } from './present.js';
+import type { Permission } from './services.js';
 
 const session = resource('session');
-const identity = resource('identity');
-const service = resource('service');
 const servicePolicy = resource('service-policy');
 const edgeRouter = resource('edge-router');
 const apiSession = resource('api-session');
@@ -18,11 +21,12 @@ const apiSession = resource('api-session');
 /**
  * Service sessions beyond the generic management list/get/delete: their read model (policies by name, the edge
  * routers the identity may use for the service, no token), the route path, and the client API's view of the
- * caller's own sessions. Creating one (client `POST /sessions`) is the client API's part.
+ * caller's own sessions, and the client's create.
  */
 export function sessionRoutes(rt: Runtime): Route[] {
   return [
     { method: 'GET', path: '/sessions/{id}/route-path', api: 'management', access: 'admin', handler: (ctx) => routePath(rt, ctx) },
+    { method: 'POST', path: '/sessions', api: 'client', access: 'session', handler: (ctx) => createSession(rt, ctx) },
     // The client API shows a caller its own sessions only; another identity's session is "not found".
     { method: 'GET', path: '/sessions', api: 'client', access: 'session', handler: (ctx) => listResource(rt, session, ctx, { where: { identityId: ctx.principal!.identityId } }) },
     { method: 'GET', path: '/sessions/{id}', api: 'client', access: 'session', handler: async (ctx) => ({ data: (await rt.present(session, [await ownSession(rt, ctx)]))[0] }) },
@@ -51,6 +55,145 @@ async function deleteOwnSession(rt: Runtime, ctx: Ctx) {
   await rt.store.tx(() => rt.store.repoFor(session).delete(row.id));
   return { data: {} };
 }
+
+/** The client's create body: `type` defaults to Dial, as in OpenZiti; fields it does not know are ignored, as there. */
+const CREATE_SCHEMA = {
+  type: 'object',
+  properties: {
+    serviceId: { type: 'string', minLength: 1 },
+    type: { type: 'string', enum: ['Dial', 'Bind'] },
+    tags: { type: ['object', 'null'] },
+  },
+  required: ['serviceId'],
+};
+
+/**
+ * The service policies of a type that grant the identity the service: those selecting both (wire-protocol section 4).
+ * Two lookups in the access index, whatever the number of policies.
+ */
+async function grantingPolicies(rt: Runtime, identityId: string, serviceId: string, type: Permission): Promise<string[]> {
+  const [byIdentity, byService] = await Promise.all([
+    rt.store.roleIndex('service-policy', 'identityRoles').policiesSelecting(identityId, { type }),
+    rt.store.roleIndex('service-policy', 'serviceRoles').policiesSelecting(serviceId, { type }),
+  ]);
+  const selectingService = new Set(byService);
+  return [...new Set(byIdentity)].filter((id) => selectingService.has(id)).sort();
+}
+
+/**
+ * Posture of the granting policies, as OpenZiti's EvaluatePostureForService: access passes when ANY granting policy
+ * has all its posture checks passing (a policy without checks passes). No posture responses are kept yet, so every
+ * posture check fails: a policy that requires any check fails. When none passes: 409 INVALID_POSTURE, its cause the
+ * failed checks by policy id, in OpenZiti's shape. Returns the passing policies (the session's `servicePolicies`).
+ */
+async function passingPolicies(rt: Runtime, policyIds: string[]): Promise<string[]> {
+  const checks = rt.store.roleIndex('service-policy', 'postureCheckRoles');
+  const required = await Promise.all(policyIds.map(async (id) => [id, await checks.selectedIds([id])] as const));
+  const passing = required.filter(([, ids]) => ids.length === 0).map(([id]) => id);
+  if (passing.length > 0) return passing;
+  const checkIds = [...new Set(required.flatMap(([, ids]) => ids))];
+  const types = new Map((await rt.store.repo('posture-check').findAll({ id: checkIds }, { columns: ['typeId'] })).map((c) => [c.id, c.typeId]));
+  const data = Object.fromEntries(required.map(([id, ids]) => [id, [...ids].sort().map((check) => ({ id: check, typeId: types.get(check), isPassing: false }))]));
+  throw new ApiError('INVALID_POSTURE', { cause: { message: `Failed to pass posture checks for service policies: [${policyIds.join(' ')}]`, data } });
+}
+
+/**
+ * The session token: a JWT signed with the controller's TLS server key (kid its SHA-1, as enrollment JWTs), with
+ * OpenZiti's service-access claims (`z_t: "s"`, `z_st` the type, `jti` the session id, `z_leg` true: the session is a
+ * stored one, as for every API session authenticated with `zt-session`). Edge routers and SDKs read it as OpenZiti's;
+ * the year-long expiry is OpenZiti's too: the session really ends with its API session.
+ */
+async function sessionToken(rt: Runtime, claims: { id: string; serviceId: string; apiSessionId: string; identityId: string; type: string }, now: Date): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ z_asid: claims.apiSessionId, z_iid: claims.identityId, z_t: 's', z_st: claims.type, z_leg: true })
+    .setProtectedHeader({ alg: 'RS256', kid: sha1FingerprintHex(rt.pki.serverCertPem), typ: 'JWT' })
+    .setIssuer(rt.enrollmentSigner.issuer)
+    .setSubject(claims.serviceId)
+    .setAudience(['openziti'])
+    .setJti(claims.id)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + 365 * 24 * 3600)
+    .sign(createPrivateKey(rt.pki.serverKeyPem));
+}
+
+/**
+ * Client `POST /sessions`, in OpenZiti's order: a service the caller cannot dial or bind at all is 404; one it may
+ * use, but not with this type, 400 naming serviceId ("service not found", as OpenZiti says it); then posture (409
+ * INVALID_POSTURE), then a shared edge router (400 NO_EDGE_ROUTERS_AVAILABLE). An API session holds one session per
+ * service and type: asking again answers the same session (with a freshly signed token), as OpenZiti does.
+ * 201 with the whole session, its token included: the only time it is served.
+ */
+async function createSession(rt: Runtime, ctx: Ctx) {
+  const body = rt.validators.custom(CREATE_SCHEMA, await ctx.json());
+  const { identityId, apiSessionId } = ctx.principal!;
+  const serviceId = body.serviceId as string;
+  const type = (body.type ?? 'Dial') as Permission;
+  const permissions = (await permissionsOf(rt, identityId, [serviceId])).get(serviceId) ?? [];
+  if (permissions.length === 0 || !(await rt.store.repo('service').exists({ id: serviceId }))) throw notFound('service', serviceId);
+  if (!permissions.includes(type)) throw invalidField('serviceId', 'service not found', serviceId);
+  const servicePolicies = await passingPolicies(rt, await grantingPolicies(rt, identityId, serviceId, type));
+  if ((await edgeRoutersFor(rt, identityId, serviceId)).shared.length === 0) throw new ApiError('NO_EDGE_ROUTERS_AVAILABLE');
+
+  const repo = rt.store.repoFor(session);
+  const now = ctx.now.toISOString();
+  const id = await rt.store.tx(async () => {
+    const existing = (await repo.findAll({ apiSessionId, serviceId, type }, { columns: ['id'] }))[0];
+    if (existing) return existing.id;
+    const id = newSessionId();
+    const tokenHash = hashToken(await sessionToken(rt, { id, serviceId, apiSessionId, identityId, type }, ctx.now));
+    await repo.insert({ apiSessionId, identityId, serviceId, type, servicePolicies, tags: body.tags ?? {}, tokenHash }, { id, now });
+    return id;
+  });
+  // RS256 is deterministic: for a new session this is the very token whose hash was stored. For a session asked for
+  // again, a token with a later `iat` (the stored hash stays the first's): tokens are checked by signature and `jti`.
+  const token = await sessionToken(rt, { id, serviceId, apiSessionId, identityId, type }, ctx.now);
+  const [data] = await rt.present(session, [await repo.get(id)]);
+  return { status: 201, data: { ...data, token } };
+}
+
+/**
+ * Ends the sessions whose (identity, service, type) their identity's policies no longer permit, in the transaction
+ * of the write that changed them (a service policy, an identity's or a service's attributes). Sessions are few: one
+ * permissions lookup per identity concerned.
+ */
+async function endUnpermittedSessions(rt: Runtime, where: Where): Promise<void> {
+  const repo = rt.store.repoFor(session);
+  const rows = await repo.findAll(where, { columns: ['identityId', 'serviceId', 'type'] });
+  const byIdentity = new Map<string, Row[]>();
+  for (const row of rows) byIdentity.set(row.identityId as string, [...(byIdentity.get(row.identityId as string) ?? []), row]);
+  for (const [identityId, sessions] of byIdentity) {
+    const permissions = await permissionsOf(rt, identityId, [...new Set(sessions.map((s) => s.serviceId as string))]);
+    for (const s of sessions) if (!permissions.get(s.serviceId as string)?.includes(s.type as Permission)) await repo.delete(s.id);
+  }
+}
+
+const attributesChanged = (write: { existing?: Row; values: Record<string, unknown> }) =>
+  write.existing !== undefined && 'roleAttributes' in write.values && JSON.stringify(write.existing.roleAttributes ?? []) !== JSON.stringify(write.values.roleAttributes ?? []);
+
+/**
+ * Where a write can take a permission away, and the sessions to look at: any service policy write or delete (the
+ * sessions of its type, before and after), an identity's or a service's attributes changing (its sessions). A
+ * deleted identity or service takes its sessions with it (foreign keys), a disabled identity its API sessions.
+ */
+export const SESSION_LIFECYCLE_HOOKS: Record<string, WriteHooks> = {
+  'service-policy': {
+    async afterWrite(rt, write) {
+      const types = new Set([write.existing?.type, write.values.type].filter((t): t is string => typeof t === 'string'));
+      if (write.verb !== 'create') await endUnpermittedSessions(rt, { type: [...types] });
+    },
+    afterDelete: (rt, row) => endUnpermittedSessions(rt, { type: row.type as string }),
+  },
+  identity: {
+    async afterWrite(rt, write) {
+      if (attributesChanged(write)) await endUnpermittedSessions(rt, { identityId: write.id });
+    },
+  },
+  service: {
+    async afterWrite(rt, write) {
+      if (attributesChanged(write)) await endUnpermittedSessions(rt, { serviceId: write.id });
+    },
+  },
+};
 
 /**
  * The edge routers a session may use: those the identity's edge router policies and the service's service edge

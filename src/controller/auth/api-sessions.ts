@@ -13,7 +13,7 @@ export function hashToken(token: string): string {
 }
 
 /** API session ids are cuid-like (OpenZiti uses cuids); tokens are UUIDv4 and only their hash is stored. */
-function newSessionId(): string {
+export function newSessionId(): string {
   return `c${Date.now().toString(36)}${randomBytes(10).toString('hex')}`;
 }
 
