@@ -178,6 +178,16 @@ for (const store of storesUnderTest()) {
       assert.equal((await detail(router.id)).isVerified, true);
     });
 
+    it('two requests racing with one token: one enrolls the router, the other is refused', async () => {
+      const router = await newRouter();
+      const attempt = () => erott({ token: router.enrollmentToken, serverCsr: nodeCsr('edge'), clientCsr: nodeCsr(router.id) });
+      const results = await Promise.all([attempt(), attempt(), attempt()]);
+      const ok = results.filter((r) => r.status === 200);
+      assert.equal(ok.length, 1, JSON.stringify(results.map((r) => r.status)));
+      for (const r of results.filter((x) => x.status !== 200)) assert.equal(r.body.error.code, 'INVALID_ENROLLMENT_TOKEN');
+      assert.equal((await detail(router.id)).fingerprint, sha1(leafOf(ok[0].body.data.cert)));
+    });
+
     it('router renewal needs the client certificate of the TLS connection', async () => {
       const res = await t.anonymous.request('POST', `${CLIENT}/enroll/extend/router`, { json: { certCsr: nodeCsr('x'), serverCertCsr: nodeCsr('y') } });
       assert.equal(res.status, 401);

@@ -68,7 +68,9 @@ async function storeCertificate(rt: Runtime, def: ResourceDef, existing: Row, ce
   if ('certPem' in def.fields) all.certPem = certs.client.chainPem;
   const hooks = rt.hooks(def.name);
   await rt.store.tx(async () => {
-    // Read again inside the transaction: a token redeemed (or a certificate renewed) meanwhile wins, this one fails.
+    // Lock the row first (a write takes the row lock on PostgreSQL; SQLite transactions are serial), then read it
+    // again: a token redeemed (or a certificate renewed) by a request racing with this one wins, this one fails.
+    await rt.store.repoFor(def).update(existing.id, {}, at);
     const current = await rt.store.repoFor(def).find(existing.id);
     if (!current || !stillValid(current)) throw lost();
     await rt.store.repoFor(def).update(existing.id, all, at);
