@@ -64,8 +64,11 @@ for (const store of storesUnderTest()) {
       const router = await newRouter();
       const claims = await verifyEnrollmentJwt(router.enrollmentJwt!, t.app.runtime.pki);
       assert.deepEqual([claims.em, claims.sub, claims.jti], ['erott', router.id, router.enrollmentToken]);
-      const serverCsr = opensslCsr('edge-1.example.com', { san: 'DNS:edge-1.example.com,DNS:localhost,IP:10.1.2.3,IP:::1,email:ops@example.com,URI:https://edge-1.example.com/' });
-      const res = await erott({ token: router.enrollmentToken, serverCsr, clientCsr: nodeCsr(router.id) });
+      // A SPIFFE id asked for (it would name an identity) and a directory name are not copied, as in OpenZiti.
+      const spiffe = `URI:SPIFFE://${t.app.runtime.pki.trustDomain}/identity/victim`;
+      const serverCsr = opensslCsr('edge-1.example.com', { san: `DNS:edge-1.example.com,DNS:localhost,IP:10.1.2.3,IP:::1,email:ops@example.com,URI:https://edge-1.example.com/,${spiffe},RID:1.2.3.4` });
+      const clientCsr = opensslCsr(router.id, { san: `DNS:edge-1.example.com,${spiffe}` });
+      const res = await erott({ token: router.enrollmentToken, serverCsr, clientCsr });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const intermediate = new X509Certificate(t.app.runtime.pki.intermediateCertPem);
       const server = leafOf(res.body.data.serverCert);
@@ -77,6 +80,7 @@ for (const store of storesUnderTest()) {
       assert.deepEqual(server.keyUsage, [SERVER_AUTH]);
       assert.deepEqual(client.keyUsage, [CLIENT_AUTH]);
       assert.equal(client.subject, `CN=${router.id}`);
+      assert.equal(client.subjectAltName, 'DNS:edge-1.example.com');
       assert.equal(server.ca || client.ca, false);
 
       const after = await detail(router.id);

@@ -14,9 +14,19 @@ const SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
 /** GeneralName tags OpenZiti copies from a router's CSR: rfc822Name [1], dNSName [2], URI [6], iPAddress [7]. */
 const COPIED_NAMES = new Set([0x81, 0x82, 0x86, 0x87]);
 
+const URI = 0x86;
+
+/**
+ * A SPIFFE id names an identity in this network: one signed into a router's certificate because its CSR asked for it
+ * would pass for that identity, so OpenZiti drops them from router CSRs (any case of the scheme), and so does this.
+ */
+function isSpiffeId(uri: Buffer): boolean {
+  return uri.toString('latin1').toLowerCase().startsWith('spiffe:');
+}
+
 /**
  * The subjectAltName entries a CSR requests (in its extensionRequest attribute), as encoded GeneralName elements of
- * the kinds OpenZiti copies; anything else (directory names, other names) is dropped, as there.
+ * the kinds OpenZiti copies, SPIFFE ids excepted; anything else (directory names, other names) is dropped, as there.
  */
 export function requestedAltNames(pem: string): Buffer[] {
   const der = pemDecode(pem, 'CERTIFICATE REQUEST', 'NEW CERTIFICATE REQUEST');
@@ -34,7 +44,9 @@ export function requestedAltNames(pem: string): Buffer[] {
         if (parts[0]?.tag !== TAG.OID || decodeOid(parts[0].content) !== EXTENSION_OIDS.subjectAltName) continue;
         const value = parts[parts.length - 1];
         if (value.tag !== TAG.OCTET_STRING) throw new CsrError('the requested subjectAltName is malformed');
-        for (const name of children(readOne(value.content, TAG.SEQUENCE).content)) if (COPIED_NAMES.has(name.tag)) names.push(name.raw);
+        for (const name of children(readOne(value.content, TAG.SEQUENCE).content)) {
+          if (COPIED_NAMES.has(name.tag) && !(name.tag === URI && isSpiffeId(name.content))) names.push(name.raw);
+        }
       }
     }
   }
