@@ -182,8 +182,11 @@ for (const store of storesUnderTest()) {
       assert.equal(own.body.meta.pagination.totalCount, 2);
       assert.deepEqual((await t.user.request('GET', `/edge/client/v1/services/${wiki}`)).body.data.permissions, ['Dial']);
       assert.equal((await t.user.request('GET', `/edge/client/v1/services/${hidden}`)).status, 404, 'a service without access is not found');
-      const routers = await t.user.request('GET', '/edge/client/v1/current-identity/edge-routers');
-      assert.deepEqual(routers.body.data.map((r: { id: string }) => r.id), [near]);
+      const ownRouters = async () => (await t.user.request('GET', '/edge/client/v1/current-identity/edge-routers')).body.data.map((r: { id: string }) => r.id);
+      // A router that has not enrolled cannot accept the identity: not listed until it is verified.
+      assert.deepEqual(await ownRouters(), []);
+      await t.app.runtime.store.repo('edge-router').update(near, { isVerified: true }, new Date().toISOString());
+      assert.deepEqual(await ownRouters(), [near]);
 
       const advice = (await c.request('GET', `/identities/${me}/policy-advice/${crm}`)).body.data;
       assert.equal(advice.isDialAllowed, true);

@@ -32,12 +32,18 @@ export async function accessibleServices(rt: Runtime, identityId: string): Promi
   return { selectedBy: { index: rt.store.roleIndex('service-policy', 'serviceRoles'), policyIds: [...new Set([...dial, ...bind])] } };
 }
 
-/** Edge routers the current identity may connect to (admins: every router), as OpenZiti's tunnelers ask for them. */
+/**
+ * Edge routers the current identity may connect to, as OpenZiti's tunnelers ask for them: admins see every router,
+ * others the enrolled (`isVerified`) routers their edge router policies select, since a router that has not
+ * enrolled cannot accept anyone (wire-protocol section 4).
+ */
 async function ownEdgeRouters(rt: Runtime, ctx: Ctx) {
   const { identityId, isAdmin } = ctx.principal!;
   if (isAdmin) return listResource(rt, edgeRouter, ctx);
   const policyIds = await rt.store.roleIndex('edge-router-policy', 'identityRoles').policiesSelecting(identityId);
-  return listResource(rt, edgeRouter, ctx, { selectedBy: { index: rt.store.roleIndex('edge-router-policy', 'edgeRouterRoles'), policyIds } });
+  const selected = await rt.store.roleIndex('edge-router-policy', 'edgeRouterRoles').selectedIds(policyIds);
+  const verified = selected.length ? await rt.store.repoFor(edgeRouter).findAll({ id: selected, isVerified: true }, { columns: ['id'] }) : [];
+  return listResource(rt, edgeRouter, ctx, { ids: verified.map((r) => r.id) });
 }
 
 /**

@@ -14,6 +14,7 @@ import { acceptCsr, identitySpiffeId, issueClientCert } from '../pki/issue.js';
 import { typeSchema, type JsonSchema } from '../server/schemas.js';
 import type { Ctx, Reply, Route } from '../server/types.js';
 import { newId, type Row } from '../store/repository.js';
+import { redeemRouterToken, routerCsrs, routerEnrollRoutes, routerWithToken } from './router-enroll.js';
 
 const OTT_BODY = {
   type: 'object',
@@ -74,6 +75,7 @@ export function enrollRoutes(rt: Runtime): Route[] {
     { method: 'POST', path: '/enroll/updb', api: 'client', access: 'public', handler: (ctx) => updbEnroll(rt, ctx) },
     { method: 'GET', path: '/network-jwts', api: 'both', access: 'public', handler: () => networkJwts(rt) },
     // The keys that sign enrollment JWTs, as a bare JWK set (no envelope), for clients that verify tokens offline.
+    ...routerEnrollRoutes(rt),
     { method: 'GET', path: '/enroll/jwks', api: 'client', access: 'public', handler: async () => ({ raw: JSON.stringify(await rt.enrollmentSigner.jwks()), contentType: 'application/json' }) },
   ];
 }
@@ -112,6 +114,8 @@ async function updbEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
 async function genericEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const token = requiredToken(ctx);
   const method = ctx.query.get('method') || undefined;
+  // Router tokens live on the router (erott, trott): the routers' own enrollment sends its CSR pair here as JSON.
+  if (method === 'erott' || method === 'trott' || (method === undefined && (await routerWithToken(rt, token)))) return genericRouterEnroll(rt, ctx, token, method);
   const found = await outstanding(rt, token, method, ctx.now);
   const type = (ctx.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   let body: Record<string, unknown>;
@@ -125,6 +129,14 @@ async function genericEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   if (found.method === 'ottca') return redeemOttca(rt, ctx, found);
   if (typeof body.password !== 'string') throw invalidField('password', 'password in body is required for updb enrollment', '');
   return redeemUpdb(rt, ctx, found, body.password);
+}
+
+/** `POST /enroll?method=erott&token=...` with `{serverCertCsr, certCsr}`, as OpenZiti's routers enroll. */
+async function genericRouterEnroll(rt: Runtime, ctx: Ctx, token: string, method: string | undefined): Promise<Reply> {
+  const type = (ctx.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json') throw new ApiError('INVALID_CONTENT_TYPE', { message: `a router enrolls with JSON ({serverCertCsr, certCsr}), not '${type}'` });
+  const body = enrollBody(rt, GENERIC_BODY, await ctx.json(), ['clientCsr', 'serverCertCsr', 'certCsr']);
+  return redeemRouterToken(rt, ctx, token, method, routerCsrs(body));
 }
 
 function acceptsJson(ctx: Ctx): boolean {

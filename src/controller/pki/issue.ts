@@ -49,29 +49,36 @@ export interface IssuedCert {
   fingerprint: string;
 }
 
-/** Signs a client certificate for an accepted CSR. */
-export function issueClientCert(pki: Pki, csr: ParsedCsr, opts: { uris: string[]; now: Date; validityDays?: number }): IssuedCert {
+/** Signs a certificate for an accepted CSR from the intermediate CA, with the given extensions. */
+export function issueCert(pki: Pki, csr: ParsedCsr, opts: { extensions: Buffer[]; now: Date; validityDays?: number }): IssuedCert {
   const issuer = issuerParts(pki);
   const notBefore = new Date(opts.now.getTime() - MINUTE);
   const wanted = new Date(opts.now.getTime());
   wanted.setUTCDate(wanted.getUTCDate() + (opts.validityDays ?? 365));
   // Never beyond the issuer: a chain that expires before its leaf is refused by every verifier.
   const notAfter = new Date(Math.min(wanted.getTime(), issuer.notAfter.getTime()));
-  const { der, pem: leafPem } = buildCertificate({
-    issuer,
-    subjectDer: csr.subjectDer,
-    spkiDer: csr.spkiDer,
-    notBefore,
-    notAfter,
+  const { der, pem: leafPem } = buildCertificate({ issuer, subjectDer: csr.subjectDer, spkiDer: csr.spkiDer, notBefore, notAfter, extensions: opts.extensions });
+  const intermediate = pki.intermediateCertPem.endsWith('\n') ? pki.intermediateCertPem : `${pki.intermediateCertPem}\n`;
+  return { leafPem, chainPem: leafPem + intermediate, fingerprint: createHash('sha1').update(der).digest('hex') };
+}
+
+/** The subjectAltName extension of already encoded GeneralName elements (none: no extension). */
+export function subjectAltNames(names: readonly Buffer[]): Buffer[] {
+  return names.length > 0 ? [extension(EXTENSION_OIDS.subjectAltName, false, seq(...names))] : [];
+}
+
+/** Signs a client certificate for an accepted CSR. */
+export function issueClientCert(pki: Pki, csr: ParsedCsr, opts: { uris: string[]; now: Date; validityDays?: number }): IssuedCert {
+  return issueCert(pki, csr, {
+    now: opts.now,
+    validityDays: opts.validityDays,
     extensions: [
       extension(EXTENSION_OIDS.basicConstraints, true, seq()),
       // digitalSignature, keyEncipherment, dataEncipherment (bits 0, 2, 3), as OpenZiti's client signer.
       extension(EXTENSION_OIDS.keyUsage, true, bits(Buffer.from([0b1011_0000]), 4)),
       extension(EXTENSION_OIDS.extKeyUsage, false, seq(oid(EXTENSION_OIDS.clientAuth))),
       // uniformResourceIdentifier is [6] IMPLICIT IA5String.
-      ...(opts.uris.length > 0 ? [extension(EXTENSION_OIDS.subjectAltName, false, seq(...opts.uris.map((u) => tlv(0x86, Buffer.from(u, 'ascii')))))] : []),
+      ...subjectAltNames(opts.uris.map((u) => tlv(0x86, Buffer.from(u, 'ascii')))),
     ],
   });
-  const intermediate = pki.intermediateCertPem.endsWith('\n') ? pki.intermediateCertPem : `${pki.intermediateCertPem}\n`;
-  return { leafPem, chainPem: leafPem + intermediate, fingerprint: createHash('sha1').update(der).digest('hex') };
 }

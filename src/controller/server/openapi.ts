@@ -259,6 +259,9 @@ class Responses {
       case 'POST /enroll':
       case 'POST /enroll/ott':
         return this.data('enrollmentCertsEnvelope', 'the issued client certificate chain and the CA bundle', ref('enrollmentCerts'));
+      case 'POST /enroll/erott':
+      case 'POST /enroll/extend/router':
+        return this.data('enrollmentCertsEnvelope', "the router's client and server certificate chains and the CA bundle", ref('enrollmentCerts'));
       case 'POST /enroll/ca':
         return this.empty('an identity was created for the client certificate');
       case 'POST /enroll/ottca':
