@@ -124,7 +124,7 @@ export const identity: ResourceDef = {
     ),
     hasApiSession: computedField({ kind: 'boolean' }, 'The identity has at least one API session'),
     isMfaEnabled: computedField({ kind: 'boolean' }, 'A second factor is enrolled (always false: MFA is not supported yet)'),
-    hasEdgeRouterConnection: computedField({ kind: 'boolean' }, 'Connected to an edge router (always false: no routers yet)'),
+    hasEdgeRouterConnection: computedField({ kind: 'boolean' }, 'Connected to an edge router (always false: this controller has no data plane for a connection to exist)'),
     edgeRouterConnectionStatus: computedField({ kind: 'enum', values: ['online', 'offline', 'unknown'] }, 'Edge router connection status'),
     permissions: computedField({ kind: 'array', items: { kind: 'string' } }, 'Fine-grained permissions (none yet: isAdmin decides)'),
   },

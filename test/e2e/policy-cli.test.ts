@@ -103,6 +103,17 @@ describe('ctl policy', () => {
     assert.equal(found.body.data.length, 0);
   });
 
+  it('says when only a policy that requires posture checks grants access: no posture data, no session', async () => {
+    await id(['service', 'create', 'vault', '--encryption-required']);
+    const check = await f.admin.post('/posture-checks', { name: 'mfa-on-wake', typeId: 'MFA', promptOnWake: true });
+    assertStatus(check, 201);
+    await id(['policy', 'create', 'dial', 'vault-dial', '--identities', '@laptop-7', '--services', '@vault', '--posture-checks', '@mfa-on-wake']);
+    const r = await f.cli.expect(0, ['policy', 'explain', 'laptop-7', 'vault']);
+    assert.match(r.stdout, /may dial "vault" by "vault-dial", but only by passing the posture checks "mfa-on-wake"/);
+    const json = JSON.parse((await f.cli.expect(0, ['policy', 'explain', 'laptop-7', 'vault', '-o', 'json'])).stdout);
+    assert.deepEqual([json.dial.allowed, json.dial.postureAllows], [true, false]);
+  });
+
   it('reports an unknown @name as not found (exit 5)', async () => {
     const r = await f.cli.expect(5, ['policy', 'create', 'dial', 'y', '--services', '@no-such-service']);
     assert.match(r.stderr, /no service named or with id "no-such-service"/);

@@ -26,6 +26,11 @@ export interface Permission {
   serviceOnly: Named[];
   /** Posture checks the granting policies require (checked when the identity connects). */
   postureChecks: Named[];
+  /**
+   * Whether posture lets a session through: a granting policy that requires no posture check passes; otherwise its
+   * checks must pass, and the controller has no posture data for them (clients do not report posture to it yet).
+   */
+  postureAllows: boolean;
 }
 
 export interface Explanation {
@@ -64,13 +69,19 @@ export async function explain(api: ApiClient, identityRef: string, serviceRef: s
     const its = servicePolicies.filter((p) => p.type === type);
     const granting = mine.filter((p) => its.some((q) => q.id === p.id));
     const checks = new Map<string, Named>();
-    for (const p of granting) for (const c of await all(api, `/service-policies/${encodeURIComponent(p.id)}/posture-checks`)) checks.set(c.id, named(c));
+    let postureFree = false;
+    for (const p of granting) {
+      const required = await all(api, `/service-policies/${encodeURIComponent(p.id)}/posture-checks`);
+      if (required.length === 0) postureFree = true;
+      for (const c of required) checks.set(c.id, named(c));
+    }
     return {
       allowed: advice[type === 'Dial' ? 'isDialAllowed' : 'isBindAllowed'] === true,
       granting: granting.map(named),
       identityOnly: mine.filter((p) => !granting.includes(p)).map(named),
       serviceOnly: its.filter((p) => !granting.some((g) => g.id === p.id)).map(named),
       postureChecks: [...checks.values()],
+      postureAllows: postureFree,
     };
   };
   const dial = await permission('Dial');
@@ -85,8 +96,11 @@ const list = (items: Named[]) => items.map((i) => `"${i.name}"`).join(', ');
 
 function permissionSentence(verb: string, type: string, who: string, what: string, p: Permission): string {
   if (p.allowed) {
-    const checks = p.postureChecks.length ? `; it requires the posture checks ${list(p.postureChecks)} when ${who} connects` : '';
-    return `${who} can ${verb} ${what}: granted by ${list(p.granting)}${checks}.`;
+    if (p.postureAllows) return `${who} can ${verb} ${what}: granted by ${list(p.granting)}.`;
+    return (
+      `${who} may ${verb} ${what} by ${list(p.granting)}, but only by passing the posture checks ${list(p.postureChecks)}, ` +
+      `and no posture data has been reported for ${who}: a session would be refused (INVALID_POSTURE).`
+    );
   }
   const misses: string[] = [];
   if (p.identityOnly.length) misses.push(`${list(p.identityOnly)} select${p.identityOnly.length === 1 ? 's' : ''} ${who} but not ${what}`);
