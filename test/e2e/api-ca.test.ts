@@ -6,18 +6,15 @@ import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import { after, before, describe, it } from 'node:test';
-import { assertError, assertStatus, createIdentity, serverCertificatePem, startTestController, unique, type HttpHelper, type TestController } from '../helpers/controller.js';
+import { assertError, assertStatus, createIdentity, serverCertificatePem, useTestController, unique, type HttpHelper, type TestController } from '../helpers/controller.js';
 import { mtlsRequest } from '../helpers/mtls.js';
 import { opensslCa, opensslSigned, opensslSignedKey } from '../helpers/openssl.js';
 
 describe('a third-party CA: verify, ottca enrollment, certificate authentication (HTTPS)', () => {
+  const env = useTestController();
   let ctl: TestController;
   let admin: HttpHelper;
-  before(async () => {
-    ctl = await startTestController();
-    admin = await ctl.admin();
-  });
-  after(async () => ctl?.close());
+  before(() => ({ ctl, admin } = env));
 
   it('goes from unverified (trusted for nothing) to verified, then enrolls and authenticates its certificates', async () => {
     const target = { baseUrl: ctl.url, caPem: ctl.caPem };

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { createCsr } from '../../src/protocol/csr.js';
 import { loadOrCreatePki } from '../../src/controller/pki/pki.js';
 import { acceptCsr, issueClientCert } from '../../src/controller/pki/issue.js';
-import { assertError, assertStatus, createIdentity, startTestController, unique, type HttpHelper, type TestController } from '../helpers/controller.js';
+import { assertError, assertStatus, createIdentity, useTestController, unique, type HttpHelper, type TestController } from '../helpers/controller.js';
 import { sharedTestPki } from '../helpers/fixtures.js';
 import { mtlsRequest, type ClientCredential } from '../helpers/mtls.js';
 import { validateResponse } from '../helpers/spec.js';
@@ -27,13 +27,10 @@ const file = (name: string, text: string) => {
 };
 
 describe('enrollment and certificate authentication (HTTPS)', () => {
+  const env = useTestController();
   let ctl: TestController;
   let admin: HttpHelper;
-  before(async () => {
-    ctl = await startTestController();
-    admin = await ctl.admin();
-  });
-  after(async () => ctl?.close());
+  before(() => ({ ctl, admin } = env));
 
   async function ottToken(name: string): Promise<{ id: string; token: string }> {
     const id = await createIdentity(admin, { name, enrollment: { ott: true } });

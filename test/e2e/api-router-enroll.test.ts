@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { createCsr } from '../../src/protocol/csr.js';
-import { assertStatus, startTestController, unique, type HttpHelper, type TestController } from '../helpers/controller.js';
+import { assertStatus, useTestController, unique, type HttpHelper, type TestController } from '../helpers/controller.js';
 import { mtlsRequest, type ClientCredential } from '../helpers/mtls.js';
 import { validateResponse } from '../helpers/spec.js';
 
@@ -22,13 +22,10 @@ const leafOf = (chain: string) => new X509Certificate(chain.slice(0, chain.index
 const sha1 = (chain: string) => createHash('sha1').update(leafOf(chain).raw).digest('hex');
 
 describe('router enrollment and renewal (HTTPS)', () => {
+  const env = useTestController();
   let ctl: TestController;
   let admin: HttpHelper;
-  before(async () => {
-    ctl = await startTestController();
-    admin = await ctl.admin();
-  });
-  after(async () => ctl?.close());
+  before(() => ({ ctl, admin } = env));
 
   /** A new edge router, enrolled with a key made here: its id and client credential. */
   async function enrolledRouter(): Promise<{ id: string; credential: ClientCredential }> {

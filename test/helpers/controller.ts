@@ -4,6 +4,7 @@
  * OpenZiti spec (test/helpers/spec.ts) and against the controller's own served spec (served-spec.ts). No mocks.
  */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import https from 'node:https';
@@ -406,4 +407,15 @@ function isIpHost(h: string): boolean {
 /** Milliseconds between an ISO timestamp and an expected instant (absolute). */
 export function msFrom(iso: string, expected: number): number {
   return Math.abs(Date.parse(iso) - expected);
+}
+
+/** A controller and its admin for the tests of one `describe`, started before them and closed after. */
+export function useTestController(): { ctl: TestController; admin: HttpHelper } {
+  const fixture = {} as { ctl: TestController; admin: HttpHelper };
+  before(async () => {
+    fixture.ctl = await startTestController();
+    fixture.admin = await fixture.ctl.admin();
+  });
+  after(async () => fixture.ctl?.close());
+  return fixture;
 }
