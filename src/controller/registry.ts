@@ -8,6 +8,7 @@ import { configBehaviour, configTypeBehaviour } from './api/configs.js';
 import { crudRoutes } from './api/crud.js';
 import { apiSessionBehaviour, currentRoutes } from './api/current.js';
 import { enrollmentBehaviour } from './api/enrollments.js';
+import { externalJwtSignerBehaviour } from './api/external-jwt-signers.js';
 import { edgeRouterBehaviour } from './api/edge-routers.js';
 import { identityBehaviour } from './api/identities.js';
 import { routerBehaviour } from './api/routers.js';
@@ -57,6 +58,7 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   routerBehaviour,
   terminatorBehaviour,
   caBehaviour,
+  externalJwtSignerBehaviour,
   // Sessions end when a write takes their permission away: hooks on the resources that decide permissions.
   ...Object.entries(SESSION_LIFECYCLE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
 ];

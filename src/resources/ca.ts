@@ -1,7 +1,7 @@
 import { nameField, serverField } from './common.js';
 import type { FieldDef, ResourceDef } from './types.js';
 
-const EXAMPLE_CA_PEM = [
+export const EXAMPLE_CA_PEM = [
   '-----BEGIN CERTIFICATE-----',
   'MIIBvjCCAWWgAwIBAgIUcPkbCP3KfdlR9ub0pmfVw0925bEwCgYIKoZIzj0EAwIw',
   'LDETMBEGA1UEAwwKRXhhbXBsZSBDQTEVMBMGA1UECgwMY3RsIGV4YW1wbGVzMCAX',

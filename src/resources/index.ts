@@ -7,6 +7,7 @@ import { edgeRouterPolicy } from './edge-router-policy.js';
 import { edgeRouter } from './edge-router.js';
 import { config } from './config.js';
 import { enrollment } from './enrollment.js';
+import { externalJwtSigner } from './external-jwt-signer.js';
 import { identityServiceConfig } from './identity-service-config.js';
 import { identityType } from './identity-type.js';
 import { identity } from './identity.js';
@@ -44,6 +45,7 @@ export const CATALOGUE: readonly ResourceDef[] = [
   router,
   terminator,
   ca,
+  externalJwtSigner,
 ];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));

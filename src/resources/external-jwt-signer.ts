@@ -1,0 +1,94 @@
+import { EXAMPLE_CA_PEM } from './ca.js';
+import { datetime, nameField, optionalField, serverField } from './common.js';
+import type { FieldDef, FieldType, ResourceDef } from './types.js';
+
+/** Target tokens of a signer: which token of the provider's answer clients present (OpenZiti's `targetToken`). */
+export const TARGET_TOKENS = ['ACCESS', 'ID'] as const;
+
+
+const text = (maxLength = 1024): FieldType => ({ kind: 'string', minLength: 1, maxLength });
+const url: FieldType = { kind: 'string', minLength: 1, maxLength: 2048, format: 'uri' };
+
+/** Optional text that `null` clears; kept out of the read model's required set by the presenter, which fills it. */
+const optionalText = (type: FieldType, description: string, extra: Partial<FieldDef> = {}): FieldDef =>
+  optionalField(type, description, { nullable: true, default: null, ...extra });
+
+/**
+ * A trusted issuer of JWTs (wire-protocol section 7): the key is either a static certificate (`certPem` with its
+ * `kid`) or a key set fetched from `jwksEndpoint`, never both. Management CRUD only: `method=ext-jwt`
+ * authentication is not implemented yet. The certificate's `fingerprint`, `commonName`, `notBefore` and `notAfter`
+ * are derived by the behaviour (src/controller/api/external-jwt-signers.ts), which also serves the client API's
+ * anonymous list (enabled signers, a few fields).
+ */
+export const externalJwtSigner: ResourceDef = {
+  name: 'external-jwt-signer',
+  plural: 'external-jwt-signers',
+  label: 'external JWT signer',
+  api: 'management',
+  operations: ['list', 'get', 'create', 'replace', 'patch', 'delete'],
+  table: 'external_jwt_signers',
+  description: 'A trusted issuer of JWTs that identities may authenticate with (authentication not implemented yet)',
+  fields: {
+    name: nameField('Unique name of the signer'),
+    enabled: {
+      type: { kind: 'boolean' },
+      description: 'Tokens of a disabled signer are refused, and it is not offered to clients',
+      create: 'required',
+      replace: 'required',
+      patch: 'optional',
+      filterable: true,
+      sortable: true,
+    },
+    issuer: {
+      type: text(),
+      description: 'The `iss` claim of its tokens; unique among signers',
+      create: 'required',
+      replace: 'required',
+      patch: 'optional',
+      unique: true,
+      filterable: true,
+      sortable: true,
+    },
+    audience: {
+      type: text(),
+      description: 'The `aud` claim its tokens must carry',
+      create: 'required',
+      replace: 'required',
+      patch: 'optional',
+      nullable: true,
+      filterable: true,
+      sortable: true,
+    },
+    certPem: optionalText(text(65536), 'The signing certificate (PEM); exclusive with jwksEndpoint, needs kid', { readsNull: true }),
+    kid: optionalText(text(), 'Key id of certPem: the `kid` header of its tokens', { filterable: true }),
+    jwksEndpoint: optionalText(url, 'HTTPS URL of the key set (JWKS); exclusive with certPem', { readsNull: true, filterable: true }),
+    claimsProperty: optionalField(text(), 'The claim matched to an identity (default sub)', { nullable: true, default: 'sub' }),
+    useExternalId: optionalField({ kind: 'boolean' }, 'Match the claim to identities\' externalId instead of their id', { nullable: true, default: false }),
+    externalAuthUrl: optionalText(url, 'Where clients obtain tokens (the provider\'s URL)', { filterable: true }),
+    clientId: optionalText(text(), 'OAuth client id clients use with the provider'),
+    scopes: optionalField({ kind: 'array', items: text(), maxItems: 64 }, 'OAuth scopes clients request', { nullable: true, default: [] }),
+    targetToken: optionalField({ kind: 'enum', values: TARGET_TOKENS }, 'Which token clients present: ACCESS or ID', { default: 'ACCESS', filterable: true }),
+    fingerprint: serverField({ kind: 'string' }, 'SHA-1 fingerprint of certPem (hex)', { filterable: true }),
+    commonName: serverField({ kind: 'string' }, 'Common name of certPem\'s subject', { filterable: true }),
+    notBefore: serverField(datetime, 'Start of certPem\'s validity'),
+    notAfter: serverField(datetime, 'End of certPem\'s validity', { filterable: true }),
+  },
+  // Any certificate will do for the generic tests' bodies: the CA example's (its key is nowhere).
+  example: { certPem: EXAMPLE_CA_PEM, kid: 'example-kid', jwksEndpoint: null, issuer: 'https://issuer.example/$unique', audience: 'ctl' },
+  cli: {
+    noun: 'signer',
+    aliases: ['signers', 'ext-jwt-signer'],
+    group: 'Identities and authentication',
+    columns: [
+      { header: 'ID', field: 'id' },
+      { header: 'Name', field: 'name' },
+      { header: 'Enabled', field: 'enabled' },
+      { header: 'Issuer', field: 'issuer' },
+      { header: 'Audience', field: 'audience' },
+      { header: 'Kid', field: 'kid', priority: 1 },
+      { header: 'JWKS', field: 'jwksEndpoint', priority: 1 },
+      { header: 'Not after', field: 'notAfter', priority: 1 },
+    ],
+    showFirst: ['id', 'name', 'enabled', 'issuer', 'audience', 'kid', 'jwksEndpoint', 'fingerprint', 'commonName', 'notBefore', 'notAfter'],
+  },
+};
