@@ -48,6 +48,7 @@ export const NOUN_COMMANDS: readonly NounCommands[] = [
   nounCommands('enrollment', () => import('./enrollment/index.js')),
   nounCommands('ca', () => import('./ca/index.js')),
   nounCommands('authenticator', () => import('./authenticator/index.js')),
+  nounCommands('signer', () => import('./signer/index.js')),
 ];
 
 const SESSION = 'Session';

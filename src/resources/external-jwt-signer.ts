@@ -2,6 +2,9 @@ import { EXAMPLE_CA_PEM } from './ca.js';
 import { datetime, nameField, optionalField, serverField } from './common.js';
 import type { FieldDef, FieldType, ResourceDef } from './types.js';
 
+/** What anonymous callers of the client API see of a signer (wire-protocol section 7), beyond id, times, tags, links. */
+export const CLIENT_VIEW_FIELDS = ['name', 'externalAuthUrl', 'clientId', 'scopes', 'audience', 'targetToken'] as const;
+
 /** Target tokens of a signer: which token of the provider's answer clients present (OpenZiti's `targetToken`). */
 export const TARGET_TOKENS = ['ACCESS', 'ID'] as const;
 

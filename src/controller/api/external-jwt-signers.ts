@@ -4,6 +4,7 @@
 import { createHash, randomUUID, X509Certificate } from 'node:crypto';
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { parseQuery } from '../../protocol/zitiql/index.js';
+import { CLIENT_VIEW_FIELDS } from '../../resources/external-jwt-signer.js';
 import { resource } from '../../resources/index.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime, Write } from '../runtime.js';
@@ -19,8 +20,6 @@ const MAX_PEM = 65536;
 const ZERO_TIME = '0001-01-01T00:00:00.000Z';
 /** Read-model fields the Swagger requires as strings: served empty when the signer has none, as OpenZiti does. */
 const EMPTY_WHEN_ABSENT = ['audience', 'kid', 'clientId', 'externalAuthUrl', 'commonName', 'fingerprint'] as const;
-/** What anonymous callers see of a signer (wire-protocol section 7), beyond id, times, tags and links. */
-const CLIENT_FIELDS = ['name', 'externalAuthUrl', 'clientId', 'scopes', 'audience', 'targetToken'] as const;
 const CLIENT_SYMBOLS = new Set<string>(['id', 'createdAt', 'updatedAt', 'name', 'externalAuthUrl', 'clientId', 'audience', 'targetToken']);
 
 /**
@@ -171,7 +170,7 @@ async function clientList(rt: Runtime, ctx: Ctx) {
   const data = page.rows.map((row) => {
     const full = present([row])[0];
     const out: Record<string, unknown> = { id: full.id, createdAt: full.createdAt, updatedAt: full.updatedAt, tags: full.tags, _links: full._links };
-    for (const field of CLIENT_FIELDS) out[field] = full[field];
+    for (const field of CLIENT_VIEW_FIELDS) out[field] = full[field];
     return out;
   });
   const meta = { pagination: { limit: page.limit, offset: page.offset, totalCount: page.totalCount }, filterableFields: [...CLIENT_SYMBOLS] };

@@ -1,5 +1,6 @@
 import { CATALOGUE, resource, type ResourceDef } from '../../resources/index.js';
 import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
+import { CLIENT_VIEW_FIELDS } from '../../resources/external-jwt-signer.js';
 import { bodySchema, readSchema, type JsonSchema } from './schemas.js';
 import type { ApiName, Route } from './types.js';
 
@@ -132,6 +133,16 @@ class Responses {
     return { status: 200, description, schema: this.envelope(name, data, meta) };
   }
 
+  /** The client API's anonymous signer list: the management read model cut down to what anonymous callers see. */
+  clientSigners(): Success {
+    const full = readSchema(resource('external-jwt-signer'));
+    const keep = new Set<string>(['id', 'createdAt', 'updatedAt', 'tags', '_links', ...CLIENT_VIEW_FIELDS]);
+    const properties = Object.fromEntries(Object.entries(full.properties as Record<string, JsonSchema>).filter(([name]) => keep.has(name)));
+    this.definitions.clientExternalJwtSignerDetail ??= { ...full, properties, required: [...keep].filter((name) => name !== 'tags') };
+    const data = { type: 'array', items: ref('clientExternalJwtSignerDetail') };
+    return this.data('listClientExternalJwtSignersEnvelope', 'the enabled external JWT signers, as anonymous callers see them', data, 'listMeta');
+  }
+
   created(def: ResourceDef): Success {
     return { status: 201, description: `the ${def.label} was created`, schema: ref('createEnvelope') };
   }
@@ -152,6 +163,7 @@ class Responses {
     }
     const key = `${route.method} ${route.path}`;
     const apiSession = resource('api-session');
+    if (key === 'GET /external-jwt-signers' && route.api === 'client') return { ...this.clientSigners(), paged: true };
     switch (key) {
       case 'GET /':
       case 'GET /version':
