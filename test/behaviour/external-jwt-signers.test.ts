@@ -52,6 +52,7 @@ for (const store of storesUnderTest()) {
       assert.equal(d.certPem, null);
       assert.equal(d.fingerprint, '');
       assert.equal(d.jwksEndpoint, 'https://idp.example/.well-known/jwks.json');
+      assert.equal(d.notAfter, '0001-01-01T00:00:00.000Z');
       const plain = await create({ ...base(), jwksEndpoint: 'http://idp.example/jwks' });
       assert.equal(plain.status, 400);
       assert.equal(causeField(plain), 'jwksEndpoint');
@@ -78,6 +79,10 @@ for (const store of storesUnderTest()) {
       const garbage = await create({ ...base(), certPem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n', kid: 'k' });
       assert.equal(garbage.status, 400);
       assert.equal(causeField(garbage), 'certPem');
+      // Enrollment by JWT is not implemented: its fields are refused, not silently dropped.
+      const enroll = await create({ ...base(), jwksEndpoint: 'https://idp.example/jwks', enrollToCertEnabled: true });
+      assert.equal(enroll.status, 400);
+      assert.equal(causeField(enroll), 'enrollToCertEnabled');
       const control = await create({ ...base(), certPem: `${idp.pem}\u001b[31m`, kid: 'k' });
       assert.equal(control.status, 400);
       assert.equal(causeField(control), 'certPem');
