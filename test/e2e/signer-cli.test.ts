@@ -17,12 +17,13 @@ describe('ctl signer', () => {
     const name = unique('idp');
     const files = opensslCa(unique('idp-cert'), { isCa: false });
     const issuer = `https://${name}.example`;
-    const created = await f.cli.expect(0, ['signer', 'create', name, '--enabled', '--issuer', issuer, '--audience', 'ctl', '--cert-pem', `@${files.cert}`, '--kid', 'key-1', '--external-auth-url', 'https://idp.example/auth']);
+    const created = await f.cli.expect(0, ['signer', 'create', name, '--enabled', '--issuer', issuer, '--audience', 'ctl', '--cert-pem', `@${files.cert}`, '--kid', 'key-1', '--external-auth-url', 'https://idp.example/auth', '--scopes', 'openid,email', '--scopes', 'profile']);
     const signer = await signerByName(name);
     assert.equal(created.stdout.trim(), signer.id);
     assert.equal(signer.certPem, files.pem);
     assert.equal(signer.fingerprint, createHash('sha1').update(new X509Certificate(files.pem).raw).digest('hex'));
     assert.equal(signer.kid, 'key-1');
+    assert.deepEqual(signer.scopes, ['openid', 'email', 'profile']);
 
     // The rule's refusal reaches the user naming the field, and nothing is created.
     const again = await f.cli.run(['signer', 'create', unique('idp'), '--enabled', '--issuer', `${issuer}/other`, '--audience', 'ctl', '--cert-pem', `@${files.cert}`]);
@@ -31,8 +32,9 @@ describe('ctl signer', () => {
     const missing = await f.cli.run(['signer', 'create', unique('idp'), '--enabled', '--issuer', `${issuer}/x`, '--audience', 'ctl', '--cert-pem', '@/nonexistent/idp.pem', '--kid', 'k']);
     assert.equal(missing.code, 2, describeRun(['signer create missing file'], missing));
 
-    await f.cli.expect(0, ['signer', 'update', name, '--no-enabled']);
+    await f.cli.expect(0, ['signer', 'update', name, '--no-enabled', '--scopes', '']);
     assert.equal((await signerByName(name)).enabled, false);
+    assert.deepEqual((await signerByName(name)).scopes, []);
     const clientList = async () =>
       (await f.ctl.api.on('client').get('/external-jwt-signers', { query: { limit: '100', offset: '0', sort: 'name asc' } })).body.data as { name: string }[];
     assert.ok(!(await clientList()).some((s) => s.name === name));

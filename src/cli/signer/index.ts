@@ -1,5 +1,5 @@
 // The signer noun: the generic create and update, with `--cert-pem` taking the certificate as @FILE or - (stdin),
-// as nobody types a PEM on a command line. Registered in src/cli/tree.ts with nounCommands.
+// as nobody types a PEM on a command line, and `--scopes` a comma-separated list. Registered in src/cli/tree.ts with nounCommands.
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { readFileSync } from 'node:fs';
@@ -18,11 +18,24 @@ export function pemArgument(value: string): string {
   }
 }
 
+/** `--scopes openid,email --scopes profile`: one list, in order, without repeats; "" gives the empty list. */
+export function scopeList(value: string, previous: string[] = []): string[] {
+  return [...new Set([...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)])];
+}
+
+function option(command: CommandUnknownOpts, long: string) {
+  const found = command.options.find((o) => o.long === long);
+  if (!found) throw new Error(`'signer ${command.name()}' has no ${long}`);
+  return found;
+}
+
 function withPemFile(command: CommandUnknownOpts, examples: string[]): CommandUnknownOpts {
-  const option = command.options.find((o) => o.long === '--cert-pem');
-  if (!option) throw new Error(`'signer ${command.name()}' has no --cert-pem`);
-  option.argParser(pemArgument);
-  option.description = `${option.description} (@FILE to read it from a file, - from stdin)`;
+  const pem = option(command, '--cert-pem');
+  pem.argParser(pemArgument);
+  pem.description = `${pem.description} (@FILE to read it from a file, - from stdin)`;
+  const scopes = option(command, '--scopes');
+  scopes.argParser(scopeList);
+  scopes.description = `${scopes.description}: comma-separated or repeated; replaces the list ("" clears it)`;
   command.addHelpText('after', `\nWith a certificate or a key set:\n${examples.map((e) => `  $ ${e}`).join('\n')}`);
   return command;
 }
@@ -30,7 +43,7 @@ function withPemFile(command: CommandUnknownOpts, examples: string[]): CommandUn
 export const verbs: NounModule['verbs'] = {
   create: (deps, def) =>
     withPemFile(buildCreate(deps, def), [
-      'ctl signer create corp-idp --enabled --issuer https://idp.corp.example --audience ctl --cert-pem @idp.pem --kid key-1',
+      'ctl signer create corp-idp --enabled --issuer https://idp.corp.example --audience ctl --cert-pem @idp.pem --kid key-1 --scopes openid,email',
       'ctl signer create keycloak --enabled --issuer https://kc.example/realms/ops --audience ziti --jwks-endpoint https://kc.example/realms/ops/protocol/openid-connect/certs',
     ]),
   update: (deps, def) =>
