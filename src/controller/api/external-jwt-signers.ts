@@ -32,7 +32,7 @@ const pendingPems = new Map<string, string>();
 const PLACEHOLDER = /^pem-placeholder:[0-9a-f-]{36}$/;
 
 function checkedPem(value: string): string {
-  if (value.length === 0 || value.length > MAX_PEM) throw invalidField('certPem', `certPem must be 1 to ${MAX_PEM} characters`, '<pem>');
+  if (value.length > MAX_PEM) throw invalidField('certPem', `certPem must be at most ${MAX_PEM} characters`, '<pem>');
   if (!/^[\x20-\x7e\t\r\n]*$/.test(value)) throw invalidField('certPem', 'certPem must be PEM text (printable ASCII and line breaks)', '<pem>');
   return value;
 }
@@ -42,11 +42,13 @@ async function write(rt: Runtime, ctx: Ctx, verb: 'create' | 'replace' | 'patch'
   const json = await ctx.json();
   let placeholder: string | undefined;
   let body = json;
-  if (json && typeof json === 'object' && !Array.isArray(json) && typeof (json as Record<string, unknown>).certPem === 'string') {
-    const pem = checkedPem((json as Record<string, unknown>).certPem as string);
+  // "" is left to the generic echo rule (none, as forms send for the mode not chosen).
+  const raw = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  if (raw && typeof raw.certPem === 'string' && raw.certPem !== '') {
+    const pem = checkedPem(raw.certPem);
     placeholder = `pem-placeholder:${randomUUID()}`;
     pendingPems.set(placeholder, pem);
-    body = { ...json, certPem: placeholder };
+    body = { ...raw, certPem: placeholder };
   }
   const inner: Ctx = { ...ctx, json: async () => body };
   try {
