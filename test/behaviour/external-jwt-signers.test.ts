@@ -134,6 +134,12 @@ for (const store of storesUnderTest()) {
       assert.equal(d.kid, 'key-2');
       assert.equal(d.jwksEndpoint, null);
       assert.equal(d.enabled, false);
+      // A form sending the read model back (a key-set signer's blank certificate facts included) changes nothing.
+      const jwksId = (await create({ ...base(), jwksEndpoint: 'https://idp.example/jwks' })).body.data.id;
+      const { id: _id, createdAt: _c, updatedAt: _u, _links: _l, ...echo } = (await t.admin.request('GET', `/external-jwt-signers/${jwksId}`)).body.data;
+      const echoed = await t.admin.request('PUT', `/external-jwt-signers/${jwksId}`, { json: { ...echo, enabled: false } });
+      assert.equal(echoed.status, 200, JSON.stringify(echoed.body));
+      assert.equal((await t.admin.request('GET', `/external-jwt-signers/${jwksId}`)).body.data.enabled, false);
       const readOnly = await t.admin.request('PATCH', path, { json: { fingerprint: 'ab' } });
       assert.equal(readOnly.status, 400);
       assert.equal(causeField(readOnly), 'fingerprint');

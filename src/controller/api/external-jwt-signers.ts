@@ -50,12 +50,27 @@ async function write(rt: Runtime, ctx: Ctx, verb: 'create' | 'replace' | 'patch'
     pendingPems.set(placeholder, pem);
     body = { ...raw, certPem: placeholder };
   }
+  if (verb !== 'create' && body && typeof body === 'object' && !Array.isArray(body)) body = await withoutServedBlanks(rt, ctx.params.id, body as Record<string, unknown>);
   const inner: Ctx = { ...ctx, json: async () => body };
   try {
     return verb === 'create' ? await createResource(rt, signer, inner) : await updateResource(rt, signer, inner, verb);
   } finally {
     if (placeholder) pendingPems.delete(placeholder);
   }
+}
+
+/**
+ * A form that sends back the read model sends the "" and zero times the presenter served for what the signer does
+ * not have; the generic echo rule compares with the stored value (none), so those are taken out here.
+ */
+async function withoutServedBlanks(rt: Runtime, id: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const existing = await rt.store.repoFor(signer).get(id);
+  const out = { ...body };
+  for (const field of [...EMPTY_WHEN_ABSENT, 'notBefore', 'notAfter']) {
+    const blank = field === 'notBefore' || field === 'notAfter' ? ZERO_TIME : '';
+    if (signer.fields[field].readOnly && out[field] === blank && (existing[field] ?? null) === null) delete out[field];
+  }
+  return out;
 }
 
 /** The one certificate of `certPem`, refused with a 400 on `certPem` unless it is exactly one readable X.509 certificate. */
