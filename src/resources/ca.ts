@@ -43,7 +43,7 @@ export const ca: ResourceDef = {
   fields: {
     name: nameField('Unique name of the CA'),
     certPem: {
-      type: { kind: 'string', minLength: 1, maxLength: 65536 },
+      type: { kind: 'string', minLength: 1, maxLength: 65536, format: 'pem' },
       description: 'The CA certificate (PEM)',
       create: 'required',
       replace: 'no',

@@ -62,7 +62,7 @@ export const externalJwtSigner: ResourceDef = {
       filterable: true,
       sortable: true,
     },
-    certPem: optionalText(text(65536), 'The signing certificate (PEM); exclusive with jwksEndpoint, needs kid', { readsNull: true }),
+    certPem: optionalText({ kind: 'string', minLength: 1, maxLength: 65536, format: 'pem' }, 'The signing certificate (PEM); exclusive with jwksEndpoint, needs kid', { readsNull: true }),
     kid: optionalText(text(), 'Key id of certPem: the `kid` header of its tokens', { filterable: true }),
     jwksEndpoint: optionalText(url, 'HTTPS URL of the key set (JWKS); exclusive with certPem', { readsNull: true, filterable: true }),
     claimsProperty: optionalField(text(), 'The claim matched to an identity (default sub)', { nullable: true, default: 'sub' }),

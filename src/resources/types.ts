@@ -6,7 +6,8 @@
  */
 
 export type FieldType =
-  | { kind: 'string'; minLength?: number; maxLength?: number; format?: 'date-time' | 'uri' }
+  /** `pem`: PEM text (certificates): printable ASCII and line breaks, where other strings take no line break. */
+  | { kind: 'string'; minLength?: number; maxLength?: number; format?: 'date-time' | 'uri' | 'pem' }
   | { kind: 'boolean' }
   | { kind: 'integer'; minimum?: number; maximum?: number }
   | { kind: 'enum'; values: readonly string[] }

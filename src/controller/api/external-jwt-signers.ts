@@ -1,7 +1,7 @@
 // External JWT signers (wire-protocol section 7): management CRUD with the signer rules, and the client API's
 // anonymous list that login pages use to offer "sign in with ...". Authentication with a signer's tokens
 // (`method=ext-jwt`) is not implemented yet.
-import { createHash, randomUUID, X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { parseQuery } from '../../protocol/zitiql/index.js';
 import { CLIENT_VIEW_FIELDS } from '../../resources/external-jwt-signer.js';
@@ -15,48 +15,19 @@ import { toWire } from './present.js';
 import { listParams } from './query.js';
 
 const signer = resource('external-jwt-signer');
-const MAX_PEM = 65536;
 /** What OpenZiti's Go model serves for a time it does not have (a JWKS signer's certificate validity). */
 const ZERO_TIME = '0001-01-01T00:00:00.000Z';
 /** Read-model fields the Swagger requires as strings: served empty when the signer has none, as OpenZiti does. */
 const EMPTY_WHEN_ABSENT = ['audience', 'kid', 'clientId', 'externalAuthUrl', 'commonName', 'fingerprint'] as const;
 const CLIENT_SYMBOLS = new Set<string>(['id', 'createdAt', 'updatedAt', 'name', 'externalAuthUrl', 'clientId', 'audience', 'targetToken']);
 
-/**
- * PEM text is multi-line, which the general body check refuses in plain string fields (a name with a line break
- * would garble tables). The write handlers check `certPem` here, put a placeholder in its place for the generic
- * validation and write, and the beforeWrite hook takes the text back by the placeholder. Entries live only for
- * the request that made them.
- */
-const pendingPems = new Map<string, string>();
-const PLACEHOLDER = /^pem-placeholder:[0-9a-f-]{36}$/;
-
-function checkedPem(value: string): string {
-  if (value.length > MAX_PEM) throw invalidField('certPem', `certPem must be at most ${MAX_PEM} characters`, '<pem>');
-  if (!/^[\x20-\x7e\t\r\n]*$/.test(value)) throw invalidField('certPem', 'certPem must be PEM text (printable ASCII and line breaks)', '<pem>');
-  return value;
-}
-
-/** create, replace, patch: the generic write with `certPem` passed around the one-line check (see pendingPems). */
+/** create, replace, patch: the generic write, after what forms send back of the read model (see below). */
 async function write(rt: Runtime, ctx: Ctx, verb: 'create' | 'replace' | 'patch') {
   const json = await ctx.json();
-  let placeholder: string | undefined;
-  let body = json;
-  // "" is left to the generic echo rule (none, as forms send for the mode not chosen).
-  const raw = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
-  if (raw && typeof raw.certPem === 'string' && raw.certPem !== '') {
-    const pem = checkedPem(raw.certPem);
-    placeholder = `pem-placeholder:${randomUUID()}`;
-    pendingPems.set(placeholder, pem);
-    body = { ...raw, certPem: placeholder };
-  }
-  if (verb !== 'create' && body && typeof body === 'object' && !Array.isArray(body)) body = await withoutServedBlanks(rt, ctx.params.id, body as Record<string, unknown>);
+  const echoed = verb !== 'create' && json && typeof json === 'object' && !Array.isArray(json);
+  const body = echoed ? await withoutServedBlanks(rt, ctx.params.id, json as Record<string, unknown>) : json;
   const inner: Ctx = { ...ctx, json: async () => body };
-  try {
-    return verb === 'create' ? await createResource(rt, signer, inner) : await updateResource(rt, signer, inner, verb);
-  } finally {
-    if (placeholder) pendingPems.delete(placeholder);
-  }
+  return verb === 'create' ? createResource(rt, signer, inner) : updateResource(rt, signer, inner, verb);
 }
 
 /**
@@ -115,11 +86,6 @@ function checkJwksEndpoint(value: string): void {
  */
 async function beforeWrite(_rt: Runtime, w: Write): Promise<Record<string, unknown>> {
   const values = { ...w.values };
-  if (typeof values.certPem === 'string' && PLACEHOLDER.test(values.certPem)) {
-    const pem = pendingPems.get(values.certPem);
-    if (pem === undefined) throw new Error('certPem placeholder without its text');
-    values.certPem = pem;
-  }
   const after: Record<string, unknown> = w.verb === 'patch' ? { ...w.existing, ...values } : values;
   const certPem = (after.certPem ?? null) as string | null;
   const jwks = (after.jwksEndpoint ?? null) as string | null;

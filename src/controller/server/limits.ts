@@ -71,7 +71,9 @@ const FORBIDDEN_IN_FREE_FORM = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u
  */
 export function checkBody(body: unknown, def?: ResourceDef): void {
   const freeForm = new Set(Object.entries(def?.fields ?? {}).filter(([, f]) => f.type.kind === 'object').map(([name]) => name));
-  walk(body, [], 0, false, freeForm);
+  // PEM text is multi-line: line breaks pass the control-character check there (its format checks the rest).
+  const multiLine = new Set(Object.entries(def?.fields ?? {}).filter(([, f]) => f.type.kind === 'string' && f.type.format === 'pem').map(([name]) => name));
+  walk(body, [], 0, false, new Set([...freeForm, ...multiLine]));
   if (!body || typeof body !== 'object') return;
   for (const name of freeForm) {
     const value = (body as Record<string, unknown>)[name];

@@ -111,7 +111,7 @@ function whenSchema(name: string, schema: JsonSchema, when: { field: string; in:
 export function readTypeSchema(type: FieldType): JsonSchema {
   switch (type.kind) {
     case 'string':
-      return type.format ? { type: 'string', format: type.format } : { type: 'string' };
+      return type.format && type.format !== 'pem' ? { type: 'string', format: type.format } : { type: 'string' };
     case 'boolean':
       return { type: 'boolean' };
     case 'integer':

@@ -18,6 +18,7 @@ export class Validators {
   constructor() {
     this.ajv.addFormat('date-time', { type: 'string', validate: (s: string) => RFC3339.test(s) && !Number.isNaN(Date.parse(s)) });
     this.ajv.addFormat('uri', { type: 'string', validate: (s: string) => URL.canParse(s) });
+    this.ajv.addFormat('pem', { type: 'string', validate: (s: string) => /^[\x20-\x7e\t\r\n]*$/.test(s) });
   }
 
   /** Validates a resource body for a verb; returns it typed as a record. */
