@@ -11,6 +11,7 @@ import { ensureDefaultAdmin } from './bootstrap.js';
 import { prepareDataDir, type PreparedDataDir } from './data-dir.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import { loadOrCreatePki, type Pki } from './pki/pki.js';
+import { recordSelf } from './api/controllers.js';
 import { buildRoutes } from './registry.js';
 import type { Runtime } from './runtime.js';
 import { createApp } from './server/app.js';
@@ -120,6 +121,8 @@ export async function createController(options: CreateControllerOptions): Promis
   // The registry needs the runtime (its routes close over it), and the runtime reaches the registry lazily.
   const registry = buildRoutes(runtime);
   const app = createApp(runtime, registry.routes, site);
+  // This controller joins the controllers list when it starts (OpenZiti: when it joins its cluster).
+  await recordSelf(runtime);
 
   const sweep = setInterval(() => void runtime.apiSessions.sweep(new Date()).catch((err) => log(`session sweep failed: ${err}`)), SWEEP_INTERVAL_MS);
   sweep.unref();

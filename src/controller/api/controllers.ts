@@ -14,35 +14,17 @@ const controller = resource('controller');
 /** API bindings a client may see in the client API's list (OpenZiti drops the others there). */
 const CLIENT_BINDINGS = new Set(['edge-client', 'edge-oidc']);
 
-const registrations = new WeakMap<Runtime, Promise<void>>();
-
 /** This controller's id: its trust domain, stable for as long as its PKI (and so its data) lives. */
 function selfId(rt: Runtime): string {
   return rt.pki.trustDomain;
 }
 
-/** When each controller (runtime) started: its routes are built once, at start. */
-const startedAt = new WeakMap<Runtime, Date>();
-
 /**
- * Writes this controller's row, once per start (the same promise for every caller; the list, the detail and the
- * summary wait for it): name and SHA-1 fingerprint of its server certificate as OpenZiti derives them, the API
- * addresses it serves, and when it started. A row left by an earlier start is brought up to date, so a renewed
- * certificate or a new address shows. A failed write is tried again by the next caller.
+ * Writes this controller's row at start: name and SHA-1 fingerprint of its server certificate as OpenZiti derives
+ * them, the API addresses it serves, and when it joined (now). A row left by an earlier start is brought up to
+ * date, so a renewed certificate or a new address shows.
  */
-export function recordSelf(rt: Runtime): Promise<void> {
-  let pending = registrations.get(rt);
-  if (!pending) {
-    pending = writeSelf(rt, startedAt.get(rt) ?? rt.clock()).catch((err) => {
-      registrations.delete(rt);
-      throw err;
-    });
-    registrations.set(rt, pending);
-  }
-  return pending;
-}
-
-async function writeSelf(rt: Runtime, started: Date): Promise<void> {
+export async function recordSelf(rt: Runtime): Promise<void> {
   const leaf = rt.pki.serverCertPem;
   const base = rt.config.publicUrl;
   const values = {
@@ -54,7 +36,7 @@ async function writeSelf(rt: Runtime, started: Date): Promise<void> {
     },
     certPem: leaf,
     fingerprint: sha1FingerprintHex(leaf),
-    lastJoinedAt: started.toISOString(),
+    lastJoinedAt: rt.clock().toISOString(),
   };
   const repo = rt.store.repoFor(controller);
   const now = rt.clock().toISOString();
@@ -70,16 +52,8 @@ function commonName(pem: string): string {
 }
 
 export function controllerRoutes(rt: Runtime): Route[] {
-  // Routes are built once, when the controller is made: that is when it joined (nothing else of rt is ready yet).
-  startedAt.set(rt, new Date());
-  const management = async (ctx: Ctx) => {
-    await recordSelf(rt);
-    return listResource(rt, controller, ctx);
-  };
-  const detail = async (ctx: Ctx) => {
-    await recordSelf(rt);
-    return { data: (await rt.present(controller, [await rt.store.repoFor(controller).get(ctx.params.id)]))[0] };
-  };
+  const management = (ctx: Ctx) => listResource(rt, controller, ctx);
+  const detail = async (ctx: Ctx) => ({ data: (await rt.present(controller, [await rt.store.repoFor(controller).get(ctx.params.id)]))[0] });
   const client = async (ctx: Ctx) => {
     const page = await management(ctx);
     return { ...page, data: page.data.map(forClients) };

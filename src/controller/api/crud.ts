@@ -46,7 +46,8 @@ export async function listResource(rt: Runtime, def: ResourceDef, ctx: Ctx, scop
   return { data: await rt.present(def, result.rows), meta: listMeta(result, repo.filterableFields) };
 }
 
-function listMeta(page: Page, filterableFields: string[]) {
+/** `meta` of a list answer: where the page sits, and which fields a filter may name. */
+export function listMeta(page: Page, filterableFields: string[]) {
   return { pagination: { limit: page.limit, offset: page.offset, totalCount: page.totalCount }, filterableFields };
 }
 

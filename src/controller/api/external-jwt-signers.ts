@@ -10,7 +10,7 @@ import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
-import { createResource, updateResource } from './crud.js';
+import { createResource, listMeta, updateResource } from './crud.js';
 import { toWire } from './present.js';
 import { listParams } from './query.js';
 
@@ -156,8 +156,7 @@ async function clientList(rt: Runtime, ctx: Ctx) {
     for (const field of CLIENT_VIEW_FIELDS) out[field] = full[field];
     return out;
   });
-  const meta = { pagination: { limit: page.limit, offset: page.offset, totalCount: page.totalCount }, filterableFields: [...CLIENT_SYMBOLS] };
-  return { data, meta };
+  return { data, meta: listMeta(page, [...CLIENT_SYMBOLS]) };
 }
 
 export const externalJwtSignerBehaviour: ResourceBehaviour = {

@@ -5,7 +5,6 @@ import { buildSpec } from '../server/openapi.js';
 import type { Ctx, Route, ApiName } from '../server/types.js';
 import { notFound } from '../../protocol/errors.js';
 import { CATALOGUE } from '../../resources/index.js';
-import { recordSelf } from './controllers.js';
 
 /** Capabilities this controller knows of (OpenZiti's enum); none of them is enabled here yet. */
 const KNOWN_CAPABILITIES = ['OIDC_AUTH', 'HA_CONTROLLER'];
@@ -95,8 +94,6 @@ function versionInfo(rt: Runtime) {
  * resources this controller does not have yet are left out, never shown as 0.
  */
 async function summary(rt: Runtime): Promise<Record<string, number>> {
-  // This controller's own row counts under `controllers`; the other counts do not depend on it being written.
-  await recordSelf(rt).catch((err: Error) => rt.log(`could not record this controller: ${err.message}`));
   const out: Record<string, number> = {};
   for (const def of CATALOGUE) out[summaryKey(def)] = await rt.store.repoFor(def).count();
   return out;

@@ -5,6 +5,7 @@ import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import { parseJson } from '../server/body.js';
 import type { Row, Scope } from '../store/repository.js';
+import { listMeta } from './crud.js';
 import { toWire } from './present.js';
 import { listParams } from './query.js';
 
@@ -250,8 +251,7 @@ function clientRoutes(rt: Runtime, present: ServicePresenter, provider: Permissi
       handler: async (ctx) => {
         const view = await viewOf(rt, ctx, false);
         const page = await repo().list({ ...listParams(ctx.query), scope: await provider.accessible(rt, view.identityId!) });
-        const meta = { pagination: { limit: page.limit, offset: page.offset, totalCount: page.totalCount }, filterableFields: repo().filterableFields };
-        return { data: await present(page.rows, rt, view), meta };
+        return { data: await present(page.rows, rt, view), meta: listMeta(page, repo().filterableFields) };
       },
     },
     {
@@ -288,8 +288,7 @@ export function serviceBehaviour(provider?: PermissionsProvider): ResourceBehavi
       handler: async (ctx) => {
         const repo = rt.store.repoFor(service);
         const page = await repo.list(listParams(ctx.query));
-        const meta = { pagination: { limit: page.limit, offset: page.offset, totalCount: page.totalCount }, filterableFields: repo.filterableFields };
-        return { data: await present(page.rows, rt, await viewOf(rt, ctx)), meta };
+        return { data: await present(page.rows, rt, await viewOf(rt, ctx)), meta: listMeta(page, repo.filterableFields) };
       },
     },
     {
