@@ -115,7 +115,6 @@ export async function createController(options: CreateControllerOptions): Promis
     log,
     accessLog: options.accessLog,
     present: (def, rows) => registry.present(def, rows),
-    relation: (provider, parentId) => registry.relation(provider, parentId),
     hooks: (resource) => registry.hooks(resource),
   };
   // The registry needs the runtime (its routes close over it), and the runtime reaches the registry lazily.

@@ -28,8 +28,8 @@ import type { Row } from './store/repository.js';
 
 /**
  * What a resource does beyond its catalogue entry, registered once here: routes that take over or add to the
- * generic ones, a presenter for computed read fields, and providers of computed relations (see RelationDef).
- * A resource with none of these needs no behaviour at all: its catalogue entry is enough.
+ * generic ones, write hooks, and a presenter for computed read fields. A resource may register several (each
+ * adds its hooks). A resource with none of these needs no behaviour at all: its catalogue entry is enough.
  */
 export interface ResourceBehaviour {
   resource: string;
@@ -37,7 +37,6 @@ export interface ResourceBehaviour {
   /** Run inside the transaction of the generic create, replace, patch and delete. */
   hooks?: WriteHooks;
   present?: Presenter;
-  relations?: Record<string, (rt: Runtime, parentId: string) => Promise<string[]>>;
 }
 
 export const BEHAVIOURS: readonly ResourceBehaviour[] = [
@@ -93,26 +92,16 @@ function composeHooks(all: WriteHooks[]): WriteHooks {
 export interface Registry {
   routes: Route[];
   present(def: ResourceDef, rows: Row[]): Promise<Record<string, unknown>[]>;
-  relation(provider: string, parentId: string): Promise<string[]>;
   hooks(resource: string): WriteHooks;
 }
 
 /** Every route of the controller: behaviours first (they take over generic routes), then the catalogue's, then meta. */
 export function buildRoutes(rt: Runtime, behaviours: readonly ResourceBehaviour[] = BEHAVIOURS): Registry {
   const presenters = new Map<string, Presenter>();
-  const providers = new Map<string, (rt: Runtime, parentId: string) => Promise<string[]>>();
-  for (const b of behaviours) {
-    if (b.present) presenters.set(b.resource, b.present);
-    for (const [name, provider] of Object.entries(b.relations ?? {})) providers.set(name, provider);
-  }
+  for (const b of behaviours) if (b.present) presenters.set(b.resource, b.present);
   const hooks = new Map<string, WriteHooks>();
   for (const name of new Set(behaviours.map((b) => b.resource))) {
     hooks.set(name, composeHooks(behaviours.filter((b) => b.resource === name && b.hooks).map((b) => b.hooks!)));
-  }
-  for (const def of CATALOGUE) {
-    for (const [name, rel] of Object.entries(def.relations ?? {})) {
-      if ('computed' in rel && !providers.has(rel.computed)) throw new Error(`relation ${def.name}.${name} needs provider '${rel.computed}', which no behaviour registers`);
-    }
   }
   const handlerRoutes = [
     ...behaviours.flatMap((b) => b.routes?.(rt) ?? []),
@@ -133,7 +122,6 @@ export function buildRoutes(rt: Runtime, behaviours: readonly ResourceBehaviour[
       const presenter = presenters.get(def.name);
       return presenter ? presenter(rows, rt) : rows.map((row) => toWire(def, row));
     },
-    relation: (provider, parentId) => providers.get(provider)!(rt, parentId),
     hooks: (resource) => hooks.get(resource) ?? {},
   };
 }

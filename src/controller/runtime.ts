@@ -61,6 +61,4 @@ export interface Runtime {
   present(def: ResourceDef, rows: Row[]): Promise<Record<string, unknown>[]>;
   /** The write hooks a resource's behaviour registers (none: an empty object). */
   hooks(resource: string): WriteHooks;
-  /** The ids a computed relation (`RelationDef.computed`) holds for one parent entity. */
-  relation(provider: string, parentId: string): Promise<string[]>;
 }

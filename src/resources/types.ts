@@ -118,8 +118,6 @@ export type Operation = 'list' | 'get' | 'create' | 'replace' | 'patch' | 'delet
  *   selects, where the same policy's `from` role set selects the parent (`/identities/{id}/services`). With
  *   `typeQuery`, the query parameter of that name (`policyType=dial`) keeps only policies whose `typeField` has
  *   that value (matched without regard to case);
- * - `computed`: entities of `resource` chosen by a named provider of the controller, registered beside the
- *   resource's behaviour.
  */
 export type RelationDef = {
   resource: string;
@@ -132,7 +130,6 @@ export type RelationDef = {
   | { policyRoles: string }
   | { roles: string }
   | { through: string; from: string; to: string; typeQuery?: { name: string; field: string } }
-  | { computed: string }
 );
 
 /** How the CLI shows one column of a table. `priority: 1` columns appear only with `-o wide`. */

@@ -68,12 +68,9 @@ async function relationScope(rt: Runtime, parent: ResourceDef, rel: RelationDef,
   if ('listField' in rel) return rel.reverse ? { holding: { field: rel.listField, value: id } } : { memberOf: { def: parent, field: rel.listField, ownerId: id } };
   if ('policyRoles' in rel) return { selecting: { index: rt.store.roleIndex(rel.resource, rel.policyRoles), entityId: id } };
   if ('roles' in rel) return { selectedBy: { index: rt.store.roleIndex(parent.name, rel.roles), policyIds: [id] } };
-  if ('through' in rel) {
-    const policyWhere = rel.typeQuery ? policyTypeWhere(resource(rel.through), rel.typeQuery, query) : undefined;
-    const policyIds = await rt.store.roleIndex(rel.through, rel.from).policiesSelecting(id, policyWhere);
-    return { selectedBy: { index: rt.store.roleIndex(rel.through, rel.to), policyIds } };
-  }
-  return { ids: await rt.relation(rel.computed, id) };
+  const policyWhere = rel.typeQuery ? policyTypeWhere(resource(rel.through), rel.typeQuery, query) : undefined;
+  const policyIds = await rt.store.roleIndex(rel.through, rel.from).policiesSelecting(id, policyWhere);
+  return { selectedBy: { index: rt.store.roleIndex(rel.through, rel.to), policyIds } };
 }
 
 /** `policyType=dial` as a condition on the policies' type field; absent means every type. */
