@@ -3,15 +3,18 @@
 import type { Deps, GlobalOptions, Prompter } from './deps.js';
 import type { IO } from '../console/io.js';
 import type { SessionManager } from '../client/session-manager.js';
+import type { ConnectionPools } from '../client/pools.js';
 
 export interface DepsSettings {
   io: IO;
   env: NodeJS.ProcessEnv;
   globals: () => GlobalOptions;
+  /** Where the clients of this run register their connection pools (run() closes them when the command ends). */
+  pools?: ConnectionPools;
 }
 
 export function createDeps(settings: DepsSettings): Deps {
-  const { io, env, globals } = settings;
+  const { io, env, globals, pools } = settings;
   let sessions: Promise<SessionManager> | undefined;
   const deps: Deps = {
     io,
@@ -19,18 +22,19 @@ export function createDeps(settings: DepsSettings): Deps {
     globals,
     sessions: () =>
       (sessions ??= import('../client/session-manager.js').then((m) =>
-        m.createSessionManager({ env, io, profileFlag: globals().profile, prompter: deps.prompter, net: netOptions(io, globals()) }),
+        m.createSessionManager({ env, io, profileFlag: globals().profile, prompter: deps.prompter, net: deps.net() }),
       )),
     api: async () => (await deps.sessions()).client(),
     prompter: async () => createInquirerPrompter(io),
+    net: () => netOptions(io, globals(), pools),
     clock: () => new Date(),
   };
   return deps;
 }
 
 /** --timeout and --verbose, as the HTTP client takes them. */
-function netOptions(io: IO, g: GlobalOptions) {
-  return { timeoutMs: g.timeoutMs, trace: g.verbose ? (line: string) => io.info(`> ${line}`) : undefined };
+function netOptions(io: IO, g: GlobalOptions, pools: ConnectionPools | undefined) {
+  return { timeoutMs: g.timeoutMs, trace: g.verbose ? (line: string) => io.info(`> ${line}`) : undefined, pools };
 }
 
 /**

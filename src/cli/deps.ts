@@ -1,3 +1,4 @@
+import type { NetOptions } from '../client/http.js';
 import type { ApiClient } from '../client/types.js';
 import type { IO } from '../console/io.js';
 import type { Prompter } from '../console/prompter.js';
@@ -31,5 +32,7 @@ export interface Deps {
   /** The session manager: profiles, login, logout. */
   sessions(): Promise<import('../client/session-manager.js').SessionManager>;
   prompter(): Promise<Prompter>;
+  /** How a command that makes a client of its own (enroll, a certificate login) reaches the network: --timeout, --verbose, and the run's connection pools. */
+  net(): NetOptions;
   clock(): Date;
 }

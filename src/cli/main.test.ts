@@ -31,17 +31,16 @@ describe('main', () => {
     const flag = await ctl(['-o', 'xml', 'help', 'filters']);
     assert.equal(flag.code, EXIT.usage);
     assert.match(flag.stderr, /Allowed choices are table, wide, json, yaml/);
-    // commander reads the variables of global flags from process.env itself.
-    const saved = process.env.CTL_OUTPUT;
-    try {
-      process.env.CTL_OUTPUT = 'xml';
-      assert.equal((await ctl(['help', 'filters'])).code, EXIT.usage);
-      process.env.CTL_OUTPUT = 'yaml';
-      assert.equal((await ctl(['help', 'filters'])).code, EXIT.ok);
-    } finally {
-      if (saved === undefined) delete process.env.CTL_OUTPUT;
-      else process.env.CTL_OUTPUT = saved;
-    }
+    // The environment of the run, not the process's: run() is what the binary and embedding programs call.
+    const env = async (CTL_OUTPUT: string) => {
+      const io = createTestIO();
+      const code = await run(['help', 'filters'], { env: { CTL_CONFIG_DIR: '/nonexistent/ctl-test', CTL_OUTPUT }, io });
+      return { code, stderr: io.stderrText() };
+    };
+    const bad = await env('xml');
+    assert.equal(bad.code, EXIT.usage);
+    assert.match(bad.stderr, /^error: option '-o, --output <format>' value 'xml' from env 'CTL_OUTPUT' is invalid\. Allowed choices are table, wide, json, yaml\./);
+    assert.equal((await env('yaml')).code, EXIT.ok);
   });
 
   it('prints typed errors as error: message on stderr with their exit code', async () => {

@@ -1,6 +1,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { checkCommandPath } from './command-path.js';
+import { connectionPools } from '../client/pools.js';
 import { createDeps } from './deps-factory.js';
 import { completeWith } from './completion/hints.js';
 import type { Deps, GlobalOptions } from './deps.js';
@@ -11,6 +12,8 @@ import { endOnSignals, endQuietlyOnClosedOutput } from '../console/process-exit.
 import type { IO } from '../console/io.js';
 import { milliseconds } from './generic/flags.js';
 import { withMeta } from './generic/meta.js';
+import { applyEnvFallbacks, envFallback } from './generic/env-fallback.js';
+import { readStdinFlags } from './generic/stdin-flags.js';
 import { topicsSummary } from './help-topics.js';
 import { describeFailure, formatFailure } from './output/failure.js';
 import { OUTPUT_FORMATS } from './output/formats.js';
@@ -30,8 +33,8 @@ export async function buildProgram(deps: Deps, argv?: readonly string[]): Promis
     description: 'Administer OpenZiti-style Edge controllers, and run one locally',
     examples: ['ctl quickstart', 'ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt', 'ctl identity list -o json | jq .'],
   })
-    .addOption(completeWith(new Option('--profile <name>', 'profile to use').env('CTL_PROFILE'), { kind: 'profile' }))
-    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).env('CTL_OUTPUT'))
+    .addOption(completeWith(envFallback(new Option('--profile <name>', 'profile to use'), 'CTL_PROFILE'), { kind: 'profile' }))
+    .addOption(envFallback(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS), 'CTL_OUTPUT'))
     .addOption(new Option('--no-input', 'never prompt: fail with the flag to pass instead'))
     .addOption(new Option('--no-color', 'no colour (also NO_COLOR=1, TERM=dumb)'))
     .addOption(new Option('--debug', 'print stack traces of unexpected errors'))
@@ -45,7 +48,11 @@ export async function buildProgram(deps: Deps, argv?: readonly string[]): Promis
     })
     .showHelpAfterError(usageHint(''))
     .exitOverride()
-    .addHelpText('after', `\n${topicsSummary()}`);
+    .addHelpText('after', `\n${topicsSummary()}`)
+    .hook('preAction', async (_root, action) => {
+      applyEnvFallbacks(action, deps.env);
+      await readStdinFlags(action, deps.io);
+    });
   return assemble(program, deps, argv);
 }
 
@@ -89,8 +96,9 @@ export async function run(argv: readonly string[], settings: RunSettings): Promi
   let running: CommandUnknownOpts | undefined;
   const globals = () => (program ? globalsOf(program) : {});
   const io = settings.io ?? processIO(env, globals, () => running);
+  const pools = connectionPools();
   try {
-    program = await buildProgram(createDeps({ io, env, globals }), argv);
+    program = await buildProgram(createDeps({ io, env, globals, pools }), argv);
     program.hook('preAction', (_root, action) => {
       running = action;
     });
@@ -103,6 +111,8 @@ export async function run(argv: readonly string[], settings: RunSettings): Promi
     if (err instanceof UsageError && running) lines.push(usageHint(pathOf(running)));
     for (const line of lines) io.stderr.write(`${line}\n`);
     return failure.exitCode;
+  } finally {
+    await pools.closeAll();
   }
 }
 

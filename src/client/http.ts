@@ -7,6 +7,7 @@ import { CLIENT_BASE, MANAGEMENT_BASE, SESSION_HEADER } from '../protocol/envelo
 import type { ListEnvelope } from '../protocol/envelope.js';
 import { ApiError } from '../protocol/errors.js';
 import type { ErrorCause } from '../protocol/errors.js';
+import type { ConnectionPools } from './pools.js';
 import { RequestApiError, TransportError } from './types.js';
 import type { ApiClient, ApiName, ApiResponse, ListQuery, RequestOptions } from './types.js';
 
@@ -16,7 +17,10 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export interface NetOptions {
   timeoutMs?: number;
   trace?: (line: string) => void;
+  /** Told of every connection pool a client opens, so that whoever runs the command can close them all at its end. */
+  pools?: ConnectionPools;
 }
+
 
 export interface ApiClientOptions extends NetOptions {
   /** Controller origin, optionally with a path prefix (a reverse proxy): `https://ctrl.example:1280`. */
@@ -209,6 +213,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     dispatcher = new Agent({
       connect: { timeout: timeoutMs, ...(options.caPem ? { ca: options.caPem } : {}), ...(options.clientCert ? { cert: options.clientCert.cert, key: options.clientCert.key } : {}) },
     });
+    options.pools?.opened(dispatcher);
     return dispatcher;
   }
 

@@ -279,6 +279,7 @@ describe('environment overrides', () => {
     const r = await expectCtl(0, ['whoami'], {
       configDir: await freshDir(),
       env: { CTL_CONTROLLER: ctl.url, CTL_USERNAME: bob.username, CTL_PASSWORD: bob.password, NODE_EXTRA_CA_CERTS: ctl.caFile },
+      process: true,
     });
     assert.ok(r.stdout.includes(bob.name), r.stdout);
   });

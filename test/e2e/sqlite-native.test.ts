@@ -32,7 +32,7 @@ describe('a missing SQLite native module', () => {
 
   it('makes ctl controller start say so and how to fix it (exit 1)', async () => {
     const args = ['controller', 'start', '--data-dir', path.join(tmp, 'start'), '--port', '0'];
-    const r = await runCtl(args, { env: { CTL_SQLITE_BINDING: missing } });
+    const r = await runCtl(args, { env: { CTL_SQLITE_BINDING: missing }, process: true });
     assertNativeModuleMessage(args, r, missing);
     assert.match(r.stderr, /^error: the SQLite native module/m);
   });
@@ -40,7 +40,7 @@ describe('a missing SQLite native module', () => {
   it('makes ctl quickstart show the same message from the controller it started', async () => {
     const args = ['quickstart', '--port', String(await freePort())];
     const env = { CTL_DATA_DIR: path.join(tmp, 'quickstart'), CTL_SQLITE_BINDING: missing };
-    const r = await runCtl(args, { env, configDir: path.join(tmp, 'config') });
+    const r = await runCtl(args, { env, configDir: path.join(tmp, 'config'), process: true });
     assertNativeModuleMessage(args, r, missing);
     assert.match(r.stderr, /^error: the controller exited before it was ready/m);
   });

@@ -1,6 +1,9 @@
 /**
- * Runs the built CLI (`node bin/ctl.js`) as a user would: a child process with its own config directory, no
- * terminal, `CI=true` and `NO_COLOR=1`, and collects stdout, stderr and the exit code.
+ * Runs ctl as a user would, with its own config directory, no terminal, `CI=true` and `NO_COLOR=1`, against a real
+ * controller, and collects stdout, stderr and the exit code. By default the command line runs inside the test
+ * process through the same `run()` the binary calls (string buffers for the streams): a process per command costs
+ * about 150 ms of CPU, and the suite runs hundreds. Tests about the process itself (the built binary, signals,
+ * terminals, a working directory, commands that launch a controller) pass `process: true` and get `node bin/ctl.js`.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -29,6 +32,8 @@ export interface RunOptions {
   cwd?: string;
   /** Guard against a hung child (not an assertion about speed). Default 120 s. */
   killAfterMs?: number;
+  /** Run the built binary as a child process instead of in this process (see above). */
+  process?: boolean;
 }
 
 /** The environment a child CLI sees: the parent's, minus anything CTL_* or colour related, plus ours. */
@@ -50,6 +55,23 @@ export function ctlEnv(opts: RunOptions = {}): NodeJS.ProcessEnv {
 }
 
 export function runCtl(args: string[], opts: RunOptions = {}): Promise<CtlResult> {
+  return opts.process ? spawnCtl(args, opts) : runInProcess(args, opts);
+}
+
+/** Commands that start processes of their own (a controller in the background) and so need a real ctl to start. */
+const LAUNCHERS = new Set(['controller', 'quickstart']);
+
+async function runInProcess(args: string[], opts: RunOptions): Promise<CtlResult> {
+  assert.ok(opts.cwd === undefined, 'a working directory needs a ctl process of its own: pass process: true');
+  assert.ok(!LAUNCHERS.has(args[0]!), `'ctl ${args[0]}' launches processes: pass process: true`);
+  for (const read of ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS']) assert.ok(opts.env?.[read] === undefined, `${read} is read when a process starts: pass process: true`);
+  const [{ run }, { createTestIO }] = await Promise.all([import('../../src/cli/main.js'), import('../../src/client/testing/test-io.js')]);
+  const io = createTestIO({ stdin: opts.stdin });
+  const code = await run(args, { env: ctlEnv(opts), io });
+  return { code, signal: null, stdout: io.stdoutText(), stderr: io.stderrText() };
+}
+
+function spawnCtl(args: string[], opts: RunOptions): Promise<CtlResult> {
   assert.ok(existsSync(CTL_BIN), `${CTL_BIN} does not exist: build the CLI first (npm run build)`);
   return new Promise<CtlResult>((resolve, reject) => {
     const child = spawn(process.execPath, [CTL_BIN, ...args], {

@@ -10,7 +10,8 @@
  * differs from the snapshot. Nothing else is relaxed.
  */
 import { AssertionError } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
@@ -121,9 +122,7 @@ export function specFile(api: ApiName): string {
 export function loadSpec(api: ApiName): LoadedSpec {
   const cached = loaded.get(api);
   if (cached) return cached;
-  // The documents write numbers as `!!float 65535`, which the YAML 1.2 core schema leaves unresolved (as strings).
-  const floatTag = { tag: 'tag:yaml.org,2002:float', resolve: (s: string) => Number(s), identify: () => false };
-  const doc = parseYaml(readFileSync(specFile(api), 'utf8'), { maxAliasCount: -1, customTags: (tags) => [floatTag, ...tags] }) as any;
+  const doc = parsedDocument(specFile(api)) as any;
   fixNullItems(doc, `${api}.yml`, '');
   const operations: SpecOperation[] = [];
   for (const [template, item] of Object.entries<any>(doc.paths ?? {})) {
@@ -153,6 +152,30 @@ export function loadSpec(api: ApiName): LoadedSpec {
   const result = { doc, operations };
   loaded.set(api, result);
   return result;
+}
+
+/**
+ * The YAML document as data. Parsing a megabyte of YAML costs about half a second, and every test process needs it,
+ * so the result is kept as JSON beside the dependencies, keyed by the document's hash (a changed document is parsed
+ * again; concurrent test processes each write a whole file and rename it into place).
+ */
+function parsedDocument(file: string): unknown {
+  const text = readFileSync(file, 'utf8');
+  const cacheDir = path.join(REPO_ROOT, 'node_modules', '.cache', 'ctl-spec');
+  const cached = path.join(cacheDir, `${createHash('sha256').update(text).digest('hex').slice(0, 32)}.json`);
+  try {
+    return JSON.parse(readFileSync(cached, 'utf8'));
+  } catch {
+    // not cached yet (or a torn file from a killed run): parse and store
+  }
+  // The documents write numbers as `!!float 65535`, which the YAML 1.2 core schema leaves unresolved (as strings).
+  const floatTag = { tag: 'tag:yaml.org,2002:float', resolve: (s: string) => Number(s), identify: () => false };
+  const doc = parseYaml(text, { maxAliasCount: -1, customTags: (tags) => [floatTag, ...tags] });
+  mkdirSync(cacheDir, { recursive: true });
+  const partial = `${cached}.${process.pid}`;
+  writeFileSync(partial, JSON.stringify(doc));
+  renameSync(partial, cached);
+  return doc;
 }
 
 function fixNullItems(node: any, file: string, where: string): void {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../../console/errors.js';
+import { envFallback } from '../generic/env-fallback.js';
 import { integer } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 import { DEFAULT_PORT, defaultDataDir } from './paths.js';
@@ -73,8 +74,8 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(new Option('--pki-dir <dir>', 'where the CA keys and server certificate live (default: <data-dir>/pki); keep the root CA key away from the database'))
     .addOption(new Option('--cors-origin <origin>', 'an origin (https://host[:port]) allowed CORS with credentials; repeatable').argParser(collect))
     .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30))
-    .addOption(new Option('--store <url>', 'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)').env('CTL_STORE_URL'))
-    .addOption(new Option('--console <dir>', 'serve a built web console (OpenZiti\'s ZAC) from this directory under /zac/').env('CTL_CONSOLE_DIR'))
+    .addOption(envFallback(new Option('--store <url>', 'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)'), 'CTL_STORE_URL'))
+    .addOption(envFallback(new Option('--console <dir>', 'serve a built web console (OpenZiti\'s ZAC) from this directory under /zac/'), 'CTL_CONSOLE_DIR'))
     .addOption(new Option('--access-log', 'print one line per request on stderr (method, path, status, duration, request id)'));
   return command.action(async (o) => {
     const opts: StartOptions = {

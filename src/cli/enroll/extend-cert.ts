@@ -34,7 +34,7 @@ export async function runIdentityExtendCert(opts: ExtendCertOptions, deps: Deps)
   const { identityFileJson, readIdentityFile } = await import('./identity-file.js');
   const current = await readIdentityFile(file);
   const { createApiClient } = await import('../../client/http.js');
-  const net = { timeoutMs: deps.globals().timeoutMs };
+  const net = deps.net();
   let token: string | undefined;
   const anon = createApiClient({ baseUrl: current.controller, caPem: current.ca, clientCert: { cert: current.cert, key: current.key }, ...net, onSessionToken: (t) => (token = t) });
   const session = await anon.post<{ authenticatorId?: string; token?: string }>('/authenticate?method=cert', {}, { api: 'client', anonymous: true }).catch((err: Error) => {

@@ -99,7 +99,7 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
     const password = claims.em === 'updb' ? await newPassword(opts, deps) : undefined;
     const caPem = await verifiedController(controller, jwt, deps);
     const { createApiClient } = await import('../../client/http.js');
-    const api = createApiClient({ baseUrl: controller, caPem, timeoutMs: deps.globals().timeoutMs });
+    const api = createApiClient({ baseUrl: controller, caPem, ...deps.net() });
     if (claims.em === 'updb') {
       const result = await redeem(() =>
         api.post<{ username?: string }>(`/enroll/updb?token=${encodeURIComponent(claims.jti)}`, { ...(opts.username ? { username: opts.username } : {}), password }, { api: 'client', anonymous: true }),
@@ -185,7 +185,7 @@ async function redeem<T>(call: () => Promise<T>): Promise<T> {
  */
 async function verifiedController(controller: string, jwt: string, deps: Deps): Promise<string> {
   const { fetchCaBundle } = await import('../../client/trust.js');
-  const net = { timeoutMs: deps.globals().timeoutMs };
+  const net = deps.net();
   const caPem = await fetchCaBundle(controller, net);
   const leaf = await serverCertificate(controller, caPem, net.timeoutMs ?? 30_000);
   const { createHash, X509Certificate } = await import('node:crypto');

@@ -6,6 +6,7 @@ import type { FieldDef, FieldType, ResourceDef } from '../../resources/types.js'
 import { completeWith } from '../completion/hints.js';
 import { given, integer } from './flags.js';
 import { UsageError } from '../../console/errors.js';
+import { FromStdin, parseJsonObject } from './stdin-flags.js';
 
 /**
  * Flags derived from a resource's fields, for create and update. The catalogue says which fields a verb accepts and
@@ -272,25 +273,20 @@ export function tagPair(value: string, previous: Record<string, TagValue> | unde
   return tag === undefined ? {} : { ...previous, [tag[0]]: tag[1] };
 }
 
-/** A JSON object given as text, as `@FILE` (read from the file) or as `-` (read from stdin). */
-export function jsonObject(value: string): Record<string, unknown> {
+/** A JSON object given as text, as `@FILE` (read from the file) or as `-` (from stdin, when the command runs). */
+export function jsonObject(value: string): Record<string, unknown> | FromStdin {
+  if (value === '-') return new FromStdin();
   let text = value;
-  if (value === '-' || value.startsWith('@')) {
+  if (value.startsWith('@')) {
     try {
-      text = readFileSync(value === '-' ? 0 : value.slice(1), 'utf8');
+      text = readFileSync(value.slice(1), 'utf8');
     } catch (err) {
-      throw new InvalidArgumentError(`cannot read ${value === '-' ? 'stdin' : value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+      throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
     }
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new InvalidArgumentError(`not valid JSON${text === value ? '' : ` in ${value === '-' ? 'stdin' : value.slice(1)}`}.`);
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError('expected a JSON object.');
-  return parsed as Record<string, unknown>;
+  return parseJsonObject(text, text === value ? undefined : value.slice(1), InvalidArgumentError);
 }
+
 
 /** The values a flag was given under its name and its hidden synonyms, or undefined when none was typed. */
 function typed(command: CommandUnknownOpts, flag: FieldFlag): unknown[] | undefined {

@@ -105,6 +105,7 @@ export function testDeps(opts: TestDepsOptions = {}): TestDeps {
       throw new Error('sessions() is not faked');
     },
     prompter: async () => prompter,
+    net: () => ({}),
     clock: () => opts.now ?? new Date('2025-11-21T12:00:00Z'),
     prompts,
   };

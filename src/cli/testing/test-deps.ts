@@ -35,6 +35,7 @@ export function testDeps(opts: {
       (sessions ??= createSessionManager({ env, io, configDir: opts.configDir, profileFlag: globals.profile, prompter: async () => prompter })),
     api: async () => (await deps.sessions()).client(),
     prompter: async () => prompter,
+    net: () => ({}),
     clock: () => new Date('2030-06-01T00:00:00.000Z'),
   };
   return { deps, io, prompter };
