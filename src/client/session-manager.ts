@@ -196,15 +196,27 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     creds: { username: string; totp?: string; interactive: boolean },
   ): Promise<void> {
     const client = createApiClient({ baseUrl: url, caPem, token, ...net });
-    try {
-      await client.post('/authenticate/mfa', { code: creds.totp ?? (await askMfaCode(creds)) });
-    } catch (err) {
-      // Do not leave a half-authenticated session behind, whatever went wrong.
-      await client.delete('/current-api-session').catch(() => undefined);
-      if (err instanceof ApiError && err.status < 500) {
-        throw new AuthError(`the MFA code was not accepted (${err.code})`, ['codes change every 30 seconds; try the current one']);
+    // A code asked for may be retyped after a mistake (the controller throttles guessing); one given is tried once.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.post('/authenticate/mfa', { code: creds.totp ?? (await askMfaCode(creds)) });
+        return;
+      } catch (err) {
+        const wrong = err instanceof ApiError && err.code === 'MFA_INVALID_TOKEN';
+        if (wrong && creds.totp === undefined && attempt < 3) {
+          io.warn('That code was not accepted (codes change every 30 seconds, and each works once). Try again.');
+          continue;
+        }
+        // Do not leave a half-authenticated session behind, whatever went wrong.
+        await client.delete('/current-api-session').catch(() => undefined);
+        if (err instanceof ApiError && err.status === 429) {
+          throw new AuthError(`too many wrong MFA codes: ${err.message}`, ['wait, then log in again with a current code']);
+        }
+        if (err instanceof ApiError && err.status < 500) {
+          throw new AuthError(`the MFA code was not accepted (${err.code})`, ['codes change every 30 seconds and each works once; try the current one, or a recovery code']);
+        }
+        throw err;
       }
-      throw err;
     }
   }
 
@@ -215,7 +227,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       ]);
     }
     if (!io.canPrompt()) {
-      throw new UsageError(`the controller requires an MFA code for ${creds.username}`, ['pass it with --totp CODE']);
+      throw new UsageError(`the controller requires an MFA code for ${creds.username}`, ['pass it with --totp CODE or --totp-stdin (a recovery code works too)']);
     }
     return (await (await prompter()).input('MFA code (authenticator app or recovery code):')).trim();
   }
