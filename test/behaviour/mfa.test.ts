@@ -282,6 +282,11 @@ for (const store of storesUnderTest()) {
       assert.equal(limited.status, 429);
       assert.equal(limited.body.error.code, 'SERVER_TOO_MANY_REQUESTS');
       assert.ok(Number(limited.headers['retry-after']) > 0);
+      // Guesses sent all at once are counted one by one: five wrong, then 429s.
+      const burster = await enrolledUser();
+      const burst = await login(burster.name, burster.password);
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => call(burst.token, 'POST', `${CLIENT}/authenticate/mfa`, { json: { code: String(200000 + i) } })));
+      assert.deepEqual(answers.map((a) => a.status).sort(), [400, 400, 400, 400, 400, 429, 429, 429]);
       // Another identity is not slowed.
       const bystander = await enrolledUser();
       const b = await login(bystander.name, bystander.password);

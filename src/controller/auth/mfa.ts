@@ -80,9 +80,10 @@ export const invalidCode = (message = 'the MFA code is not valid') => new ApiErr
 export async function consumeCode(rt: Runtime, record: Row, code: string, opts: { recovery: boolean }): Promise<'totp' | 'recovery'> {
   const identityId = record.identityId as string;
   const { throttle } = stateOf(rt);
-  const wait = throttle.waitMs(identityId);
-  if (wait > 0) throw new MfaThrottledError(Math.ceil(wait / 1000));
   return serialised(rt, identityId, async () => {
+    // Checked in the queue: guesses sent all at once are counted one after the other, never all let through.
+    const wait = throttle.waitMs(identityId);
+    if (wait > 0) throw new MfaThrottledError(Math.ceil(wait / 1000));
     // Read again inside the queue: an earlier check may have used a step or a recovery code since.
     const current = await mfaRepo(rt).find(record.id);
     if (!current) throw new ApiError('MFA_NOT_ENROLLED');
