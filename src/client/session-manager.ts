@@ -66,6 +66,11 @@ export interface LoginResult {
   replacedController?: string;
   /** Whether the profile is the current one (login selects it when none was). */
   isCurrent: boolean;
+  /**
+   * The controller requires MFA of the identity, which has not enrolled: the saved session may only enroll
+   * (`ctl mfa enable`), which completes it.
+   */
+  mfaEnrollmentRequired?: boolean;
 }
 
 export interface LogoutResult {
@@ -107,7 +112,16 @@ interface CurrentApiSession {
   expiresAt?: string;
   isMfaRequired?: boolean;
   isMfaComplete?: boolean;
+  authQueries?: { typeId?: string; isTotpEnrolled?: boolean }[];
   identity?: { name?: string };
+}
+
+/**
+ * MFA is required of the session and the identity has no TOTP enrollment yet (an auth policy requires it): no code
+ * can be given, but the session may enroll, and verifying the enrollment completes it.
+ */
+function mustEnroll(session: CurrentApiSession): boolean {
+  return session.isMfaRequired === true && session.isMfaComplete !== true && (session.authQueries ?? []).some((q) => q.typeId === 'MFA' && q.isTotpEnrolled === false);
 }
 
 export function createSessionManager(opts: SessionManagerOptions): SessionManager {
@@ -185,7 +199,8 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     }
     const token = issued ?? session.token;
     if (!token) throw new AuthError(`${url} accepted the login but returned no session token`);
-    if (session.isMfaRequired && !session.isMfaComplete) await completeMfa(url, caPem, token, creds);
+    // A person logging in keeps a session that must enroll, to run `ctl mfa enable` with; a script gets the error.
+    if (session.isMfaRequired && !session.isMfaComplete && !(creds.interactive && mustEnroll(session))) await completeMfa(url, caPem, token, creds);
     return { token, session };
   }
 
@@ -332,6 +347,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       profile,
       replacedController: existing && existing.controller !== url ? existing.controller : undefined,
       isCurrent: s.current() === name,
+      ...(mustEnroll(session) ? { mfaEnrollmentRequired: true } : {}),
     };
   }
 
@@ -366,7 +382,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     const token = issued ?? session.token;
     if (!token) throw new AuthError(`${url} accepted the certificate but returned no session token`);
     const identityName = session.identity?.name;
-    if (session.isMfaRequired && !session.isMfaComplete) {
+    if (session.isMfaRequired && !session.isMfaComplete && !mustEnroll(session)) {
       await completeMfa(url, trust.caPem, token, { username: identityName ?? 'this identity', totp: req.totp, interactive: true });
     }
     const profile: Profile = { name, controller: url, ...(identityName ? { username: identityName } : {}), ...trust, ...req.files };
@@ -380,6 +396,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       identityName,
       replacedController: existing && existing.controller !== url ? existing.controller : undefined,
       isCurrent: s.current() === name,
+      ...(mustEnroll(session) ? { mfaEnrollmentRequired: true } : {}),
     };
   }
 

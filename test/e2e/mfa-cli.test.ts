@@ -8,7 +8,8 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CTL_BIN, type LoggedInCli, ctlEnv, parseJsonOutput, withLoggedInCli } from '../helpers/cli.js';
-import { type TestController, createUser, startTestController } from '../helpers/controller.js';
+import { Store } from '../../src/controller/store/store.js';
+import { type TestController, assertStatus, createIdentity, createUser, randomPassword, startTestController, storeUnderTest } from '../helpers/controller.js';
 import { code, secretOf } from '../helpers/totp.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -172,6 +173,43 @@ describe('ctl mfa and ctl login with MFA', () => {
       assert.match((await bobCli.expect(0, ['mfa', 'status'])).stdout, /not enabled/);
     } finally {
       await bobCli.cleanup();
+    }
+  });
+
+  it('an auth policy requiring TOTP: login keeps a session that can only enroll, and ctl mfa enable completes it', { skip: storeUnderTest() !== 'sqlite' && 'the policy row is written to the SQLite file' }, async () => {
+    // Auth policies are not writable through the API on this branch: the policy row is written to the database.
+    const store = await Store.open({ sqlite: path.join(ctl.dataDir, 'ctl.db') });
+    let policyId: string;
+    try {
+      policyId = await store.repo('auth-policy').insert(
+        {
+          name: 'totp-required',
+          primary: { cert: { allowed: true, allowExpiredCerts: true }, updb: { allowed: true, minPasswordLength: 5, requireSpecialChar: false, requireNumberChar: false, requireMixedCase: false, maxAttempts: 0, lockoutDurationMinutes: 0 }, extJwt: { allowed: false, allowedSigners: [] } },
+          secondary: { requireTotp: true, requireExtJwtSigner: null },
+        },
+        { now: new Date().toISOString() },
+      );
+    } finally {
+      await store.close();
+    }
+    const admin = await ctl.admin();
+    const name = `carol-${Date.now()}`;
+    const id = await createIdentity(admin, { name, isAdmin: false, authPolicyId: policyId });
+    const password = randomPassword();
+    assertStatus(await admin.post('/authenticators', { method: 'updb', identityId: id, username: name, password }, { api: 'management' }), 201);
+
+    const carol = await withLoggedInCli(ctl, { username: name, password });
+    try {
+      await carol.expect(4, ['whoami']);
+      const login = await carol.expect(0, ['login', ctl.url, '-u', name, '--password-stdin', '--ca', ctl.caFile], { stdin: `${password}\n` });
+      assert.match(login.stderr, /requires MFA .*ctl mfa enable/);
+      assert.match((await carol.expect(0, ['mfa', 'status'])).stdout, /not enabled/);
+      const file = path.join(path.dirname(carol.configDir), 'carol.secret');
+      await carol.expect(0, ['mfa', 'enable', '--secret-out', file]);
+      await carol.expect(0, ['mfa', 'verify', await code((await readFile(file, 'utf8')).trim())]);
+      assert.match((await carol.expect(0, ['whoami'])).stdout, new RegExp(name));
+    } finally {
+      await carol.cleanup();
     }
   });
 });

@@ -155,7 +155,14 @@ async function runCertificateLogin(opts: LoginOptions, deps: Deps): Promise<void
   const result = await sessions.loginWithCertificate(request);
   deps.io.info(`Logged in to ${result.profile.controller} as ${result.identityName ?? 'the certificate\'s identity'} with a certificate (profile ${profileName})`);
   if (result.replacedController) deps.io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
+  warnIfMustEnroll(deps, result);
   await warnIfNotCurrent(deps, profileName);
+}
+
+/** An auth policy requires MFA the identity has not set up: the session can only enroll, so say how. */
+function warnIfMustEnroll(deps: Deps, result: { mfaEnrollmentRequired?: boolean }): void {
+  if (!result.mfaEnrollmentRequired) return;
+  deps.io.warn('the controller requires MFA of this identity, which has not set it up: run `ctl mfa enable` now (until then, other commands are refused)');
 }
 
 /** On stdout, not as a hint: when the next command acts as someone else, neither a script nor a person may miss it. */
@@ -202,5 +209,6 @@ export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   const url = result.profile.controller;
   io.info(`Logged in to ${url} as ${username} (profile ${profileName})`);
   if (result.replacedController) io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
+  warnIfMustEnroll(deps, result);
   await warnIfNotCurrent(deps, profileName);
 }
