@@ -270,6 +270,15 @@ for (const store of storesUnderTest()) {
       assert.equal(after.session.isMfaRequired, false);
     });
 
+    it('an enrollment goes with its identity, and counts in the summary as mfas', async () => {
+      const user = await enrolledUser();
+      const before = (await t.admin.request('GET', '/summary')).body.data.mfas as number;
+      assert.ok(before >= 1);
+      assert.equal((await t.admin.request('DELETE', `/identities/${user.id}`)).status, 200);
+      assert.equal(await t.app.runtime.store.repo('mfa').count({ identityId: user.id }), 0);
+      assert.equal((await t.admin.request('GET', '/summary')).body.data.mfas, before - 1);
+    });
+
     it('wrong codes are throttled per identity: 429 with Retry-After, even for the right code', async () => {
       const user = await enrolledUser();
       const { token } = await login(user.name, user.password);
