@@ -39,7 +39,7 @@ const invalid = (err: unknown) => err instanceof ApiError && (err.code === 'MFA_
 /** A code from --code, else asked for in a terminal; without either, a usage error naming the flag. */
 async function codeFrom(deps: Deps, given: string | undefined, question: string): Promise<string> {
   if (given !== undefined) return given.trim();
-  if (!deps.io.canPrompt()) throw new UsageError('a code from the authenticator app is needed', ['pass it with --code CODE']);
+  if (!deps.io.canPrompt()) throw new UsageError('a code from the authenticator app is needed: pass --code CODE (or run in a terminal to be asked)');
   return (await (await deps.prompter()).input(question)).trim();
 }
 
