@@ -3,7 +3,6 @@ import type { Runtime } from '../runtime.js';
 import type { Row } from '../store/repository.js';
 import { TokenBuckets, type BucketOptions } from './throttle.js';
 import {
-  RECOVERY_CODE_COUNT,
   hashRecoveryCode,
   looksLikeTotp,
   matchRecoveryCode,
@@ -111,11 +110,6 @@ export async function consumeCode(rt: Runtime, record: Row, code: string, opts: 
 function hashesOf(record: Row): string[] {
   const text = (record.recoveryHashes as string | null) ?? '';
   return text === '' ? [] : text.split(',');
-}
-
-/** How many recovery codes are still unused. */
-export function recoveryCodesLeft(record: Row): number {
-  return record.isVerified === true ? hashesOf(record).length : RECOVERY_CODE_COUNT;
 }
 
 /** Fresh recovery codes: the clear codes for the caller to show once, and what the store keeps of them. */
