@@ -82,7 +82,7 @@ describe('command tree', () => {
 
   it('lists generic verbs first, then the noun\'s own, then relation lists', () => {
     const identity = program.commands.find((c) => c.name() === 'identity')!;
-    assert.deepEqual(identity.commands.map((c) => c.name()), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers', 'service-configs']);
+    assert.deepEqual(identity.commands.map((c) => c.name()), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'mfa-reset', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers', 'service-configs']);
   });
 
   it('hides the completion machinery from help', () => {

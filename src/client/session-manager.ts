@@ -66,6 +66,11 @@ export interface LoginResult {
   replacedController?: string;
   /** Whether the profile is the current one (login selects it when none was). */
   isCurrent: boolean;
+  /**
+   * The controller requires MFA of the identity, which has not enrolled: the saved session may only enroll
+   * (`ctl mfa enable`), which completes it.
+   */
+  mfaEnrollmentRequired?: boolean;
 }
 
 export interface LogoutResult {
@@ -107,7 +112,16 @@ interface CurrentApiSession {
   expiresAt?: string;
   isMfaRequired?: boolean;
   isMfaComplete?: boolean;
+  authQueries?: { typeId?: string; isTotpEnrolled?: boolean }[];
   identity?: { name?: string };
+}
+
+/**
+ * MFA is required of the session and the identity has no TOTP enrollment yet (an auth policy requires it): no code
+ * can be given, but the session may enroll, and verifying the enrollment completes it.
+ */
+function mustEnroll(session: CurrentApiSession): boolean {
+  return session.isMfaRequired === true && session.isMfaComplete !== true && (session.authQueries ?? []).some((q) => q.typeId === 'MFA' && q.isTotpEnrolled === false);
 }
 
 export function createSessionManager(opts: SessionManagerOptions): SessionManager {
@@ -185,7 +199,8 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     }
     const token = issued ?? session.token;
     if (!token) throw new AuthError(`${url} accepted the login but returned no session token`);
-    if (session.isMfaRequired && !session.isMfaComplete) await completeMfa(url, caPem, token, creds);
+    // A person logging in keeps a session that must enroll, to run `ctl mfa enable` with; a script gets the error.
+    if (session.isMfaRequired && !session.isMfaComplete && !(creds.interactive && mustEnroll(session))) await completeMfa(url, caPem, token, creds);
     return { token, session };
   }
 
@@ -196,15 +211,27 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     creds: { username: string; totp?: string; interactive: boolean },
   ): Promise<void> {
     const client = createApiClient({ baseUrl: url, caPem, token, ...net });
-    try {
-      await client.post('/authenticate/mfa', { code: creds.totp ?? (await askMfaCode(creds)) });
-    } catch (err) {
-      // Do not leave a half-authenticated session behind, whatever went wrong.
-      await client.delete('/current-api-session').catch(() => undefined);
-      if (err instanceof ApiError && err.status < 500) {
-        throw new AuthError(`the MFA code was not accepted (${err.code})`, ['codes change every 30 seconds; try the current one']);
+    // A code asked for may be retyped after a mistake (the controller throttles guessing); one given is tried once.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.post('/authenticate/mfa', { code: creds.totp ?? (await askMfaCode(creds)) });
+        return;
+      } catch (err) {
+        const wrong = err instanceof ApiError && err.code === 'MFA_INVALID_TOKEN';
+        if (wrong && creds.totp === undefined && attempt < 3) {
+          io.warn('That code was not accepted (codes change every 30 seconds, and each works once). Try again.');
+          continue;
+        }
+        // Do not leave a half-authenticated session behind, whatever went wrong.
+        await client.delete('/current-api-session').catch(() => undefined);
+        if (err instanceof ApiError && err.status === 429) {
+          throw new AuthError(`too many wrong MFA codes: ${err.message}`, ['wait, then log in again with a current code']);
+        }
+        if (err instanceof ApiError && err.status < 500) {
+          throw new AuthError(`the MFA code was not accepted (${err.code})`, ['codes change every 30 seconds and each works once; try the current one, or a recovery code']);
+        }
+        throw err;
       }
-      throw err;
     }
   }
 
@@ -215,7 +242,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       ]);
     }
     if (!io.canPrompt()) {
-      throw new UsageError(`the controller requires an MFA code for ${creds.username}`, ['pass it with --totp CODE']);
+      throw new UsageError(`the controller requires an MFA code for ${creds.username}`, ['pass it with --totp CODE or --totp-stdin (a recovery code works too)']);
     }
     return (await (await prompter()).input('MFA code (authenticator app or recovery code):')).trim();
   }
@@ -320,6 +347,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       profile,
       replacedController: existing && existing.controller !== url ? existing.controller : undefined,
       isCurrent: s.current() === name,
+      ...(mustEnroll(session) ? { mfaEnrollmentRequired: true } : {}),
     };
   }
 
@@ -354,7 +382,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     const token = issued ?? session.token;
     if (!token) throw new AuthError(`${url} accepted the certificate but returned no session token`);
     const identityName = session.identity?.name;
-    if (session.isMfaRequired && !session.isMfaComplete) {
+    if (session.isMfaRequired && !session.isMfaComplete && !mustEnroll(session)) {
       await completeMfa(url, trust.caPem, token, { username: identityName ?? 'this identity', totp: req.totp, interactive: true });
     }
     const profile: Profile = { name, controller: url, ...(identityName ? { username: identityName } : {}), ...trust, ...req.files };
@@ -368,6 +396,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       identityName,
       replacedController: existing && existing.controller !== url ? existing.controller : undefined,
       isCurrent: s.current() === name,
+      ...(mustEnroll(session) ? { mfaEnrollmentRequired: true } : {}),
     };
   }
 

@@ -54,6 +54,8 @@ export interface InjectResponse {
   statusCode: number;
   headers: Record<string, string | string[] | number | undefined>;
   body: string;
+  /** The body's bytes (a PNG, for instance, which `body` as text would mangle). */
+  rawPayload: Buffer;
   json(): any;
 }
 
@@ -139,7 +141,7 @@ export async function createController(options: CreateControllerOptions): Promis
         payload: request.payload as string,
         remoteAddress: '127.0.0.1',
       });
-      return { statusCode: res.statusCode, headers: res.headers, body: res.body, json: () => JSON.parse(res.body) };
+      return { statusCode: res.statusCode, headers: res.headers, body: res.body, rawPayload: res.rawPayload, json: () => JSON.parse(res.body) };
     },
     async close() {
       clearInterval(sweep);

@@ -14,6 +14,7 @@ import { identityBehaviour } from './api/identities.js';
 import { routerBehaviour } from './api/routers.js';
 import { terminatorBehaviour } from './api/terminators.js';
 import { metaRoutes } from './api/meta.js';
+import { mfaBehaviour } from './api/mfa.js';
 import { edgeRouterPolicyBehaviour, serviceEdgeRouterPolicyBehaviour, servicePolicyBehaviour } from './api/policies.js';
 import { postureCheckBehaviour } from './api/posture-checks.js';
 import { SESSION_LIFECYCLE_HOOKS, sessionBehaviour } from './api/sessions.js';
@@ -58,6 +59,7 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   terminatorBehaviour,
   caBehaviour,
   externalJwtSignerBehaviour,
+  mfaBehaviour,
   // Sessions end when a write takes their permission away: hooks on the resources that decide permissions.
   ...Object.entries(SESSION_LIFECYCLE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
 ];

@@ -26,7 +26,7 @@ export const apiSession: ResourceDef = {
     isMfaComplete: serverField({ kind: 'boolean' }, 'The second factor was given', { filterable: true, default: false }),
     configTypes: serverField({ kind: 'attributes' }, 'Config types the client asked for'),
     token: computedField({ kind: 'string' }, 'The session token: empty here, shown only to its owner (authentication, /current-api-session)'),
-    authQueries: computedField({ kind: 'array', items: { kind: 'object' } }, 'Further authentication the session must pass (none: MFA is not supported yet)'),
+    authQueries: computedField({ kind: 'array', items: { kind: 'object' } }, 'Further authentication the session must pass (a TOTP query while MFA is required and not yet passed)'),
     cachedLastActivityAt: computedField(datetime, 'Last authenticated request (as lastActivityAt)'),
     cachedUpdatedAt: computedField(datetime, 'Last update (as updatedAt)'),
     isCertExtendable: computedField({ kind: 'boolean' }, 'The session could extend its certificate (always false)'),

@@ -123,7 +123,7 @@ export const identity: ResourceDef = {
       "The identity's authenticators, by method",
     ),
     hasApiSession: computedField({ kind: 'boolean' }, 'The identity has at least one API session'),
-    isMfaEnabled: computedField({ kind: 'boolean' }, 'A second factor is enrolled (always false: MFA is not supported yet)'),
+    isMfaEnabled: computedField({ kind: 'boolean' }, 'The identity has completed TOTP MFA enrollment'),
     hasEdgeRouterConnection: computedField({ kind: 'boolean' }, 'Connected to an edge router (always false: this controller has no data plane for a connection to exist)'),
     edgeRouterConnectionStatus: computedField({ kind: 'enum', values: ['online', 'offline', 'unknown'] }, 'Edge router connection status'),
     permissions: computedField({ kind: 'array', items: { kind: 'string' } }, 'Fine-grained permissions (none yet: isAdmin decides)'),

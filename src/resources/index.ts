@@ -11,6 +11,7 @@ import { externalJwtSigner } from './external-jwt-signer.js';
 import { identityServiceConfig } from './identity-service-config.js';
 import { identityType } from './identity-type.js';
 import { identity } from './identity.js';
+import { mfa } from './mfa.js';
 import { postureCheckType } from './posture-check-type.js';
 import { postureCheck } from './posture-check.js';
 import { router } from './router.js';
@@ -46,6 +47,7 @@ export const CATALOGUE: readonly ResourceDef[] = [
   terminator,
   ca,
   externalJwtSigner,
+  mfa,
 ];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));

@@ -33,7 +33,7 @@ describe('completion candidates', () => {
   });
 
   it('completes the verbs of a noun, also when reached through an alias', async () => {
-    const verbs = ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers', 'service-configs'];
+    const verbs = ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'mfa-reset', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers', 'service-configs'];
     assert.deepEqual(await complete('identity', ''), verbs);
     assert.deepEqual(await complete('identities', ''), verbs);
   });

@@ -57,7 +57,7 @@ describe('bash completion, for real', () => {
   });
 
   it('completes ctl identity <TAB>', () => {
-    assert.deepEqual(tab('ctl identity '), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers', 'service-configs']);
+    assert.deepEqual(tab('ctl identity '), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'mfa-reset', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers', 'service-configs']);
   });
 
   it('completes ctl -o <TAB>', () => {
@@ -101,7 +101,7 @@ describe('fish completion, for real', () => {
 
   it('completes ctl identity <TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
     // fish sorts candidates in its own order (it weighs punctuation differently from a plain sort): compare sets.
-    assert.deepEqual(tab('ctl identity ').sort(), ['authenticators', 'create', 'delete', 'disable', 'edge-router-policies', 'edge-routers', 'enable', 'enrollments', 'extend-cert', 'list', 'service-configs', 'service-policies', 'services', 'show', 'update'].sort());
+    assert.deepEqual(tab('ctl identity ').sort(), ['authenticators', 'create', 'delete', 'disable', 'edge-router-policies', 'edge-routers', 'enable', 'enrollments', 'extend-cert', 'list', 'mfa-reset', 'service-configs', 'service-policies', 'services', 'show', 'update'].sort());
   });
 
   it('completes ctl -o <TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
@@ -144,7 +144,7 @@ describe('zsh completion, in a real zsh', () => {
   });
 
   it('completes ctl identity <TAB>', { skip }, () => {
-    assert.deepEqual(tab(['ctl', 'identity', '']), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers', 'service-configs']);
+    assert.deepEqual(tab(['ctl', 'identity', '']), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'mfa-reset', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers', 'service-configs']);
   });
 
   it('falls back to file names where ctl has nothing to offer', { skip }, () => {

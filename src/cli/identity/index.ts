@@ -6,6 +6,7 @@ import { buildIdentityDisable } from './disable.js';
 import { buildIdentityEnable } from './enable.js';
 import { buildIdentityServiceConfigs } from './service-configs.js';
 import { buildIdentityExtendCert } from '../enroll/extend-cert.js';
+import { buildIdentityMfaReset } from '../mfa/reset.js';
 
 export const verbs: NounModule['verbs'] = {
   create: (deps) => buildIdentityCreate(deps),
@@ -13,4 +14,5 @@ export const verbs: NounModule['verbs'] = {
   disable: (deps) => buildIdentityDisable(deps),
   'service-configs': (deps) => buildIdentityServiceConfigs(deps),
   'extend-cert': (deps) => buildIdentityExtendCert(deps),
+  'mfa-reset': (deps) => buildIdentityMfaReset(deps),
 };

@@ -14,6 +14,8 @@ export interface LoginOptions {
   ca?: string;
   caFingerprint?: string;
   totp?: string;
+  /** `--totp-stdin`: the MFA code is the first line of stdin. */
+  totpStdin?: boolean;
   /** `--identity FILE`: log in with the certificate of an identity file `ctl enroll` wrote. */
   identity?: string;
   /** `--cert FILE --key FILE`: log in with a client certificate and its key. */
@@ -31,6 +33,7 @@ export function buildLogin(deps: Deps, run = runLogin) {
       'ctl login https://ctrl.example.com:1280 -u admin --profile prod',
       'echo "$PASSWORD" | ctl login ctrl:1280 -u ci --password-stdin --ca-fingerprint 3A:7F:...:C2',
       'ctl login ctrl:1280 -u admin --ca ./controller-ca.pem --totp 123456',
+      'oathtool --totp -b "$(cat totp.secret)" | CTL_PASSWORD=... ctl login ctrl:1280 -u ci --totp-stdin',
       'ctl login --identity laptop.json',
       'ctl login ctrl:1280 --cert laptop.crt --key laptop.key --ca ./controller-ca.pem',
     ],
@@ -41,7 +44,8 @@ export function buildLogin(deps: Deps, run = runLogin) {
     .addOption(new Option('-y, --yes', 'on first contact, trust the CA bundle the controller serves without asking (never a changed CA)'))
     .addOption(new Option('--ca <file>', 'trust this PEM CA bundle for the controller'))
     .addOption(new Option('--ca-fingerprint <sha256>', 'trust the served CA bundle only if a CA in it has this SHA-256 fingerprint'))
-    .addOption(new Option('--totp <code>', 'MFA code, if the controller asks for one'))
+    .addOption(new Option('--totp <code>', 'MFA code (from the authenticator app, or a recovery code), if the controller asks for one; asked for in a terminal otherwise. A code works once, so it is safe on a command line'))
+    .addOption(new Option('--totp-stdin', 'read the MFA code from the first line of stdin'))
     .addOption(new Option('--identity <file>', 'log in with the certificate of an identity file (`ctl enroll` writes one); its CA bundle is trusted'))
     .addOption(new Option('--cert <file>', 'log in with this client certificate (PEM; with --key)'))
     .addOption(new Option('--key <file>', 'the private key of --cert (PEM: PKCS#1, PKCS#8 or EC)'))
@@ -66,6 +70,10 @@ async function validate(opts: LoginOptions): Promise<void> {
     if (opts.identity !== undefined && given.length > 0) {
       throw new UsageError(`--identity trusts the CA bundle in the identity file: ${given[0]} cannot be used with it`);
     }
+  }
+  if (opts.totpStdin && opts.totp !== undefined) throw new UsageError('--totp and --totp-stdin cannot be combined');
+  if (opts.totpStdin && opts.passwordStdin) {
+    throw new UsageError('--password-stdin and --totp-stdin cannot both read stdin', ['give the password with CTL_PASSWORD, or the code with --totp CODE']);
   }
   if (opts.url !== undefined) normalizeControllerUrl(opts.url);
   if (opts.caFingerprint !== undefined) {
@@ -97,6 +105,14 @@ async function passwordSource(opts: LoginOptions, deps: Deps, username: string):
   throw new UsageError('no password: pass --password-stdin (or set CTL_PASSWORD), or run in a terminal to be asked');
 }
 
+/** The MFA code given up front: --totp, or the first line of stdin with --totp-stdin. */
+async function totpOf(opts: LoginOptions, deps: Deps): Promise<string | undefined> {
+  if (!opts.totpStdin) return opts.totp;
+  const code = (await readStdin(deps.io, { firstLine: true })).trim();
+  if (code === '') throw new UsageError('--totp-stdin was given but stdin holds no code');
+  return code;
+}
+
 /** `--identity FILE` or `--cert FILE --key FILE`: certificate authentication over mutual TLS. */
 async function runCertificateLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   const { readFile } = await import('node:fs/promises');
@@ -114,7 +130,7 @@ async function runCertificateLogin(opts: LoginOptions, deps: Deps): Promise<void
       caPem: identity.ca,
       trust: {},
       files: { identityFile: path.resolve(opts.identity) },
-      totp: opts.totp,
+      totp: await totpOf(opts, deps),
     };
   } else {
     const read = async (file: string, flag: string) => {
@@ -133,13 +149,20 @@ async function runCertificateLogin(opts: LoginOptions, deps: Deps): Promise<void
       credential: { cert, key },
       trust: trustFlags(opts, deps.env),
       files: { certFile: path.resolve(opts.cert!), keyFile: path.resolve(opts.key!) },
-      totp: opts.totp,
+      totp: await totpOf(opts, deps),
     };
   }
   const result = await sessions.loginWithCertificate(request);
   deps.io.info(`Logged in to ${result.profile.controller} as ${result.identityName ?? 'the certificate\'s identity'} with a certificate (profile ${profileName})`);
   if (result.replacedController) deps.io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
+  warnIfMustEnroll(deps, result);
   await warnIfNotCurrent(deps, profileName);
+}
+
+/** An auth policy requires MFA the identity has not set up: the session can only enroll, so say how. */
+function warnIfMustEnroll(deps: Deps, result: { mfaEnrollmentRequired?: boolean }): void {
+  if (!result.mfaEnrollmentRequired) return;
+  deps.io.warn('the controller requires MFA of this identity, which has not set it up: run `ctl mfa enable` now (until then, other commands are refused)');
 }
 
 /** On stdout, not as a hint: when the next command acts as someone else, neither a script nor a person may miss it. */
@@ -181,10 +204,11 @@ export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
     password,
     profileName,
     trust: trustFlags(opts, env),
-    totp: opts.totp,
+    totp: await totpOf(opts, deps),
   });
   const url = result.profile.controller;
   io.info(`Logged in to ${url} as ${username} (profile ${profileName})`);
   if (result.replacedController) io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
+  warnIfMustEnroll(deps, result);
   await warnIfNotCurrent(deps, profileName);
 }

@@ -1,6 +1,7 @@
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { password, username } from '../../resources/common.js';
 import { isDisabled } from '../auth/identity-state.js';
+import { totpRequired } from '../auth/mfa.js';
 import type { Runtime } from '../runtime.js';
 import { addressKey } from '../server/listener.js';
 import { LOGIN_EXTRAS_SCHEMA } from '../server/limits.js';
@@ -69,8 +70,10 @@ async function certAuthenticate(rt: Runtime, ctx: Ctx) {
 /** Opens the API session of an authenticated identity and records what the client reports about itself. */
 async function startSession(rt: Runtime, ctx: Ctx, identity: Row, authenticatorId: string, body: Record<string, unknown>) {
   const { store } = rt;
+  const mfaRequired = await totpRequired(rt, identity);
   const { id, token } = await store.tx(async () => {
     const session = await rt.apiSessions.create({
+      mfaRequired,
       identityId: identity.id,
       authenticatorId,
       ipAddress: ctx.remoteAddress,

@@ -1,5 +1,6 @@
 import { notFound } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
+import { authQueriesOf } from '../auth/mfa.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
@@ -11,8 +12,8 @@ const identity = resource('identity');
 
 export function currentRoutes(rt: Runtime): Route[] {
   return [
-    { method: 'GET', path: '/current-api-session', api: 'both', access: 'session', handler: async (ctx) => ({ data: await presentCurrentSession(rt, ctx.principal!.apiSessionId, ctx.principal!.token) }) },
-    { method: 'DELETE', path: '/current-api-session', api: 'both', access: 'session', handler: (ctx) => logout(rt, ctx) },
+    { method: 'GET', path: '/current-api-session', api: 'both', access: 'session', partialSession: true, handler: async (ctx) => ({ data: await presentCurrentSession(rt, ctx.principal!.apiSessionId, ctx.principal!.token) }) },
+    { method: 'DELETE', path: '/current-api-session', api: 'both', access: 'session', partialSession: true, handler: (ctx) => logout(rt, ctx) },
     { method: 'GET', path: '/current-identity', api: 'both', access: 'session', handler: (ctx) => currentIdentity(rt, ctx) },
   ];
 }
@@ -31,14 +32,15 @@ async function currentIdentity(rt: Runtime, ctx: Ctx) {
  * The API session read model. The token is shown only to its owner (at authentication and on
  * /current-api-session); the management list leaves it empty, because only its hash is stored.
  */
-export function presentApiSessions(rows: Row[], rt: Runtime): Record<string, unknown>[] {
+export async function presentApiSessions(rows: Row[], rt: Runtime): Promise<Record<string, unknown>[]> {
+  const authQueries = await authQueriesOf(rt, rows);
   return rows.map((row) => {
     const wire = toWire(apiSession, row);
     return {
       ...wire,
       token: '',
       identity: entityRef(identity, row.identityId as string, row.refNames.identityId),
-      authQueries: [],
+      authQueries: authQueries.get(row.id) ?? [],
       cachedLastActivityAt: row.lastActivityAt,
       cachedUpdatedAt: row.updatedAt,
       isCertExtendable: false,
@@ -54,7 +56,7 @@ export function presentApiSessions(rows: Row[], rt: Runtime): Record<string, unk
 export async function presentCurrentSession(rt: Runtime, id: string, token: string): Promise<Record<string, unknown>> {
   const row = await rt.store.repoFor(apiSession).find(id);
   if (!row) throw notFound('api-session', id);
-  return { ...presentApiSessions([row], rt)[0], token };
+  return { ...(await presentApiSessions([row], rt))[0], token };
 }
 
 export const apiSessionBehaviour: ResourceBehaviour = { resource: 'api-session', present: presentApiSessions };

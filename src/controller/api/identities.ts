@@ -1,6 +1,7 @@
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import { isDisabled } from '../auth/identity-state.js';
+import { mfaEnabledOf } from '../auth/mfa.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
@@ -128,6 +129,7 @@ export async function presentIdentities(rows: Row[], rt: Runtime): Promise<Recor
   const caIds = [...new Set(enrollments.flatMap((e) => (typeof e.caId === 'string' ? [e.caId] : [])))];
   const caNames = new Map(caIds.length ? (await store.repo('ca').findAll({ id: caIds }, { columns: ['name'] })).map((c) => [c.id, c.name as string]) : []);
   const withSession = new Set(await store.repo('api-session').distinct('identityId', { identityId: ids }));
+  const mfaEnabled = await mfaEnabledOf(rt, ids);
   const now = rt.clock();
   return rows.map((row) => {
     const wire = toWire(identity, row);
@@ -153,7 +155,7 @@ export async function presentIdentities(rows: Row[], rt: Runtime): Promise<Recor
       authenticators: auth,
       enrollment,
       hasApiSession: withSession.has(row.id),
-      isMfaEnabled: false,
+      isMfaEnabled: mfaEnabled.has(row.id),
       hasEdgeRouterConnection: false,
       edgeRouterConnectionStatus: 'offline',
       permissions: [],

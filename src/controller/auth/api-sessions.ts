@@ -33,6 +33,7 @@ interface Resolved {
   disabledUntil: string | null;
   lastActivityAt: string;
   updatedAt: string;
+  mfaPending: boolean;
   /** The cache generation the row was read in: a write since then makes it stale. */
   generation: number;
 }
@@ -68,7 +69,7 @@ export class ApiSessions {
     });
   }
 
-  async create(input: { identityId: string; authenticatorId: string; ipAddress: string; configTypes: string[]; now: Date }): Promise<{
+  async create(input: { identityId: string; authenticatorId: string; ipAddress: string; configTypes: string[]; now: Date; mfaRequired?: boolean }): Promise<{
     id: string;
     token: string;
   }> {
@@ -76,7 +77,8 @@ export class ApiSessions {
     const id = newSessionId();
     const { identityId, authenticatorId, ipAddress, configTypes } = input;
     const now = input.now.toISOString();
-    await this.sessions().insert({ identityId, authenticatorId, ipAddress, configTypes, tokenHash: hashToken(token), lastActivityAt: now }, { id, now });
+    const isMfaRequired = input.mfaRequired === true;
+    await this.sessions().insert({ identityId, authenticatorId, ipAddress, configTypes, tokenHash: hashToken(token), lastActivityAt: now, isMfaRequired }, { id, now });
     return { id, token };
   }
 
@@ -106,6 +108,7 @@ export class ApiSessions {
       authenticatorId: session.authenticatorId,
       token,
       expiresAt: new Date(now.getTime() + this.timeoutMs),
+      mfaPending: session.mfaPending,
     };
   }
 
@@ -114,7 +117,7 @@ export class ApiSessions {
     const generation = this.generation;
     const row = await this.sessions().findOne(
       { tokenHash },
-      { columns: ['identityId', 'authenticatorId', 'lastActivityAt'], include: { identityId: ['name', 'isAdmin', 'disabledAt', 'disabledUntil'] } },
+      { columns: ['identityId', 'authenticatorId', 'lastActivityAt', 'isMfaRequired', 'isMfaComplete'], include: { identityId: ['name', 'isAdmin', 'disabledAt', 'disabledUntil'] } },
     );
     if (!row) return undefined;
     const identity = (row.included as Record<string, Record<string, unknown>>).identityId;
@@ -128,6 +131,7 @@ export class ApiSessions {
       disabledUntil: (identity.disabledUntil as string | null) ?? null,
       lastActivityAt: row.lastActivityAt as string,
       updatedAt: row.updatedAt,
+      mfaPending: row.isMfaRequired === true && row.isMfaComplete !== true,
       // Stamped with the generation the read began in: a write during the read already made it stale.
       generation,
     };

@@ -69,7 +69,7 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
         authorise(req, 'admin', rt.apiSessions, now),
       );
       const ctx = makeCtx(req, res, { api: located.api, method, path: located.path, params, query, requestId, now }, bodyLimitFor(route.access));
-      ctx.principal = await authorise(req, route.access, rt.apiSessions, now);
+      ctx.principal = await authorise(req, route.access, rt.apiSessions, now, route.partialSession);
       if (ctx.principal) {
         res.setHeader('expiration-seconds', String(Math.round(rt.config.sessionTimeoutMs / 1000)));
         res.setHeader('expires-at', ctx.principal.expiresAt.toISOString());

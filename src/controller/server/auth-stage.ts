@@ -17,11 +17,21 @@ export function tokenOf(req: IncomingMessage): string | undefined {
  * The authentication and authorisation stage, run before every handler from the route's declared access.
  * Every refusal is 401 UNAUTHORIZED, as OpenZiti does (no 403): non-admins on the management API included.
  */
-export async function authorise(req: IncomingMessage, access: Access, sessions: ApiSessions, now: Date): Promise<Principal | undefined> {
+export async function authorise(
+  req: IncomingMessage,
+  access: Access,
+  sessions: ApiSessions,
+  now: Date,
+  partialSession = false,
+): Promise<Principal | undefined> {
   if (access === 'public') return undefined;
   const token = tokenOf(req);
   if (!token) throw new ApiError('UNAUTHORIZED', { message: 'no session token was provided (zt-session header or Authorization: Bearer)' });
   const principal = await sessions.resolve(token, now);
+  // A session that has yet to pass MFA is not authenticated for anything but completing it (OpenZiti: 401).
+  if (principal.mfaPending && !partialSession) {
+    throw new ApiError('UNAUTHORIZED', { message: 'the session must pass MFA first (POST /authenticate/mfa with a one-time or recovery code)' });
+  }
   if (access === 'admin' && !principal.isAdmin) {
     throw new ApiError('UNAUTHORIZED', { message: 'the operation requires an administrator' });
   }

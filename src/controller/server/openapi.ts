@@ -301,6 +301,45 @@ class Responses {
         return this.empty('the new certificate replaces the old one');
       case 'POST /authenticators/{id}/re-enroll':
         return { status: 201, description: 'the authenticator is gone; the enrollment that replaces it', schema: ref('createEnvelope') };
+      // TOTP MFA (src/controller/api/mfa.ts).
+      case 'POST /authenticate/mfa':
+        return this.empty('the session has passed MFA');
+      case 'POST /current-identity/mfa':
+        return { status: 201, description: 'MFA enrollment started; verify it with a code', schema: ref('createEnvelope') };
+      case 'GET /current-identity/mfa': {
+        const strings = { type: 'array', items: { type: 'string' } };
+        return this.data('detailMfaEnvelope', 'the MFA enrollment; the provisioning URL and recovery codes only while unverified', {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            createdAt: { type: 'string', format: 'date-time' },
+            updatedAt: { type: 'string', format: 'date-time' },
+            tags: ref('tags'),
+            _links: ref('links'),
+            isVerified: { type: 'boolean' }, provisioningUrl: { type: 'string' }, recoveryCodes: strings },
+          required: ['id', 'createdAt', 'updatedAt', '_links', 'isVerified'],
+        });
+      }
+      case 'GET /current-identity/mfa/qr-code':
+        return { status: 200, description: 'the provisioning URL as a QR code, while unverified', schema: { type: 'file' }, produces: ['image/png'] };
+      case 'POST /current-identity/mfa/verify':
+        return this.empty('MFA enrollment is complete');
+      case 'DELETE /current-identity/mfa':
+        return this.empty('MFA is disabled');
+      case 'GET /current-identity/mfa/recovery-codes':
+        return this.data('detailMfaRecoveryCodesEnvelope', 'never answered here: recovery codes are kept as hashes (404 says to regenerate them)', {
+          type: 'object',
+          properties: { recoveryCodes: { type: 'array', items: { type: 'string' } } },
+          required: ['recoveryCodes'],
+        });
+      case 'POST /current-identity/mfa/recovery-codes':
+        return this.data('mfaRecoveryCodesEnvelope', 'the new recovery codes, shown this once', {
+          type: 'object',
+          properties: { recoveryCodes: { type: 'array', items: { type: 'string' } } },
+          required: ['recoveryCodes'],
+        });
+      case 'DELETE /identities/{id}/mfa':
+        return this.empty("the identity's MFA is removed");
       case 'POST /enrollments/{id}/refresh':
         return { status: 200, description: 'the enrollment has a new token and JWT', schema: ref('createEnvelope') };
     }

@@ -14,6 +14,8 @@ export interface Principal {
   authenticatorId: string;
   token: string;
   expiresAt: Date;
+  /** MFA is required of the session and not yet passed: only `partialSession` routes serve it. */
+  mfaPending: boolean;
 }
 
 export interface Ctx {
@@ -51,6 +53,11 @@ export interface Route {
   /** Which API serves it; `both` registers it on each. */
   api: ApiName | 'both';
   access: Access;
+  /**
+   * A session that has yet to pass MFA may call it (the MFA operations, the current API session); every other
+   * route refuses such a session. Decided in one place, the auth stage.
+   */
+  partialSession?: boolean;
   handler: Handler;
   /** Operation id for the served spec. */
   operationId?: string;

@@ -1,0 +1,225 @@
+import { ApiError } from '../../protocol/errors.js';
+import { NotFoundError, RejectedError, UsageError } from '../../console/errors.js';
+import type { ApiClient } from '../../client/types.js';
+import type { Deps } from '../deps.js';
+import { reserveSecretFile } from '../identity/secret-file.js';
+import { asFormat, isHuman } from '../output/formats.js';
+
+/** The MFA paths of the current identity: the same on both APIs, so the client's default one serves. */
+const MFA = '/current-identity/mfa';
+
+interface MfaStatus {
+  id: string;
+  isVerified: boolean;
+  provisioningUrl?: string;
+  recoveryCodes?: string[];
+}
+
+/** How many times a person may retype a wrong code before the command gives up (the controller throttles too). */
+const ATTEMPTS = 3;
+
+/** The enrollment of the logged-in identity, or undefined when there is none (404). */
+async function statusOf(api: ApiClient): Promise<MfaStatus | undefined> {
+  try {
+    return await api.get<MfaStatus>(MFA);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return undefined;
+    throw err;
+  }
+}
+
+function secretOf(provisioningUrl: string): string {
+  const secret = new URL(provisioningUrl).searchParams.get('secret');
+  if (!secret) throw new Error(`the controller's provisioning URL carries no secret: ${provisioningUrl}`);
+  return secret;
+}
+
+const invalid = (err: unknown) => err instanceof ApiError && (err.code === 'MFA_INVALID_TOKEN' || err.status === 400);
+
+/** A code from --code, else asked for in a terminal; without either, a usage error naming the flag. */
+async function codeFrom(deps: Deps, given: string | undefined, question: string): Promise<string> {
+  if (given !== undefined) return given.trim();
+  if (!deps.io.canPrompt()) throw new UsageError('a code from the authenticator app is needed: pass --code CODE (or run in a terminal to be asked)');
+  return (await (await deps.prompter()).input(question)).trim();
+}
+
+/**
+ * Sends a code, asking again after a wrong one when it was asked for (a person may mistype or catch the end of a
+ * step); a code given with --code is tried once.
+ */
+async function withCode(deps: Deps, given: string | undefined, question: string, send: (code: string) => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const code = await codeFrom(deps, given, question);
+    try {
+      return await send(code);
+    } catch (err) {
+      if (!invalid(err) || given !== undefined || attempt >= ATTEMPTS) throw err;
+      deps.io.warn('That code was not accepted (codes change every 30 seconds, and each works once). Try the next one.');
+    }
+  }
+}
+
+/** The recovery codes: on stdout (the result), with a warning a person cannot miss on stderr. */
+function showRecoveryCodes(deps: Deps, codes: readonly string[]): void {
+  const format = asFormat(deps.globals().output);
+  if (!isHuman(format)) {
+    deps.io.out(format === 'json' ? JSON.stringify({ recoveryCodes: codes }, null, 2) : `recoveryCodes:\n${codes.map((c) => `  - ${c}`).join('\n')}`);
+    return;
+  }
+  deps.io.warn(
+    'RECOVERY CODES: each one logs you in once in place of a code from the app, if you lose it. ' +
+      'Store them somewhere safe now (a password manager, or on paper): they will not be shown again.',
+  );
+  for (let i = 0; i < codes.length; i += 5) deps.io.out(codes.slice(i, i + 5).join('  '));
+}
+
+/** The QR code for a terminal, with its URL under it for those who paste it instead. */
+async function showQrCode(deps: Deps, url: string): Promise<void> {
+  const { default: QRCode } = await import('qrcode');
+  // Black on white whatever the terminal's colours, where colour is allowed (apps scan that best); plain blocks otherwise.
+  const art = await QRCode.toString(url, deps.io.color ? { type: 'terminal', small: true } : { type: 'utf8' });
+  deps.io.info('Scan this QR code with your authenticator app:');
+  deps.io.info(art.replace(/\n+$/, ''));
+  deps.io.info('Or enter this URL in the app (it holds the secret: keep it private):');
+  deps.io.info(`  ${url}`);
+}
+
+export interface MfaEnableOptions {
+  secretOut?: string;
+  force?: boolean;
+  code?: string;
+}
+
+export async function runMfaEnable(opts: MfaEnableOptions, deps: Deps): Promise<void> {
+  const { io } = deps;
+  const interactive = io.canPrompt();
+  if (opts.force && opts.secretOut === undefined) throw new UsageError('--force only applies with --secret-out FILE');
+  if (!interactive && opts.secretOut === undefined && opts.code === undefined) {
+    throw new UsageError('ctl mfa enable shows a QR code and asks for a code: it needs a terminal', [
+      'in a script: ctl mfa enable --secret-out FILE, then ctl mfa verify CODE with a code computed from the secret in FILE',
+    ]);
+  }
+  // The file is claimed before anything changes on the controller: a path that cannot be written fails now.
+  const file = opts.secretOut === undefined ? undefined : await reserveSecretFile(opts.secretOut, { force: opts.force, flag: '--secret-out' });
+  try {
+    const api = await deps.api();
+    let status = await statusOf(api);
+    if (status?.isVerified) {
+      throw new RejectedError('MFA is already enabled for this identity', ['to move to another authenticator: ctl mfa disable, then ctl mfa enable']);
+    }
+    if (status) io.info('Continuing the MFA enrollment started earlier (`ctl mfa disable` abandons it).');
+    else if (opts.code !== undefined && file === undefined) {
+      throw new UsageError('--code verifies an enrollment started earlier, and none is started', ['start one with: ctl mfa enable (in a terminal) or ctl mfa enable --secret-out FILE']);
+    } else {
+      await api.post(MFA, undefined);
+      status = await statusOf(api);
+      if (!status) throw new Error('the controller started an MFA enrollment but does not show it');
+    }
+    const url = status.provisioningUrl;
+    if (!url) throw new Error('the controller shows no provisioning URL for the unverified enrollment');
+    const codes = status.recoveryCodes ?? [];
+    if (file) {
+      await file.write(secretOf(url));
+      io.info(`Wrote the TOTP secret to ${opts.secretOut} (readable by you only).`);
+      if (opts.code === undefined) {
+        io.info('Complete the enrollment with: ctl mfa verify CODE');
+        return;
+      }
+    } else if (opts.code === undefined) {
+      await showQrCode(deps, url);
+    }
+    await withCode(deps, opts.code, 'Code shown by the app:', (code) => api.post(`${MFA}/verify`, { code }).then(() => undefined));
+    io.info('MFA is enabled: `ctl login` will ask for a code from now on.');
+    showRecoveryCodes(deps, codes);
+  } catch (err) {
+    // A secret file of an enrollment that did not happen is useless: do not leave it behind.
+    if (file && !(await enrolled(deps))) await file.abandon();
+    throw err;
+  }
+}
+
+/** Whether the identity has an enrollment (of any state) now; false when that cannot be found out. */
+async function enrolled(deps: Deps): Promise<boolean> {
+  try {
+    return (await statusOf(await deps.api())) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+export async function runMfaVerify(opts: { code: string }, deps: Deps): Promise<void> {
+  const api = await deps.api();
+  const status = await statusOf(api);
+  if (!status) throw new NotFoundError('no MFA enrollment is started', ['start one with: ctl mfa enable']);
+  if (status.isVerified) throw new RejectedError('MFA enrollment is already complete');
+  await api.post(`${MFA}/verify`, { code: opts.code.trim() });
+  deps.io.info('MFA is enabled: `ctl login` will ask for a code from now on.');
+  showRecoveryCodes(deps, status.recoveryCodes ?? []);
+}
+
+export async function runMfaStatus(deps: Deps): Promise<void> {
+  const status = await statusOf(await deps.api());
+  const format = asFormat(deps.globals().output);
+  const state = !status ? 'disabled' : status.isVerified ? 'enabled' : 'pending';
+  if (!isHuman(format)) {
+    const doc = { enabled: state === 'enabled', state };
+    deps.io.out(format === 'json' ? JSON.stringify(doc, null, 2) : `enabled: ${doc.enabled}\nstate: ${state}`);
+    return;
+  }
+  deps.io.out(
+    state === 'enabled'
+      ? 'MFA: enabled'
+      : state === 'pending'
+        ? 'MFA: enrollment started, not verified (finish with `ctl mfa enable` or `ctl mfa verify CODE`; `ctl mfa disable` abandons it)'
+        : 'MFA: not enabled (`ctl mfa enable` sets it up)',
+  );
+}
+
+export async function runMfaDisable(opts: { code?: string }, deps: Deps): Promise<void> {
+  const api = await deps.api();
+  const status = await statusOf(api);
+  if (!status) throw new NotFoundError('MFA is not enabled for this identity');
+  if (!status.isVerified) {
+    await api.delete(MFA, { headers: { 'mfa-validation-code': '' } });
+    deps.io.info('The unverified MFA enrollment is abandoned.');
+    return;
+  }
+  await withCode(deps, opts.code, 'Code from the app (or a recovery code) to confirm:', (code) =>
+    api.delete(MFA, { headers: { 'mfa-validation-code': code } }).then(() => undefined),
+  );
+  deps.io.info('MFA is disabled: `ctl login` no longer asks for a code (unless an auth policy requires one).');
+}
+
+export async function runMfaRecoveryCodes(opts: { code?: string }, deps: Deps): Promise<void> {
+  const api = await deps.api();
+  const status = await statusOf(api);
+  if (!status) throw new NotFoundError('MFA is not enabled for this identity');
+  if (!status.isVerified) return showRecoveryCodes(deps, status.recoveryCodes ?? []);
+  let codes: string[] = [];
+  try {
+    await withCode(deps, opts.code, 'Code from the app:', async (code) => {
+      codes = (await api.get<{ recoveryCodes: string[] }>(`${MFA}/recovery-codes`, { headers: { 'mfa-validation-code': code } })).recoveryCodes;
+    });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) {
+      throw new NotFoundError(`the controller does not show the recovery codes again: ${err.message}`, ['get new ones with: ctl mfa regenerate']);
+    }
+    throw err;
+  }
+  showRecoveryCodes(deps, codes);
+}
+
+export async function runMfaRegenerate(opts: { code?: string }, deps: Deps): Promise<void> {
+  const api = await deps.api();
+  const status = await statusOf(api);
+  if (!status || !status.isVerified) throw new NotFoundError('MFA is not enabled for this identity', ['set it up with: ctl mfa enable']);
+  let codes: string[] | undefined;
+  await withCode(deps, opts.code, 'Code from the app:', async (code) => {
+    const answer = await api.post<{ recoveryCodes?: string[] } | undefined>(`${MFA}/recovery-codes`, { code });
+    codes = answer?.recoveryCodes;
+    // OpenZiti's controller answers empty and shows the new codes on the view, for the same code.
+    codes ??= (await api.get<{ recoveryCodes: string[] }>(`${MFA}/recovery-codes`, { headers: { 'mfa-validation-code': code } })).recoveryCodes;
+  });
+  deps.io.info('Every earlier recovery code is void now.');
+  showRecoveryCodes(deps, codes ?? []);
+}

@@ -1,0 +1,42 @@
+import { serverField } from './common.js';
+import type { FieldDef, FieldType } from './types.js';
+import type { ResourceDef } from './types.js';
+
+/** The store's own bookkeeping: a column that is never served nor accepted in any body. */
+function internal(type: FieldType, description: string, extra: Partial<FieldDef> = {}): FieldDef {
+  return { ...serverField(type, description, extra), internal: true };
+}
+
+/**
+ * An identity's TOTP enrollment (OpenZiti keeps these as `mfas`): at most one per identity, going with it. Created
+ * by `POST /current-identity/mfa`, verified by `.../mfa/verify`, removed by disabling it or by an admin.
+ *
+ * No standard group: it is served only through the current identity's MFA routes (src/controller/api/mfa.ts), in
+ * their own shapes. `api: 'client'` keeps it out of the management resources' contract test, which expects every
+ * management resource to have a list of its own.
+ *
+ * Secrets at rest: the TOTP secret is kept as is (the controller must compute codes from it). Recovery codes are
+ * kept in clear only while the enrollment is unverified (its status shows them, as OpenZiti's does); verification
+ * replaces them by salted scrypt hashes, and so does regeneration.
+ */
+export const mfa: ResourceDef = {
+  name: 'mfa',
+  plural: 'mfas',
+  label: 'MFA enrollment',
+  api: 'client',
+  operations: [],
+  table: 'mfas',
+  description: "An identity's time-based one-time password (TOTP) enrollment",
+  fields: {
+    identityId: serverField({ kind: 'ref', resource: 'identity', as: 'identity', onDelete: 'cascade' }, 'The enrolled identity', {
+      filterable: true,
+      unique: true,
+    }),
+    isVerified: serverField({ kind: 'boolean' }, 'Enrollment was completed with a valid code', { default: false }),
+    secret: internal({ kind: 'string' }, 'The TOTP secret, RFC 4648 base32'),
+    recoveryCodes: internal({ kind: 'string' }, 'Recovery codes in clear, comma separated: only while unverified', { nullable: true }),
+    recoveryHashes: internal({ kind: 'string' }, 'Hex scrypt hashes of the unused recovery codes, comma separated', { default: '' }),
+    recoverySalt: internal({ kind: 'string' }, 'Salt of the recovery code hashes (hex)'),
+    lastTimeStep: internal({ kind: 'integer' }, 'The last TOTP time step accepted: codes of it or earlier are replays', { default: 0 }),
+  },
+};
