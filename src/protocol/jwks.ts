@@ -155,11 +155,15 @@ let undiciLoaded: Promise<{ agent: Dispatcher; request: Awaited<ReturnType<typeo
 export async function fetchBounded(url: string, opts: { timeoutMs: number; maxBytes: number }): Promise<string> {
   undiciLoaded ??= loadUndici().then(({ Agent, request }) => ({ agent: new Agent({ connect: { timeout: opts.timeoutMs } }), request }));
   const { agent, request } = await undiciLoaded;
-  const signal = AbortSignal.timeout(opts.timeoutMs);
+  // An abort of our own, cleared when done: a timer signal firing after the answer would error a finished request.
+  const abort = new AbortController();
+  const { signal } = abort;
+  const timer = setTimeout(() => abort.abort(), opts.timeoutMs);
   let res: Dispatcher.ResponseData;
   try {
     res = await request(new URL(url), { dispatcher: agent, signal, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs, headers: { accept: 'application/json' } });
   } catch (err) {
+    clearTimeout(timer);
     throw new JwksError(`key set ${url} could not be fetched: ${signal.aborted ? `no answer within ${opts.timeoutMs} ms` : (err as Error).message}`);
   }
   try {
@@ -178,6 +182,7 @@ export async function fetchBounded(url: string, opts: { timeoutMs: number; maxBy
     if (err instanceof JwksError) throw err;
     throw new JwksError(`key set ${url} could not be read: ${signal.aborted ? `no answer within ${opts.timeoutMs} ms` : (err as Error).message}`);
   } finally {
-    res.body.destroy();
+    clearTimeout(timer);
+    res.body.on('error', () => {}).destroy();
   }
 }
