@@ -300,8 +300,13 @@ for (const store of storesUnderTest()) {
         assert.equal((await get('/current-identity', await certToken({ sub: alice }))).statusCode, 401, "alice's token does not do for bob");
         assert.equal((await get('/current-identity', await certToken({ sub: bob, exp: nowS() - 1 }))).statusCode, 401, 'an expired token');
         assert.equal((await get('/current-identity', await jwksToken(jwksKey1, 'k1', { sub: bob }))).statusCode, 401, "another signer's token");
-        // The session itself stays readable, so the client learns what it owes.
-        assert.equal((await get('/current-api-session')).statusCode, 200);
+        // The session itself stays readable, so the client learns what it owes: an EXT-JWT authQuery.
+        const owes = (q: any[]) => q.filter((a) => a.typeId === 'EXT-JWT' && a.id === certSigner.id && a.provider === 'url').length;
+        assert.equal(owes(session.authQueries), 1, JSON.stringify(session.authQueries));
+        const current = await get('/current-api-session');
+        assert.equal(current.statusCode, 200);
+        assert.equal(owes(current.json().data.authQueries), 1);
+        assert.equal(owes((await get('/current-api-session', await certToken({ sub: bob }))).json().data.authQueries), 0, 'paid with this request');
         // Others are not affected.
         assert.equal((await t.user.request('GET', `${CLIENT}/current-identity`)).status, 200);
       } finally {

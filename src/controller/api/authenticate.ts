@@ -1,13 +1,13 @@
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { password, username } from '../../resources/common.js';
 import { lockoutAfterFailure } from '../auth/auth-policy-rules.js';
-import { extJwtLogin } from '../auth/ext-jwt.js';
+import { extJwtLogin, withExtJwtQueries } from '../auth/ext-jwt.js';
 import { isDisabled } from '../auth/identity-state.js';
 import type { Runtime } from '../runtime.js';
 import { addressKey } from '../server/listener.js';
 import { LOGIN_EXTRAS_SCHEMA } from '../server/limits.js';
 import { typeSchema } from '../server/schemas.js';
-import type { Ctx, Route } from '../server/types.js';
+import type { Ctx, Principal, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { peerCertificate, resolveCertificate } from './cert-auth.js';
 import { presentCurrentSession } from './current.js';
@@ -88,5 +88,6 @@ async function startSession(rt: Runtime, ctx: Ctx, identity: Row, authenticatorI
     if (Object.keys(info).length > 0) await store.repo('identity').update(identity.id, info, identity.updatedAt);
     return session;
   });
-  return { data: await presentCurrentSession(rt, id, token), headers: { 'zt-session': token } };
+  const data = await withExtJwtQueries(rt, ctx, await presentCurrentSession(rt, id, token), { apiSessionId: id, identityId: identity.id, token } as Principal);
+  return { data, headers: { 'zt-session': token } };
 }

@@ -191,3 +191,10 @@ export async function extJwtAuthQueries(rt: Runtime, req: IncomingMessage, princ
     ];
   }
 }
+
+/** A session read model with the EXT-JWT authQuery added while the session owes the secondary token. */
+export async function withExtJwtQueries(rt: Runtime, ctx: Ctx, session: Record<string, unknown>, principal: Principal | undefined = ctx.principal): Promise<Record<string, unknown>> {
+  if (!principal) return session;
+  const queries = await extJwtAuthQueries(rt, ctx.req, principal, ctx.now);
+  return queries.length === 0 ? session : { ...session, authQueries: [...((session.authQueries as unknown[]) ?? []), ...queries] };
+}
