@@ -128,6 +128,18 @@ async function signerBeforeDelete(rt: Runtime, row: Row): Promise<void> {
   });
 }
 
-export const authPolicyBehaviour: ResourceBehaviour = { resource: 'auth-policy', hooks: { beforeWrite } };
+/**
+ * The built-in default policy is the one identities get when none is named: it stays. OpenZiti answers 409 (there,
+ * identities always reference it); so does this, whether or not one does now.
+ */
+async function beforeDelete(_rt: Runtime, row: Row): Promise<void> {
+  if (!row.isSystem) return;
+  throw new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
+    message: `the auth policy '${row.id}' is built in: identities get it when none is named; it can be edited, not deleted`,
+    cause: { field: 'authPolicyId', reason: 'the default of every identity', value: row.id },
+  });
+}
+
+export const authPolicyBehaviour: ResourceBehaviour = { resource: 'auth-policy', hooks: { beforeWrite, beforeDelete } };
 
 export const authPolicySignerBehaviour: ResourceBehaviour = { resource: 'external-jwt-signer', hooks: { beforeDelete: signerBeforeDelete } };
