@@ -52,3 +52,26 @@ describe('parseKeySet', () => {
     assert.throws(() => parseKeySet('<html>'), JwksError);
   });
 });
+
+describe('fetchBounded', () => {
+  it('never fetches from link-local addresses (instance metadata), by literal or by name', async () => {
+    const { fetchBounded, isLinkLocal } = await import('./jwks.js');
+    assert.ok(isLinkLocal('169.254.169.254') && isLinkLocal('fe80::1') && isLinkLocal('::ffff:169.254.1.1'));
+    assert.ok(!isLinkLocal('127.0.0.1') && !isLinkLocal('10.0.0.1') && !isLinkLocal('::1'));
+    await assert.rejects(fetchBounded('http://169.254.169.254/latest/meta-data', { timeoutMs: 500, maxBytes: 1024 }), /link-local/);
+    await assert.rejects(fetchBounded('http://[fe80::1]/jwks', { timeoutMs: 500, maxBytes: 1024 }), /link-local/);
+  });
+
+  it('fetches by host name through the guarded lookup', async () => {
+    const { createServer } = await import('node:http');
+    const { fetchBounded } = await import('./jwks.js');
+    const server = createServer((_req, res) => res.end('{"keys":[]}'));
+    await new Promise<void>((r) => server.listen(0, 'localhost', r));
+    try {
+      const port = (server.address() as { port: number }).port;
+      assert.equal(await fetchBounded(`http://localhost:${port}/jwks`, { timeoutMs: 2_000, maxBytes: 1024 }), '{"keys":[]}');
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@
 // and size (the key set is a third party's answer), and re-fetching for an unknown `kid` happens at most once per
 // interval per key set: a flood of tokens with made-up kids costs at most one fetch per interval, not one each.
 import { X509Certificate, type KeyObject, createPublicKey } from 'node:crypto';
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { Dispatcher } from 'undici';
 import { loadUndici } from '../client/undici.js';
 
@@ -149,11 +150,39 @@ function publicMembers(jwk: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries({ kty, crv, x, y, n, e }).filter(([, v]) => v !== undefined));
 }
 
+/**
+ * Link-local addresses (169.254.0.0/16, fe80::/10), where clouds serve instance metadata and credentials, are never
+ * fetched from, whatever the signer says (as OpenZiti): a key-set URL must not turn the controller into a way to
+ * read them. Private and loopback addresses are allowed (identity providers on the same network, tests).
+ */
+export function isLinkLocal(address: string): boolean {
+  const v4 = /^(?:::ffff:)?(\d+)\.(\d+)\.\d+\.\d+$/i.exec(address);
+  if (v4) return Number(v4[1]) === 169 && Number(v4[2]) === 254;
+  return /^fe[89ab][0-9a-f]:/i.test(address);
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** dns.lookup with link-local answers taken out; none left is an error (the connection is not made). */
+function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, []);
+    const usable = addresses.filter((a) => !isLinkLocal(a.address));
+    if (usable.length === 0) {
+      return callback(Object.assign(new Error(`${hostname} resolves only to link-local addresses, which key sets are never fetched from`), { code: 'EACCES' }), []);
+    }
+    if (options.all) callback(null, usable);
+    else callback(null, usable[0].address, usable[0].family);
+  });
+}
+
 let undiciLoaded: Promise<{ agent: Dispatcher; request: Awaited<ReturnType<typeof loadUndici>>['request'] }> | undefined;
 
 /** GET over undici with an overall deadline and a cap on the body (by Content-Length and while reading). */
 export async function fetchBounded(url: string, opts: { timeoutMs: number; maxBytes: number }): Promise<string> {
-  undiciLoaded ??= loadUndici().then(({ Agent, request }) => ({ agent: new Agent({ connect: { timeout: opts.timeoutMs } }), request }));
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (isLinkLocal(host)) throw new JwksError(`key set ${url}: link-local addresses are never fetched from`);
+  undiciLoaded ??= loadUndici().then(({ Agent, request }) => ({ agent: new Agent({ connect: { timeout: opts.timeoutMs, lookup: guardedLookup } as never }), request }));
   const { agent, request } = await undiciLoaded;
   // An abort of our own, cleared when done: a timer signal firing after the answer would error a finished request.
   const abort = new AbortController();
