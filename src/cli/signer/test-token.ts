@@ -52,7 +52,7 @@ export function buildSignerTest(deps: Deps, run = runSignerTest): CommandUnknown
       description:
         'Check a JWT the way the controller does for this signer (algorithm, kid, signature, issuer, audience, expiry, claim), ' +
         'then find the identity it names and whether its auth policy allows the signer; says which step fails (exit 6)',
-      examples: ['ctl signer test corp-idp token.jwt', 'get-token | ctl signer test keycloak -', 'ctl signer test keycloak token.jwt -o json'],
+      examples: ['ctl signer test corp-idp token.jwt', 'get-token | ctl signer test keycloak -'],
     },
   );
   return command.action(async (ref, tokenFile) => run({ ref, tokenFile }, deps));

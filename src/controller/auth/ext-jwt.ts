@@ -4,7 +4,7 @@
 // checks of the token itself are src/protocol/ext-jwt.ts, shared with `ctl signer test`.
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../protocol/errors.js';
-import { ExtJwtError, peekJwt, validateExtJwt } from '../../protocol/ext-jwt.js';
+import { ExtJwtError, peekJwt, validateExtJwt, type ExtJwtSignerKeys } from '../../protocol/ext-jwt.js';
 import { JwksCache, type JwksOptions } from '../../protocol/jwks.js';
 import type { Runtime } from '../runtime.js';
 import { addressKey } from '../server/listener.js';
@@ -49,6 +49,20 @@ async function identityNamed(rt: Runtime, signer: Row, subject: string, now: Dat
   return identity;
 }
 
+/** What validation reads of a stored signer row. */
+function keysOf(signer: Row): ExtJwtSignerKeys {
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  return {
+    name: signer.name as string,
+    issuer: signer.issuer as string,
+    audience: text(signer.audience),
+    certPem: text(signer.certPem),
+    kid: text(signer.kid),
+    jwksEndpoint: text(signer.jwksEndpoint),
+    claimsProperty: text(signer.claimsProperty),
+  };
+}
+
 /** Why a token was refused: logged for the operator (never sent: the client gets the same 401 as for a password). */
 function refuse(rt: Runtime, why: string): never {
   rt.log(`ext-jwt authentication refused: ${why}`);
@@ -76,7 +90,7 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ identity: Ro
     const signer = typeof claims.iss === 'string' ? await rt.store.repo('external-jwt-signer').findOne({ issuer: claims.iss }) : undefined;
     if (!signer) refuse(rt, `no signer has the issuer ${JSON.stringify(claims.iss ?? null)}`);
     if (signer.enabled !== true) refuse(rt, `the signer ${signer.name} is disabled`);
-    const { subject } = await validateExtJwt(token, signer as never, { jwks: jwksCacheOf(rt), now: ctx.now });
+    const { subject } = await validateExtJwt(token, keysOf(signer), { jwks: jwksCacheOf(rt), now: ctx.now });
     const identity = await identityNamed(rt, signer, subject, ctx.now);
     if (!identity) refuse(rt, `the signer ${signer.name}'s token names no enabled identity (${subject})`);
     identityId = identity.id;
@@ -93,9 +107,12 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ identity: Ro
   }
 }
 
-/** Routes an identity that owes the secondary token may still use: its session itself (to see what it owes, to end it). */
+/**
+ * Routes an identity that owes the secondary token may still use: its session itself (to see what it owes, to end
+ * it), and the other authentication steps (MFA), as OpenZiti lets a partly authenticated session do.
+ */
 function exempt(route: Pick<Route, 'path'>): boolean {
-  return route.path === '/current-api-session' || route.path.startsWith('/authenticate');
+  return route.path === '/current-api-session' || route.path.startsWith('/authenticate') || route.path.startsWith('/current-identity/mfa');
 }
 
 /**
@@ -116,7 +133,7 @@ export async function requireSecondaryExtJwt(rt: Runtime, req: IncomingMessage, 
   if (!token || token === principal.token) throw refused('no token');
   if (signer.enabled !== true) throw refused(`the signer ${signer.name} is disabled`);
   try {
-    const { subject } = await validateExtJwt(token, signer as never, { jwks: jwksCacheOf(rt), now });
+    const { subject } = await validateExtJwt(token, keysOf(signer), { jwks: jwksCacheOf(rt), now });
     const named = signer.useExternalId === true ? identity.externalId : identity.id;
     if (subject !== named) throw refused(`the token names ${subject}, not this identity`);
   } catch (err) {
