@@ -65,6 +65,8 @@ export interface ExtJwtLoginRequest {
   url?: string;
   profileName: string;
   token: string;
+  /** Where the token came from (an absolute path, or `-` for stdin), kept in the profile for the hint to log in again. */
+  source: string;
   trust: TrustFlags;
   totp?: string;
 }
@@ -138,7 +140,9 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       ? ['ctl login', '--identity', profile.identityFile]
       : profile?.certFile
         ? ['ctl login', ctx.controller ?? '<url>', '--cert', profile.certFile, '--key', profile.keyFile ?? '<key>']
-        : ['ctl login', ctx.controller ?? '<url>', '-u', ctx.username ?? '<user>'];
+        : profile?.extJwtFile
+          ? ['ctl login', ctx.controller ?? '<url>', '--ext-jwt', profile.extJwtFile === '-' ? '<new token file>' : profile.extJwtFile]
+          : ['ctl login', ctx.controller ?? '<url>', '-u', ctx.username ?? '<user>'];
     if (ctx.profileName !== 'default') parts.push('--profile', ctx.profileName);
     return `\`${parts.join(' ')}\``;
   }
@@ -411,7 +415,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     if (session.isMfaRequired && !session.isMfaComplete) {
       await completeMfa(url, trust.caPem, token, { username: identityName ?? 'this identity', totp: req.totp, interactive: true });
     }
-    const profile: Profile = { name, controller: url, ...(identityName ? { username: identityName } : {}), ...trust };
+    const profile: Profile = { name, controller: url, ...(identityName ? { username: identityName } : {}), ...trust, extJwtFile: req.source };
     await s.save(profile);
     await s.setToken(name, { token, expiresAt: session.expiresAt });
     const selected = s.current();

@@ -119,6 +119,12 @@ describe('ctl login --ext-jwt', () => {
     assert.match(login.stderr, new RegExp(identityName));
     const me = await expectCtl(0, ['whoami'], { configDir });
     assert.match(me.stdout, new RegExp(identityName));
+    // When the session ends, the hint says how this profile logs in again.
+    const sessions = (await f.admin.get('/api-sessions', { query: { filter: `identityId = "${identityId}"` } })).body.data as { id: string }[];
+    for (const s of sessions) await f.admin.delete(`/api-sessions/${s.id}`);
+    const ended = await runCtl(['whoami'], { configDir });
+    assert.equal(ended.code, 4, describeRun(['whoami after the session ended'], ended));
+    assert.match(ended.stderr, new RegExp(`--ext-jwt ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     const { jwt } = await idp.token({ sub: identityId });
     await expectCtl(0, ['login', f.ctl.url, '--ext-jwt', '-', '--ca', f.ctl.caFile, '--profile', 'stdin'], { configDir, stdin: jwt });
     const expired = await idp.token({ sub: identityId, exp: nowS() - 5 });

@@ -2,6 +2,7 @@
 // checks it against its signers). The token is read from a file or stdin, never from the command line, where
 // other users of the machine could read it in the process list.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { TrustFlags } from '../../client/session-manager.js';
 import { UsageError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
@@ -39,7 +40,8 @@ export async function runExtJwtLogin(opts: LoginOptions, deps: Deps, trust: Trus
   const token = await readToken(opts.extJwt!, deps);
   const sessions = await deps.sessions();
   const { profileName } = await sessions.current();
-  const result = await sessions.loginWithExtJwt({ url: opts.url, profileName, token, trust, totp: opts.totp });
+  const source = opts.extJwt === '-' ? '-' : path.resolve(opts.extJwt!);
+  const result = await sessions.loginWithExtJwt({ url: opts.url, profileName, token, source, trust, totp: opts.totp });
   deps.io.info(`Logged in to ${result.profile.controller} as ${result.identityName ?? "the token's identity"} with an external JWT (profile ${profileName})`);
   if (result.replacedController) deps.io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
   await warnIfNotCurrent(profileName);
