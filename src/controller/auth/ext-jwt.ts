@@ -144,23 +144,28 @@ export async function requireSecondaryExtJwt(rt: Runtime, req: IncomingMessage, 
 
 /**
  * Whether any auth policy requires a secondary token, kept until an auth policy is written: most controllers have
- * none, and then a request costs no read for this. Only where reads wait for open writes (SQLite), as the session
- * cache does; elsewhere it is read each time.
+ * none, and then a request costs no read for this. Where reads do not wait for open writes (PostgreSQL), a read
+ * racing a commit could keep the old answer past the write's invalidation: there it is also kept 1 s at most.
  */
-const anyRequired = new WeakMap<Runtime, Promise<boolean>>();
+const anyRequired = new WeakMap<Runtime, { value: Promise<boolean>; at: number }>();
 const watched = new WeakSet<Runtime>();
+const RACE_BOUND_MS = 1_000;
 
 async function anyPolicyRequiresExtJwt(rt: Runtime): Promise<boolean> {
-  if (!rt.store.readsWaitForWrites) return readAnyRequired(rt);
   if (!watched.has(rt)) {
     watched.add(rt);
     rt.store.onWrite((event) => {
       if (event.resource === 'auth-policy' || event.resource === '*') anyRequired.delete(rt);
     });
   }
+  const now = Date.now();
   let known = anyRequired.get(rt);
-  if (!known) anyRequired.set(rt, (known = readAnyRequired(rt)));
-  return known;
+  if (!known || (!rt.store.readsWaitForWrites && now - known.at >= RACE_BOUND_MS)) {
+    known = { value: readAnyRequired(rt), at: now };
+    anyRequired.set(rt, known);
+    known.value.catch(() => anyRequired.delete(rt));
+  }
+  return known.value;
 }
 
 async function readAnyRequired(rt: Runtime): Promise<boolean> {
