@@ -7,7 +7,7 @@ import type { Runtime } from '../runtime.js';
 import { addressKey } from '../server/listener.js';
 import { LOGIN_EXTRAS_SCHEMA } from '../server/limits.js';
 import { typeSchema } from '../server/schemas.js';
-import type { Ctx, Principal, Route } from '../server/types.js';
+import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { peerCertificate, resolveCertificate } from './cert-auth.js';
 import { presentCurrentSession } from './current.js';
@@ -88,6 +88,6 @@ async function startSession(rt: Runtime, ctx: Ctx, identity: Row, authenticatorI
     if (Object.keys(info).length > 0) await store.repo('identity').update(identity.id, info, identity.updatedAt);
     return session;
   });
-  const data = await withExtJwtQueries(rt, ctx, await presentCurrentSession(rt, id, token), { apiSessionId: id, identityId: identity.id, token } as Principal);
+  const data = await withExtJwtQueries(rt, ctx, await presentCurrentSession(rt, id, token), { identityId: identity.id, token });
   return { data, headers: { 'zt-session': token } };
 }

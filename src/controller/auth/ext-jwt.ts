@@ -16,6 +16,9 @@ import { isDisabled } from './identity-state.js';
 
 const EXTRAS_BODY = { type: 'object', properties: { ...LOGIN_EXTRAS_SCHEMA }, additionalProperties: false };
 
+/** What the secondary check needs of a session: whose it is, and its token (not to be mistaken for a JWT). */
+export type SessionOwner = Pick<Principal, 'identityId' | 'token'>;
+
 /** One key-set cache per controller (the runtime is the controller's). */
 const caches = new WeakMap<Runtime, JwksCache>();
 
@@ -120,7 +123,7 @@ function exempt(route: Pick<Route, 'path'>): boolean {
  * signer must carry, in `Authorization: Bearer`, a valid token of that (enabled) signer naming the same identity;
  * without it, 401 UNAUTHORIZED. The session's own routes stay open, so that it can learn what it owes.
  */
-export async function requireSecondaryExtJwt(rt: Runtime, req: IncomingMessage, principal: Principal | undefined, route: Pick<Route, 'path'>, now: Date): Promise<void> {
+export async function requireSecondaryExtJwt(rt: Runtime, req: IncomingMessage, principal: SessionOwner | undefined, route: Pick<Route, 'path'>, now: Date): Promise<void> {
   if (!principal || exempt(route)) return;
   const owed = await owedSigner(rt, principal.identityId);
   if (!owed) return;
@@ -192,7 +195,7 @@ export async function owedSigner(rt: Runtime, identityId: string): Promise<{ sig
  * where to get one (the signer's externalAuthUrl, clientId, scopes). Empty when nothing is owed, or the current
  * request carries a valid token.
  */
-export async function extJwtAuthQueries(rt: Runtime, req: IncomingMessage, principal: Principal, now: Date): Promise<Record<string, unknown>[]> {
+export async function extJwtAuthQueries(rt: Runtime, req: IncomingMessage, principal: SessionOwner, now: Date): Promise<Record<string, unknown>[]> {
   const owed = await owedSigner(rt, principal.identityId);
   if (!owed) return [];
   try {
@@ -215,7 +218,7 @@ export async function extJwtAuthQueries(rt: Runtime, req: IncomingMessage, princ
 }
 
 /** A session read model with the EXT-JWT authQuery added while the session owes the secondary token. */
-export async function withExtJwtQueries(rt: Runtime, ctx: Ctx, session: Record<string, unknown>, principal: Principal | undefined = ctx.principal): Promise<Record<string, unknown>> {
+export async function withExtJwtQueries(rt: Runtime, ctx: Ctx, session: Record<string, unknown>, principal: SessionOwner | undefined = ctx.principal): Promise<Record<string, unknown>> {
   if (!principal) return session;
   const queries = await extJwtAuthQueries(rt, ctx.req, principal, ctx.now);
   return queries.length === 0 ? session : { ...session, authQueries: [...((session.authQueries as unknown[]) ?? []), ...queries] };
