@@ -85,7 +85,6 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ identity: Ro
   if (!token) throw new ApiError('INVALID_AUTH', { message: 'The authentication request failed: method ext-jwt needs the token in Authorization: Bearer' });
   const client = addressKey(ctx.remoteAddress);
   let throttleKey = 'ext-jwt';
-  let identityId: string | undefined;
   try {
     const { claims } = peekJwt(token);
     throttleKey = `ext-jwt:${String(claims.iss).slice(0, 200)}:${String(claims.sub).slice(0, 200)}`;
@@ -96,7 +95,6 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ identity: Ro
     const { subject } = await validateExtJwt(token, keysOf(signer), { jwks: jwksCacheOf(rt), now: ctx.now });
     const identity = await identityNamed(rt, signer, subject, ctx.now);
     if (!identity) refuse(rt, `the signer ${signer.name}'s token names no enabled identity (${subject})`);
-    identityId = identity.id;
     if (!allowsSigner(await policyOfIdentity(rt, identity), signer.id)) refuse(rt, `the auth policy of ${identity.name} does not allow ext-jwt with the signer ${signer.name}`);
     rt.loginThrottle.succeeded(identity.id);
     return { identity, authenticatorId: signer.id, body };
@@ -105,7 +103,8 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ identity: Ro
       rt.log(`ext-jwt authentication refused: ${err.step}: ${err.message}`);
       err = new ApiError('INVALID_AUTH');
     }
-    if (err instanceof ApiError && err.code === 'INVALID_AUTH') rt.loginThrottle.failed(client, throttleKey, identityId);
+    // Not counted against the identity: its consecutive failures are the passwords maxAttempts locks out after.
+    if (err instanceof ApiError && err.code === 'INVALID_AUTH') rt.loginThrottle.failed(client, throttleKey);
     throw err;
   }
 }
