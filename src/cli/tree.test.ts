@@ -77,7 +77,7 @@ describe('command tree', () => {
       for (const relation of Object.keys(def.relations ?? {})) assert.ok(paths.has(`${noun} ${relation}`), `missing '${noun} ${relation}'`);
     }
     for (const p of ['identity create', 'identity enable', 'identity disable']) assert.ok(paths.has(p), `missing '${p}'`);
-    for (const p of ['auth-policy delete', 'identity-type create', 'enrollment update']) assert.ok(!paths.has(p), `unexpected '${p}'`);
+    for (const p of ['api-session create', 'identity-type create', 'enrollment update']) assert.ok(!paths.has(p), `unexpected '${p}'`);
   });
 
   it('lists generic verbs first, then the noun\'s own, then relation lists', () => {

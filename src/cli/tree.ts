@@ -49,6 +49,7 @@ export const NOUN_COMMANDS: readonly NounCommands[] = [
   nounCommands('ca', () => import('./ca/index.js')),
   nounCommands('authenticator', () => import('./authenticator/index.js')),
   nounCommands('signer', () => import('./signer/index.js')),
+  nounCommands('auth-policy', () => import('./auth-policy/index.js')),
 ];
 
 const SESSION = 'Session';

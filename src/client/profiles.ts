@@ -20,6 +20,8 @@ export interface Profile {
   identityFile?: string;
   certFile?: string;
   keyFile?: string;
+  /** Logged in with an external JWT (`ctl login --ext-jwt`): the token's file, or `-` for stdin; log in again with one. */
+  extJwtFile?: string;
 }
 
 export interface StoredSession {

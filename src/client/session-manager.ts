@@ -60,6 +60,17 @@ export interface CertificateLoginRequest {
   totp?: string;
 }
 
+/** A login with a JWT of an external signer (`ctl login --ext-jwt FILE`): sent in `Authorization: Bearer`. */
+export interface ExtJwtLoginRequest {
+  url?: string;
+  profileName: string;
+  token: string;
+  /** Where the token came from (an absolute path, or `-` for stdin), kept in the profile for the hint to log in again. */
+  source: string;
+  trust: TrustFlags;
+  totp?: string;
+}
+
 export interface LoginResult {
   profile: Profile;
   /** The controller the profile pointed to before, when login changed it. */
@@ -90,6 +101,8 @@ export interface SessionManager {
   login(req: LoginRequest): Promise<LoginResult>;
   /** Certificate authentication over mutual TLS; the profile then holds the session token as after a password login. */
   loginWithCertificate(req: CertificateLoginRequest): Promise<LoginResult & { identityName?: string }>;
+  /** External JWT authentication; the profile then holds the session token (log in again when it ends). */
+  loginWithExtJwt(req: ExtJwtLoginRequest): Promise<LoginResult & { identityName?: string }>;
   logout(opts?: { profileName?: string }): Promise<LogoutResult>;
   /** The profile store, for `ctl profile ...`. */
   profiles(): Promise<ProfileStore>;
@@ -141,7 +154,9 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       ? ['ctl login', '--identity', profile.identityFile]
       : profile?.certFile
         ? ['ctl login', ctx.controller ?? '<url>', '--cert', profile.certFile, '--key', profile.keyFile ?? '<key>']
-        : ['ctl login', ctx.controller ?? '<url>', '-u', ctx.username ?? '<user>'];
+        : profile?.extJwtFile
+          ? ['ctl login', ctx.controller ?? '<url>', '--ext-jwt', profile.extJwtFile === '-' ? '<new token file>' : profile.extJwtFile]
+          : ['ctl login', ctx.controller ?? '<url>', '-u', ctx.username ?? '<user>'];
     if (ctx.profileName !== 'default') parts.push('--profile', ctx.profileName);
     return `\`${parts.join(' ')}\``;
   }
@@ -400,6 +415,44 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     };
   }
 
+  async function loginWithExtJwt(req: ExtJwtLoginRequest): Promise<LoginResult & { identityName?: string }> {
+    const s = await store();
+    const name = validateProfileName(req.profileName);
+    const existing = s.get(name);
+    const typed = req.url ?? env.CTL_CONTROLLER ?? existing?.controller;
+    if (!typed) throw new UsageError('missing controller URL', ['example: ctl login ctrl.example.com:1280 --ext-jwt token.jwt']);
+    const url = normalizeControllerUrl(typed);
+    const knownCaPem = existing?.controller === url ? existing.caPem : s.list().find((p) => p.controller === url && p.caPem)?.caPem;
+    const trust = await establishTrust({ url, knownCaPem, ...req.trust, io, confirm: async (m) => (await prompter()).confirm(m, { default: false }), ...net });
+    let issued: string | undefined;
+    const anon = createApiClient({ baseUrl: url, caPem: trust.caPem, ...net, onSessionToken: (t) => (issued = t) });
+    let session: CurrentApiSession;
+    try {
+      session = await anon.post<CurrentApiSession>('/authenticate?method=ext-jwt', {}, { anonymous: true, headers: { authorization: `Bearer ${req.token}` } });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        throw new AuthError(`external JWT login to ${url} failed: ${err.message}`, [
+          'the token must come from an enabled signer, be current, and name an identity whose auth policy allows it',
+          '`ctl signer test SIGNER TOKEN_FILE` says which check the token fails',
+        ]);
+      }
+      throw err;
+    }
+    const token = issued ?? session.token;
+    if (!token) throw new AuthError(`${url} accepted the token but returned no session token`);
+    const identityName = session.identity?.name;
+    if (session.isMfaRequired && !session.isMfaComplete) {
+      await completeMfa(url, trust.caPem, token, { username: identityName ?? 'this identity', totp: req.totp, interactive: true });
+    }
+    const profile: Profile = { name, controller: url, ...(identityName ? { username: identityName } : {}), ...trust, extJwtFile: req.source };
+    await s.save(profile);
+    await s.setToken(name, { token, expiresAt: session.expiresAt });
+    const selected = s.current();
+    if (selected === undefined || s.get(selected) === undefined) await s.use(name);
+    clientPromise = undefined;
+    return { profile, identityName, replacedController: existing && existing.controller !== url ? existing.controller : undefined, isCurrent: s.current() === name };
+  }
+
   async function logout(o: { profileName?: string } = {}): Promise<LogoutResult> {
     const s = await store();
     const name = o.profileName ?? (await current()).profileName;
@@ -424,5 +477,5 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return result;
   }
 
-  return { current, client, anonymousClient, login, loginWithCertificate, logout, profiles: store };
+  return { current, client, anonymousClient, login, loginWithCertificate, loginWithExtJwt, logout, profiles: store };
 }

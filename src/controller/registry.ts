@@ -2,6 +2,7 @@ import { CATALOGUE, type ResourceDef } from '../resources/index.js';
 import { accessibleServices, accessRoutes, permissionsOf } from './api/access.js';
 import { postureDataRoutes } from './api/posture-data.js';
 import { authenticateRoutes } from './api/authenticate.js';
+import { authPolicyBehaviour, authPolicySignerBehaviour } from './api/auth-policies.js';
 import { authenticatorBehaviour } from './api/authenticators.js';
 import { caBehaviour } from './api/cas.js';
 import { configBehaviour, configTypeBehaviour } from './api/configs.js';
@@ -60,6 +61,9 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   caBehaviour,
   externalJwtSignerBehaviour,
   mfaBehaviour,
+  authPolicyBehaviour,
+  // A signer an auth policy names cannot be deleted.
+  authPolicySignerBehaviour,
   // Sessions end when a write takes their permission away: hooks on the resources that decide permissions.
   ...Object.entries(SESSION_LIFECYCLE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
 ];

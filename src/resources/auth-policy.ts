@@ -27,19 +27,26 @@ const primary: FieldType = {
   required: ['cert', 'updb', 'extJwt'],
 };
 
-/** The shape of `secondary` (authPolicySecondary); `requireExtJwtSigner` (a signer id or null) is left undeclared. */
+/**
+ * The shape of `secondary` (authPolicySecondary). `requireExtJwtSigner` (a signer id, or null) is not declared as a
+ * member: the vocabulary has no nullable member, and the behaviour checks it (src/controller/api/auth-policies.ts).
+ */
 const secondary: FieldType = { kind: 'object', properties: { requireTotp: bool }, required: ['requireTotp'] };
 
-/** Auth policies are read-only for now; the built-in `default` policy is what identities reference. */
+/**
+ * How identities may authenticate. The built-in `default` policy (the one identities get unless told otherwise) may
+ * be edited but not deleted; a policy an identity uses cannot be deleted (the identity's reference refuses it). The
+ * behaviour (src/controller/api/auth-policies.ts) checks the nested shape, normalises it as OpenZiti does, and
+ * checks the signers it names; src/controller/auth/auth-policy-rules.ts enforces it.
+ */
 export const authPolicy: ResourceDef = {
   name: 'auth-policy',
   plural: 'auth-policies',
   label: 'auth policy',
   api: 'management',
-  operations: ['list', 'get'],
+  operations: ['list', 'get', 'create', 'replace', 'patch', 'delete'],
   table: 'auth_policies',
   description: 'How identities may authenticate: primary methods and secondary factors',
-  hasSystemEntities: true,
   builtIns: [
     {
       id: 'default',
@@ -60,18 +67,27 @@ export const authPolicy: ResourceDef = {
       secondary: { requireTotp: false, requireExtJwtSigner: null },
     },
   ],
+  // What a create body needs beyond the field types: every member of the nested objects (the generic tests' bodies).
+  example: {
+    primary: {
+      cert: { allowed: true, allowExpiredCerts: false },
+      updb: { allowed: true, minPasswordLength: 8, requireSpecialChar: false, requireNumberChar: true, requireMixedCase: false, maxAttempts: 5, lockoutDurationMinutes: 15 },
+      extJwt: { allowed: false, allowedSigners: [] },
+    },
+    secondary: { requireTotp: false, requireExtJwtSigner: null },
+  },
   fields: {
     name: nameField('Unique name of the policy'),
     primary: {
       type: primary,
-      description: 'Primary authentication: {cert, updb, extJwt} settings',
+      description: 'Primary authentication: {cert: {allowed, allowExpiredCerts}, updb: {allowed, minPasswordLength, requireSpecialChar, requireNumberChar, requireMixedCase, maxAttempts, lockoutDurationMinutes}, extJwt: {allowed, allowedSigners}}',
       create: 'required',
       replace: 'required',
       patch: 'optional',
     },
     secondary: {
       type: secondary,
-      description: 'Secondary factors: {requireTotp, requireExtJwtSigner}',
+      description: 'Secondary factors: {requireTotp, requireExtJwtSigner (a signer id whose token every request must carry, or null)}',
       create: 'required',
       replace: 'required',
       patch: 'optional',

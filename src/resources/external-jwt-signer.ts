@@ -18,8 +18,8 @@ const optionalText = (type: FieldType, description: string, extra: Partial<Field
 
 /**
  * A trusted issuer of JWTs (wire-protocol section 7): the key is either a static certificate (`certPem` with its
- * `kid`) or a key set fetched from `jwksEndpoint`, never both. Management CRUD only: `method=ext-jwt`
- * authentication is not implemented yet. The certificate's `fingerprint`, `commonName`, `notBefore` and `notAfter`
+ * `kid`) or a key set fetched from `jwksEndpoint`, never both. Authentication with its tokens: src/controller/auth/ext-jwt.ts.
+ * The certificate's `fingerprint`, `commonName`, `notBefore` and `notAfter`
  * are derived by the behaviour (src/controller/api/external-jwt-signers.ts), which also serves the client API's
  * anonymous list (enabled signers, a few fields).
  */
@@ -30,7 +30,7 @@ export const externalJwtSigner: ResourceDef = {
   api: 'management',
   operations: ['list', 'get', 'create', 'replace', 'patch', 'delete'],
   table: 'external_jwt_signers',
-  description: 'A trusted issuer of JWTs that identities may authenticate with (authentication not implemented yet)',
+  description: 'A trusted issuer of JWTs that identities may authenticate with',
   fields: {
     name: nameField('Unique name of the signer'),
     enabled: {

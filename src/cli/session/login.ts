@@ -21,6 +21,8 @@ export interface LoginOptions {
   /** `--cert FILE --key FILE`: log in with a client certificate and its key. */
   cert?: string;
   key?: string;
+  /** `--ext-jwt FILE|-`: log in with a JWT of an external signer (src/cli/session/ext-jwt-login.ts). */
+  extJwt?: string;
 }
 
 export function buildLogin(deps: Deps, run = runLogin) {
@@ -36,6 +38,8 @@ export function buildLogin(deps: Deps, run = runLogin) {
       'oathtool --totp -b "$(cat totp.secret)" | CTL_PASSWORD=... ctl login ctrl:1280 -u ci --totp-stdin',
       'ctl login --identity laptop.json',
       'ctl login ctrl:1280 --cert laptop.crt --key laptop.key --ca ./controller-ca.pem',
+      'ctl login ctrl:1280 --ext-jwt id-token.jwt',
+      'get-token | ctl login ctrl:1280 --ext-jwt - --ca ./controller-ca.pem',
     ],
   })
     .argument('[url]', 'controller address, host[:port] or https://host:port (default: CTL_CONTROLLER, then the profile\'s)')
@@ -49,6 +53,7 @@ export function buildLogin(deps: Deps, run = runLogin) {
     .addOption(new Option('--identity <file>', 'log in with the certificate of an identity file (`ctl enroll` writes one); its CA bundle is trusted'))
     .addOption(new Option('--cert <file>', 'log in with this client certificate (PEM; with --key)'))
     .addOption(new Option('--key <file>', 'the private key of --cert (PEM: PKCS#1, PKCS#8 or EC)'))
+    .addOption(new Option('--ext-jwt <file>', 'log in with a JWT of an external signer, read from FILE (- for stdin)'))
     .action(async (url, o) => run({ url, ...o }, deps));
 }
 
@@ -179,6 +184,7 @@ async function warnIfNotCurrent(deps: Deps, profileName: string): Promise<void> 
 
 export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   await validate(opts);
+  if (opts.extJwt !== undefined) return (await import('./ext-jwt-login.js')).runExtJwtLogin(opts, deps, trustFlags(opts, deps.env), (p) => warnIfNotCurrent(deps, p));
   if (opts.identity !== undefined || opts.cert !== undefined) return runCertificateLogin(opts, deps);
   const { io, env } = deps;
   const sessions = await deps.sessions();

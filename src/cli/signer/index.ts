@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { buildCreate } from '../generic/create.js';
 import { buildUpdate } from '../generic/update.js';
 import type { NounModule } from '../nouns/verbs.js';
+import { buildSignerTest } from './test-token.js';
 
 /** `@FILE` or `-` read as text; anything else is the PEM itself; "" stays (update: clears the certificate). */
 export function pemArgument(value: string): string {
@@ -51,4 +52,5 @@ export const verbs: NounModule['verbs'] = {
       'ctl signer update corp-idp --cert-pem @idp-2027.pem --kid key-2',
       'ctl signer update corp-idp --no-enabled',
     ]),
+  test: (deps) => buildSignerTest(deps),
 };

@@ -1,5 +1,7 @@
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { password, username } from '../../resources/common.js';
+import { lockoutAfterFailure } from '../auth/auth-policy-rules.js';
+import { extJwtLogin, withExtJwtQueries } from '../auth/ext-jwt.js';
 import { isDisabled } from '../auth/identity-state.js';
 import { totpRequired } from '../auth/mfa.js';
 import type { Runtime } from '../runtime.js';
@@ -39,7 +41,8 @@ async function authenticate(rt: Runtime, ctx: Ctx) {
   if (method === null || method === '') throw invalidField('method', 'method in query is required (password, cert or ext-jwt)', '');
   if (method === 'cert') return certAuthenticate(rt, ctx);
   if (method === 'ext-jwt') {
-    throw new ApiError('INVALID_AUTH_METHOD', { message: `authentication method '${method}' is not supported by this controller yet; use method=password or cert` });
+    const { identity, authenticatorId, body } = await extJwtLogin(rt, ctx);
+    return startSession(rt, ctx, identity, authenticatorId, body);
   }
   if (method !== 'password') throw invalidField('method', 'method must be one of password, cert, ext-jwt', method);
   const body = rt.validators.custom(PASSWORD_BODY, await ctx.json());
@@ -53,6 +56,7 @@ async function authenticate(rt: Runtime, ctx: Ctx) {
   const allowed = (policy?.primary as { updb?: { allowed?: boolean } } | undefined)?.updb?.allowed === true;
   if (!identity || !credential || isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, ctx.now) || !allowed) {
     rt.loginThrottle.failed(client, body.username as string, credential?.identityId as string | undefined);
+    if (!ok && credential) await lockoutAfterFailure(rt, credential.identityId as string, ctx.now);
     throw INVALID_AUTH();
   }
   rt.loginThrottle.succeeded(identity.id);
@@ -87,5 +91,6 @@ async function startSession(rt: Runtime, ctx: Ctx, identity: Row, authenticatorI
     if (Object.keys(info).length > 0) await store.repo('identity').update(identity.id, info, identity.updatedAt);
     return session;
   });
-  return { data: await presentCurrentSession(rt, id, token), headers: { 'zt-session': token } };
+  const data = await withExtJwtQueries(rt, ctx, await presentCurrentSession(rt, id, token), { identityId: identity.id, token });
+  return { data, headers: { 'zt-session': token } };
 }

@@ -6,6 +6,7 @@ import { addressKey } from '../server/listener.js';
 import { TAGS_SCHEMA, typeSchema } from '../server/schemas.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
+import { checkPasswordRules } from '../auth/auth-policy-rules.js';
 import { created, listResource, validBody } from './crud.js';
 import type { ResourceBehaviour } from '../registry.js';
 
@@ -60,6 +61,7 @@ async function createAuthenticator(rt: Runtime, ctx: Ctx) {
   const repo = rt.store.repoFor(authenticator);
   const oneMore = () => new ApiError('MAX_AUTHENTICATOR_METHODS_REACHED', { message: 'the identity already has a updb authenticator; update it instead' });
   if (await repo.exists({ identityId: body.identityId as string, method: 'updb' })) throw oneMore();
+  await checkPasswordRules(rt, body.identityId as string, body.password);
   const hash = await rt.passwords.hash(body.password);
   // The check above spares the hashing work; the unique index decides when two creates race past it.
   const id = await repo.insert({ ...body, password: hash }, { now: ctx.now.toISOString() }).catch((err: unknown) => {
@@ -93,7 +95,10 @@ async function applyUpdate(rt: Runtime, existing: Row, body: Record<string, unkn
   }
   const values: Record<string, unknown> = {};
   if (typeof body.username === 'string') values.username = body.username;
-  if (typeof body.password === 'string') values.password = await rt.passwords.hash(body.password);
+  if (typeof body.password === 'string') {
+    await checkPasswordRules(rt, existing.identityId as string, body.password);
+    values.password = await rt.passwords.hash(body.password);
+  }
   if (body.tags !== undefined) values.tags = body.tags ?? {};
   await rt.store.tx(async () => {
     await rt.store.repoFor(authenticator).update(existing.id, values, now.toISOString());

@@ -189,7 +189,9 @@ export async function updateResource(
 ) {
   const repo = rt.store.repoFor(def);
   const existing = await repo.get(ctx.params.id);
-  if (existing.isSystem) throw new ApiError('ENTITY_CAN_NOT_BE_UPDATED', { message: `the ${def.label} '${existing.id}' is built in and cannot be updated` });
+  // Built-ins are read-only where the resource says so (isSystem served); the default auth policy is editable (its
+  // behaviour refuses its deletion).
+  if (existing.isSystem && def.hasSystemEntities) throw new ApiError('ENTITY_CAN_NOT_BE_UPDATED', { message: `the ${def.label} '${existing.id}' is built in and cannot be updated` });
   const body = await validBody(rt, def, verb, ctx, existing);
   const hooks = rt.hooks(def.name);
   const now = ctx.now.toISOString();
@@ -205,7 +207,7 @@ export async function updateResource(
 async function deleteResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
   const repo = rt.store.repoFor(def);
   const existing = await repo.get(ctx.params.id);
-  if (existing.isSystem) throw new ApiError('ENTITY_CAN_NOT_BE_DELETED', { message: `the ${def.label} '${existing.id}' is built in and cannot be deleted` });
+  if (existing.isSystem && def.hasSystemEntities) throw new ApiError('ENTITY_CAN_NOT_BE_DELETED', { message: `the ${def.label} '${existing.id}' is built in and cannot be deleted` });
   const hooks = rt.hooks(def.name);
   await rt.store.tx(async () => {
     await hooks.beforeDelete?.(rt, existing);

@@ -1,4 +1,5 @@
 import { notFound } from '../../protocol/errors.js';
+import { withExtJwtQueries } from '../auth/ext-jwt.js';
 import { resource } from '../../resources/index.js';
 import { authQueriesOf } from '../auth/mfa.js';
 import type { Runtime } from '../runtime.js';
@@ -12,7 +13,7 @@ const identity = resource('identity');
 
 export function currentRoutes(rt: Runtime): Route[] {
   return [
-    { method: 'GET', path: '/current-api-session', api: 'both', access: 'session', partialSession: true, handler: async (ctx) => ({ data: await presentCurrentSession(rt, ctx.principal!.apiSessionId, ctx.principal!.token) }) },
+    { method: 'GET', path: '/current-api-session', api: 'both', access: 'session', partialSession: true, handler: async (ctx) => ({ data: await withExtJwtQueries(rt, ctx, await presentCurrentSession(rt, ctx.principal!.apiSessionId, ctx.principal!.token)) }) },
     { method: 'DELETE', path: '/current-api-session', api: 'both', access: 'session', partialSession: true, handler: (ctx) => logout(rt, ctx) },
     { method: 'GET', path: '/current-identity', api: 'both', access: 'session', handler: (ctx) => currentIdentity(rt, ctx) },
   ];

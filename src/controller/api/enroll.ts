@@ -15,6 +15,7 @@ import { typeSchema, type JsonSchema } from '../server/schemas.js';
 import type { Ctx, Reply, Route } from '../server/types.js';
 import { newId, type Row } from '../store/repository.js';
 import { redeemRouterToken, routerCsrs, routerEnrollRoutes, routerWithToken } from './router-enroll.js';
+import { checkPasswordRules } from '../auth/auth-policy-rules.js';
 
 const OTT_BODY = {
   type: 'object',
@@ -265,6 +266,7 @@ async function caEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
 }
 
 async function redeemUpdb(rt: Runtime, ctx: Ctx, enrollment: Row, password: string): Promise<Reply> {
+  await checkPasswordRules(rt, enrollment.identityId as string, password);
   const hash = await rt.passwordChecks.run(() => rt.passwords.hash(password));
   // The username is the one the enrollment was made for: the enrolling client chooses only the password.
   await replaceWithAuthenticator(rt, enrollment, { method: 'updb', username: enrollment.username, password: hash }, ctx.now);

@@ -1,6 +1,6 @@
 // External JWT signers (wire-protocol section 7): management CRUD with the signer rules, and the client API's
 // anonymous list that login pages use to offer "sign in with ...". Authentication with a signer's tokens
-// (`method=ext-jwt`) is not implemented yet.
+// (`method=ext-jwt`): src/controller/auth/ext-jwt.ts.
 import { createHash, X509Certificate } from 'node:crypto';
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { parseQuery } from '../../protocol/zitiql/index.js';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CLIENT_BASE, FABRIC_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import { ApiError } from '../../protocol/errors.js';
+import { requireSecondaryExtJwt } from '../auth/ext-jwt.js';
 import type { Runtime } from '../runtime.js';
 import { authorise } from './auth-stage.js';
 import { bodyLimitFor, decodeUtf8, parseJson, readBody } from './body.js';
@@ -70,6 +71,7 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
       );
       const ctx = makeCtx(req, res, { api: located.api, method, path: located.path, params, query, requestId, now }, bodyLimitFor(route.access));
       ctx.principal = await authorise(req, route.access, rt.apiSessions, now, route.partialSession);
+      await requireSecondaryExtJwt(rt, req, ctx.principal, route, now);
       if (ctx.principal) {
         res.setHeader('expiration-seconds', String(Math.round(rt.config.sessionTimeoutMs / 1000)));
         res.setHeader('expires-at', ctx.principal.expiresAt.toISOString());

@@ -1,0 +1,48 @@
+// `ctl login --ext-jwt FILE|-`: authentication with a JWT an external identity provider issued (the controller
+// checks it against its signers). The token is read from a file or stdin, never from the command line, where
+// other users of the machine could read it in the process list.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { TrustFlags } from '../../client/session-manager.js';
+import { UsageError } from '../../console/errors.js';
+import type { Deps } from '../deps.js';
+import type { LoginOptions } from './login.js';
+import { readStdin } from './stdin.js';
+
+/** The token of `--ext-jwt`: the file's (or stdin's) text, trimmed; refused when it is plainly not a JWT. */
+export async function readToken(source: string, deps: Deps, flag = '--ext-jwt'): Promise<string> {
+  let text: string;
+  if (source === '-') text = await readStdin(deps.io);
+  else {
+    try {
+      text = await readFile(source, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read ${flag} ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  const token = text.trim();
+  if (token === '') throw new UsageError(`${flag} ${source === '-' ? '-: stdin' : source} holds no token`);
+  if (token.split('.').length !== 3 || /\s/.test(token)) {
+    throw new UsageError(`${flag} ${source === '-' ? '-: stdin' : source} does not hold a JWT (three base64url parts separated by dots)`);
+  }
+  return token;
+}
+
+export async function runExtJwtLogin(opts: LoginOptions, deps: Deps, trust: TrustFlags, warnIfNotCurrent: (profile: string) => Promise<void>): Promise<void> {
+  const others = [
+    opts.username !== undefined && '-u',
+    opts.passwordStdin && '--password-stdin',
+    opts.identity !== undefined && '--identity',
+    opts.cert !== undefined && '--cert',
+    opts.key !== undefined && '--key',
+  ].filter((f): f is string => typeof f === 'string');
+  if (others.length > 0) throw new UsageError(`--ext-jwt logs in with a token: ${others.join(' and ')} cannot be used with it`);
+  const token = await readToken(opts.extJwt!, deps);
+  const sessions = await deps.sessions();
+  const { profileName } = await sessions.current();
+  const source = opts.extJwt === '-' ? '-' : path.resolve(opts.extJwt!);
+  const result = await sessions.loginWithExtJwt({ url: opts.url, profileName, token, source, trust, totp: opts.totp });
+  deps.io.info(`Logged in to ${result.profile.controller} as ${result.identityName ?? "the token's identity"} with an external JWT (profile ${profileName})`);
+  if (result.replacedController) deps.io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
+  await warnIfNotCurrent(profileName);
+}
