@@ -30,7 +30,8 @@ const flag = (description: string): FieldDef => ({
  * A third-party certificate authority. Created unverified with a `verificationToken`; verified by a certificate it
  * signed whose common name is the token (`POST /cas/{id}/verify`). Only a verified CA is ever trusted. Create and
  * verify are handlers (the PEM is checked and fingerprinted); the rest is the standard group. `externalIdClaim`
- * (external ids read from a CA's certificates) is not supported yet: a body carrying it is refused, not ignored.
+ * says how to read an identity's externalId out of the CA's certificates (checked and completed by the CA's
+ * behaviour; a patch replaces it whole, null removes it).
  */
 export const ca: ResourceDef = {
   name: 'ca',
@@ -62,6 +63,24 @@ export const ca: ResourceDef = {
       replace: 'required',
       patch: 'optional',
       default: [],
+    },
+    externalIdClaim: {
+      type: {
+        kind: 'object',
+        properties: {
+          location: { kind: 'enum', values: ['COMMON_NAME', 'SAN_URI', 'SAN_EMAIL'] },
+          matcher: { kind: 'enum', values: ['ALL', 'PREFIX', 'SUFFIX', 'SCHEME'] },
+          matcherCriteria: { kind: 'string' },
+          parser: { kind: 'enum', values: ['NONE', 'SPLIT'] },
+          parserCriteria: { kind: 'string' },
+          index: { kind: 'integer', minimum: 0 },
+        },
+      },
+      description: 'How certificates of this CA name an identity by its externalId (location, matcher, parser, index)',
+      create: 'optional',
+      replace: 'optional',
+      patch: 'optional',
+      nullable: true,
     },
     identityNameFormat: {
       type: { kind: 'string', minLength: 1, maxLength: 1024 },

@@ -9,6 +9,7 @@ import type { Runtime } from '../runtime.js';
 import type { Ctx } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { signedByCa } from './cas.js';
+import { externalIdOf, type ExternalIdClaim } from '../pki/external-id.js';
 
 const INVALID_AUTH = (why: string) => new ApiError('INVALID_AUTH', { message: `The authentication request failed: ${why}` });
 
@@ -26,10 +27,28 @@ function issuedByUs(rt: Runtime, leaf: X509Certificate): boolean {
   return leaf.checkIssued(intermediate) && leaf.verify(intermediate.publicKey);
 }
 
-/** Whether a verified third-party CA that allows authentication issued it (an unverified CA is never trusted). */
-async function issuedByTrustedCa(rt: Runtime, leaf: X509Certificate): Promise<boolean> {
-  const cas = await rt.store.repo('ca').findAll({ isVerified: true, isAuthEnabled: true }, { columns: ['certPem'] });
-  return cas.some((ca) => signedByCa(ca, leaf));
+/** The verified third-party CA that allows authentication and issued it, if any (an unverified CA is never trusted). */
+async function trustedCaOf(rt: Runtime, leaf: X509Certificate): Promise<Row | undefined> {
+  const cas = await rt.store.repo('ca').findAll({ isVerified: true, isAuthEnabled: true }, { columns: ['certPem', 'externalIdClaim'] });
+  return cas.find((ca) => signedByCa(ca, leaf));
+}
+
+/**
+ * The identity and authenticator a certificate names by its CA's externalIdClaim. The identity has no
+ * authenticator row for it (the CA's certificates are the credential): the session records this fixed id, as
+ * OpenZiti records its internal one, and the certificate cannot be extended (only ours can).
+ */
+export const EXTERNAL_ID_AUTHENTICATOR_ID = 'internal-cert-external-id';
+
+async function byExternalId(rt: Runtime, ca: Row, der: Buffer): Promise<{ identity: Row; authenticator: Row } | undefined> {
+  const claim = ca.externalIdClaim as ExternalIdClaim | null;
+  // A CA without a claim reads back as an empty object: no location, no claim.
+  const externalId = claim?.location ? externalIdOf(claim, der) : undefined;
+  if (externalId === undefined) return undefined;
+  const identity = await rt.store.repo('identity').findOne({ externalId });
+  if (!identity) throw INVALID_AUTH(`no identity has the externalId the certificate names (by the CA's externalIdClaim)`);
+  const fingerprint = createHash('sha1').update(der).digest('hex');
+  return { identity, authenticator: { id: EXTERNAL_ID_AUTHENTICATOR_ID, identityId: identity.id, method: 'cert', fingerprint, isIssuedByNetwork: false } as unknown as Row };
 }
 
 /**
@@ -44,13 +63,14 @@ export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, n
   } catch {
     throw INVALID_AUTH('the client certificate cannot be read');
   }
-  if (!issuedByUs(rt, leaf) && !(await issuedByTrustedCa(rt, leaf))) {
+  const ca = issuedByUs(rt, leaf) ? undefined : await trustedCaOf(rt, leaf);
+  if (!issuedByUs(rt, leaf) && !ca) {
     throw INVALID_AUTH('the client certificate was issued neither by this controller nor by a verified CA that allows authentication');
   }
-  const fingerprint = createHash('sha1').update(der).digest('hex');
-  const authenticator = await rt.store.repo('authenticator').findOne({ method: 'cert', fingerprint });
-  if (!authenticator) throw INVALID_AUTH('the client certificate belongs to no identity');
-  const identity = await rt.store.repo('identity').get(authenticator.identityId as string);
+  // A CA with an externalIdClaim names the identity in its certificates; one that names none (or a CA without a
+  // claim) falls back to the certificate's own authenticator, found by fingerprint.
+  const named = ca ? await byExternalId(rt, ca, der) : undefined;
+  const { identity, authenticator } = named ?? (await byFingerprint(rt, der));
   const policy = await rt.store.repo('auth-policy').find(identity.authPolicyId as string);
   const cert = (policy?.primary as { cert?: { allowed?: boolean; allowExpiredCerts?: boolean } } | undefined)?.cert;
   if (cert?.allowed !== true) throw INVALID_AUTH("the identity's auth policy does not allow certificates");
@@ -58,4 +78,11 @@ export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, n
   if (expired && cert.allowExpiredCerts !== true) throw INVALID_AUTH("the client certificate is outside its validity and the identity's auth policy requires a valid one");
   if (isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, now)) throw INVALID_AUTH('the identity is disabled');
   return { identity, authenticator };
+}
+
+async function byFingerprint(rt: Runtime, der: Buffer): Promise<{ identity: Row; authenticator: Row }> {
+  const fingerprint = createHash('sha1').update(der).digest('hex');
+  const authenticator = await rt.store.repo('authenticator').findOne({ method: 'cert', fingerprint });
+  if (!authenticator) throw INVALID_AUTH('the client certificate belongs to no identity');
+  return { identity: await rt.store.repo('identity').get(authenticator.identityId as string), authenticator };
 }
