@@ -4,6 +4,7 @@ import { postureDataRoutes } from './api/posture-data.js';
 import { authenticateRoutes } from './api/authenticate.js';
 import { authenticatorBehaviour } from './api/authenticators.js';
 import { caBehaviour } from './api/cas.js';
+import { apiSessionCertificateBehaviour } from './api/api-session-certificates.js';
 import { configBehaviour, configTypeBehaviour } from './api/configs.js';
 import { crudRoutes } from './api/crud.js';
 import { apiSessionBehaviour, currentRoutes } from './api/current.js';
@@ -58,6 +59,7 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   terminatorBehaviour,
   caBehaviour,
   externalJwtSignerBehaviour,
+  apiSessionCertificateBehaviour,
   // Sessions end when a write takes their permission away: hooks on the resources that decide permissions.
   ...Object.entries(SESSION_LIFECYCLE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
 ];

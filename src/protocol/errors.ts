@@ -16,6 +16,7 @@ export const API_ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'The resource requested does not support this HTTP verb' },
   UNAUTHORIZED: { status: 401, message: 'The request could not be completed. The session is not authorized or the credentials are invalid' },
   INVALID_AUTH: { status: 401, message: 'The authentication request failed' },
+  FORBIDDEN: { status: 403, message: 'The operation is not allowed on this resource' },
   INVALID_AUTH_METHOD: { status: 400, message: 'The supplied authentication method is not supported' },
   INVALID_FILTER: { status: 400, message: 'The filter query supplied is invalid' },
   INVALID_PAGINATION: { status: 400, message: 'The pagination properties provided are invalid' },

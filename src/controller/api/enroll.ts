@@ -77,7 +77,30 @@ export function enrollRoutes(rt: Runtime): Route[] {
     // The keys that sign enrollment JWTs, as a bare JWK set (no envelope), for clients that verify tokens offline.
     ...routerEnrollRoutes(rt),
     { method: 'GET', path: '/enroll/jwks', api: 'client', access: 'public', handler: async () => ({ raw: JSON.stringify(await rt.enrollmentSigner.jwks()), contentType: 'application/json' }) },
+    { method: 'POST', path: '/enroll/challenge', api: 'client', access: 'public', operationId: 'enrollmentChallenge', handler: (ctx) => enrollmentChallenge(rt, ctx) },
   ];
+}
+
+const CHALLENGE_BODY = {
+  type: 'object',
+  properties: {
+    keyId: { type: 'string', minLength: 1, maxLength: 256 },
+    nonce: { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' },
+  },
+  required: ['keyId', 'nonce'],
+  additionalProperties: false,
+};
+
+/**
+ * `POST /enroll/challenge`: proof that this controller holds the key that signs its enrollment JWTs. The client picks
+ * a fresh UUID nonce and a kid (from the JWT's header or /enroll/jwks); the answer is the nonce signed with that
+ * key, and the CA bundle (`caPool`) that the controller's certificate chains to. Not an envelope (as OpenZiti).
+ */
+async function enrollmentChallenge(rt: Runtime, ctx: Ctx): Promise<Reply> {
+  const body = rt.validators.custom(CHALLENGE_BODY, await ctx.json()) as { keyId: string; nonce: string };
+  const signed = rt.enrollmentSigner.signNonce(body.keyId, body.nonce);
+  if (!signed) throw invalidField('keyId', 'is not the id of a key of this controller (see /enroll/jwks)', body.keyId);
+  return { raw: JSON.stringify({ ...signed, caPool: rt.pki.caBundlePem }), contentType: 'application/json' };
 }
 
 /**
