@@ -9,6 +9,7 @@ import type { Runtime } from '../runtime.js';
 import type { Ctx } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { signedByCa } from './cas.js';
+import { issuedByThisPki } from '../pki/pki.js';
 import { externalIdOf, type ExternalIdClaim } from '../pki/external-id.js';
 
 const INVALID_AUTH = (why: string) => new ApiError('INVALID_AUTH', { message: `The authentication request failed: ${why}` });
@@ -21,10 +22,12 @@ export function peerCertificate(ctx: Ctx): Buffer | undefined {
   return cert && cert.raw && cert.raw.length > 0 ? cert.raw : undefined;
 }
 
-/** Whether the controller's intermediate CA signed this certificate (the CA every enrollment certificate comes from). */
+/**
+ * Whether the controller's intermediate CA signed this certificate (the CA every enrollment certificate comes
+ * from), the current one or one it replaced: certificates issued before a rotation stay valid.
+ */
 function issuedByUs(rt: Runtime, leaf: X509Certificate): boolean {
-  const intermediate = new X509Certificate(rt.pki.intermediateCertPem);
-  return leaf.checkIssued(intermediate) && leaf.verify(intermediate.publicKey);
+  return issuedByThisPki(rt.pki, leaf);
 }
 
 /** The verified third-party CA that allows authentication and issued it, if any (an unverified CA is never trusted). */
