@@ -34,7 +34,7 @@ describe('ctl ca create --external-id-claim', () => {
     const name = unique('bad-claim');
     const files = opensslCa(unique('bad-claim-ca'));
     const refused = await f.cli.run(['ca', 'create', name, '--cert', files.cert, '--external-id-claim', '{"location":"COMMON_NAME","matcher":"SCHEME","matcherCriteria":"x","parser":"NONE"}']);
-    assert.notEqual(refused.code, 0, describeRun(['ca create bad claim'], refused));
+    assert.equal(refused.code, 6, describeRun(['ca create bad claim'], refused));
     assert.match(refused.stderr, /externalIdClaim\.matcher/);
     assert.equal(await caByName(name), undefined);
     const usage = await f.cli.run(['ca', 'create', name, '--cert', files.cert, '--external-id-claim', '{not json']);
@@ -59,7 +59,7 @@ describe('ctl authenticator request-extend', () => {
 
     const admin = (await f.admin.get('/authenticators', { query: { filter: 'method = "updb"' } })).body.data[0];
     const refused = await f.cli.run(['authenticator', 'request-extend', admin.id]);
-    assert.notEqual(refused.code, 0, describeRun(['request-extend updb'], refused));
+    assert.equal(refused.code, 6, describeRun(['request-extend updb'], refused));
     assert.match(refused.stderr, /only certificates can be extended|FORBIDDEN/);
     assert.equal((await f.admin.get(`/authenticators/${admin.id}`)).body.data.isExtendRequested, false);
   });
