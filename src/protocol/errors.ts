@@ -45,6 +45,7 @@ export const API_ERRORS = {
   ENROLLMENT_NO_VALID_CAS: { status: 400, message: 'No valid CA issued the certificate' },
   ENROLLMENT_IDENTITY_ALREADY_ENROLLED: { status: 409, message: 'The certificate has already been enrolled' },
   CERT_IN_USE: { status: 409, message: 'The certificate is already in use by an authenticator' },
+  MISSING_CERT_CLAIM: { status: 400, message: 'The certificate is expected to contain an externalId, which was not found' },
   NO_EDGE_ROUTERS_AVAILABLE: { status: 400, message: 'No edge routers are assigned and online to handle the requested connection' },
   INVALID_POSTURE: { status: 409, message: 'Posture response data is missing or wrong' },
   SERVER_TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests, try again later' },

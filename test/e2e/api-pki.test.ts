@@ -68,6 +68,49 @@ describe('PKI over HTTPS: external ids, session flags, session certificates, the
     assert.equal((await mtlsRequest(target(), stranger, 'POST', '/authenticate?method=cert')).status, 401);
   });
 
+  it('CA auto enrollment by externalIdClaim: the identity gets the named externalId and no authenticator', async () => {
+    const files = opensslCa(unique('badge-ca'));
+    const caName = unique('badges');
+    const created = await admin.post('/cas', {
+      name: caName,
+      certPem: files.pem,
+      isAutoCaEnrollmentEnabled: true,
+      isOttCaEnrollmentEnabled: false,
+      isAuthEnabled: true,
+      identityRoles: ['badge'],
+      externalIdClaim: { location: 'SAN_URI', matcher: 'SCHEME', matcherCriteria: 'urn', parser: 'SPLIT', parserCriteria: ':', index: 2 },
+    });
+    assertStatus(created, 201);
+    const caId = created.body.data.id;
+    const token = (await admin.get(`/cas/${caId}`)).body.data.verificationToken;
+    assertStatus(await admin.request('POST', `/cas/${caId}/verify`, { body: opensslSigned(files, token, unique('v')), headers: { 'content-type': 'text/plain' } }), 200);
+
+    const badge = unique('b');
+    const device = opensslClient(files, 'door-7', `URI:urn:badge:${badge}`);
+    const enrolled = await mtlsRequest(target(), device, 'POST', '/enroll/ca');
+    assert.equal(enrolled.status, 200, enrolled.text);
+    const made = (await admin.get('/identities', { query: { filter: `externalId = "${badge}"` } })).body.data[0];
+    assert.ok(made, 'the identity carries the externalId the certificate names');
+    assert.equal(made.name, `${caName}-door-7`);
+    assert.deepEqual(made.roleAttributes, ['badge']);
+    assert.deepEqual(made.authenticators, {}, 'no authenticator: the CA certificates are the credential');
+    const login = await mtlsRequest(target(), device, 'POST', '/authenticate?method=cert');
+    assert.equal(login.status, 200, login.text);
+    assert.equal(login.body.data.identity.id, made.id);
+    // Another certificate naming the same id is the same identity: it logs in, but does not enroll again.
+    const second = opensslClient(files, 'door-8', `URI:urn:badge:${badge}`);
+    const again = await mtlsRequest(target(), second, 'POST', '/enroll/ca');
+    assert.equal(again.status, 409, again.text);
+    assert.equal(again.body.error.code, 'ENROLLMENT_IDENTITY_ALREADY_ENROLLED');
+    assert.equal((await mtlsRequest(target(), second, 'POST', '/authenticate?method=cert')).body.data.identity.id, made.id);
+    // A certificate that names no id cannot enroll, and nothing is made.
+    const nameless = opensslClient(files, 'door-9', 'URI:https://elsewhere.example');
+    const refused = await mtlsRequest(target(), nameless, 'POST', '/enroll/ca');
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(refused.body.error.code, 'MISSING_CERT_CLAIM');
+    assert.equal((await admin.get('/identities', { query: { filter: `name = "${caName}-door-9"` } })).body.data.length, 0);
+  });
+
   it('the session of an enrolled certificate is extendable and shows a request to extend; its session certificates open nothing', async () => {
     const id = await createIdentity(admin, { name: unique('dev'), enrollment: { ott: true } });
     const ott = (await admin.get(`/identities/${id}`)).body.data.enrollment.ott.token;
