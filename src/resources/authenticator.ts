@@ -52,6 +52,7 @@ export const authenticator: ResourceDef = {
     isExtendRequested: serverField({ kind: 'boolean' }, 'An administrator asked for the certificate to be extended early (cert)', { filterable: true, default: false }),
     isKeyRollRequested: serverField({ kind: 'boolean' }, 'The early extension should use a new key pair (cert)', { filterable: true, default: false }),
     extendRequestedAt: serverField(datetime, 'When the early extension was requested (cert)', { filterable: true, sortable: true }),
+    lastExtendRolledKeys: serverField({ kind: 'boolean' }, 'The last verified extension came with a new key pair (cert)', { filterable: true, default: false }),
   },
   example: { method: 'updb', username: 'user-$unique', password: 'Password-$unique' },
   // One password per identity, decided by the database so that two concurrent creates cannot both succeed.

@@ -70,12 +70,20 @@ for (const store of storesUnderTest()) {
       assert.equal(answered.isKeyRollRequested, false);
       assert.equal(answered.extendRequestedAt, undefined);
       assert.equal(answered.fingerprint, new X509Certificate(extended.body.data.clientCert).fingerprint.replace(/:/g, '').toLowerCase());
+      assert.equal(answered.lastExtendRolledKeys, true, 'the extension came with a new key');
 
       // Without rollKeys (an empty body too) only the extension is asked for.
       assert.equal((await t.admin.request('POST', `/authenticators/${auth.id}/request-extend`, { json: {} })).status, 200);
       const again = (await t.admin.request('GET', `/authenticators/${auth.id}`)).body.data;
       assert.equal(again.isExtendRequested, true);
       assert.equal(again.isKeyRollRequested, false);
+      // Extended with the same key this time: the request is answered, but no key was rolled.
+      const sameKey = await as('POST', `${CLIENT}/current-identity/authenticators/${auth.id}/extend`, { clientCertCsr: createCsr(key, 'device') });
+      assert.equal(sameKey.status, 200, JSON.stringify(sameKey.body));
+      assert.equal((await as('POST', `${CLIENT}/current-identity/authenticators/${auth.id}/extend-verify`, { clientCert: sameKey.body.data.clientCert })).status, 200);
+      const kept = (await t.admin.request('GET', `/authenticators/${auth.id}`)).body.data;
+      assert.equal(kept.isExtendRequested, false);
+      assert.equal(kept.lastExtendRolledKeys, false);
     });
 
     it('refusals change nothing: a password authenticator (403), an unknown id (404), a bad body (400), no admin (401)', async () => {

@@ -51,10 +51,13 @@ async function verifyExtension(rt: Runtime, ctx: Ctx) {
     fingerprint = undefined;
   }
   if (fingerprint !== row.pendingFingerprint) throw new ApiError('INVALID_CLIENT_CERT', { message: 'clientCert is not the certificate the extension issued' });
+  // Whether the holder made a new key (what request-extend's rollKeys asks for): the two certificates' keys differ.
+  const spki = (pem: string) => new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
+  const rolledKeys = !spki(row.certPem as string).equals(spki(row.pendingCertPem as string));
   await rt.store.repo('authenticator').update(
     row.id,
     // The extension asked for (request-extend) has happened: the request is answered.
-    { certPem: row.pendingCertPem, fingerprint: row.pendingFingerprint, pendingCertPem: null, pendingFingerprint: null, isExtendRequested: false, isKeyRollRequested: false, extendRequestedAt: null },
+    { certPem: row.pendingCertPem, fingerprint: row.pendingFingerprint, pendingCertPem: null, pendingFingerprint: null, isExtendRequested: false, isKeyRollRequested: false, extendRequestedAt: null, lastExtendRolledKeys: rolledKeys },
     ctx.now.toISOString(),
   );
   return { data: {} };

@@ -36,6 +36,16 @@ export const migration: Migration = {
     },
     {
       "op": "addColumn",
+      "table": "authenticators",
+      "column": {
+        "name": "lastExtendRolledKeys",
+        "type": "integer",
+        "notNull": false,
+        "default": 0
+      }
+    },
+    {
+      "op": "addColumn",
       "table": "cas",
       "column": {
         "name": "externalIdClaim",
