@@ -90,13 +90,13 @@ function presentCas(rows: Row[]): Record<string, unknown>[] {
 export const caBehaviour: ResourceBehaviour = {
   resource: 'ca',
   present: presentCas,
-  // An ottca enrollment is worthless without its CA: they go with it, in the delete's transaction.
   hooks: {
     // A replace or patch that carries the claim has it checked and completed (a patch replaces it whole).
     async beforeWrite(_rt, write) {
       if (!('externalIdClaim' in write.values)) return;
       return { ...write.values, externalIdClaim: normalizeExternalIdClaim(write.values.externalIdClaim) };
     },
+    // An ottca enrollment is worthless without its CA: they go with it, in the delete's transaction.
     async beforeDelete(rt, row) {
       await rt.store.repo('enrollment').deleteWhere({ caId: row.id });
     },

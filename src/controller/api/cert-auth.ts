@@ -1,6 +1,7 @@
 // `POST /authenticate?method=cert`: the client certificate of the TLS connection logs in the identity whose cert
-// authenticator has its fingerprint. The TLS handshake has proved the client holds the certificate's key; here
-// the certificate must be one this controller's CA issued, be known, and be allowed by the identity's auth policy.
+// authenticator has its fingerprint, or, for a verified CA with an externalIdClaim, the identity with the externalId
+// the certificate names. The TLS handshake has proved the client holds the certificate's key; here the certificate
+// must be one this controller's CA (or a trusted CA) issued, be known, and be allowed by the identity's auth policy.
 import { createHash, X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import { ApiError } from '../../protocol/errors.js';
@@ -22,27 +23,20 @@ export function peerCertificate(ctx: Ctx): Buffer | undefined {
   return cert && cert.raw && cert.raw.length > 0 ? cert.raw : undefined;
 }
 
-/**
- * Whether the controller's intermediate CA signed this certificate (the CA every enrollment certificate comes
- * from), the current one or one it replaced: certificates issued before a rotation stay valid.
- */
-function issuedByUs(rt: Runtime, leaf: X509Certificate): boolean {
-  return issuedByThisPki(rt.pki, leaf);
-}
-
 /** The verified third-party CA that allows authentication and issued it, if any (an unverified CA is never trusted). */
 async function trustedCaOf(rt: Runtime, leaf: X509Certificate): Promise<Row | undefined> {
   const cas = await rt.store.repo('ca').findAll({ isVerified: true, isAuthEnabled: true }, { columns: ['certPem', 'externalIdClaim'] });
   return cas.find((ca) => signedByCa(ca, leaf));
 }
 
+/** What a session opened by an externalIdClaim records as its authenticator (as OpenZiti's internal one). */
+const EXTERNAL_ID_AUTHENTICATOR_ID = 'internal-cert-external-id';
+
 /**
  * The identity and authenticator a certificate names by its CA's externalIdClaim. The identity has no
- * authenticator row for it (the CA's certificates are the credential): the session records this fixed id, as
- * OpenZiti records its internal one, and the certificate cannot be extended (only ours can).
+ * authenticator row for it (the CA's certificates are the credential), so the certificate cannot be extended
+ * (only ours can).
  */
-export const EXTERNAL_ID_AUTHENTICATOR_ID = 'internal-cert-external-id';
-
 async function byExternalId(rt: Runtime, ca: Row, der: Buffer): Promise<{ identity: Row; authenticator: Row } | undefined> {
   const claim = ca.externalIdClaim as ExternalIdClaim | null;
   // A CA without a claim reads back as an empty object: no location, no claim.
@@ -66,8 +60,10 @@ export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, n
   } catch {
     throw INVALID_AUTH('the client certificate cannot be read');
   }
-  const ca = issuedByUs(rt, leaf) ? undefined : await trustedCaOf(rt, leaf);
-  if (!issuedByUs(rt, leaf) && !ca) {
+  // Ours: the current intermediate or one it replaced (certificates issued before a rotation stay valid).
+  const ours = issuedByThisPki(rt.pki, leaf);
+  const ca = ours ? undefined : await trustedCaOf(rt, leaf);
+  if (!ours && !ca) {
     throw INVALID_AUTH('the client certificate was issued neither by this controller nor by a verified CA that allows authentication');
   }
   // A CA with an externalIdClaim names the identity in its certificates; one that names none (or a CA without a
