@@ -19,7 +19,7 @@ import { toWire } from './present.js';
 const certificate = resource('api-session-certificate');
 const BASE = '/current-api-session/certificates';
 /** OpenZiti's lifespan of a session certificate. */
-export const SESSION_CERT_LIFETIME_MS = 12 * 60 * 60 * 1000;
+const SESSION_CERT_LIFETIME_MS = 12 * 60 * 60 * 1000;
 const CREATE_BODY = { type: 'object', properties: {}, additionalProperties: false };
 
 const self = (id: string) => ({ self: { href: `.${BASE}/${id}` } });
