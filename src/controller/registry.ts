@@ -5,6 +5,7 @@ import { authenticateRoutes } from './api/authenticate.js';
 import { authPolicyBehaviour, authPolicySignerBehaviour } from './api/auth-policies.js';
 import { authenticatorBehaviour } from './api/authenticators.js';
 import { caBehaviour } from './api/cas.js';
+import { apiSessionCertificateBehaviour } from './api/api-session-certificates.js';
 import { configBehaviour, configTypeBehaviour } from './api/configs.js';
 import { crudRoutes } from './api/crud.js';
 import { apiSessionBehaviour, currentRoutes } from './api/current.js';
@@ -64,6 +65,7 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   authPolicyBehaviour,
   // A signer an auth policy names cannot be deleted.
   authPolicySignerBehaviour,
+  apiSessionCertificateBehaviour,
   // Sessions end when a write takes their permission away: hooks on the resources that decide permissions.
   ...Object.entries(SESSION_LIFECYCLE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
 ];

@@ -30,7 +30,8 @@ const flag = (description: string): FieldDef => ({
  * A third-party certificate authority. Created unverified with a `verificationToken`; verified by a certificate it
  * signed whose common name is the token (`POST /cas/{id}/verify`). Only a verified CA is ever trusted. Create and
  * verify are handlers (the PEM is checked and fingerprinted); the rest is the standard group. `externalIdClaim`
- * (external ids read from a CA's certificates) is not supported yet: a body carrying it is refused, not ignored.
+ * says how to read an identity's externalId out of the CA's certificates (checked and completed by the CA's
+ * behaviour; a patch replaces it whole, null removes it).
  */
 export const ca: ResourceDef = {
   name: 'ca',
@@ -62,6 +63,19 @@ export const ca: ResourceDef = {
       replace: 'required',
       patch: 'optional',
       default: [],
+    },
+    externalIdClaim: {
+      // Free-form here because its members are nullable (criteria), which member types cannot say; the CA's
+      // behaviour checks it whole (src/controller/pki/external-id.ts) and stores all six members.
+      type: { kind: 'object' },
+      description:
+        'How certificates of this CA name an identity by its externalId: location (COMMON_NAME, SAN_URI, SAN_EMAIL), matcher (ALL, PREFIX, SUFFIX, SCHEME), matcherCriteria, parser (NONE, SPLIT), parserCriteria, index',
+      create: 'optional',
+      replace: 'optional',
+      patch: 'optional',
+      nullable: true,
+      // Its presenter leaves it out when the CA has none (an empty object would not be a claim).
+      read: { required: false },
     },
     identityNameFormat: {
       type: { kind: 'string', minLength: 1, maxLength: 1024 },

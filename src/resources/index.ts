@@ -1,6 +1,7 @@
 import { apiSession } from './api-session.js';
 import { authPolicy } from './auth-policy.js';
 import { authenticator } from './authenticator.js';
+import { apiSessionCertificate } from './api-session-certificate.js';
 import { ca } from './ca.js';
 import { configType } from './config-type.js';
 import { edgeRouterPolicy } from './edge-router-policy.js';
@@ -48,6 +49,7 @@ export const CATALOGUE: readonly ResourceDef[] = [
   ca,
   externalJwtSigner,
   mfa,
+  apiSessionCertificate,
 ];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));

@@ -92,7 +92,8 @@ export interface FieldDef {
    *   read as an entity reference, `typeId` beside it). A virtual field with a read `type` is served too: its
    *   presenter fills it (identity `enrollment`: written as a request, read as the outstanding enrollments);
    * - `required`: in every read model, though nothing on the write side says so (a server-set field that is
-   *   always set, such as an API session's `identityId`).
+   *   always set, such as an API session's `identityId`); `false`: left out of read models where it has no value,
+   *   though its kind would always be served (a CA's `externalIdClaim` object, absent when the CA has none).
    */
   read?: { type?: FieldType; required?: boolean };
   /**

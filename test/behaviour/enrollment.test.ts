@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -116,6 +116,31 @@ for (const store of storesUnderTest()) {
       assert.equal(now.enrollment.ott.token, enrollment.token);
       assert.deepEqual(now.authenticators, {});
       assert.ok((await state(updb.id)).enrollment.updb);
+    });
+
+    it('CSRs openssl made for keys of the wrong type or curve are refused, naming the key; nothing changes', async () => {
+      const { id, enrollment } = await identityWith({ ott: true });
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'ctl-wrong-key-'));
+      const csrFor = (name: string, keyArgs: string[]) => {
+        execFileSync('openssl', ['req', '-new', ...keyArgs, '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`], { cwd: dir, stdio: 'ignore' });
+        return readFileSync(path.join(dir, `${name}.csr`), 'utf8');
+      };
+      const cases: [string, RegExp][] = [
+        [csrFor('ed25519', ['-newkey', 'ed25519']), /algorithm not accepted|RSA or EC/],
+        [csrFor('secp256k1', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:secp256k1']), /curve secp256k1; P-256 or P-384 is required/],
+        [csrFor('p521', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-521']), /curve secp521r1; P-256 or P-384 is required/],
+        [csrFor('rsa6144', ['-newkey', 'rsa:6144']), /more than the 4096 accepted/],
+      ];
+      for (const [csr, reason] of cases) {
+        const res = await enrollOtt(enrollment.token, csr);
+        assert.equal(res.status, 400, JSON.stringify(res.body));
+        assert.equal(res.body.error.code, 'COULD_NOT_PROCESS_CSR');
+        assert.equal(res.body.error.cause.field, 'clientCsr');
+        assert.match(res.body.error.message, reason);
+      }
+      const now = await state(id);
+      assert.equal(now.enrollment.ott.token, enrollment.token, 'the token is not spent');
+      assert.deepEqual(now.authenticators, {});
     });
 
     it('an expired token is ENROLLMENT_EXPIRED and stays until refreshed; a refresh revives it with a new token', async () => {

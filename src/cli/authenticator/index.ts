@@ -1,6 +1,6 @@
 // The authenticator noun's own verbs, beside the generic ones: `revert` (the authenticator goes, an enrollment takes
-// its place). Registered in src/cli/tree.ts with nounCommands.
-import { Command } from '@commander-js/extra-typings';
+// its place) and `request-extend` (the holder of a certificate is asked to extend it early). Registered in src/cli/tree.ts with nounCommands.
+import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { authenticator } from '../../resources/authenticator.js';
 import type { Deps } from '../deps.js';
@@ -33,6 +33,29 @@ export async function runAuthenticatorRevert(opts: AuthenticatorRevertOptions, d
   });
 }
 
+export interface AuthenticatorRequestExtendOptions {
+  id: string;
+  rollKeys?: boolean;
+}
+
+export function buildAuthenticatorRequestExtend(deps: Deps, run = runAuthenticatorRequestExtend): CommandUnknownOpts {
+  const command = withMeta(new Command('request-extend').argument('<id>', 'the certificate authenticator (`ctl identity authenticators NAME` shows ids)'), {
+    description:
+      'Ask the holder of a certificate to extend it early: its API sessions say so (isCertExtendRequested) until it ' +
+      'extends and verifies a new certificate. With --roll-keys the new certificate should have a new key pair. ' +
+      'Clients that cannot extend ignore the request. Only certificate authenticators take it.',
+    examples: ['ctl authenticator request-extend 4fG7kq2', 'ctl authenticator request-extend 4fG7kq2 --roll-keys'],
+  }).addOption(new Option('--roll-keys', 'ask for a new key pair too'));
+  return command.action(async (id, o) => run({ id, ...o }, deps));
+}
+
+export async function runAuthenticatorRequestExtend(opts: AuthenticatorRequestExtendOptions, deps: Deps): Promise<void> {
+  const api = await deps.api();
+  await api.post(`${entityPath(authenticator, opts.id)}/request-extend`, { rollKeys: opts.rollKeys === true });
+  deps.io.info(`asked the holder of authenticator ${opts.id} to extend its certificate${opts.rollKeys ? ' with a new key' : ''}`);
+}
+
 export const verbs: NounModule['verbs'] = {
   revert: (deps) => buildAuthenticatorRevert(deps),
+  'request-extend': (deps) => buildAuthenticatorRequestExtend(deps),
 };

@@ -6,6 +6,7 @@ import { ca } from '../../resources/ca.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../../console/errors.js';
 import { announceCreated } from '../generic/create.js';
+import { jsonObject } from '../generic/fields.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath, fetchEntity, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
@@ -31,6 +32,7 @@ export interface CaCreateOptions {
   auth?: boolean;
   roles?: string[];
   nameFormat?: string;
+  externalIdClaim?: Record<string, unknown>;
 }
 
 export function buildCaCreate(deps: Deps, run = runCaCreate): CommandUnknownOpts {
@@ -38,14 +40,24 @@ export function buildCaCreate(deps: Deps, run = runCaCreate): CommandUnknownOpts
     description:
       'Register a third-party CA from its PEM certificate. It starts unverified and is trusted for nothing until ' +
       '`ctl ca verify` proves its key; the flags say what its certificates may then do.',
-    examples: ['ctl ca create corp --cert corp-ca.pem --ott-ca --auth', 'ctl ca create fleet --cert fleet-ca.pem --auto-enroll --roles fleet,emea --name-format "[caName]-[commonName]"'],
+    examples: [
+      'ctl ca create corp --cert corp-ca.pem --ott-ca --auth',
+      'ctl ca create fleet --cert fleet-ca.pem --auto-enroll --roles fleet,emea --name-format "[caName]-[commonName]"',
+      `ctl ca create staff --cert staff-ca.pem --auth --external-id-claim '{"location":"SAN_EMAIL","matcher":"SUFFIX","matcherCriteria":"@corp.example","parser":"NONE"}'`,
+    ],
   })
     .requiredOption('--cert <file>', 'the CA certificate (PEM)')
     .addOption(new Option('--auto-enroll', 'certificates of the CA may enroll without a prior identity'))
     .addOption(new Option('--ott-ca', 'identities may enroll with a certificate of the CA and a one-time token (ottca)'))
     .addOption(new Option('--auth', 'certificates of the CA may log in (certificate authentication)'))
     .addOption(new Option('--roles <attributes>', 'role attributes of identities made by auto enrollment (comma-separated, repeatable)').argParser(list))
-    .addOption(new Option('--name-format <format>', 'names of identities made by auto enrollment: [caName], [caId], [commonName], [requestedName], [identityId]'));
+    .addOption(new Option('--name-format <format>', 'names of identities made by auto enrollment: [caName], [caId], [commonName], [requestedName], [identityId]'))
+    .addOption(
+      new Option(
+        '--external-id-claim <json>',
+        'how its certificates name an identity by externalId: {location COMMON_NAME|SAN_URI|SAN_EMAIL, matcher ALL|PREFIX|SUFFIX|SCHEME, matcherCriteria, parser NONE|SPLIT, parserCriteria, index} (JSON, @FILE, - for stdin)',
+      ).argParser(jsonObject),
+    );
   return command.action(async (name, o) => run({ name, ...o }, deps));
 }
 
@@ -60,6 +72,7 @@ export async function runCaCreate(opts: CaCreateOptions, deps: Deps): Promise<vo
     isAuthEnabled: opts.auth === true,
     identityRoles: opts.roles ?? [],
     ...(opts.nameFormat !== undefined ? { identityNameFormat: opts.nameFormat } : {}),
+    ...(opts.externalIdClaim !== undefined ? { externalIdClaim: opts.externalIdClaim } : {}),
   });
   announceCreated(deps.io, ca, opts.name, created.id);
   const detail = await api.get<{ verificationToken?: string }>(entityPath(ca, created.id));

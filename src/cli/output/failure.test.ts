@@ -25,6 +25,10 @@ describe('describeFailure', () => {
     assert.equal(describeFailure(new ApiError('SOMETHING', { status: 409 })).exitCode, EXIT.rejected);
     assert.equal(describeFailure(new ApiError('SERVER_TOO_MANY_REQUESTS')).exitCode, EXIT.failure);
     assert.equal(describeFailure(new ApiError('UNHANDLED')).exitCode, EXIT.failure);
+    // Refused for the entity, not for the session: no login hint.
+    const forbidden = describeFailure(new ApiError('FORBIDDEN'));
+    assert.equal(forbidden.exitCode, EXIT.rejected);
+    assert.ok(!forbidden.lines.some((l) => /ctl login/.test(l)));
   });
 
   it('says a duplicate in words, for whichever resource the request was about (exit 6)', () => {

@@ -51,7 +51,8 @@ function apiFailure(err: ApiError): Failure {
   if (duplicate) return { exitCode: EXIT.rejected, lines: [duplicate] };
   const causes = err.cause ? [causeLine(err.cause)] : [];
   const message = `${err.message} (${err.code})`;
-  if (err.code === 'UNAUTHORIZED' || err.code === 'INVALID_AUTH' || err.status === 401 || err.status === 403) {
+  // FORBIDDEN is the operation refused for this entity (request-extend on a password), not the session: exit 6 below.
+  if (err.code === 'UNAUTHORIZED' || err.code === 'INVALID_AUTH' || err.status === 401 || (err.status === 403 && err.code !== 'FORBIDDEN')) {
     return { exitCode: EXIT.auth, lines: [message, ...causes, LOGIN_HINT] };
   }
   if (err.code === 'NOT_FOUND' || err.status === 404) return { exitCode: EXIT.notFound, lines: [message, ...causes] };

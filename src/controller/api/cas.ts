@@ -5,11 +5,13 @@ import { createHash, randomUUID, X509Certificate } from 'node:crypto';
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import { signStaticJwt } from '../pki/enrollment-jwt.js';
+import { normalizeExternalIdClaim } from '../pki/external-id.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { created } from './crud.js';
+import { toWire } from './present.js';
 
 const ca = resource('ca');
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
@@ -34,7 +36,7 @@ async function createCa(rt: Runtime, ctx: Ctx) {
   const notCa = certs.find((c) => !c.ca);
   if (notCa) throw new ApiError('CERTIFICATE_IS_NOT_CA', { message: `${notCa.subject.replace(/\n/g, ', ')} is not a CA certificate (basicConstraints CA:TRUE)` });
   const fingerprint = createHash('sha1').update(certs[0].raw).digest('hex');
-  const values = { ...body, certPem, fingerprint, isVerified: false, verificationToken: randomUUID() };
+  const values = { ...body, certPem, fingerprint, isVerified: false, verificationToken: randomUUID(), externalIdClaim: normalizeExternalIdClaim(body.externalIdClaim) };
   const id = await rt.store.tx(() => rt.store.repoFor(ca).insert(values, { now: ctx.now.toISOString() }));
   return created(ca, id);
 }
@@ -76,10 +78,25 @@ async function caJwt(rt: Runtime, ctx: Ctx) {
   return { raw: jwt, contentType: 'application/jwt' };
 }
 
+/** A CA without a claim shows none (the column reads back as an empty object, which OpenZiti's schema refuses). */
+function presentCas(rows: Row[]): Record<string, unknown>[] {
+  return rows.map((row) => {
+    const wire = toWire(ca, row);
+    if (!(wire.externalIdClaim as { location?: string } | undefined)?.location) delete wire.externalIdClaim;
+    return wire;
+  });
+}
+
 export const caBehaviour: ResourceBehaviour = {
   resource: 'ca',
-  // An ottca enrollment is worthless without its CA: they go with it, in the delete's transaction.
+  present: presentCas,
   hooks: {
+    // A replace or patch that carries the claim has it checked and completed (a patch replaces it whole).
+    async beforeWrite(_rt, write) {
+      if (!('externalIdClaim' in write.values)) return;
+      return { ...write.values, externalIdClaim: normalizeExternalIdClaim(write.values.externalIdClaim) };
+    },
+    // An ottca enrollment is worthless without its CA: they go with it, in the delete's transaction.
     async beforeDelete(rt, row) {
       await rt.store.repo('enrollment').deleteWhere({ caId: row.id });
     },

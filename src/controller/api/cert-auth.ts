@@ -1,6 +1,7 @@
 // `POST /authenticate?method=cert`: the client certificate of the TLS connection logs in the identity whose cert
-// authenticator has its fingerprint. The TLS handshake has proved the client holds the certificate's key; here
-// the certificate must be one this controller's CA issued, be known, and be allowed by the identity's auth policy.
+// authenticator has its fingerprint, or, for a verified CA with an externalIdClaim, the identity with the externalId
+// the certificate names. The TLS handshake has proved the client holds the certificate's key; here the certificate
+// must be one this controller's CA (or a trusted CA) issued, be known, and be allowed by the identity's auth policy.
 import { createHash, X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import { ApiError } from '../../protocol/errors.js';
@@ -9,6 +10,8 @@ import type { Runtime } from '../runtime.js';
 import type { Ctx } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { signedByCa } from './cas.js';
+import { issuedByThisPki } from '../pki/pki.js';
+import { externalIdOf, type ExternalIdClaim } from '../pki/external-id.js';
 
 const INVALID_AUTH = (why: string) => new ApiError('INVALID_AUTH', { message: `The authentication request failed: ${why}` });
 
@@ -20,16 +23,29 @@ export function peerCertificate(ctx: Ctx): Buffer | undefined {
   return cert && cert.raw && cert.raw.length > 0 ? cert.raw : undefined;
 }
 
-/** Whether the controller's intermediate CA signed this certificate (the CA every enrollment certificate comes from). */
-function issuedByUs(rt: Runtime, leaf: X509Certificate): boolean {
-  const intermediate = new X509Certificate(rt.pki.intermediateCertPem);
-  return leaf.checkIssued(intermediate) && leaf.verify(intermediate.publicKey);
+/** The verified third-party CA that allows authentication and issued it, if any (an unverified CA is never trusted). */
+async function trustedCaOf(rt: Runtime, leaf: X509Certificate): Promise<Row | undefined> {
+  const cas = await rt.store.repo('ca').findAll({ isVerified: true, isAuthEnabled: true }, { columns: ['certPem', 'externalIdClaim'] });
+  return cas.find((ca) => signedByCa(ca, leaf));
 }
 
-/** Whether a verified third-party CA that allows authentication issued it (an unverified CA is never trusted). */
-async function issuedByTrustedCa(rt: Runtime, leaf: X509Certificate): Promise<boolean> {
-  const cas = await rt.store.repo('ca').findAll({ isVerified: true, isAuthEnabled: true }, { columns: ['certPem'] });
-  return cas.some((ca) => signedByCa(ca, leaf));
+/** What a session opened by an externalIdClaim records as its authenticator (as OpenZiti's internal one). */
+const EXTERNAL_ID_AUTHENTICATOR_ID = 'internal-cert-external-id';
+
+/**
+ * The identity and authenticator a certificate names by its CA's externalIdClaim. The identity has no
+ * authenticator row for it (the CA's certificates are the credential), so the certificate cannot be extended
+ * (only ours can).
+ */
+async function byExternalId(rt: Runtime, ca: Row, der: Buffer): Promise<{ identity: Row; authenticator: Row } | undefined> {
+  const claim = ca.externalIdClaim as ExternalIdClaim | null;
+  // A CA without a claim reads back as an empty object: no location, no claim.
+  const externalId = claim?.location ? externalIdOf(claim, der) : undefined;
+  if (externalId === undefined) return undefined;
+  const identity = await rt.store.repo('identity').findOne({ externalId });
+  if (!identity) throw INVALID_AUTH(`no identity has the externalId the certificate names (by the CA's externalIdClaim)`);
+  const fingerprint = createHash('sha1').update(der).digest('hex');
+  return { identity, authenticator: { id: EXTERNAL_ID_AUTHENTICATOR_ID, identityId: identity.id, method: 'cert', fingerprint, isIssuedByNetwork: false } as unknown as Row };
 }
 
 /**
@@ -44,13 +60,16 @@ export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, n
   } catch {
     throw INVALID_AUTH('the client certificate cannot be read');
   }
-  if (!issuedByUs(rt, leaf) && !(await issuedByTrustedCa(rt, leaf))) {
+  // Ours: the current intermediate or one it replaced (certificates issued before a rotation stay valid).
+  const ours = issuedByThisPki(rt.pki, leaf);
+  const ca = ours ? undefined : await trustedCaOf(rt, leaf);
+  if (!ours && !ca) {
     throw INVALID_AUTH('the client certificate was issued neither by this controller nor by a verified CA that allows authentication');
   }
-  const fingerprint = createHash('sha1').update(der).digest('hex');
-  const authenticator = await rt.store.repo('authenticator').findOne({ method: 'cert', fingerprint });
-  if (!authenticator) throw INVALID_AUTH('the client certificate belongs to no identity');
-  const identity = await rt.store.repo('identity').get(authenticator.identityId as string);
+  // A CA with an externalIdClaim names the identity in its certificates; one that names none (or a CA without a
+  // claim) falls back to the certificate's own authenticator, found by fingerprint.
+  const named = ca ? await byExternalId(rt, ca, der) : undefined;
+  const { identity, authenticator } = named ?? (await byFingerprint(rt, der));
   const policy = await rt.store.repo('auth-policy').find(identity.authPolicyId as string);
   const cert = (policy?.primary as { cert?: { allowed?: boolean; allowExpiredCerts?: boolean } } | undefined)?.cert;
   if (cert?.allowed !== true) throw INVALID_AUTH("the identity's auth policy does not allow certificates");
@@ -58,4 +77,11 @@ export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, n
   if (expired && cert.allowExpiredCerts !== true) throw INVALID_AUTH("the client certificate is outside its validity and the identity's auth policy requires a valid one");
   if (isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, now)) throw INVALID_AUTH('the identity is disabled');
   return { identity, authenticator };
+}
+
+async function byFingerprint(rt: Runtime, der: Buffer): Promise<{ identity: Row; authenticator: Row }> {
+  const fingerprint = createHash('sha1').update(der).digest('hex');
+  const authenticator = await rt.store.repo('authenticator').findOne({ method: 'cert', fingerprint });
+  if (!authenticator) throw INVALID_AUTH('the client certificate belongs to no identity');
+  return { identity: await rt.store.repo('identity').get(authenticator.identityId as string), authenticator };
 }

@@ -51,16 +51,60 @@ async function verifyExtension(rt: Runtime, ctx: Ctx) {
     fingerprint = undefined;
   }
   if (fingerprint !== row.pendingFingerprint) throw new ApiError('INVALID_CLIENT_CERT', { message: 'clientCert is not the certificate the extension issued' });
+  // Whether the holder made a new key (what request-extend's rollKeys asks for): the two certificates' keys differ.
+  const spki = (pem: string) => new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
+  const rolledKeys = !spki(row.certPem as string).equals(spki(row.pendingCertPem as string));
   await rt.store.repo('authenticator').update(
     row.id,
-    { certPem: row.pendingCertPem, fingerprint: row.pendingFingerprint, pendingCertPem: null, pendingFingerprint: null },
+    // The extension asked for (request-extend) has happened: the request is answered.
+    { certPem: row.pendingCertPem, fingerprint: row.pendingFingerprint, pendingCertPem: null, pendingFingerprint: null, isExtendRequested: false, isKeyRollRequested: false, extendRequestedAt: null, lastExtendRolledKeys: rolledKeys },
     ctx.now.toISOString(),
   );
   return { data: {} };
 }
 
+/**
+ * What an API session says about its certificate: extendable when it was opened with a certificate this controller
+ * issued, and whether an administrator asked for an early extension (and a new key). Clients read these from the
+ * session they get at authentication and from /current-api-session.
+ */
+export async function sessionCertFlags(rt: Runtime, session: Row): Promise<{ isCertExtendable: boolean; isCertExtendRequested: boolean; isCertKeyRollRequested: boolean }> {
+  const auth = await rt.store.repo('authenticator').find(session.authenticatorId as string);
+  const cert = auth?.method === 'cert' && auth.identityId === session.identityId ? auth : undefined;
+  return {
+    isCertExtendable: cert?.isIssuedByNetwork === true,
+    isCertExtendRequested: cert?.isExtendRequested === true,
+    isCertKeyRollRequested: cert?.isKeyRollRequested === true,
+  };
+}
+
+const REQUEST_EXTEND_BODY = { type: 'object', properties: { rollKeys: { type: 'boolean' } }, additionalProperties: false };
+
+/**
+ * `POST /authenticators/{id}/request-extend` (admin): flags a certificate authenticator for early extension, and
+ * optionally a new key. The holder learns of it from its API session (isCertExtendRequested, isCertKeyRollRequested)
+ * and from its authenticator; clients that cannot extend may ignore it. Only certificates can be extended (403).
+ */
+async function requestExtend(rt: Runtime, ctx: Ctx) {
+  const row = await rt.store.repo('authenticator').get(ctx.params.id);
+  const text = await ctx.text();
+  const body = rt.validators.custom(REQUEST_EXTEND_BODY, text.trim() === '' ? {} : await ctx.json()) as { rollKeys?: boolean };
+  if (row.method !== 'cert') throw new ApiError('FORBIDDEN', { message: `authenticator ${row.id} is not a certificate authenticator: only certificates can be extended` });
+  await rt.store.repo('authenticator').update(row.id, { isExtendRequested: true, isKeyRollRequested: body.rollKeys === true, extendRequestedAt: ctx.now.toISOString() }, ctx.now.toISOString());
+  return { data: {} };
+}
+
 export function certExtendRoutes(rt: Runtime): Route[] {
   return [
+    {
+      method: 'POST',
+      path: '/authenticators/{id}/request-extend',
+      api: 'management',
+      access: 'admin',
+      operationId: 'requestExtendAuthenticator',
+      describes: { resource: 'authenticator', answer: 'empty' },
+      handler: (ctx) => requestExtend(rt, ctx),
+    },
     { method: 'POST', path: '/current-identity/authenticators/{id}/extend', api: 'both', access: 'session', handler: (ctx) => extend(rt, ctx) },
     { method: 'POST', path: '/current-identity/authenticators/{id}/extend-verify', api: 'both', access: 'session', handler: (ctx) => verifyExtension(rt, ctx) },
   ];

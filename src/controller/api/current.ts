@@ -7,6 +7,7 @@ import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { entityRef, toWire } from './present.js';
 import type { ResourceBehaviour } from '../registry.js';
+import { sessionCertFlags } from './cert-extend.js';
 
 const apiSession = resource('api-session');
 const identity = resource('identity');
@@ -57,7 +58,7 @@ export async function presentApiSessions(rows: Row[], rt: Runtime): Promise<Reco
 export async function presentCurrentSession(rt: Runtime, id: string, token: string): Promise<Record<string, unknown>> {
   const row = await rt.store.repoFor(apiSession).find(id);
   if (!row) throw notFound('api-session', id);
-  return { ...(await presentApiSessions([row], rt))[0], token };
+  return { ...(await presentApiSessions([row], rt))[0], ...(await sessionCertFlags(rt, row)), token };
 }
 
 export const apiSessionBehaviour: ResourceBehaviour = { resource: 'api-session', present: presentApiSessions };

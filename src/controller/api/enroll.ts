@@ -9,6 +9,7 @@ import { signStaticJwt } from '../pki/enrollment-jwt.js';
 import { CsrError } from '../../protocol/csr.js';
 import { peerCertificate } from './cert-auth.js';
 import { signedByCa } from './cas.js';
+import { externalIdOf, type ExternalIdClaim } from '../pki/external-id.js';
 import type { Runtime } from '../runtime.js';
 import { acceptCsr, identitySpiffeId, issueClientCert } from '../pki/issue.js';
 import { typeSchema, type JsonSchema } from '../server/schemas.js';
@@ -78,7 +79,30 @@ export function enrollRoutes(rt: Runtime): Route[] {
     // The keys that sign enrollment JWTs, as a bare JWK set (no envelope), for clients that verify tokens offline.
     ...routerEnrollRoutes(rt),
     { method: 'GET', path: '/enroll/jwks', api: 'client', access: 'public', handler: async () => ({ raw: JSON.stringify(await rt.enrollmentSigner.jwks()), contentType: 'application/json' }) },
+    { method: 'POST', path: '/enroll/challenge', api: 'client', access: 'public', operationId: 'enrollmentChallenge', handler: (ctx) => enrollmentChallenge(rt, ctx) },
   ];
+}
+
+const CHALLENGE_BODY = {
+  type: 'object',
+  properties: {
+    keyId: { type: 'string', minLength: 1, maxLength: 256 },
+    nonce: { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' },
+  },
+  required: ['keyId', 'nonce'],
+  additionalProperties: false,
+};
+
+/**
+ * `POST /enroll/challenge`: proof that this controller holds the key that signs its enrollment JWTs. The client picks
+ * a fresh UUID nonce and a kid (from the JWT's header or /enroll/jwks); the answer is the nonce signed with that
+ * key, and the CA bundle (`caPool`) that the controller's certificate chains to. Not an envelope (as OpenZiti).
+ */
+async function enrollmentChallenge(rt: Runtime, ctx: Ctx): Promise<Reply> {
+  const body = rt.validators.custom(CHALLENGE_BODY, await ctx.json()) as { keyId: string; nonce: string };
+  const signed = rt.enrollmentSigner.signNonce(body.keyId, body.nonce);
+  if (!signed) throw invalidField('keyId', 'is not the id of a key of this controller (see /enroll/jwks)', body.keyId);
+  return { raw: JSON.stringify({ ...signed, caPool: rt.pki.caBundlePem }), contentType: 'application/json' };
 }
 
 /**
@@ -238,7 +262,9 @@ function clientCertificate(ctx: Ctx, why: string): { der: Buffer; cert: X509Cert
 /**
  * `POST /enroll/ca` (CA auto enrollment): no prior identity and no token. A certificate of a verified CA that allows
  * auto enrollment creates an identity named by the CA's `identityNameFormat`, with the CA's `identityRoles`, whose
- * cert authenticator is that certificate. A certificate already enrolled is 409.
+ * cert authenticator is that certificate. A certificate already enrolled is 409. A CA with an externalIdClaim
+ * instead gives the identity the externalId the certificate names and no authenticator (its certificates log it in
+ * by that id, as OpenZiti); a certificate naming none is 400 MISSING_CERT_CLAIM, an id taken 409.
  */
 async function caEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const text = await ctx.text();
@@ -249,6 +275,12 @@ async function caEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   if (!ca) throw new ApiError('ENROLLMENT_NO_VALID_CAS', { message: 'no verified CA that allows auto enrollment issued the client certificate' });
   const fingerprint = createHash('sha1').update(der).digest('hex');
   if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint })) throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED');
+  const claim = ca.externalIdClaim as ExternalIdClaim | null;
+  const externalId = claim?.location ? externalIdOf(claim, der) : undefined;
+  if (claim?.location && externalId === undefined) throw new ApiError('MISSING_CERT_CLAIM', { message: "the client certificate carries no externalId by its CA's externalIdClaim" });
+  if (externalId !== undefined && (await rt.store.repo('identity').exists({ externalId }))) {
+    throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED', { message: `an identity with the externalId the certificate names (${externalId}) exists already` });
+  }
   const identityId = newId();
   const commonName = cert.subject.split('\n').find((l) => l.startsWith('CN='))?.slice(3) ?? '';
   const format = (ca.identityNameFormat as string | null) ?? '[caName]-[commonName]';
@@ -259,8 +291,9 @@ async function caEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
     // Names are unique: a taken one gets a number, as two devices of one CA may share a common name.
     let name = base;
     for (let n = 2; await rt.store.repo('identity').exists({ name }); n++) name = `${base}-${n}`;
-    await rt.store.repo('identity').insert({ name, type: 'Default', isAdmin: false, roleAttributes: (ca.identityRoles as string[]) ?? [] }, { id: identityId, now });
-    await rt.store.repo('authenticator').insert({ identityId, method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false }, { now });
+    const roleAttributes = (ca.identityRoles as string[]) ?? [];
+    await rt.store.repo('identity').insert({ name, type: 'Default', isAdmin: false, roleAttributes, ...(externalId !== undefined ? { externalId } : {}) }, { id: identityId, now });
+    if (externalId === undefined) await rt.store.repo('authenticator').insert({ identityId, method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false }, { now });
   });
   return { data: {} };
 }

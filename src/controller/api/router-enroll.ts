@@ -8,6 +8,7 @@ import { CsrError } from '../../protocol/csr.js';
 import { resource } from '../../resources/index.js';
 import type { ResourceDef } from '../../resources/types.js';
 import { issueRouterCerts, type RouterCerts } from '../pki/router-certs.js';
+import { issuedByThisPki } from '../pki/pki.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Reply, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
@@ -119,8 +120,8 @@ export async function routerOfCertificate(rt: Runtime, der: Buffer | undefined):
   } catch {
     throw unauthorized('the presented certificate cannot be read');
   }
-  const intermediate = new X509Certificate(rt.pki.intermediateCertPem);
-  if (!leaf.checkIssued(intermediate) || !leaf.verify(intermediate.publicKey)) throw unauthorized('the presented certificate was not issued by this controller');
+  // The current intermediate or one it replaced: a router's certificate outlives an intermediate rotation.
+  if (!issuedByThisPki(rt.pki, leaf)) throw unauthorized('the presented certificate was not issued by this controller');
   const fingerprint = createHash('sha1').update(der).digest('hex');
   const edge = await rt.store.repoFor(EDGE).findOne({ fingerprint, isVerified: true });
   if (edge) return { def: EDGE, row: edge };

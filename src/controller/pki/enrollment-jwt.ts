@@ -1,6 +1,6 @@
 // Enrollment JWTs (wire-protocol §6): signed with the TLS server certificate's key, so an SDK that fetched the
 // server chain can check the token, with kid = hex SHA-1 of that certificate's DER, as OpenZiti does.
-import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign as cryptoSign, X509Certificate } from 'node:crypto';
 import { exportJWK, jwtVerify, SignJWT } from 'jose';
 import { sha1FingerprintHex } from './fingerprint.js';
 import type { Pki } from './pki.js';
@@ -11,6 +11,11 @@ export interface EnrollmentJwtSigner {
   sign(claims: { em: EnrollmentMethod; sub: string; jti: string; exp: Date; ctrls?: string[] }): Promise<string>;
   /** public JWK set for GET /enroll/jwks later */
   jwks(): Promise<{ keys: object[] }>;
+  /**
+   * The enrollment challenge: the nonce's UTF-8 bytes signed (RS256: RSASSA-PKCS1-v1_5 with SHA-256) by the key
+   * `kid` names, the signature in standard base64; undefined when no key of this controller has that id.
+   */
+  signNonce(kid: string, nonce: string): { algorithm: string; kid: string; signature: string } | undefined;
   issuer: string;
 }
 
@@ -46,6 +51,10 @@ export function createEnrollmentJwtSigner(pki: Pki, issuer: string): EnrollmentJ
         .setIssuedAt()
         .setExpirationTime(Math.floor(exp.getTime() / 1000))
         .sign(privateKey);
+    },
+    signNonce(keyId, nonce) {
+      if (keyId !== kid) return undefined;
+      return { algorithm: ALG, kid, signature: cryptoSign('sha256', Buffer.from(nonce, 'utf8'), privateKey).toString('base64') };
     },
     async jwks() {
       const jwk = await exportJWK(createPublicKey(privateKey));

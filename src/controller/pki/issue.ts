@@ -50,11 +50,12 @@ export interface IssuedCert {
 }
 
 /** Signs a certificate for an accepted CSR from the intermediate CA, with the given extensions. */
-export function issueCert(pki: Pki, csr: ParsedCsr, opts: { extensions: Buffer[]; now: Date; validityDays?: number }): IssuedCert {
+export function issueCert(pki: Pki, csr: ParsedCsr, opts: { extensions: Buffer[]; now: Date; validityDays?: number; validityMs?: number }): IssuedCert {
   const issuer = issuerParts(pki);
   const notBefore = new Date(opts.now.getTime() - MINUTE);
   const wanted = new Date(opts.now.getTime());
-  wanted.setUTCDate(wanted.getUTCDate() + (opts.validityDays ?? 365));
+  if (opts.validityMs !== undefined) wanted.setTime(wanted.getTime() + opts.validityMs);
+  else wanted.setUTCDate(wanted.getUTCDate() + (opts.validityDays ?? 365));
   // Never beyond the issuer: a chain that expires before its leaf is refused by every verifier.
   const notAfter = new Date(Math.min(wanted.getTime(), issuer.notAfter.getTime()));
   const { der, pem: leafPem } = buildCertificate({ issuer, subjectDer: csr.subjectDer, spkiDer: csr.spkiDer, notBefore, notAfter, extensions: opts.extensions });
@@ -68,10 +69,11 @@ export function subjectAltNames(names: readonly Buffer[]): Buffer[] {
 }
 
 /** Signs a client certificate for an accepted CSR. */
-export function issueClientCert(pki: Pki, csr: ParsedCsr, opts: { uris: string[]; now: Date; validityDays?: number }): IssuedCert {
+export function issueClientCert(pki: Pki, csr: ParsedCsr, opts: { uris: string[]; now: Date; validityDays?: number; validityMs?: number }): IssuedCert {
   return issueCert(pki, csr, {
     now: opts.now,
     validityDays: opts.validityDays,
+    validityMs: opts.validityMs,
     extensions: [
       extension(EXTENSION_OIDS.basicConstraints, true, seq()),
       // digitalSignature, keyEncipherment, dataEncipherment (bits 0, 2, 3), as OpenZiti's client signer.

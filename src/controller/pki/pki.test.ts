@@ -1,13 +1,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { X509Certificate } from 'node:crypto';
+import { generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import forge from 'node-forge';
-import { loadOrCreatePki } from './pki.js';
+import { issuedByThisPki, loadOrCreatePki } from './pki.js';
+import { acceptCsr, issueClientCert } from './issue.js';
+import { createCsr } from '../../protocol/csr.js';
 import type { Pki } from './pki.js';
 
 const HOSTS = ['localhost', '127.0.0.1', '::1', 'ctl.example.test'];
@@ -202,5 +204,50 @@ describe('loadOrCreatePki: later calls', () => {
 
   it('rejects an empty host list', async () => {
     await assert.rejects(loadOrCreatePki(path.join(tmp, 'nohosts'), { hosts: [' '] }), /host/);
+  });
+});
+
+describe('loadOrCreatePki: intermediate rotation', () => {
+  const csr = () => acceptCsr(createCsr(generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey, 'device'));
+
+  it('certificates the outgoing intermediate issued keep verifying, through every later rotation and restart', async () => {
+    const dir = path.join(tmp, 'rotate');
+    const a = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
+    assert.deepEqual(a.previousIntermediateCertPems, []);
+    const oldLeaf = x509(issueClientCert(a, csr(), { uris: [], now: NOW }).leafPem);
+    assert.ok(issuedByThisPki(a, oldLeaf));
+
+    // Within 30 days of its expiry (5 years) the intermediate is replaced; the root stays.
+    const later = new Date(NOW.getTime() + (5 * 365 - 20) * DAY);
+    const b = await loadOrCreatePki(dir, { hosts: HOSTS, now: later });
+    assert.equal(b.rootCertPem, a.rootCertPem);
+    assert.notEqual(b.intermediateCertPem, a.intermediateCertPem);
+    assert.ok(x509(b.serverCertPem).verify(x509(b.intermediateCertPem).publicKey), 'the server certificate follows the new intermediate');
+    assert.deepEqual(b.previousIntermediateCertPems, [a.intermediateCertPem.endsWith('\n') ? a.intermediateCertPem : `${a.intermediateCertPem}\n`]);
+    assert.ok(issuedByThisPki(b, oldLeaf), 'an old client certificate still verifies');
+    assert.ok(b.caBundlePem.includes(a.intermediateCertPem.trim()), 'the bundle carries the old intermediate for peers');
+    const newLeaf = x509(issueClientCert(b, csr(), { uris: [], now: later }).leafPem);
+    assert.ok(newLeaf.verify(x509(b.intermediateCertPem).publicKey), 'new certificates come from the new intermediate');
+
+    // A restart reads the same; a second rotation keeps both earlier intermediates.
+    assert.deepEqual(await loadOrCreatePki(dir, { hosts: HOSTS, now: later }), b);
+    const muchLater = new Date(later.getTime() + 5 * 365 * DAY - 20 * DAY);
+    const c = await loadOrCreatePki(dir, { hosts: HOSTS, now: muchLater });
+    assert.equal(c.previousIntermediateCertPems.length, 2);
+    assert.ok(issuedByThisPki(c, oldLeaf) && issuedByThisPki(c, newLeaf));
+
+    // A certificate of another PKI is not ours, whatever its names.
+    const foreign = await loadOrCreatePki(path.join(tmp, 'rotate-other'), { hosts: HOSTS, now: NOW });
+    assert.equal(issuedByThisPki(c, x509(issueClientCert(foreign, csr(), { uris: [], now: NOW }).leafPem)), false);
+  });
+
+  it('drops anything in the previous-intermediates file that the root did not sign', async () => {
+    const dir = path.join(tmp, 'rotate-junk');
+    const a = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
+    const foreign = await loadOrCreatePki(path.join(tmp, 'rotate-junk-other'), { hosts: HOSTS, now: NOW });
+    await writeFile(path.join(dir, 'intermediate-previous.cert.pem'), `${foreign.intermediateCertPem}\n-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n`);
+    const b = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
+    assert.deepEqual(b.previousIntermediateCertPems, []);
+    assert.equal(b.caBundlePem, a.caBundlePem);
   });
 });

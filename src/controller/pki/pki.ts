@@ -16,8 +16,14 @@ export interface Pki {
   serverKeyPem: string;
   /** server leaf + intermediate, what the TLS server presents */
   serverChainPem: string;
-  /** root + intermediate: what clients trust and what /.well-known/est/cacerts serves */
+  /** root + intermediate (+ earlier intermediates): what clients trust and what /.well-known/est/cacerts serves */
   caBundlePem: string;
+  /**
+   * Intermediates this data directory signed with before the current one was issued (oldest first). They sign
+   * nothing any more, but the client and router certificates they issued stay valid: certificate login and router
+   * renewal accept them (see issuedByThisPki), and the CA bundle carries them so peers can build those chains.
+   */
+  previousIntermediateCertPems: string[];
   trustDomain: string;
 }
 
@@ -28,6 +34,7 @@ const FILES = {
   intermediateKey: 'intermediate.key.pem',
   serverCert: 'server.cert.pem',
   serverKey: 'server.key.pem',
+  previousIntermediates: 'intermediate-previous.cert.pem',
   trustDomain: 'trust-domain',
 } as const;
 
@@ -92,7 +99,18 @@ export async function loadOrCreatePki(dir: string, opts: { hosts: string[]; now?
   const rootX = new X509Certificate(root.certPem);
 
   let intermediate = rootFresh ? undefined : await readPair(file(FILES.intermediateCert), file(FILES.intermediateKey));
+  // Earlier intermediates of this root (a fresh root has none: whatever the file holds belongs to another one).
+  let previous = rootFresh ? [] : certsIssuedBy(await readText(file(FILES.previousIntermediates)), rootX);
   if (!intermediate || !pairMatches(intermediate) || !issuedBy(intermediate.certPem, rootX) || expiresSoon(intermediate.certPem, now)) {
+    // The outgoing intermediate issued certificates that are still out there: keep it as a trust anchor (only its
+    // certificate; its key signs nothing any more), written before its replacement so a crash cannot lose it.
+    const outgoing = rootFresh ? undefined : await readText(file(FILES.intermediateCert));
+    const kept = outgoing === undefined ? [] : certsIssuedBy(outgoing, rootX);
+    if (kept.length > 0) {
+      const seen = new Set(previous.map((pem) => new X509Certificate(pem).fingerprint256));
+      previous = [...previous, ...kept.filter((pem) => !seen.has(new X509Certificate(pem).fingerprint256))];
+      await writeAtomic(file(FILES.previousIntermediates), previous.map(withNewline).join(''), CERT_MODE);
+    }
     intermediate = await issue(rootIssuer, {
       subjectCn: 'ctl Intermediate CA',
       notBefore: new Date(now.getTime() - BACKDATE),
@@ -132,9 +150,27 @@ export async function loadOrCreatePki(dir: string, opts: { hosts: string[]; now?
     serverCertPem: server.certPem,
     serverKeyPem: server.keyPem,
     serverChainPem: withNewline(server.certPem) + withNewline(intermediate.certPem),
-    caBundlePem: withNewline(root.certPem) + withNewline(intermediate.certPem),
+    caBundlePem: withNewline(root.certPem) + withNewline(intermediate.certPem) + previous.map(withNewline).join(''),
+    previousIntermediateCertPems: previous,
     trustDomain,
   };
+}
+
+/**
+ * Whether this PKI issued a certificate: its current intermediate or an earlier one signed it. Signatures only:
+ * validity is for the caller to judge (an auth policy may allow expired certificates).
+ */
+export function issuedByThisPki(pki: Pick<Pki, 'intermediateCertPem' | 'previousIntermediateCertPems'>, leaf: X509Certificate): boolean {
+  return [pki.intermediateCertPem, ...pki.previousIntermediateCertPems].some((pem) => {
+    const issuer = new X509Certificate(pem);
+    return leaf.checkIssued(issuer) && leaf.verify(issuer.publicKey);
+  });
+}
+
+/** The PEM certificates of `text` that `issuer` signed (others, and unreadable blocks, are dropped). */
+function certsIssuedBy(text: string | undefined, issuer: X509Certificate): string[] {
+  const blocks = text?.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  return blocks.filter((pem) => issuedBy(pem, issuer)).map((pem) => `${pem}\n`);
 }
 
 /** Trim, drop IPv6 brackets and zone ids (not valid in a SAN), and de-duplicate; order is kept (first = CN). */

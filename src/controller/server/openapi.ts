@@ -285,6 +285,13 @@ class Responses {
           type: 'array',
           items: { type: 'object', properties: { name: { type: 'string' }, token: { type: 'string' } }, required: ['name', 'token'] },
         });
+      case 'POST /enroll/challenge':
+        return { status: 200, description: 'the nonce signed by the key the kid names, and the CA bundle (not an envelope)', schema: {
+            type: 'object',
+            properties: { algorithm: { type: 'string' }, caPool: { type: 'string' }, kid: { type: 'string' }, signature: { type: 'string' } },
+            required: ['algorithm', 'caPool', 'kid', 'signature'],
+          },
+        };
       case 'GET /enroll/jwks':
         return { status: 200, description: 'the keys that sign enrollment JWTs (not an envelope)', schema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } }, required: ['keys'] } };
       case 'POST /cas/{id}/verify':

@@ -156,7 +156,7 @@ const JSON_KINDS: ReadonlySet<FieldType['kind']> = new Set(['attributes', 'tags'
  * never cleared, or a JSON value (the store reads a missing one as empty).
  */
 function neverNull(field: FieldDef): boolean {
-  if (field.read?.required) return true;
+  if (field.read?.required !== undefined) return field.read.required;
   if (field.default !== undefined && field.default !== null) return true;
   return (field.create === 'required' && !field.nullable) || JSON_KINDS.has(field.type.kind);
 }

@@ -3,7 +3,7 @@ import { migration as m0001 } from './0001-identities.js';
 import { migration as m0002 } from './0002-one-password-per-identity.js';
 import { migration as m0003 } from './0003-config-types-and-configs.js';
 import { migration as m0004 } from './0004-the-management-table-certificate-authorities-and-signers.js';
-import { migration as m0005 } from './0005-mfa.js';
+import { migration as m0005 } from './0005-mfa-and-pki.js';
 
 /**
  * The recorded history of the schema, oldest first. Never edit a migration that has shipped: change the catalogue,
