@@ -7,6 +7,7 @@ import { ApiSessions } from './auth/api-sessions.js';
 import { ConcurrencyLimiter } from './auth/limiter.js';
 import { PasswordHasher } from './auth/password.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './auth/throttle.js';
+import { ClientState } from './client-state.js';
 import { ensureDefaultAdmin } from './bootstrap.js';
 import { prepareDataDir, type PreparedDataDir } from './data-dir.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
@@ -101,6 +102,7 @@ export async function createController(options: CreateControllerOptions): Promis
     // As many checks as libuv has threads to run scrypt on (4 by default); a burst beyond 256 waiting gets 429.
     passwordChecks: new ConcurrencyLimiter(4, 256),
     loginThrottle: new LoginThrottle(options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
+    client: new ClientState(new Date(), options.clientRateLimit),
     validators: new Validators(),
     pki,
     enrollmentSigner: createEnrollmentJwtSigner(pki, options.publicUrl),

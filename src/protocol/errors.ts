@@ -47,6 +47,7 @@ export const API_ERRORS = {
   NO_EDGE_ROUTERS_AVAILABLE: { status: 400, message: 'No edge routers are assigned and online to handle the requested connection' },
   INVALID_POSTURE: { status: 409, message: 'Posture response data is missing or wrong' },
   SERVER_TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests, try again later' },
+  RATE_LIMITED: { status: 429, message: 'The resource is rate limited and the rate limit has been exceeded. Please try again later' },
   TIMEOUT: { status: 503, message: 'The request timed out' },
   STORE_UNAVAILABLE: { status: 503, message: "The controller's database cannot serve the request right now" },
 } as const;
