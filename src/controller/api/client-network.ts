@@ -4,14 +4,15 @@ import { ApiError, notFound } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Handler, Route } from '../server/types.js';
-import { permissionsOf } from './access.js';
+import { edgeRoutersFor, permissionsOf } from './access.js';
 import { listMeta } from './crud.js';
 import { toWire } from './present.js';
 import { listParams } from './query.js';
-import { sessionEdgeRouters } from './sessions.js';
+import { edgeRouterSummary } from './sessions.js';
 
 const terminator = resource('terminator');
 const session = resource('session');
+const edgeRouter = resource('edge-router');
 
 /**
  * What an SDK asks of the network beyond its services: the controller's listening protocols, the edge routers and
@@ -54,9 +55,11 @@ async function checkSessionToken(rt: Runtime, ctx: Ctx, serviceId: string): Prom
 async function serviceEdgeRouters(rt: Runtime, ctx: Ctx) {
   const serviceId = await usableService(rt, ctx);
   await checkSessionToken(rt, ctx, serviceId);
-  const routers = await sessionEdgeRouters(rt, ctx.principal!.identityId, serviceId);
-  // The shape of commonEdgeRouterProperties: `urls` is the session read model's older name, not part of it.
-  return { data: { edgeRouters: routers.map(({ urls: _urls, ...r }) => r) }, meta: {} };
+  const { shared } = await edgeRoutersFor(rt, ctx.principal!.identityId, serviceId);
+  const repo = rt.store.repoFor(edgeRouter);
+  const page = await repo.list({ ...listParams(ctx.query), scope: { ids: shared } });
+  const routers = await rt.present(edgeRouter, page.rows);
+  return { data: { edgeRouters: routers.map(edgeRouterSummary) }, meta: listMeta(page, repo.filterableFields) };
 }
 
 /**

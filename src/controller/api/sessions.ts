@@ -208,7 +208,13 @@ export async function sessionEdgeRouters(rt: Runtime, identityId: string, servic
   const ids = (await edgeRoutersFor(rt, identityId, serviceId)).shared;
   if (ids.length === 0) return [];
   const routers = await rt.present(edgeRouter, await rt.store.repoFor(edgeRouter).findAll({ id: ids }));
-  return routers.map((r) => ({
+  // `urls` is OpenZiti's older name for supportedProtocols, still read by older SDKs.
+  return routers.map((r) => ({ ...edgeRouterSummary(r), urls: r.supportedProtocols ?? {} }));
+}
+
+/** An edge router as sessions and the service edge router list show it (OpenZiti's commonEdgeRouterProperties). */
+export function edgeRouterSummary(r: Record<string, unknown>): Record<string, unknown> {
+  return {
     name: r.name,
     hostname: r.hostname ?? '',
     isOnline: r.isOnline ?? false,
@@ -217,9 +223,7 @@ export async function sessionEdgeRouters(rt: Runtime, identityId: string, servic
     disabled: r.disabled ?? false,
     syncStatus: r.syncStatus ?? 'SYNC_UNKNOWN',
     supportedProtocols: r.supportedProtocols ?? {},
-    // `urls` is OpenZiti's older name for supportedProtocols, still read by older SDKs.
-    urls: r.supportedProtocols ?? {},
-  }));
+  };
 }
 
 /** The session read model, with the names of its policies and its edge routers fetched once per page. */
