@@ -298,7 +298,7 @@ async function createSession(s: AsSession, deps: Deps, format: OutputFormat, ser
 /** The controller's refusal with what an admin would look at next. */
 function explainRefusal(err: ApiError, s: AsSession, service: ClientService, type: string): Error {
   const hints: Record<string, string[]> = {
-    INVALID_POSTURE: [`posture: ${postureSummary(service)}; report it with \`ctl as ${s.file} posture submit ...\`, or see \`ctl identity posture ${s.name}\``],
+    INVALID_POSTURE: [`posture: ${postureSummary(service)}; report it with \`ctl as ${s.file} posture submit ...\``, `with an admin profile: ctl policy explain ${s.name} ${service.name}`],
     NO_EDGE_ROUTERS_AVAILABLE: [`no edge router is both in ${s.name}'s edge router policies and in the service's service edge router policies`, `with an admin profile: ctl policy explain ${s.name} ${service.name}`],
     COULD_NOT_VALIDATE: [`${s.name} may ${service.permissions.join(' and ')} ${service.name}, not ${type}`],
   };
