@@ -82,6 +82,14 @@ for (const store of storesUnderTest()) {
       return q;
     }
 
+    /** A fresh admin session on the client API (the shared admin helper speaks to the management API). */
+    async function adminToken(): Promise<string> {
+      const id = await create('/identities', { name: `client-admin-${randomBytes(3).toString('hex')}`, type: 'User', isAdmin: true });
+      const name = `admin-${id}`;
+      await create('/authenticators', { method: 'updb', identityId: id, username: name, password: 'Pass-word-1' });
+      return expectStatus(await caller(t.app).request('POST', '/authenticate', { query: 'method=password', json: { username: name, password: 'Pass-word-1' } }), 200).data.token;
+    }
+
     const session = (w: World) => w.client.request('POST', '/sessions', { json: { serviceId: w.serviceId, type: 'Dial' } });
 
     async function expectPassing(w: World, passing: boolean) {
@@ -334,6 +342,20 @@ for (const store of storesUnderTest()) {
         expectStatus(await caller(t.app).request('GET', `/services/${w.serviceId}/terminators`), 401, 'UNAUTHORIZED');
       });
 
+      it('services on the client API: admins replace, patch and delete them (200, 400, 404); others are refused (401)', async () => {
+        const w = await guarded('client-admin', { typeId: 'DOMAIN', domains: ['corp'] });
+        const adminClient = caller(t.app, await adminToken());
+        expectStatus(await w.client.request('PATCH', `/services/${w.serviceId}`, { json: { name: 'renamed' } }), 401, 'UNAUTHORIZED');
+        expectStatus(await adminClient.request('PATCH', `/services/${w.serviceId}`, { json: { name: 'client-admin-service-2' } }), 200);
+        expectStatus(await adminClient.request('PATCH', `/services/${w.serviceId}`, { json: { name: 7 } }), 400, 'COULD_NOT_VALIDATE');
+        expectStatus(await adminClient.request('PUT', `/services/${w.serviceId}`, { json: { name: 'client-admin-service-3', encryptionRequired: true } }), 200);
+        expectStatus(await adminClient.request('PUT', '/services/no-such-service', { json: { name: 'x', encryptionRequired: true } }), 404, 'NOT_FOUND');
+        assert.equal(expectStatus(await t.admin.request('GET', `/services/${w.serviceId}`), 200).data.name, 'client-admin-service-3');
+        expectStatus(await w.client.request('DELETE', `/services/${w.serviceId}`), 401, 'UNAUTHORIZED');
+        expectStatus(await adminClient.request('DELETE', `/services/${w.serviceId}`), 200);
+        expectStatus(await adminClient.request('DELETE', `/services/${w.serviceId}`), 404, 'NOT_FOUND');
+      });
+
       it('protocols: the address clients reach the controller on, without a session', async () => {
         const body = expectStatus(await caller(t.app).request('GET', '/protocols'), 200);
         assert.deepEqual(body.data, { https: { address: '127.0.0.1:1' } });
@@ -368,6 +390,11 @@ describe('client API request budget', () => {
     assert.ok(Number(refused.headers['retry-after']) >= 1, JSON.stringify(refused.headers));
     for (const path of ['/services', '/sessions', '/current-identity/edge-routers', '/controllers']) expectStatus(await admin.request('GET', path), 429, 'RATE_LIMITED');
     expectStatus(await admin.request('POST', '/posture-response', { json: { id: 'x', typeId: 'DOMAIN', domain: 'd' } }), 429, 'RATE_LIMITED');
+    expectStatus(await admin.request('POST', '/posture-response-bulk', { json: [] }), 429, 'RATE_LIMITED');
+    expectStatus(await admin.request('POST', '/sessions', { json: { serviceId: 'x' } }), 429, 'RATE_LIMITED');
+    for (const path of ['/services/x', '/services/x/edge-routers', '/services/x/terminators']) expectStatus(await admin.request('GET', path), 429, 'RATE_LIMITED');
+    expectStatus(await admin.request('PATCH', '/services/x', { json: {} }), 429, 'RATE_LIMITED');
+    expectStatus(await admin.request('DELETE', '/sessions/x'), 429, 'RATE_LIMITED');
     // Operations the client API lists no 429 for are never refused.
     expectStatus(await admin.request('GET', '/current-identity'), 200);
     expectStatus(await admin.request('GET', '/version'), 200);

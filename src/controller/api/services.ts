@@ -5,7 +5,7 @@ import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import { parseJson } from '../server/body.js';
 import type { Row, Scope } from '../store/repository.js';
-import { listMeta } from './crud.js';
+import { deleteResource, listMeta, updateResource } from './crud.js';
 import { toWire } from './present.js';
 import { servicePostureQueries } from '../posture/access.js';
 import { listParams } from './query.js';
@@ -277,6 +277,10 @@ function clientRoutes(rt: Runtime, present: ServicePresenter, provider: Permissi
         return { data: (await present([row], rt, view))[0] };
       },
     },
+    // OpenZiti's client API also lets admins change and delete services, as its management API does.
+    { method: 'PUT', path: '/services/{id}', api: 'client', access: 'admin', handler: (ctx) => updateResource(rt, service, ctx, 'replace') },
+    { method: 'PATCH', path: '/services/{id}', api: 'client', access: 'admin', handler: (ctx) => updateResource(rt, service, ctx, 'patch') },
+    { method: 'DELETE', path: '/services/{id}', api: 'client', access: 'admin', handler: (ctx) => deleteResource(rt, service, ctx) },
   ];
 }
 
