@@ -132,6 +132,11 @@ async function respond(rt: Runtime, ctx: Ctx, responses: Response[], status: 200
   const before = await checkStates(rt, identityId, apiSessionId, ctx.now);
   const data = rt.client.postureOf(identityId);
   for (const r of responses) apply(data, r, apiSessionId, ctx.now);
+  // Endpoint state and MFA of API sessions that ended (logout, timeout) go: memory stays bounded by live sessions.
+  if (data.apiSessions.size > 1) {
+    const live = new Set((await rt.store.repo('api-session').findAll({ identityId }, { columns: [] })).map((r) => r.id));
+    for (const id of [...data.apiSessions.keys()]) if (!live.has(id)) data.apiSessions.delete(id);
+  }
   const after = await checkStates(rt, identityId, apiSessionId, ctx.now);
   if ([...after].some(([id, passing]) => before.get(id) !== passing)) rt.client.touch([identityId], ctx.now);
   const woken = responses.some((r) => r.typeId === 'ENDPOINT_STATE' && r.woken === true);
