@@ -300,6 +300,11 @@ for (const store of storesUnderTest()) {
         await create('/service-policies', { name: 'everyone', type: 'Dial', semantic: 'AnyOf', identityRoles: ['#all'], serviceRoles: ['#nothing'] });
         assert.equal(await stamp(bystander.client), now.toISOString(), 'a policy over #all concerns everyone');
         assert.equal(await stamp(), now.toISOString());
+        // A new API session has not listed anything yet: its stamp is never before it began, as in OpenZiti.
+        now = new Date(now.getTime() + 1000);
+        const again = await caller(t.app).request('POST', '/authenticate', { query: 'method=password', json: { username: 'updates-identity', password: 'Pass-word-1' } });
+        assert.equal(await stamp(caller(t.app, again.body.data.token)), now.toISOString());
+        assert.equal(await stamp(), new Date(now.getTime() - 1000).toISOString(), 'the older session keeps its stamp');
       });
     });
 

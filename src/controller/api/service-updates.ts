@@ -14,6 +14,7 @@ import type { Row } from '../store/repository.js';
  * transactions: each write looks up only the identities it concerns, through the access index; a policy over `#all`
  * identities moves one stamp every identity shares. A write that fails after its hook ran leaves a stamp moved:
  * clients then list services once for nothing, which is harmless. After a restart every stamp is the start time.
+ * An API session never sees a time before it began, as in OpenZiti.
  */
 
 const POLICY_FIELDS = ['identityRoles', 'serviceRoles', 'postureCheckRoles', 'type', 'semantic'];
@@ -101,7 +102,13 @@ export function serviceUpdateRoutes(rt: Runtime): Route[] {
       path: '/current-api-session/service-updates',
       api: 'client',
       access: 'session',
-      handler: (ctx) => ({ data: { lastChangeAt: rt.client.lastChangeAt(ctx.principal!.identityId).toISOString() } }),
+      handler: async (ctx) => {
+        // As OpenZiti: never before the API session began (a new session has not listed its services yet).
+        const session = await rt.store.repo('api-session').findOne({ id: ctx.principal!.apiSessionId }, { columns: [] });
+        const stamp = rt.client.lastChangeAt(ctx.principal!.identityId);
+        const began = session ? new Date(session.createdAt as string) : stamp;
+        return { data: { lastChangeAt: (began.getTime() > stamp.getTime() ? began : stamp).toISOString() } };
+      },
     },
   ];
 }
