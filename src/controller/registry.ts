@@ -4,6 +4,7 @@ import { postureDataRoutes } from './api/posture-data.js';
 import { postureResponseRoutes } from './api/posture-responses.js';
 import { SERVICE_UPDATE_HOOKS, serviceUpdateRoutes } from './api/service-updates.js';
 import { clientNetworkRoutes, withClientBudget } from './api/client-network.js';
+import { POSTURE_SESSION_HOOKS } from './posture/sessions.js';
 import { authenticateRoutes } from './api/authenticate.js';
 import { authenticatorBehaviour } from './api/authenticators.js';
 import { caBehaviour } from './api/cas.js';
@@ -65,6 +66,8 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   ...Object.entries(SESSION_LIFECYCLE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
   // The service update check moves on the writes that change what identities see.
   ...Object.entries(SERVICE_UPDATE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
+  // Sessions end when a write makes their posture fail.
+  ...Object.entries(POSTURE_SESSION_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
 ];
 
 /**

@@ -234,6 +234,36 @@ for (const store of storesUnderTest()) {
         expectStatus(await session(w), 201);
       });
 
+      it('sessions end when their posture fails: a response, a changed check, a policy requiring more, a timeout running out', async () => {
+        const w = await guarded('ending', { typeId: 'DOMAIN', domains: ['corp'] });
+        const exists = async (id: string) => (await t.admin.request('GET', `/sessions/${id}`)).status === 200;
+        const live = async () => {
+          expectStatus(await respond(w, { typeId: 'DOMAIN', domain: 'corp' }), 201);
+          return expectStatus(await session(w), 201).data.id as string;
+        };
+        let id = await live();
+        expectStatus(await respond(w, { typeId: 'DOMAIN', domain: 'corp' }), 201);
+        assert.ok(await exists(id), 'a response that changes nothing ends nothing');
+        expectStatus(await respond(w, { typeId: 'DOMAIN', domain: 'home' }), 201);
+        assert.equal(await exists(id), false, 'a response failing the check');
+        id = await live();
+        expectStatus(await t.admin.request('PATCH', `/posture-checks/${w.checkId}`, { json: { domains: ['lab'] } }), 200);
+        assert.equal(await exists(id), false, 'the check changed');
+        expectStatus(await t.admin.request('PATCH', `/posture-checks/${w.checkId}`, { json: { domains: ['corp'] } }), 200);
+        id = await live();
+        const mfa = await create('/posture-checks', { name: 'ending-mfa', typeId: 'MFA', timeoutSeconds: 60, roleAttributes: ['ending-mfa'] });
+        expectStatus(await t.admin.request('PATCH', `/service-policies/${w.policyId}`, { json: { semantic: 'AnyOf', postureCheckRoles: ['#ending', '#ending-mfa'] } }), 200);
+        assert.equal(await exists(id), false, 'the policy requires a check it does not pass');
+        recordMfaPassed(t.app.runtime, w.id, w.apiSessionId, now);
+        id = expectStatus(await session(w), 201).data.id;
+        const { enforcePostureTimeouts } = await import('../../src/controller/posture/sessions.js');
+        assert.equal(await enforcePostureTimeouts(t.app.runtime, new Date(now.getTime() + 30_000)), 0);
+        assert.ok(await exists(id), 'within the MFA timeout');
+        assert.equal(await enforcePostureTimeouts(t.app.runtime, new Date(now.getTime() + 61_000)), 1);
+        assert.equal(await exists(id), false, 'the MFA timeout ran out');
+        await t.admin.request('DELETE', `/posture-checks/${mfa}`);
+      });
+
       it('management: posture data shows what was reported, failed service requests what posture refused', async () => {
         const w = await guarded('mgmt', { typeId: 'DOMAIN', domains: ['corp'] });
         expectStatus(await session(w), 409, 'INVALID_POSTURE');

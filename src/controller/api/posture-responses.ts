@@ -2,6 +2,7 @@ import { invalidField } from '../../protocol/errors.js';
 import type { PostureData } from '../client-state.js';
 import { checkStates, checksOfPolicies, sessionPosture } from '../posture/access.js';
 import { MFA_PROMPT_GRACE_SECONDS, NO_TIMEOUT } from '../posture/evaluate.js';
+import { endFailingPostureSessions } from '../posture/sessions.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 
@@ -138,7 +139,11 @@ async function respond(rt: Runtime, ctx: Ctx, responses: Response[], status: 200
     for (const id of [...data.apiSessions.keys()]) if (!live.has(id)) data.apiSessions.delete(id);
   }
   const after = await checkStates(rt, identityId, apiSessionId, ctx.now);
-  if ([...after].some(([id, passing]) => before.get(id) !== passing)) rt.client.touch([identityId], ctx.now);
+  if ([...after].some(([id, passing]) => before.get(id) !== passing)) {
+    rt.client.touch([identityId], ctx.now);
+    // As OpenZiti: sessions whose posture fails now end (a passing one is never created by a response).
+    await rt.store.tx(() => endFailingPostureSessions(rt, { identityId }, ctx.now));
+  }
   const woken = responses.some((r) => r.typeId === 'ENDPOINT_STATE' && r.woken === true);
   const unlocked = responses.some((r) => r.typeId === 'ENDPOINT_STATE' && r.unlocked === true);
   return { status, data: { services: await shortenedServices(rt, ctx, woken, unlocked) } };
