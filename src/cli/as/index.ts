@@ -168,7 +168,14 @@ function inner(file: string, deps: Deps, connect: Connect): Command {
     .option('--signer <fingerprint>', 'the signer fingerprint of the processes given')
     .option('--woken', 'the device woke up')
     .option('--unlocked', 'the device was unlocked')
-    .action(async (o) => submitPosture(await connect(), deps, format(), o));
+    .action(async (o) => {
+      // Mistakes are found before logging in.
+      if (!o.os && o.domain === undefined && o.mac === undefined && !o.process?.length && !o.woken && !o.unlocked) {
+        throw new UsageError('nothing to report: give --os, --domain, --mac, --process, --woken or --unlocked');
+      }
+      if (o.os !== undefined && !/^[^:]+:[^:]+(:.*)?$/.test(o.os)) throw new UsageError(`--os ${o.os}: give TYPE:VERSION[:BUILD], e.g. Windows:10.0.19045`);
+      await submitPosture(await connect(), deps, format(), o);
+    });
 
   program.command('routers').action(async () => {
     const s = await connect();
@@ -326,9 +333,8 @@ async function submitPosture(s: AsSession, deps: Deps, format: OutputFormat, o: 
   const idOf = (type: string) => queries.find((q) => q.queryType === type)?.id ?? type.toLowerCase();
   const responses: Record<string, unknown>[] = [];
   if (o.os !== undefined) {
-    const [type, version, build] = o.os.split(':');
-    if (!type || !version) throw new UsageError(`--os ${o.os}: give TYPE:VERSION[:BUILD], e.g. Windows:10.0.19045`);
-    responses.push({ id: idOf('OS'), typeId: 'OS', type, version, build: build ?? '' });
+    const [type, version, ...build] = o.os.split(':');
+    responses.push({ id: idOf('OS'), typeId: 'OS', type, version, build: build.join(':') });
   }
   if (o.domain !== undefined) responses.push({ id: idOf('DOMAIN'), typeId: 'DOMAIN', domain: o.domain });
   if (o.mac !== undefined) responses.push({ id: idOf('MAC'), typeId: 'MAC', macAddresses: o.mac.split(',').map((m) => m.trim()).filter(Boolean) });
@@ -340,7 +346,6 @@ async function submitPosture(s: AsSession, deps: Deps, format: OutputFormat, o: 
     for (const q of watching) responses.push({ id: q.id, typeId: q.queryType, ...report });
   }
   if (o.woken || o.unlocked) responses.push({ id: idOf('MFA'), typeId: 'ENDPOINT_STATE', woken: o.woken === true, unlocked: o.unlocked === true });
-  if (responses.length === 0) throw new UsageError('nothing to report: give --os, --domain, --mac, --process, --woken or --unlocked');
   const answer = await s.api.post<{ services: Array<Record<string, unknown>> }>('/posture-response-bulk', responses, { api: 'client' });
   for (const svc of answer.services ?? []) deps.io.info(`${svc.name}: MFA needed again within ${svc.timeoutRemaining}s`);
   await services(s, deps, format, undefined, 'all');
