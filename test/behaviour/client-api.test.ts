@@ -335,6 +335,12 @@ for (const store of storesUnderTest()) {
         const again = await caller(t.app).request('POST', '/authenticate', { query: 'method=password', json: { username: 'updates-identity', password: 'Pass-word-1' } });
         assert.equal(await stamp(caller(t.app, again.body.data.token)), now.toISOString());
         assert.equal(await stamp(), new Date(now.getTime() - 1000).toISOString(), 'the older session keeps its stamp');
+        // A policy over #all services grants them all: each lists it among its posture queries' policies.
+        const all = await create('/service-policies', { name: 'updates-all', type: 'Bind', semantic: 'AnyOf', identityRoles: [`@${w.id}`], serviceRoles: ['#all'] });
+        const listed = expectStatus(await w.client.request('GET', '/services'), 200).data;
+        assert.ok(listed.length > 1);
+        for (const svc of listed) assert.ok(svc.postureQueries.some((p: { policyId: string }) => p.policyId === all), svc.name);
+        await t.admin.request('DELETE', `/service-policies/${all}`);
       });
     });
 

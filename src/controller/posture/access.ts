@@ -107,8 +107,8 @@ export async function servicePostureQueries(
   const identityPolicies = rt.store.roleIndex('service-policy', 'identityRoles');
   const [dial, bind] = await Promise.all([identityPolicies.policiesSelecting(identityId, { type: 'Dial' }), identityPolicies.policiesSelecting(identityId, { type: 'Bind' })]);
   const typeOf = new Map<string, Permission>([...dial.map((id) => [id, 'Dial'] as const), ...bind.map((id) => [id, 'Bind'] as const)]);
-  const services = rt.store.roleIndex('service-policy', 'serviceRoles');
-  const perService = new Map(await Promise.all(serviceIds.map(async (s) => [s, (await services.policiesSelecting(s)).filter((p) => typeOf.has(p)).sort()] as const)));
+  const selecting = await rt.store.roleIndex('service-policy', 'serviceRoles').policiesSelectingAmong([...typeOf.keys()], serviceIds);
+  const perService = new Map([...selecting].map(([s, policies]) => [s, [...policies].sort()] as const));
   const policyIds = [...new Set([...perService.values()].flat())];
   const posture = await policiesPosture(rt, identityId, apiSessionId, policyIds, now);
   return new Map(
