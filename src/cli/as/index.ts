@@ -5,7 +5,7 @@
 import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../client/types.js';
-import { AuthError, UsageError } from '../../console/errors.js';
+import { AuthError, CliError, EXIT, UsageError } from '../../console/errors.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
@@ -302,7 +302,7 @@ async function createSession(s: AsSession, deps: Deps, format: OutputFormat, ser
   );
 }
 
-/** The controller's refusal with what an admin would look at next. */
+/** The controller's refusal, with what to look at next (exit 6, as any refused request). */
 function explainRefusal(err: ApiError, s: AsSession, service: ClientService, type: string): Error {
   const hints: Record<string, string[]> = {
     INVALID_POSTURE: [`posture: ${postureSummary(service)}; report it with \`ctl as ${s.file} posture submit ...\``, `with an admin profile: ctl policy explain ${s.name} ${service.name}`],
@@ -311,7 +311,7 @@ function explainRefusal(err: ApiError, s: AsSession, service: ClientService, typ
   };
   const details = hints[err.code];
   if (!details) return err;
-  return new ApiError(err.code, { status: err.status, message: `${s.name} cannot ${type.toLowerCase()} ${service.name}: ${err.message}\n  ${details.join('\n  ')}`, cause: err.cause, requestId: err.requestId });
+  return new CliError(`${s.name} cannot ${type.toLowerCase()} ${service.name}: ${err.message} (${err.code})`, EXIT.rejected, details);
 }
 
 interface PostureFlags {
