@@ -2,7 +2,7 @@ import { resource } from '../../resources/index.js';
 import type { Runtime } from '../runtime.js';
 import type { Route } from '../server/types.js';
 import type { Reported } from '../client-state.js';
-import { sessionPosture } from '../posture/access.js';
+import { postureOfSessionRow } from '../posture/access.js';
 import { MFA_PROMPT_GRACE_SECONDS } from '../posture/evaluate.js';
 
 const identity = resource('identity');
@@ -34,7 +34,7 @@ export function postureDataRoutes(rt: Runtime): Route[] {
         const sessions = await rt.store.repo('api-session').findAll({ identityId: id }, { columns: ['isMfaComplete'] });
         const apiSessionPostureData: Record<string, unknown> = {};
         for (const s of sessions) {
-          const posture = await sessionPosture(rt, id, s.id);
+          const posture = postureOfSessionRow(rt, id, s);
           const passedAt = posture?.mfaPassedAt;
           const after = (event: Date | undefined) => !event || !passedAt || event.getTime() < passedAt.getTime() || ctx.now.getTime() - event.getTime() <= MFA_PROMPT_GRACE_SECONDS * 1000;
           apiSessionPostureData[s.id] = {

@@ -23,8 +23,13 @@ export async function sessionPosture(rt: Runtime, identityId: string, apiSession
   if (!apiSessionId) return undefined;
   const kept = rt.client.peekPosture(identityId)?.apiSessions.get(apiSessionId);
   if (kept?.mfaPassedAt) return kept;
-  const row = await rt.store.repo('api-session').findOne({ id: apiSessionId }, { columns: ['isMfaComplete'] });
-  if (row?.isMfaComplete !== true) return kept;
+  return postureOfSessionRow(rt, identityId, await rt.store.repo('api-session').findOne({ id: apiSessionId }, { columns: ['isMfaComplete'] }));
+}
+
+/** As sessionPosture, from an API session row already read (with `isMfaComplete`). */
+export function postureOfSessionRow(rt: Runtime, identityId: string, row: Row | undefined): ApiSessionPosture | undefined {
+  const kept = row ? rt.client.peekPosture(identityId)?.apiSessions.get(row.id) : undefined;
+  if (kept?.mfaPassedAt || row?.isMfaComplete !== true) return kept;
   return { ...kept, mfaPassedAt: new Date((row.updatedAt as string | undefined) ?? (row.createdAt as string)) };
 }
 
