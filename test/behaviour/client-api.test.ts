@@ -264,6 +264,19 @@ for (const store of storesUnderTest()) {
         await t.admin.request('DELETE', `/posture-checks/${mfa}`);
       });
 
+      it('MFA: an API session that completed MFA at authentication passes, counting from then', async () => {
+        const w = await guarded('mfa-auth', { typeId: 'MFA', timeoutSeconds: 300 });
+        await expectPassing(w, false);
+        // What MFA authentication does to the API session (the MFA flow itself is tested with it).
+        await t.app.runtime.store.tx(() => t.app.runtime.store.repo('api-session').update(w.apiSessionId, { isMfaComplete: true }, now.toISOString()));
+        now = new Date(now.getTime() + 100_000);
+        const q = await query(w);
+        assert.deepEqual([q.isPassing, q.timeoutRemaining], [true, 200]);
+        await expectPassing(w, true);
+        const data = expectStatus(await t.admin.request('GET', `/identities/${w.id}/posture-data`), 200).data;
+        assert.equal(data.apiSessionPostureData[w.apiSessionId].mfa.passedMfa, true);
+      });
+
       it('management: posture data shows what was reported, failed service requests what posture refused', async () => {
         const w = await guarded('mgmt', { typeId: 'DOMAIN', domains: ['corp'] });
         expectStatus(await session(w), 409, 'INVALID_POSTURE');
