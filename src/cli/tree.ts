@@ -83,6 +83,7 @@ export function topCommands(nouns: readonly NounSummary[] = NOUNS): TopCommand[]
     command('whoami', SESSION, 'Show who you are logged in as, on which profile and controller', async (d) => (await import('./session/whoami.js')).buildWhoami(d)),
     command('enroll', SESSION, 'Redeem an enrollment JWT: make a key, get a certificate, write an identity file', async (d) => (await import('./enroll/index.js')).buildEnroll(d)),
     command('mfa', SESSION, 'Set up and manage TOTP multi-factor authentication for the identity you are logged in as', async (d) => (await import('./mfa/index.js')).buildMfa(d)),
+    command('as', SESSION, 'See the network as an identity does, with its identity file: services, sessions, posture, routers', async (d) => (await import('./as/index.js')).buildAs(d)),
     command('profile', SESSION, 'Manage saved profiles: a controller, its trusted CA, a user and their session', async (d) => (await import('./profile/index.js')).buildProfile(d)),
     ...nouns.map((n) => nounCommand(n)),
     { ...command('policy', 'Policies and posture', 'Create, list, change and explain policies: who may dial, bind, and use which routers', async (d) => (await import('./policy/index.js')).buildPolicy(d)), aliases: ['policies'] },

@@ -7,6 +7,8 @@ import { ApiSessions } from './auth/api-sessions.js';
 import { ConcurrencyLimiter } from './auth/limiter.js';
 import { PasswordHasher } from './auth/password.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './auth/throttle.js';
+import { ClientState } from './client-state.js';
+import { enforcePostureTimeouts } from './posture/sessions.js';
 import { ensureDefaultAdmin } from './bootstrap.js';
 import { prepareDataDir, type PreparedDataDir } from './data-dir.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
@@ -25,6 +27,8 @@ import { CONTROLLER_VERSION } from './version.js';
 export type { ControllerOptions, RunningController } from './types.js';
 
 const SWEEP_INTERVAL_MS = 30_000;
+/** How often sessions are checked against posture that runs out with time (MFA timeouts, wake/unlock prompts). */
+const POSTURE_SWEEP_INTERVAL_MS = 15_000;
 
 /** A start that cannot go on for a reason the operator can fix (busy port, unusable store): no stack trace. */
 export class ControllerStartError extends Error {
@@ -103,6 +107,7 @@ export async function createController(options: CreateControllerOptions): Promis
     // As many checks as libuv has threads to run scrypt on (4 by default); a burst beyond 256 waiting gets 429.
     passwordChecks: new ConcurrencyLimiter(4, 256),
     loginThrottle: new LoginThrottle(options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
+    client: new ClientState(new Date(), options.clientRateLimit),
     validators: new Validators(),
     pki,
     enrollmentSigner: createEnrollmentJwtSigner(pki, options.publicUrl),
@@ -127,6 +132,9 @@ export async function createController(options: CreateControllerOptions): Promis
 
   const sweep = setInterval(() => void runtime.apiSessions.sweep(new Date()).catch((err) => log(`session sweep failed: ${err}`)), SWEEP_INTERVAL_MS);
   sweep.unref();
+  // MFA timeouts and wake/unlock prompts run out without a write: sessions that fail them end within this interval.
+  const postureSweep = setInterval(() => void enforcePostureTimeouts(runtime, new Date()).catch((err) => log(`posture sweep failed: ${err}`)), POSTURE_SWEEP_INTERVAL_MS);
+  postureSweep.unref();
 
   return {
     runtime,
@@ -145,6 +153,7 @@ export async function createController(options: CreateControllerOptions): Promis
     },
     async close() {
       clearInterval(sweep);
+      clearInterval(postureSweep);
       await store.close();
     },
   };

@@ -1,6 +1,10 @@
 import { CATALOGUE, type ResourceDef } from '../resources/index.js';
 import { accessibleServices, accessRoutes, permissionsOf } from './api/access.js';
 import { postureDataRoutes } from './api/posture-data.js';
+import { postureResponseRoutes } from './api/posture-responses.js';
+import { SERVICE_UPDATE_HOOKS, serviceUpdateRoutes } from './api/service-updates.js';
+import { clientNetworkRoutes, withClientBudget } from './api/client-network.js';
+import { POSTURE_SESSION_HOOKS } from './posture/sessions.js';
 import { authenticateRoutes } from './api/authenticate.js';
 import { authPolicyBehaviour, authPolicySignerBehaviour } from './api/auth-policies.js';
 import { authenticatorBehaviour } from './api/authenticators.js';
@@ -68,6 +72,10 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   apiSessionCertificateBehaviour,
   // Sessions end when a write takes their permission away: hooks on the resources that decide permissions.
   ...Object.entries(SESSION_LIFECYCLE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
+  // The service update check moves on the writes that change what identities see.
+  ...Object.entries(SERVICE_UPDATE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
+  // Sessions end when a write makes their posture fail.
+  ...Object.entries(POSTURE_SESSION_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
 ];
 
 /**
@@ -117,6 +125,9 @@ export function buildRoutes(rt: Runtime, behaviours: readonly ResourceBehaviour[
     ...currentRoutes(rt),
     ...accessRoutes(rt),
     ...postureDataRoutes(rt),
+    ...postureResponseRoutes(rt),
+    ...serviceUpdateRoutes(rt),
+    ...clientNetworkRoutes(rt),
     ...databaseRoutes(rt),
     ...tracingRoutes(rt),
   ];
@@ -125,7 +136,7 @@ export function buildRoutes(rt: Runtime, behaviours: readonly ResourceBehaviour[
   const routes = [...handlerRoutes, ...crudRoutes(rt, taken)];
   routes.push(...metaRoutes(rt, (api: ApiName) => routes.filter((r) => r.api === api || r.api === 'both'), new Date()));
   return {
-    routes,
+    routes: routes.map((r) => withClientBudget(rt, r)),
     present: async (def, rows) => {
       const presenter = presenters.get(def.name);
       return presenter ? presenter(rows, rt) : rows.map((row) => toWire(def, row));

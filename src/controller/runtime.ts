@@ -1,6 +1,7 @@
 import type { ResourceDef } from '../resources/index.js';
 import type { ApiSessions } from './auth/api-sessions.js';
 import type { ConcurrencyLimiter } from './auth/limiter.js';
+import type { ClientState } from './client-state.js';
 import type { PasswordHasher } from './auth/password.js';
 import type { LoginThrottle } from './auth/throttle.js';
 import type { EnrollmentJwtSigner } from './pki/enrollment-jwt.js';
@@ -51,6 +52,8 @@ export interface Runtime {
   passwordChecks: ConcurrencyLimiter;
   /** Failed password checks per client address and per username (429 with Retry-After), and per identity. */
   loginThrottle: LoginThrottle;
+  /** The client API's volatile state: reported posture, service update stamps, per-client request budget. */
+  client: ClientState;
   validators: Validators;
   pki: Pki;
   enrollmentSigner: EnrollmentJwtSigner;

@@ -1,3 +1,4 @@
+import type { ClientRateLimit } from './client-state.js';
 import type { PasswordCost } from './auth/password.js';
 import type { LoginThrottleOptions } from './auth/throttle.js';
 import type { ServerLimits } from './server/listener.js';
@@ -44,6 +45,8 @@ export interface ControllerOptions {
   serverLimits?: Partial<ServerLimits>;
   /** Overrides the failed-login token buckets (docs/security.md); tests make them small. */
   loginThrottle?: LoginThrottleOptions;
+  /** The client API's per-client request budget (default: src/controller/client-state.ts); tests make it small. */
+  clientRateLimit?: ClientRateLimit;
 }
 
 export interface RunningController {

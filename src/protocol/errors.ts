@@ -53,6 +53,7 @@ export const API_ERRORS = {
   MFA_NOT_ENROLLED: { status: 409, message: 'The identity has not completed MFA enrollment' },
   MFA_INVALID_TOKEN: { status: 400, message: 'The supplied MFA code is not valid' },
   SERVER_TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests, try again later' },
+  RATE_LIMITED: { status: 429, message: 'The resource is rate limited and the rate limit has been exceeded. Please try again later' },
   TIMEOUT: { status: 503, message: 'The request timed out' },
   STORE_UNAVAILABLE: { status: 503, message: "The controller's database cannot serve the request right now" },
 } as const;

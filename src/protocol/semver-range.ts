@@ -139,3 +139,61 @@ function versionError(v: string): string | undefined {
   for (const b of build) if (!ALPHANUMERIC.test(b)) return `bad build part '${b}'`;
   return undefined;
 }
+
+/**
+ * Whether `version` (as a client reports it, e.g. `10.0.19041`) is in `range`, as OpenZiti's OS posture check
+ * evaluates it: the version must parse strictly (else the check fails), and one `||` alternative must hold with
+ * all its comparators. A range this module refuses matches nothing.
+ */
+export function semverRangeSatisfied(range: string, version: string): boolean {
+  if (versionError(version) !== undefined || semverRangeError(range) !== undefined) return false;
+  const alternatives: string[][] = [[]];
+  for (const part of splitTokens(range)) {
+    if (part === '||') alternatives.push([]);
+    else alternatives[alternatives.length - 1].push(...expandWildcard(part));
+  }
+  return alternatives.some((tokens) =>
+    tokens.every((token) => {
+      const [op, bound] = splitComparator(token) as [string, string];
+      const c = compareVersions(version, bound);
+      switch (op) {
+        case '>':
+          return c > 0;
+        case '>=':
+          return c >= 0;
+        case '<':
+          return c < 0;
+        case '<=':
+          return c <= 0;
+        case '!':
+        case '!=':
+          return c !== 0;
+        default:
+          return c === 0;
+      }
+    }),
+  );
+}
+
+/** Semantic version precedence (build metadata ignored; a prerelease sorts before its release). */
+function compareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const core = v.split('+')[0];
+    const dash = core.indexOf('-');
+    const numbers = (dash === -1 ? core : core.slice(0, dash)).split('.').map((n) => BigInt(n));
+    return { numbers, pre: dash === -1 ? [] : core.slice(dash + 1).split('.') };
+  };
+  const x = parse(a);
+  const y = parse(b);
+  for (let i = 0; i < 3; i++) if (x.numbers[i] !== y.numbers[i]) return x.numbers[i] < y.numbers[i] ? -1 : 1;
+  if (x.pre.length === 0 || y.pre.length === 0) return y.pre.length - x.pre.length === 0 ? 0 : x.pre.length === 0 ? 1 : -1;
+  for (let i = 0; i < Math.min(x.pre.length, y.pre.length); i++) {
+    const [p, q] = [x.pre[i], y.pre[i]];
+    if (p === q) continue;
+    const [pn, qn] = [/^\d+$/.test(p), /^\d+$/.test(q)];
+    if (pn && qn) return BigInt(p) < BigInt(q) ? -1 : 1;
+    if (pn !== qn) return pn ? -1 : 1;
+    return p < q ? -1 : 1;
+  }
+  return x.pre.length - y.pre.length;
+}

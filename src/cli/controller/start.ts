@@ -27,6 +27,17 @@ export interface StartOptions {
   store?: string;
   /** A built web console (OpenZiti's ZAC) served under /zac/ on the controller's origin. */
   console?: string;
+  /** The client API's per-client request budget (`--client-rate-limit BURST/PER_SECOND`). */
+  clientRateLimit?: { burst: number; perSecond: number };
+}
+
+/** `BURST/PER_SECOND`, e.g. `50/10`: requests a client may make at once, and how many a second it regains. */
+function rateLimit(value: string): { burst: number; perSecond: number } {
+  const m = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(value.trim());
+  const burst = m ? Number(m[1]) : NaN;
+  const perSecond = m ? Number(m[2]) : NaN;
+  if (!m || burst < 1 || perSecond <= 0) throw new UsageError(`--client-rate-limit ${value}: expected BURST/PER_SECOND with both above zero, e.g. 50/10`);
+  return { burst, perSecond };
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -76,7 +87,8 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30))
     .addOption(envFallback(new Option('--store <url>', 'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)'), 'CTL_STORE_URL'))
     .addOption(envFallback(new Option('--console <dir>', 'serve a built web console (OpenZiti\'s ZAC) from this directory under /zac/'), 'CTL_CONSOLE_DIR'))
-    .addOption(new Option('--access-log', 'print one line per request on stderr (method, path, status, duration, request id)'));
+    .addOption(new Option('--access-log', 'print one line per request on stderr (method, path, status, duration, request id)'))
+    .addOption(new Option('--client-rate-limit <burst/per-second>', 'client API requests a client may make at once / regains a second, beyond which 429 (default 50/10)').argParser(rateLimit));
   return command.action(async (o) => {
     const opts: StartOptions = {
       dataDir: o.dataDir ?? defaultDataDir(deps.env),
@@ -93,6 +105,7 @@ export function buildStart(deps: Deps, run = runStart) {
       pkiDir: o.pkiDir,
       store: o.store,
       console: o.console,
+      clientRateLimit: o.clientRateLimit,
     };
     if (o.adminPassword !== undefined && o.adminPasswordFile !== undefined) {
       throw new UsageError('give the admin password once: --admin-password or --admin-password-file');
@@ -134,6 +147,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     pkiDir: opts.pkiDir,
     storeUrl: opts.store,
     consoleDir: opts.console,
+    clientRateLimit: opts.clientRateLimit,
     // Printed before it is stored: a start that fails afterwards never leaves a password nobody saw.
     announceAdminPassword: (password) => {
       io.info(`generated password for the default admin '${opts.adminUser}' (shown once, keep it safe):`);

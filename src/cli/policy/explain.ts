@@ -27,8 +27,9 @@ export interface Permission {
   /** Posture checks the granting policies require (checked when the identity connects). */
   postureChecks: Named[];
   /**
-   * Whether posture lets a session through: a granting policy that requires no posture check passes; otherwise its
-   * checks must pass, and the controller has no posture data for them (clients do not report posture to it yet).
+   * Whether a session gets through whatever the device reports: a granting policy that requires no posture check.
+   * Otherwise its checks must pass against the posture the identity's client reports, which an admin does not see
+   * from here (`ctl as` shows it as the identity sees it).
    */
   postureAllows: boolean;
 }
@@ -99,7 +100,8 @@ function permissionSentence(verb: string, type: string, who: string, what: strin
     if (p.postureAllows) return `${who} can ${verb} ${what}: granted by ${list(p.granting)}.`;
     return (
       `${who} may ${verb} ${what} by ${list(p.granting)}, but only by passing the posture checks ${list(p.postureChecks)}, ` +
-      `and no posture data has been reported for ${who}: a session would be refused (INVALID_POSTURE).`
+      `so a session is refused (INVALID_POSTURE) unless its client reports posture that passes them: ` +
+      `\`ctl as IDENTITY_FILE services\` shows the verdicts as ${who} sees them.`
     );
   }
   const misses: string[] = [];

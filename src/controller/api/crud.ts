@@ -204,7 +204,7 @@ export async function updateResource(
   return { data: {} };
 }
 
-async function deleteResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
+export async function deleteResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
   const repo = rt.store.repoFor(def);
   const existing = await repo.get(ctx.params.id);
   if (existing.isSystem && def.hasSystemEntities) throw new ApiError('ENTITY_CAN_NOT_BE_DELETED', { message: `the ${def.label} '${existing.id}' is built in and cannot be deleted` });

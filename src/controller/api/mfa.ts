@@ -81,7 +81,7 @@ async function authenticateMfa(rt: Runtime, ctx: Ctx) {
     throw new ApiError('MFA_NOT_ENROLLED', { message: 'the identity has no completed MFA enrollment: enroll with POST /current-identity/mfa first' });
   }
   await consumeCode(rt, record, code, { recovery: true });
-  await completeSession(rt, ctx.principal!.apiSessionId);
+  await completeSession(rt, ctx.principal!.identityId, ctx.principal!.apiSessionId);
   return { data: {} };
 }
 
@@ -138,7 +138,7 @@ async function verify(rt: Runtime, ctx: Ctx) {
   const hashes = await Promise.all(codes.map((c) => hashRecoveryCode(c, salt)));
   await rt.store.tx(async () => {
     await mfaRepo(rt).update(record.id, { isVerified: true, recoveryCodes: null, recoveryHashes: hashes.join(',') }, rt.clock().toISOString());
-    await rt.store.repo('api-session').update(ctx.principal!.apiSessionId, { isMfaRequired: true, isMfaComplete: true }, rt.clock().toISOString());
+    await completeSession(rt, ctx.principal!.identityId, ctx.principal!.apiSessionId, { isMfaRequired: true });
   });
   return { data: {} };
 }

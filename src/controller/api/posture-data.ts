@@ -1,6 +1,9 @@
 import { resource } from '../../resources/index.js';
 import type { Runtime } from '../runtime.js';
 import type { Route } from '../server/types.js';
+import type { Reported } from '../client-state.js';
+import { postureOfSessionRow } from '../posture/access.js';
+import { MFA_PROMPT_GRACE_SECONDS } from '../posture/evaluate.js';
 
 const identity = resource('identity');
 
@@ -11,14 +14,14 @@ const NEVER = '0001-01-01T00:00:00.000Z';
 const unreported = { postureCheckId: '', timedOut: false, lastUpdatedAt: NEVER };
 
 /**
- * An identity's posture: the data its clients last reported (OS, MAC addresses, domain, processes, per API session
- * MFA state) and the service requests posture checks refused. Clients report posture through the client API's
- * posture responses, which this controller does not take yet (docs/controller.md): so every identity's posture
- * data is what OpenZiti serves for one that never reported (zero values), and no request has been refused on
- * posture. The routes answer that truthfully rather than 404, so consoles and scripts can rely on them.
+ * An identity's posture: the data its clients last reported through posture responses (OS, MAC addresses, domain,
+ * processes, and per API session MFA and endpoint state), and the latest service requests posture checks refused.
+ * Both volatile, as in OpenZiti (src/controller/client-state.ts): a piece never reported shows OpenZiti's zero values.
  */
 export function postureDataRoutes(rt: Runtime): Route[] {
   const exists = async (id: string) => (await rt.store.repoFor(identity).get(id)).id;
+  const at = (d: Date | undefined) => d?.toISOString() ?? NEVER;
+  const reported = (r: Reported | undefined) => (r ? { postureCheckId: r.postureCheckId, timedOut: false, lastUpdatedAt: r.lastUpdatedAt.toISOString() } : unreported);
   return [
     {
       method: 'GET',
@@ -26,14 +29,26 @@ export function postureDataRoutes(rt: Runtime): Route[] {
       api: 'management',
       access: 'admin',
       handler: async (ctx) => {
-        await exists(ctx.params.id);
+        const id = await exists(ctx.params.id);
+        const data = rt.client.peekPosture(id);
+        const sessions = await rt.store.repo('api-session').findAll({ identityId: id }, { columns: ['isMfaComplete'] });
+        const apiSessionPostureData: Record<string, unknown> = {};
+        for (const s of sessions) {
+          const posture = postureOfSessionRow(rt, id, s);
+          const passedAt = posture?.mfaPassedAt;
+          const after = (event: Date | undefined) => !event || !passedAt || event.getTime() < passedAt.getTime() || ctx.now.getTime() - event.getTime() <= MFA_PROMPT_GRACE_SECONDS * 1000;
+          apiSessionPostureData[s.id] = {
+            mfa: { apiSessionId: s.id, passedMfa: !!passedAt, passedAt: at(passedAt), passedOnWake: !!passedAt && after(posture?.wokenAt), passedOnUnlock: !!passedAt && after(posture?.unlockedAt) },
+            ...(posture?.wokenAt || posture?.unlockedAt ? { endpointState: { wokenAt: at(posture.wokenAt), unlockedAt: at(posture.unlockedAt) } } : {}),
+          };
+        }
         return {
           data: {
-            os: { ...unreported, type: '', version: '', build: '' },
-            mac: { ...unreported, addresses: [] },
-            domain: { ...unreported, domain: '' },
-            processes: [],
-            apiSessionPostureData: {},
+            os: { ...reported(data?.os), type: data?.os?.type ?? '', version: data?.os?.version ?? '', build: data?.os?.build ?? '' },
+            mac: { ...reported(data?.mac), addresses: data?.mac?.addresses ?? [] },
+            domain: { ...reported(data?.domain), domain: data?.domain?.domain ?? '' },
+            processes: [...(data?.processes.values() ?? [])].map((p) => ({ ...reported(p), path: p.path, isRunning: p.isRunning, binaryHash: p.binaryHash, signerFingerprints: p.signerFingerprints })),
+            apiSessionPostureData,
           },
         };
       },
@@ -43,10 +58,7 @@ export function postureDataRoutes(rt: Runtime): Route[] {
       path: '/identities/{id}/failed-service-requests',
       api: 'management',
       access: 'admin',
-      handler: async (ctx) => {
-        await exists(ctx.params.id);
-        return { data: [] };
-      },
+      handler: async (ctx) => ({ data: [...rt.client.failuresOf(await exists(ctx.params.id))] }),
     },
   ];
 }

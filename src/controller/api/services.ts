@@ -5,8 +5,9 @@ import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import { parseJson } from '../server/body.js';
 import type { Row, Scope } from '../store/repository.js';
-import { listMeta } from './crud.js';
+import { deleteResource, listMeta, updateResource } from './crud.js';
 import { toWire } from './present.js';
+import { servicePostureQueries } from '../posture/access.js';
 import { listParams } from './query.js';
 
 const service = resource('service');
@@ -31,13 +32,17 @@ export type ConfigTypeSelection = 'all' | ReadonlySet<string>;
 export interface ServiceView {
   identityId?: string;
   configTypes?: ConfigTypeSelection;
+  /** The reader's API session (client API): `postureQueries` are evaluated for it. */
+  apiSessionId?: string;
+  now?: Date;
 }
 
 export type ServicePresenter = (rows: Row[], rt: Runtime, view?: ServiceView) => Promise<Record<string, unknown>[]>;
 
 /**
  * OpenZiti's management API fills `postureQueries` with one passing placeholder per permission (its posture data is
- * only looked up when posture checks are switched off, so with the default settings this is what it serves).
+ * only looked up when posture checks are switched off, so with the default settings this is what it serves). The
+ * client API, read with an API session, computes them from the posture its client reported.
  */
 function placeholderPostureQueries(permissions: readonly string[]) {
   return permissions.map((p) => ({ policyId: `dummy ${p.toLowerCase()} policy: no posture checks defined`, policyType: p, isPassing: true, postureQueries: [] }));
@@ -49,7 +54,8 @@ function placeholderPostureQueries(permissions: readonly string[]) {
  *   identity's own configs (service-config overrides) in place of the service's of the same type, as OpenZiti does;
  * - `permissions`: the reading identity's Dial/Bind from the provider, `["Invalid"]` when it has neither (as OpenZiti
  *   serves it); empty when there is no reader (relation sub-lists, which OpenZiti does not compute either) or no provider;
- * - `postureQueries`: one placeholder per permission (see above).
+ * - `postureQueries`: on the client API, per granting policy, its checks evaluated against the reported posture
+ *   (src/controller/posture/access.ts); on the management API one placeholder per permission (see above).
  */
 export function servicePresenter(provider?: PermissionsProvider): ServicePresenter {
   return async (rows, rt, view = {}) => {
@@ -57,10 +63,12 @@ export function servicePresenter(provider?: PermissionsProvider): ServicePresent
     const ids = rows.map((r) => r.id);
     const configs = view.configTypes ? await configData(rt, rows, view.identityId, view.configTypes) : new Map<string, Record<string, unknown>>();
     const permissions = view.identityId && provider ? await provider.permissions(rt, view.identityId, ids) : undefined;
+    const posture = view.identityId && view.apiSessionId ? await servicePostureQueries(rt, view.identityId, view.apiSessionId, ids, view.now ?? rt.clock()) : undefined;
     return rows.map((row) => {
       const granted = permissions ? [...(permissions.get(row.id) ?? [])] : [];
       const served = permissions && granted.length === 0 ? ['Invalid'] : granted;
-      return { ...toWire(service, row), config: configs.get(row.id) ?? {}, permissions: served, postureQueries: placeholderPostureQueries(granted) };
+      const postureQueries = posture?.get(row.id) ?? placeholderPostureQueries(granted);
+      return { ...toWire(service, row), config: configs.get(row.id) ?? {}, permissions: served, postureQueries };
     });
   };
 }
@@ -215,6 +223,7 @@ async function assignServiceConfigs(rt: Runtime, ctx: Ctx) {
       await overrides.insert({ identityId: owner.id, serviceId, configId, configTypeId }, { now });
     }
   });
+  rt.client.touch([owner.id], ctx.now);
   return { data: {} };
 }
 
@@ -233,6 +242,7 @@ async function removeServiceConfigs(rt: Runtime, ctx: Ctx) {
       await overrides.deleteWhere({ identityId: owner.id, serviceId, configTypeId: configs.get(configId)!.configTypeId as string });
     }
   });
+  if (pairs.length > 0) rt.client.touch([owner.id], ctx.now);
   return { data: {} };
 }
 
@@ -249,7 +259,7 @@ function clientRoutes(rt: Runtime, present: ServicePresenter, provider: Permissi
       api: 'client',
       access: 'session',
       handler: async (ctx) => {
-        const view = await viewOf(rt, ctx, false);
+        const view = { ...(await viewOf(rt, ctx, false)), apiSessionId: ctx.principal!.apiSessionId, now: ctx.now };
         const page = await repo().list({ ...listParams(ctx.query), scope: await provider.accessible(rt, view.identityId!) });
         return { data: await present(page.rows, rt, view), meta: listMeta(page, repo().filterableFields) };
       },
@@ -260,13 +270,17 @@ function clientRoutes(rt: Runtime, present: ServicePresenter, provider: Permissi
       api: 'client',
       access: 'session',
       handler: async (ctx) => {
-        const view = await viewOf(rt, ctx, false);
+        const view = { ...(await viewOf(rt, ctx, false)), apiSessionId: ctx.principal!.apiSessionId, now: ctx.now };
         const row = await repo().find(ctx.params.id);
         const granted = row ? (await provider.permissions(rt, view.identityId!, [row.id])).get(row.id) : undefined;
         if (!row || !granted?.length) throw new ApiError('NOT_FOUND', { cause: { field: 'id', reason: `no service '${ctx.params.id}' this identity may use`, value: ctx.params.id } });
         return { data: (await present([row], rt, view))[0] };
       },
     },
+    // OpenZiti's client API also lets admins change and delete services, as its management API does.
+    { method: 'PUT', path: '/services/{id}', api: 'client', access: 'admin', handler: (ctx) => updateResource(rt, service, ctx, 'replace') },
+    { method: 'PATCH', path: '/services/{id}', api: 'client', access: 'admin', handler: (ctx) => updateResource(rt, service, ctx, 'patch') },
+    { method: 'DELETE', path: '/services/{id}', api: 'client', access: 'admin', handler: (ctx) => deleteResource(rt, service, ctx) },
   ];
 }
 

@@ -10,6 +10,7 @@ import type { Ctx, Route } from '../server/types.js';
 import type { Row, Where } from '../store/repository.js';
 import { edgeRoutersFor, permissionsOf } from './access.js';
 import { listResource } from './crud.js';
+import { grantingPolicies, policiesPosture } from '../posture/access.js';
 import { entityRef, toWire } from './present.js';
 import type { Permission } from './services.js';
 
@@ -68,32 +69,35 @@ const CREATE_SCHEMA = {
 };
 
 /**
- * The service policies of a type that grant the identity the service: those selecting both (wire-protocol section 4).
- * Two lookups in the access index, whatever the number of policies.
- */
-async function grantingPolicies(rt: Runtime, identityId: string, serviceId: string, type: Permission): Promise<string[]> {
-  const [byIdentity, byService] = await Promise.all([
-    rt.store.roleIndex('service-policy', 'identityRoles').policiesSelecting(identityId, { type }),
-    rt.store.roleIndex('service-policy', 'serviceRoles').policiesSelecting(serviceId, { type }),
-  ]);
-  const selectingService = new Set(byService);
-  return [...new Set(byIdentity)].filter((id) => selectingService.has(id)).sort();
-}
-
-/**
  * Posture of the granting policies, as OpenZiti's EvaluatePostureForService: access passes when ANY granting policy
- * has all its posture checks passing (a policy without checks passes). No posture responses are kept yet, so every
- * posture check fails: a policy that requires any check fails. When none passes: 409 INVALID_POSTURE, its cause the
- * failed checks by policy id, in OpenZiti's shape. Returns the passing policies (the session's `servicePolicies`).
+ * has all its posture checks passing (a policy without checks passes), evaluated against the posture the caller's
+ * client reported (src/controller/posture). When none passes: 409 INVALID_POSTURE, its cause the failed checks by
+ * policy id, in OpenZiti's shape, and the refusal is kept for `GET /identities/{id}/failed-service-requests`.
+ * Returns the passing policies (the session's `servicePolicies`).
  */
-async function passingPolicies(rt: Runtime, policyIds: string[]): Promise<string[]> {
-  const checks = rt.store.roleIndex('service-policy', 'postureCheckRoles');
-  const required = await Promise.all(policyIds.map(async (id) => [id, await checks.selectedIds([id])] as const));
-  const passing = required.filter(([, ids]) => ids.length === 0).map(([id]) => id);
+async function passingPolicies(rt: Runtime, ctx: Ctx, serviceId: string, type: Permission, policyIds: string[]): Promise<string[]> {
+  const { identityId, apiSessionId } = ctx.principal!;
+  const posture = await policiesPosture(rt, identityId, apiSessionId, policyIds, ctx.now);
+  const passing = policyIds.filter((id) => posture.get(id)!.isPassing);
   if (passing.length > 0) return passing;
-  const checkIds = [...new Set(required.flatMap(([, ids]) => ids))];
-  const types = new Map((await rt.store.repo('posture-check').findAll({ id: checkIds }, { columns: ['typeId'] })).map((c) => [c.id, c.typeId]));
-  const data = Object.fromEntries(required.map(([id, ids]) => [id, [...ids].sort().map((check) => ({ id: check, typeId: types.get(check), isPassing: false }))]));
+  const data = Object.fromEntries(policyIds.map((id) => [id, posture.get(id)!.checks.map((c) => ({ id: c.check.id, typeId: c.check.typeId, isPassing: c.outcome.isPassing }))]));
+  const names = new Map((await rt.store.repoFor(servicePolicy).findAll({ id: policyIds }, { columns: ['name'] })).map((p) => [p.id, p.name as string]));
+  const serviceRow = await rt.store.repo('service').findOne({ id: serviceId }, { columns: ['name'] });
+  rt.client.recordFailure(identityId, {
+    apiSessionId,
+    serviceId,
+    serviceName: (serviceRow?.name as string | undefined) ?? '',
+    sessionType: type,
+    when: ctx.now.toISOString(),
+    policyFailures: policyIds.map((id) => ({
+      policyId: id,
+      policyName: names.get(id) ?? '',
+      checks: posture
+        .get(id)!
+        .checks.filter((c) => !c.outcome.isPassing)
+        .map((c) => ({ postureCheckId: c.check.id, postureCheckName: c.check.name, postureCheckType: c.check.typeId, expectedValue: c.outcome.expected, actualValue: c.outcome.actual })),
+    })),
+  });
   throw new ApiError('INVALID_POSTURE', { cause: { message: `Failed to pass posture checks for service policies: [${policyIds.join(' ')}]`, data } });
 }
 
@@ -131,7 +135,7 @@ async function createSession(rt: Runtime, ctx: Ctx) {
   const permissions = (await permissionsOf(rt, identityId, [serviceId])).get(serviceId) ?? [];
   if (permissions.length === 0 || !(await rt.store.repo('service').exists({ id: serviceId }))) throw notFound('service', serviceId);
   if (!permissions.includes(type)) throw invalidField('serviceId', 'service not found', serviceId);
-  const servicePolicies = await passingPolicies(rt, await grantingPolicies(rt, identityId, serviceId, type));
+  const servicePolicies = await passingPolicies(rt, ctx, serviceId, type, await grantingPolicies(rt, identityId, serviceId, type));
   if ((await edgeRoutersFor(rt, identityId, serviceId)).shared.length === 0) throw new ApiError('NO_EDGE_ROUTERS_AVAILABLE');
 
   const repo = rt.store.repoFor(session);
@@ -204,7 +208,13 @@ export async function sessionEdgeRouters(rt: Runtime, identityId: string, servic
   const ids = (await edgeRoutersFor(rt, identityId, serviceId)).shared;
   if (ids.length === 0) return [];
   const routers = await rt.present(edgeRouter, await rt.store.repoFor(edgeRouter).findAll({ id: ids }));
-  return routers.map((r) => ({
+  // `urls` is OpenZiti's older name for supportedProtocols, still read by older SDKs.
+  return routers.map((r) => ({ ...edgeRouterSummary(r), urls: r.supportedProtocols ?? {} }));
+}
+
+/** An edge router as sessions and the service edge router list show it (OpenZiti's commonEdgeRouterProperties). */
+export function edgeRouterSummary(r: Record<string, unknown>): Record<string, unknown> {
+  return {
     name: r.name,
     hostname: r.hostname ?? '',
     isOnline: r.isOnline ?? false,
@@ -213,9 +223,7 @@ export async function sessionEdgeRouters(rt: Runtime, identityId: string, servic
     disabled: r.disabled ?? false,
     syncStatus: r.syncStatus ?? 'SYNC_UNKNOWN',
     supportedProtocols: r.supportedProtocols ?? {},
-    // `urls` is OpenZiti's older name for supportedProtocols, still read by older SDKs.
-    urls: r.supportedProtocols ?? {},
-  }));
+  };
 }
 
 /** The session read model, with the names of its policies and its edge routers fetched once per page. */

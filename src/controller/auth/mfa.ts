@@ -1,6 +1,7 @@
 import { ApiError } from '../../protocol/errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Row } from '../store/repository.js';
+import { recordMfaPassed } from '../posture/access.js';
 import { TokenBuckets, type BucketOptions } from './throttle.js';
 import {
   hashRecoveryCode,
@@ -162,7 +163,9 @@ export async function mfaEnabledOf(rt: Runtime, identityIds: string[]): Promise<
   return new Set((await mfaRepo(rt).findAll({ identityId: identityIds, isVerified: true }, { columns: ['identityId'] })).map((r) => r.identityId as string));
 }
 
-/** Marks the session as having passed MFA. */
-export async function completeSession(rt: Runtime, apiSessionId: string): Promise<void> {
-  await rt.store.repo('api-session').update(apiSessionId, { isMfaComplete: true }, rt.clock().toISOString());
+/** Marks the session as having passed MFA now, the time MFA posture checks count their timeout from. */
+export async function completeSession(rt: Runtime, identityId: string, apiSessionId: string, fields: Record<string, unknown> = {}): Promise<void> {
+  const at = rt.clock();
+  await rt.store.repo('api-session').update(apiSessionId, { ...fields, isMfaComplete: true }, at.toISOString());
+  recordMfaPassed(rt, identityId, apiSessionId, at);
 }

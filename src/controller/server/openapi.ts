@@ -212,7 +212,7 @@ class Responses {
         const base = { postureCheckId: { type: 'string' }, timedOut: { type: 'boolean' }, lastUpdatedAt: { type: 'string', format: 'date-time' } };
         const piece = (own: Record<string, unknown>) => ({ type: 'object', properties: { ...base, ...own }, required: [...Object.keys(base), ...Object.keys(own)] });
         const text = { type: 'string' };
-        return this.data('postureDataEnvelope', "the posture its clients last reported (zero values until they report)", {
+        return this.data('postureDataEnvelope', "the posture its clients last reported (zero values for what they never reported)", {
           type: 'object',
           properties: {
             os: piece({ type: text, version: text, build: text }),
@@ -225,7 +225,7 @@ class Responses {
         });
       }
       case 'GET /identities/{id}/failed-service-requests':
-        return this.data('failedServiceRequestEnvelope', 'service requests refused on posture (none until posture is evaluated)', { type: 'array', items: { type: 'object' } });
+        return this.data('failedServiceRequestEnvelope', 'the latest service requests refused on posture', { type: 'array', items: { type: 'object' } });
       case 'GET /current-identity/edge-routers':
         return this.list(resource('edge-router'));
       case 'GET /identities/{id}/policy-advice/{serviceId}': {
@@ -349,6 +349,53 @@ class Responses {
         return this.empty("the identity's MFA is removed");
       case 'POST /enrollments/{id}/refresh':
         return { status: 200, description: 'the enrollment has a new token and JWT', schema: ref('createEnvelope') };
+      case 'POST /posture-response':
+      case 'POST /posture-response-bulk': {
+        const service = {
+          type: 'object',
+          properties: { id: { type: 'string' }, name: { type: 'string' }, postureQueryType: { type: 'string' }, timeout: { type: 'integer' }, timeoutRemaining: { type: 'integer' } },
+          required: ['id', 'name', 'postureQueryType', 'timeout', 'timeoutRemaining'],
+        };
+        const answer = this.data('postureResponseEnvelope', 'the services whose posture timers the responses shortened', {
+          type: 'object',
+          properties: { services: { type: 'array', items: service } },
+          required: ['services'],
+        });
+        return key === 'POST /posture-response' ? { ...answer, status: 201 } : answer;
+      }
+      case 'GET /current-api-session/service-updates':
+        return this.data('listCurrentApiSessionServiceUpdatesEnvelope', 'when what this identity sees through the client API last changed', {
+          type: 'object',
+          properties: { lastChangeAt: { type: 'string', format: 'date-time' } },
+          required: ['lastChangeAt'],
+        });
+      case 'GET /protocols':
+        return this.data('listProtocolsEnvelope', 'the listening edge protocols by name, with their addresses', {
+          type: 'object',
+          additionalProperties: { type: 'object', properties: { address: { type: 'string' } }, required: ['address'] },
+        });
+      case 'GET /services/{id}/edge-routers':
+        return {
+          ...this.data('listServiceEdgeRoutersEnvelope', 'the edge routers the caller may reach the service through', {
+            type: 'object',
+            properties: { edgeRouters: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, supportedProtocols: { type: 'object' } } } } },
+            required: ['edgeRouters'],
+          }, 'listMeta'),
+          paged: true,
+        };
+      case 'GET /services/{id}/terminators':
+        if (route.api !== 'client') break;
+        return {
+          ...this.data('listClientTerminatorsEnvelope', "the service's terminators, as a client sees them (no addresses)", {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { id: { type: 'string' }, identity: { type: 'string' }, routerId: { type: 'string' }, serviceId: { type: 'string' }, service: { $ref: '#/definitions/entityRef' } },
+              required: ['id', 'identity', 'routerId', 'serviceId', 'service'],
+            },
+          }, 'listMeta'),
+          paged: true,
+        };
     }
     return this.standard(route);
   }

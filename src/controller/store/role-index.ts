@@ -177,6 +177,23 @@ export class RoleIndex {
     return new Set(rows.map((r) => r.entityId));
   }
 
+  /**
+   * Which of these policies select each of these entities, in two queries whatever their numbers (the posture
+   * queries of a page of services): `#all` policies select every one.
+   */
+  async policiesSelectingAmong(policyIds: readonly string[], entityIds: readonly string[]): Promise<Map<string, string[]>> {
+    const out = new Map(entityIds.map((id) => [id, [] as string[]]));
+    if (policyIds.length === 0 || entityIds.length === 0) return out;
+    const dialect = this.driver.dialect;
+    const owners = dialect.inList(raw('r."ownerId"'), policyIds);
+    const all = await this.driver.all<{ id: string }>(`SELECT DISTINCT r."ownerId" AS "id" FROM ${this.roles} r WHERE r."value" = '#all' AND ${owners.sql}`, owners.params);
+    const cond = sql`${dialect.inList(raw('m."policyId"'), policyIds)} AND ${dialect.inList(raw('m."entityId"'), entityIds)}`;
+    const rows = await this.driver.all<{ policyId: string; entityId: string }>(`SELECT DISTINCT m."policyId" AS "policyId", m."entityId" AS "entityId" FROM ${this.matches} m WHERE ${cond.sql}`, cond.params);
+    for (const r of rows) out.get(r.entityId)?.push(r.policyId);
+    for (const list of out.values()) list.push(...all.map((a) => a.id).filter((id) => !list.includes(id)));
+    return out;
+  }
+
   /** Ids of every entity one of the policies selects (policy advice compares two such sets). */
   async selectedIds(policyIds: readonly string[]): Promise<string[]> {
     if (policyIds.length === 0) return [];

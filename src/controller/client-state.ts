@@ -1,0 +1,170 @@
+import { ApiError } from '../protocol/errors.js';
+import { TokenBuckets } from './auth/throttle.js';
+
+/**
+ * What the controller keeps in memory for the client API, as OpenZiti keeps it (its posture cache and its identity
+ * refresh map are not in its database either): posture data clients report, the service requests posture refused,
+ * when what each identity sees last changed, and the per-client request budget. All of it is volatile by design:
+ * after a restart clients report posture again (SDKs do on reconnect, and whenever a posture query says so), and
+ * every identity's service list counts as changed at the start.
+ */
+
+/** Common to every piece of reported posture data (OpenZiti's postureDataBase). */
+export interface Reported {
+  postureCheckId: string;
+  lastUpdatedAt: Date;
+}
+
+export interface ProcessReport extends Reported {
+  path: string;
+  isRunning: boolean;
+  binaryHash: string;
+  signerFingerprints: string[];
+}
+
+/** Posture that belongs to one API session (one login of one device): MFA passed, endpoint woken or unlocked. */
+export interface ApiSessionPosture {
+  mfaPassedAt?: Date;
+  wokenAt?: Date;
+  unlockedAt?: Date;
+}
+
+/** One identity's reported posture (OpenZiti's PostureData). */
+export interface PostureData {
+  os?: Reported & { type: string; version: string; build: string };
+  mac?: Reported & { addresses: string[] };
+  domain?: Reported & { domain: string };
+  /** PROCESS reports by the check they answer (one per check, the latest wins), as OpenZiti keys them. */
+  processes: Map<string, ProcessReport>;
+  /** The latest report for each path (PROCESS_MULTI checks look processes up by path). */
+  processesByPath: Map<string, ProcessReport>;
+  apiSessions: Map<string, ApiSessionPosture>;
+}
+
+/** A service request (session create) refused on posture, for `GET /identities/{id}/failed-service-requests`. */
+export interface FailedServiceRequest {
+  apiSessionId: string;
+  serviceId: string;
+  serviceName: string;
+  sessionType: string;
+  when: string;
+  policyFailures: Array<{ policyId: string; policyName: string; checks: Array<Record<string, unknown>> }>;
+}
+
+/** How many refused requests are kept per identity (the latest ones): enough to debug, bounded whatever clients do. */
+const FAILURES_KEPT = 50;
+
+/**
+ * The per-client request budget of the client API: a token bucket per API session (per address before login).
+ * 50 requests at once, refilled at 10 a second, is far above what SDKs and tunnelers do (they poll the service
+ * update check every few seconds and list services when it moves), and stops a runaway client from taking the
+ * controller from everyone else. Configurable (CreateControllerOptions.clientRateLimit, `ctl controller start
+ * --client-rate-limit`).
+ */
+export interface ClientRateLimit {
+  /** Requests a client may make at once. */
+  burst: number;
+  /** Requests per second it regains. */
+  perSecond: number;
+}
+
+const ADDRESS_FACTOR = 10;
+
+export const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimit = { burst: 50, perSecond: 10 };
+
+export class ClientState {
+  private readonly posture = new Map<string, PostureData>();
+  private readonly failures = new Map<string, FailedServiceRequest[]>();
+  private readonly changes = new Map<string, Date>();
+  private everyoneChangedAt: Date;
+  private readonly budget: TokenBuckets;
+  private readonly addressBudget: TokenBuckets;
+
+  constructor(
+    readonly startedAt: Date,
+    readonly rateLimit: ClientRateLimit = DEFAULT_CLIENT_RATE_LIMIT,
+    now: () => number = Date.now,
+  ) {
+    this.everyoneChangedAt = startedAt;
+    this.budget = new TokenBuckets({ capacity: rateLimit.burst, refillPerSecond: rateLimit.perSecond, maxKeys: 100_000 }, now);
+    // Before login a client is known by its address only, and many clients may share one (NAT, a tunneler host
+    // enrolling its identities): ten times the budget.
+    this.addressBudget = new TokenBuckets({ capacity: rateLimit.burst * ADDRESS_FACTOR, refillPerSecond: rateLimit.perSecond * ADDRESS_FACTOR, maxKeys: 100_000 }, now);
+  }
+
+  /** The identity's posture data, created empty on first use (what OpenZiti serves for one that never reported). */
+  postureOf(identityId: string): PostureData {
+    let data = this.posture.get(identityId);
+    if (!data) {
+      data = { processes: new Map(), processesByPath: new Map(), apiSessions: new Map() };
+      this.posture.set(identityId, data);
+    }
+    return data;
+  }
+
+  /** The identity's data if it ever reported (no entry is made: a read must not grow the map). */
+  peekPosture(identityId: string): PostureData | undefined {
+    return this.posture.get(identityId);
+  }
+
+  apiSessionPosture(identityId: string, apiSessionId: string): ApiSessionPosture {
+    const data = this.postureOf(identityId);
+    let s = data.apiSessions.get(apiSessionId);
+    if (!s) data.apiSessions.set(apiSessionId, (s = {}));
+    return s;
+  }
+
+  /** Forget an identity (deleted) or an API session (ended): their posture goes with them, as in OpenZiti. */
+  forgetIdentity(identityId: string): void {
+    this.posture.delete(identityId);
+    this.failures.delete(identityId);
+    this.changes.delete(identityId);
+  }
+
+  forgetApiSession(identityId: string, apiSessionId: string): void {
+    this.posture.get(identityId)?.apiSessions.delete(apiSessionId);
+  }
+
+  recordFailure(identityId: string, failure: FailedServiceRequest): void {
+    const list = [...(this.failures.get(identityId) ?? []), failure];
+    this.failures.set(identityId, list.slice(-FAILURES_KEPT));
+  }
+
+  failuresOf(identityId: string): readonly FailedServiceRequest[] {
+    return this.failures.get(identityId) ?? [];
+  }
+
+  /** What an identity sees changed at `at` (service update check). */
+  touch(identityIds: Iterable<string>, at: Date): void {
+    for (const id of identityIds) if ((this.changes.get(id)?.getTime() ?? 0) < at.getTime()) this.changes.set(id, at);
+  }
+
+  /** What every identity sees changed (a policy over `#all` identities). */
+  touchEveryone(at: Date): void {
+    if (this.everyoneChangedAt.getTime() < at.getTime()) this.everyoneChangedAt = at;
+  }
+
+  /** When what the identity sees last changed: the controller's start when nothing changed since. */
+  lastChangeAt(identityId: string): Date {
+    const own = this.changes.get(identityId);
+    return own && own.getTime() > this.everyoneChangedAt.getTime() ? own : this.everyoneChangedAt;
+  }
+
+  /**
+   * Takes one request from the client's budget (an API session's, or an address's before login), or refuses it:
+   * 429 RATE_LIMITED with Retry-After (seconds).
+   */
+  spend(client: { apiSessionId: string } | { address: string }): void {
+    const [budget, key, burst] = 'apiSessionId' in client ? [this.budget, client.apiSessionId, this.rateLimit.burst] : [this.addressBudget, client.address, this.rateLimit.burst * ADDRESS_FACTOR];
+    const wait = budget.waitMs(key);
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      const err = new ApiError('RATE_LIMITED', {
+        message: `this client made more than ${burst} requests in a burst; try again in ${seconds}s`,
+      });
+      // Sent as Retry-After by the error path (as the login throttle's refusals are).
+      throw Object.assign(err, { retryAfterSeconds: seconds });
+    }
+    budget.take(key);
+  }
+}
