@@ -55,7 +55,7 @@ function shapeOnly(line: string): boolean {
     // a bare login needs a terminal to ask; `a|b` in a code span lists alternatives
     /^ctl login( \.\.\.)?$/.test(line) ||
     /\w\|\w/.test(line) ||
-    /^ctl (authenticator|enrollment|auth-policy|identity-type|api-session|api)$/.test(line)
+    /^ctl (authenticator|enrollment|auth-policy|identity-type|api-session|api|enroll|as|mfa)$/.test(line)
   );
 }
 
