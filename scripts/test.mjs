@@ -72,18 +72,29 @@ await build({
 });
 const bundled = (file) => join(outdir, file.replace(/\.ts$/, '.mjs'));
 
-/** One run of the test runner over `list`, its output passed through; resolves with its counts and exit code. */
-function run(list, env, label) {
-  if (label) console.log(`\n# ${label}`);
+/** Output of a run shown as it comes, or held until `release()` (a run going on beside another one). */
+function relay(live) {
+  let held = live ? undefined : [];
+  return {
+    write: (chunk) => (held ? held.push(chunk) : process.stdout.write(chunk)),
+    release() {
+      for (const chunk of held ?? []) process.stdout.write(chunk);
+      held = undefined;
+    },
+  };
+}
+
+/** One run of the test runner over `list`, its output passed to `out`; resolves with its counts and exit code. */
+function run(list, env, out, concurrency) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--enable-source-maps', ...list.map(bundled)], {
+    const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--enable-source-maps', ...list.map(bundled)], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, NO_COLOR: '1', ...env },
     });
     let tail = '';
     child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
+      out.write(chunk);
       tail = (tail + chunk.toString()).slice(-4000);
     });
     child.on('close', (code) => {
@@ -93,10 +104,12 @@ function run(list, env, label) {
   });
 }
 
-const runs = [await run(files, {})];
+const concurrency = Number(process.env.CTL_TEST_CONCURRENCY ?? 3);
+const runs = [await run(files, {}, relay(true), concurrency)];
 const e2e = files.filter((f) => f.startsWith('test/e2e/'));
 if (process.env.CTL_TEST_PG_URL && e2e.length > 0) {
-  runs.push(await run(e2e, { CTL_TEST_STORE: 'postgres' }, 'end-to-end tests again, against PostgreSQL (CTL_TEST_STORE=postgres)'));
+  console.log('\n# end-to-end tests again, against PostgreSQL (CTL_TEST_STORE=postgres)');
+  runs.push(await run(e2e, { CTL_TEST_STORE: 'postgres' }, relay(true), concurrency));
 }
 const passed = runs.reduce((n, r) => n + r.pass, 0);
 const failed = runs.reduce((n, r) => n + r.fail, 0);

@@ -55,6 +55,12 @@ for (const store of storesUnderTest()) {
       session = (await as('GET', `${CLIENT}/current-api-session`)).body.data;
       assert.equal(session.isCertExtendRequested, true);
       assert.equal(session.isCertKeyRollRequested, true);
+      const listed = (await t.admin.request('GET', '/api-sessions', { query: `filter=${encodeURIComponent(`id = "${session.id}"`)}` })).body.data;
+      assert.deepEqual(
+        listed.map((s: Record<string, unknown>) => [s.isCertExtendable, s.isCertExtendRequested, s.isCertKeyRollRequested]),
+        [[true, true, true]],
+        'administrators see the same flags in the API session list',
+      );
       const own = (await as('GET', `${CLIENT}/current-identity/authenticators/${auth.id}`)).body.data;
       assert.equal(own.isExtendRequested, true, 'the holder sees the request on its own authenticator too');
 

@@ -303,16 +303,15 @@ for (const store of storesUnderTest()) {
     });
 
     it('an auth policy requiring TOTP makes logins partial, and lets the identity enroll from the partial session', async () => {
-      // Auth policies are not writable through the API on this branch: the row is made in the store.
-      const now = new Date().toISOString();
-      const policyId = await t.app.runtime.store.repo('auth-policy').insert(
-        {
+      const created = await t.admin.request('POST', '/auth-policies', {
+        json: {
           name: `totp-required-${++serial}`,
           primary: { cert: { allowed: true, allowExpiredCerts: true }, updb: { allowed: true, minPasswordLength: 5, requireSpecialChar: false, requireNumberChar: false, requireMixedCase: false, maxAttempts: 0, lockoutDurationMinutes: 0 }, extJwt: { allowed: false, allowedSigners: [] } },
           secondary: { requireTotp: true, requireExtJwtSigner: null },
         },
-        { now },
-      );
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const policyId = created.body.data.id as string;
       const user = await newUser(policyId);
       const { token, session } = await login(user.name, user.password);
       assert.equal(session.isMfaRequired, true);

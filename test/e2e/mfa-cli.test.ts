@@ -8,8 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CTL_BIN, type LoggedInCli, ctlEnv, parseJsonOutput, withLoggedInCli } from '../helpers/cli.js';
-import { Store } from '../../src/controller/store/store.js';
-import { type TestController, assertStatus, createIdentity, createUser, randomPassword, startTestController, storeUnderTest } from '../helpers/controller.js';
+import { type TestController, assertStatus, createIdentity, createUser, randomPassword, startTestController } from '../helpers/controller.js';
 import { code, secretOf } from '../helpers/totp.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -176,27 +175,14 @@ describe('ctl mfa and ctl login with MFA', () => {
     }
   });
 
-  it('an auth policy requiring TOTP: login keeps a session that can only enroll, and ctl mfa enable completes it', { skip: storeUnderTest() !== 'sqlite' && 'the policy row is written to the SQLite file' }, async () => {
-    // Auth policies are not writable through the API on this branch: the policy row is written to the database.
-    const store = await Store.open({ sqlite: path.join(ctl.dataDir, 'ctl.db') });
-    let policyId: string;
-    try {
-      policyId = await store.repo('auth-policy').insert(
-        {
-          name: 'totp-required',
-          primary: { cert: { allowed: true, allowExpiredCerts: true }, updb: { allowed: true, minPasswordLength: 5, requireSpecialChar: false, requireNumberChar: false, requireMixedCase: false, maxAttempts: 0, lockoutDurationMinutes: 0 }, extJwt: { allowed: false, allowedSigners: [] } },
-          secondary: { requireTotp: true, requireExtJwtSigner: null },
-        },
-        { now: new Date().toISOString() },
-      );
-    } finally {
-      await store.close();
-    }
-    const admin = await ctl.admin();
+  it('an auth policy requiring TOTP: login keeps a session that can only enroll, and ctl mfa enable completes it', async () => {
+    const made = await admin.expect(0, ['auth-policy', 'create', 'totp-required', '--primary', 'password,cert', '--require-totp']);
+    const policyId = made.stdout.trim();
+    const http = await ctl.admin();
     const name = `carol-${Date.now()}`;
-    const id = await createIdentity(admin, { name, isAdmin: false, authPolicyId: policyId });
+    const id = await createIdentity(http, { name, isAdmin: false, authPolicyId: policyId });
     const password = randomPassword();
-    assertStatus(await admin.post('/authenticators', { method: 'updb', identityId: id, username: name, password }, { api: 'management' }), 201);
+    assertStatus(await http.post('/authenticators', { method: 'updb', identityId: id, username: name, password }, { api: 'management' }), 201);
 
     const carol = await withLoggedInCli(ctl, { username: name, password });
     try {

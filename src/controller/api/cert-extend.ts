@@ -66,16 +66,20 @@ async function verifyExtension(rt: Runtime, ctx: Ctx) {
 /**
  * What an API session says about its certificate: extendable when it was opened with a certificate this controller
  * issued, and whether an administrator asked for an early extension (and a new key). Clients read these from the
- * session they get at authentication and from /current-api-session.
+ * session they get at authentication and from /current-api-session; administrators from the API session list.
+ * One read for all the sessions given.
  */
-export async function sessionCertFlags(rt: Runtime, session: Row): Promise<{ isCertExtendable: boolean; isCertExtendRequested: boolean; isCertKeyRollRequested: boolean }> {
-  const auth = await rt.store.repo('authenticator').find(session.authenticatorId as string);
-  const cert = auth?.method === 'cert' && auth.identityId === session.identityId ? auth : undefined;
-  return {
-    isCertExtendable: cert?.isIssuedByNetwork === true,
-    isCertExtendRequested: cert?.isExtendRequested === true,
-    isCertKeyRollRequested: cert?.isKeyRollRequested === true,
-  };
+export async function sessionCertFlags(rt: Runtime, sessions: Row[]): Promise<Map<string, { isCertExtendable: boolean; isCertExtendRequested: boolean; isCertKeyRollRequested: boolean }>> {
+  const ids = [...new Set(sessions.map((s) => s.authenticatorId as string).filter(Boolean))];
+  const authenticators = ids.length === 0 ? [] : await rt.store.repo('authenticator').findAll({ id: ids, method: 'cert' });
+  const byId = new Map(authenticators.map((a) => [a.id, a]));
+  return new Map(
+    sessions.map((session) => {
+      const auth = byId.get(session.authenticatorId as string);
+      const cert = auth?.identityId === session.identityId ? auth : undefined;
+      return [session.id, { isCertExtendable: cert?.isIssuedByNetwork === true, isCertExtendRequested: cert?.isExtendRequested === true, isCertKeyRollRequested: cert?.isKeyRollRequested === true }];
+    }),
+  );
 }
 
 const REQUEST_EXTEND_BODY = { type: 'object', properties: { rollKeys: { type: 'boolean' } }, additionalProperties: false };

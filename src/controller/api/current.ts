@@ -35,7 +35,7 @@ async function currentIdentity(rt: Runtime, ctx: Ctx) {
  * /current-api-session); the management list leaves it empty, because only its hash is stored.
  */
 export async function presentApiSessions(rows: Row[], rt: Runtime): Promise<Record<string, unknown>[]> {
-  const authQueries = await authQueriesOf(rt, rows);
+  const [authQueries, certFlags] = await Promise.all([authQueriesOf(rt, rows), sessionCertFlags(rt, rows)]);
   return rows.map((row) => {
     const wire = toWire(apiSession, row);
     return {
@@ -45,9 +45,7 @@ export async function presentApiSessions(rows: Row[], rt: Runtime): Promise<Reco
       authQueries: authQueries.get(row.id) ?? [],
       cachedLastActivityAt: row.lastActivityAt,
       cachedUpdatedAt: row.updatedAt,
-      isCertExtendable: false,
-      isCertExtendRequested: false,
-      isCertKeyRollRequested: false,
+      ...certFlags.get(row.id),
       improperClientCertChain: false,
       expiresAt: rt.apiSessions.expiresAt(row.lastActivityAt as string).toISOString(),
       expirationSeconds: Math.round(rt.config.sessionTimeoutMs / 1000),
@@ -58,7 +56,7 @@ export async function presentApiSessions(rows: Row[], rt: Runtime): Promise<Reco
 export async function presentCurrentSession(rt: Runtime, id: string, token: string): Promise<Record<string, unknown>> {
   const row = await rt.store.repoFor(apiSession).find(id);
   if (!row) throw notFound('api-session', id);
-  return { ...(await presentApiSessions([row], rt))[0], ...(await sessionCertFlags(rt, row)), token };
+  return { ...(await presentApiSessions([row], rt))[0], token };
 }
 
 export const apiSessionBehaviour: ResourceBehaviour = { resource: 'api-session', present: presentApiSessions };
