@@ -296,7 +296,7 @@ export async function startTestController(options: Partial<ControllerOptions> = 
   const dataDir = options.dataDir ?? path.join(tmp, 'data');
   const adminPassword = options.adminPassword ?? randomPassword();
   const logs: string[] = [];
-  const database = storeUnderTest() === 'postgres' && !options.storeUrl ? await createTestDatabase() : undefined;
+  const database = storeUnderTest() === 'postgres' && !options.storeUrl ? await createTestDatabase({ migrated: true }) : undefined;
   const running = await startController({
     port: 0,
     adminUser: 'admin',

@@ -56,7 +56,7 @@ async function login(app: Controller, username: string, password: string): Promi
 }
 
 export async function createTestApp(store: StoreKind): Promise<TestApp> {
-  const database = store === 'postgres' ? await createTestDatabase() : undefined;
+  const database = store === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined;
   const adminPassword = `Admin-${randomBytes(6).toString('hex')}`;
   const app = await createController({
     dataDir: '/nonexistent',

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pg from 'pg';
+import { MIGRATIONS } from '../../src/controller/store/migrations/index.js';
 import { PG_URL_VARIABLE, SKIPPED_NOTICE, createTestDatabase, storesUnderTest } from './postgres.js';
 
 describe('storesUnderTest', () => {
@@ -68,6 +69,27 @@ describe('createTestDatabase', { skip: serverUrl ? false : `${PG_URL_VARIABLE} i
       assert.notEqual(a.name, b.name);
       assert.equal(await databaseExists(a.name), true);
       assert.equal(await databaseExists(b.name), true);
+    } finally {
+      await Promise.all([a.drop(), b.drop()]);
+    }
+  });
+
+  it('with migrated, copies a database that holds every migration already, each copy its own', async () => {
+    const [a, b] = await Promise.all([createTestDatabase({ migrated: true }), createTestDatabase({ migrated: true })]);
+    try {
+      const count = async (url: string, sql: string) => {
+        const client = await connect(url);
+        try {
+          return Number((await client.query<{ n: string }>(sql)).rows[0]!.n);
+        } finally {
+          await client.end();
+        }
+      };
+      for (const db of [a, b]) assert.equal(await count(db.url, 'SELECT count(*) AS n FROM schema_migrations'), MIGRATIONS.length);
+      const client = await connect(a.url);
+      await client.query('DELETE FROM schema_migrations').finally(() => client.end());
+      assert.equal(await count(a.url, 'SELECT count(*) AS n FROM schema_migrations'), 0);
+      assert.equal(await count(b.url, 'SELECT count(*) AS n FROM schema_migrations'), MIGRATIONS.length, 'a change to one copy is not in the other');
     } finally {
       await Promise.all([a.drop(), b.drop()]);
     }
