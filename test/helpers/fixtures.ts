@@ -3,7 +3,7 @@
  * test file) and a cheap password-hash cost. Production behaviour is unchanged: the controller takes both as
  * options, and the tests of the PKI and of hashing use the real thing.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { cp, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,4 +41,20 @@ export async function testPkiCopy(parent: string): Promise<string> {
   const dir = path.join(parent, 'pki');
   await cp(await sharedTestPki(), dir, { recursive: true });
   return dir;
+}
+
+/**
+ * A private key made by `make` (PEM) once per machine and user and kept under `label`: big RSA keys (4096 bits and
+ * more) take seconds each to generate, and tests of key sizes need them, not their freshness.
+ */
+export function cachedTestKey(label: string, make: (file: string) => void): string {
+  const dir = path.join(os.tmpdir(), `ctl-test-keys-${os.userInfo().uid}`);
+  const file = path.join(dir, `${label}.pem`);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const partial = `${file}.${process.pid}`;
+    make(partial);
+    renameSync(partial, file);
+  }
+  return file;
 }

@@ -1,13 +1,13 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createPrivateKey, generateKeyPairSync, X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createCsr, CsrError, parseCsr } from '../../protocol/csr.js';
 import { children, readOne, seq } from '../../protocol/der.js';
-import { sharedTestPki } from '../../../test/helpers/fixtures.js';
+import { cachedTestKey, sharedTestPki } from '../../../test/helpers/fixtures.js';
 import { acceptCsr, identitySpiffeId, issueClientCert } from './issue.js';
 import { loadOrCreatePki, type Pki } from './pki.js';
 
@@ -19,10 +19,15 @@ const file = (name: string, text: string) => {
 };
 const openssl = (...args: string[]) => execFileSync('openssl', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-/** A CSR made by the openssl binary (a client nobody here wrote) for a fresh key of the given kind. */
+/**
+ * A CSR made by the openssl binary (a client nobody here wrote) for a key of the given kind made by openssl too
+ * (fresh, except the big RSA keys, made once per machine: seconds each).
+ */
 function opensslCsr(name: string, keyArgs: string[]): string {
-  const keyFile = path.join(tmp, `${name}.key`);
-  openssl('genpkey', ...keyArgs, '-out', keyFile);
+  const make = (out: string) => void openssl('genpkey', ...keyArgs, '-out', out);
+  let keyFile = path.join(tmp, `${name}.key`);
+  if (name === 'rsa-4096') keyFile = cachedTestKey('openssl-rsa-4096', make);
+  else make(keyFile);
   return openssl('req', '-new', '-key', keyFile, '-subj', `/CN=${name}/O=test`);
 }
 
@@ -98,7 +103,8 @@ describe('CSRs refused', () => {
   it('weak and oversized RSA keys', () => {
     refuses(createCsr(rsa(1024), 'weak'), /1024 bits, fewer than the 2048/);
     refuses(opensslCsr('rsa-1024', ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:1024']), /fewer than the 2048/);
-    refuses(createCsr(rsa(4160), 'big'), /more than the 4096/);
+    const big = cachedTestKey('rsa-4160', (out) => writeFileSync(out, rsa(4160).export({ type: 'pkcs8', format: 'pem' })));
+    refuses(createCsr(createPrivateKey(readFileSync(big, 'utf8')), 'big'), /more than the 4096/);
   });
 
   it('EC curves other than P-256 and P-384, and other key types', () => {

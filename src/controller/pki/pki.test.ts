@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -27,6 +27,22 @@ before(async () => {
 after(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
+
+// Making a PKI costs three RSA keys: the tests of later calls start from copies of one made at NOW, and those that
+// need a stranger's PKI share one.
+let madeAtNow: Promise<string> | undefined;
+async function copyOfPkiMadeAtNow(name: string): Promise<string> {
+  madeAtNow ??= (async () => {
+    const dir = path.join(tmp, 'made-at-now');
+    await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
+    return dir;
+  })();
+  const dir = path.join(tmp, name);
+  await cp(await madeAtNow, dir, { recursive: true });
+  return dir;
+}
+let another: Promise<Pki> | undefined;
+const anotherPki = () => (another ??= loadOrCreatePki(path.join(tmp, 'another'), { hosts: HOSTS, now: NOW }));
 
 describe('loadOrCreatePki: first call', () => {
   let dir: string;
@@ -151,14 +167,14 @@ describe('loadOrCreatePki: TLS', () => {
 
 describe('loadOrCreatePki: later calls', () => {
   it('reuses everything when nothing changed', async () => {
-    const dir = path.join(tmp, 'reuse');
+    const dir = await copyOfPkiMadeAtNow('reuse');
     const a = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
     const b = await loadOrCreatePki(dir, { hosts: ['LOCALHOST', '127.0.0.1'], now: new Date(NOW.getTime() + DAY) });
     assert.deepEqual(b, a);
   });
 
   it('issues a new server cert from the same CA for a new host', async () => {
-    const dir = path.join(tmp, 'newhost');
+    const dir = await copyOfPkiMadeAtNow('newhost');
     const a = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
     const b = await loadOrCreatePki(dir, { hosts: [...HOSTS, '10.1.2.3', 'new.example.test'], now: NOW });
     assert.equal(b.rootCertPem, a.rootCertPem);
@@ -175,7 +191,7 @@ describe('loadOrCreatePki: later calls', () => {
   });
 
   it('renews a server cert that expires within 30 days', async () => {
-    const dir = path.join(tmp, 'renew');
+    const dir = await copyOfPkiMadeAtNow('renew');
     const a = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
     const later = new Date(NOW.getTime() + 340 * DAY);
     const b = await loadOrCreatePki(dir, { hosts: HOSTS, now: later });
@@ -185,9 +201,9 @@ describe('loadOrCreatePki: later calls', () => {
   });
 
   it('reissues a server cert whose key no longer matches, and survives a stray temp file', async () => {
-    const dir = path.join(tmp, 'mismatch');
+    const dir = await copyOfPkiMadeAtNow('mismatch');
     const a = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
-    const other = await loadOrCreatePki(path.join(tmp, 'mismatch-other'), { hosts: HOSTS, now: NOW });
+    const other = await anotherPki();
     await writeFile(path.join(dir, 'server.key.pem'), other.serverKeyPem);
     await writeFile(path.join(dir, 'server.key.pem.1.abcd.tmp'), '-----BEGIN PRIV'); // as a crash would leave
     const b = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
@@ -196,7 +212,7 @@ describe('loadOrCreatePki: later calls', () => {
   });
 
   it('refuses to replace a missing root once an intermediate exists', async () => {
-    const dir = path.join(tmp, 'noroot');
+    const dir = await copyOfPkiMadeAtNow('noroot');
     await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
     await rm(path.join(dir, 'root.key.pem'));
     await assert.rejects(loadOrCreatePki(dir, { hosts: HOSTS, now: NOW }), /inconsistent/);
@@ -211,7 +227,7 @@ describe('loadOrCreatePki: intermediate rotation', () => {
   const csr = () => acceptCsr(createCsr(generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey, 'device'));
 
   it('certificates the outgoing intermediate issued keep verifying, through every later rotation and restart', async () => {
-    const dir = path.join(tmp, 'rotate');
+    const dir = await copyOfPkiMadeAtNow('rotate');
     const a = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
     assert.deepEqual(a.previousIntermediateCertPems, []);
     const oldLeaf = x509(issueClientCert(a, csr(), { uris: [], now: NOW }).leafPem);
@@ -237,14 +253,14 @@ describe('loadOrCreatePki: intermediate rotation', () => {
     assert.ok(issuedByThisPki(c, oldLeaf) && issuedByThisPki(c, newLeaf));
 
     // A certificate of another PKI is not ours, whatever its names.
-    const foreign = await loadOrCreatePki(path.join(tmp, 'rotate-other'), { hosts: HOSTS, now: NOW });
+    const foreign = await anotherPki();
     assert.equal(issuedByThisPki(c, x509(issueClientCert(foreign, csr(), { uris: [], now: NOW }).leafPem)), false);
   });
 
   it('drops anything in the previous-intermediates file that the root did not sign', async () => {
-    const dir = path.join(tmp, 'rotate-junk');
+    const dir = await copyOfPkiMadeAtNow('rotate-junk');
     const a = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
-    const foreign = await loadOrCreatePki(path.join(tmp, 'rotate-junk-other'), { hosts: HOSTS, now: NOW });
+    const foreign = await anotherPki();
     await writeFile(path.join(dir, 'intermediate-previous.cert.pem'), `${foreign.intermediateCertPem}\n-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n`);
     const b = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
     assert.deepEqual(b.previousIntermediateCertPems, []);
