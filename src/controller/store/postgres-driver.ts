@@ -6,6 +6,13 @@ import { type Driver, LruCache, type RunResult, StoreUnavailableError } from './
 /** Connections of the pool; a handful keeps a 2-core machine busy without queueing in PostgreSQL. */
 const POOL_SIZE = 8;
 
+/**
+ * How many distinct statements are prepared by name, so that each connection parses and plans them once instead of
+ * on every call. The store's own statements are a few hundred; past the cap (filter shapes a client invents) a
+ * statement goes unnamed, so what the server keeps per connection stays bounded.
+ */
+const NAMED_STATEMENTS = 1000;
+
 /** Advisory lock keys (arbitrary constants of this program): migrations, and the one controller per database. */
 export const MIGRATION_LOCK = 0x63746c01;
 export const CONTROLLER_LOCK = 0x63746c02;
@@ -13,7 +20,8 @@ export const CONTROLLER_LOCK = 0x63746c02;
 /**
  * PostgreSQL through `pg`: a pool for statements outside transactions, one pooled connection per transaction
  * (found through the async call chain, so repositories need not pass it around). Placeholders are written `?`
- * by the store and numbered here; the numbered text is cached (bounded) per statement text.
+ * by the store and numbered here; the numbered text is cached (bounded) per statement text, and the first
+ * NAMED_STATEMENTS of them are prepared by name.
  */
 export class PostgresDriver implements Driver {
   readonly dialect = postgresDialect;
@@ -21,12 +29,17 @@ export class PostgresDriver implements Driver {
   /** Transactions open now; the storage is switched off when none is (see SqliteDriver.tx). */
   private openTransactions = 0;
   private readonly numbered = new LruCache<string, string>(1024);
+  /** Statement names by numbered text; never evicted (a name must keep meaning its text on every connection). */
+  private readonly names = new Map<string, string>();
   /** Held for the life of the process: the one controller allowed on this database. */
   private ownerLock: PoolClient | undefined;
 
-  private constructor(private readonly pool: Pool) {}
+  private constructor(
+    private readonly pool: Pool,
+    private readonly namedStatements: number,
+  ) {}
 
-  static async open(url: string): Promise<PostgresDriver> {
+  static async open(url: string, opts: { namedStatements?: number } = {}): Promise<PostgresDriver> {
     const { default: pg } = await import('pg');
     let parsed: URL;
     try {
@@ -42,7 +55,7 @@ export class PostgresDriver implements Driver {
     const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 10_000, types });
     // An idle connection that fails (server restart) must not crash the process: the next query reconnects.
     pool.on('error', () => {});
-    const driver = new PostgresDriver(pool);
+    const driver = new PostgresDriver(pool, opts.namedStatements ?? NAMED_STATEMENTS);
     try {
       await pool.query('SELECT 1');
     } catch (err) {
@@ -88,9 +101,19 @@ export class PostgresDriver implements Driver {
     return text;
   }
 
+  private nameOf(text: string): string | undefined {
+    let name = this.names.get(text);
+    if (name === undefined && this.names.size < this.namedStatements) {
+      name = `ctl_${this.names.size}`;
+      this.names.set(text, name);
+    }
+    return name;
+  }
+
   private async query<T>(sql: string, params: readonly unknown[]): Promise<{ rows: T[]; rowCount: number | null }> {
     const runner = this.client.getStore() ?? this.pool;
-    return runner.query(this.text(sql), params as unknown[]) as unknown as Promise<{ rows: T[]; rowCount: number | null }>;
+    const text = this.text(sql);
+    return runner.query({ name: this.nameOf(text), text, values: params as unknown[] }) as unknown as Promise<{ rows: T[]; rowCount: number | null }>;
   }
 
   async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
