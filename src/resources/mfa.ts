@@ -34,9 +34,9 @@ export const mfa: ResourceDef = {
     }),
     isVerified: serverField({ kind: 'boolean' }, 'Enrollment was completed with a valid code', { default: false }),
     secret: internal({ kind: 'string' }, 'The TOTP secret, RFC 4648 base32'),
-    recoveryCodes: internal({ kind: 'string' }, 'Recovery codes in clear, comma separated: only while unverified', { nullable: true }),
-    recoveryHashes: internal({ kind: 'string' }, 'Hex scrypt hashes of the unused recovery codes, comma separated', { default: '' }),
-    recoverySalt: internal({ kind: 'string' }, 'Salt of the recovery code hashes (hex)'),
+    // In clear, as OpenZiti keeps them, so that they can be shown again (GET .../recovery-codes): hashing them would
+    // protect nothing from whoever reads the store, which holds the TOTP secret itself in clear.
+    recoveryCodes: internal({ kind: 'string' }, 'The unused recovery codes, comma separated', { default: '' }),
     lastTimeStep: internal({ kind: 'integer' }, 'The last TOTP time step accepted: codes of it or earlier are replays', { default: 0 }),
   },
 };

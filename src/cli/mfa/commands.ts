@@ -196,16 +196,9 @@ export async function runMfaRecoveryCodes(opts: { code?: string }, deps: Deps): 
   if (!status) throw new NotFoundError('MFA is not enabled for this identity');
   if (!status.isVerified) return showRecoveryCodes(deps, status.recoveryCodes ?? []);
   let codes: string[] = [];
-  try {
-    await withCode(deps, opts.code, 'Code from the app:', async (code) => {
-      codes = (await api.get<{ recoveryCodes: string[] }>(`${MFA}/recovery-codes`, { headers: { 'mfa-validation-code': code } })).recoveryCodes;
-    });
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) {
-      throw new NotFoundError(`the controller does not show the recovery codes again: ${err.message}`, ['get new ones with: ctl mfa regenerate']);
-    }
-    throw err;
-  }
+  await withCode(deps, opts.code, 'Code from the app:', async (code) => {
+    codes = (await api.get<{ recoveryCodes: string[] }>(`${MFA}/recovery-codes`, { headers: { 'mfa-validation-code': code } })).recoveryCodes;
+  });
   showRecoveryCodes(deps, codes);
 }
 

@@ -2,17 +2,17 @@ import QRCode from 'qrcode';
 import { ApiError, notFound } from '../../protocol/errors.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime } from '../runtime.js';
-import type { Ctx, Reply, Route } from '../server/types.js';
+import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import {
   completeSession,
   consumeCode,
-  freshRecoveryCodes,
   invalidCode,
   mfaOf,
   mfaRepo,
+  recoveryCodesOf,
 } from '../auth/mfa.js';
-import { hashRecoveryCode, newRecoveryCodes, newRecoverySalt, newTotpSecret, provisioningUrl } from '../auth/totp.js';
+import { newRecoveryCodes, newTotpSecret, provisioningUrl } from '../auth/totp.js';
 
 /**
  * TOTP MFA on both APIs: enrollment of the current identity (initiate, status, QR code, verify, disable), its
@@ -92,7 +92,7 @@ async function initiate(rt: Runtime, ctx: Ctx) {
     throw new ApiError('MFA_EXISTS', { message: 'an MFA enrollment exists: verify it, or disable it (DELETE /current-identity/mfa) before starting again' });
   }
   const id = await mfaRepo(rt).insert(
-    { identityId, isVerified: false, secret: newTotpSecret(), recoveryCodes: newRecoveryCodes().join(','), recoverySalt: newRecoverySalt(), recoveryHashes: '' },
+    { identityId, isVerified: false, secret: newTotpSecret(), recoveryCodes: newRecoveryCodes().join(',') },
     { now: ctx.now.toISOString() },
   );
   return { status: 201, data: { id, _links: LINKS } };
@@ -101,19 +101,17 @@ async function initiate(rt: Runtime, ctx: Ctx) {
 /** `GET /current-identity/mfa`: the provisioning URL and recovery codes are shown only while unverified. */
 async function status(rt: Runtime, ctx: Ctx) {
   const record = await ownRecord(rt, ctx);
-  const data: Record<string, unknown> = {
-    id: record.id,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    tags: record.tags ?? {},
-    _links: LINKS,
-    isVerified: record.isVerified === true,
-  };
+  const data: Record<string, unknown> = { ...entityOf(record), isVerified: record.isVerified === true };
   if (record.isVerified !== true) {
     data.provisioningUrl = urlOf(rt, ctx, record);
-    data.recoveryCodes = ((record.recoveryCodes as string | null) ?? '').split(',').filter(Boolean);
+    data.recoveryCodes = recoveryCodesOf(record);
   }
   return { data };
+}
+
+/** The enrollment as an entity: what every MFA answer about it carries. */
+function entityOf(record: Row): Record<string, unknown> {
+  return { id: record.id, createdAt: record.createdAt, updatedAt: record.updatedAt, tags: record.tags ?? {}, _links: LINKS };
 }
 
 /** `GET /current-identity/mfa/qr-code`: the provisioning URL as a 256×256 PNG, while unverified only. */
@@ -125,19 +123,16 @@ async function qrCode(rt: Runtime, ctx: Ctx) {
 }
 
 /**
- * `POST /current-identity/mfa/verify {code}`: a TOTP code completes enrollment. The recovery codes shown so far
- * are kept from now on as hashes only. The session that verified has passed MFA too (OpenZiti does the same).
+ * `POST /current-identity/mfa/verify {code}`: a TOTP code completes enrollment. The session that verified has
+ * passed MFA too (OpenZiti does the same).
  */
 async function verify(rt: Runtime, ctx: Ctx) {
   const code = await codeFromBody(rt, ctx);
   const record = await ownRecord(rt, ctx);
   if (record.isVerified === true) throw new ApiError('MFA_EXISTS', { message: 'MFA enrollment is already complete' });
   await consumeCode(rt, record, code, { recovery: false });
-  const codes = ((record.recoveryCodes as string | null) ?? '').split(',').filter(Boolean);
-  const salt = record.recoverySalt as string;
-  const hashes = await Promise.all(codes.map((c) => hashRecoveryCode(c, salt)));
   await rt.store.tx(async () => {
-    await mfaRepo(rt).update(record.id, { isVerified: true, recoveryCodes: null, recoveryHashes: hashes.join(',') }, rt.clock().toISOString());
+    await mfaRepo(rt).update(record.id, { isVerified: true }, rt.clock().toISOString());
     await completeSession(rt, ctx.principal!.identityId, ctx.principal!.apiSessionId, { isMfaRequired: true });
   });
   return { data: {} };
@@ -150,37 +145,38 @@ async function verify(rt: Runtime, ctx: Ctx) {
 async function disable(rt: Runtime, ctx: Ctx) {
   const record = await ownRecord(rt, ctx);
   if (record.isVerified === true) {
-    const header = ctx.req.headers['mfa-validation-code'];
-    const code = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
-    if (code === '') throw invalidCode('disabling completed MFA needs a current code in header mfa-validation-code');
-    await consumeCode(rt, record, code, { recovery: true });
+    await consumeCode(rt, record, validationCode(ctx, 'disabling completed MFA'), { recovery: true });
   }
   await mfaRepo(rt).delete(record.id);
   return { data: {} };
 }
 
-/**
- * `GET /current-identity/mfa/recovery-codes`: recovery codes are kept as hashes once enrollment is complete, so they
- * are shown only when made: in the status while unverified, and in the answer to a regeneration. This answers 404
- * saying so (OpenZiti keeps them in clear and shows them again here).
- */
-async function viewRecoveryCodes(rt: Runtime, ctx: Ctx): Promise<Reply> {
+/** `GET /current-identity/mfa/recovery-codes`, header `mfa-validation-code`: a current TOTP code shows the unused codes. */
+async function viewRecoveryCodes(rt: Runtime, ctx: Ctx) {
   const record = await ownRecord(rt, ctx);
   if (record.isVerified !== true) throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', { message: 'MFA enrollment is not complete: its status (GET /current-identity/mfa) shows the recovery codes' });
-  throw new ApiError('NOT_FOUND', {
-    message: 'recovery codes are kept only as hashes and cannot be shown again: regenerate them (POST /current-identity/mfa/recovery-codes) to get new ones',
-  });
+  await consumeCode(rt, record, validationCode(ctx, 'showing the recovery codes'), { recovery: false });
+  const current = (await mfaRepo(rt).find(record.id)) ?? record;
+  return { data: { ...entityOf(current), recoveryCodes: recoveryCodesOf(current) } };
 }
 
-/** `POST /current-identity/mfa/recovery-codes {code}`: a current TOTP code replaces every recovery code; the answer carries the new ones, once. */
+/** `POST /current-identity/mfa/recovery-codes {code}`: a current TOTP code replaces every recovery code; the answer carries the new ones. */
 async function regenerateRecoveryCodes(rt: Runtime, ctx: Ctx) {
   const code = await codeFromBody(rt, ctx);
   const record = await ownRecord(rt, ctx);
   if (record.isVerified !== true) throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', { message: 'MFA enrollment is not complete: verify it first' });
   await consumeCode(rt, record, code, { recovery: false });
-  const fresh = await freshRecoveryCodes();
-  await mfaRepo(rt).update(record.id, fresh.stored, rt.clock().toISOString());
-  return { data: { recoveryCodes: fresh.codes } };
+  const codes = newRecoveryCodes();
+  await mfaRepo(rt).update(record.id, { recoveryCodes: codes.join(',') }, rt.clock().toISOString());
+  return { data: { recoveryCodes: codes } };
+}
+
+/** The code in header `mfa-validation-code`, which `what` needs. */
+function validationCode(ctx: Ctx, what: string): string {
+  const header = ctx.req.headers['mfa-validation-code'];
+  const code = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
+  if (code === '') throw invalidCode(`${what} needs a current code in header mfa-validation-code`);
+  return code;
 }
 
 /** `DELETE /identities/{id}/mfa` (admin): for an identity that has lost its authenticator and its recovery codes. */

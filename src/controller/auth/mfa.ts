@@ -3,14 +3,7 @@ import type { Runtime } from '../runtime.js';
 import type { Row } from '../store/repository.js';
 import { recordMfaPassed } from '../posture/access.js';
 import { TokenBuckets, type BucketOptions } from './throttle.js';
-import {
-  hashRecoveryCode,
-  looksLikeTotp,
-  matchRecoveryCode,
-  newRecoveryCodes,
-  newRecoverySalt,
-  totpStep,
-} from './totp.js';
+import { looksLikeTotp, matchRecoveryCode, totpStep } from './totp.js';
 
 /**
  * Wrong MFA codes per identity (from all its sessions together): 5 at once, then one every 30 s. Six digits with a
@@ -89,11 +82,11 @@ export async function consumeCode(rt: Runtime, record: Row, code: string, opts: 
     if (!current) throw new ApiError('MFA_NOT_ENROLLED');
     const now = rt.clock();
     if (opts.recovery && !looksLikeTotp(code)) {
-      const hashes = hashesOf(current);
-      const index = hashes.length ? await matchRecoveryCode(code, current.recoverySalt as string, hashes) : -1;
+      const codes = recoveryCodesOf(current);
+      const index = matchRecoveryCode(code, codes);
       if (index >= 0) {
-        const left = hashes.filter((_, i) => i !== index);
-        await mfaRepo(rt).update(current.id, { recoveryHashes: left.join(',') }, now.toISOString());
+        const left = codes.filter((_, i) => i !== index);
+        await mfaRepo(rt).update(current.id, { recoveryCodes: left.join(',') }, now.toISOString());
         return 'recovery';
       }
     } else {
@@ -108,17 +101,10 @@ export async function consumeCode(rt: Runtime, record: Row, code: string, opts: 
   });
 }
 
-function hashesOf(record: Row): string[] {
-  const text = (record.recoveryHashes as string | null) ?? '';
+/** The unused recovery codes of an enrollment. */
+export function recoveryCodesOf(record: Row): string[] {
+  const text = (record.recoveryCodes as string | null) ?? '';
   return text === '' ? [] : text.split(',');
-}
-
-/** Fresh recovery codes: the clear codes for the caller to show once, and what the store keeps of them. */
-export async function freshRecoveryCodes(): Promise<{ codes: string[]; stored: { recoveryHashes: string; recoverySalt: string; recoveryCodes: null } }> {
-  const codes = newRecoveryCodes();
-  const salt = newRecoverySalt();
-  const hashes = await Promise.all(codes.map((c) => hashRecoveryCode(c, salt)));
-  return { codes, stored: { recoveryHashes: hashes.join(','), recoverySalt: salt, recoveryCodes: null } };
 }
 
 /**

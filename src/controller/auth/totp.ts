@@ -1,5 +1,4 @@
-import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { generateSecret, generateURI, verifySync } from 'otplib';
 
 /**
@@ -67,36 +66,19 @@ export function normaliseRecoveryCode(code: string): string | undefined {
   return /^[A-Z2-7]{6}$/.test(upper) ? upper : undefined;
 }
 
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
-
 /**
- * Recovery codes carry 30 bits: a fast hash would give them away to whoever reads the store. scrypt with one salt per
- * enrollment makes each guess cost a few milliseconds and 4 MiB, and checking a code costs one derivation however
- * many codes are left (the derived key is compared with each stored hash).
+ * The index of the stored code `code` matches, or -1. Every code is compared, in constant time each, so the time
+ * taken says nothing about which code (or how much of one) matched. The shape of a code is no secret: what cannot
+ * be one is refused at once.
  */
-const SCRYPT = { N: 1 << 12, r: 8, p: 1, maxmem: 32 * 1024 * 1024 };
-const HASH_BYTES = 32;
-
-export function newRecoverySalt(): string {
-  return randomBytes(16).toString('hex');
-}
-
-export async function hashRecoveryCode(code: string, saltHex: string): Promise<string> {
-  return (await scrypt(code, Buffer.from(saltHex, 'hex'), HASH_BYTES, SCRYPT)).toString('hex');
-}
-
-/**
- * The index of the stored hash `code` matches, or -1. Every hash is compared, in constant time each, so the time
- * taken says nothing about which code (or how much of one) matched.
- */
-export async function matchRecoveryCode(code: string, saltHex: string, hashes: readonly string[]): Promise<number> {
+export function matchRecoveryCode(code: string, codes: readonly string[]): number {
   const normal = normaliseRecoveryCode(code);
-  // A code that cannot be a recovery code is still hashed: the answer takes as long either way.
-  const derived = Buffer.from(await hashRecoveryCode(normal ?? code, saltHex), 'hex');
+  if (normal === undefined) return -1;
+  const given = Buffer.from(normal);
   let found = -1;
-  hashes.forEach((hash, i) => {
-    const stored = Buffer.from(hash, 'hex');
-    if (stored.length === derived.length && timingSafeEqual(stored, derived) && normal !== undefined && found < 0) found = i;
+  codes.forEach((stored, i) => {
+    const candidate = Buffer.from(stored);
+    if (candidate.length === given.length && timingSafeEqual(candidate, given) && found < 0) found = i;
   });
   return found;
 }

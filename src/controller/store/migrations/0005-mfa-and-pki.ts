@@ -104,18 +104,8 @@ export const migration: Migration = {
           {
             "name": "recoveryCodes",
             "type": "text",
-            "notNull": false
-          },
-          {
-            "name": "recoveryHashes",
-            "type": "text",
             "notNull": false,
             "default": ""
-          },
-          {
-            "name": "recoverySalt",
-            "type": "text",
-            "notNull": false
           },
           {
             "name": "lastTimeStep",
