@@ -71,6 +71,27 @@ export interface ExtJwtLoginRequest {
   totp?: string;
 }
 
+/** How one login method authenticates: what it sends, and what a refusal (401) tells the user. */
+interface LoginMethod {
+  method: 'password' | 'cert' | 'ext-jwt';
+  body?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  clientCert?: { cert: string; key: string };
+  refused(url: string, message: string): AuthError;
+  /** Who is logging in, for the MFA prompt (otherwise the name the session gives). */
+  who?: string;
+}
+
+function passwordLogin(username: string, password: string): LoginMethod {
+  return {
+    method: 'password',
+    body: { username, password },
+    who: username,
+    refused: (url, message) =>
+      new AuthError(`login to ${url} as ${username} failed: ${message}`, ['check the username and password; the identity may also be disabled or not allowed to use a password']),
+  };
+}
+
 export interface LoginResult {
   profile: Profile;
   /** The controller the profile pointed to before, when login changed it. */
@@ -190,32 +211,25 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
   }
 
   /** Password login (and MFA when the controller asks for it); returns the new token and session. */
-  async function authenticate(
-    url: string,
-    caPem: string | undefined,
-    creds: { username: string; password: string; totp?: string; interactive: boolean },
-  ): Promise<{ token: string; session: CurrentApiSession }> {
+  /**
+   * Opens an API session with one login method, completing MFA when the controller asks for it (a person logging in
+   * keeps a session that must enroll, to run `ctl mfa enable` with; a script gets the error).
+   */
+  async function authenticate(url: string, caPem: string | undefined, how: LoginMethod, mfa: { totp?: string; interactive: boolean }): Promise<{ token: string; session: CurrentApiSession }> {
     let issued: string | undefined;
-    const anon = createApiClient({ baseUrl: url, caPem, ...net, onSessionToken: (t) => (issued = t) });
+    const anon = createApiClient({ baseUrl: url, caPem, clientCert: how.clientCert, ...net, onSessionToken: (t) => (issued = t) });
     let session: CurrentApiSession;
     try {
-      session = await anon.post<CurrentApiSession>(
-        '/authenticate?method=password',
-        { username: creds.username, password: creds.password },
-        { anonymous: true },
-      );
+      session = await anon.post<CurrentApiSession>(`/authenticate?method=${how.method}`, how.body ?? {}, { anonymous: true, headers: how.headers });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) {
-        throw new AuthError(`login to ${url} as ${creds.username} failed: ${err.message}`, [
-          'check the username and password; the identity may also be disabled or not allowed to use a password',
-        ]);
-      }
+      if (err instanceof ApiError && err.status === 401) throw how.refused(url, err.message);
       throw err;
     }
     const token = issued ?? session.token;
     if (!token) throw new AuthError(`${url} accepted the login but returned no session token`);
-    // A person logging in keeps a session that must enroll, to run `ctl mfa enable` with; a script gets the error.
-    if (session.isMfaRequired && !session.isMfaComplete && !(creds.interactive && mustEnroll(session))) await completeMfa(url, caPem, token, creds);
+    if (session.isMfaRequired && !session.isMfaComplete && !(mfa.interactive && mustEnroll(session))) {
+      await completeMfa(url, caPem, token, { username: how.who ?? session.identity?.name ?? 'this identity', ...mfa });
+    }
     return { token, session };
   }
 
@@ -297,7 +311,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       rejected = () => new AuthError(`the session token in CTL_TOKEN was rejected by ${baseUrl} (expired or revoked)`);
     } else if (ctx.credentials === 'env-password') {
       const username = env.CTL_USERNAME ?? '';
-      token = (await authenticate(baseUrl, caPem, { username, password: env.CTL_PASSWORD ?? '', interactive: false })).token;
+      token = (await authenticate(baseUrl, caPem, passwordLogin(username, env.CTL_PASSWORD ?? ''), { interactive: false })).token;
       rejected = () => new AuthError(`the session for ${username} (from CTL_USERNAME) was rejected by ${baseUrl}`);
     } else if (ctx.credentials === 'profile') {
       token = (await store()).session(ctx.profileName)?.token ?? '';
@@ -332,46 +346,21 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return ctx.controller ? createApiClient({ baseUrl: ctx.controller, caPem: await trustedCa(ctx, ctx.controller), ...net }) : undefined;
   }
 
-  async function login(req: LoginRequest): Promise<LoginResult> {
+  /**
+   * A login of any method: the controller (typed, CTL_CONTROLLER or the profile's), trusted by the flags or the
+   * credential's own bundle; then the session, saved in the profile with what says how to log in again.
+   */
+  async function loginWith(
+    req: { url?: string; profileName: string; trust: TrustFlags; caPem?: string; totp?: string },
+    example: string,
+    how: () => Promise<LoginMethod>,
+    saved: (identityName: string | undefined) => Partial<Profile>,
+  ): Promise<LoginResult & { identityName?: string }> {
     const s = await store();
     const name = validateProfileName(req.profileName);
     const existing = s.get(name);
     const typed = req.url ?? env.CTL_CONTROLLER ?? existing?.controller;
-    if (!typed) throw new UsageError('missing controller URL', ['example: ctl login ctrl.example.com:1280 -u admin']);
-    const url = normalizeControllerUrl(typed);
-    const knownCaPem =
-      existing?.controller === url ? existing.caPem : s.list().find((p) => p.controller === url && p.caPem)?.caPem;
-    const trust = await establishTrust({
-      url,
-      knownCaPem,
-      ...req.trust,
-      io,
-      confirm: async (message) => (await prompter()).confirm(message, { default: false }),
-      ...net,
-    });
-    const password = typeof req.password === 'string' ? req.password : await req.password();
-    const { token, session } = await authenticate(url, trust.caPem, { ...req, password, interactive: true });
-    const profile: Profile = { name, controller: url, username: req.username, ...trust };
-    await s.save(profile);
-    const stored: StoredSession = { token, expiresAt: session.expiresAt };
-    await s.setToken(name, stored);
-    const selected = s.current();
-    if (selected === undefined || s.get(selected) === undefined) await s.use(name);
-    clientPromise = undefined;
-    return {
-      profile,
-      replacedController: existing && existing.controller !== url ? existing.controller : undefined,
-      isCurrent: s.current() === name,
-      ...(mustEnroll(session) ? { mfaEnrollmentRequired: true } : {}),
-    };
-  }
-
-  async function loginWithCertificate(req: CertificateLoginRequest): Promise<LoginResult & { identityName?: string }> {
-    const s = await store();
-    const name = validateProfileName(req.profileName);
-    const existing = s.get(name);
-    const typed = req.url ?? env.CTL_CONTROLLER ?? existing?.controller;
-    if (!typed) throw new UsageError('missing controller URL', ['example: ctl login ctrl.example.com:1280 --cert me.pem --key me.key']);
+    if (!typed) throw new UsageError('missing controller URL', [`example: ${example}`]);
     const url = normalizeControllerUrl(typed);
     let trust: { caPem?: string; caFingerprint?: string };
     if (req.caPem) {
@@ -381,26 +370,9 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       const knownCaPem = existing?.controller === url ? existing.caPem : s.list().find((p) => p.controller === url && p.caPem)?.caPem;
       trust = await establishTrust({ url, knownCaPem, ...req.trust, io, confirm: async (m) => (await prompter()).confirm(m, { default: false }), ...net });
     }
-    let issued: string | undefined;
-    const anon = createApiClient({ baseUrl: url, caPem: trust.caPem, clientCert: req.credential, ...net, onSessionToken: (t) => (issued = t) });
-    let session: CurrentApiSession;
-    try {
-      session = await anon.post<CurrentApiSession>('/authenticate?method=cert', {}, { anonymous: true });
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) {
-        throw new AuthError(`certificate login to ${url} failed: ${err.message}`, [
-          'the certificate must be one this controller issued at enrollment, and its identity must still have it',
-        ]);
-      }
-      throw err;
-    }
-    const token = issued ?? session.token;
-    if (!token) throw new AuthError(`${url} accepted the certificate but returned no session token`);
+    const { token, session } = await authenticate(url, trust.caPem, await how(), { totp: req.totp, interactive: true });
     const identityName = session.identity?.name;
-    if (session.isMfaRequired && !session.isMfaComplete && !mustEnroll(session)) {
-      await completeMfa(url, trust.caPem, token, { username: identityName ?? 'this identity', totp: req.totp, interactive: true });
-    }
-    const profile: Profile = { name, controller: url, ...(identityName ? { username: identityName } : {}), ...trust, ...req.files };
+    const profile: Profile = { name, controller: url, ...saved(identityName), ...trust };
     await s.save(profile);
     await s.setToken(name, { token, expiresAt: session.expiresAt });
     const selected = s.current();
@@ -415,42 +387,35 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     };
   }
 
-  async function loginWithExtJwt(req: ExtJwtLoginRequest): Promise<LoginResult & { identityName?: string }> {
-    const s = await store();
-    const name = validateProfileName(req.profileName);
-    const existing = s.get(name);
-    const typed = req.url ?? env.CTL_CONTROLLER ?? existing?.controller;
-    if (!typed) throw new UsageError('missing controller URL', ['example: ctl login ctrl.example.com:1280 --ext-jwt token.jwt']);
-    const url = normalizeControllerUrl(typed);
-    const knownCaPem = existing?.controller === url ? existing.caPem : s.list().find((p) => p.controller === url && p.caPem)?.caPem;
-    const trust = await establishTrust({ url, knownCaPem, ...req.trust, io, confirm: async (m) => (await prompter()).confirm(m, { default: false }), ...net });
-    let issued: string | undefined;
-    const anon = createApiClient({ baseUrl: url, caPem: trust.caPem, ...net, onSessionToken: (t) => (issued = t) });
-    let session: CurrentApiSession;
-    try {
-      session = await anon.post<CurrentApiSession>('/authenticate?method=ext-jwt', {}, { anonymous: true, headers: { authorization: `Bearer ${req.token}` } });
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) {
-        throw new AuthError(`external JWT login to ${url} failed: ${err.message}`, [
+  const named = (identityName: string | undefined) => (identityName ? { username: identityName } : {});
+
+  function login(req: LoginRequest): Promise<LoginResult> {
+    // The password is asked for (when it is a function) once the controller is trusted.
+    const how = async () => passwordLogin(req.username, typeof req.password === 'string' ? req.password : await req.password());
+    return loginWith(req, 'ctl login ctrl.example.com:1280 -u admin', how, () => ({ username: req.username }));
+  }
+
+  function loginWithCertificate(req: CertificateLoginRequest): Promise<LoginResult & { identityName?: string }> {
+    const how: LoginMethod = {
+      method: 'cert',
+      clientCert: req.credential,
+      refused: (url, message) =>
+        new AuthError(`certificate login to ${url} failed: ${message}`, ['the certificate must be one this controller issued at enrollment, and its identity must still have it']),
+    };
+    return loginWith(req, 'ctl login ctrl.example.com:1280 --cert me.pem --key me.key', async () => how, (identityName) => ({ ...named(identityName), ...req.files }));
+  }
+
+  function loginWithExtJwt(req: ExtJwtLoginRequest): Promise<LoginResult & { identityName?: string }> {
+    const how: LoginMethod = {
+      method: 'ext-jwt',
+      headers: { authorization: `Bearer ${req.token}` },
+      refused: (url, message) =>
+        new AuthError(`external JWT login to ${url} failed: ${message}`, [
           'the token must come from an enabled signer, be current, and name an identity whose auth policy allows it',
           '`ctl signer test SIGNER TOKEN_FILE` says which check the token fails',
-        ]);
-      }
-      throw err;
-    }
-    const token = issued ?? session.token;
-    if (!token) throw new AuthError(`${url} accepted the token but returned no session token`);
-    const identityName = session.identity?.name;
-    if (session.isMfaRequired && !session.isMfaComplete) {
-      await completeMfa(url, trust.caPem, token, { username: identityName ?? 'this identity', totp: req.totp, interactive: true });
-    }
-    const profile: Profile = { name, controller: url, ...(identityName ? { username: identityName } : {}), ...trust, extJwtFile: req.source };
-    await s.save(profile);
-    await s.setToken(name, { token, expiresAt: session.expiresAt });
-    const selected = s.current();
-    if (selected === undefined || s.get(selected) === undefined) await s.use(name);
-    clientPromise = undefined;
-    return { profile, identityName, replacedController: existing && existing.controller !== url ? existing.controller : undefined, isCurrent: s.current() === name };
+        ]),
+    };
+    return loginWith(req, 'ctl login ctrl.example.com:1280 --ext-jwt token.jwt', async () => how, (identityName) => ({ ...named(identityName), extJwtFile: req.source }));
   }
 
   async function logout(o: { profileName?: string } = {}): Promise<LogoutResult> {
