@@ -14,9 +14,9 @@ export interface ControllerProcess {
  * Runs `ctl controller start` on a free port and waits until its state file says it is listening. `root` is the
  * checkout whose build to run (default: this one); `storeUrl` a PostgreSQL database (default: SQLite in dataDir).
  */
-export async function startControllerProcess(dataDir: string, opts: { root?: string; storeUrl?: string } = {}): Promise<ControllerProcess> {
+export async function startControllerProcess(dataDir: string, opts: { root?: string; storeUrl?: string; args?: string[] } = {}): Promise<ControllerProcess> {
   const ctl = opts.root ? join(opts.root, 'bin', 'ctl.js') : new URL('../bin/ctl.js', import.meta.url).pathname;
-  const child = spawn(process.execPath, [ctl, 'controller', 'start', '--data-dir', dataDir, '--port', '0'], {
+  const child = spawn(process.execPath, [ctl, 'controller', 'start', '--data-dir', dataDir, '--port', '0', ...(opts.args ?? [])], {
     env: { ...process.env, CTL_ADMIN_PASSWORD: 'bench-admin', ...(opts.storeUrl ? { CTL_STORE_URL: opts.storeUrl } : {}) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

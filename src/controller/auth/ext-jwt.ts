@@ -11,6 +11,7 @@ import { addressKey } from '../server/listener.js';
 import { LOGIN_EXTRAS_SCHEMA } from '../server/limits.js';
 import type { Ctx, Principal, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
+import { keptUntilWritten } from '../store/kept-until-written.js';
 import { allowsSigner, policyOfIdentity } from './auth-policy-rules.js';
 import { isDisabled } from './identity-state.js';
 
@@ -144,30 +145,16 @@ export async function requireSecondaryExtJwt(rt: Runtime, req: IncomingMessage, 
   }
 }
 
-/**
- * Whether any auth policy requires a secondary token, kept until an auth policy is written: most controllers have
- * none, and then a request costs no read for this. Where reads do not wait for open writes (PostgreSQL), a read
- * racing a commit could keep the old answer past the write's invalidation: there it is also kept 1 s at most.
- */
-const anyRequired = new WeakMap<Runtime, { value: Promise<boolean>; at: number }>();
-const watched = new WeakSet<Runtime>();
-const RACE_BOUND_MS = 1_000;
+/** Whether any auth policy requires a secondary token: most controllers have none, and then a request reads nothing for this. */
+const anyRequired = new WeakMap<Runtime, () => Promise<boolean>>();
 
-async function anyPolicyRequiresExtJwt(rt: Runtime): Promise<boolean> {
-  if (!watched.has(rt)) {
-    watched.add(rt);
-    rt.store.onWrite((event) => {
-      if (event.resource === 'auth-policy' || event.resource === '*') anyRequired.delete(rt);
-    });
-  }
-  const now = Date.now();
+function anyPolicyRequiresExtJwt(rt: Runtime): Promise<boolean> {
   let known = anyRequired.get(rt);
-  if (!known || (!rt.store.readsWaitForWrites && now - known.at >= RACE_BOUND_MS)) {
-    known = { value: readAnyRequired(rt), at: now };
+  if (!known) {
+    known = keptUntilWritten(rt.store, ['auth-policy'], () => readAnyRequired(rt));
     anyRequired.set(rt, known);
-    known.value.catch(() => anyRequired.delete(rt));
   }
-  return known.value;
+  return known();
 }
 
 async function readAnyRequired(rt: Runtime): Promise<boolean> {

@@ -2,6 +2,7 @@ import { ApiError } from '../../protocol/errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Row } from '../store/repository.js';
 import { recordMfaPassed } from '../posture/access.js';
+import { keptUntilWritten } from '../store/kept-until-written.js';
 import { TokenBuckets, type BucketOptions } from './throttle.js';
 import { looksLikeTotp, matchRecoveryCode, totpStep } from './totp.js';
 
@@ -143,9 +144,21 @@ export async function authQueriesOf(rt: Runtime, sessions: Row[]): Promise<Map<s
   return out;
 }
 
+/** Whether any identity has completed MFA enrollment: until one has, identity pages read nothing for `isMfaEnabled`. */
+const anyEnabled = new WeakMap<Runtime, () => Promise<boolean>>();
+
+function anyMfaEnabled(rt: Runtime): Promise<boolean> {
+  let known = anyEnabled.get(rt);
+  if (!known) {
+    known = keptUntilWritten(rt.store, ['mfa'], () => mfaRepo(rt).exists({ isVerified: true }));
+    anyEnabled.set(rt, known);
+  }
+  return known();
+}
+
 /** The identities (of those given) with a completed MFA enrollment: their `isMfaEnabled`. */
 export async function mfaEnabledOf(rt: Runtime, identityIds: string[]): Promise<Set<string>> {
-  if (identityIds.length === 0) return new Set();
+  if (identityIds.length === 0 || !(await anyMfaEnabled(rt))) return new Set();
   return new Set((await mfaRepo(rt).findAll({ identityId: identityIds, isVerified: true }, { columns: ['identityId'] })).map((r) => r.identityId as string));
 }
 

@@ -40,8 +40,7 @@ export function recordMfaPassed(rt: Runtime, identityId: string, apiSessionId: s
 
 /** The posture checks each policy requires (its postureCheckRoles), the rows loaded once for all. */
 export async function checksOfPolicies(rt: Runtime, policyIds: readonly string[]): Promise<Map<string, Row[]>> {
-  const index = rt.store.roleIndex('service-policy', 'postureCheckRoles');
-  const ids = new Map(await Promise.all(policyIds.map(async (id) => [id, await index.selectedIds([id])] as const)));
+  const ids = await rt.store.roleIndex('service-policy', 'postureCheckRoles').selectedByEach(policyIds);
   const all = [...new Set([...ids.values()].flat())];
   const rows = new Map(all.length ? (await rt.store.repo('posture-check').findAll({ id: all })).map((r) => [r.id, r]) : []);
   return new Map([...ids].map(([policy, checks]) => [policy, checks.map((c) => rows.get(c)).filter((r): r is Row => !!r).sort((a, b) => a.id.localeCompare(b.id))]));

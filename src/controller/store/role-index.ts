@@ -194,6 +194,26 @@ export class RoleIndex {
     return out;
   }
 
+  /**
+   * What each of these policies selects, in at most three queries whatever their number (the posture checks of the
+   * policies that grant a page of services): `#all` policies select every entity.
+   */
+  async selectedByEach(policyIds: readonly string[]): Promise<Map<string, string[]>> {
+    const out = new Map(policyIds.map((id) => [id, [] as string[]]));
+    if (policyIds.length === 0) return out;
+    const dialect = this.driver.dialect;
+    const owners = dialect.inList(raw('r."ownerId"'), policyIds);
+    const all = await this.driver.all<{ id: string }>(`SELECT DISTINCT r."ownerId" AS "id" FROM ${this.roles} r WHERE r."value" = '#all' AND ${owners.sql}`, owners.params);
+    const matched = dialect.inList(raw('m."policyId"'), policyIds);
+    const rows = await this.driver.all<{ policyId: string; entityId: string }>(`SELECT DISTINCT m."policyId" AS "policyId", m."entityId" AS "entityId" FROM ${this.matches} m WHERE ${matched.sql}`, matched.params);
+    for (const r of rows) out.get(r.policyId)?.push(r.entityId);
+    if (all.length > 0) {
+      const every = (await this.driver.all<{ id: string }>(`SELECT "id" FROM ${this.targetTable}`)).map((r) => r.id);
+      for (const { id } of all) out.set(id, every);
+    }
+    return out;
+  }
+
   /** Ids of every entity one of the policies selects (policy advice compares two such sets). */
   async selectedIds(policyIds: readonly string[]): Promise<string[]> {
     if (policyIds.length === 0) return [];

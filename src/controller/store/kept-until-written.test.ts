@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { keptUntilWritten } from './kept-until-written.js';
+import { Store } from './store.js';
+
+describe('keptUntilWritten', () => {
+  it('reads once, again after a write to a watched resource or one made outside repositories, not after others', async () => {
+    const store = await Store.open({ sqlite: ':memory:' });
+    try {
+      let reads = 0;
+      const count = keptUntilWritten(store, ['config'], async () => ++reads);
+      const now = () => new Date().toISOString();
+      assert.equal(await count(), 1);
+      assert.equal(await count(), 1, 'kept');
+      const typeId = await store.repo('config-type').insert({ name: 'other', schema: {} }, { now: now() });
+      assert.equal(await count(), 1, 'a write to another resource keeps it');
+      await store.repo('config').insert({ name: 'c', configTypeId: typeId, data: {} }, { now: now() });
+      assert.equal(await count(), 2, 'read again after a watched write');
+      store.changedOutsideRepositories();
+      assert.equal(await count(), 3, 'read again after a change outside repositories');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('does not keep a failed read', async () => {
+    const store = await Store.open({ sqlite: ':memory:' });
+    try {
+      let calls = 0;
+      const value = keptUntilWritten(store, [], async () => {
+        calls++;
+        if (calls === 1) throw new Error('unreachable');
+        return 'ok';
+      });
+      await assert.rejects(value(), /unreachable/);
+      assert.equal(await value(), 'ok');
+    } finally {
+      await store.close();
+    }
+  });
+});
