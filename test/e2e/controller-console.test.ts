@@ -1,42 +1,18 @@
 // `ctl controller start --console DIR` (and CTL_CONSOLE_DIR): a built web console served under /zac/ on the
 // controller's own HTTPS origin; a directory that is not a built console stops the start with a usage error.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:https';
-import os from 'node:os';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { CTL_BIN, ctlEnv } from '../helpers/cli.js';
-import { dropDataDirDatabases, storeEnvFor } from '../helpers/postgres.js';
-import { freePort } from '../helpers/ports.js';
+import { describe, it } from 'node:test';
 import { randomPassword } from '../helpers/controller.js';
-import { REPO_ROOT } from '../helpers/spec.js';
+import { controllerProcesses } from '../helpers/controller-process.js';
+import { freePort } from '../helpers/ports.js';
 
-const children = new Set<ChildProcess>();
-const tmpDirs: string[] = [];
-after(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  for (const d of tmpDirs) await rm(d, { recursive: true, force: true });
-  await dropDataDirDatabases();
-});
+const controllers = controllerProcesses();
 
-async function start(dataDir: string, args: string[], env: Record<string, string> = {}) {
-  const storeEnv = await storeEnvFor(dataDir);
-  const child = spawn(process.execPath, [CTL_BIN, 'controller', 'start', '--data-dir', dataDir, ...args], {
-    cwd: REPO_ROOT,
-    env: ctlEnv({ env: { ...storeEnv, CTL_ADMIN_PASSWORD: randomPassword(), ...env } }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  let code: number | null | undefined;
-  const exited = new Promise<number | null>((r) => child.on('exit', (c) => r((code = c))));
-  for (let i = 0; i < 600 && code === undefined && !stderr.includes('data directory:'); i++) await sleep(50);
-  return { child, stderr: () => stderr, code: () => code, exited };
+function start(dataDir: string, args: string[], env: Record<string, string> = {}) {
+  return controllers.start(['--data-dir', dataDir, ...args], { CTL_ADMIN_PASSWORD: randomPassword(), ...env });
 }
 
 function get(url: string, ca: string): Promise<{ status: number; type: string; body: string }> {
@@ -54,8 +30,7 @@ function get(url: string, ca: string): Promise<{ status: number; type: string; b
 
 describe('ctl controller start --console', () => {
   it('serves the directory under /zac/ (from CTL_CONSOLE_DIR) and says where', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'ctl-console-'));
-    tmpDirs.push(dir);
+    const dir = await controllers.tmpDir('ctl-console-');
     const site = path.join(dir, 'site');
     mkdirSync(site);
     writeFileSync(path.join(site, 'index.html'), '<!doctype html><title>zac</title>');
@@ -79,8 +54,7 @@ describe('ctl controller start --console', () => {
   });
 
   it('refuses a directory without index.html, naming it', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'ctl-console-'));
-    tmpDirs.push(dir);
+    const dir = await controllers.tmpDir('ctl-console-');
     const c = await start(path.join(dir, 'data'), ['--port', String(await freePort()), '--console', dir]);
     await c.exited;
     assert.notEqual(c.code(), 0);

@@ -2,52 +2,20 @@
 // is visible in ps; --admin-password-file sets the password without showing it; a second start on a directory in
 // use exits with a usage error naming the directory.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { CTL_BIN, ctlEnv } from '../helpers/cli.js';
-import { dropDataDirDatabases, storeEnvFor } from '../helpers/postgres.js';
-import { REPO_ROOT } from '../helpers/spec.js';
+import { describe, it } from 'node:test';
+import { controllerProcesses } from '../helpers/controller-process.js';
 import { freePort } from '../helpers/ports.js';
 import { HttpHelper, randomPassword } from '../helpers/controller.js';
 import { readFileSync } from 'node:fs';
 
-const children = new Set<ChildProcess>();
-const tmpDirs: string[] = [];
-after(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  for (const d of tmpDirs) await rm(d, { recursive: true, force: true });
-  await dropDataDirDatabases();
-});
-
-async function tmp(): Promise<string> {
-  const d = await mkdtemp(path.join(os.tmpdir(), 'ctl-flags-'));
-  tmpDirs.push(d);
-  return d;
-}
-
-/** Starts the controller; resolves once it prints its data directory line (it is listening), or it exits. */
-async function start(args: string[], env: Record<string, string | undefined> = {}) {
-  // Under CTL_TEST_STORE=postgres each data directory gets a database of its own.
-  const dataDir = args[args.indexOf('--data-dir') + 1];
-  const storeEnv = args.includes('--data-dir') ? await storeEnvFor(dataDir) : {};
-  const child = spawn(process.execPath, [CTL_BIN, 'controller', 'start', ...args], { cwd: REPO_ROOT, env: ctlEnv({ env: { ...storeEnv, ...env } }), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  let code: number | null | undefined;
-  void exited.then((c) => (code = c));
-  for (let i = 0; i < 600 && code === undefined && !stderr.includes('data directory:'); i++) await sleep(50);
-  return { child, stderr: () => stderr, code: () => code, exited };
-}
+const controllers = controllerProcesses();
+const start = controllers.start;
 
 describe('ctl controller start: secrets and the data directory', () => {
   it('--admin-password works but warns on stderr; --admin-password-file sets it without a warning', async () => {
-    const dir = await tmp();
+    const dir = await controllers.tmpDir('ctl-flags-');
     const port = await freePort();
     const password = randomPassword();
     const a = await start(['--data-dir', path.join(dir, 'a'), '--port', String(port), '--admin-password', password]);
