@@ -184,13 +184,11 @@ export class RoleIndex {
   async policiesSelectingAmong(policyIds: readonly string[], entityIds: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map(entityIds.map((id) => [id, [] as string[]]));
     if (policyIds.length === 0 || entityIds.length === 0) return out;
+    const all = await this.selectingAll(policyIds);
     const dialect = this.driver.dialect;
-    const owners = dialect.inList(raw('r."ownerId"'), policyIds);
-    const all = await this.driver.all<{ id: string }>(`SELECT DISTINCT r."ownerId" AS "id" FROM ${this.roles} r WHERE r."value" = '#all' AND ${owners.sql}`, owners.params);
     const cond = sql`${dialect.inList(raw('m."policyId"'), policyIds)} AND ${dialect.inList(raw('m."entityId"'), entityIds)}`;
-    const rows = await this.driver.all<{ policyId: string; entityId: string }>(`SELECT DISTINCT m."policyId" AS "policyId", m."entityId" AS "entityId" FROM ${this.matches} m WHERE ${cond.sql}`, cond.params);
-    for (const r of rows) out.get(r.entityId)?.push(r.policyId);
-    for (const list of out.values()) list.push(...all.map((a) => a.id).filter((id) => !list.includes(id)));
+    for (const r of await this.matchPairs(cond)) out.get(r.entityId)?.push(r.policyId);
+    for (const list of out.values()) list.push(...all.filter((id) => !list.includes(id)));
     return out;
   }
 
@@ -201,17 +199,25 @@ export class RoleIndex {
   async selectedByEach(policyIds: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map(policyIds.map((id) => [id, [] as string[]]));
     if (policyIds.length === 0) return out;
-    const dialect = this.driver.dialect;
-    const owners = dialect.inList(raw('r."ownerId"'), policyIds);
-    const all = await this.driver.all<{ id: string }>(`SELECT DISTINCT r."ownerId" AS "id" FROM ${this.roles} r WHERE r."value" = '#all' AND ${owners.sql}`, owners.params);
-    const matched = dialect.inList(raw('m."policyId"'), policyIds);
-    const rows = await this.driver.all<{ policyId: string; entityId: string }>(`SELECT DISTINCT m."policyId" AS "policyId", m."entityId" AS "entityId" FROM ${this.matches} m WHERE ${matched.sql}`, matched.params);
-    for (const r of rows) out.get(r.policyId)?.push(r.entityId);
+    const all = await this.selectingAll(policyIds);
+    for (const r of await this.matchPairs(this.driver.dialect.inList(raw('m."policyId"'), policyIds))) out.get(r.policyId)?.push(r.entityId);
     if (all.length > 0) {
       const every = (await this.driver.all<{ id: string }>(`SELECT "id" FROM ${this.targetTable}`)).map((r) => r.id);
-      for (const { id } of all) out.set(id, every);
+      for (const id of all) out.set(id, every);
     }
     return out;
+  }
+
+  /** Those of the policies whose role set is `#all`. */
+  private async selectingAll(policyIds: readonly string[]): Promise<string[]> {
+    const owners = this.driver.dialect.inList(raw('r."ownerId"'), policyIds);
+    const rows = await this.driver.all<{ id: string }>(`SELECT DISTINCT r."ownerId" AS "id" FROM ${this.roles} r WHERE r."value" = '#all' AND ${owners.sql}`, owners.params);
+    return rows.map((r) => r.id);
+  }
+
+  /** The (policy, entity) rows of the index that `cond` (on `m`) keeps. */
+  private matchPairs(cond: Fragment): Promise<Array<{ policyId: string; entityId: string }>> {
+    return this.driver.all(`SELECT DISTINCT m."policyId" AS "policyId", m."entityId" AS "entityId" FROM ${this.matches} m WHERE ${cond.sql}`, cond.params);
   }
 
   /** Ids of every entity one of the policies selects (policy advice compares two such sets). */
