@@ -3,7 +3,7 @@ import { resource } from '../../resources/index.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row, Scope } from '../store/repository.js';
-import type { Permission } from './services.js';
+import type { Permission } from '../posture/access.js';
 import { listResource } from './crud.js';
 import { entityRef } from './present.js';
 

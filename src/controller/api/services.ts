@@ -7,13 +7,11 @@ import { parseJson } from '../server/body.js';
 import type { Row, Scope } from '../store/repository.js';
 import { deleteResource, listMeta, updateResource } from './crud.js';
 import { toWire } from './present.js';
-import { servicePostureQueries } from '../posture/access.js';
+import { servicePostureQueries, type Permission } from '../posture/access.js';
 import { listParams } from './query.js';
 
 const service = resource('service');
 const identity = resource('identity');
-
-export type Permission = 'Dial' | 'Bind';
 
 /**
  * Where service permissions come from: which of the services one identity may dial or bind, decided by the

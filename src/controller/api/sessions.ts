@@ -10,9 +10,8 @@ import type { Ctx, Route } from '../server/types.js';
 import type { Row, Where } from '../store/repository.js';
 import { edgeRoutersFor, permissionsOf } from './access.js';
 import { listResource } from './crud.js';
-import { grantingPolicies, policiesPosture } from '../posture/access.js';
+import { grantingPolicies, policiesPosture, type Permission } from '../posture/access.js';
 import { entityRef, toWire } from './present.js';
-import type { Permission } from './services.js';
 
 const session = resource('session');
 const servicePolicy = resource('service-policy');
