@@ -234,6 +234,21 @@ for (const store of storesUnderTest()) {
         expectStatus(await session(w), 201);
       });
 
+      it('a wake lists each service behind a prompting MFA check once, with the shortest timeout guarding it', async () => {
+        const w = await guarded('wake2', { typeId: 'MFA', timeoutSeconds: 900, promptOnWake: true });
+        // A second policy guards the same service with a shorter check; a third guards another service with the first.
+        const short = await create('/posture-checks', { name: 'wake2-short', roleAttributes: ['wake2-short'], typeId: 'MFA', timeoutSeconds: 700, promptOnWake: true });
+        await create('/service-policies', { name: 'wake2-dial-short', type: 'Dial', semantic: 'AllOf', identityRoles: ['#wake2'], serviceRoles: ['#wake2'], postureCheckRoles: [`@${short}`] });
+        const other = await create('/services', { name: 'wake2-x-service', encryptionRequired: true });
+        await create('/service-policies', { name: 'wake2-dial-x', type: 'Dial', semantic: 'AllOf', identityRoles: ['#wake2'], serviceRoles: [`@${other}`], postureCheckRoles: [`@${w.checkId}`] });
+        recordMfaPassed(t.app.runtime, w.id, w.apiSessionId, now);
+        const woke = expectStatus(await respond(w, { typeId: 'ENDPOINT_STATE', woken: true }), 201);
+        assert.deepEqual(woke.data.services, [
+          { id: w.serviceId, name: 'wake2-service', postureQueryType: 'MFA', timeout: 700, timeoutRemaining: 300 },
+          { id: other, name: 'wake2-x-service', postureQueryType: 'MFA', timeout: 900, timeoutRemaining: 300 },
+        ]);
+      });
+
       it('sessions end when their posture fails: a response, a changed check, a policy requiring more, a timeout running out', async () => {
         const w = await guarded('ending', { typeId: 'DOMAIN', domains: ['corp'] });
         const exists = async (id: string) => (await t.admin.request('GET', `/sessions/${id}`)).status === 200;
