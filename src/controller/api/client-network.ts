@@ -4,7 +4,7 @@ import { ApiError, notFound } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Handler, Route } from '../server/types.js';
-import { edgeRoutersFor, permissionsOf } from './access.js';
+import { edgeRoutersFor, permissionsOnService } from './access.js';
 import { listMeta } from './crud.js';
 import { toWire } from './present.js';
 import { listParams } from './query.js';
@@ -21,9 +21,7 @@ const edgeRouter = resource('edge-router');
 
 /** Whether the caller may dial or bind the service of the path, and it exists. */
 async function mayUse(rt: Runtime, ctx: Ctx): Promise<boolean> {
-  const id = ctx.params.id;
-  const granted = (await permissionsOf(rt, ctx.principal!.identityId, [id])).get(id) ?? [];
-  return granted.length > 0 && (await rt.store.repo('service').exists({ id }));
+  return (await permissionsOnService(rt, ctx.principal!.identityId, ctx.params.id)).length > 0;
 }
 
 /** A service the caller may dial or bind, or 404: one it may not use is as unknown as one that does not exist. */
