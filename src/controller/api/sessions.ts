@@ -12,6 +12,7 @@ import { edgeRoutersFor, permissionsOf, permissionsOnService } from './access.js
 import { listResource } from './crud.js';
 import { grantingPolicies, policiesPosture, type Permission } from '../posture/access.js';
 import { entityRef, toWire } from './present.js';
+import { updatesAny } from '../write-changes.js';
 
 const session = resource('session');
 const servicePolicy = resource('service-policy');
@@ -170,8 +171,7 @@ async function endUnpermittedSessions(rt: Runtime, where: Where): Promise<void> 
   }
 }
 
-const attributesChanged = (write: { existing?: Row; values: Record<string, unknown> }) =>
-  write.existing !== undefined && 'roleAttributes' in write.values && JSON.stringify(write.existing.roleAttributes ?? []) !== JSON.stringify(write.values.roleAttributes ?? []);
+const attributesChanged = (write: { existing?: Row; values: Record<string, unknown> }) => updatesAny(write, ['roleAttributes']);
 
 /**
  * Where a write can take a permission away, and the sessions to look at: any service policy write or delete (the

@@ -1,6 +1,7 @@
 import { resource } from '../../resources/index.js';
 import type { Runtime, WriteHooks } from '../runtime.js';
 import type { Row, Where } from '../store/repository.js';
+import { updatesAny } from '../write-changes.js';
 import { grantingPolicies, policiesPosture, type Permission } from './access.js';
 
 const session = resource('session');
@@ -86,9 +87,8 @@ export const POSTURE_SESSION_HOOKS: Record<string, WriteHooks> = {
   },
   'service-policy': {
     async afterWrite(rt, write) {
-      if (!write.existing || !('postureCheckRoles' in write.values)) return;
-      if (JSON.stringify(write.values.postureCheckRoles ?? []) === JSON.stringify(write.existing.postureCheckRoles ?? [])) return;
-      await endFailingPostureSessions(rt, { type: (write.values.type ?? write.existing.type) as string }, new Date(write.now));
+      if (!updatesAny(write, ['postureCheckRoles'])) return;
+      await endFailingPostureSessions(rt, { type: (write.values.type ?? write.existing!.type) as string }, new Date(write.now));
     },
   },
 };
