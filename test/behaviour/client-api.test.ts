@@ -217,9 +217,15 @@ for (const store of storesUnderTest()) {
         assert.deepEqual(woke.data.services, [{ id: w.serviceId, name: 'mfa-service', postureQueryType: 'MFA', timeout: 600, timeoutRemaining: 300 }]);
         q = await query(w);
         assert.deepEqual([q.isPassing, q.timeoutRemaining], [true, 300]);
+        // The admin's view of the API session: passed on wake while the grace period runs, not once it ran out.
+        const mfaData = async () => expectStatus(await t.admin.request('GET', `/identities/${w.id}/posture-data`), 200).data.apiSessionPostureData[w.apiSessionId].mfa;
+        let mfa = await mfaData();
+        assert.deepEqual([mfa.passedMfa, mfa.passedOnWake, mfa.passedOnUnlock], [true, true, true]);
         now = new Date(now.getTime() + 301_000);
         q = await query(w);
         assert.deepEqual([q.isPassing, q.timeoutRemaining], [false, 0]);
+        mfa = await mfaData();
+        assert.deepEqual([mfa.passedMfa, mfa.passedOnWake, mfa.passedOnUnlock], [true, false, true]);
         await expectPassing(w, false);
         // MFA again: passing until the timeout runs out.
         recordMfaPassed(t.app.runtime, w.id, w.apiSessionId, now);
