@@ -1,5 +1,5 @@
 import { invalidField } from '../../protocol/errors.js';
-import type { PostureData } from '../client-state.js';
+import type { ApiSessionPosture, PostureData } from '../client-state.js';
 import { checkStates, checksOfPolicies, sessionPosture } from '../posture/access.js';
 import { MFA_PROMPT_GRACE_SECONDS, NO_TIMEOUT } from '../posture/evaluate.js';
 import { endFailingPostureSessions } from '../posture/sessions.js';
@@ -53,7 +53,8 @@ function checkResponse(r: Response, at: string): void {
 /** Lower-case hex only: how OpenZiti compares MAC addresses, hashes and fingerprints. */
 const hex = (s: string) => s.toLowerCase().replace(/[^0-9a-f]/g, '');
 
-function apply(data: PostureData, r: Response, apiSessionId: string, now: Date): void {
+/** Keeps one response: in the identity's data, or (endpoint state) in its API session's, made on first use. */
+function apply(data: PostureData, r: Response, session: () => ApiSessionPosture, now: Date): void {
   const base = { postureCheckId: r.id, lastUpdatedAt: now };
   switch (r.typeId) {
     case 'OS':
@@ -79,8 +80,7 @@ function apply(data: PostureData, r: Response, apiSessionId: string, now: Date):
       break;
     }
     case 'ENDPOINT_STATE': {
-      let s = data.apiSessions.get(apiSessionId);
-      if (!s) data.apiSessions.set(apiSessionId, (s = {}));
+      const s = session();
       if (r.woken === true) s.wokenAt = now;
       if (r.unlocked === true) s.unlockedAt = now;
       break;
@@ -131,7 +131,7 @@ async function respond(rt: Runtime, ctx: Ctx, responses: Response[], status: 200
   const { identityId, apiSessionId } = ctx.principal!;
   const before = await checkStates(rt, identityId, apiSessionId, ctx.now);
   const data = rt.client.postureOf(identityId);
-  for (const r of responses) apply(data, r, apiSessionId, ctx.now);
+  for (const r of responses) apply(data, r, () => rt.client.apiSessionPosture(identityId, apiSessionId), ctx.now);
   // Endpoint state and MFA of API sessions that ended (logout, timeout) go: memory stays bounded by live sessions.
   if (data.apiSessions.size > 1) {
     const live = new Set((await rt.store.repo('api-session').findAll({ identityId }, { columns: [] })).map((r) => r.id));
