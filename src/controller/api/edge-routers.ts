@@ -10,7 +10,7 @@ import { createRouterWithEnrollment, insertWithHooks, mirrorEdgeRouter, patchWit
 const edgeRouter = resource('edge-router');
 
 /** The name OpenZiti gives the system edge router policy of a tunneler-enabled router (ctrl/db/edge_router_store.go). */
-export function systemPolicyName(routerId: string): string {
+function systemPolicyName(routerId: string): string {
   return `edge-router-${routerId}-system`;
 }
 

@@ -18,7 +18,7 @@ const routerDef = resource('transit-router');
  * through /edge-routers and copied, in the same transaction, so that terminators, /transit-routers, /routers and the
  * unique router name see every router.
  */
-export const SHARED_ROUTER_FIELDS = ['name', 'cost', 'noTraversal', 'disabled', 'configs', 'ctrlChanListeners', 'fingerprint', 'isVerified', 'unverifiedCertPem', 'unverifiedFingerprint'] as const;
+const SHARED_ROUTER_FIELDS = ['name', 'cost', 'noTraversal', 'disabled', 'configs', 'ctrlChanListeners', 'fingerprint', 'isVerified', 'unverifiedCertPem', 'unverifiedFingerprint'] as const;
 
 /** Enrollment fields a router row carries while an enrollment is outstanding (OpenZiti keeps them as enrollment rows). */
 export interface RouterEnrollment {

@@ -107,7 +107,7 @@ async function configData(rt: Runtime, rows: Row[], identityId: string | undefin
 }
 
 /** Config type names or ids, comma-separated or repeated; `all` for every type; unknown ones are ignored (as OpenZiti). */
-export async function resolveConfigTypes(rt: Runtime, values: readonly string[]): Promise<ConfigTypeSelection> {
+async function resolveConfigTypes(rt: Runtime, values: readonly string[]): Promise<ConfigTypeSelection> {
   const wanted = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   if (wanted.includes('all')) return 'all';
   if (wanted.length === 0) return new Set();

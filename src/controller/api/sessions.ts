@@ -24,7 +24,7 @@ const apiSession = resource('api-session');
  * routers the identity may use for the service, no token), the route path, and the client API's view of the
  * caller's own sessions, and the client's create.
  */
-export function sessionRoutes(rt: Runtime): Route[] {
+function sessionRoutes(rt: Runtime): Route[] {
   return [
     { method: 'GET', path: '/sessions/{id}/route-path', api: 'management', access: 'admin', handler: (ctx) => routePath(rt, ctx) },
     { method: 'POST', path: '/sessions', api: 'client', access: 'session', handler: (ctx) => createSession(rt, ctx) },
@@ -203,7 +203,7 @@ export const SESSION_LIFECYCLE_HOOKS: Record<string, WriteHooks> = {
  * router policies both allow (OpenZiti's `ListForIdentityAndService`), online or not, each with its state as the
  * edge router read model gives it. The access index decides, as it does for the relation lists.
  */
-export async function sessionEdgeRouters(rt: Runtime, identityId: string, serviceId: string): Promise<Record<string, unknown>[]> {
+async function sessionEdgeRouters(rt: Runtime, identityId: string, serviceId: string): Promise<Record<string, unknown>[]> {
   const ids = (await edgeRoutersFor(rt, identityId, serviceId)).shared;
   if (ids.length === 0) return [];
   const routers = await rt.present(edgeRouter, await rt.store.repoFor(edgeRouter).findAll({ id: ids }));
@@ -226,7 +226,7 @@ export function edgeRouterSummary(r: Record<string, unknown>): Record<string, un
 }
 
 /** The session read model, with the names of its policies and its edge routers fetched once per page. */
-export async function presentSessions(rows: Row[], rt: Runtime): Promise<Record<string, unknown>[]> {
+async function presentSessions(rows: Row[], rt: Runtime): Promise<Record<string, unknown>[]> {
   if (rows.length === 0) return [];
   const policyIds = [...new Set(rows.flatMap((r) => (r.servicePolicies as string[] | null) ?? []))];
   const policies = new Map(
