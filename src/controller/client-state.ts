@@ -70,7 +70,7 @@ export interface ClientRateLimit {
 
 const ADDRESS_FACTOR = 10;
 
-export const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimit = { burst: 50, perSecond: 10 };
+const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimit = { burst: 50, perSecond: 10 };
 
 export class ClientState {
   private readonly posture = new Map<string, PostureData>();

@@ -217,9 +217,15 @@ for (const store of storesUnderTest()) {
         assert.deepEqual(woke.data.services, [{ id: w.serviceId, name: 'mfa-service', postureQueryType: 'MFA', timeout: 600, timeoutRemaining: 300 }]);
         q = await query(w);
         assert.deepEqual([q.isPassing, q.timeoutRemaining], [true, 300]);
+        // The admin's view of the API session: passed on wake while the grace period runs, not once it ran out.
+        const mfaData = async () => expectStatus(await t.admin.request('GET', `/identities/${w.id}/posture-data`), 200).data.apiSessionPostureData[w.apiSessionId].mfa;
+        let mfa = await mfaData();
+        assert.deepEqual([mfa.passedMfa, mfa.passedOnWake, mfa.passedOnUnlock], [true, true, true]);
         now = new Date(now.getTime() + 301_000);
         q = await query(w);
         assert.deepEqual([q.isPassing, q.timeoutRemaining], [false, 0]);
+        mfa = await mfaData();
+        assert.deepEqual([mfa.passedMfa, mfa.passedOnWake, mfa.passedOnUnlock], [true, false, true]);
         await expectPassing(w, false);
         // MFA again: passing until the timeout runs out.
         recordMfaPassed(t.app.runtime, w.id, w.apiSessionId, now);
@@ -232,6 +238,21 @@ for (const store of storesUnderTest()) {
         recordMfaPassed(t.app.runtime, w.id, w.apiSessionId, now);
         expectStatus(await second.request('POST', '/sessions', { json: { serviceId: w.serviceId } }), 409, 'INVALID_POSTURE');
         expectStatus(await session(w), 201);
+      });
+
+      it('a wake lists each service behind a prompting MFA check once, with the shortest timeout guarding it', async () => {
+        const w = await guarded('wake2', { typeId: 'MFA', timeoutSeconds: 900, promptOnWake: true });
+        // A second policy guards the same service with a shorter check; a third guards another service with the first.
+        const short = await create('/posture-checks', { name: 'wake2-short', roleAttributes: ['wake2-short'], typeId: 'MFA', timeoutSeconds: 700, promptOnWake: true });
+        await create('/service-policies', { name: 'wake2-dial-short', type: 'Dial', semantic: 'AllOf', identityRoles: ['#wake2'], serviceRoles: ['#wake2'], postureCheckRoles: [`@${short}`] });
+        const other = await create('/services', { name: 'wake2-x-service', encryptionRequired: true });
+        await create('/service-policies', { name: 'wake2-dial-x', type: 'Dial', semantic: 'AllOf', identityRoles: ['#wake2'], serviceRoles: [`@${other}`], postureCheckRoles: [`@${w.checkId}`] });
+        recordMfaPassed(t.app.runtime, w.id, w.apiSessionId, now);
+        const woke = expectStatus(await respond(w, { typeId: 'ENDPOINT_STATE', woken: true }), 201);
+        assert.deepEqual(woke.data.services, [
+          { id: w.serviceId, name: 'wake2-service', postureQueryType: 'MFA', timeout: 700, timeoutRemaining: 300 },
+          { id: other, name: 'wake2-x-service', postureQueryType: 'MFA', timeout: 900, timeoutRemaining: 300 },
+        ]);
       });
 
       it('sessions end when their posture fails: a response, a changed check, a policy requiring more, a timeout running out', async () => {

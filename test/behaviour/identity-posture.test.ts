@@ -1,5 +1,6 @@
 // An identity's posture data and the requests refused on posture: linked from the identity, answered as OpenZiti
-// answers for an identity whose clients never reported (posture responses are not taken yet), 404 for unknown ids.
+// answers for an identity whose clients never reported, 404 for unknown ids. What reports and refusals fill them
+// with: test/behaviour/client-api.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';

@@ -30,7 +30,6 @@ for (const store of storesUnderTest()) {
     async function get(path: string, query?: string) {
       const res = await t.admin.request('GET', path, { query });
       assert.equal(res.status, 200, `${path}: ${JSON.stringify(res.body)}`);
-      validateResponse('management', 'GET', path.split('?')[0], res.status, res.body);
       return res.body;
     }
 

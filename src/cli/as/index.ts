@@ -7,8 +7,10 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../client/types.js';
 import { AuthError, CliError, EXIT, UsageError } from '../../console/errors.js';
 import { ApiError } from '../../protocol/errors.js';
+import { MAX_LIMIT } from '../../protocol/paging.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
+import { quote } from '../generic/resolve.js';
 import { OUTPUT_FORMATS, asFormat, type OutputFormat } from '../output/formats.js';
 import { render, renderOne } from '../output/render.js';
 
@@ -222,7 +224,7 @@ interface ClientService {
 async function allServices(s: AsSession, configTypes: string, filter?: string): Promise<ClientService[]> {
   const out: ClientService[] = [];
   for (let offset = 0; ; ) {
-    const page = await s.api.list<ClientService>('/services', { limit: 500, offset, filter }, { api: 'client', query: configTypes ? { configTypes } : {} });
+    const page = await s.api.list<ClientService>('/services', { limit: MAX_LIMIT, offset, filter }, { api: 'client', query: configTypes ? { configTypes } : {} });
     out.push(...page.data);
     offset += page.data.length;
     if (page.data.length === 0 || offset >= (page.meta?.pagination?.totalCount ?? 0)) return out;
@@ -240,10 +242,8 @@ function postureSummary(service: ClientService): string {
   return `failing: ${failing.join(', ')}`;
 }
 
-const quoted = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-
 async function services(s: AsSession, deps: Deps, format: OutputFormat, name: string | undefined, configTypes: string): Promise<void> {
-  const list = await allServices(s, configTypes, name === undefined ? undefined : `name = ${quoted(name)} or id = ${quoted(name)}`);
+  const list = await allServices(s, configTypes, name === undefined ? undefined : `name = ${quote(name)} or id = ${quote(name)}`);
   if (name !== undefined) {
     if (list.length === 0) throw notVisible(s, name);
     await renderOne(deps.io, list[0] as unknown as Record<string, unknown>, { format });
@@ -277,7 +277,7 @@ function notVisible(s: AsSession, service: string): UsageError {
 }
 
 async function createSession(s: AsSession, deps: Deps, format: OutputFormat, service: string, type: 'Dial' | 'Bind'): Promise<void> {
-  const [found] = await allServices(s, '', `name = ${quoted(service)} or id = ${quoted(service)}`);
+  const [found] = await allServices(s, '', `name = ${quote(service)} or id = ${quote(service)}`);
   if (!found) throw notVisible(s, service);
   let created: Record<string, unknown>;
   try {

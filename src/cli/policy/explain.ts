@@ -60,22 +60,22 @@ async function all(api: ApiClient, path: string): Promise<Entity[]> {
 
 /** Everything `explain` says, from the controller's policy advice and relation lists. */
 export async function explain(api: ApiClient, identityRef: string, serviceRef: string): Promise<Explanation> {
+  // Requests that do not depend on each other go out together: each is a round trip to the controller.
+  // (The two lookups stay in order: when both names are wrong, the identity's is the error, every time.)
   const who = await lookup(api, identity, identityRef);
   const what = await lookup(api, service, serviceRef);
-  const advice = await api.get<Record<string, unknown>>(`${entityPath(identity, who.id)}/policy-advice/${encodeURIComponent(what.id)}`);
-  const identityPolicies = await all(api, `${entityPath(identity, who.id)}/service-policies`);
-  const servicePolicies = await all(api, `${entityPath(service, what.id)}/service-policies`);
+  const [advice, identityPolicies, servicePolicies] = await Promise.all([
+    api.get<Record<string, unknown>>(`${entityPath(identity, who.id)}/policy-advice/${encodeURIComponent(what.id)}`),
+    all(api, `${entityPath(identity, who.id)}/service-policies`),
+    all(api, `${entityPath(service, what.id)}/service-policies`),
+  ]);
   const permission = async (type: 'Dial' | 'Bind'): Promise<Permission> => {
     const mine = identityPolicies.filter((p) => p.type === type);
     const its = servicePolicies.filter((p) => p.type === type);
     const granting = mine.filter((p) => its.some((q) => q.id === p.id));
-    const checks = new Map<string, Named>();
-    let postureFree = false;
-    for (const p of granting) {
-      const required = await all(api, `/service-policies/${encodeURIComponent(p.id)}/posture-checks`);
-      if (required.length === 0) postureFree = true;
-      for (const c of required) checks.set(c.id, named(c));
-    }
+    const required = await Promise.all(granting.map((p) => all(api, `/service-policies/${encodeURIComponent(p.id)}/posture-checks`)));
+    const checks = new Map(required.flat().map((c) => [c.id, named(c)]));
+    const postureFree = required.some((r) => r.length === 0);
     return {
       allowed: advice[type === 'Dial' ? 'isDialAllowed' : 'isBindAllowed'] === true,
       granting: granting.map(named),
@@ -85,8 +85,7 @@ export async function explain(api: ApiClient, identityRef: string, serviceRef: s
       postureAllows: postureFree,
     };
   };
-  const dial = await permission('Dial');
-  const bind = await permission('Bind');
+  const [dial, bind] = await Promise.all([permission('Dial'), permission('Bind')]);
   const shared = (advice.commonRouters as Array<Record<string, unknown>>).map((r) => ({ ...named(r), isOnline: r.isOnline === true }));
   const routers = { identityCount: Number(advice.identityRouterCount), serviceCount: Number(advice.serviceRouterCount), shared };
   const base = { identity: named(who), service: named(what), dial, bind, routers };

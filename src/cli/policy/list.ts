@@ -65,9 +65,9 @@ export async function runPolicyList(opts: PolicyListOptions, deps: Deps): Promis
   // Every kind: one table with the kind beside each policy; json and yaml get the policies with a `kind` member.
   const api = await deps.api();
   const rows: Record<string, unknown>[] = [];
-  for (const def of POLICY_RESOURCES) {
-    const page = await api.list<Record<string, unknown>>(entityPath(def), { filter: opts.filter, limit: MAX_LIMIT }, { api: def.api });
-    for (const entity of page.data) {
+  const pages = await Promise.all(POLICY_RESOURCES.map((def) => api.list<Record<string, unknown>>(entityPath(def), { filter: opts.filter, limit: MAX_LIMIT }, { api: def.api })));
+  for (const [i, def] of POLICY_RESOURCES.entries()) {
+    for (const entity of pages[i].data) {
       const kind = kindOf(def, entity);
       // The table shows roles as a person reads them (`@crm`, not `@<id>`): the controller's display form.
       const [who, what] = Object.values(kind.roles).map((field) => ((entity[`${field}Display`] as Array<{ name: string }> | undefined) ?? []).map((r) => r.name));

@@ -4,7 +4,7 @@ import { ApiError, notFound } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Handler, Route } from '../server/types.js';
-import { edgeRoutersFor, permissionsOf } from './access.js';
+import { edgeRoutersFor, permissionsOnService } from './access.js';
 import { listMeta } from './crud.js';
 import { toWire } from './present.js';
 import { listParams } from './query.js';
@@ -19,12 +19,15 @@ const edgeRouter = resource('edge-router');
  * terminators of a service it may use, and the per-client request budget of the client API.
  */
 
+/** Whether the caller may dial or bind the service of the path, and it exists. */
+async function mayUse(rt: Runtime, ctx: Ctx): Promise<boolean> {
+  return (await permissionsOnService(rt, ctx.principal!.identityId, ctx.params.id)).length > 0;
+}
+
 /** A service the caller may dial or bind, or 404: one it may not use is as unknown as one that does not exist. */
 async function usableService(rt: Runtime, ctx: Ctx): Promise<string> {
-  const id = ctx.params.id;
-  const granted = (await permissionsOf(rt, ctx.principal!.identityId, [id])).get(id) ?? [];
-  if (granted.length === 0 || !(await rt.store.repo('service').exists({ id }))) throw notFound('service', id);
-  return id;
+  if (!(await mayUse(rt, ctx))) throw notFound('service', ctx.params.id);
+  return ctx.params.id;
 }
 
 /**
@@ -69,12 +72,8 @@ async function serviceEdgeRouters(rt: Runtime, ctx: Ctx) {
  */
 async function serviceTerminators(rt: Runtime, ctx: Ctx) {
   const repo = rt.store.repoFor(terminator);
-  let serviceId: string | undefined;
-  try {
-    serviceId = await usableService(rt, ctx);
-  } catch {
-    serviceId = undefined;
-  }
+  // Only a refusal means "no terminators to see": a store failure must still answer as one.
+  const serviceId = (await mayUse(rt, ctx)) ? ctx.params.id : undefined;
   const page = await repo.list({ ...listParams(ctx.query), scope: { where: { service: serviceId ?? '' } } });
   const names = page.rows.length ? await rt.store.repo('service').findAll({ id: serviceId! }, { columns: ['name'] }) : [];
   return {

@@ -51,7 +51,7 @@ function commonName(pem: string): string {
   return /^CN=(.*)$/m.exec(new X509Certificate(pem).subject)?.[1] ?? '';
 }
 
-export function controllerRoutes(rt: Runtime): Route[] {
+function controllerRoutes(rt: Runtime): Route[] {
   const management = (ctx: Ctx) => listResource(rt, controller, ctx);
   const detail = async (ctx: Ctx) => ({ data: (await rt.present(controller, [await rt.store.repoFor(controller).get(ctx.params.id)]))[0] });
   const client = async (ctx: Ctx) => {

@@ -5,25 +5,13 @@ import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { toWire } from './present.js';
-import { createRouterWithEnrollment, mirrorEdgeRouter, presentRouterState, routerEnrollment } from './routers.js';
+import { createRouterWithEnrollment, insertWithHooks, mirrorEdgeRouter, patchWithHooks, presentRouterState, routerEnrollment } from './routers.js';
 
 const edgeRouter = resource('edge-router');
 
 /** The name OpenZiti gives the system edge router policy of a tunneler-enabled router (ctrl/db/edge_router_store.go). */
-export function systemPolicyName(routerId: string): string {
+function systemPolicyName(routerId: string): string {
   return `edge-router-${routerId}-system`;
-}
-
-/**
- * Inserts a row another resource owns, as that resource's own create would: its write hooks run around the insert, in
- * the caller's transaction, so whatever they maintain (such as an access index) sees the row.
- */
-async function insertWithHooks(rt: Runtime, name: string, values: Record<string, unknown>, id: string, now: string, isSystem = false): Promise<void> {
-  const hooks = rt.hooks(name);
-  const write: Write = { verb: 'create', values, now };
-  write.values = (await hooks.beforeWrite?.(rt, write)) ?? write.values;
-  await rt.store.repo(name).insert(write.values, { id, now, isSystem });
-  await hooks.afterWrite?.(rt, { ...write, id });
 }
 
 async function deleteWithHooks(rt: Runtime, name: string, row: Row): Promise<void> {
@@ -44,9 +32,9 @@ async function enableTunneler(rt: Runtime, router: Row, now: string): Promise<vo
   if (await rt.store.repo('identity').exists({ name: router.name as string })) {
     throw invalidField('isTunnelerEnabled', `a tunneler-enabled router gets an identity named after it, and an identity named '${router.name}' exists already`, true);
   }
-  await insertWithHooks(rt, 'identity', { name: router.name, type: 'Router', isAdmin: false }, id, now);
+  await insertWithHooks(rt, 'identity', { name: router.name, type: 'Router', isAdmin: false }, { id, now });
   const policy = { name: systemPolicyName(id), semantic: 'AnyOf', identityRoles: [`@${id}`], edgeRouterRoles: [`@${id}`] };
-  await insertWithHooks(rt, 'edge-router-policy', policy, id, now, true);
+  await insertWithHooks(rt, 'edge-router-policy', policy, { id, now, isSystem: true });
 }
 
 /** Undoes enableTunneler: the system policy first (it names the identity), then the Router identity. */
@@ -62,11 +50,7 @@ async function disableTunneler(rt: Runtime, routerId: string): Promise<void> {
 async function renameRouterIdentity(rt: Runtime, routerId: string, name: string, now: string): Promise<void> {
   const identity = await rt.store.repo('identity').find(routerId);
   if (!identity || identity.type !== 'Router' || identity.name === name) return;
-  const hooks = rt.hooks('identity');
-  const write: Write = { verb: 'patch', values: { name }, existing: identity, now };
-  write.values = (await hooks.beforeWrite?.(rt, write)) ?? write.values;
-  await rt.store.repo('identity').update(routerId, write.values, now);
-  await hooks.afterWrite?.(rt, { ...write, id: routerId });
+  await patchWithHooks(rt, 'identity', identity, { name }, now);
 }
 
 async function afterWrite(rt: Runtime, write: Write & { id: string }): Promise<void> {

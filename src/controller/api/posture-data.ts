@@ -3,7 +3,7 @@ import type { Runtime } from '../runtime.js';
 import type { Route } from '../server/types.js';
 import type { Reported } from '../client-state.js';
 import { postureOfSessionRow } from '../posture/access.js';
-import { MFA_PROMPT_GRACE_SECONDS } from '../posture/evaluate.js';
+import { promptMissed } from '../posture/evaluate.js';
 
 const identity = resource('identity');
 
@@ -36,9 +36,10 @@ export function postureDataRoutes(rt: Runtime): Route[] {
         for (const s of sessions) {
           const posture = postureOfSessionRow(rt, id, s);
           const passedAt = posture?.mfaPassedAt;
-          const after = (event: Date | undefined) => !event || !passedAt || event.getTime() < passedAt.getTime() || ctx.now.getTime() - event.getTime() <= MFA_PROMPT_GRACE_SECONDS * 1000;
+          // Passed on wake (unlock): MFA passed, and no wake (unlock) since whose grace period ran out unanswered.
+          const passedSince = (event: Date | undefined) => !!passedAt && !promptMissed(event, passedAt, ctx.now);
           apiSessionPostureData[s.id] = {
-            mfa: { apiSessionId: s.id, passedMfa: !!passedAt, passedAt: at(passedAt), passedOnWake: !!passedAt && after(posture?.wokenAt), passedOnUnlock: !!passedAt && after(posture?.unlockedAt) },
+            mfa: { apiSessionId: s.id, passedMfa: !!passedAt, passedAt: at(passedAt), passedOnWake: passedSince(posture?.wokenAt), passedOnUnlock: passedSince(posture?.unlockedAt) },
             ...(posture?.wokenAt || posture?.unlockedAt ? { endpointState: { wokenAt: at(posture.wokenAt), unlockedAt: at(posture.unlockedAt) } } : {}),
           };
         }

@@ -1,5 +1,5 @@
 import { invalidField } from '../../protocol/errors.js';
-import type { PostureData } from '../client-state.js';
+import type { ApiSessionPosture, PostureData } from '../client-state.js';
 import { checkStates, checksOfPolicies, sessionPosture } from '../posture/access.js';
 import { MFA_PROMPT_GRACE_SECONDS, NO_TIMEOUT } from '../posture/evaluate.js';
 import { endFailingPostureSessions } from '../posture/sessions.js';
@@ -53,7 +53,8 @@ function checkResponse(r: Response, at: string): void {
 /** Lower-case hex only: how OpenZiti compares MAC addresses, hashes and fingerprints. */
 const hex = (s: string) => s.toLowerCase().replace(/[^0-9a-f]/g, '');
 
-function apply(data: PostureData, r: Response, apiSessionId: string, now: Date): void {
+/** Keeps one response: in the identity's data, or (endpoint state) in its API session's, made on first use. */
+function apply(data: PostureData, r: Response, session: () => ApiSessionPosture, now: Date): void {
   const base = { postureCheckId: r.id, lastUpdatedAt: now };
   switch (r.typeId) {
     case 'OS':
@@ -79,8 +80,7 @@ function apply(data: PostureData, r: Response, apiSessionId: string, now: Date):
       break;
     }
     case 'ENDPOINT_STATE': {
-      let s = data.apiSessions.get(apiSessionId);
-      if (!s) data.apiSessions.set(apiSessionId, (s = {}));
+      const s = session();
       if (r.woken === true) s.wokenAt = now;
       if (r.unlocked === true) s.unlockedAt = now;
       break;
@@ -101,8 +101,8 @@ async function shortenedServices(rt: Runtime, ctx: Ctx, woken: boolean, unlocked
   const sinceMfa = Math.floor((ctx.now.getTime() - session.mfaPassedAt.getTime()) / 1000);
   const policies = await rt.store.roleIndex('service-policy', 'identityRoles').policiesSelecting(identityId);
   const checks = await checksOfPolicies(rt, policies);
-  const services = new Map<string, { id: string; name: string; postureQueryType: string; timeout: number; timeoutRemaining: number }>();
-  const serviceIndex = rt.store.roleIndex('service-policy', 'serviceRoles');
+  // The shortest timeout of the prompting checks of each policy concerned.
+  const timeouts = new Map<string, number>();
   for (const policyId of policies) {
     const affected = (checks.get(policyId) ?? []).filter(
       (c) =>
@@ -110,17 +110,16 @@ async function shortenedServices(rt: Runtime, ctx: Ctx, woken: boolean, unlocked
         ((c.promptOnWake === true && woken) || (c.promptOnUnlock === true && unlocked)) &&
         (typeof c.timeoutSeconds !== 'number' || c.timeoutSeconds <= 0 || (c.timeoutSeconds as number) - sinceMfa > MFA_PROMPT_GRACE_SECONDS),
     );
-    if (affected.length === 0) continue;
-    const timeout = Math.min(...affected.map((c) => (typeof c.timeoutSeconds === 'number' && c.timeoutSeconds > 0 ? c.timeoutSeconds : NO_TIMEOUT)));
-    const ids = await serviceIndex.selectedIds([policyId]);
-    const all = await serviceIndex.anySelectsAll([policyId]);
-    const rows = await rt.store.repo('service').findAll(all ? {} : { id: ids }, { columns: ['name'] });
-    for (const row of rows) {
-      const known = services.get(row.id);
-      if (!known || timeout < known.timeout) services.set(row.id, { id: row.id, name: row.name as string, postureQueryType: 'MFA', timeout, timeoutRemaining: MFA_PROMPT_GRACE_SECONDS });
-    }
+    if (affected.length) timeouts.set(policyId, Math.min(...affected.map((c) => (typeof c.timeoutSeconds === 'number' && c.timeoutSeconds > 0 ? c.timeoutSeconds : NO_TIMEOUT))));
   }
-  return [...services.values()].sort((a, b) => a.name.localeCompare(b.name));
+  if (timeouts.size === 0) return [];
+  // The services of all those policies in one read (not three per policy), then their names in one more.
+  const selected = await rt.store.roleIndex('service-policy', 'serviceRoles').selectedByEach([...timeouts.keys()]);
+  const timeoutOf = new Map<string, number>();
+  for (const [policyId, serviceIds] of selected) for (const id of serviceIds) timeoutOf.set(id, Math.min(timeoutOf.get(id) ?? Infinity, timeouts.get(policyId)!));
+  const rows = timeoutOf.size ? await rt.store.repo('service').findAll({ id: [...timeoutOf.keys()] }, { columns: ['name'] }) : [];
+  const services = rows.map((row) => ({ id: row.id, name: row.name as string, postureQueryType: 'MFA', timeout: timeoutOf.get(row.id)!, timeoutRemaining: MFA_PROMPT_GRACE_SECONDS }));
+  return services.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /**
@@ -132,7 +131,7 @@ async function respond(rt: Runtime, ctx: Ctx, responses: Response[], status: 200
   const { identityId, apiSessionId } = ctx.principal!;
   const before = await checkStates(rt, identityId, apiSessionId, ctx.now);
   const data = rt.client.postureOf(identityId);
-  for (const r of responses) apply(data, r, apiSessionId, ctx.now);
+  for (const r of responses) apply(data, r, () => rt.client.apiSessionPosture(identityId, apiSessionId), ctx.now);
   // Endpoint state and MFA of API sessions that ended (logout, timeout) go: memory stays bounded by live sessions.
   if (data.apiSessions.size > 1) {
     const live = new Set((await rt.store.repo('api-session').findAll({ identityId }, { columns: [] })).map((r) => r.id));

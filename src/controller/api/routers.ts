@@ -18,7 +18,7 @@ const routerDef = resource('transit-router');
  * through /edge-routers and copied, in the same transaction, so that terminators, /transit-routers, /routers and the
  * unique router name see every router.
  */
-export const SHARED_ROUTER_FIELDS = ['name', 'cost', 'noTraversal', 'disabled', 'configs', 'ctrlChanListeners', 'fingerprint', 'isVerified', 'unverifiedCertPem', 'unverifiedFingerprint'] as const;
+const SHARED_ROUTER_FIELDS = ['name', 'cost', 'noTraversal', 'disabled', 'configs', 'ctrlChanListeners', 'fingerprint', 'isVerified', 'unverifiedCertPem', 'unverifiedFingerprint'] as const;
 
 /** Enrollment fields a router row carries while an enrollment is outstanding (OpenZiti keeps them as enrollment rows). */
 export interface RouterEnrollment {
@@ -47,15 +47,35 @@ export async function createRouterWithEnrollment(rt: Runtime, def: ResourceDef, 
   const body = await validBody(rt, def, 'create', ctx);
   const id = newId();
   const enrollment = await routerEnrollment(rt, id, method, ctx.now);
-  const hooks = rt.hooks(def.name);
-  const now = ctx.now.toISOString();
-  await rt.store.tx(async () => {
-    const write: Write = { verb: 'create', values: body, now };
-    write.values = (await hooks.beforeWrite?.(rt, write)) ?? write.values;
-    await rt.store.repoFor(def).insert({ ...write.values, ...enrollment }, { id, now });
-    await hooks.afterWrite?.(rt, { ...write, id });
-  });
+  await rt.store.tx(() => insertWithHooks(rt, def.name, body, { id, now: ctx.now.toISOString(), stored: { ...enrollment } }));
   return created(def, id);
+}
+
+/**
+ * Inserts a row as the resource's own create would: its write hooks run around the insert, in the caller's
+ * transaction, so whatever they maintain (such as an access index) sees the row. `stored`: values written with the
+ * row that are not the body's (an enrollment), which the hooks do not see.
+ */
+export async function insertWithHooks(
+  rt: Runtime,
+  name: string,
+  values: Record<string, unknown>,
+  opts: { id: string; now: string; isSystem?: boolean; stored?: Record<string, unknown> },
+): Promise<void> {
+  const hooks = rt.hooks(name);
+  const write: Write = { verb: 'create', values, now: opts.now };
+  write.values = (await hooks.beforeWrite?.(rt, write)) ?? write.values;
+  await rt.store.repo(name).insert({ ...write.values, ...opts.stored }, { id: opts.id, now: opts.now, isSystem: opts.isSystem });
+  await hooks.afterWrite?.(rt, { ...write, id: opts.id });
+}
+
+/** Updates a row as the resource's own patch would: its write hooks around the update, in the caller's transaction. */
+export async function patchWithHooks(rt: Runtime, name: string, existing: Row, values: Record<string, unknown>, now: string): Promise<void> {
+  const hooks = rt.hooks(name);
+  const write: Write = { verb: 'patch', values, existing, now };
+  write.values = (await hooks.beforeWrite?.(rt, write)) ?? write.values;
+  await rt.store.repo(name).update(existing.id, write.values, now);
+  await hooks.afterWrite?.(rt, { ...write, id: existing.id });
 }
 
 /** Copies an edge router's shared fields to its row in the routers table (made on the first call). */

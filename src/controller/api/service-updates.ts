@@ -1,6 +1,7 @@
 import type { Runtime, Write, WriteHooks } from '../runtime.js';
 import type { Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
+import { updatesAny } from '../write-changes.js';
 
 /**
  * The service update check (`GET /current-api-session/service-updates`): SDKs and tunnelers poll it and list their
@@ -19,8 +20,8 @@ import type { Row } from '../store/repository.js';
 
 const POLICY_FIELDS = ['identityRoles', 'serviceRoles', 'postureCheckRoles', 'type', 'semantic'];
 
-const changed = (write: Write, fields: readonly string[]) =>
-  !write.existing || fields.some((f) => f in write.values && JSON.stringify(write.values[f] ?? null) !== JSON.stringify(write.existing![f] ?? null));
+/** A create, or an update of one of these fields. */
+const changed = (write: Write, fields: readonly string[]) => !write.existing || updatesAny(write, fields);
 
 /** Moves the stamps of the identities these service policies select (all identities for a `#all` one). */
 async function touchSelectedBy(rt: Runtime, policyIds: readonly string[], at: Date): Promise<void> {

@@ -7,13 +7,11 @@ import { parseJson } from '../server/body.js';
 import type { Row, Scope } from '../store/repository.js';
 import { deleteResource, listMeta, updateResource } from './crud.js';
 import { toWire } from './present.js';
-import { servicePostureQueries } from '../posture/access.js';
+import { servicePostureQueries, type Permission } from '../posture/access.js';
 import { listParams } from './query.js';
 
 const service = resource('service');
 const identity = resource('identity');
-
-export type Permission = 'Dial' | 'Bind';
 
 /**
  * Where service permissions come from: which of the services one identity may dial or bind, decided by the
@@ -109,7 +107,7 @@ async function configData(rt: Runtime, rows: Row[], identityId: string | undefin
 }
 
 /** Config type names or ids, comma-separated or repeated; `all` for every type; unknown ones are ignored (as OpenZiti). */
-export async function resolveConfigTypes(rt: Runtime, values: readonly string[]): Promise<ConfigTypeSelection> {
+async function resolveConfigTypes(rt: Runtime, values: readonly string[]): Promise<ConfigTypeSelection> {
   const wanted = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   if (wanted.includes('all')) return 'all';
   if (wanted.length === 0) return new Set();
@@ -146,20 +144,28 @@ async function viewOf(rt: Runtime, ctx: Ctx, asAllowed = true): Promise<ServiceV
 async function checkConfigs(rt: Runtime, configIds: readonly string[]): Promise<void> {
   if (configIds.length === 0) return;
   const configs = await rt.store.repo('config').findAll({ id: [...configIds] }, { columns: ['name', 'configTypeId'] });
-  const typeIds = [...new Set(configs.map((c) => c.configTypeId as string))];
-  const types = new Map((await rt.store.repo('config-type').findAll({ id: typeIds }, { columns: ['name', 'target'] })).map((t) => [t.id, t]));
+  const types = await serviceConfigTypes(rt, configs, 'configs', () => configIds);
   const seen = new Map<string, Row>();
   for (const config of configs) {
     const type = types.get(config.configTypeId as string);
-    if (type && type.target !== 'service') {
-      throw invalidField('configs', `config ${config.name} has config type ${type.name}, which does not target services`, configIds);
-    }
     const other = seen.get(config.configTypeId as string);
     if (other) {
       throw invalidField('configs', `configs ${other.name} and ${config.name} are both of config type ${type?.name}: a service has at most one config of each type`, configIds);
     }
     seen.set(config.configTypeId as string, config);
   }
+}
+
+/** The types of these configs, by id, each checked to target services (400 naming `field`, valued by `value`). */
+async function serviceConfigTypes(rt: Runtime, configs: Iterable<Row>, field: string, value: (config: Row) => unknown): Promise<Map<string, Row>> {
+  const list = [...configs];
+  const typeIds = [...new Set(list.map((c) => c.configTypeId as string))];
+  const types = new Map((await rt.store.repo('config-type').findAll({ id: typeIds }, { columns: ['name', 'target'] })).map((t) => [t.id, t]));
+  for (const config of list) {
+    const type = types.get(config.configTypeId as string);
+    if (type && type.target !== 'service') throw invalidField(field, `config ${config.name} has config type ${type.name}, which does not target services`, value(config));
+  }
+  return types;
 }
 
 async function beforeServiceWrite(rt: Runtime, write: Write): Promise<Record<string, unknown>> {
@@ -208,12 +214,7 @@ async function assignServiceConfigs(rt: Runtime, ctx: Ctx) {
   const services = new Set((await rt.store.repoFor(service).findAll({ id: serviceIds }, { columns: [] })).map((s) => s.id));
   const unknown = serviceIds.find((id) => !services.has(id));
   if (unknown !== undefined) throw invalidField('serviceId', `no service found with id '${unknown}'`, unknown);
-  const typeIds = [...new Set([...configs.values()].map((c) => c.configTypeId as string))];
-  const types = new Map((await rt.store.repo('config-type').findAll({ id: typeIds }, { columns: ['name', 'target'] })).map((t) => [t.id, t]));
-  for (const config of configs.values()) {
-    const type = types.get(config.configTypeId as string);
-    if (type && type.target !== 'service') throw invalidField('configId', `config ${config.name} has config type ${type.name}, which does not target services`, config.id);
-  }
+  await serviceConfigTypes(rt, configs.values(), 'configId', (config) => config.id);
   const now = ctx.now.toISOString();
   const overrides = rt.store.repo('identity-service-config');
   await rt.store.tx(async () => {

@@ -8,11 +8,11 @@ import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime, WriteHooks } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row, Where } from '../store/repository.js';
-import { edgeRoutersFor, permissionsOf } from './access.js';
+import { edgeRoutersFor, permissionsOf, permissionsOnService } from './access.js';
 import { listResource } from './crud.js';
-import { grantingPolicies, policiesPosture } from '../posture/access.js';
+import { grantingPolicies, policiesPosture, type Permission } from '../posture/access.js';
 import { entityRef, toWire } from './present.js';
-import type { Permission } from './services.js';
+import { updatesAny } from '../write-changes.js';
 
 const session = resource('session');
 const servicePolicy = resource('service-policy');
@@ -24,7 +24,7 @@ const apiSession = resource('api-session');
  * routers the identity may use for the service, no token), the route path, and the client API's view of the
  * caller's own sessions, and the client's create.
  */
-export function sessionRoutes(rt: Runtime): Route[] {
+function sessionRoutes(rt: Runtime): Route[] {
   return [
     { method: 'GET', path: '/sessions/{id}/route-path', api: 'management', access: 'admin', handler: (ctx) => routePath(rt, ctx) },
     { method: 'POST', path: '/sessions', api: 'client', access: 'session', handler: (ctx) => createSession(rt, ctx) },
@@ -132,8 +132,8 @@ async function createSession(rt: Runtime, ctx: Ctx) {
   const { identityId, apiSessionId } = ctx.principal!;
   const serviceId = body.serviceId as string;
   const type = (body.type ?? 'Dial') as Permission;
-  const permissions = (await permissionsOf(rt, identityId, [serviceId])).get(serviceId) ?? [];
-  if (permissions.length === 0 || !(await rt.store.repo('service').exists({ id: serviceId }))) throw notFound('service', serviceId);
+  const permissions = await permissionsOnService(rt, identityId, serviceId);
+  if (permissions.length === 0) throw notFound('service', serviceId);
   if (!permissions.includes(type)) throw invalidField('serviceId', 'service not found', serviceId);
   const servicePolicies = await passingPolicies(rt, ctx, serviceId, type, await grantingPolicies(rt, identityId, serviceId, type));
   if ((await edgeRoutersFor(rt, identityId, serviceId)).shared.length === 0) throw new ApiError('NO_EDGE_ROUTERS_AVAILABLE');
@@ -171,8 +171,7 @@ async function endUnpermittedSessions(rt: Runtime, where: Where): Promise<void> 
   }
 }
 
-const attributesChanged = (write: { existing?: Row; values: Record<string, unknown> }) =>
-  write.existing !== undefined && 'roleAttributes' in write.values && JSON.stringify(write.existing.roleAttributes ?? []) !== JSON.stringify(write.values.roleAttributes ?? []);
+const attributesChanged = (write: { existing?: Row; values: Record<string, unknown> }) => updatesAny(write, ['roleAttributes']);
 
 /**
  * Where a write can take a permission away, and the sessions to look at: any service policy write or delete (the
@@ -204,7 +203,7 @@ export const SESSION_LIFECYCLE_HOOKS: Record<string, WriteHooks> = {
  * router policies both allow (OpenZiti's `ListForIdentityAndService`), online or not, each with its state as the
  * edge router read model gives it. The access index decides, as it does for the relation lists.
  */
-export async function sessionEdgeRouters(rt: Runtime, identityId: string, serviceId: string): Promise<Record<string, unknown>[]> {
+async function sessionEdgeRouters(rt: Runtime, identityId: string, serviceId: string): Promise<Record<string, unknown>[]> {
   const ids = (await edgeRoutersFor(rt, identityId, serviceId)).shared;
   if (ids.length === 0) return [];
   const routers = await rt.present(edgeRouter, await rt.store.repoFor(edgeRouter).findAll({ id: ids }));
@@ -227,7 +226,7 @@ export function edgeRouterSummary(r: Record<string, unknown>): Record<string, un
 }
 
 /** The session read model, with the names of its policies and its edge routers fetched once per page. */
-export async function presentSessions(rows: Row[], rt: Runtime): Promise<Record<string, unknown>[]> {
+async function presentSessions(rows: Row[], rt: Runtime): Promise<Record<string, unknown>[]> {
   if (rows.length === 0) return [];
   const policyIds = [...new Set(rows.flatMap((r) => (r.servicePolicies as string[] | null) ?? []))];
   const policies = new Map(

@@ -7,7 +7,7 @@ import type { Ctx, Route } from '../server/types.js';
 const identity = resource('identity');
 
 /** The channels OpenZiti traces (its logcontext masks); `all`, or none given, means every one of them. */
-export const TRACE_CHANNELS = ['selectPath', 'establishPath'] as const;
+const TRACE_CHANNELS = ['selectPath', 'establishPath'] as const;
 
 const TRACE_SPEC_SCHEMA = {
   type: 'object',

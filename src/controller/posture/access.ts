@@ -1,4 +1,5 @@
 import { postureCheck } from '../../resources/posture-check.js';
+import { identityServicePolicies } from '../api/access.js';
 import { toWire } from '../api/present.js';
 import type { ApiSessionPosture } from '../client-state.js';
 import type { Runtime } from '../runtime.js';
@@ -108,8 +109,7 @@ export async function servicePostureQueries(
   serviceIds: readonly string[],
   now: Date,
 ): Promise<Map<string, Array<Record<string, unknown>>>> {
-  const identityPolicies = rt.store.roleIndex('service-policy', 'identityRoles');
-  const [dial, bind] = await Promise.all([identityPolicies.policiesSelecting(identityId, { type: 'Dial' }), identityPolicies.policiesSelecting(identityId, { type: 'Bind' })]);
+  const { dial, bind } = await identityServicePolicies(rt, identityId);
   const typeOf = new Map<string, Permission>([...dial.map((id) => [id, 'Dial'] as const), ...bind.map((id) => [id, 'Bind'] as const)]);
   const selecting = await rt.store.roleIndex('service-policy', 'serviceRoles').policiesSelectingAmong([...typeOf.keys()], serviceIds);
   const perService = new Map([...selecting].map(([s, policies]) => [s, [...policies].sort()] as const));

@@ -88,7 +88,7 @@ function processActual(r: ProcessReport) {
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** An event (wake, unlock) after MFA was passed, whose grace period is over: the user must answer MFA again. */
-function promptMissed(event: Date | undefined, passedAt: Date, now: Date): boolean {
+export function promptMissed(event: Date | undefined, passedAt: Date, now: Date): boolean {
   return !!event && event.getTime() >= passedAt.getTime() && now.getTime() - event.getTime() > MFA_PROMPT_GRACE_SECONDS * 1000;
 }
 

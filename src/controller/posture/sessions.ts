@@ -1,6 +1,7 @@
 import { resource } from '../../resources/index.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime, WriteHooks } from '../runtime.js';
 import type { Row, Where } from '../store/repository.js';
+import { updatesAny } from '../write-changes.js';
 import { grantingPolicies, policiesPosture, type Permission } from './access.js';
 
 const session = resource('session');
@@ -57,11 +58,17 @@ export async function enforcePostureTimeouts(rt: Runtime, now: Date): Promise<nu
   const checkIndex = rt.store.roleIndex('service-policy', 'postureCheckRoles');
   const policies = new Set<string>();
   for (const c of timed) for (const p of await checkIndex.policiesSelecting(c.id)) policies.add(p);
-  if (policies.size === 0) return 0;
+  const where = await sessionsOfIdentitiesSelectedBy(rt, [...policies]);
+  return where ? rt.store.tx(() => endFailingPostureSessions(rt, where, now)) : 0;
+}
+
+/** The sessions of the identities these service policies select (all for a `#all` one); none: undefined. */
+async function sessionsOfIdentitiesSelectedBy(rt: Runtime, policyIds: readonly string[]): Promise<Where | undefined> {
+  if (policyIds.length === 0) return undefined;
   const identities = rt.store.roleIndex('service-policy', 'identityRoles');
-  const where: Where = (await identities.anySelectsAll([...policies])) ? {} : { identityId: await identities.selectedIds([...policies]) };
-  if (Array.isArray(where.identityId) && where.identityId.length === 0) return 0;
-  return rt.store.tx(() => endFailingPostureSessions(rt, where, now));
+  if (await identities.anySelectsAll(policyIds)) return {};
+  const identityId = await identities.selectedIds(policyIds);
+  return identityId.length ? { identityId } : undefined;
 }
 
 /**
@@ -69,22 +76,19 @@ export async function enforcePostureTimeouts(rt: Runtime, now: Date): Promise<nu
  * posture check changed (the sessions of the identities whose policies require it), a service policy's posture
  * checks changed (the sessions of its type).
  */
-export const POSTURE_SESSION_HOOKS: Record<string, import('../runtime.js').WriteHooks> = {
+export const POSTURE_SESSION_HOOKS: Record<string, WriteHooks> = {
   'posture-check': {
     async afterWrite(rt, write) {
       if (!write.existing) return;
       const policies = await rt.store.roleIndex('service-policy', 'postureCheckRoles').policiesSelecting(write.id);
-      if (policies.length === 0) return;
-      const identities = rt.store.roleIndex('service-policy', 'identityRoles');
-      const where: Where = (await identities.anySelectsAll(policies)) ? {} : { identityId: await identities.selectedIds(policies) };
-      await endFailingPostureSessions(rt, where, new Date(write.now));
+      const where = await sessionsOfIdentitiesSelectedBy(rt, policies);
+      if (where) await endFailingPostureSessions(rt, where, new Date(write.now));
     },
   },
   'service-policy': {
     async afterWrite(rt, write) {
-      if (!write.existing || !('postureCheckRoles' in write.values)) return;
-      if (JSON.stringify(write.values.postureCheckRoles ?? []) === JSON.stringify(write.existing.postureCheckRoles ?? [])) return;
-      await endFailingPostureSessions(rt, { type: (write.values.type ?? write.existing.type) as string }, new Date(write.now));
+      if (!updatesAny(write, ['postureCheckRoles'])) return;
+      await endFailingPostureSessions(rt, { type: (write.values.type ?? write.existing!.type) as string }, new Date(write.now));
     },
   },
 };

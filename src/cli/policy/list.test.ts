@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { withCondition } from './list.js';
+
+// `ctl policy list dial '<filter>'` narrows the user's filter to one kind: the kind's condition must go before any
+// `sort by`, `skip` or `limit` (ZitiQL takes those last only), never inside a quoted value.
+describe('withCondition', () => {
+  const kind = 'type = "Dial"';
+
+  it('is the condition alone without a filter', () => {
+    assert.equal(withCondition(undefined, kind), kind);
+    assert.equal(withCondition('  ', kind), kind);
+  });
+
+  it('joins a plain predicate with and, in parentheses (an or stays inside)', () => {
+    assert.equal(withCondition('name = "a" or name = "b"', kind), 'type = "Dial" and (name = "a" or name = "b")');
+  });
+
+  it('puts the condition before sort by, skip and limit', () => {
+    assert.equal(withCondition('name contains "x" sort by name desc limit 5', kind), 'type = "Dial" and (name contains "x") sort by name desc limit 5');
+    assert.equal(withCondition('skip 10 LIMIT none', kind), 'type = "Dial" skip 10 LIMIT none');
+    assert.equal(withCondition('sort  by name', kind), 'type = "Dial" sort  by name');
+  });
+
+  it('does not take those words inside quotes or inside a longer word for the suffix', () => {
+    assert.equal(withCondition('name = "x limit 3"', kind), 'type = "Dial" and (name = "x limit 3")');
+    assert.equal(withCondition('name = "say \\"skip 1\\""', kind), 'type = "Dial" and (name = "say \\"skip 1\\"")');
+    assert.equal(withCondition('limited = true', kind), 'type = "Dial" and (limited = true)');
+  });
+});
