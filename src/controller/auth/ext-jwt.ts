@@ -7,6 +7,7 @@ import { ApiError } from '../../protocol/errors.js';
 import { ExtJwtError, peekJwt, validateExtJwt, type ExtJwtSignerKeys } from '../../protocol/ext-jwt.js';
 import { JwksCache, type JwksOptions } from '../../protocol/jwks.js';
 import type { Runtime } from '../runtime.js';
+import { bearerOf } from '../server/auth-stage.js';
 import { addressKey } from '../server/listener.js';
 import { LOGIN_EXTRAS_SCHEMA } from '../server/limits.js';
 import type { Ctx, Principal, Route } from '../server/types.js';
@@ -23,7 +24,7 @@ export type SessionOwner = Pick<Principal, 'identityId' | 'token'>;
 /** One key-set cache per controller (the runtime is the controller's). */
 const caches = new WeakMap<Runtime, JwksCache>();
 
-export function jwksCacheOf(rt: Runtime): JwksCache {
+function jwksCacheOf(rt: Runtime): JwksCache {
   let cache = caches.get(rt);
   if (!cache) caches.set(rt, (cache = new JwksCache()));
   return cache;
@@ -34,13 +35,6 @@ export function configureJwks(rt: Runtime, options: Partial<JwksOptions>): JwksC
   const cache = new JwksCache(options);
   caches.set(rt, cache);
   return cache;
-}
-
-/** The JWT in `Authorization: Bearer`, if any. */
-export function bearerOf(req: IncomingMessage): string | undefined {
-  const auth = req.headers.authorization?.trim();
-  const m = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
-  return m ? m[1] : undefined;
 }
 
 /**
@@ -126,7 +120,11 @@ function exempt(route: Pick<Route, 'path'>): boolean {
 export async function requireSecondaryExtJwt(rt: Runtime, req: IncomingMessage, principal: SessionOwner | undefined, route: Pick<Route, 'path'>, now: Date): Promise<void> {
   if (!principal || exempt(route)) return;
   const owed = await owedSigner(rt, principal.identityId);
-  if (!owed) return;
+  if (owed) await checkSecondary(rt, req, principal, owed, now);
+}
+
+/** Refuses (401) a request that does not carry a valid token of the owed signer naming the session's identity. */
+async function checkSecondary(rt: Runtime, req: IncomingMessage, principal: SessionOwner, owed: Owed, now: Date): Promise<void> {
   const { signer, identity } = owed;
   const token = bearerOf(req);
   const refused = (why: string) => {
@@ -163,7 +161,12 @@ async function readAnyRequired(rt: Runtime): Promise<boolean> {
 }
 
 /** The signer an identity's policy requires as a secondary factor, with the identity; none: undefined. */
-export async function owedSigner(rt: Runtime, identityId: string): Promise<{ signer: Row; identity: Row } | undefined> {
+interface Owed {
+  signer: Row;
+  identity: Row;
+}
+
+async function owedSigner(rt: Runtime, identityId: string): Promise<Owed | undefined> {
   if (!(await anyPolicyRequiresExtJwt(rt))) return undefined;
   const identity = await rt.store.repo('identity').find(identityId);
   if (!identity) return undefined;
@@ -181,11 +184,11 @@ export async function owedSigner(rt: Runtime, identityId: string): Promise<{ sig
  * where to get one (the signer's externalAuthUrl, clientId, scopes). Empty when nothing is owed, or the current
  * request carries a valid token.
  */
-export async function extJwtAuthQueries(rt: Runtime, req: IncomingMessage, principal: SessionOwner, now: Date): Promise<Record<string, unknown>[]> {
+async function extJwtAuthQueries(rt: Runtime, req: IncomingMessage, principal: SessionOwner, now: Date): Promise<Record<string, unknown>[]> {
   const owed = await owedSigner(rt, principal.identityId);
   if (!owed) return [];
   try {
-    await requireSecondaryExtJwt(rt, req, principal, { path: '/' }, now);
+    await checkSecondary(rt, req, principal, owed, now);
     return [];
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

@@ -7,7 +7,11 @@ import type { Access, Principal } from './types.js';
 export function tokenOf(req: IncomingMessage): string | undefined {
   const header = req.headers['zt-session'];
   const zt = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (zt) return zt;
+  return zt || bearerOf(req);
+}
+
+/** The credential in `Authorization: Bearer`, if any: a session token, or an external signer's JWT. */
+export function bearerOf(req: IncomingMessage): string | undefined {
   const auth = req.headers.authorization?.trim();
   const m = auth ? /^Bearer\s+(.+)$/i.exec(auth) : null;
   return m ? m[1].trim() : undefined;
