@@ -68,7 +68,7 @@ function showRecoveryCodes(deps: Deps, codes: readonly string[]): void {
   }
   deps.io.warn(
     'RECOVERY CODES: each one logs you in once in place of a code from the app, if you lose it. ' +
-      'Store them somewhere safe now (a password manager, or on paper): they will not be shown again.',
+      'Store them somewhere safe (a password manager, or on paper): `ctl mfa recovery-codes` shows them again only for a code from the app.',
   );
   for (let i = 0; i < codes.length; i += 5) deps.io.out(codes.slice(i, i + 5).join('  '));
 }
