@@ -43,7 +43,7 @@ export function configureJwks(rt: Runtime, options: Partial<JwksOptions>): JwksC
 async function identityNamed(rt: Runtime, signer: Row, subject: string, now: Date): Promise<Row | undefined> {
   const identities = rt.store.repo('identity');
   const identity = signer.useExternalId === true ? await identities.findOne({ externalId: subject }) : await identities.find(subject);
-  if (!identity || isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, now)) return undefined;
+  if (!identity || isDisabled(identity, now)) return undefined;
   return identity;
 }
 
