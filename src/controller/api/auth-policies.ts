@@ -107,7 +107,7 @@ async function beforeWrite(rt: Runtime, w: Write): Promise<Json> {
 }
 
 /** The auth policies that name a signer, allowed as primary or required as secondary. */
-export async function policiesNamingSigner(rt: Runtime, signerId: string): Promise<{ policy: Row; field: string }[]> {
+async function policiesNamingSigner(rt: Runtime, signerId: string): Promise<{ policy: Row; field: string }[]> {
   const out: { policy: Row; field: string }[] = [];
   for (const policy of await rt.store.repo('auth-policy').findAll({})) {
     const p = policy as unknown as Row & AuthPolicyShape;

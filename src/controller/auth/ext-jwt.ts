@@ -105,20 +105,14 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ identity: Ro
 }
 
 /**
- * Routes an identity that owes the secondary token may still use: its session itself (to see what it owes, to end
- * it), and the other authentication steps (MFA), as OpenZiti lets a partly authenticated session do.
- */
-function exempt(route: Pick<Route, 'path'>): boolean {
-  return route.path === '/current-api-session' || route.path.startsWith('/authenticate') || route.path.startsWith('/current-identity/mfa');
-}
-
-/**
  * The secondary factor of `secondary.requireExtJwtSigner`: a request of a session whose identity's policy names a
  * signer must carry, in `Authorization: Bearer`, a valid token of that (enabled) signer naming the same identity;
- * without it, 401 UNAUTHORIZED. The session's own routes stay open, so that it can learn what it owes.
+ * without it, 401 UNAUTHORIZED. The routes a session that has yet to pass MFA may call (`partialSession`: its session
+ * itself, to learn what it owes or end it, and the MFA steps) stay open, as OpenZiti lets a partly authenticated
+ * session do: one declaration on the route decides both.
  */
-export async function requireSecondaryExtJwt(rt: Runtime, req: IncomingMessage, principal: SessionOwner | undefined, route: Pick<Route, 'path'>, now: Date): Promise<void> {
-  if (!principal || exempt(route)) return;
+export async function requireSecondaryExtJwt(rt: Runtime, req: IncomingMessage, principal: SessionOwner | undefined, route: Pick<Route, 'partialSession'>, now: Date): Promise<void> {
+  if (!principal || route.partialSession === true) return;
   const owed = await owedSigner(rt, principal.identityId);
   if (owed) await checkSecondary(rt, req, principal, owed, now);
 }

@@ -12,7 +12,7 @@ import { looksLikeTotp, matchRecoveryCode, totpStep } from './totp.js';
  * window of five steps leave 1 in 200,000 guesses right: at two a minute that is months of guessing. Only failures
  * take tokens, so a person who types the right code is never slowed.
  */
-export const MFA_THROTTLE: BucketOptions = { capacity: 5, refillPerSecond: 1 / 30, maxKeys: 10_000 };
+const MFA_THROTTLE: BucketOptions = { capacity: 5, refillPerSecond: 1 / 30, maxKeys: 10_000 };
 
 /** What a controller keeps in memory for MFA: the throttle, and one queue per identity for code checks. */
 interface MfaState {
