@@ -8,7 +8,6 @@ export const CLIENT_VIEW_FIELDS = ['name', 'externalAuthUrl', 'clientId', 'scope
 /** Target tokens of a signer: which token of the provider's answer clients present (OpenZiti's `targetToken`). */
 export const TARGET_TOKENS = ['ACCESS', 'ID'] as const;
 
-
 const text = (maxLength = 1024): FieldType => ({ kind: 'string', minLength: 1, maxLength });
 const url: FieldType = { kind: 'string', minLength: 1, maxLength: 2048, format: 'uri' };
 
@@ -42,16 +41,8 @@ export const externalJwtSigner: ResourceDef = {
       filterable: true,
       sortable: true,
     },
-    issuer: {
-      type: text(),
-      description: 'The `iss` claim of its tokens; unique among signers',
-      create: 'required',
-      replace: 'required',
-      patch: 'optional',
-      unique: true,
-      filterable: true,
-      sortable: true,
-    },
+    // Shaped as a name is (required text, unique, filterable, sortable): one declaration of that shape.
+    issuer: nameField('The `iss` claim of its tokens; unique among signers'),
     audience: {
       type: text(),
       description: 'The `aud` claim its tokens must carry',

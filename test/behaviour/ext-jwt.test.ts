@@ -307,6 +307,9 @@ for (const store of storesUnderTest()) {
         assert.equal(current.statusCode, 200);
         assert.equal(owes(current.json().data.authQueries), 1);
         assert.equal(owes((await get('/current-api-session', await certToken({ sub: bob }))).json().data.authQueries), 0, 'paid with this request');
+        // Open are the routes a session may call before MFA (partialSession), no other: not the recovery codes.
+        assert.equal((await get('/current-identity/mfa')).json().error.code, 'MFA_ENROLLMENT_NOT_STARTED', 'MFA status stays open');
+        assert.equal((await get('/current-identity/mfa/recovery-codes')).statusCode, 401, 'recovery codes need the token');
         // Others are not affected.
         assert.equal((await t.user.request('GET', `${CLIENT}/current-identity`)).status, 200);
       } finally {

@@ -134,4 +134,19 @@ describe('ctl login --ext-jwt', () => {
     const mixed = await runCtl(['login', f.ctl.url, '--ext-jwt', file, '-u', 'admin'], { configDir });
     assert.equal(mixed.code, 2, describeRun(['login --ext-jwt -u'], mixed));
   });
+
+  it('says to set up MFA when the policy requires TOTP of an identity that has none, as the other login methods do', async () => {
+    const idp = await idpSetup();
+    const policy = unique('jwt-totp');
+    await f.cli.expect(0, ['auth-policy', 'create', policy, '--primary', 'ext-jwt', '--signers', idp.name, '--require-totp']);
+    const policyId = (await f.admin.get('/auth-policies', { query: { filter: `name = "${policy}"` } })).body.data[0].id as string;
+    const identityId = await createIdentity(f.admin, { name: unique('jwt-mfa'), authPolicyId: policyId });
+    const configDir = await tempConfigDir();
+    const { file } = await idp.token({ sub: identityId });
+    const login = await expectCtl(0, ['login', f.ctl.url, '--ext-jwt', file, '--ca', f.ctl.caFile], { configDir });
+    assert.match(login.stderr, /requires MFA of this identity.*ctl mfa enable/);
+    const both = await runCtl(['login', f.ctl.url, '--ext-jwt', '-', '--totp-stdin', '--ca', f.ctl.caFile], { configDir, stdin: 'x\n' });
+    assert.equal(both.code, 2, describeRun(['login --ext-jwt - --totp-stdin'], both));
+    assert.match(both.stderr, /cannot both read stdin/);
+  });
 });

@@ -8,7 +8,7 @@ describe('auth-policy flags', () => {
     assert.deepEqual(methodList('password, cert,ext-jwt,password'), ['password', 'cert', 'ext-jwt']);
     assert.deepEqual(methodList('none'), []);
     assert.throws(() => methodList('password,otp'), /unknown method 'otp'/);
-    assert.deepEqual(['15m', '1h', '1d', '90', '0'].map(lockoutMinutes), [15, 60, 1440, 90, 0]);
+    assert.deepEqual(['15m', '1h', '1d', '1d12h', '90', '0'].map(lockoutMinutes), [15, 60, 1440, 2160, 90, 0]);
     assert.throws(() => lockoutMinutes('soon'));
   });
 

@@ -4,8 +4,9 @@ import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../client/types.js';
 import { externalJwtSigner } from '../../resources/external-jwt-signer.js';
-import { given } from '../generic/flags.js';
+import { given, integer } from '../generic/flags.js';
 import { resolveId } from '../generic/resolve.js';
+import { parseMinutes } from '../identity/duration.js';
 
 /** The words of `--primary`, and the member of `primary` each allows. */
 export const METHODS = { password: 'updb', cert: 'cert', 'ext-jwt': 'extJwt' } as const;
@@ -41,21 +42,12 @@ export function methodList(value: string): MethodWord[] {
   return out;
 }
 
-/** A whole number of at least `min`. */
-export function count(min: number) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > 1_000_000) throw new InvalidArgumentError(`expected a whole number${min > 0 ? ` of at least ${min}` : ''}.`);
-    return Number(value);
-  };
-}
+/** Upper bound of the numeric flags: far above any sensible policy, below what the store's integers hold. */
+const MAX_COUNT = 1_000_000;
 
-/** `15m`, `1h`, `2d`, `90` (minutes) or `0` (until an administrator enables the identity): whole minutes. */
+/** `15m`, `1h`, `1d`, `1d12h` (as identity durations are written), `90` (minutes), or `0`: until an administrator enables the identity. */
 export function lockoutMinutes(value: string): number {
-  const m = /^(\d+)\s*(m|min|h|d)?$/i.exec(value.trim());
-  if (!m) throw new InvalidArgumentError('expected minutes, or a duration such as 15m, 1h or 1d (0: until enabled again).');
-  const n = Number(m[1]);
-  const unit = (m[2] ?? 'm').toLowerCase();
-  return n * (unit === 'h' ? 60 : unit === 'd' ? 1440 : 1);
+  return /^\d+$/.test(value.trim()) ? Number(value) : parseMinutes(value);
 }
 
 /** `--signers a,b --signers c`: one list in order, without repeats; "" clears it. */
@@ -72,12 +64,12 @@ export function addPolicyFlags(command: CommandUnknownOpts): (cmd: CommandUnknow
   command.addOption(new Option('--primary <methods>', 'primary methods allowed: password, cert, ext-jwt, comma-separated (none: none); the others are refused').argParser(methodList));
   command.addOption(new Option('--signers <signers>', 'signers (names or ids) ext-jwt logins may come from, comma-separated or repeated; "" allows every signer').argParser(signerList));
   bool('allow-expired-certs', 'accept client certificates past their expiry');
-  command.addOption(new Option('--min-password-length <n>', 'passwords set from now on have at least this many characters (5 at least)').argParser(count(5)));
+  command.addOption(new Option('--min-password-length <n>', 'passwords set from now on have at least this many characters (5 at least)').argParser(integer(5, MAX_COUNT)));
   bool('require-special-char', 'require a character that is neither letter nor digit in passwords');
   bool('require-number', 'require a digit in passwords');
   bool('require-mixed-case', 'require upper and lower case letters in passwords');
-  command.addOption(new Option('--max-attempts <n>', 'failed passwords in a row that lock the identity out (0: no lockout)').argParser(count(0)));
-  command.addOption(new Option('--lockout <duration>', 'how long a lockout lasts: 15m, 1h, 1d, minutes (0: until an administrator enables the identity)').argParser(lockoutMinutes));
+  command.addOption(new Option('--max-attempts <n>', 'failed passwords in a row that lock the identity out (0: no lockout)').argParser(integer(0, MAX_COUNT)));
+  command.addOption(new Option('--lockout <duration>', 'how long a lockout lasts: 15m, 1h, 1d12h, minutes (0: until an administrator enables the identity)').argParser(lockoutMinutes));
   bool('require-totp', 'require a TOTP code (MFA) after the primary login');
   command.addOption(new Option('--require-ext-jwt <signer>', 'require a token of this signer (name or id) on every request, as a second factor; none: no such requirement'));
   return (cmd) => {

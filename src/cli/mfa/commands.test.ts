@@ -91,6 +91,15 @@ describe('ctl mfa', () => {
     await assert.rejects(runMfaEnable({ code: '000000' }, depsFor(bad.api).deps), ApiError);
   });
 
+  it('-o yaml keeps every recovery code a string, one that reads as a number (2E5427) too', async () => {
+    const codes = ['2E5427', 'ABCDEF'];
+    const controller = scripted({ 'GET /current-identity/mfa': () => ({ ...unverified, recoveryCodes: codes }) });
+    const { deps, io } = depsFor(controller.api, { output: 'yaml' });
+    await runMfaRecoveryCodes({}, deps);
+    const { parse } = await import('yaml');
+    assert.deepEqual(parse(io.stdoutText()), { recoveryCodes: codes });
+  });
+
   it('status says disabled, pending or enabled, and exits 0 in each case', async () => {
     for (const [answer, expected] of [[notFound, 'disabled'], [() => unverified, 'pending'], [() => ({ id: 'm', isVerified: true }), 'enabled']] as const) {
       const { api } = scripted({ 'GET /current-identity/mfa': answer });

@@ -4,6 +4,7 @@ import type { ApiClient } from '../../client/types.js';
 import type { Deps } from '../deps.js';
 import { reserveSecretFile } from '../identity/secret-file.js';
 import { asFormat, isHuman } from '../output/formats.js';
+import { renderOne } from '../output/render.js';
 
 /** The MFA paths of the current identity: the same on both APIs, so the client's default one serves. */
 const MFA = '/current-identity/mfa';
@@ -60,15 +61,13 @@ async function withCode(deps: Deps, given: string | undefined, question: string,
 }
 
 /** The recovery codes: on stdout (the result), with a warning a person cannot miss on stderr. */
-function showRecoveryCodes(deps: Deps, codes: readonly string[]): void {
+async function showRecoveryCodes(deps: Deps, codes: readonly string[]): Promise<void> {
   const format = asFormat(deps.globals().output);
-  if (!isHuman(format)) {
-    deps.io.out(format === 'json' ? JSON.stringify({ recoveryCodes: codes }, null, 2) : `recoveryCodes:\n${codes.map((c) => `  - ${c}`).join('\n')}`);
-    return;
-  }
+  // Through the shared renderer: its YAML quotes a code such as 2E5427 that would otherwise read as a number.
+  if (!isHuman(format)) return renderOne(deps.io, { recoveryCodes: codes }, { format });
   deps.io.warn(
     'RECOVERY CODES: each one logs you in once in place of a code from the app, if you lose it. ' +
-      'Store them somewhere safe now (a password manager, or on paper): they will not be shown again.',
+      'Store them somewhere safe (a password manager, or on paper): `ctl mfa recovery-codes` shows them again only for a code from the app.',
   );
   for (let i = 0; i < codes.length; i += 5) deps.io.out(codes.slice(i, i + 5).join('  '));
 }
@@ -130,7 +129,7 @@ export async function runMfaEnable(opts: MfaEnableOptions, deps: Deps): Promise<
     }
     await withCode(deps, opts.code, 'Code shown by the app:', (code) => api.post(`${MFA}/verify`, { code }).then(() => undefined));
     io.info('MFA is enabled: `ctl login` will ask for a code from now on.');
-    showRecoveryCodes(deps, codes);
+    await showRecoveryCodes(deps, codes);
   } catch (err) {
     // A secret file of an enrollment that did not happen is useless: do not leave it behind.
     if (file && !(await enrolled(deps))) await file.abandon();
@@ -154,18 +153,14 @@ export async function runMfaVerify(opts: { code: string }, deps: Deps): Promise<
   if (status.isVerified) throw new RejectedError('MFA enrollment is already complete');
   await api.post(`${MFA}/verify`, { code: opts.code.trim() });
   deps.io.info('MFA is enabled: `ctl login` will ask for a code from now on.');
-  showRecoveryCodes(deps, status.recoveryCodes ?? []);
+  await showRecoveryCodes(deps, status.recoveryCodes ?? []);
 }
 
 export async function runMfaStatus(deps: Deps): Promise<void> {
   const status = await statusOf(await deps.api());
   const format = asFormat(deps.globals().output);
   const state = !status ? 'disabled' : status.isVerified ? 'enabled' : 'pending';
-  if (!isHuman(format)) {
-    const doc = { enabled: state === 'enabled', state };
-    deps.io.out(format === 'json' ? JSON.stringify(doc, null, 2) : `enabled: ${doc.enabled}\nstate: ${state}`);
-    return;
-  }
+  if (!isHuman(format)) return renderOne(deps.io, { enabled: state === 'enabled', state }, { format });
   deps.io.out(
     state === 'enabled'
       ? 'MFA: enabled'
@@ -199,7 +194,7 @@ export async function runMfaRecoveryCodes(opts: { code?: string }, deps: Deps): 
   await withCode(deps, opts.code, 'Code from the app:', async (code) => {
     codes = (await api.get<{ recoveryCodes: string[] }>(`${MFA}/recovery-codes`, { headers: { 'mfa-validation-code': code } })).recoveryCodes;
   });
-  showRecoveryCodes(deps, codes);
+  await showRecoveryCodes(deps, codes);
 }
 
 export async function runMfaRegenerate(opts: { code?: string }, deps: Deps): Promise<void> {
@@ -214,5 +209,5 @@ export async function runMfaRegenerate(opts: { code?: string }, deps: Deps): Pro
     codes ??= (await api.get<{ recoveryCodes: string[] }>(`${MFA}/recovery-codes`, { headers: { 'mfa-validation-code': code } })).recoveryCodes;
   });
   deps.io.info('Every earlier recovery code is void now.');
-  showRecoveryCodes(deps, codes ?? []);
+  await showRecoveryCodes(deps, codes ?? []);
 }

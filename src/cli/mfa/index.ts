@@ -18,7 +18,7 @@ export function buildMfa(deps: Deps) {
       withMeta(new Command('enable'), {
         description:
           'Enroll in MFA: shows a QR code for the authenticator app (and the otpauth:// URL under it, to paste instead), asks for a code ' +
-          'to verify it, then shows the recovery codes once. Needs a terminal, unless --secret-out writes the secret to a file for automation ' +
+          'to verify it, then shows the recovery codes (`ctl mfa recovery-codes` shows them again). Needs a terminal, unless --secret-out writes the secret to a file for automation ' +
           '(complete with --code or `ctl mfa verify CODE`). An enrollment started earlier and not verified is continued.',
         examples: [
           'ctl mfa enable',
@@ -33,7 +33,7 @@ export function buildMfa(deps: Deps) {
     )
     .addCommand(
       withMeta(new Command('verify'), {
-        description: 'Complete an MFA enrollment started with `ctl mfa enable --secret-out FILE`, with a code; shows the recovery codes once',
+        description: 'Complete an MFA enrollment started with `ctl mfa enable --secret-out FILE`, with a code; shows the recovery codes',
         examples: ['ctl mfa verify 123456', 'ctl mfa verify "$(oathtool --totp -b "$(cat ./totp.secret)")" -o json'],
       })
         .argument('<code>', 'a current code computed from the secret')
@@ -58,8 +58,8 @@ export function buildMfa(deps: Deps) {
     .addCommand(
       withMeta(new Command('recovery-codes'), {
         description:
-          'Show the recovery codes, where the controller can (OpenZiti controllers keep them; this controller keeps only hashes and ' +
-          'shows them once, when made: use `ctl mfa regenerate` to get new ones)',
+          'Show the unused recovery codes: needs a current code from the authenticator app once enrollment is complete ' +
+          '(a recovery code is not accepted here); `ctl mfa regenerate` replaces them',
         examples: ['ctl mfa recovery-codes --code 123456'],
       })
         .addOption(new Option('--code <code>', CODE_HELP))
@@ -67,7 +67,7 @@ export function buildMfa(deps: Deps) {
     )
     .addCommand(
       withMeta(new Command('regenerate'), {
-        description: 'Replace every recovery code by new ones, shown this once (needs a current code from the authenticator app)',
+        description: 'Replace every recovery code by new ones and show them (needs a current code from the authenticator app)',
         examples: ['ctl mfa regenerate', 'ctl mfa regenerate --code 123456 -o json'],
       })
         .addOption(new Option('--code <code>', CODE_HELP))

@@ -3,7 +3,7 @@
 // other users of the machine could read it in the process list.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { TrustFlags } from '../../client/session-manager.js';
+import type { LoginResult, TrustFlags } from '../../client/session-manager.js';
 import { UsageError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
 import type { LoginOptions } from './login.js';
@@ -28,7 +28,16 @@ export async function readToken(source: string, deps: Deps, flag = '--ext-jwt'):
   return token;
 }
 
-export async function runExtJwtLogin(opts: LoginOptions, deps: Deps, trust: TrustFlags, warnIfNotCurrent: (profile: string) => Promise<void>): Promise<void> {
+/**
+ * Logs in with the token and says so; the caller adds what every login method says after (MFA to set up, a profile
+ * that is not the current one). `totp` is the code given up front (--totp or --totp-stdin), read after the token.
+ */
+export async function runExtJwtLogin(
+  opts: LoginOptions,
+  deps: Deps,
+  trust: TrustFlags,
+  totp: () => Promise<string | undefined>,
+): Promise<{ profileName: string; result: LoginResult }> {
   const others = [
     opts.username !== undefined && '-u',
     opts.passwordStdin && '--password-stdin',
@@ -41,8 +50,8 @@ export async function runExtJwtLogin(opts: LoginOptions, deps: Deps, trust: Trus
   const sessions = await deps.sessions();
   const { profileName } = await sessions.current();
   const source = opts.extJwt === '-' ? '-' : path.resolve(opts.extJwt!);
-  const result = await sessions.loginWithExtJwt({ url: opts.url, profileName, token, source, trust, totp: opts.totp });
+  const result = await sessions.loginWithExtJwt({ url: opts.url, profileName, token, source, trust, totp: await totp() });
   deps.io.info(`Logged in to ${result.profile.controller} as ${result.identityName ?? "the token's identity"} with an external JWT (profile ${profileName})`);
   if (result.replacedController) deps.io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
-  await warnIfNotCurrent(profileName);
+  return { profileName, result };
 }

@@ -80,6 +80,9 @@ async function validate(opts: LoginOptions): Promise<void> {
   if (opts.totpStdin && opts.passwordStdin) {
     throw new UsageError('--password-stdin and --totp-stdin cannot both read stdin', ['give the password with CTL_PASSWORD, or the code with --totp CODE']);
   }
+  if (opts.totpStdin && opts.extJwt === '-') {
+    throw new UsageError('--ext-jwt - and --totp-stdin cannot both read stdin', ['give the token in a file, or the code with --totp CODE']);
+  }
   if (opts.url !== undefined) normalizeControllerUrl(opts.url);
   if (opts.caFingerprint !== undefined) {
     const { normalizeFingerprint } = await import('../../client/trust.js');
@@ -184,7 +187,12 @@ async function warnIfNotCurrent(deps: Deps, profileName: string): Promise<void> 
 
 export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   await validate(opts);
-  if (opts.extJwt !== undefined) return (await import('./ext-jwt-login.js')).runExtJwtLogin(opts, deps, trustFlags(opts, deps.env), (p) => warnIfNotCurrent(deps, p));
+  if (opts.extJwt !== undefined) {
+    const { runExtJwtLogin } = await import('./ext-jwt-login.js');
+    const { profileName, result } = await runExtJwtLogin(opts, deps, trustFlags(opts, deps.env), () => totpOf(opts, deps));
+    warnIfMustEnroll(deps, result);
+    return warnIfNotCurrent(deps, profileName);
+  }
   if (opts.identity !== undefined || opts.cert !== undefined) return runCertificateLogin(opts, deps);
   const { io, env } = deps;
   const sessions = await deps.sessions();

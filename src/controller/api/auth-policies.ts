@@ -2,6 +2,8 @@
 // as OpenZiti does on save, and the signers it names checked to exist; a signer an auth policy names cannot be
 // deleted. The generic routes do the rest (the default policy is built in: editable, not deletable).
 import { ApiError, invalidField } from '../../protocol/errors.js';
+import { authPolicy } from '../../resources/auth-policy.js';
+import type { FieldType } from '../../resources/types.js';
 import type { AuthPolicyShape } from '../auth/auth-policy-rules.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime, Write } from '../runtime.js';
@@ -11,25 +13,31 @@ type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The members of each nested object, with their types: what a body may carry and what a full policy must. */
-const SHAPE = {
-  primary: {
-    cert: { allowed: 'boolean', allowExpiredCerts: 'boolean' },
-    updb: {
-      allowed: 'boolean',
-      minPasswordLength: 'integer',
-      requireSpecialChar: 'boolean',
-      requireNumberChar: 'boolean',
-      requireMixedCase: 'boolean',
-      maxAttempts: 'integer',
-      lockoutDurationMinutes: 'integer',
-    },
-    extJwt: { allowed: 'boolean', allowedSigners: 'ids' },
-  },
-  secondary: { requireTotp: 'boolean', requireExtJwtSigner: 'id-or-null' },
-} as const;
-
 type Kind = 'boolean' | 'integer' | 'ids' | 'id-or-null';
+
+/** The members of a declared nested object with the kind each is checked as (signer ids: arrays of strings). */
+function shapeOf(type: FieldType): Json {
+  if (type.kind !== 'object' || !type.properties) throw new Error('auth-policy: primary and secondary are declared as objects');
+  const kinds: Partial<Record<FieldType['kind'], Kind>> = { boolean: 'boolean', integer: 'integer', array: 'ids' };
+  return Object.fromEntries(
+    Object.entries(type.properties).map(([key, member]) => {
+      if (member.kind === 'object') return [key, shapeOf(member)];
+      const kind = kinds[member.kind];
+      if (!kind) throw new Error(`auth-policy: no check for a member of kind ${member.kind}`);
+      return [key, kind];
+    }),
+  );
+}
+
+/**
+ * The members of each nested object, with their types, from the declaration (src/resources/auth-policy.ts): what a
+ * body may carry and what a full policy must. `requireExtJwtSigner` is not declared (a nullable member), so it is
+ * added here.
+ */
+const SHAPE = {
+  primary: shapeOf(authPolicy.fields.primary.type),
+  secondary: { ...shapeOf(authPolicy.fields.secondary.type), requireExtJwtSigner: 'id-or-null' },
+};
 
 function checkValue(path: string, kind: Kind, value: unknown): void {
   const ok =
@@ -107,7 +115,7 @@ async function beforeWrite(rt: Runtime, w: Write): Promise<Json> {
 }
 
 /** The auth policies that name a signer, allowed as primary or required as secondary. */
-export async function policiesNamingSigner(rt: Runtime, signerId: string): Promise<{ policy: Row; field: string }[]> {
+async function policiesNamingSigner(rt: Runtime, signerId: string): Promise<{ policy: Row; field: string }[]> {
   const out: { policy: Row; field: string }[] = [];
   for (const policy of await rt.store.repo('auth-policy').findAll({})) {
     const p = policy as unknown as Row & AuthPolicyShape;

@@ -1,6 +1,6 @@
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { password, username } from '../../resources/common.js';
-import { lockoutAfterFailure } from '../auth/auth-policy-rules.js';
+import { lockoutAfterFailure, policyOfIdentity } from '../auth/auth-policy-rules.js';
 import { extJwtLogin, withExtJwtQueries } from '../auth/ext-jwt.js';
 import { isDisabled } from '../auth/identity-state.js';
 import { totpRequired } from '../auth/mfa.js';
@@ -52,9 +52,8 @@ async function authenticate(rt: Runtime, ctx: Ctx) {
   const credential = await store.repo('authenticator').findOne({ method: 'updb', username: body.username as string });
   const ok = await rt.passwordChecks.run(() => rt.passwords.verify(body.password as string, credential?.password as string | undefined));
   const identity = ok && credential ? await store.repo('identity').get(credential.identityId as string) : undefined;
-  const policy = identity ? await store.repo('auth-policy').find(identity.authPolicyId as string) : undefined;
-  const allowed = (policy?.primary as { updb?: { allowed?: boolean } } | undefined)?.updb?.allowed === true;
-  if (!identity || !credential || isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, ctx.now) || !allowed) {
+  const allowed = identity ? (await policyOfIdentity(rt, identity))?.primary.updb.allowed === true : false;
+  if (!identity || !credential || isDisabled(identity, ctx.now) || !allowed) {
     rt.loginThrottle.failed(client, body.username as string, credential?.identityId as string | undefined);
     if (!ok && credential) await lockoutAfterFailure(rt, credential.identityId as string, ctx.now);
     throw INVALID_AUTH();

@@ -2,6 +2,7 @@ import QRCode from 'qrcode';
 import { ApiError, notFound } from '../../protocol/errors.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime } from '../runtime.js';
+import { headerOf } from '../server/auth-stage.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import {
@@ -173,8 +174,7 @@ async function regenerateRecoveryCodes(rt: Runtime, ctx: Ctx) {
 
 /** The code in header `mfa-validation-code`, which `what` needs. */
 function validationCode(ctx: Ctx, what: string): string {
-  const header = ctx.req.headers['mfa-validation-code'];
-  const code = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
+  const code = headerOf(ctx.req, 'mfa-validation-code') ?? '';
   if (code === '') throw invalidCode(`${what} needs a current code in header mfa-validation-code`);
   return code;
 }

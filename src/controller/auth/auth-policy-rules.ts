@@ -59,7 +59,7 @@ export async function checkPasswordRules(rt: Runtime, identityId: string, passwo
 export async function lockoutAfterFailure(rt: Runtime, identityId: string, now: Date): Promise<void> {
   const identity = await rt.store.repo('identity').find(identityId);
   // Failures while locked out neither count nor lengthen the lockout: it ends when it said it would.
-  if (!identity || isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, now)) {
+  if (!identity || isDisabled(identity, now)) {
     rt.loginThrottle.succeeded(identityId);
     return;
   }

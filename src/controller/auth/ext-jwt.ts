@@ -7,6 +7,7 @@ import { ApiError } from '../../protocol/errors.js';
 import { ExtJwtError, peekJwt, validateExtJwt, type ExtJwtSignerKeys } from '../../protocol/ext-jwt.js';
 import { JwksCache, type JwksOptions } from '../../protocol/jwks.js';
 import type { Runtime } from '../runtime.js';
+import { bearerOf } from '../server/auth-stage.js';
 import { addressKey } from '../server/listener.js';
 import { LOGIN_EXTRAS_SCHEMA } from '../server/limits.js';
 import type { Ctx, Principal, Route } from '../server/types.js';
@@ -23,7 +24,7 @@ export type SessionOwner = Pick<Principal, 'identityId' | 'token'>;
 /** One key-set cache per controller (the runtime is the controller's). */
 const caches = new WeakMap<Runtime, JwksCache>();
 
-export function jwksCacheOf(rt: Runtime): JwksCache {
+function jwksCacheOf(rt: Runtime): JwksCache {
   let cache = caches.get(rt);
   if (!cache) caches.set(rt, (cache = new JwksCache()));
   return cache;
@@ -36,20 +37,13 @@ export function configureJwks(rt: Runtime, options: Partial<JwksOptions>): JwksC
   return cache;
 }
 
-/** The JWT in `Authorization: Bearer`, if any. */
-export function bearerOf(req: IncomingMessage): string | undefined {
-  const auth = req.headers.authorization?.trim();
-  const m = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
-  return m ? m[1] : undefined;
-}
-
 /**
  * The identity a token of `signer` names: by id, or by externalId when the signer says so. Unknown, disabled: none.
  */
 async function identityNamed(rt: Runtime, signer: Row, subject: string, now: Date): Promise<Row | undefined> {
   const identities = rt.store.repo('identity');
   const identity = signer.useExternalId === true ? await identities.findOne({ externalId: subject }) : await identities.find(subject);
-  if (!identity || isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, now)) return undefined;
+  if (!identity || isDisabled(identity, now)) return undefined;
   return identity;
 }
 
@@ -111,22 +105,20 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ identity: Ro
 }
 
 /**
- * Routes an identity that owes the secondary token may still use: its session itself (to see what it owes, to end
- * it), and the other authentication steps (MFA), as OpenZiti lets a partly authenticated session do.
- */
-function exempt(route: Pick<Route, 'path'>): boolean {
-  return route.path === '/current-api-session' || route.path.startsWith('/authenticate') || route.path.startsWith('/current-identity/mfa');
-}
-
-/**
  * The secondary factor of `secondary.requireExtJwtSigner`: a request of a session whose identity's policy names a
  * signer must carry, in `Authorization: Bearer`, a valid token of that (enabled) signer naming the same identity;
- * without it, 401 UNAUTHORIZED. The session's own routes stay open, so that it can learn what it owes.
+ * without it, 401 UNAUTHORIZED. The routes a session that has yet to pass MFA may call (`partialSession`: its session
+ * itself, to learn what it owes or end it, and the MFA steps) stay open, as OpenZiti lets a partly authenticated
+ * session do: one declaration on the route decides both.
  */
-export async function requireSecondaryExtJwt(rt: Runtime, req: IncomingMessage, principal: SessionOwner | undefined, route: Pick<Route, 'path'>, now: Date): Promise<void> {
-  if (!principal || exempt(route)) return;
+export async function requireSecondaryExtJwt(rt: Runtime, req: IncomingMessage, principal: SessionOwner | undefined, route: Pick<Route, 'partialSession'>, now: Date): Promise<void> {
+  if (!principal || route.partialSession === true) return;
   const owed = await owedSigner(rt, principal.identityId);
-  if (!owed) return;
+  if (owed) await checkSecondary(rt, req, principal, owed, now);
+}
+
+/** Refuses (401) a request that does not carry a valid token of the owed signer naming the session's identity. */
+async function checkSecondary(rt: Runtime, req: IncomingMessage, principal: SessionOwner, owed: Owed, now: Date): Promise<void> {
   const { signer, identity } = owed;
   const token = bearerOf(req);
   const refused = (why: string) => {
@@ -163,7 +155,12 @@ async function readAnyRequired(rt: Runtime): Promise<boolean> {
 }
 
 /** The signer an identity's policy requires as a secondary factor, with the identity; none: undefined. */
-export async function owedSigner(rt: Runtime, identityId: string): Promise<{ signer: Row; identity: Row } | undefined> {
+interface Owed {
+  signer: Row;
+  identity: Row;
+}
+
+async function owedSigner(rt: Runtime, identityId: string): Promise<Owed | undefined> {
   if (!(await anyPolicyRequiresExtJwt(rt))) return undefined;
   const identity = await rt.store.repo('identity').find(identityId);
   if (!identity) return undefined;
@@ -181,11 +178,11 @@ export async function owedSigner(rt: Runtime, identityId: string): Promise<{ sig
  * where to get one (the signer's externalAuthUrl, clientId, scopes). Empty when nothing is owed, or the current
  * request carries a valid token.
  */
-export async function extJwtAuthQueries(rt: Runtime, req: IncomingMessage, principal: SessionOwner, now: Date): Promise<Record<string, unknown>[]> {
+async function extJwtAuthQueries(rt: Runtime, req: IncomingMessage, principal: SessionOwner, now: Date): Promise<Record<string, unknown>[]> {
   const owed = await owedSigner(rt, principal.identityId);
   if (!owed) return [];
   try {
-    await requireSecondaryExtJwt(rt, req, principal, { path: '/' }, now);
+    await checkSecondary(rt, req, principal, owed, now);
     return [];
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

@@ -3,7 +3,8 @@ import type { Runtime } from '../runtime.js';
 import type { Row } from '../store/repository.js';
 import { recordMfaPassed } from '../posture/access.js';
 import { keptUntilWritten } from '../store/kept-until-written.js';
-import { TokenBuckets, type BucketOptions } from './throttle.js';
+import { policyOfIdentity } from './auth-policy-rules.js';
+import { ThrottledError, TokenBuckets, type BucketOptions } from './throttle.js';
 import { looksLikeTotp, matchRecoveryCode, totpStep } from './totp.js';
 
 /**
@@ -11,14 +12,7 @@ import { looksLikeTotp, matchRecoveryCode, totpStep } from './totp.js';
  * window of five steps leave 1 in 200,000 guesses right: at two a minute that is months of guessing. Only failures
  * take tokens, so a person who types the right code is never slowed.
  */
-export const MFA_THROTTLE: BucketOptions = { capacity: 5, refillPerSecond: 1 / 30, maxKeys: 10_000 };
-
-/** 429 with Retry-After, like the login throttle, for MFA codes. */
-export class MfaThrottledError extends ApiError {
-  constructor(readonly retryAfterSeconds: number) {
-    super('SERVER_TOO_MANY_REQUESTS', { message: `too many wrong MFA codes; try again in ${retryAfterSeconds} s` });
-  }
-}
+const MFA_THROTTLE: BucketOptions = { capacity: 5, refillPerSecond: 1 / 30, maxKeys: 10_000 };
 
 /** What a controller keeps in memory for MFA: the throttle, and one queue per identity for code checks. */
 interface MfaState {
@@ -77,7 +71,7 @@ export async function consumeCode(rt: Runtime, record: Row, code: string, opts: 
   return serialised(rt, identityId, async () => {
     // Checked in the queue: guesses sent all at once are counted one after the other, never all let through.
     const wait = throttle.waitMs(identityId);
-    if (wait > 0) throw new MfaThrottledError(Math.ceil(wait / 1000));
+    if (wait > 0) throw new ThrottledError(Math.ceil(wait / 1000), 'wrong MFA codes');
     // Read again inside the queue: an earlier check may have used a step or a recovery code since.
     const current = await mfaRepo(rt).find(record.id);
     if (!current) throw new ApiError('MFA_NOT_ENROLLED');
@@ -115,12 +109,11 @@ export function recoveryCodesOf(record: Row): string[] {
 export async function totpRequired(rt: Runtime, identity: Row): Promise<boolean> {
   const record = await mfaOf(rt, identity.id);
   if (record?.isVerified === true) return true;
-  const policy = await rt.store.repo('auth-policy').find(identity.authPolicyId as string);
-  return (policy?.secondary as { requireTotp?: boolean } | undefined)?.requireTotp === true;
+  return (await policyOfIdentity(rt, identity))?.secondary.requireTotp === true;
 }
 
 /** OpenZiti's auth query for TOTP: where and how the client completes the session. */
-export function totpAuthQuery(isTotpEnrolled: boolean): Record<string, unknown> {
+function totpAuthQuery(isTotpEnrolled: boolean): Record<string, unknown> {
   return {
     typeId: 'MFA',
     provider: 'ziti',
@@ -138,8 +131,7 @@ export async function authQueriesOf(rt: Runtime, sessions: Row[]): Promise<Map<s
   const pending = sessions.filter((s) => s.isMfaRequired === true && s.isMfaComplete !== true);
   const out = new Map<string, Record<string, unknown>[]>();
   if (pending.length === 0) return out;
-  const identityIds = [...new Set(pending.map((s) => s.identityId as string))];
-  const enrolled = new Set((await mfaRepo(rt).findAll({ identityId: identityIds, isVerified: true }, { columns: ['identityId'] })).map((r) => r.identityId as string));
+  const enrolled = await mfaEnabledOf(rt, [...new Set(pending.map((s) => s.identityId as string))]);
   for (const s of pending) out.set(s.id, [totpAuthQuery(enrolled.has(s.identityId as string))]);
   return out;
 }

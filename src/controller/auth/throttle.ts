@@ -149,7 +149,11 @@ function usernameKey(username: string): string {
 
 /** 429 SERVER_TOO_MANY_REQUESTS with the seconds after which a retry can succeed (sent as `Retry-After`). */
 export class ThrottledError extends ApiError {
-  constructor(readonly retryAfterSeconds: number) {
-    super('SERVER_TOO_MANY_REQUESTS', { message: `too many failed logins; try again in ${retryAfterSeconds} s` });
+  /** `what` names the attempts counted (failed logins; wrong MFA codes). */
+  constructor(
+    readonly retryAfterSeconds: number,
+    what = 'failed logins',
+  ) {
+    super('SERVER_TOO_MANY_REQUESTS', { message: `too many ${what}; try again in ${retryAfterSeconds} s` });
   }
 }

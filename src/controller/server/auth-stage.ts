@@ -3,11 +3,19 @@ import { ApiError } from '../../protocol/errors.js';
 import type { ApiSessions } from '../auth/api-sessions.js';
 import type { Access, Principal } from './types.js';
 
+/** A credential header's value, trimmed: the first when it was sent more than once. */
+export function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const header = req.headers[name];
+  return (Array.isArray(header) ? header[0] : header)?.trim();
+}
+
 /** The session token from `zt-session`, or else from `Authorization: Bearer`. */
 export function tokenOf(req: IncomingMessage): string | undefined {
-  const header = req.headers['zt-session'];
-  const zt = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (zt) return zt;
+  return headerOf(req, 'zt-session') || bearerOf(req);
+}
+
+/** The credential in `Authorization: Bearer`, if any: a session token, or an external signer's JWT. */
+export function bearerOf(req: IncomingMessage): string | undefined {
   const auth = req.headers.authorization?.trim();
   const m = auth ? /^Bearer\s+(.+)$/i.exec(auth) : null;
   return m ? m[1].trim() : undefined;
