@@ -46,9 +46,26 @@ function commonName(cert: X509Certificate): string | undefined {
   return cert.subject.split('\n').find((line) => line.startsWith('CN='))?.slice(3);
 }
 
+/**
+ * A stored CA's certificates, parsed once per distinct PEM: certificate login asks every verified CA whether it
+ * signed the presented certificate, on every login. Keyed by the PEM itself (never stale); emptied when it grows
+ * past what any deployment's CA count needs, so deleted or edited CAs cannot pile up.
+ */
+const caCertsByPem = new Map<string, X509Certificate[]>();
+const CA_CACHE_MAX = 1024;
+function caCertificates(certPem: string): X509Certificate[] {
+  let certs = caCertsByPem.get(certPem);
+  if (!certs) {
+    certs = pemCertificates(certPem);
+    if (caCertsByPem.size >= CA_CACHE_MAX) caCertsByPem.clear();
+    caCertsByPem.set(certPem, certs);
+  }
+  return certs;
+}
+
 /** Whether one of the CA's certificates signed `cert`. */
 export function signedByCa(row: Row, cert: X509Certificate): boolean {
-  return pemCertificates(row.certPem as string).some((issuer) => cert.checkIssued(issuer) && cert.verify(issuer.publicKey));
+  return caCertificates(row.certPem as string).some((issuer) => cert.checkIssued(issuer) && cert.verify(issuer.publicKey));
 }
 
 /**
