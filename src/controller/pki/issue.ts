@@ -4,7 +4,7 @@ import { createHash, createPrivateKey, X509Certificate, type KeyObject } from 'n
 import { bits, oid, seq, tlv } from '../../protocol/der.js';
 import { CsrError, parseCsr, type ParsedCsr } from '../../protocol/csr.js';
 import { buildCertificate, certificateParts, extension, EXTENSION_OIDS } from '../../protocol/x509.js';
-import type { Pki } from './pki.js';
+import { withNewline, type Pki } from './pki.js';
 
 /** Keys the controller certifies: RSA 2048 to 4096 bits, EC P-256 and P-384 (issue 9). */
 export function checkKeyPolicy(key: KeyObject): void {
@@ -59,8 +59,7 @@ export function issueCert(pki: Pki, csr: ParsedCsr, opts: { extensions: Buffer[]
   // Never beyond the issuer: a chain that expires before its leaf is refused by every verifier.
   const notAfter = new Date(Math.min(wanted.getTime(), issuer.notAfter.getTime()));
   const { der, pem: leafPem } = buildCertificate({ issuer, subjectDer: csr.subjectDer, spkiDer: csr.spkiDer, notBefore, notAfter, extensions: opts.extensions });
-  const intermediate = pki.intermediateCertPem.endsWith('\n') ? pki.intermediateCertPem : `${pki.intermediateCertPem}\n`;
-  return { leafPem, chainPem: leafPem + intermediate, fingerprint: createHash('sha1').update(der).digest('hex') };
+  return { leafPem, chainPem: leafPem + withNewline(pki.intermediateCertPem), fingerprint: createHash('sha1').update(der).digest('hex') };
 }
 
 /** The subjectAltName extension of already encoded GeneralName elements (none: no extension). */

@@ -384,6 +384,7 @@ async function writeAtomic(file: string, data: string, mode: number): Promise<vo
   }
 }
 
-function withNewline(pem: string): string {
+/** A PEM block ending in a newline, so that blocks can be concatenated into a bundle or chain. */
+export function withNewline(pem: string): string {
   return pem.endsWith('\n') ? pem : `${pem}\n`;
 }
