@@ -1,7 +1,8 @@
 // Third-party CAs (wire-protocol section 6): created unverified with a verification token, verified by a
 // certificate the CA signed whose common name is that token, and their static enrollment JWT. An unverified CA is
 // trusted for nothing.
-import { createHash, randomUUID, X509Certificate } from 'node:crypto';
+import { randomUUID, X509Certificate } from 'node:crypto';
+import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import { signStaticJwt } from '../pki/enrollment-jwt.js';
@@ -35,7 +36,7 @@ async function createCa(rt: Runtime, ctx: Ctx) {
   if (certs.length === 0) throw new ApiError('INVALID_CERT_PEM', { message: 'certPem holds no PEM certificate', cause: { field: 'certPem', reason: 'no PEM certificate', value: '<pem>' } });
   const notCa = certs.find((c) => !c.ca);
   if (notCa) throw new ApiError('CERTIFICATE_IS_NOT_CA', { message: `${notCa.subject.replace(/\n/g, ', ')} is not a CA certificate (basicConstraints CA:TRUE)` });
-  const fingerprint = createHash('sha1').update(certs[0].raw).digest('hex');
+  const fingerprint = sha1FingerprintOfDer(certs[0].raw);
   const values = { ...body, certPem, fingerprint, isVerified: false, verificationToken: randomUUID(), externalIdClaim: normalizeExternalIdClaim(body.externalIdClaim) };
   const id = await rt.store.tx(() => rt.store.repoFor(ca).insert(values, { now: ctx.now.toISOString() }));
   return created(ca, id);

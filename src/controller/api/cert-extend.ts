@@ -1,7 +1,8 @@
 // Certificate extension by the identity itself (the states table's "client certificate" rows): a CSR made with the
 // session's certificate brings a new certificate; the old one keeps working until the identity proves it received
 // the new one (extend-verify), which then replaces it.
-import { createHash, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
+import { sha1FingerprintHex } from '../pki/fingerprint.js';
 import { ApiError, notFound } from '../../protocol/errors.js';
 import { CsrError } from '../../protocol/csr.js';
 import { acceptCsr, identitySpiffeId, issueClientCert } from '../pki/issue.js';
@@ -46,7 +47,7 @@ async function verifyExtension(rt: Runtime, ctx: Ctx) {
   if (!row.pendingFingerprint) throw new ApiError('INVALID_CLIENT_CERT', { message: 'no extended certificate awaits verification: extend first' });
   let fingerprint: string | undefined;
   try {
-    fingerprint = body.clientCert ? createHash('sha1').update(new X509Certificate(body.clientCert).raw).digest('hex') : undefined;
+    fingerprint = body.clientCert ? sha1FingerprintHex(body.clientCert) : undefined;
   } catch {
     fingerprint = undefined;
   }

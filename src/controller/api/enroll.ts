@@ -4,7 +4,8 @@
 // redeemed at most once, even by two requests racing with it.
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { password as passwordType, username as usernameType } from '../../resources/common.js';
-import { createHash, randomUUID, X509Certificate } from 'node:crypto';
+import { randomUUID, X509Certificate } from 'node:crypto';
+import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
 import { signStaticJwt } from '../pki/enrollment-jwt.js';
 import { CsrError } from '../../protocol/csr.js';
 import { peerCertificate } from './cert-auth.js';
@@ -240,7 +241,7 @@ async function redeemOttca(rt: Runtime, ctx: Ctx, enrollment: Row): Promise<Repl
     throw new ApiError('ENROLLMENT_CA_NOT_VALID', { message: "the enrollment's CA is missing, unverified, or does not allow ottca enrollment" });
   }
   if (!signedByCa(ca, cert)) throw new ApiError('ENROLLMENT_CA_NOT_VALID', { message: "the client certificate was not issued by the enrollment's CA" });
-  const fingerprint = createHash('sha1').update(der).digest('hex');
+  const fingerprint = sha1FingerprintOfDer(der);
   if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint })) throw new ApiError('CERT_IN_USE');
   await replaceWithAuthenticator(rt, enrollment, { method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false }, ctx.now);
   return { data: {} };
@@ -273,7 +274,7 @@ async function caEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const cas = await rt.store.repo('ca').findAll({ isVerified: true, isAutoCaEnrollmentEnabled: true });
   const ca = cas.find((c) => signedByCa(c, cert));
   if (!ca) throw new ApiError('ENROLLMENT_NO_VALID_CAS', { message: 'no verified CA that allows auto enrollment issued the client certificate' });
-  const fingerprint = createHash('sha1').update(der).digest('hex');
+  const fingerprint = sha1FingerprintOfDer(der);
   if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint })) throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED');
   const claim = ca.externalIdClaim as ExternalIdClaim | null;
   const externalId = claim?.location ? externalIdOf(claim, der) : undefined;

@@ -2,7 +2,8 @@
 // transit router its `trott` token) with a server CSR and a client CSR, and gets both certificates signed by the
 // controller's intermediate CA; the client certificate's fingerprint is then how the router is known. Later the
 // router renews both over mutual TLS with its current client certificate, which stops working at once.
-import { X509Certificate, createHash } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
+import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
 import { ApiError } from '../../protocol/errors.js';
 import { CsrError } from '../../protocol/csr.js';
 import { resource } from '../../resources/index.js';
@@ -122,7 +123,7 @@ export async function routerOfCertificate(rt: Runtime, der: Buffer | undefined):
   }
   // The current intermediate or one it replaced: a router's certificate outlives an intermediate rotation.
   if (!issuedByThisPki(rt.pki, leaf)) throw unauthorized('the presented certificate was not issued by this controller');
-  const fingerprint = createHash('sha1').update(der).digest('hex');
+  const fingerprint = sha1FingerprintOfDer(der);
   const edge = await rt.store.repoFor(EDGE).findOne({ fingerprint, isVerified: true });
   if (edge) return { def: EDGE, row: edge };
   const transit = await rt.store.repoFor(TRANSIT).findOne({ fingerprint, isVerified: true, isEdgeRouter: false });

@@ -1,6 +1,7 @@
 // Client certificates issued by the controller's intermediate CA for enrolled identities, as OpenZiti's client
 // signer makes them: the CSR's subject and key, one year, clientAuth, and the identity's SPIFFE id as a URI SAN.
-import { createHash, createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { sha1FingerprintOfDer } from './fingerprint.js';
 import { bits, oid, seq, tlv } from '../../protocol/der.js';
 import { CsrError, parseCsr, type ParsedCsr } from '../../protocol/csr.js';
 import { buildCertificate, certificateParts, extension, EXTENSION_OIDS } from '../../protocol/x509.js';
@@ -59,7 +60,7 @@ export function issueCert(pki: Pki, csr: ParsedCsr, opts: { extensions: Buffer[]
   // Never beyond the issuer: a chain that expires before its leaf is refused by every verifier.
   const notAfter = new Date(Math.min(wanted.getTime(), issuer.notAfter.getTime()));
   const { der, pem: leafPem } = buildCertificate({ issuer, subjectDer: csr.subjectDer, spkiDer: csr.spkiDer, notBefore, notAfter, extensions: opts.extensions });
-  return { leafPem, chainPem: leafPem + withNewline(pki.intermediateCertPem), fingerprint: createHash('sha1').update(der).digest('hex') };
+  return { leafPem, chainPem: leafPem + withNewline(pki.intermediateCertPem), fingerprint: sha1FingerprintOfDer(der) };
 }
 
 /** The subjectAltName extension of already encoded GeneralName elements (none: no extension). */
