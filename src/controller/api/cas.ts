@@ -5,7 +5,6 @@ import { randomUUID, X509Certificate } from 'node:crypto';
 import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
-import { signStaticJwt } from '../pki/enrollment-jwt.js';
 import { normalizeExternalIdClaim } from '../pki/external-id.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime } from '../runtime.js';
@@ -91,8 +90,7 @@ async function verifyCa(rt: Runtime, ctx: Ctx) {
 /** `GET /cas/{id}/jwt`: the CA's static enrollment JWT (no expiry; `em: "ca"`), as `application/jwt`. */
 async function caJwt(rt: Runtime, ctx: Ctx) {
   const row = await rt.store.repoFor(ca).get(ctx.params.id);
-  const iss = `${rt.config.publicUrl.replace(/\/+$/, '')}/`;
-  const jwt = await signStaticJwt(rt.pki, { em: 'ca', iss, sub: row.id, jti: row.id, aud: ['openziti-enroller'] });
+  const jwt = await rt.enrollmentSigner.signStatic({ em: 'ca', sub: row.id, jti: row.id });
   return { raw: jwt, contentType: 'application/jwt' };
 }
 

@@ -6,7 +6,6 @@ import { ApiError, invalidField } from '../../protocol/errors.js';
 import { password as passwordType, username as usernameType } from '../../resources/common.js';
 import { randomUUID, X509Certificate } from 'node:crypto';
 import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
-import { signStaticJwt } from '../pki/enrollment-jwt.js';
 import { CsrError } from '../../protocol/csr.js';
 import { peerCertificate } from './cert-auth.js';
 import { signedByCa } from './cas.js';
@@ -111,8 +110,7 @@ async function enrollmentChallenge(rt: Runtime, ctx: Ctx): Promise<Reply> {
  * so that a client can learn whom to trust before it has any enrollment (`em: "network"`, no expiry).
  */
 async function networkJwts(rt: Runtime): Promise<Reply> {
-  const iss = `${rt.config.publicUrl.replace(/\/+$/, '')}/`;
-  const token = await signStaticJwt(rt.pki, { em: 'network', iss, sub: iss, jti: randomUUID(), aud: ['openziti-enroller'] });
+  const token = await rt.enrollmentSigner.signStatic({ em: 'network', jti: randomUUID() });
   return { data: [{ name: 'default', token }] };
 }
 
