@@ -5,7 +5,7 @@ import { randomUUID, X509Certificate } from 'node:crypto';
 import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
-import { normalizeExternalIdClaim } from '../pki/external-id.js';
+import { normalizeExternalIdClaim, storedClaim } from '../pki/external-id.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
@@ -42,7 +42,7 @@ async function createCa(rt: Runtime, ctx: Ctx) {
 }
 
 /** The common name of a certificate subject (node renders it one attribute per line). */
-function commonName(cert: X509Certificate): string | undefined {
+export function commonName(cert: X509Certificate): string | undefined {
   return cert.subject.split('\n').find((line) => line.startsWith('CN='))?.slice(3);
 }
 
@@ -98,7 +98,7 @@ async function caJwt(rt: Runtime, ctx: Ctx) {
 function presentCas(rows: Row[]): Record<string, unknown>[] {
   return rows.map((row) => {
     const wire = toWire(ca, row);
-    if (!(wire.externalIdClaim as { location?: string } | undefined)?.location) delete wire.externalIdClaim;
+    if (!storedClaim(wire.externalIdClaim)) delete wire.externalIdClaim;
     return wire;
   });
 }

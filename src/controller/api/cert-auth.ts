@@ -12,7 +12,7 @@ import type { Ctx } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { signedByCa } from './cas.js';
 import { issuedByThisPki } from '../pki/pki.js';
-import { externalIdOf, type ExternalIdClaim } from '../pki/external-id.js';
+import { externalIdOf, storedClaim } from '../pki/external-id.js';
 
 const INVALID_AUTH = (why: string) => new ApiError('INVALID_AUTH', { message: `The authentication request failed: ${why}` });
 
@@ -39,9 +39,8 @@ const EXTERNAL_ID_AUTHENTICATOR_ID = 'internal-cert-external-id';
  * (only ours can).
  */
 async function byExternalId(rt: Runtime, ca: Row, der: Buffer): Promise<{ identity: Row; authenticator: Row } | undefined> {
-  const claim = ca.externalIdClaim as ExternalIdClaim | null;
-  // A CA without a claim reads back as an empty object: no location, no claim.
-  const externalId = claim?.location ? externalIdOf(claim, der) : undefined;
+  const claim = storedClaim(ca.externalIdClaim);
+  const externalId = claim ? externalIdOf(claim, der) : undefined;
   if (externalId === undefined) return undefined;
   const identity = await rt.store.repo('identity').findOne({ externalId });
   if (!identity) throw INVALID_AUTH(`no identity has the externalId the certificate names (by the CA's externalIdClaim)`);

@@ -8,8 +8,8 @@ import { randomUUID, X509Certificate } from 'node:crypto';
 import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
 import { CsrError } from '../../protocol/csr.js';
 import { peerCertificate } from './cert-auth.js';
-import { signedByCa } from './cas.js';
-import { externalIdOf, type ExternalIdClaim } from '../pki/external-id.js';
+import { commonName, signedByCa } from './cas.js';
+import { externalIdOf, storedClaim } from '../pki/external-id.js';
 import type { Runtime } from '../runtime.js';
 import { acceptCsr, identitySpiffeId, issueClientCert } from '../pki/issue.js';
 import { typeSchema, type JsonSchema } from '../server/schemas.js';
@@ -274,16 +274,16 @@ async function caEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   if (!ca) throw new ApiError('ENROLLMENT_NO_VALID_CAS', { message: 'no verified CA that allows auto enrollment issued the client certificate' });
   const fingerprint = sha1FingerprintOfDer(der);
   if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint })) throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED');
-  const claim = ca.externalIdClaim as ExternalIdClaim | null;
-  const externalId = claim?.location ? externalIdOf(claim, der) : undefined;
-  if (claim?.location && externalId === undefined) throw new ApiError('MISSING_CERT_CLAIM', { message: "the client certificate carries no externalId by its CA's externalIdClaim" });
+  const claim = storedClaim(ca.externalIdClaim);
+  const externalId = claim ? externalIdOf(claim, der) : undefined;
+  if (claim && externalId === undefined) throw new ApiError('MISSING_CERT_CLAIM', { message: "the client certificate carries no externalId by its CA's externalIdClaim" });
   if (externalId !== undefined && (await rt.store.repo('identity').exists({ externalId }))) {
     throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED', { message: `an identity with the externalId the certificate names (${externalId}) exists already` });
   }
   const identityId = newId();
-  const commonName = cert.subject.split('\n').find((l) => l.startsWith('CN='))?.slice(3) ?? '';
+  const cn = commonName(cert) ?? '';
   const format = (ca.identityNameFormat as string | null) ?? '[caName]-[commonName]';
-  const symbols: Record<string, string> = { caName: ca.name as string, caId: ca.id, commonName, requestedName: body.name ?? '', identityId };
+  const symbols: Record<string, string> = { caName: ca.name as string, caId: ca.id, commonName: cn, requestedName: body.name ?? '', identityId };
   const base = format.replace(/\[(caName|caId|commonName|requestedName|identityId)\]/g, (_, key: string) => symbols[key]).slice(0, 1000) || identityId;
   const now = ctx.now.toISOString();
   await rt.store.tx(async () => {

@@ -66,6 +66,14 @@ export function normalizeExternalIdClaim(value: unknown): ExternalIdClaim | null
   return { location, matcher, matcherCriteria, parser, parserCriteria, index: rawIndex };
 }
 
+/**
+ * The claim a stored CA has, if any. A CA without one reads back as null or as an empty object (the column's
+ * default), and both mean the same: no claim.
+ */
+export function storedClaim(value: unknown): ExternalIdClaim | undefined {
+  return (value as ExternalIdClaim | null)?.location ? (value as ExternalIdClaim) : undefined;
+}
+
 /** The values of one kind of a certificate's subject or SAN, decoded from its DER. */
 function locate(der: Buffer, location: ExternalIdClaim['location']): string[] {
   const [tbs] = children(readOne(der, TAG.SEQUENCE).content);
