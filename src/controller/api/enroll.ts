@@ -6,12 +6,11 @@ import { ApiError, invalidField } from '../../protocol/errors.js';
 import { password as passwordType, username as usernameType } from '../../resources/common.js';
 import { randomUUID, X509Certificate } from 'node:crypto';
 import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
-import { CsrError } from '../../protocol/csr.js';
 import { peerCertificate } from './cert-auth.js';
 import { commonName, signedByCa } from './cas.js';
 import { externalIdOf, storedClaim } from '../pki/external-id.js';
 import type { Runtime } from '../runtime.js';
-import { acceptCsr, identitySpiffeId, issueClientCert } from '../pki/issue.js';
+import { acceptCsr, csrStep, identitySpiffeId, issueClientCert } from '../pki/issue.js';
 import { typeSchema, type JsonSchema } from '../server/schemas.js';
 import type { Ctx, Reply, Route } from '../server/types.js';
 import { newId, type Row } from '../store/repository.js';
@@ -214,14 +213,9 @@ async function redeemOtt(rt: Runtime, ctx: Ctx, enrollment: Row, clientCsr: stri
   if (clientCsr === undefined || clientCsr.trim() === '') {
     throw new ApiError('COULD_NOT_PROCESS_CSR', { message: 'no CSR was given: send a PEM certificate signing request', cause: { field: 'clientCsr', reason: 'is required', value: '' } });
   }
-  let issued;
-  try {
-    const csr = acceptCsr(clientCsr);
-    issued = issueClientCert(rt.pki, csr, { uris: [identitySpiffeId(rt.pki.trustDomain, enrollment.identityId as string)], now: ctx.now });
-  } catch (err) {
-    if (!(err instanceof CsrError)) throw err;
-    throw new ApiError('COULD_NOT_PROCESS_CSR', { message: `the CSR could not be processed: ${err.message}`, cause: { field: 'clientCsr', reason: err.message, value: '<csr>' } });
-  }
+  const issued = csrStep('clientCsr', () =>
+    issueClientCert(rt.pki, acceptCsr(clientCsr), { uris: [identitySpiffeId(rt.pki.trustDomain, enrollment.identityId as string)], now: ctx.now }),
+  );
   await replaceWithAuthenticator(rt, enrollment, { method: 'cert', certPem: issued.chainPem, fingerprint: issued.fingerprint, isIssuedByNetwork: true }, ctx.now);
   // `cert` is the client chain without the root (as OpenZiti); `ca` the bundle to trust the controller with.
   return { data: { cert: issued.chainPem, ca: rt.pki.caBundlePem } };

@@ -5,9 +5,9 @@
 import { X509Certificate } from 'node:crypto';
 import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
 import { ApiError } from '../../protocol/errors.js';
-import { CsrError } from '../../protocol/csr.js';
 import { resource } from '../../resources/index.js';
 import type { ResourceDef } from '../../resources/types.js';
+import { csrStep } from '../pki/issue.js';
 import { issueRouterCerts, type RouterCerts } from '../pki/router-certs.js';
 import { issuedByThisPki } from '../pki/pki.js';
 import type { Runtime } from '../runtime.js';
@@ -53,13 +53,10 @@ function signPair(rt: Runtime, routerId: string, csrs: RouterCsrs, now: Date, fi
   for (const [which, value] of [['server', csrs.serverCsr], ['client', csrs.clientCsr]] as const) {
     if (!value) throw new ApiError('COULD_NOT_PROCESS_CSR', { message: `no ${which} CSR was given`, cause: { field: fields[which], reason: 'is required', value: '' } });
   }
-  try {
-    return issueRouterCerts(rt.pki, { routerId, serverCsr: csrs.serverCsr!, clientCsr: csrs.clientCsr!, now });
-  } catch (err) {
-    if (!(err instanceof CsrError)) throw err;
-    const field = err.message.startsWith('server') ? fields.server : fields.client;
-    throw new ApiError('COULD_NOT_PROCESS_CSR', { message: `the CSR could not be processed: ${err.message}`, cause: { field, reason: err.message, value: '<csr>' } });
-  }
+  return csrStep(
+    (err) => (err.message.startsWith('server') ? fields.server : fields.client),
+    () => issueRouterCerts(rt.pki, { routerId, serverCsr: csrs.serverCsr!, clientCsr: csrs.clientCsr!, now }),
+  );
 }
 
 /** Writes the router's new certificate (and whatever else `values` says) with the resource's hooks, in one transaction. */

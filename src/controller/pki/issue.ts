@@ -3,6 +3,7 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { sha1FingerprintOfDer } from './fingerprint.js';
 import { bits, oid, seq, tlv } from '../../protocol/der.js';
+import { ApiError } from '../../protocol/errors.js';
 import { CsrError, parseCsr, type ParsedCsr } from '../../protocol/csr.js';
 import { buildCertificate, certificateParts, extension, EXTENSION_OIDS } from '../../protocol/x509.js';
 import { withNewline, type Pki } from './pki.js';
@@ -21,6 +22,20 @@ export function checkKeyPolicy(key: KeyObject): void {
     throw new CsrError(`the CSR's EC key is on curve ${d.namedCurve ?? 'unknown'}; P-256 or P-384 is required`);
   }
   throw new CsrError(`the CSR's key is of type ${key.asymmetricKeyType}; RSA or EC is required`);
+}
+
+/**
+ * Runs `step` (accepting a CSR, issuing from it): a CSR refusal becomes the 400 COULD_NOT_PROCESS_CSR naming the
+ * body member that carried it (`field`, or the one it picks for the refusal); any other error passes unchanged.
+ */
+export function csrStep<T>(field: string | ((err: CsrError) => string), step: () => T): T {
+  try {
+    return step();
+  } catch (err) {
+    if (!(err instanceof CsrError)) throw err;
+    const member = typeof field === 'string' ? field : field(err);
+    throw new ApiError('COULD_NOT_PROCESS_CSR', { message: `the CSR could not be processed: ${err.message}`, cause: { field: member, reason: err.message, value: '<csr>' } });
+  }
 }
 
 /** Parses, verifies and checks the key of a CSR: everything that can be refused before any state changes. */
