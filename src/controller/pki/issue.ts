@@ -52,9 +52,19 @@ export function identitySpiffeId(trustDomain: string, identityId: string): strin
   return `spiffe://${trustDomain}/identity/${encodeURIComponent(identityId)}`;
 }
 
-/** What issuing needs of the intermediate: its subject (as encoded), key identifier, expiry and key. */
+const issuers = new WeakMap<Pki, { certPem: string; keyPem: string; parts: ReturnType<typeof certificateParts> & { notAfter: Date; key: KeyObject } }>();
+
+/**
+ * What issuing needs of the intermediate: its subject (as encoded), key identifier, expiry and key. Parsed once per
+ * PKI (every enrollment, extension and session certificate issues from it); an entry is reused only while the PKI
+ * still holds the same intermediate.
+ */
 function issuerParts(pki: Pki) {
-  return { ...certificateParts(pki.intermediateCertPem), notAfter: new Date(new X509Certificate(pki.intermediateCertPem).validTo), key: createPrivateKey(pki.intermediateKeyPem) };
+  const cached = issuers.get(pki);
+  if (cached && cached.certPem === pki.intermediateCertPem && cached.keyPem === pki.intermediateKeyPem) return cached.parts;
+  const parts = { ...certificateParts(pki.intermediateCertPem), notAfter: new Date(new X509Certificate(pki.intermediateCertPem).validTo), key: createPrivateKey(pki.intermediateKeyPem) };
+  issuers.set(pki, { certPem: pki.intermediateCertPem, keyPem: pki.intermediateKeyPem, parts });
+  return parts;
 }
 
 export interface IssuedCert {
