@@ -14,7 +14,7 @@ import { acceptCsr, csrStep, identitySpiffeId, issueClientCert } from '../pki/is
 import { typeSchema, type JsonSchema } from '../server/schemas.js';
 import type { Ctx, Reply, Route } from '../server/types.js';
 import { newId, type Row } from '../store/repository.js';
-import { redeemRouterToken, routerCsrs, routerEnrollRoutes, routerWithToken } from './router-enroll.js';
+import { redeemRouterToken, routerCsrs, routerEnrollRoutes, routerWithToken, type RouterWithToken } from './router-enroll.js';
 import { checkPasswordRules } from '../auth/auth-policy-rules.js';
 
 const OTT_BODY = {
@@ -138,7 +138,9 @@ async function genericEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const token = requiredToken(ctx);
   const method = ctx.query.get('method') || undefined;
   // Router tokens live on the router (erott, trott): the routers' own enrollment sends its CSR pair here as JSON.
-  if (method === 'erott' || method === 'trott' || (method === undefined && (await routerWithToken(rt, token)))) return genericRouterEnroll(rt, ctx, token, method);
+  const routerMethod = method === 'erott' || method === 'trott';
+  const router = routerMethod || method === undefined ? await routerWithToken(rt, token) : undefined;
+  if (routerMethod || router) return genericRouterEnroll(rt, ctx, token, router, method);
   const found = await outstanding(rt, token, method, ctx.now);
   const type = (ctx.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   let body: Record<string, unknown>;
@@ -155,11 +157,11 @@ async function genericEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
 }
 
 /** `POST /enroll?method=erott&token=...` with `{serverCertCsr, certCsr}`, as OpenZiti's routers enroll. */
-async function genericRouterEnroll(rt: Runtime, ctx: Ctx, token: string, method: string | undefined): Promise<Reply> {
+async function genericRouterEnroll(rt: Runtime, ctx: Ctx, token: string, router: RouterWithToken | undefined, method: string | undefined): Promise<Reply> {
   const type = (ctx.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json') throw new ApiError('INVALID_CONTENT_TYPE', { message: `a router enrolls with JSON ({serverCertCsr, certCsr}), not '${type}'` });
   const body = enrollBody(rt, GENERIC_BODY, await ctx.json(), ['clientCsr', 'serverCertCsr', 'certCsr']);
-  return redeemRouterToken(rt, ctx, token, method, routerCsrs(body));
+  return redeemRouterToken(rt, ctx, token, router, method, routerCsrs(body));
 }
 
 function acceptsJson(ctx: Ctx): boolean {

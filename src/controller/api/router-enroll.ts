@@ -38,8 +38,14 @@ export function routerCsrs(body: Record<string, unknown>): RouterCsrs {
   return { serverCsr: pick('serverCertCsr', 'serverCsr'), clientCsr: pick('certCsr', 'clientCsr') };
 }
 
+export interface RouterWithToken {
+  def: ResourceDef;
+  row: Row;
+  method: 'erott' | 'trott';
+}
+
 /** The router (edge first, then transit) whose outstanding enrollment has this token. */
-export async function routerWithToken(rt: Runtime, token: string): Promise<{ def: ResourceDef; row: Row; method: 'erott' | 'trott' } | undefined> {
+export async function routerWithToken(rt: Runtime, token: string): Promise<RouterWithToken | undefined> {
   const edge = await rt.store.repoFor(EDGE).findOne({ enrollmentToken: token });
   if (edge) return { def: EDGE, row: edge, method: 'erott' };
   const transit = await rt.store.repoFor(TRANSIT).findOne({ enrollmentToken: token, isEdgeRouter: false });
@@ -85,8 +91,16 @@ function answer(rt: Runtime, certs: RouterCerts): Reply {
  * Redeems a router's enrollment token: the token must be outstanding and unexpired, both CSRs acceptable; then, in one
  * transaction, the router is verified, gets its fingerprint and certificate, and its enrollment is gone.
  */
-export async function redeemRouterToken(rt: Runtime, ctx: Ctx, token: string, method: string | undefined, csrs: RouterCsrs, fields = { server: 'serverCertCsr', client: 'certCsr' }): Promise<Reply> {
-  const found = await routerWithToken(rt, token);
+export async function redeemRouterToken(
+  rt: Runtime,
+  ctx: Ctx,
+  token: string,
+  /** What routerWithToken found for the token (looked up by the caller, which may have needed it to route here). */
+  found: RouterWithToken | undefined,
+  method: string | undefined,
+  csrs: RouterCsrs,
+  fields = { server: 'serverCertCsr', client: 'certCsr' },
+): Promise<Reply> {
   if (!found) throw INVALID_TOKEN();
   if (method !== undefined && method !== found.method) {
     throw new ApiError('INVALID_ENROLL_METHOD', { message: `the token is for ${found.method} enrollment, not ${method}` });
@@ -105,7 +119,8 @@ async function erottEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const body = enrollBody(rt, ERROTT_BODY, await ctx.json(), CSR_MEMBERS);
   const csrs = routerCsrs(body);
   const fields = { server: body.serverCsr !== undefined ? 'serverCsr' : 'serverCertCsr', client: body.clientCsr !== undefined ? 'clientCsr' : 'certCsr' };
-  return redeemRouterToken(rt, ctx, body.token as string, 'erott', csrs, fields);
+  const token = body.token as string;
+  return redeemRouterToken(rt, ctx, token, await routerWithToken(rt, token), 'erott', csrs, fields);
 }
 
 /** The router a client certificate stands for: issued by this controller and the current one of a verified router. */
