@@ -185,9 +185,6 @@ async function outstanding(rt: Runtime, token: string, method: string | undefine
   if (method !== undefined && found.method !== method) {
     throw new ApiError('INVALID_ENROLL_METHOD', { message: `the token is for ${found.method} enrollment, not ${method}` });
   }
-  if (found.method !== 'ott' && found.method !== 'updb' && found.method !== 'ottca') {
-    throw new ApiError('INVALID_ENROLL_METHOD', { message: `${found.method} enrollment is not supported by this controller yet` });
-  }
   if (Date.parse(found.expiresAt as string) <= now.getTime()) {
     throw new ApiError('ENROLLMENT_EXPIRED', { message: `the enrollment expired at ${found.expiresAt}; an administrator can refresh it` });
   }
