@@ -62,8 +62,6 @@ export interface ParsedCsr {
   /** SubjectPublicKeyInfo, exactly as sent. */
   spkiDer: Buffer;
   publicKey: KeyObject;
-  /** `rsa 2048`, `ec prime256v1`: for messages. */
-  keyDescription: string;
 }
 
 /**
@@ -93,17 +91,10 @@ export function parseCsr(pem: string): ParsedCsr {
     if (alg.keyType !== publicKey.asymmetricKeyType) throw new CsrError(`the CSR's signature algorithm does not fit its ${publicKey.asymmetricKeyType} key`);
     if (signature.content[0] !== 0) throw new CsrError('malformed CSR signature');
     if (!verify(alg.hash, info.raw, publicKey, signature.content.subarray(1))) throw new CsrError('the CSR signature does not verify: it was not signed by the key it carries');
-    return { subjectDer: subject.raw, spkiDer: spki.raw, publicKey, keyDescription: describeKey(publicKey) };
+    return { subjectDer: subject.raw, spkiDer: spki.raw, publicKey };
   } catch (err) {
     if (err instanceof CsrError) throw err;
     if (err instanceof DerError) throw new CsrError(`the CSR cannot be parsed: ${err.message}`);
     throw new CsrError(`the CSR cannot be processed: ${(err as Error).message}`);
   }
-}
-
-export function describeKey(key: KeyObject): string {
-  const d = key.asymmetricKeyDetails ?? {};
-  if (key.asymmetricKeyType === 'rsa') return `RSA ${d.modulusLength ?? '?'} bits`;
-  if (key.asymmetricKeyType === 'ec') return `EC ${d.namedCurve ?? '?'}`;
-  return String(key.asymmetricKeyType);
 }

@@ -111,7 +111,6 @@ export const nullValue = () => tlv(TAG.NULL);
 export const octets = (b: Buffer) => tlv(TAG.OCTET_STRING, b);
 export const bool = (v: boolean) => tlv(TAG.BOOLEAN, Buffer.from([v ? 0xff : 0]));
 export const utf8 = (s: string) => tlv(TAG.UTF8_STRING, Buffer.from(s, 'utf8'));
-export const ia5 = (s: string) => tlv(TAG.IA5_STRING, Buffer.from(s, 'ascii'));
 /** A BIT STRING of whole bytes (keys, signatures). */
 export const bits = (b: Buffer, unusedBits = 0) => tlv(TAG.BIT_STRING, Buffer.from([unusedBits]), b);
 /** [n] EXPLICIT, constructed context tag. */

@@ -3,6 +3,7 @@
 // this lazily, so the only top-level imports are node-forge and node:crypto.
 import { X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
+import { pemEncode } from './der.js';
 
 const { asn1 } = forge;
 // @types/node-forge only knows the old boolean `strict` argument; forge >= 0.10 takes an options object.
@@ -26,11 +27,6 @@ function pemCertsToDer(pem: string): Buffer[] {
   const re = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
   for (const m of pem.matchAll(re)) out.push(Buffer.from(m[1].replace(/\s+/g, ''), 'base64'));
   return out;
-}
-
-function derToPem(der: Buffer): string {
-  const b64 = der.toString('base64').match(/.{1,64}/g) ?? [];
-  return `-----BEGIN CERTIFICATE-----\n${b64.join('\n')}\n-----END CERTIFICATE-----\n`;
 }
 
 // Certificates are carried as raw DER, never as forge certificate objects: forge only understands RSA keys,
@@ -104,7 +100,7 @@ export function parsePkcs7Certs(body: string): string[] {
   const certSet = children(signedData).find(
     (n) => n.tagClass === asn1.Class.CONTEXT_SPECIFIC && n.type === 0 && n.constructed,
   );
-  const pems = children(certSet).map((c) => derToPem(asn1ToBuffer(c)));
+  const pems = children(certSet).map((c) => pemEncode('CERTIFICATE', asn1ToBuffer(c)));
   if (pems.length === 0) throw new Error('PKCS#7 body holds no certificates');
   for (const p of pems) new X509Certificate(p); // reject garbage before anyone trusts it
   return pems;

@@ -19,23 +19,31 @@ export function extension(id: string, critical: boolean, value: Buffer): Buffer 
   return seq(oid(id), ...(critical ? [bool(true)] : []), octets(value));
 }
 
-/** The subject Name (exact bytes) and subject key identifier, if any, of a PEM certificate. */
-export function certificateParts(certPem: string): { subjectDer: Buffer; keyId?: Buffer } {
-  const der = pemDecode(certPem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/)?.[0] ?? certPem, 'CERTIFICATE');
+/**
+ * The subject Name (exact bytes) and the extensions of a DER certificate, each by OID with the contents of its
+ * extnValue OCTET STRING (the extension's own DER); the first of a repeated extension counts.
+ */
+export function readCertificate(der: Buffer): { subjectDer: Buffer; extensions: Map<string, Buffer> } {
   const [tbs] = children(readOne(der, TAG.SEQUENCE).content);
   const fields = children(tbs.content);
   // tbsCertificate: [0] version, serial, signature, issuer, validity, subject, spki, ..., [3] extensions
   const offset = fields[0].tag === 0xa0 ? 1 : 0;
-  const subjectDer = fields[offset + 4].raw;
-  let keyId: Buffer | undefined;
-  const extensions = fields.find((f) => f.tag === 0xa3);
-  if (extensions) {
-    for (const ext of children(children(extensions.content)[0].content)) {
-      const [id, ...rest] = children(ext.content);
-      if (decodeOid(id.content) === EXTENSION_OIDS.subjectKeyIdentifier) keyId = readOne(rest[rest.length - 1].content, TAG.OCTET_STRING).content;
-    }
+  const extensions = new Map<string, Buffer>();
+  const wrapped = fields.find((f) => f.tag === 0xa3);
+  for (const ext of wrapped ? children(children(wrapped.content)[0].content) : []) {
+    const [id, ...rest] = children(ext.content);
+    const key = decodeOid(id.content);
+    if (!extensions.has(key)) extensions.set(key, readOne(rest[rest.length - 1].raw, TAG.OCTET_STRING).content);
   }
-  return { subjectDer, keyId };
+  return { subjectDer: fields[offset + 4].raw, extensions };
+}
+
+/** The subject Name (exact bytes) and subject key identifier, if any, of a PEM certificate. */
+export function certificateParts(certPem: string): { subjectDer: Buffer; keyId?: Buffer } {
+  const der = pemDecode(certPem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/)?.[0] ?? certPem, 'CERTIFICATE');
+  const { subjectDer, extensions } = readCertificate(der);
+  const ski = extensions.get(EXTENSION_OIDS.subjectKeyIdentifier);
+  return { subjectDer, keyId: ski && readOne(ski, TAG.OCTET_STRING).content };
 }
 
 export interface CertificateSpec {

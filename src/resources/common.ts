@@ -41,21 +41,17 @@ export function createOnly(type: FieldType, description: string): FieldDef {
 
 /** The role attributes policies select an entity by (`#attribute`): optional, nullable, filterable as a set. */
 export function roleAttributesField(what: string): FieldDef {
-  return {
-    type: { kind: 'attributes' },
-    description: `Attributes that policies select the ${what} by (#attribute)`,
-    create: 'optional',
-    replace: 'optional',
-    patch: 'optional',
-    nullable: true,
-    default: [],
-    filterable: true,
-  };
+  return optionalListField({ kind: 'attributes' }, `Attributes that policies select the ${what} by (#attribute)`);
 }
 
 /** Optional on every verb, `null` clears it to its default: the shape of most settings a write may leave out. */
 export function optionalField(type: FieldType, description: string, extra: Partial<FieldDef> = {}): FieldDef {
   return { type, description, create: 'optional', replace: 'optional', patch: 'optional', ...extra };
+}
+
+/** An optional list (attributes, ids) that `null` empties and filters match as a set: role attributes, configs. */
+export function optionalListField(type: FieldType, description: string): FieldDef {
+  return optionalField(type, description, { nullable: true, default: [], filterable: true });
 }
 
 /** A policy's role set over `resource`: optional everywhere, empty by default (wire-protocol section 4). */

@@ -20,16 +20,11 @@ export const edgeRouter: ResourceDef = {
   fields: {
     ...routerFields('edge router'),
     roleAttributes: roleAttributesField('router'),
-    isTunnelerEnabled: {
-      type: { kind: 'boolean' },
-      description: 'The router also acts as a tunneler (it gets an identity of type Router and a system edge router policy)',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      default: false,
-      filterable: true,
-      sortable: true,
-    },
+    isTunnelerEnabled: optionalField(
+      { kind: 'boolean' },
+      'The router also acts as a tunneler (it gets an identity of type Router and a system edge router policy)',
+      { default: false, filterable: true, sortable: true },
+    ),
     appData: optionalField({ kind: 'object' }, 'Free-form data for applications', { nullable: true, default: {} }),
     certPem: serverField({ kind: 'string' }, "The router's enrolled client certificate (PEM)", { readsNull: true }),
     hostname: computedField({ kind: 'string' }, 'Host name the router reported when it connected (empty: never connected)'),

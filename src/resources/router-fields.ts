@@ -1,4 +1,4 @@
-import { computedField, datetime, nameField, optionalField, serverField, terminatorCost } from './common.js';
+import { computedField, datetime, nameField, optionalField, optionalListField, serverField, terminatorCost } from './common.js';
 import type { FieldDef } from './types.js';
 
 /**
@@ -9,38 +9,15 @@ import type { FieldDef } from './types.js';
 export function routerFields(what: string): Record<string, FieldDef> {
   return {
     name: nameField(`Unique name of the ${what} (unique among all routers)`),
-    cost: {
-      type: terminatorCost,
-      description: 'Cost of routing through the router (0..65535)',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: 0,
-      filterable: true,
-      sortable: true,
-    },
+    cost: optionalField(terminatorCost, 'Cost of routing through the router (0..65535)', { nullable: true, default: 0, filterable: true, sortable: true }),
     noTraversal: optionalField({ kind: 'boolean' }, 'Circuits may end here but not pass through', { nullable: true, default: false, filterable: true, sortable: true }),
     disabled: optionalField({ kind: 'boolean' }, 'A disabled router accepts no connections', { nullable: true, default: false, filterable: true, sortable: true }),
-    configs: {
-      type: { kind: 'refList', resource: 'config' },
-      description: 'Ids of configs for the router (such as router.link.v1)',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: [],
-      filterable: true,
-    },
-    ctrlChanListeners: {
-      type: { kind: 'map', values: { kind: 'array', items: { kind: 'string', minLength: 1, maxLength: 1024 } } },
-      description: 'Control channel listener addresses the router may use, each with its groups',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: {},
-    },
+    configs: optionalListField({ kind: 'refList', resource: 'config' }, 'Ids of configs for the router (such as router.link.v1)'),
+    ctrlChanListeners: optionalField(
+      { kind: 'map', values: { kind: 'array', items: { kind: 'string', minLength: 1, maxLength: 1024 } } },
+      'Control channel listener addresses the router may use, each with its groups',
+      { nullable: true, default: {} },
+    ),
     fingerprint: serverField({ kind: 'string' }, "SHA-1 fingerprint of the router's enrolled certificate (empty until enrolled)", {
       filterable: true,
       read: { required: true },

@@ -1,4 +1,4 @@
-import { computedField, nameField, roleAttributesField } from './common.js';
+import { computedField, nameField, optionalListField, roleAttributesField } from './common.js';
 import type { ResourceDef } from './types.js';
 
 /** A service: what identities dial and bind, with its configs and the attributes policies select it by. */
@@ -13,17 +13,11 @@ export const service: ResourceDef = {
   fields: {
     name: nameField('Unique name of the service'),
     roleAttributes: roleAttributesField('service'),
-    configs: {
-      // Deleting a config takes it out of every service that uses it, as OpenZiti does.
-      type: { kind: 'refList', resource: 'config', onDelete: 'clear' },
-      description: 'Ids of the configs of the service: at most one per config type, each of a type that targets services',
-      create: 'optional',
-      replace: 'optional',
-      patch: 'optional',
-      nullable: true,
-      default: [],
-      filterable: true,
-    },
+    // Deleting a config takes it out of every service that uses it, as OpenZiti does.
+    configs: optionalListField(
+      { kind: 'refList', resource: 'config', onDelete: 'clear' },
+      'Ids of the configs of the service: at most one per config type, each of a type that targets services',
+    ),
     encryptionRequired: {
       type: { kind: 'boolean' },
       // OpenZiti's update and patch models carry it ("read-only property, set at create") and its manager drops it:

@@ -1,5 +1,19 @@
 import { computedField, optionalField, TERMINATOR_PRECEDENCES, terminatorCost } from './common.js';
-import type { ResourceDef } from './types.js';
+import type { FieldDef, ResourceDef } from './types.js';
+
+/** The service or router a terminator belongs to: written as an id, read as an entity reference, gone with it. */
+function ownerRef(resource: string, description: string): FieldDef {
+  return {
+    type: { kind: 'ref', resource, onDelete: 'cascade', filterByName: true },
+    description,
+    read: { type: { kind: 'entityRef', resource } },
+    create: 'required',
+    replace: 'required',
+    patch: 'optional',
+    filterable: true,
+    sortable: true,
+  };
+}
 
 /**
  * A terminator: where circuits for a service leave the network (a router, and an address the router's binding
@@ -15,26 +29,8 @@ export const terminator: ResourceDef = {
   table: 'terminators',
   description: 'Where circuits of a service leave the network: a router and an address its binding understands',
   fields: {
-    service: {
-      type: { kind: 'ref', resource: 'service', onDelete: 'cascade', filterByName: true },
-      description: 'Id of the service the terminator serves',
-      read: { type: { kind: 'entityRef', resource: 'service' } },
-      create: 'required',
-      replace: 'required',
-      patch: 'optional',
-      filterable: true,
-      sortable: true,
-    },
-    router: {
-      type: { kind: 'ref', resource: 'transit-router', onDelete: 'cascade', filterByName: true },
-      description: 'Id of the router (edge or transit) the terminator is on',
-      read: { type: { kind: 'entityRef', resource: 'transit-router' } },
-      create: 'required',
-      replace: 'required',
-      patch: 'optional',
-      filterable: true,
-      sortable: true,
-    },
+    service: ownerRef('service', 'Id of the service the terminator serves'),
+    router: ownerRef('transit-router', 'Id of the router (edge or transit) the terminator is on'),
     binding: {
       type: { kind: 'string', minLength: 1, maxLength: 1024 },
       description: 'The router binding that handles the address (edge, transport, tunnel, ...)',

@@ -12,7 +12,7 @@ import { identity } from '../../resources/identity.js';
 import { ca } from '../../resources/ca.js';
 import type { NounModule } from '../nouns/verbs.js';
 import { parseMinutes } from '../identity/duration.js';
-import { reserveSecretFile } from '../identity/secret-file.js';
+import { jwtOutputOptions, reserveJwtOutput, type JwtOutput } from '../generic/jwt-output.js';
 
 export interface EnrollmentRefreshOptions extends NewJwtOptions {
   id: string;
@@ -41,20 +41,16 @@ export async function runEnrollmentRefresh(opts: EnrollmentRefreshOptions, deps:
 }
 
 /** The expiry flags of a verb that makes a new enrollment JWT. */
-export interface NewJwtOptions {
+export interface NewJwtOptions extends JwtOutput {
   expiresIn?: number;
   expiresAt?: string;
-  jwtOutput?: string;
-  force?: boolean;
 }
 
 export function expiryOptions<C extends CommandUnknownOpts>(command: C): C {
   command
     .addOption(new Option('--expires-in <duration>', `how long the new token lives (30m, 2h, 1d; default ${DEFAULT_MINUTES / 60}h)`).argParser(parseMinutes))
-    .addOption(new Option('--expires-at <time>', 'when the new token expires (ISO 8601)'))
-    .addOption(new Option('--jwt-output <file>', 'write the new JWT to FILE (mode 0600) instead of stdout'))
-    .addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
-  return command;
+    .addOption(new Option('--expires-at <time>', 'when the new token expires (ISO 8601)'));
+  return jwtOutputOptions(command, 'the new JWT');
 }
 
 /**
@@ -76,8 +72,7 @@ export async function withNewJwt(
   } else {
     expiresAt = new Date(deps.clock().getTime() + (opts.expiresIn ?? DEFAULT_MINUTES) * 60_000).toISOString();
   }
-  const toFile = opts.jwtOutput !== undefined && opts.jwtOutput !== '-';
-  const file = toFile ? await reserveSecretFile(opts.jwtOutput!, { force: opts.force, flag: '--jwt-output' }) : undefined;
+  const file = await reserveJwtOutput(opts);
   try {
     const api = await deps.api();
     const id = await call(api, expiresAt);

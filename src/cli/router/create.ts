@@ -7,7 +7,8 @@ import { addFieldFlags, type FieldInput } from '../generic/fields.js';
 import { addDryRun } from '../generic/dry-run.js';
 import { withMeta } from '../generic/meta.js';
 import { noun } from '../generic/words.js';
-import { deliverJwt, reserveJwtOutput, routerJwt, type JwtOutput } from './jwt.js';
+import { jwtOutputOptions, reserveJwtOutput, type JwtOutput } from '../generic/jwt-output.js';
+import { deliverJwt, routerJwt } from './jwt.js';
 
 export interface RouterCreateOptions extends JwtOutput {
   name: string;
@@ -30,8 +31,7 @@ export function buildRouterCreate(deps: Deps, def: ResourceDef, run = runRouterC
   });
   const flags = addFieldFlags(command, def, 'create', ['name', 'isTunnelerEnabled', 'configs']);
   if (edge) command.addOption(new Option('--tunneler', 'the router also acts as a tunneler (gets a Router identity and a system edge router policy)'));
-  command.addOption(new Option('--jwt-output <file>', 'write the enrollment JWT to FILE (mode 0600), or to stdout with -'));
-  command.addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
+  jwtOutputOptions(command);
   addDryRun(command);
   return command.action(async (name, _opts, cmd) => {
     const o = cmd.opts() as { tunneler?: boolean; jwtOutput?: string; force?: boolean };

@@ -3,19 +3,8 @@ import type { ApiClient } from '../../client/types.js';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
 import { entityPath } from '../generic/resolve.js';
-import { reserveSecretFile, type SecretFile } from '../identity/secret-file.js';
-
-/** Where a router's enrollment JWT goes: a file (mode 0600), or `-` for stdout. */
-export interface JwtOutput {
-  jwtOutput?: string;
-  force?: boolean;
-}
-
-/** Claims the --jwt-output file before any request, so no router is made whose JWT then cannot be saved. */
-export async function reserveJwtOutput(opts: JwtOutput): Promise<SecretFile | undefined> {
-  if (opts.jwtOutput === undefined || opts.jwtOutput === '-') return undefined;
-  return reserveSecretFile(opts.jwtOutput, { force: opts.force, flag: '--jwt-output' });
-}
+import type { SecretFile } from '../identity/secret-file.js';
+import type { JwtOutput } from '../generic/jwt-output.js';
 
 /** A router's outstanding enrollment JWT, as its detail carries it (edge and transit routers alike). */
 export async function routerJwt(api: ApiClient, def: ResourceDef, id: string, name: string): Promise<string> {

@@ -1,11 +1,12 @@
-import { Command, Option } from '@commander-js/extra-typings';
+import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { edgeRouter } from '../../resources/edge-router.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
-import { deliverJwt, reserveJwtOutput, routerJwt, type JwtOutput } from './jwt.js';
+import { jwtOutputOptions, reserveJwtOutput, type JwtOutput } from '../generic/jwt-output.js';
+import { deliverJwt, routerJwt } from './jwt.js';
 
 export interface RouterReEnrollOptions extends JwtOutput {
   ref: string;
@@ -17,8 +18,7 @@ export function buildRouterReEnroll(deps: Deps, run = runRouterReEnroll): Comman
       'Give an edge router a new enrollment: its certificate is removed, so it cannot connect until it enrolls with the new JWT',
     examples: ['ctl router re-enroll er-eu-1 --jwt-output er-eu-1.jwt', 'ctl router re-enroll er-eu-1 --jwt-output - | ssh er-eu-1 ziti router enroll ...'],
   });
-  command.addOption(new Option('--jwt-output <file>', 'write the new enrollment JWT to FILE (mode 0600), or to stdout with -'));
-  command.addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
+  jwtOutputOptions(command, 'the new enrollment JWT');
   return command.action(async (ref, _opts, cmd) => {
     const o = cmd.opts() as { jwtOutput?: string; force?: boolean };
     await run({ ref, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, deps);

@@ -5,9 +5,9 @@
 // sessions that outlive it (OpenZiti's routers accept them for the session's own connections; ctl has no data plane).
 import { X509Certificate } from 'node:crypto';
 import { ApiError, notFound } from '../../protocol/errors.js';
-import { commonNameSubject, CsrError } from '../../protocol/csr.js';
+import { commonNameSubject } from '../../protocol/csr.js';
 import { resource } from '../../resources/index.js';
-import { acceptCsr, issueClientCert } from '../pki/issue.js';
+import { acceptCsr, csrStep, issueClientCert } from '../pki/issue.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
@@ -45,19 +45,15 @@ async function create(rt: Runtime, ctx: Ctx) {
   if (!body.csr || body.csr.trim() === '') throw new ApiError('COULD_NOT_VALIDATE', { cause: { field: 'csr', reason: 'csr in body is required', value: '' } });
   const { identityId, apiSessionId } = ctx.principal!;
   const id = newId();
-  let issued;
-  try {
-    const csr = acceptCsr(body.csr);
+  const csrPem = body.csr;
+  const issued = csrStep('csr', () =>
     // The subject is the identity, whatever the CSR asked for (as OpenZiti): the certificate speaks for it alone.
-    issued = issueClientCert(rt.pki, { ...csr, subjectDer: commonNameSubject(identityId) }, {
+    issueClientCert(rt.pki, { ...acceptCsr(csrPem), subjectDer: commonNameSubject(identityId) }, {
       uris: [sessionSpiffeId(rt.pki.trustDomain, identityId, apiSessionId, id)],
       now: ctx.now,
       validityMs: SESSION_CERT_LIFETIME_MS,
-    });
-  } catch (err) {
-    if (!(err instanceof CsrError)) throw err;
-    throw new ApiError('COULD_NOT_PROCESS_CSR', { message: `the CSR could not be processed: ${err.message}`, cause: { field: 'csr', reason: err.message, value: '<csr>' } });
-  }
+    }),
+  );
   const leaf = new X509Certificate(issued.leafPem);
   await rt.store.tx(() =>
     rt.store.repoFor(certificate).insert(

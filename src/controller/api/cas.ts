@@ -1,11 +1,11 @@
 // Third-party CAs (wire-protocol section 6): created unverified with a verification token, verified by a
 // certificate the CA signed whose common name is that token, and their static enrollment JWT. An unverified CA is
 // trusted for nothing.
-import { createHash, randomUUID, X509Certificate } from 'node:crypto';
+import { randomUUID, X509Certificate } from 'node:crypto';
+import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
-import { signStaticJwt } from '../pki/enrollment-jwt.js';
-import { normalizeExternalIdClaim } from '../pki/external-id.js';
+import { normalizeExternalIdClaim, storedClaim } from '../pki/external-id.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
@@ -35,20 +35,37 @@ async function createCa(rt: Runtime, ctx: Ctx) {
   if (certs.length === 0) throw new ApiError('INVALID_CERT_PEM', { message: 'certPem holds no PEM certificate', cause: { field: 'certPem', reason: 'no PEM certificate', value: '<pem>' } });
   const notCa = certs.find((c) => !c.ca);
   if (notCa) throw new ApiError('CERTIFICATE_IS_NOT_CA', { message: `${notCa.subject.replace(/\n/g, ', ')} is not a CA certificate (basicConstraints CA:TRUE)` });
-  const fingerprint = createHash('sha1').update(certs[0].raw).digest('hex');
+  const fingerprint = sha1FingerprintOfDer(certs[0].raw);
   const values = { ...body, certPem, fingerprint, isVerified: false, verificationToken: randomUUID(), externalIdClaim: normalizeExternalIdClaim(body.externalIdClaim) };
   const id = await rt.store.tx(() => rt.store.repoFor(ca).insert(values, { now: ctx.now.toISOString() }));
   return created(ca, id);
 }
 
 /** The common name of a certificate subject (node renders it one attribute per line). */
-function commonName(cert: X509Certificate): string | undefined {
+export function commonName(cert: X509Certificate): string | undefined {
   return cert.subject.split('\n').find((line) => line.startsWith('CN='))?.slice(3);
+}
+
+/**
+ * A stored CA's certificates, parsed once per distinct PEM: certificate login asks every verified CA whether it
+ * signed the presented certificate, on every login. Keyed by the PEM itself (never stale); emptied when it grows
+ * past what any deployment's CA count needs, so deleted or edited CAs cannot pile up.
+ */
+const caCertsByPem = new Map<string, X509Certificate[]>();
+const CA_CACHE_MAX = 1024;
+function caCertificates(certPem: string): X509Certificate[] {
+  let certs = caCertsByPem.get(certPem);
+  if (!certs) {
+    certs = pemCertificates(certPem);
+    if (caCertsByPem.size >= CA_CACHE_MAX) caCertsByPem.clear();
+    caCertsByPem.set(certPem, certs);
+  }
+  return certs;
 }
 
 /** Whether one of the CA's certificates signed `cert`. */
 export function signedByCa(row: Row, cert: X509Certificate): boolean {
-  return pemCertificates(row.certPem as string).some((issuer) => cert.checkIssued(issuer) && cert.verify(issuer.publicKey));
+  return caCertificates(row.certPem as string).some((issuer) => cert.checkIssued(issuer) && cert.verify(issuer.publicKey));
 }
 
 /**
@@ -73,8 +90,7 @@ async function verifyCa(rt: Runtime, ctx: Ctx) {
 /** `GET /cas/{id}/jwt`: the CA's static enrollment JWT (no expiry; `em: "ca"`), as `application/jwt`. */
 async function caJwt(rt: Runtime, ctx: Ctx) {
   const row = await rt.store.repoFor(ca).get(ctx.params.id);
-  const iss = `${rt.config.publicUrl.replace(/\/+$/, '')}/`;
-  const jwt = await signStaticJwt(rt.pki, { em: 'ca', iss, sub: row.id, jti: row.id, aud: ['openziti-enroller'] });
+  const jwt = await rt.enrollmentSigner.signStatic({ em: 'ca', sub: row.id, jti: row.id });
   return { raw: jwt, contentType: 'application/jwt' };
 }
 
@@ -82,7 +98,7 @@ async function caJwt(rt: Runtime, ctx: Ctx) {
 function presentCas(rows: Row[]): Record<string, unknown>[] {
   return rows.map((row) => {
     const wire = toWire(ca, row);
-    if (!(wire.externalIdClaim as { location?: string } | undefined)?.location) delete wire.externalIdClaim;
+    if (!storedClaim(wire.externalIdClaim)) delete wire.externalIdClaim;
     return wire;
   });
 }

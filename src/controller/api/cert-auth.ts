@@ -2,7 +2,8 @@
 // authenticator has its fingerprint, or, for a verified CA with an externalIdClaim, the identity with the externalId
 // the certificate names. The TLS handshake has proved the client holds the certificate's key; here the certificate
 // must be one this controller's CA (or a trusted CA) issued, be known, and be allowed by the identity's auth policy.
-import { createHash, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
+import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
 import type { TLSSocket } from 'node:tls';
 import { ApiError } from '../../protocol/errors.js';
 import { isDisabled } from '../auth/identity-state.js';
@@ -11,7 +12,7 @@ import type { Ctx } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { signedByCa } from './cas.js';
 import { issuedByThisPki } from '../pki/pki.js';
-import { externalIdOf, type ExternalIdClaim } from '../pki/external-id.js';
+import { externalIdOf, storedClaim } from '../pki/external-id.js';
 
 const INVALID_AUTH = (why: string) => new ApiError('INVALID_AUTH', { message: `The authentication request failed: ${why}` });
 
@@ -38,13 +39,12 @@ const EXTERNAL_ID_AUTHENTICATOR_ID = 'internal-cert-external-id';
  * (only ours can).
  */
 async function byExternalId(rt: Runtime, ca: Row, der: Buffer): Promise<{ identity: Row; authenticator: Row } | undefined> {
-  const claim = ca.externalIdClaim as ExternalIdClaim | null;
-  // A CA without a claim reads back as an empty object: no location, no claim.
-  const externalId = claim?.location ? externalIdOf(claim, der) : undefined;
+  const claim = storedClaim(ca.externalIdClaim);
+  const externalId = claim ? externalIdOf(claim, der) : undefined;
   if (externalId === undefined) return undefined;
   const identity = await rt.store.repo('identity').findOne({ externalId });
   if (!identity) throw INVALID_AUTH(`no identity has the externalId the certificate names (by the CA's externalIdClaim)`);
-  const fingerprint = createHash('sha1').update(der).digest('hex');
+  const fingerprint = sha1FingerprintOfDer(der);
   return { identity, authenticator: { id: EXTERNAL_ID_AUTHENTICATOR_ID, identityId: identity.id, method: 'cert', fingerprint, isIssuedByNetwork: false } as unknown as Row };
 }
 
@@ -80,7 +80,7 @@ export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, n
 }
 
 async function byFingerprint(rt: Runtime, der: Buffer): Promise<{ identity: Row; authenticator: Row }> {
-  const fingerprint = createHash('sha1').update(der).digest('hex');
+  const fingerprint = sha1FingerprintOfDer(der);
   const authenticator = await rt.store.repo('authenticator').findOne({ method: 'cert', fingerprint });
   if (!authenticator) throw INVALID_AUTH('the client certificate belongs to no identity');
   return { identity: await rt.store.repo('identity').get(authenticator.identityId as string), authenticator };

@@ -1,10 +1,10 @@
 // Certificate extension by the identity itself (the states table's "client certificate" rows): a CSR made with the
 // session's certificate brings a new certificate; the old one keeps working until the identity proves it received
 // the new one (extend-verify), which then replaces it.
-import { createHash, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
+import { sha1FingerprintHex } from '../pki/fingerprint.js';
 import { ApiError, notFound } from '../../protocol/errors.js';
-import { CsrError } from '../../protocol/csr.js';
-import { acceptCsr, identitySpiffeId, issueClientCert } from '../pki/issue.js';
+import { acceptCsr, csrStep, identitySpiffeId, issueClientCert } from '../pki/issue.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
@@ -29,13 +29,10 @@ async function extend(rt: Runtime, ctx: Ctx) {
   const row = await extendable(rt, ctx);
   const body = enrollBody(rt, EXTEND_BODY, await ctx.json(), ['clientCertCsr']) as { clientCertCsr?: string };
   if (!body.clientCertCsr) throw new ApiError('COULD_NOT_PROCESS_CSR', { message: 'clientCertCsr is required', cause: { field: 'clientCertCsr', reason: 'is required', value: '' } });
-  let issued;
-  try {
-    issued = issueClientCert(rt.pki, acceptCsr(body.clientCertCsr), { uris: [identitySpiffeId(rt.pki.trustDomain, row.identityId as string)], now: ctx.now });
-  } catch (err) {
-    if (!(err instanceof CsrError)) throw err;
-    throw new ApiError('COULD_NOT_PROCESS_CSR', { message: `the CSR could not be processed: ${err.message}`, cause: { field: 'clientCertCsr', reason: err.message, value: '<csr>' } });
-  }
+  const csrPem = body.clientCertCsr;
+  const issued = csrStep('clientCertCsr', () =>
+    issueClientCert(rt.pki, acceptCsr(csrPem), { uris: [identitySpiffeId(rt.pki.trustDomain, row.identityId as string)], now: ctx.now }),
+  );
   await rt.store.repo('authenticator').update(row.id, { pendingCertPem: issued.chainPem, pendingFingerprint: issued.fingerprint }, ctx.now.toISOString());
   return { data: { ca: rt.pki.caBundlePem, clientCert: issued.chainPem } };
 }
@@ -46,7 +43,7 @@ async function verifyExtension(rt: Runtime, ctx: Ctx) {
   if (!row.pendingFingerprint) throw new ApiError('INVALID_CLIENT_CERT', { message: 'no extended certificate awaits verification: extend first' });
   let fingerprint: string | undefined;
   try {
-    fingerprint = body.clientCert ? createHash('sha1').update(new X509Certificate(body.clientCert).raw).digest('hex') : undefined;
+    fingerprint = body.clientCert ? sha1FingerprintHex(body.clientCert) : undefined;
   } catch {
     fingerprint = undefined;
   }

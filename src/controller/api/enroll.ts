@@ -4,18 +4,17 @@
 // redeemed at most once, even by two requests racing with it.
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { password as passwordType, username as usernameType } from '../../resources/common.js';
-import { createHash, randomUUID, X509Certificate } from 'node:crypto';
-import { signStaticJwt } from '../pki/enrollment-jwt.js';
-import { CsrError } from '../../protocol/csr.js';
+import { randomUUID, X509Certificate } from 'node:crypto';
+import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
 import { peerCertificate } from './cert-auth.js';
-import { signedByCa } from './cas.js';
-import { externalIdOf, type ExternalIdClaim } from '../pki/external-id.js';
+import { commonName, signedByCa } from './cas.js';
+import { externalIdOf, storedClaim } from '../pki/external-id.js';
 import type { Runtime } from '../runtime.js';
-import { acceptCsr, identitySpiffeId, issueClientCert } from '../pki/issue.js';
+import { acceptCsr, csrStep, identitySpiffeId, issueClientCert } from '../pki/issue.js';
 import { typeSchema, type JsonSchema } from '../server/schemas.js';
 import type { Ctx, Reply, Route } from '../server/types.js';
 import { newId, type Row } from '../store/repository.js';
-import { redeemRouterToken, routerCsrs, routerEnrollRoutes, routerWithToken } from './router-enroll.js';
+import { redeemRouterToken, routerCsrs, routerEnrollRoutes, routerWithToken, type RouterWithToken } from './router-enroll.js';
 import { checkPasswordRules } from '../auth/auth-policy-rules.js';
 
 const OTT_BODY = {
@@ -110,8 +109,7 @@ async function enrollmentChallenge(rt: Runtime, ctx: Ctx): Promise<Reply> {
  * so that a client can learn whom to trust before it has any enrollment (`em: "network"`, no expiry).
  */
 async function networkJwts(rt: Runtime): Promise<Reply> {
-  const iss = `${rt.config.publicUrl.replace(/\/+$/, '')}/`;
-  const token = await signStaticJwt(rt.pki, { em: 'network', iss, sub: iss, jti: randomUUID(), aud: ['openziti-enroller'] });
+  const token = await rt.enrollmentSigner.signStatic({ em: 'network', jti: randomUUID() });
   return { data: [{ name: 'default', token }] };
 }
 
@@ -140,7 +138,9 @@ async function genericEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const token = requiredToken(ctx);
   const method = ctx.query.get('method') || undefined;
   // Router tokens live on the router (erott, trott): the routers' own enrollment sends its CSR pair here as JSON.
-  if (method === 'erott' || method === 'trott' || (method === undefined && (await routerWithToken(rt, token)))) return genericRouterEnroll(rt, ctx, token, method);
+  const routerMethod = method === 'erott' || method === 'trott';
+  const router = routerMethod || method === undefined ? await routerWithToken(rt, token) : undefined;
+  if (routerMethod || router) return genericRouterEnroll(rt, ctx, token, router, method);
   const found = await outstanding(rt, token, method, ctx.now);
   const type = (ctx.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   let body: Record<string, unknown>;
@@ -157,11 +157,11 @@ async function genericEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
 }
 
 /** `POST /enroll?method=erott&token=...` with `{serverCertCsr, certCsr}`, as OpenZiti's routers enroll. */
-async function genericRouterEnroll(rt: Runtime, ctx: Ctx, token: string, method: string | undefined): Promise<Reply> {
+async function genericRouterEnroll(rt: Runtime, ctx: Ctx, token: string, router: RouterWithToken | undefined, method: string | undefined): Promise<Reply> {
   const type = (ctx.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json') throw new ApiError('INVALID_CONTENT_TYPE', { message: `a router enrolls with JSON ({serverCertCsr, certCsr}), not '${type}'` });
   const body = enrollBody(rt, GENERIC_BODY, await ctx.json(), ['clientCsr', 'serverCertCsr', 'certCsr']);
-  return redeemRouterToken(rt, ctx, token, method, routerCsrs(body));
+  return redeemRouterToken(rt, ctx, token, router, method, routerCsrs(body));
 }
 
 function acceptsJson(ctx: Ctx): boolean {
@@ -184,9 +184,6 @@ async function outstanding(rt: Runtime, token: string, method: string | undefine
   if (!found) throw new ApiError('INVALID_ENROLLMENT_TOKEN', { message: 'the enrollment token is unknown or has already been used' });
   if (method !== undefined && found.method !== method) {
     throw new ApiError('INVALID_ENROLL_METHOD', { message: `the token is for ${found.method} enrollment, not ${method}` });
-  }
-  if (found.method !== 'ott' && found.method !== 'updb' && found.method !== 'ottca') {
-    throw new ApiError('INVALID_ENROLL_METHOD', { message: `${found.method} enrollment is not supported by this controller yet` });
   }
   if (Date.parse(found.expiresAt as string) <= now.getTime()) {
     throw new ApiError('ENROLLMENT_EXPIRED', { message: `the enrollment expired at ${found.expiresAt}; an administrator can refresh it` });
@@ -215,14 +212,9 @@ async function redeemOtt(rt: Runtime, ctx: Ctx, enrollment: Row, clientCsr: stri
   if (clientCsr === undefined || clientCsr.trim() === '') {
     throw new ApiError('COULD_NOT_PROCESS_CSR', { message: 'no CSR was given: send a PEM certificate signing request', cause: { field: 'clientCsr', reason: 'is required', value: '' } });
   }
-  let issued;
-  try {
-    const csr = acceptCsr(clientCsr);
-    issued = issueClientCert(rt.pki, csr, { uris: [identitySpiffeId(rt.pki.trustDomain, enrollment.identityId as string)], now: ctx.now });
-  } catch (err) {
-    if (!(err instanceof CsrError)) throw err;
-    throw new ApiError('COULD_NOT_PROCESS_CSR', { message: `the CSR could not be processed: ${err.message}`, cause: { field: 'clientCsr', reason: err.message, value: '<csr>' } });
-  }
+  const issued = csrStep('clientCsr', () =>
+    issueClientCert(rt.pki, acceptCsr(clientCsr), { uris: [identitySpiffeId(rt.pki.trustDomain, enrollment.identityId as string)], now: ctx.now }),
+  );
   await replaceWithAuthenticator(rt, enrollment, { method: 'cert', certPem: issued.chainPem, fingerprint: issued.fingerprint, isIssuedByNetwork: true }, ctx.now);
   // `cert` is the client chain without the root (as OpenZiti); `ca` the bundle to trust the controller with.
   return { data: { cert: issued.chainPem, ca: rt.pki.caBundlePem } };
@@ -240,7 +232,7 @@ async function redeemOttca(rt: Runtime, ctx: Ctx, enrollment: Row): Promise<Repl
     throw new ApiError('ENROLLMENT_CA_NOT_VALID', { message: "the enrollment's CA is missing, unverified, or does not allow ottca enrollment" });
   }
   if (!signedByCa(ca, cert)) throw new ApiError('ENROLLMENT_CA_NOT_VALID', { message: "the client certificate was not issued by the enrollment's CA" });
-  const fingerprint = createHash('sha1').update(der).digest('hex');
+  const fingerprint = sha1FingerprintOfDer(der);
   if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint })) throw new ApiError('CERT_IN_USE');
   await replaceWithAuthenticator(rt, enrollment, { method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false }, ctx.now);
   return { data: {} };
@@ -273,18 +265,18 @@ async function caEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const cas = await rt.store.repo('ca').findAll({ isVerified: true, isAutoCaEnrollmentEnabled: true });
   const ca = cas.find((c) => signedByCa(c, cert));
   if (!ca) throw new ApiError('ENROLLMENT_NO_VALID_CAS', { message: 'no verified CA that allows auto enrollment issued the client certificate' });
-  const fingerprint = createHash('sha1').update(der).digest('hex');
+  const fingerprint = sha1FingerprintOfDer(der);
   if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint })) throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED');
-  const claim = ca.externalIdClaim as ExternalIdClaim | null;
-  const externalId = claim?.location ? externalIdOf(claim, der) : undefined;
-  if (claim?.location && externalId === undefined) throw new ApiError('MISSING_CERT_CLAIM', { message: "the client certificate carries no externalId by its CA's externalIdClaim" });
+  const claim = storedClaim(ca.externalIdClaim);
+  const externalId = claim ? externalIdOf(claim, der) : undefined;
+  if (claim && externalId === undefined) throw new ApiError('MISSING_CERT_CLAIM', { message: "the client certificate carries no externalId by its CA's externalIdClaim" });
   if (externalId !== undefined && (await rt.store.repo('identity').exists({ externalId }))) {
     throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED', { message: `an identity with the externalId the certificate names (${externalId}) exists already` });
   }
   const identityId = newId();
-  const commonName = cert.subject.split('\n').find((l) => l.startsWith('CN='))?.slice(3) ?? '';
+  const cn = commonName(cert) ?? '';
   const format = (ca.identityNameFormat as string | null) ?? '[caName]-[commonName]';
-  const symbols: Record<string, string> = { caName: ca.name as string, caId: ca.id, commonName, requestedName: body.name ?? '', identityId };
+  const symbols: Record<string, string> = { caName: ca.name as string, caId: ca.id, commonName: cn, requestedName: body.name ?? '', identityId };
   const base = format.replace(/\[(caName|caId|commonName|requestedName|identityId)\]/g, (_, key: string) => symbols[key]).slice(0, 1000) || identityId;
   const now = ctx.now.toISOString();
   await rt.store.tx(async () => {

@@ -70,9 +70,12 @@ export async function prepareEnrollment(
   if (request.method === 'ottca' && !(await rt.store.repo('ca').find(request.caId))) {
     throw invalidField(fields.caId, `no CA found with id '${request.caId}'`, request.caId);
   }
-  const token = randomUUID();
-  const expires = expiresAt ?? new Date(now.getTime() + rt.config.enrollmentDurationMinutes * 60_000);
-  const jwt = await rt.enrollmentSigner.sign({ em: request.method, sub: identityId, jti: token, exp: expires });
+  return signEnrollment(rt, identityId, request, expiresAt ?? new Date(now.getTime() + rt.config.enrollmentDurationMinutes * 60_000));
+}
+
+/** A new enrollment's token and signed JWT, with no checks: for callers that have made theirs. */
+async function signEnrollment(rt: Runtime, identityId: string, request: EnrollmentRequest, expires: Date): Promise<PreparedEnrollment> {
+  const { token, jwt } = await newToken(rt, request.method, identityId, expires);
   return {
     id: newId(),
     method: request.method,
@@ -82,6 +85,12 @@ export async function prepareEnrollment(
     username: request.method === 'updb' ? request.username : null,
     caId: request.method === 'ottca' ? request.caId : null,
   };
+}
+
+/** A fresh one-time token and the enrollment JWT that carries it (its jti). */
+async function newToken(rt: Runtime, method: EnrollmentMethod, identityId: string, expires: Date): Promise<{ token: string; jwt: string }> {
+  const token = randomUUID();
+  return { token, jwt: await rt.enrollmentSigner.sign({ em: method, sub: identityId, jti: token, exp: expires }) };
 }
 
 async function assertUsernameFree(rt: Runtime, username: string, field: string): Promise<void> {
@@ -155,8 +164,7 @@ async function refreshEnrollment(rt: Runtime, ctx: Ctx) {
   const existing = await rt.store.repoFor(enrollment).get(ctx.params.id);
   const { expiresAt } = rt.validators.custom(REFRESH_BODY, await ctx.json()) as { expiresAt: string };
   const expires = futureExpiry(expiresAt, ctx.now);
-  const token = randomUUID();
-  const jwt = await rt.enrollmentSigner.sign({ em: existing.method as EnrollmentMethod, sub: existing.identityId as string, jti: token, exp: expires });
+  const { token, jwt } = await newToken(rt, existing.method as EnrollmentMethod, existing.identityId as string, expires);
   await rt.store.tx(() => rt.store.repoFor(enrollment).update(existing.id, { token, jwt, expiresAt: expires.toISOString() }, ctx.now.toISOString()));
   // OpenZiti documents the create shape for this 200 (`{id, _links}`), naming the same, refreshed enrollment.
   return { data: created(enrollment, existing.id).data };
@@ -173,26 +181,16 @@ async function reEnroll(rt: Runtime, ctx: Ctx) {
   const { expiresAt } = rt.validators.custom(REFRESH_BODY, await ctx.json()) as { expiresAt: string };
   const expires = futureExpiry(expiresAt, ctx.now);
   const identityId = authenticator.identityId as string;
-  let method: 'ott' | 'ottca' | 'updb' = 'ott';
-  let caId: string | null = null;
-  if (authenticator.method === 'updb') method = 'updb';
+  let request: EnrollmentRequest = { method: 'ott' };
+  // Signed without prepareEnrollment's checks: a updb username is the authenticator's own, which goes below.
+  if (authenticator.method === 'updb') request = { method: 'updb', username: authenticator.username as string };
   else if (authenticator.isIssuedByNetwork !== true && typeof authenticator.certPem === 'string') {
     const [leaf] = pemCertificates(authenticator.certPem);
     const cas = await rt.store.repo('ca').findAll({}, { columns: ['certPem'] });
     const issuer = leaf && cas.find((ca) => signedByCa(ca, leaf));
-    if (issuer) [method, caId] = ['ottca', issuer.id];
+    if (issuer) request = { method: 'ottca', caId: issuer.id };
   }
-  const token = randomUUID();
-  const jwt = await rt.enrollmentSigner.sign({ em: method, sub: identityId, jti: token, exp: expires });
-  const prepared: PreparedEnrollment = {
-    id: newId(),
-    method,
-    token,
-    jwt,
-    expiresAt: expires.toISOString(),
-    username: method === 'updb' ? ((authenticator.username as string | null) ?? null) : null,
-    caId,
-  };
+  const prepared = await signEnrollment(rt, identityId, request, expires);
   const now = ctx.now.toISOString();
   await rt.store.tx(async () => {
     // The authenticator first: a updb enrollment takes over its username.

@@ -2,11 +2,12 @@
 // transit router its `trott` token) with a server CSR and a client CSR, and gets both certificates signed by the
 // controller's intermediate CA; the client certificate's fingerprint is then how the router is known. Later the
 // router renews both over mutual TLS with its current client certificate, which stops working at once.
-import { X509Certificate, createHash } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
+import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
 import { ApiError } from '../../protocol/errors.js';
-import { CsrError } from '../../protocol/csr.js';
 import { resource } from '../../resources/index.js';
 import type { ResourceDef } from '../../resources/types.js';
+import { csrStep } from '../pki/issue.js';
 import { issueRouterCerts, type RouterCerts } from '../pki/router-certs.js';
 import { issuedByThisPki } from '../pki/pki.js';
 import type { Runtime } from '../runtime.js';
@@ -37,8 +38,14 @@ export function routerCsrs(body: Record<string, unknown>): RouterCsrs {
   return { serverCsr: pick('serverCertCsr', 'serverCsr'), clientCsr: pick('certCsr', 'clientCsr') };
 }
 
+export interface RouterWithToken {
+  def: ResourceDef;
+  row: Row;
+  method: 'erott' | 'trott';
+}
+
 /** The router (edge first, then transit) whose outstanding enrollment has this token. */
-export async function routerWithToken(rt: Runtime, token: string): Promise<{ def: ResourceDef; row: Row; method: 'erott' | 'trott' } | undefined> {
+export async function routerWithToken(rt: Runtime, token: string): Promise<RouterWithToken | undefined> {
   const edge = await rt.store.repoFor(EDGE).findOne({ enrollmentToken: token });
   if (edge) return { def: EDGE, row: edge, method: 'erott' };
   const transit = await rt.store.repoFor(TRANSIT).findOne({ enrollmentToken: token, isEdgeRouter: false });
@@ -52,13 +59,10 @@ function signPair(rt: Runtime, routerId: string, csrs: RouterCsrs, now: Date, fi
   for (const [which, value] of [['server', csrs.serverCsr], ['client', csrs.clientCsr]] as const) {
     if (!value) throw new ApiError('COULD_NOT_PROCESS_CSR', { message: `no ${which} CSR was given`, cause: { field: fields[which], reason: 'is required', value: '' } });
   }
-  try {
-    return issueRouterCerts(rt.pki, { routerId, serverCsr: csrs.serverCsr!, clientCsr: csrs.clientCsr!, now });
-  } catch (err) {
-    if (!(err instanceof CsrError)) throw err;
-    const field = err.message.startsWith('server') ? fields.server : fields.client;
-    throw new ApiError('COULD_NOT_PROCESS_CSR', { message: `the CSR could not be processed: ${err.message}`, cause: { field, reason: err.message, value: '<csr>' } });
-  }
+  return csrStep(
+    (err) => (err.message.startsWith('server') ? fields.server : fields.client),
+    () => issueRouterCerts(rt.pki, { routerId, serverCsr: csrs.serverCsr!, clientCsr: csrs.clientCsr!, now }),
+  );
 }
 
 /** Writes the router's new certificate (and whatever else `values` says) with the resource's hooks, in one transaction. */
@@ -87,8 +91,16 @@ function answer(rt: Runtime, certs: RouterCerts): Reply {
  * Redeems a router's enrollment token: the token must be outstanding and unexpired, both CSRs acceptable; then, in one
  * transaction, the router is verified, gets its fingerprint and certificate, and its enrollment is gone.
  */
-export async function redeemRouterToken(rt: Runtime, ctx: Ctx, token: string, method: string | undefined, csrs: RouterCsrs, fields = { server: 'serverCertCsr', client: 'certCsr' }): Promise<Reply> {
-  const found = await routerWithToken(rt, token);
+export async function redeemRouterToken(
+  rt: Runtime,
+  ctx: Ctx,
+  token: string,
+  /** What routerWithToken found for the token (looked up by the caller, which may have needed it to route here). */
+  found: RouterWithToken | undefined,
+  method: string | undefined,
+  csrs: RouterCsrs,
+  fields = { server: 'serverCertCsr', client: 'certCsr' },
+): Promise<Reply> {
   if (!found) throw INVALID_TOKEN();
   if (method !== undefined && method !== found.method) {
     throw new ApiError('INVALID_ENROLL_METHOD', { message: `the token is for ${found.method} enrollment, not ${method}` });
@@ -107,7 +119,8 @@ async function erottEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const body = enrollBody(rt, ERROTT_BODY, await ctx.json(), CSR_MEMBERS);
   const csrs = routerCsrs(body);
   const fields = { server: body.serverCsr !== undefined ? 'serverCsr' : 'serverCertCsr', client: body.clientCsr !== undefined ? 'clientCsr' : 'certCsr' };
-  return redeemRouterToken(rt, ctx, body.token as string, 'erott', csrs, fields);
+  const token = body.token as string;
+  return redeemRouterToken(rt, ctx, token, await routerWithToken(rt, token), 'erott', csrs, fields);
 }
 
 /** The router a client certificate stands for: issued by this controller and the current one of a verified router. */
@@ -122,7 +135,7 @@ export async function routerOfCertificate(rt: Runtime, der: Buffer | undefined):
   }
   // The current intermediate or one it replaced: a router's certificate outlives an intermediate rotation.
   if (!issuedByThisPki(rt.pki, leaf)) throw unauthorized('the presented certificate was not issued by this controller');
-  const fingerprint = createHash('sha1').update(der).digest('hex');
+  const fingerprint = sha1FingerprintOfDer(der);
   const edge = await rt.store.repoFor(EDGE).findOne({ fingerprint, isVerified: true });
   if (edge) return { def: EDGE, row: edge };
   const transit = await rt.store.repoFor(TRANSIT).findOne({ fingerprint, isVerified: true, isEdgeRouter: false });

@@ -138,4 +138,16 @@ describe('enrollment JWT', () => {
     const { payload } = await jwtVerify(token, createLocalJWKSet(jwks as Parameters<typeof createLocalJWKSet>[0]));
     assert.equal(payload.sub, 'router1');
   });
+
+  it('signs static CA and network JWTs with the same key and kid, no expiry, for openziti-enroller', async () => {
+    const ca = await signer.signStatic({ em: 'ca', sub: 'ca1', jti: 'ca1' });
+    assert.deepEqual(decodeProtectedHeader(ca), { alg: 'RS256', kid, typ: 'JWT' });
+    const { payload } = await jwtVerify(ca, new X509Certificate(pki.serverCertPem).publicKey, { algorithms: ['RS256'] });
+    assert.deepEqual({ ...payload, iat: 0 }, { em: 'ca', iss: `${ISSUER}/`, sub: 'ca1', jti: 'ca1', aud: ['openziti-enroller'], iat: 0 });
+    // A network JWT names the controller itself; a trailing slash in the issuer is not doubled.
+    const network = decodeJwt(await createEnrollmentJwtSigner(pki, `${ISSUER}/`).signStatic({ em: 'network', jti: 'n1' }));
+    assert.equal(network.iss, `${ISSUER}/`);
+    assert.equal(network.sub, `${ISSUER}/`);
+    assert.equal(network.exp, undefined);
+  });
 });

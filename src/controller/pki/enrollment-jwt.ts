@@ -16,6 +16,12 @@ export interface EnrollmentJwtSigner {
    * `kid` names, the signature in standard base64; undefined when no key of this controller has that id.
    */
   signNonce(kid: string, nonce: string): { algorithm: string; kid: string; signature: string } | undefined;
+  /**
+   * A JWT without expiry, signed like enrollment JWTs: a CA's enrollment JWT (`em: "ca"`) or a network JWT, which
+   * name a trust anchor rather than carry a one-time token. Issued by the issuer with one trailing slash, for
+   * `openziti-enroller`; `sub` defaults to that issuer (a network JWT names the controller itself).
+   */
+  signStatic(claims: { em: 'ca' | 'network'; jti: string; sub?: string }): Promise<string>;
   issuer: string;
 }
 
@@ -56,26 +62,22 @@ export function createEnrollmentJwtSigner(pki: Pki, issuer: string): EnrollmentJ
       if (keyId !== kid) return undefined;
       return { algorithm: ALG, kid, signature: cryptoSign('sha256', Buffer.from(nonce, 'utf8'), privateKey).toString('base64') };
     },
+    signStatic({ em, jti, sub }) {
+      const iss = `${issuer.replace(/\/+$/, '')}/`;
+      return new SignJWT({ em })
+        .setProtectedHeader({ alg: ALG, kid, typ: 'JWT' })
+        .setIssuer(iss)
+        .setSubject(sub ?? iss)
+        .setJti(jti)
+        .setAudience(['openziti-enroller'])
+        .setIssuedAt()
+        .sign(privateKey);
+    },
     async jwks() {
       const jwk = await exportJWK(createPublicKey(privateKey));
       return { keys: [{ ...jwk, kid, alg: ALG, use: 'sig' }] };
     },
   };
-}
-
-/**
- * A JWT without expiry, signed like enrollment JWTs: a CA's enrollment JWT (`em: "ca"`) or a network JWT, which name
- * a trust anchor rather than carry a one-time token.
- */
-export async function signStaticJwt(pki: Pki, claims: { em: string; iss: string; sub: string; jti: string; aud: string[] }): Promise<string> {
-  return new SignJWT({ em: claims.em })
-    .setProtectedHeader({ alg: ALG, kid: sha1FingerprintHex(pki.serverCertPem), typ: 'JWT' })
-    .setIssuer(claims.iss)
-    .setSubject(claims.sub)
-    .setJti(claims.jti)
-    .setAudience(claims.aud)
-    .setIssuedAt()
-    .sign(createPrivateKey(pki.serverKeyPem));
 }
 
 /**

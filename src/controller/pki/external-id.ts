@@ -6,7 +6,7 @@
 // a parser turns each into claims (NONE: itself, SPLIT: its parts around a separator); `index` picks one claim.
 import { ApiError } from '../../protocol/errors.js';
 import { children, decodeOid, readOne, TAG } from '../../protocol/der.js';
-import { EXTENSION_OIDS } from '../../protocol/x509.js';
+import { EXTENSION_OIDS, readCertificate } from '../../protocol/x509.js';
 
 export const CLAIM_LOCATIONS = ['COMMON_NAME', 'SAN_URI', 'SAN_EMAIL'] as const;
 export const CLAIM_MATCHERS = ['ALL', 'PREFIX', 'SUFFIX', 'SCHEME'] as const;
@@ -66,15 +66,21 @@ export function normalizeExternalIdClaim(value: unknown): ExternalIdClaim | null
   return { location, matcher, matcherCriteria, parser, parserCriteria, index: rawIndex };
 }
 
+/**
+ * The claim a stored CA has, if any. A CA without one reads back as null or as an empty object (the column's
+ * default), and both mean the same: no claim.
+ */
+export function storedClaim(value: unknown): ExternalIdClaim | undefined {
+  return (value as ExternalIdClaim | null)?.location ? (value as ExternalIdClaim) : undefined;
+}
+
 /** The values of one kind of a certificate's subject or SAN, decoded from its DER. */
 function locate(der: Buffer, location: ExternalIdClaim['location']): string[] {
-  const [tbs] = children(readOne(der, TAG.SEQUENCE).content);
-  const fields = children(tbs.content);
-  const offset = fields[0].tag === 0xa0 ? 1 : 0;
+  const { subjectDer, extensions } = readCertificate(der);
   if (location === 'COMMON_NAME') {
     // subject: SEQUENCE of SET of {type, value}; a common name is 2.5.4.3 (several are possible, in order).
     const out: string[] = [];
-    for (const rdn of children(fields[offset + 4].content)) {
+    for (const rdn of children(readOne(subjectDer, TAG.SEQUENCE).content)) {
       for (const atv of children(rdn.content)) {
         const [type, value] = children(atv.content);
         if (decodeOid(type.content) === '2.5.4.3') out.push(value.content.toString(value.tag === 0x1e ? 'utf16le' : 'utf8'));
@@ -83,20 +89,13 @@ function locate(der: Buffer, location: ExternalIdClaim['location']): string[] {
     // Go's x509 (and so OpenZiti) sees one common name, the last.
     return out.length > 0 ? [out[out.length - 1]] : [];
   }
-  const extensions = fields.find((f) => f.tag === 0xa3);
-  if (!extensions) return [];
+  const san = extensions.get(EXTENSION_OIDS.subjectAltName);
+  if (!san) return [];
   // GeneralName tags: [1] rfc822Name (e-mail), [6] uniformResourceIdentifier, both IA5String IMPLICIT.
   const wanted = location === 'SAN_EMAIL' ? 0x81 : 0x86;
-  for (const ext of children(children(extensions.content)[0].content)) {
-    const [id, ...rest] = children(ext.content);
-    if (decodeOid(id.content) !== EXTENSION_OIDS.subjectAltName) continue;
-    // extnValue is an OCTET STRING holding the GeneralNames SEQUENCE.
-    const names = readOne(readOne(rest[rest.length - 1].raw, TAG.OCTET_STRING).content, TAG.SEQUENCE);
-    return children(names.content)
-      .filter((n) => n.tag === wanted)
-      .map((n) => n.content.toString('ascii'));
-  }
-  return [];
+  return children(readOne(san, TAG.SEQUENCE).content)
+    .filter((n) => n.tag === wanted)
+    .map((n) => n.content.toString('ascii'));
 }
 
 function uriScheme(value: string): string | undefined {

@@ -7,5 +7,10 @@ export { sha256Fingerprint } from '../../protocol/pkcs7.js';
 /** Lowercase hex SHA-1 of the DER: OpenZiti's JWT `kid` and cert-authenticator fingerprint. */
 export function sha1FingerprintHex(certPem: string): string {
   // X509Certificate parses only the first certificate of a bundle, so a chain PEM yields the leaf's fingerprint.
-  return createHash('sha1').update(new X509Certificate(certPem).raw).digest('hex');
+  return sha1FingerprintOfDer(new X509Certificate(certPem).raw);
+}
+
+/** The same fingerprint of a certificate already in DER (a TLS peer's, one just issued). */
+export function sha1FingerprintOfDer(der: Buffer): string {
+  return createHash('sha1').update(der).digest('hex');
 }

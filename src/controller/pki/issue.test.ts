@@ -8,7 +8,8 @@ import path from 'node:path';
 import { createCsr, CsrError, parseCsr } from '../../protocol/csr.js';
 import { children, readOne, seq } from '../../protocol/der.js';
 import { cachedTestKey, sharedTestPki } from '../../../test/helpers/fixtures.js';
-import { acceptCsr, identitySpiffeId, issueClientCert } from './issue.js';
+import { ApiError } from '../../protocol/errors.js';
+import { acceptCsr, csrStep, identitySpiffeId, issueClientCert } from './issue.js';
 import { loadOrCreatePki, type Pki } from './pki.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ctl-issue-'));
@@ -138,3 +139,23 @@ function parseCsrDer(p: string): Buffer {
 function pem(der: Buffer): string {
   return `-----BEGIN CERTIFICATE REQUEST-----\n${der.toString('base64')}\n-----END CERTIFICATE REQUEST-----\n`;
 }
+
+describe('csrStep', () => {
+  it('turns a CSR refusal into COULD_NOT_PROCESS_CSR naming the member, and lets other errors through', () => {
+    assert.equal(csrStep('csr', () => 7), 7);
+    assert.throws(
+      () => csrStep('clientCsr', () => acceptCsr('not a csr')),
+      (err: unknown) =>
+        err instanceof ApiError &&
+        err.code === 'COULD_NOT_PROCESS_CSR' &&
+        (err.cause as { field?: string; value?: string }).field === 'clientCsr' &&
+        (err.cause as { value?: string }).value === '<csr>',
+    );
+    assert.throws(
+      () => csrStep((e) => (e.message.startsWith('server') ? 'serverCertCsr' : 'certCsr'), () => { throw new CsrError('server CSR: bad'); }),
+      (err: unknown) => err instanceof ApiError && (err.cause as { field?: string }).field === 'serverCertCsr',
+    );
+    const other = new Error('disk full');
+    assert.throws(() => csrStep('csr', () => { throw other; }), (err: unknown) => err === other);
+  });
+});

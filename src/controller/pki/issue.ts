@@ -1,10 +1,12 @@
 // Client certificates issued by the controller's intermediate CA for enrolled identities, as OpenZiti's client
 // signer makes them: the CSR's subject and key, one year, clientAuth, and the identity's SPIFFE id as a URI SAN.
-import { createHash, createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { sha1FingerprintOfDer } from './fingerprint.js';
 import { bits, oid, seq, tlv } from '../../protocol/der.js';
+import { ApiError } from '../../protocol/errors.js';
 import { CsrError, parseCsr, type ParsedCsr } from '../../protocol/csr.js';
 import { buildCertificate, certificateParts, extension, EXTENSION_OIDS } from '../../protocol/x509.js';
-import type { Pki } from './pki.js';
+import { withNewline, type Pki } from './pki.js';
 
 /** Keys the controller certifies: RSA 2048 to 4096 bits, EC P-256 and P-384 (issue 9). */
 export function checkKeyPolicy(key: KeyObject): void {
@@ -22,6 +24,20 @@ export function checkKeyPolicy(key: KeyObject): void {
   throw new CsrError(`the CSR's key is of type ${key.asymmetricKeyType}; RSA or EC is required`);
 }
 
+/**
+ * Runs `step` (accepting a CSR, issuing from it): a CSR refusal becomes the 400 COULD_NOT_PROCESS_CSR naming the
+ * body member that carried it (`field`, or the one it picks for the refusal); any other error passes unchanged.
+ */
+export function csrStep<T>(field: string | ((err: CsrError) => string), step: () => T): T {
+  try {
+    return step();
+  } catch (err) {
+    if (!(err instanceof CsrError)) throw err;
+    const member = typeof field === 'string' ? field : field(err);
+    throw new ApiError('COULD_NOT_PROCESS_CSR', { message: `the CSR could not be processed: ${err.message}`, cause: { field: member, reason: err.message, value: '<csr>' } });
+  }
+}
+
 /** Parses, verifies and checks the key of a CSR: everything that can be refused before any state changes. */
 export function acceptCsr(pem: string): ParsedCsr {
   const csr = parseCsr(pem);
@@ -36,9 +52,19 @@ export function identitySpiffeId(trustDomain: string, identityId: string): strin
   return `spiffe://${trustDomain}/identity/${encodeURIComponent(identityId)}`;
 }
 
-/** What issuing needs of the intermediate: its subject (as encoded), key identifier, expiry and key. */
+const issuers = new WeakMap<Pki, { certPem: string; keyPem: string; parts: ReturnType<typeof certificateParts> & { notAfter: Date; key: KeyObject } }>();
+
+/**
+ * What issuing needs of the intermediate: its subject (as encoded), key identifier, expiry and key. Parsed once per
+ * PKI (every enrollment, extension and session certificate issues from it); an entry is reused only while the PKI
+ * still holds the same intermediate.
+ */
 function issuerParts(pki: Pki) {
-  return { ...certificateParts(pki.intermediateCertPem), notAfter: new Date(new X509Certificate(pki.intermediateCertPem).validTo), key: createPrivateKey(pki.intermediateKeyPem) };
+  const cached = issuers.get(pki);
+  if (cached && cached.certPem === pki.intermediateCertPem && cached.keyPem === pki.intermediateKeyPem) return cached.parts;
+  const parts = { ...certificateParts(pki.intermediateCertPem), notAfter: new Date(new X509Certificate(pki.intermediateCertPem).validTo), key: createPrivateKey(pki.intermediateKeyPem) };
+  issuers.set(pki, { certPem: pki.intermediateCertPem, keyPem: pki.intermediateKeyPem, parts });
+  return parts;
 }
 
 export interface IssuedCert {
@@ -59,8 +85,7 @@ export function issueCert(pki: Pki, csr: ParsedCsr, opts: { extensions: Buffer[]
   // Never beyond the issuer: a chain that expires before its leaf is refused by every verifier.
   const notAfter = new Date(Math.min(wanted.getTime(), issuer.notAfter.getTime()));
   const { der, pem: leafPem } = buildCertificate({ issuer, subjectDer: csr.subjectDer, spkiDer: csr.spkiDer, notBefore, notAfter, extensions: opts.extensions });
-  const intermediate = pki.intermediateCertPem.endsWith('\n') ? pki.intermediateCertPem : `${pki.intermediateCertPem}\n`;
-  return { leafPem, chainPem: leafPem + intermediate, fingerprint: createHash('sha1').update(der).digest('hex') };
+  return { leafPem, chainPem: leafPem + withNewline(pki.intermediateCertPem), fingerprint: sha1FingerprintOfDer(der) };
 }
 
 /** The subjectAltName extension of already encoded GeneralName elements (none: no extension). */

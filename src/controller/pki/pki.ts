@@ -162,9 +162,20 @@ export async function loadOrCreatePki(dir: string, opts: { hosts: string[]; now?
  */
 export function issuedByThisPki(pki: Pick<Pki, 'intermediateCertPem' | 'previousIntermediateCertPems'>, leaf: X509Certificate): boolean {
   return [pki.intermediateCertPem, ...pki.previousIntermediateCertPems].some((pem) => {
-    const issuer = new X509Certificate(pem);
+    const issuer = parsedIntermediate(pem);
     return leaf.checkIssued(issuer) && leaf.verify(issuer.publicKey);
   });
+}
+
+/**
+ * Intermediates parsed once: issuedByThisPki runs on every certificate login and router renewal. Keyed by the PEM
+ * itself, so a rotated PKI can never be answered from a stale entry; the few intermediates a process sees bound it.
+ */
+const intermediates = new Map<string, X509Certificate>();
+function parsedIntermediate(pem: string): X509Certificate {
+  let cert = intermediates.get(pem);
+  if (!cert) intermediates.set(pem, (cert = new X509Certificate(pem)));
+  return cert;
 }
 
 /** The PEM certificates of `text` that `issuer` signed (others, and unreadable blocks, are dropped). */
@@ -373,6 +384,7 @@ async function writeAtomic(file: string, data: string, mode: number): Promise<vo
   }
 }
 
-function withNewline(pem: string): string {
+/** A PEM block ending in a newline, so that blocks can be concatenated into a bundle or chain. */
+export function withNewline(pem: string): string {
   return pem.endsWith('\n') ? pem : `${pem}\n`;
 }
