@@ -49,4 +49,12 @@ describe('ctl signer', () => {
     await f.cli.expect(0, ['signer', 'delete', name, '--yes']);
     assert.equal(await signerByName(name), undefined);
   });
+
+  it('--cert-pem - reads the certificate from stdin when the command runs', async () => {
+    const name = unique('idp');
+    const files = opensslCa(unique('idp-cert'), { isCa: false });
+    await f.cli.expect(0, ['signer', 'create', name, '--enabled', '--issuer', `https://${name}.example`, '--audience', 'ctl', '--cert-pem', '-', '--kid', 'k-1'], { stdin: files.pem });
+    assert.equal((await signerByName(name)).certPem, files.pem);
+    await f.cli.expect(0, ['signer', 'delete', name, '--yes']);
+  });
 });

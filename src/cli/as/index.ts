@@ -63,14 +63,7 @@ interface AsSession {
 async function login(file: string, deps: Deps): Promise<AsSession & { end(): Promise<void> }> {
   const [{ readIdentityFile }, { createApiClient }] = await Promise.all([import('../enroll/identity-file.js'), import('../../client/http.js')]);
   const identity = await readIdentityFile(file);
-  const g = deps.globals();
-  const api = createApiClient({
-    baseUrl: identity.controller,
-    caPem: identity.ca,
-    clientCert: { cert: identity.cert, key: identity.key },
-    timeoutMs: g.timeoutMs,
-    trace: g.verbose ? (line) => deps.io.info(`> ${line}`) : undefined,
-  });
+  const api = createApiClient({ baseUrl: identity.controller, caPem: identity.ca, clientCert: { cert: identity.cert, key: identity.key }, ...deps.net() });
   try {
     await api.request('POST', '/authenticate', { api: 'client', query: { method: 'cert' }, body: {}, anonymous: true });
   } catch (err) {

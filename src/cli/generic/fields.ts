@@ -276,7 +276,7 @@ export function tagPair(value: string, previous: Record<string, TagValue> | unde
 /** A JSON object given as text, as `@FILE` (read from the file) or as `-` (from stdin, when the command runs). */
 export function jsonObject(value: string): Record<string, unknown> {
   // Typed as what the action sees: readStdinFlags replaces the marker before any action runs.
-  if (value === '-') return new FromStdin() as unknown as Record<string, unknown>;
+  if (value === '-') return new FromStdin((text) => parseJsonObject(text, 'stdin', InvalidArgumentError)) as unknown as Record<string, unknown>;
   let text = value;
   if (value.startsWith('@')) {
     try {

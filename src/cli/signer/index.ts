@@ -4,18 +4,20 @@ import { InvalidArgumentError } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { readFileSync } from 'node:fs';
 import { buildCreate } from '../generic/create.js';
+import { FromStdin } from '../generic/stdin-flags.js';
 import { buildUpdate } from '../generic/update.js';
 import type { NounModule } from '../nouns/verbs.js';
 import { buildSignerTest } from './test-token.js';
 
 /** `@FILE` or `-` read as text; anything else is the PEM itself; "" stays (update: clears the certificate). */
 export function pemArgument(value: string): string {
-  if (value !== '-' && !value.startsWith('@')) return value;
-  const source = value === '-' ? 'stdin' : value.slice(1);
+  // `-`: read from stdin when the command runs (readStdinFlags), typed as what the action then sees.
+  if (value === '-') return new FromStdin() as unknown as string;
+  if (!value.startsWith('@')) return value;
   try {
-    return readFileSync(value === '-' ? 0 : value.slice(1), 'utf8');
+    return readFileSync(value.slice(1), 'utf8');
   } catch (err) {
-    throw new InvalidArgumentError(`cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+    throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
   }
 }
 
