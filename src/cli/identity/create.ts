@@ -9,18 +9,14 @@ import type { FieldInput } from '../generic/fields.js';
 import { addDryRun } from '../generic/dry-run.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
-import { reserveSecretFile } from './secret-file.js';
+import { jwtOutputOptions, type JwtOutput, reserveJwtOutput } from '../generic/jwt-output.js';
 import type { ApiClient } from '../../client/types.js';
 
-export interface IdentityCreateOptions {
+export interface IdentityCreateOptions extends JwtOutput {
   name: string;
   input: FieldInput;
   /** Enroll with this username and a password (updb); otherwise a one-time token (ott). */
   updb?: string;
-  /** Where the enrollment JWT goes: a file (mode 0600), or `-` for stdout. */
-  jwtOutput?: string;
-  /** Overwrite an existing --jwt-output file. */
-  force?: boolean;
 }
 
 /** The type the catalogue requires; most identities are plain ones. */
@@ -38,8 +34,7 @@ export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): Comman
   // The enrollment is chosen by --updb rather than given as JSON.
   const flags = addFieldFlags(command, identity, 'create', ['name', 'enrollment']);
   command.addOption(new Option('--updb <username>', 'enroll with this username and a password instead of a one-time token'));
-  command.addOption(new Option('--jwt-output <file>', 'write the enrollment JWT to FILE (mode 0600), or to stdout with -'));
-  command.addOption(new Option('--force', 'overwrite an existing --jwt-output file'));
+  jwtOutputOptions(command);
   addDryRun(command);
   return command.action(async (name, _opts, cmd) => {
     const o = cmd.opts() as { updb?: string; jwtOutput?: string; force?: boolean };
@@ -48,8 +43,7 @@ export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): Comman
 }
 
 export async function runIdentityCreate(opts: IdentityCreateOptions, deps: Deps): Promise<void> {
-  const toFile = opts.jwtOutput !== undefined && opts.jwtOutput !== '-';
-  const file = toFile ? await reserveSecretFile(opts.jwtOutput!, { force: opts.force, flag: '--jwt-output' }) : undefined;
+  const file = await reserveJwtOutput(opts);
   let id: string;
   try {
     id = await createEntity(await deps.api(), identity, createBody(opts), opts.input);

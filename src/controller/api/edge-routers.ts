@@ -5,7 +5,8 @@ import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { toWire } from './present.js';
-import { createRouterWithEnrollment, insertWithHooks, mirrorEdgeRouter, patchWithHooks, presentRouterState, routerEnrollment } from './routers.js';
+import { insertWithHooks, updateWithHooks } from './crud.js';
+import { createRouterWithEnrollment, mirrorEdgeRouter, presentRouterState, routerEnrollment } from './routers.js';
 
 const edgeRouter = resource('edge-router');
 
@@ -50,7 +51,7 @@ async function disableTunneler(rt: Runtime, routerId: string): Promise<void> {
 async function renameRouterIdentity(rt: Runtime, routerId: string, name: string, now: string): Promise<void> {
   const identity = await rt.store.repo('identity').find(routerId);
   if (!identity || identity.type !== 'Router' || identity.name === name) return;
-  await patchWithHooks(rt, 'identity', identity, { name }, now);
+  await updateWithHooks(rt, 'identity', identity, { name }, now);
 }
 
 async function afterWrite(rt: Runtime, write: Write & { id: string }): Promise<void> {

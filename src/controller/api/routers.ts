@@ -3,11 +3,11 @@ import { ApiError } from '../../protocol/errors.js';
 import { resource, type ResourceDef } from '../../resources/index.js';
 import type { EnrollmentMethod } from '../pki/enrollment-jwt.js';
 import type { ResourceBehaviour } from '../registry.js';
-import type { Runtime, Write } from '../runtime.js';
+import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import { newId, type Row } from '../store/repository.js';
 import { withBody } from './body.js';
-import { created, listResource, updateResource, validBody } from './crud.js';
+import { created, insertWithHooks, listResource, updateResource, validBody } from './crud.js';
 import { fabricRoutes } from './fabric.js';
 import { toWire } from './present.js';
 
@@ -49,33 +49,6 @@ export async function createRouterWithEnrollment(rt: Runtime, def: ResourceDef, 
   const enrollment = await routerEnrollment(rt, id, method, ctx.now);
   await rt.store.tx(() => insertWithHooks(rt, def.name, body, { id, now: ctx.now.toISOString(), stored: { ...enrollment } }));
   return created(def, id);
-}
-
-/**
- * Inserts a row as the resource's own create would: its write hooks run around the insert, in the caller's
- * transaction, so whatever they maintain (such as an access index) sees the row. `stored`: values written with the
- * row that are not the body's (an enrollment), which the hooks do not see.
- */
-export async function insertWithHooks(
-  rt: Runtime,
-  name: string,
-  values: Record<string, unknown>,
-  opts: { id: string; now: string; isSystem?: boolean; stored?: Record<string, unknown> },
-): Promise<void> {
-  const hooks = rt.hooks(name);
-  const write: Write = { verb: 'create', values, now: opts.now };
-  write.values = (await hooks.beforeWrite?.(rt, write)) ?? write.values;
-  await rt.store.repo(name).insert({ ...write.values, ...opts.stored }, { id: opts.id, now: opts.now, isSystem: opts.isSystem });
-  await hooks.afterWrite?.(rt, { ...write, id: opts.id });
-}
-
-/** Updates a row as the resource's own patch would: its write hooks around the update, in the caller's transaction. */
-export async function patchWithHooks(rt: Runtime, name: string, existing: Row, values: Record<string, unknown>, now: string): Promise<void> {
-  const hooks = rt.hooks(name);
-  const write: Write = { verb: 'patch', values, existing, now };
-  write.values = (await hooks.beforeWrite?.(rt, write)) ?? write.values;
-  await rt.store.repo(name).update(existing.id, write.values, now);
-  await hooks.afterWrite?.(rt, { ...write, id: existing.id });
 }
 
 /** Copies an edge router's shared fields to its row in the routers table (made on the first call). */
