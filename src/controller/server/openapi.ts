@@ -340,7 +340,7 @@ class Responses {
           required: ['recoveryCodes'],
         });
       case 'POST /current-identity/mfa/recovery-codes':
-        return this.data('mfaRecoveryCodesEnvelope', 'the new recovery codes, shown this once', {
+        return this.data('mfaRecoveryCodesEnvelope', 'the new recovery codes (GET ./recovery-codes shows them again for a current code)', {
           type: 'object',
           properties: { recoveryCodes: { type: 'array', items: { type: 'string' } } },
           required: ['recoveryCodes'],
