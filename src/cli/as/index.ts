@@ -3,11 +3,11 @@
 // is ended when the command ends (except after creating a service session, which would end with it): the stored
 // profiles (the admin's session) are never read or written.
 import { Command, CommanderError, Option } from '@commander-js/extra-typings';
+import { everyPage, stoppedAt } from '../generic/pages.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../client/types.js';
 import { AuthError, CliError, EXIT, UsageError } from '../../console/errors.js';
 import { ApiError } from '../../protocol/errors.js';
-import { MAX_LIMIT } from '../../protocol/paging.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { quote } from '../generic/resolve.js';
@@ -214,14 +214,9 @@ interface ClientService {
 }
 
 /** Every service the identity may use (all pages). */
-async function allServices(s: AsSession, configTypes: string, filter?: string): Promise<ClientService[]> {
-  const out: ClientService[] = [];
-  for (let offset = 0; ; ) {
-    const page = await s.api.list<ClientService>('/services', { limit: MAX_LIMIT, offset, filter }, { api: 'client', query: configTypes ? { configTypes } : {} });
-    out.push(...page.data);
-    offset += page.data.length;
-    if (page.data.length === 0 || offset >= (page.meta?.pagination?.totalCount ?? 0)) return out;
-  }
+async function allServices(s: AsSession, deps: Deps, configTypes: string, filter?: string): Promise<ClientService[]> {
+  const target = { api: 'client' as const, query: configTypes ? { configTypes } : {} };
+  return (await everyPage<ClientService>(s.api, '/services', { filter }, target, (n) => deps.io.warn(stoppedAt(n)))).rows;
 }
 
 /** Whether posture lets the identity use the service: one passing policy is enough; which checks fail otherwise. */
@@ -236,7 +231,7 @@ function postureSummary(service: ClientService): string {
 }
 
 async function services(s: AsSession, deps: Deps, format: OutputFormat, name: string | undefined, configTypes: string): Promise<void> {
-  const list = await allServices(s, configTypes, name === undefined ? undefined : `name = ${quote(name)} or id = ${quote(name)}`);
+  const list = await allServices(s, deps, configTypes, name === undefined ? undefined : `name = ${quote(name)} or id = ${quote(name)}`);
   if (name !== undefined) {
     if (list.length === 0) throw notVisible(s, name);
     await renderOne(deps.io, list[0] as unknown as Record<string, unknown>, { format });
@@ -270,7 +265,7 @@ function notVisible(s: AsSession, service: string): UsageError {
 }
 
 async function createSession(s: AsSession, deps: Deps, format: OutputFormat, service: string, type: 'Dial' | 'Bind'): Promise<void> {
-  const [found] = await allServices(s, '', `name = ${quote(service)} or id = ${quote(service)}`);
+  const [found] = await allServices(s, deps, '', `name = ${quote(service)} or id = ${quote(service)}`);
   if (!found) throw notVisible(s, service);
   let created: Record<string, unknown>;
   try {
@@ -322,7 +317,7 @@ interface PostureFlags {
  * process is reported for every query that watches its path. Then the services again, with what changed.
  */
 async function submitPosture(s: AsSession, deps: Deps, format: OutputFormat, o: PostureFlags): Promise<void> {
-  const queries = (await allServices(s, '')).flatMap((svc) => svc.postureQueries.flatMap((p) => p.postureQueries));
+  const queries = (await allServices(s, deps, '')).flatMap((svc) => svc.postureQueries.flatMap((p) => p.postureQueries));
   const idOf = (type: string) => queries.find((q) => q.queryType === type)?.id ?? type.toLowerCase();
   const responses: Record<string, unknown>[] = [];
   if (o.os !== undefined) {

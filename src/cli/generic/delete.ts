@@ -1,10 +1,11 @@
 import { Command, Option } from '@commander-js/extra-typings';
+import { everyPage } from './pages.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
 import { DeclinedError, UsageError } from '../../console/errors.js';
 import type { ApiClient } from '../../client/types.js';
-import { MAX_LIMIT, MAX_OFFSET } from '../../protocol/paging.js';
+import { MAX_OFFSET } from '../../protocol/paging.js';
 import { addDryRun, dryRunDeps } from './dry-run.js';
 import type { IO } from '../../console/io.js';
 import { Failures } from './failures.js';
@@ -154,13 +155,9 @@ export async function runDeleteWhere(opts: DeleteOptions & { where: string }, de
 }
 
 async function everyMatch(api: ApiClient, def: ResourceDef, filter: string): Promise<Entity[]> {
-  const found = new Map<string, Entity>();
-  for (let offset = 0; ; ) {
-    const page = await api.list<Entity>(entityPath(def), { filter, limit: MAX_LIMIT, offset }, { api: def.api });
-    for (const entity of page.data) found.set(entity.id, entity);
-    offset += page.data.length;
-    if (page.data.length === 0 || offset >= page.meta.pagination.totalCount) break;
-    if (offset > MAX_OFFSET) throw new UsageError(`more than ${MAX_OFFSET} ${plural(def)} match: narrow the filter`);
-  }
-  return [...found.values()];
+  const { rows } = await everyPage<Entity>(api, entityPath(def), { filter }, { api: def.api }, () => {
+    throw new UsageError(`more than ${MAX_OFFSET} ${plural(def)} match: narrow the filter`);
+  });
+  // A row can move between pages while they are read: each entity once.
+  return [...new Map(rows.map((e) => [e.id, e])).values()];
 }

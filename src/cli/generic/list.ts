@@ -1,7 +1,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
+import { everyPage, stoppedAt } from './pages.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Pagination } from '../../protocol/envelope.js';
-import { MAX_LIMIT, MAX_OFFSET } from '../../protocol/paging.js';
 import { SEMANTICS } from '../../resources/common.js';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
@@ -104,19 +104,7 @@ async function fetchRows(opts: ListOptions, deps: Deps): Promise<{ rows: unknown
     return { rows: envelope.data, page: envelope.meta.pagination };
   }
   return deps.io.spin(`fetching ${plural(opts.def)}`, async () => {
-    const rows: unknown[] = [];
-    let totalCount = 0;
-    for (let offset = 0; ; ) {
-      const envelope = await api.list(opts.path, { ...query, limit: MAX_LIMIT, offset }, target);
-      rows.push(...envelope.data);
-      totalCount = envelope.meta.pagination.totalCount;
-      offset += envelope.data.length;
-      if (envelope.data.length === 0 || offset >= totalCount) break;
-      if (offset > MAX_OFFSET) {
-        deps.io.warn(`stopped after ${rows.length} rows: the controller pages no further than offset ${MAX_OFFSET}; narrow the filter`);
-        break;
-      }
-    }
+    const { rows, totalCount } = await everyPage(api, opts.path, query, target, (n) => deps.io.warn(stoppedAt(n)));
     return { rows, page: { limit: rows.length, offset: 0, totalCount } };
   });
 }

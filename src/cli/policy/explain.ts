@@ -1,7 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
+import { everyPage } from '../generic/pages.js';
+import { FailureError } from '../../console/errors.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../client/types.js';
-import { MAX_LIMIT } from '../../protocol/paging.js';
 import { resource } from '../../resources/index.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
@@ -54,8 +55,12 @@ export function buildPolicyExplain(deps: Deps, run = runPolicyExplain): CommandU
 
 const named = (e: Record<string, unknown>): Named => ({ id: String(e.id), name: String(e.name) });
 
+/** Every entity of a list: a verdict from part of the policies would be wrong, so one that cannot be read whole fails. */
 async function all(api: ApiClient, path: string): Promise<Entity[]> {
-  return (await api.list<Entity>(path, { limit: MAX_LIMIT })).data;
+  const { rows } = await everyPage<Entity>(api, path, {}, {}, (n) => {
+    throw new FailureError(`${path} holds more than ${n} entries, more than the controller pages through: explain cannot read them all`);
+  });
+  return rows;
 }
 
 /** Everything `explain` says, from the controller's policy advice and relation lists. */

@@ -1,6 +1,6 @@
 import { Argument, Command } from '@commander-js/extra-typings';
+import { everyPage, stoppedAt } from '../generic/pages.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { MAX_LIMIT } from '../../protocol/paging.js';
 import type { Deps } from '../deps.js';
 import { FILTER_ARGUMENT, addListFlags, listOptions, runList } from '../generic/list.js';
 import { withMeta } from '../generic/meta.js';
@@ -65,9 +65,11 @@ export async function runPolicyList(opts: PolicyListOptions, deps: Deps): Promis
   // Every kind: one table with the kind beside each policy; json and yaml get the policies with a `kind` member.
   const api = await deps.api();
   const rows: Record<string, unknown>[] = [];
-  const pages = await Promise.all(POLICY_RESOURCES.map((def) => api.list<Record<string, unknown>>(entityPath(def), { filter: opts.filter, limit: MAX_LIMIT }, { api: def.api })));
+  const pages = await Promise.all(
+    POLICY_RESOURCES.map((def) => everyPage<Record<string, unknown>>(api, entityPath(def), { filter: opts.filter }, { api: def.api }, (n) => deps.io.warn(stoppedAt(n)))),
+  );
   for (const [i, def] of POLICY_RESOURCES.entries()) {
-    for (const entity of pages[i].data) {
+    for (const entity of pages[i]!.rows) {
       const kind = kindOf(def, entity);
       // The table shows roles as a person reads them (`@crm`, not `@<id>`): the controller's display form.
       const [who, what] = Object.values(kind.roles).map((field) => ((entity[`${field}Display`] as Array<{ name: string }> | undefined) ?? []).map((r) => r.name));
