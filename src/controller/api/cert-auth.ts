@@ -75,7 +75,7 @@ export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, n
   if (cert?.allowed !== true) throw INVALID_AUTH("the identity's auth policy does not allow certificates");
   const expired = Date.parse(leaf.validTo) < now.getTime() || Date.parse(leaf.validFrom) > now.getTime();
   if (expired && cert.allowExpiredCerts !== true) throw INVALID_AUTH("the client certificate is outside its validity and the identity's auth policy requires a valid one");
-  if (isDisabled(identity as unknown as { disabledAt: string | null; disabledUntil: string | null }, now)) throw INVALID_AUTH('the identity is disabled');
+  if (isDisabled(identity, now)) throw INVALID_AUTH('the identity is disabled');
   return { identity, authenticator };
 }
 

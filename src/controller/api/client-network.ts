@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import { headerOf } from '../server/auth-stage.js';
 import { jwtVerify } from 'jose';
 import { ApiError, notFound } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
@@ -36,9 +37,8 @@ async function usableService(rt: Runtime, ctx: Ctx): Promise<string> {
  * of a session that still exists, belongs to the caller and is for this service; anything else is 401.
  */
 async function checkSessionToken(rt: Runtime, ctx: Ctx, serviceId: string): Promise<void> {
-  const header = ctx.req.headers['session-token'];
-  const token = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (header === undefined) return;
+  const token = headerOf(ctx.req, 'session-token');
+  if (token === undefined) return;
   const refuse = (why: string) => new ApiError('UNAUTHORIZED', { message: `the session-token header is not a valid session token: ${why}` });
   if (!token) throw refuse('it is empty');
   let claims;

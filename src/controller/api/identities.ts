@@ -151,7 +151,7 @@ export async function presentIdentities(rows: Row[], rt: Runtime): Promise<Recor
       typeId: row.type,
       type: entityRef(identityType, row.type as string, row.type as string),
       authPolicy: entityRef(authPolicy, row.authPolicyId as string, row.refNames.authPolicyId),
-      disabled: isDisabled(row as unknown as { disabledAt: string | null; disabledUntil: string | null }, now),
+      disabled: isDisabled(row, now),
       authenticators: auth,
       enrollment,
       hasApiSession: withSession.has(row.id),
