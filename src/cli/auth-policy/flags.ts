@@ -6,7 +6,7 @@ import type { ApiClient } from '../../client/types.js';
 import { externalJwtSigner } from '../../resources/external-jwt-signer.js';
 import { given, integer } from '../generic/flags.js';
 import { resolveId } from '../generic/resolve.js';
-import { parseMinutes } from '../identity/duration.js';
+import { parseMinutes } from '../generic/duration.js';
 
 /** The words of `--primary`, and the member of `primary` each allows. */
 export const METHODS = { password: 'updb', cert: 'cert', 'ext-jwt': 'extJwt' } as const;

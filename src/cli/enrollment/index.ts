@@ -11,7 +11,7 @@ import { nameArgument } from '../generic/words.js';
 import { identity } from '../../resources/identity.js';
 import { ca } from '../../resources/ca.js';
 import type { NounModule } from '../nouns/verbs.js';
-import { parseMinutes } from '../identity/duration.js';
+import { parseMinutes } from '../generic/duration.js';
 import { jwtOutputOptions, reserveJwtOutput, type JwtOutput } from '../generic/jwt-output.js';
 
 export interface EnrollmentRefreshOptions extends NewJwtOptions {

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
-import { parseMinutes } from './duration.js';
+import { parseMinutes } from '../generic/duration.js';
 
 export interface IdentityDisableOptions {
   ref: string;
