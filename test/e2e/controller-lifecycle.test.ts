@@ -1,20 +1,20 @@
 // `ctl controller start` as a child process: the generated admin password is printed once (first start only),
 // the controller answers HTTPS with a certificate chain that verifies against the CA it serves, SIGTERM exits 0,
 // data and PKI survive a restart, an acknowledged write survives kill -9, and CTL_ADMIN_PASSWORD sets the password.
-import { dropDataDirDatabases, storeEnvFor } from '../helpers/postgres.js';
+import { storeEnvFor } from '../helpers/postgres.js';
+import { controllerProcesses } from '../helpers/controller-process.js';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import https from 'node:https';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import forge from 'node-forge';
-import { CTL_BIN, ctlEnv, runCtl, tempConfigDir } from '../helpers/cli.js';
+import { CTL_BIN, ctlEnv, runCtl } from '../helpers/cli.js';
 import { HttpHelper, assertError, assertStatus, createIdentity, randomPassword } from '../helpers/controller.js';
 import { REPO_ROOT } from '../helpers/spec.js';
 import { freePort } from '../helpers/ports.js';
@@ -27,19 +27,10 @@ interface Running {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-const children = new Set<ChildProcess>();
-const tmpDirs: string[] = [];
-
-after(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  for (const d of tmpDirs) await rm(d, { recursive: true, force: true });
-  await dropDataDirDatabases();
-});
+const controllers = controllerProcesses();
 
 async function newDataDir(): Promise<string> {
-  const parent = await mkdtemp(path.join(os.tmpdir(), 'ctl-lifecycle-'));
-  tmpDirs.push(parent);
-  return path.join(parent, 'data');
+  return path.join(await controllers.tmpDir('ctl-lifecycle-'), 'data');
 }
 
 /** GET without verification: only to learn that the port answers (trust is established from /cacerts after). */
@@ -62,7 +53,7 @@ function startProcess(dataDir: string, port: number, env: Record<string, string 
     env: ctlEnv({ env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.add(child);
+  controllers.track(child);
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -96,7 +87,6 @@ async function start(dataDir: string, env: Record<string, string | undefined> = 
 async function stop(r: Running, signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   r.child.kill(signal);
   const e = await r.exited;
-  children.delete(r.child);
   return e;
 }
 
@@ -218,8 +208,7 @@ describe('ctl controller start', () => {
       // admin out. The port is checked before anything is written.
       const r = startProcess(dataDir, port, await storeEnvFor(dataDir));
       const e = await r.exited;
-      children.delete(r.child);
-      assert.equal(e.code, 1, r.output());
+          assert.equal(e.code, 1, r.output());
       assert.match(r.output(), new RegExp(`port ${port} is in use`));
       assert.doesNotMatch(r.output(), /bug in ctl|\n\s+at .+\(.+:\d+:\d+\)/, 'no stack trace, not called a bug');
       assert.doesNotMatch(r.output(), /generated password/);
@@ -237,8 +226,7 @@ describe('ctl controller start', () => {
     const dataDir = await newDataDir();
     const password = randomPassword();
     const r = await start(dataDir, { CTL_ADMIN_PASSWORD: password });
-    const configDir = await tempConfigDir();
-    tmpDirs.push(path.dirname(configDir));
+    const configDir = path.join(await controllers.tmpDir('ctl-cli-'), 'config');
     const login = await runCtl(['login', r.url, '-u', 'admin', '--password-stdin', '--yes'], { configDir, stdin: `${password}\n` });
     assert.equal(login.code, 0, login.stderr);
     const list = await runCtl(['identity', 'list', '-o', 'json'], { configDir });
