@@ -1,8 +1,13 @@
 // Unit tests of the spec validator itself, with hand-made bodies: if these fail, every end-to-end result is suspect.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import {
+  REPO_ROOT,
   SPEC_CORRECTIONS,
+  SPEC_DIR,
   checkErrorEnvelope,
   definitionValidator,
   findOperation,
@@ -61,6 +66,18 @@ function errorEnvelope(code: string, extra: Record<string, unknown> = {}): Recor
     meta: { apiEnrollmentVersion: '0.0.1', apiVersion: '0.0.1' },
   };
 }
+
+describe('vendored documents', () => {
+  it('live inside the repository and are byte for byte what their README records as copied', () => {
+    assert.ok(SPEC_DIR.startsWith(REPO_ROOT + path.sep), `${SPEC_DIR} is outside ${REPO_ROOT}`);
+    const readme = readFileSync(path.join(SPEC_DIR, 'README.md'), 'utf8');
+    for (const name of ['management.yml', 'client.yml']) {
+      const digest = createHash('sha256').update(readFileSync(path.join(SPEC_DIR, name))).digest('hex');
+      assert.match(readme, new RegExp(`^${digest}  ${name.replace('.', '\\.')}$`, 'm'), `${name} changed since it was copied`);
+    }
+    assert.match(readFileSync(path.join(SPEC_DIR, 'LICENSE'), 'utf8'), /Apache License\s+Version 2\.0/);
+  });
+});
 
 describe('spec validator', () => {
   it('accepts a valid identityDetail envelope', () => {

@@ -1,6 +1,7 @@
 /**
- * The wire contract as data: the bundled OpenZiti Swagger 2.0 documents (`../shared/spec/openziti/*.yml`, beside the
- * repository), converted once to JSON Schema and compiled with ajv, one validator per operation and status.
+ * The wire contract as data: the OpenZiti Swagger 2.0 documents vendored unchanged in
+ * `test/vendor/openziti-edge-api/`, converted once to JSON Schema and compiled with ajv, one validator per operation
+ * and status.
  *
  * `validateResponse()` is what the HTTP test helper calls for every response it sees, so any test that talks to the
  * controller through it also checks the wire shapes.
@@ -20,8 +21,8 @@ import { parse as parseYaml } from 'yaml';
 export type ApiName = 'management' | 'client';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The shared specs live beside the checkout (CI checks them out the same way). */
-export const SPEC_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'spec', 'openziti');
+/** Vendored in the repository (source commit, version and licence in its README), so a clone tests alone. */
+export const SPEC_DIR = path.join(REPO_ROOT, 'test', 'vendor', 'openziti-edge-api');
 
 export const BASE_PATHS: Record<ApiName, string> = {
   management: '/edge/management/v1',
