@@ -181,6 +181,17 @@ for (const store of storesUnderTest()) {
           }
         });
 
+        it('takes what forms echo: an empty id on create, the entity\'s own id on patch', async () => {
+          const res = await t.admin.request('POST', `/${def.plural}`, { json: { ...(await validBody(t.admin, def, 'create')), id: '' } });
+          assert.equal(res.status, 201, JSON.stringify(res.body));
+          const id = res.body.data.id as string;
+          assert.notEqual(id, '');
+          if (ops.has('patch')) {
+            const patched = await t.admin.request('PATCH', `/${def.plural}/${id}`, { json: { id } });
+            assert.equal(patched.status, 200, JSON.stringify(patched.body));
+          }
+        });
+
         it('refuses unknown fields, wrong types and missing required fields, and writes nothing', async () => {
           const before = await count(t.admin, def);
           const body = await validBody(t.admin, def, 'create');
