@@ -153,6 +153,19 @@ for (const store of storesUnderTest()) {
           assert.equal(res.body.error.code, 'NOT_FOUND');
         });
 
+        it('lists the relations of an unknown parent as OpenZiti does: empty, or 404 where it reads the parent', async () => {
+          for (const [name, rel] of Object.entries(def.relations ?? {})) {
+            const res = await t.admin.request('GET', `/${def.plural}/no-such-id/${name}`);
+            if (rel.readsParent) {
+              assert.equal(res.status, 404, `${name}: ${JSON.stringify(res.body)}`);
+              assert.equal(res.body.error.code, 'NOT_FOUND');
+            } else {
+              assert.equal(res.status, 200, `${name}: ${JSON.stringify(res.body)}`);
+              assert.deepEqual([res.body.data, res.body.meta.pagination.totalCount], [[], 0], name);
+            }
+          }
+        });
+
         it('refuses callers who are not admins, and anonymous ones, with 401', async () => {
           for (const caller of [t.anonymous, t.user]) {
             const res = await caller.request('GET', `/${def.plural}`);
