@@ -138,13 +138,21 @@ async function signerBeforeDelete(rt: Runtime, row: Row): Promise<void> {
 
 /**
  * The built-in default policy is the one identities get when none is named: it stays. OpenZiti answers 409 (there,
- * identities always reference it); so does this, whether or not one does now.
+ * identities always reference it); so does this, whether or not one does now. A policy that a signer gives the
+ * identities it enrolls stays too (OpenZiti's foreign key on enrollAuthPolicyId).
  */
-async function beforeDelete(_rt: Runtime, row: Row): Promise<void> {
-  if (!row.isSystem) return;
+async function beforeDelete(rt: Runtime, row: Row): Promise<void> {
+  if (row.isSystem) {
+    throw new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
+      message: `the auth policy '${row.id}' is built in: identities get it when none is named; it can be edited, not deleted`,
+      cause: { field: 'authPolicyId', reason: 'the default of every identity', value: row.id },
+    });
+  }
+  const signer = await rt.store.repo('external-jwt-signer').findOne({ enrollAuthPolicyId: row.id });
+  if (!signer) return;
   throw new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
-    message: `the auth policy '${row.id}' is built in: identities get it when none is named; it can be edited, not deleted`,
-    cause: { field: 'authPolicyId', reason: 'the default of every identity', value: row.id },
+    message: `the auth policy '${row.name as string}' is the enrollment auth policy of the external JWT signer '${signer.name as string}'`,
+    cause: { field: 'enrollAuthPolicyId', reason: `referenced by external JWT signer ${signer.id}`, value: row.id },
   });
 }
 

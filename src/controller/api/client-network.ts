@@ -131,6 +131,7 @@ const BUDGETED = new Set([
   'POST /enroll/extend/router',
   'POST /enroll/ott',
   'POST /enroll/ottca',
+  'POST /enroll/token',
   'POST /enroll/updb',
   'POST /posture-response',
   'POST /posture-response-bulk',
