@@ -385,7 +385,10 @@ for (const store of storesUnderTest()) {
         const list = expectStatus(await w.client.request('GET', `/services/${w.serviceId}/edge-routers`), 200);
         assert.deepEqual(list.data.edgeRouters.map((r: { name: string }) => r.name), ['er-client']);
         const hidden = await create('/services', { name: 'routers-hidden', roleAttributes: ['routed'], encryptionRequired: true });
-        for (const id of [hidden, 'no-such-service']) expectStatus(await w.client.request('GET', `/services/${id}/edge-routers`), 404, 'NOT_FOUND');
+        for (const id of [hidden, 'no-such-service']) {
+          const res = expectStatus(await w.client.request('GET', `/services/${id}/edge-routers`), 404, 'NOT_FOUND');
+          assert.equal(res.error.cause, undefined, 'no cause, as OpenZiti answers this 404');
+        }
         expectStatus(await w.client.request('GET', `/services/${w.serviceId}/edge-routers`, { query: 'filter=name%3D' }), 400);
         expectStatus(await caller(t.app).request('GET', `/services/${w.serviceId}/edge-routers`), 401, 'UNAUTHORIZED');
 
@@ -418,7 +421,10 @@ for (const store of storesUnderTest()) {
         const hidden = await create('/services', { name: 'terms-hidden', encryptionRequired: true });
         await create('/terminators', { service: hidden, router: routerId, address: 'tcp:10.0.0.2:80', binding: 'transport' });
         // As OpenZiti's listClientTerminators, which reads the service for the identity first.
-        for (const id of [hidden, 'no-such-service']) expectStatus(await w.client.request('GET', `/services/${id}/terminators`), 404, 'NOT_FOUND');
+        for (const id of [hidden, 'no-such-service']) {
+          const res = expectStatus(await w.client.request('GET', `/services/${id}/terminators`), 404, 'NOT_FOUND');
+          assert.equal(res.error.cause, undefined, 'no cause, as OpenZiti answers this 404');
+        }
         expectStatus(await w.client.request('GET', `/services/${w.serviceId}/terminators`, { query: 'filter=%3D%3D' }), 400);
         expectStatus(await caller(t.app).request('GET', `/services/${w.serviceId}/terminators`), 401, 'UNAUTHORIZED');
       });

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { headerOf } from '../server/auth-stage.js';
 import { jwtVerify } from 'jose';
-import { ApiError, notFound } from '../../protocol/errors.js';
+import { ApiError } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Handler, Route } from '../server/types.js';
@@ -20,10 +20,13 @@ const edgeRouter = resource('edge-router');
  * terminators of a service it may use, and the per-client request budget of the client API.
  */
 
-/** A service the caller may dial or bind, or 404: one it may not use is as unknown as one that does not exist. */
+/**
+ * A service the caller may dial or bind, or 404: one it may not use is as unknown as one that does not exist. The
+ * 404 carries no cause, as OpenZiti's answer here does (its RespondWithNotFound, unlike the detail's not-found error).
+ */
 async function usableService(rt: Runtime, ctx: Ctx): Promise<string> {
   const permissions = await permissionsOnService(rt, ctx.principal!.identityId, ctx.params.id);
-  if (permissions.length === 0) throw notFound('service', ctx.params.id);
+  if (permissions.length === 0) throw new ApiError('NOT_FOUND');
   return ctx.params.id;
 }
 
