@@ -397,10 +397,14 @@ for (const store of storesUnderTest()) {
         expectStatus(await withToken(created.token), 200);
         for (const bad of ['garbage', `${created.token.slice(0, -4)}AAAA`, '']) expectStatus(await withToken(bad), 401, 'UNAUTHORIZED');
         // The same identity in another API session may not use it: the token is its API session's.
-        const secondLogin = expectStatus(await caller(t.app).request('POST', '/authenticate', { query: 'method=password', json: { username: 'routers-identity', password: 'Pass-word-1' } }), 200);
+        const json = { username: 'routers-identity', password: 'Pass-word-1' };
+        const login = await caller(t.app).request('POST', '/authenticate', { query: 'method=password', json });
+        const secondLogin = expectStatus(login, 200);
         const sameIdentity = caller(t.app, secondLogin.data.token);
-        expectStatus(await sameIdentity.request('GET', `/services/${w.serviceId}/edge-routers`), 200);
-        expectStatus(await sameIdentity.request('GET', `/services/${w.serviceId}/edge-routers`, { headers: { 'session-token': created.token } }), 401, 'UNAUTHORIZED');
+        const routers = (headers: Record<string, string> = {}) =>
+          sameIdentity.request('GET', `/services/${w.serviceId}/edge-routers`, { headers });
+        expectStatus(await routers(), 200);
+        expectStatus(await routers({ 'session-token': created.token }), 401, 'UNAUTHORIZED');
         // Another identity's token, and the token of an ended session, are not valid either.
         const other = await guarded('routers-other', { typeId: 'DOMAIN', domains: ['corp'] });
         await create('/service-policies', { name: 'routers-other-too', type: 'Dial', semantic: 'AnyOf', identityRoles: [`@${other.id}`], serviceRoles: [`@${w.serviceId}`] });

@@ -9,7 +9,21 @@ import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
 
 const CLIENT = '/edge/client/v1';
-const CLIENT_KEYS = ['_links', 'audience', 'clientId', 'createdAt', 'enrollToCertEnabled', 'enrollToTokenEnabled', 'externalAuthUrl', 'id', 'name', 'scopes', 'tags', 'targetToken', 'updatedAt'];
+const CLIENT_KEYS = [
+  '_links',
+  'audience',
+  'clientId',
+  'createdAt',
+  'enrollToCertEnabled',
+  'enrollToTokenEnabled',
+  'externalAuthUrl',
+  'id',
+  'name',
+  'scopes',
+  'tags',
+  'targetToken',
+  'updatedAt',
+];
 
 for (const store of storesUnderTest()) {
   describe(`external JWT signers (${store})`, () => {

@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { createCsr } from '../../src/protocol/csr.js';
-import { LoginThrottle, DEFAULT_LOGIN_THROTTLE } from '../../src/controller/auth/throttle.js';
 import { opensslCa } from '../helpers/openssl.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
@@ -17,6 +16,15 @@ import { validateResponse } from '../helpers/spec.js';
 const CLIENT = '/edge/client/v1';
 const nowS = () => Math.floor(Date.now() / 1000);
 const ecCsr = () => createCsr(generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey, 'enrolling-device');
+const UPDB_RULES = {
+  allowed: true,
+  minPasswordLength: 5,
+  requireSpecialChar: false,
+  requireNumberChar: false,
+  requireMixedCase: false,
+  maxAttempts: 0,
+  lockoutDurationMinutes: 0,
+};
 
 for (const store of storesUnderTest()) {
   describe(`enrollment with external JWTs (${store})`, () => {
@@ -29,72 +37,89 @@ for (const store of storesUnderTest()) {
 
     const token = (claims: Record<string, unknown> = {}, signWith = key) => {
       n += 1;
-      const base = { iss: issuer, aud: 'ctl', sub: `user-${n}@corp`, preferred_username: `enrolled-${n}`, groups: ['staff', 'vpn'], exp: nowS() + 300 };
-      return new SignJWT({ ...base, ...claims }).setProtectedHeader({ alg: 'ES256', kid: 'enroll-kid' }).sign(signWith);
+      const base = { iss: issuer, aud: 'ctl', sub: `user-${n}@corp`, exp: nowS() + 300 };
+      const enrolling = { preferred_username: `enrolled-${n}`, groups: ['staff', 'vpn'] };
+      const jwt = new SignJWT({ ...base, ...enrolling, ...claims });
+      return jwt.setProtectedHeader({ alg: 'ES256', kid: 'enroll-kid' }).sign(signWith);
     };
     /** `POST /enroll/token`, the answer checked against OpenZiti's Swagger. */
-    const enroll = async (jwt: string | undefined, body?: Record<string, unknown>, headers: Record<string, string> = {}) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `${CLIENT}/enroll/token`,
-        headers: { ...(jwt === undefined ? {} : { authorization: `Bearer ${jwt}` }), ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-        payload: body ? JSON.stringify(body) : undefined,
-      });
+    type Json = Record<string, unknown>;
+    const enroll = async (jwt: string | undefined, body?: Json, extra: Record<string, string> = {}) => {
+      const headers: Record<string, string> = { ...extra };
+      if (jwt !== undefined) headers.authorization = `Bearer ${jwt}`;
+      if (body) headers['content-type'] = 'application/json';
+      const payload = body ? JSON.stringify(body) : undefined;
+      const res = await t.app.inject({ method: 'POST', url: `${CLIENT}/enroll/token`, headers, payload });
       const json = res.body ? res.json() : undefined;
       validateResponse('client', 'POST', '/enroll/token', res.statusCode, json);
       return { status: res.statusCode, body: json };
     };
-    const identityByExternalId = async (externalId: string) =>
-      (await t.admin.request('GET', '/identities', { query: `filter=${encodeURIComponent(`externalId = "${externalId}"`)}` })).body.data as any[];
-    const identityCount = async () => (await t.admin.request('GET', '/identities', { query: 'limit=1' })).body.meta.pagination.totalCount as number;
-    const patchSigner = async (json: Record<string, unknown>) => {
-      const res = await t.admin.request('PATCH', `/external-jwt-signers/${signerId}`, { json });
+    const filter = (zitiql: string) => `filter=${encodeURIComponent(zitiql)}`;
+    const identityByExternalId = async (externalId: string) => {
+      const res = await t.admin.request('GET', '/identities', { query: filter(`externalId = "${externalId}"`) });
+      return res.body.data as any[];
+    };
+    const identityCount = async () =>
+      (await t.admin.request('GET', '/identities', { query: 'limit=1' })).body.meta.pagination.totalCount as number;
+    const signers = {
+      create: (json: Json) => t.admin.request('POST', '/external-jwt-signers', { json }),
+      get: async (id: string) => (await t.admin.request('GET', `/external-jwt-signers/${id}`)).body.data,
+      patch: (id: string, json: Json) => t.admin.request('PATCH', `/external-jwt-signers/${id}`, { json }),
+      named: async (name: string) => {
+        const res = await t.admin.request('GET', '/external-jwt-signers', { query: filter(`name = "${name}"`) });
+        return res.body.data;
+      },
+    };
+    const patchSigner = async (json: Json) => {
+      const res = await signers.patch(signerId, json);
       assert.equal(res.status, 200, JSON.stringify(res.body));
     };
 
     before(async () => {
       t = await createTestApp(store);
-      // The refusals below come from one address: the login throttle is not what is tested here.
-      t.app.runtime.loginThrottle = new LoginThrottle({ ...DEFAULT_LOGIN_THROTTLE, perAddress: { capacity: 10_000, refillPerSecond: 1, maxKeys: 100 }, perUsername: { capacity: 10_000, refillPerSecond: 1, maxKeys: 100 } });
-      const res = await t.admin.request('POST', '/external-jwt-signers', {
-        json: {
-          name: 'enroll-idp',
-          enabled: true,
-          issuer,
-          audience: 'ctl',
-          certPem: idp.pem,
-          kid: 'enroll-kid',
-          useExternalId: true,
-          enrollToCertEnabled: true,
-          enrollToTokenEnabled: true,
-          enrollNameClaimsSelector: '/preferred_username',
-          enrollAttributeClaimsSelector: 'groups',
-        },
+      const res = await signers.create({
+        name: 'enroll-idp',
+        enabled: true,
+        issuer,
+        audience: 'ctl',
+        certPem: idp.pem,
+        kid: 'enroll-kid',
+        useExternalId: true,
+        enrollToCertEnabled: true,
+        enrollToTokenEnabled: true,
+        enrollNameClaimsSelector: '/preferred_username',
+        enrollAttributeClaimsSelector: 'groups',
       });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       signerId = res.body.data.id;
     });
     after(async () => t?.close());
 
-    it('a signer serves its enrollment settings, OpenZiti\'s defaults where none were given, and the client list shows the flags', async () => {
-      const plain = await t.admin.request('POST', '/external-jwt-signers', { json: { name: 'plain-idp', enabled: true, issuer: 'https://plain.example', audience: 'a', jwksEndpoint: 'https://plain.example/jwks', id: '' } });
+    it('a signer serves its enrollment settings, with OpenZiti\'s defaults; its client view the flags', async () => {
+      const keySet = { issuer: 'https://plain.example', audience: 'a', jwksEndpoint: 'https://plain.example/jwks' };
+      const plain = await signers.create({ name: 'plain-idp', enabled: true, ...keySet, id: '' });
       assert.equal(plain.status, 201, JSON.stringify(plain.body));
-      const d = (await t.admin.request('GET', `/external-jwt-signers/${plain.body.data.id}`)).body.data;
-      assert.deepEqual(
-        [d.enrollToCertEnabled, d.enrollToTokenEnabled, d.enrollNameClaimsSelector, d.enrollAttributeClaimsSelector, d.enrollAuthPolicyId],
-        [false, false, '/sub', '', 'default'],
-      );
-      const s = (await t.admin.request('GET', `/external-jwt-signers/${signerId}`)).body.data;
-      assert.deepEqual([s.enrollToCertEnabled, s.enrollToTokenEnabled, s.enrollNameClaimsSelector, s.enrollAttributeClaimsSelector], [true, true, '/preferred_username', 'groups']);
-      const listed = (await t.anonymous.request('GET', `${CLIENT}/external-jwt-signers`)).body.data.find((x: { id: string }) => x.id === signerId);
-      assert.deepEqual([listed.enrollToCertEnabled, listed.enrollToTokenEnabled], [true, true]);
-      const filtered = await t.admin.request('GET', '/external-jwt-signers', { query: `filter=${encodeURIComponent('enrollToCertEnabled = true')}` });
+      const plainId = plain.body.data.id as string;
+      const settings = (d: any) => [
+        d.enrollToCertEnabled,
+        d.enrollToTokenEnabled,
+        d.enrollNameClaimsSelector,
+        d.enrollAttributeClaimsSelector,
+      ];
+      const d = await signers.get(plainId);
+      assert.deepEqual([...settings(d), d.enrollAuthPolicyId], [false, false, '/sub', '', 'default']);
+      assert.deepEqual(settings(await signers.get(signerId)), [true, true, '/preferred_username', 'groups']);
+      const listed = (await t.anonymous.request('GET', `${CLIENT}/external-jwt-signers`)).body.data;
+      const mine = listed.find((x: { id: string }) => x.id === signerId);
+      assert.deepEqual([mine.enrollToCertEnabled, mine.enrollToTokenEnabled], [true, true]);
+      const filtered = await t.admin.request('GET', '/external-jwt-signers', { query: filter('enrollToCertEnabled') });
       assert.deepEqual(filtered.body.data.map((x: { id: string }) => x.id), [signerId]);
       // "" clears the attribute selector, as a form that empties the field sends it.
-      const cleared = await t.admin.request('PATCH', `/external-jwt-signers/${plain.body.data.id}`, { json: { enrollAttributeClaimsSelector: 'roles' } });
-      assert.equal(cleared.status, 200);
-      await t.admin.request('PATCH', `/external-jwt-signers/${plain.body.data.id}`, { json: { enrollAttributeClaimsSelector: '' } });
-      assert.equal((await t.admin.request('GET', `/external-jwt-signers/${plain.body.data.id}`)).body.data.enrollAttributeClaimsSelector, '');
+      const set = (value: string) => signers.patch(plainId, { enrollAttributeClaimsSelector: value });
+      assert.equal((await set('roles')).status, 200);
+      assert.equal((await signers.get(plainId)).enrollAttributeClaimsSelector, 'roles');
+      assert.equal((await set('')).status, 200);
+      assert.equal((await signers.get(plainId)).enrollAttributeClaimsSelector, '');
     });
 
     it('refuses enrollment settings the auth policy cannot honour, naming the field, and writes nothing', async () => {
@@ -102,7 +127,12 @@ for (const store of storesUnderTest()) {
         const res = await t.admin.request('POST', '/auth-policies', {
           json: {
             name: `policy-${Math.random().toString(36).slice(2, 8)}`,
-            primary: { cert: { allowed: false, allowExpiredCerts: false }, updb: { allowed: true, minPasswordLength: 5, requireSpecialChar: false, requireNumberChar: false, requireMixedCase: false, maxAttempts: 0, lockoutDurationMinutes: 0 }, extJwt: { allowed: false, allowedSigners: [] }, ...primary },
+            primary: {
+              cert: { allowed: false, allowExpiredCerts: false },
+              updb: UPDB_RULES,
+              extJwt: { allowed: false, allowedSigners: [] },
+              ...primary,
+            },
             secondary: { requireTotp: false, requireExtJwtSigner: null },
           },
         });
@@ -110,27 +140,29 @@ for (const store of storesUnderTest()) {
         return res.body.data.id as string;
       };
       const noCert = await policy({});
-      const body = { name: 'refused-idp', enabled: true, issuer: 'https://refused.example', audience: 'a', jwksEndpoint: 'https://refused.example/jwks' };
-      const refusals: [Record<string, unknown>, string, RegExp][] = [
+      const keySet = { issuer: 'https://refused.example', audience: 'a', jwksEndpoint: 'https://refused.example/jwks' };
+      const body = { name: 'refused-idp', enabled: true, ...keySet };
+      const refusals: [Json, string, RegExp][] = [
         [{ enrollAuthPolicyId: 'no-such-policy' }, 'enrollAuthPolicyId', /could not be found/],
-        [{ enrollAuthPolicyId: noCert, enrollToCertEnabled: true }, 'enrollAuthPolicyId', /certificate authentication on auth policy is disabled/],
-        [{ enrollAuthPolicyId: noCert, enrollToTokenEnabled: true }, 'enrollAuthPolicyId', /external jwt authentication on auth policy is disabled/],
+        [{ enrollAuthPolicyId: noCert, enrollToCertEnabled: true }, 'enrollAuthPolicyId', /certificate .* disabled/],
+        [{ enrollAuthPolicyId: noCert, enrollToTokenEnabled: true }, 'enrollAuthPolicyId', /external jwt .* disabled/],
         [{ enrollNameClaimsSelector: '/a~2b' }, 'enrollNameClaimsSelector', /JSON pointer/],
         [{ enrollAttributeClaimsSelector: 'groups~' }, 'enrollAttributeClaimsSelector', /JSON pointer/],
         [{ enrollToCertEnabled: 'yes' }, 'enrollToCertEnabled', /boolean/],
       ];
       for (const [extra, field, reason] of refusals) {
-        const res = await t.admin.request('POST', '/external-jwt-signers', { json: { ...body, ...extra } });
+        const res = await signers.create({ ...body, ...extra });
         assert.equal(res.status, 400, JSON.stringify(res.body));
         assert.equal(res.body.error.cause.field, field, JSON.stringify(res.body));
         assert.match(res.body.error.cause.reason, reason);
       }
-      assert.equal((await t.admin.request('GET', '/external-jwt-signers', { query: `filter=${encodeURIComponent('name = "refused-idp"')}` })).body.data.length, 0);
-      const patched = await t.admin.request('PATCH', `/external-jwt-signers/${signerId}`, { json: { enrollAuthPolicyId: noCert } });
+      assert.deepEqual(await signers.named('refused-idp'), []);
+      const patched = await signers.patch(signerId, { enrollAuthPolicyId: noCert });
       assert.equal(patched.status, 400, 'the signer enrolls to certificates: a policy without them will not do');
       // A policy a signer gives its enrolled identities cannot be deleted from under it.
       const withCert = await policy({ cert: { allowed: true, allowExpiredCerts: false } });
-      const named = await t.admin.request('POST', '/external-jwt-signers', { json: { ...body, enrollAuthPolicyId: withCert, enrollToCertEnabled: true } });
+      const enrollsToCert = { enrollAuthPolicyId: withCert, enrollToCertEnabled: true };
+      const named = await signers.create({ ...body, ...enrollsToCert });
       assert.equal(named.status, 201, JSON.stringify(named.body));
       const del = await t.admin.request('DELETE', `/auth-policies/${withCert}`);
       assert.equal(del.status, 409, JSON.stringify(del.body));
@@ -153,9 +185,10 @@ for (const store of storesUnderTest()) {
       assert.equal(made.authPolicyId, 'default');
       assert.equal(made.isAdmin, false);
       const cert = new X509Certificate(res.body.data.cert.split(/(?<=-----END CERTIFICATE-----)/)[0]);
-      assert.match(cert.subjectAltName ?? '', new RegExp(`/identity/${made.id}`), 'the SPIFFE id names the new identity');
+      assert.match(cert.subjectAltName ?? '', new RegExp(`/identity/${made.id}`), 'its SPIFFE id names the identity');
       const auth = (await t.admin.request('GET', `/identities/${made.id}/authenticators`)).body.data;
-      assert.deepEqual(auth.map((a: { method: string; isIssuedByNetwork: boolean }) => [a.method, a.isIssuedByNetwork]), [['cert', true]]);
+      const kinds = auth.map((a: { method: string; isIssuedByNetwork: boolean }) => [a.method, a.isIssuedByNetwork]);
+      assert.deepEqual(kinds, [['cert', true]]);
       // The same token again, or another token naming the same subject, enrolls nothing more.
       const before = await identityCount();
       const again = await enroll(await token({ sub }), { clientCsr: ecCsr() });
@@ -173,12 +206,13 @@ for (const store of storesUnderTest()) {
       const [made] = await identityByExternalId(sub);
       assert.deepEqual(made.roleAttributes, ['single']);
       assert.deepEqual((await t.admin.request('GET', `/identities/${made.id}/authenticators`)).body.data, []);
-      const login = await t.app.inject({ method: 'POST', url: `${CLIENT}/authenticate?method=ext-jwt`, headers: { authorization: `Bearer ${jwt}` } });
+      const url = `${CLIENT}/authenticate?method=ext-jwt`;
+      const login = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${jwt}` } });
       assert.equal(login.statusCode, 200, login.body);
       assert.equal(login.json().data.identity.id, made.id);
     });
 
-    it('refuses bad tokens (400), enrollment the signer or its policy does not allow (409), bad CSRs; nothing is made', async () => {
+    it('refuses bad tokens (400), enrollment not allowed (409), bad CSRs and names; makes nothing', async () => {
       const before = await identityCount();
       const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
       const invalid: [string | undefined, Record<string, string>, string][] = [
@@ -214,7 +248,8 @@ for (const store of storesUnderTest()) {
       await patchSigner({ enrollToCertEnabled: true, enrollToTokenEnabled: false });
       assert.equal((await enroll(await token())).body.error.code, 'INVALID_ENROLLMENT_NOT_ALLOWED');
       await patchSigner({ enrollToTokenEnabled: true, enabled: false });
-      assert.equal((await enroll(await token(), { clientCsr: ecCsr() })).body.error.code, 'INVALID_ENROLLMENT_TOKEN', 'a disabled signer');
+      const disabled = await enroll(await token(), { clientCsr: ecCsr() });
+      assert.equal(disabled.body.error.code, 'INVALID_ENROLLMENT_TOKEN', 'a disabled signer');
       await patchSigner({ enabled: true });
       // The policy is read again at enrollment: one that no longer allows ext-JWT logins with the signer refuses.
       await t.admin.request('PATCH', '/auth-policies/default', { json: { primary: { extJwt: { allowed: false } } } });

@@ -153,7 +153,7 @@ for (const store of storesUnderTest()) {
           assert.equal(res.body.error.code, 'NOT_FOUND');
         });
 
-        it('lists the relations of an unknown parent as OpenZiti does: empty, or 404 where it reads the parent', async () => {
+        it('lists the relations of an unknown parent as OpenZiti: empty, or 404 if it reads the parent', async () => {
           for (const [name, rel] of Object.entries(def.relations ?? {})) {
             const res = await t.admin.request('GET', `/${def.plural}/no-such-id/${name}`);
             if (rel.readsParent) {
@@ -195,7 +195,8 @@ for (const store of storesUnderTest()) {
         });
 
         it('takes what forms echo: an empty id on create, the entity\'s own id on patch', async () => {
-          const res = await t.admin.request('POST', `/${def.plural}`, { json: { ...(await validBody(t.admin, def, 'create')), id: '' } });
+          const body = await validBody(t.admin, def, 'create');
+          const res = await t.admin.request('POST', `/${def.plural}`, { json: { ...body, id: '' } });
           assert.equal(res.status, 201, JSON.stringify(res.body));
           const id = res.body.data.id as string;
           assert.notEqual(id, '');

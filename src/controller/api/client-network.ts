@@ -76,7 +76,8 @@ async function serviceTerminators(rt: Runtime, ctx: Ctx) {
   const repo = rt.store.repoFor(terminator);
   const serviceId = await usableService(rt, ctx);
   const page = await repo.list({ ...listParams(ctx.query), scope: { where: { service: serviceId } } });
-  const names = page.rows.length ? await rt.store.repo('service').findAll({ id: serviceId }, { columns: ['name'] }) : [];
+  const services = rt.store.repo('service');
+  const names = page.rows.length ? await services.findAll({ id: serviceId }, { columns: ['name'] }) : [];
   return {
     data: page.rows.map((row) => {
       const base = toWire(terminator, row);

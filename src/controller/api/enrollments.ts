@@ -22,7 +22,8 @@ export type EnrollmentRequest = { method: 'ott' } | { method: 'updb'; username: 
 export function parseEnrollmentRequest(value: unknown): EnrollmentRequest | undefined {
   if (value === undefined || value === null) return undefined;
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined && obj[k] !== null && obj[k] !== false && obj[k] !== '');
+  const asked = (v: unknown) => v !== undefined && v !== null && v !== false && v !== '';
+  const keys = Object.keys(obj).filter((k) => asked(obj[k]));
   if (keys.length === 0) return undefined;
   if (keys.length > 1) throw invalidField('enrollment', 'give exactly one enrollment method: ott, ottca or updb', value);
   const [method] = keys;

@@ -22,7 +22,15 @@ const ZERO_TIME = '0001-01-01T00:00:00.000Z';
  * Read-model fields the Swagger types as (non-null) strings: served empty when the signer has none, as OpenZiti
  * does (it omits an empty enrollAttributeClaimsSelector).
  */
-const EMPTY_WHEN_ABSENT = ['audience', 'kid', 'clientId', 'externalAuthUrl', 'commonName', 'fingerprint', 'enrollAttributeClaimsSelector'] as const;
+const EMPTY_WHEN_ABSENT = [
+  'audience',
+  'kid',
+  'clientId',
+  'externalAuthUrl',
+  'commonName',
+  'fingerprint',
+  'enrollAttributeClaimsSelector',
+] as const;
 const CLIENT_SYMBOLS = new Set<string>(['id', 'createdAt', 'updatedAt', 'name', 'externalAuthUrl', 'clientId', 'audience', 'targetToken']);
 
 /** create, replace, patch: the generic write, after what forms send back of the read model (see below). */
@@ -84,7 +92,7 @@ function checkJwksEndpoint(value: string): void {
   if (url.username || url.password) throw invalidField('jwksEndpoint', 'jwksEndpoint must not carry credentials', value);
 }
 
-/** A JSON pointer (RFC 6901) once `/` is put in front, as OpenZiti reads a claims selector: `~` only as `~0` or `~1`. */
+/** A JSON pointer (RFC 6901) once `/` is put in front, as OpenZiti reads a claims selector: `~` only as `~0`, `~1`. */
 function checkSelector(field: string, selector: unknown): void {
   if (typeof selector === 'string' && /~(?![01])/.test(selector)) {
     throw invalidField(field, `${field} is not a JSON pointer: '~' must be followed by 0 or 1`, selector);
@@ -103,7 +111,8 @@ async function checkEnrollment(rt: Runtime, after: Record<string, unknown>): Pro
   const policy = (await rt.store.repo('auth-policy').find(policyId)) as unknown as AuthPolicyShape | undefined;
   if (!policy) throw invalidField('enrollAuthPolicyId', 'the auth policy could not be found', policyId);
   if (after.enrollToTokenEnabled === true && policy.primary.extJwt.allowed !== true) {
-    throw invalidField('enrollAuthPolicyId', 'primary external jwt authentication on auth policy is disabled', policyId);
+    const reason = 'primary external jwt authentication on auth policy is disabled';
+    throw invalidField('enrollAuthPolicyId', reason, policyId);
   }
   if (after.enrollToCertEnabled === true && policy.primary.cert.allowed !== true) {
     throw invalidField('enrollAuthPolicyId', 'primary certificate authentication on auth policy is disabled', policyId);

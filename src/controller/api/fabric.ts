@@ -92,11 +92,13 @@ function readOnly(rt: Runtime, path: string, def: ResourceDef, shape: (row: Reco
 function unstoredSchema(symbols: Record<string, SymbolType>): FilterSchema {
   return {
     idSql: quote('id'),
-    symbols: Object.fromEntries(Object.entries(symbols).map(([name, type]) => [name, { kind: 'scalar' as const, type, sql: quote(name) }])),
+    symbols: Object.fromEntries(
+      Object.entries(symbols).map(([name, type]) => [name, { kind: 'scalar' as const, type, sql: quote(name) }]),
+    ),
   };
 }
 
-/** The symbols OpenZiti's fabric gives its in-memory link and circuit lists (controller/model link and circuit managers). */
+/** The symbols OpenZiti's fabric gives its in-memory link and circuit lists (its link and circuit managers). */
 const LINK_SYMBOLS = unstoredSchema({
   id: 'string',
   protocol: 'string',
@@ -110,7 +112,14 @@ const LINK_SYMBOLS = unstoredSchema({
   state: 'string',
   iteration: 'number',
 });
-const CIRCUIT_SYMBOLS = unstoredSchema({ id: 'string', clientId: 'string', service: 'string', terminator: 'string', createdAt: 'datetime', updatedAt: 'datetime' });
+const CIRCUIT_SYMBOLS = unstoredSchema({
+  id: 'string',
+  clientId: 'string',
+  service: 'string',
+  terminator: 'string',
+  createdAt: 'datetime',
+  updatedAt: 'datetime',
+});
 
 /**
  * A list only a data plane fills: always empty here. OpenZiti's in-memory lists report their paging and no

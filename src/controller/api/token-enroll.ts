@@ -24,12 +24,14 @@ const TOKEN_BODY = { type: 'object', properties: {}, additionalProperties: false
 /** Every reason a token is not one to enroll with: one answer, the reason in the log only (as OpenZiti). */
 function invalidToken(rt: Runtime, why: string): ApiError {
   rt.log(`token enrollment refused: ${why}`);
-  return new ApiError('INVALID_ENROLLMENT_TOKEN', { message: 'The enrollment token is not valid: it is not a valid token of an enabled external JWT signer' });
+  const message = 'The enrollment token is not valid: it is not a valid token of an enabled external JWT signer';
+  return new ApiError('INVALID_ENROLLMENT_TOKEN', { message });
 }
 
 function notAllowed(rt: Runtime, why: string): ApiError {
   rt.log(`token enrollment refused: ${why}`);
-  return new ApiError('INVALID_ENROLLMENT_NOT_ALLOWED', { message: `The configuration does not allow this enrollment: ${why}` });
+  const message = `The configuration does not allow this enrollment: ${why}`;
+  return new ApiError('INVALID_ENROLLMENT_NOT_ALLOWED', { message });
 }
 
 /** A selector as OpenZiti reads it: a JSON pointer, `/` put in front when it has none (`sub` is `/sub`). */
@@ -58,7 +60,9 @@ async function signerOf(rt: Runtime, ctx: Ctx, token: string): Promise<Row> {
     const { claims } = peekJwt(token);
     signer = typeof claims.iss === 'string' ? await signers.findOne({ issuer: claims.iss }) : undefined;
   }
-  if (!signer) throw invalidToken(rt, named !== undefined ? `no signer has the id ${named}` : "no signer has the token's issuer");
+  if (!signer) {
+    throw invalidToken(rt, named !== undefined ? `no signer has the id ${named}` : "no signer has the token's issuer");
+  }
   if (signer.enabled !== true) throw invalidToken(rt, `the signer ${signer.name as string} is disabled`);
   return signer;
 }
@@ -66,8 +70,9 @@ async function signerOf(rt: Runtime, ctx: Ctx, token: string): Promise<Row> {
 /** What the token says of the identity to make: its external id, name and role attributes. */
 async function claimsOf(rt: Runtime, ctx: Ctx, token: string, signer: Row) {
   const { claims, subject } = await validateSignerToken(rt, token, signer, ctx.now);
-  const name = claimAt(claims, pointer((signer.enrollNameClaimsSelector as string | null) || DEFAULT_ENROLL_NAME_CLAIMS_SELECTOR));
-  if (typeof name !== 'string' || name === '') throw invalidToken(rt, 'the token has no name claim (the signer\'s enrollNameClaimsSelector)');
+  const nameSelector = (signer.enrollNameClaimsSelector as string | null) || DEFAULT_ENROLL_NAME_CLAIMS_SELECTOR;
+  const name = claimAt(claims, pointer(nameSelector));
+  if (typeof name !== 'string' || name === '') throw invalidToken(rt, `the token has no name claim at ${nameSelector}`);
   const roleAttributes = attributesOf(claims, signer.enrollAttributeClaimsSelector as string | null);
   if (!roleAttributes) throw invalidToken(rt, 'the attribute claim is neither a string nor an array of strings');
   return { externalId: subject, name, roleAttributes };
@@ -79,13 +84,21 @@ async function claimsOf(rt: Runtime, ctx: Ctx, token: string, signer: Row) {
  */
 async function checkAllowed(rt: Runtime, signer: Row, withCert: boolean): Promise<string> {
   const name = signer.name as string;
-  if (withCert && signer.enrollToCertEnabled !== true) throw notAllowed(rt, `the signer ${name} does not enroll to certificates`);
-  if (!withCert && signer.enrollToTokenEnabled !== true) throw notAllowed(rt, `the signer ${name} does not enroll to tokens`);
+  if (withCert && signer.enrollToCertEnabled !== true) {
+    throw notAllowed(rt, `the signer ${name} does not enroll to certificates`);
+  }
+  if (!withCert && signer.enrollToTokenEnabled !== true) {
+    throw notAllowed(rt, `the signer ${name} does not enroll to tokens`);
+  }
   const policyId = (signer.enrollAuthPolicyId as string | null) || 'default';
   const policy = (await rt.store.repo('auth-policy').find(policyId)) as unknown as AuthPolicyShape | undefined;
   if (!policy) throw notAllowed(rt, `the signer's enrollment auth policy ${policyId} does not exist`);
-  if (withCert && policy.primary.cert.allowed !== true) throw notAllowed(rt, `the auth policy ${policyId} does not allow certificates`);
-  if (!withCert && !allowsSigner(policy, signer.id)) throw notAllowed(rt, `the auth policy ${policyId} does not allow ext-jwt logins with the signer ${name}`);
+  if (withCert && policy.primary.cert.allowed !== true) {
+    throw notAllowed(rt, `the auth policy ${policyId} does not allow certificates`);
+  }
+  if (!withCert && !allowsSigner(policy, signer.id)) {
+    throw notAllowed(rt, `the auth policy ${policyId} does not allow ext-jwt logins with the signer ${name}`);
+  }
   return policyId;
 }
 
@@ -96,7 +109,8 @@ async function checkAllowed(rt: Runtime, signer: Row, withCert: boolean): Promis
  */
 async function tokenEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const text = await ctx.text();
-  const body = enrollBody(rt, TOKEN_BODY, text.trim() === '' ? {} : await ctx.json(), ['clientCsr']) as { clientCsr?: string };
+  const json = text.trim() === '' ? {} : await ctx.json();
+  const body = enrollBody(rt, TOKEN_BODY, json, ['clientCsr']) as { clientCsr?: string };
   const token = bearerOf(ctx.req);
   if (!token) throw invalidToken(rt, 'no token in Authorization: Bearer');
   let claimed;
@@ -109,21 +123,37 @@ async function tokenEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
     throw err;
   }
   if (await rt.store.repo('identity').exists({ externalId: claimed.externalId })) {
-    throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED', { message: 'The token supplied for this enrollment already has a matching identity, cannot enroll a new identity' });
+    throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED', {
+      message: 'The token supplied for this enrollment already has a matching identity, cannot enroll a new identity',
+    });
   }
   const csr = body.clientCsr?.trim() ? body.clientCsr : undefined;
   const authPolicyId = await checkAllowed(rt, signer, csr !== undefined);
-  const values = rt.validators.body(identity, 'create', { name: claimed.name, type: 'Default', isAdmin: false, roleAttributes: claimed.roleAttributes, externalId: claimed.externalId, authPolicyId });
+  // Held to the identity's own bounds: a claim may be longer or odder than a name may be (400 naming the field).
+  const values = rt.validators.body(identity, 'create', {
+    name: claimed.name,
+    type: 'Default',
+    isAdmin: false,
+    roleAttributes: claimed.roleAttributes,
+    externalId: claimed.externalId,
+    authPolicyId,
+  });
   const id = newId();
-  const issued = csr === undefined ? undefined : csrStep('clientCsr', () => issueClientCert(rt.pki, acceptCsr(csr), { uris: [identitySpiffeId(rt.pki.trustDomain, id)], now: ctx.now }));
+  const uris = [identitySpiffeId(rt.pki.trustDomain, id)];
+  const issue = (pem: string) => issueClientCert(rt.pki, acceptCsr(pem), { uris, now: ctx.now });
+  const issued = csr === undefined ? undefined : csrStep('clientCsr', () => issue(csr));
   const now = ctx.now.toISOString();
   await rt.store.tx(async () => {
     await rt.store.repoFor(identity).insert(values, { id, now });
-    if (issued) await rt.store.repo('authenticator').insert({ identityId: id, method: 'cert', certPem: issued.chainPem, fingerprint: issued.fingerprint, isIssuedByNetwork: true }, { now });
+    if (!issued) return;
+    const authenticator = { identityId: id, method: 'cert', certPem: issued.chainPem, fingerprint: issued.fingerprint };
+    await rt.store.repo('authenticator').insert({ ...authenticator, isIssuedByNetwork: true }, { now });
   });
   return { data: issued ? { cert: issued.chainPem, ca: rt.pki.caBundlePem } : {} };
 }
 
 export function tokenEnrollRoutes(rt: Runtime): Route[] {
-  return [{ method: 'POST', path: '/enroll/token', api: 'client', access: 'public', handler: (ctx) => tokenEnroll(rt, ctx) }];
+  return [
+    { method: 'POST', path: '/enroll/token', api: 'client', access: 'public', handler: (ctx) => tokenEnroll(rt, ctx) },
+  ];
 }

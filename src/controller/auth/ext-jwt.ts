@@ -4,7 +4,8 @@
 // checks of the token itself are src/protocol/ext-jwt.ts, shared with `ctl signer test`.
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../protocol/errors.js';
-import { ExtJwtError, peekJwt, validateExtJwt, type ExtJwtSignerKeys, type ValidatedExtJwt } from '../../protocol/ext-jwt.js';
+import { ExtJwtError, peekJwt, validateExtJwt } from '../../protocol/ext-jwt.js';
+import type { ExtJwtSignerKeys, ValidatedExtJwt } from '../../protocol/ext-jwt.js';
 import { JwksCache, type JwksOptions } from '../../protocol/jwks.js';
 import type { Runtime } from '../runtime.js';
 import { bearerOf } from '../server/auth-stage.js';

@@ -274,7 +274,11 @@ class Responses {
       case 'POST /enroll/ott':
         return this.data('enrollmentCertsEnvelope', 'the issued client certificate chain and the CA bundle', ref('enrollmentCerts'));
       case 'POST /enroll/token':
-        return this.data('enrollmentCertsEnvelope', "the new identity's client certificate chain and the CA bundle; empty without a CSR", ref('enrollmentCerts'));
+        return this.data(
+          'enrollmentCertsEnvelope',
+          "the new identity's certificate chain and the CA bundle; {} without a CSR",
+          ref('enrollmentCerts'),
+        );
       case 'POST /enroll/erott':
       case 'POST /enroll/extend/router':
         return this.data('enrollmentCertsEnvelope', "the router's client and server certificate chains and the CA bundle", ref('enrollmentCerts'));
