@@ -44,6 +44,7 @@ export const API_ERRORS = {
   ENROLLMENT_CA_NOT_VALID: { status: 400, message: "The enrollment's CA is not valid for this certificate" },
   ENROLLMENT_NO_VALID_CAS: { status: 400, message: 'No valid CA issued the certificate' },
   ENROLLMENT_IDENTITY_ALREADY_ENROLLED: { status: 409, message: 'The certificate has already been enrolled' },
+  INVALID_ENROLLMENT_NOT_ALLOWED: { status: 409, message: 'The configuration does not allow this enrollment' },
   CERT_IN_USE: { status: 409, message: 'The certificate is already in use by an authenticator' },
   MISSING_CERT_CLAIM: { status: 400, message: 'The certificate is expected to contain an externalId, which was not found' },
   NO_EDGE_ROUTERS_AVAILABLE: { status: 400, message: 'No edge routers are assigned and online to handle the requested connection' },

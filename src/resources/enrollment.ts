@@ -15,7 +15,8 @@ export const enrollment: ResourceDef = {
     method: createOnly({ kind: 'enum', values: ['ott', 'ottca', 'updb'] }, 'Enrollment method'),
     expiresAt: createOnly(datetime, 'When the token stops being accepted'),
     username: {
-      type: { kind: 'string', minLength: 4, maxLength: 100 },
+      // No minimum beyond one character, as in OpenZiti (its 4 apply to the default admin of the first start).
+      type: { kind: 'string', minLength: 1, maxLength: 100 },
       description: 'Username the updb enrollment creates',
       create: 'optional',
       replace: 'no',

@@ -3,7 +3,19 @@ import { datetime, nameField, optionalField, serverField } from './common.js';
 import type { FieldDef, FieldType, ResourceDef } from './types.js';
 
 /** What anonymous callers of the client API see of a signer (wire-protocol section 7), beyond id, times, tags, links. */
-export const CLIENT_VIEW_FIELDS = ['name', 'externalAuthUrl', 'clientId', 'scopes', 'audience', 'targetToken'] as const;
+export const CLIENT_VIEW_FIELDS = [
+  'name',
+  'externalAuthUrl',
+  'clientId',
+  'scopes',
+  'audience',
+  'targetToken',
+  'enrollToCertEnabled',
+  'enrollToTokenEnabled',
+] as const;
+
+/** Where OpenZiti reads an enrolling identity's name in the signer's tokens unless told otherwise (a JSON pointer). */
+export const DEFAULT_ENROLL_NAME_CLAIMS_SELECTOR = '/sub';
 
 /** Target tokens of a signer: which token of the provider's answer clients present (OpenZiti's `targetToken`). */
 export const TARGET_TOKENS = ['ACCESS', 'ID'] as const;
@@ -62,6 +74,34 @@ export const externalJwtSigner: ResourceDef = {
     clientId: optionalText(text(), 'OAuth client id clients use with the provider'),
     scopes: optionalField({ kind: 'array', items: text(), maxItems: 64 }, 'OAuth scopes clients request', { nullable: true, default: [] }),
     targetToken: optionalField({ kind: 'enum', values: TARGET_TOKENS }, 'Which token clients present: ACCESS or ID', { default: 'ACCESS', filterable: true }),
+    // Enrollment with the signer's tokens (OpenZiti's POST /enroll/token): a token naming no identity yet creates one.
+    enrollToCertEnabled: optionalField(
+      { kind: 'boolean' },
+      'A token and a CSR enroll a new identity with a certificate',
+      { nullable: true, default: false, filterable: true },
+    ),
+    enrollToTokenEnabled: optionalField(
+      { kind: 'boolean' },
+      "A token enrolls a new identity that logs in with the signer's tokens",
+      { nullable: true, default: false, filterable: true },
+    ),
+    enrollNameClaimsSelector: optionalField(
+      text(),
+      'JSON pointer to the claim naming an enrolled identity (default /sub)',
+      { nullable: true, default: DEFAULT_ENROLL_NAME_CLAIMS_SELECTOR, filterable: true },
+    ),
+    enrollAttributeClaimsSelector: optionalText(
+      text(),
+      'JSON pointer to the claim (a string or strings) giving an enrolled identity its role attributes',
+      { filterable: true },
+    ),
+    // The id of an auth policy, kept as a plain column (a foreign key added to an existing table needs a rebuilt
+    // table): the behaviour checks it exists, and the auth policy's refuses deleting one a signer names.
+    enrollAuthPolicyId: optionalField(
+      text(),
+      "The auth policy of identities the signer's tokens enroll (default: default)",
+      { nullable: true, default: 'default', filterable: true },
+    ),
     fingerprint: serverField({ kind: 'string' }, 'SHA-1 fingerprint of certPem (hex)', { filterable: true }),
     commonName: serverField({ kind: 'string' }, 'Common name of certPem\'s subject', { filterable: true }),
     notBefore: serverField(datetime, 'Start of certPem\'s validity'),

@@ -149,7 +149,13 @@ export const identity: ResourceDef = {
       to: 'edgeRouterRoles',
       description: 'Edge routers the identity may connect to',
     },
-    'service-configs': { resource: 'identity-service-config', foreignKey: 'identityId', description: "The identity's own configs for services" },
+    // OpenZiti builds this one from the identity it reads (its listServiceConfigs): 404 for an unknown identity.
+    'service-configs': {
+      resource: 'identity-service-config',
+      foreignKey: 'identityId',
+      readsParent: true,
+      description: "The identity's own configs for services",
+    },
   },
   links: ['posture-data', 'failed-service-requests'],
   roleAttributes: { field: 'roleAttributes', listPath: 'identity-role-attributes' },

@@ -119,12 +119,17 @@ export type Operation = 'list' | 'get' | 'create' | 'replace' | 'patch' | 'delet
  *   selects, where the same policy's `from` role set selects the parent (`/identities/{id}/services`). With
  *   `typeQuery`, the query parameter of that name (`policyType=dial`) keeps only policies whose `typeField` has
  *   that value (matched without regard to case);
+ * OpenZiti answers most sub-lists by a filter on the listed entities without loading the parent, so an unknown
+ * parent lists nothing (200, empty); `readsParent` marks those it builds from the parent itself, where an unknown
+ * one is 404.
  */
 export type RelationDef = {
   resource: string;
   description: string;
   /** Other words for the relation's CLI verb (`ctl identity routers` for `edge-routers`). */
   aliases?: string[];
+  /** The parent is read first: an unknown one is 404 rather than an empty list (see above). */
+  readsParent?: true;
 } & (
   | { foreignKey: string }
   | { listField: string; reverse?: boolean }

@@ -172,7 +172,7 @@ for (const store of storesUnderTest()) {
       await create(c, '/service-policies', { name: 'sales-dial', type: 'Dial', semantic: 'AllOf', identityRoles: ['#sales'], serviceRoles: ['#sales-apps', `@${wiki}`] });
       await create(c, '/service-policies', { name: 'sales-host-crm', type: 'Bind', semantic: 'AnyOf', identityRoles: [`@${me}`], serviceRoles: [`@${crm}`] });
       const near = await create(c, '/edge-routers', { name: 'near', roleAttributes: ['public'] });
-      await create(c, '/edge-routers', { name: 'far' });
+      const far = await create(c, '/edge-routers', { name: 'far' });
       await create(c, '/edge-router-policies', { name: 'sales-routers', semantic: 'AnyOf', identityRoles: ['#sales'], edgeRouterRoles: ['#public'] });
       await create(c, '/service-edge-router-policies', { name: 'crm-routers', semantic: 'AnyOf', serviceRoles: [`@${crm}`], edgeRouterRoles: ['#all'] });
 
@@ -187,6 +187,11 @@ for (const store of storesUnderTest()) {
       assert.deepEqual(await ownRouters(), []);
       await t.app.runtime.store.repo('edge-router').update(near, { isVerified: true }, new Date().toISOString());
       assert.deepEqual(await ownRouters(), [near]);
+      // Admins are selected by no policy for this: they see every router, but, as in OpenZiti, only verified ones.
+      const adminRouters = await c.request('GET', '/edge/client/v1/current-identity/edge-routers');
+      const adminIds = adminRouters.body.data.map((r: { id: string }) => r.id);
+      assert.ok(adminIds.includes(near), JSON.stringify(adminRouters.body));
+      assert.ok(!adminIds.includes(far), 'a router that never enrolled is not listed, for admins either');
 
       const advice = (await c.request('GET', `/identities/${me}/policy-advice/${crm}`)).body.data;
       assert.equal(advice.isDialAllowed, true);

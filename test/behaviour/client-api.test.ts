@@ -385,7 +385,10 @@ for (const store of storesUnderTest()) {
         const list = expectStatus(await w.client.request('GET', `/services/${w.serviceId}/edge-routers`), 200);
         assert.deepEqual(list.data.edgeRouters.map((r: { name: string }) => r.name), ['er-client']);
         const hidden = await create('/services', { name: 'routers-hidden', roleAttributes: ['routed'], encryptionRequired: true });
-        for (const id of [hidden, 'no-such-service']) expectStatus(await w.client.request('GET', `/services/${id}/edge-routers`), 404, 'NOT_FOUND');
+        for (const id of [hidden, 'no-such-service']) {
+          const res = expectStatus(await w.client.request('GET', `/services/${id}/edge-routers`), 404, 'NOT_FOUND');
+          assert.equal(res.error.cause, undefined, 'no cause, as OpenZiti answers this 404');
+        }
         expectStatus(await w.client.request('GET', `/services/${w.serviceId}/edge-routers`, { query: 'filter=name%3D' }), 400);
         expectStatus(await caller(t.app).request('GET', `/services/${w.serviceId}/edge-routers`), 401, 'UNAUTHORIZED');
 
@@ -393,6 +396,15 @@ for (const store of storesUnderTest()) {
         const withToken = (token: string) => w.client.request('GET', `/services/${w.serviceId}/edge-routers`, { headers: { 'session-token': token } });
         expectStatus(await withToken(created.token), 200);
         for (const bad of ['garbage', `${created.token.slice(0, -4)}AAAA`, '']) expectStatus(await withToken(bad), 401, 'UNAUTHORIZED');
+        // The same identity in another API session may not use it: the token is its API session's.
+        const json = { username: 'routers-identity', password: 'Pass-word-1' };
+        const login = await caller(t.app).request('POST', '/authenticate', { query: 'method=password', json });
+        const secondLogin = expectStatus(login, 200);
+        const sameIdentity = caller(t.app, secondLogin.data.token);
+        const routers = (headers: Record<string, string> = {}) =>
+          sameIdentity.request('GET', `/services/${w.serviceId}/edge-routers`, { headers });
+        expectStatus(await routers(), 200);
+        expectStatus(await routers({ 'session-token': created.token }), 401, 'UNAUTHORIZED');
         // Another identity's token, and the token of an ended session, are not valid either.
         const other = await guarded('routers-other', { typeId: 'DOMAIN', domains: ['corp'] });
         await create('/service-policies', { name: 'routers-other-too', type: 'Dial', semantic: 'AnyOf', identityRoles: [`@${other.id}`], serviceRoles: [`@${w.serviceId}`] });
@@ -402,7 +414,7 @@ for (const store of storesUnderTest()) {
         expectStatus(await withToken(created.token), 401, 'UNAUTHORIZED');
       });
 
-      it('service terminators: the usable service’s, without addresses; nothing of others; 400; 401', async () => {
+      it('service terminators: the usable service’s, without addresses; 404 for others; 400; 401', async () => {
         const w = await guarded('terms', { typeId: 'DOMAIN', domains: ['corp'] });
         const routerId = (await t.admin.request('GET', '/edge-routers', { query: 'filter=name%3D%22er-client%22' })).body.data[0].id;
         await create('/terminators', { service: w.serviceId, router: routerId, address: 'tcp:10.0.0.1:80', binding: 'transport' });
@@ -412,7 +424,11 @@ for (const store of storesUnderTest()) {
         assert.equal(list.data[0].address, undefined, 'the client never sees where a service is hosted');
         const hidden = await create('/services', { name: 'terms-hidden', encryptionRequired: true });
         await create('/terminators', { service: hidden, router: routerId, address: 'tcp:10.0.0.2:80', binding: 'transport' });
-        assert.deepEqual(expectStatus(await w.client.request('GET', `/services/${hidden}/terminators`), 200).data, []);
+        // As OpenZiti's listClientTerminators, which reads the service for the identity first.
+        for (const id of [hidden, 'no-such-service']) {
+          const res = expectStatus(await w.client.request('GET', `/services/${id}/terminators`), 404, 'NOT_FOUND');
+          assert.equal(res.error.cause, undefined, 'no cause, as OpenZiti answers this 404');
+        }
         expectStatus(await w.client.request('GET', `/services/${w.serviceId}/terminators`, { query: 'filter=%3D%3D' }), 400);
         expectStatus(await caller(t.app).request('GET', `/services/${w.serviceId}/terminators`), 401, 'UNAUTHORIZED');
       });

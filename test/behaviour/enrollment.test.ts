@@ -189,6 +189,27 @@ for (const store of storesUnderTest()) {
       assert.equal(again.body.error.code, 'INVALID_ENROLLMENT_TOKEN');
     });
 
+    it('updb usernames: no minimum length (OpenZiti\'s 4 are for its default admin); "" asks for none', async () => {
+      const short = `${Math.random().toString(36).slice(2, 5)}`;
+      const { id, enrollment } = await identityWith({ updb: short });
+      const query = `token=${enrollment.token}`;
+      const res = await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, { query, json: { password: 'Secret-1' } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal((await state(id)).authenticators.updb.username, short);
+      const user = (name: string, extra: Record<string, unknown> = {}) =>
+        t.admin.request('POST', '/identities', { json: { name, type: 'User', isAdmin: false, ...extra } });
+      const identityId = (await user(`two-${short}`)).body.data.id;
+      const json = { identityId, method: 'updb', username: short.slice(0, 2), expiresAt: later(30) };
+      const two = await t.admin.request('POST', '/enrollments', { json });
+      assert.equal(two.status, 201, JSON.stringify(two.body));
+      const none = await user(`none-${short}`, { enrollment: { ott: false, updb: '' } });
+      assert.equal(none.status, 201, JSON.stringify(none.body));
+      assert.deepEqual((await state(none.body.data.id)).enrollment, {});
+      const long = await user(`long-${short}`, { enrollment: { updb: 'x'.repeat(101) } });
+      assert.equal(long.status, 400);
+      assert.equal(long.body.error.cause.field, 'enrollment.updb');
+    });
+
     it('/enrollments: create, 409 for a second of the method, bad input named, delete spends the token', async () => {
       const identityId = (await t.admin.request('POST', '/identities', { json: { name: `plain-${Date.now()}`, type: 'User', isAdmin: false } })).body.data.id;
       const created = await t.admin.request('POST', '/enrollments', { json: { identityId, method: 'ott', expiresAt: later(30) } });

@@ -245,7 +245,20 @@ for (const store of storesUnderTest()) {
 
       assert.equal((await fabric('/routers/no-such-router')).status, 404);
       assert.equal((await fabric('/routers', null)).status, 401);
-      assert.equal((await fabric('/links')).status, 404, 'no data plane: no links are served');
+      // No data plane: links and circuits are lists with nothing in them, paged and filtered as OpenZiti's are.
+      for (const path of ['/links', '/circuits']) {
+        const empty = { data: [], meta: { pagination: { limit: 10, offset: 0, totalCount: 0 } } };
+        assert.deepEqual((await fabric(path)).body, empty);
+        const paged = await fabric(`${path}?limit=5&offset=20&filter=${encodeURIComponent('id = "x"')}`);
+        assert.deepEqual([paged.status, paged.body.meta.pagination], [200, { limit: 5, offset: 20, totalCount: 0 }]);
+        for (const filter of ['id =', 'noSuchSymbol = 1']) {
+          const bad = await fabric(`${path}?filter=${encodeURIComponent(filter)}`);
+          assert.deepEqual([bad.status, bad.body.error.code], [400, 'INVALID_FILTER'], `${path} ${filter}`);
+        }
+        assert.equal((await fabric(path, null)).status, 401);
+      }
+      assert.equal((await fabric(`/links?filter=${encodeURIComponent('cost > 1')}`)).status, 200, 'a link symbol');
+      assert.equal((await fabric(`/circuits?filter=${encodeURIComponent('service = "s"')}`)).status, 200, 'circuit');
       const version = (await t.anonymous.request('GET', '/version')).body.data;
       assert.equal(version.apiVersions.fabric.v1.path, '/fabric/v1');
     });

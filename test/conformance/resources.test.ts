@@ -153,6 +153,19 @@ for (const store of storesUnderTest()) {
           assert.equal(res.body.error.code, 'NOT_FOUND');
         });
 
+        it('lists the relations of an unknown parent as OpenZiti: empty, or 404 if it reads the parent', async () => {
+          for (const [name, rel] of Object.entries(def.relations ?? {})) {
+            const res = await t.admin.request('GET', `/${def.plural}/no-such-id/${name}`);
+            if (rel.readsParent) {
+              assert.equal(res.status, 404, `${name}: ${JSON.stringify(res.body)}`);
+              assert.equal(res.body.error.code, 'NOT_FOUND');
+            } else {
+              assert.equal(res.status, 200, `${name}: ${JSON.stringify(res.body)}`);
+              assert.deepEqual([res.body.data, res.body.meta.pagination.totalCount], [[], 0], name);
+            }
+          }
+        });
+
         it('refuses callers who are not admins, and anonymous ones, with 401', async () => {
           for (const caller of [t.anonymous, t.user]) {
             const res = await caller.request('GET', `/${def.plural}`);
@@ -178,6 +191,18 @@ for (const store of storesUnderTest()) {
             // scalar reads back as written.
             if (field.read?.type) continue;
             assert.deepEqual(read.body.data[name], value, `${name} reads back`);
+          }
+        });
+
+        it('takes what forms echo: an empty id on create, the entity\'s own id on patch', async () => {
+          const body = await validBody(t.admin, def, 'create');
+          const res = await t.admin.request('POST', `/${def.plural}`, { json: { ...body, id: '' } });
+          assert.equal(res.status, 201, JSON.stringify(res.body));
+          const id = res.body.data.id as string;
+          assert.notEqual(id, '');
+          if (ops.has('patch')) {
+            const patched = await t.admin.request('PATCH', `/${def.plural}/${id}`, { json: { id } });
+            assert.equal(patched.status, 200, JSON.stringify(patched.body));
           }
         });
 

@@ -42,13 +42,13 @@ export async function accessibleServices(rt: Runtime, identityId: string): Promi
 }
 
 /**
- * Edge routers the current identity may connect to, as OpenZiti's tunnelers ask for them: admins see every router,
- * others the enrolled (`isVerified`) routers their edge router policies select, since a router that has not
- * enrolled cannot accept anyone (wire-protocol section 4).
+ * Edge routers the current identity may connect to, as OpenZiti's tunnelers ask for them: the enrolled
+ * (`isVerified`) routers, since a router that has not enrolled cannot accept anyone; every one of them for admins,
+ * for others those their edge router policies select (wire-protocol section 4; OpenZiti's listEdgeRouters).
  */
 async function ownEdgeRouters(rt: Runtime, ctx: Ctx) {
   const { identityId, isAdmin } = ctx.principal!;
-  if (isAdmin) return listResource(rt, edgeRouter, ctx);
+  if (isAdmin) return listResource(rt, edgeRouter, ctx, { where: { isVerified: true } });
   const policyIds = await rt.store.roleIndex('edge-router-policy', 'identityRoles').policiesSelecting(identityId);
   const selected = await rt.store.roleIndex('edge-router-policy', 'edgeRouterRoles').selectedIds(policyIds);
   const verified = selected.length ? await rt.store.repoFor(edgeRouter).findAll({ id: selected, isVerified: true }, { columns: ['id'] }) : [];

@@ -136,12 +136,22 @@ async function signerBeforeDelete(rt: Runtime, row: Row): Promise<void> {
   });
 }
 
+/** A policy that a signer gives the identities it enrolls stays (OpenZiti's foreign key on enrollAuthPolicyId). */
+async function refuseIfASignerEnrollsWith(rt: Runtime, row: Row): Promise<void> {
+  const signer = await rt.store.repo('external-jwt-signer').findOne({ enrollAuthPolicyId: row.id });
+  if (!signer) return;
+  throw new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
+    message: `the auth policy '${row.name as string}' is the enrollment policy of signer '${signer.name as string}'`,
+    cause: { field: 'enrollAuthPolicyId', reason: `referenced by external JWT signer ${signer.id}`, value: row.id },
+  });
+}
+
 /**
  * The built-in default policy is the one identities get when none is named: it stays. OpenZiti answers 409 (there,
  * identities always reference it); so does this, whether or not one does now.
  */
-async function beforeDelete(_rt: Runtime, row: Row): Promise<void> {
-  if (!row.isSystem) return;
+async function beforeDelete(rt: Runtime, row: Row): Promise<void> {
+  if (!row.isSystem) return refuseIfASignerEnrollsWith(rt, row);
   throw new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
     message: `the auth policy '${row.id}' is built in: identities get it when none is named; it can be edited, not deleted`,
     cause: { field: 'authPolicyId', reason: 'the default of every identity', value: row.id },

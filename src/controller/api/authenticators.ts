@@ -72,7 +72,7 @@ async function createAuthenticator(rt: Runtime, ctx: Ctx) {
 
 async function adminUpdate(rt: Runtime, ctx: Ctx, verb: 'replace' | 'patch') {
   const existing = await rt.store.repoFor(authenticator).get(ctx.params.id);
-  const body = await validBody(rt, authenticator, verb, ctx);
+  const body = await validBody(rt, authenticator, verb, ctx, existing);
   await applyUpdate(rt, existing, body, ctx.now, ctx.principal?.apiSessionId);
   return { data: {} };
 }

@@ -10,7 +10,7 @@ import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
-import { created } from './crud.js';
+import { created, validBody } from './crud.js';
 import { toWire } from './present.js';
 
 const ca = resource('ca');
@@ -29,7 +29,7 @@ export function pemCertificates(pem: string): X509Certificate[] {
 }
 
 async function createCa(rt: Runtime, ctx: Ctx) {
-  const body = rt.validators.body(ca, 'create', await ctx.json());
+  const body = await validBody(rt, ca, 'create', ctx);
   const certPem = body.certPem as string;
   const certs = pemCertificates(certPem);
   if (certs.length === 0) throw new ApiError('INVALID_CERT_PEM', { message: 'certPem holds no PEM certificate', cause: { field: 'certPem', reason: 'no PEM certificate', value: '<pem>' } });

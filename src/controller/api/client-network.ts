@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { headerOf } from '../server/auth-stage.js';
 import { jwtVerify } from 'jose';
-import { ApiError, notFound } from '../../protocol/errors.js';
+import { ApiError } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Handler, Route } from '../server/types.js';
@@ -20,21 +20,21 @@ const edgeRouter = resource('edge-router');
  * terminators of a service it may use, and the per-client request budget of the client API.
  */
 
-/** Whether the caller may dial or bind the service of the path, and it exists. */
-async function mayUse(rt: Runtime, ctx: Ctx): Promise<boolean> {
-  return (await permissionsOnService(rt, ctx.principal!.identityId, ctx.params.id)).length > 0;
-}
-
-/** A service the caller may dial or bind, or 404: one it may not use is as unknown as one that does not exist. */
+/**
+ * A service the caller may dial or bind, or 404: one it may not use is as unknown as one that does not exist. The
+ * 404 carries no cause, as OpenZiti's answer here does (its RespondWithNotFound, unlike the detail's not-found error).
+ */
 async function usableService(rt: Runtime, ctx: Ctx): Promise<string> {
-  if (!(await mayUse(rt, ctx))) throw notFound('service', ctx.params.id);
+  const permissions = await permissionsOnService(rt, ctx.principal!.identityId, ctx.params.id);
+  if (permissions.length === 0) throw new ApiError('NOT_FOUND');
   return ctx.params.id;
 }
 
 /**
  * The optional `session-token` header of the service edge router list: the token of one of the caller's service
  * sessions for this service (as `POST /sessions` issued it). When given it must be one: signed by this controller,
- * of a session that still exists, belongs to the caller and is for this service; anything else is 401.
+ * of a session that still exists, was made in the caller's own API session (as OpenZiti's ValidateServiceAccessToken
+ * requires: another API session of the same identity will not do) and is for this service; anything else is 401.
  */
 async function checkSessionToken(rt: Runtime, ctx: Ctx, serviceId: string): Promise<void> {
   const token = headerOf(ctx.req, 'session-token');
@@ -51,13 +51,15 @@ async function checkSessionToken(rt: Runtime, ctx: Ctx, serviceId: string): Prom
   const row = await rt.store.repoFor(session).find(claims.jti);
   if (!row) throw refuse('its session has ended');
   if (row.identityId !== ctx.principal!.identityId) throw refuse('its session belongs to another identity');
+  if (row.apiSessionId !== ctx.principal!.apiSessionId) throw refuse('its session belongs to another API session');
   if (row.serviceId !== serviceId) throw refuse('its session is for another service');
 }
 
 /** `GET /services/{id}/edge-routers`: where the caller can reach the service (its and the service's router policies). */
 async function serviceEdgeRouters(rt: Runtime, ctx: Ctx) {
+  // The token first, as OpenZiti checks it: a foreign token is 401 whatever the service.
+  await checkSessionToken(rt, ctx, ctx.params.id);
   const serviceId = await usableService(rt, ctx);
-  await checkSessionToken(rt, ctx, serviceId);
   const { shared } = await edgeRoutersFor(rt, ctx.principal!.identityId, serviceId);
   const repo = rt.store.repoFor(edgeRouter);
   const page = await repo.list({ ...listParams(ctx.query), scope: { ids: shared } });
@@ -67,15 +69,15 @@ async function serviceEdgeRouters(rt: Runtime, ctx: Ctx) {
 
 /**
  * `GET /services/{id}/terminators`: where the service is hosted, as the client read model shows it (which router and
- * identity, never the address). A service the caller may not use has no terminators it may see: an empty list (the
- * operation has no 404).
+ * identity, never the address). A service the caller may not use is 404, as OpenZiti's listClientTerminators reads
+ * the service for the identity first (the Swagger lists no 404 here; OpenZiti answers it all the same).
  */
 async function serviceTerminators(rt: Runtime, ctx: Ctx) {
   const repo = rt.store.repoFor(terminator);
-  // Only a refusal means "no terminators to see": a store failure must still answer as one.
-  const serviceId = (await mayUse(rt, ctx)) ? ctx.params.id : undefined;
-  const page = await repo.list({ ...listParams(ctx.query), scope: { where: { service: serviceId ?? '' } } });
-  const names = page.rows.length ? await rt.store.repo('service').findAll({ id: serviceId! }, { columns: ['name'] }) : [];
+  const serviceId = await usableService(rt, ctx);
+  const page = await repo.list({ ...listParams(ctx.query), scope: { where: { service: serviceId } } });
+  const services = rt.store.repo('service');
+  const names = page.rows.length ? await services.findAll({ id: serviceId }, { columns: ['name'] }) : [];
   return {
     data: page.rows.map((row) => {
       const base = toWire(terminator, row);
@@ -133,6 +135,7 @@ const BUDGETED = new Set([
   'POST /enroll/extend/router',
   'POST /enroll/ott',
   'POST /enroll/ottca',
+  'POST /enroll/token',
   'POST /enroll/updb',
   'POST /posture-response',
   'POST /posture-response-bulk',

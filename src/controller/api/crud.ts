@@ -56,10 +56,10 @@ async function getResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
   return { data: (await rt.present(def, [row]))[0] };
 }
 
-/** A sub-list of the parent entity, by the relation's kind (see RelationDef). */
+/** A sub-list of the parent entity, by the relation's kind; an unknown parent lists nothing unless `readsParent`. */
 async function listRelation(rt: Runtime, parent: ResourceDef, rel: RelationDef, ctx: Ctx) {
-  const id = (await rt.store.repoFor(parent).get(ctx.params.id)).id;
-  return listResource(rt, resource(rel.resource), ctx, await relationScope(rt, parent, rel, id, ctx.query));
+  if (rel.readsParent) await rt.store.repoFor(parent).get(ctx.params.id);
+  return listResource(rt, resource(rel.resource), ctx, await relationScope(rt, parent, rel, ctx.params.id, ctx.query));
 }
 
 /** Which entities of the relation's resource belong to the parent's sub-list. */

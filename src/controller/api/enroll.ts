@@ -16,6 +16,7 @@ import type { Ctx, Reply, Route } from '../server/types.js';
 import { newId, type Row } from '../store/repository.js';
 import { redeemRouterToken, routerCsrs, routerEnrollRoutes, routerWithToken, type RouterWithToken } from './router-enroll.js';
 import { checkPasswordRules } from '../auth/auth-policy-rules.js';
+import { tokenEnrollRoutes } from './token-enroll.js';
 
 const OTT_BODY = {
   type: 'object',
@@ -77,6 +78,7 @@ export function enrollRoutes(rt: Runtime): Route[] {
     { method: 'GET', path: '/network-jwts', api: 'both', access: 'public', handler: () => networkJwts(rt) },
     // The keys that sign enrollment JWTs, as a bare JWK set (no envelope), for clients that verify tokens offline.
     ...routerEnrollRoutes(rt),
+    ...tokenEnrollRoutes(rt),
     { method: 'GET', path: '/enroll/jwks', api: 'client', access: 'public', handler: async () => ({ raw: JSON.stringify(await rt.enrollmentSigner.jwks()), contentType: 'application/json' }) },
     { method: 'POST', path: '/enroll/challenge', api: 'client', access: 'public', operationId: 'enrollmentChallenge', handler: (ctx) => enrollmentChallenge(rt, ctx) },
   ];

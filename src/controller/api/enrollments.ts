@@ -15,13 +15,15 @@ import { pemCertificates, signedByCa } from './cas.js';
 export type EnrollmentRequest = { method: 'ott' } | { method: 'updb'; username: string } | { method: 'ottca'; caId: string };
 
 /**
- * Reads the `enrollment` member of an identity create body: `{ott: true}` or `{updb: "<username>"}`.
- * `ottca` needs certificate authorities, which this controller does not manage yet: it is refused, not ignored.
+ * Reads the `enrollment` member of an identity create body: `{ott: true}`, `{ottca: "<CA id>"}` or
+ * `{updb: "<username>"}`. As in OpenZiti, `false` and `""` mean the method is not asked for (forms send them), and
+ * the username has no minimum length here: OpenZiti's 4 characters apply to the default admin of its first start.
  */
 export function parseEnrollmentRequest(value: unknown): EnrollmentRequest | undefined {
   if (value === undefined || value === null) return undefined;
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined && obj[k] !== null && obj[k] !== false);
+  const asked = (v: unknown) => v !== undefined && v !== null && v !== false && v !== '';
+  const keys = Object.keys(obj).filter((k) => asked(obj[k]));
   if (keys.length === 0) return undefined;
   if (keys.length > 1) throw invalidField('enrollment', 'give exactly one enrollment method: ott, ottca or updb', value);
   const [method] = keys;
@@ -31,13 +33,13 @@ export function parseEnrollmentRequest(value: unknown): EnrollmentRequest | unde
   }
   if (method === 'updb') {
     const username = obj.updb;
-    if (typeof username !== 'string' || username.length < 4 || username.length > 100) {
-      throw invalidField('enrollment.updb', 'must be a username of 4 to 100 characters', username);
+    if (typeof username !== 'string' || username.length > 100) {
+      throw invalidField('enrollment.updb', 'must be a username of at most 100 characters', username);
     }
     return { method: 'updb', username };
   }
   if (method === 'ottca') {
-    if (typeof obj.ottca !== 'string' || obj.ottca === '') throw invalidField('enrollment.ottca', 'must be the id of a CA', obj.ottca);
+    if (typeof obj.ottca !== 'string') throw invalidField('enrollment.ottca', 'must be the id of a CA', obj.ottca);
     return { method: 'ottca', caId: obj.ottca };
   }
   throw invalidField(`enrollment.${method}`, 'is not a known enrollment method (ott, ottca, updb)', obj[method]);

@@ -6,6 +6,7 @@ import { ApiError, invalidField } from '../../protocol/errors.js';
 import { parseQuery } from '../../protocol/zitiql/index.js';
 import { CLIENT_VIEW_FIELDS } from '../../resources/external-jwt-signer.js';
 import { resource } from '../../resources/index.js';
+import type { AuthPolicyShape } from '../auth/auth-policy-rules.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
@@ -17,8 +18,19 @@ import { listParams } from './query.js';
 const signer = resource('external-jwt-signer');
 /** What OpenZiti's Go model serves for a time it does not have (a JWKS signer's certificate validity). */
 const ZERO_TIME = '0001-01-01T00:00:00.000Z';
-/** Read-model fields the Swagger requires as strings: served empty when the signer has none, as OpenZiti does. */
-const EMPTY_WHEN_ABSENT = ['audience', 'kid', 'clientId', 'externalAuthUrl', 'commonName', 'fingerprint'] as const;
+/**
+ * Read-model fields the Swagger types as (non-null) strings: served empty when the signer has none, as OpenZiti
+ * does (it omits an empty enrollAttributeClaimsSelector).
+ */
+const EMPTY_WHEN_ABSENT = [
+  'audience',
+  'kid',
+  'clientId',
+  'externalAuthUrl',
+  'commonName',
+  'fingerprint',
+  'enrollAttributeClaimsSelector',
+] as const;
 const CLIENT_SYMBOLS = new Set<string>(['id', 'createdAt', 'updatedAt', 'name', 'externalAuthUrl', 'clientId', 'audience', 'targetToken']);
 
 /** create, replace, patch: the generic write, after what forms send back of the read model (see below). */
@@ -80,11 +92,39 @@ function checkJwksEndpoint(value: string): void {
   if (url.username || url.password) throw invalidField('jwksEndpoint', 'jwksEndpoint must not carry credentials', value);
 }
 
+/** A JSON pointer (RFC 6901) once `/` is put in front, as OpenZiti reads a claims selector: `~` only as `~0`, `~1`. */
+function checkSelector(field: string, selector: unknown): void {
+  if (typeof selector === 'string' && /~(?![01])/.test(selector)) {
+    throw invalidField(field, `${field} is not a JSON pointer: '~' must be followed by 0 or 1`, selector);
+  }
+}
+
+/**
+ * The enrollment settings on the signer as it will be, as OpenZiti checks them on every write: the enrollment auth
+ * policy exists and allows what the enabled enrollments make (certificate logins; ext-JWT logins), and both claims
+ * selectors are JSON pointers. Every refusal names the field (400).
+ */
+async function checkEnrollment(rt: Runtime, after: Record<string, unknown>): Promise<void> {
+  checkSelector('enrollNameClaimsSelector', after.enrollNameClaimsSelector);
+  checkSelector('enrollAttributeClaimsSelector', after.enrollAttributeClaimsSelector);
+  const policyId = (after.enrollAuthPolicyId as string | null | undefined) || 'default';
+  const policy = (await rt.store.repo('auth-policy').find(policyId)) as unknown as AuthPolicyShape | undefined;
+  if (!policy) throw invalidField('enrollAuthPolicyId', 'the auth policy could not be found', policyId);
+  if (after.enrollToTokenEnabled === true && policy.primary.extJwt.allowed !== true) {
+    const reason = 'primary external jwt authentication on auth policy is disabled';
+    throw invalidField('enrollAuthPolicyId', reason, policyId);
+  }
+  if (after.enrollToCertEnabled === true && policy.primary.cert.allowed !== true) {
+    throw invalidField('enrollAuthPolicyId', 'primary certificate authentication on auth policy is disabled', policyId);
+  }
+}
+
 /**
  * The signer rules on the entity as it will be (a patch over the stored row): exactly one of certPem or
- * jwksEndpoint, kid with certPem, a certificate that parses; the certificate's facts are derived here.
+ * jwksEndpoint, kid with certPem, a certificate that parses, the enrollment settings; the certificate's facts are
+ * derived here.
  */
-async function beforeWrite(_rt: Runtime, w: Write): Promise<Record<string, unknown>> {
+async function beforeWrite(rt: Runtime, w: Write): Promise<Record<string, unknown>> {
   const values = { ...w.values };
   const after: Record<string, unknown> = w.verb === 'patch' ? { ...w.existing, ...values } : values;
   const certPem = (after.certPem ?? null) as string | null;
@@ -96,6 +136,7 @@ async function beforeWrite(_rt: Runtime, w: Write): Promise<Record<string, unkno
   }
   if (certPem !== null && !after.kid) throw invalidField('kid', 'kid is required with certPem', after.kid ?? null);
   if (jwks !== null && 'jwksEndpoint' in values) checkJwksEndpoint(jwks);
+  await checkEnrollment(rt, after);
   if ('certPem' in values) {
     if (certPem === null) {
       Object.assign(values, { fingerprint: null, commonName: null, notBefore: null, notAfter: null });

@@ -1,7 +1,11 @@
 import { resource, type ResourceDef } from '../../resources/index.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
+import type { FilterSchema, SymbolType } from '../store/filter-sql.js';
+import { quote } from '../store/fragment.js';
+import { emptyPage } from '../store/repository.js';
 import { listResource } from './crud.js';
+import { listParams } from './query.js';
 
 const routerDef = resource('transit-router');
 const terminatorDef = resource('terminator');
@@ -11,8 +15,8 @@ const terminatorDef = resource('terminator');
  * with the management API's filters and paging. The console's map starts from `/fabric/v1/routers` and adds what
  * `/edge-routers` says of the edge ones. The models are the fabric's (controller/specs/swagger.yml in openziti/ziti):
  * a router is `connected` rather than `isOnline`, a terminator names its `instanceId` and `hostId`.
- * Writes, links and circuits are not served: routers change through the edge API, and this controller has no data
- * plane, so there are no links or circuits to show.
+ * Writes are not served: routers change through the edge API. Links and circuits are lists that only a data plane
+ * fills, and this controller has none: they are served empty, with the fabric's filters checked and its paging.
  */
 function fabricRouter(r: Record<string, unknown>): Record<string, unknown> {
   return {
@@ -84,6 +88,61 @@ function readOnly(rt: Runtime, path: string, def: ResourceDef, shape: (row: Reco
   ];
 }
 
+/** ZitiQL symbols over entities that are never stored here: checked by the compiler, never run. */
+function unstoredSchema(symbols: Record<string, SymbolType>): FilterSchema {
+  return {
+    idSql: quote('id'),
+    symbols: Object.fromEntries(
+      Object.entries(symbols).map(([name, type]) => [name, { kind: 'scalar' as const, type, sql: quote(name) }]),
+    ),
+  };
+}
+
+/** The symbols OpenZiti's fabric gives its in-memory link and circuit lists (its link and circuit managers). */
+const LINK_SYMBOLS = unstoredSchema({
+  id: 'string',
+  protocol: 'string',
+  dialAddress: 'string',
+  sourceRouter: 'string',
+  destRouter: 'string',
+  cost: 'number',
+  staticCost: 'number',
+  destLatency: 'number',
+  sourceLatency: 'number',
+  state: 'string',
+  iteration: 'number',
+});
+const CIRCUIT_SYMBOLS = unstoredSchema({
+  id: 'string',
+  clientId: 'string',
+  service: 'string',
+  terminator: 'string',
+  createdAt: 'datetime',
+  updatedAt: 'datetime',
+});
+
+/**
+ * A list only a data plane fills: always empty here. OpenZiti's in-memory lists report their paging and no
+ * `filterableFields`; an invalid filter is 400 INVALID_FILTER as anywhere.
+ */
+function unstoredList(path: string, schema: FilterSchema): Route {
+  return {
+    method: 'GET',
+    path,
+    api: 'fabric',
+    access: 'admin',
+    handler: (ctx: Ctx) => {
+      const { totalCount, limit, offset } = emptyPage(schema, listParams(ctx.query));
+      return { data: [], meta: { pagination: { limit, offset, totalCount } } };
+    },
+  };
+}
+
 export function fabricRoutes(rt: Runtime): Route[] {
-  return [...readOnly(rt, '/routers', routerDef, fabricRouter), ...readOnly(rt, '/terminators', terminatorDef, fabricTerminator)];
+  return [
+    ...readOnly(rt, '/routers', routerDef, fabricRouter),
+    ...readOnly(rt, '/terminators', terminatorDef, fabricTerminator),
+    unstoredList('/links', LINK_SYMBOLS),
+    unstoredList('/circuits', CIRCUIT_SYMBOLS),
+  ];
 }

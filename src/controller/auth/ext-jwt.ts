@@ -4,7 +4,8 @@
 // checks of the token itself are src/protocol/ext-jwt.ts, shared with `ctl signer test`.
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../protocol/errors.js';
-import { ExtJwtError, peekJwt, validateExtJwt, type ExtJwtSignerKeys } from '../../protocol/ext-jwt.js';
+import { ExtJwtError, peekJwt, validateExtJwt } from '../../protocol/ext-jwt.js';
+import type { ExtJwtSignerKeys, ValidatedExtJwt } from '../../protocol/ext-jwt.js';
 import { JwksCache, type JwksOptions } from '../../protocol/jwks.js';
 import type { Runtime } from '../runtime.js';
 import { bearerOf } from '../server/auth-stage.js';
@@ -61,6 +62,11 @@ function keysOf(signer: Row): ExtJwtSignerKeys {
   };
 }
 
+/** A token checked against a stored signer: its keys (key sets cached per controller), issuer, audience, times. */
+export function validateSignerToken(rt: Runtime, token: string, signer: Row, now: Date): Promise<ValidatedExtJwt> {
+  return validateExtJwt(token, keysOf(signer), { jwks: jwksCacheOf(rt), now });
+}
+
 /** Why a token was refused: logged for the operator (never sent: the client gets the same 401 as for a password). */
 function refuse(rt: Runtime, why: string): never {
   rt.log(`ext-jwt authentication refused: ${why}`);
@@ -87,7 +93,7 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ identity: Ro
     const signer = typeof claims.iss === 'string' ? await rt.store.repo('external-jwt-signer').findOne({ issuer: claims.iss }) : undefined;
     if (!signer) refuse(rt, `no signer has the issuer ${JSON.stringify(claims.iss ?? null)}`);
     if (signer.enabled !== true) refuse(rt, `the signer ${signer.name} is disabled`);
-    const { subject } = await validateExtJwt(token, keysOf(signer), { jwks: jwksCacheOf(rt), now: ctx.now });
+    const { subject } = await validateSignerToken(rt, token, signer, ctx.now);
     const identity = await identityNamed(rt, signer, subject, ctx.now);
     if (!identity) refuse(rt, `the signer ${signer.name}'s token names no enabled identity (${subject})`);
     if (!allowsSigner(await policyOfIdentity(rt, identity), signer.id)) refuse(rt, `the auth policy of ${identity.name} does not allow ext-jwt with the signer ${signer.name}`);
@@ -128,7 +134,7 @@ async function checkSecondary(rt: Runtime, req: IncomingMessage, principal: Sess
   if (!token || token === principal.token) throw refused('no token');
   if (signer.enabled !== true) throw refused(`the signer ${signer.name} is disabled`);
   try {
-    const { subject } = await validateExtJwt(token, keysOf(signer), { jwks: jwksCacheOf(rt), now });
+    const { subject } = await validateSignerToken(rt, token, signer, now);
     const named = signer.useExternalId === true ? identity.externalId : identity.id;
     if (subject !== named) throw refused(`the token names ${subject}, not this identity`);
   } catch (err) {

@@ -83,6 +83,16 @@ for (const api of ['management', 'client'] as const) {
   });
 }
 
+describe('sub-lists in the served document', () => {
+  it('lists no 404 for a sub-list answered without its parent, and lists it where the parent is read', () => {
+    const responses = (path: string) => Object.keys(docs.management.paths[path].get.responses);
+    assert.ok(!responses('/identities/{id}/authenticators').includes('404'));
+    assert.ok(!responses('/services/{id}/identities').includes('404'));
+    assert.ok(responses('/identities/{id}/service-configs').includes('404'));
+    assert.ok(responses('/identities/{id}').includes('404'));
+  });
+});
+
 describe('read models in the served document', () => {
   const defs = docs.management.definitions;
 

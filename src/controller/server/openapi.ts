@@ -103,6 +103,8 @@ interface Success {
   produces?: string[];
   /** A paged list: takes filter, sort and paging parameters (which can be refused). */
   paged?: boolean;
+  /** A sub-list answered without reading its parent: an unknown parent lists nothing, never 404. */
+  emptyForUnknownParent?: boolean;
 }
 
 /** Builds the responses of one document, adding each resource's read model and envelopes as they are used. */
@@ -271,6 +273,12 @@ class Responses {
       case 'POST /enroll':
       case 'POST /enroll/ott':
         return this.data('enrollmentCertsEnvelope', 'the issued client certificate chain and the CA bundle', ref('enrollmentCerts'));
+      case 'POST /enroll/token':
+        return this.data(
+          'enrollmentCertsEnvelope',
+          "the new identity's certificate chain and the CA bundle; {} without a CSR",
+          ref('enrollmentCerts'),
+        );
       case 'POST /enroll/erott':
       case 'POST /enroll/extend/router':
         return this.data('enrollmentCertsEnvelope', "the router's client and server certificate chains and the CA bundle", ref('enrollmentCerts'));
@@ -422,7 +430,8 @@ class Responses {
       return undefined;
     }
     const relation = def.relations?.[sub];
-    return relation && route.method === 'GET' ? this.list(resource(relation.resource)) : undefined;
+    if (!relation || route.method !== 'GET') return undefined;
+    return { ...this.list(resource(relation.resource)), emptyForUnknownParent: !relation.readsParent };
   }
 }
 
@@ -455,7 +464,7 @@ function errorResponses(route: Route, success: Success | undefined): Record<stri
     out['400'] = error('the request was not valid (body, filter, paging)');
   }
   if (route.access !== 'public') out['401'] = error('no valid session, or not allowed');
-  if (route.path.includes('{')) out['404'] = error('no entity with that id');
+  if (route.path.includes('{') && !success?.emptyForUnknownParent) out['404'] = error('no entity with that id');
   out.default = error('an error (wire-protocol section 2)');
   return out;
 }

@@ -106,6 +106,15 @@ function reportedLimit(limit: number | undefined, total: number): number {
 }
 
 /**
+ * The page of a list that has ZitiQL symbols but nothing stored behind them (the fabric's links and circuits, which
+ * only a data plane makes): the filter is checked against the symbols and the page reported as a stored list's is.
+ */
+export function emptyPage(schema: FilterSchema, params: ListParams): Page {
+  const { limit, offset } = pageBounds(compileQuery(parseQuery(params.filter ?? ''), schema), params);
+  return { totalCount: 0, limit: reportedLimit(limit, 0), offset };
+}
+
+/**
  * Generic storage of one catalogue resource, in any dialect. Everything is derived from the catalogue entry:
  * columns, JSON encoding, the side tables that make sets (attributes, reference lists, roles) queryable, reference
  * names, the ZitiQL schema, and what deleting an entity does to those that refer to it.
