@@ -27,6 +27,8 @@ function storeFailure(err: unknown): string | undefined {
   if (code === 'SQLITE_FULL' || code === '53100') return 'the database is full (no space left): nothing was written';
   if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY')) return 'the database cannot be written (I/O error or read-only file): nothing was written';
   if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return 'the database file is damaged: restore it from a backup';
+  // PostgreSQL: deadlocks and serialisation failures the driver retried as often as it does, then gave up on.
+  if (code === '40P01' || code === '40001') return 'the database is busy with conflicting writes: try again';
   if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === '57P01' || code === '57P03' || code.startsWith('08')) return 'the database server cannot be reached: try again';
   return undefined;
 }

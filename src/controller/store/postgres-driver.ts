@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
 import { postgresDialect } from './dialects/postgres.js';
-import { type Driver, LruCache, type RunResult, StoreUnavailableError } from './driver.js';
+import { type Driver, LruCache, type RunResult, StoreUnavailableError, type WriteLock } from './driver.js';
 
 /** Connections of the pool; a handful keeps a 2-core machine busy without queueing in PostgreSQL. */
 const POOL_SIZE = 8;
@@ -16,6 +17,15 @@ const NAMED_STATEMENTS = 1000;
 /** Advisory lock keys (arbitrary constants of this program): migrations, and the one controller per database. */
 export const MIGRATION_LOCK = 0x63746c01;
 export const CONTROLLER_LOCK = 0x63746c02;
+/** Transaction-level advisory locks behind `hold`. */
+const WRITE_LOCKS: Record<WriteLock, number> = { 'access-index': 0x63746c03 };
+
+/**
+ * How many times a transaction is run when PostgreSQL aborts it for a deadlock (40P01) or a serialisation failure
+ * (40001); past that the error reaches the client as 503 STORE_UNAVAILABLE, to be retried later.
+ */
+const TX_ATTEMPTS = 5;
+const RETRIED = new Set(['40001', '40P01']);
 
 /**
  * PostgreSQL through `pg`: a pool for statements outside transactions, one pooled connection per transaction
@@ -135,6 +145,19 @@ export class PostgresDriver implements Driver {
 
   async tx<T>(fn: () => Promise<T>): Promise<T> {
     if (this.client.getStore()) return fn();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(fn);
+      } catch (err) {
+        if (attempt === TX_ATTEMPTS || !RETRIED.has(String((err as { code?: unknown }).code))) throw err;
+        // Apart, at random, so that the transactions that collided do not collide again.
+        await sleep(Math.random() * 10 * attempt);
+      }
+    }
+  }
+
+  /** One run of a transaction on a pooled connection of its own. */
+  private async attempt<T>(fn: () => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     this.openTransactions++;
     try {
@@ -149,6 +172,11 @@ export class PostgresDriver implements Driver {
       client.release();
       if (--this.openTransactions === 0) this.client.disable();
     }
+  }
+
+  async hold(lock: WriteLock): Promise<void> {
+    if (!this.client.getStore()) throw new Error(`hold('${lock}') outside a transaction would release it at once`);
+    await this.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCKS[lock]]);
   }
 
   async close(): Promise<void> {
