@@ -19,19 +19,29 @@ const roles = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ attrs: ['all'], ids: [] as number[] }) },
   {
     weight: 6,
-    arbitrary: fc.record({ attrs: fc.subarray(ATTRIBUTES, { minLength: 1, maxLength: 2 }), ids: fc.array(fc.nat(), { maxLength: 1 }) }),
+    arbitrary: fc.record({
+      attrs: fc.subarray(ATTRIBUTES, { minLength: 1, maxLength: 2 }),
+      ids: fc.array(fc.nat(), { maxLength: 1 }),
+    }),
   },
 );
 const semantic = fc.constantFrom('AllOf' as const, 'AnyOf' as const);
+const named = <T extends string>(name: T) => fc.constant(name);
 
 const kind = fc.constantFrom('identities' as const, 'services' as const, 'service-policies' as const);
 const operation = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant('create-identity' as const), attributes }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('create-service' as const), attributes }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('create-policy' as const), semantic, identityRoles: roles, serviceRoles: roles }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ op: named('create-policy'), semantic, identityRoles: roles, serviceRoles: roles }),
+  },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('relabel-identity' as const), which: fc.nat(), attributes }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('relabel-service' as const), which: fc.nat(), attributes }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('rewrite-policy' as const), which: fc.nat(), semantic, identityRoles: roles }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ op: named('rewrite-policy'), which: fc.nat(), semantic, identityRoles: roles }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), kind, which: fc.nat() }) },
 );
 type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
@@ -41,7 +51,9 @@ type Made = Record<'identities' | 'services' | 'service-policies', string[]>;
 
 const at = (list: readonly string[], n: number) => (list.length ? list[n % list.length] : 'missing');
 
-function roleSet(spec: { readonly attrs: readonly string[]; readonly ids: readonly number[] }, of: readonly string[]): string[] {
+type RoleSpec = { readonly attrs: readonly string[]; readonly ids: readonly number[] };
+
+function roleSet(spec: RoleSpec, of: readonly string[]): string[] {
   return [...spec.attrs.map((a) => `#${a}`), ...spec.ids.filter(() => of.length > 0).map((n) => `@${at(of, n)}`)];
 }
 
@@ -59,7 +71,8 @@ async function apply(api: HttpHelper, made: Made, op: Operation): Promise<void> 
       return;
     }
     case 'create-service': {
-      const res = await api.post('/services', { name: unique('cs'), roleAttributes: op.attributes, encryptionRequired: true });
+      const body = { name: unique('cs'), roleAttributes: op.attributes, encryptionRequired: true };
+      const res = await api.post('/services', body);
       assert.equal(res.status, 201, res.text);
       made.services.push(res.body.data.id);
       return;
@@ -134,19 +147,28 @@ async function assertAccessExact(api: HttpHelper): Promise<void> {
   }));
   for (const identity of identities) {
     const { id } = identity;
-    assert.deepEqual(await idsOf(api, `/identities/${id}/service-policies`), selecting(policies, 'identityRoles', identity), `policies of ${id}`);
+    const selectingIt = selecting(policies, 'identityRoles', identity);
+    assert.deepEqual(await idsOf(api, `/identities/${id}/service-policies`), selectingIt, `policies of ${id}`);
     const reached = reachable(policies, 'identityRoles', 'serviceRoles', identity, services);
     assert.deepEqual(await idsOf(api, `/identities/${id}/services`), reached, `services of ${id}`);
   }
   for (const service of services) {
     const { id } = service;
-    assert.deepEqual(await idsOf(api, `/services/${id}/service-policies`), selecting(policies, 'serviceRoles', service), `policies of ${id}`);
+    const selectingIt = selecting(policies, 'serviceRoles', service);
+    assert.deepEqual(await idsOf(api, `/services/${id}/service-policies`), selectingIt, `policies of ${id}`);
   }
   for (const policy of policies) {
     const selected = identities.filter((e) => selecting([policy], 'identityRoles', e).length).map((e) => e.id).sort();
-    assert.deepEqual(await idsOf(api, `/service-policies/${policy.id}/identities`), selected, `identities of ${policy.id}`);
+    const got = await idsOf(api, `/service-policies/${policy.id}/identities`);
+    assert.deepEqual(got, selected, `identities of ${policy.id}`);
   }
 }
+
+/** What each client does, in order; the clients run at once. */
+const clientsOperations = fc.array(fc.array(operation, { minLength: 8, maxLength: 12 }), {
+  minLength: CLIENTS,
+  maxLength: CLIENTS,
+});
 
 describe('concurrent writers keep the access index exact', () => {
   const fixture = useTestController();
@@ -154,7 +176,7 @@ describe('concurrent writers keep the access index exact', () => {
   it('random creates, updates and deletes from several clients at once', async () => {
     const api = fixture.admin;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(operation, { minLength: 8, maxLength: 12 }), { minLength: CLIENTS, maxLength: CLIENTS }), async (clients) => {
+      fc.asyncProperty(clientsOperations, async (clients) => {
         const made: Made = { identities: [], services: [], 'service-policies': [] };
         await Promise.all(clients.map(async (ops) => {
           for (const op of ops) await apply(api, made, op);
