@@ -18,7 +18,7 @@ describe('toApiError: the store failing', () => {
     ['a deadlock retried in vain (40P01)', failure('40P01'), /conflicting writes/],
     ['a serialisation failure retried in vain (40001)', failure('40001'), /conflicting writes/],
     ['SQLite locked by another process', failure('SQLITE_BUSY'), /locked/],
-    ['a connection the driver saw end', new StoreUnavailableError('the connection to the database was lost'), /was lost/],
+    ['a connection the driver saw fail', new StoreUnavailableError('the connection to the database failed'), /failed/],
   ];
   for (const [what, err, message] of unavailable) {
     it(`${what}: 503 STORE_UNAVAILABLE with Retry-After`, () => {

@@ -64,7 +64,7 @@ export class PostgresDriver implements Driver {
   private constructor(
     private readonly pool: Pool,
     private readonly namedStatements: number,
-    /** A connection outside the pool (the controller lock's), made like the pool's. */
+    /** A connection outside the pool, for the controller lock. */
     private readonly newClient: () => Client,
     private readonly log: (line: string) => void,
   ) {}
@@ -87,7 +87,8 @@ export class PostgresDriver implements Driver {
     const pool = new pg.Pool({ ...config, max: POOL_SIZE });
     // An idle connection that fails (server restart) must not crash the process: the next query reconnects.
     pool.on('error', () => {});
-    const newClient = () => new pg.Client(config);
+    // TCP keep-alive on the lock's connection: a server gone without closing it (a host lost) is noticed too.
+    const newClient = () => new pg.Client({ ...config, keepAlive: true });
     const log = opts.log ?? (() => {});
     const driver = new PostgresDriver(pool, opts.namedStatements ?? NAMED_STATEMENTS, newClient, log);
     try {
@@ -294,9 +295,9 @@ export class PostgresDriver implements Driver {
  */
 function storeError(err: unknown): unknown {
   const e = err as { code?: unknown; message?: unknown } | null;
-  if (e?.code !== undefined || typeof e?.message !== 'string') return err;
+  if (err instanceof StoreUnavailableError || e?.code !== undefined || typeof e?.message !== 'string') return err;
   if (!/Connection terminated|not queryable|timeout exceeded when trying to connect/.test(e.message)) return err;
-  return new StoreUnavailableError(`the connection to the database was lost (${e.message}): try again`, { cause: err });
+  return new StoreUnavailableError(`the connection to the database failed (${e.message}): try again`, { cause: err });
 }
 
 /** The URL without its password, for messages. */
