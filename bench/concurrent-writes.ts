@@ -54,7 +54,8 @@ async function measureStore(label: string, dataDir: string, opts: Target): Promi
     return r.body.data.id as string;
   };
   try {
-    const login = await call('POST', '/authenticate?method=password', '', { username: 'admin', password: 'bench-admin' });
+    const credentials = { username: 'admin', password: 'bench-admin' };
+    const login = await call('POST', '/authenticate?method=password', '', credentials);
     const token = login.body.data.token as string;
     const identities: string[] = [];
     for (let i = 0; i < 200; i++) {

@@ -37,7 +37,8 @@ describe('PostgresDriver: deadlocks', { skip }, () => {
     const db = await createTestDatabase();
     const driver = await PostgresDriver.open(db.url);
     try {
-      await driver.exec('CREATE TABLE pair (id INT PRIMARY KEY, v INT NOT NULL); INSERT INTO pair VALUES (1, 0), (2, 0);');
+      await driver.exec('CREATE TABLE pair (id INT PRIMARY KEY, v INT NOT NULL)');
+      await driver.exec('INSERT INTO pair VALUES (1, 0), (2, 0)');
       // Each transaction locks one row, waits until the other has locked the other row, then wants that one too.
       let locked = 0;
       const bothLocked = async () => {

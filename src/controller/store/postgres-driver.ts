@@ -171,7 +171,7 @@ export class PostgresDriver implements Driver {
   /** Refuses a write while this process does not hold the controller lock (another controller could be writing). */
   private checkOwnership(): void {
     if (this.ownership === 'reclaiming') {
-      throw new StoreUnavailableError('lost the connection holding the controller lock: writes resume once it is retaken');
+      throw new StoreUnavailableError('lost the connection holding the controller lock: writes resume once retaken');
     }
     if (this.ownership === 'taken') {
       throw new StoreUnavailableError('another controller took this database: this one no longer writes (restart it)');

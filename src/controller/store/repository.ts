@@ -423,7 +423,9 @@ export class Repository {
         // Checked before the write began, but an entity may have been deleted since: its delete took our `@id` out of
         // the policies it saw, not out of this one. Under the index's lock, what exists now is what counts.
         const missing = await index.missingEntity(roles);
-        if (missing !== undefined) throw invalidField(index.field, `no ${index.target.label} found with id '${missing}'`, missing);
+        if (missing !== undefined) {
+          throw invalidField(index.field, `no ${index.target.label} found with id '${missing}'`, missing);
+        }
         await index.refreshPolicy(id, roles, row.semantic);
       }
     }

@@ -53,7 +53,9 @@ export class RoleIndex {
     const { ids } = splitRoles(roles);
     if (ids.length === 0) return undefined;
     const list = this.driver.dialect.inList(raw('t."id"'), ids);
-    const found = new Set((await this.driver.all<{ id: string }>(`SELECT t."id" AS id FROM ${this.targetTable} t WHERE ${list.sql}`, list.params)).map((r) => r.id));
+    const query = `SELECT t."id" AS id FROM ${this.targetTable} t WHERE ${list.sql}`;
+    const rows = await this.driver.all<{ id: string }>(query, list.params);
+    const found = new Set(rows.map((r) => r.id));
     return ids.find((id) => !found.has(id));
   }
 
