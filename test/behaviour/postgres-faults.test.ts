@@ -182,7 +182,8 @@ describe('PostgreSQL failing under the controller', { skip }, () => {
       assert.equal((await admin.get('/identities', { allow5xx: true })).status, 503);
       const version = await admin.anonymous().get('/version');
       assert.equal(version.status, 200, 'GET /version answers while the database is away');
-      await sleep(1500);
+      // Away for longer than the waits between attempts to take the lock again grow to.
+      await sleep(3000);
     } finally {
       cluster('resume');
     }
