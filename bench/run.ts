@@ -7,6 +7,7 @@
 //   npm run bench -- --baseline bc59173        and the same SQLite measurements on that commit's build, alternated
 //   npm run bench -- --no-startup ...          the controller tables only
 //   npm run bench -- --no-access ...           without access decisions at scale (bench/access.ts, ~2 minutes)
+//   npm run bench -- --no-writes ...           without writes under 8 concurrent writers (bench/concurrent-writes.ts)
 // `--baseline` repeats (one column each); CTL_BENCH_BASELINE=bc59173[,...] does the same. The older build is made
 // by bench/baseline.ts in the temporary directory (git archive, node_modules copied, npm run build).
 import { spawnSync } from 'node:child_process';
@@ -19,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { accessScale } from './access.js';
 import { prepareBaseline } from './baseline.js';
+import { concurrentWrites } from './concurrent-writes.js';
 import { type ControllerProcess, startControllerProcess } from './controller-process.js';
 import { startupRows, startupTimes, type TimedCommand } from './cli-start.js';
 import { freshDatabase, type PgCluster, startCluster } from './pg-database.js';
@@ -32,6 +34,7 @@ const { values: flags } = parseArgs({
     'no-startup': { type: 'boolean' },
     'no-postgres': { type: 'boolean' },
     'no-access': { type: 'boolean' },
+    'no-writes': { type: 'boolean' },
     identities: { type: 'string', default: '100000' },
   },
 });
@@ -160,6 +163,8 @@ async function main() {
   }
   // 3. Access decisions over a network at the scale issue 8 sets, on each store.
   if (!flags['no-access']) await accessScale({ postgres: !flags['no-postgres'] });
+  // 4. Writes that change what policies select, from 8 writers at once, on each store.
+  if (!flags['no-writes']) await concurrentWrites({ postgres: !flags['no-postgres'] });
 }
 
 async function measure(targets: Target[], notes: string[]): Promise<void> {

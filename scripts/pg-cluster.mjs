@@ -5,6 +5,8 @@
 //   node scripts/pg-cluster.mjs start [--state FILE]   start one (or reuse the running one); prints its URL on stdout
 //   node scripts/pg-cluster.mjs url   [--state FILE]   prints the URL of the running cluster
 //   node scripts/pg-cluster.mjs stop  [--state FILE]   stops it and removes its directory
+//   node scripts/pg-cluster.mjs halt  [--state FILE]   stops the server only, keeping its data (fault tests)
+//   node scripts/pg-cluster.mjs resume [--state FILE]  starts a halted server again, on the same port
 //
 // FILE (default: one per checkout and user in the temporary directory) records the directory, port and URL.
 // PostgreSQL refuses to run as root: as root, initdb and pg_ctl run as the `postgres` system user (which Debian's
@@ -27,14 +29,16 @@ function fail(message, details = []) {
   process.exit(1);
 }
 
+const USAGE = 'usage: node scripts/pg-cluster.mjs start|url|stop|halt|resume [--state FILE]';
+
 function parseArgs(argv) {
   const [command, ...rest] = argv;
   let state = path.join(os.tmpdir(), `ctl-pg-cluster-${os.userInfo().uid}-${createHash('sha1').update(ROOT).digest('hex').slice(0, 10)}.json`);
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--state' && rest[i + 1]) state = path.resolve(rest[++i]);
-    else fail(`unknown argument: ${rest[i]}`, ['usage: node scripts/pg-cluster.mjs start|url|stop [--state FILE]']);
+    else fail(`unknown argument: ${rest[i]}`, [USAGE]);
   }
-  if (!['start', 'url', 'stop'].includes(command)) fail('usage: node scripts/pg-cluster.mjs start|url|stop [--state FILE]');
+  if (!['start', 'url', 'stop', 'halt', 'resume'].includes(command)) fail(USAGE);
   return { command, state };
 }
 
@@ -186,9 +190,23 @@ function removeCluster(state, stateFile) {
   rmSync(stateFile, { force: true });
 }
 
+/**
+ * Stops the server as a shutdown, a restart or a failover would (fast: sessions are ended, 57P01), or starts it
+ * again on its port with its data, so that tests can watch a client live through it.
+ */
+function haltOrResume(command, state, stateFile) {
+  if (!state) fail(`no cluster (state file ${stateFile})`, ['start one with: node scripts/pg-cluster.mjs start']);
+  const log = path.join(state.dir, 'postgres.log');
+  const args = command === 'halt' ? ['-m', 'fast', '-w', 'stop'] : ['-l', log, '-w', '-t', '60', 'start'];
+  const run = pgRun(state.binDir, serverUser(), 'pg_ctl', ['-D', state.dataDir, ...args], state.dir);
+  if (!run.ok) fail(`pg_ctl ${args[args.length - 1]} failed`, run.output.split('\n').slice(-5));
+}
+
 const { command, state: stateFile } = parseArgs(process.argv.slice(2));
 if (command === 'start') {
   await start(stateFile);
+} else if (command === 'halt' || command === 'resume') {
+  haltOrResume(command, readState(stateFile), stateFile);
 } else {
   const state = readState(stateFile);
   if (command === 'url') {

@@ -84,7 +84,7 @@ export async function createController(options: CreateControllerOptions): Promis
   const site = options.consoleDir ? createStaticSite(options.consoleDir, { log }) : undefined;
   const pki = options.pki ?? (await loadOrCreatePki(options.pkiDir ?? join(options.dataDir, 'pki'), { hosts: options.hosts ?? ['localhost', '127.0.0.1'] }));
   const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : { sqlite: join(options.dataDir, 'ctl.db') });
-  const store = await Store.open(location);
+  const store = await Store.open(location, { log });
   const passwords = new PasswordHasher(options.passwordCost);
   const adminUser = options.adminUser ?? 'admin';
   try {

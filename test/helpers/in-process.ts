@@ -14,6 +14,8 @@ import { BASE_PATHS, hasOperation, validateResponse } from './spec.js';
 export interface Reply {
   status: number;
   body: any;
+  /** What inject() answered with (clients made by hand for one test may leave them out). */
+  headers?: Record<string, string | string[] | number | undefined>;
 }
 
 export interface Client {
@@ -44,7 +46,7 @@ function client(app: Controller, token: string | undefined): Client {
       const api = url.startsWith('/edge/client/') ? 'client' : 'management';
       const route = url.slice(BASE_PATHS[api].length).split('?')[0];
       if (hasOperation(api, method, route)) validateResponse(api, method, route, res.statusCode, body);
-      return { status: res.statusCode, body };
+      return { status: res.statusCode, body, headers: res.headers };
     },
   };
 }

@@ -17,10 +17,25 @@ export interface Driver {
   run(sql: string, params?: readonly unknown[]): Promise<RunResult>;
   /** Several statements without parameters (migration DDL); never cached. */
   exec(sql: string): Promise<void>;
-  /** Runs `fn` in one transaction: all of its writes are kept, or none. Nested calls join the outer one. */
+  /**
+   * Runs `fn` in one transaction: all of its writes are kept, or none. Nested calls join the outer one. A
+   * transaction the database aborts for a deadlock or a serialisation conflict is run again from the start, a few
+   * times, so `fn` must do nothing but reads and writes through the store (or things as harmless to repeat).
+   */
   tx<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Inside a transaction: waits until no other transaction holds `lock`, then holds it until this one ends. SQLite
+   * runs one transaction at a time, so there it has nothing to wait for.
+   */
+  hold(lock: WriteLock): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Writes that must not interleave: `access-index` is taken by every write that can change what a policy selects
+ * (docs/architecture.md, "The access index").
+ */
+export type WriteLock = 'access-index';
 
 /** A store that cannot be opened or reached: a clear message for the operator, never a stack trace. */
 export class StoreUnavailableError extends Error {

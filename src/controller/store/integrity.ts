@@ -80,6 +80,8 @@ export class Integrity {
 
   /** The access index against the policies' roles as stored now (after the role sets themselves were settled). */
   private async accessIndex(index: RoleIndex, fix: boolean, report: (issue: IntegrityIssue) => void): Promise<void> {
+    // With the writers of the index held off, what is read is one state: none of them is half-way through.
+    await this.driver.hold('access-index');
     for (const { policyId, missing, extra } of await index.drift()) {
       const what = `access index of ${index.policy.label} '${policyId}' (${index.field}): ${missing} selected entities missing, ${extra} extra`;
       if (fix) await index.rebuild(policyId);

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Pool, PoolClient } from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client, Pool, PoolClient } from 'pg';
 import { postgresDialect } from './dialects/postgres.js';
-import { type Driver, LruCache, type RunResult, StoreUnavailableError } from './driver.js';
+import { type Driver, LruCache, type RunResult, StoreUnavailableError, type WriteLock } from './driver.js';
 
 /** Connections of the pool; a handful keeps a 2-core machine busy without queueing in PostgreSQL. */
 const POOL_SIZE = 8;
@@ -16,6 +17,29 @@ const NAMED_STATEMENTS = 1000;
 /** Advisory lock keys (arbitrary constants of this program): migrations, and the one controller per database. */
 export const MIGRATION_LOCK = 0x63746c01;
 export const CONTROLLER_LOCK = 0x63746c02;
+/** Transaction-level advisory locks behind `hold`. */
+const WRITE_LOCKS: Record<WriteLock, number> = { 'access-index': 0x63746c03 };
+
+/**
+ * How many times a transaction is run when PostgreSQL aborts it for a deadlock (40P01) or a serialisation failure
+ * (40001); past that the error reaches the client as 503 STORE_UNAVAILABLE, to be retried later.
+ */
+const TX_ATTEMPTS = 5;
+const RETRIED = new Set(['40001', '40P01']);
+
+/** Waits between attempts to take the controller lock again after its connection was lost (doubling, capped). */
+const RECLAIM_FIRST_MS = 200;
+const RECLAIM_MAX_MS = 2000;
+
+export interface PostgresOptions {
+  /** How many distinct statements are prepared by name (NAMED_STATEMENTS). */
+  namedStatements?: number;
+  /** Hears what happens to the connections later: the controller lock lost, taken again, or taken by another. */
+  log?: (line: string) => void;
+}
+
+/** Whether this process may write: it holds the controller lock, is taking it again, or lost it to another. */
+type Ownership = 'unclaimed' | 'held' | 'reclaiming' | 'taken';
 
 /**
  * PostgreSQL through `pg`: a pool for statements outside transactions, one pooled connection per transaction
@@ -32,14 +56,20 @@ export class PostgresDriver implements Driver {
   /** Statement names by numbered text; never evicted (a name must keep meaning its text on every connection). */
   private readonly names = new Map<string, string>();
   /** Held for the life of the process: the one controller allowed on this database. */
-  private ownerLock: PoolClient | undefined;
+  private ownerLock: Client | undefined;
+
+  private ownership: Ownership = 'unclaimed';
+  private closing = false;
 
   private constructor(
     private readonly pool: Pool,
     private readonly namedStatements: number,
+    /** A connection outside the pool, for the controller lock. */
+    private readonly newClient: () => Client,
+    private readonly log: (line: string) => void,
   ) {}
 
-  static async open(url: string, opts: { namedStatements?: number } = {}): Promise<PostgresDriver> {
+  static async open(url: string, opts: PostgresOptions = {}): Promise<PostgresDriver> {
     const { default: pg } = await import('pg');
     let parsed: URL;
     try {
@@ -52,10 +82,15 @@ export class PostgresDriver implements Driver {
     }
     // Counts and BIGINT columns come back as numbers, as SQLite gives them (all of ours fit in 2^53).
     const types = { getTypeParser: (oid: number, format?: string) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) };
-    const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 10_000, types });
+    // A server that does not answer is reported within seconds (503), not after a request has waited for long.
+    const config = { connectionString: url, connectionTimeoutMillis: 5_000, types };
+    const pool = new pg.Pool({ ...config, max: POOL_SIZE });
     // An idle connection that fails (server restart) must not crash the process: the next query reconnects.
     pool.on('error', () => {});
-    const driver = new PostgresDriver(pool, opts.namedStatements ?? NAMED_STATEMENTS);
+    // TCP keep-alive on the lock's connection: a server gone without closing it (a host lost) is noticed too.
+    const newClient = () => new pg.Client({ ...config, keepAlive: true });
+    const log = opts.log ?? (() => {});
+    const driver = new PostgresDriver(pool, opts.namedStatements ?? NAMED_STATEMENTS, newClient, log);
     try {
       await pool.query('SELECT 1');
     } catch (err) {
@@ -70,13 +105,77 @@ export class PostgresDriver implements Driver {
    * caches would need invalidating), so for now a second one is told clearly and stops.
    */
   async claim(): Promise<void> {
-    const client = await this.pool.connect();
-    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [CONTROLLER_LOCK]);
-    if (!rows[0].ok) {
-      client.release();
+    if (!(await this.takeControllerLock())) {
       throw new StoreUnavailableError('another controller is already using this database (one controller per database for now)');
     }
+  }
+
+  /**
+   * Takes the controller lock on a connection of its own (a session-level lock lives as long as its connection);
+   * false when another controller holds it. When that connection is lost (a server restart, a failover, an
+   * administrator ending it), writes wait while the lock is taken again.
+   */
+  private async takeControllerLock(): Promise<boolean> {
+    const client = this.newClient();
+    // Reported by 'end', which follows: the error itself must not end the process.
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [CONTROLLER_LOCK]);
+      if (!rows[0].ok) {
+        await client.end();
+        return false;
+      }
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
+    client.once('end', () => this.controllerLockLost());
     this.ownerLock = client;
+    this.ownership = 'held';
+    return true;
+  }
+
+  private controllerLockLost(): void {
+    this.ownerLock = undefined;
+    if (this.closing) return;
+    this.ownership = 'reclaiming';
+    this.log('store: the connection holding the controller lock was lost; writes wait until the lock is taken again');
+    void this.reclaim();
+  }
+
+  /** Takes the controller lock again once the server answers; if another controller took it meanwhile, stops writes. */
+  private async reclaim(): Promise<void> {
+    for (let wait = RECLAIM_FIRST_MS; !this.closing; wait = Math.min(wait * 2, RECLAIM_MAX_MS)) {
+      await sleep(wait, undefined, { ref: false });
+      if (this.closing) return;
+      let taken: boolean;
+      try {
+        taken = await this.takeControllerLock();
+      } catch {
+        continue; // the server is still away
+      }
+      if (taken) {
+        this.log('store: took the controller lock again; writes resume');
+      } else {
+        this.ownership = 'taken';
+        this.log(
+          'store: another controller took this database while the connection was lost: ' +
+            'this controller no longer writes. Stop one of them and restart this one',
+        );
+      }
+      return;
+    }
+  }
+
+  /** Refuses a write while this process does not hold the controller lock (another controller could be writing). */
+  private checkOwnership(): void {
+    if (this.ownership === 'reclaiming') {
+      throw new StoreUnavailableError('lost the connection holding the controller lock: writes resume once retaken');
+    }
+    if (this.ownership === 'taken') {
+      throw new StoreUnavailableError('another controller took this database: this one no longer writes (restart it)');
+    }
   }
 
   /** Runs `fn` holding an advisory lock, on a connection of its own (migrations run one at a time). */
@@ -113,7 +212,12 @@ export class PostgresDriver implements Driver {
   private async query<T>(sql: string, params: readonly unknown[]): Promise<{ rows: T[]; rowCount: number | null }> {
     const runner = this.client.getStore() ?? this.pool;
     const text = this.text(sql);
-    return runner.query({ name: this.nameOf(text), text, values: params as unknown[] }) as unknown as Promise<{ rows: T[]; rowCount: number | null }>;
+    try {
+      const result = await runner.query({ name: this.nameOf(text), text, values: params as unknown[] });
+      return result as unknown as { rows: T[]; rowCount: number | null };
+    } catch (err) {
+      throw storeError(err);
+    }
   }
 
   async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -125,6 +229,7 @@ export class PostgresDriver implements Driver {
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<RunResult> {
+    if (!this.client.getStore()) this.checkOwnership();
     return { changes: (await this.query(sql, params)).rowCount ?? 0 };
   }
 
@@ -135,27 +240,64 @@ export class PostgresDriver implements Driver {
 
   async tx<T>(fn: () => Promise<T>): Promise<T> {
     if (this.client.getStore()) return fn();
-    const client = await this.pool.connect();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(fn);
+      } catch (err) {
+        if (attempt === TX_ATTEMPTS || !RETRIED.has(String((err as { code?: unknown }).code))) throw err;
+        // Apart, at random, so that the transactions that collided do not collide again.
+        await sleep(Math.random() * 10 * attempt);
+      }
+    }
+  }
+
+  /** One run of a transaction on a pooled connection of its own. */
+  private async attempt<T>(fn: () => Promise<T>): Promise<T> {
+    this.checkOwnership();
+    const client = await this.pool.connect().catch((err: unknown) => Promise.reject(storeError(err)));
+    // The server may end the connection while `fn` awaits something else: the next statement fails, not the process.
+    const ignore = () => {};
+    client.on('error', ignore);
     this.openTransactions++;
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       const result = await this.client.run(client, fn);
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
+      // A connection that cannot even roll back is broken: the pool must drop it, not lend it again.
+      await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+      throw storeError(err);
     } finally {
-      client.release();
+      client.off('error', ignore);
+      client.release(broken);
       if (--this.openTransactions === 0) this.client.disable();
     }
   }
 
+  async hold(lock: WriteLock): Promise<void> {
+    if (!this.client.getStore()) throw new Error(`hold('${lock}') outside a transaction would release it at once`);
+    await this.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCKS[lock]]);
+  }
+
   async close(): Promise<void> {
-    this.ownerLock?.release();
+    this.closing = true;
+    await this.ownerLock?.end().catch(() => {});
     this.ownerLock = undefined;
     await this.pool.end();
   }
+}
+
+/**
+ * `pg` reports a connection that ended, or that could not be made in time, with an Error that has no SQLSTATE
+ * code; the store says what it is (errors with a code are classified where errors become answers, server/errors.ts).
+ */
+function storeError(err: unknown): unknown {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (err instanceof StoreUnavailableError || e?.code !== undefined || typeof e?.message !== 'string') return err;
+  if (!/Connection terminated|not queryable|timeout exceeded when trying to connect/.test(e.message)) return err;
+  return new StoreUnavailableError(`the connection to the database failed (${e.message}): try again`, { cause: err });
 }
 
 /** The URL without its password, for messages. */

@@ -73,6 +73,13 @@ export interface WriteEvent {
   fields?: string[];
 }
 
+/** What one write changes in the access index (Repository.accessChanges). */
+interface AccessChanges {
+  created: boolean;
+  policy: boolean;
+  entity: boolean;
+}
+
 /** Another resource's field that points at this one, and what deleting the target does to it. */
 export interface Referrer {
   def: ResourceDef;
@@ -338,11 +345,17 @@ export class Repository {
       names.push(name);
       args.push(this.encode(name, value));
     }
-    await this.unique(values, () =>
-      this.driver.run(`INSERT INTO ${this.table} (${names.map(quote).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, args),
-    );
-    await this.writeSets(id, values, true);
-    await this.refreshRoleIndexes(id, values, true);
+    const changes = this.accessChanges(values, true);
+    await this.withAccessLock(changes.policy || changes.entity, async () => {
+      await this.unique(values, () =>
+        this.driver.run(
+          `INSERT INTO ${this.table} (${names.map(quote).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+          args,
+        ),
+      );
+      await this.writeSets(id, values, true);
+      await this.refreshRoleIndexes(id, values, changes);
+    });
     this.onWrite({ resource: this.def.name, op: 'insert' });
     return id;
   }
@@ -366,28 +379,74 @@ export class Repository {
       sets.push(`${quote(name)} = ?`);
       args.push(this.encode(name, values[name]));
     }
-    const result = await this.unique(values, () => this.driver.run(`UPDATE ${this.table} SET ${sets.join(', ')} WHERE "id" = ?`, [...args, id]));
-    if (result.changes === 0) throw notFound(this.def.name, id);
-    this.onWrite({ resource: this.def.name, op: 'update', fields: Object.keys(values).filter((k) => values[k] !== undefined) });
-    await this.writeSets(id, values);
-    await this.refreshRoleIndexes(id, values, false);
+    const changes = this.accessChanges(values, false);
+    await this.withAccessLock(changes.policy || changes.entity, async () => {
+      const update = `UPDATE ${this.table} SET ${sets.join(', ')} WHERE "id" = ?`;
+      const result = await this.unique(values, () => this.driver.run(update, [...args, id]));
+      if (result.changes === 0) throw notFound(this.def.name, id);
+      const fields = Object.keys(values).filter((k) => values[k] !== undefined);
+      this.onWrite({ resource: this.def.name, op: 'update', fields });
+      await this.writeSets(id, values);
+      await this.refreshRoleIndexes(id, values, changes);
+    });
+  }
+
+  /** What a write of `values` changes in the access index: what its policy selects, what selects its entity. */
+  private accessChanges(values: Record<string, unknown>, created: boolean): AccessChanges {
+    const { own, selectedBy } = this.roleIndexes;
+    const attributesField = this.def.roleAttributes?.field;
+    const attributes = attributesField && (values[attributesField] as string[] | null | undefined);
+    const roles = values.semantic !== undefined || own.some((i) => values[i.field] !== undefined);
+    return {
+      created,
+      policy: own.length > 0 && (created || roles),
+      // Nothing can select a new entity without attributes: nothing names its fresh id yet.
+      entity: selectedBy.length > 0 && (created ? (attributes?.length ?? 0) > 0 : attributes !== undefined),
+    };
+  }
+
+  /**
+   * Runs a write; one that changes the access index (`needed`) runs in a transaction that first takes the index's
+   * lock, before it locks any row. Each refresh reads what others committed: without the lock, a new identity and
+   * a new policy over its attribute, written at once on PostgreSQL, would each miss the other's uncommitted rows and
+   * neither would add their match (docs/architecture.md, "The access index"). Deletes take it too: a refresh adding
+   * a match for the row being deleted would fail on its foreign key.
+   */
+  private withAccessLock<T>(needed: boolean, write: () => Promise<T>): Promise<T> {
+    if (!needed) return write();
+    return this.driver.tx(async () => {
+      await this.driver.hold('access-index');
+      return write();
+    });
   }
 
   /**
    * Keeps the access index in step with a write, in its transaction: a policy whose roles or semantic changed is
    * re-evaluated against every entity; an entity whose attributes changed against every policy.
    */
-  private async refreshRoleIndexes(id: string, values: Record<string, unknown>, created: boolean): Promise<void> {
-    const { own, selectedBy } = this.roleIndexes;
-    if (own.length && (created || values.semantic !== undefined || own.some((i) => values[i.field] !== undefined))) {
-      const row = created ? values : ((await this.find(id)) as Record<string, unknown>);
-      for (const index of own) await index.refreshPolicy(id, (row[index.field] as string[] | null) ?? [], row.semantic);
+  private async refreshRoleIndexes(id: string, values: Record<string, unknown>, changes: AccessChanges): Promise<void> {
+    if (changes.policy) {
+      const row = changes.created ? values : ((await this.find(id)) as Record<string, unknown>);
+      for (const index of this.roleIndexes.own) {
+        const roles = (row[index.field] as string[] | null) ?? [];
+        // Checked before the write began, but an entity may have been deleted since: its delete took our `@id` out of
+        // the policies it saw, not out of this one. Under the index's lock, what exists now is what counts.
+        const missing = await index.missingEntity(roles);
+        if (missing !== undefined) {
+          throw invalidField(index.field, `no ${index.target.label} found with id '${missing}'`, missing);
+        }
+        await index.refreshPolicy(id, roles, row.semantic);
+      }
     }
-    const attributesField = this.def.roleAttributes?.field;
-    if (selectedBy.length && attributesField && (created || values[attributesField] !== undefined)) {
-      const attributes = (values[attributesField] as string[] | null | undefined) ?? [];
-      for (const index of selectedBy) await index.refreshEntity(id, attributes, created);
+    if (changes.entity) {
+      const attributes = (values[this.def.roleAttributes!.field] as string[] | null | undefined) ?? [];
+      for (const index of this.roleIndexes.selectedBy) await index.refreshEntity(id, attributes, changes.created);
     }
+  }
+
+  /** Whether deleting rows of this resource touches the access index (its rows go by cascade). */
+  private get inAccessIndex(): boolean {
+    return this.roleIndexes.own.length > 0 || this.roleIndexes.selectedBy.length > 0;
   }
 
   /**
@@ -395,16 +454,20 @@ export class Repository {
    * 409 naming the referencing field; reference lists and role sets lose the id; cascading references go too.
    */
   async delete(id: string): Promise<void> {
-    for (const ref of this.referrers) await this.settleReferrer(ref, id);
-    const result = await this.driver.run(`DELETE FROM ${this.table} WHERE "id" = ?`, [id]);
-    if (result.changes === 0) throw notFound(this.def.name, id);
+    await this.withAccessLock(this.inAccessIndex, async () => {
+      for (const ref of this.referrers) await this.settleReferrer(ref, id);
+      const result = await this.driver.run(`DELETE FROM ${this.table} WHERE "id" = ?`, [id]);
+      if (result.changes === 0) throw notFound(this.def.name, id);
+    });
     this.onWrite({ resource: this.def.name, op: 'delete' });
   }
 
   /** Deletes the rows matching `where` (their dependants go by cascade); returns how many. */
   async deleteWhere(where: Where): Promise<number> {
     const cond = this.whereClause(where);
-    const deleted = (await this.driver.run(`DELETE FROM ${this.table} AS e WHERE ${cond.sql}`, cond.params)).changes;
+    const deleted = await this.withAccessLock(this.inAccessIndex, async () => {
+      return (await this.driver.run(`DELETE FROM ${this.table} AS e WHERE ${cond.sql}`, cond.params)).changes;
+    });
     if (deleted > 0) this.onWrite({ resource: this.def.name, op: 'delete' });
     return deleted;
   }

@@ -48,6 +48,17 @@ export class RoleIndex {
     await this.driver.run(insert.sql, insert.params);
   }
 
+  /** The first `@id` of the roles whose entity does not exist, if any. */
+  async missingEntity(roles: readonly string[]): Promise<string | undefined> {
+    const { ids } = splitRoles(roles);
+    if (ids.length === 0) return undefined;
+    const list = this.driver.dialect.inList(raw('t."id"'), ids);
+    const query = `SELECT t."id" AS id FROM ${this.targetTable} t WHERE ${list.sql}`;
+    const rows = await this.driver.all<{ id: string }>(query, list.params);
+    const found = new Set(rows.map((r) => r.id));
+    return ids.find((id) => !found.has(id));
+  }
+
   /**
    * Policies whose rows differ from what their roles select now (the database integrity check): each with the
    * number of rows missing and extra. `#all` role sets have no rows to differ.

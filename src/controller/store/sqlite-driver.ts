@@ -112,6 +112,9 @@ export class SqliteDriver implements Driver {
     }
   }
 
+  /** Transactions here already run one at a time: nothing else can hold a lock. */
+  async hold(): Promise<void> {}
+
   async close(): Promise<void> {
     await this.idle();
     this.db.close();

@@ -21,6 +21,13 @@ export function parseStoreLocation(value: string): StoreLocation {
   return { sqlite: value };
 }
 
+export interface StoreOptions {
+  now?: () => string;
+  /** SQLite's prepared statement cache (entries). */
+  cacheSize?: number;
+  log?: (line: string) => void;
+}
+
 /** Every field in the catalogue that points at another resource, grouped by the resource pointed at. */
 function referrersOf(catalogue: readonly ResourceDef[]): Map<string, Referrer[]> {
   const byTarget = new Map<string, Referrer[]>();
@@ -107,12 +114,15 @@ export class Store {
     return index;
   }
 
-  /** Opens the database, brings its schema to the last migration, and makes sure the built-in rows exist. */
-  static async open(location: StoreLocation, opts: { now?: () => string; cacheSize?: number } = {}): Promise<Store> {
+  /**
+   * Opens the database, brings its schema to the last migration, and makes sure the built-in rows exist. `log` hears
+   * of what happens to the database later (PostgreSQL: a lost connection, the controller lock taken again).
+   */
+  static async open(location: StoreLocation, opts: StoreOptions = {}): Promise<Store> {
     const now = opts.now ?? (() => new Date().toISOString());
     let driver: Driver;
     if ('postgres' in location) {
-      const pg = await PostgresDriver.open(location.postgres);
+      const pg = await PostgresDriver.open(location.postgres, { log: opts.log });
       try {
         await pg.claim();
         await pg.withLock(MIGRATION_LOCK, () => migrate(pg, MIGRATIONS, now));
