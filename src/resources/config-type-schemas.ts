@@ -1,33 +1,25 @@
 /**
- * JSON schemas (draft-07) of the config types a fresh controller has, written for this project from what OpenZiti's
- * tunnelers and routers read (wire-protocol section 10). They accept the configs real tunnelers are given and refuse
- * what OpenZiti refuses: missing required fields, unknown members, protocols other than tcp|udp, ports outside
- * 0..65535 (proxy.v1: 1..65535), empty addresses, malformed durations and health-check actions.
+ * JSON schemas (draft-07) of the config types a fresh controller has, with OpenZiti's fixed ids.
+ *
+ * intercept.v1, host.v1 and proxy.v1 are OpenZiti's own schemas, vendored unchanged (`openziti-config-types/`, source
+ * and licence beside them): clients such as OpenZiti's web console build their forms from a type's schema, so its
+ * shape must be OpenZiti's, not only what it accepts. host.v2 is composed from host.v1 as OpenZiti's controller
+ * composes it. The others (the two ziti-tunneler types, interfaces.v1, router.link.v1) were written for this project
+ * from what OpenZiti's tunnelers and routers read (wire-protocol section 10).
  *
  * Plain data, like the declarations that carry them: the CLI loads them too, to check a config before sending it.
  */
+import hostV1 from './openziti-config-types/host.v1.json' with { type: 'json' };
+import interceptV1 from './openziti-config-types/intercept.v1.json' with { type: 'json' };
+import proxyV1 from './openziti-config-types/proxy.v1.json' with { type: 'json' };
+
 type Schema = Record<string, unknown>;
 
 const MAX_PORT = 65535;
-const MAX_INT32 = 2147483647;
 
 const port: Schema = { type: 'integer', minimum: 0, maximum: MAX_PORT };
-const protocol: Schema = { type: 'string', enum: ['tcp', 'udp'] };
-/** An intercepted or dialled address: an IP, a CIDR, a hostname or a wildcard such as `*.example.com`; never empty. */
-const address: Schema = { type: 'string', minLength: 1 };
 /** A Go duration such as `5s`, `1m30s` or `250ms`. */
 const duration: Schema = { type: 'string', pattern: '^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$' };
-const portRange: Schema = {
-  type: 'object',
-  properties: { low: port, high: port },
-  required: ['low', 'high'],
-  additionalProperties: false,
-};
-
-/** A non-empty array without duplicates, of `items`. */
-function setOf(items: Schema, description?: string): Schema {
-  return { type: 'array', minItems: 1, uniqueItems: true, items, ...(description ? { description } : {}) };
-}
 
 function closed(properties: Record<string, Schema>, required: string[] = []): Schema {
   return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
@@ -69,55 +61,25 @@ const healthChecks: Record<string, Schema> = {
   },
 };
 
-const translation = (format: 'ipv4' | 'ipv6', maxPrefix: number): Schema =>
-  closed({ from: { type: 'string', format }, to: { type: 'string', format }, prefixLength: { type: 'integer', minimum: 0, maximum: maxPrefix } });
-
 /**
- * A value given outright, or forwarded from what the client intercepted: `forwardX: true` needs the allow-list,
- * otherwise `x` itself is required.
+ * host.v2 as OpenZiti's controller builds it: host.v1 without its `$id` and `definitions` is one terminator, and the
+ * type takes a non-empty list of them, with host.v1's definitions beside.
  */
-function fixedOrForwarded(field: string, forward: string, allowed: string): Schema {
-  return { if: { properties: { [forward]: { const: true } }, required: [forward] }, then: { required: [allowed] }, else: { required: [field] } };
-}
-
-/** One hosting terminator: where the hosting tunneler dials, with its listen options and health checks. */
-const hostTerminator: Schema = {
-  type: 'object',
-  properties: {
-    protocol,
-    forwardProtocol: { const: true, description: "Dial the intercepted protocol ('protocol' then unused)" },
-    allowedProtocols: setOf(protocol, 'Protocols that may be forwarded'),
-    address: address,
-    forwardAddress: { const: true, description: "Dial the intercepted address ('address' then unused)" },
-    allowedAddresses: setOf(address, 'Addresses that may be forwarded'),
-    forwardAddressTranslations: setOf({ oneOf: [translation('ipv4', 32), translation('ipv6', 128)] }),
-    port,
-    forwardPort: { const: true, description: "Dial the intercepted port ('port' then unused)" },
-    allowedPortRanges: setOf(portRange, 'Ports that may be forwarded'),
-    allowedSourceAddresses: setOf(address, 'Source addresses the hosting tunneler routes locally'),
-    listenOptions: closed({
-      connectTimeoutSeconds: { type: 'integer', minimum: 0, maximum: MAX_INT32 },
-      connectTimeout: duration,
-      maxConnections: { type: 'integer', minimum: 1 },
-      identity: { type: 'string' },
-      bindUsingEdgeIdentity: { type: 'boolean' },
-      cost: { type: 'integer', minimum: 0, maximum: MAX_PORT },
-      precedence: { type: 'string', enum: ['default', 'required', 'failed'] },
-    }),
-    proxy: {
-      type: 'object',
-      properties: { type: { type: 'string', enum: ['http'] }, address: { type: 'string', description: 'host:port of the proxy' } },
-      required: ['type', 'address'],
+function hostV2(): Schema {
+  const { $id: _id, definitions, ...terminator } = hostV1 as Schema;
+  return {
+    $id: 'http://ziti-edge.netfoundry.io/schemas/host.v2.schema.json',
+    definitions: {
+      ...(definitions as Schema),
+      terminator,
+      terminatorList: { type: 'array', minItems: 1, items: { $ref: '#/definitions/terminator' } },
     },
-    ...healthChecks,
-  },
-  additionalProperties: false,
-  allOf: [
-    fixedOrForwarded('protocol', 'forwardProtocol', 'allowedProtocols'),
-    fixedOrForwarded('address', 'forwardAddress', 'allowedAddresses'),
-    fixedOrForwarded('port', 'forwardPort', 'allowedPortRanges'),
-  ],
-};
+    type: 'object',
+    properties: { terminators: { $ref: '#/definitions/terminatorList' } },
+    required: ['terminators'],
+    additionalProperties: false,
+  };
+}
 
 const linkGroups: Schema = { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] };
 const channelOptions = closed({
@@ -151,44 +113,16 @@ export const BUILT_IN_CONFIG_TYPES: readonly BuiltInConfigType[] = [
     target: 'service',
     schema: closed({ protocol: { type: ['string', 'null'], enum: ['tcp', 'udp', null] }, hostname: { type: 'string' }, port, ...healthChecks }, ['hostname', 'port']),
   },
-  {
-    id: 'g7cIWbcGg',
-    name: 'intercept.v1',
-    target: 'service',
-    schema: closed(
-      {
-        protocols: setOf(protocol),
-        addresses: setOf(address),
-        portRanges: setOf(portRange),
-        dialOptions: closed({ identity: { type: 'string' }, connectTimeoutSeconds: { type: 'integer', minimum: 0, maximum: MAX_INT32 } }),
-        sourceIp: { type: 'string' },
-        allowedSourceAddresses: setOf(address),
-      },
-      ['protocols', 'addresses', 'portRanges'],
-    ),
-  },
-  { id: 'NH5p4FpGR', name: 'host.v1', target: 'service', schema: hostTerminator },
-  {
-    id: 'host.v2',
-    name: 'host.v2',
-    target: 'service',
-    schema: closed({ terminators: { type: 'array', minItems: 1, items: hostTerminator } }, ['terminators']),
-  },
+  { id: 'g7cIWbcGg', name: 'intercept.v1', target: 'service', schema: interceptV1 },
+  { id: 'NH5p4FpGR', name: 'host.v1', target: 'service', schema: hostV1 },
+  { id: 'host.v2', name: 'host.v2', target: 'service', schema: hostV2() },
   {
     id: 'interfaces.v1',
     name: 'interfaces.v1',
     target: 'service',
     schema: closed({ interfaces: { type: 'array', items: { type: 'string' } } }, ['interfaces']),
   },
-  {
-    id: 'proxy.v1',
-    name: 'proxy.v1',
-    target: 'service',
-    schema: closed(
-      { port: { type: 'integer', minimum: 1, maximum: MAX_PORT }, protocols: { type: 'array', minItems: 1, items: protocol }, binding: { type: 'string' } },
-      ['port', 'protocols'],
-    ),
-  },
+  { id: 'proxy.v1', name: 'proxy.v1', target: 'service', schema: proxyV1 },
   {
     id: 'router.link.v1',
     name: 'router.link.v1',
