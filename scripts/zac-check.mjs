@@ -6,12 +6,16 @@
 //
 // DIR is a built console (the directory that holds its index.html, e.g. ziti-console/dist/app-ziti-console).
 // It starts `ctl controller start --console DIR` on a fresh data directory, logs in through the login page with
-// a headless Chromium driven by playwright-core, opens every management screen and its "create" form, creates an
-// identity and a config type through the forms, edits the identity, and records for every request that leaves
-// the console's own files: method, path, query, status, the error code of a failure and the body of each write.
+// a headless Chromium driven by playwright-core, opens every management screen and its "create" form, then fills
+// every form the console offers with realistic values, typing with key events as a person does (identity, config
+// type, intercept.v1 and host.v1 configs with only their required fields, services with and without an attached
+// config, routers, policies, posture check, CA with an openssl-made certificate, JWT signers with a certificate and
+// with a JWKS URL, auth policy), edits and deletes each, sorts, pages and bulk-deletes a list, and opens a CA's
+// verification page and an API session's details. It records every request that leaves the console's own files:
+// method, path, query, status, the error code and cause of a failure and the body of each write.
 // The report (markdown) lists them per screen, flags 4xx/5xx and console errors, and ends with the distinct API
 // calls seen. Exit code: 0 when nothing failed, 1 when some request failed or the page logged errors, 2 on misuse.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
@@ -328,13 +332,148 @@ const RECIPES = [
     // The MFA kind needs nothing beyond its name; the list of kinds comes from /posture-check-types.
     prepare: async () => page.locator('select#SelectedConfigType').selectOption('MFA', { timeout: 10_000 }),
   },
+  {
+    label: 'config (intercept.v1)',
+    list: 'configs',
+    create: 'configs/create',
+    edit: (id) => `configs/${id}`,
+    placeholder: 'Name this config',
+    resource: 'configs',
+    // Only the fields OpenZiti's schema requires, typed into the schema-driven form.
+    prepare: async () => {
+      await page.locator('select.config-type-select').selectOption({ label: 'intercept.v1' }, { timeout: 10_000 });
+      // Port ranges and addresses are chip inputs: a value becomes a chip on Enter.
+      const ports = page.getByPlaceholder('80 120-125 443 8080').first();
+      await typeInto(ports, '443');
+      await ports.press('Enter');
+      const tcp = page.locator('lib-checkbox-list-input div', { has: page.locator('span.boxlabel', { hasText: /^tcp$/ }) });
+      await tcp.locator('input[type=checkbox]').first().check({ timeout: 10_000 });
+      const addresses = page.getByPlaceholder('enter values separated with a comma').first();
+      await typeInto(addresses, 'crm.zac-check.example');
+      await addresses.press('Enter');
+    },
+  },
+  {
+    label: 'config (host.v1)',
+    list: 'configs',
+    create: 'configs/create',
+    edit: (id) => `configs/${id}`,
+    placeholder: 'Name this config',
+    resource: 'configs',
+    prepare: async () => {
+      await page.locator('select.config-type-select').selectOption({ label: 'host.v1' }, { timeout: 10_000 });
+      await typeInto(page.getByPlaceholder('host.name').first(), '127.0.0.1');
+      await typeInto(page.getByPlaceholder('0', { exact: true }).first(), '8443');
+    },
+  },
+  {
+    label: 'service with a config',
+    list: 'services',
+    create: 'services/advanced/create',
+    edit: (id) => `services/advanced/${id}`,
+    placeholder: 'Name this Service',
+    resource: 'services',
+    // The config drop-down lists the configs of the chosen type (`type = "<id>"`); attach the one made above.
+    prepare: async (made) => {
+      const config = made['config (intercept.v1)'];
+      if (!config) throw new Error('no intercept.v1 config was made through its form to attach');
+      await page.locator('select#SelectedConfigType').selectOption({ label: 'intercept.v1' }, { timeout: 10_000 });
+      await settle();
+      await page.locator('mat-select').filter({ hasText: 'Select configuration...' }).first().click({ timeout: 10_000 });
+      await page.locator('mat-option', { hasText: config }).first().click({ timeout: 10_000 });
+      await page.locator('.button-row-right .save-button').first().click({ timeout: 10_000 });
+    },
+  },
+  {
+    label: 'certificate authority',
+    list: 'certificate-authorities',
+    create: 'certificate-authorities/create',
+    edit: (id) => `certificate-authorities/${id}`,
+    placeholder: 'Name this Certificate Authority',
+    resource: 'cas',
+    prepare: async () => typeInto(pemArea(), pems.ca),
+  },
+  {
+    label: 'jwt signer (certificate)',
+    list: 'jwt-signers',
+    create: 'jwt-signers/create',
+    edit: (id) => `jwt-signers/${id}`,
+    placeholder: 'Name this JWT Signer',
+    resource: 'external-jwt-signers',
+    prepare: async () => {
+      await signerBasics('cert');
+      await page.getByText('Cert PEM', { exact: true }).first().click({ timeout: 10_000 });
+      await typeInto(pemArea(), pems.signer);
+      await typeInto(page.getByPlaceholder('Enter KID').first(), 'zac-check-kid');
+    },
+    // The console opens every signer with "JWKS Endpoint" chosen (against OpenZiti too): a person picks Cert PEM again.
+    prepareEdit: async () => page.getByText('Cert PEM', { exact: true }).first().click({ timeout: 10_000 }),
+  },
+  {
+    label: 'jwt signer (jwks)',
+    list: 'jwt-signers',
+    create: 'jwt-signers/create',
+    edit: (id) => `jwt-signers/${id}`,
+    placeholder: 'Name this JWT Signer',
+    resource: 'external-jwt-signers',
+    prepare: async () => {
+      await signerBasics('jwks');
+      await page.getByText('JWKS Endpoint', { exact: true }).first().click({ timeout: 10_000 });
+      await typeInto(page.getByPlaceholder('Enter endpoint URL').first(), 'https://idp.example.invalid/.well-known/jwks.json');
+    },
+  },
+  {
+    label: 'auth policy',
+    list: 'auth-policies',
+    create: 'auth-policies/create',
+    edit: (id) => `auth-policies/${id}`,
+    placeholder: 'Name this Auth Policy',
+    resource: 'auth-policies',
+  },
 ];
+
+const pemArea = () => page.getByPlaceholder('Paste pem contents or select file').first();
+async function signerBasics(kind) {
+  await typeInto(page.getByPlaceholder('Enter issuer').first(), `https://issuer-${kind}.example.invalid`);
+  await typeInto(page.getByPlaceholder('Enter audience').first(), `zac-check-${kind}`);
+}
+
+/** Certificates the CA and JWT-signer forms are given, made by openssl for this run (as an operator would). */
+function makePems() {
+  const dir = mkdtempSync(join(tmpdir(), 'ctl-zac-pem-'));
+  const make = (name, extra) => {
+    const key = join(dir, `${name}.key`);
+    const cert = join(dir, `${name}.pem`);
+    const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2'];
+    const out = spawnSync('openssl', [...args, '-subj', `/CN=zac-check-${name}`, ...extra, '-keyout', key, '-out', cert]);
+    if (out.status !== 0) throw new Error(`openssl could not make a certificate: ${out.stderr}`);
+    return readFileSync(cert, 'utf8').trim();
+  };
+  try {
+    return {
+      ca: make('ca', ['-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']),
+      signer: make('signer', []),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const pems = makePems();
 
 let token;
 const adminToken = async () => (token ??= (await api('POST', '/authenticate?method=password', { username: 'admin', password })).body?.data?.token);
 
 const firstLine = (err) => String(err?.message ?? err).split('\n')[0];
 const isWriteTo = (resource, methods) => (res) => methods.includes(res.request().method()) && new URL(res.url()).pathname.replace(/\/+$/, '').includes(`/${resource}`);
+
+/**
+ * Types as a person does: one key event per character, so that forms which react to typing (key-up validation,
+ * debounced filters) see what they would see. `fill()` only sets the value.
+ */
+async function typeInto(locator, text) {
+  await locator.fill('', { timeout: 10_000 });
+  await locator.pressSequentially(text, { delay: 5, timeout: 20_000 });
+}
 
 /** Waits for the write a click starts; returns { status, body } or throws when none came. */
 async function clickAndCatch(locator, predicate) {
@@ -353,7 +492,7 @@ async function createThroughForm(recipe, name, made) {
   const what = `${recipe.label}: create`;
   await visit(what, recipe.create);
   try {
-    await page.getByPlaceholder(recipe.placeholder).first().fill(name, { timeout: 10_000 });
+    await typeInto(page.getByPlaceholder(recipe.placeholder).first(), name);
     if (recipe.prepare) await recipe.prepare(made);
     const result = await clickAndCatch(page.locator('.save-button').first(), isWriteTo(recipe.resource, ['POST']));
     const id = result.body?.data?.id;
@@ -372,7 +511,8 @@ async function editThroughForm(recipe, id, name) {
   const what = `${recipe.label}: edit`;
   await visit(what, recipe.edit(id));
   try {
-    await page.getByPlaceholder(recipe.placeholder).first().fill(name, { timeout: 10_000 });
+    await typeInto(page.getByPlaceholder(recipe.placeholder).first(), name);
+    if (recipe.prepareEdit) await recipe.prepareEdit();
     const result = await clickAndCatch(page.locator('.save-button').first(), (res) => ['PUT', 'PATCH'].includes(res.request().method()) && res.url().includes(id));
     noteWrite(what, result);
     await settle();
@@ -390,9 +530,7 @@ async function deleteFromList(recipe, name) {
   await visit(what, recipe.list);
   try {
     // The filter bar reacts to key-up (debounced), so type rather than paste.
-    const filter = page.getByPlaceholder('Type to Filter').first();
-    await filter.fill(name.slice(0, -1), { timeout: 10_000 });
-    await filter.press(name.slice(-1));
+    await typeInto(page.getByPlaceholder('Type to Filter').first(), name);
     await settle();
     // The grid pins the menu column in a container of its own: the same row there has the same row-index.
     const index = await page.locator('.ag-center-cols-container .ag-row', { hasText: name }).first().getAttribute('row-index', { timeout: 10_000 });
@@ -405,6 +543,70 @@ async function deleteFromList(recipe, name) {
     writes.push({ what, status: 0, detail: `no delete request: ${firstLine(err)}` });
     await shot(`${what} failed`);
   }
+}
+
+/** A click that should make the console ask the controller for something; records what it was, or that none came. */
+async function tryAction(what, act, predicate) {
+  screen = what;
+  try {
+    const answered = page.waitForResponse(predicate, { timeout: 15_000 });
+    await act();
+    const res = await answered;
+    writes.push({ what, status: res.status(), detail: res.status() >= 400 ? errorText(await res.json().catch(() => ({}))) : '' });
+    await settle();
+  } catch (err) {
+    writes.push({ what, status: 0, detail: `no request: ${firstLine(err)}` });
+    await shot(`${what} failed`);
+  }
+}
+
+const listRequest = (resource, test) => (res) => {
+  const url = new URL(res.url());
+  return res.request().method() === 'GET' && url.pathname.endsWith(`/${resource}`) && test(url.searchParams);
+};
+
+/**
+ * What a person does on the lists besides the forms: sort by a column, page forward, select rows and delete them
+ * together, open a CA's verification page and a session's and an API session's details.
+ */
+async function listInteractions(token) {
+  // Enough identities for a second page, three of them to delete together.
+  for (let i = 0; i < 60; i++) await api('POST', '/identities', { name: `zac-page-${String(i).padStart(2, '0')}`, type: 'Device', isAdmin: false }, token);
+  for (let i = 0; i < 3; i++) await api('POST', '/identities', { name: `zac-bulk-${i}`, type: 'Device', isAdmin: false }, token);
+
+  await visit('identities: sort', 'identities');
+  await tryAction('identities: sort by name', () => page.locator('.ag-header-cell-text', { hasText: /^Name$/ }).first().click({ timeout: 10_000 }), listRequest('identities', (q) => (q.get('sort') ?? '').startsWith('name')));
+  await tryAction('identities: next page', () => page.locator('.navigate.next').first().click({ timeout: 10_000 }), listRequest('identities', (q) => Number(q.get('offset') ?? 0) > 0));
+
+  await visit('identities: bulk delete', 'identities');
+  try {
+    await typeInto(page.getByPlaceholder('Type to Filter').first(), 'zac-bulk-');
+    await settle();
+    for (let i = 0; i < 3; i++) await page.locator(`[name="RowSelect0_zac-bulk-${i}"]`).first().click({ timeout: 10_000 });
+    await page.locator('.icon-delete[data-action="delete"]').first().click({ timeout: 10_000 });
+    const deletes = [];
+    const onResponse = (res) => res.request().method() === 'DELETE' && deletes.push(res.status());
+    page.on('response', onResponse);
+    await page.getByRole('button', { name: 'Yes' }).first().click({ timeout: 10_000 });
+    await settle();
+    page.off('response', onResponse);
+    const bad = deletes.filter((status) => status >= 400);
+    writes.push({ what: 'identities: bulk delete of 3', status: deletes.length === 3 && !bad.length ? 200 : bad[0] ?? 0, detail: `${deletes.length} DELETE requests: ${deletes.join(', ')}` });
+  } catch (err) {
+    writes.push({ what: 'identities: bulk delete of 3', status: 0, detail: `no delete: ${firstLine(err)}` });
+    await shot('identities bulk delete failed');
+  }
+
+  const ca = await api('POST', '/cas', { name: 'zac-verify-ca', certPem: pems.ca, isAutoCaEnrollmentEnabled: true, isOttCaEnrollmentEnabled: true, isAuthEnabled: true, identityRoles: [] }, token);
+  if (ca.body?.data?.id) await visit('certificate authority: verify', `certificate-authorities/${ca.body.data.id}/verify`);
+  else writes.push({ what: 'certificate authority for verification (API)', status: ca.status, detail: errorText(ca.body) });
+  const apiSessions = await api('GET', '/api-sessions?limit=1', undefined, token);
+  const apiSession = apiSessions.body?.data?.[0]?.id;
+  if (apiSession) await visit('api session: details', `api-sessions/${apiSession}`);
+  const sessions = await api('GET', '/sessions?limit=1', undefined, token);
+  const session = sessions.body?.data?.[0]?.id;
+  // Sessions exist only where a client asked for one; without, the list was visited above and there is no detail.
+  if (session) await visit('session: details', `sessions/${session}`);
 }
 
 let exitCode = 0;
@@ -434,21 +636,25 @@ try {
     const made = {};
     const created = [];
     for (const recipe of RECIPES) {
-      let name = `zac-${recipe.resource}-${stamp}`;
+      let name = `zac-${recipe.label.replace(/[^a-z0-9]+/g, "-").replace(/-$/, "")}-${stamp}`;
       let id = await createThroughForm(recipe, name, made);
-      if (id) made[recipe.label] = name;
-      else if (seeded.spare[recipe.label]) {
+      const formMade = Boolean(id);
+      if (!id && seeded.spare[recipe.label]) {
         // The form's create failed: edit and delete a spare made through the API instead.
         id = seeded.spare[recipe.label];
         name = (await api('GET', `/${recipe.resource}/${id}`, undefined, await adminToken())).body?.data?.name;
         if (!name) continue;
-      } else continue;
+      } else if (!id) continue;
       const edited = await editThroughForm(recipe, id, `${name}-edited`);
-      created.push({ recipe, name: edited ? `${name}-edited` : name });
+      if (edited) name = `${name}-edited`;
+      // What a later form chooses by name (a config's type) must be the name after the edit.
+      if (formMade) made[recipe.label] = name;
+      created.push({ recipe, name });
     }
     // Dependents first (a config before its type).
     for (const { recipe, name } of created.reverse()) await deleteFromList(recipe, name);
   }
+  if (!args['no-create']) await listInteractions(await adminToken());
 } catch (err) {
   pageErrors.push({ screen, text: `the walk stopped: ${firstLine(err)}` });
 } finally {
