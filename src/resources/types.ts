@@ -41,7 +41,8 @@ export type FieldType =
       onDelete?: OnDelete;
       /**
        * The name OpenZiti's filters give the reference when it is neither the field nor `as` (a config's `type`):
-       * a filter symbol for the id, and a prefix for the referenced entity's symbols (`type.name`) like `as`.
+       * a filter symbol for the id, and a prefix for the referenced entity's symbols (`type.name`) like `as`. A
+       * reference with neither is that prefix under its own name (a terminator's `router.name`).
        */
       symbol?: string;
     }
