@@ -3,13 +3,12 @@
 # or install it as:   ~/.local/share/bash-completion/completions/ctl  (or /etc/bash_completion.d/ctl)
 
 _ctl() {
-    local line quoted
+    local line
     COMPREPLY=()
-    # Quoted for the shell: entity names may hold spaces or other special characters.
+    # ctl prints each candidate quoted as it goes in place of the word (inside its open quote, if it has one).
     while IFS='' read -r line; do
-        printf -v quoted '%q' "$line"
-        COMPREPLY+=("$quoted")
-    done < <(ctl __complete -- "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        COMPREPLY+=("$line")
+    done < <(ctl __complete --shell bash -- "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
 }
 
 complete -o default -F _ctl ctl

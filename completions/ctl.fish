@@ -5,7 +5,7 @@
 function __ctl_complete
     set -l words (commandline -opc)
     set -e words[1]
-    set -l candidates (ctl __complete -- $words (commandline -ct) 2>/dev/null)
+    set -l candidates (ctl __complete --shell fish -- $words (commandline -ct) 2>/dev/null)
     if test (count $candidates) -gt 0
         printf '%s\n' $candidates
     else

@@ -60,6 +60,7 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
       '  sets          name in ["laptop-7", "web"]   createdAt between datetime(...) and datetime(...)   (both take "not")',
       '  attributes    anyOf(roleAttributes) = "sales"   isEmpty(roleAttributes)   count(roleAttributes) > 2',
       '  tags          tags.env = "prod"',
+      '  references    type.name = "intercept.v1" (configs)   identity.name = "laptop-7" (enrollments, authenticators)',
       '  combining     and  or  not  ( )     (not takes all that follows it: write (not a = 1) and b = 2)',
       '  suffixes      sort by name asc, createdAt desc   then   skip 10   then   limit 50 | limit none  (in this order)',
       '',

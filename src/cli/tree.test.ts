@@ -123,6 +123,8 @@ describe('loading only what a command line uses', () => {
     assert.deepEqual(names('help', 'exit-codes'), ['help']);
     assert.deepEqual(names('__complete', '--', '-o', 'json', 'auth-policy', 'sh'), ['__complete', 'auth-policy']);
     assert.deepEqual(names('__complete', 'ident'), ['__complete'], 'the word under the cursor is completed among the top-level names');
+    const fromScript = names('__complete', '--shell', 'bash', '--', 'policy', "'#sa");
+    assert.deepEqual(fromScript, ['__complete', 'policy'], 'the shell scripts name their shell');
     assert.deepEqual(rootOperands(program, ['-o', 'json', 'identity', '--limit', '5', 'x']), ['identity']);
   });
 

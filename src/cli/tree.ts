@@ -181,9 +181,11 @@ export function selected(root: CommandUnknownOpts, argv: readonly string[], byWo
   const entry = first === undefined ? undefined : byWord.get(first);
   if (!entry) return out;
   out.add(entry);
-  // `ctl help identity create`: the words name a command. `ctl __complete -- identity sh`: all words but the last
-  // (the one under the cursor) were typed as a command line.
-  const about = entry.name === 'help' ? rest[0] : entry.name === '__complete' ? rootOperands(root, rest.slice(0, -1))[0] : undefined;
+  // `ctl help identity create`: the words name a command. `ctl __complete [--shell bash] -- identity sh`: all words
+  // after `--` but the last (the one under the cursor) were typed as a command line.
+  const typed = argv.includes('--') ? argv.slice(argv.indexOf('--') + 1) : rest;
+  const completed = () => rootOperands(root, typed.slice(0, -1))[0];
+  const about = entry.name === 'help' ? rest[0] : entry.name === '__complete' ? completed() : undefined;
   const other = about === undefined ? undefined : byWord.get(about);
   if (other) out.add(other);
   return out;

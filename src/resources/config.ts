@@ -15,7 +15,10 @@ export const config: ResourceDef = {
   description: 'Data of one config type (e.g. how a tunneler intercepts a service), validated against its schema',
   fields: {
     name: nameField('Unique name of the config'),
-    configTypeId: createOnly({ kind: 'ref', resource: 'config-type', as: 'configType' }, 'The config type whose schema the data satisfies'),
+    configTypeId: createOnly(
+      { kind: 'ref', resource: 'config-type', as: 'configType', symbol: 'type' },
+      'The config type whose schema the data satisfies',
+    ),
     data: {
       type: { kind: 'object' },
       description: "The config's data, validated against its config type's schema",

@@ -33,16 +33,16 @@ export const session: ResourceDef = {
   table: 'sessions',
   description: "A service session: an API session's permission to dial or bind a service",
   fields: {
-    apiSessionId: serverField({ kind: 'ref', resource: 'api-session', onDelete: 'cascade' }, 'The API session it belongs to (ends with it)', {
-      filterable: true,
-      sortable: true,
-      read: { required: true },
-    }),
-    identityId: serverField({ kind: 'ref', resource: 'identity', onDelete: 'cascade' }, 'The identity of the API session', {
-      filterable: true,
-      sortable: true,
-      read: { required: true },
-    }),
+    apiSessionId: serverField(
+      { kind: 'ref', resource: 'api-session', symbol: 'apiSession', onDelete: 'cascade' },
+      'The API session it belongs to (ends with it)',
+      { filterable: true, sortable: true, read: { required: true } },
+    ),
+    identityId: serverField(
+      { kind: 'ref', resource: 'identity', symbol: 'identity', onDelete: 'cascade' },
+      'The identity of the API session',
+      { filterable: true, sortable: true, read: { required: true } },
+    ),
     serviceId: serverField({ kind: 'ref', resource: 'service', as: 'service', onDelete: 'cascade' }, 'The service dialed or bound (the session goes with it)', {
       filterable: true,
       sortable: true,

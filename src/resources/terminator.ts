@@ -4,7 +4,7 @@ import type { FieldDef, ResourceDef } from './types.js';
 /** The service or router a terminator belongs to: written as an id, read as an entity reference, gone with it. */
 function ownerRef(resource: string, description: string): FieldDef {
   return {
-    type: { kind: 'ref', resource, onDelete: 'cascade', filterByName: true },
+    type: { kind: 'ref', resource, onDelete: 'cascade' },
     description,
     read: { type: { kind: 'entityRef', resource } },
     create: 'required',

@@ -39,8 +39,12 @@ export type FieldType =
       resource: string;
       as?: string;
       onDelete?: OnDelete;
-      /** The referenced entity's name is a filter and sort symbol too, `<as or field>.name` (a terminator's `router.name`). */
-      filterByName?: boolean;
+      /**
+       * The name OpenZiti's filters give the reference when it is neither the field nor `as` (a config's `type`):
+       * a filter symbol for the id, and a prefix for the referenced entity's symbols (`type.name`) like `as`. A
+       * reference with neither is that prefix under its own name (a terminator's `router.name`).
+       */
+      symbol?: string;
     }
   /**
    * Ids of other resources (a service's `configs`), kept in a join table: filterable as a set, and each id checked

@@ -38,6 +38,31 @@ for (const store of storesUnderTest()) {
       assert.deepEqual(listed.body.data.map((c: { name: string }) => c.name), ['web']);
     });
 
+    it("filters by OpenZiti's type symbol, and by the type's own symbols through it (type.name)", async () => {
+      const hostType = await t.admin.request('GET', `/config-types?filter=${encodeURIComponent('name = "host.v1"')}`);
+      const configTypeId = hostType.body.data[0].id;
+      const data = { protocol: 'tcp', address: 'localhost', port: 80 };
+      const other = await t.admin.request('POST', '/configs', { json: { name: 'other-type', configTypeId, data } });
+      assert.equal(other.status, 201, JSON.stringify(other.body));
+      const names = async (filter: string) => {
+        const res = await t.admin.request('GET', `/configs?filter=${encodeURIComponent(filter)}`);
+        assert.equal(res.status, 200, `${filter}: ${JSON.stringify(res.body)}`);
+        return (res.body.data as { name: string }[]).map((c) => c.name);
+      };
+      assert.deepEqual(await names(`type = "${typeId}"`), ['web']);
+      assert.deepEqual(await names('type.name = "tunneler.v1"'), ['web']);
+      assert.deepEqual(await names('configType.name = "host.v1"'), ['other-type']);
+      const bothSorted = 'type.name in ["tunneler.v1", "host.v1"] sort by type.name desc';
+      assert.deepEqual(await names(bothSorted), ['web', 'other-type']);
+      const listed = await t.admin.request('GET', '/configs');
+      assert.ok(listed.body.meta.filterableFields.includes('type'), JSON.stringify(listed.body.meta));
+      const unknown = await t.admin.request('GET', `/configs?filter=${encodeURIComponent('type.nope = "x"')}`);
+      assert.equal(unknown.status, 400);
+      assert.equal(unknown.body.error.code, 'INVALID_FILTER');
+      assert.equal(unknown.body.error.cause.message, "unknown symbol 'type.nope'");
+      assert.equal((await t.admin.request('DELETE', `/configs/${other.body.data.id}`)).status, 200);
+    });
+
     it('refuses data that fails the schema, naming the failing path, on create and on patch', async () => {
       const bad = await t.admin.request('POST', '/configs', { json: { name: 'bad', configTypeId: typeId, data: { hostname: 'x', port: 70000 } } });
       assert.equal(bad.status, 400);

@@ -244,6 +244,20 @@ for (const store of storesUnderTest()) {
       assert.equal((await enrollOtt(detail.token, ecCsr())).body.error.code, 'INVALID_ENROLLMENT_TOKEN');
     });
 
+    it("/enrollments filter by the identity's name through identity.name", async () => {
+      const a = await identityWith({ ott: true });
+      const b = await identityWith({ ott: true });
+      const ids = async (filter: string) => {
+        const res = await t.admin.request('GET', `/enrollments?filter=${encodeURIComponent(filter)}`);
+        assert.equal(res.status, 200, `${filter}: ${JSON.stringify(res.body)}`);
+        return (res.body.data as { id: string }[]).map((e) => e.id).sort();
+      };
+      assert.deepEqual(await ids(`identity.name = "${a.name}"`), [a.enrollment.id]);
+      const both = [a.enrollment.id, b.enrollment.id].sort();
+      assert.deepEqual(await ids(`identity.name in ["${a.name}", "${b.name}"]`), both);
+      assert.deepEqual(await ids(`identity = "${b.id}"`), [b.enrollment.id]);
+    });
+
     it('reverting an authenticator: cert (ours) becomes ott, updb becomes updb with its username; sessions end', async () => {
       const { id, enrollment } = await identityWith({ ott: true });
       assert.equal((await enrollOtt(enrollment.token, ecCsr())).status, 200);

@@ -68,6 +68,11 @@ for (const store of storesUnderTest()) {
       assert.deepEqual(data.edgeRouters, [], 'no edge router policy grants a router');
       const filtered = await managed('GET', `/sessions?filter=${encodeURIComponent('type = "Bind"')}`, 200);
       assert.ok(!filtered.data.some((s: { id: string }) => s.id === id), 'filtered by type');
+      // OpenZiti's symbols for the references, and through them the referenced entities' own.
+      for (const filter of [`apiSession = "${apiSessionId}"`, 'identity.name = "conformance-user" and service.name = "web"']) {
+        const found = await managed('GET', `/sessions?filter=${encodeURIComponent(filter)}`, 200);
+        assert.ok(found.data.some((s: { id: string }) => s.id === id), filter);
+      }
     });
 
     it('names the edge routers both the identity and the service may use', async () => {

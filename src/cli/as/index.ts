@@ -10,6 +10,7 @@ import { AuthError, CliError, EXIT, UsageError } from '../../console/errors.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
+import { completeWith } from '../completion/hints.js';
 import { quote } from '../generic/resolve.js';
 import { OUTPUT_FORMATS, asFormat, type OutputFormat } from '../output/formats.js';
 import { render, renderOne } from '../output/render.js';
@@ -45,6 +46,8 @@ export function buildAs(deps: Deps): CommandUnknownOpts {
     .argument('[args...]', "the command's arguments and flags")
     .allowUnknownOption()
     .allowExcessArguments();
+  // TAB after the file completes the commands below, which only run once the file is read.
+  completeWith(command, { kind: 'commands', positionals: 1, tree: () => inner('IDENTITY_FILE', deps, notConnected) });
   return command.action(async (file, name, args) => runAs(file, [name, ...args], deps)) as unknown as CommandUnknownOpts;
 }
 
@@ -112,6 +115,8 @@ export async function runAs(file: string, argv: readonly string[], deps: Deps): 
 }
 
 type Connect = () => Promise<AsSession>;
+
+const notConnected: Connect = () => Promise.reject(new Error('internal error: a command built for completion was run'));
 
 /** The commands after the identity file, parsed here (the file comes first, so commander cannot dispatch them). */
 function inner(file: string, deps: Deps, connect: Connect): Command {

@@ -7,15 +7,20 @@ import type { Deps } from '../deps.js';
 import { expiryOptions, withNewJwt, type NewJwtOptions } from '../enrollment/index.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
+import { nameArgument } from '../generic/words.js';
 import type { NounModule } from '../nouns/verbs.js';
 
 export interface AuthenticatorRevertOptions extends NewJwtOptions {
   id: string;
 }
 
+/** The id argument of the authenticator verbs, completed with the ids the controller knows. */
+const authenticatorId = (description: string) =>
+  nameArgument(authenticator, `${description} (\`ctl identity authenticators NAME\` shows ids)`);
+
 export function buildAuthenticatorRevert(deps: Deps, run = runAuthenticatorRevert): CommandUnknownOpts {
   const command = expiryOptions(
-    withMeta(new Command('revert').argument('<id>', 'the authenticator (`ctl identity authenticators NAME` shows ids)'), {
+    withMeta(new Command('revert').addArgument(authenticatorId('the authenticator')), {
       description:
         'Replace an authenticator by an enrollment, so that the identity enrolls again: a password becomes a updb enrollment ' +
         "(same username), a certificate this controller issued an ott one, a CA's certificate an ottca one. The credential " +
@@ -39,7 +44,8 @@ export interface AuthenticatorRequestExtendOptions {
 }
 
 export function buildAuthenticatorRequestExtend(deps: Deps, run = runAuthenticatorRequestExtend): CommandUnknownOpts {
-  const command = withMeta(new Command('request-extend').argument('<id>', 'the certificate authenticator (`ctl identity authenticators NAME` shows ids)'), {
+  const id = authenticatorId('the certificate authenticator');
+  const command = withMeta(new Command('request-extend').addArgument(id), {
     description:
       'Ask the holder of a certificate to extend it early: its API sessions say so (isCertExtendRequested) until it ' +
       'extends and verifies a new certificate. With --roll-keys the new certificate should have a new key pair. ' +

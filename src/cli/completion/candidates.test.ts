@@ -12,7 +12,7 @@ const dynamic = async (source: CompletionSource) => {
   if (source.kind === 'profile') return ['default', 'lab'];
   if (source.kind === 'attribute') return ['emea', 'sales'];
   if (source.kind === 'role') return ['#all', '#emea', '#sales', '@laptop-7'];
-  if (source.kind === 'help') return [];
+  if (source.kind === 'help' || source.kind === 'commands') return [];
   return source.resource === 'identity' ? ['laptop-7', 'laptop-8', 'server'] : ['default-policy', 'strict'];
 };
 const complete = (...words: string[]) => candidates(program, words, dynamic);
@@ -82,8 +82,42 @@ describe('completion candidates', () => {
     assert.deepEqual(await complete('service-policy', 'create', 'p', '--identities=#sales,#'), ['--identities=#sales,#all', '--identities=#sales,#emea']);
     assert.deepEqual(await complete('service-policy', 'create', 'p', '--posture-checks', ''), ['#all', '#emea', '#sales', '@laptop-7']);
     assert.deepEqual(asked.at(-1), { kind: 'role', resource: 'posture-check', list: true });
+    assert.deepEqual(await complete('policy', 'create', 'dial', 'p', '--identities', '#sales,@'), ['#sales,@laptop-7']);
+    assert.deepEqual(await complete('policy', 'update', 'p', '--services', '#all,#'), ['#all,#emea', '#all,#sales']);
+    assert.deepEqual(asked.at(-1), { kind: 'role', resource: 'service', list: true });
     await complete('service', 'create', 'web', '--config', 'a,');
     assert.deepEqual(asked.at(-1), { kind: 'resource', resource: 'config', list: true });
+  });
+
+  it('completes policy names of every kind, what policy explain takes, ids of entities without names', async () => {
+    const resource = ['service-policy', 'edge-router-policy', 'service-edge-router-policy'];
+    const policies = { kind: 'resource', resource };
+    for (const verb of ['show', 'update', 'delete']) {
+      assert.deepEqual(await complete('policy', verb, 's'), ['strict']);
+      assert.deepEqual(asked.at(-1), policies);
+    }
+    assert.deepEqual(await complete('policy', 'delete', 'strict', 'd'), ['default-policy']);
+    assert.deepEqual(await complete('policy', 'explain', 'lap'), ['laptop-7', 'laptop-8']);
+    assert.deepEqual(asked.at(-1), { kind: 'resource', resource: 'identity' });
+    await complete('policy', 'explain', 'laptop-7', '');
+    assert.deepEqual(asked.at(-1), { kind: 'resource', resource: 'service' });
+    await complete('enrollment', 'refresh', '');
+    assert.deepEqual(asked.at(-1), { kind: 'resource', resource: 'enrollment' });
+    await complete('authenticator', 'revert', '');
+    assert.deepEqual(asked.at(-1), { kind: 'resource', resource: 'authenticator' });
+    await complete('authenticator', 'request-extend', '');
+    assert.deepEqual(asked.at(-1), { kind: 'resource', resource: 'authenticator' });
+  });
+
+  it('completes the commands of ctl as after the identity file (the file itself is a file name)', async () => {
+    assert.deepEqual(await complete('as', ''), []);
+    const commands = ['services', 'session', 'posture', 'routers', 'updates'];
+    assert.deepEqual(await complete('as', 'laptop-7.json', ''), commands);
+    assert.deepEqual(await complete('as', 'laptop-7.json', 'se'), ['services', 'session']);
+    assert.deepEqual(await complete('as', 'laptop-7.json', 'session', 'c'), ['create']);
+    assert.deepEqual(await complete('as', 'laptop-7.json', 'services', '--c'), ['--config-types']);
+    assert.deepEqual(await complete('as', 'laptop-7.json', 'posture', 'submit', '--w'), ['--woken']);
+    assert.deepEqual(await complete('as', 'laptop-7.json', '-o', 'y'), ['yaml']);
   });
 
   it('skips option values and the words after -- when finding the command', async () => {

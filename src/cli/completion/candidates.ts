@@ -37,6 +37,11 @@ function locate(root: CommandUnknownOpts, typed: readonly string[]): Position {
       const sub = position.positionals === 0 ? position.command.commands.find((c) => c.name() === word || c.aliases().includes(word)) : undefined;
       if (sub) position.command = sub;
       else position.positionals++;
+      const nested = hintFor(position.command);
+      if (nested?.kind === 'commands' && position.positionals === nested.positionals) {
+        position.command = nested.tree();
+        position.positionals = 0;
+      }
     }
   }
   return position;

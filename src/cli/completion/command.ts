@@ -1,4 +1,4 @@
-import { Argument, Command } from '@commander-js/extra-typings';
+import { Argument, Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
@@ -6,6 +6,7 @@ import { candidates } from './candidates.js';
 import type { DynamicValues } from './candidates.js';
 import { SHELLS, completionScript } from './scripts.js';
 import type { Shell } from './scripts.js';
+import { bashReply, typedWords } from './shell-words.js';
 
 export interface CompletionOptions {
   shell: Shell;
@@ -27,6 +28,8 @@ export interface CompleteOptions {
   root: CommandUnknownOpts;
   /** The words after `ctl`, the last being the one under the cursor. */
   words: string[];
+  /** The shell whose script passes the words as typed (quotes and all); without it they are taken as values. */
+  shell?: Shell;
   dynamic: DynamicValues;
 }
 
@@ -34,11 +37,14 @@ export interface CompleteOptions {
 export function buildComplete(deps: Deps, run = runComplete): CommandUnknownOpts {
   const command = withMeta(new Command('__complete').argument('[words...]', 'the words typed so far, after --'), {
     description: 'Print completion candidates for the words typed so far (used by the completion scripts)',
-    examples: ['ctl __complete -- identity ""'],
+    examples: ['ctl __complete -- identity ""', `ctl __complete --shell bash -- identity show "'lap"`],
   });
   return command
+    .addOption(new Option('--shell <shell>', 'the words are as that shell passes them, quotes and all').choices(SHELLS))
     .helpOption(false)
-    .action(async (words, _opts, cmd) => run({ root: rootOf(cmd), words, dynamic: lazyDynamicValues(deps) }, deps));
+    .action(async (words, opts, cmd) => {
+      await run({ root: rootOf(cmd), words, shell: opts.shell, dynamic: lazyDynamicValues(deps) }, deps);
+    });
 }
 
 /**
@@ -55,7 +61,15 @@ function rootOf(command: CommandUnknownOpts): CommandUnknownOpts {
   return root;
 }
 
+/**
+ * Candidates are found for what the words mean (`'#sa` is `#sa`). zsh and fish quote what they insert to match the
+ * word on the line; bash inserts each line as printed, so its candidates come quoted for the place they go.
+ */
 export async function runComplete(opts: CompleteOptions, deps: Deps): Promise<void> {
-  const found = await candidates(opts.root, opts.words, opts.dynamic);
-  if (found.length > 0) deps.io.out(found.join('\n'));
+  const asValues = () => opts.words.map((value) => ({ value, beforeOpen: '' }));
+  const words = opts.shell ? typedWords(opts.shell, opts.words) : asValues();
+  const found = await candidates(opts.root, words.map((w) => w.value), opts.dynamic);
+  const current = words.at(-1) ?? { value: '', beforeOpen: '' };
+  const replies = opts.shell === 'bash' ? found.map((c) => bashReply(current, c)) : found;
+  if (replies.length > 0) deps.io.out(replies.join('\n'));
 }

@@ -72,6 +72,13 @@ describe('bash completion, for real', () => {
     assert.deepEqual(tab('ctl service-policy create p --type ='), ['Dial', 'Bind']);
     assert.deepEqual(tab('ctl service-policy create p --type = B'), ['Bind']);
   });
+
+  // COMP_WORDS keeps a word's quotes; the line editor replaces only what follows an open quote.
+  it("completes ctl service-policy create p --type 'Di<TAB> and \\Di<TAB>", () => {
+    assert.deepEqual(tab("ctl service-policy create p --type 'Di"), ['Dial']);
+    assert.deepEqual(tab('ctl service-policy create p --type "B'), ['Bind']);
+    assert.deepEqual(tab('ctl service-policy create p --type \\Di'), ['Dial']);
+  });
 });
 
 describe('fish completion, for real', () => {
@@ -106,6 +113,10 @@ describe('fish completion, for real', () => {
 
   it('completes ctl -o <TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
     assert.deepEqual(tab('ctl -o '), ['json', 'table', 'wide', 'yaml']);
+  });
+
+  it("completes ctl service-policy create p --type \"Di<TAB>", { skip: !hasFish && 'fish is not installed' }, () => {
+    assert.deepEqual(tab('ctl service-policy create p --type "Di'), ['Dial']);
   });
 });
 
@@ -145,6 +156,10 @@ describe('zsh completion, in a real zsh', () => {
 
   it('completes ctl identity <TAB>', { skip }, () => {
     assert.deepEqual(tab(['ctl', 'identity', '']), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'mfa-reset', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers', 'service-configs']);
+  });
+
+  it("completes ctl service-policy create p --type 'Di<TAB>", { skip }, () => {
+    assert.deepEqual(tab(['ctl', 'service-policy', 'create', 'p', '--type', "'\\''Di"]), ['Dial']);
   });
 
   it('falls back to file names where ctl has nothing to offer', { skip }, () => {

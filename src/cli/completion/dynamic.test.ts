@@ -52,6 +52,18 @@ describe('dynamic completion values', () => {
     assert.deepEqual(await dynamicValues(testDeps({ api, env }))({ kind: 'resource', resource: 'api-session' }), ['s1']);
   });
 
+  it('offers the names of several resources together (policies of every kind)', async () => {
+    const api = fakeApi({
+      'LIST /service-policies': [{ id: 'p1', name: 'sales-crm' }],
+      'LIST /edge-router-policies': [{ id: 'p2', name: 'everyone-public' }],
+      'LIST /enrollments': [{ id: 'e1' }],
+    });
+    const deps = testDeps({ api, env: { CTL_CONFIG_DIR: join(dir, 'several') } });
+    const policies = { kind: 'resource', resource: ['service-policy', 'edge-router-policy'] } as const;
+    assert.deepEqual(await dynamicValues(deps)(policies), ['sales-crm', 'everyone-public']);
+    assert.deepEqual(await dynamicValues(deps)({ kind: 'resource', resource: 'enrollment' }), ['e1']);
+  });
+
   it('is silent on failure: no candidates, no error', async () => {
     const api = fakeApi({ 'LIST /auth-policies': new ApiError('UNAUTHORIZED') });
     assert.deepEqual(await dynamicValues(testDeps({ api, env }))({ kind: 'resource', resource: 'auth-policy' }), []);

@@ -23,8 +23,10 @@ export function dynamicValues(deps: Deps): DynamicValues {
       switch (source.kind) {
         case 'profile':
           return profileNames(deps.env);
-        case 'resource':
-          return (await entities(deps, source.resource)).names;
+        case 'resource': {
+          const resources = typeof source.resource === 'string' ? [source.resource] : source.resource;
+          return (await Promise.all(resources.map((r) => entities(deps, r)))).flatMap((found) => found.names);
+        }
         case 'attribute':
           return (await entities(deps, source.resource)).attributes;
         case 'role': {

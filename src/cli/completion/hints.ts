@@ -1,16 +1,24 @@
 /**
  * What shell completion offers beyond commander's own data (subcommands, flags, `choices`): entity names for name
  * arguments and name-taking flags, profile names for --profile. Builders attach a hint to the commander Argument or
- * Option; `ctl __complete` reads it. A WeakMap keeps hints off commander's objects and costs nothing otherwise.
+ * Option (or Command, for the words after its operands); `ctl __complete` reads it. A WeakMap keeps hints off
+ * commander's objects and costs nothing otherwise.
  */
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+
 export type CompletionSource =
-  /** `list`: the value is comma-separated (`--config a,b`); the part after the last comma is completed. */
-  | { kind: 'resource'; resource: string; list?: boolean }
+  /**
+   * Names (ids where entities have none) of that resource, or of several (a policy of any kind). `list`: the value
+   * is comma-separated (`--config a,b`); the part after the last comma is completed.
+   */
+  | { kind: 'resource'; resource: string | readonly string[]; list?: boolean }
   /** Role attributes in use on that resource's entities. */
   | { kind: 'attribute'; resource: string; list?: boolean }
   /** A role: `#all`, `#attribute` or `@name`. */
   | { kind: 'role'; resource: string; list?: boolean }
   | { kind: 'profile' }
+  /** After `positionals` operands, the words are a command line of `tree` (`ctl as FILE services ...`). */
+  | { kind: 'commands'; positionals: number; tree: () => CommandUnknownOpts }
   /** `ctl help`: topics and commands (answered from the tree, not from outside). */
   | { kind: 'help' };
 

@@ -1,8 +1,9 @@
 /**
- * The shell scripts of `ctl completion SHELL`. They are thin: each hands the words typed so far to
- * `ctl __complete -- WORDS...` and offers what it prints (one candidate per line), falling back to file names when
- * it prints nothing. All knowledge of commands, flags and values stays in ctl, so the scripts never go stale when
- * the tree changes; completions/ holds the same text, checked by completion.test.ts.
+ * The shell scripts of `ctl completion SHELL`. They are thin: each hands the words typed so far, as the shell holds
+ * them (quotes and all), to `ctl __complete --shell SHELL -- WORDS...` and offers what it prints (one candidate per
+ * line), falling back to file names when it prints nothing. All knowledge of commands, flags, values and quoting
+ * stays in ctl, so the scripts never go stale when the tree changes; completions/ holds the same text, checked by
+ * completion.test.ts.
  */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -19,13 +20,12 @@ const BASH = `# bash completion for ctl.
 # or install it as:   ~/.local/share/bash-completion/completions/ctl  (or /etc/bash_completion.d/ctl)
 
 _ctl() {
-    local line quoted
+    local line
     COMPREPLY=()
-    # Quoted for the shell: entity names may hold spaces or other special characters.
+    # ctl prints each candidate quoted as it goes in place of the word (inside its open quote, if it has one).
     while IFS='' read -r line; do
-        printf -v quoted '%q' "$line"
-        COMPREPLY+=("$quoted")
-    done < <(ctl __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        COMPREPLY+=("$line")
+    done < <(ctl __complete --shell bash -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
 }
 
 complete -o default -F _ctl ctl
@@ -38,7 +38,7 @@ const ZSH = `#compdef ctl
 
 _ctl() {
     local -a candidates
-    candidates=("\${(@f)$(ctl __complete -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+    candidates=("\${(@f)$(ctl __complete --shell zsh -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
     candidates=(\${candidates:#})
     if (( \${#candidates} )); then
         compadd -- "\${candidates[@]}"
@@ -61,7 +61,7 @@ const FISH = `# fish completion for ctl.
 function __ctl_complete
     set -l words (commandline -opc)
     set -e words[1]
-    set -l candidates (ctl __complete -- $words (commandline -ct) 2>/dev/null)
+    set -l candidates (ctl __complete --shell fish -- $words (commandline -ct) 2>/dev/null)
     if test (count $candidates) -gt 0
         printf '%s\\n' $candidates
     else

@@ -22,8 +22,9 @@ export interface EnrollmentRefreshOptions extends NewJwtOptions {
 const DEFAULT_MINUTES = 180;
 
 export function buildEnrollmentRefresh(deps: Deps, run = runEnrollmentRefresh): CommandUnknownOpts {
+  const id = nameArgument(enrollment, 'the enrollment to refresh (`ctl enrollment list` shows ids)');
   const command = expiryOptions(
-    withMeta(new Command('refresh').argument('<id>', 'the enrollment to refresh (`ctl enrollment list` shows ids)'), {
+    withMeta(new Command('refresh').addArgument(id), {
       description:
         'Give an enrollment a new one-time token and JWT with a new expiry (also one that has expired); the old JWT stops ' +
         'working at once. The new JWT goes to stdout, or to --jwt-output FILE (mode 0600).',

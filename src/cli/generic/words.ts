@@ -27,9 +27,12 @@ export function refArgument(def: ResourceDef): 'name-or-id' | 'id' {
   return 'name' in def.fields ? 'name-or-id' : 'id';
 }
 
-/** The positional `<name-or-id>` of a resource, completed in the shell with the names the controller knows. */
-export function nameArgument(def: ResourceDef, description: string) {
-  return completeWith(new Argument(`<${refArgument(def)}>`, description), { kind: 'resource', resource: def.name });
+/**
+ * The positional `<name-or-id>` of a resource (or `<placeholder>` where a command takes two), completed in the shell
+ * with the names the controller knows.
+ */
+export function nameArgument(def: ResourceDef, description: string, placeholder: string = refArgument(def)) {
+  return completeWith(new Argument(`<${placeholder}>`, description), { kind: 'resource', resource: def.name });
 }
 
 /** Several `<name-or-id...>`, as `delete` takes. */

@@ -6,11 +6,12 @@ import { runDelete, validateDelete } from '../generic/delete.js';
 import { addDryRun, dryRunDeps } from '../generic/dry-run.js';
 import { addYes } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
-import { findPolicy } from './find.js';
+import { findPolicy, policyArgument } from './find.js';
 import { POLICY_RESOURCES } from './kinds.js';
 
 export function buildPolicyDelete(deps: Deps): CommandUnknownOpts {
-  const command = withMeta(new Command('delete').alias('rm').argument('<name-or-id...>', 'the policies to delete'), {
+  const policies = policyArgument('<name-or-id...>', 'the policies to delete');
+  const command = withMeta(new Command('delete').alias('rm').addArgument(policies), {
     description: 'Delete policies of any kind, after confirming the exact set (per kind)',
     examples: ['ctl policy delete sales-crm', 'ctl policy rm old-dial old-router --yes'],
   });

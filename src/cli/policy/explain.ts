@@ -7,6 +7,7 @@ import { resource } from '../../resources/index.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { type Entity, entityPath, lookup } from '../generic/resolve.js';
+import { nameArgument } from '../generic/words.js';
 import { asFormat } from '../output/formats.js';
 import { renderOne } from '../output/render.js';
 
@@ -46,7 +47,9 @@ export interface Explanation {
 }
 
 export function buildPolicyExplain(deps: Deps, run = runPolicyExplain): CommandUnknownOpts {
-  const command = withMeta(new Command('explain').argument('<identity>', 'the identity (name or id)').argument('<service>', 'the service (name or id)'), {
+  const command = withMeta(new Command('explain')
+      .addArgument(nameArgument(identity, 'the identity (name or id)', 'identity'))
+      .addArgument(nameArgument(service, 'the service (name or id)', 'service')), {
     description: 'Say whether an identity can dial and bind a service, and if not, what is missing',
     examples: ['ctl policy explain laptop-7 crm', 'ctl policy explain laptop-7 crm -o json'],
   });

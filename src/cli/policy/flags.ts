@@ -20,7 +20,7 @@ export interface PolicyFlagValues {
 export function addPolicyFlags<C extends CommandUnknownOpts>(command: C, semanticDefault?: string): C {
   for (const [flag, target] of ROLE_FLAGS) {
     const option = new Option(`--${flag} <roles>`, `${target.plural.replace(/-/g, ' ')} it selects: #attribute, @name-or-id or #all (comma-separated or repeated)`).argParser(roleList);
-    command.addOption(completeWith(option, { kind: 'role', resource: target.name }));
+    command.addOption(completeWith(option, { kind: 'role', resource: target.name, list: true }));
   }
   const semantic = new Option('--semantic <semantic>', 'AllOf: an entity needs every #attribute of a role set; AnyOf: any one').choices(SEMANTICS);
   command.addOption(semanticDefault ? semantic.default(semanticDefault) : semantic);

@@ -4,10 +4,10 @@ import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { runShow } from '../generic/show.js';
 import { asFormat } from '../output/formats.js';
-import { findPolicy } from './find.js';
+import { findPolicy, policyArgument } from './find.js';
 
 export function buildPolicyShow(deps: Deps): CommandUnknownOpts {
-  const command = withMeta(new Command('show').argument('<name-or-id>', 'the policy to show'), {
+  const command = withMeta(new Command('show').addArgument(policyArgument('<name-or-id>', 'the policy to show')), {
     description: 'Show one policy of any kind in detail, with the names its @ids stand for',
     examples: ['ctl policy show sales-crm', 'ctl policy show everyone-public -o yaml'],
   });

@@ -6,7 +6,7 @@ import { dryRunnable } from '../generic/dry-run.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
 import { policyBody } from './create.js';
-import { findPolicy } from './find.js';
+import { findPolicy, policyArgument } from './find.js';
 import { addPolicyFlags, type PolicyFlagValues, readPolicyFlags } from './flags.js';
 import { kindOf } from './kinds.js';
 
@@ -16,7 +16,7 @@ export interface PolicyUpdateOptions extends PolicyFlagValues {
 }
 
 export function buildPolicyUpdate(deps: Deps, run = runPolicyUpdate): CommandUnknownOpts {
-  const command = withMeta(new Command('update').argument('<name-or-id>', 'the policy to change'), {
+  const command = withMeta(new Command('update').addArgument(policyArgument('<name-or-id>', 'the policy to change')), {
     description: 'Change a policy: each role flag given replaces that role set; the others stay',
     examples: ["ctl policy update sales-crm --services '@crm,@wiki'", 'ctl policy update everyone-public --semantic AnyOf --name public-routers'],
   });

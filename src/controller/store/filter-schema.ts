@@ -1,5 +1,5 @@
 import { resource, type FieldType, type ResourceDef } from '../../resources/index.js';
-import type { FilterSchema, ScalarSymbol, SetSymbol, SymbolType } from './filter-sql.js';
+import type { FilterSchema, LinkedSchema, ScalarSymbol, SetSymbol, SymbolType } from './filter-sql.js';
 import { quote } from './fragment.js';
 import { isSetField, setTableName } from './schema-model.js';
 
@@ -12,6 +12,7 @@ export function filterSchema(def: ResourceDef, alias = 'e'): FilterSchema {
     updatedAt: { kind: 'scalar', type: 'datetime', sql: col('updatedAt'), sortable: true },
     isSystem: { kind: 'scalar', type: 'boolean', sql: col('isSystem'), sortable: true },
   };
+  const links: Record<string, LinkedSchema> = {};
   for (const [name, field] of Object.entries(def.fields)) {
     if (!field.filterable) continue;
     if (isSetField(field)) {
@@ -20,14 +21,22 @@ export function filterSchema(def: ResourceDef, alias = 'e'): FilterSchema {
     }
     const symbol: ScalarSymbol = { kind: 'scalar', type: symbolType(field.type), sql: col(name), sortable: field.sortable };
     symbols[name] = symbol;
-    // References are filterable by their id field and by their entity name (`identity = "x"`), as OpenZiti does.
-    if (field.type.kind === 'ref' && field.type.as) symbols[field.type.as] = symbol;
-    if (field.type.kind === 'ref' && field.type.filterByName) {
-      const target = quote(resource(field.type.resource).table);
-      symbols[`${field.type.as ?? name}.name`] = { kind: 'scalar', type: 'string', sql: `(SELECT r."name" FROM ${target} r WHERE r."id" = ${col(name)})`, sortable: true };
-    }
+    if (field.type.kind !== 'ref') continue;
+    // A reference is filterable by its id under each name it goes by (`identity = "x"`, a config's `type`), and
+    // through each of them by the referenced entity's own symbols (`identity.name`), as in OpenZiti.
+    const target = resource(field.type.resource);
+    const names = [field.type.as, field.type.symbol].filter((n): n is string => n !== undefined);
+    const linkedAlias = `${alias}_r`;
+    let linked: FilterSchema | undefined;
+    const link: LinkedSchema = {
+      fkSql: col(name),
+      from: `${quote(target.table)} ${linkedAlias}`,
+      schema: () => (linked ??= filterSchema(target, linkedAlias)),
+    };
+    for (const other of names) symbols[other] = symbol;
+    for (const linkName of names.length > 0 ? names : [name]) links[linkName] = link;
   }
-  return { idSql: col('id'), symbols, tagsSql: col('tags') };
+  return { idSql: col('id'), symbols, tagsSql: col('tags'), links };
 }
 
 function symbolType(type: FieldType): SymbolType {

@@ -382,6 +382,48 @@ describe('compileQuery: sort, skip and limit', () => {
   });
 });
 
+describe('compileQuery: symbols of a referenced entity', () => {
+  // Devices reference their owner (an identity of the table above); the owner's symbols read through `owner.`.
+  db.exec(`CREATE TABLE devices (id TEXT PRIMARY KEY, owner_id TEXT, tags TEXT);
+    INSERT INTO devices VALUES ('d1', 'a', NULL), ('d2', 'b', NULL), ('d3', 'e', NULL), ('d4', NULL, NULL);`);
+  const devices: FilterSchema = {
+    idSql: 'd.id',
+    tagsSql: 'd.tags',
+    symbols: { owner: { kind: 'scalar', type: 'string', sql: 'd.owner_id' } },
+    links: { owner: { fkSql: 'd.owner_id', from: 'identities e', schema: () => schema } },
+  };
+  const deviceIds = (filter: string): string[] => {
+    const q = compileQuery(parseQuery(filter), devices);
+    const statement = db.prepare(`SELECT d.id FROM devices d WHERE ${q.where} ORDER BY ${q.orderBy}`);
+    return statement.pluck().all(...q.params) as string[];
+  };
+
+  it('compares, sorts and tests for null through the reference', () => {
+    assert.deepEqual(deviceIds('owner.name = "alpha"'), ['d1']);
+    assert.deepEqual(deviceIds('owner.name in ["Bravo", "Echo"]'), ['d2', 'd3']);
+    assert.deepEqual(deviceIds('owner.cost > 10'), ['d2', 'd3']);
+    assert.deepEqual(deviceIds('owner.id = "e"'), ['d3']);
+    assert.deepEqual(deviceIds('owner.name = null'), ['d4']);
+    assert.deepEqual(deviceIds('not (owner.name = "alpha")'), ['d2', 'd3', 'd4']);
+    assert.deepEqual(deviceIds('owner.name != null sort by owner.name desc'), ['d1', 'd3', 'd2']);
+  });
+
+  it("reads the referenced entity's sets and tags", () => {
+    assert.deepEqual(deviceIds('anyOf(owner.roleAttributes) = "sales"'), ['d1', 'd2']);
+    assert.deepEqual(deviceIds('isEmpty(owner.roleAttributes)'), ['d4']);
+    assert.deepEqual(deviceIds('owner.tags.env = "prod"'), ['d1', 'd3']);
+    assert.deepEqual(deviceIds('owner.name != null sort by owner.tags.env, owner.name'), ['d2', 'd3', 'd1']);
+  });
+
+  it('names the whole symbol when the referenced entity lacks it', () => {
+    const error = (filter: string) => () => compileQuery(parseQuery(filter), devices);
+    assert.throws(error('owner.nope = "x"'), new FilterError("unknown symbol 'owner.nope'"));
+    assert.throws(error('name = "x"'), new FilterError("unknown symbol 'name'"));
+    const mismatch = /operation owner.name = 1 is not supported with operands types string, number/;
+    assert.throws(error('owner.name = 1'), mismatch);
+  });
+});
+
 describe('compileQuery: safety and performance', () => {
   it('binds every literal instead of writing it into the SQL', () => {
     const filter = 'name = "alpha" or cost in [10, 20] or createdAt < datetime(2026-01-01T00:00:00Z)';

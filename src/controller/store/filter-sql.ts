@@ -48,6 +48,21 @@ export interface SetSymbol {
   /** Bare column names of `table` (they are qualified with an alias in the generated SQL). */
   ownerColumn: string;
   valueColumn: string;
+  /** The owner id the side-table rows are matched against; the schema's id when absent (a linked entity's set). */
+  ownerSql?: string;
+}
+
+/**
+ * A reference to one entity of another resource: `<link>.<symbol>` reads that entity's symbol (`type.name` of a
+ * config, `identity.name` of an enrollment), as OpenZiti's composite symbols over a foreign key do.
+ */
+export interface LinkedSchema {
+  /** The referencing column, e.g. `e."configTypeId"`. */
+  fkSql: string;
+  /** The linked table and the alias its schema's SQL uses, e.g. `"config_types" e_r`. */
+  from: string;
+  /** Built when a name goes through the link, so that references that form a cycle are only followed on demand. */
+  schema(): FilterSchema;
 }
 
 export interface FilterSchema {
@@ -56,6 +71,8 @@ export interface FilterSchema {
   symbols: Record<string, ScalarSymbol | SetSymbol>;
   /** JSON text column holding the tags object, e.g. "e.tags"; enables `tags.<key>`. */
   tagsSql?: string;
+  /** References to other entities, by the prefix a composite symbol starts with. */
+  links?: Record<string, LinkedSchema>;
 }
 
 export interface CompiledQuery {
@@ -116,6 +133,12 @@ type Resolved =
 const TAG_PREFIX = 'tags.';
 
 function resolve(name: string, schema: FilterSchema): Resolved {
+  const resolved = lookup(name, schema);
+  if (!resolved) throw new FilterError(`unknown symbol '${name}'`);
+  return resolved;
+}
+
+function lookup(name: string, schema: FilterSchema): Resolved | undefined {
   // hasOwn: names like "constructor" must not find Object.prototype members.
   if (Object.hasOwn(schema.symbols, name)) {
     const symbol = schema.symbols[name];
@@ -125,7 +148,27 @@ function resolve(name: string, schema: FilterSchema): Resolved {
   if (schema.tagsSql !== undefined && name.startsWith(TAG_PREFIX) && name.length > TAG_PREFIX.length) {
     return { kind: 'tag', key: name.slice(TAG_PREFIX.length), tagsSql: schema.tagsSql };
   }
-  throw new FilterError(`unknown symbol '${name}'`);
+  const dot = name.indexOf('.');
+  if (dot > 0 && schema.links && Object.hasOwn(schema.links, name.slice(0, dot))) {
+    const link = schema.links[name.slice(0, dot)];
+    const linked = link.schema();
+    const rest = lookup(name.slice(dot + 1), linked);
+    return rest && throughLink(rest, link, linked);
+  }
+  return undefined;
+}
+
+/** A symbol of the linked entity, read from the referencing row: each expression becomes a scalar subquery. */
+function throughLink(resolved: Resolved, link: LinkedSchema, linked: FilterSchema): Resolved {
+  const via = (expression: string) => `(SELECT ${expression} FROM ${link.from} WHERE ${linked.idSql} = ${link.fkSql})`;
+  switch (resolved.kind) {
+    case 'scalar':
+      return { kind: 'scalar', symbol: { ...resolved.symbol, sql: via(resolved.symbol.sql) } };
+    case 'set':
+      return { kind: 'set', symbol: { ...resolved.symbol, ownerSql: via(resolved.symbol.ownerSql ?? linked.idSql) } };
+    case 'tag':
+      return { ...resolved, tagsSql: via(resolved.tagsSql) };
+  }
 }
 
 class Compiler {
@@ -271,8 +314,8 @@ class Compiler {
 
   /** `<table> AS zq_set WHERE zq_set.<owner> = <id>`: the side-table rows of the current entity. */
   private setFrom(symbol: SetSymbol): Fragment {
-    const { table, ownerColumn } = symbol;
-    return raw(`${table} AS ${SET_ALIAS} WHERE ${SET_ALIAS}.${ownerColumn} = ${this.schema.idSql}`);
+    const { table, ownerColumn, ownerSql = this.schema.idSql } = symbol;
+    return raw(`${table} AS ${SET_ALIAS} WHERE ${SET_ALIAS}.${ownerColumn} = ${ownerSql}`);
   }
 
   /** Whether the entity has a set element (satisfying the condition, when given). */
@@ -331,7 +374,7 @@ function sortExpression(field: string, schema: FilterSchema, dialect: Dialect): 
     // The one place a name reaches SQL text: a bound parameter here would make `params` depend on
     // ORDER BY. The key is re-validated to identifier characters, which cannot break out of the literal.
     if (!SAFE_TAG_KEY.test(resolved.key)) throw new FilterError(`sort field '${field}' is not sortable`);
-    return dialect.tagSort(schema.tagsSql!, resolved.key);
+    return dialect.tagSort(resolved.tagsSql, resolved.key);
   }
   if (resolved.kind === 'set' || resolved.symbol.sortable === false) {
     throw new FilterError(`sort field '${field}' is not sortable`);
