@@ -379,7 +379,7 @@ const RECIPES = [
       if (!config) throw new Error('no intercept.v1 config was made through its form to attach');
       await page.locator('select#SelectedConfigType').selectOption({ label: 'intercept.v1' }, { timeout: 10_000 });
       await settle();
-      await page.locator('mat-select').filter({ hasText: 'Select configuration...' }).first().click({ timeout: 10_000 });
+      await page.locator('.dropdown-container mat-select').first().click({ timeout: 10_000 });
       await page.locator('mat-option', { hasText: config }).first().click({ timeout: 10_000 });
       await page.locator('.button-row-right .save-button').first().click({ timeout: 10_000 });
     },
