@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { notFound } from '../../protocol/errors.js';
+import { service } from '../../resources/service.js';
 import type { ResourceDef } from '../../resources/types.js';
 import { announceCreated, createEntity, requiredBooleans } from './create.js';
 import { fakeApi, testDeps } from './testing.js';
@@ -36,5 +37,10 @@ describe('create steps', () => {
     assert.deepEqual(api.calls.at(-1)?.body, { isShiny: false, name: 'w1', size: 'L', ownerId: 'i7' });
     assert.equal(deps.io.stdoutText(), 'w-1\n');
     assert.equal(deps.io.stderrText(), 'created widget "w1" with id w-1\n');
+  });
+
+  it('a required boolean takes the noun\'s declared CLI default instead of false', () => {
+    assert.deepEqual(requiredBooleans(widget), { isShiny: false });
+    assert.deepEqual(requiredBooleans(service), { encryptionRequired: true });
   });
 });

@@ -1,4 +1,4 @@
-// The steps every `create` shares: required booleans default to false, references are resolved to ids, the new id
+// The steps every `create` shares: required booleans default to false (or the noun's declared default), references are resolved to ids, the new id
 // is printed for scripts. The generic create below is built from them, and so are nouns' own (identity/create.ts).
 import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
@@ -75,10 +75,15 @@ export async function runCreate(def: ResourceDef, opts: { name?: string; input: 
 }
 import { entityPath, resolveInput } from './resolve.js';
 
-/** A boolean the API requires on create (isAdmin) is false unless its flag is given. */
+/**
+ * A boolean the API requires on create (isAdmin) is false unless its flag is given, or the noun's declared CLI
+ * default (a service's encryptionRequired).
+ */
 export function requiredBooleans(def: ResourceDef): Record<string, boolean> {
   const out: Record<string, boolean> = {};
-  for (const [field, f] of Object.entries(def.fields)) if (f.create === 'required' && f.type.kind === 'boolean') out[field] = false;
+  for (const [field, f] of Object.entries(def.fields)) {
+    if (f.create === 'required' && f.type.kind === 'boolean') out[field] = def.cli?.createDefaults?.[field] ?? false;
+  }
   return out;
 }
 
