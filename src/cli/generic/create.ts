@@ -8,9 +8,9 @@ import { addDryRun, dryRunnable } from './dry-run.js';
 import { promptMissing } from './prompt.js';
 import { withMeta } from './meta.js';
 import { noun } from './words.js';
+import { printWritten } from './written.js';
 import type { ApiClient } from '../../client/types.js';
 import type { ResourceDef } from '../../resources/types.js';
-import type { IO } from '../../console/io.js';
 import type { FieldFlag, FieldInput } from './fields.js';
 
 /**
@@ -71,7 +71,7 @@ function createExamples(def: ResourceDef, n: string, named: boolean): string[] {
 export async function runCreate(def: ResourceDef, opts: { name?: string; input: FieldInput }, deps: Deps): Promise<void> {
   const base = { ...requiredBooleans(def), ...(opts.name === undefined ? {} : { name: opts.name }) };
   const id = await createEntity(await deps.api(), def, base, opts.input);
-  announceCreated(deps.io, def, opts.name, id);
+  await announceCreated(deps, def, opts.name, id);
 }
 import { entityPath, resolveInput } from './resolve.js';
 
@@ -94,8 +94,11 @@ export async function createEntity(api: ApiClient, def: ResourceDef, base: Recor
   return created.id;
 }
 
-/** stdout gets the id alone, for `id=$(ctl ... create ...)`; the sentence for humans goes to stderr. */
-export function announceCreated(io: IO, def: ResourceDef, name: string | undefined, id: string): void {
-  io.info(name === undefined ? `created ${def.label} ${id}` : `created ${def.label} "${name}" with id ${id}`);
-  io.out(id);
+/**
+ * stdout gets the id alone, for `id=$(ctl ... create ...)`, or the new entity with -o json|yaml; the sentence for
+ * humans goes to stderr.
+ */
+export async function announceCreated(deps: Deps, def: ResourceDef, name: string | undefined, id: string): Promise<void> {
+  deps.io.info(name === undefined ? `created ${def.label} ${id}` : `created ${def.label} "${name}" with id ${id}`);
+  await printWritten(deps, def, id, id);
 }
