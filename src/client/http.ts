@@ -250,7 +250,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return { status: res.statusCode, headers: flattenHeaders(res.headers), text: await res.body.text() };
     };
     try {
-      ({ status, headers: resHeaders, text } = await (options.waiting ? options.waiting(url.host, exchange) : exchange()));
+      const answer = await (options.waiting ? options.waiting(url.host, exchange) : exchange());
+      ({ status, headers: resHeaders, text } = answer);
     } catch (err) {
       const failure = toTransportError(err, url, timeoutMs);
       trace(`failed: ${failure.message}`);

@@ -77,7 +77,8 @@ describe('generic verbs through ctl', () => {
   });
 
   it('-o json|yaml prints the entity after create and update, and the ids gone after delete', async () => {
-    const created = jsonEntity(parseJsonOutput(await f.cli.expect(0, ['-o', 'json', 'service', 'create', 'json-svc', '-a', 'x'])));
+    const create = await f.cli.expect(0, ['-o', 'json', 'service', 'create', 'json-svc', '-a', 'x']);
+    const created = jsonEntity(parseJsonOutput(create));
     assert.equal(created.name, 'json-svc');
     assert.deepEqual(created.roleAttributes, ['x']);
     assert.equal(created.encryptionRequired, true);

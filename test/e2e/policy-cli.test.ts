@@ -80,7 +80,8 @@ describe('ctl policy', () => {
     await f.cli.expect(0, ['policy', 'update', 'sales-crm', '--services', '@crm,@wiki']);
     const r = await f.cli.expect(0, ['policy', 'explain', 'laptop-7', 'wiki', '-o', 'json']);
     assert.equal(JSON.parse(r.stdout).dial.allowed, true);
-    const before = JSON.parse((await f.cli.expect(0, ['policy', 'list', '-o', 'json'])).stdout) as Array<{ id: string; name: string }>;
+    const listed = await f.cli.expect(0, ['policy', 'list', '-o', 'json']);
+    const before = JSON.parse(listed.stdout) as Array<{ id: string; name: string }>;
     const gone = await f.cli.expect(0, ['policy', 'delete', 'crm-host', 'public-routers', '--yes', '-o', 'json']);
     const ids = before.filter((p) => ['crm-host', 'public-routers'].includes(p.name)).map((p) => p.id);
     assert.deepEqual((JSON.parse(gone.stdout) as string[]).sort(), ids.sort(), 'one array for both kinds');

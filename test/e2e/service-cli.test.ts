@@ -89,7 +89,8 @@ describe('end-to-end encryption on service create', () => {
   it('is required unless --no-encryption-required, as OpenZiti\'s CLI does, and has no update flag', async () => {
     const plain = await cli.expect(0, ['service', 'create', 'enc-default']);
     const off = await cli.expect(0, ['service', 'create', 'enc-off', '--no-encryption-required']);
-    const read = async (r: { stdout: string }) => (await admin.get(`/services/${r.stdout.trim()}`)).body.data.encryptionRequired;
+    const read = async (r: { stdout: string }) =>
+      (await admin.get(`/services/${r.stdout.trim()}`)).body.data.encryptionRequired;
     assert.equal(await read(plain), true);
     assert.equal(await read(off), false);
     const help = await cli.expect(0, ['service', 'create', '--help']);

@@ -79,12 +79,15 @@ async function silentController(): Promise<{ url: string; close: () => void }> {
   return { url: `https://127.0.0.1:${(silent.address() as AddressInfo).port}`, close: () => silent.close() };
 }
 
-describe('a request left unanswered, under a sized pseudo-terminal', { skip: !hasScript && 'util-linux script is not installed' }, () => {
+const noScript = !hasScript && 'util-linux script is not installed';
+
+describe('a request left unanswered, under a sized pseudo-terminal', { skip: noScript }, () => {
   const ERASE_LINE = /\x1b\[[012]?K/;
   /** `ctl api GET /version` against a silent controller, in a 80x24 terminal, typing Ctrl-C after 3 s. */
   async function interrupted(env: Record<string, string>, redirect = ''): Promise<Ended> {
     const silent = await silentController();
-    const line = `stty cols 80 rows 24; ${[process.execPath, CTL_BIN, 'api', 'GET', '/version'].map(quote).join(' ')}${redirect}`;
+    const ctlLine = [process.execPath, CTL_BIN, 'api', 'GET', '/version'].map(quote).join(' ');
+    const line = `stty cols 80 rows 24; ${ctlLine}${redirect}`;
     const r = await runShell(
       `(sleep 3; printf '\\003') | script -qec ${quote(line)} /dev/null`,
       terminalEnv({ CTL_CONTROLLER: silent.url, CTL_TOKEN: 'x', ...env }),
@@ -116,12 +119,10 @@ describe('a request left unanswered, under a sized pseudo-terminal', { skip: !ha
 describe('signals and closed pipes', () => {
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
     it(`${signal} ends ctl while it waits`, async () => {
-      // A controller address that accepts the connection and never answers: ctl is simply busy waiting.
-      const silent = createServer(() => {});
-      await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-      const port = (silent.address() as AddressInfo).port;
+      // A controller that never answers: ctl is simply busy waiting.
+      const silent = await silentController();
       const child = spawn(process.execPath, [CTL_BIN, 'api', 'GET', '/version'], {
-        env: ctlEnv({ configDir: cli.configDir, env: { CTL_CONTROLLER: `https://127.0.0.1:${port}`, CTL_TOKEN: 'x' } }),
+        env: ctlEnv({ configDir: cli.configDir, env: { CTL_CONTROLLER: silent.url, CTL_TOKEN: 'x' } }),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       await new Promise((r) => setTimeout(r, 1500));

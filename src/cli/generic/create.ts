@@ -1,5 +1,6 @@
-// The steps every `create` shares: required booleans default to false (or the noun's declared default), references are resolved to ids, the new id
-// is printed for scripts. The generic create below is built from them, and so are nouns' own (identity/create.ts).
+// The steps every `create` shares: required booleans default to false (or the noun's declared default),
+// references are resolved to ids, the new id is printed for scripts. The generic create below is built from them,
+// and so are nouns' own (identity/create.ts).
 import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
@@ -98,7 +99,12 @@ export async function createEntity(api: ApiClient, def: ResourceDef, base: Recor
  * stdout gets the id alone, for `id=$(ctl ... create ...)`, or the new entity with -o json|yaml; the sentence for
  * humans goes to stderr.
  */
-export async function announceCreated(deps: Deps, def: ResourceDef, name: string | undefined, id: string): Promise<void> {
+export async function announceCreated(
+  deps: Deps,
+  def: ResourceDef,
+  name: string | undefined,
+  id: string,
+): Promise<void> {
   deps.io.info(name === undefined ? `created ${def.label} ${id}` : `created ${def.label} "${name}" with id ${id}`);
   await printWritten(deps, def, id, id);
 }

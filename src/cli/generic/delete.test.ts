@@ -113,7 +113,8 @@ describe('delete run', () => {
     const json = testDeps({ api: controller(refused), globals: { output: 'json' } });
     await assert.rejects(runDelete(opts(['a1', 'laptop-8']), json));
     assert.deepEqual(JSON.parse(json.io.stdoutText()), ['b2']);
-    const yaml = testDeps({ api: controller({ 'DELETE /identities/b2': notFound('identity', 'b2') }), globals: { output: 'yaml' } });
+    const gone = { 'DELETE /identities/b2': notFound('identity', 'b2') };
+    const yaml = testDeps({ api: controller(gone), globals: { output: 'yaml' } });
     await runDelete(opts(['a1', 'b2'], { ignoreMissing: true }), yaml);
     assert.equal(yaml.io.stdoutText(), '- a1\n- b2\n');
     const table = testDeps({ api: controller() });

@@ -104,7 +104,8 @@ const SET_AT_CREATION: Record<string, readonly string[]> = { service: ['encrypti
 
 /** The fields a verb takes as flags, tags included (every entity carries tags). */
 export function writableFields(def: ResourceDef, verb: WriteVerb, exclude: readonly string[] = []): Array<[string, FieldDef]> {
-  const ignored = [...(ACCEPTED_NOT_KEPT[def.name] ?? []), ...(verb === 'patch' ? (SET_AT_CREATION[def.name] ?? []) : [])];
+  const fixed = verb === 'patch' ? (SET_AT_CREATION[def.name] ?? []) : [];
+  const ignored = [...(ACCEPTED_NOT_KEPT[def.name] ?? []), ...fixed];
   const own = Object.entries(def.fields).filter(
     ([name, f]) =>
       !f.readOnly && !ignored.includes(name) && (verb === 'create' ? f.create !== 'no' : f.patch === 'optional') && hasFlag(f.type),

@@ -55,7 +55,14 @@ describe('table', () => {
       { header: 'Disabled', field: 'disabled' },
     ];
     const long = [
-      { id: 'id-'.padEnd(12, 'x'), name: 'Sales Phone 12 (Berlin office)', typeId: 'Default', roleAttributes: ['sales', 'emea', 'phones'], isAdmin: false, disabled: false },
+      {
+        id: 'id-'.padEnd(12, 'x'),
+        name: 'Sales Phone 12 (Berlin office)',
+        typeId: 'Default',
+        roleAttributes: ['sales', 'emea', 'phones'],
+        isAdmin: false,
+        disabled: false,
+      },
       { id: 'bb2', name: 'x', typeId: 'Default', roleAttributes: [], isAdmin: true, disabled: false },
     ];
     const text = await formatTable(long, identityColumns, { wide: false, width: 60, paint: plain });

@@ -77,7 +77,12 @@ function naturalWidths(head: string[], body: string[][]): number[] {
 }
 
 /** The widths that make a row fit in `available` columns, narrowing stage by stage (STAGES); ids keep theirs. */
-export function fit(widths: readonly number[], head: readonly string[], available: number, roles: readonly Role[]): number[] {
+export function fit(
+  widths: readonly number[],
+  head: readonly string[],
+  available: number,
+  roles: readonly Role[],
+): number[] {
   const out = [...widths];
   let excess = out.reduce((a, b) => a + b, 0) + GAP * (out.length - 1) - available;
   for (const stage of STAGES) {

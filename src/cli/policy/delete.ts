@@ -36,7 +36,8 @@ export function buildPolicyDelete(deps: Deps): CommandUnknownOpts {
     // The ids gone, of every kind, are printed once (-o json|yaml), also when a later kind fails.
     const gone: string[] = [];
     try {
-      for (const [def, ids] of byKind) await runDelete({ def, refs: ids, ...base, gone }, base.dryRun ? dryRunDeps(deps) : deps);
+      const run = base.dryRun ? dryRunDeps(deps) : deps;
+      for (const [def, ids] of byKind) await runDelete({ def, refs: ids, ...base, gone }, run);
     } finally {
       if (!base.dryRun) await printDeleted(deps, gone);
     }

@@ -57,6 +57,8 @@ export async function runRouterCreate(def: ResourceDef, opts: RouterCreateOption
   }
   const jwt = await routerJwt(await deps.api(), def, id, opts.name);
   // With the JWT on stdout, the id goes only into the sentence on stderr: stdout carries one thing.
-  const said = file ? () => announceCreated(deps, def, opts.name, id) : () => deps.io.info(`created ${def.label} "${opts.name}" with id ${id}`);
+  const said = file
+    ? () => announceCreated(deps, def, opts.name, id)
+    : () => deps.io.info(`created ${def.label} "${opts.name}" with id ${id}`);
   await deliverJwt(deps, opts, file, jwt, said);
 }
