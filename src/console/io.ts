@@ -15,7 +15,7 @@ export interface IO {
   stderrIsTTY: boolean;
   /** Colour allowed on stdout (TTY, NO_COLOR unset, TERM not dumb, no --no-color; FORCE_COLOR wins). */
   color: boolean;
-  /** Terminal width for tables; undefined off a terminal. */
+  /** Terminal width for tables; undefined off a terminal or when the terminal reports no size. */
   width?: number;
   /** stdin and stdout are terminals, CI is unset and --no-input was not given. */
   canPrompt(): boolean;
@@ -77,7 +77,8 @@ export function createProcessIO(settings: IOSettings): IO {
     get color() {
       return colorAllowed(stdoutIsTTY, env, settings.noColor);
     },
-    width: stdoutIsTTY ? process.stdout.columns : undefined,
+    // A terminal that reports no size (script, docker run -t) says 0 columns: unknown, not zero wide.
+    width: stdoutIsTTY && process.stdout.columns > 0 ? process.stdout.columns : undefined,
     canPrompt: () => stdinIsTTY && stdoutIsTTY && !env.CI && !settings.noInput,
     info: (message) => void process.stderr.write(line(message)),
     warn: (message) => void process.stderr.write(line(`warning: ${message}`)),
