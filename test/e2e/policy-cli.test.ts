@@ -77,7 +77,9 @@ describe('ctl policy', () => {
   });
 
   it('updates role sets by flag and deletes by name, whatever the kind', async () => {
-    await f.cli.expect(0, ['policy', 'update', 'sales-crm', '--services', '@crm,@wiki']);
+    const printed = await f.cli.expect(0, ['policy', 'update', 'sales-crm', '--services', '@crm,@wiki', '-o', 'yaml']);
+    assert.match(printed.stdout, /^name: sales-crm$/m, '-o yaml prints the policy as changed');
+    assert.match(printed.stdout, /^serviceRoles:\n {2}- "?@/m);
     const r = await f.cli.expect(0, ['policy', 'explain', 'laptop-7', 'wiki', '-o', 'json']);
     assert.equal(JSON.parse(r.stdout).dial.allowed, true);
     const listed = await f.cli.expect(0, ['policy', 'list', '-o', 'json']);
