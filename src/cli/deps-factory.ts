@@ -4,6 +4,7 @@ import type { Deps, GlobalOptions, Prompter } from './deps.js';
 import type { IO } from '../console/io.js';
 import type { SessionManager } from '../client/session-manager.js';
 import type { ConnectionPools } from '../client/pools.js';
+import type { NetOptions } from '../client/http.js';
 
 export interface DepsSettings {
   io: IO;
@@ -32,9 +33,17 @@ export function createDeps(settings: DepsSettings): Deps {
   return deps;
 }
 
-/** --timeout and --verbose, as the HTTP client takes them. */
-function netOptions(io: IO, g: GlobalOptions, pools: ConnectionPools | undefined) {
-  return { timeoutMs: g.timeoutMs, trace: g.verbose ? (line: string) => io.info(`> ${line}`) : undefined, pools };
+/** How long a request goes unanswered before a spinner says what ctl is waiting for. */
+const WAITING_NOTICE_MS = 1_000;
+
+/** --timeout and --verbose, as the HTTP client takes them, and the spinner of a request left waiting. */
+function netOptions(io: IO, g: GlobalOptions, pools: ConnectionPools | undefined): NetOptions {
+  return {
+    timeoutMs: g.timeoutMs,
+    trace: g.verbose ? (line: string) => io.info(`> ${line}`) : undefined,
+    pools,
+    waiting: (controller, request) => io.spin(`waiting for ${controller}`, request, WAITING_NOTICE_MS),
+  };
 }
 
 /**

@@ -19,6 +19,11 @@ export interface NetOptions {
   trace?: (line: string) => void;
   /** Told of every connection pool a client opens, so that whoever runs the command can close them all at its end. */
   pools?: ConnectionPools;
+  /**
+   * Runs each request, so that one left unanswered can be shown as waiting (a spinner on a terminal after a
+   * moment: an unresponsive controller would otherwise look like a hung ctl until the timeout).
+   */
+  waiting?: <T>(controller: string, request: () => Promise<T>) => Promise<T>;
 }
 
 
@@ -233,7 +238,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     let text: string;
     const started = performance.now();
     const trace = (outcome: string) => options.trace?.(`${verb} ${url.href} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
-    try {
+    const exchange = async () => {
       const { request: send } = await loadUndici();
       const res = await send(url, {
         method: verb as Dispatcher.HttpMethod,
@@ -242,9 +247,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         dispatcher: await getDispatcher(),
         signal: AbortSignal.timeout(timeoutMs),
       });
-      status = res.statusCode;
-      resHeaders = flattenHeaders(res.headers);
-      text = await res.body.text();
+      return { status: res.statusCode, headers: flattenHeaders(res.headers), text: await res.body.text() };
+    };
+    try {
+      const answer = await (options.waiting ? options.waiting(url.host, exchange) : exchange());
+      ({ status, headers: resHeaders, text } = answer);
     } catch (err) {
       const failure = toTransportError(err, url, timeoutMs);
       trace(`failed: ${failure.message}`);

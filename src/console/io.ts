@@ -1,4 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
+import type { Ora } from 'ora';
+import { cleanUpOnExit } from './process-exit.js';
 
 /**
  * The streams a command may touch, with the terminal facts that decide how output looks and whether we may prompt.
@@ -13,7 +15,7 @@ export interface IO {
   stderrIsTTY: boolean;
   /** Colour allowed on stdout (TTY, NO_COLOR unset, TERM not dumb, no --no-color; FORCE_COLOR wins). */
   color: boolean;
-  /** Terminal width for tables; undefined off a terminal. */
+  /** Terminal width for tables; undefined off a terminal or when the terminal reports no size. */
   width?: number;
   /** stdin and stdout are terminals, CI is unset and --no-input was not given. */
   canPrompt(): boolean;
@@ -22,8 +24,11 @@ export interface IO {
   warn(message: string): void;
   /** Writes to stdout: the result only. */
   out(text: string): void;
-  /** Runs work behind a spinner on stderr when a person watches a sized terminal (see spinnerAllowed). */
-  spin<T>(text: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs work behind a spinner on stderr when a person watches a sized terminal (see spinnerAllowed), shown after
+   * `delayMs` (at once by default) so that quick work draws nothing; within another spinner's work, none.
+   */
+  spin<T>(text: string, work: () => Promise<T>, delayMs?: number): Promise<T>;
 }
 
 export interface IOSettings {
@@ -59,6 +64,8 @@ export function createProcessIO(settings: IOSettings): IO {
   const stdinIsTTY = Boolean(process.stdin.isTTY);
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
   const stderrIsTTY = Boolean(process.stderr.isTTY);
+  // One spinner at a time on stderr: two would redraw over each other.
+  let spinning = false;
   const io: IO = {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -70,27 +77,42 @@ export function createProcessIO(settings: IOSettings): IO {
     get color() {
       return colorAllowed(stdoutIsTTY, env, settings.noColor);
     },
-    width: stdoutIsTTY ? process.stdout.columns : undefined,
+    // A terminal that reports no size (script, docker run -t) says 0 columns: unknown, not zero wide.
+    width: stdoutIsTTY && process.stdout.columns > 0 ? process.stdout.columns : undefined,
     canPrompt: () => stdinIsTTY && stdoutIsTTY && !env.CI && !settings.noInput,
     info: (message) => void process.stderr.write(line(message)),
     warn: (message) => void process.stderr.write(line(`warning: ${message}`)),
     out: (text) => void process.stdout.write(line(text)),
-    async spin(text, work) {
-      if (!spinnerAllowed(process.stderr, env, settings.machineOutput)) return work();
-      const { default: ora } = await import('ora');
-      // Neither hiding the cursor nor discarding stdin: both install process-wide handlers (exit, signals, raw
-      // stdin) that could outlive the spinner or keep a signal from ending ctl.
-      const spinner = ora({
-        text,
-        stream: process.stderr,
-        isEnabled: colorAllowed(stderrIsTTY, env, settings.noColor),
-        hideCursor: false,
-        discardStdin: false,
-      }).start();
+    async spin(text, work, delayMs = 0) {
+      if (spinning || !spinnerAllowed(process.stderr, env, settings.machineOutput)) return work();
+      spinning = true;
+      let spinner: Ora | undefined;
+      let ended = false;
+      const show = async () => {
+        const { default: ora } = await import('ora');
+        if (ended) return;
+        // Neither hiding the cursor nor discarding stdin: both install process-wide handlers (exit, signals, raw
+        // stdin) that could outlive the spinner or keep a signal from ending ctl.
+        spinner = ora({
+          text,
+          stream: process.stderr,
+          isEnabled: colorAllowed(stderrIsTTY, env, settings.noColor),
+          hideCursor: false,
+          discardStdin: false,
+        }).start();
+      };
+      // Ctrl-C, a signal or an exit from anywhere clears the frame too: it must not stay on the terminal.
+      const release = cleanUpOnExit(() => spinner?.stop());
+      const timer = delayMs > 0 ? setTimeout(() => void show(), delayMs) : undefined;
+      if (!timer) await show();
       try {
         return await work();
       } finally {
-        spinner.stop();
+        ended = true;
+        clearTimeout(timer);
+        release();
+        spinner?.stop();
+        spinning = false;
       }
     },
   };

@@ -9,9 +9,34 @@ import { EXIT } from './errors.js';
 const SIGNALS = { SIGINT: EXIT.interrupted, SIGHUP: 129, SIGTERM: 143 } as const;
 const GRACE_MS = 5_000;
 
+/** What must be undone however ctl ends, such as a spinner's frame left on the terminal. */
+const cleanups = new Set<() => void>();
+
+/**
+ * Registers a synchronous cleanup run once when the process exits or is told to end by a signal, whichever comes
+ * first; the returned function unregisters it (the work it guards ended normally).
+ */
+export function cleanUpOnExit(cleanup: () => void): () => void {
+  if (cleanups.size === 0) process.once('exit', runCleanups);
+  cleanups.add(cleanup);
+  return () => {
+    cleanups.delete(cleanup);
+    if (cleanups.size === 0) process.off('exit', runCleanups);
+  };
+}
+
+function runCleanups(): void {
+  for (const cleanup of [...cleanups]) {
+    cleanups.delete(cleanup);
+    cleanup();
+  }
+}
+
 export function endOnSignals(): void {
   for (const [signal, code] of Object.entries(SIGNALS)) {
     process.on(signal, () => {
+      // First, so that nothing drawn on the terminal (a spinner) is left behind the ^C, whoever ends the process.
+      runCleanups();
       if (process.listenerCount(signal) > 1) {
         setTimeout(() => process.exit(code), GRACE_MS).unref();
         return;

@@ -105,6 +105,8 @@ export const service: ResourceDef = {
     noun: 'service',
     aliases: ['services', 'svc'],
     group: 'Services and configs',
+    // As `ziti edge create service`: encrypted unless --no-encryption-required, since it cannot be changed later.
+    createDefaults: { encryptionRequired: true },
     columns: [
       { header: 'ID', field: 'id' },
       { header: 'Name', field: 'name' },

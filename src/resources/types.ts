@@ -159,6 +159,11 @@ export interface CliDef {
   columns: ColumnDef[];
   /** Fields shown first by `show`, in this order; the rest follow alphabetically. */
   showFirst?: string[];
+  /**
+   * Values `create` sends for required booleans whose flag is not given, where they are not false (OpenZiti's CLI
+   * creates services with end-to-end encryption unless told otherwise). Named in the flag's help.
+   */
+  createDefaults?: Record<string, boolean>;
 }
 
 export interface ResourceDef {

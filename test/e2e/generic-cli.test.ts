@@ -75,4 +75,22 @@ describe('generic verbs through ctl', () => {
     assert.equal((await f.cli.expect(0, ['service', 'list', 'name contains "tmp-"', '-q'])).stdout, '');
     await f.cli.expect(0, ['service', 'delete', '--where', 'name contains "tmp-"', '--yes']);
   });
+
+  it('-o json|yaml prints the entity after create and update, and the ids gone after delete', async () => {
+    const create = await f.cli.expect(0, ['-o', 'json', 'service', 'create', 'json-svc', '-a', 'x']);
+    const created = jsonEntity(parseJsonOutput(create));
+    assert.equal(created.name, 'json-svc');
+    assert.deepEqual(created.roleAttributes, ['x']);
+    assert.equal(created.encryptionRequired, true);
+    const updated = await f.cli.expect(0, ['service', 'update', 'json-svc', '--add-attributes', 'y', '-o', 'yaml']);
+    assert.match(updated.stdout, new RegExp(`^id: ${created.id}$`, 'm'));
+    assert.match(updated.stdout, /^roleAttributes:\n {2}- x\n {2}- y$/m);
+    const deleted = await f.cli.expect(0, ['service', 'delete', 'json-svc', '--yes', '-o', 'json']);
+    assert.deepEqual(parseJsonOutput(deleted), [created.id]);
+    // The table formats keep their short answers: the id on create, nothing on stdout for update and delete.
+    const id = (await f.cli.expect(0, ['service', 'create', 'plain-svc'])).stdout;
+    assert.match(id, /^\S+\n$/);
+    assert.equal((await f.cli.expect(0, ['service', 'update', 'plain-svc', '-a', 'z'])).stdout, '');
+    assert.equal((await f.cli.expect(0, ['service', 'delete', 'plain-svc', '--yes'])).stdout, '');
+  });
 });

@@ -77,10 +77,16 @@ describe('ctl policy', () => {
   });
 
   it('updates role sets by flag and deletes by name, whatever the kind', async () => {
-    await f.cli.expect(0, ['policy', 'update', 'sales-crm', '--services', '@crm,@wiki']);
+    const printed = await f.cli.expect(0, ['policy', 'update', 'sales-crm', '--services', '@crm,@wiki', '-o', 'yaml']);
+    assert.match(printed.stdout, /^name: sales-crm$/m, '-o yaml prints the policy as changed');
+    assert.match(printed.stdout, /^serviceRoles:\n {2}- "?@/m);
     const r = await f.cli.expect(0, ['policy', 'explain', 'laptop-7', 'wiki', '-o', 'json']);
     assert.equal(JSON.parse(r.stdout).dial.allowed, true);
-    await f.cli.expect(0, ['policy', 'delete', 'crm-host', 'public-routers', '--yes']);
+    const listed = await f.cli.expect(0, ['policy', 'list', '-o', 'json']);
+    const before = JSON.parse(listed.stdout) as Array<{ id: string; name: string }>;
+    const gone = await f.cli.expect(0, ['policy', 'delete', 'crm-host', 'public-routers', '--yes', '-o', 'json']);
+    const ids = before.filter((p) => ['crm-host', 'public-routers'].includes(p.name)).map((p) => p.id);
+    assert.deepEqual((JSON.parse(gone.stdout) as string[]).sort(), ids.sort(), 'one array for both kinds');
     const left = JSON.parse((await f.cli.expect(0, ['policy', 'list', '-o', 'json'])).stdout) as Array<{ name: string }>;
     assert.deepEqual(left.map((p) => p.name).sort(), ['crm-routers', 'sales-crm']);
   });

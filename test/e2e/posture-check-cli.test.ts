@@ -35,9 +35,10 @@ describe('ctl posture-check', () => {
   });
 
   it("updates within the check's kind; another kind's flag is a usage error (exit 2) and changes nothing", async () => {
-    await f.cli.expect(0, ['posture-check', 'update', 'av', '--path', 'C:\\av2.exe']);
+    const printed = await f.cli.expect(0, ['posture-check', 'update', 'av', '--path', 'C:\\av2.exe', '-o', 'json']);
     const av = await f.admin.get('/posture-checks', { query: { filter: 'name = "av"' } });
     assert.equal(av.body.data[0].process.path, 'C:\\av2.exe');
+    assert.equal(JSON.parse(printed.stdout).process.path, 'C:\\av2.exe', '-o json prints the check as changed');
     assert.deepEqual(av.body.data[0].process.hashes, [SHA512.toLowerCase()], 'the rest of the process is kept');
     const refused = await f.cli.expect(2, ['posture-check', 'update', 'corp', '--mac', '001122334455']);
     assert.match(refused.stderr, /"corp" is a DOMAIN check: --mac does not apply to it/);

@@ -84,3 +84,20 @@ describe('a web service from built-in config types', () => {
     assert.equal(after.body.data.length, 0);
   });
 });
+
+describe('end-to-end encryption on service create', () => {
+  it('is required unless --no-encryption-required, as OpenZiti\'s CLI does, and has no update flag', async () => {
+    const plain = await cli.expect(0, ['service', 'create', 'enc-default']);
+    const off = await cli.expect(0, ['service', 'create', 'enc-off', '--no-encryption-required']);
+    const read = async (r: { stdout: string }) =>
+      (await admin.get(`/services/${r.stdout.trim()}`)).body.data.encryptionRequired;
+    assert.equal(await read(plain), true);
+    assert.equal(await read(off), false);
+    const help = await cli.expect(0, ['service', 'create', '--help']);
+    assert.match(help.stdout, /--no-encryption-required turns it off/);
+    // Fixed at creation: an update flag would say "updated" and change nothing.
+    const update = await cli.expect(2, ['service', 'update', 'enc-off', '--encryption-required']);
+    assert.match(update.stderr, /unknown option '--encryption-required'/);
+    assert.equal(await read(off), false);
+  });
+});

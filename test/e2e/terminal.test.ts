@@ -72,15 +72,57 @@ describe('under a pseudo-terminal that reports no size', { skip: !hasScript && '
   }
 });
 
+/** A controller address that accepts connections and never answers; closed by the caller. */
+async function silentController(): Promise<{ url: string; close: () => void }> {
+  const silent = createServer(() => {});
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  return { url: `https://127.0.0.1:${(silent.address() as AddressInfo).port}`, close: () => silent.close() };
+}
+
+const noScript = !hasScript && 'util-linux script is not installed';
+
+describe('a request left unanswered, under a sized pseudo-terminal', { skip: noScript }, () => {
+  const ERASE_LINE = /\x1b\[[012]?K/;
+  /** `ctl api GET /version` against a silent controller, in a 80x24 terminal, typing Ctrl-C after 3 s. */
+  async function interrupted(env: Record<string, string>, redirect = ''): Promise<Ended> {
+    const silent = await silentController();
+    const ctlLine = [process.execPath, CTL_BIN, 'api', 'GET', '/version'].map(quote).join(' ');
+    const line = `stty cols 80 rows 24; ${ctlLine}${redirect}`;
+    const r = await runShell(
+      `(sleep 3; printf '\\003') | script -qec ${quote(line)} /dev/null`,
+      terminalEnv({ CTL_CONTROLLER: silent.url, CTL_TOKEN: 'x', ...env }),
+      20_000,
+    );
+    silent.close();
+    assert.equal(r.killed, false, 'Ctrl-C did not end ctl');
+    return r;
+  }
+
+  it('says what it waits for after a moment, and Ctrl-C clears the spinner before ctl ends', async () => {
+    const r = await interrupted({});
+    const last = r.output.lastIndexOf('waiting for 127.0.0.1:');
+    assert.ok(last >= 0, `no waiting notice: ${JSON.stringify(r.output.slice(0, 500))}`);
+    // The last frame drawn is erased on its own line (before the newline after ^C): nothing of it stays on screen.
+    const [frameLine] = r.output.slice(last).split('\n');
+    assert.match(frameLine!, ERASE_LINE, JSON.stringify(r.output.slice(last)));
+  });
+
+  it('shows no spinner with CI set, nor when stderr is not the terminal', async () => {
+    for (const [env, redirect] of [[{ CI: 'true' }, ''], [{}, ' 2>/dev/null; echo done']] as const) {
+      const r = await interrupted(env, redirect);
+      assert.doesNotMatch(r.output, /waiting for/);
+      assert.doesNotMatch(r.output, /\x1b\[/);
+    }
+  });
+});
+
 describe('signals and closed pipes', () => {
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
     it(`${signal} ends ctl while it waits`, async () => {
-      // A controller address that accepts the connection and never answers: ctl is simply busy waiting.
-      const silent = createServer(() => {});
-      await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-      const port = (silent.address() as AddressInfo).port;
+      // A controller that never answers: ctl is simply busy waiting.
+      const silent = await silentController();
       const child = spawn(process.execPath, [CTL_BIN, 'api', 'GET', '/version'], {
-        env: ctlEnv({ configDir: cli.configDir, env: { CTL_CONTROLLER: `https://127.0.0.1:${port}`, CTL_TOKEN: 'x' } }),
+        env: ctlEnv({ configDir: cli.configDir, env: { CTL_CONTROLLER: silent.url, CTL_TOKEN: 'x' } }),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       await new Promise((r) => setTimeout(r, 1500));

@@ -42,7 +42,7 @@ export async function runAuthPolicyCreate(opts: AuthPolicyCreateOptions, deps: D
   const api = await deps.api();
   const body = await policyBody(api, opts.flags, NEW_POLICY);
   const id = await createEntity(api, authPolicy, { name: opts.name, ...body }, opts.input);
-  announceCreated(deps.io, authPolicy, opts.name, id);
+  await announceCreated(deps, authPolicy, opts.name, id);
 }
 
 export interface AuthPolicyUpdateOptions {

@@ -74,7 +74,7 @@ export async function runCaCreate(opts: CaCreateOptions, deps: Deps): Promise<vo
     ...(opts.nameFormat !== undefined ? { identityNameFormat: opts.nameFormat } : {}),
     ...(opts.externalIdClaim !== undefined ? { externalIdClaim: opts.externalIdClaim } : {}),
   });
-  announceCreated(deps.io, ca, opts.name, created.id);
+  await announceCreated(deps, ca, opts.name, created.id);
   const detail = await api.get<{ verificationToken?: string }>(entityPath(ca, created.id));
   deps.io.info(`verify it with \`ctl ca verify ${opts.name} --ca-key CA-KEY.pem\`, or a certificate the CA signs with common name ${detail.verificationToken}`);
 }

@@ -76,5 +76,5 @@ export async function runConfigCreate(opts: ConfigCreateOptions, deps: Deps): Pr
   const type = await lookup(api, resource('config-type'), opts.type);
   checkAgainstType(type, opts.data);
   const id = await createEntity(api, config, { name: opts.name, configTypeId: type.id, data: opts.data }, opts.input);
-  announceCreated(deps.io, config, opts.name, id);
+  await announceCreated(deps, config, opts.name, id);
 }

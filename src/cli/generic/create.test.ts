@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { notFound } from '../../protocol/errors.js';
+import { service } from '../../resources/service.js';
 import type { ResourceDef } from '../../resources/types.js';
 import { announceCreated, createEntity, requiredBooleans } from './create.js';
 import { fakeApi, testDeps } from './testing.js';
@@ -32,9 +33,28 @@ describe('create steps', () => {
     const deps = testDeps({ api });
     const input = { body: { size: 'L' }, refs: [{ field: 'ownerId', resource: 'identity', value: 'alice' }] };
     const id = await createEntity(api, widget, { ...requiredBooleans(widget), name: 'w1' }, input);
-    announceCreated(deps.io, widget, 'w1', id);
+    await announceCreated(deps, widget, 'w1', id);
     assert.deepEqual(api.calls.at(-1)?.body, { isShiny: false, name: 'w1', size: 'L', ownerId: 'i7' });
     assert.equal(deps.io.stdoutText(), 'w-1\n');
     assert.equal(deps.io.stderrText(), 'created widget "w1" with id w-1\n');
+  });
+
+  it('-o json and -o yaml print the new entity as the controller holds it instead of the bare id', async () => {
+    const created = { id: 'w-1', name: 'w1', size: 'L', isShiny: false, code: '2E5427' };
+    for (const [output, expected] of [
+      ['json', JSON.stringify(created, null, 2)],
+      ['yaml', 'id: w-1\nname: w1\nsize: L\nisShiny: false\ncode: "2E5427"'],
+    ] as const) {
+      const api = fakeApi({ 'GET /widgets/w-1': created });
+      const deps = testDeps({ api, globals: { output } });
+      await announceCreated(deps, widget, 'w1', 'w-1');
+      assert.equal(deps.io.stdoutText(), `${expected}\n`);
+      assert.equal(deps.io.stderrText(), 'created widget "w1" with id w-1\n');
+    }
+  });
+
+  it('a required boolean takes the noun\'s declared CLI default instead of false', () => {
+    assert.deepEqual(requiredBooleans(widget), { isShiny: false });
+    assert.deepEqual(requiredBooleans(service), { encryptionRequired: true });
   });
 });

@@ -1,5 +1,6 @@
-// The steps every `create` shares: required booleans default to false, references are resolved to ids, the new id
-// is printed for scripts. The generic create below is built from them, and so are nouns' own (identity/create.ts).
+// The steps every `create` shares: required booleans default to false (or the noun's declared default),
+// references are resolved to ids, the new id is printed for scripts. The generic create below is built from them,
+// and so are nouns' own (identity/create.ts).
 import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
@@ -8,9 +9,9 @@ import { addDryRun, dryRunnable } from './dry-run.js';
 import { promptMissing } from './prompt.js';
 import { withMeta } from './meta.js';
 import { noun } from './words.js';
+import { printWritten } from './written.js';
 import type { ApiClient } from '../../client/types.js';
 import type { ResourceDef } from '../../resources/types.js';
-import type { IO } from '../../console/io.js';
 import type { FieldFlag, FieldInput } from './fields.js';
 
 /**
@@ -71,14 +72,19 @@ function createExamples(def: ResourceDef, n: string, named: boolean): string[] {
 export async function runCreate(def: ResourceDef, opts: { name?: string; input: FieldInput }, deps: Deps): Promise<void> {
   const base = { ...requiredBooleans(def), ...(opts.name === undefined ? {} : { name: opts.name }) };
   const id = await createEntity(await deps.api(), def, base, opts.input);
-  announceCreated(deps.io, def, opts.name, id);
+  await announceCreated(deps, def, opts.name, id);
 }
 import { entityPath, resolveInput } from './resolve.js';
 
-/** A boolean the API requires on create (isAdmin) is false unless its flag is given. */
+/**
+ * A boolean the API requires on create (isAdmin) is false unless its flag is given, or the noun's declared CLI
+ * default (a service's encryptionRequired).
+ */
 export function requiredBooleans(def: ResourceDef): Record<string, boolean> {
   const out: Record<string, boolean> = {};
-  for (const [field, f] of Object.entries(def.fields)) if (f.create === 'required' && f.type.kind === 'boolean') out[field] = false;
+  for (const [field, f] of Object.entries(def.fields)) {
+    if (f.create === 'required' && f.type.kind === 'boolean') out[field] = def.cli?.createDefaults?.[field] ?? false;
+  }
   return out;
 }
 
@@ -89,8 +95,16 @@ export async function createEntity(api: ApiClient, def: ResourceDef, base: Recor
   return created.id;
 }
 
-/** stdout gets the id alone, for `id=$(ctl ... create ...)`; the sentence for humans goes to stderr. */
-export function announceCreated(io: IO, def: ResourceDef, name: string | undefined, id: string): void {
-  io.info(name === undefined ? `created ${def.label} ${id}` : `created ${def.label} "${name}" with id ${id}`);
-  io.out(id);
+/**
+ * stdout gets the id alone, for `id=$(ctl ... create ...)`, or the new entity with -o json|yaml; the sentence for
+ * humans goes to stderr.
+ */
+export async function announceCreated(
+  deps: Deps,
+  def: ResourceDef,
+  name: string | undefined,
+  id: string,
+): Promise<void> {
+  deps.io.info(name === undefined ? `created ${def.label} ${id}` : `created ${def.label} "${name}" with id ${id}`);
+  await printWritten(deps, def, id, id);
 }

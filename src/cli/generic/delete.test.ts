@@ -107,6 +107,26 @@ describe('delete run', () => {
     assert.match(stderr, /^error: "laptop-7" \(a1\): .*CAN_NOT_DELETE_REFERENCED_ENTITY/m);
     assert.match(stderr, /deleted identity "laptop-8" \(b2\)/);
   });
+
+  it('prints the ids gone with -o json|yaml, also when others failed, and nothing for the table', async () => {
+    const refused = { 'DELETE /identities/a1': new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY') };
+    const json = testDeps({ api: controller(refused), globals: { output: 'json' } });
+    await assert.rejects(runDelete(opts(['a1', 'laptop-8']), json));
+    assert.deepEqual(JSON.parse(json.io.stdoutText()), ['b2']);
+    const gone = { 'DELETE /identities/b2': notFound('identity', 'b2') };
+    const yaml = testDeps({ api: controller(gone), globals: { output: 'yaml' } });
+    await runDelete(opts(['a1', 'b2'], { ignoreMissing: true }), yaml);
+    assert.equal(yaml.io.stdoutText(), '- a1\n- b2\n');
+    const table = testDeps({ api: controller() });
+    await runDelete(opts(['a1']), table);
+    assert.equal(table.io.stdoutText(), '');
+  });
+
+  it('prints nothing as deleted under --dry-run', async () => {
+    const deps = testDeps({ api: controller(), globals: { output: 'json' } });
+    await runDelete(opts(['a1'], { dryRun: true }), deps);
+    assert.equal(deps.io.stdoutText(), '');
+  });
 });
 
 describe('delete --where', () => {
@@ -143,6 +163,9 @@ describe('delete --where', () => {
     const deps = testDeps({ api: matching([]) });
     await runDelete(opts([], { where: 'name = "none"' }), deps);
     assert.match(deps.io.stderrText(), /no identities match name = "none": nothing to delete/);
+    const json = testDeps({ api: matching([]), globals: { output: 'json' } });
+    await runDelete(opts([], { where: 'name = "none"' }), json);
+    assert.equal(json.io.stdoutText(), '[]\n');
   });
 
   it('deletes nothing when the answer is no (exit 3)', async () => {

@@ -9,6 +9,7 @@ import { MAX_OFFSET } from '../../protocol/paging.js';
 import { addDryRun, dryRunDeps } from './dry-run.js';
 import type { IO } from '../../console/io.js';
 import { Failures } from './failures.js';
+import { printDeleted } from './written.js';
 import { addYes } from './flags.js';
 import { withMeta } from './meta.js';
 import { entityPath, isNotFound, lookup } from './resolve.js';
@@ -24,6 +25,11 @@ export interface DeleteOptions {
   where?: string;
   /** Print the DELETEs instead of sending them (no confirmation needed: nothing happens). */
   dryRun?: boolean;
+  /**
+   * Where the ids of the entities gone are collected, for a caller that deletes in several runs and prints them
+   * once (policy delete, per kind); without it, the run prints them itself (-o json|yaml).
+   */
+  gone?: string[];
 }
 
 /** How many matches of a filter are named before the confirmation; the rest are counted. */
@@ -91,16 +97,26 @@ export async function runDelete(opts: DeleteOptions, deps: Deps): Promise<void> 
     }
   }
   if (targets.size > 0 && !opts.yes && !opts.dryRun) await confirm([...targets.values()], opts.def, deps);
+  const gone = opts.gone ?? [];
   for (const entity of targets.values()) {
     try {
       await api.delete(entityPath(def, entity.id), { api: def.api });
       if (!opts.dryRun) io.info(`deleted ${def.label} ${label(entity)}`);
+      gone.push(entity.id);
     } catch (err) {
-      if (opts.ignoreMissing && isNotFound(err)) io.info(`${def.label} ${label(entity)} was already gone`);
-      else failures.add(label(entity), err);
+      if (opts.ignoreMissing && isNotFound(err)) {
+        io.info(`${def.label} ${label(entity)} was already gone`);
+        gone.push(entity.id);
+      } else failures.add(label(entity), err);
     }
   }
+  await reportGone(opts, deps, gone);
   failures.finish(`${failures.count} of ${opts.refs.length} ${plural(def)} not deleted`);
+}
+
+/** The ids gone, printed (-o json|yaml) before any failure is reported, unless the caller collects them. */
+async function reportGone(opts: DeleteOptions, deps: Deps, gone: readonly string[]): Promise<void> {
+  if (opts.gone === undefined && !opts.dryRun) await printDeleted(deps, gone);
 }
 
 function label(entity: Entity): string {
@@ -134,23 +150,26 @@ export async function runDeleteWhere(opts: DeleteOptions & { where: string }, de
   const { io } = deps;
   const api = await deps.api();
   const matches = await io.spin(`finding ${plural(def)}`, () => everyMatch(api, def, opts.where));
+  const gone = opts.gone ?? [];
   if (matches.length === 0) {
     io.info(`no ${plural(def)} match ${opts.where}: nothing to delete`);
+    await reportGone(opts, deps, gone);
     return;
   }
   if (!opts.yes && !opts.dryRun) await confirm(matches.slice(0, NAMES_SHOWN), def, deps, matches.length);
   const failures = new Failures(io, true);
-  let deleted = 0;
   for (const entity of matches) {
     try {
       await api.delete(entityPath(def, entity.id), { api: def.api });
-      deleted++;
+      gone.push(entity.id);
     } catch (err) {
-      if (isNotFound(err)) deleted++; // gone meanwhile: the filter's set is deleted all the same
+      if (isNotFound(err)) gone.push(entity.id); // gone meanwhile: the filter's set is deleted all the same
       else failures.add(label(entity), err);
     }
   }
+  const deleted = matches.length - failures.count;
   if (!opts.dryRun) io.info(`deleted ${deleted} of ${matches.length} ${matches.length === 1 ? def.label : plural(def)}`);
+  await reportGone(opts, deps, gone);
   failures.finish(`${failures.count} of ${matches.length} ${plural(def)} not deleted`);
 }
 

@@ -18,7 +18,11 @@ describe('--dry-run', () => {
     assert.ok(api.calls.every((c) => c.method === 'GET'));
     assert.equal(
       deps.io.stdoutText(),
-      `POST /edge/management/v1/services\n${JSON.stringify({ encryptionRequired: false, name: 'web', tags: { replicas: 3 }, configs: ['c2'] }, null, 2)}\n`,
+      `POST /edge/management/v1/services\n${JSON.stringify(
+        { encryptionRequired: true, name: 'web', tags: { replicas: 3 }, configs: ['c2'] },
+        null,
+        2,
+      )}\n`,
     );
     assert.equal(deps.io.stderrText(), '', 'no "created" message: nothing was created');
   });
@@ -26,7 +30,11 @@ describe('--dry-run', () => {
   it('prints one JSON object per request with -o json', async () => {
     const deps = testDeps({ api: fakeApi({}), globals: { output: 'json' } });
     await parse(buildCreate(deps, service), ['web', '--dry-run']);
-    assert.deepEqual(JSON.parse(deps.io.stdoutText()), { method: 'POST', path: '/edge/management/v1/services', body: { encryptionRequired: false, name: 'web' } });
+    assert.deepEqual(JSON.parse(deps.io.stdoutText()), {
+      method: 'POST',
+      path: '/edge/management/v1/services',
+      body: { encryptionRequired: true, name: 'web' },
+    });
   });
 
   it('update: reads the current tags, prints the PATCH of the merged set', async () => {

@@ -96,9 +96,16 @@ function hasFlag(type: FieldType): boolean {
  */
 const ACCEPTED_NOT_KEPT: Record<string, readonly string[]> = { identity: ['type'] };
 
+/**
+ * Fields an update body may carry (OpenZiti's update models have them) but that the controller ignores once the
+ * entity exists: an update flag for them would report success and change nothing.
+ */
+const SET_AT_CREATION: Record<string, readonly string[]> = { service: ['encryptionRequired'] };
+
 /** The fields a verb takes as flags, tags included (every entity carries tags). */
 export function writableFields(def: ResourceDef, verb: WriteVerb, exclude: readonly string[] = []): Array<[string, FieldDef]> {
-  const ignored = ACCEPTED_NOT_KEPT[def.name] ?? [];
+  const fixed = verb === 'patch' ? (SET_AT_CREATION[def.name] ?? []) : [];
+  const ignored = [...(ACCEPTED_NOT_KEPT[def.name] ?? []), ...fixed];
   const own = Object.entries(def.fields).filter(
     ([name, f]) =>
       !f.readOnly && !ignored.includes(name) && (verb === 'create' ? f.create !== 'no' : f.patch === 'optional') && hasFlag(f.type),
@@ -153,7 +160,8 @@ export function addFieldFlags(
     const derived = flagName(def, field, f.type);
     const name = names[field] ?? derived;
     const inverted = isNegative(field, f.type) && name === derived;
-    const [option, ...others] = optionsFor(name, f, verb, def.name, inverted);
+    const fallback = verb === 'create' ? def.cli?.createDefaults?.[field] : undefined;
+    const [option, ...others] = optionsFor(name, f, verb, def.name, inverted, fallback);
     for (const o of [option, ...others]) command.addOption(o);
     const aliasKeys: string[] = [];
     for (const alias of new Set([...synonyms(field, name, f.type), ...(name === derived ? [] : [derived])])) {
@@ -174,9 +182,18 @@ export function addFieldFlags(
   return flags;
 }
 
-function optionsFor(name: string, f: FieldDef, verb: WriteVerb, resourceName: string, inverted = false): Option[] {
+/** `fallback`: what create sends when the flag is not given, said in the help where it is not false. */
+function optionsFor(
+  name: string,
+  f: FieldDef,
+  verb: WriteVerb,
+  resourceName: string,
+  inverted = false,
+  fallback?: boolean,
+): Option[] {
   const clears = verb === 'patch' && f.nullable ? ' ("" clears it)' : '';
-  const description = lowerFirst(f.description, f.type.kind === 'enum' ? f.type.values : []) + clears;
+  const on = fallback === true ? ` (the default: --no-${name} turns it off)` : '';
+  const description = lowerFirst(f.description, f.type.kind === 'enum' ? f.type.values : []) + clears + on;
   switch (f.type.kind) {
     case 'boolean':
       return inverted

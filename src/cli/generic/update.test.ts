@@ -67,6 +67,24 @@ describe('update run', () => {
     assert.equal(deps.io.stderrText(), 'identity "a1" is already up to date\n');
   });
 
+  it('prints the entity after the change with -o json, and nothing on stdout for the table', async () => {
+    const changed = { ...current, isAdmin: true };
+    const api = fakeApi({ 'GET /identities/a1': changed, 'PATCH /identities/a1': {} });
+    const deps = testDeps({ api, globals: { output: 'json' } });
+    await runUpdate({ def: identity, ref: 'a1', input: { body: { isAdmin: true }, refs: [] } }, deps);
+    assert.deepEqual(JSON.parse(deps.io.stdoutText()), changed);
+    assert.deepEqual(api.calls.map((c) => c.method), ['GET', 'PATCH', 'GET']);
+    const table = testDeps({ api: fakeApi({ 'GET /identities/a1': current, 'PATCH /identities/a1': {} }) });
+    await runUpdate({ def: identity, ref: 'a1', input: { body: { isAdmin: true }, refs: [] } }, table);
+    assert.equal(table.io.stdoutText(), '');
+  });
+
+  it('prints the unchanged entity with -o yaml when there was nothing to change', async () => {
+    const deps = testDeps({ api: fakeApi({ 'GET /identities/a1': current }), globals: { output: 'yaml' } });
+    await runUpdate({ def: identity, ref: 'a1', input: { body: {}, refs: [] }, addAttributes: ['sales'] }, deps);
+    assert.equal(deps.io.stdoutText(), 'id: a1\nname: laptop-7\nroleAttributes:\n  - sales\n  - emea\n');
+  });
+
   it('merges attribute sets without duplicates', () => {
     assert.deepEqual(mergeAttributes(['a', 'b'], ['b', 'c'], ['a']), ['b', 'c']);
   });

@@ -10,6 +10,7 @@ import { completeWith } from '../completion/hints.js';
 import { withMeta } from './meta.js';
 import { entityPath, resolveId, resolveInput } from './resolve.js';
 import { addDryRun, dryRunnable } from './dry-run.js';
+import { printWritten } from './written.js';
 import { nameArgument, noun, requireOperation } from './words.js';
 
 export interface UpdateOptions {
@@ -62,7 +63,8 @@ export function validateUpdate(opts: UpdateOptions): void {
 
 /**
  * PATCHes only what the flags say. Adding or removing attributes reads the current set first and sends the whole
- * new set (the API has no partial edit of a list), and sends nothing when it would not change.
+ * new set (the API has no partial edit of a list), and sends nothing when it would not change. With -o json|yaml
+ * the entity is printed afterwards, also when nothing needed changing.
  */
 export async function runUpdate(opts: UpdateOptions, deps: Deps): Promise<void> {
   const { def } = opts;
@@ -87,10 +89,11 @@ export async function runUpdate(opts: UpdateOptions, deps: Deps): Promise<void> 
   }
   if (Object.keys(body).length === 0) {
     deps.io.info(`${def.label} "${opts.ref}" is already up to date`);
-    return;
+  } else {
+    await api.patch(entityPath(def, id), body, { api: def.api });
+    deps.io.info(`updated ${def.label} "${opts.ref}"`);
   }
-  await api.patch(entityPath(def, id), body, { api: def.api });
-  deps.io.info(`updated ${def.label} "${opts.ref}"`);
+  await printWritten(deps, def, id);
 }
 
 export function mergeAttributes(current: readonly string[], add: readonly string[], remove: readonly string[]): string[] {

@@ -52,7 +52,7 @@ export async function runIdentityCreate(opts: IdentityCreateOptions, deps: Deps)
     throw err;
   }
   if (opts.jwtOutput === undefined) {
-    announceCreated(deps.io, identity, opts.name, id);
+    await announceCreated(deps, identity, opts.name, id);
     return;
   }
   const jwt = await enrollmentJwt(await deps.api(), opts, id);
@@ -63,7 +63,7 @@ export async function runIdentityCreate(opts: IdentityCreateOptions, deps: Deps)
     return;
   }
   await file.write(jwt);
-  announceCreated(deps.io, identity, opts.name, id);
+  await announceCreated(deps, identity, opts.name, id);
   deps.io.info(`wrote the enrollment JWT to ${opts.jwtOutput}`);
 }
 

@@ -82,6 +82,20 @@ describe('ctl mfa', () => {
     for (const c of CODES) assert.ok(io.stdoutText().includes(c));
   });
 
+  it('enable in a terminal too narrow for the QR code says how wide it must be, and still prints the URL', async () => {
+    const { api } = scripted({
+      'GET /current-identity/mfa': () => unverified,
+      'POST /current-identity/mfa/verify': () => ({}),
+    });
+    const { deps, io } = depsFor(api, { tty: true, answers: { input: ['123456'] } });
+    io.width = 30;
+    await runMfaEnable({}, deps);
+    const stderr = io.stderrText();
+    assert.match(stderr, /warning: the QR code needs a terminal at least 41 columns wide \(this one has 30\): widen/);
+    assert.doesNotMatch(stderr, /[▄▀█]/);
+    assert.match(stderr, /otpauth:\/\/totp\/ctrl:alice\?secret=JBSWY3DPEHPK3PXP/);
+  });
+
   it('enable continues an unverified enrollment with --code, and gives up after one wrong --code', async () => {
     const ok = scripted({ 'GET /current-identity/mfa': () => unverified, 'POST /current-identity/mfa/verify': () => ({}) });
     const { deps, io } = depsFor(ok.api, { output: 'json' });

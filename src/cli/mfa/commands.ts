@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { ApiError } from '../../protocol/errors.js';
 import { NotFoundError, RejectedError, UsageError } from '../../console/errors.js';
 import type { ApiClient } from '../../client/types.js';
@@ -76,9 +77,20 @@ async function showRecoveryCodes(deps: Deps, codes: readonly string[]): Promise<
 async function showQrCode(deps: Deps, url: string): Promise<void> {
   const { default: QRCode } = await import('qrcode');
   // Black on white whatever the terminal's colours, where colour is allowed (apps scan that best); plain blocks otherwise.
-  const art = await QRCode.toString(url, deps.io.color ? { type: 'terminal', small: true } : { type: 'utf8' });
-  deps.io.info('Scan this QR code with your authenticator app:');
-  deps.io.info(art.replace(/\n+$/, ''));
+  const drawing = deps.io.color ? ({ type: 'terminal', small: true } as const) : ({ type: 'utf8' } as const);
+  const art = (await QRCode.toString(url, drawing)).replace(/\n+$/, '');
+  const needed = Math.max(...art.split('\n').map((line) => stripVTControlCharacters(line).length));
+  const { width } = deps.io;
+  if (width !== undefined && needed > width) {
+    // A QR code whose rows wrap cannot be scanned: say what would show it rather than draw it broken.
+    deps.io.warn(
+      `the QR code needs a terminal at least ${needed} columns wide (this one has ${width}): widen it and run ` +
+        '`ctl mfa enable` again to see it (the enrollment started here continues), or use the URL below',
+    );
+  } else {
+    deps.io.info('Scan this QR code with your authenticator app:');
+    deps.io.info(art);
+  }
   deps.io.info('Or enter this URL in the app (it holds the secret: keep it private):');
   deps.io.info(`  ${url}`);
 }

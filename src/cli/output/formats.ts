@@ -6,7 +6,7 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export const DEFAULT_FORMAT: OutputFormat = 'table';
 
 /** Human formats print tables and notes; machine formats print the data and nothing else on stdout. */
-export function isHuman(format: OutputFormat): boolean {
+export function isHuman(format: OutputFormat): format is 'table' | 'wide' {
   return format === 'table' || format === 'wide';
 }
 

@@ -51,6 +51,11 @@ export async function renderOne(io: IO, entity: Record<string, unknown>, opts: O
   io.out(describe(entity, await paint(io.color), opts.def?.cli?.showFirst ?? ['id', 'name']).join('\n'));
 }
 
+/** Prints ids as data (json or yaml): an array, so that `[]` says "none" and jq always gets a document. */
+export async function renderIds(io: IO, ids: readonly string[], format: 'json' | 'yaml'): Promise<void> {
+  io.out(await serialise(ids, format));
+}
+
 async function serialise(data: unknown, format: 'json' | 'yaml'): Promise<string> {
   if (format === 'json') return JSON.stringify(data, null, 2);
   const { stringify } = commonJs(await import('yaml'));

@@ -27,20 +27,64 @@ describe('table', () => {
     assert.equal(text.split('\n')[1], 'a1   laptop-7  Default');
   });
 
-  it('narrows the widest columns to fit a terminal, never below their floor', () => {
-    assert.deepEqual(fit([4, 40, 12], ['ID', 'NAME', 'ATTRIBUTES'], 40), [4, 20, 12]);
-    assert.deepEqual(fit([4, 40], ['ID', 'NAME'], 5), [4, 10]);
-    assert.deepEqual(fit([4, 8], ['ID', 'NAME'], 80), [4, 8]);
+  it('narrows other columns to their header first, then names to 20, then others to 4, then names to 10', () => {
+    const head = ['ID', 'NAME', 'ATTRIBUTES', 'ADMIN'];
+    const roles = ['id', 'name', 'other', 'other'] as const;
+    // 10 + 40 + 30 + 5 and three gaps: 91 columns.
+    const natural = [10, 40, 30, 5];
+    assert.deepEqual(fit(natural, head, 200, roles), natural);
+    assert.deepEqual(fit(natural, head, 80, roles), [10, 40, 19, 5]);
+    assert.deepEqual(fit(natural, head, 60, roles), [10, 29, 10, 5]);
+    assert.deepEqual(fit(natural, head, 45, roles), [10, 20, 5, 4]);
+    assert.deepEqual(fit(natural, head, 35, roles), [10, 11, 4, 4]);
+    // Ids never give way: past the last stage the row is left to wrap.
+    assert.deepEqual(fit(natural, head, 20, roles), [10, 10, 4, 4]);
   });
 
-  it('cuts other cells to the terminal width with an ellipsis, but never a name or an id', async () => {
-    const cols: ColumnDef[] = [...columns, { header: 'Note', field: 'note' }];
-    const long = [{ id: 'id-'.padEnd(25, 'x'), name: 'Sales Phone 12 (Berlin office)', note: 'n'.repeat(60) }];
-    const text = await formatTable(long, cols, { wide: false, width: 70, paint: plain });
-    const [, line] = text.split('\n');
-    assert.ok(line!.includes('Sales Phone 12 (Berlin office)'), line);
-    assert.ok(line!.includes(long[0]!.id), line);
-    assert.match(line!, /n…$/);
-    assert.deepEqual(fit([4, 40], ['ID', 'NAME'], 5, [true, true]), [4, 40]);
+  it('cuts the rightmost (least important) of equally wide columns first', () => {
+    assert.deepEqual(fit([8, 8], ['STRATEGY', 'DISABLED'], 17, ['other', 'other']), [8, 7]);
+  });
+
+  it('fits a 60-column terminal with ellipses, keeping the id whole and the name readable', async () => {
+    const identityColumns: ColumnDef[] = [
+      { header: 'ID', field: 'id' },
+      { header: 'Name', field: 'name' },
+      { header: 'Type', field: 'typeId' },
+      { header: 'Attributes', field: 'roleAttributes' },
+      { header: 'Admin', field: 'isAdmin' },
+      { header: 'Disabled', field: 'disabled' },
+    ];
+    const long = [
+      {
+        id: 'id-'.padEnd(12, 'x'),
+        name: 'Sales Phone 12 (Berlin office)',
+        typeId: 'Default',
+        roleAttributes: ['sales', 'emea', 'phones'],
+        isAdmin: false,
+        disabled: false,
+      },
+      { id: 'bb2', name: 'x', typeId: 'Default', roleAttributes: [], isAdmin: true, disabled: false },
+    ];
+    const text = await formatTable(long, identityColumns, { wide: false, width: 60, paint: plain });
+    const lines = text.split('\n');
+    for (const line of lines) assert.ok(line.length <= 60, `${line.length}: ${line}`);
+    assert.ok(lines[1]!.startsWith(`${long[0]!.id}  Sales Phone`), lines[1]);
+    assert.match(lines[1]!, /…/);
+    // Nothing is cut off a terminal, nor with -o wide (which may wrap, as asked).
+    for (const opts of [{ wide: false }, { wide: true, width: 60 }]) {
+      const whole = await formatTable(long, identityColumns, { ...opts, paint: plain });
+      assert.ok(whole.includes('Sales Phone 12 (Berlin office)') && whole.includes('sales, emea, phones'), whole);
+    }
+  });
+
+  it('keeps reference ids whole and cuts reference names last', async () => {
+    const cols: ColumnDef[] = [
+      { header: 'Identity', field: 'identityId' },
+      { header: 'Service', field: 'service.name' },
+      { header: 'Note', field: 'note' },
+    ];
+    const row = { identityId: 'i'.repeat(20), service: { name: 's'.repeat(30) }, note: 'n'.repeat(30) };
+    const [, line] = (await formatTable([row], cols, { wide: false, width: 50, paint: plain })).split('\n');
+    assert.equal(line, `${'i'.repeat(20)}  ${'s'.repeat(19)}…  nnnnn…`);
   });
 });

@@ -4,10 +4,26 @@ import type { Paint } from './paint.js';
 
 /** Columns are separated by this many spaces; the table has no borders so that it reads well and greps well. */
 const GAP = 2;
-/** A column is never squeezed below this width (or its header's) to make a table fit the terminal. */
-const MIN_WIDTH = 10;
-/** Columns that are never cut: a cut name or id cannot be read back, copied or passed to the next command. */
-const WHOLE = new Set(['id', 'name']);
+/** Ids (`id`, `identityId`, `service.id`) are never cut: a cut id cannot be copied or passed to the next command. */
+const ID = /(^|\.)id$|[a-z]Id$/;
+/** Names (`name`, `service.name`) are cut last, and never below 10 characters, so that rows stay recognisable. */
+const NAME = /(^|\.)name$/;
+
+/**
+ * How far columns give way when a table is wider than the terminal, in order: each stage narrows the widest
+ * column above its floor (the rightmost, least important, among equals) until the rows fit, then the next stage
+ * starts. Other columns go to their header's width first, then names to 20 characters, then the other columns to
+ * 4 (three characters and an ellipsis), then names to 10. What still does not fit wraps in the terminal.
+ */
+const STAGES: ReadonlyArray<(role: Role, header: number) => number> = [
+  (role, header) => (role === 'other' ? Math.max(header, 6) : Infinity),
+  (role) => (role === 'name' ? 20 : Infinity),
+  (role) => (role === 'other' ? 4 : Infinity),
+  (role) => (role === 'name' ? 10 : Infinity),
+];
+
+/** What a column is to the fitting: an id (kept whole), a name (cut last) or anything else. */
+export type Role = 'id' | 'name' | 'other';
 
 const BORDERLESS = {
   top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
@@ -17,8 +33,9 @@ const BORDERLESS = {
 };
 
 export interface TableOptions {
+  /** Adds the secondary columns, every value whole: wide rows may wrap, as asked. */
   wide: boolean;
-  /** Terminal width: the widest columns are cut so that rows fit. Undefined off a terminal (never cut). */
+  /** Terminal width: columns are cut so that rows fit (see STAGES). Undefined off a terminal (never cut). */
   width?: number;
   paint: Paint;
 }
@@ -33,11 +50,12 @@ export function visibleColumns(columns: readonly ColumnDef[], wide: boolean): Co
  */
 export async function formatTable(rows: readonly unknown[], columns: readonly ColumnDef[], opts: TableOptions): Promise<string> {
   const visible = visibleColumns(columns, opts.wide);
-  const head = visible.map((c) => c.header.toUpperCase());
+  let head = visible.map((c) => c.header.toUpperCase());
   let body = rows.map((row) => visible.map((c) => cell(valueAt(row, c.field))));
-  if (opts.width !== undefined) {
-    const whole = visible.map((c) => WHOLE.has(c.field));
-    const widths = fit(naturalWidths(head, body), head, opts.width, whole);
+  if (opts.width !== undefined && !opts.wide) {
+    const roles = visible.map((c): Role => (ID.test(c.field) ? 'id' : NAME.test(c.field) ? 'name' : 'other'));
+    const widths = fit(naturalWidths(head, body), head, opts.width, roles);
+    head = head.map((text, i) => truncate(text, widths[i]));
     body = body.map((cells) => cells.map((text, i) => truncate(text, widths[i])));
   }
   const { default: Table } = await import('cli-table3');
@@ -58,22 +76,26 @@ function naturalWidths(head: string[], body: string[][]): number[] {
   return head.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i].length)));
 }
 
-/**
- * Narrows the widest columns, one character at a time, until the row fits or every column is at its minimum;
- * `whole` columns keep their natural width (the row then wraps in the terminal rather than lose them).
- */
-export function fit(widths: number[], head: string[], available: number, whole: readonly boolean[] = []): number[] {
+/** The widths that make a row fit in `available` columns, narrowing stage by stage (STAGES); ids keep theirs. */
+export function fit(
+  widths: readonly number[],
+  head: readonly string[],
+  available: number,
+  roles: readonly Role[],
+): number[] {
   const out = [...widths];
-  const floor = out.map((w, i) => (whole[i] ? w : Math.min(w, Math.max(MIN_WIDTH, head[i].length))));
   let excess = out.reduce((a, b) => a + b, 0) + GAP * (out.length - 1) - available;
-  while (excess > 0) {
-    let widest = -1;
-    for (let i = 0; i < out.length; i++) {
-      if (out[i] > floor[i] && (widest < 0 || out[i] > out[widest])) widest = i;
+  for (const stage of STAGES) {
+    const floor = out.map((w, i) => (roles[i] === 'id' ? w : Math.min(w, stage(roles[i], head[i].length))));
+    while (excess > 0) {
+      let widest = -1;
+      for (let i = 0; i < out.length; i++) {
+        if (out[i] > floor[i] && (widest < 0 || out[i] >= out[widest])) widest = i;
+      }
+      if (widest < 0) break;
+      out[widest]--;
+      excess--;
     }
-    if (widest < 0) break;
-    out[widest]--;
-    excess--;
   }
   return out;
 }

@@ -53,5 +53,5 @@ export async function runPolicyCreate(opts: PolicyCreateOptions, deps: Deps): Pr
   const { kind } = opts;
   const body = { name: opts.name, ...kind.fixed, ...(await policyBody(deps, kind, opts)) };
   const created = await (await deps.api()).post<{ id: string }>(entityPath(kind.def), body, { api: kind.def.api });
-  announceCreated(deps.io, kind.def, opts.name, created.id);
+  await announceCreated(deps, kind.def, opts.name, created.id);
 }

@@ -3,6 +3,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
 import { runDelete, validateDelete } from '../generic/delete.js';
+import { printDeleted } from '../generic/written.js';
 import { addDryRun, dryRunDeps } from '../generic/dry-run.js';
 import { addYes } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
@@ -33,6 +34,13 @@ export function buildPolicyDelete(deps: Deps): CommandUnknownOpts {
         deps.io.info(`policy "${ref}" not found, skipped`);
       }
     }
-    for (const [def, ids] of byKind) await runDelete({ def, refs: ids, ...base }, base.dryRun ? dryRunDeps(deps) : deps);
+    // The ids gone, of every kind, are printed once (-o json|yaml), also when a later kind fails.
+    const gone: string[] = [];
+    try {
+      const run = base.dryRun ? dryRunDeps(deps) : deps;
+      for (const [def, ids] of byKind) await runDelete({ def, refs: ids, ...base, gone }, run);
+    } finally {
+      if (!base.dryRun) await printDeleted(deps, gone);
+    }
   });
 }

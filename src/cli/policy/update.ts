@@ -6,6 +6,7 @@ import { dryRunnable } from '../generic/dry-run.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
 import { policyBody } from './create.js';
+import { printWritten } from '../generic/written.js';
 import { findPolicy, policyArgument } from './find.js';
 import { addPolicyFlags, type PolicyFlagValues, readPolicyFlags } from './flags.js';
 import { kindOf } from './kinds.js';
@@ -33,4 +34,5 @@ export async function runPolicyUpdate(opts: PolicyUpdateOptions, deps: Deps): Pr
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --name, --semantic, --tag or a role flag');
   await api.patch(entityPath(def, entity.id), body, { api: def.api });
   deps.io.info(`updated ${kind.kind} policy "${String(entity.name)}" (${entity.id})`);
+  await printWritten(deps, def, entity.id);
 }

@@ -99,5 +99,5 @@ export async function runPostureCheckCreate(opts: PostureCheckCreateOptions, dep
   // The API requires a semantic for PROCESS_MULTI; AllOf (every process) is the stricter, and the usual, choice.
   if (opts.kind === 'PROCESS_MULTI' && base.semantic === undefined) base.semantic = 'AllOf';
   const id = await createEntity(await deps.api(), postureCheck, base, opts.input);
-  announceCreated(deps.io, postureCheck, opts.name, id);
+  await announceCreated(deps, postureCheck, opts.name, id);
 }

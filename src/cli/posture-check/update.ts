@@ -10,6 +10,7 @@ import { withMeta } from '../generic/meta.js';
 import { entityPath, fetchEntity } from '../generic/resolve.js';
 import { mergeAttributes } from '../generic/update.js';
 import { nameArgument } from '../generic/words.js';
+import { printWritten } from '../generic/written.js';
 import { addKindFlags, foreignFlags, kindBody, type KindInput } from './kinds.js';
 
 export interface PostureCheckUpdateOptions {
@@ -74,8 +75,9 @@ export async function runPostureCheckUpdate(opts: PostureCheckUpdateOptions, dep
   }
   if (Object.keys(body).length === 0) {
     deps.io.info(`posture check "${opts.ref}" is already up to date`);
-    return;
+  } else {
+    await api.patch(entityPath(postureCheck, current.id), { typeId: kind, ...body }, { api: postureCheck.api });
+    deps.io.info(`updated posture check "${opts.ref}"`);
   }
-  await api.patch(entityPath(postureCheck, current.id), { typeId: kind, ...body }, { api: postureCheck.api });
-  deps.io.info(`updated posture check "${opts.ref}"`);
+  await printWritten(deps, postureCheck, current.id);
 }

@@ -52,11 +52,13 @@ export async function runRouterCreate(def: ResourceDef, opts: RouterCreateOption
     throw err;
   }
   if (opts.jwtOutput === undefined) {
-    announceCreated(deps.io, def, opts.name, id);
+    await announceCreated(deps, def, opts.name, id);
     return;
   }
   const jwt = await routerJwt(await deps.api(), def, id, opts.name);
   // With the JWT on stdout, the id goes only into the sentence on stderr: stdout carries one thing.
-  const said = file ? () => announceCreated(deps.io, def, opts.name, id) : () => deps.io.info(`created ${def.label} "${opts.name}" with id ${id}`);
+  const said = file
+    ? () => announceCreated(deps, def, opts.name, id)
+    : () => deps.io.info(`created ${def.label} "${opts.name}" with id ${id}`);
   await deliverJwt(deps, opts, file, jwt, said);
 }

@@ -17,13 +17,19 @@ export async function routerJwt(api: ApiClient, def: ResourceDef, id: string, na
  * Hands the JWT over as asked: into the reserved file, or alone on stdout (so that `> router.jwt` works, the sentence
  * for people going to stderr). `said` is what was done, printed either way.
  */
-export async function deliverJwt(deps: Deps, opts: JwtOutput, file: SecretFile | undefined, jwt: string, said: () => void): Promise<void> {
+export async function deliverJwt(
+  deps: Deps,
+  opts: JwtOutput,
+  file: SecretFile | undefined,
+  jwt: string,
+  said: () => void | Promise<void>,
+): Promise<void> {
   if (!file) {
-    said();
+    await said();
     deps.io.out(jwt);
     return;
   }
   await file.write(jwt);
-  said();
+  await said();
   deps.io.info(`wrote the enrollment JWT to ${opts.jwtOutput}`);
 }

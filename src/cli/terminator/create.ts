@@ -41,5 +41,5 @@ export async function runTerminatorCreate(opts: TerminatorCreateOptions, deps: D
     body.identitySecret = bytes.toString('base64');
   }
   const id = await createEntity(await deps.api(), terminator, body, opts.input);
-  announceCreated(deps.io, terminator, undefined, id);
+  await announceCreated(deps, terminator, undefined, id);
 }
