@@ -135,6 +135,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
   const { startController } = await import('../../controller/index.js');
   const { DataDirLockedError, DataDirSymlinkError } = await import('../../controller/data-dir.js');
   const { StaticSiteError } = await import('../../controller/server/static.js');
+  const { StoreUrlError } = await import('../../controller/store/driver.js');
   const controller = await startController({
     dataDir: opts.dataDir,
     port: opts.port,
@@ -156,7 +157,8 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     log: (line) => io.info(line),
     accessLog: opts.accessLog ? (line) => io.info(line) : undefined,
   }).catch((err: unknown) => {
-    if (err instanceof DataDirLockedError || err instanceof DataDirSymlinkError || err instanceof StaticSiteError) throw new UsageError(err.message);
+    const usage = [DataDirLockedError, DataDirSymlinkError, StaticSiteError, StoreUrlError].some((type) => err instanceof type);
+    if (usage) throw new UsageError((err as Error).message);
     throw err;
   });
   writeState(opts.dataDir, { pid: process.pid, url: controller.url, port: controller.port, startedAt: deps.clock().toISOString() });
