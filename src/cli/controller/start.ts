@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
-import { UsageError } from '../../console/errors.js';
+import { InterruptedError, UsageError } from '../../console/errors.js';
 import { envFallback } from '../generic/env-fallback.js';
 import { integer } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
@@ -168,4 +168,6 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
   io.info(`${signal}: shutting down`);
   await controller.close();
   clearState(opts.dataDir, process.pid);
+  // A clean shutdown still ends a command that Ctrl-C interrupted: exit 130, as anywhere else in ctl.
+  if (signal === 'SIGINT') throw new InterruptedError('interrupted: the controller has shut down');
 }
