@@ -14,7 +14,8 @@ import { ApiError } from '../../protocol/errors.js';
 import { describeFailure } from '../output/failure.js';
 import type { ApiOptions } from './api.js';
 import { runLogin } from './login.js';
-import { clientVersion, runVersion } from './version.js';
+import { clientVersion } from '../package-version.js';
+import { runVersion } from './version.js';
 import { runWhoami } from './whoami.js';
 
 let stub: StubController;
