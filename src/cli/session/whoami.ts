@@ -6,7 +6,8 @@ import { renderOne } from '../output/render.js';
 
 export function buildWhoami(deps: Deps, run = runWhoami) {
   return withMeta(new Command('whoami'), {
-    description: 'Show who you are logged in as: identity, admin flag, profile (or the CTL_ credentials), controller and session expiry',
+    description:
+      'Show who you are logged in as: identity, admin flag, profile (or the CTL_ credentials), controller and session expiry',
     examples: ['ctl whoami', 'ctl whoami -o json', 'ctl whoami --profile prod'],
   }).action(async () => run({}, deps));
 }
@@ -41,7 +42,9 @@ export async function runWhoami(_opts: Record<string, never>, deps: Deps): Promi
       admin: identity.isAdmin === true,
       // Environment credentials use no profile's session (and CTL_CONTROLLER perhaps none of its controller):
       // naming the profile would claim otherwise, so say where the credentials came from instead.
-      ...(ctx.credentials === 'profile' ? { profile: ctx.profileName } : { credentials: ENV_CREDENTIALS[ctx.credentials!] }),
+      ...(ctx.credentials === 'profile'
+        ? { profile: ctx.profileName }
+        : { credentials: ENV_CREDENTIALS[ctx.credentials!] }),
       controller: api.baseUrl,
       sessionExpiresAt: session.expiresAt,
     },
