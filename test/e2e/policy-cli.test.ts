@@ -114,8 +114,10 @@ describe('ctl policy', () => {
     assert.deepEqual([json.dial.allowed, json.dial.postureAllows], [true, false]);
   });
 
-  it('reports an unknown @name as not found (exit 5)', async () => {
+  it('reports an unknown @name as not found (exit 5), naming the flag', async () => {
     const r = await f.cli.expect(5, ['policy', 'create', 'dial', 'y', '--services', '@no-such-service']);
-    assert.match(r.stderr, /no service named or with id "no-such-service"/);
+    assert.match(r.stderr, /^error: --services: no service named or with id "no-such-service"$/m);
+    const update = await f.cli.expect(5, ['policy', 'update', 'vault-dial', '--identities', '@nobody']);
+    assert.match(update.stderr, /^error: --identities: no identity named or with id "nobody"$/m);
   });
 });
