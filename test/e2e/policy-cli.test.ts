@@ -77,6 +77,9 @@ describe('ctl policy', () => {
   });
 
   it('updates role sets by flag and deletes by name, whatever the kind', async () => {
+    const renamed = await f.cli.expect(0, ['policy', 'update', 'crm-routers', '--name', 'crm-routers-2']);
+    assert.match(renamed.stderr, /^updated service-router policy "crm-routers-2" \(/m);
+    await f.cli.expect(0, ['policy', 'update', 'crm-routers-2', '--name', 'crm-routers']);
     await f.cli.expect(0, ['policy', 'update', 'sales-crm', '--services', '@crm,@wiki']);
     const r = await f.cli.expect(0, ['policy', 'explain', 'laptop-7', 'wiki', '-o', 'json']);
     assert.equal(JSON.parse(r.stdout).dial.allowed, true);

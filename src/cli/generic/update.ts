@@ -10,7 +10,7 @@ import { completeWith } from '../completion/hints.js';
 import { withMeta } from './meta.js';
 import { entityPath, resolveId, resolveInput } from './resolve.js';
 import { addDryRun, dryRunnable } from './dry-run.js';
-import { nameArgument, noun, requireOperation } from './words.js';
+import { nameAfter, nameArgument, noun, requireOperation } from './words.js';
 
 export interface UpdateOptions {
   def: ResourceDef;
@@ -90,7 +90,7 @@ export async function runUpdate(opts: UpdateOptions, deps: Deps): Promise<void> 
     return;
   }
   await api.patch(entityPath(def, id), body, { api: def.api });
-  deps.io.info(`updated ${def.label} "${opts.ref}"`);
+  deps.io.info(`updated ${def.label} "${nameAfter(opts.ref, body)}"`);
 }
 
 export function mergeAttributes(current: readonly string[], add: readonly string[], remove: readonly string[]): string[] {

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 import { dryRunnable } from '../generic/dry-run.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
+import { nameAfter } from '../generic/words.js';
 import { policyBody } from './create.js';
 import { findPolicy } from './find.js';
 import { addPolicyFlags, type PolicyFlagValues, readPolicyFlags } from './flags.js';
@@ -32,5 +33,5 @@ export async function runPolicyUpdate(opts: PolicyUpdateOptions, deps: Deps): Pr
   const body = { ...(opts.rename === undefined ? {} : { name: opts.rename }), ...(await policyBody(deps, kind, opts)) };
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --name, --semantic, --tag or a role flag');
   await api.patch(entityPath(def, entity.id), body, { api: def.api });
-  deps.io.info(`updated ${kind.kind} policy "${String(entity.name)}" (${entity.id})`);
+  deps.io.info(`updated ${kind.kind} policy "${nameAfter(String(entity.name), body)}" (${entity.id})`);
 }

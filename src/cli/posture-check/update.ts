@@ -9,7 +9,7 @@ import { given } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath, fetchEntity } from '../generic/resolve.js';
 import { mergeAttributes } from '../generic/update.js';
-import { nameArgument } from '../generic/words.js';
+import { nameAfter, nameArgument } from '../generic/words.js';
 import { addKindFlags, foreignFlags, kindBody, type KindInput } from './kinds.js';
 
 export interface PostureCheckUpdateOptions {
@@ -77,5 +77,5 @@ export async function runPostureCheckUpdate(opts: PostureCheckUpdateOptions, dep
     return;
   }
   await api.patch(entityPath(postureCheck, current.id), { typeId: kind, ...body }, { api: postureCheck.api });
-  deps.io.info(`updated posture check "${opts.ref}"`);
+  deps.io.info(`updated posture check "${nameAfter(opts.ref, body)}"`);
 }
