@@ -13,6 +13,7 @@ import { completeWith } from '../completion/hints.js';
 import { addPaging, addQuiet } from './flags.js';
 import type { PagingValues } from './flags.js';
 import { withMeta } from './meta.js';
+import { withReferenceNames } from './reference-names.js';
 import { entityPath, resolveId } from './resolve.js';
 import type { ApiClient } from '../../client/types.js';
 import { columnsOf, noun, plural, requireOperation } from './words.js';
@@ -83,8 +84,9 @@ export function buildList(deps: Deps, def: ResourceDef, run = runList): CommandU
 export async function runList(opts: ListOptions, deps: Deps): Promise<void> {
   const { io } = deps;
   const { rows, page } = await fetchRows(opts, deps);
-  await render(io, rows, { format: opts.format, columns: columnsOf(opts.def), quiet: opts.quiet, empty: `no ${plural(opts.def)} found` });
   const human = isHuman(opts.format) && !opts.quiet;
+  const shown = human ? await withReferenceNames(await deps.api(), opts.def, rows) : rows;
+  await render(io, shown, { format: opts.format, columns: columnsOf(opts.def), quiet: opts.quiet, empty: `no ${plural(opts.def)} found` });
   if ((human && rows.length > 0) || hasMore(page, rows.length)) io.info(pageFooter(page, rows.length));
 }
 
