@@ -86,7 +86,8 @@ export async function runList(opts: ListOptions, deps: Deps): Promise<void> {
   const { rows, page } = await fetchRows(opts, deps);
   const human = isHuman(opts.format) && !opts.quiet;
   const shown = human ? await withReferenceNames(await deps.api(), opts.def, rows) : rows;
-  await render(io, shown, { format: opts.format, columns: columnsOf(opts.def), quiet: opts.quiet, empty: `no ${plural(opts.def)} found` });
+  const empty = `no ${plural(opts.def)} found`;
+  await render(io, shown, { format: opts.format, columns: columnsOf(opts.def), quiet: opts.quiet, empty });
   if ((human && rows.length > 0) || hasMore(page, rows.length)) io.info(pageFooter(page, rows.length));
 }
 

@@ -11,7 +11,11 @@ import { columnsOf } from './words.js';
  * `identity` there) shows the referenced entity's name, looked up in one list query per page of ids. An id that
  * is no longer found (deleted meanwhile) stays as it is. Machine formats are not changed: they print what was served.
  */
-export async function withReferenceNames(api: ApiClient, def: ResourceDef, rows: readonly unknown[]): Promise<unknown[]> {
+export async function withReferenceNames(
+  api: ApiClient,
+  def: ResourceDef,
+  rows: readonly unknown[],
+): Promise<unknown[]> {
   const lookups = columnsOf(def).flatMap(({ field }) => {
     const type = def.fields[field]?.type;
     if (type?.kind !== 'ref' || type.as !== undefined) return [];
@@ -36,7 +40,8 @@ async function namesOf(api: ApiClient, def: ResourceDef, ids: readonly string[])
   for (let i = 0; i < ids.length; i += MAX_LIMIT) {
     const chunk = ids.slice(i, i + MAX_LIMIT);
     const filter = `id in [${chunk.map(quote).join(', ')}]`;
-    const page = await api.list<{ id: string; name: string }>(entityPath(def), { filter, limit: MAX_LIMIT }, { api: def.api });
+    const query = { filter, limit: MAX_LIMIT };
+    const page = await api.list<{ id: string; name: string }>(entityPath(def), query, { api: def.api });
     for (const entity of page.data) names.set(entity.id, entity.name);
   }
   return names;
