@@ -40,6 +40,16 @@ describe('ctl policy', () => {
     assert.match(table.stdout, /^KIND\s+ID\s+NAME/);
     assert.match(table.stdout, /router\s+\S+\s+public-routers\s+AllOf\s+#all\s+#public/);
     assert.match(table.stdout, /bind\s+\S+\s+crm-host\s+AnyOf\s+@laptop-7\s+@crm/, 'roles read as names');
+    assert.equal(table.stderr, 'showing 1-3 of 3\n', 'the footer of every list');
+    const part = await f.cli.expect(0, ['policy', 'list', '--limit', '1', '--offset', '1', '-o', 'json']);
+    assert.equal(JSON.parse(part.stdout).length, 1, '--limit and --offset choose the rows shown');
+    assert.equal(part.stderr, 'showing 2-2 of 3 (next page: --offset 2, or --all)\n');
+    // One kind reads its roles as names too, as the list of every kind does (and so does the generic noun's list).
+    for (const args of [['policy', 'list', 'bind'], ['service-policy', 'list']]) {
+      const one = await f.cli.expect(0, args);
+      assert.match(one.stdout, /crm-host\s+Bind\s+AnyOf\s+@laptop-7\s+@crm/, args.join(' '));
+      assert.doesNotMatch(one.stdout, new RegExp(`@${laptop}|@${crm}`), 'no @id');
+    }
   });
 
   it('says in words what is missing, then that access is complete once it is not', async () => {
