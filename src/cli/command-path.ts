@@ -1,5 +1,6 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../console/errors.js';
+import { similarWords } from './similar.js';
 import { usageHint } from './tree.js';
 
 /**
@@ -30,8 +31,12 @@ export function checkCommandPath(root: CommandUnknownOpts, argv: readonly string
     const next = command.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
     if (!next) {
       const path = names.join(' ');
-      const known = command.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => c.name());
+      const visible = command.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
+      const known = visible.map((c) => c.name());
+      const nearest = similarWords(arg, visible.flatMap((c) => [c.name(), ...c.aliases()]));
+      const suggestion = nearest.map((word) => `'ctl ${[...names, word].join(' ')}'`).join(' or ');
       throw new UsageError(`unknown command '${[...names, arg].join(' ')}'`, [
+        ...(suggestion ? [`did you mean ${suggestion}?`] : []),
         `commands${path ? ` of 'ctl ${path}'` : ''}: ${known.join(', ')}`,
         usageHint(path),
       ]);

@@ -18,6 +18,13 @@ describe('main', () => {
     assert.match(r.stdout, /Help topics \(ctl help TOPIC\):/);
   });
 
+  it('prints the version with --version or -v, on stdout, exit 0', async () => {
+    const { clientVersion } = await import('./package-version.js');
+    for (const flag of ['--version', '-v']) {
+      assert.deepEqual(await ctl([flag]), { code: EXIT.ok, stdout: `${await clientVersion()}\n`, stderr: '' }, flag);
+    }
+  });
+
   it('turns commander usage errors into exit 2, with a pointer to help', async () => {
     const unknown = await ctl(['identity', 'list', '--bogus']);
     assert.equal(unknown.code, EXIT.usage);

@@ -15,6 +15,7 @@ import { withMeta } from './generic/meta.js';
 import { applyEnvFallbacks, envFallback } from './generic/env-fallback.js';
 import { readStdinFlags } from './generic/stdin-flags.js';
 import { topicsSummary } from './help-topics.js';
+import { clientVersion } from './package-version.js';
 import { describeFailure, formatFailure } from './output/failure.js';
 import { OUTPUT_FORMATS } from './output/formats.js';
 import { assemble, usageHint } from './tree.js';
@@ -40,6 +41,7 @@ export async function buildProgram(deps: Deps, argv?: readonly string[]): Promis
     .addOption(new Option('--debug', 'print stack traces of unexpected errors'))
     .addOption(new Option('--timeout <duration>', 'give up on a controller call after this long, e.g. 10s, 2m (default 30s)').argParser(milliseconds))
     .addOption(new Option('--verbose', 'print each request to the controller, its status and timing on stderr'))
+    .version(await clientVersion(), '-v, --version', "print ctl's version (ctl version also shows the controller's)")
     .helpCommand(false)
     .configureHelp({ showGlobalOptions: true })
     .configureOutput({

@@ -68,6 +68,13 @@ export class FailureError extends CliError {
   }
 }
 
+/** Ctrl-C, where the command catches it to finish cleanly (a foreground controller shuts down) and then ends. */
+export class InterruptedError extends CliError {
+  constructor(message = 'interrupted', details: string[] = []) {
+    super(message, EXIT.interrupted, details);
+  }
+}
+
 export const EXIT_CODE_HELP: Array<[ExitCode, string]> = [
   [EXIT.ok, 'success'],
   [EXIT.failure, 'failure (controller unreachable, TLS error, unexpected response, ...)'],

@@ -88,6 +88,13 @@ for (const store of storesUnderTest()) {
       assert.equal(refused.status, 409);
       assert.equal(refused.body.error.code, 'CAN_NOT_DELETE_REFERENCED_ENTITY');
       assert.equal(refused.body.error.cause.field, 'configTypeId');
+      // Named as a person knows them; the id of the type is the cause's value.
+      assert.match(refused.body.error.message, /^the config type 'short-lived' is referenced by config 'user-of-type' \(field configTypeId\)/);
+      assert.deepEqual(refused.body.error.cause, { field: 'configTypeId', reason: "referenced by config 'user-of-type'", value: type });
+      const second = (await t.admin.request('POST', '/configs', { json: { name: 'second-user', configTypeId: type, data: {} } })).body.data.id;
+      const both = await t.admin.request('DELETE', `/config-types/${type}`);
+      assert.match(both.body.error.message, /is referenced by configs '(user-of-type|second-user)', '(user-of-type|second-user)' \(field configTypeId\); remove those references first$/);
+      assert.equal((await t.admin.request('DELETE', `/configs/${second}`)).status, 200);
       assert.equal((await t.admin.request('DELETE', `/configs/${config}`)).status, 200);
       assert.equal((await t.admin.request('DELETE', `/config-types/${type}`)).status, 200);
     });

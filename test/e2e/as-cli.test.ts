@@ -44,6 +44,8 @@ describe('ctl as IDENTITY_FILE', () => {
     assert.deepEqual(session.edgeRouters.map((r: { name: string }) => r.name), ['edge-1']);
     assert.ok(session.token);
     assert.deepEqual(parseJsonOutput(await as(['session', 'list', '-o', 'json'])).map((s: { id: string }) => s.id), [session.id]);
+    // An admin's list names the session's identity (served only as an id) as well as its service.
+    assert.match((await f.cli.expect(0, ['session', 'list'])).stdout, new RegExp(`^${session.id}\\s+Dial\\s+web\\s+laptop-7\\b`, 'm'));
     assert.match((await as(['updates'])).stdout, /lastChangeAt/);
 
     // A posture check on the policy: refused until the device reports its domain.

@@ -49,6 +49,9 @@ describe('ctl auth-policy', () => {
     });
     assert.deepEqual(p.secondary, { requireTotp: true, requireExtJwtSigner: null });
 
+    const renamed = await f.cli.expect(0, ['auth-policy', 'update', name, '--name', `${name}-2`]);
+    assert.equal(renamed.stderr, `updated auth policy "${name}-2"\n`, 'named by its new name');
+    await f.cli.expect(0, ['auth-policy', 'update', `${name}-2`, '--name', name]);
     await f.cli.expect(0, ['auth-policy', 'update', name, '--require-ext-jwt', idp.name, '--no-require-totp', '--lockout', '15m']);
     const q = (await f.admin.get(`/auth-policies/${id}`)).body.data;
     assert.deepEqual(q.secondary, { requireTotp: false, requireExtJwtSigner: idp.id });

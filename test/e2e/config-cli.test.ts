@@ -47,6 +47,6 @@ describe('ctl config-type and ctl config', () => {
     const list = await f.cli.expect(0, ['config', 'list', '-o', 'json']);
     assert.deepEqual(jsonItems(JSON.parse(list.stdout)).map((c) => c.name).sort(), ['api', 'web']);
     const refused = await f.cli.expect(6, ['config-type', 'delete', 'tunnel.v1', '--yes']);
-    assert.match(refused.stderr, /configTypeId|referenced/);
+    assert.match(refused.stderr, /^error: the config type 'tunnel\.v1' is referenced by configs '(api|web)', '(api|web)' \(field configTypeId\)/);
   });
 });

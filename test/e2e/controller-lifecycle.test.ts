@@ -18,6 +18,7 @@ import { CTL_BIN, ctlEnv, runCtl } from '../helpers/cli.js';
 import { HttpHelper, assertError, assertStatus, createIdentity, randomPassword } from '../helpers/controller.js';
 import { REPO_ROOT } from '../helpers/spec.js';
 import { freePort } from '../helpers/ports.js';
+import { readState } from '../../src/cli/controller/state.js';
 
 interface Running {
   child: ChildProcess;
@@ -134,7 +135,7 @@ function occurrences(haystack: string, needle: string): number {
 }
 
 describe('ctl controller start', () => {
-  it('first start prints the generated admin password once; HTTPS verifies; SIGTERM exits 0; restart keeps data, PKI and password', async () => {
+  it('first start prints the generated admin password once; HTTPS verifies; SIGTERM exits 0; restart keeps data, PKI and password; Ctrl-C exits 130', async () => {
     const dataDir = await newDataDir();
     const first = await start(dataDir);
     const api = await helperFor(first);
@@ -164,6 +165,13 @@ describe('ctl controller start', () => {
     assert.deepEqual(await stop(second), { code: 0, signal: null });
     assert.ok(!second.output().includes(password), `the password is not printed again:\n${second.output()}`);
     assert.equal(generatedPassword(second.output()), undefined, 'no new password is generated');
+
+    // Ctrl-C shuts down as cleanly as SIGTERM, but says it was interrupted: exit 130, as every ctl command.
+    const third = await start(dataDir);
+    await helperFor(third);
+    assert.deepEqual(await stop(third, 'SIGINT'), { code: 130, signal: null }, third.output());
+    assert.match(third.output(), /SIGINT: shutting down/);
+    assert.equal(readState(dataDir), undefined, 'the state file is removed: the shutdown was clean');
   });
 
   it('nothing acknowledged is lost on kill -9', async () => {

@@ -4,7 +4,7 @@
 // spent. What happened is checked on the server through the validating HTTP helper.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { X509Certificate, generateKeyPairSync } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -184,6 +184,10 @@ describe('ctl identity extend-cert', () => {
     const after = JSON.parse(await readFile(file, 'utf8'));
     assert.notEqual(after.id.cert, before.id.cert);
     assert.notEqual(after.id.key, before.id.key);
+    // The new certificate names the identity as the enrolled one did: its id, not a placeholder.
+    const leaf = (pem: string) => new X509Certificate(pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/)![0]);
+    assert.equal(leaf(after.id.cert).subject, `CN=${id}`);
+    assert.equal(leaf(before.id.cert).subject, `CN=${id}`);
     assert.equal((await stat(file)).mode & 0o777, 0o600);
     assert.notEqual((await detail(id)).authenticators.cert.fingerprint, oldFingerprint);
     await expectCtl(0, ['login', '--identity', file], { configDir });

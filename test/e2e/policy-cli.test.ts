@@ -40,6 +40,16 @@ describe('ctl policy', () => {
     assert.match(table.stdout, /^KIND\s+ID\s+NAME/);
     assert.match(table.stdout, /router\s+\S+\s+public-routers\s+AllOf\s+#all\s+#public/);
     assert.match(table.stdout, /bind\s+\S+\s+crm-host\s+AnyOf\s+@laptop-7\s+@crm/, 'roles read as names');
+    assert.equal(table.stderr, 'showing 1-3 of 3\n', 'the footer of every list');
+    const part = await f.cli.expect(0, ['policy', 'list', '--limit', '1', '--offset', '1', '-o', 'json']);
+    assert.equal(JSON.parse(part.stdout).length, 1, '--limit and --offset choose the rows shown');
+    assert.equal(part.stderr, 'showing 2-2 of 3 (next page: --offset 2, or --all)\n');
+    // One kind reads its roles as names too, as the list of every kind does (and so does the generic noun's list).
+    for (const args of [['policy', 'list', 'bind'], ['service-policy', 'list']]) {
+      const one = await f.cli.expect(0, args);
+      assert.match(one.stdout, /crm-host\s+Bind\s+AnyOf\s+@laptop-7\s+@crm/, args.join(' '));
+      assert.doesNotMatch(one.stdout, new RegExp(`@${laptop}|@${crm}`), 'no @id');
+    }
   });
 
   it('says in words what is missing, then that access is complete once it is not', async () => {
@@ -77,6 +87,9 @@ describe('ctl policy', () => {
   });
 
   it('updates role sets by flag and deletes by name, whatever the kind', async () => {
+    const renamed = await f.cli.expect(0, ['policy', 'update', 'crm-routers', '--name', 'crm-routers-2']);
+    assert.match(renamed.stderr, /^updated service-router policy "crm-routers-2" \(/m);
+    await f.cli.expect(0, ['policy', 'update', 'crm-routers-2', '--name', 'crm-routers']);
     const printed = await f.cli.expect(0, ['policy', 'update', 'sales-crm', '--services', '@crm,@wiki', '-o', 'yaml']);
     assert.match(printed.stdout, /^name: sales-crm$/m, '-o yaml prints the policy as changed');
     assert.match(printed.stdout, /^serviceRoles:\n {2}- "?@/m);
@@ -120,8 +133,10 @@ describe('ctl policy', () => {
     assert.deepEqual([json.dial.allowed, json.dial.postureAllows], [true, false]);
   });
 
-  it('reports an unknown @name as not found (exit 5)', async () => {
+  it('reports an unknown @name as not found (exit 5), naming the flag', async () => {
     const r = await f.cli.expect(5, ['policy', 'create', 'dial', 'y', '--services', '@no-such-service']);
-    assert.match(r.stderr, /no service named or with id "no-such-service"/);
+    assert.match(r.stderr, /^error: --services: no service named or with id "no-such-service"$/m);
+    const update = await f.cli.expect(5, ['policy', 'update', 'vault-dial', '--identities', '@nobody']);
+    assert.match(update.stderr, /^error: --identities: no identity named or with id "nobody"$/m);
   });
 });

@@ -11,7 +11,7 @@ import { addFieldFlags, collectFields, type FieldInput, type TagValue } from '..
 import { withMeta } from '../generic/meta.js';
 import { entityPath, fetchEntity, resolveId } from '../generic/resolve.js';
 import { mergeTags } from '../generic/update.js';
-import { nameArgument } from '../generic/words.js';
+import { nameAfter, nameArgument } from '../generic/words.js';
 import type { NounModule } from '../nouns/verbs.js';
 import { addPolicyFlags, NEW_POLICY, policyBody, type PolicyFlags } from './flags.js';
 
@@ -82,7 +82,7 @@ export async function runAuthPolicyUpdate(opts: AuthPolicyUpdateOptions, deps: D
   if (Object.keys(primary).length > 0) body.primary = primary;
   if (Object.keys(secondary).length > 0) body.secondary = secondary;
   await api.patch(entityPath(authPolicy, id), body, { api: authPolicy.api });
-  deps.io.info(`updated auth policy "${opts.ref}"`);
+  deps.io.info(`updated auth policy "${nameAfter(opts.ref, body)}"`);
 }
 
 export const verbs: NounModule['verbs'] = {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
-import { UsageError } from '../../console/errors.js';
+import { InterruptedError, UsageError } from '../../console/errors.js';
 import { envFallback } from '../generic/env-fallback.js';
 import { integer } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
@@ -135,6 +135,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
   const { startController } = await import('../../controller/index.js');
   const { DataDirLockedError, DataDirSymlinkError } = await import('../../controller/data-dir.js');
   const { StaticSiteError } = await import('../../controller/server/static.js');
+  const { StoreUrlError } = await import('../../controller/store/driver.js');
   const controller = await startController({
     dataDir: opts.dataDir,
     port: opts.port,
@@ -156,7 +157,8 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     log: (line) => io.info(line),
     accessLog: opts.accessLog ? (line) => io.info(line) : undefined,
   }).catch((err: unknown) => {
-    if (err instanceof DataDirLockedError || err instanceof DataDirSymlinkError || err instanceof StaticSiteError) throw new UsageError(err.message);
+    const usage = [DataDirLockedError, DataDirSymlinkError, StaticSiteError, StoreUrlError].some((type) => err instanceof type);
+    if (usage) throw new UsageError((err as Error).message);
     throw err;
   });
   writeState(opts.dataDir, { pid: process.pid, url: controller.url, port: controller.port, startedAt: deps.clock().toISOString() });
@@ -166,4 +168,6 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
   io.info(`${signal}: shutting down`);
   await controller.close();
   clearState(opts.dataDir, process.pid);
+  // A clean shutdown still ends a command that Ctrl-C interrupted: exit 130, as anywhere else in ctl.
+  if (signal === 'SIGINT') throw new InterruptedError('interrupted: the controller has shut down');
 }

@@ -16,6 +16,14 @@ export interface ExtendCertOptions {
   keyType?: string;
 }
 
+/** What a certificate login answers, as far as a renewal needs it. */
+interface ApiSession {
+  authenticatorId?: string;
+  token?: string;
+  identityId?: string;
+  identity?: { id: string };
+}
+
 export function buildIdentityExtendCert(deps: Deps, run = runIdentityExtendCert): CommandUnknownOpts {
   const command = withMeta(new Command('extend-cert'), {
     description:
@@ -37,18 +45,23 @@ export async function runIdentityExtendCert(opts: ExtendCertOptions, deps: Deps)
   const net = deps.net();
   let token: string | undefined;
   const anon = createApiClient({ baseUrl: current.controller, caPem: current.ca, clientCert: { cert: current.cert, key: current.key }, ...net, onSessionToken: (t) => (token = t) });
-  const session = await anon.post<{ authenticatorId?: string; token?: string }>('/authenticate?method=cert', {}, { api: 'client', anonymous: true }).catch((err: Error) => {
+  const session = await anon.post<ApiSession>('/authenticate?method=cert', {}, { api: 'client', anonymous: true }).catch((err: Error) => {
     throw new FailureError(`cannot log in with the certificate of ${file}: ${err.message}`, ['it may have expired or been revoked: ask an administrator to revert the authenticator and enroll again']);
   });
   token ??= session.token;
-  if (!token || !session.authenticatorId) throw new FailureError(`${current.controller} accepted the certificate but returned no session`);
+  const identityId = session.identityId ?? session.identity?.id;
+  if (!token || !session.authenticatorId || !identityId) {
+    throw new FailureError(`${current.controller} accepted the certificate but returned no session`);
+  }
   const api = createApiClient({ baseUrl: current.controller, caPem: current.ca, token, ...net });
   const path = `/current-identity/authenticators/${encodeURIComponent(session.authenticatorId)}`;
   const next = `${file}.new`;
   try {
     const key = await newKey(opts.keyType ?? (createPrivateKey(current.key).asymmetricKeyType === 'rsa' ? 'rsa' : 'ec'));
     const { createCsr } = await import('../../protocol/csr.js');
-    const extended = await api.post<{ clientCert?: string; ca?: string }>(`${path}/extend`, { clientCertCsr: createCsr(key, 'extended') }, { api: 'client' });
+    // The controller signs the subject the CSR asks for (as OpenZiti does): the identity's id, as at enrollment.
+    const csr = createCsr(key, identityId);
+    const extended = await api.post<{ clientCert?: string }>(`${path}/extend`, { clientCertCsr: csr }, { api: 'client' });
     if (!extended.clientCert) throw new FailureError(`${current.controller} returned no certificate`);
     const keyPem = key.export({ type: 'pkcs8', format: 'pem' }) as string;
     // Saved before it is confirmed: once confirmed, the old certificate no longer works, so the new one must be on disk.

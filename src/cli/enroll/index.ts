@@ -12,6 +12,7 @@ import { FailureError, RejectedError, UsageError } from '../../console/errors.js
 import { ApiError } from '../../protocol/errors.js';
 import { withMeta } from '../generic/meta.js';
 import { readStdin } from '../session/stdin.js';
+import { newPassword } from './new-password.js';
 
 export interface EnrollOptions {
   jwtFile: string;
@@ -143,19 +144,6 @@ function defaultOut(jwtFile: string, sub: string): string {
   if (jwtFile === '-') return `${sub}.json`;
   const base = path.basename(jwtFile).replace(/\.jwt$/i, '');
   return path.join(path.dirname(jwtFile), `${base}.json`);
-}
-
-async function newPassword(opts: EnrollOptions, deps: Deps): Promise<string> {
-  if (opts.passwordStdin) {
-    const password = await readStdin(deps.io, { firstLine: true });
-    if (password === '') throw new UsageError('--password-stdin was given but stdin holds no password');
-    return password;
-  }
-  if (!deps.io.canPrompt()) throw new UsageError('a updb enrollment needs a password: pass --password-stdin, or run in a terminal to be asked');
-  const prompter = await deps.prompter();
-  const first = await prompter.password('New password:');
-  if ((await prompter.password('Repeat it:')) !== first) throw new UsageError('the two passwords differ');
-  return first;
 }
 
 async function newKey(type: string): Promise<KeyObject> {

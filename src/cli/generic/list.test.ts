@@ -3,6 +3,7 @@ import { ApiError } from '../../protocol/errors.js';
 import { describe, it } from 'node:test';
 import { authPolicy } from '../../resources/auth-policy.js';
 import { identity } from '../../resources/identity.js';
+import { session } from '../../resources/session.js';
 import { buildList, runList } from './list.js';
 import type { ListOptions } from './list.js';
 import { capture, envelope, fakeApi, parse, testDeps } from './testing.js';
@@ -63,6 +64,31 @@ describe('list run', () => {
     await runList(base, deps);
     assert.equal(deps.io.stdoutText().trimEnd().split('\n').length, 11);
     assert.equal(deps.io.stderrText(), 'showing 1-10 of 23 (next page: --offset 10, or --all)\n');
+  });
+
+  it("shows the names of references served as bare ids (a session's identity), in tables only", async () => {
+    const sessions = [
+      { id: 's1', type: 'Dial', service: { id: 'v1', name: 'web' }, identityId: 'i1', apiSessionId: 'a1' },
+      { id: 's2', type: 'Bind', service: { id: 'v1', name: 'web' }, identityId: 'i2', apiSessionId: 'a2' },
+      { id: 's3', type: 'Dial', service: { id: 'v1', name: 'web' }, identityId: 'gone', apiSessionId: 'a3' },
+    ];
+    const api = fakeApi({
+      'LIST /sessions': sessions,
+      'LIST /identities': [
+        { id: 'i1', name: 'laptop-7' },
+        { id: 'i2', name: 'web-host' },
+      ],
+    });
+    const deps = testDeps({ api });
+    await runList({ ...base, def: session, path: '/sessions' }, deps);
+    assert.deepEqual(api.calls[1].query, { filter: 'id in ["i1", "i2", "gone"]', limit: 500 }, 'one lookup for every id');
+    const lines = deps.io.stdoutText().trimEnd().split('\n');
+    assert.match(lines[0]!, /IDENTITY/i);
+    assert.deepEqual(lines.slice(1).map((l) => l.split(/\s+/)[3]), ['laptop-7', 'web-host', 'gone']);
+
+    const json = testDeps({ api: fakeApi({ 'LIST /sessions': sessions }) });
+    await runList({ ...base, def: session, path: '/sessions', format: 'json' }, json);
+    assert.deepEqual(JSON.parse(json.io.stdoutText()), sessions, 'json prints what was served, with no lookup');
   });
 
   it('passes the filter, paging and role filters to the controller', async () => {

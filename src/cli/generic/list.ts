@@ -5,7 +5,7 @@ import type { Pagination } from '../../protocol/envelope.js';
 import { SEMANTICS } from '../../resources/common.js';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
-import { hasMore, pageFooter } from '../output/footer.js';
+import { printFooter } from '../output/footer.js';
 import { asFormat, isHuman } from '../output/formats.js';
 import type { OutputFormat } from '../output/formats.js';
 import { render } from '../output/render.js';
@@ -13,6 +13,7 @@ import { completeWith } from '../completion/hints.js';
 import { addPaging, addQuiet } from './flags.js';
 import type { PagingValues } from './flags.js';
 import { withMeta } from './meta.js';
+import { readableRows } from './readable.js';
 import { entityPath, resolveId } from './resolve.js';
 import type { ApiClient } from '../../client/types.js';
 import { columnsOf, noun, plural, requireOperation } from './words.js';
@@ -83,9 +84,11 @@ export function buildList(deps: Deps, def: ResourceDef, run = runList): CommandU
 export async function runList(opts: ListOptions, deps: Deps): Promise<void> {
   const { io } = deps;
   const { rows, page } = await fetchRows(opts, deps);
-  await render(io, rows, { format: opts.format, columns: columnsOf(opts.def), quiet: opts.quiet, empty: `no ${plural(opts.def)} found` });
   const human = isHuman(opts.format) && !opts.quiet;
-  if ((human && rows.length > 0) || hasMore(page, rows.length)) io.info(pageFooter(page, rows.length));
+  const shown = human ? await readableRows(await deps.api(), opts.def, rows) : rows;
+  const empty = `no ${plural(opts.def)} found`;
+  await render(io, shown, { format: opts.format, columns: columnsOf(opts.def), quiet: opts.quiet, empty });
+  printFooter(io, page, rows.length, human);
 }
 
 /** `@name` in a role filter means that entity: the controller matches only `@id`, so names become ids here. */

@@ -47,6 +47,14 @@ describe('update run', () => {
     assert.equal(deps.io.stderrText(), 'updated identity "a1"\n');
   });
 
+  it('names a renamed entity by its new name', async () => {
+    const api = fakeApi({ 'GET /identities/a1': current, 'PATCH /identities/a1': {} });
+    const deps = testDeps({ api });
+    await runUpdate({ def: identity, ref: 'a1', input: { body: { name: 'laptop-8' }, refs: [] } }, deps);
+    assert.deepEqual(api.calls.at(-1), { method: 'PATCH', path: '/identities/a1', body: { name: 'laptop-8' } });
+    assert.equal(deps.io.stderrText(), 'updated identity "laptop-8"\n');
+  });
+
   it('adds and removes attributes as GET, merge, PATCH of the whole set', async () => {
     const api = fakeApi({ 'GET /identities/a1': current, 'PATCH /identities/a1': {} });
     await runUpdate({ def: identity, ref: 'a1', input: { body: {}, refs: [] }, addAttributes: ['ops'], removeAttributes: ['sales'] }, testDeps({ api }));

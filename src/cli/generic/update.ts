@@ -11,7 +11,7 @@ import { withMeta } from './meta.js';
 import { entityPath, resolveId, resolveInput } from './resolve.js';
 import { addDryRun, dryRunnable } from './dry-run.js';
 import { printWritten } from './written.js';
-import { nameArgument, noun, requireOperation } from './words.js';
+import { nameAfter, nameArgument, noun, requireOperation } from './words.js';
 
 export interface UpdateOptions {
   def: ResourceDef;
@@ -91,7 +91,7 @@ export async function runUpdate(opts: UpdateOptions, deps: Deps): Promise<void> 
     deps.io.info(`${def.label} "${opts.ref}" is already up to date`);
   } else {
     await api.patch(entityPath(def, id), body, { api: def.api });
-    deps.io.info(`updated ${def.label} "${opts.ref}"`);
+    deps.io.info(`updated ${def.label} "${nameAfter(opts.ref, body)}"`);
   }
   await printWritten(deps, def, id);
 }

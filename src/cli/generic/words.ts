@@ -22,6 +22,11 @@ export function columnsOf(def: ResourceDef): readonly ColumnDef[] {
   ];
 }
 
+/** What to call an entity after an update: the name the update gave it (`--name`), else the name or id typed. */
+export function nameAfter(ref: string, body: Record<string, unknown>): string {
+  return typeof body.name === 'string' ? body.name : ref;
+}
+
 /** What a name argument is called in usage lines: resources without names are addressed by id only. */
 export function refArgument(def: ResourceDef): 'name-or-id' | 'id' {
   return 'name' in def.fields ? 'name-or-id' : 'id';

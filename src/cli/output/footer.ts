@@ -1,3 +1,4 @@
+import type { IO } from '../../console/io.js';
 import type { Pagination } from '../../protocol/envelope.js';
 
 /**
@@ -15,4 +16,12 @@ export function pageFooter(page: Pagination, shown: number): string {
 /** Whether rows exist beyond the page shown: machine formats mention it, so that a script does not silently get one page. */
 export function hasMore(page: Pagination, shown: number): boolean {
   return page.offset + shown < page.totalCount;
+}
+
+/**
+ * The footer of a list, on stderr: under every table with rows, and in every format (json, yaml, -q) when rows
+ * remain beyond the page, so that a script does not silently get one page.
+ */
+export function printFooter(io: IO, page: Pagination, shown: number, human: boolean): void {
+  if ((human && shown > 0) || hasMore(page, shown)) io.info(pageFooter(page, shown));
 }

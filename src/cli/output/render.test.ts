@@ -69,6 +69,14 @@ describe('render (lists)', () => {
     const io = createTestIO();
     await render(io, [{ id: 'a1' }, { id: 'b2' }], { format: 'json', columns, quiet: true });
     assert.equal(io.stdoutText(), 'a1\nb2\n');
+    assert.equal(io.stderrText(), '');
+  });
+
+  it('quiet with no rows prints nothing on stdout, and the note on stderr', async () => {
+    const io = createTestIO();
+    await render(io, [], { format: 'table', columns, quiet: true, empty: 'no identities found' });
+    assert.equal(io.stdoutText(), '');
+    assert.equal(io.stderrText(), 'no identities found\n');
   });
 
   it('escapes control characters and cuts multi-line values in cells', async () => {

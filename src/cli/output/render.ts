@@ -12,17 +12,18 @@ export interface ListRenderOptions {
   columns: readonly ColumnDef[];
   /** Print only ids, one per line, whatever the format. */
   quiet?: boolean;
-  /** Note printed on stderr (tables only) when there are no rows, e.g. `no identities found`. */
+  /** Note printed on stderr (tables and -q) when there are no rows, e.g. `no identities found`. */
   empty?: string;
 }
 
 /**
- * Prints a list on stdout: the array and nothing else for json and yaml, a table for humans. An empty table
- * prints nothing on stdout (no header either) and a note on stderr; it is not an error.
+ * Prints a list on stdout: the array and nothing else for json and yaml, a table for humans. An empty table or -q
+ * list prints nothing on stdout (no header either) and a note on stderr; it is not an error.
  */
 export async function render(io: IO, rows: readonly unknown[], opts: ListRenderOptions): Promise<void> {
   if (opts.quiet) {
     for (const row of rows) io.out(String(valueAt(row, 'id') ?? ''));
+    if (rows.length === 0) io.info(opts.empty ?? 'no results');
     return;
   }
   if (opts.format === 'json' || opts.format === 'yaml') {

@@ -44,7 +44,7 @@ export async function policyBody(deps: Deps, kind: PolicyKind, values: PolicyFla
   if (values.tags !== undefined) body.tags = values.tags;
   for (const [flag, roles] of Object.entries(values.roles)) {
     const field = kind.roles[flag];
-    body[field] = await resolveRoles(api, { field, resource: roleTarget(kind.def, field).name, values: roles, flag });
+    body[field] = await resolveRoles(api, { field, resource: roleTarget(kind.def, field).name, values: roles, flag: `--${flag}` });
   }
   return body;
 }

@@ -5,7 +5,10 @@ import type { Deps } from '../deps.js';
 import { FILTER_ARGUMENT, addListFlags, listOptions, runList } from '../generic/list.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
-import { asFormat } from '../output/formats.js';
+import type { PagingValues } from '../generic/flags.js';
+import { displayedRoles } from '../generic/readable.js';
+import { printFooter } from '../output/footer.js';
+import { asFormat, isHuman } from '../output/formats.js';
 import { render } from '../output/render.js';
 import { KINDS, KIND_NAMES, kindNamed, kindOf, POLICY_RESOURCES } from './kinds.js';
 
@@ -22,7 +25,9 @@ export function buildPolicyList(deps: Deps, run = runPolicyList): CommandUnknown
       .addArgument(new Argument('[kind]', `only policies of this kind: ${KIND_NAMES.join(', ')}`))
       .argument('[filter]', FILTER_ARGUMENT),
     {
-      description: 'List policies: of one kind (paged like every list), or of every kind in one table',
+      description:
+        'List policies: of one kind (paged like every list), or of every kind in one table ' +
+        '(--limit and --offset choose the rows shown)',
       examples: ['ctl policy list', 'ctl policy list dial', "ctl policy list router 'name contains \"public\"' -o json"],
     },
   );
@@ -72,15 +77,18 @@ export async function runPolicyList(opts: PolicyListOptions, deps: Deps): Promis
     for (const entity of pages[i]!.rows) {
       const kind = kindOf(def, entity);
       // The table shows roles as a person reads them (`@crm`, not `@<id>`): the controller's display form.
-      const [who, what] = Object.values(kind.roles).map((field) => ((entity[`${field}Display`] as Array<{ name: string }> | undefined) ?? []).map((r) => r.name));
+      const [who, what] = Object.values(kind.roles).map((field) => displayedRoles(entity, field) ?? []);
       rows.push({ kind: kind.kind, ...entity, selects: { who, what } });
     }
   }
+  // Every row is read (one table needs all three lists): --offset and --limit choose the part shown.
+  const { offset = 0, limit, quiet } = opts.command.opts() as PagingValues & { quiet?: boolean };
+  const shown = rows.slice(offset, limit === undefined ? undefined : offset + limit);
   const format = asFormat(deps.globals().output);
-  const human = format !== 'json' && format !== 'yaml';
-  await render(deps.io, human ? rows : rows.map(({ selects: _, ...rest }) => rest), {
+  const human = isHuman(format);
+  await render(deps.io, human ? shown : shown.map(({ selects: _, ...rest }) => rest), {
     format,
-    quiet: Boolean((opts.command.opts() as { quiet?: boolean }).quiet),
+    quiet: Boolean(quiet),
     empty: 'no policies found',
     columns: [
       { header: 'Kind', field: 'kind' },
@@ -91,4 +99,5 @@ export async function runPolicyList(opts: PolicyListOptions, deps: Deps): Promis
       { header: 'What', field: 'selects.what' },
     ],
   });
+  printFooter(deps.io, { offset, limit: limit ?? rows.length, totalCount: rows.length }, shown.length, human && !quiet);
 }

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 import { dryRunnable } from '../generic/dry-run.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
+import { nameAfter } from '../generic/words.js';
 import { policyBody } from './create.js';
 import { printWritten } from '../generic/written.js';
 import { findPolicy, policyArgument } from './find.js';
@@ -33,6 +34,6 @@ export async function runPolicyUpdate(opts: PolicyUpdateOptions, deps: Deps): Pr
   const body = { ...(opts.rename === undefined ? {} : { name: opts.rename }), ...(await policyBody(deps, kind, opts)) };
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --name, --semantic, --tag or a role flag');
   await api.patch(entityPath(def, entity.id), body, { api: def.api });
-  deps.io.info(`updated ${kind.kind} policy "${String(entity.name)}" (${entity.id})`);
+  deps.io.info(`updated ${kind.kind} policy "${nameAfter(String(entity.name), body)}" (${entity.id})`);
   await printWritten(deps, def, entity.id);
 }

@@ -35,6 +35,13 @@ describe('posture-check update run', () => {
     assert.equal(deps.io.stderrText(), 'updated posture check "d1"\n');
   });
 
+  it('names a renamed check by its new name', async () => {
+    const api = controller({ id: 'd1', name: 'corp', typeId: 'DOMAIN', domains: ['old.example'] });
+    const deps = testDeps({ api });
+    await runPostureCheckUpdate({ ref: 'd1', input: { body: { name: 'corp-2' }, refs: [] }, kindInput: {} }, deps);
+    assert.equal(deps.io.stderrText(), 'updated posture check "corp-2"\n');
+  });
+
   it('merges the flags over the current process of a PROCESS check (the API takes it whole)', async () => {
     const api = controller({ id: 'p1', name: 'av', typeId: 'PROCESS', process: { osType: 'Windows', path: 'C:\\av.exe', hashes: ['aa'], signerFingerprint: 'bb' } });
     await runPostureCheckUpdate({ ref: 'p1', input: none, kindInput: { hashes: ['cc'] } }, testDeps({ api }));

@@ -9,7 +9,7 @@ import { given } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath, fetchEntity } from '../generic/resolve.js';
 import { mergeAttributes } from '../generic/update.js';
-import { nameArgument } from '../generic/words.js';
+import { nameAfter, nameArgument } from '../generic/words.js';
 import { printWritten } from '../generic/written.js';
 import { addKindFlags, foreignFlags, kindBody, type KindInput } from './kinds.js';
 
@@ -77,7 +77,7 @@ export async function runPostureCheckUpdate(opts: PostureCheckUpdateOptions, dep
     deps.io.info(`posture check "${opts.ref}" is already up to date`);
   } else {
     await api.patch(entityPath(postureCheck, current.id), { typeId: kind, ...body }, { api: postureCheck.api });
-    deps.io.info(`updated posture check "${opts.ref}"`);
+    deps.io.info(`updated posture check "${nameAfter(opts.ref, body)}"`);
   }
   await printWritten(deps, postureCheck, current.id);
 }

@@ -15,7 +15,7 @@ const COLUMNS: ColumnDef[] = [
   { header: 'controller', field: 'controller' },
   { header: 'username', field: 'username' },
   { header: 'session', field: 'loggedIn' },
-  { header: 'expires', field: 'sessionExpiresAt', priority: 1 },
+  { header: 'expiry last seen', field: 'sessionExpiresAt', priority: 1 },
   { header: 'ca fingerprint', field: 'caFingerprint', priority: 1 },
 ];
 

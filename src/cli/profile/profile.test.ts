@@ -3,10 +3,13 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { openProfileStore } from '../../client/profiles.js';
 import type { ProfileStore } from '../../client/profiles.js';
 import { parseArgv } from '../../client/testing/argv.js';
+import { startStubController } from '../../client/testing/stub-controller.js';
+import type { StubController } from '../../client/testing/stub-controller.js';
+import { runLogin } from '../session/login.js';
 import { testDeps } from '../testing/test-deps.js';
 import { tlsFixture } from '../../client/testing/tls-fixture.js';
 import { DeclinedError, NotFoundError } from '../../console/errors.js';
@@ -93,7 +96,11 @@ describe('ctl profile show', () => {
     const shown = JSON.parse(io.stdoutText()) as Record<string, unknown>;
     assert.equal(shown.name, 'lab');
     assert.equal(shown.current, true);
-    assert.deepEqual(shown.session, { stored: true, expiresAt: '2030-01-01T00:00:00.000Z' });
+    // https://lab:1280 cannot be reached: the expiry saved at login is shown as the last one seen.
+    const session = shown.session as Record<string, unknown>;
+    assert.equal(session.lastSeenExpiresAt, '2030-01-01T00:00:00.000Z');
+    assert.equal(session.expiresAt, undefined, 'not presented as current');
+    assert.match(String(session.note), /^not checked: /);
     const certs = shown.caCertificates as Array<{ subject: string; sha256: string }>;
     assert.equal(certs[0].sha256, new X509Certificate(tlsFixture().rootPem).fingerprint256);
     assert.doesNotMatch(io.stdoutText(), /SECRET-TOKEN/);
@@ -103,6 +110,33 @@ describe('ctl profile show', () => {
     assert.match(table.io.stdoutText(), /trust: +system CA store/);
     assert.match(table.io.stdoutText(), /stored: false/);
     await assert.rejects(runProfileShow({ name: 'nope' }, table.deps), NotFoundError);
+  });
+});
+
+describe('ctl profile show, online', () => {
+  let stub: StubController;
+  before(async () => (stub = await startStubController()));
+  after(() => stub.close());
+
+  it("shows the session's expiry as the controller has it now, and saves it", async () => {
+    const env = { CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' };
+    await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env, globals: { profile: 'live' } }).deps);
+    const stale = '2029-01-01T00:00:00.000Z';
+    const token = store.session('live')!.token;
+    await store.setToken('live', { token, expiresAt: stale });
+    const { deps, io } = testDeps({ configDir, globals: { output: 'json' } });
+    await runProfileShow({ name: 'live' }, deps);
+    const shown = JSON.parse(io.stdoutText()) as { session: Record<string, unknown> };
+    assert.deepEqual(shown.session, { stored: true, active: true, expiresAt: '2030-01-01T00:00:00.000Z' });
+    const reopened = await openProfileStore({ env: {}, dir: configDir });
+    assert.equal(reopened.session('live')?.expiresAt, '2030-01-01T00:00:00.000Z', 'saved for the next look');
+
+    await reopened.setToken('live', { token: 'revoked-token', expiresAt: stale });
+    const revoked = testDeps({ configDir, globals: { output: 'json' } });
+    await runProfileShow({ name: 'live' }, revoked.deps);
+    const dead = (JSON.parse(revoked.io.stdoutText()) as { session: Record<string, unknown> }).session;
+    assert.equal(dead.active, false);
+    assert.match(String(dead.note), /expired or revoked/);
   });
 });
 

@@ -14,7 +14,8 @@ import { ApiError } from '../../protocol/errors.js';
 import { describeFailure } from '../output/failure.js';
 import type { ApiOptions } from './api.js';
 import { runLogin } from './login.js';
-import { clientVersion, runVersion } from './version.js';
+import { clientVersion } from '../package-version.js';
+import { runVersion } from './version.js';
 import { runWhoami } from './whoami.js';
 
 let stub: StubController;
@@ -52,6 +53,17 @@ describe('ctl whoami', () => {
 
   it('says how to log in when there is no session', async () => {
     await assert.rejects(runWhoami({}, testDeps({ configDir: emptyDir() }).deps), AuthError);
+  });
+
+  it('names the environment, not a profile, when the credentials come from CTL_ variables', async () => {
+    const env = { CTL_CONTROLLER: stub.url, CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' };
+    // The saved profile `default` trusts the stub's CA; its session is not what this run uses.
+    const { deps, io } = testDeps({ configDir, env, globals: { output: 'json' } });
+    await runWhoami({}, deps);
+    const shown = JSON.parse(io.stdoutText()) as Record<string, unknown>;
+    assert.equal(shown.profile, undefined, 'no profile was used');
+    assert.equal(shown.credentials, 'CTL_USERNAME and CTL_PASSWORD');
+    assert.equal(shown.controller, stub.url);
   });
 });
 

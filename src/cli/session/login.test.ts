@@ -132,18 +132,21 @@ describe('ctl login against a controller', () => {
     assert.ok((await openProfileStore({ env: {}, dir: configDir })).session('ci'));
   });
 
-  it('takes CTL_USERNAME and CTL_PASSWORD, and says on stdout when the profile is not the one used next', async () => {
+  it('takes CTL_USERNAME and CTL_PASSWORD, and warns on stderr when the profile is not the one used next', async () => {
     const configDir = tempDir();
     const env = { CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' };
     await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env }).deps);
     const { deps, io } = testDeps({ configDir, env, globals: { profile: 'second' } });
     await runLogin({ url: stub.url }, deps);
-    assert.match(io.stderrText(), /^Logged in to .* as admin \(profile second\)\n$/);
-    assert.match(io.stdoutText(), /^Profile second is not the current profile: commands without --profile still use profile default\. Run `ctl profile use second`/);
+    assert.match(
+      io.stderrText(),
+      /^Logged in to .* as admin \(profile second\)\nwarning: profile second is not the current profile: commands without --profile still use profile default\. Run `ctl profile use second`/,
+    );
+    assert.equal(io.stdoutText(), '', 'stdout carries results only');
     // CTL_PROFILE selects the profile for the commands that follow too: nothing to warn about.
     const viaEnv = testDeps({ configDir, env: { ...env, CTL_PROFILE: 'second' } });
     await runLogin({}, viaEnv.deps);
-    assert.equal(viaEnv.io.stdoutText(), '');
+    assert.doesNotMatch(viaEnv.io.stderrText(), /not the current profile/);
   });
 
   it('without --profile logs in the current profile, not `default`', async () => {

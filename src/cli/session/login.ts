@@ -173,13 +173,16 @@ function warnIfMustEnroll(deps: Deps, result: { mfaEnrollmentRequired?: boolean 
   deps.io.warn('the controller requires MFA of this identity, which has not set it up: run `ctl mfa enable` now (until then, other commands are refused)');
 }
 
-/** On stdout, not as a hint: when the next command acts as someone else, neither a script nor a person may miss it. */
+/**
+ * A warning, not a hint: the next command acts as someone else. On stderr like every message (stdout carries only
+ * results, which login has none of), so `ctl login ... -o json | jq` and scripts reading stdout are not disturbed.
+ */
 async function warnIfNotCurrent(deps: Deps, profileName: string): Promise<void> {
   const sessions = await deps.sessions();
   const next = deps.env.CTL_PROFILE ?? (await sessions.profiles()).current() ?? 'default';
   if (next !== profileName) {
-    deps.io.out(
-      `Profile ${profileName} is not the current profile: commands without --profile still use profile ${next}. ` +
+    deps.io.warn(
+      `profile ${profileName} is not the current profile: commands without --profile still use profile ${next}. ` +
         `Run \`ctl profile use ${profileName}\` to switch.`,
     );
   }

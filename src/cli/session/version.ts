@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { asFormat } from '../output/formats.js';
 import { renderOne } from '../output/render.js';
+import { clientVersion } from '../package-version.js';
 
 export function buildVersion(deps: Deps, run = runVersion) {
   return withMeta(new Command('version'), {
@@ -15,12 +16,6 @@ interface ControllerVersion {
   version?: string;
   revision?: string;
   buildDate?: string;
-}
-
-/** The package version, from package.json (bundled into the build, so nothing is read at run time there). */
-export async function clientVersion(): Promise<string> {
-  const { default: pkg } = await import('../../../package.json', { with: { type: 'json' } });
-  return pkg.version;
 }
 
 export async function runVersion(_opts: Record<string, never>, deps: Deps): Promise<void> {

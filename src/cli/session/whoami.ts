@@ -6,7 +6,8 @@ import { renderOne } from '../output/render.js';
 
 export function buildWhoami(deps: Deps, run = runWhoami) {
   return withMeta(new Command('whoami'), {
-    description: 'Show who you are logged in as: identity, admin flag, profile, controller and session expiry',
+    description:
+      'Show who you are logged in as: identity, admin flag, profile (or the CTL_ credentials), controller and session expiry',
     examples: ['ctl whoami', 'ctl whoami -o json', 'ctl whoami --profile prod'],
   }).action(async () => run({}, deps));
 }
@@ -21,6 +22,11 @@ interface CurrentApiSession {
   expiresAt?: string;
 }
 
+const ENV_CREDENTIALS = {
+  'env-token': 'CTL_TOKEN',
+  'env-password': 'CTL_USERNAME and CTL_PASSWORD',
+} as const;
+
 export async function runWhoami(_opts: Record<string, never>, deps: Deps): Promise<void> {
   const ctx = await (await deps.sessions()).current();
   const api = await deps.api();
@@ -34,7 +40,11 @@ export async function runWhoami(_opts: Record<string, never>, deps: Deps): Promi
       name: identity.name,
       id: identity.id,
       admin: identity.isAdmin === true,
-      profile: ctx.profileName,
+      // Environment credentials use no profile's session (and CTL_CONTROLLER perhaps none of its controller):
+      // naming the profile would claim otherwise, so say where the credentials came from instead.
+      ...(ctx.credentials === 'profile'
+        ? { profile: ctx.profileName }
+        : { credentials: ENV_CREDENTIALS[ctx.credentials!] }),
       controller: api.baseUrl,
       sessionExpiresAt: session.expiresAt,
     },

@@ -42,6 +42,13 @@ export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
 
+/**
+ * The store's URL itself is wrong (a scheme we do not serve, not a URL): the operator's typing, so `ctl controller
+ * start` reports it as a usage error. It keeps its parent's name, so whatever does not know it still reports an
+ * unusable store.
+ */
+export class StoreUrlError extends StoreUnavailableError {}
+
 /** How many prepared statements a connection keeps; each distinct filter shape is one, so the cache is bounded. */
 export const STATEMENT_CACHE_SIZE = 256;
 

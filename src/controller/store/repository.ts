@@ -90,6 +90,9 @@ export interface Referrer {
 
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
+/** How many entities that refer to one being deleted a refusal names; the rest are "and others". */
+const HOLDERS_NAMED = 5;
+
 /** Short random ids over an alphanumeric alphabet (OpenZiti uses ~9-character shortids). */
 export function newId(length = 10): string {
   const bytes = randomBytes(length);
@@ -476,15 +479,20 @@ export class Repository {
     const holderTable = quote(ref.def.table);
     if (ref.kind === 'ref') {
       if (ref.onDelete !== 'restrict') return; // the foreign key cascades or clears
-      const holder = await this.driver.get<{ id: string }>(`SELECT "id" FROM ${holderTable} WHERE ${quote(ref.field)} = ? LIMIT 1`, [id]);
-      if (holder) throw referenced(this.def, id, ref, holder.id);
+      const holders = await this.driver.all<{ id: string }>(
+        `SELECT "id" FROM ${holderTable} WHERE ${quote(ref.field)} = ? ORDER BY "id" LIMIT ${HOLDERS_NAMED + 1}`,
+        [id],
+      );
+      if (holders.length > 0) throw await this.referenced(id, ref, holders.map((h) => h.id));
       return;
     }
     const side = quote(setTableName(ref.def, ref.field));
     const value = ref.kind === 'roles' ? `@${id}` : id;
     const owners = await this.driver.all<{ ownerId: string }>(`SELECT "ownerId" FROM ${side} WHERE "value" = ?`, [value]);
     if (owners.length === 0) return;
-    if (ref.kind === 'refList' && ref.onDelete === 'restrict') throw referenced(this.def, id, ref, owners[0].ownerId);
+    if (ref.kind === 'refList' && ref.onDelete === 'restrict') {
+      throw await this.referenced(id, ref, owners.map((o) => o.ownerId));
+    }
     // The set's JSON copy in each holder row is rewritten without the id, and its side rows removed.
     for (const { ownerId } of owners) {
       const row = await this.driver.get<Record<string, string>>(`SELECT ${quote(ref.field)} AS v FROM ${holderTable} WHERE "id" = ?`, [ownerId]);
@@ -492,6 +500,35 @@ export class Repository {
       await this.driver.run(`UPDATE ${holderTable} SET ${quote(ref.field)} = ? WHERE "id" = ?`, [JSON.stringify(values), ownerId]);
     }
     await this.driver.run(`DELETE FROM ${side} WHERE "value" = ?`, [value]);
+  }
+
+  /**
+   * The 409 of a restricted delete, naming the entity and what refers to it by name where they have one (a person
+   * reads `config 'web'`, not an id): up to HOLDERS_NAMED of them, then "and others".
+   */
+  private async referenced(id: string, ref: Referrer, holderIds: readonly string[]): Promise<ApiError> {
+    const [target] = await this.displayNames(this.def, [id]);
+    const named = await this.displayNames(ref.def, holderIds.slice(0, HOLDERS_NAMED));
+    const one = holderIds.length === 1;
+    const kind = one ? ref.def.label : ref.def.plural.replace(/-/g, ' ');
+    const holders = `${kind} ${named.join(', ')}${holderIds.length > HOLDERS_NAMED ? ' and others' : ''}`;
+    const remove = one ? 'that reference' : 'those references';
+    return new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
+      message: `the ${this.def.label} ${target} is referenced by ${holders} (field ${ref.field}); remove ${remove} first`,
+      cause: { field: ref.field, reason: `referenced by ${holders}`, value: id },
+    });
+  }
+
+  /** `'web'` for an entity with a name, `'<id>'` for one without (or gone meanwhile). */
+  private async displayNames(def: ResourceDef, ids: readonly string[]): Promise<string[]> {
+    const names: string[] = [];
+    for (const id of ids) {
+      const row = 'name' in def.fields
+        ? await this.driver.get<{ name: string }>(`SELECT "name" FROM ${quote(def.table)} WHERE "id" = ?`, [id])
+        : undefined;
+      names.push(`'${row?.name ?? id}'`);
+    }
+    return names;
   }
 
   /** Distinct values of a set field in use (`/identity-role-attributes`), filtered and paged like any list. */
@@ -569,11 +606,4 @@ export class Repository {
     }
     return row;
   }
-}
-
-function referenced(target: ResourceDef, id: string, ref: Referrer, holderId: string): ApiError {
-  return new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
-    message: `the ${target.label} '${id}' is referenced by ${ref.def.label} '${holderId}' (field ${ref.field}); remove that reference first`,
-    cause: { field: ref.field, reason: `referenced by ${ref.def.plural}/${holderId}`, value: id },
-  });
 }

@@ -1,5 +1,5 @@
 import { CATALOGUE, resource, type ResourceDef } from '../../resources/index.js';
-import { type Driver, StoreUnavailableError } from './driver.js';
+import { type Driver, StoreUrlError } from './driver.js';
 import { Integrity } from './integrity.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -17,7 +17,7 @@ export function parseStoreLocation(value: string): StoreLocation {
   if (/^postgres(ql)?:/i.test(value)) return { postgres: value };
   if (/^sqlite:/i.test(value)) return { sqlite: value.replace(/^sqlite:(\/\/)?/i, '') };
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value);
-  if (scheme) throw new StoreUnavailableError(`unsupported store '${scheme[1]}://': expected postgres://user@host:port/db, or the path of a SQLite file`);
+  if (scheme) throw new StoreUrlError(`unsupported store '${scheme[1]}://': expected postgres://user@host:port/db, or the path of a SQLite file`);
   return { sqlite: value };
 }
 
