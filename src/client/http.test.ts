@@ -53,6 +53,13 @@ describe('apiErrorFromResponse', () => {
     assert.deepEqual(err.cause, cause);
   });
 
+  it('keeps a cause sent as a bare string, and one that nests another', () => {
+    const plain = apiErrorFromResponse(400, { error: { code: 'COULD_NOT_VALIDATE', message: 'see cause', cause: 'too short' } });
+    assert.equal(plain.cause, 'too short');
+    const nested = { code: 'UNHANDLED', message: 'outer', cause: { field: 'password', reason: 'too short', value: '<redacted>' } };
+    assert.deepEqual(apiErrorFromResponse(400, { error: { code: 'COULD_NOT_VALIDATE', message: 'm', cause: nested } }).cause, nested);
+  });
+
   it('keeps the real status even when the code says otherwise', () => {
     assert.equal(apiErrorFromResponse(602, { error: { code: 'COULD_NOT_VALIDATE', message: 'm' } }).status, 602);
   });

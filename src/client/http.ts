@@ -82,7 +82,7 @@ export function apiErrorFromResponse(status: number, body: unknown): ApiError {
     return new ApiError(wire.code, {
       status,
       message: str(wire.message),
-      cause: isRecord(wire.cause) ? (wire.cause as unknown as ErrorCause) : undefined,
+      cause: isRecord(wire.cause) || typeof wire.cause === 'string' ? (wire.cause as ErrorCause) : undefined,
       requestId: str(wire.requestId),
     });
   }

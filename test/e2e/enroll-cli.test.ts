@@ -224,6 +224,17 @@ describe('ctl enroll (updb)', () => {
     assert.equal(bad.code, 2);
   });
 
+  it("a password the auth policy refuses: the controller's reason is printed, and the enrollment stays", async () => {
+    const policy = unique('long-passwords');
+    await f.cli.expect(0, ['auth-policy', 'create', policy, '--primary', 'password', '--min-password-length', '12']);
+    const { id, jwtFile } = await newIdentity(['--updb', unique('carol'), '--auth-policy', policy]);
+    const r = await runCtl(['enroll', jwtFile, '--password-stdin'], { configDir: await tempConfigDir(), stdin: 'short-1\n' });
+    assert.equal(r.code, 6, describeRun(['enroll', '--password-stdin'], r));
+    assert.match(r.stderr, /enrollment refused/);
+    assert.match(r.stderr, /at least 12 characters long/);
+    assert.ok((await detail(id)).enrollment.updb, 'the enrollment is still outstanding');
+  });
+
   it('usage mistakes are found before anything is read from the network', async () => {
     const { jwtFile } = await newIdentity();
     const configDir = await tempConfigDir();

@@ -11,6 +11,7 @@ import type { Deps } from '../deps.js';
 import { FailureError, RejectedError, UsageError } from '../../console/errors.js';
 import { ApiError } from '../../protocol/errors.js';
 import { withMeta } from '../generic/meta.js';
+import { causeLines } from '../output/failure.js';
 import { readStdin } from '../session/stdin.js';
 
 export interface EnrollOptions {
@@ -175,7 +176,8 @@ async function redeem<T>(call: () => Promise<T>): Promise<T> {
       ENROLLMENT_EXPIRED: 'ask an administrator to refresh the enrollment (`ctl enrollment refresh ID`)',
       COULD_NOT_PROCESS_CSR: 'the controller refused the certificate request',
     };
-    throw new RejectedError(`enrollment refused: ${err.message} (${err.code})`, hints[err.code] ? [hints[err.code]] : []);
+    const details = [...causeLines(err.cause), ...(hints[err.code] ? [hints[err.code]] : [])];
+    throw new RejectedError(`enrollment refused: ${err.message} (${err.code})`, details);
   }
 }
 
