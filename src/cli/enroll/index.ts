@@ -53,6 +53,17 @@ interface Claims {
   exp?: number;
 }
 
+// A compact JWS: three base64url parts, the first a JSON object (so it starts `eyJ`, the encoding of `{"`).
+const COMPACT_JWS = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** The one JWT among the words of a file (mail text or a note around it is common), or a usage error naming the file. */
+export function findJwt(text: string, source: string): string {
+  const found = text.split(/\s+/).filter((word) => COMPACT_JWS.test(word));
+  if (found.length === 0) throw new UsageError(`${source} holds no enrollment JWT (three base64url parts joined by dots)`);
+  if (new Set(found).size > 1) throw new UsageError(`${source} holds ${found.length} JWTs: keep only the one to redeem`);
+  return found[0]!;
+}
+
 /** The claims of a JWT, read without checking anything: only to know where to go and what to check. */
 async function readClaims(jwt: string): Promise<Claims> {
   const { decodeJwt } = await import('jose');
@@ -71,12 +82,13 @@ async function readClaims(jwt: string): Promise<Claims> {
 export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> {
   const { io } = deps;
   const { readFile } = await import('node:fs/promises');
-  let jwt: string;
+  let text: string;
   try {
-    jwt = (opts.jwtFile === '-' ? await readStdin(io) : await readFile(opts.jwtFile, 'utf8')).trim();
+    text = opts.jwtFile === '-' ? await readStdin(io) : await readFile(opts.jwtFile, 'utf8');
   } catch (err) {
     throw new UsageError(`cannot read ${opts.jwtFile}: ${(err as Error).message}`);
   }
+  const jwt = findJwt(text, opts.jwtFile === '-' ? 'stdin' : opts.jwtFile);
   const claims = await readClaims(jwt);
   if (claims.em !== 'ott' && claims.em !== 'updb') {
     throw new UsageError(`this JWT is for '${claims.em}' enrollment, which ctl cannot redeem yet (ott and updb can be)`);
