@@ -5,6 +5,8 @@
 import type { Prompter } from '../console/prompter.js';
 import { AuthError, UsageError } from '../console/errors.js';
 import type { IO } from '../console/io.js';
+import { profileSelection, shellQuote, suggestCommand } from '../console/command-hint.js';
+import type { Selection } from '../console/command-hint.js';
 import { ApiError } from '../protocol/errors.js';
 import { createApiClient } from './http.js';
 import type { NetOptions } from './http.js';
@@ -26,6 +28,8 @@ export interface SessionContext {
   envTrust?: { caFile?: string; caFingerprint?: string };
   /** Where the credentials come from; undefined when there are none (not logged in). */
   credentials?: 'env-token' | 'env-password' | 'profile';
+  /** The options a suggested command needs to act on this profile too. */
+  selection: Selection;
 }
 
 export interface TrustFlags {
@@ -158,6 +162,23 @@ function mustEnroll(session: CurrentApiSession): boolean {
   return session.isMfaRequired === true && session.isMfaComplete !== true && (session.authQueries ?? []).some((q) => q.typeId === 'MFA' && q.isTotpEnrolled === false);
 }
 
+/** The session is partial: the controller still asks for MFA (`authQueries`), and allows little else until then. */
+function mfaPending(session: CurrentApiSession): boolean {
+  return (session.authQueries ?? []).length > 0 || (session.isMfaRequired === true && session.isMfaComplete !== true);
+}
+
+function pendingMfa(session: CurrentApiSession, who: string | undefined, selection: Selection): AuthError {
+  const identity = who ? `identity '${who}'` : 'this identity';
+  if (mustEnroll(session)) {
+    return new AuthError(`MFA is pending: ${identity} must set up MFA (its auth policy requires TOTP) before other commands are allowed`, [
+      `run \`${suggestCommand('ctl mfa enable', selection)}\` (or \`${suggestCommand('ctl mfa enable --secret-out FILE', selection)}\` in a script)`,
+    ]);
+  }
+  return new AuthError(`MFA is pending: the session of ${identity} has not given its MFA code`, [
+    `log in again and give the code: \`${suggestCommand('ctl login', selection)}\` asks for it (or pass --totp CODE)`,
+  ]);
+}
+
 export function createSessionManager(opts: SessionManagerOptions): SessionManager {
   const { env, io } = opts;
   const net: NetOptions = opts.net ?? {};
@@ -170,16 +191,17 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return opts.prompter();
   }
 
-  function loginCommand(ctx: Pick<SessionContext, 'profileName' | 'controller' | 'username'>, profile?: Profile): string {
+  function loginCommand(ctx: Pick<SessionContext, 'controller' | 'username' | 'selection'>, profile?: Profile): string {
+    const q = shellQuote;
+    const url = ctx.controller ? q(ctx.controller) : '<url>';
     const parts = profile?.identityFile
-      ? ['ctl login', '--identity', profile.identityFile]
+      ? ['ctl login', '--identity', q(profile.identityFile)]
       : profile?.certFile
-        ? ['ctl login', ctx.controller ?? '<url>', '--cert', profile.certFile, '--key', profile.keyFile ?? '<key>']
+        ? ['ctl login', url, '--cert', q(profile.certFile), '--key', profile.keyFile ? q(profile.keyFile) : '<key>']
         : profile?.extJwtFile
-          ? ['ctl login', ctx.controller ?? '<url>', '--ext-jwt', profile.extJwtFile === '-' ? '<new token file>' : profile.extJwtFile]
-          : ['ctl login', ctx.controller ?? '<url>', '-u', ctx.username ?? '<user>'];
-    if (ctx.profileName !== 'default') parts.push('--profile', ctx.profileName);
-    return `\`${parts.join(' ')}\``;
+          ? ['ctl login', url, '--ext-jwt', profile.extJwtFile === '-' ? '<new token file>' : q(profile.extJwtFile)]
+          : ['ctl login', url, '-u', ctx.username ? q(ctx.username) : '<user>'];
+    return `\`${suggestCommand(parts.join(' '), ctx.selection)}\``;
   }
 
   async function current(): Promise<SessionContext> {
@@ -202,6 +224,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       controller,
       caPem,
       username: e.CTL_USERNAME || (sameController ? profile.username : undefined),
+      selection: profileSelection(profileName, stored),
     };
     if (e.CTL_CA || e.CTL_CA_FINGERPRINT) ctx.envTrust = { caFile: e.CTL_CA || undefined, caFingerprint: e.CTL_CA_FINGERPRINT || undefined };
     if (e.CTL_TOKEN) ctx.credentials = 'env-token';
@@ -333,6 +356,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
         const probe = await api.request<{ data?: CurrentApiSession }>('GET', '/current-api-session', { throwHttpErrors: false }).catch(() => undefined);
         if (probe?.status !== 200) return rejected();
         const who = probe.body.data?.identity?.name;
+        if (probe.body.data && mfaPending(probe.body.data)) return pendingMfa(probe.body.data, who, ctx.selection);
         return new AuthError(`not authorised: ${baseUrl} refused ${req.method} ${req.path}${who ? ` for identity '${who}'` : ''}`, [
           'the management API requires an admin identity',
         ]);
