@@ -97,8 +97,9 @@ export async function run(argv: readonly string[], settings: RunSettings): Promi
   const globals = () => (program ? globalsOf(program) : {});
   const io = settings.io ?? processIO(env, globals, () => running);
   const pools = connectionPools();
+  const deps = createDeps({ io, env, globals, pools });
   try {
-    program = await buildProgram(createDeps({ io, env, globals, pools }), argv);
+    program = await buildProgram(deps, argv);
     program.hook('preAction', (_root, action) => {
       running = action;
     });
@@ -112,6 +113,7 @@ export async function run(argv: readonly string[], settings: RunSettings): Promi
     for (const line of lines) io.stderr.write(`${line}\n`);
     return failure.exitCode;
   } finally {
+    await deps.finish();
     await pools.closeAll();
   }
 }

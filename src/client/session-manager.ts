@@ -129,6 +129,11 @@ export interface SessionManager {
   /** External JWT authentication; the profile then holds the session token (log in again when it ends). */
   loginWithExtJwt(req: ExtJwtLoginRequest): Promise<LoginResult & { identityName?: string }>;
   logout(opts?: { profileName?: string }): Promise<LogoutResult>;
+  /**
+   * Ends the API session a CTL_USERNAME/CTL_PASSWORD login opened for this command: it is saved nowhere, so nothing
+   * could use it again, and left open it would linger on the controller until it expires. Never throws.
+   */
+  endOneOffSession(): Promise<void>;
   /** The profile store, for `ctl profile ...`. */
   profiles(): Promise<ProfileStore>;
 }
@@ -179,11 +184,14 @@ function pendingMfa(session: CurrentApiSession, who: string | undefined, selecti
   ]);
 }
 
+const ONE_OFF_END_TIMEOUT_MS = 5_000;
+
 export function createSessionManager(opts: SessionManagerOptions): SessionManager {
   const { env, io } = opts;
   const net: NetOptions = opts.net ?? {};
   let storePromise: Promise<ProfileStore> | undefined;
   let clientPromise: Promise<ApiClient> | undefined;
+  let oneOff: { baseUrl: string; caPem?: string; token: string } | undefined;
   const store = () => (storePromise ??= openProfileStore({ env, dir: opts.configDir }));
 
   async function prompter(): Promise<Prompter> {
@@ -335,6 +343,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     } else if (ctx.credentials === 'env-password') {
       const username = env.CTL_USERNAME ?? '';
       token = (await authenticate(baseUrl, caPem, passwordLogin(username, env.CTL_PASSWORD ?? ''), { interactive: false })).token;
+      oneOff = { baseUrl, caPem, token };
       rejected = () => new AuthError(`the session for ${username} (from CTL_USERNAME) was rejected by ${baseUrl}`);
     } else if (ctx.credentials === 'profile') {
       token = (await store()).session(ctx.profileName)?.token ?? '';
@@ -363,6 +372,17 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       },
     });
     return api;
+  }
+
+  async function endOneOffSession(): Promise<void> {
+    if (!oneOff) return;
+    const { baseUrl, caPem, token } = oneOff;
+    oneOff = undefined;
+    // A controller that did not answer the command will not answer this either: do not make the user wait long.
+    const timeoutMs = Math.min(net.timeoutMs ?? ONE_OFF_END_TIMEOUT_MS, ONE_OFF_END_TIMEOUT_MS);
+    await createApiClient({ baseUrl, caPem, token, ...net, timeoutMs })
+      .delete('/current-api-session')
+      .catch(() => undefined);
   }
 
   async function anonymousClient(): Promise<ApiClient | undefined> {
@@ -466,5 +486,5 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return result;
   }
 
-  return { current, client, anonymousClient, login, loginWithCertificate, loginWithExtJwt, logout, profiles: store };
+  return { current, client, anonymousClient, login, loginWithCertificate, loginWithExtJwt, logout, endOneOffSession, profiles: store };
 }

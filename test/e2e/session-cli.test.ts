@@ -284,6 +284,21 @@ describe('environment overrides', () => {
     assert.ok(r.stdout.includes(bob.name), r.stdout);
   });
 
+  it('a CTL_USERNAME/CTL_PASSWORD login ends its API session when the command ends, succeeded or failed', async () => {
+    const carl = await createUser(admin, { name: `carl-${Date.now()}` });
+    const env = { CTL_CONTROLLER: ctl.url, CTL_USERNAME: carl.username, CTL_PASSWORD: carl.password, CTL_CA: ctl.caFile };
+    const configDir = await freshDir();
+    const sessionsOfCarl = async () =>
+      (await admin.get('/api-sessions', { query: { filter: `identity = "${carl.id}"`, limit: -1 } })).body.data.length;
+    assert.match((await expectCtl(0, ['whoami'], { configDir, env })).stdout, new RegExp(carl.name));
+    // Refused (carl is no admin): the session is ended all the same.
+    assert.equal((await runCtl(['identity', 'list'], { configDir, env })).code, 4);
+    await expectCtl(0, ['mfa', 'status'], { configDir, env });
+    await expectCtl(0, ['api', 'GET', '/current-identity'], { configDir, env });
+    await expectCtl(0, ['whoami'], { configDir, env });
+    assert.equal(await sessionsOfCarl(), 0, 'five one-off logins leave no API session behind');
+  });
+
   it('stateless CI: CTL_CA or CTL_CA_FINGERPRINT trusts the controller without any profile', async () => {
     const creds = { CTL_CONTROLLER: ctl.url, CTL_USERNAME: bob.username, CTL_PASSWORD: bob.password };
     const configDir = await freshDir();
