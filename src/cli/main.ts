@@ -16,6 +16,7 @@ import { applyEnvFallbacks, envFallback } from './generic/env-fallback.js';
 import { readStdinFlags } from './generic/stdin-flags.js';
 import { topicsSummary } from './help-topics.js';
 import { describeFailure, formatFailure } from './output/failure.js';
+import { checkArgumentsUtf8 } from '../console/utf8.js';
 import { OUTPUT_FORMATS } from './output/formats.js';
 import { assemble, usageHint } from './tree.js';
 
@@ -104,6 +105,7 @@ export async function run(argv: readonly string[], settings: RunSettings): Promi
       running = action;
     });
     checkCommandPath(program, argv);
+    checkArgumentsUtf8(argv);
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT.ok;
   } catch (err) {
