@@ -5,7 +5,8 @@ import { UsageError } from '../../console/errors.js';
 import { envFallback } from '../generic/env-fallback.js';
 import { integer } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
-import { DEFAULT_PORT, defaultDataDir } from './paths.js';
+import { DEFAULT_PORT, dataDirSelection, defaultDataDir } from './paths.js';
+import { suggestCommand } from '../../console/command-hint.js';
 import { clearState, runningState, writeState } from './state.js';
 
 export interface StartOptions {
@@ -129,7 +130,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
   const other = runningState(opts.dataDir);
   if (other && other.pid !== process.pid) {
     throw new UsageError(`a controller (pid ${other.pid}) is already running on ${other.url} with data directory ${opts.dataDir}`, [
-      'stop it with `ctl controller stop` or choose another --data-dir',
+      `stop it with \`${suggestCommand('ctl controller stop', dataDirSelection(opts.dataDir, deps.env))}\` or choose another --data-dir`,
     ]);
   }
   const { startController } = await import('../../controller/index.js');
