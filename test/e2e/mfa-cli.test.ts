@@ -206,6 +206,9 @@ describe('ctl mfa and ctl login with MFA', () => {
       await carol.expect(0, ['mfa', 'enable', '--secret-out', file]);
       await carol.expect(0, ['mfa', 'verify', await code((await readFile(file, 'utf8')).trim())]);
       assert.match((await carol.expect(0, ['whoami'])).stdout, new RegExp(name));
+      // From the other profile, the mfa commands' own hints name it as well.
+      const already = await carol.expect(6, ['mfa', 'enable', '--secret-out', `${file}-2`, '--profile', 'carol-2']);
+      assert.match(already.stderr, /ctl mfa disable --profile carol-2, then ctl mfa enable --profile carol-2/);
     } finally {
       await carol.cleanup();
     }
