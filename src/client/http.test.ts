@@ -94,7 +94,10 @@ describe('toTransportError', () => {
     const err = toTransportError(withCode('SELF_SIGNED_CERT_IN_CHAIN'), url, 1000);
     assert.ok(err instanceof UntrustedCertificateError);
     assert.match(err.message, /TLS certificate of https:\/\/c\.example:1280 is not trusted/);
-    assert.match(err.hint ?? '', /ctl login https:\/\/c\.example:1280 --ca FILE/);
+    assert.match(err.hint ?? '', /`ctl login https:\/\/c\.example:1280 --ca FILE`/);
+    // For a profile a bare command would not pick, the login it suggests names that profile.
+    const named = toTransportError(withCode('SELF_SIGNED_CERT_IN_CHAIN'), url, 1000, { profile: 'qs2' });
+    assert.match(named.hint ?? '', /`ctl login https:\/\/c\.example:1280 --ca FILE --profile qs2`/);
   });
 });
 

@@ -358,6 +358,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       caPem,
       token,
       ...net,
+      selection: ctx.selection,
       // The controller answers 401 both for a dead session and for an identity not allowed the call (there is
       // no 403); asking for our own session tells the two apart.
       mapError: async (err, req) => {
@@ -412,7 +413,9 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       trust = await verifyChosen(url, req.caPem, 'the CA bundle of the identity file', net);
     } else {
       const knownCaPem = existing?.controller === url ? existing.caPem : s.list().find((p) => p.controller === url && p.caPem)?.caPem;
-      trust = await establishTrust({ url, knownCaPem, ...req.trust, io, confirm: async (m) => (await prompter()).confirm(m, { default: false }), ...net });
+      const confirm = async (m: string) => (await prompter()).confirm(m, { default: false });
+      const selection = profileSelection(name, s.current());
+      trust = await establishTrust({ url, knownCaPem, ...req.trust, io, confirm, selection, ...net });
     }
     const { token, session } = await authenticate(url, trust.caPem, await how(), { totp: req.totp, interactive: true });
     const identityName = session.identity?.name;
