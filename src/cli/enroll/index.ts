@@ -12,6 +12,7 @@ import { FailureError, RejectedError, UsageError } from '../../console/errors.js
 import { ApiError } from '../../protocol/errors.js';
 import { withMeta } from '../generic/meta.js';
 import { causeLines } from '../output/failure.js';
+import { shellQuote } from '../../console/command-hint.js';
 import { readStdin } from '../session/stdin.js';
 
 export interface EnrollOptions {
@@ -121,7 +122,8 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
       if (opts.username && result.username && result.username !== opts.username) {
         io.warn(`the enrollment was for username '${result.username}', not '${opts.username}'`);
       }
-      io.info(`Enrolled: the password of ${username ?? 'the identity'} is set. Log in with \`ctl login ${controller} -u ${username ?? 'USER'}\``);
+      const login = `ctl login ${controller} -u ${username ? shellQuote(username) : 'USER'}`;
+      io.info(`Enrolled: the password of ${username ?? 'the identity'} is set. Log in with \`${login}\``);
       return;
     }
     const key = await newKey(opts.keyType ?? 'ec');
@@ -133,7 +135,7 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
     const keyPem = key.export({ type: 'pkcs8', format: 'pem' }) as string;
     await reserved!.write(identityFileJson({ controller, cert: result.cert, key: keyPem, ca: caPem }));
     io.info(`Enrolled identity ${claims.sub}: wrote ${outFile} (key, certificate and CA bundle; keep it private)`);
-    io.info(`Log in with \`ctl login --identity ${outFile}\``);
+    io.info(`Log in with \`ctl login --identity ${shellQuote(outFile!)}\``);
   } catch (err) {
     await reserved?.abandon();
     throw err;
