@@ -54,10 +54,12 @@ describe('apiErrorFromResponse', () => {
   });
 
   it('keeps a cause sent as a bare string, and one that nests another', () => {
-    const plain = apiErrorFromResponse(400, { error: { code: 'COULD_NOT_VALIDATE', message: 'see cause', cause: 'too short' } });
-    assert.equal(plain.cause, 'too short');
-    const nested = { code: 'UNHANDLED', message: 'outer', cause: { field: 'password', reason: 'too short', value: '<redacted>' } };
-    assert.deepEqual(apiErrorFromResponse(400, { error: { code: 'COULD_NOT_VALIDATE', message: 'm', cause: nested } }).cause, nested);
+    const refusal = (cause: unknown) =>
+      apiErrorFromResponse(400, { error: { code: 'COULD_NOT_VALIDATE', message: 'm', cause } });
+    assert.equal(refusal('too short').cause, 'too short');
+    const inner = { field: 'password', reason: 'too short', value: '<x>' };
+    const nested = { code: 'UNHANDLED', message: 'outer', cause: inner };
+    assert.deepEqual(refusal(nested).cause, nested);
   });
 
   it('keeps the real status even when the code says otherwise', () => {

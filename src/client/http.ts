@@ -132,7 +132,8 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number, sele
   const name = err instanceof Error ? err.name : '';
   const raw = err instanceof Error ? err.message : String(err);
   const retrust =
-    `if this is a new controller or its CA changed, trust it again with \`${suggestCommand(`ctl login ${url.origin} --ca FILE`, selection)}\`; ` +
+    'if this is a new controller or its CA changed, trust it again with ' +
+    `\`${suggestCommand(`ctl login ${url.origin} --ca FILE`, selection)}\`; ` +
     'without a saved profile, set CTL_CA=FILE or CTL_CA_FINGERPRINT=SHA256';
   if (code && UNTRUSTED_CODES.has(code)) {
     return new UntrustedCertificateError(

@@ -175,8 +175,10 @@ function mfaPending(session: CurrentApiSession): boolean {
 function pendingMfa(session: CurrentApiSession, who: string | undefined, selection: Selection): AuthError {
   const identity = who ? `identity '${who}'` : 'this identity';
   if (mustEnroll(session)) {
-    return new AuthError(`MFA is pending: ${identity} must set up MFA (its auth policy requires TOTP) before other commands are allowed`, [
-      `run \`${suggestCommand('ctl mfa enable', selection)}\` (or \`${suggestCommand('ctl mfa enable --secret-out FILE', selection)}\` in a script)`,
+    const enable = suggestCommand('ctl mfa enable', selection);
+    const scripted = suggestCommand('ctl mfa enable --secret-out FILE', selection);
+    return new AuthError(`MFA is pending: ${identity} must set up MFA first (its auth policy requires TOTP)`, [
+      `run \`${enable}\` (or \`${scripted}\` in a script)`,
     ]);
   }
   return new AuthError(`MFA is pending: the session of ${identity} has not given its MFA code`, [
@@ -489,5 +491,15 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return result;
   }
 
-  return { current, client, anonymousClient, login, loginWithCertificate, loginWithExtJwt, logout, endOneOffSession, profiles: store };
+  return {
+    current,
+    client,
+    anonymousClient,
+    login,
+    loginWithCertificate,
+    loginWithExtJwt,
+    logout,
+    endOneOffSession,
+    profiles: store,
+  };
 }

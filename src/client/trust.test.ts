@@ -142,7 +142,8 @@ describe('establishTrust', () => {
       assert.deepEqual(asked, []);
     }
     // Logging in a profile a bare command would not pick: the re-trusting login names it, not the current one.
-    await assert.rejects(run({ knownCaPem: otherRootPem, yes: true, selection: { profile: 'qs2' } }).result, (err: unknown) => {
+    const elsewhere = run({ knownCaPem: otherRootPem, yes: true, selection: { profile: 'qs2' } });
+    await assert.rejects(elsewhere.result, (err: unknown) => {
       assert.ok(err instanceof FailureError);
       assert.match(err.details.join('\n'), /ctl login \S+ --ca-fingerprint \S+ --profile qs2 {3}\(or --ca FILE\)/);
       return true;

@@ -183,7 +183,12 @@ async function alreadyTrusted(url: string, caPem: string | undefined, net: NetOp
  * and the first-contact prompt must not paper over that. Nothing is trusted or sent; re-trusting is an explicit
  * --ca-fingerprint (of the new CA, checked out of band) or --ca FILE.
  */
-async function changedCa(url: string, knownCaPem: string, selection: Selection | undefined, net: NetOptions): Promise<FailureError> {
+async function changedCa(
+  url: string,
+  knownCaPem: string,
+  selection: Selection | undefined,
+  net: NetOptions,
+): Promise<FailureError> {
   const served = await fetchCaBundle(url, net).catch(() => undefined);
   const now = served ? bundleFingerprint(served) : undefined;
   return new FailureError(`the CA of ${url} has changed since this profile trusted it; nothing was sent to it`, [

@@ -6,7 +6,8 @@ describe('suggestCommand', () => {
   it('appends the options that select the same profile and data directory, shell-quoted', () => {
     assert.equal(suggestCommand('ctl mfa enable'), 'ctl mfa enable');
     assert.equal(suggestCommand('ctl mfa enable', { profile: 'qs2' }), 'ctl mfa enable --profile qs2');
-    assert.equal(suggestCommand('ctl controller stop', { dataDir: "/tmp/my ctrl's" }), `ctl controller stop --data-dir '/tmp/my ctrl'\\''s'`);
+    const stop = suggestCommand('ctl controller stop', { dataDir: "/tmp/my ctrl's" });
+    assert.equal(stop, `ctl controller stop --data-dir '/tmp/my ctrl'\\''s'`);
   });
 
   it('names the profile only when a bare command would pick another one', () => {

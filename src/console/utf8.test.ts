@@ -8,12 +8,13 @@ import type { IO } from './io.js';
 import { checkArgumentsUtf8, decodeUtf8 } from './utf8.js';
 
 const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9]); // "café" in Latin-1
+const usage = (pattern: RegExp) => (e: Error) => e instanceof UsageError && pattern.test(e.message);
 
 describe('decodeUtf8', () => {
   it('decodes UTF-8 (dropping a byte-order mark) and refuses anything else, naming the source', () => {
     assert.equal(decodeUtf8(Buffer.from('café ✓'), 'x'), 'café ✓');
     assert.equal(decodeUtf8(Buffer.from('\uFEFF{}'), 'x'), '{}');
-    assert.throws(() => decodeUtf8(latin1, 'data.json'), (e: Error) => e instanceof UsageError && /data\.json is not valid UTF-8/.test(e.message));
+    assert.throws(() => decodeUtf8(latin1, 'data.json'), usage(/data\.json is not valid UTF-8/));
     assert.throws(() => decodeUtf8(latin1, 'f', InvalidArgumentError), InvalidArgumentError);
   });
 });
@@ -38,7 +39,7 @@ describe('readStdin', () => {
   });
 
   it('refuses stdin that is not UTF-8', async () => {
-    await assert.rejects(readStdin(io(latin1)), (e: Error) => e instanceof UsageError && /stdin is not valid UTF-8/.test(e.message));
+    await assert.rejects(readStdin(io(latin1)), usage(/stdin is not valid UTF-8/));
     await assert.rejects(readStdin(io(latin1, Buffer.from('\n')), { firstLine: true }), UsageError);
   });
 });

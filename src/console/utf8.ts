@@ -8,7 +8,11 @@ const REPLACEMENT = '\uFFFD';
  * `bytes` as UTF-8 text, or `Failure` naming `source` when they are not valid UTF-8 (a Latin-1 file, a binary one).
  * A byte-order mark is dropped, as editors write one.
  */
-export function decodeUtf8(bytes: Uint8Array, source: string, Failure: new (message: string) => Error = UsageError): string {
+export function decodeUtf8(
+  bytes: Uint8Array,
+  source: string,
+  Failure: new (message: string) => Error = UsageError,
+): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

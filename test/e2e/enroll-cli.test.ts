@@ -239,7 +239,8 @@ describe('ctl enroll (updb)', () => {
     const policy = unique('long-passwords');
     await f.cli.expect(0, ['auth-policy', 'create', policy, '--primary', 'password', '--min-password-length', '12']);
     const { id, jwtFile } = await newIdentity(['--updb', unique('carol'), '--auth-policy', policy]);
-    const r = await runCtl(['enroll', jwtFile, '--password-stdin'], { configDir: await tempConfigDir(), stdin: 'short-1\n' });
+    const configDir = await tempConfigDir();
+    const r = await runCtl(['enroll', jwtFile, '--password-stdin'], { configDir, stdin: 'short-1\n' });
     assert.equal(r.code, 6, describeRun(['enroll', '--password-stdin'], r));
     assert.match(r.stderr, /enrollment refused/);
     assert.match(r.stderr, /at least 12 characters long/);

@@ -79,13 +79,14 @@ describe('generic verbs through ctl', () => {
     await f.cli.expect(0, ['service', 'delete', '--where', 'name contains "tmp-"', '--yes']);
   });
 
-  it('refuses text that is not UTF-8 (exit 2), in an argument, a --data file or stdin, and creates nothing', async () => {
+  it('refuses text that is not UTF-8 (exit 2): an argument, a --data file, stdin; nothing is created', async () => {
     const latin1 = Buffer.from('{"name":"caf\xe9","type":"intercept.v1"}', 'latin1');
     const file = path.join(f.tmp, 'latin1.json');
     await writeFile(file, latin1);
     // The shell passes the Latin-1 byte itself: Node turns it into U+FFFD before ctl sees the argument.
     const shell = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn('/bin/sh', ['-c', `exec "$0" "$1" identity create "$(printf 'caf\\351')"`, process.execPath, CTL_BIN], {
+      const script = `exec "$0" "$1" identity create "$(printf 'caf\\351')"`;
+      const child = spawn('/bin/sh', ['-c', script, process.execPath, CTL_BIN], {
         env: ctlEnv({ configDir: f.cli.configDir }),
         stdio: ['ignore', 'ignore', 'pipe'],
       });
@@ -95,9 +96,10 @@ describe('generic verbs through ctl', () => {
     });
     assert.equal(shell.code, 2, shell.stderr);
     assert.match(shell.stderr, /argument 3 .* is not valid UTF-8/);
-    const data = await f.cli.expect(2, ['config', 'create', 'caf-data', '--type', 'intercept.v1', '--data', `@${file}`]);
+    const create = ['config', 'create', 'caf-data', '--type', 'intercept.v1', '--data'];
+    const data = await f.cli.expect(2, [...create, `@${file}`]);
     assert.match(data.stderr, /latin1\.json is not valid UTF-8/);
-    const piped = await f.cli.expect(2, ['config', 'create', 'caf-data', '--type', 'intercept.v1', '--data', '-'], { stdin: latin1 });
+    const piped = await f.cli.expect(2, [...create, '-'], { stdin: latin1 });
     assert.match(piped.stderr, /stdin is not valid UTF-8/);
     const stdin = await f.cli.expect(2, ['api', 'POST', '/identities', '--data', '@-'], { stdin: latin1 });
     assert.match(stdin.stderr, /stdin is not valid UTF-8/);

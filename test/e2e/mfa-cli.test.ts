@@ -196,11 +196,11 @@ describe('ctl mfa and ctl login with MFA', () => {
       assert.match(pending.stderr, /`ctl mfa enable`/);
       assert.doesNotMatch(pending.stderr, /admin identity/);
       // Logged in on a profile that is not the current one, the hints name it: a bare command would act on another.
-      const other = await carol.expect(0, ['login', ctl.url, '-u', name, '--password-stdin', '--ca', ctl.caFile, '--profile', 'carol-2'], {
-        stdin: `${password}\n`,
-      });
+      const login2 = ['login', ctl.url, '-u', name, '--password-stdin', '--ca', ctl.caFile, '--profile', 'carol-2'];
+      const other = await carol.expect(0, login2, { stdin: `${password}\n` });
       assert.match(other.stderr, /`ctl mfa enable --profile carol-2`/);
-      assert.match((await carol.expect(4, ['whoami', '--profile', 'carol-2'])).stderr, /`ctl mfa enable --profile carol-2`/);
+      const pending2 = await carol.expect(4, ['whoami', '--profile', 'carol-2']);
+      assert.match(pending2.stderr, /`ctl mfa enable --profile carol-2`/);
       assert.match((await carol.expect(0, ['mfa', 'status'])).stdout, /not enabled/);
       const file = path.join(path.dirname(carol.configDir), 'carol.secret');
       await carol.expect(0, ['mfa', 'enable', '--secret-out', file]);

@@ -56,7 +56,7 @@ describe('ctl quickstart', () => {
     assert.match(r.stderr, new RegExp(`reusing the controller running on .* \\(pid ${status.pid}\\)`));
   });
 
-  it('run with --data-dir, suggests controller commands with that --data-dir: without it they act on another', async () => {
+  it('with --data-dir, suggests controller commands with that --data-dir (without, they act on another)', async () => {
     const flagged = { ...env, CTL_DATA_DIR: undefined };
     const dir = env.CTL_DATA_DIR;
     const r = await expectCtl(0, ['quickstart', '--data-dir', dir], { env: flagged, configDir, process: true });
@@ -66,7 +66,8 @@ describe('ctl quickstart', () => {
     assert.equal(again.code, 2, again.stderr);
     assert.ok(again.stderr.includes(`\`ctl controller stop --data-dir ${dir}\``), again.stderr);
     // With the data directory from the environment, the bare commands are the right ones.
-    assert.match((await expectCtl(0, ['quickstart'], { env, configDir, process: true })).stderr, /ctl controller stop to shut it down/);
+    const plain = await expectCtl(0, ['quickstart'], { env, configDir, process: true });
+    assert.match(plain.stderr, /ctl controller stop to shut it down/);
   });
 
   it('is stopped by ctl controller stop', async () => {

@@ -103,10 +103,11 @@ describe('login', () => {
     await expectCtl(4, ['whoami'], { configDir });
   });
 
-  it("after a CA change on a profile that is not the current one, the logins suggested to re-trust name that profile", async () => {
+  it('after a CA change on a profile that is not current, the re-trusting logins suggested name it', async () => {
     const configDir = await freshDir();
-    await expectCtl(0, loginArgs(['--ca', ctl.caFile]), { configDir, stdin: `${ctl.adminPassword}\n` });
-    await expectCtl(0, loginArgs(['--ca', ctl.caFile, '--profile', 'qs2']), { configDir, stdin: `${ctl.adminPassword}\n` });
+    const stdin = `${ctl.adminPassword}\n`;
+    await expectCtl(0, loginArgs(['--ca', ctl.caFile]), { configDir, stdin });
+    await expectCtl(0, loginArgs(['--ca', ctl.caFile, '--profile', 'qs2']), { configDir, stdin });
     // As if the controller of qs2 had been rebuilt with a new CA: the profile trusts a CA it no longer chains to.
     const file = path.join(configDir, 'config.json');
     const config = JSON.parse(await readFile(file, 'utf8'));
@@ -115,7 +116,7 @@ describe('login', () => {
     const list = await runCtl(['identity', 'list', '--profile', 'qs2'], { configDir });
     assert.equal(list.code, 1, describeRun(['identity list --profile qs2'], list));
     assert.match(list.stderr, /`ctl login \S+ --ca FILE --profile qs2`/);
-    const login = await runCtl(loginArgs(['--yes', '--profile', 'qs2']), { configDir, stdin: `${ctl.adminPassword}\n` });
+    const login = await runCtl(loginArgs(['--yes', '--profile', 'qs2']), { configDir, stdin });
     assert.equal(login.code, 1, describeRun(['login --profile qs2'], login));
     assert.match(login.stderr, /has changed since this profile trusted it/);
     assert.match(login.stderr, /ctl login \S+ --ca-fingerprint \S+ --profile qs2 {3}\(or --ca FILE\)/);
@@ -305,7 +306,12 @@ describe('environment overrides', () => {
 
   it('a CTL_USERNAME/CTL_PASSWORD login ends its API session when the command ends, succeeded or failed', async () => {
     const carl = await createUser(admin, { name: `carl-${Date.now()}` });
-    const env = { CTL_CONTROLLER: ctl.url, CTL_USERNAME: carl.username, CTL_PASSWORD: carl.password, CTL_CA: ctl.caFile };
+    const env = {
+      CTL_CONTROLLER: ctl.url,
+      CTL_CA: ctl.caFile,
+      CTL_USERNAME: carl.username,
+      CTL_PASSWORD: carl.password,
+    };
     const configDir = await freshDir();
     const sessionsOfCarl = async () =>
       (await admin.get('/api-sessions', { query: { filter: `identity = "${carl.id}"`, limit: -1 } })).body.data.length;

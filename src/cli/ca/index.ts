@@ -79,7 +79,9 @@ export async function runCaCreate(opts: CaCreateOptions, deps: Deps): Promise<vo
   announceCreated(deps.io, ca, opts.name, created.id);
   const detail = await api.get<{ verificationToken?: string }>(entityPath(ca, created.id));
   const verify = (await suggester(deps))(`ctl ca verify ${shellQuote(opts.name)} --ca-key CA-KEY.pem`);
-  deps.io.info(`verify it with \`${verify}\`, or a certificate the CA signs with common name ${detail.verificationToken}`);
+  deps.io.info(
+    `verify it with \`${verify}\`, or a certificate the CA signs with common name ${detail.verificationToken}`,
+  );
 }
 
 export interface CaVerifyOptions {

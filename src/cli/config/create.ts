@@ -54,7 +54,11 @@ export function buildConfigCreate(deps: Deps, run = runConfigCreate): CommandUnk
  * Refuses data that fails the type's schema, naming the path, as the controller would. A schema this side cannot
  * compile (a draft it does not know) is left to the controller.
  */
-export function checkAgainstType(type: Record<string, unknown>, data: Record<string, unknown>, suggest = (command: string) => command): void {
+export function checkAgainstType(
+  type: Record<string, unknown>,
+  data: Record<string, unknown>,
+  suggest = (command: string) => command,
+): void {
   if (!type.schema || typeof type.schema !== 'object') return;
   let validate;
   try {

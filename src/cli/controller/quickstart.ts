@@ -42,7 +42,8 @@ export async function runQuickstart(opts: QuickstartOptions, deps: Deps, launch:
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   let state = runningState(opts.dataDir);
   const sessions = await deps.sessions();
-  const password = adminPassword(opts.dataDir, Boolean(state), profileSelection(opts.profile, (await sessions.profiles()).current()));
+  const profile = profileSelection(opts.profile, (await sessions.profiles()).current());
+  const password = adminPassword(opts.dataDir, Boolean(state), profile);
   if (state) {
     io.info(`reusing the controller running on ${state.url} (pid ${state.pid})`);
   } else {
@@ -60,7 +61,8 @@ export async function runQuickstart(opts: QuickstartOptions, deps: Deps, launch:
       '  ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt',
       `  ctl identity list 'anyOf(roleAttributes) = "sales"'`,
       '  ctl whoami',
-      `  ${suggestCommand('ctl controller status', dataDir)}        # ${suggestCommand('ctl controller stop', dataDir)} to shut it down`,
+      `  ${suggestCommand('ctl controller status', dataDir)}        ` +
+        `# ${suggestCommand('ctl controller stop', dataDir)} to shut it down`,
     ].join('\n'),
   );
 }

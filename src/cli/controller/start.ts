@@ -130,7 +130,8 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
   const other = runningState(opts.dataDir);
   if (other && other.pid !== process.pid) {
     throw new UsageError(`a controller (pid ${other.pid}) is already running on ${other.url} with data directory ${opts.dataDir}`, [
-      `stop it with \`${suggestCommand('ctl controller stop', dataDirSelection(opts.dataDir, deps.env))}\` or choose another --data-dir`,
+      `stop it with \`${suggestCommand('ctl controller stop', dataDirSelection(opts.dataDir, deps.env))}\` ` +
+        'or choose another --data-dir',
     ]);
   }
   const { startController } = await import('../../controller/index.js');

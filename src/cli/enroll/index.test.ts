@@ -10,13 +10,15 @@ describe('findJwt', () => {
     assert.equal(findJwt(`${jwt}\n`, 'a.jwt'), jwt);
     assert.equal(findJwt(`hello\n${jwt}\n`, 'a.jwt'), jwt);
     assert.equal(findJwt(`${jwt}\nregards, the admin\n`, 'a.jwt'), jwt);
-    assert.equal(findJwt(`Your token:\r\n\t${jwt}  \r\nsee you. ${jwt}\n`, 'a.jwt'), jwt, 'the same JWT twice is still one');
+    const twice = `Your token:\r\n\t${jwt}  \r\nsee you. ${jwt}\n`;
+    assert.equal(findJwt(twice, 'a.jwt'), jwt, 'the same JWT twice is still one');
   });
 
   it('says plainly, naming the file, when it holds none or several', () => {
-    assert.throws(() => findJwt('hello\nworld.x\n', 'm.jwt'), (e: Error) => e instanceof UsageError && /m\.jwt holds no enrollment JWT/.test(e.message));
+    const usage = (pattern: RegExp) => (e: Error) => e instanceof UsageError && pattern.test(e.message);
+    assert.throws(() => findJwt('hello\nworld.x\n', 'm.jwt'), usage(/m\.jwt holds no enrollment JWT/));
     assert.throws(() => findJwt('', 'stdin'), /stdin holds no enrollment JWT/);
     const other = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ5In0.b3RoZXI';
-    assert.throws(() => findJwt(`${jwt}\n${other}\n`, 'm.jwt'), (e: Error) => e instanceof UsageError && /holds 2 JWTs/.test(e.message));
+    assert.throws(() => findJwt(`${jwt}\n${other}\n`, 'm.jwt'), usage(/holds 2 JWTs/));
   });
 });

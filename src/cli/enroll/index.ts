@@ -57,11 +57,15 @@ interface Claims {
 // A compact JWS: three base64url parts, the first a JSON object (so it starts `eyJ`, the encoding of `{"`).
 const COMPACT_JWS = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
-/** The one JWT among the words of a file (mail text or a note around it is common), or a usage error naming the file. */
+/** The one JWT among the words of a file (mail text or a note around it is common), or a usage error naming it. */
 export function findJwt(text: string, source: string): string {
   const found = text.split(/\s+/).filter((word) => COMPACT_JWS.test(word));
-  if (found.length === 0) throw new UsageError(`${source} holds no enrollment JWT (three base64url parts joined by dots)`);
-  if (new Set(found).size > 1) throw new UsageError(`${source} holds ${found.length} JWTs: keep only the one to redeem`);
+  if (found.length === 0) {
+    throw new UsageError(`${source} holds no enrollment JWT (three base64url parts joined by dots)`);
+  }
+  if (new Set(found).size > 1) {
+    throw new UsageError(`${source} holds ${found.length} JWTs: keep only the one to redeem`);
+  }
   return found[0]!;
 }
 

@@ -35,7 +35,8 @@ function scripted(routes: Record<string, Handler | Handler[]>) {
 }
 
 function depsFor(api: ApiClient, opts: { tty?: boolean; answers?: Answers; output?: string; profile?: string } = {}) {
-  const t = testDeps({ configDir: '/nonexistent', tty: opts.tty, answers: opts.answers, globals: { output: opts.output, profile: opts.profile } });
+  const globals = { output: opts.output, profile: opts.profile };
+  const t = testDeps({ configDir: '/nonexistent', tty: opts.tty, answers: opts.answers, globals });
   t.deps.api = async () => api;
   return t;
 }
@@ -63,7 +64,7 @@ describe('ctl mfa', () => {
     assert.deepEqual(calls.map((c) => c.key), ['GET /current-identity/mfa']);
   });
 
-  it('enable --secret-out, on a profile a bare command would not pick, says how to finish on that profile', async () => {
+  it('enable --secret-out, on a profile a bare command would not pick, says how to finish on it', async () => {
     const { api } = scripted({
       'GET /current-identity/mfa': [notFound, () => unverified],
       'POST /current-identity/mfa': () => ({ id: 'm1' }),

@@ -69,7 +69,8 @@ async function showRecoveryCodes(deps: Deps, codes: readonly string[]): Promise<
   const cmd = await suggester(deps);
   deps.io.warn(
     'RECOVERY CODES: each one logs you in once in place of a code from the app, if you lose it. ' +
-      `Store them somewhere safe (a password manager, or on paper): \`${cmd('ctl mfa recovery-codes')}\` shows them again only for a code from the app.`,
+      'Store them somewhere safe (a password manager, or on paper): ' +
+      `\`${cmd('ctl mfa recovery-codes')}\` shows them again only for a code from the app.`,
   );
   for (let i = 0; i < codes.length; i += 5) deps.io.out(codes.slice(i, i + 5).join('  '));
 }
@@ -98,7 +99,8 @@ export async function runMfaEnable(opts: MfaEnableOptions, deps: Deps): Promise<
   const cmd = await suggester(deps);
   if (!interactive && opts.secretOut === undefined && opts.code === undefined) {
     throw new UsageError('ctl mfa enable shows a QR code and asks for a code: it needs a terminal', [
-      `in a script: ${cmd('ctl mfa enable --secret-out FILE')}, then ${cmd('ctl mfa verify CODE')} with a code computed from the secret in FILE`,
+      `in a script: ${cmd('ctl mfa enable --secret-out FILE')}, ` +
+        `then ${cmd('ctl mfa verify CODE')} with a code computed from the secret in FILE`,
     ]);
   }
   // The file is claimed before anything changes on the controller: a path that cannot be written fails now.
@@ -107,11 +109,15 @@ export async function runMfaEnable(opts: MfaEnableOptions, deps: Deps): Promise<
     const api = await deps.api();
     let status = await statusOf(api);
     if (status?.isVerified) {
-      throw new RejectedError('MFA is already enabled for this identity', [`to move to another authenticator: ${cmd('ctl mfa disable')}, then ${cmd('ctl mfa enable')}`]);
+      throw new RejectedError('MFA is already enabled for this identity', [
+        `to move to another authenticator: ${cmd('ctl mfa disable')}, then ${cmd('ctl mfa enable')}`,
+      ]);
     }
     if (status) io.info(`Continuing the MFA enrollment started earlier (\`${cmd('ctl mfa disable')}\` abandons it).`);
     else if (opts.code !== undefined && file === undefined) {
-      throw new UsageError('--code verifies an enrollment started earlier, and none is started', [`start one with: ${cmd('ctl mfa enable')} (in a terminal) or ${cmd('ctl mfa enable --secret-out FILE')}`]);
+      throw new UsageError('--code verifies an enrollment started earlier, and none is started', [
+        `start one with: ${cmd('ctl mfa enable')} (in a terminal) or ${cmd('ctl mfa enable --secret-out FILE')}`,
+      ]);
     } else {
       await api.post(MFA, undefined);
       status = await statusOf(api);
@@ -170,7 +176,8 @@ export async function runMfaStatus(deps: Deps): Promise<void> {
     state === 'enabled'
       ? 'MFA: enabled'
       : state === 'pending'
-        ? `MFA: enrollment started, not verified (finish with \`${cmd('ctl mfa enable')}\` or \`${cmd('ctl mfa verify CODE')}\`; ` +
+        ? `MFA: enrollment started, not verified (finish with \`${cmd('ctl mfa enable')}\` ` +
+          `or \`${cmd('ctl mfa verify CODE')}\`; ` +
           `\`${cmd('ctl mfa disable')}\` abandons it)`
         : `MFA: not enabled (\`${cmd('ctl mfa enable')}\` sets it up)`,
   );
@@ -188,7 +195,8 @@ export async function runMfaDisable(opts: { code?: string }, deps: Deps): Promis
   await withCode(deps, opts.code, 'Code from the app (or a recovery code) to confirm:', (code) =>
     api.delete(MFA, { headers: { 'mfa-validation-code': code } }).then(() => undefined),
   );
-  deps.io.info(`MFA is disabled: \`${(await suggester(deps))('ctl login')}\` no longer asks for a code (unless an auth policy requires one).`);
+  const login = (await suggester(deps))('ctl login');
+  deps.io.info(`MFA is disabled: \`${login}\` no longer asks for a code (unless an auth policy requires one).`);
 }
 
 export async function runMfaRecoveryCodes(opts: { code?: string }, deps: Deps): Promise<void> {
@@ -207,7 +215,8 @@ export async function runMfaRegenerate(opts: { code?: string }, deps: Deps): Pro
   const api = await deps.api();
   const status = await statusOf(api);
   if (!status || !status.isVerified) {
-    throw new NotFoundError('MFA is not enabled for this identity', [`set it up with: ${(await suggester(deps))('ctl mfa enable')}`]);
+    const enable = (await suggester(deps))('ctl mfa enable');
+    throw new NotFoundError('MFA is not enabled for this identity', [`set it up with: ${enable}`]);
   }
   let codes: string[] | undefined;
   await withCode(deps, opts.code, 'Code from the app:', async (code) => {

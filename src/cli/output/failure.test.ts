@@ -48,13 +48,16 @@ describe('describeFailure', () => {
   });
 
   it("prints the controller's cause whatever its shape: a string, a field error, a reason or message, nested", () => {
-    const lines = (cause: unknown) => describeFailure(new ApiError('COULD_NOT_VALIDATE', { cause: cause as never })).lines.slice(1);
-    assert.deepEqual(lines('the password must be at least 12 characters long'), ['the password must be at least 12 characters long']);
+    const lines = (cause: unknown) =>
+      describeFailure(new ApiError('COULD_NOT_VALIDATE', { cause: cause as never })).lines.slice(1);
+    const tooShort = 'the password must be at least 12 characters long';
+    assert.deepEqual(lines(tooShort), [tooShort]);
     assert.deepEqual(lines({ field: 'password', reason: 'the password is too short', value: '<redacted>' }), [
       'password: the password is too short (<redacted>)',
     ]);
     assert.deepEqual(lines({ reason: 'only a reason' }), ['only a reason']);
-    assert.deepEqual(lines({ code: 'UNHANDLED', message: 'outer', cause: { code: 'X', message: 'inner', cause: 'innermost' } }), [
+    const nested = { code: 'UNHANDLED', message: 'outer', cause: { code: 'X', message: 'inner', cause: 'innermost' } };
+    assert.deepEqual(lines(nested), [
       'outer',
       'inner',
       'innermost',

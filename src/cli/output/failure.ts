@@ -67,7 +67,8 @@ function apiFailure(err: ApiError): Failure {
  */
 function duplicateMessage(err: ApiError): string | undefined {
   const cause = err.cause;
-  if (err.code !== 'COULD_NOT_VALIDATE' || typeof cause !== 'object' || !('field' in cause) || !/unique index|duplicate/i.test(cause.reason)) return undefined;
+  if (err.code !== 'COULD_NOT_VALIDATE' || typeof cause !== 'object' || !('field' in cause)) return undefined;
+  if (!/unique index|duplicate/i.test(cause.reason)) return undefined;
   const label = err instanceof RequestApiError ? resourceOfPath(err.request.path)?.label : undefined;
   const what = label ?? 'entity';
   const article = /^[aeiou]/i.test(what) ? 'an' : 'a';

@@ -169,12 +169,12 @@ async function runCertificateLogin(opts: LoginOptions, deps: Deps): Promise<void
 }
 
 /** An auth policy requires MFA the identity has not set up: the session can only enroll, so say how. */
-async function warnIfMustEnroll(deps: Deps, result: { mfaEnrollmentRequired?: boolean }, profileName: string): Promise<void> {
+async function warnIfMustEnroll(deps: Deps, result: { mfaEnrollmentRequired?: boolean }, profile: string) {
   if (!result.mfaEnrollmentRequired) return;
-  const selection = profileSelection(profileName, (await (await deps.sessions()).profiles()).current());
+  const selection = profileSelection(profile, (await (await deps.sessions()).profiles()).current());
   deps.io.warn(
-    `the controller requires MFA of this identity, which has not set it up: run \`${suggestCommand('ctl mfa enable', selection)}\` now ` +
-      '(until then, other commands are refused)',
+    'the controller requires MFA of this identity, which has not set it up: ' +
+      `run \`${suggestCommand('ctl mfa enable', selection)}\` now (until then, other commands are refused)`,
   );
 }
 
