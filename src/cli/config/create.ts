@@ -45,7 +45,10 @@ export function buildConfigCreate(deps: Deps, run = runConfigCreate): CommandUnk
   return command.action(async (name, _opts, cmd) => {
     const o = cmd.opts() as { type?: string; configType?: string; data: Record<string, unknown> };
     const type = o.type ?? o.configType;
-    if (type === undefined) throw new UsageError("required option '--type <name-or-id>' not specified", ['e.g. --type intercept.v1 (ctl config-type list shows the types)']);
+    if (type === undefined) {
+      const list = (await suggester(deps))('ctl config-type list');
+      throw new UsageError("required option '--type <name-or-id>' not specified", [`e.g. --type intercept.v1 (${list} shows the types)`]);
+    }
     await dryRunnable(cmd, deps, (d) => run({ name, type, data: o.data, input: collectFields(cmd, flags) }, d));
   });
 }

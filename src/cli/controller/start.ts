@@ -6,7 +6,8 @@ import { envFallback } from '../generic/env-fallback.js';
 import { integer } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 import { DEFAULT_PORT, dataDirSelection, defaultDataDir } from './paths.js';
-import { suggestCommand } from '../../console/command-hint.js';
+import { shellQuote, suggestCommand } from '../../console/command-hint.js';
+import { suggester } from '../generic/suggest.js';
 import { clearState, runningState, writeState } from './state.js';
 
 export interface StartOptions {
@@ -162,7 +163,8 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     throw err;
   });
   writeState(opts.dataDir, { pid: process.pid, url: controller.url, port: controller.port, startedAt: deps.clock().toISOString() });
-  io.info(`data directory: ${opts.dataDir}; trust ${opts.dataDir}/ca-bundle.pem or run: ctl login ${controller.url} -u ${controller.adminUser}`);
+  const login = (await suggester(deps))(`ctl login ${controller.url} -u ${shellQuote(controller.adminUser)}`);
+  io.info(`data directory: ${opts.dataDir}; trust ${opts.dataDir}/ca-bundle.pem or run: ${login}`);
   if (opts.console !== undefined) io.info(`web console: ${controller.url}/zac/`);
   const signal = await stopSignal;
   io.info(`${signal}: shutting down`);
