@@ -14,10 +14,16 @@ export interface DepsSettings {
   pools?: ConnectionPools;
 }
 
-export function createDeps(settings: DepsSettings): Deps {
+/** The collaborators, and what the run calls once the command is over, failed or not. */
+export interface RunDeps extends Deps {
+  /** Ends what this run opened and saved nowhere (a CTL_USERNAME/CTL_PASSWORD session). */
+  finish(): Promise<void>;
+}
+
+export function createDeps(settings: DepsSettings): RunDeps {
   const { io, env, globals, pools } = settings;
   let sessions: Promise<SessionManager> | undefined;
-  const deps: Deps = {
+  const deps: RunDeps = {
     io,
     env,
     globals,
@@ -29,6 +35,9 @@ export function createDeps(settings: DepsSettings): Deps {
     prompter: async () => createInquirerPrompter(io),
     net: () => netOptions(io, globals(), pools),
     clock: () => new Date(),
+    finish: async () => {
+      if (sessions) await (await sessions.catch(() => undefined))?.endOneOffSession();
+    },
   };
   return deps;
 }

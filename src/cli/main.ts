@@ -17,6 +17,7 @@ import { readStdinFlags } from './generic/stdin-flags.js';
 import { topicsSummary } from './help-topics.js';
 import { clientVersion } from './package-version.js';
 import { describeFailure, formatFailure } from './output/failure.js';
+import { checkArgumentsUtf8 } from '../console/utf8.js';
 import { OUTPUT_FORMATS } from './output/formats.js';
 import { assemble, usageHint } from './tree.js';
 
@@ -99,12 +100,14 @@ export async function run(argv: readonly string[], settings: RunSettings): Promi
   const globals = () => (program ? globalsOf(program) : {});
   const io = settings.io ?? processIO(env, globals, () => running);
   const pools = connectionPools();
+  const deps = createDeps({ io, env, globals, pools });
   try {
-    program = await buildProgram(createDeps({ io, env, globals, pools }), argv);
+    program = await buildProgram(deps, argv);
     program.hook('preAction', (_root, action) => {
       running = action;
     });
     checkCommandPath(program, argv);
+    checkArgumentsUtf8(argv);
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT.ok;
   } catch (err) {
@@ -114,6 +117,7 @@ export async function run(argv: readonly string[], settings: RunSettings): Promi
     for (const line of lines) io.stderr.write(`${line}\n`);
     return failure.exitCode;
   } finally {
+    await deps.finish();
     await pools.closeAll();
   }
 }

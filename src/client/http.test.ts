@@ -53,6 +53,15 @@ describe('apiErrorFromResponse', () => {
     assert.deepEqual(err.cause, cause);
   });
 
+  it('keeps a cause sent as a bare string, and one that nests another', () => {
+    const refusal = (cause: unknown) =>
+      apiErrorFromResponse(400, { error: { code: 'COULD_NOT_VALIDATE', message: 'm', cause } });
+    assert.equal(refusal('too short').cause, 'too short');
+    const inner = { field: 'password', reason: 'too short', value: '<x>' };
+    const nested = { code: 'UNHANDLED', message: 'outer', cause: inner };
+    assert.deepEqual(refusal(nested).cause, nested);
+  });
+
   it('keeps the real status even when the code says otherwise', () => {
     assert.equal(apiErrorFromResponse(602, { error: { code: 'COULD_NOT_VALIDATE', message: 'm' } }).status, 602);
   });
@@ -87,7 +96,10 @@ describe('toTransportError', () => {
     const err = toTransportError(withCode('SELF_SIGNED_CERT_IN_CHAIN'), url, 1000);
     assert.ok(err instanceof UntrustedCertificateError);
     assert.match(err.message, /TLS certificate of https:\/\/c\.example:1280 is not trusted/);
-    assert.match(err.hint ?? '', /ctl login https:\/\/c\.example:1280 --ca FILE/);
+    assert.match(err.hint ?? '', /`ctl login https:\/\/c\.example:1280 --ca FILE`/);
+    // For a profile a bare command would not pick, the login it suggests names that profile.
+    const named = toTransportError(withCode('SELF_SIGNED_CERT_IN_CHAIN'), url, 1000, { profile: 'qs2' });
+    assert.match(named.hint ?? '', /`ctl login https:\/\/c\.example:1280 --ca FILE --profile qs2`/);
   });
 });
 

@@ -7,6 +7,8 @@ import { CLIENT_BASE, MANAGEMENT_BASE, SESSION_HEADER } from '../protocol/envelo
 import type { ListEnvelope } from '../protocol/envelope.js';
 import { ApiError } from '../protocol/errors.js';
 import type { ErrorCause } from '../protocol/errors.js';
+import { suggestCommand } from '../console/command-hint.js';
+import type { Selection } from '../console/command-hint.js';
 import type { ConnectionPools } from './pools.js';
 import { RequestApiError, TransportError } from './types.js';
 import type { ApiClient, ApiName, ApiResponse, ListQuery, RequestOptions } from './types.js';
@@ -37,6 +39,8 @@ export interface ApiClientOptions extends NetOptions {
   clientCert?: { cert: string; key: string };
   /** Called when the controller issues a session token (authenticate); the client also adopts it. */
   onSessionToken?: (token: string) => void;
+  /** The options that select the profile this client works for: the commands its errors suggest carry them. */
+  selection?: Selection;
   /** Lets the owner of the session turn an API error into a better one (401 into "session expired"). */
   mapError?: (err: ApiError, request: { method: string; path: string }) => Error | Promise<Error>;
 }
@@ -87,7 +91,7 @@ export function apiErrorFromResponse(status: number, body: unknown): ApiError {
     return new ApiError(wire.code, {
       status,
       message: str(wire.message),
-      cause: isRecord(wire.cause) ? (wire.cause as unknown as ErrorCause) : undefined,
+      cause: isRecord(wire.cause) || typeof wire.cause === 'string' ? (wire.cause as ErrorCause) : undefined,
       requestId: str(wire.requestId),
     });
   }
@@ -125,7 +129,7 @@ const UNTRUSTED_CODES = new Set([
 ]);
 
 /** A failed request as the user should read it: what happened, to which URL, and what to try. */
-export function toTransportError(err: unknown, url: URL, timeoutMs: number): TransportError {
+export function toTransportError(err: unknown, url: URL, timeoutMs: number, selection: Selection = {}): TransportError {
   if (err instanceof TransportError) return err;
   const where = url.origin + url.pathname;
   const code = errorCode(err);
@@ -133,7 +137,8 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number): Tra
   const name = err instanceof Error ? err.name : '';
   const raw = err instanceof Error ? err.message : String(err);
   const retrust =
-    `if this is a new controller or its CA changed, trust it again with \`ctl login ${url.origin} --ca FILE\`; ` +
+    'if this is a new controller or its CA changed, trust it again with ' +
+    `\`${suggestCommand(`ctl login ${url.origin} --ca FILE`, selection)}\`; ` +
     'without a saved profile, set CTL_CA=FILE or CTL_CA_FINGERPRINT=SHA256';
   if (code && UNTRUSTED_CODES.has(code)) {
     return new UntrustedCertificateError(
@@ -253,7 +258,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const answer = await (options.waiting ? options.waiting(url.host, exchange) : exchange());
       ({ status, headers: resHeaders, text } = answer);
     } catch (err) {
-      const failure = toTransportError(err, url, timeoutMs);
+      const failure = toTransportError(err, url, timeoutMs, options.selection);
       trace(`failed: ${failure.message}`);
       throw failure;
     }

@@ -5,6 +5,8 @@
 import type { Prompter } from '../console/prompter.js';
 import { AuthError, UsageError } from '../console/errors.js';
 import type { IO } from '../console/io.js';
+import { profileSelection, shellQuote, suggestCommand } from '../console/command-hint.js';
+import type { Selection } from '../console/command-hint.js';
 import { ApiError } from '../protocol/errors.js';
 import { createApiClient } from './http.js';
 import type { NetOptions } from './http.js';
@@ -26,6 +28,8 @@ export interface SessionContext {
   envTrust?: { caFile?: string; caFingerprint?: string };
   /** Where the credentials come from; undefined when there are none (not logged in). */
   credentials?: 'env-token' | 'env-password' | 'profile';
+  /** The options a suggested command needs to act on this profile too. */
+  selection: Selection;
 }
 
 export interface TrustFlags {
@@ -125,6 +129,11 @@ export interface SessionManager {
   /** External JWT authentication; the profile then holds the session token (log in again when it ends). */
   loginWithExtJwt(req: ExtJwtLoginRequest): Promise<LoginResult & { identityName?: string }>;
   logout(opts?: { profileName?: string }): Promise<LogoutResult>;
+  /**
+   * Ends the API session a CTL_USERNAME/CTL_PASSWORD login opened for this command: it is saved nowhere, so nothing
+   * could use it again, and left open it would linger on the controller until it expires. Never throws.
+   */
+  endOneOffSession(): Promise<void>;
   /** The profile store, for `ctl profile ...`. */
   profiles(): Promise<ProfileStore>;
 }
@@ -158,11 +167,33 @@ function mustEnroll(session: CurrentApiSession): boolean {
   return session.isMfaRequired === true && session.isMfaComplete !== true && (session.authQueries ?? []).some((q) => q.typeId === 'MFA' && q.isTotpEnrolled === false);
 }
 
+/** The session is partial: the controller still asks for MFA (`authQueries`), and allows little else until then. */
+function mfaPending(session: CurrentApiSession): boolean {
+  return (session.authQueries ?? []).length > 0 || (session.isMfaRequired === true && session.isMfaComplete !== true);
+}
+
+function pendingMfa(session: CurrentApiSession, who: string | undefined, selection: Selection): AuthError {
+  const identity = who ? `identity '${who}'` : 'this identity';
+  if (mustEnroll(session)) {
+    const enable = suggestCommand('ctl mfa enable', selection);
+    const scripted = suggestCommand('ctl mfa enable --secret-out FILE', selection);
+    return new AuthError(`MFA is pending: ${identity} must set up MFA first (its auth policy requires TOTP)`, [
+      `run \`${enable}\` (or \`${scripted}\` in a script)`,
+    ]);
+  }
+  return new AuthError(`MFA is pending: the session of ${identity} has not given its MFA code`, [
+    `log in again and give the code: \`${suggestCommand('ctl login', selection)}\` asks for it (or pass --totp CODE)`,
+  ]);
+}
+
+const ONE_OFF_END_TIMEOUT_MS = 5_000;
+
 export function createSessionManager(opts: SessionManagerOptions): SessionManager {
   const { env, io } = opts;
   const net: NetOptions = opts.net ?? {};
   let storePromise: Promise<ProfileStore> | undefined;
   let clientPromise: Promise<ApiClient> | undefined;
+  let oneOff: { baseUrl: string; caPem?: string; token: string } | undefined;
   const store = () => (storePromise ??= openProfileStore({ env, dir: opts.configDir }));
 
   async function prompter(): Promise<Prompter> {
@@ -170,16 +201,17 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return opts.prompter();
   }
 
-  function loginCommand(ctx: Pick<SessionContext, 'profileName' | 'controller' | 'username'>, profile?: Profile): string {
+  function loginCommand(ctx: Pick<SessionContext, 'controller' | 'username' | 'selection'>, profile?: Profile): string {
+    const q = shellQuote;
+    const url = ctx.controller ? q(ctx.controller) : '<url>';
     const parts = profile?.identityFile
-      ? ['ctl login', '--identity', profile.identityFile]
+      ? ['ctl login', '--identity', q(profile.identityFile)]
       : profile?.certFile
-        ? ['ctl login', ctx.controller ?? '<url>', '--cert', profile.certFile, '--key', profile.keyFile ?? '<key>']
+        ? ['ctl login', url, '--cert', q(profile.certFile), '--key', profile.keyFile ? q(profile.keyFile) : '<key>']
         : profile?.extJwtFile
-          ? ['ctl login', ctx.controller ?? '<url>', '--ext-jwt', profile.extJwtFile === '-' ? '<new token file>' : profile.extJwtFile]
-          : ['ctl login', ctx.controller ?? '<url>', '-u', ctx.username ?? '<user>'];
-    if (ctx.profileName !== 'default') parts.push('--profile', ctx.profileName);
-    return `\`${parts.join(' ')}\``;
+          ? ['ctl login', url, '--ext-jwt', profile.extJwtFile === '-' ? '<new token file>' : q(profile.extJwtFile)]
+          : ['ctl login', url, '-u', ctx.username ? q(ctx.username) : '<user>'];
+    return `\`${suggestCommand(parts.join(' '), ctx.selection)}\``;
   }
 
   async function current(): Promise<SessionContext> {
@@ -202,6 +234,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       controller,
       caPem,
       username: e.CTL_USERNAME || (sameController ? profile.username : undefined),
+      selection: profileSelection(profileName, stored),
     };
     if (e.CTL_CA || e.CTL_CA_FINGERPRINT) ctx.envTrust = { caFile: e.CTL_CA || undefined, caFingerprint: e.CTL_CA_FINGERPRINT || undefined };
     if (e.CTL_TOKEN) ctx.credentials = 'env-token';
@@ -312,6 +345,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     } else if (ctx.credentials === 'env-password') {
       const username = env.CTL_USERNAME ?? '';
       token = (await authenticate(baseUrl, caPem, passwordLogin(username, env.CTL_PASSWORD ?? ''), { interactive: false })).token;
+      oneOff = { baseUrl, caPem, token };
       rejected = () => new AuthError(`the session for ${username} (from CTL_USERNAME) was rejected by ${baseUrl}`);
     } else if (ctx.credentials === 'profile') {
       token = (await store()).session(ctx.profileName)?.token ?? '';
@@ -326,6 +360,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       caPem,
       token,
       ...net,
+      selection: ctx.selection,
       // The controller answers 401 both for a dead session and for an identity not allowed the call (there is
       // no 403); asking for our own session tells the two apart.
       mapError: async (err, req) => {
@@ -333,12 +368,24 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
         const probe = await api.request<{ data?: CurrentApiSession }>('GET', '/current-api-session', { throwHttpErrors: false }).catch(() => undefined);
         if (probe?.status !== 200) return rejected();
         const who = probe.body.data?.identity?.name;
+        if (probe.body.data && mfaPending(probe.body.data)) return pendingMfa(probe.body.data, who, ctx.selection);
         return new AuthError(`not authorised: ${baseUrl} refused ${req.method} ${req.path}${who ? ` for identity '${who}'` : ''}`, [
           'the management API requires an admin identity',
         ]);
       },
     });
     return api;
+  }
+
+  async function endOneOffSession(): Promise<void> {
+    if (!oneOff) return;
+    const { baseUrl, caPem, token } = oneOff;
+    oneOff = undefined;
+    // A controller that did not answer the command will not answer this either: do not make the user wait long.
+    const timeoutMs = Math.min(net.timeoutMs ?? ONE_OFF_END_TIMEOUT_MS, ONE_OFF_END_TIMEOUT_MS);
+    await createApiClient({ baseUrl, caPem, token, ...net, timeoutMs })
+      .delete('/current-api-session')
+      .catch(() => undefined);
   }
 
   async function anonymousClient(): Promise<ApiClient | undefined> {
@@ -368,7 +415,9 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       trust = await verifyChosen(url, req.caPem, 'the CA bundle of the identity file', net);
     } else {
       const knownCaPem = existing?.controller === url ? existing.caPem : s.list().find((p) => p.controller === url && p.caPem)?.caPem;
-      trust = await establishTrust({ url, knownCaPem, ...req.trust, io, confirm: async (m) => (await prompter()).confirm(m, { default: false }), ...net });
+      const confirm = async (m: string) => (await prompter()).confirm(m, { default: false });
+      const selection = profileSelection(name, s.current());
+      trust = await establishTrust({ url, knownCaPem, ...req.trust, io, confirm, selection, ...net });
     }
     const { token, session } = await authenticate(url, trust.caPem, await how(), { totp: req.totp, interactive: true });
     const identityName = session.identity?.name;
@@ -442,5 +491,15 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return result;
   }
 
-  return { current, client, anonymousClient, login, loginWithCertificate, loginWithExtJwt, logout, profiles: store };
+  return {
+    current,
+    client,
+    anonymousClient,
+    login,
+    loginWithCertificate,
+    loginWithExtJwt,
+    logout,
+    endOneOffSession,
+    profiles: store,
+  };
 }

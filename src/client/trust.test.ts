@@ -141,6 +141,13 @@ describe('establishTrust', () => {
       });
       assert.deepEqual(asked, []);
     }
+    // Logging in a profile a bare command would not pick: the re-trusting login names it, not the current one.
+    const elsewhere = run({ knownCaPem: otherRootPem, yes: true, selection: { profile: 'qs2' } });
+    await assert.rejects(elsewhere.result, (err: unknown) => {
+      assert.ok(err instanceof FailureError);
+      assert.match(err.details.join('\n'), /ctl login \S+ --ca-fingerprint \S+ --profile qs2 {3}\(or --ca FILE\)/);
+      return true;
+    });
     // Re-trusting on purpose: the new CA's fingerprint, given explicitly.
     assert.equal((await run({ knownCaPem: otherRootPem, caFingerprint: fp(rootPem) }).result).caPem, caBundlePem);
   });

@@ -6,6 +6,8 @@ import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IO } from '../console/io.js';
 import { DeclinedError, FailureError, UsageError } from '../console/errors.js';
+import { suggestCommand } from '../console/command-hint.js';
+import type { Selection } from '../console/command-hint.js';
 import { createApiClient, DEFAULT_TIMEOUT_MS, toTransportError, UntrustedCertificateError } from './http.js';
 import type { NetOptions } from './http.js';
 
@@ -22,6 +24,8 @@ export interface TrustOptions extends NetOptions {
   names?: { caFile: string; caFingerprint: string };
   /** `--yes`: accept the served bundle without asking. */
   yes?: boolean;
+  /** The options that select the profile being logged in: the login its refusals suggest must act on it too. */
+  selection?: Selection;
   io: IO;
   confirm(message: string): Promise<boolean>;
 }
@@ -179,14 +183,19 @@ async function alreadyTrusted(url: string, caPem: string | undefined, net: NetOp
  * and the first-contact prompt must not paper over that. Nothing is trusted or sent; re-trusting is an explicit
  * --ca-fingerprint (of the new CA, checked out of band) or --ca FILE.
  */
-async function changedCa(url: string, knownCaPem: string, net: NetOptions): Promise<FailureError> {
+async function changedCa(
+  url: string,
+  knownCaPem: string,
+  selection: Selection | undefined,
+  net: NetOptions,
+): Promise<FailureError> {
   const served = await fetchCaBundle(url, net).catch(() => undefined);
   const now = served ? bundleFingerprint(served) : undefined;
   return new FailureError(`the CA of ${url} has changed since this profile trusted it; nothing was sent to it`, [
     `trusted:    SHA-256 ${bundleFingerprint(knownCaPem)}`,
     `now served: ${now ? `SHA-256 ${now}` : '(the controller serves no readable CA bundle)'}`,
     'if the controller was rebuilt on purpose, check the new fingerprint with its operator, then trust it again with',
-    `  ctl login ${url} --ca-fingerprint ${now ?? 'SHA256'}   (or --ca FILE)`,
+    `  ${suggestCommand(`ctl login ${url} --ca-fingerprint ${now ?? 'SHA256'}`, selection)}   (or --ca FILE)`,
   ]);
 }
 
@@ -212,7 +221,7 @@ export async function establishTrust(opts: TrustOptions): Promise<TrustDecision>
     if (await alreadyTrusted(url, opts.knownCaPem, net)) {
       return { caPem: opts.knownCaPem, caFingerprint: bundleFingerprint(opts.knownCaPem) };
     }
-    throw await changedCa(url, opts.knownCaPem, net);
+    throw await changedCa(url, opts.knownCaPem, opts.selection, net);
   }
   if (await alreadyTrusted(url, undefined, net)) return {};
 

@@ -68,10 +68,11 @@ export interface FieldCause {
   value: string;
 }
 
-/** A nested cause carrying only a message (OpenZiti labels these UNHANDLED even on 4xx). */
+/** A nested cause carrying a message (OpenZiti labels these UNHANDLED even on 4xx); it may nest a cause of its own. */
 export interface MessageCause {
   code: string;
   message: string;
+  cause?: ErrorCause;
 }
 
 /** A cause with a message and data, as OpenZiti sends posture failures (INVALID_POSTURE: failed checks by policy id). */
@@ -80,7 +81,8 @@ export interface DataCause {
   data: Record<string, unknown>;
 }
 
-export type ErrorCause = FieldCause | MessageCause | DataCause;
+/** What a controller may send as `cause`; a client also keeps a bare string, which other servers send. */
+export type ErrorCause = FieldCause | MessageCause | DataCause | string;
 
 /** The `error` member of an error envelope on the wire. */
 export interface WireError {

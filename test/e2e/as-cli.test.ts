@@ -53,7 +53,8 @@ describe('ctl as IDENTITY_FILE', () => {
     await admin(['policy', 'update', 'sales-web', '--posture-checks', '#managed']);
     assert.match((await as(['services'])).stdout, /web\s+Dial\s+failing: DOMAIN/);
     const refused = await as(['session', 'create', 'web', '--dial'], 6);
-    assert.match(refused.stderr, /laptop-7 cannot dial web: .*\n.*posture: failing: DOMAIN/);
+    // The controller's cause first, then what to do about it.
+    assert.match(refused.stderr, /laptop-7 cannot dial web: .*\n.*Failed to pass posture checks .*\n.*posture: failing: DOMAIN/);
     const after = await as(['posture', 'submit', '--domain', 'corp.example.com']);
     assert.match(after.stdout, /web\s+Dial\s+passing/);
     const posture = parseJsonOutput(await f.cli.expect(0, ['api', 'GET', `/identities/${await identityId()}/posture-data`]));

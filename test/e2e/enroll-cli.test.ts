@@ -119,6 +119,17 @@ describe('ctl enroll refuses, and nothing is spent', () => {
     await expectCtl(0, ['enroll', jwtFile], { configDir });
   });
 
+  it('a JWT with text before or after it in the file is found and redeemed', async () => {
+    for (const wrap of [(jwt: string) => `hello\n${jwt}\n`, (jwt: string) => `${jwt}\nregards, the admin\n`]) {
+      const { id, name, jwtFile } = await newIdentity();
+      const file = path.join(f.tmp, `${name}-in-text.jwt`);
+      await writeFile(file, wrap((await readFile(jwtFile, 'utf8')).trim()));
+      const r = await runCtl(['enroll', file], { configDir: await tempConfigDir() });
+      assert.equal(r.code, 0, describeRun(['enroll', file], r));
+      assert.deepEqual((await detail(id)).enrollment, {});
+    }
+  });
+
   it('an expired JWT is refused before the controller is asked', async () => {
     const { id } = await newIdentity();
     const token = (await detail(id)).enrollment.ott.token;
@@ -228,6 +239,18 @@ describe('ctl enroll (updb)', () => {
     assert.equal(bad.code, 2);
   });
 
+  it("a password the auth policy refuses: the controller's reason is printed, and the enrollment stays", async () => {
+    const policy = unique('long-passwords');
+    await f.cli.expect(0, ['auth-policy', 'create', policy, '--primary', 'password', '--min-password-length', '12']);
+    const { id, jwtFile } = await newIdentity(['--updb', unique('carol'), '--auth-policy', policy]);
+    const configDir = await tempConfigDir();
+    const r = await runCtl(['enroll', jwtFile, '--password-stdin'], { configDir, stdin: 'short-1\n' });
+    assert.equal(r.code, 6, describeRun(['enroll', '--password-stdin'], r));
+    assert.match(r.stderr, /enrollment refused/);
+    assert.match(r.stderr, /at least 12 characters long/);
+    assert.ok((await detail(id)).enrollment.updb, 'the enrollment is still outstanding');
+  });
+
   it('usage mistakes are found before anything is read from the network', async () => {
     const { jwtFile } = await newIdentity();
     const configDir = await tempConfigDir();
@@ -238,7 +261,10 @@ describe('ctl enroll (updb)', () => {
     assert.equal(missing.code, 2);
     const garbage = path.join(f.tmp, 'garbage.jwt');
     await writeFile(garbage, 'not a jwt');
-    assert.equal((await runCtl(['enroll', garbage], { configDir })).code, 2);
+    const g = await runCtl(['enroll', garbage], { configDir });
+    assert.equal(g.code, 2, describeRun(['enroll', 'garbage'], g));
+    assert.match(g.stderr, /garbage\.jwt holds no enrollment JWT/);
+    assert.doesNotMatch(g.stderr, /bug/);
     await createIdentity(f.admin, { name: unique('unused') });
   });
 });

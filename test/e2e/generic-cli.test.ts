@@ -2,8 +2,11 @@
 // roles) resolved to ids, tags as --tag edits, --dry-run sending nothing, missing values named without a terminal,
 // and delete --where with its confirmation rule.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { jsonEntity, parseJsonOutput } from '../helpers/cli.js';
+import { CTL_BIN, ctlEnv, jsonEntity, parseJsonOutput } from '../helpers/cli.js';
 import { useCliFixture } from '../helpers/cli-fixture.js';
 import { assertStatus } from '../helpers/controller.js';
 
@@ -92,5 +95,34 @@ describe('generic verbs through ctl', () => {
     assert.match(id, /^\S+\n$/);
     assert.equal((await f.cli.expect(0, ['service', 'update', 'plain-svc', '-a', 'z'])).stdout, '');
     assert.equal((await f.cli.expect(0, ['service', 'delete', 'plain-svc', '--yes'])).stdout, '');
+  });
+
+  it('refuses text that is not UTF-8 (exit 2): an argument, a --data file, stdin; nothing is created', async () => {
+    const latin1 = Buffer.from('{"name":"caf\xe9","type":"intercept.v1"}', 'latin1');
+    const file = path.join(f.tmp, 'latin1.json');
+    await writeFile(file, latin1);
+    // The shell passes the Latin-1 byte itself: Node turns it into U+FFFD before ctl sees the argument.
+    const shell = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const script = `exec "$0" "$1" identity create "$(printf 'caf\\351')"`;
+      const child = spawn('/bin/sh', ['-c', script, process.execPath, CTL_BIN], {
+        env: ctlEnv({ configDir: f.cli.configDir }),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    assert.equal(shell.code, 2, shell.stderr);
+    assert.match(shell.stderr, /argument 3 .* is not valid UTF-8/);
+    const create = ['config', 'create', 'caf-data', '--type', 'intercept.v1', '--data'];
+    const data = await f.cli.expect(2, [...create, `@${file}`]);
+    assert.match(data.stderr, /latin1\.json is not valid UTF-8/);
+    const piped = await f.cli.expect(2, [...create, '-'], { stdin: latin1 });
+    assert.match(piped.stderr, /stdin is not valid UTF-8/);
+    const stdin = await f.cli.expect(2, ['api', 'POST', '/identities', '--data', '@-'], { stdin: latin1 });
+    assert.match(stdin.stderr, /stdin is not valid UTF-8/);
+    await f.cli.expect(2, ['api', 'POST', '/identities', '--data', `@${file}`]);
+    assert.deepEqual((await f.admin.get('/identities', { query: { filter: 'name contains "caf"' } })).body.data, []);
+    assert.deepEqual((await f.admin.get('/configs', { query: { filter: 'name contains "caf"' } })).body.data, []);
   });
 });

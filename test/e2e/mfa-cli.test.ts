@@ -190,11 +190,25 @@ describe('ctl mfa and ctl login with MFA', () => {
       await carol.expect(4, ['whoami']);
       const login = await carol.expect(0, ['login', ctl.url, '-u', name, '--password-stdin', '--ca', ctl.caFile], { stdin: `${password}\n` });
       assert.match(login.stderr, /requires MFA .*ctl mfa enable/);
+      // The partial session is not mistaken for a missing admin right: whoami says MFA is pending, and what to run.
+      const pending = await carol.expect(4, ['whoami']);
+      assert.match(pending.stderr, /MFA is pending/);
+      assert.match(pending.stderr, /`ctl mfa enable`/);
+      assert.doesNotMatch(pending.stderr, /admin identity/);
+      // Logged in on a profile that is not the current one, the hints name it: a bare command would act on another.
+      const login2 = ['login', ctl.url, '-u', name, '--password-stdin', '--ca', ctl.caFile, '--profile', 'carol-2'];
+      const other = await carol.expect(0, login2, { stdin: `${password}\n` });
+      assert.match(other.stderr, /`ctl mfa enable --profile carol-2`/);
+      const pending2 = await carol.expect(4, ['whoami', '--profile', 'carol-2']);
+      assert.match(pending2.stderr, /`ctl mfa enable --profile carol-2`/);
       assert.match((await carol.expect(0, ['mfa', 'status'])).stdout, /not enabled/);
       const file = path.join(path.dirname(carol.configDir), 'carol.secret');
       await carol.expect(0, ['mfa', 'enable', '--secret-out', file]);
       await carol.expect(0, ['mfa', 'verify', await code((await readFile(file, 'utf8')).trim())]);
       assert.match((await carol.expect(0, ['whoami'])).stdout, new RegExp(name));
+      // From the other profile, the mfa commands' own hints name it as well.
+      const already = await carol.expect(6, ['mfa', 'enable', '--secret-out', `${file}-2`, '--profile', 'carol-2']);
+      assert.match(already.stderr, /ctl mfa disable --profile carol-2, then ctl mfa enable --profile carol-2/);
     } finally {
       await carol.cleanup();
     }

@@ -56,6 +56,20 @@ describe('ctl quickstart', () => {
     assert.match(r.stderr, new RegExp(`reusing the controller running on .* \\(pid ${status.pid}\\)`));
   });
 
+  it('with --data-dir, suggests controller commands with that --data-dir (without, they act on another)', async () => {
+    const flagged = { ...env, CTL_DATA_DIR: undefined };
+    const dir = env.CTL_DATA_DIR;
+    const r = await expectCtl(0, ['quickstart', '--data-dir', dir], { env: flagged, configDir, process: true });
+    assert.ok(r.stderr.includes(`ctl controller status --data-dir ${dir}`), r.stderr);
+    assert.ok(r.stderr.includes(`ctl controller stop --data-dir ${dir} to shut it down`), r.stderr);
+    const again = await runCtl(['controller', 'start', '--data-dir', dir], { env: flagged, configDir, process: true });
+    assert.equal(again.code, 2, again.stderr);
+    assert.ok(again.stderr.includes(`\`ctl controller stop --data-dir ${dir}\``), again.stderr);
+    // With the data directory from the environment, the bare commands are the right ones.
+    const plain = await expectCtl(0, ['quickstart'], { env, configDir, process: true });
+    assert.match(plain.stderr, /ctl controller stop to shut it down/);
+  });
+
   it('is stopped by ctl controller stop', async () => {
     await expectCtl(0, ['controller', 'stop'], { env, configDir, process: true });
     const status = JSON.parse((await expectCtl(0, ['controller', 'status', '-o', 'json'], { env, configDir, process: true })).stdout);

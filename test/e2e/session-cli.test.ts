@@ -4,7 +4,7 @@
 // CTL_PASSWORD, CTL_TOKEN), and the config directory's permissions and secrecy.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { readFile, readdir, rm, stat } from 'node:fs/promises';
+import { readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -19,6 +19,7 @@ import {
   withLoggedInCli,
 } from '../helpers/cli.js';
 import { type HttpHelper, type TestController, assertStatus, createUser, startTestController } from '../helpers/controller.js';
+import { opensslCa } from '../helpers/openssl.js';
 import { REPO_ROOT } from '../helpers/spec.js';
 
 let ctl: TestController;
@@ -100,6 +101,25 @@ describe('login', () => {
     assert.ok(r.stderr.includes('--ca-fingerprint'), `stderr names --ca-fingerprint: ${r.stderr}`);
     assert.equal(r.stdout, '');
     await expectCtl(4, ['whoami'], { configDir });
+  });
+
+  it('after a CA change on a profile that is not current, the re-trusting logins suggested name it', async () => {
+    const configDir = await freshDir();
+    const stdin = `${ctl.adminPassword}\n`;
+    await expectCtl(0, loginArgs(['--ca', ctl.caFile]), { configDir, stdin });
+    await expectCtl(0, loginArgs(['--ca', ctl.caFile, '--profile', 'qs2']), { configDir, stdin });
+    // As if the controller of qs2 had been rebuilt with a new CA: the profile trusts a CA it no longer chains to.
+    const file = path.join(configDir, 'config.json');
+    const config = JSON.parse(await readFile(file, 'utf8'));
+    config.profiles.qs2.caPem = opensslCa('rebuilt-elsewhere').pem;
+    await writeFile(file, JSON.stringify(config));
+    const list = await runCtl(['identity', 'list', '--profile', 'qs2'], { configDir });
+    assert.equal(list.code, 1, describeRun(['identity list --profile qs2'], list));
+    assert.match(list.stderr, /`ctl login \S+ --ca FILE --profile qs2`/);
+    const login = await runCtl(loginArgs(['--yes', '--profile', 'qs2']), { configDir, stdin });
+    assert.equal(login.code, 1, describeRun(['login --profile qs2'], login));
+    assert.match(login.stderr, /has changed since this profile trusted it/);
+    assert.match(login.stderr, /ctl login \S+ --ca-fingerprint \S+ --profile qs2 {3}\(or --ca FILE\)/);
   });
 
   it('with a wrong password: exit 4, no session', async () => {
@@ -282,6 +302,26 @@ describe('environment overrides', () => {
       process: true,
     });
     assert.ok(r.stdout.includes(bob.name), r.stdout);
+  });
+
+  it('a CTL_USERNAME/CTL_PASSWORD login ends its API session when the command ends, succeeded or failed', async () => {
+    const carl = await createUser(admin, { name: `carl-${Date.now()}` });
+    const env = {
+      CTL_CONTROLLER: ctl.url,
+      CTL_CA: ctl.caFile,
+      CTL_USERNAME: carl.username,
+      CTL_PASSWORD: carl.password,
+    };
+    const configDir = await freshDir();
+    const sessionsOfCarl = async () =>
+      (await admin.get('/api-sessions', { query: { filter: `identity = "${carl.id}"`, limit: -1 } })).body.data.length;
+    assert.match((await expectCtl(0, ['whoami'], { configDir, env })).stdout, new RegExp(carl.name));
+    // Refused (carl is no admin): the session is ended all the same.
+    assert.equal((await runCtl(['identity', 'list'], { configDir, env })).code, 4);
+    await expectCtl(0, ['mfa', 'status'], { configDir, env });
+    await expectCtl(0, ['api', 'GET', '/current-identity'], { configDir, env });
+    await expectCtl(0, ['whoami'], { configDir, env });
+    assert.equal(await sessionsOfCarl(), 0, 'five one-off logins leave no API session behind');
   });
 
   it('stateless CI: CTL_CA or CTL_CA_FINGERPRINT trusts the controller without any profile', async () => {

@@ -25,8 +25,8 @@ export interface CtlResult {
 export interface RunOptions {
   /** Extra environment; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
-  /** Written to stdin, which is then closed. Without it stdin is /dev/null. */
-  stdin?: string;
+  /** Written to stdin, which is then closed. Without it stdin is /dev/null. Bytes as they are, text as UTF-8. */
+  stdin?: string | Buffer;
   /** The config directory (CTL_CONFIG_DIR). */
   configDir?: string;
   cwd?: string;

@@ -14,6 +14,7 @@ import { completeWith } from '../completion/hints.js';
 import { quote } from '../generic/resolve.js';
 import { OUTPUT_FORMATS, asFormat, type OutputFormat } from '../output/formats.js';
 import { render, renderOne } from '../output/render.js';
+import { causeLines } from '../output/failure.js';
 
 const USAGE = `Commands, after the identity file:
   services [NAME] [--config-types all|TYPE,...]   the services it may use: permissions, posture, configs
@@ -304,7 +305,8 @@ function explainRefusal(err: ApiError, s: AsSession, service: ClientService, typ
   };
   const details = hints[err.code];
   if (!details) return err;
-  return new CliError(`${s.name} cannot ${type.toLowerCase()} ${service.name}: ${err.message} (${err.code})`, EXIT.rejected, details);
+  const message = `${s.name} cannot ${type.toLowerCase()} ${service.name}: ${err.message} (${err.code})`;
+  return new CliError(message, EXIT.rejected, [...causeLines(err.cause), ...details]);
 }
 
 interface PostureFlags {

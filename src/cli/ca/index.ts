@@ -8,6 +8,8 @@ import { UsageError } from '../../console/errors.js';
 import { announceCreated } from '../generic/create.js';
 import { jsonObject } from '../generic/fields.js';
 import { withMeta } from '../generic/meta.js';
+import { suggester } from '../generic/suggest.js';
+import { shellQuote } from '../../console/command-hint.js';
 import { entityPath, fetchEntity, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
 import type { NounModule } from '../nouns/verbs.js';
@@ -76,7 +78,10 @@ export async function runCaCreate(opts: CaCreateOptions, deps: Deps): Promise<vo
   });
   await announceCreated(deps, ca, opts.name, created.id);
   const detail = await api.get<{ verificationToken?: string }>(entityPath(ca, created.id));
-  deps.io.info(`verify it with \`ctl ca verify ${opts.name} --ca-key CA-KEY.pem\`, or a certificate the CA signs with common name ${detail.verificationToken}`);
+  const verify = (await suggester(deps))(`ctl ca verify ${shellQuote(opts.name)} --ca-key CA-KEY.pem`);
+  deps.io.info(
+    `verify it with \`${verify}\`, or a certificate the CA signs with common name ${detail.verificationToken}`,
+  );
 }
 
 export interface CaVerifyOptions {

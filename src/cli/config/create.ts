@@ -13,6 +13,8 @@ import { addDryRun, dryRunnable } from '../generic/dry-run.js';
 import { addFieldFlags, collectFields, jsonObject } from '../generic/fields.js';
 import type { FieldInput } from '../generic/fields.js';
 import { withMeta } from '../generic/meta.js';
+import { suggester } from '../generic/suggest.js';
+import { shellQuote } from '../../console/command-hint.js';
 import { lookup } from '../generic/resolve.js';
 import { completeWith } from '../completion/hints.js';
 
@@ -43,7 +45,10 @@ export function buildConfigCreate(deps: Deps, run = runConfigCreate): CommandUnk
   return command.action(async (name, _opts, cmd) => {
     const o = cmd.opts() as { type?: string; configType?: string; data: Record<string, unknown> };
     const type = o.type ?? o.configType;
-    if (type === undefined) throw new UsageError("required option '--type <name-or-id>' not specified", ['e.g. --type intercept.v1 (ctl config-type list shows the types)']);
+    if (type === undefined) {
+      const list = (await suggester(deps))('ctl config-type list');
+      throw new UsageError("required option '--type <name-or-id>' not specified", [`e.g. --type intercept.v1 (${list} shows the types)`]);
+    }
     await dryRunnable(cmd, deps, (d) => run({ name, type, data: o.data, input: collectFields(cmd, flags) }, d));
   });
 }
@@ -52,7 +57,11 @@ export function buildConfigCreate(deps: Deps, run = runConfigCreate): CommandUnk
  * Refuses data that fails the type's schema, naming the path, as the controller would. A schema this side cannot
  * compile (a draft it does not know) is left to the controller.
  */
-export function checkAgainstType(type: Record<string, unknown>, data: Record<string, unknown>): void {
+export function checkAgainstType(
+  type: Record<string, unknown>,
+  data: Record<string, unknown>,
+  suggest = (command: string) => command,
+): void {
   if (!type.schema || typeof type.schema !== 'object') return;
   let validate;
   try {
@@ -66,7 +75,7 @@ export function checkAgainstType(type: Record<string, unknown>, data: Record<str
     throw new RejectedError(`--data does not satisfy the schema of config type ${String(type.name)}: ${failure.reason}`, [
       `field: ${failure.field}`,
       `value: ${JSON.stringify(failure.value) ?? '(none)'}`,
-      `see the schema: ctl config-type show ${String(type.name)} -o json`,
+      `see the schema: ${suggest(`ctl config-type show ${shellQuote(String(type.name))} -o json`)}`,
     ]);
   }
 }
@@ -74,7 +83,7 @@ export function checkAgainstType(type: Record<string, unknown>, data: Record<str
 export async function runConfigCreate(opts: ConfigCreateOptions, deps: Deps): Promise<void> {
   const api: ApiClient = await deps.api();
   const type = await lookup(api, resource('config-type'), opts.type);
-  checkAgainstType(type, opts.data);
+  checkAgainstType(type, opts.data, await suggester(deps));
   const id = await createEntity(api, config, { name: opts.name, configTypeId: type.id, data: opts.data }, opts.input);
   await announceCreated(deps, config, opts.name, id);
 }

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import type { Selection } from '../../console/command-hint.js';
 
 /**
  * The controller's default data directory: `$CTL_DATA_DIR`, else `$XDG_DATA_HOME/ctl/controller`, else
@@ -13,3 +14,12 @@ export function defaultDataDir(env: NodeJS.ProcessEnv): string {
 }
 
 export const DEFAULT_PORT = 1280;
+
+/**
+ * What a suggested controller command needs to act on `dataDir`: `--data-dir` (absolute, so that it holds from any
+ * directory) unless the bare command's default is that directory anyway.
+ */
+export function dataDirSelection(dataDir: string, env: NodeJS.ProcessEnv): Selection {
+  const dir = resolve(dataDir);
+  return dir === resolve(defaultDataDir(env)) ? {} : { dataDir: dir };
+}

@@ -7,7 +7,9 @@ import { FailureError, UsageError } from '../../console/errors.js';
 import { integer } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 import { spawnController, type Launcher } from './launcher.js';
-import { DEFAULT_PORT, defaultDataDir } from './paths.js';
+import { DEFAULT_PORT, dataDirSelection, defaultDataDir } from './paths.js';
+import { profileSelection, suggestCommand } from '../../console/command-hint.js';
+import type { Selection } from '../../console/command-hint.js';
 import { caBundleFile, runningState, type ControllerState } from './state.js';
 
 export interface QuickstartOptions {
@@ -39,16 +41,18 @@ export async function runQuickstart(opts: QuickstartOptions, deps: Deps, launch:
   const { io } = deps;
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   let state = runningState(opts.dataDir);
-  const password = adminPassword(opts.dataDir, Boolean(state));
+  const sessions = await deps.sessions();
+  const profile = profileSelection(opts.profile, (await sessions.profiles()).current());
+  const password = adminPassword(opts.dataDir, Boolean(state), profile);
   if (state) {
     io.info(`reusing the controller running on ${state.url} (pid ${state.pid})`);
   } else {
     state = await io.spin('starting the controller', () => startInBackground(opts, deps, launch, password));
     io.info(`started a controller on ${state.url} (pid ${state.pid}); data in ${opts.dataDir}`);
   }
-  const sessions = await deps.sessions();
   await sessions.login({ url: state.url, username: ADMIN, password, profileName: opts.profile, trust: { caFile: caBundleFile(opts.dataDir) } });
   await (await sessions.profiles()).use(opts.profile);
+  const dataDir = dataDirSelection(opts.dataDir, deps.env);
   io.info(
     [
       `logged in as '${ADMIN}'; profile '${opts.profile}' is now the current profile`,
@@ -57,7 +61,8 @@ export async function runQuickstart(opts: QuickstartOptions, deps: Deps, launch:
       '  ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt',
       `  ctl identity list 'anyOf(roleAttributes) = "sales"'`,
       '  ctl whoami',
-      '  ctl controller status        # ctl controller stop to shut it down',
+      `  ${suggestCommand('ctl controller status', dataDir)}        ` +
+        `# ${suggestCommand('ctl controller stop', dataDir)} to shut it down`,
     ].join('\n'),
   );
 }
@@ -66,12 +71,12 @@ export async function runQuickstart(opts: QuickstartOptions, deps: Deps, launch:
  * The quickstart admin password lives in the data directory (0600), so a later quickstart can log in again
  * to the controller it started. A controller started some other way has no such file: say how to log in.
  */
-function adminPassword(dataDir: string, running: boolean): string {
+function adminPassword(dataDir: string, running: boolean, profile: Selection): string {
   const file = join(dataDir, PASSWORD_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   if (running || existsSync(join(dataDir, 'ctl.db'))) {
     throw new UsageError(`the controller in ${dataDir} was not set up by quickstart, so its admin password is unknown here`, [
-      'log in with: ctl login <url> -u <admin user>',
+      `log in with: ${suggestCommand('ctl login <url> -u <admin user>', profile)}`,
     ]);
   }
   const password = randomBytes(18).toString('base64url');

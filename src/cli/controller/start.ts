@@ -5,7 +5,9 @@ import { InterruptedError, UsageError } from '../../console/errors.js';
 import { envFallback } from '../generic/env-fallback.js';
 import { integer } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
-import { DEFAULT_PORT, defaultDataDir } from './paths.js';
+import { DEFAULT_PORT, dataDirSelection, defaultDataDir } from './paths.js';
+import { shellQuote, suggestCommand } from '../../console/command-hint.js';
+import { suggester } from '../generic/suggest.js';
 import { clearState, runningState, writeState } from './state.js';
 
 export interface StartOptions {
@@ -129,7 +131,8 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
   const other = runningState(opts.dataDir);
   if (other && other.pid !== process.pid) {
     throw new UsageError(`a controller (pid ${other.pid}) is already running on ${other.url} with data directory ${opts.dataDir}`, [
-      'stop it with `ctl controller stop` or choose another --data-dir',
+      `stop it with \`${suggestCommand('ctl controller stop', dataDirSelection(opts.dataDir, deps.env))}\` ` +
+        'or choose another --data-dir',
     ]);
   }
   const { startController } = await import('../../controller/index.js');
@@ -162,7 +165,8 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     throw err;
   });
   writeState(opts.dataDir, { pid: process.pid, url: controller.url, port: controller.port, startedAt: deps.clock().toISOString() });
-  io.info(`data directory: ${opts.dataDir}; trust ${opts.dataDir}/ca-bundle.pem or run: ctl login ${controller.url} -u ${controller.adminUser}`);
+  const login = (await suggester(deps))(`ctl login ${controller.url} -u ${shellQuote(controller.adminUser)}`);
+  io.info(`data directory: ${opts.dataDir}; trust ${opts.dataDir}/ca-bundle.pem or run: ${login}`);
   if (opts.console !== undefined) io.info(`web console: ${controller.url}/zac/`);
   const signal = await stopSignal;
   io.info(`${signal}: shutting down`);

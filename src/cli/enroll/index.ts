@@ -11,6 +11,8 @@ import type { Deps } from '../deps.js';
 import { FailureError, RejectedError, UsageError } from '../../console/errors.js';
 import { ApiError } from '../../protocol/errors.js';
 import { withMeta } from '../generic/meta.js';
+import { causeLines } from '../output/failure.js';
+import { shellQuote } from '../../console/command-hint.js';
 import { readStdin } from '../session/stdin.js';
 import { newPassword } from './new-password.js';
 
@@ -53,6 +55,21 @@ interface Claims {
   exp?: number;
 }
 
+// A compact JWS: three base64url parts, the first a JSON object (so it starts `eyJ`, the encoding of `{"`).
+const COMPACT_JWS = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** The one JWT among the words of a file (mail text or a note around it is common), or a usage error naming it. */
+export function findJwt(text: string, source: string): string {
+  const found = text.split(/\s+/).filter((word) => COMPACT_JWS.test(word));
+  if (found.length === 0) {
+    throw new UsageError(`${source} holds no enrollment JWT (three base64url parts joined by dots)`);
+  }
+  if (new Set(found).size > 1) {
+    throw new UsageError(`${source} holds ${found.length} JWTs: keep only the one to redeem`);
+  }
+  return found[0]!;
+}
+
 /** The claims of a JWT, read without checking anything: only to know where to go and what to check. */
 async function readClaims(jwt: string): Promise<Claims> {
   const { decodeJwt } = await import('jose');
@@ -71,12 +88,13 @@ async function readClaims(jwt: string): Promise<Claims> {
 export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> {
   const { io } = deps;
   const { readFile } = await import('node:fs/promises');
-  let jwt: string;
+  let text: string;
   try {
-    jwt = (opts.jwtFile === '-' ? await readStdin(io) : await readFile(opts.jwtFile, 'utf8')).trim();
+    text = opts.jwtFile === '-' ? await readStdin(io) : await readFile(opts.jwtFile, 'utf8');
   } catch (err) {
     throw new UsageError(`cannot read ${opts.jwtFile}: ${(err as Error).message}`);
   }
+  const jwt = findJwt(text, opts.jwtFile === '-' ? 'stdin' : opts.jwtFile);
   const claims = await readClaims(jwt);
   if (claims.em !== 'ott' && claims.em !== 'updb') {
     throw new UsageError(`this JWT is for '${claims.em}' enrollment, which ctl cannot redeem yet (ott and updb can be)`);
@@ -109,7 +127,8 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
       if (opts.username && result.username && result.username !== opts.username) {
         io.warn(`the enrollment was for username '${result.username}', not '${opts.username}'`);
       }
-      io.info(`Enrolled: the password of ${username ?? 'the identity'} is set. Log in with \`ctl login ${controller} -u ${username ?? 'USER'}\``);
+      const login = `ctl login ${controller} -u ${username ? shellQuote(username) : 'USER'}`;
+      io.info(`Enrolled: the password of ${username ?? 'the identity'} is set. Log in with \`${login}\``);
       return;
     }
     const key = await newKey(opts.keyType ?? 'ec');
@@ -121,7 +140,7 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
     const keyPem = key.export({ type: 'pkcs8', format: 'pem' }) as string;
     await reserved!.write(identityFileJson({ controller, cert: result.cert, key: keyPem, ca: caPem }));
     io.info(`Enrolled identity ${claims.sub}: wrote ${outFile} (key, certificate and CA bundle; keep it private)`);
-    io.info(`Log in with \`ctl login --identity ${outFile}\``);
+    io.info(`Log in with \`ctl login --identity ${shellQuote(outFile!)}\``);
   } catch (err) {
     await reserved?.abandon();
     throw err;
@@ -163,7 +182,8 @@ async function redeem<T>(call: () => Promise<T>): Promise<T> {
       ENROLLMENT_EXPIRED: 'ask an administrator to refresh the enrollment (`ctl enrollment refresh ID`)',
       COULD_NOT_PROCESS_CSR: 'the controller refused the certificate request',
     };
-    throw new RejectedError(`enrollment refused: ${err.message} (${err.code})`, hints[err.code] ? [hints[err.code]] : []);
+    const details = [...causeLines(err.cause), ...(hints[err.code] ? [hints[err.code]] : [])];
+    throw new RejectedError(`enrollment refused: ${err.message} (${err.code})`, details);
   }
 }
 

@@ -7,6 +7,7 @@ import { completeWith } from '../completion/hints.js';
 import { given, integer } from './flags.js';
 import { UsageError } from '../../console/errors.js';
 import { FromStdin, parseJsonObject } from './stdin-flags.js';
+import { decodeUtf8 } from '../../console/utf8.js';
 
 /**
  * Flags derived from a resource's fields, for create and update. The catalogue says which fields a verb accepts and
@@ -297,8 +298,9 @@ export function jsonObject(value: string): Record<string, unknown> {
   let text = value;
   if (value.startsWith('@')) {
     try {
-      text = readFileSync(value.slice(1), 'utf8');
+      text = decodeUtf8(readFileSync(value.slice(1)), value.slice(1), InvalidArgumentError);
     } catch (err) {
+      if (err instanceof InvalidArgumentError) throw err;
       throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
     }
   }

@@ -6,6 +6,7 @@ import { createTestIO } from '../../client/testing/test-io.js';
 import type { TestIO } from '../../client/testing/test-io.js';
 import type { ListEnvelope } from '../../protocol/envelope.js';
 import type { Deps, GlobalOptions, Prompter } from '../deps.js';
+import type { SessionManager } from '../../client/session-manager.js';
 
 export interface Call {
   method: string;
@@ -101,9 +102,11 @@ export function testDeps(opts: TestDepsOptions = {}): TestDeps {
     env: opts.env ?? {},
     globals: () => opts.globals ?? {},
     api: async () => opts.api ?? fakeApi({}),
-    sessions: async () => {
-      throw new Error('sessions() is not faked');
-    },
+    // The default profile, current: the commands a message suggests need no --profile. Nothing else is faked.
+    sessions: async () =>
+      ({
+        current: async () => ({ profileName: 'default', profileSource: 'default', selection: {} }),
+      }) as unknown as SessionManager,
     prompter: async () => prompter,
     net: () => ({}),
     clock: () => opts.now ?? new Date('2025-11-21T12:00:00Z'),

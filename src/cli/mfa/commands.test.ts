@@ -2,6 +2,9 @@
 // sending anything. Includes OpenZiti's behaviour where it differs from this repository's controller (recovery
 // codes shown again by the view; a regeneration that answers empty). The real flows run in test/e2e/mfa-cli.test.ts.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../protocol/errors.js';
 import type { ApiClient, RequestOptions } from '../../client/types.js';
@@ -31,8 +34,9 @@ function scripted(routes: Record<string, Handler | Handler[]>) {
   return { api, calls };
 }
 
-function depsFor(api: ApiClient, opts: { tty?: boolean; answers?: Answers; output?: string } = {}) {
-  const t = testDeps({ configDir: '/nonexistent', tty: opts.tty, answers: opts.answers, globals: { output: opts.output } });
+function depsFor(api: ApiClient, opts: { tty?: boolean; answers?: Answers; output?: string; profile?: string } = {}) {
+  const globals = { output: opts.output, profile: opts.profile };
+  const t = testDeps({ configDir: '/nonexistent', tty: opts.tty, answers: opts.answers, globals });
   t.deps.api = async () => api;
   return t;
 }
@@ -58,6 +62,21 @@ describe('ctl mfa', () => {
     const { api, calls } = scripted({ 'GET /current-identity/mfa': notFound });
     await assert.rejects(runMfaEnable({ code: '123456' }, depsFor(api).deps), /none is started/);
     assert.deepEqual(calls.map((c) => c.key), ['GET /current-identity/mfa']);
+  });
+
+  it('enable --secret-out, on a profile a bare command would not pick, says how to finish on it', async () => {
+    const { api } = scripted({
+      'GET /current-identity/mfa': [notFound, () => unverified],
+      'POST /current-identity/mfa': () => ({ id: 'm1' }),
+    });
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'ctl-mfa-'));
+    try {
+      const { deps, io } = depsFor(api, { profile: 'qs2' });
+      await runMfaEnable({ secretOut: path.join(dir, 'totp.secret') }, deps);
+      assert.match(io.stderrText(), /Complete the enrollment with: ctl mfa verify CODE --profile qs2\n/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('enable refuses when MFA is already enabled', async () => {

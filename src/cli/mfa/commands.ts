@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { reserveSecretFile } from '../identity/secret-file.js';
 import { asFormat, isHuman } from '../output/formats.js';
 import { renderOne } from '../output/render.js';
+import { suggester } from '../generic/suggest.js';
 
 /** The MFA paths of the current identity: the same on both APIs, so the client's default one serves. */
 const MFA = '/current-identity/mfa';
@@ -66,9 +67,11 @@ async function showRecoveryCodes(deps: Deps, codes: readonly string[]): Promise<
   const format = asFormat(deps.globals().output);
   // Through the shared renderer: its YAML quotes a code such as 2E5427 that would otherwise read as a number.
   if (!isHuman(format)) return renderOne(deps.io, { recoveryCodes: codes }, { format });
+  const cmd = await suggester(deps);
   deps.io.warn(
     'RECOVERY CODES: each one logs you in once in place of a code from the app, if you lose it. ' +
-      'Store them somewhere safe (a password manager, or on paper): `ctl mfa recovery-codes` shows them again only for a code from the app.',
+      'Store them somewhere safe (a password manager, or on paper): ' +
+      `\`${cmd('ctl mfa recovery-codes')}\` shows them again only for a code from the app.`,
   );
   for (let i = 0; i < codes.length; i += 5) deps.io.out(codes.slice(i, i + 5).join('  '));
 }
@@ -105,9 +108,11 @@ export async function runMfaEnable(opts: MfaEnableOptions, deps: Deps): Promise<
   const { io } = deps;
   const interactive = io.canPrompt();
   if (opts.force && opts.secretOut === undefined) throw new UsageError('--force only applies with --secret-out FILE');
+  const cmd = await suggester(deps);
   if (!interactive && opts.secretOut === undefined && opts.code === undefined) {
     throw new UsageError('ctl mfa enable shows a QR code and asks for a code: it needs a terminal', [
-      'in a script: ctl mfa enable --secret-out FILE, then ctl mfa verify CODE with a code computed from the secret in FILE',
+      `in a script: ${cmd('ctl mfa enable --secret-out FILE')}, ` +
+        `then ${cmd('ctl mfa verify CODE')} with a code computed from the secret in FILE`,
     ]);
   }
   // The file is claimed before anything changes on the controller: a path that cannot be written fails now.
@@ -116,11 +121,15 @@ export async function runMfaEnable(opts: MfaEnableOptions, deps: Deps): Promise<
     const api = await deps.api();
     let status = await statusOf(api);
     if (status?.isVerified) {
-      throw new RejectedError('MFA is already enabled for this identity', ['to move to another authenticator: ctl mfa disable, then ctl mfa enable']);
+      throw new RejectedError('MFA is already enabled for this identity', [
+        `to move to another authenticator: ${cmd('ctl mfa disable')}, then ${cmd('ctl mfa enable')}`,
+      ]);
     }
-    if (status) io.info('Continuing the MFA enrollment started earlier (`ctl mfa disable` abandons it).');
+    if (status) io.info(`Continuing the MFA enrollment started earlier (\`${cmd('ctl mfa disable')}\` abandons it).`);
     else if (opts.code !== undefined && file === undefined) {
-      throw new UsageError('--code verifies an enrollment started earlier, and none is started', ['start one with: ctl mfa enable (in a terminal) or ctl mfa enable --secret-out FILE']);
+      throw new UsageError('--code verifies an enrollment started earlier, and none is started', [
+        `start one with: ${cmd('ctl mfa enable')} (in a terminal) or ${cmd('ctl mfa enable --secret-out FILE')}`,
+      ]);
     } else {
       await api.post(MFA, undefined);
       status = await statusOf(api);
@@ -133,14 +142,14 @@ export async function runMfaEnable(opts: MfaEnableOptions, deps: Deps): Promise<
       await file.write(secretOf(url));
       io.info(`Wrote the TOTP secret to ${opts.secretOut} (readable by you only).`);
       if (opts.code === undefined) {
-        io.info('Complete the enrollment with: ctl mfa verify CODE');
+        io.info(`Complete the enrollment with: ${cmd('ctl mfa verify CODE')}`);
         return;
       }
     } else if (opts.code === undefined) {
       await showQrCode(deps, url);
     }
     await withCode(deps, opts.code, 'Code shown by the app:', (code) => api.post(`${MFA}/verify`, { code }).then(() => undefined));
-    io.info('MFA is enabled: `ctl login` will ask for a code from now on.');
+    io.info(`MFA is enabled: \`${cmd('ctl login')}\` will ask for a code from now on.`);
     await showRecoveryCodes(deps, codes);
   } catch (err) {
     // A secret file of an enrollment that did not happen is useless: do not leave it behind.
@@ -161,10 +170,11 @@ async function enrolled(deps: Deps): Promise<boolean> {
 export async function runMfaVerify(opts: { code: string }, deps: Deps): Promise<void> {
   const api = await deps.api();
   const status = await statusOf(api);
-  if (!status) throw new NotFoundError('no MFA enrollment is started', ['start one with: ctl mfa enable']);
+  const cmd = await suggester(deps);
+  if (!status) throw new NotFoundError('no MFA enrollment is started', [`start one with: ${cmd('ctl mfa enable')}`]);
   if (status.isVerified) throw new RejectedError('MFA enrollment is already complete');
   await api.post(`${MFA}/verify`, { code: opts.code.trim() });
-  deps.io.info('MFA is enabled: `ctl login` will ask for a code from now on.');
+  deps.io.info(`MFA is enabled: \`${cmd('ctl login')}\` will ask for a code from now on.`);
   await showRecoveryCodes(deps, status.recoveryCodes ?? []);
 }
 
@@ -173,12 +183,15 @@ export async function runMfaStatus(deps: Deps): Promise<void> {
   const format = asFormat(deps.globals().output);
   const state = !status ? 'disabled' : status.isVerified ? 'enabled' : 'pending';
   if (!isHuman(format)) return renderOne(deps.io, { enabled: state === 'enabled', state }, { format });
+  const cmd = await suggester(deps);
   deps.io.out(
     state === 'enabled'
       ? 'MFA: enabled'
       : state === 'pending'
-        ? 'MFA: enrollment started, not verified (finish with `ctl mfa enable` or `ctl mfa verify CODE`; `ctl mfa disable` abandons it)'
-        : 'MFA: not enabled (`ctl mfa enable` sets it up)',
+        ? `MFA: enrollment started, not verified (finish with \`${cmd('ctl mfa enable')}\` ` +
+          `or \`${cmd('ctl mfa verify CODE')}\`; ` +
+          `\`${cmd('ctl mfa disable')}\` abandons it)`
+        : `MFA: not enabled (\`${cmd('ctl mfa enable')}\` sets it up)`,
   );
 }
 
@@ -194,7 +207,8 @@ export async function runMfaDisable(opts: { code?: string }, deps: Deps): Promis
   await withCode(deps, opts.code, 'Code from the app (or a recovery code) to confirm:', (code) =>
     api.delete(MFA, { headers: { 'mfa-validation-code': code } }).then(() => undefined),
   );
-  deps.io.info('MFA is disabled: `ctl login` no longer asks for a code (unless an auth policy requires one).');
+  const login = (await suggester(deps))('ctl login');
+  deps.io.info(`MFA is disabled: \`${login}\` no longer asks for a code (unless an auth policy requires one).`);
 }
 
 export async function runMfaRecoveryCodes(opts: { code?: string }, deps: Deps): Promise<void> {
@@ -212,7 +226,10 @@ export async function runMfaRecoveryCodes(opts: { code?: string }, deps: Deps): 
 export async function runMfaRegenerate(opts: { code?: string }, deps: Deps): Promise<void> {
   const api = await deps.api();
   const status = await statusOf(api);
-  if (!status || !status.isVerified) throw new NotFoundError('MFA is not enabled for this identity', ['set it up with: ctl mfa enable']);
+  if (!status || !status.isVerified) {
+    const enable = (await suggester(deps))('ctl mfa enable');
+    throw new NotFoundError('MFA is not enabled for this identity', [`set it up with: ${enable}`]);
+  }
   let codes: string[] | undefined;
   await withCode(deps, opts.code, 'Code from the app:', async (code) => {
     const answer = await api.post<{ recoveryCodes?: string[] } | undefined>(`${MFA}/recovery-codes`, { code });

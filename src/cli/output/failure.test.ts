@@ -47,6 +47,25 @@ describe('describeFailure', () => {
     assert.equal(other.lines[1], 'name: is too long (x)');
   });
 
+  it("prints the controller's cause whatever its shape: a string, a field error, a reason or message, nested", () => {
+    const lines = (cause: unknown) =>
+      describeFailure(new ApiError('COULD_NOT_VALIDATE', { cause: cause as never })).lines.slice(1);
+    const tooShort = 'the password must be at least 12 characters long';
+    assert.deepEqual(lines(tooShort), [tooShort]);
+    assert.deepEqual(lines({ field: 'password', reason: 'the password is too short', value: '<redacted>' }), [
+      'password: the password is too short (<redacted>)',
+    ]);
+    assert.deepEqual(lines({ reason: 'only a reason' }), ['only a reason']);
+    const nested = { code: 'UNHANDLED', message: 'outer', cause: { code: 'X', message: 'inner', cause: 'innermost' } };
+    assert.deepEqual(lines(nested), [
+      'outer',
+      'inner',
+      'innermost',
+    ]);
+    assert.deepEqual(lines({ message: 'same', cause: { message: 'same' } }), ['same']);
+    assert.deepEqual(lines(undefined), []);
+  });
+
   it('a busy or forbidden port and an unusable database are ordinary failures naming the port or file, not bugs', () => {
     const listen = (code: string) => Object.assign(new Error(`listen ${code}`), { code, syscall: 'listen', port: 1280, address: '0.0.0.0' });
     const sqlite = (code: string, path?: string) => Object.assign(new Error('sqlite says no'), { code, ...(path ? { path } : {}) });

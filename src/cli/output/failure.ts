@@ -49,7 +49,7 @@ export function describeFailure(err: unknown, debug = false): Failure {
 function apiFailure(err: ApiError): Failure {
   const duplicate = duplicateMessage(err);
   if (duplicate) return { exitCode: EXIT.rejected, lines: [duplicate] };
-  const causes = err.cause ? [causeLine(err.cause)] : [];
+  const causes = causeLines(err.cause);
   const message = `${err.message} (${err.code})`;
   // FORBIDDEN is the operation refused for this entity (request-extend on a password), not the session: exit 6 below.
   if (err.code === 'UNAUTHORIZED' || err.code === 'INVALID_AUTH' || err.status === 401 || (err.status === 403 && err.code !== 'FORBIDDEN')) {
@@ -67,7 +67,8 @@ function apiFailure(err: ApiError): Failure {
  */
 function duplicateMessage(err: ApiError): string | undefined {
   const cause = err.cause;
-  if (err.code !== 'COULD_NOT_VALIDATE' || !cause || !('field' in cause) || !/unique index|duplicate/i.test(cause.reason)) return undefined;
+  if (err.code !== 'COULD_NOT_VALIDATE' || typeof cause !== 'object' || !('field' in cause)) return undefined;
+  if (!/unique index|duplicate/i.test(cause.reason)) return undefined;
   const label = err instanceof RequestApiError ? resourceOfPath(err.request.path)?.label : undefined;
   const what = label ?? 'entity';
   const article = /^[aeiou]/i.test(what) ? 'an' : 'a';
@@ -108,9 +109,31 @@ function environmentFailure(err: unknown): string[] | undefined {
   return undefined;
 }
 
-function causeLine(cause: ErrorCause): string {
-  if ('field' in cause) return !cause.value ? `${cause.field}: ${cause.reason}` : `${cause.field}: ${cause.reason} (${cause.value})`;
-  return cause.message;
+/**
+ * The lines that say why a controller refused, from the `cause` of its error envelope: a bare string, a field error
+ * (`field: reason (value)`), a message or reason, and whatever cause that nests in turn (a few levels, no repeats).
+ */
+export function causeLines(cause: ErrorCause | undefined): string[] {
+  const lines: string[] = [];
+  let next: unknown = cause;
+  for (let depth = 0; next !== undefined && depth < 5; depth++) {
+    const line = oneCause(next);
+    if (line && !lines.includes(line)) lines.push(line);
+    next = typeof next === 'object' && next !== null ? (next as { cause?: unknown }).cause : undefined;
+  }
+  return lines;
+}
+
+function oneCause(cause: unknown): string | undefined {
+  if (typeof cause === 'string') return cause.trim() || undefined;
+  if (typeof cause !== 'object' || cause === null) return undefined;
+  const c = cause as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
+  const why = text(c.reason) ?? text(c.message);
+  const field = text(c.field);
+  const value = text(c.value);
+  if (field) return `${field}: ${why ?? 'is invalid'}${value ? ` (${value})` : ''}`;
+  return why;
 }
 
 /** Ctrl-C during an @inquirer prompt surfaces as an error rather than a signal. */

@@ -3,6 +3,8 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { edgeRouter } from '../../resources/edge-router.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
+import { suggester } from '../generic/suggest.js';
+import { shellQuote } from '../../console/command-hint.js';
 import { entityPath, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
 import { jwtOutputOptions, reserveJwtOutput, type JwtOutput } from '../generic/jwt-output.js';
@@ -39,7 +41,8 @@ export async function runRouterReEnroll(opts: RouterReEnrollOptions, deps: Deps)
   const said = () => deps.io.info(`re-enrolled edge router "${opts.ref}": it cannot connect until it enrolls with the new JWT`);
   if (opts.jwtOutput === undefined) {
     said();
-    deps.io.info(`the new JWT is in \`ctl router show ${opts.ref} -o json\` (enrollmentJwt), or re-run with --jwt-output FILE`);
+    const show = (await suggester(deps))(`ctl router show ${shellQuote(opts.ref)} -o json`);
+    deps.io.info(`the new JWT is in \`${show}\` (enrollmentJwt), or re-run with --jwt-output FILE`);
     return;
   }
   await deliverJwt(deps, opts, file, await routerJwt(api, edgeRouter, id, opts.ref), said);

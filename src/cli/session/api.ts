@@ -5,6 +5,7 @@ import { UsageError } from '../../console/errors.js';
 import { apiErrorFromResponse } from '../../client/http.js';
 import { withMeta } from '../generic/meta.js';
 import { readStdin } from './stdin.js';
+import { decodeUtf8 } from '../../console/utf8.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -41,8 +42,9 @@ async function readBody(data: string, deps: Deps): Promise<string> {
   if (data === '@-') text = await readStdin(deps.io);
   else if (data.startsWith('@')) {
     try {
-      text = await readFile(data.slice(1), 'utf8');
+      text = decodeUtf8(await readFile(data.slice(1)), data.slice(1));
     } catch (err) {
+      if (err instanceof UsageError) throw err;
       throw new UsageError(`cannot read --data ${data}: ${(err as Error).message}`);
     }
   }

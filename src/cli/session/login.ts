@@ -2,6 +2,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { TrustFlags } from '../../client/session-manager.js';
 import { normalizeControllerUrl } from '../../client/url.js';
 import type { Deps } from '../deps.js';
+import { profileSelection, suggestCommand } from '../../console/command-hint.js';
 import { UsageError } from '../../console/errors.js';
 import { withMeta } from '../generic/meta.js';
 import { readStdin } from './stdin.js';
@@ -163,14 +164,18 @@ async function runCertificateLogin(opts: LoginOptions, deps: Deps): Promise<void
   const result = await sessions.loginWithCertificate(request);
   deps.io.info(`Logged in to ${result.profile.controller} as ${result.identityName ?? 'the certificate\'s identity'} with a certificate (profile ${profileName})`);
   if (result.replacedController) deps.io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
-  warnIfMustEnroll(deps, result);
+  await warnIfMustEnroll(deps, result, profileName);
   await warnIfNotCurrent(deps, profileName);
 }
 
 /** An auth policy requires MFA the identity has not set up: the session can only enroll, so say how. */
-function warnIfMustEnroll(deps: Deps, result: { mfaEnrollmentRequired?: boolean }): void {
+async function warnIfMustEnroll(deps: Deps, result: { mfaEnrollmentRequired?: boolean }, profile: string) {
   if (!result.mfaEnrollmentRequired) return;
-  deps.io.warn('the controller requires MFA of this identity, which has not set it up: run `ctl mfa enable` now (until then, other commands are refused)');
+  const selection = profileSelection(profile, (await (await deps.sessions()).profiles()).current());
+  deps.io.warn(
+    'the controller requires MFA of this identity, which has not set it up: ' +
+      `run \`${suggestCommand('ctl mfa enable', selection)}\` now (until then, other commands are refused)`,
+  );
 }
 
 /**
@@ -193,7 +198,7 @@ export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   if (opts.extJwt !== undefined) {
     const { runExtJwtLogin } = await import('./ext-jwt-login.js');
     const { profileName, result } = await runExtJwtLogin(opts, deps, trustFlags(opts, deps.env), () => totpOf(opts, deps));
-    warnIfMustEnroll(deps, result);
+    await warnIfMustEnroll(deps, result, profileName);
     return warnIfNotCurrent(deps, profileName);
   }
   if (opts.identity !== undefined || opts.cert !== undefined) return runCertificateLogin(opts, deps);
@@ -226,6 +231,6 @@ export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   const url = result.profile.controller;
   io.info(`Logged in to ${url} as ${username} (profile ${profileName})`);
   if (result.replacedController) io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
-  warnIfMustEnroll(deps, result);
+  await warnIfMustEnroll(deps, result, profileName);
   await warnIfNotCurrent(deps, profileName);
 }

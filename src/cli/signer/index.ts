@@ -8,6 +8,7 @@ import { FromStdin } from '../generic/stdin-flags.js';
 import { buildUpdate } from '../generic/update.js';
 import type { NounModule } from '../nouns/verbs.js';
 import { buildSignerTest } from './test-token.js';
+import { decodeUtf8 } from '../../console/utf8.js';
 
 /** `@FILE` or `-` read as text; anything else is the PEM itself; "" stays (update: clears the certificate). */
 export function pemArgument(value: string): string {
@@ -15,8 +16,9 @@ export function pemArgument(value: string): string {
   if (value === '-') return new FromStdin() as unknown as string;
   if (!value.startsWith('@')) return value;
   try {
-    return readFileSync(value.slice(1), 'utf8');
+    return decodeUtf8(readFileSync(value.slice(1)), value.slice(1), InvalidArgumentError);
   } catch (err) {
+    if (err instanceof InvalidArgumentError) throw err;
     throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
   }
 }

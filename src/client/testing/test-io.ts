@@ -7,7 +7,7 @@ export interface TestIO extends IO {
   stderrText(): string;
 }
 
-export function createTestIO(opts: { tty?: boolean; stdin?: string } = {}): TestIO {
+export function createTestIO(opts: { tty?: boolean; stdin?: string | Buffer } = {}): TestIO {
   const tty = opts.tty ?? false;
   const collect = () => {
     let text = '';
