@@ -289,16 +289,21 @@ async function visit(name, route) {
  * created with only its name (and the one choice a form cannot save without), edited (its name changed), and in
  * the end deleted from its list through the row menu and the confirmation dialog.
  */
+/** A form's recipe: its list (the route's first part), its create and edit routes, its name field, its API resource. */
+const form = (label, route, placeholder, resource, more = {}) => ({
+  label,
+  list: route.split('/')[0],
+  create: `${route}/create`,
+  edit: (id) => `${route}/${id}`,
+  placeholder,
+  resource,
+  ...more,
+});
+
 const RECIPES = [
-  { label: 'identity', list: 'identities', create: 'identities/create', edit: (id) => `identities/${id}`, placeholder: 'Name this identity', resource: 'identities' },
-  { label: 'config type', list: 'config-types', create: 'config-types/create', edit: (id) => `config-types/${id}`, placeholder: 'Name this config', resource: 'config-types' },
-  {
-    label: 'config',
-    list: 'configs',
-    create: 'configs/create',
-    edit: (id) => `configs/${id}`,
-    placeholder: 'Name this config',
-    resource: 'configs',
+  form('identity', 'identities', 'Name this identity', 'identities'),
+  form('config type', 'config-types', 'Name this config', 'config-types'),
+  form('config', 'configs', 'Name this config', 'configs', {
     // The type made through the form just before: its schema ({}) accepts the empty data the form starts with.
     prepare: async (made) => {
       const select = page.locator('select.config-type-select');
@@ -308,37 +313,23 @@ const RECIPES = [
       if (!values.length) throw new Error('no config type to choose from');
       return select.selectOption(values[0], { timeout: 10_000 });
     },
-  },
-  { label: 'service', list: 'services', create: 'services/advanced/create', edit: (id) => `services/advanced/${id}`, placeholder: 'Name this Service', resource: 'services' },
-  { label: 'edge router', list: 'routers', create: 'routers/create', edit: (id) => `routers/${id}`, placeholder: 'Name this edge router', resource: 'edge-routers' },
-  { label: 'transit router', list: 'transit-routers', create: 'transit-routers/create', edit: (id) => `transit-routers/${id}`, placeholder: 'Name this transit router', resource: 'transit-routers' },
-  { label: 'service policy', list: 'service-policies', create: 'service-policies/create', edit: (id) => `service-policies/${id}`, placeholder: 'Name this service policy', resource: 'service-policies' },
-  { label: 'edge router policy', list: 'router-policies', create: 'router-policies/create', edit: (id) => `router-policies/${id}`, placeholder: 'Name this edge router policy', resource: 'edge-router-policies' },
-  {
-    label: 'service edge router policy',
-    list: 'service-router-policies',
-    create: 'service-router-policies/create',
-    edit: (id) => `service-router-policies/${id}`,
-    placeholder: 'Name this service edge router policy',
-    resource: 'service-edge-router-policies',
-  },
-  {
-    label: 'posture check',
-    list: 'posture-checks',
-    create: 'posture-checks/create',
-    edit: (id) => `posture-checks/${id}`,
-    placeholder: 'Name this posture check',
-    resource: 'posture-checks',
+  }),
+  form('service', 'services/advanced', 'Name this Service', 'services'),
+  form('edge router', 'routers', 'Name this edge router', 'edge-routers'),
+  form('transit router', 'transit-routers', 'Name this transit router', 'transit-routers'),
+  form('service policy', 'service-policies', 'Name this service policy', 'service-policies'),
+  form('edge router policy', 'router-policies', 'Name this edge router policy', 'edge-router-policies'),
+  form(
+    'service edge router policy',
+    'service-router-policies',
+    'Name this service edge router policy',
+    'service-edge-router-policies',
+  ),
+  form('posture check', 'posture-checks', 'Name this posture check', 'posture-checks', {
     // The MFA kind needs nothing beyond its name; the list of kinds comes from /posture-check-types.
     prepare: async () => page.locator('select#SelectedConfigType').selectOption('MFA', { timeout: 10_000 }),
-  },
-  {
-    label: 'config (intercept.v1)',
-    list: 'configs',
-    create: 'configs/create',
-    edit: (id) => `configs/${id}`,
-    placeholder: 'Name this config',
-    resource: 'configs',
+  }),
+  form('config (intercept.v1)', 'configs', 'Name this config', 'configs', {
     // Only the fields OpenZiti's schema requires, typed into the schema-driven form.
     prepare: async () => {
       await page.locator('select.config-type-select').selectOption({ label: 'intercept.v1' }, { timeout: 10_000 });
@@ -352,27 +343,15 @@ const RECIPES = [
       await typeInto(addresses, 'crm.zac-check.example');
       await addresses.press('Enter');
     },
-  },
-  {
-    label: 'config (host.v1)',
-    list: 'configs',
-    create: 'configs/create',
-    edit: (id) => `configs/${id}`,
-    placeholder: 'Name this config',
-    resource: 'configs',
+  }),
+  form('config (host.v1)', 'configs', 'Name this config', 'configs', {
     prepare: async () => {
       await page.locator('select.config-type-select').selectOption({ label: 'host.v1' }, { timeout: 10_000 });
       await typeInto(page.getByPlaceholder('host.name').first(), '127.0.0.1');
       await typeInto(page.getByPlaceholder('0', { exact: true }).first(), '8443');
     },
-  },
-  {
-    label: 'service with a config',
-    list: 'services',
-    create: 'services/advanced/create',
-    edit: (id) => `services/advanced/${id}`,
-    placeholder: 'Name this Service',
-    resource: 'services',
+  }),
+  form('service with a config', 'services/advanced', 'Name this Service', 'services', {
     // The config drop-down lists the configs of the chosen type (`type = "<id>"`); attach the one made above.
     prepare: async (made) => {
       const config = made['config (intercept.v1)'];
@@ -383,23 +362,11 @@ const RECIPES = [
       await page.locator('mat-option', { hasText: config }).first().click({ timeout: 10_000 });
       await page.locator('.button-row-right .save-button').first().click({ timeout: 10_000 });
     },
-  },
-  {
-    label: 'certificate authority',
-    list: 'certificate-authorities',
-    create: 'certificate-authorities/create',
-    edit: (id) => `certificate-authorities/${id}`,
-    placeholder: 'Name this Certificate Authority',
-    resource: 'cas',
+  }),
+  form('certificate authority', 'certificate-authorities', 'Name this Certificate Authority', 'cas', {
     prepare: async () => typeInto(pemArea(), pems.ca),
-  },
-  {
-    label: 'jwt signer (certificate)',
-    list: 'jwt-signers',
-    create: 'jwt-signers/create',
-    edit: (id) => `jwt-signers/${id}`,
-    placeholder: 'Name this JWT Signer',
-    resource: 'external-jwt-signers',
+  }),
+  form('jwt signer (certificate)', 'jwt-signers', 'Name this JWT Signer', 'external-jwt-signers', {
     prepare: async () => {
       await signerBasics('cert');
       await page.getByText('Cert PEM', { exact: true }).first().click({ timeout: 10_000 });
@@ -408,28 +375,15 @@ const RECIPES = [
     },
     // The console opens every signer with "JWKS Endpoint" chosen (against OpenZiti too): a person picks Cert PEM again.
     prepareEdit: async () => page.getByText('Cert PEM', { exact: true }).first().click({ timeout: 10_000 }),
-  },
-  {
-    label: 'jwt signer (jwks)',
-    list: 'jwt-signers',
-    create: 'jwt-signers/create',
-    edit: (id) => `jwt-signers/${id}`,
-    placeholder: 'Name this JWT Signer',
-    resource: 'external-jwt-signers',
+  }),
+  form('jwt signer (jwks)', 'jwt-signers', 'Name this JWT Signer', 'external-jwt-signers', {
     prepare: async () => {
       await signerBasics('jwks');
       await page.getByText('JWKS Endpoint', { exact: true }).first().click({ timeout: 10_000 });
       await typeInto(page.getByPlaceholder('Enter endpoint URL').first(), 'https://idp.example.invalid/.well-known/jwks.json');
     },
-  },
-  {
-    label: 'auth policy',
-    list: 'auth-policies',
-    create: 'auth-policies/create',
-    edit: (id) => `auth-policies/${id}`,
-    placeholder: 'Name this Auth Policy',
-    resource: 'auth-policies',
-  },
+  }),
+  form('auth policy', 'auth-policies', 'Name this Auth Policy', 'auth-policies'),
 ];
 
 const pemArea = () => page.getByPlaceholder('Paste pem contents or select file').first();
