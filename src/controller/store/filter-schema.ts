@@ -19,6 +19,7 @@ export function filterSchema(def: ResourceDef, alias = 'e'): FilterSchema {
       continue;
     }
     const symbol: ScalarSymbol = { kind: 'scalar', type: symbolType(field.type), sql: col(name), sortable: field.sortable };
+    if (field.type.kind === 'integer') symbol.integer = true;
     symbols[name] = symbol;
     // References are filterable by their id field and by their entity name (`identity = "x"`), as OpenZiti does.
     if (field.type.kind === 'ref' && field.type.as) symbols[field.type.as] = symbol;
