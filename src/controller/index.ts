@@ -17,11 +17,12 @@ import { recordSelf } from './api/controllers.js';
 import { buildRoutes } from './registry.js';
 import type { Runtime } from './runtime.js';
 import { createApp } from './server/app.js';
+import { trackRequests } from './server/drain.js';
 import { createListener, DEFAULT_SERVER_LIMITS } from './server/listener.js';
 import { createStaticSite } from './server/static.js';
 import { Validators } from './server/validation.js';
 import { parseStoreLocation, Store, type StoreLocation } from './store/store.js';
-import type { ControllerOptions, RunningController } from './types.js';
+import { type ControllerOptions, DEFAULT_SHUTDOWN_GRACE_MS, type RunningController } from './types.js';
 import { CONTROLLER_VERSION } from './version.js';
 
 export type { ControllerOptions, RunningController } from './types.js';
@@ -222,6 +223,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   writeFileSync(join(options.dataDir, 'ca-bundle.pem'), pki.caBundlePem, { mode: 0o644 });
 
   const server = createListener({ key: pki.serverKeyPem, cert: pki.serverChainPem, clientCa: pki.caBundlePem }, { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits });
+  const requests = trackRequests(server);
   server.on('request', (req, res) => void controller.handle(req, res));
   // The HTTPS server never listens itself: the bound socket hands it its connections. 'listening' starts its
   // connection tracking (header and request timeouts, closeAllConnections) as listen() would.
@@ -240,14 +242,19 @@ export async function startController(options: ControllerOptions): Promise<Runni
     adminUser: controller.adminUser,
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
+        // No new connections; requests in flight are answered (up to the grace period), then every socket closes.
         listener.close(() => {
           void controller.close().then(() => {
             dataDir!.lock.release();
             resolve();
           });
         });
-        server.closeAllConnections();
-        bound.destroyAll();
+        const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+        void requests.drain(graceMs).then((cut) => {
+          if (cut > 0) controller.runtime.log(`shutdown: ${cut} request(s) still in flight after ${graceMs} ms were cut off`);
+          server.closeAllConnections();
+          bound.destroyAll();
+        });
       })),
   };
 }
