@@ -74,6 +74,9 @@ export interface Controller {
   close(): Promise<void>;
 }
 
+/** The SQLite database in the data directory, unless the data lives in PostgreSQL. */
+const DATABASE_FILE = 'ctl.db';
+
 /**
  * Builds the controller: opens (or creates) its store and PKI, creates the default admin on first start, and
  * assembles the routes of every registered resource. Nothing listens: `startController` does, tests `inject`.
@@ -84,7 +87,7 @@ export async function createController(options: CreateControllerOptions): Promis
   // Checked before anything is opened: a wrong --console fails the start, not every page.
   const site = options.consoleDir ? createStaticSite(options.consoleDir, { log }) : undefined;
   const pki = options.pki ?? (await loadOrCreatePki(options.pkiDir ?? join(options.dataDir, 'pki'), { hosts: options.hosts ?? ['localhost', '127.0.0.1'] }));
-  const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : { sqlite: join(options.dataDir, 'ctl.db') });
+  const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : { sqlite: join(options.dataDir, DATABASE_FILE) });
   const store = await Store.open(location);
   const passwords = new PasswordHasher(options.passwordCost);
   const adminUser = options.adminUser ?? 'admin';
@@ -209,7 +212,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const publicUrl = `https://${urlHost}:${port}`;
   try {
     // The data directory is ours (an exclusive lock) before anything is written in it; a failed start lets it go.
-    dataDir = prepareDataDir(options.dataDir, options.pkiDir);
+    dataDir = prepareDataDir(options.dataDir, options.pkiDir, options.storeUrl ? undefined : join(options.dataDir, DATABASE_FILE));
     const hosts = [...new Set([host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, 'localhost', '127.0.0.1', '::1', hostname(), ...(options.advertise ?? [])])];
     controller = await createController({ ...options, pkiDir: dataDir.pkiDir, publicUrl, hosts });
   } catch (err) {

@@ -133,6 +133,20 @@ for (const store of storesUnderTest()) {
       );
     });
 
+    it('a stored value that does not decode is reported as damage naming the entity and field, not its bytes', async () => {
+      const admin = t.admin;
+      const id = (await admin.request('POST', '/identities', { json: { name: 'garbled', type: 'User', isAdmin: false, appData: { a: 1 } } })).body.data.id;
+      await driverOf(t).run('UPDATE "identities" SET "appData" = ? WHERE "id" = ?', ['{"a": 1, SECRET-BYTES \u0007', id]);
+      for (const res of [await admin.request('GET', `/identities/${id}`), await admin.request('GET', '/identities')]) {
+        assert.equal(res.status, 503, JSON.stringify(res.body));
+        assert.equal(res.body.error.code, 'STORE_UNAVAILABLE');
+        assert.match(res.body.error.message, new RegExp(`identity '${id}' is damaged: its field appData cannot be read`));
+        assert.doesNotMatch(JSON.stringify(res.body), /SECRET-BYTES|bug/);
+      }
+      await driverOf(t).run('UPDATE "identities" SET "appData" = ? WHERE "id" = ?', ['{}', id]);
+      assert.equal((await admin.request('GET', `/identities/${id}`)).status, 200);
+    });
+
     it('runs one check at a time: a second start while one runs is 429 RATE_LIMITED', async () => {
       // Both sent at once: the second arrives while the first's check is still running.
       const [first, second] = await Promise.all([

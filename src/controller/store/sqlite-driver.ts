@@ -3,6 +3,7 @@ import { chmodSync, closeSync, openSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
 import { sqliteDialect } from './dialects/sqlite.js';
 import { type Driver, LruCache, type RunResult, STATEMENT_CACHE_SIZE, StoreUnavailableError } from './driver.js';
+import { refuseDamagedDatabase } from './sqlite-file.js';
 import { openSqlite } from './sqlite-native.js';
 
 /**
@@ -29,12 +30,13 @@ export class SqliteDriver implements Driver {
     try {
       // Password hashes live here: owner-only, and SQLite gives its -wal and -shm files the same mode.
       if (file !== ':memory:') {
+        refuseDamagedDatabase(file);
         closeSync(openSync(file, 'a', 0o600));
         chmodSync(file, 0o600);
       }
       db = openSqlite(file);
     } catch (err) {
-      if ((err as Error).name === 'SqliteNativeError') throw err;
+      if (err instanceof StoreUnavailableError || (err as Error).name === 'SqliteNativeError') throw err;
       throw new StoreUnavailableError(`cannot open the database ${file}: ${(err as Error).message}`);
     }
     try {
