@@ -23,8 +23,10 @@ const TAIL = 60;
 /** Filter `i`: its bits choose `=` or `!=` in the first conditions, so every filter is its own SQL statement. */
 export function distinctFilter(i: number): string {
   const fields = ['name', 'externalId', 'authPolicyId', 'type'];
-  const selectors = Array.from({ length: SELECTORS }, (_, bit) => `${fields[bit % fields.length]} ${(i >> bit) & 1 ? '!=' : '='} "s${bit}"`);
-  const tail = Array.from({ length: TAIL }, (_, j) => (j % 2 ? `anyOf(roleAttributes) = "r${j}"` : `name contains "t${j}"`));
+  const selector = (bit: number) => `${fields[bit % fields.length]} ${(i >> bit) & 1 ? '!=' : '='} "s${bit}"`;
+  const selectors = Array.from({ length: SELECTORS }, (_, bit) => selector(bit));
+  const filler = (j: number) => (j % 2 ? `anyOf(roleAttributes) = "r${j}"` : `name contains "t${j}"`);
+  const tail = Array.from({ length: TAIL }, (_, j) => filler(j));
   return `(${selectors.join(' and ')}) or (${tail.join(' or ')})`;
 }
 
@@ -47,7 +49,8 @@ async function main(): Promise<void> {
     });
     const headers = { 'zt-session': ((await auth.body.json()) as { data: { token: string } }).data.token };
     const list = async (filter: string) => {
-      const r = await request(`${controller.url}/edge/management/v1/identities?filter=${encodeURIComponent(filter)}`, { headers, dispatcher });
+      const url = `${controller.url}/edge/management/v1/identities?filter=${encodeURIComponent(filter)}`;
+      const r = await request(url, { headers, dispatcher });
       await r.body.dump();
       if (r.statusCode !== 200) throw new Error(`GET /identities?filter=... -> ${r.statusCode}`);
     };
@@ -56,9 +59,10 @@ async function main(): Promise<void> {
     const before = rssMb(controller.pid);
     for (let i = 0; i < COUNT; i++) await list(distinctFilter(i));
     const after = rssMb(controller.pid);
-    const result = { filters: COUNT, rssBeforeMb: Math.round(before), rssAfterMb: Math.round(after), growthMb: Math.round(after - before) };
+    const [rssBeforeMb, rssAfterMb, growthMb] = [before, after, after - before].map(Math.round);
+    const result = { filters: COUNT, rssBeforeMb, rssAfterMb, growthMb };
     if (flags.json) console.log(JSON.stringify(result));
-    else console.log(`${COUNT} distinct filters: RSS ${result.rssBeforeMb} MB -> ${result.rssAfterMb} MB (+${result.growthMb} MB)`);
+    else console.log(`${COUNT} distinct filters: RSS ${rssBeforeMb} MB -> ${rssAfterMb} MB (+${growthMb} MB)`);
   } finally {
     await dispatcher.close();
     controller.stop();

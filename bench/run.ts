@@ -105,7 +105,7 @@ interface Row {
 }
 
 const show = (v: number, unit: Row['unit']) =>
-  unit === 'ms' ? fmt(v) : unit === 's' ? `${v.toFixed(1)} s` : unit === 'MB' ? `${v.toFixed(0)} MB` : `${v.toFixed(0)} req/s`;
+  unit === 'ms' ? fmt(v) : unit === 's' ? `${v.toFixed(1)} s` : `${v.toFixed(0)} ${unit}`;
 
 function printTable(title: string, targets: Target[], rows: Row[]): void {
   const pg = targets.findIndex((t) => t.postgres);
@@ -246,7 +246,8 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
     growth.push(result.growthMb);
     after.push(result.rssAfterMb);
   }
-  printTable('Controller memory after 4,000 structurally distinct filters (bench/filter-memory.ts: RSS of the controller process)', targets, [
+  const memoryTitle = 'Controller memory after 4,000 structurally distinct filters (bench/filter-memory.ts: its RSS)';
+  printTable(memoryTitle, targets, [
     { what: 'RSS growth', unit: 'MB', values: growth },
     { what: 'RSS after', unit: 'MB', values: after },
   ]);

@@ -3,7 +3,8 @@ import { EXIT } from './errors.js';
 /**
  * How the ctl process ends when it is told to from outside. Ctrl-C exits 130, SIGTERM and SIGHUP 128+signal. When
  * something else listens too (a controller in the foreground shuts down cleanly; a prompt library restores the
- * terminal), it gets a grace period (5 s, or what it asked for) to finish and end the process itself, and no more: a signal always ends ctl. A closed
+ * terminal), it gets a grace period (5 s, or what it
+ * asked for) to finish and end the process itself, and no more: a signal always ends ctl. A closed
  * terminal or a reader that went away (`ctl identity list | head`) ends the process quietly, as other CLIs do.
  */
 const SIGNALS = { SIGINT: EXIT.interrupted, SIGHUP: 129, SIGTERM: 143 } as const;

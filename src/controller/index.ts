@@ -87,7 +87,8 @@ export async function createController(options: CreateControllerOptions): Promis
   // Checked before anything is opened: a wrong --console fails the start, not every page.
   const site = options.consoleDir ? createStaticSite(options.consoleDir, { log }) : undefined;
   const pki = options.pki ?? (await loadOrCreatePki(options.pkiDir ?? join(options.dataDir, 'pki'), { hosts: options.hosts ?? ['localhost', '127.0.0.1'] }));
-  const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : { sqlite: join(options.dataDir, DATABASE_FILE) });
+  const sqlite = { sqlite: join(options.dataDir, DATABASE_FILE) };
+  const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : sqlite);
   const store = await Store.open(location);
   const passwords = new PasswordHasher(options.passwordCost);
   const adminUser = options.adminUser ?? 'admin';
@@ -212,7 +213,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const publicUrl = `https://${urlHost}:${port}`;
   try {
     // The data directory is ours (an exclusive lock) before anything is written in it; a failed start lets it go.
-    dataDir = prepareDataDir(options.dataDir, options.pkiDir, options.storeUrl ? undefined : join(options.dataDir, DATABASE_FILE));
+    const database = options.storeUrl ? undefined : join(options.dataDir, DATABASE_FILE);
+    dataDir = prepareDataDir(options.dataDir, options.pkiDir, database);
     const hosts = [...new Set([host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, 'localhost', '127.0.0.1', '::1', hostname(), ...(options.advertise ?? [])])];
     controller = await createController({ ...options, pkiDir: dataDir.pkiDir, publicUrl, hosts });
   } catch (err) {
@@ -254,7 +256,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
         });
         const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
         void requests.drain(graceMs).then((cut) => {
-          if (cut > 0) controller.runtime.log(`shutdown: ${cut} request(s) still in flight after ${graceMs} ms were cut off`);
+          if (cut > 0) controller.runtime.log(`shutdown: ${cut} request(s) in flight after ${graceMs} ms were cut off`);
           server.closeAllConnections();
           bound.destroyAll();
         });

@@ -92,7 +92,11 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30))
     .addOption(envFallback(new Option('--store <url>', 'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)'), 'CTL_STORE_URL'))
     .addOption(envFallback(new Option('--console <dir>', 'serve a built web console (OpenZiti\'s ZAC) from this directory under /zac/'), 'CTL_CONSOLE_DIR'))
-    .addOption(new Option('--shutdown-timeout <seconds>', 'on SIGTERM or Ctrl-C, how long requests in flight may take to be answered before their connections close').argParser(integer(0, 3600)).default(10))
+    .addOption(
+      new Option('--shutdown-timeout <seconds>', 'on SIGTERM or Ctrl-C, how long requests in flight may take to finish')
+        .argParser(integer(0, 3600))
+        .default(10),
+    )
     .addOption(new Option('--access-log', 'print one line per request on stderr (method, path, status, duration, request id)'))
     .addOption(new Option('--client-rate-limit <burst/per-second>', 'client API requests a client may make at once / regains a second, beyond which 429 (default 50/10)').argParser(rateLimit));
   return command.action(async (o) => {

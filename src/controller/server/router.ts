@@ -102,7 +102,8 @@ function decodeSegment(segment: string): string {
 export function refuseImpossibleIds(params: Record<string, string>): void {
   for (const value of Object.values(params)) {
     if (value.length > FIELD_LIMITS.refMaxLength || FORBIDDEN.test(value)) {
-      throw new ApiError('NOT_FOUND', { cause: { code: 'UNHANDLED', message: `no entity has the id "${visible(value)}"` } });
+      const message = `no entity has the id "${visible(value)}"`;
+      throw new ApiError('NOT_FOUND', { cause: { code: 'UNHANDLED', message } });
     }
   }
 }

@@ -33,7 +33,10 @@ export interface StoredAt {
 export class DamagedRowError extends Error {
   override name = 'DamagedRowError';
   constructor(readonly at: StoredAt) {
-    super(`the stored ${at.entity} '${at.id}' is damaged: its field ${at.field} cannot be read; restore the database from a backup`);
+    super(
+      `the stored ${at.entity} '${at.id}' is damaged: its field ${at.field} cannot be read; ` +
+        'restore the database from a backup',
+    );
   }
 }
 

@@ -22,7 +22,9 @@ test('a filter shape is cached on its second use only, and the cache holds a bou
   const repo = store.repo('identity');
   const driver = (store as unknown as { driver: SqliteDriver }).driver;
   // Long, structurally distinct filters (each its own SQL): one-off shapes are not kept.
-  const long = (i: number) => `${'name contains "x" or '.repeat(100)}${Array.from({ length: 12 }, (_, b) => `name ${(i >> b) & 1 ? '!=' : '='} "s"`).join(' and ')}`;
+  const condition = (i: number, bit: number) => `name ${(i >> bit) & 1 ? '!=' : '='} "s"`;
+  const shape = (i: number) => Array.from({ length: 12 }, (_, bit) => condition(i, bit)).join(' and ');
+  const long = (i: number) => `${'name contains "x" or '.repeat(100)}${shape(i)}`;
   const before = driver.cachedStatements;
   for (let i = 0; i < 50; i++) await repo.list({ filter: long(i) });
   assert.equal(driver.cachedStatements, before, 'one-off shapes are not cached');

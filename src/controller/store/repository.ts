@@ -203,7 +203,8 @@ export class Repository {
     if (!this.columns.includes(field)) throw new Error(`${this.def.name} has no stored field '${field}'`);
     const cond = this.whereClause(where);
     const rows = await this.driver.all<Record<string, unknown>>(`SELECT DISTINCT e.${quote(field)} AS v FROM ${this.table} e WHERE ${cond.sql}`, cond.params);
-    return rows.map((r) => decodeValue(this.def.fields[field].type, r.v, { entity: this.def.label, id: '(several)', field }));
+    const at = { entity: this.def.label, id: '(several)', field };
+    return rows.map((r) => decodeValue(this.def.fields[field].type, r.v, at));
   }
 
   async count(where: Where = {}): Promise<number> {
@@ -486,7 +487,9 @@ export class Repository {
       isSystem: Number(raw.isSystem) === 1,
       refNames: {},
     };
-    for (const name of this.columns) if (name in raw) row[name] = decodeValue(this.def.fields[name].type, raw[name], at(name));
+    for (const name of this.columns) {
+      if (name in raw) row[name] = decodeValue(this.def.fields[name].type, raw[name], at(name));
+    }
     for (const key of Object.keys(raw)) {
       if (key.startsWith('ref:')) row.refNames[key.slice(4)] = raw[key] as string | null;
     }
@@ -494,7 +497,8 @@ export class Repository {
       const included: Record<string, Record<string, unknown>> = {};
       for (const [field, columns] of Object.entries(include)) {
         const target = this.resolve((this.def.fields[field].type as { resource: string }).resource);
-        const read = (c: string) => decodeValue(target.fields[c].type, raw[`include:${field}:${c}`], at(`${field}.${c}`));
+        const read = (c: string) =>
+          decodeValue(target.fields[c].type, raw[`include:${field}:${c}`], at(`${field}.${c}`));
         included[field] = Object.fromEntries(columns.map((c) => [c, read(c)]));
       }
       row.included = included;

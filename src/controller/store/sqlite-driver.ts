@@ -36,7 +36,8 @@ export class SqliteDriver implements Driver {
     cacheSize: number,
   ) {
     // Bounded by count and by the SQL text they hold: see STATEMENT_CACHE_SQL_CHARS.
-    this.statements = new LruCache(cacheSize, undefined, { maxWeight: STATEMENT_CACHE_SQL_CHARS, weigh: (sql) => sql.length });
+    const limit = { maxWeight: STATEMENT_CACHE_SQL_CHARS, weigh: (sql: string) => sql.length };
+    this.statements = new LruCache(cacheSize, undefined, limit);
   }
 
   static open(file: string, opts: { cacheSize?: number } = {}): SqliteDriver {
