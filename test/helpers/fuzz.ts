@@ -32,9 +32,15 @@ export function toJsonText(value: unknown): string {
 }
 
 /** Ids in a path, already percent-encoded: control characters, NUL, far too long, injection, odd Unicode. */
-export const HOSTILE_IDS = ['%00', 'a%00b', '%1B%5B2J', '%7F', '%C2%85', 'i'.repeat(300), "x'%20OR%20'1'%3D'1", '%F0%9F%98%80', '%25', '%E2%80%AE', '-1', '1e309'];
+export const HOSTILE_IDS = [
+  ...['%00', 'a%00b', '%1B%5B2J', '%7F', '%C2%85', 'i'.repeat(300)],
+  ...["x'%20OR%20'1'%3D'1", '%F0%9F%98%80', '%25', '%E2%80%AE', '-1', '1e309'],
+];
 
-const HUGE = ['1e308', '1e309', '-1e309', '123456789012345678901234567890', '9223372036854775808', '-9223372036854775809', '1.5', '-0.0'];
+const HUGE = [
+  ...['1e308', '1e309', '-1e309', '123456789012345678901234567890'],
+  ...['9223372036854775808', '-9223372036854775809', '1.5', '-0.0'],
+];
 
 /** Values of the wrong type or out of any bound, for a declared JSON type. */
 export function hostileValues(type: string | undefined): unknown[] {
@@ -44,11 +50,15 @@ export function hostileValues(type: string | undefined): unknown[] {
     case 'number':
       return [...HUGE.map((t) => new RawNumber(t)), -1, ...wrongTypes];
     case 'string':
-      return ['', '\u0000', 'nul\u0000in', '\u001b[2J', '\ud800', '\u202e', 'x'.repeat(5000), '#all', '@x', 'null', 1, new RawNumber('1e309')];
+      return [
+        ...['', '\u0000', 'nul\u0000in', '\u001b[2J', '\ud800', '\u202e', 'x'.repeat(5000)],
+        ...['#all', '@x', 'null', 1, new RawNumber('1e309')],
+      ];
     case 'boolean':
       return ['true', 1, new RawNumber('1e309'), null];
     case 'array':
-      return [{}, 'x', [null], [new RawNumber('1e309')], ['\u0000'], Array.from({ length: 300 }, (_, i) => `a${i}`), [[[]]]];
+      const many = Array.from({ length: 300 }, (_, i) => `a${i}`);
+      return [{}, 'x', [null], [new RawNumber('1e309')], ['\u0000'], many, [[[]]]];
     case 'object':
       return [[], 'x', { '\u0000': 1 }, { ['k'.repeat(200)]: 1 }, { n: new RawNumber('1e999') }, deep(40)];
     default:
