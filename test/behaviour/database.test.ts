@@ -133,17 +133,20 @@ for (const store of storesUnderTest()) {
       );
     });
 
-    it('a stored value that does not decode is reported as damage naming the entity and field, not its bytes', async () => {
+    it('a stored value that does not decode is damage naming the entity and field, not its bytes', async () => {
       const admin = t.admin;
-      const id = (await admin.request('POST', '/identities', { json: { name: 'garbled', type: 'User', isAdmin: false, appData: { a: 1 } } })).body.data.id;
-      await driverOf(t).run('UPDATE "identities" SET "appData" = ? WHERE "id" = ?', ['{"a": 1, SECRET-BYTES \u0007', id]);
+      const json = { name: 'garbled', type: 'User', isAdmin: false, appData: { a: 1 } };
+      const id = (await admin.request('POST', '/identities', { json })).body.data.id;
+      const garble = 'UPDATE "identities" SET "appData" = ? WHERE "id" = ?';
+      await driverOf(t).run(garble, ['{"a": 1, SECRET-BYTES \u0007', id]);
       for (const res of [await admin.request('GET', `/identities/${id}`), await admin.request('GET', '/identities')]) {
         assert.equal(res.status, 503, JSON.stringify(res.body));
         assert.equal(res.body.error.code, 'STORE_UNAVAILABLE');
-        assert.match(res.body.error.message, new RegExp(`identity '${id}' is damaged: its field appData cannot be read`));
+        const damage = new RegExp(`identity '${id}' is damaged: its field appData cannot be read`);
+        assert.match(res.body.error.message, damage);
         assert.doesNotMatch(JSON.stringify(res.body), /SECRET-BYTES|bug/);
       }
-      await driverOf(t).run('UPDATE "identities" SET "appData" = ? WHERE "id" = ?', ['{}', id]);
+      await driverOf(t).run(garble, ['{}', id]);
       assert.equal((await admin.request('GET', `/identities/${id}`)).status, 200);
     });
 

@@ -3,7 +3,17 @@
 // next start; symbolic links among the directory's entries are refused.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -119,7 +129,7 @@ describe('a damaged database file is refused at start', () => {
     ['empty', (file) => writeFileSync(file, ''), /is empty/],
     ['truncated', (file) => (realDatabase(file), truncateSync(file, 4096 + 100)), /is truncated/],
     ['cut to a whole number of pages', (file) => (realDatabase(file), truncateSync(file, 4096 * 2)), /is truncated/],
-    ['not a database', (file) => writeFileSync(file, 'this is not a database, just text that is long enough to fill a header '.repeat(4)), /is not a SQLite database/],
+    ['not a database', (file) => writeFileSync(file, 'text long enough for a header. '.repeat(8)), /is not a SQLite/],
   ];
   for (const [what, make, reason] of cases) {
     it(`${what}: one line naming the file and what to do, exit 1, nothing created, the file untouched`, async () => {
@@ -128,7 +138,8 @@ describe('a damaged database file is refused at start', () => {
       const file = path.join(dataDir, 'ctl.db');
       make(file);
       const before = readFileSync(file);
-      const r = await runCtl(['controller', 'start', '--data-dir', dataDir, '--port', '0'], { process: true, env: { CTL_STORE_URL: undefined } });
+      const start = ['controller', 'start', '--data-dir', dataDir, '--port', '0'];
+      const r = await runCtl(start, { process: true, env: { CTL_STORE_URL: undefined } });
       assert.equal(r.code, 1, `${r.stdout}${r.stderr}`);
       const lines = r.stderr.trim().split('\n');
       assert.equal(lines.length, 1, r.stderr);

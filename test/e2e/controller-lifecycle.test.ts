@@ -136,8 +136,11 @@ function occurrences(haystack: string, needle: string): number {
 /** A create whose body is sent in two parts: the second when `finish` is called. Resolves with the status. */
 function slowCreate(port: number, token: string, name: string): { finish(): Promise<number> } {
   const body = JSON.stringify({ name, type: 'User', isAdmin: false });
-  const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'zt-session': token };
-  const req = https.request({ host: '127.0.0.1', port, path: '/edge/management/v1/identities', method: 'POST', headers, rejectUnauthorized: false, agent: false });
+  const length = String(Buffer.byteLength(body));
+  const headers = { 'content-type': 'application/json', 'content-length': length, 'zt-session': token };
+  const path = '/edge/management/v1/identities';
+  const options = { host: '127.0.0.1', port, path, method: 'POST', headers, rejectUnauthorized: false, agent: false };
+  const req = https.request(options);
   const status = new Promise<number>((resolve) => {
     req.on('response', (res) => {
       res.resume();
@@ -230,10 +233,12 @@ describe('ctl controller start', () => {
     first.child.kill('SIGTERM');
     await sleep(300);
     const slowStatus = await slow.finish();
-    const results = [...(await Promise.all(creates)), { name: 'in-flight-slow', status: slowStatus, afterSignal: true }];
+    const slowResult = { name: 'in-flight-slow', status: slowStatus, afterSignal: true };
+    const results = [...(await Promise.all(creates)), slowResult];
     assert.equal(slowStatus, 201, `a body that arrives after SIGTERM is still answered:\n${first.output()}`);
     assert.deepEqual(await first.exited, { code: 0, signal: null }, first.output());
-    assert.ok(results.some((r) => r.status === 201 && r.afterSignal), `requests in flight at SIGTERM are answered: ${JSON.stringify(results)}`);
+    const answeredLate = results.some((r) => r.status === 201 && r.afterSignal);
+    assert.ok(answeredLate, `requests in flight at SIGTERM are answered: ${JSON.stringify(results)}`);
 
     const second = await start(dataDir);
     const admin2 = await (await helperFor(second)).loginAs('admin', password);
