@@ -102,12 +102,13 @@ async function startTarget(key: string, label: string, checkout: string, pgServe
 interface Row {
   what: string;
   values: number[];
-  unit: 'ms' | 's' | 'req/s';
+  unit: 'ms' | 's' | 'req/s' | 'MB';
   /** What each value is measured against (same order), shown as "value (Nx baseline)". */
   against?: number[];
 }
 
-const show = (v: number, unit: Row['unit']) => (unit === 'ms' ? fmt(v) : unit === 's' ? `${v.toFixed(1)} s` : `${v.toFixed(0)} req/s`);
+const show = (v: number, unit: Row['unit']) =>
+  unit === 'ms' ? fmt(v) : unit === 's' ? `${v.toFixed(1)} s` : `${v.toFixed(0)} ${unit}`;
 
 function printTable(title: string, targets: Target[], rows: Row[]): void {
   const pg = targets.findIndex((t) => t.postgres);
@@ -237,6 +238,24 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
   }
   const whats = Object.keys(limits[0][0]);
   printTable('Login and list latency (bench/limits.ts: in-process controller, 100 identities; median of 3 alternated runs, each a median)', targets, whats.map((what) => ({ what, unit: 'ms', values: limits.map((runs) => median(runs.map((r) => r[what]))) })));
+
+  // What a client's filters cost in memory: bench/filter-memory.ts, a controller process of its own per target.
+  const growth: number[] = [];
+  const after: number[] = [];
+  for (const t of targets) {
+    const args = ['--import', 'tsx', join(root, 'bench', 'filter-memory.ts'), '4000', '--json', '--root', t.root];
+    if (t.pgServer) args.push('--store', await freshDatabase(t.pgServer));
+    const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`bench/filter-memory.ts (${t.label}) failed: ${r.stderr}`);
+    const result = JSON.parse(r.stdout.trim().split('\n').pop()!) as { rssAfterMb: number; growthMb: number };
+    growth.push(result.growthMb);
+    after.push(result.rssAfterMb);
+  }
+  const memoryTitle = 'Controller memory after 4,000 structurally distinct filters (bench/filter-memory.ts: its RSS)';
+  printTable(memoryTitle, targets, [
+    { what: 'RSS growth', unit: 'MB', values: growth },
+    { what: 'RSS after', unit: 'MB', values: after },
+  ]);
   console.log(`\nMachine: ${process.platform} ${process.arch}, Node ${process.version}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.`);
   for (const note of notes) console.log(`\n${note}`);
 }

@@ -3,11 +3,17 @@ import { EXIT } from './errors.js';
 /**
  * How the ctl process ends when it is told to from outside. Ctrl-C exits 130, SIGTERM and SIGHUP 128+signal. When
  * something else listens too (a controller in the foreground shuts down cleanly; a prompt library restores the
- * terminal), it gets GRACE_MS to finish and end the process itself, and no more: a signal always ends ctl. A closed
+ * terminal), it gets a grace period (5 s, or what it
+ * asked for) to finish and end the process itself, and no more: a signal always ends ctl. A closed
  * terminal or a reader that went away (`ctl identity list | head`) ends the process quietly, as other CLIs do.
  */
 const SIGNALS = { SIGINT: EXIT.interrupted, SIGHUP: 129, SIGTERM: 143 } as const;
-const GRACE_MS = 5_000;
+let graceMs = 5_000;
+
+/** A listener that needs longer to finish (a controller letting its requests in flight be answered) says so. */
+export function allowSignalGrace(ms: number): void {
+  graceMs = Math.max(graceMs, ms);
+}
 
 /** What must be undone however ctl ends, such as a spinner's frame left on the terminal. */
 const cleanups = new Set<() => void>();
@@ -38,7 +44,7 @@ export function endOnSignals(): void {
       // First, so that nothing drawn on the terminal (a spinner) is left behind the ^C, whoever ends the process.
       runCleanups();
       if (process.listenerCount(signal) > 1) {
-        setTimeout(() => process.exit(code), GRACE_MS).unref();
+        setTimeout(() => process.exit(code), graceMs).unref();
         return;
       }
       if (signal === 'SIGINT') process.stderr.write('\n');

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { refuseDamagedDatabase } from './store/sqlite-file.js';
 
 /** The lock file inside the data directory: present while a controller owns the directory. */
 export const LOCK_FILE = 'controller.lock';
@@ -205,13 +206,16 @@ export interface PreparedDataDir {
 
 /**
  * Takes the data directory (lock first, before anything is written), makes it owner-only and refuses symbolic
- * links among the entries the controller writes, in it and in the PKI directory.
+ * links among the entries the controller writes, in it and in the PKI directory, and a SQLite `database` file that
+ * exists but is damaged.
  */
-export function prepareDataDir(dataDir: string, pkiDir?: string): PreparedDataDir {
+export function prepareDataDir(dataDir: string, pkiDir?: string, database?: string): PreparedDataDir {
   const lock = lockDataDir(dataDir);
   try {
     chmodSync(dataDir, 0o700);
     refuseSymlinks(dataDir, DATA_DIR_ENTRIES);
+    // A damaged database is refused before anything (the PKI) is created beside it.
+    if (database) refuseDamagedDatabase(database);
     const pki = pkiDir ?? join(dataDir, 'pki');
     mkdirSync(pki, { recursive: true, mode: 0o700 });
     refuseSymlinks(pki);

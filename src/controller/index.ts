@@ -17,11 +17,12 @@ import { recordSelf } from './api/controllers.js';
 import { buildRoutes } from './registry.js';
 import type { Runtime } from './runtime.js';
 import { createApp } from './server/app.js';
+import { trackRequests } from './server/drain.js';
 import { createListener, DEFAULT_SERVER_LIMITS } from './server/listener.js';
 import { createStaticSite } from './server/static.js';
 import { Validators } from './server/validation.js';
 import { parseStoreLocation, Store, type StoreLocation } from './store/store.js';
-import type { ControllerOptions, RunningController } from './types.js';
+import { type ControllerOptions, DEFAULT_SHUTDOWN_GRACE_MS, type RunningController } from './types.js';
 import { CONTROLLER_VERSION } from './version.js';
 
 export type { ControllerOptions, RunningController } from './types.js';
@@ -73,6 +74,9 @@ export interface Controller {
   close(): Promise<void>;
 }
 
+/** The SQLite database in the data directory, unless the data lives in PostgreSQL. */
+const DATABASE_FILE = 'ctl.db';
+
 /**
  * Builds the controller: opens (or creates) its store and PKI, creates the default admin on first start, and
  * assembles the routes of every registered resource. Nothing listens: `startController` does, tests `inject`.
@@ -83,7 +87,8 @@ export async function createController(options: CreateControllerOptions): Promis
   // Checked before anything is opened: a wrong --console fails the start, not every page.
   const site = options.consoleDir ? createStaticSite(options.consoleDir, { log }) : undefined;
   const pki = options.pki ?? (await loadOrCreatePki(options.pkiDir ?? join(options.dataDir, 'pki'), { hosts: options.hosts ?? ['localhost', '127.0.0.1'] }));
-  const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : { sqlite: join(options.dataDir, 'ctl.db') });
+  const sqlite = { sqlite: join(options.dataDir, DATABASE_FILE) };
+  const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : sqlite);
   const store = await Store.open(location, { log });
   const passwords = new PasswordHasher(options.passwordCost);
   const adminUser = options.adminUser ?? 'admin';
@@ -208,7 +213,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const publicUrl = `https://${urlHost}:${port}`;
   try {
     // The data directory is ours (an exclusive lock) before anything is written in it; a failed start lets it go.
-    dataDir = prepareDataDir(options.dataDir, options.pkiDir);
+    const database = options.storeUrl ? undefined : join(options.dataDir, DATABASE_FILE);
+    dataDir = prepareDataDir(options.dataDir, options.pkiDir, database);
     const hosts = [...new Set([host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, 'localhost', '127.0.0.1', '::1', hostname(), ...(options.advertise ?? [])])];
     controller = await createController({ ...options, pkiDir: dataDir.pkiDir, publicUrl, hosts });
   } catch (err) {
@@ -222,6 +228,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   writeFileSync(join(options.dataDir, 'ca-bundle.pem'), pki.caBundlePem, { mode: 0o644 });
 
   const server = createListener({ key: pki.serverKeyPem, cert: pki.serverChainPem, clientCa: pki.caBundlePem }, { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits });
+  const requests = trackRequests(server);
   server.on('request', (req, res) => void controller.handle(req, res));
   // The HTTPS server never listens itself: the bound socket hands it its connections. 'listening' starts its
   // connection tracking (header and request timeouts, closeAllConnections) as listen() would.
@@ -240,14 +247,19 @@ export async function startController(options: ControllerOptions): Promise<Runni
     adminUser: controller.adminUser,
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
+        // No new connections; requests in flight are answered (up to the grace period), then every socket closes.
         listener.close(() => {
           void controller.close().then(() => {
             dataDir!.lock.release();
             resolve();
           });
         });
-        server.closeAllConnections();
-        bound.destroyAll();
+        const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+        void requests.drain(graceMs).then((cut) => {
+          if (cut > 0) controller.runtime.log(`shutdown: ${cut} request(s) in flight after ${graceMs} ms were cut off`);
+          server.closeAllConnections();
+          bound.destroyAll();
+        });
       })),
   };
 }

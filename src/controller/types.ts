@@ -43,11 +43,18 @@ export interface ControllerOptions {
   announceAdminPassword?: (password: string) => void;
   /** Overrides of the listener's timeouts and per-address connection cap (docs/security.md); tests shorten them. */
   serverLimits?: Partial<ServerLimits>;
+  /**
+   * On close, how long requests in flight may take to be answered before their connections are cut (default
+   * DEFAULT_SHUTDOWN_GRACE_MS): a client whose write was committed learns it.
+   */
+  shutdownGraceMs?: number;
   /** Overrides the failed-login token buckets (docs/security.md); tests make them small. */
   loginThrottle?: LoginThrottleOptions;
   /** The client API's per-client request budget (default: src/controller/client-state.ts); tests make it small. */
   clientRateLimit?: ClientRateLimit;
 }
+
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 export interface RunningController {
   /** e.g. https://127.0.0.1:1280 */

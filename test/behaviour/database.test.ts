@@ -133,6 +133,23 @@ for (const store of storesUnderTest()) {
       );
     });
 
+    it('a stored value that does not decode is damage naming the entity and field, not its bytes', async () => {
+      const admin = t.admin;
+      const json = { name: 'garbled', type: 'User', isAdmin: false, appData: { a: 1 } };
+      const id = (await admin.request('POST', '/identities', { json })).body.data.id;
+      const garble = 'UPDATE "identities" SET "appData" = ? WHERE "id" = ?';
+      await driverOf(t).run(garble, ['{"a": 1, SECRET-BYTES \u0007', id]);
+      for (const res of [await admin.request('GET', `/identities/${id}`), await admin.request('GET', '/identities')]) {
+        assert.equal(res.status, 503, JSON.stringify(res.body));
+        assert.equal(res.body.error.code, 'STORE_UNAVAILABLE');
+        const damage = new RegExp(`identity '${id}' is damaged: its field appData cannot be read`);
+        assert.match(res.body.error.message, damage);
+        assert.doesNotMatch(JSON.stringify(res.body), /SECRET-BYTES|bug/);
+      }
+      await driverOf(t).run(garble, ['{}', id]);
+      assert.equal((await admin.request('GET', `/identities/${id}`)).status, 200);
+    });
+
     it('runs one check at a time: a second start while one runs is 429 RATE_LIMITED', async () => {
       // Both sent at once: the second arrives while the first's check is still running.
       const [first, second] = await Promise.all([

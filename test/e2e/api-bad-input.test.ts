@@ -443,6 +443,20 @@ describe('unknown ids', () => {
     assert.ok(await userCanLogIn());
   });
 
+  it('an id no entity could have (NUL, a control character, far too long) is 404 on every {id} endpoint', async () => {
+    const failures: string[] = [];
+    for (const id of ['%00', 'x%1By', 'i'.repeat(300)]) {
+      for (const e of endpoints(id, id, id, id)) {
+        if (!e.path.includes(id)) continue;
+        const caller = e.self ? (e.api === 'client' ? c.userClient : c.userMgmt) : admin;
+        const res = await caller.request(e.method, e.path, { api: e.api, ...(e.body ? { json: e.body() } : {}) });
+        if (res.status !== 404) failures.push(`${e.method} ${e.api} ${e.path.slice(0, 60)}: ${res.status} ${res.text}`);
+      }
+    }
+    assert.deepEqual(failures, []);
+    assert.ok(await userCanLogIn());
+  });
+
   it('ids that look like injection or path tricks are just unknown ids', async () => {
     for (const id of ["x' OR '1'='1", '%2e%2e', '..%2Fidentities', 'x"; DROP TABLE identities; --']) {
       const res = await admin.get(`/identities/${encodeURIComponent(id)}`);

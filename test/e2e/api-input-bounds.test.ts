@@ -141,3 +141,46 @@ describe('filters', () => {
     assert.match(error.cause.message, /at most 256/);
   });
 });
+
+describe('numbers: what a 64-bit integer column holds, and nothing JSON cannot write back', () => {
+  const raw = (json: string) => ({ body: json });
+  const tooBig = ['1e308', '1e309', '123456789012345678901234567890', '9223372036854775807', '-1e309'];
+
+  it('maxIdleTimeMillis and timeoutSeconds beyond the range are refused naming the field', async () => {
+    for (const value of tooBig) {
+      const name = unique('big-service');
+      const serviceBody = `{"name":"${name}","encryptionRequired":true,"maxIdleTimeMillis":${value}}`;
+      const service = await admin.post('/services', undefined, raw(serviceBody));
+      assertError(service, 400, 'COULD_NOT_VALIDATE', 'maxIdleTimeMillis');
+      const listed = await admin.get('/services', { query: { filter: `name = "${name}"` } });
+      assert.equal(listed.body.meta.pagination.totalCount, 0, value);
+      const checkBody = `{"name":"${unique('mfa')}","typeId":"MFA","timeoutSeconds":${value}}`;
+      const check = await admin.post('/posture-checks', undefined, raw(checkBody));
+      assertError(check, 400, 'COULD_NOT_VALIDATE', 'timeoutSeconds');
+    }
+    const largest = { name: unique('big'), encryptionRequired: true, maxIdleTimeMillis: 9_000_000_000_000_000_000 };
+    assertStatus(await admin.post('/services', largest), 201);
+  });
+
+  it('a number JSON reads as Infinity is refused anywhere, free-form data and tags included', async () => {
+    const post = (extra: string) =>
+      admin.post('/identities', undefined, raw(`{"name":"${unique('inf')}","type":"User",${extra}}`));
+    assertError(await post('"isAdmin":false,"appData":{"n":1e999}'), 400, 'COULD_NOT_VALIDATE', 'appData.n');
+    assertError(await post('"isAdmin":false,"tags":{"n":-1e400}'), 400, 'COULD_NOT_VALIDATE', 'tags.n');
+  });
+
+  it('a filter comparing an integer field with a fraction or a number out of range names the field', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['/services', 'maxIdleTimeMillis = 1.5', 'maxIdleTimeMillis'],
+      ['/services', 'maxIdleTimeMillis < 1e999', 'maxIdleTimeMillis'],
+      ['/edge-routers', 'cost > 1e19', 'cost'],
+      ['/transit-routers', 'cost = 0.5', 'cost'],
+      ['/terminators', 'cost in [1, 1.5]', 'cost'],
+    ];
+    for (const [list, filter, field] of cases) {
+      const error = assertError(await admin.get(list, { query: { filter } }), 400, 'INVALID_FILTER');
+      assert.match(error.cause.message, new RegExp(`^${field}\\b`), `${list} ${filter}`);
+    }
+    assertStatus(await admin.get('/services', { query: { filter: 'maxIdleTimeMillis < 9e18' } }), 200);
+  });
+});

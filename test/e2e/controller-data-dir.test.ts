@@ -3,10 +3,22 @@
 // next start; symbolic links among the directory's entries are refused.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { runCtl } from '../helpers/cli.js';
 import { startTestController } from '../helpers/controller.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -102,4 +114,41 @@ describe('one controller per data directory', () => {
     assert.equal(existsSync(path.join(dataDir, 'pki')), false);
     assert.ok(existsSync(pkiDir));
   });
+});
+
+describe('a damaged database file is refused at start', () => {
+  /** A SQLite file of several pages, as a controller's database would be. */
+  function realDatabase(file: string): void {
+    const db = new Database(file);
+    db.exec('CREATE TABLE t (v TEXT)');
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
+    for (let i = 0; i < 200; i++) insert.run('x'.repeat(200));
+    db.close();
+  }
+  const cases: Array<[string, (file: string) => void, RegExp]> = [
+    ['empty', (file) => writeFileSync(file, ''), /is empty/],
+    ['truncated', (file) => (realDatabase(file), truncateSync(file, 4096 + 100)), /is truncated/],
+    ['cut to a whole number of pages', (file) => (realDatabase(file), truncateSync(file, 4096 * 2)), /is truncated/],
+    ['not a database', (file) => writeFileSync(file, 'text long enough for a header. '.repeat(8)), /is not a SQLite/],
+  ];
+  for (const [what, make, reason] of cases) {
+    it(`${what}: one line naming the file and what to do, exit 1, nothing created, the file untouched`, async () => {
+      const dataDir = path.join(tmp, `damaged-${what.replace(/\W+/g, '-')}`);
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      const file = path.join(dataDir, 'ctl.db');
+      make(file);
+      const before = readFileSync(file);
+      const start = ['controller', 'start', '--data-dir', dataDir, '--port', '0'];
+      const r = await runCtl(start, { process: true, env: { CTL_STORE_URL: undefined } });
+      assert.equal(r.code, 1, `${r.stdout}${r.stderr}`);
+      const lines = r.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, r.stderr);
+      assert.ok(lines[0].includes(file), r.stderr);
+      assert.match(lines[0], reason);
+      assert.match(lines[0], /restore it from a backup, or move it away/);
+      assert.doesNotMatch(r.stderr, /bug in ctl|generated password/);
+      assert.deepEqual(readdirSync(dataDir).sort(), ['ctl.db'], 'nothing was created beside it');
+      assert.deepEqual(readFileSync(file), before, 'the file is untouched');
+    });
+  }
 });

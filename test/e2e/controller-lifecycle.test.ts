@@ -134,6 +134,30 @@ function occurrences(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;
 }
 
+/** A create whose body is sent in two parts: the second when `finish` is called. Resolves with the status. */
+function slowCreate(port: number, token: string, name: string): { finish(): Promise<number> } {
+  const body = JSON.stringify({ name, type: 'User', isAdmin: false });
+  const length = String(Buffer.byteLength(body));
+  const headers = { 'content-type': 'application/json', 'content-length': length, 'zt-session': token };
+  const path = '/edge/management/v1/identities';
+  const options = { host: '127.0.0.1', port, path, method: 'POST', headers, rejectUnauthorized: false, agent: false };
+  const req = https.request(options);
+  const status = new Promise<number>((resolve) => {
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', () => resolve(0));
+  });
+  req.write(body.slice(0, 10));
+  return {
+    finish() {
+      req.end(body.slice(10));
+      return status;
+    },
+  };
+}
+
 describe('ctl controller start', () => {
   it('first start prints the generated admin password once; HTTPS verifies; SIGTERM exits 0; restart keeps data, PKI and password; Ctrl-C exits 130', async () => {
     const dataDir = await newDataDir();
@@ -191,6 +215,46 @@ describe('ctl controller start', () => {
     for (const id of ids.slice(0, 4)) assertStatus(await admin2.get(`/identities/${id}`), 200, `identity ${id} survived`);
     assert.deepEqual((await admin2.get(`/identities/${ids[0]}`)).body.data.roleAttributes, ['patched']);
     assertError(await admin2.get(`/identities/${ids[4]}`), 404, 'NOT_FOUND');
+    assert.deepEqual(await stop(second), { code: 0, signal: null });
+  });
+
+  it('SIGTERM with requests in flight: each is answered, or its write is not applied; exit 0', async () => {
+    const dataDir = await newDataDir();
+    const password = randomPassword();
+    const first = await start(dataDir, { CTL_ADMIN_PASSWORD: password });
+    const admin = await (await helperFor(first)).loginAs('admin', password);
+    // One client is still sending its body when the signal comes: a request in flight for certain.
+    const slow = slowCreate(first.port, admin.token!, 'in-flight-slow');
+    await sleep(300);
+    let signalledAt = 0;
+    const creates = Array.from({ length: 24 }, (_, i) => {
+      const name = `in-flight-${i}`;
+      const sent = admin.post('/identities', { name, type: 'User', isAdmin: false }, { freshConnection: true });
+      return sent.then(
+        (res) => ({ name, status: res.status, afterSignal: signalledAt > 0 }),
+        () => ({ name, status: 0, afterSignal: true }),
+      );
+    });
+    // The first answer means the others are on their way or being handled: stop now.
+    await Promise.race(creates);
+    signalledAt = Date.now();
+    first.child.kill('SIGTERM');
+    await sleep(300);
+    const slowStatus = await slow.finish();
+    const slowResult = { name: 'in-flight-slow', status: slowStatus, afterSignal: true };
+    const results = [...(await Promise.all(creates)), slowResult];
+    assert.equal(slowStatus, 201, `a body that arrives after SIGTERM is still answered:\n${first.output()}`);
+    assert.deepEqual(await first.exited, { code: 0, signal: null }, first.output());
+    const answeredLate = results.some((r) => r.status === 201 && r.afterSignal);
+    assert.ok(answeredLate, `requests in flight at SIGTERM are answered: ${JSON.stringify(results)}`);
+
+    const second = await start(dataDir);
+    const admin2 = await (await helperFor(second)).loginAs('admin', password);
+    for (const r of results) {
+      const found = await admin2.get('/identities', { query: { filter: `name = "${r.name}"` } });
+      const stored = found.body.meta.pagination.totalCount === 1;
+      assert.ok(r.status === 201 ? stored : !stored, `${r.name}: answered ${r.status}, stored ${stored}`);
+    }
     assert.deepEqual(await stop(second), { code: 0, signal: null });
   });
 

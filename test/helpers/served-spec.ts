@@ -54,6 +54,8 @@ function ajv(): Ajv {
 export function convertServedSchema(node: unknown, id: string): unknown {
   if (Array.isArray(node)) return node.map((n) => convertServedSchema(n, id));
   if (!node || typeof node !== 'object') return node;
+  // Swagger 2.0's `type: file` is a binary body (a QR code image): nothing JSON Schema can check.
+  if ((node as Record<string, unknown>).type === 'file') return {};
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
     if (key.startsWith('x-')) continue;

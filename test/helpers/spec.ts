@@ -288,6 +288,8 @@ export function convertSchema(node: unknown, api: ApiName): unknown {
   if (Array.isArray(node)) return node.map((n) => convertSchema(n, api));
   if (!node || typeof node !== 'object') return node;
   const src = node as Record<string, unknown>;
+  // Swagger 2.0's `type: file` is a binary body (a QR code image): nothing JSON Schema can check.
+  if (src.type === 'file') return {};
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(src)) {
     if (key.startsWith('x-') || DROPPED_KEYWORDS.has(key)) continue;

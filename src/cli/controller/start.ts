@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
 import { InterruptedError, UsageError } from '../../console/errors.js';
+import { allowSignalGrace } from '../../console/process-exit.js';
 import { envFallback } from '../generic/env-fallback.js';
 import { integer } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
@@ -31,6 +32,8 @@ export interface StartOptions {
   console?: string;
   /** The client API's per-client request budget (`--client-rate-limit BURST/PER_SECOND`). */
   clientRateLimit?: { burst: number; perSecond: number };
+  /** On SIGTERM or Ctrl-C, how long requests in flight may take to be answered before their connections close. */
+  shutdownTimeoutSeconds: number;
 }
 
 /** `BURST/PER_SECOND`, e.g. `50/10`: requests a client may make at once, and how many a second it regains. */
@@ -58,7 +61,9 @@ function readPasswordFile(file: string): string {
 /** Resolves when the process is asked to stop (SIGTERM, SIGINT); the action wires it to real signals. */
 export type StopSignal = Promise<string>;
 
-function processStopSignal(): StopSignal {
+function processStopSignal(graceSeconds: number): StopSignal {
+  // The process ends on a signal after a grace period: long enough for the answers in flight and the store to close.
+  allowSignalGrace((graceSeconds + 5) * 1000);
   return new Promise((resolve) => {
     const stop = (signal: string) => resolve(signal);
     process.once('SIGTERM', stop);
@@ -89,6 +94,11 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30))
     .addOption(envFallback(new Option('--store <url>', 'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)'), 'CTL_STORE_URL'))
     .addOption(envFallback(new Option('--console <dir>', 'serve a built web console (OpenZiti\'s ZAC) from this directory under /zac/'), 'CTL_CONSOLE_DIR'))
+    .addOption(
+      new Option('--shutdown-timeout <seconds>', 'on SIGTERM or Ctrl-C, how long requests in flight may take to finish')
+        .argParser(integer(0, 3600))
+        .default(10),
+    )
     .addOption(new Option('--access-log', 'print one line per request on stderr (method, path, status, duration, request id)'))
     .addOption(new Option('--client-rate-limit <burst/per-second>', 'client API requests a client may make at once / regains a second, beyond which 429 (default 50/10)').argParser(rateLimit));
   return command.action(async (o) => {
@@ -108,11 +118,12 @@ export function buildStart(deps: Deps, run = runStart) {
       store: o.store,
       console: o.console,
       clientRateLimit: o.clientRateLimit,
+      shutdownTimeoutSeconds: o.shutdownTimeout,
     };
     if (o.adminPassword !== undefined && o.adminPasswordFile !== undefined) {
       throw new UsageError('give the admin password once: --admin-password or --admin-password-file');
     }
-    await run(opts, deps, processStopSignal());
+    await run(opts, deps, processStopSignal(opts.shutdownTimeoutSeconds));
   });
 }
 
@@ -152,6 +163,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     storeUrl: opts.store,
     consoleDir: opts.console,
     clientRateLimit: opts.clientRateLimit,
+    shutdownGraceMs: opts.shutdownTimeoutSeconds * 1000,
     // Printed before it is stored: a start that fails afterwards never leaves a password nobody saw.
     announceAdminPassword: (password) => {
       io.info(`generated password for the default admin '${opts.adminUser}' (shown once, keep it safe):`);

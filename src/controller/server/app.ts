@@ -9,7 +9,7 @@ import { bodyLimitFor, decodeUtf8, parseJson, readBody } from './body.js';
 import { applyCors, isPreflight, normaliseOrigin } from './cors.js';
 import { toApiError } from './errors.js';
 import { sendError, sendReply } from './respond.js';
-import { normalisePath, Router } from './router.js';
+import { normalisePath, refuseImpossibleIds, Router } from './router.js';
 import type { StaticSite } from './static.js';
 import type { ApiName, Ctx, Route } from './types.js';
 
@@ -71,6 +71,7 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
       );
       const ctx = makeCtx(req, res, { api: located.api, method, path: located.path, params, query, requestId, now }, bodyLimitFor(route.access));
       ctx.principal = await authorise(req, route.access, rt.apiSessions, now, route.partialSession);
+      refuseImpossibleIds(params);
       await requireSecondaryExtJwt(rt, req, ctx.principal, route, now);
       if (ctx.principal) {
         res.setHeader('expiration-seconds', String(Math.round(rt.config.sessionTimeoutMs / 1000)));

@@ -1,5 +1,6 @@
 import { ApiError } from '../../protocol/errors.js';
 import { ZitiQlError } from '../../protocol/zitiql/index.js';
+import { DamagedRowError } from '../store/codec.js';
 import { StoreUnavailableError } from '../store/driver.js';
 import { FilterError } from '../store/filter-sql.js';
 
@@ -16,6 +17,8 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof ZitiQlError || err instanceof FilterError) {
     return new ApiError('INVALID_FILTER', { cause: { code: 'UNHANDLED', message: err.message } });
   }
+  // Damage names the entity and field, so the operator knows what to restore; the request id finds it in the log.
+  if (err instanceof DamagedRowError) return new ApiError('STORE_UNAVAILABLE', { message: err.message });
   const store = storeFailure(err);
   if (store) {
     // Sent as Retry-After by the error path, as the login throttle's refusals are.

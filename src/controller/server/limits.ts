@@ -9,8 +9,14 @@ import type { ResourceDef } from '../../resources/index.js';
 export const FIELD_LIMITS = {
   /** A string field without a declared maximum. */
   stringMaxLength: 4096,
-  /** An id referring to another entity. */
+  /** An id referring to another entity, or in a path. */
   refMaxLength: 256,
+  /**
+   * An integer without declared bounds: what a 64-bit integer column holds. The maximum is the largest JSON number
+   * below 2^63 (2^63 - 1 itself reads as 2^63, one past the column's range).
+   */
+  integerMinimum: -(2 ** 63),
+  integerMaximum: 2 ** 63 - 1024,
   /** Any key of any object in a body (tags, envInfo, appData, ...). */
   keyMaxLength: 128,
   /** Tags: keys per map, string value length. */
@@ -60,7 +66,7 @@ export const LOGIN_EXTRAS_SCHEMA = {
  * C0 and C1 control characters (NUL, ESC, ...), DEL and unpaired UTF-16 surrogates (which cannot be stored as
  * UTF-8). A name with ESC in it could drive the terminal of whoever lists it.
  */
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]|\p{Cs}/u;
+export const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]|\p{Cs}/u;
 /** Inside a free-form object (appData) tab, line feed and carriage return are text; the rest is still refused. */
 const FORBIDDEN_IN_FREE_FORM = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\p{Cs}/u;
 
@@ -91,6 +97,10 @@ function walk(value: unknown, path: string[], depth: number, freeForm: boolean, 
   }
   if (typeof value === 'string') {
     checkText(value, path, freeForm);
+  } else if (typeof value === 'number' && !Number.isFinite(value)) {
+    // JSON.parse reads 1e309 as Infinity, which JSON cannot write back: stored, it would be served as null.
+    const field = path.join('.') || 'body';
+    throw refuse(field, `${field} is a number too large to represent`, 'a number beyond 1.8e308');
   } else if (Array.isArray(value)) {
     value.forEach((item, i) => walk(item, [...path, String(i)], depth + 1, freeForm, freeFormFields));
   } else if (value && typeof value === 'object') {
@@ -113,7 +123,7 @@ function checkText(text: string, path: string[], freeForm: boolean, what: 'value
 }
 
 /** The offending text with every control character escaped, so the error itself cannot carry one. */
-function visible(text: string): string {
+export function visible(text: string): string {
   const escaped = JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}...` : text).slice(1, -1);
   return escaped.replace(/[\u007f-\u009f]|\p{Cs}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../protocol/errors.js';
 import { locate } from './app.js';
-import { normalisePath, Router } from './router.js';
+import { normalisePath, refuseImpossibleIds, Router } from './router.js';
 import type { Route } from './types.js';
 
 const route = (method: Route['method'], path: string, api: Route['api'] = 'management'): Route => ({
@@ -24,6 +24,16 @@ test('literal segments win over parameters, parameters are decoded', () => {
   r.add(route('GET', '/identities/x/authenticators'));
   assert.deepEqual(r.match('management', 'GET', '/identities/a%20b').params, { id: 'a b' });
   assert.equal(r.match('management', 'GET', '/identities/x/authenticators').route.path, '/identities/x/authenticators');
+});
+
+test('an id no entity could have (control characters, NUL, too long) is NOT_FOUND before any lookup', () => {
+  const r = new Router();
+  r.add(route('GET', '/identities/{id}'));
+  for (const id of ['%00', 'a%1Bb', '%C2%85', 'x'.repeat(257)]) {
+    const { params } = r.match('management', 'GET', `/identities/${id}`);
+    assert.throws(() => refuseImpossibleIds(params), (e: ApiError) => e.code === 'NOT_FOUND', id);
+  }
+  refuseImpossibleIds(r.match('management', 'GET', `/identities/${'x'.repeat(256)}`).params);
 });
 
 test('unknown paths are NOT_FOUND, known paths with another method METHOD_NOT_ALLOWED', () => {

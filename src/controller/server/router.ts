@@ -1,4 +1,5 @@
 import { ApiError } from '../../protocol/errors.js';
+import { FIELD_LIMITS, FORBIDDEN, visible } from './limits.js';
 import type { ApiName, Route } from './types.js';
 
 interface Node {
@@ -90,5 +91,19 @@ function decodeSegment(segment: string): string {
     return decodeURIComponent(segment);
   } catch {
     throw new ApiError('NOT_FOUND', { cause: { code: 'UNHANDLED', message: `malformed path segment '${segment}'` } });
+  }
+}
+
+/**
+ * Path parameters are ids: one that could never have been stored (control characters, NUL among them, or longer
+ * than any id) names nothing, so it is 404 before any database sees it. Checked once the caller is authorised, so
+ * that who may not use the route learns nothing from it.
+ */
+export function refuseImpossibleIds(params: Record<string, string>): void {
+  for (const value of Object.values(params)) {
+    if (value.length > FIELD_LIMITS.refMaxLength || FORBIDDEN.test(value)) {
+      const message = `no entity has the id "${visible(value)}"`;
+      throw new ApiError('NOT_FOUND', { cause: { code: 'UNHANDLED', message } });
+    }
   }
 }

@@ -19,10 +19,12 @@ export function typeSchema(type: FieldType): JsonSchema {
     case 'boolean':
       return { type: 'boolean' };
     case 'integer': {
-      const s: JsonSchema = { type: 'integer' };
-      if (type.minimum !== undefined) s.minimum = type.minimum;
-      if (type.maximum !== undefined) s.maximum = type.maximum;
-      return s;
+      // Never beyond what the store's 64-bit integer columns hold.
+      return {
+        type: 'integer',
+        minimum: Math.max(type.minimum ?? FIELD_LIMITS.integerMinimum, FIELD_LIMITS.integerMinimum),
+        maximum: Math.min(type.maximum ?? FIELD_LIMITS.integerMaximum, FIELD_LIMITS.integerMaximum),
+      };
     }
     case 'enum':
       return { type: 'string', enum: [...type.values] };

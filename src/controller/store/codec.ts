@@ -17,10 +17,46 @@ export function encodeValue(type: FieldType, value: unknown): unknown {
   return value;
 }
 
-export function decodeValue(type: FieldType, value: unknown): unknown {
+/** Where a stored value was read from: what a damage report names (never the value itself). */
+export interface StoredAt {
+  /** The resource's label, e.g. "identity". */
+  entity: string;
+  id: string;
+  field: string;
+}
+
+/**
+ * A stored value that cannot be read as its declared type: the database was damaged or edited by hand. Not a bug
+ * in the controller and not the client's mistake; its message names the entity and field but not the bytes, which
+ * may be anything.
+ */
+export class DamagedRowError extends Error {
+  override name = 'DamagedRowError';
+  constructor(readonly at: StoredAt) {
+    super(
+      `the stored ${at.entity} '${at.id}' is damaged: its field ${at.field} cannot be read; ` +
+        'restore the database from a backup',
+    );
+  }
+}
+
+export function decodeValue(type: FieldType, value: unknown, at: StoredAt): unknown {
   if (value === null || value === undefined) return isJson(type) ? (isList(type) ? [] : {}) : null;
   if (type.kind === 'boolean') return Number(value) === 1 || value === true;
-  if (type.kind === 'integer') return Number(value);
-  if (isJson(type)) return JSON.parse(value as string);
+  if (type.kind === 'integer') {
+    const n = Number(value);
+    if (!Number.isFinite(n)) throw new DamagedRowError(at);
+    return n;
+  }
+  if (isJson(type)) return decodeJson(value, at);
   return value;
+}
+
+/** JSON text as stored by encodeValue; anything else is damage. */
+export function decodeJson(value: unknown, at: StoredAt): unknown {
+  try {
+    return JSON.parse(value as string);
+  } catch {
+    throw new DamagedRowError(at);
+  }
 }

@@ -52,35 +52,65 @@ export class StoreUrlError extends StoreUnavailableError {}
 /** How many prepared statements a connection keeps; each distinct filter shape is one, so the cache is bounded. */
 export const STATEMENT_CACHE_SIZE = 256;
 
-/** A bounded map that forgets the least recently used entry; `onEvict` frees what the entry holds. */
+/**
+ * And how much SQL text they may hold together. What SQLite keeps for a prepared statement grows with its text (a
+ * long filter's is hundreds of KB), so a count alone let a client's distinct long filters pin hundreds of MB. The
+ * store's own statements are a few hundred short ones, well inside this.
+ */
+export const STATEMENT_CACHE_SQL_CHARS = 256 * 1024;
+
+/**
+ * A bounded map that forgets the least recently used entries: at most `capacity` entries and, when `maxWeight` is
+ * given, at most that total `weigh`t (an entry heavier than that alone is not kept). `onEvict` frees what an entry
+ * holds.
+ */
 export class LruCache<K, V> {
-  private readonly map = new Map<K, V>();
+  private readonly map = new Map<K, { value: V; weight: number }>();
+  private weight = 0;
 
   constructor(
     readonly capacity: number,
     private readonly onEvict: (value: V) => void = () => {},
+    private readonly limit?: { maxWeight: number; weigh: (key: K, value: V) => number },
   ) {}
 
   get size(): number {
     return this.map.size;
   }
 
+  /** The total weight of the entries kept (their count when no weight is given). */
+  get totalWeight(): number {
+    return this.limit ? this.weight : this.map.size;
+  }
+
   get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
+    const entry = this.map.get(key);
+    if (entry === undefined) return undefined;
+    this.map.delete(key);
+    this.map.set(key, entry);
+    return entry.value;
   }
 
   set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.capacity) {
-      const [oldestKey, oldest] = this.map.entries().next().value as [K, V];
-      this.map.delete(oldestKey);
-      this.onEvict(oldest);
+    this.remove(key);
+    const weight = this.limit ? this.limit.weigh(key, value) : 0;
+    if (this.limit && weight > this.limit.maxWeight) {
+      this.onEvict(value);
+      return;
     }
+    this.map.set(key, { value, weight });
+    this.weight += weight;
+    while (this.map.size > this.capacity || (this.limit && this.weight > this.limit.maxWeight)) {
+      const [oldestKey, oldest] = this.map.entries().next().value as [K, { value: V; weight: number }];
+      this.remove(oldestKey);
+      this.onEvict(oldest.value);
+    }
+  }
+
+  private remove(key: K): void {
+    const entry = this.map.get(key);
+    if (entry === undefined) return;
+    this.map.delete(key);
+    this.weight -= entry.weight;
   }
 }

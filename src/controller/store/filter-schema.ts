@@ -20,6 +20,7 @@ export function filterSchema(def: ResourceDef, alias = 'e'): FilterSchema {
       continue;
     }
     const symbol: ScalarSymbol = { kind: 'scalar', type: symbolType(field.type), sql: col(name), sortable: field.sortable };
+    if (field.type.kind === 'integer') symbol.integer = true;
     symbols[name] = symbol;
     if (field.type.kind !== 'ref') continue;
     // A reference is filterable by its id under each name it goes by (`identity = "x"`, a config's `type`), and

@@ -74,7 +74,7 @@ const schema: FilterSchema = {
   symbols: {
     name: { kind: 'scalar', type: 'string', sql: 'e.name' },
     externalId: { kind: 'scalar', type: 'string', sql: 'e.external_id' },
-    cost: { kind: 'scalar', type: 'number', sql: 'e.cost' },
+    cost: { kind: 'scalar', type: 'number', sql: 'e.cost', integer: true },
     score: { kind: 'scalar', type: 'number', sql: 'e.score' },
     isAdmin: { kind: 'scalar', type: 'boolean', sql: 'e.is_admin' },
     createdAt: { kind: 'scalar', type: 'datetime', sql: 'e.created_at' },
@@ -137,6 +137,17 @@ describe('compileQuery: scalar comparisons', () => {
     assert.deepEqual(idSet('score = 1.5'), ['a']);
     assert.deepEqual(idSet('score < 0'), ['e']);
     assert.deepEqual(idSet('score >= -1 and score < 2.25'), ['a', 'd', 'e']);
+  });
+
+  it('refuses, naming the field, literals an integer field cannot hold, and numbers beyond any field', () => {
+    assertFilterError('cost = 1.5', 'cost is a 64-bit integer: 1.5 is not one');
+    assertFilterError('cost in [1, 2.5]', 'cost is a 64-bit integer: 2.5 is not one');
+    assertFilterError('cost between 0 and 1e19', 'cost is a 64-bit integer: 10000000000000000000 is not one');
+    assertFilterError('count(roleAttributes) > 0.5', 'count(roleAttributes) is a 64-bit integer: 0.5 is not one');
+    assertFilterError('cost < 1e999', 'cost: the number Infinity is too large to represent');
+    assertFilterError('tags.tier = 1e999', 'tags.tier: the number Infinity is too large to represent');
+    assert.deepEqual(idSet('cost < 9e18 and cost > -9e18'), ['a', 'b', 'd', 'e']);
+    assert.deepEqual(idSet('score < 1.75'), ['a', 'd', 'e']);
   });
 
   it('compares booleans stored as 0/1', () => {

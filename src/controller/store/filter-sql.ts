@@ -38,6 +38,8 @@ export interface ScalarSymbol {
   sql: string;
   /** Defaults to true. */
   sortable?: boolean;
+  /** A number held in a 64-bit integer column: literals compared with it must be integers in its range. */
+  integer?: boolean;
 }
 
 /** A multi-valued field kept in a side table with one row per (owner, value). */
@@ -98,6 +100,10 @@ export function compileQuery(q: Query, schema: FilterSchema, dialect: Dialect = 
   return compiled;
 }
 
+/** The range of the numeric fields (64-bit integers): [-2^63, 2^63). */
+const INT64_MIN = -(2 ** 63);
+const INT64_LIMIT = 2 ** 63;
+
 /** Negation that treats NULL ("unknown") as false first; see the file comment. */
 const not = (f: Fragment): Fragment => sql`NOT coalesce(${f}, FALSE)`;
 
@@ -123,6 +129,8 @@ interface Target {
   nullable: boolean;
   /** Source form for error messages, e.g. "anyOf(roleAttributes)". */
   text: string;
+  /** Numbers are 64-bit integers (see ScalarSymbol.integer). */
+  integer?: boolean;
 }
 
 type Resolved =
@@ -229,7 +237,7 @@ class Compiler {
     const value = target.value(right.kind);
     // `!=` as IS DISTINCT FROM so that a NULL field counts as "not equal" (the negation of `=`).
     const operator = raw(op === '!=' ? 'IS DISTINCT FROM' : op);
-    return target.wrap(sql`${value} ${operator} ${param(right.value)}`);
+    return target.wrap(sql`${value} ${operator} ${this.literal(target, right)}`);
   }
 
   private contains(expr: ContainsExpr): Fragment {
@@ -252,7 +260,7 @@ class Compiler {
       const list = `[${expr.values.map(formatLiteral).join(', ')}]`;
       this.unsupported(`${target.text} ${expr.negated ? 'not in' : 'in'} ${list}`, target, kind);
     }
-    const list = join(expr.values.map((v) => param(v.value)), ', ');
+    const list = join(expr.values.map((v) => this.literal(target, v)), ', ');
     const found = sql`${target.value(kind)} IN (${list})`;
     return target.wrap(expr.negated ? not(found) : found);
   }
@@ -266,8 +274,27 @@ class Compiler {
     }
     const value = target.value(kind);
     // Half-open, as in the Go controller: lower <= x < upper.
-    const found = sql`(${value} >= ${param(expr.lower.value)} AND ${value} < ${param(expr.upper.value)})`;
+    const lower = this.literal(target, expr.lower);
+    const found = sql`(${value} >= ${lower} AND ${value} < ${this.literal(target, expr.upper)})`;
     return target.wrap(expr.negated ? not(found) : found);
+  }
+
+  /**
+   * A literal as a bound parameter, checked against the field first: numeric fields are 64-bit integer columns, so
+   * a fraction or a number beyond their range is the client's mistake, not the database's (which would refuse it
+   * with an error of its own); and no field holds a number too large to represent (1e999 reads as Infinity).
+   */
+  private literal(target: Target, literal: Exclude<Literal, { kind: 'null' }>): Fragment {
+    if (literal.kind === 'number') {
+      const { value } = literal;
+      if (!Number.isFinite(value)) {
+        throw new FilterError(`${target.text}: the number ${literal.value} is too large to represent`);
+      }
+      if (target.integer && !(Number.isInteger(value) && value >= INT64_MIN && value < INT64_LIMIT)) {
+        throw new FilterError(`${target.text} is a 64-bit integer: ${value} is not one`);
+      }
+    }
+    return param(literal.value);
   }
 
   private target(operand: Operand): Target {
@@ -276,7 +303,7 @@ class Compiler {
       const symbol = this.setSymbol(operand.set, 'count');
       const count = sql`(SELECT count(*) FROM ${this.setFrom(symbol)})`;
       const text = `count(${operand.set})`;
-      return { type: 'number', value: () => count, wrap: identity, nullable: false, text };
+      return { type: 'number', value: () => count, wrap: identity, nullable: false, text, integer: true };
     }
     if (operand.kind === 'anyOf' || operand.kind === 'allOf') {
       const symbol = this.setSymbol(operand.set, operand.kind);
@@ -300,8 +327,8 @@ class Compiler {
       const value = (view: ValueView): Fragment => this.dialect.tagValue(resolved.tagsSql, param(resolved.key), view);
       return { type: 'any', value, wrap: identity, nullable: true, text: operand.name };
     }
-    const column = raw(resolved.symbol.sql);
-    return { type: resolved.symbol.type, value: () => column, wrap: identity, nullable: true, text: operand.name };
+    const { sql: column, type, integer } = resolved.symbol;
+    return { type, value: () => raw(column), wrap: identity, nullable: true, text: operand.name, integer };
   }
 
   private setSymbol(name: string, fn: string): SetSymbol {

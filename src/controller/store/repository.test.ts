@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MAX_ALL_ROWS, UNLIMITED_REPORTED } from '../../protocol/paging.js';
-import { LruCache, STATEMENT_CACHE_SIZE } from './driver.js';
+import { LruCache, STATEMENT_CACHE_SIZE, STATEMENT_CACHE_SQL_CHARS } from './driver.js';
 import { SqliteDriver } from './sqlite-driver.js';
 import { Store } from './store.js';
 
@@ -15,6 +15,38 @@ test('the statement cache stays bounded whatever filters clients send', async ()
   const driver = (store as unknown as { driver: SqliteDriver }).driver;
   assert.ok(driver.cachedStatements <= STATEMENT_CACHE_SIZE, `${driver.cachedStatements} statements cached`);
   await store.close();
+});
+
+test('a filter shape is cached on its second use only, and the cache holds a bounded amount of SQL', async () => {
+  const store = await Store.open({ sqlite: ':memory:' });
+  const repo = store.repo('identity');
+  const driver = (store as unknown as { driver: SqliteDriver }).driver;
+  // Long, structurally distinct filters (each its own SQL): one-off shapes are not kept.
+  const condition = (i: number, bit: number) => `name ${(i >> bit) & 1 ? '!=' : '='} "s"`;
+  const shape = (i: number) => Array.from({ length: 12 }, (_, bit) => condition(i, bit)).join(' and ');
+  const long = (i: number) => `${'name contains "x" or '.repeat(100)}${shape(i)}`;
+  const before = driver.cachedStatements;
+  for (let i = 0; i < 50; i++) await repo.list({ filter: long(i) });
+  assert.equal(driver.cachedStatements, before, 'one-off shapes are not cached');
+  for (let round = 0; round < 2; round++) for (let i = 0; i < 200; i++) await repo.list({ filter: long(i) });
+  assert.ok(driver.cachedStatements > before, 'repeated shapes are cached');
+  assert.ok(driver.cachedSqlChars <= STATEMENT_CACHE_SQL_CHARS, `${driver.cachedSqlChars} characters of SQL cached`);
+  await store.close();
+});
+
+test('an LRU cache with weights keeps at most its total weight, and never an entry heavier than that', () => {
+  const freed: string[] = [];
+  const cache = new LruCache<string, string>(100, (v) => freed.push(v), { maxWeight: 10, weigh: (_k, v) => v.length });
+  cache.set('a', 'aaaa');
+  cache.set('b', 'bbbb');
+  cache.set('c', 'cccc');
+  assert.deepEqual(freed, ['aaaa']);
+  assert.equal(cache.totalWeight, 8);
+  cache.set('big', 'x'.repeat(11));
+  assert.equal(cache.get('big'), undefined);
+  assert.deepEqual(freed, ['aaaa', 'x'.repeat(11)]);
+  cache.set('b', 'b');
+  assert.equal(cache.totalWeight, 5, 'replacing an entry replaces its weight');
 });
 
 test('an LRU cache forgets the least recently used entry and frees it', () => {

@@ -3,7 +3,7 @@ import type { FieldDef, ResourceDef } from '../../resources/index.js';
 import { ApiError, invalidField, notFound, renderValue } from '../../protocol/errors.js';
 import { MAX_ALL_ROWS, normaliseLimit, normaliseOffset, UNLIMITED_REPORTED } from '../../protocol/paging.js';
 import { parseQuery } from '../../protocol/zitiql/index.js';
-import { decodeValue, encodeValue } from './codec.js';
+import { decodeJson, decodeValue, encodeValue } from './codec.js';
 import type { Driver } from './driver.js';
 import { compileQuery, type CompiledQuery, type FilterSchema } from './filter-sql.js';
 import { filterSchema, filterableFields } from './filter-schema.js';
@@ -222,7 +222,8 @@ export class Repository {
     if (!this.columns.includes(field)) throw new Error(`${this.def.name} has no stored field '${field}'`);
     const cond = this.whereClause(where);
     const rows = await this.driver.all<Record<string, unknown>>(`SELECT DISTINCT e.${quote(field)} AS v FROM ${this.table} e WHERE ${cond.sql}`, cond.params);
-    return rows.map((r) => decodeValue(this.def.fields[field].type, r.v));
+    const at = { entity: this.def.label, id: '(several)', field };
+    return rows.map((r) => decodeValue(this.def.fields[field].type, r.v, at));
   }
 
   async count(where: Where = {}): Promise<number> {
@@ -496,7 +497,8 @@ export class Repository {
     // The set's JSON copy in each holder row is rewritten without the id, and its side rows removed.
     for (const { ownerId } of owners) {
       const row = await this.driver.get<Record<string, string>>(`SELECT ${quote(ref.field)} AS v FROM ${holderTable} WHERE "id" = ?`, [ownerId]);
-      const values = (JSON.parse(row?.v ?? '[]') as string[]).filter((v) => v !== value);
+      const stored = decodeJson(row?.v ?? '[]', { entity: ref.def.label, id: ownerId, field: ref.field }) as string[];
+      const values = stored.filter((v) => v !== value);
       await this.driver.run(`UPDATE ${holderTable} SET ${quote(ref.field)} = ? WHERE "id" = ?`, [JSON.stringify(values), ownerId]);
     }
     await this.driver.run(`DELETE FROM ${side} WHERE "value" = ?`, [value]);
@@ -584,15 +586,19 @@ export class Repository {
   }
 
   private decode(raw: Record<string, unknown>, include?: LookupOptions['include']): Row {
+    const id = raw.id as string;
+    const at = (field: string) => ({ entity: this.def.label, id, field });
     const row: Row = {
-      id: raw.id as string,
+      id,
       createdAt: raw.createdAt as string,
       updatedAt: raw.updatedAt as string,
-      tags: JSON.parse((raw.tags as string) ?? '{}'),
+      tags: decodeJson((raw.tags as string) ?? '{}', at('tags')) as Record<string, unknown>,
       isSystem: Number(raw.isSystem) === 1,
       refNames: {},
     };
-    for (const name of this.columns) if (name in raw) row[name] = decodeValue(this.def.fields[name].type, raw[name]);
+    for (const name of this.columns) {
+      if (name in raw) row[name] = decodeValue(this.def.fields[name].type, raw[name], at(name));
+    }
     for (const key of Object.keys(raw)) {
       if (key.startsWith('ref:')) row.refNames[key.slice(4)] = raw[key] as string | null;
     }
@@ -600,7 +606,9 @@ export class Repository {
       const included: Record<string, Record<string, unknown>> = {};
       for (const [field, columns] of Object.entries(include)) {
         const target = this.resolve((this.def.fields[field].type as { resource: string }).resource);
-        included[field] = Object.fromEntries(columns.map((c) => [c, decodeValue(target.fields[c].type, raw[`include:${field}:${c}`])]));
+        const read = (c: string) =>
+          decodeValue(target.fields[c].type, raw[`include:${field}:${c}`], at(`${field}.${c}`));
+        included[field] = Object.fromEntries(columns.map((c) => [c, read(c)]));
       }
       row.included = included;
     }

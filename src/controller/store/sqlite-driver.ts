@@ -1,9 +1,21 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
 import { sqliteDialect } from './dialects/sqlite.js';
-import { type Driver, LruCache, type RunResult, STATEMENT_CACHE_SIZE, StoreUnavailableError } from './driver.js';
+import {
+  type Driver,
+  LruCache,
+  type RunResult,
+  STATEMENT_CACHE_SIZE,
+  STATEMENT_CACHE_SQL_CHARS,
+  StoreUnavailableError,
+} from './driver.js';
+import { refuseDamagedDatabase } from './sqlite-file.js';
 import { openSqlite } from './sqlite-native.js';
+
+/** How many uncached statement shapes are remembered, so that the second use of one caches it. */
+const SEEN_SHAPES = 4096;
 
 /**
  * SQLite through better-sqlite3: WAL with synchronous=FULL, so a write is on disk before the response and
@@ -14,6 +26,8 @@ import { openSqlite } from './sqlite-native.js';
 export class SqliteDriver implements Driver {
   readonly dialect = sqliteDialect;
   private readonly statements: LruCache<string, Statement<unknown[]>>;
+  /** Digests of the statements prepared once and not cached (yet): see statement(). */
+  private readonly seen = new LruCache<string, true>(SEEN_SHAPES);
   private readonly inTx = new AsyncLocalStorage<true>();
   private busy: Promise<void> | undefined;
 
@@ -21,7 +35,9 @@ export class SqliteDriver implements Driver {
     private readonly db: Database,
     cacheSize: number,
   ) {
-    this.statements = new LruCache(cacheSize);
+    // Bounded by count and by the SQL text they hold: see STATEMENT_CACHE_SQL_CHARS.
+    const limit = { maxWeight: STATEMENT_CACHE_SQL_CHARS, weigh: (sql: string) => sql.length };
+    this.statements = new LruCache(cacheSize, undefined, limit);
   }
 
   static open(file: string, opts: { cacheSize?: number } = {}): SqliteDriver {
@@ -29,12 +45,13 @@ export class SqliteDriver implements Driver {
     try {
       // Password hashes live here: owner-only, and SQLite gives its -wal and -shm files the same mode.
       if (file !== ':memory:') {
+        refuseDamagedDatabase(file);
         closeSync(openSync(file, 'a', 0o600));
         chmodSync(file, 0o600);
       }
       db = openSqlite(file);
     } catch (err) {
-      if ((err as Error).name === 'SqliteNativeError') throw err;
+      if (err instanceof StoreUnavailableError || (err as Error).name === 'SqliteNativeError') throw err;
       throw new StoreUnavailableError(`cannot open the database ${file}: ${(err as Error).message}`);
     }
     try {
@@ -56,11 +73,24 @@ export class SqliteDriver implements Driver {
     return this.statements.size;
   }
 
+  /** How much SQL text the cached statements hold (bounded by STATEMENT_CACHE_SQL_CHARS). */
+  get cachedSqlChars(): number {
+    return this.statements.totalWeight;
+  }
+
+  /**
+   * A cached statement, or a new one. A shape met for the first time may be a client's one-off filter: it runs
+   * uncached, so that its statement dies young and SQLite's memory for it is freed by the next minor GC (one that
+   * lived in the cache awhile is freed only by a full one, which V8, unaware of that memory, runs rarely). Met
+   * again, it is cached.
+   */
   private statement(sql: string): Statement<unknown[]> {
     let stmt = this.statements.get(sql);
     if (!stmt) {
       stmt = this.db.prepare<unknown[]>(sql);
-      this.statements.set(sql, stmt);
+      const shape = createHash('sha256').update(sql).digest('base64');
+      if (this.seen.get(shape)) this.statements.set(sql, stmt);
+      else this.seen.set(shape, true);
     }
     return stmt;
   }
