@@ -383,6 +383,8 @@ class Responses {
           additionalProperties: { type: 'object', properties: { address: { type: 'string' } }, required: ['address'] },
         });
       case 'GET /services/{id}/edge-routers':
+        // The client API's answer; the management API's is the generic list of the relation.
+        if (route.api !== 'client') break;
         return {
           ...this.data('listServiceEdgeRoutersEnvelope', 'the edge routers the caller may reach the service through', {
             type: 'object',
