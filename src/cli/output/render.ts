@@ -51,7 +51,8 @@ export async function renderOne(io: IO, entity: Record<string, unknown>, opts: O
   io.out(describe(entity, await paint(io.color), opts.def?.cli?.showFirst ?? ['id', 'name']).join('\n'));
 }
 
-async function serialise(data: unknown, format: 'json' | 'yaml'): Promise<string> {
+/** Data as JSON or YAML text, with no trailing line break. */
+export async function serialise(data: unknown, format: 'json' | 'yaml'): Promise<string> {
   if (format === 'json') return JSON.stringify(data, null, 2);
   const { stringify } = commonJs(await import('yaml'));
   return stringify(data).trimEnd();

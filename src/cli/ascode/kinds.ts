@@ -1,0 +1,59 @@
+import { resource } from '../../resources/index.js';
+import type { ResourceDef } from '../../resources/types.js';
+
+/**
+ * One kind of entity the network file holds: the resource it is, the document's top-level key, and the quirks of
+ * the kind that its declaration does not say. Everything else (fields, references, roles) comes from the catalogue.
+ */
+export interface Kind {
+  def: ResourceDef;
+  /** The document's top-level key, as OpenZiti's `ops export` names it where it has the kind. */
+  key: string;
+  /** Rows the controller makes on its own, which a file neither declares nor removes. */
+  isOwnedByController?(row: Record<string, unknown>): boolean;
+}
+
+/** A row the controller marks as built in (`isSystem`) or one of the catalogue's built-in rows. */
+function isBuiltIn(def: ResourceDef, row: Record<string, unknown>): boolean {
+  return row.isSystem === true || (def.builtIns ?? []).some((b) => b.id === row.id);
+}
+
+function kind(name: string, key: string, owned?: (row: Record<string, unknown>) => boolean): Kind {
+  const def = resource(name);
+  return { def, key, isOwnedByController: (row) => isBuiltIn(def, row) || (owned?.(row) ?? false) };
+}
+
+/** The type of an identity as served: an entity reference (`{name: 'Router'}`) or, from older controllers, a name. */
+function identityTypeName(row: Record<string, unknown>): unknown {
+  const type = row.type;
+  return type !== null && typeof type === 'object' ? (type as { name?: unknown }).name : type;
+}
+
+/**
+ * The kinds in dependency order: each only names kinds before it, so creates go in this order and deletes in
+ * reverse. The default admin and the identities routers own are the controller's; so are built-in rows.
+ */
+export const KINDS: readonly Kind[] = [
+  kind('external-jwt-signer', 'externalJwtSigners'),
+  kind('auth-policy', 'authPolicies'),
+  kind('ca', 'certificateAuthorities'),
+  kind('config-type', 'configTypes'),
+  kind('config', 'configs'),
+  kind('service', 'services'),
+  kind('posture-check', 'postureChecks'),
+  kind('edge-router', 'edgeRouters'),
+  kind('transit-router', 'transitRouters'),
+  kind('identity', 'identities', (row) => row.isDefaultAdmin === true || identityTypeName(row) === 'Router'),
+  kind('service-policy', 'servicePolicies'),
+  kind('edge-router-policy', 'edgeRouterPolicies'),
+  kind('service-edge-router-policy', 'serviceEdgeRouterPolicies'),
+];
+
+/**
+ * The kinds a user names on the command line: by the document key, the resource name, its plural or its CLI noun
+ * and aliases (`identity`, `identities`, `id`, `service-policy`). Unknown words are the caller's usage error.
+ */
+export function kindNamed(word: string): Kind | undefined {
+  return KINDS.find((k) => [k.key, k.def.name, k.def.plural, k.def.cli?.noun, ...(k.def.cli?.aliases ?? [])]
+    .includes(word));
+}
