@@ -61,6 +61,16 @@ export class RejectedError extends CliError {
   }
 }
 
+/**
+ * Not a failure: `ctl diff` found changes. It exits 2, as terraform's -detailed-exitcode does, with nothing printed
+ * beyond the plan it already wrote.
+ */
+export class ChangesPending extends CliError {
+  constructor() {
+    super('changes pending', EXIT.usage);
+  }
+}
+
 /** Any other expected failure (controller unreachable, TLS failure, file not writable, ...). */
 export class FailureError extends CliError {
   constructor(message: string, details: string[] = []) {

@@ -59,6 +59,7 @@ describe('ctl export', () => {
     assert.deepEqual(doc.servicePolicies[0].serviceRoles, ['@web']);
     assert.deepEqual(doc.servicePolicies[0].postureCheckRoles, ['@mac']);
     assert.deepEqual(names(doc.edgeRouterPolicies), ['all-er'], 'system router policies are not exported');
+    assert.deepEqual(doc.transitRouters, [], "an edge router's router row is the edge router's");
     const firstKeys = ['externalJwtSigners', 'authPolicies', 'certificateAuthorities', 'configTypes', 'configs'];
     assert.deepEqual(Object.keys(doc).slice(0, 5), firstKeys, 'kinds in dependency order');
     for (const id of ids) assert.doesNotMatch(stdout, new RegExp(id), `id ${id} appears in the export`);

@@ -61,14 +61,14 @@ function readValue(field: string, def: FieldDef, row: Record<string, unknown>, n
       return typeof served === 'string' ? served : name(type.resource, String(value));
     }
     case 'refList':
-      return (value as string[]).map((id) => name(type.resource, id)).sort();
+      return normalise(type, (value as string[]).map((id) => name(type.resource, id)));
     case 'roles':
-      return (value as string[]).map((role) => (role.startsWith('@') ? `@${name(type.resource, role.slice(1))}` : role))
-        .sort();
-    case 'attributes':
-      return [...(value as string[])].sort();
+      return normalise(
+        type,
+        (value as string[]).map((r) => (r.startsWith('@') ? `@${name(type.resource, r.slice(1))}` : r)),
+      );
     default:
-      return plain(type, value);
+      return normalise(type, value);
   }
 }
 
@@ -77,7 +77,14 @@ function entityName(value: unknown): unknown {
   return value !== null && typeof value === 'object' && 'name' in value ? (value as { name: unknown }).name : value;
 }
 
-function plain(type: FieldType, value: unknown): unknown {
+/**
+ * A value as the file compares it, whatever order it was given in: sets (attributes, roles, reference lists)
+ * sorted, object keys sorted.
+ */
+export function normalise(type: FieldType, value: unknown): unknown {
+  if ((type.kind === 'attributes' || type.kind === 'roles' || type.kind === 'refList') && Array.isArray(value)) {
+    return [...(value as string[])].sort();
+  }
   return type.kind === 'object' || type.kind === 'map' || type.kind === 'tags' ? sortedKeys(value) : value;
 }
 

@@ -11,6 +11,10 @@ export interface Kind {
   key: string;
   /** Rows the controller makes on its own, which a file neither declares nor removes. */
   isOwnedByController?(row: Record<string, unknown>): boolean;
+  /** The kind's list also serves the rows of this resource, under the same ids: those are that kind's. */
+  alsoLists?: string;
+  /** Fields sent on create but not compared after: the controller keeps another value for them. */
+  createOnly?: readonly string[];
 }
 
 /** A row the controller marks as built in (`isSystem`) or one of the catalogue's built-in rows. */
@@ -18,9 +22,10 @@ function isBuiltIn(def: ResourceDef, row: Record<string, unknown>): boolean {
   return row.isSystem === true || (def.builtIns ?? []).some((b) => b.id === row.id);
 }
 
-function kind(name: string, key: string, owned?: (row: Record<string, unknown>) => boolean): Kind {
+function kind(name: string, key: string, quirks: Omit<Kind, 'def' | 'key'> = {}): Kind {
   const def = resource(name);
-  return { def, key, isOwnedByController: (row) => isBuiltIn(def, row) || (owned?.(row) ?? false) };
+  const owned = quirks.isOwnedByController;
+  return { ...quirks, def, key, isOwnedByController: (row) => isBuiltIn(def, row) || (owned?.(row) ?? false) };
 }
 
 /** The type of an identity as served: an entity reference (`{name: 'Router'}`) or, from older controllers, a name. */
@@ -42,8 +47,12 @@ export const KINDS: readonly Kind[] = [
   kind('service', 'services'),
   kind('posture-check', 'postureChecks'),
   kind('edge-router', 'edgeRouters'),
-  kind('transit-router', 'transitRouters'),
-  kind('identity', 'identities', (row) => row.isDefaultAdmin === true || identityTypeName(row) === 'Router'),
+  kind('transit-router', 'transitRouters', { alsoLists: 'edge-router' }),
+  kind('identity', 'identities', {
+    isOwnedByController: (row) => row.isDefaultAdmin === true || identityTypeName(row) === 'Router',
+    // The controller keeps User, Device and Service identities as the Default type.
+    createOnly: ['type'],
+  }),
   kind('service-policy', 'servicePolicies'),
   kind('edge-router-policy', 'edgeRouterPolicies'),
   kind('service-edge-router-policy', 'serviceEdgeRouterPolicies'),

@@ -1,0 +1,66 @@
+import { Command } from '@commander-js/extra-typings';
+import { CliError, RejectedError } from '../../console/errors.js';
+import type { Deps } from '../deps.js';
+import { withMeta } from '../generic/meta.js';
+import { describeFailure, formatFailure, mostSevere } from '../output/failure.js';
+import { asFormat, isHuman } from '../output/formats.js';
+import { serialise } from '../output/render.js';
+import { FILE_HELP, collectFiles, prepare, requireFiles, showPlan } from './prepare.js';
+import { counts, outcomeData } from './present.js';
+import { applyPlan } from './write.js';
+import type { Outcome } from './write.js';
+
+export interface ApplyOptions {
+  files: string[];
+  dryRun: boolean;
+}
+
+export function buildApply(deps: Deps, run = runApply) {
+  return withMeta(new Command('apply'), {
+    description:
+      'Make the controller match the network file: create what is missing and update what differs, by name, in ' +
+      'dependency order. Prints the plan, then the outcome; a second run of the same file changes nothing.',
+    examples: ['ctl apply -f net.yaml', 'ctl apply -f net/ --dry-run', 'ctl apply -f net.yaml -o json'],
+  })
+    .option('-f, --file <path>', FILE_HELP, collectFiles)
+    .option('--dry-run', 'print the plan only; send nothing that writes')
+    .action(async (opts) => run({ files: requireFiles(opts.file), dryRun: Boolean(opts.dryRun) }, deps));
+}
+
+export async function runApply(opts: ApplyOptions, deps: Deps): Promise<void> {
+  const format = asFormat(deps.globals().output);
+  const { plan, network } = await prepare(opts.files, () => deps.api());
+  const conflicts = plan.changes.filter((c) => c.action === 'conflict');
+  if (opts.dryRun || conflicts.length > 0 || plan.changes.length === 0) {
+    await showPlan(deps.io, plan, format);
+    if (conflicts.length > 0 && !opts.dryRun) {
+      throw new RejectedError(`${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: nothing was written`, [
+        'a conflicting field cannot be changed by an update: change the file, or delete the entity and apply again',
+      ]);
+    }
+    return;
+  }
+  if (isHuman(format)) await showPlan(deps.io, plan, format);
+  const outcome = await applyPlan(await deps.api(), plan, network);
+  const why = (error: unknown) => formatFailure(describeFailure(error, false)).join(' ').replace(/^error: /, '');
+  if (isHuman(format)) for (const line of outcomeLines(outcome, why)) deps.io.info(line);
+  else deps.io.out(await serialise(outcomeData(outcome, why), format === 'json' ? 'json' : 'yaml'));
+  if (outcome.failed.length > 0) {
+    const code = mostSevere(outcome.failed.map(({ error }) => describeFailure(error, false).exitCode));
+    const message = `apply incomplete: ${outcome.failed.length} failed, ${outcome.skipped.length} not attempted`;
+    throw new CliError(message, code);
+  }
+}
+
+function outcomeLines(outcome: Outcome, why: (error: unknown) => string): string[] {
+  const failed = ({ change: c, error }: Outcome['failed'][number]) =>
+    `failed: ${c.action} ${c.kind.def.label} "${c.name}": ${why(error)}`;
+  const lines = outcome.failed.map(failed);
+  const done = counts(outcome.done);
+  lines.push(`Applied: ${done.create} created, ${done.update} updated.`);
+  if (outcome.failed.length + outcome.skipped.length > 0) {
+    const notDone = `${outcome.failed.length} failed, ${outcome.skipped.length} not attempted`;
+    lines.push(`Not done: ${notDone}; apply the file again once the cause is fixed.`);
+  }
+  return lines;
+}
