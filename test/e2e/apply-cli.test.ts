@@ -71,7 +71,7 @@ describe('ctl diff and ctl apply', () => {
 
   it('applies the export to a fresh controller, which then exports the same text', async () => {
     const r = await target.cli.expect(0, ['apply', '-f', file]);
-    assert.match(r.stderr, /^Applied: 9 created, 0 updated\.$/m);
+    assert.match(r.stderr, /^Applied: 9 created, 0 updated, 0 deleted\.$/m);
     assert.equal(await exported(target), first);
   });
 
@@ -167,7 +167,7 @@ describe('ctl diff and ctl apply', () => {
     await writeFile(p, stringify(doc));
     const r = await target.cli.expect(6, ['apply', '-f', p]);
     assert.match(r.stderr, /^failed: create config "strict-cfg": /m);
-    assert.match(r.stderr, /^Applied: 1 created, 0 updated\.$/m);
+    assert.match(r.stderr, /^Applied: 1 created, 0 updated, 0 deleted\.$/m);
     assert.match(r.stderr, /^Not done: 1 failed, 1 not attempted/m);
     assert.deepEqual(await services(), ['api', 'web'], 'the service that names the config was not attempted');
     doc.configs[0].data = { host: 'x', port: 1 } as never;
@@ -175,6 +175,38 @@ describe('ctl diff and ctl apply', () => {
     const again = await target.cli.expect(0, ['apply', '-f', p]);
     assert.match(again.stderr, /^Plan: 2 to create, 0 to update/m);
     assert.deepEqual(await services(), ['api', 'uses-strict', 'web']);
+  });
+
+  it('prunes what the file no longer names only with --yes in a script, and lists it in the plan first', async () => {
+    const p = path.join(target.tmp, 'prune.yaml');
+    await writeFile(p, stringify({ services: [{ name: 'web' }] }));
+    const refused = await target.cli.expect(3, ['apply', '-f', p, '--prune']);
+    assert.match(refused.stderr, /^- delete service "api"$/m);
+    assert.match(refused.stderr, /^- delete service "uses-strict"$/m);
+    assert.match(refused.stderr, /without confirmation: nothing was written/);
+    assert.match(refused.stderr, /--yes/);
+    const dry = await target.cli.expect(0, ['apply', '-f', p, '--prune', '--dry-run']);
+    assert.match(dry.stderr, /^Plan: 0 to create, 0 to update, 2 to delete, 0 conflicts\.$/m);
+    assert.deepEqual(await services(), ['api', 'uses-strict', 'web']);
+    const r = await target.cli.expect(0, ['apply', '-f', p, '--prune', '--yes']);
+    assert.match(r.stderr, /^Applied: 0 created, 0 updated, 2 deleted\.$/m);
+    assert.deepEqual(await services(), ['web']);
+    await target.cli.expect(0, ['diff', '-f', p]);
+  });
+
+  it('never plans to prune built-in or system entities', async () => {
+    const p = path.join(target.tmp, 'empty.yaml');
+    const kinds = ['configTypes', 'authPolicies', 'identities', 'edgeRouterPolicies', 'transitRouters'];
+    await writeFile(p, stringify(Object.fromEntries(kinds.map((k) => [k, []]))));
+    const r = await target.cli.expect(0, ['apply', '-f', p, '--prune', '--dry-run', '-o', 'json']);
+    const plan: { changes: Array<{ action: string; kind: string; name: string }> } = JSON.parse(r.stdout);
+    const deletes = plan.changes.map((c) => `${c.action} ${c.kind} ${c.name}`);
+    assert.deepEqual(deletes.sort(), [
+      'delete config-type strict.v1',
+      'delete config-type web.v1',
+      'delete edge-router-policy all-er',
+      'delete identity laptop',
+    ]);
   });
 
   it('requires -f', async () => {

@@ -33,7 +33,7 @@ export interface Plan {
  * are compared: what it leaves out is left alone. Checks the whole declaration first: every name it gives in a
  * reference or role is in the file or on the controller, and a create has the fields a create needs.
  */
-export function planChanges(declaration: Declaration, network: Network): Plan {
+export function planChanges(declaration: Declaration, network: Network, prune = false): Plan {
   checkReferences(declaration, network);
   const changes: Change[] = [];
   for (const kind of KINDS) {
@@ -51,7 +51,25 @@ export function planChanges(declaration: Declaration, network: Network): Plan {
       }
     }
   }
+  if (prune) changes.push(...deletions(declaration, network));
   return { changes };
+}
+
+/**
+ * With --prune: the entities of the kinds the file declares that it does not name, in reverse dependency order.
+ * The network holds no built-in or system rows, nor what the controller owns, so none of them is ever listed.
+ */
+function deletions(declaration: Declaration, network: Network): Change[] {
+  const changes: Change[] = [];
+  for (const kind of [...KINDS].reverse().filter((k) => declaration.kinds.has(k))) {
+    const named = new Set(declaration.entities.filter((d) => d.kind === kind).map((d) => d.entity.name));
+    for (const entity of network.document[kind.key] ?? []) {
+      if (named.has(entity.name)) continue;
+      const id = network.ids.get(kind.def.name)?.get(entity.name);
+      changes.push({ action: 'delete', kind, name: entity.name, fields: {}, id });
+    }
+  }
+  return changes;
 }
 
 function stated(kind: Kind): Array<[string, FieldDef]> {

@@ -27,10 +27,10 @@ export function requireFiles(files: readonly string[] | undefined): string[] {
  * The shared first half of diff and apply: the whole declaration read and checked, the controller's network read
  * for the kinds it declares, and the plan made from the two. Nothing is written.
  */
-export async function prepare(files: readonly string[], api: () => Promise<ApiClient>) {
+export async function prepare(files: readonly string[], api: () => Promise<ApiClient>, prune = false) {
   const declaration = await readDeclaration(files);
   const network = await readNetwork(await api(), KINDS.filter((k) => declaration.kinds.has(k)));
-  return { plan: planChanges(declaration, network), network };
+  return { plan: planChanges(declaration, network, prune), network };
 }
 
 /** The plan on stderr for a person, or as data on stdout for a program. */

@@ -18,14 +18,19 @@ export interface Outcome {
 }
 
 /**
- * Sends the plan's creates and updates, kind by kind in dependency order, those of one kind together (at most
- * CONCURRENCY at a time). After a kind with a failure it stops: later kinds may name what failed. Running the same
- * file again picks up where this stopped, since the plan is made from what the controller then has.
+ * Sends the plan's creates and updates, kind by kind in dependency order, then its deletes in reverse order; the
+ * writes of one kind together (at most CONCURRENCY at a time). After a kind with a failure it stops: later kinds
+ * may name what failed. Running the same file again picks up where this stopped, since the plan is made from what
+ * the controller then has.
  */
 export async function applyPlan(api: ApiClient, plan: Plan, network: Network): Promise<Outcome> {
   const outcome: Outcome = { done: [], failed: [], skipped: [] };
-  for (const kind of KINDS) {
-    const mine = plan.changes.filter((c) => c.kind === kind && (c.action === 'create' || c.action === 'update'));
+  const of = (k: Kind, actions: readonly string[]) =>
+    plan.changes.filter((c) => c.kind === k && actions.includes(c.action));
+  const writes = (k: Kind) => of(k, ['create', 'update']);
+  const deletes = (k: Kind) => of(k, ['delete']);
+  const steps = [...KINDS.map(writes), ...[...KINDS].reverse().map(deletes)];
+  for (const mine of steps) {
     if (outcome.failed.length > 0) {
       outcome.skipped.push(...mine);
       continue;
@@ -46,6 +51,10 @@ async function write(api: ApiClient, change: Change, network: Network): Promise<
   const { kind } = change;
   const entity = change.entity as FileEntity;
   const target = { api: kind.def.api };
+  if (change.action === 'delete') {
+    await api.delete(entityPath(kind.def, change.id), target);
+    return;
+  }
   if (change.action === 'create') {
     const body = toBody(kind, entity, Object.keys(entity), network);
     const created = await api.post<{ id: string }>(entityPath(kind.def), body, target);
