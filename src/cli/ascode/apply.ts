@@ -37,7 +37,7 @@ export function buildApply(deps: Deps, run = runApply) {
 
 export async function runApply(opts: ApplyOptions, deps: Deps): Promise<void> {
   const format = asFormat(deps.globals().output);
-  const { plan, network } = await prepare(opts.files, () => deps.api(), opts.prune);
+  const { plan, network } = await prepare(opts.files, deps, opts.prune);
   const conflicts = plan.changes.filter((c) => c.action === 'conflict');
   if (opts.dryRun || conflicts.length > 0 || plan.changes.length === 0) {
     await showPlan(deps.io, plan, format);

@@ -21,7 +21,7 @@ export function buildDiff(deps: Deps, run = runDiff) {
 }
 
 export async function runDiff(opts: DiffOptions, deps: Deps): Promise<void> {
-  const { plan } = await prepare(opts.files, () => deps.api());
+  const { plan } = await prepare(opts.files, deps);
   await showPlan(deps.io, plan, asFormat(deps.globals().output));
   if (plan.changes.length > 0) throw new ChangesPending();
 }

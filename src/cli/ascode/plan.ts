@@ -42,13 +42,11 @@ export function planChanges(declaration: Declaration, network: Network, prune = 
       const id = network.ids.get(kind.def.name)?.get(entity.name);
       const now = current.get(entity.name);
       if (id === undefined) changes.push(creation(kind, entity, file));
-      else if (now === undefined) {
-        const reason = 'built in: owned by the controller';
-        changes.push({ action: 'conflict', kind, name: entity.name, fields: {}, id, reason });
-      } else {
+      else if (now !== undefined) {
         const change = difference(kind, entity, now, id);
         if (change) changes.push(change);
       }
+      // else: a built-in or system entity (OpenZiti's export lists built-in config types): left alone.
     }
   }
   if (prune) changes.push(...deletions(declaration, network));
@@ -102,7 +100,7 @@ function difference(kind: Kind, entity: FileEntity, now: FileEntity, id: string)
   for (const [key, def] of stated(kind)) {
     if (entity[key] === undefined || kind.createOnly?.includes(key)) continue;
     const to = normalise(def.type, entity[key]);
-    if (JSON.stringify(to) === JSON.stringify(now[key] ?? null)) continue;
+    if (same(to, now[key])) continue;
     fields[key] = { from: now[key], to };
     if (def.patch === 'no') fixed.push(key);
   }
@@ -112,6 +110,13 @@ function difference(kind: Kind, entity: FileEntity, now: FileEntity, id: string)
     return { action: 'conflict', kind, name: entity.name, fields, entity, id, reason };
   }
   return { action: 'update', kind, name: entity.name, fields, entity, id };
+}
+
+/** Equal as the file states them; the export leaves empty tags out, so no tags and `{}` are the same. */
+function same(stated: unknown, current: unknown): boolean {
+  const empty = (v: unknown) => v !== null && typeof v === 'object' && Object.keys(v).length === 0;
+  if (current === undefined && empty(stated)) return true;
+  return JSON.stringify(stated) === JSON.stringify(current ?? null);
 }
 
 /** Every name the declaration gives in a reference, reference list or role: in the file, or on the controller. */

@@ -1,6 +1,6 @@
-import type { ApiClient } from '../../client/types.js';
 import { UsageError } from '../../console/errors.js';
 import type { IO } from '../../console/io.js';
+import type { Deps } from '../deps.js';
 import { isHuman } from '../output/formats.js';
 import type { OutputFormat } from '../output/formats.js';
 import { serialise } from '../output/render.js';
@@ -27,9 +27,10 @@ export function requireFiles(files: readonly string[] | undefined): string[] {
  * The shared first half of diff and apply: the whole declaration read and checked, the controller's network read
  * for the kinds it declares, and the plan made from the two. Nothing is written.
  */
-export async function prepare(files: readonly string[], api: () => Promise<ApiClient>, prune = false) {
+export async function prepare(files: readonly string[], deps: Deps, prune = false) {
   const declaration = await readDeclaration(files);
-  const network = await readNetwork(await api(), KINDS.filter((k) => declaration.kinds.has(k)));
+  for (const note of declaration.notes) deps.io.info(note);
+  const network = await readNetwork(await deps.api(), KINDS.filter((k) => declaration.kinds.has(k)));
   return { plan: planChanges(declaration, network, prune), network };
 }
 
