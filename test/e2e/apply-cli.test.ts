@@ -3,7 +3,7 @@
 // planned and applied field by field; a file in a directory is merged; bad input and conflicts are refused before
 // anything is written; --dry-run writes nothing.
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { parse, stringify } from 'yaml';
@@ -207,6 +207,30 @@ describe('ctl diff and ctl apply', () => {
       'delete edge-router-policy all-er',
       'delete identity laptop',
     ]);
+  });
+
+  it('writes the enrollment JWT of each new identity and edge router to --jwt-dir, never over a file', async () => {
+    const dir = path.join(target.tmp, 'jwts');
+    await mkdir(dir);
+    const p = path.join(target.tmp, 'enrol.yaml');
+    const laptop = { name: 'laptop-9', type: 'User', isAdmin: false };
+    await writeFile(p, stringify({ identities: [laptop], edgeRouters: [{ name: 'er-9' }] }));
+    const r = await target.cli.expect(0, ['apply', '-f', p, '--jwt-dir', dir]);
+    assert.match(r.stderr, /wrote an enrollment JWT to .*laptop-9\.jwt/);
+    for (const name of ['laptop-9', 'er-9']) {
+      const file = path.join(dir, `${name}.jwt`);
+      assert.match(await readFile(file, 'utf8'), /^eyJ[\w-]+\.[\w-]+\.[\w-]+\n$/);
+      assert.equal((await stat(file)).mode & 0o777, 0o600);
+    }
+    await writeFile(p, stringify({ identities: [laptop, { ...laptop, name: 'laptop-10' }] }));
+    await writeFile(path.join(dir, 'laptop-10.jwt'), 'keep');
+    const refused = await target.cli.expect(2, ['apply', '-f', p, '--jwt-dir', dir]);
+    assert.match(refused.stderr, /laptop-10\.jwt already exists/);
+    assert.equal(await readFile(path.join(dir, 'laptop-10.jwt'), 'utf8'), 'keep');
+    const res = await target.admin.get('/identities', { query: { filter: 'name = "laptop-10"' } });
+    assert.deepEqual(res.body.data, [], 'nothing was created');
+    await target.cli.expect(0, ['apply', '-f', p, '--jwt-dir', dir, '--force']);
+    assert.match(await readFile(path.join(dir, 'laptop-10.jwt'), 'utf8'), /^eyJ/);
   });
 
   it('requires -f', async () => {

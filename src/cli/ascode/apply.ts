@@ -8,6 +8,7 @@ import { serialise } from '../output/render.js';
 import { FILE_HELP, collectFiles, prepare, requireFiles, showPlan } from './prepare.js';
 import type { Plan } from './plan.js';
 import { counts, outcomeData, planData } from './present.js';
+import { reserveJwtFiles, writeJwtFiles } from './jwt-dir.js';
 import { applyPlan } from './write.js';
 import type { Outcome } from './write.js';
 
@@ -16,6 +17,8 @@ export interface ApplyOptions {
   dryRun: boolean;
   prune: boolean;
   yes: boolean;
+  jwtDir?: string;
+  force: boolean;
 }
 
 export function buildApply(deps: Deps, run = runApply) {
@@ -29,9 +32,12 @@ export function buildApply(deps: Deps, run = runApply) {
     .option('--dry-run', 'print the plan only; send nothing that writes')
     .option('--prune', "also delete entities of the file's kinds that it does not name (never built-in ones)")
     .option('-y, --yes', 'delete what --prune lists without asking')
+    .option('--jwt-dir <dir>', 'write the enrollment JWT of each new identity and edge router to DIR/NAME.jwt (0600)')
+    .option('--force', 'overwrite existing --jwt-dir files')
     .action(async (opts) => {
       const files = requireFiles(opts.file);
-      await run({ files, dryRun: Boolean(opts.dryRun), prune: Boolean(opts.prune), yes: Boolean(opts.yes) }, deps);
+      const flags = { dryRun: Boolean(opts.dryRun), prune: Boolean(opts.prune), yes: Boolean(opts.yes) };
+      await run({ files, ...flags, jwtDir: opts.jwtDir, force: Boolean(opts.force) }, deps);
     });
 }
 
@@ -50,7 +56,10 @@ export async function runApply(opts: ApplyOptions, deps: Deps): Promise<void> {
   }
   if (isHuman(format)) await showPlan(deps.io, plan, format);
   await confirmDeletes(plan, opts, deps);
-  const outcome = await applyPlan(await deps.api(), plan, network);
+  const api = await deps.api();
+  const jwtFiles = opts.jwtDir === undefined ? new Map() : await reserveJwtFiles(plan, opts.jwtDir, opts.force);
+  const outcome = await applyPlan(api, plan, network);
+  for (const p of await writeJwtFiles(api, jwtFiles, outcome)) deps.io.info(`wrote an enrollment JWT to ${p}`);
   const why = (error: unknown) => formatFailure(describeFailure(error, false)).join(' ').replace(/^error: /, '');
   if (isHuman(format)) for (const line of outcomeLines(outcome, why)) deps.io.info(line);
   else {

@@ -15,6 +15,10 @@ export interface Kind {
   alsoLists?: string;
   /** Fields sent on create but not compared after: the controller keeps another value for them. */
   createOnly?: readonly string[];
+  /** Added to every create body (what `ctl <noun> create` sends by default and a file does not state). */
+  createDefaults?: Record<string, unknown>;
+  /** The enrollment JWT of a new entity, from its detail, for --jwt-dir. */
+  enrollmentJwt?(detail: Record<string, unknown>): string | undefined;
 }
 
 /** A row the controller marks as built in (`isSystem`) or one of the catalogue's built-in rows. */
@@ -26,6 +30,10 @@ function kind(name: string, key: string, quirks: Omit<Kind, 'def' | 'key'> = {})
   const def = resource(name);
   const owned = quirks.isOwnedByController;
   return { ...quirks, def, key, isOwnedByController: (row) => isBuiltIn(def, row) || (owned?.(row) ?? false) };
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** The type of an identity as served: an entity reference (`{name: 'Router'}`) or, from older controllers, a name. */
@@ -46,12 +54,15 @@ export const KINDS: readonly Kind[] = [
   kind('config', 'configs'),
   kind('service', 'services'),
   kind('posture-check', 'postureChecks'),
-  kind('edge-router', 'edgeRouters'),
+  kind('edge-router', 'edgeRouters', { enrollmentJwt: (detail) => stringOrUndefined(detail.enrollmentJwt) }),
   kind('transit-router', 'transitRouters', { alsoLists: 'edge-router' }),
   kind('identity', 'identities', {
     isOwnedByController: (row) => row.isDefaultAdmin === true || identityTypeName(row) === 'Router',
     // The controller keeps User, Device and Service identities as the Default type.
     createOnly: ['type'],
+    // A one-time-token enrollment, as `ctl identity create` makes by default.
+    createDefaults: { enrollment: { ott: true } },
+    enrollmentJwt: (detail) => stringOrUndefined((detail.enrollment as { ott?: { jwt?: unknown } })?.ott?.jwt),
   }),
   kind('service-policy', 'servicePolicies'),
   kind('edge-router-policy', 'edgeRouterPolicies'),

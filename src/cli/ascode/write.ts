@@ -56,8 +56,9 @@ async function write(api: ApiClient, change: Change, network: Network): Promise<
     return;
   }
   if (change.action === 'create') {
-    const body = toBody(kind, entity, Object.keys(entity), network);
+    const body = { ...kind.createDefaults, ...toBody(kind, entity, Object.keys(entity), network) };
     const created = await api.post<{ id: string }>(entityPath(kind.def), body, target);
+    change.id = created.id;
     const ids = network.ids.get(kind.def.name) ?? new Map<string, string>();
     ids.set(entity.name, created.id);
     network.ids.set(kind.def.name, ids);
