@@ -82,6 +82,7 @@ export const EXIT_CODE_HELP: Array<[ExitCode, string]> = [
   [EXIT.ok, 'success'],
   [EXIT.failure, 'failure (controller unreachable, TLS error, unexpected response, ...)'],
   [EXIT.usage, 'usage error: unknown command or flag, bad value, missing argument that cannot be prompted for'],
+  [EXIT.usage, 'ctl diff only: the controller differs from the file (not an error; the plan says how)'],
   [EXIT.declined, 'declined at a confirmation prompt, or a destructive command ran without --yes where it cannot ask'],
   [EXIT.auth, 'not logged in, session expired or revoked, wrong credentials, or not authorised'],
   [EXIT.notFound, 'a named or identified resource does not exist'],
