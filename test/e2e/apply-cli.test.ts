@@ -52,7 +52,31 @@ describe('ctl diff and ctl apply', () => {
     await create('edge-router-policies', routers);
     const serviceRouters = { name: 'web-er', semantic: 'AllOf', serviceRoles: ['#a'], edgeRouterRoles: ['#all'] };
     await create('service-edge-router-policies', serviceRouters);
+    const signer = await create('external-jwt-signers', {
+      name: 'idp',
+      enabled: true,
+      issuer: 'https://idp.example.com',
+      audience: 'ziti',
+      jwksEndpoint: 'https://idp.example.com/jwks',
+    });
+    const primary = {
+      cert: { allowed: true, allowExpiredCerts: false },
+      updb: {
+        allowed: false,
+        minPasswordLength: 5,
+        requireSpecialChar: false,
+        requireNumberChar: false,
+        requireMixedCase: false,
+        maxAttempts: 0,
+        lockoutDurationMinutes: 0,
+      },
+      extJwt: { allowed: true, allowedSigners: [signer] },
+    };
+    const secondary = { requireTotp: false, requireExtJwtSigner: signer };
+    await create('auth-policies', { name: 'corp', primary, secondary });
     first = await exported(source);
+    const corp = parse(first).authPolicies[0];
+    assert.deepEqual([corp.primary.extJwt.allowedSigners, corp.secondary.requireExtJwtSigner], [['idp'], 'idp']);
     file = path.join(target.tmp, 'net.yaml');
     await writeFile(file, first);
 
@@ -60,18 +84,18 @@ describe('ctl diff and ctl apply', () => {
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /^\+ create config type "web.v1"$/m);
     assert.match(r.stderr, /^\+ create service policy "dial-web"$/m);
-    assert.match(r.stderr, /^Plan: 9 to create, 0 to update, 0 to delete, 0 conflicts\.$/m);
+    assert.match(r.stderr, /^Plan: 11 to create, 0 to update, 0 to delete, 0 conflicts\.$/m);
   });
 
   it('writes nothing with --dry-run', async () => {
     const r = await target.cli.expect(0, ['apply', '-f', file, '--dry-run']);
-    assert.match(r.stderr, /Plan: 9 to create/);
+    assert.match(r.stderr, /Plan: 11 to create/);
     assert.deepEqual(await services(), []);
   });
 
   it('applies the export to a fresh controller, which then exports the same text', async () => {
     const r = await target.cli.expect(0, ['apply', '-f', file]);
-    assert.match(r.stderr, /^Applied: 9 created, 0 updated, 0 deleted\.$/m);
+    assert.match(r.stderr, /^Applied: 11 created, 0 updated, 0 deleted\.$/m);
     assert.equal(await exported(target), first);
   });
 
@@ -202,6 +226,7 @@ describe('ctl diff and ctl apply', () => {
     const plan: { changes: Array<{ action: string; kind: string; name: string }> } = JSON.parse(r.stdout);
     const deletes = plan.changes.map((c) => `${c.action} ${c.kind} ${c.name}`);
     assert.deepEqual(deletes.sort(), [
+      'delete auth-policy corp',
       'delete config-type strict.v1',
       'delete config-type web.v1',
       'delete edge-router-policy all-er',

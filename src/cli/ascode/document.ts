@@ -1,6 +1,7 @@
 import type { FieldDef, FieldType } from '../../resources/types.js';
 import { FailureError } from '../../console/errors.js';
 import type { Kind } from './kinds.js';
+import { mapNested } from './nested.js';
 
 /** An entity as the network file states it: write fields by their API names, other entities by name. */
 export type FileEntity = Record<string, unknown> & { name: string };
@@ -45,7 +46,11 @@ export function toFileEntity(kind: Kind, row: Record<string, unknown>, nameOf: N
   const tags = row.tags;
   const hasTags = tags !== null && typeof tags === 'object' && Object.keys(tags).length > 0;
   if (hasTags) out.tags = sortedKeys(tags);
-  return out as FileEntity;
+  return mapNested(kind, out, (resource, id) => {
+    const name = nameOf(resource, id);
+    if (name === undefined) throw new FailureError(`${where}: names ${resource} "${id}", which the controller lacks`);
+    return name;
+  }) as FileEntity;
 }
 
 type Namer = (resource: string, id: string) => string;

@@ -1,5 +1,6 @@
 import { resource } from '../../resources/index.js';
 import type { ResourceDef } from '../../resources/types.js';
+import type { NestedRef } from './nested.js';
 
 /**
  * One kind of entity the network file holds: the resource it is, the document's top-level key, and the quirks of
@@ -17,6 +18,8 @@ export interface Kind {
   createOnly?: readonly string[];
   /** Added to every create body (what `ctl <noun> create` sends by default and a file does not state). */
   createDefaults?: Record<string, unknown>;
+  /** References inside object fields, which the catalogue types only as objects. */
+  nestedRefs?: readonly NestedRef[];
   /** The enrollment JWT of a new entity, from its detail, for --jwt-dir. */
   enrollmentJwt?(detail: Record<string, unknown>): string | undefined;
 }
@@ -48,7 +51,12 @@ function identityTypeName(row: Record<string, unknown>): unknown {
  */
 export const KINDS: readonly Kind[] = [
   kind('external-jwt-signer', 'externalJwtSigners'),
-  kind('auth-policy', 'authPolicies'),
+  kind('auth-policy', 'authPolicies', {
+    nestedRefs: [
+      { path: ['primary', 'extJwt', 'allowedSigners'], resource: 'external-jwt-signer' },
+      { path: ['secondary', 'requireExtJwtSigner'], resource: 'external-jwt-signer' },
+    ],
+  }),
   kind('ca', 'certificateAuthorities'),
   kind('config-type', 'configTypes'),
   kind('config', 'configs'),

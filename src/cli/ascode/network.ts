@@ -31,9 +31,13 @@ export async function readNetwork(api: ApiClient, kinds: readonly Kind[]): Promi
   return { document, ids };
 }
 
-/** The resources a kind's fields name, whose ids the file writes as names, and the one its list also serves. */
+/** The resources a kind's fields name (nested ones too), whose ids the file writes as names, and the one its list
+ * also serves. */
 function referenced(kind: Kind): string[] {
-  const named = fileFields(kind).flatMap(([, f]) => ('resource' in f.type ? [f.type.resource] : []));
+  const named = [
+    ...fileFields(kind).flatMap(([, f]) => ('resource' in f.type ? [f.type.resource] : [])),
+    ...(kind.nestedRefs ?? []).map((r) => r.resource),
+  ];
   return kind.alsoLists === undefined ? named : [...named, kind.alsoLists];
 }
 

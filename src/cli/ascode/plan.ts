@@ -5,6 +5,7 @@ import type { FileEntity } from './document.js';
 import type { Declaration, Declared } from './input.js';
 import type { Kind } from './kinds.js';
 import { KINDS } from './kinds.js';
+import { nestedNames } from './nested.js';
 import type { Network } from './network.js';
 
 export type Action = 'create' | 'update' | 'delete' | 'conflict';
@@ -141,6 +142,9 @@ function checkReferences(declaration: Declaration, network: Network): void {
         const target = (def.type as { resource: string }).resource;
         if (!known(target, name)) throw unknownName(item, key, target, name);
       }
+    }
+    for (const { at, resource, name } of nestedNames(item.kind, item.entity)) {
+      if (!known(resource, name)) throw unknownName(item, at, resource, name);
     }
   }
 }

@@ -4,6 +4,7 @@ import { fileFields, fileKey } from './document.js';
 import type { FileEntity } from './document.js';
 import { KINDS } from './kinds.js';
 import type { Kind } from './kinds.js';
+import { mapNested } from './nested.js';
 import type { Network } from './network.js';
 import type { Change, Plan } from './plan.js';
 
@@ -72,8 +73,9 @@ export function toBody(kind: Kind, entity: FileEntity, keys: readonly string[], 
   const idOf = (resource: string, name: string) => network.ids.get(resource)?.get(name) ?? name;
   const byKey = new Map(fileFields(kind).map(([field, def]) => [fileKey(field, def), [field, def] as const]));
   const body: Record<string, unknown> = {};
+  const named = mapNested(kind, entity, idOf);
   for (const key of keys) {
-    const value = entity[key];
+    const value = named[key];
     const known = byKey.get(key);
     if (!known) {
       body[key] = value; // tags
