@@ -25,7 +25,8 @@ describe('networkSchema', () => {
     assert.equal(validate({ servicePolicies: [{ name: 'p', type: 'Sometimes' }] }), false);
   });
 
-  it('is published in docs/ as generated (regenerate with ctl export --schema > docs/network-file.schema.json)', async () => {
+  // Regenerate with: ctl export --schema > docs/network-file.schema.json
+  it('is published in docs/ as generated', async () => {
     const file = new URL('../../../docs/network-file.schema.json', import.meta.url);
     const published = JSON.parse(await readFile(file, 'utf8'));
     assert.deepEqual(published, networkSchema());
