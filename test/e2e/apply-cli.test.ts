@@ -170,12 +170,16 @@ describe('ctl diff and ctl apply', () => {
     doc.configTypes.push({ name: 'other.v1', schema: { type: 'object' } });
     doc.configs[0].configType = 'other.v1';
     doc.services[0].roleAttributes = ['z'];
+    doc.services[0].encryptionRequired = false;
     await writeFile(file, stringify(doc));
     const r = await target.cli.expect(6, ['apply', '-f', file]);
+    const web = r.stderr.split('\n').find((l) => l.startsWith('! conflict service "web": '));
+    assert.ok(web?.includes('encryptionRequired true → false'), r.stderr);
+    assert.ok(web?.endsWith('(encryptionRequired cannot change after create)'), web);
     const fields = 'configType "web.v1" → "other.v1" (configType cannot change after create)';
     const conflict = `! conflict config "web-cfg": ${fields}`;
     assert.ok(r.stderr.split('\n').includes(conflict), r.stderr);
-    assert.match(r.stderr, /1 conflict: nothing was written/);
+    assert.match(r.stderr, /2 conflicts: nothing was written/);
     const types = (await target.admin.get('/config-types', { query: { filter: 'name = "other.v1"' } })).body.data;
     assert.deepEqual(types, []);
   });

@@ -14,6 +14,8 @@ export interface Kind {
   isOwnedByController?(row: Record<string, unknown>): boolean;
   /** The kind's list also serves the rows of this resource, under the same ids: those are that kind's. */
   alsoLists?: string;
+  /** Fields an update is accepted with but that keep their value from the create: a change is a conflict. */
+  fixedAfterCreate?: readonly string[];
   /** Fields sent on create but not compared after: the controller keeps another value for them. */
   createOnly?: readonly string[];
   /** Added to every create body (what `ctl <noun> create` sends by default and a file does not state). */
@@ -60,7 +62,8 @@ export const KINDS: readonly Kind[] = [
   kind('ca', 'certificateAuthorities'),
   kind('config-type', 'configTypes'),
   kind('config', 'configs'),
-  kind('service', 'services'),
+  // OpenZiti's update models carry encryptionRequired, and its controller drops it.
+  kind('service', 'services', { fixedAfterCreate: ['encryptionRequired'] }),
   kind('posture-check', 'postureChecks'),
   kind('edge-router', 'edgeRouters', { enrollmentJwt: (detail) => stringOrUndefined(detail.enrollmentJwt) }),
   kind('transit-router', 'transitRouters', { alsoLists: 'edge-router' }),

@@ -103,7 +103,7 @@ function difference(kind: Kind, entity: FileEntity, now: FileEntity, id: string)
     const to = normalise(def.type, entity[key]);
     if (same(to, now[key])) continue;
     fields[key] = { from: now[key], to };
-    if (def.patch === 'no') fixed.push(key);
+    if (def.patch === 'no' || kind.fixedAfterCreate?.includes(key)) fixed.push(key);
   }
   if (Object.keys(fields).length === 0) return undefined;
   if (fixed.length > 0) {
