@@ -162,6 +162,10 @@ describe('ctl diff and ctl apply', () => {
       /service policy "p": serviceRoles names service "nowhere", which is neither in the file nor on the controller/);
     const bare = stringify({ services: [{ name: 'never' }] });
     await bad('required.yaml', bare, /service "never": 'encryptionRequired' is required/);
+    const schema = { type: 'object', properties: { port: { type: 'integer' } } };
+    const typed = { configTypes: [{ name: 'port.v1', schema }] };
+    const data = stringify({ ...typed, configs: [{ name: 'c', configType: 'port.v1', data: { port: 'eighty' } }] });
+    await bad('data.yaml', data, /config "c": data\.port must be integer/);
     assert.deepEqual(await services(), ['api', 'web'], 'nothing was written');
   });
 
@@ -185,20 +189,25 @@ describe('ctl diff and ctl apply', () => {
   });
 
   it('says what was done and what not when the controller refuses a write; a second run finishes', async () => {
+    // Two configs of one type on a service: the controller refuses it, which the file format cannot tell before.
     const strict = { name: 'strict.v1', schema: { type: 'object', required: ['port'] } };
+    const config = (name: string) => ({ name, configType: 'strict.v1', data: { port: 1 } });
     const doc = {
       configTypes: [strict],
-      configs: [{ name: 'strict-cfg', configType: 'strict.v1', data: { host: 'x' } }],
-      services: [{ name: 'uses-strict', encryptionRequired: true, configs: ['strict-cfg'] }],
+      configs: [config('strict-a'), config('strict-b')],
+      services: [{ name: 'uses-strict', encryptionRequired: true, configs: ['strict-a', 'strict-b'] }],
+      servicePolicies: [{ name: 'dial-strict', type: 'Dial', semantic: 'AnyOf', serviceRoles: ['@uses-strict'] }],
     };
     const p = path.join(target.tmp, 'resume.yaml');
     await writeFile(p, stringify(doc));
     const r = await target.cli.expect(6, ['apply', '-f', p]);
-    assert.match(r.stderr, /^failed: create config "strict-cfg": /m);
-    assert.match(r.stderr, /^Applied: 1 created, 0 updated, 0 deleted\.$/m);
+    assert.match(r.stderr, /^failed: create service "uses-strict": /m);
+    assert.match(r.stderr, /^Applied: 3 created, 0 updated, 0 deleted\.$/m);
     assert.match(r.stderr, /^Not done: 1 failed, 1 not attempted/m);
-    assert.deepEqual(await services(), ['api', 'web'], 'the service that names the config was not attempted');
-    doc.configs[0].data = { host: 'x', port: 1 } as never;
+    assert.deepEqual(await services(), ['api', 'web']);
+    const policies = await target.admin.get('/service-policies', { query: { filter: 'name = "dial-strict"' } });
+    assert.deepEqual(policies.body.data, [], 'the policy that names the service was not attempted');
+    doc.services[0].configs = ['strict-a'];
     await writeFile(p, stringify(doc));
     const again = await target.cli.expect(0, ['apply', '-f', p]);
     assert.match(again.stderr, /^Plan: 2 to create, 0 to update/m);

@@ -13,6 +13,8 @@ export interface Network {
   document: Record<string, FileEntity[]>;
   /** Ids by name of every entity of those kinds and of the kinds they name, the controller's own rows included. */
   ids: Map<string, Map<string, string>>;
+  /** The rows as served, by resource (a config type's schema, to check config data against). */
+  rows: Map<string, Record<string, unknown>[]>;
 }
 
 /** Reads `kinds` and every kind they name, together, and writes them as the file would. */
@@ -28,7 +30,7 @@ export async function readNetwork(api: ApiClient, kinds: readonly Kind[]): Promi
     document[kind.key] = own.map((row) => toFileEntity(kind, row, nameOf)).sort(byName);
   }
   const ids = new Map([...names].map(([name, byId]) => [name, new Map([...byId].map(([id, n]) => [n, id]))]));
-  return { document, ids };
+  return { document, ids, rows };
 }
 
 /** The resources a kind's fields name (nested ones too), whose ids the file writes as names, and the one its list

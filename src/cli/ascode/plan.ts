@@ -5,6 +5,7 @@ import type { FileEntity } from './document.js';
 import type { Declaration, Declared } from './input.js';
 import type { Kind } from './kinds.js';
 import { KINDS } from './kinds.js';
+import { checkConfigData } from './config-data.js';
 import { nestedNames } from './nested.js';
 import type { Network } from './network.js';
 
@@ -36,6 +37,7 @@ export interface Plan {
  */
 export function planChanges(declaration: Declaration, network: Network, prune = false): Plan {
   checkReferences(declaration, network);
+  checkConfigData(declaration, network);
   const changes: Change[] = [];
   for (const kind of KINDS) {
     const current = new Map((network.document[kind.key] ?? []).map((e) => [e.name, e]));
