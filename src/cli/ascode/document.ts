@@ -7,7 +7,7 @@ import { mapNested } from './nested.js';
 export type FileEntity = Record<string, unknown> & { name: string };
 
 /** The name of the entity of `resource` with id `id`, if the controller has it. */
-export type NameOf = (resource: string, id: string) => string | undefined;
+type NameOf = (resource: string, id: string) => string | undefined;
 
 /**
  * The fields a file states for an entity of `kind`, in the order the catalogue declares them: what a create
@@ -94,7 +94,7 @@ export function normalise(type: FieldType, value: unknown): unknown {
 }
 
 /** Objects with their keys in order, all the way down; arrays keep their order (it may mean something). */
-export function sortedKeys(value: unknown): unknown {
+function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);
   if (value === null || typeof value !== 'object') return value;
   const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -8,7 +8,7 @@ import type { Change, Plan } from './plan.js';
 import type { Outcome } from './write.js';
 
 /** One JWT file per new identity or edge router, claimed before anything is written. */
-export type JwtFiles = Map<Change, { path: string; file: SecretFile }>;
+type JwtFiles = Map<Change, { path: string; file: SecretFile }>;
 
 /**
  * Claims `DIR/<name>.jwt` (mode 0600) for every create of a kind that hands out an enrollment JWT, before any

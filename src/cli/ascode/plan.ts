@@ -152,7 +152,7 @@ function checkReferences(declaration: Declaration, network: Network): void {
 }
 
 /** The entity names a stated value gives (`@name` of roles; not `#attribute` nor `#all`). */
-export function namesIn(def: FieldDef, value: unknown): string[] {
+function namesIn(def: FieldDef, value: unknown): string[] {
   if (value === undefined || value === null) return [];
   if (def.type.kind === 'ref') return [String(value)];
   if (def.type.kind === 'refList') return (value as unknown[]).map(String);

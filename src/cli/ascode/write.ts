@@ -69,7 +69,7 @@ async function write(api: ApiClient, change: Change, network: Network): Promise<
 }
 
 /** The API body of the file's `keys` of an entity: API field names, names of other entities as their ids. */
-export function toBody(kind: Kind, entity: FileEntity, keys: readonly string[], network: Network) {
+function toBody(kind: Kind, entity: FileEntity, keys: readonly string[], network: Network) {
   const idOf = (resource: string, name: string) => network.ids.get(resource)?.get(name) ?? name;
   const byKey = new Map(fileFields(kind).map(([field, def]) => [fileKey(field, def), [field, def] as const]));
   const body: Record<string, unknown> = {};
