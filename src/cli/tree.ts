@@ -54,6 +54,7 @@ export const NOUN_COMMANDS: readonly NounCommands[] = [
 
 const SESSION = 'Session';
 const CONTROLLER = 'Local controller';
+const NETWORK = 'Network as code';
 const OTHER = 'Other';
 
 function command(name: string, group: string | undefined, summary: string, load: TopCommand['load'], hidden = false): TopCommand {
@@ -87,6 +88,9 @@ export function topCommands(nouns: readonly NounSummary[] = NOUNS): TopCommand[]
     command('profile', SESSION, 'Manage saved profiles: a controller, its trusted CA, a user and their session', async (d) => (await import('./profile/index.js')).buildProfile(d)),
     ...nouns.map((n) => nounCommand(n)),
     { ...command('policy', 'Policies and posture', 'Create, list, change and explain policies: who may dial, bind, and use which routers', async (d) => (await import('./policy/index.js')).buildPolicy(d)), aliases: ['policies'] },
+    command('export', NETWORK, 'Write the network as a file to keep in git: names instead of ids, no secrets, stable order', async (d) => (await import('./ascode/export.js')).buildExport(d)),
+    command('diff', NETWORK, 'Show what apply would change to make the controller match a network file (exit 2 on changes)', async (d) => (await import('./ascode/diff.js')).buildDiff(d)),
+    command('apply', NETWORK, 'Make the controller match a network file: create and update by name, in dependency order', async (d) => (await import('./ascode/apply.js')).buildApply(d)),
     command('controller', CONTROLLER, 'Run and manage the embedded reference controller', async (d) => (await import('./controller/index.js')).buildController(d)),
     command('quickstart', CONTROLLER, 'Start a local controller (or reuse the running one) and log in a profile to it', async (d) => (await import('./controller/quickstart.js')).buildQuickstart(d)),
     command('api', OTHER, 'Call any controller endpoint with the stored session and print the JSON response', async (d) => (await import('./session/api.js')).buildApi(d)),

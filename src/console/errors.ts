@@ -61,6 +61,16 @@ export class RejectedError extends CliError {
   }
 }
 
+/**
+ * Not a failure: `ctl diff` found changes. It exits 2, as terraform's -detailed-exitcode does, with nothing printed
+ * beyond the plan it already wrote.
+ */
+export class ChangesPending extends CliError {
+  constructor() {
+    super('changes pending', EXIT.usage);
+  }
+}
+
 /** Any other expected failure (controller unreachable, TLS failure, file not writable, ...). */
 export class FailureError extends CliError {
   constructor(message: string, details: string[] = []) {
@@ -79,6 +89,7 @@ export const EXIT_CODE_HELP: Array<[ExitCode, string]> = [
   [EXIT.ok, 'success'],
   [EXIT.failure, 'failure (controller unreachable, TLS error, unexpected response, ...)'],
   [EXIT.usage, 'usage error: unknown command or flag, bad value, missing argument that cannot be prompted for'],
+  [EXIT.usage, 'ctl diff only: the controller differs from the file (not an error; the plan says how)'],
   [EXIT.declined, 'declined at a confirmation prompt, or a destructive command ran without --yes where it cannot ask'],
   [EXIT.auth, 'not logged in, session expired or revoked, wrong credentials, or not authorised'],
   [EXIT.notFound, 'a named or identified resource does not exist'],

@@ -3,7 +3,7 @@ import { RequestApiError, TransportError } from '../../client/types.js';
 import { NOUNS } from '../nouns/summary.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { ErrorCause } from '../../protocol/errors.js';
-import { CliError, EXIT } from '../../console/errors.js';
+import { ChangesPending, CliError, EXIT } from '../../console/errors.js';
 import type { ExitCode } from '../../console/errors.js';
 
 /**
@@ -29,6 +29,7 @@ function isOperatorError(err: unknown): err is Error & { details?: string[] } {
 const LOGIN_HINT = "run 'ctl login' to sign in (or choose another profile with --profile)";
 
 export function describeFailure(err: unknown, debug = false): Failure {
+  if (err instanceof ChangesPending) return { exitCode: err.exitCode, lines: [] };
   if (err instanceof CliError) return { exitCode: err.exitCode, lines: [err.message, ...err.details] };
   if (err instanceof ApiError) return apiFailure(err);
   if (isOperatorError(err)) return { exitCode: EXIT.failure, lines: [err.message, ...(err.details ?? [])] };

@@ -57,7 +57,8 @@ export async function renderIds(io: IO, ids: readonly string[], format: 'json' |
   io.out(await serialise(ids, format));
 }
 
-async function serialise(data: unknown, format: 'json' | 'yaml'): Promise<string> {
+/** Data as JSON or YAML text, with no trailing line break. */
+export async function serialise(data: unknown, format: 'json' | 'yaml'): Promise<string> {
   if (format === 'json') return JSON.stringify(data, null, 2);
   const { stringify } = commonJs(await import('yaml'));
   return stringify(data).trimEnd();

@@ -1,0 +1,27 @@
+import { Command } from '@commander-js/extra-typings';
+import { ChangesPending } from '../../console/errors.js';
+import type { Deps } from '../deps.js';
+import { withMeta } from '../generic/meta.js';
+import { asFormat } from '../output/formats.js';
+import { FILE_HELP, collectFiles, prepare, requireFiles, showPlan } from './prepare.js';
+
+export interface DiffOptions {
+  files: string[];
+}
+
+export function buildDiff(deps: Deps, run = runDiff) {
+  return withMeta(new Command('diff'), {
+    description:
+      'Show what `ctl apply` would change to make the controller match the network file: exit 0 when nothing, ' +
+      '2 when something would change (1 or another code on errors). Writes nothing.',
+    examples: ['ctl diff -f net.yaml', 'ctl diff -f net/ -o json'],
+  })
+    .option('-f, --file <path>', FILE_HELP, collectFiles)
+    .action(async (opts) => run({ files: requireFiles(opts.file) }, deps));
+}
+
+export async function runDiff(opts: DiffOptions, deps: Deps): Promise<void> {
+  const { plan } = await prepare(opts.files, deps);
+  await showPlan(deps.io, plan, asFormat(deps.globals().output));
+  if (plan.changes.length > 0) throw new ChangesPending();
+}

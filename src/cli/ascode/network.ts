@@ -1,0 +1,59 @@
+import type { ApiClient } from '../../client/types.js';
+import { FailureError } from '../../console/errors.js';
+import { resource } from '../../resources/index.js';
+import { everyPage, stoppedAt } from '../generic/pages.js';
+import { entityPath } from '../generic/resolve.js';
+import { byName, fileFields, toFileEntity } from './document.js';
+import type { FileEntity } from './document.js';
+import type { Kind } from './kinds.js';
+
+/** The network as the controller has it, for the kinds asked for. */
+export interface Network {
+  /** The file document of those kinds: each kind's key with its entities by name, in dependency order. */
+  document: Record<string, FileEntity[]>;
+  /** Ids by name of every entity of those kinds and of the kinds they name, the controller's own rows included. */
+  ids: Map<string, Map<string, string>>;
+  /** The rows as served, by resource (a config type's schema, to check config data against). */
+  rows: Map<string, Record<string, unknown>[]>;
+}
+
+/** Reads `kinds` and every kind they name, together, and writes them as the file would. */
+export async function readNetwork(api: ApiClient, kinds: readonly Kind[]): Promise<Network> {
+  const rows = await readAll(api, [...new Set(kinds.flatMap((k) => [k.def.name, ...referenced(k)]))]);
+  const names = new Map([...rows].map(([name, list]) => [name, new Map(list.map((r) => [`${r.id}`, `${r.name}`]))]));
+  const nameOf = (resourceName: string, id: string) => names.get(resourceName)?.get(id);
+  const document: Record<string, FileEntity[]> = {};
+  for (const kind of kinds) {
+    const others = new Set((kind.alsoLists === undefined ? [] : (rows.get(kind.alsoLists) ?? [])).map((r) => r.id));
+    const mine = (row: Record<string, unknown>) => !kind.isOwnedByController?.(row) && !others.has(row.id);
+    const own = (rows.get(kind.def.name) ?? []).filter(mine);
+    document[kind.key] = own.map((row) => toFileEntity(kind, row, nameOf)).sort(byName);
+  }
+  const ids = new Map([...names].map(([name, byId]) => [name, new Map([...byId].map(([id, n]) => [n, id]))]));
+  return { document, ids, rows };
+}
+
+/** The resources a kind's fields name (nested ones too), whose ids the file writes as names, and the one its list
+ * also serves. */
+function referenced(kind: Kind): string[] {
+  const named = [
+    ...fileFields(kind).flatMap(([, f]) => ('resource' in f.type ? [f.type.resource] : [])),
+    ...(kind.nestedRefs ?? []).map((r) => r.resource),
+  ];
+  return kind.alsoLists === undefined ? named : [...named, kind.alsoLists];
+}
+
+/** Every row of each resource, read together. A read that would miss rows fails rather than work on a part. */
+async function readAll(api: ApiClient, resources: readonly string[]): Promise<Map<string, Record<string, unknown>[]>> {
+  const lists = await Promise.all(
+    resources.map(async (name) => {
+      const def = resource(name);
+      const tooMany = (n: number) => {
+        throw new FailureError(`cannot read every ${def.label}: ${stoppedAt(n)}`);
+      };
+      const { rows } = await everyPage<Record<string, unknown>>(api, entityPath(def), {}, { api: def.api }, tooMany);
+      return [name, rows] as const;
+    }),
+  );
+  return new Map(lists);
+}

@@ -1,0 +1,64 @@
+import { fileFields, fileKey } from './document.js';
+import type { Kind } from './kinds.js';
+
+/**
+ * Files written by OpenZiti's `ziti ops export` (JSON or YAML) are read as they are. They use the same top-level
+ * keys and name references by name, with these differences, undone here:
+ * - a reference and each item of a reference list carry an `@` (`configType: "@intercept.v1"`, `configs: ["@web"]`);
+ * - entities carry fields of the read model that a create does not take (`isSystem`, `typeId`, an edge router's
+ *   `isTunnelerEnabled` beside `unverifiedFingerprint`...): they are ignored, and listed in a note;
+ * - an identity's type is written as `typeId`;
+ * - a service policy's `postureCheckRoles` is always empty (the exporter collects those names into the wrong
+ *   list), so an empty one is read as not stated rather than as "no posture checks".
+ */
+
+/** Whether `entity`, of `kind`, can only come from OpenZiti's export: a field or value this format never writes. */
+export function looksLikeOpenZiti(kind: Kind, entity: Record<string, unknown>): boolean {
+  const keys = fileKeys(kind);
+  return Object.entries(entity).some(([key, value]) => {
+    if (!keys.has(key)) return key in kind.def.fields || key === 'isSystem' || key.endsWith('RolesDisplay');
+    return refValues(kind, key, value).some((v) => v.startsWith('@'));
+  });
+}
+
+/** The entity as this format states it, and the names of the fields that were dropped. */
+export function fromOpenZiti(kind: Kind, entity: Record<string, unknown>) {
+  const keys = fileKeys(kind);
+  const out: Record<string, unknown> = {};
+  const ignored: string[] = [];
+  for (const [key, value] of Object.entries(entity)) {
+    const renamed = readAs(kind, key);
+    if (renamed !== undefined && !(renamed in entity)) out[renamed] = value;
+    else if (!keys.has(key)) ignored.push(key);
+    else if (kind.key === 'servicePolicies' && key === 'postureCheckRoles' && isEmptyList(value)) continue;
+    else out[key] = stripAt(kind, key, value);
+  }
+  return { entity: out, ignored };
+}
+
+function fileKeys(kind: Kind): Set<string> {
+  return new Set([...fileFields(kind).map(([f, def]) => fileKey(f, def)), 'tags']);
+}
+
+/** `typeId` for `type`: a field written as a name and served as an entity reference, whose id OpenZiti writes. */
+function readAs(kind: Kind, key: string): string | undefined {
+  const field = key.replace(/Id$/, '');
+  return key !== field && kind.def.fields[field]?.read?.type?.kind === 'entityRef' ? field : undefined;
+}
+
+function refValues(kind: Kind, key: string, value: unknown): string[] {
+  const def = fileFields(kind).find(([f, d]) => fileKey(f, d) === key)?.[1];
+  if (def?.type.kind === 'ref') return typeof value === 'string' ? [value] : [];
+  if (def?.type.kind !== 'refList' || !Array.isArray(value)) return [];
+  return value.filter((v): v is string => typeof v === 'string');
+}
+
+function stripAt(kind: Kind, key: string, value: unknown): unknown {
+  if (refValues(kind, key, value).length === 0) return value;
+  const strip = (v: unknown) => (typeof v === 'string' && v.startsWith('@') ? v.slice(1) : v);
+  return Array.isArray(value) ? value.map(strip) : strip(value);
+}
+
+function isEmptyList(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 0;
+}

@@ -1,0 +1,168 @@
+import { UsageError } from '../../console/errors.js';
+import type { FieldDef } from '../../resources/types.js';
+import { fileFields, fileKey, normalise } from './document.js';
+import type { FileEntity } from './document.js';
+import type { Declaration, Declared } from './input.js';
+import type { Kind } from './kinds.js';
+import { KINDS } from './kinds.js';
+import { checkConfigData } from './config-data.js';
+import { nestedNames } from './nested.js';
+import type { Network } from './network.js';
+
+export type Action = 'create' | 'update' | 'delete' | 'conflict';
+
+/** One change of the plan. Fields are named as the file names them; `from` absent on create, `to` on delete. */
+export interface Change {
+  action: Action;
+  kind: Kind;
+  name: string;
+  /** The stated fields that differ (update, conflict), or all stated fields (create). */
+  fields: Record<string, { from?: unknown; to?: unknown }>;
+  /** Why a conflict cannot be applied. */
+  reason?: string;
+  /** The entity as the file states it (create, update, conflict). */
+  entity?: FileEntity;
+  /** The controller's id (update, delete, conflict). */
+  id?: string;
+}
+
+export interface Plan {
+  changes: Change[];
+}
+
+/**
+ * What applying the declaration to the network would change, in dependency order. Only the fields the file states
+ * are compared: what it leaves out is left alone. Checks the whole declaration first: every name it gives in a
+ * reference or role is in the file or on the controller, and a create has the fields a create needs.
+ */
+export function planChanges(declaration: Declaration, network: Network, prune = false): Plan {
+  checkReferences(declaration, network);
+  checkConfigData(declaration, network);
+  const changes: Change[] = [];
+  for (const kind of KINDS) {
+    const current = new Map((network.document[kind.key] ?? []).map((e) => [e.name, e]));
+    for (const { entity, file } of declaration.entities.filter((d) => d.kind === kind)) {
+      const id = network.ids.get(kind.def.name)?.get(entity.name);
+      const now = current.get(entity.name);
+      if (id === undefined) changes.push(creation(kind, entity, file));
+      else if (now !== undefined) {
+        const change = difference(kind, entity, now, id);
+        if (change) changes.push(change);
+      }
+      // else: a built-in or system entity (OpenZiti's export lists built-in config types): left alone.
+    }
+  }
+  if (prune) changes.push(...deletions(declaration, network));
+  return { changes };
+}
+
+/**
+ * With --prune: the entities of the kinds the file declares that it does not name, in reverse dependency order.
+ * The network holds no built-in or system rows, nor what the controller owns, so none of them is ever listed.
+ */
+function deletions(declaration: Declaration, network: Network): Change[] {
+  const changes: Change[] = [];
+  for (const kind of [...KINDS].reverse().filter((k) => declaration.kinds.has(k))) {
+    const named = new Set(declaration.entities.filter((d) => d.kind === kind).map((d) => d.entity.name));
+    for (const entity of network.document[kind.key] ?? []) {
+      if (named.has(entity.name)) continue;
+      const id = network.ids.get(kind.def.name)?.get(entity.name);
+      changes.push({ action: 'delete', kind, name: entity.name, fields: {}, id });
+    }
+  }
+  return changes;
+}
+
+function stated(kind: Kind): Array<[string, FieldDef]> {
+  return [...fileFields(kind).map(([f, def]) => [fileKey(f, def), def] as [string, FieldDef]), ['tags', TAGS]];
+}
+
+const TAGS: FieldDef = {
+  type: { kind: 'tags' },
+  description: 'tags',
+  create: 'optional',
+  replace: 'optional',
+  patch: 'optional',
+};
+
+function creation(kind: Kind, entity: FileEntity, file: string): Change {
+  for (const [field, def] of fileFields(kind)) {
+    const key = fileKey(field, def);
+    const applies = def.when === undefined || def.when.in.includes(String(entity[def.when.field]));
+    if (def.create === 'required' && applies && entity[key] === undefined) {
+      throw new UsageError(`${file}: ${kind.def.label} "${entity.name}": '${key}' is required to create it`);
+    }
+  }
+  const fields = Object.fromEntries(Object.entries(entity).map(([k, v]) => [k, { to: v }]));
+  return { action: 'create', kind, name: entity.name, fields, entity };
+}
+
+function difference(kind: Kind, entity: FileEntity, now: FileEntity, id: string): Change | undefined {
+  const fields: Change['fields'] = {};
+  const fixed: string[] = [];
+  for (const [key, def] of stated(kind)) {
+    if (entity[key] === undefined || kind.createOnly?.includes(key)) continue;
+    const to = normalise(def.type, entity[key]);
+    if (same(to, now[key])) continue;
+    fields[key] = { from: now[key], to };
+    if (def.patch === 'no' || kind.fixedAfterCreate?.includes(key)) fixed.push(key);
+  }
+  if (Object.keys(fields).length === 0) return undefined;
+  if (fixed.length > 0) {
+    const reason = `${fixed.join(', ')} cannot change after create`;
+    return { action: 'conflict', kind, name: entity.name, fields, entity, id, reason };
+  }
+  return { action: 'update', kind, name: entity.name, fields, entity, id };
+}
+
+/** Equal as the file states them; the export leaves empty tags out, so no tags and `{}` are the same. */
+function same(stated: unknown, current: unknown): boolean {
+  const empty = (v: unknown) => v !== null && typeof v === 'object' && Object.keys(v).length === 0;
+  if (current === undefined && empty(stated)) return true;
+  return JSON.stringify(stated) === JSON.stringify(current ?? null);
+}
+
+/** Every name the declaration gives in a reference, reference list or role: in the file, or on the controller. */
+function checkReferences(declaration: Declaration, network: Network): void {
+  const declared = new Map<string, Set<string>>();
+  for (const { kind, entity } of declaration.entities) {
+    const names = declared.get(kind.def.name) ?? new Set<string>();
+    names.add(entity.name);
+    declared.set(kind.def.name, names);
+  }
+  const known = (resource: string, name: string) =>
+    declared.get(resource)?.has(name) === true || network.ids.get(resource)?.has(name) === true;
+  for (const item of declaration.entities) {
+    for (const [field, def] of fileFields(item.kind)) {
+      const key = fileKey(field, def);
+      const value = item.entity[key];
+      const isList = def.type.kind === 'refList' || def.type.kind === 'roles';
+      if (isList && value !== undefined && value !== null && !Array.isArray(value)) {
+        throw new UsageError(`${item.file}: ${item.kind.def.label} "${item.entity.name}": ${key} is not a list`);
+      }
+      for (const name of namesIn(def, value)) {
+        const target = (def.type as { resource: string }).resource;
+        if (!known(target, name)) throw unknownName(item, key, target, name);
+      }
+    }
+    for (const { at, resource, name } of nestedNames(item.kind, item.entity)) {
+      if (!known(resource, name)) throw unknownName(item, at, resource, name);
+    }
+  }
+}
+
+/** The entity names a stated value gives (`@name` of roles; not `#attribute` nor `#all`). */
+function namesIn(def: FieldDef, value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (def.type.kind === 'ref') return [String(value)];
+  if (def.type.kind === 'refList') return (value as unknown[]).map(String);
+  if (def.type.kind !== 'roles') return [];
+  return (value as unknown[]).map(String).filter((r) => r.startsWith('@')).map((r) => r.slice(1));
+}
+
+function unknownName(item: Declared, key: string, resource: string, name: string): UsageError {
+  return new UsageError(
+    `${item.file}: ${item.kind.def.label} "${item.entity.name}": ${key} names ${resource} "${name}", ` +
+      'which is neither in the file nor on the controller',
+  );
+}

@@ -1,0 +1,58 @@
+import type { Action, Change, Plan } from './plan.js';
+import type { Outcome } from './write.js';
+
+const SIGN: Record<Action, string> = { create: '+', update: '~', delete: '-', conflict: '!' };
+
+/** One line per change: `+ create`, `~ update` with each changed field old → new, `- delete`, `! conflict`. */
+export function planLines(plan: Plan): string[] {
+  return [...plan.changes.map(changeLine), summaryLine(plan)];
+}
+
+function changeLine(change: Change): string {
+  const head = `${SIGN[change.action]} ${change.action} ${change.kind.def.label} "${change.name}"`;
+  if (change.action === 'create' || change.action === 'delete') return head;
+  const fields = Object.entries(change.fields).map(([k, { from, to }]) => `${k} ${shown(from)} → ${shown(to)}`);
+  const reason = change.reason === undefined ? '' : ` (${change.reason})`;
+  return `${head}${fields.length > 0 ? `: ${fields.join(', ')}` : ''}${reason}`;
+}
+
+function shown(value: unknown): string {
+  return value === undefined ? '(unset)' : JSON.stringify(value);
+}
+
+export function counts(changes: readonly Change[]): Record<Action, number> {
+  const out: Record<Action, number> = { create: 0, update: 0, delete: 0, conflict: 0 };
+  for (const c of changes) out[c.action]++;
+  return out;
+}
+
+function summaryLine(plan: Plan): string {
+  if (plan.changes.length === 0) return 'No changes: the controller matches the file.';
+  const n = counts(plan.changes);
+  const conflicts = `${n.conflict} conflict${n.conflict === 1 ? '' : 's'}`;
+  return `Plan: ${n.create} to create, ${n.update} to update, ${n.delete} to delete, ${conflicts}.`;
+}
+
+/** The plan as data (`-o json`): kinds by resource name, fields as the file names them. */
+export function planData(plan: Plan) {
+  return {
+    changes: plan.changes.map((c) => ({
+      action: c.action,
+      kind: c.kind.def.name,
+      name: c.name,
+      ...(c.action === 'create' || c.action === 'delete' ? {} : { fields: c.fields }),
+      ...(c.reason === undefined ? {} : { reason: c.reason }),
+    })),
+    summary: counts(plan.changes),
+  };
+}
+
+/** What apply did, as data: what was done, what failed and why, what was not attempted. */
+export function outcomeData(outcome: Outcome, why: (error: unknown) => string) {
+  const ref = (c: Change) => ({ action: c.action, kind: c.kind.def.name, name: c.name });
+  return {
+    done: outcome.done.map(ref),
+    failed: outcome.failed.map(({ change, error }) => ({ ...ref(change), error: why(error) })),
+    notAttempted: outcome.skipped.map(ref),
+  };
+}
