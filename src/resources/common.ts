@@ -39,6 +39,11 @@ export function createOnly(type: FieldType, description: string): FieldDef {
   return { type, description, create: 'required', replace: 'no', patch: 'no', filterable: true, sortable: true };
 }
 
+/** The tags every entity carries (`tags` is a base field, not declared per resource): optional on every write. */
+export function tagsField(description: string): FieldDef {
+  return { type: { kind: 'tags' }, description, create: 'optional', replace: 'optional', patch: 'optional' };
+}
+
 /** The role attributes policies select an entity by (`#attribute`): optional, nullable, filterable as a set. */
 export function roleAttributesField(what: string): FieldDef {
   return optionalListField({ kind: 'attributes' }, `Attributes that policies select the ${what} by (#attribute)`);

@@ -1,4 +1,5 @@
 import { UsageError } from '../../console/errors.js';
+import { tagsField } from '../../resources/common.js';
 import type { FieldDef } from '../../resources/types.js';
 import { fileFields, fileKey, normalise } from './document.js';
 import type { FileEntity } from './document.js';
@@ -77,13 +78,7 @@ function stated(kind: Kind): Array<[string, FieldDef]> {
   return [...fileFields(kind).map(([f, def]) => [fileKey(f, def), def] as [string, FieldDef]), ['tags', TAGS]];
 }
 
-const TAGS: FieldDef = {
-  type: { kind: 'tags' },
-  description: 'tags',
-  create: 'optional',
-  replace: 'optional',
-  patch: 'optional',
-};
+const TAGS = tagsField('tags');
 
 function creation(kind: Kind, entity: FileEntity, file: string): Change {
   for (const [field, def] of fileFields(kind)) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { tagsField } from '../../resources/common.js';
 import { resource } from '../../resources/index.js';
 import type { FieldDef, FieldType, ResourceDef } from '../../resources/types.js';
 import { completeWith } from '../completion/hints.js';
@@ -78,13 +79,9 @@ export interface FieldInput {
   tagEdit?: TagEdit;
 }
 
-const TAGS: FieldDef = {
-  type: { kind: 'tags' },
-  description: 'a tag as key=value (a string) or key:=JSON (a number, true, false or null); repeat for several',
-  create: 'optional',
-  replace: 'optional',
-  patch: 'optional',
-};
+const TAGS = tagsField(
+  'a tag as key=value (a string) or key:=JSON (a number, true, false or null); repeat for several',
+);
 
 /** Map-valued fields (per-service costs) need their keys resolved too; they have no flag yet. */
 function hasFlag(type: FieldType): boolean {
