@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,12 +50,12 @@ function shownCommands(): Shown[] {
 function shapeOnly(line: string): boolean {
   return (
     /\b(NOUN|VERB|ARGS|FLAGS|URL|USER|NAME|NAMES|FILE|DIR|SHA256|METHOD|PATH|JSON|CODE|PASS|DURATION|IDENTITY|SERVICE)\b|\[|\.\.\.|<[a-z ]+>/.test(line) ||
-    /ctrl\.example\.com|ctrl:1280|\$PW\b/.test(line) ||
+    /ctrl\.example\.com|ctrl:1280|\$PW\b|\$ZITI_/.test(line) ||
     /^([A-Z_]+=\S+ )*ctl (controller|quickstart)\b/.test(line) ||
     // a bare login needs a terminal to ask; `a|b` in a code span lists alternatives
     /^ctl login( \.\.\.)?$/.test(line) ||
     /\w\|\w/.test(line) ||
-    /^ctl (authenticator|enrollment|auth-policy|identity-type|api-session|api|enroll|as|mfa)$/.test(line)
+    /^ctl (authenticator|enrollment|auth-policy|identity-type|api-session|api|enroll|as|mfa|apply|diff|export)$/.test(line)
   );
 }
 
@@ -93,6 +93,15 @@ before(async () => {
     configDir: cli.configDir,
     env: { HOME: home, PATH: `${bin}:${process.env.PATH}`, CONTROLLER: ctl.url, CA_SHA256: rootFingerprint() },
   });
+  // The network-as-code examples read a file of this network (net.yaml, the same in net/ and network/) and a file
+  // written by OpenZiti's exporter (ziti-export.json).
+  const exported = await inProcess(['export', '--output-file', path.join(home, 'net.yaml')]);
+  assert.equal(exported.code, 0, exported.stderr);
+  for (const dir of ['net', 'network']) {
+    mkdirSync(path.join(home, dir));
+    copyFileSync(path.join(home, 'net.yaml'), path.join(home, dir, 'net.yaml'));
+  }
+  copyFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'openziti-export', 'export.json'), path.join(home, 'ziti-export.json'));
   // A shell variable, not exported: the examples echo it into --password-stdin; ctl itself must not see it.
   shellVariables = `CTL_PASSWORD='${runner.password}'`;
 });

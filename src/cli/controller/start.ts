@@ -178,8 +178,9 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
   });
   writeState(opts.dataDir, { pid: process.pid, url: controller.url, port: controller.port, startedAt: deps.clock().toISOString() });
   const login = (await suggester(deps))(`ctl login ${controller.url} -u ${shellQuote(controller.adminUser)}`);
-  io.info(`data directory: ${opts.dataDir}; trust ${opts.dataDir}/ca-bundle.pem or run: ${login}`);
   if (opts.console !== undefined) io.info(`web console: ${controller.url}/zac/`);
+  // Last: the line that tells a watching parent (quickstart, tests) that the start is complete.
+  io.info(`data directory: ${opts.dataDir}; trust ${opts.dataDir}/ca-bundle.pem or run: ${login}`);
   const signal = await stopSignal;
   io.info(`${signal}: shutting down`);
   await controller.close();
