@@ -82,6 +82,16 @@ describe('ctl export', () => {
     assert.deepEqual(doc.servicePolicies[0].serviceRoles, ['@web']);
   });
 
+  it("starts the YAML with the language server's schema line when asked, and the file still applies", async () => {
+    const file = path.join(f.tmp, 'net.yaml');
+    await f.cli.expect(0, ['export', '--schema-ref', './network.schema.json', '--output-file', file]);
+    const text = await readFile(file, 'utf8');
+    assert.equal(text.split('\n')[0], '# yaml-language-server: $schema=./network.schema.json');
+    await f.cli.expect(0, ['diff', '-f', file]);
+    const json = await f.cli.expect(2, ['export', '--schema-ref', 'x.json', '-o', 'json']);
+    assert.match(json.stderr, /--schema-ref goes with a YAML export/);
+  });
+
   it('refuses an unknown kind as a usage error', async () => {
     const r = await f.cli.expect(2, ['export', 'identity', 'gadget']);
     assert.match(r.stderr, /unknown kind 'gadget'/);

@@ -13,6 +13,13 @@ export interface ExportOptions {
   outputFile?: string;
   /** Write the JSON Schema of the file instead of the network (no controller needed). */
   schema?: boolean;
+  /** Where editors find that schema: written as YAML's first line, for the YAML language server. */
+  schemaRef?: string;
+}
+
+/** The comment that tells editors (through the YAML language server) where the file's schema is. */
+export function schemaComment(ref: string): string {
+  return `# yaml-language-server: $schema=${ref}`;
 }
 
 export function buildExport(deps: Deps, run = runExport) {
@@ -24,18 +31,23 @@ export function buildExport(deps: Deps, run = runExport) {
       'ctl export > net.yaml',
       'ctl export identity service service-policy -o json --output-file net.json',
       'ctl export --schema > network.schema.json',
+      'ctl export --schema-ref ./network.schema.json > net.yaml   # editors then complete and check net.yaml',
     ],
   })
     .argument('[kinds...]', `kinds to export (default all): ${KINDS.map((k) => k.def.name).join(', ')}`)
     .option('--output-file <path>', 'write the file there instead of to stdout')
     .option('--schema', 'write the JSON Schema of the file instead (derived from the resource declarations)')
+    .option('--schema-ref <path|url>', "start the YAML with the language server's schema line, pointing there")
     .action(async (kinds, opts) => {
       const unknown = kinds.find((word) => !kindNamed(word));
       if (unknown !== undefined) {
         throw new UsageError(`unknown kind '${unknown}'`, [`kinds: ${KINDS.map((k) => k.def.name).join(', ')}`]);
       }
       if (opts.schema && kinds.length > 0) throw new UsageError('--schema takes no kinds: the schema covers them all');
-      await run({ kinds, outputFile: opts.outputFile, schema: Boolean(opts.schema) }, deps);
+      if (opts.schemaRef !== undefined && (opts.schema || deps.globals().output === 'json')) {
+        throw new UsageError('--schema-ref goes with a YAML export: JSON has no comments, and --schema is the schema');
+      }
+      await run({ kinds, outputFile: opts.outputFile, schema: Boolean(opts.schema), schemaRef: opts.schemaRef }, deps);
     });
 }
 
@@ -53,5 +65,6 @@ export async function runExport(opts: ExportOptions, deps: Deps): Promise<void> 
 async function exportText(opts: ExportOptions, deps: Deps): Promise<string> {
   const chosen = opts.kinds.length === 0 ? KINDS : KINDS.filter((k) => opts.kinds.some((w) => kindNamed(w) === k));
   const { document } = await readNetwork(await deps.api(), chosen);
-  return serialise(document, deps.globals().output === 'json' ? 'json' : 'yaml');
+  const text = await serialise(document, deps.globals().output === 'json' ? 'json' : 'yaml');
+  return opts.schemaRef === undefined ? text : `${schemaComment(opts.schemaRef)}\n${text}`;
 }
