@@ -521,16 +521,14 @@ export class Repository {
     });
   }
 
-  /** `'web'` for an entity with a name, `'<id>'` for one without (or gone meanwhile). */
+  /** `'web'` for an entity with a name, `'<id>'` for one without (or gone meanwhile); one read for all of them. */
   private async displayNames(def: ResourceDef, ids: readonly string[]): Promise<string[]> {
-    const names: string[] = [];
-    for (const id of ids) {
-      const row = 'name' in def.fields
-        ? await this.driver.get<{ name: string }>(`SELECT "name" FROM ${quote(def.table)} WHERE "id" = ?`, [id])
-        : undefined;
-      names.push(`'${row?.name ?? id}'`);
+    const byId = new Map<string, string>();
+    if ('name' in def.fields && ids.length > 0) {
+      const sql = `SELECT "id", "name" FROM ${quote(def.table)} WHERE "id" IN (${ids.map(() => '?').join(', ')})`;
+      for (const row of await this.driver.all<{ id: string; name: string }>(sql, ids)) byId.set(row.id, row.name);
     }
-    return names;
+    return ids.map((id) => `'${byId.get(id) ?? id}'`);
   }
 
   /** Distinct values of a set field in use (`/identity-role-attributes`), filtered and paged like any list. */
