@@ -112,7 +112,7 @@ const show = (v: number, unit: Row['unit']) =>
 
 function printTable(title: string, targets: Target[], rows: Row[]): void {
   const pg = targets.findIndex((t) => t.postgres);
-  const olds = targets.map((t, i) => i).filter((i) => i > 0 && targets[i].root !== root);
+  const olds = targets.map((_target, i) => i).filter((i) => i > 0 && targets[i].root !== root);
   const head = ['measurement', targets[0].label];
   if (pg >= 0) head.push(targets[pg].label, 'PostgreSQL ÷ SQLite');
   for (const i of olds) head.push(targets[i].label, `SQLite now ÷ ${targets[i].label}`);

@@ -21,7 +21,6 @@ const attrs = ['sales', 'emea', 'finance', 'apac', 'ops'];
 const identity = (i: number) => ({ name: `identity-${i}`, type: 'Default', isAdmin: false, roleAttributes: [attrs[i % 5], attrs[(i * 7) % 5]] });
 
 // The store's API changed shape between releases: typed loosely here on purpose.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const mod: any = await import(pathToFileURL(join(root, 'src/controller/store/store.ts')).href);
 const asynchronous = typeof mod.parseStoreLocation === 'function';
 const postgres = /^postgres(ql)?:/.test(location);

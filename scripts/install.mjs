@@ -59,8 +59,14 @@ function runNpm(args, env) {
   return new Promise((resolve) => {
     const child = spawn('npm', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
-    child.stdout.on('data', (b) => (process.stdout.write(b), (log += b)));
-    child.stderr.on('data', (b) => (process.stderr.write(b), (log += b)));
+    child.stdout.on('data', (b) => {
+      process.stdout.write(b);
+      log += b;
+    });
+    child.stderr.on('data', (b) => {
+      process.stderr.write(b);
+      log += b;
+    });
     child.on('close', (code) => resolve({ code: code ?? 1, log }));
   });
 }

@@ -11,7 +11,7 @@ import { ApiError } from '../protocol/errors.js';
 import { createApiClient } from './http.js';
 import type { NetOptions } from './http.js';
 import { openProfileStore, unknownProfile, validateProfileName } from './profiles.js';
-import type { Profile, ProfileStore, StoredSession } from './profiles.js';
+import type { Profile, ProfileStore, } from './profiles.js';
 import { establishTrust } from './trust.js';
 import type { ApiClient } from './types.js';
 import { TransportError } from './types.js';

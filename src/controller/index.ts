@@ -61,6 +61,7 @@ export interface InjectResponse {
   body: string;
   /** The body's bytes (a PNG, for instance, which `body` as text would mangle). */
   rawPayload: Buffer;
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever JSON the route answered, field by field
   json(): any;
 }
 

@@ -1,4 +1,4 @@
-import { CATALOGUE, type ResourceDef } from '../resources/index.js';
+import { type ResourceDef } from '../resources/index.js';
 import { accessibleServices, accessRoutes, permissionsOf } from './api/access.js';
 import { postureDataRoutes } from './api/posture-data.js';
 import { postureResponseRoutes } from './api/posture-responses.js';

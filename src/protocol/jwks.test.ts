@@ -11,7 +11,11 @@ describe('JwksCache', () => {
     let now = 0;
     let calls = 0;
     let answer = JSON.stringify({ keys: [jwk('a')] });
-    const cache = new JwksCache({ now: () => now, minRefetchIntervalMs: 1_000, fetch: async () => (calls++, answer) });
+    const cache = new JwksCache({ now: () => now, minRefetchIntervalMs: 1_000, fetch: async () => {
+        calls++;
+        return answer;
+      },
+    });
     const found = await Promise.all([cache.key('u', 'a'), cache.key('u', 'a'), cache.key('u', 'zz')]);
     assert.equal(calls, 1);
     assert.ok(found[0] && found[1] && !found[2]);

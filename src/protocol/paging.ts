@@ -8,8 +8,11 @@ export const MAX_OFFSET = 100_000;
  * one request can make the controller hold in memory. A page cut short reports this limit, so clients page on.
  */
 export const MAX_ALL_ROWS = 10_000;
-/** What `meta.pagination.limit` reports for an unlimited page (Go's max int64). */
-export const UNLIMITED_REPORTED = 9223372036854775807;
+/**
+ * What `meta.pagination.limit` reports for an unlimited page: Go's max int64 (2^63 - 1), which a double cannot hold;
+ * its nearest double is 2^63, the value a JSON reader of OpenZiti's answer gets too.
+ */
+export const UNLIMITED_REPORTED = 2 ** 63;
 
 /**
  * Normalises a requested limit: absent, 0 or < -1 gives the default, above the maximum is clamped,

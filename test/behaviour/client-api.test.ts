@@ -10,7 +10,7 @@ import { createController } from '../../src/controller/index.js';
 import { loadOrCreatePki } from '../../src/controller/pki/pki.js';
 import { recordMfaPassed } from '../../src/controller/posture/access.js';
 import { TEST_PASSWORD_COST, sharedTestPki } from '../helpers/fixtures.js';
-import { createTestApp, type Client, type TestApp } from '../helpers/in-process.js';
+import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
 import { hasOperation, validateResponse } from '../helpers/spec.js';
 
@@ -336,7 +336,7 @@ for (const store of storesUnderTest()) {
         const stamp = async (c: Caller = w.client) => expectStatus(await c.request('GET', '/current-api-session/service-updates'), 200).data.lastChangeAt as string;
         expectStatus(await caller(t.app).request('GET', '/current-api-session/service-updates'), 401, 'UNAUTHORIZED');
         let last = await stamp();
-        let bystanderLast = await stamp(bystander.client);
+        const bystanderLast = await stamp(bystander.client);
         const step = async (what: string, change: () => Promise<unknown>, moves: boolean) => {
           now = new Date(now.getTime() + 1000);
           await change();

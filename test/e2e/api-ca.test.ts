@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { jwtVerify } from 'jose';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { assertError, assertStatus, createIdentity, serverCertificatePem, useTestController, unique, type HttpHelper, type TestController } from '../helpers/controller.js';
 import { mtlsRequest } from '../helpers/mtls.js';
 import { opensslCa, opensslSigned, opensslSignedKey } from '../helpers/openssl.js';

@@ -9,7 +9,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createCsr } from '../../src/protocol/csr.js';
 import { loadOrCreatePki } from '../../src/controller/pki/pki.js';
 import { acceptCsr, issueClientCert } from '../../src/controller/pki/issue.js';

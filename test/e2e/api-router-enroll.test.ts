@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createCsr } from '../../src/protocol/csr.js';
 import { assertStatus, useTestController, unique, type HttpHelper, type TestController } from '../helpers/controller.js';
 import { mtlsRequest, type ClientCredential } from '../helpers/mtls.js';

@@ -117,18 +117,19 @@ describe('one controller per data directory', () => {
 });
 
 describe('a damaged database file is refused at start', () => {
-  /** A SQLite file of several pages, as a controller's database would be. */
-  function realDatabase(file: string): void {
+  /** A SQLite file of several pages, as a controller's database would be, then cut to `size` bytes. */
+  function realDatabaseCutTo(file: string, size: number): void {
     const db = new Database(file);
     db.exec('CREATE TABLE t (v TEXT)');
     const insert = db.prepare('INSERT INTO t VALUES (?)');
     for (let i = 0; i < 200; i++) insert.run('x'.repeat(200));
     db.close();
+    truncateSync(file, size);
   }
   const cases: Array<[string, (file: string) => void, RegExp]> = [
     ['empty', (file) => writeFileSync(file, ''), /is empty/],
-    ['truncated', (file) => (realDatabase(file), truncateSync(file, 4096 + 100)), /is truncated/],
-    ['cut to a whole number of pages', (file) => (realDatabase(file), truncateSync(file, 4096 * 2)), /is truncated/],
+    ['truncated', (file) => realDatabaseCutTo(file, 4096 + 100), /is truncated/],
+    ['cut to a whole number of pages', (file) => realDatabaseCutTo(file, 4096 * 2), /is truncated/],
     ['not a database', (file) => writeFileSync(file, 'text long enough for a header. '.repeat(8)), /is not a SQLite/],
   ];
   for (const [what, make, reason] of cases) {

@@ -13,7 +13,6 @@ import { code, secretOf } from '../helpers/totp.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-// eslint-disable-next-line no-control-regex
 const plain = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
 
 /**

@@ -274,7 +274,7 @@ describe('concurrent writers', () => {
     const runs = await Promise.all(
       names.map((n) => runCtl(loginArgs(['--ca', ctl.caFile, '--profile', n]), { configDir, stdin: `${ctl.adminPassword}\n` })),
     );
-    runs.forEach((r, i) => assert.equal(r.code, 0, describeRun(['login', '--profile', names[i]!], r)));
+    for (const [i, r] of runs.entries()) assert.equal(r.code, 0, describeRun(['login', '--profile', names[i]!], r));
     const listed = jsonItems(parseJsonOutput(await expectCtl(0, ['profile', 'list', '-o', 'json'], { configDir })));
     assert.deepEqual(listed.map((p: { name: string }) => p.name).sort(), names);
     const credentials = JSON.parse(await readFile(path.join(configDir, 'credentials.json'), 'utf8'));

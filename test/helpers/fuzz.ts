@@ -56,9 +56,10 @@ export function hostileValues(type: string | undefined): unknown[] {
       ];
     case 'boolean':
       return ['true', 1, new RawNumber('1e309'), null];
-    case 'array':
+    case 'array': {
       const many = Array.from({ length: 300 }, (_, i) => `a${i}`);
       return [{}, 'x', [null], [new RawNumber('1e309')], ['\u0000'], many, [[[]]]];
+    }
     case 'object':
       return [[], 'x', { '\u0000': 1 }, { ['k'.repeat(200)]: 1 }, { n: new RawNumber('1e999') }, deep(40)];
     default:

@@ -181,7 +181,7 @@ function parsedDocument(file: string): unknown {
 
 function fixNullItems(node: any, file: string, where: string): void {
   if (Array.isArray(node)) {
-    node.forEach((v, i) => fixNullItems(v, file, `${where}/${i}`));
+    for (const [i, v] of node.entries()) fixNullItems(v, file, `${where}/${i}`);
     return;
   }
   if (!node || typeof node !== 'object') return;
@@ -255,14 +255,14 @@ function refName(ref: string): string {
 function dropUndeclaredRequired(schema: any, defs: Record<string, any>, where: string, inherited?: Set<string>): void {
   if (!schema || typeof schema !== 'object') return;
   if (Array.isArray(schema)) {
-    schema.forEach((s, i) => dropUndeclaredRequired(s, defs, `${where}/${i}`));
+    for (const [i, s] of schema.entries()) dropUndeclaredRequired(s, defs, `${where}/${i}`);
     return;
   }
   const own = declaredProperties(schema, defs);
   const allowed = new Set([...own, ...(inherited ?? [])]);
   if (Array.isArray(schema.allOf)) {
     const union = declaredProperties(schema, defs);
-    schema.allOf.forEach((part: any, i: number) => dropUndeclaredRequired(part, defs, `${where}/allOf/${i}`, union));
+    for (const [i, part] of (schema.allOf as any[]).entries()) dropUndeclaredRequired(part, defs, `${where}/allOf/${i}`, union);
   }
   if (Array.isArray(schema.required) && (schema.properties || schema.allOf || inherited)) {
     const kept = schema.required.filter((n: string) => allowed.has(n));

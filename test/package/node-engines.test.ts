@@ -42,7 +42,7 @@ function holds(version: Version, comparator: string): boolean {
   if (!m) throw new Error(`cannot read the version range '${comparator}'`);
   const op = m[1] ?? '=';
   const parts = [m[2], m[3], m[4]].map((p) => (p === undefined || p === 'x' || p === '*' ? undefined : Number(p)));
-  const given = parts.findIndex((p) => p === undefined);
+  const given = parts.indexOf(undefined);
   const known = given === -1 ? 3 : given;
   const bound: Version = [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0];
   const c = compare(version, bound);

@@ -18,7 +18,7 @@ export function checkConfigData(declaration: Declaration, network: Network): voi
     const typeName = String(entity.configType);
     const schema = declaredTypes.has(typeName) ? declaredTypes.get(typeName) : servedTypes.get(typeName);
     if (schema === null || typeof schema !== 'object') continue;
-    let validate;
+    let validate: ReturnType<ReturnType<typeof configSchemaAjv>['compile']>;
     try {
       validate = configSchemaAjv().compile(compilable(schema));
     } catch {

@@ -119,7 +119,7 @@ async function verificationCertificate(entity: { certPem?: string; verificationT
   const { buildCertificate, certificateParts } = await import('../../protocol/x509.js');
   const { commonNameSubject } = await import('../../protocol/csr.js');
   if (!entity.certPem || !entity.verificationToken) throw new UsageError('the controller returned no certificate or verification token for this CA');
-  let caKey;
+  let caKey: ReturnType<typeof createPrivateKey>;
   try {
     caKey = createPrivateKey(caKeyPem);
   } catch (err) {

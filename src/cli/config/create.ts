@@ -63,7 +63,7 @@ export function checkAgainstType(
   suggest = (command: string) => command,
 ): void {
   if (!type.schema || typeof type.schema !== 'object') return;
-  let validate;
+  let validate: ReturnType<ReturnType<typeof configSchemaAjv>['compile']>;
   try {
     validate = configSchemaAjv().compile(compilable(type.schema));
   } catch {

@@ -81,7 +81,7 @@ export function checkCredential(certPem: string, keyPem: string, where: string):
   if (/ENCRYPTED/.test(keyPem)) {
     throw new UsageError(`${where}: the private key is encrypted`, ['decrypt it first, e.g. `openssl pkey -in key.pem -out plain.pem`']);
   }
-  let key;
+  let key: ReturnType<typeof createPrivateKey>;
   try {
     key = createPrivateKey(keyPem);
   } catch (err) {

@@ -1,4 +1,4 @@
-import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../../console/errors.js';
 
 /**
@@ -9,7 +9,14 @@ import { UsageError } from '../../console/errors.js';
  */
 const VARIABLES = new WeakMap<object, string>();
 
-export function envFallback<O extends Option<any, any, any, any, any, any>>(option: O, variable: string): O {
+/** What this module needs of an option, whatever commander's typings infer for its value. */
+interface FlagLike {
+  description: string;
+  flags: string;
+  parseArg?: (value: string, previous: never) => unknown;
+}
+
+export function envFallback<O extends FlagLike>(option: O, variable: string): O {
   VARIABLES.set(option, variable);
   option.description = `${option.description} (env: ${variable})`;
   return option;
@@ -30,10 +37,10 @@ export function applyEnvFallbacks(command: CommandUnknownOpts, env: NodeJS.Proce
 }
 
 /** The value through the option's parser (choices included), failing with the wording commander uses for `.env()`. */
-function parsed(option: Option<any, any, any, any, any, any>, value: string, variable: string): unknown {
+function parsed(option: FlagLike, value: string, variable: string): unknown {
   if (!option.parseArg) return value;
   try {
-    return option.parseArg(value, undefined);
+    return option.parseArg(value, undefined as never);
   } catch (err) {
     if ((err as { code?: string }).code !== 'commander.invalidArgument') throw err;
     throw new UsageError(`option '${option.flags}' value '${value}' from env '${variable}' is invalid. ${(err as Error).message}`);

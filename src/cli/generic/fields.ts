@@ -208,7 +208,11 @@ function optionsFor(
     }
     case 'tags': {
       const how = verb === 'patch' ? '; sets these tags and keeps the others (--tag "" first drops them all)' : '';
-      return [new Option(`--${name} <key=value>`, `${f.description}${how}`).argParser((v: string, previous: string[] | undefined) => (parseTag(v), repeated(v, previous)))];
+      return [new Option(`--${name} <key=value>`, `${f.description}${how}`).argParser((v: string, previous: string[] | undefined) => {
+          parseTag(v);
+          return repeated(v, previous);
+        }),
+      ];
     }
     case 'object': {
       const option = new Option(`--${name} <json>`, `${description} (a JSON object, @FILE to read it from a file, - from stdin)`);

@@ -226,7 +226,7 @@ export async function runMfaRecoveryCodes(opts: { code?: string }, deps: Deps): 
 export async function runMfaRegenerate(opts: { code?: string }, deps: Deps): Promise<void> {
   const api = await deps.api();
   const status = await statusOf(api);
-  if (!status || !status.isVerified) {
+  if (!status?.isVerified) {
     const enable = (await suggester(deps))('ctl mfa enable');
     throw new NotFoundError('MFA is not enabled for this identity', [`set it up with: ${enable}`]);
   }

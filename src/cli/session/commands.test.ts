@@ -8,7 +8,7 @@ import { parseArgv } from '../../client/testing/argv.js';
 import { startStubController } from '../../client/testing/stub-controller.js';
 import type { StubController } from '../../client/testing/stub-controller.js';
 import { testDeps } from '../testing/test-deps.js';
-import { AuthError, EXIT, NotFoundError, UsageError } from '../../console/errors.js';
+import { AuthError, EXIT, UsageError } from '../../console/errors.js';
 import { buildApi, runApi } from './api.js';
 import { ApiError } from '../../protocol/errors.js';
 import { describeFailure } from '../output/failure.js';
@@ -81,7 +81,7 @@ describe('ctl version', () => {
   it('without a profile prints only the client', async () => {
     const { deps, io } = testDeps({ configDir: emptyDir() });
     await runVersion({}, deps);
-    assert.match(io.stdoutText(), /^client:\n  node: +v\d+/);
+    assert.match(io.stdoutText(), /^client:\n {2}node: +v\d+/);
     assert.doesNotMatch(io.stdoutText(), /controller/);
   });
 });

@@ -28,7 +28,7 @@ export function tlsFixture(): TlsFixture {
   const f = (name: string) => path.join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   const key = (name: string) => openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', f(name));
-  const ext = (name: string, lines: string[]) => writeFileSync(f(name), lines.join('\n') + '\n');
+  const ext = (name: string, lines: string[]) => writeFileSync(f(name), `${lines.join('\n')}\n`);
 
   const selfSigned = (name: string, cn: string) => {
     key(`${name}.key`);

@@ -21,7 +21,7 @@ export function peerCertificate(ctx: Ctx): Buffer | undefined {
   const socket = ctx.req.socket as Partial<TLSSocket>;
   if (typeof socket.getPeerCertificate !== 'function') return undefined;
   const cert = socket.getPeerCertificate(false);
-  return cert && cert.raw && cert.raw.length > 0 ? cert.raw : undefined;
+  return cert?.raw && cert.raw.length > 0 ? cert.raw : undefined;
 }
 
 /** The verified third-party CA that allows authentication and issued it, if any (an unverified CA is never trusted). */

@@ -41,7 +41,7 @@ async function checkSessionToken(rt: Runtime, ctx: Ctx, serviceId: string): Prom
   if (token === undefined) return;
   const refuse = (why: string) => new ApiError('UNAUTHORIZED', { message: `the session-token header is not a valid session token: ${why}` });
   if (!token) throw refuse('it is empty');
-  let claims;
+  let claims: Awaited<ReturnType<typeof jwtVerify>>['payload'];
   try {
     ({ payload: claims } = await jwtVerify(token, new X509Certificate(rt.pki.serverCertPem).publicKey, { issuer: rt.enrollmentSigner.issuer, algorithms: ['RS256'] }));
   } catch (err) {

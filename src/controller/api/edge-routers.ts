@@ -50,7 +50,7 @@ async function disableTunneler(rt: Runtime, routerId: string): Promise<void> {
 /** The router identity follows the router's name, as in OpenZiti. */
 async function renameRouterIdentity(rt: Runtime, routerId: string, name: string, now: string): Promise<void> {
   const identity = await rt.store.repo('identity').find(routerId);
-  if (!identity || identity.type !== 'Router' || identity.name === name) return;
+  if (identity?.type !== 'Router' || identity.name === name) return;
   await updateWithHooks(rt, 'identity', identity, { name }, now);
 }
 

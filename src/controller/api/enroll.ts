@@ -230,7 +230,7 @@ async function redeemOtt(rt: Runtime, ctx: Ctx, enrollment: Row, clientCsr: stri
 async function redeemOttca(rt: Runtime, ctx: Ctx, enrollment: Row): Promise<Reply> {
   const { der, cert } = clientCertificate(ctx, 'ottca enrollment');
   const ca = enrollment.caId ? await rt.store.repo('ca').find(enrollment.caId as string) : undefined;
-  if (!ca || ca.isVerified !== true || ca.isOttCaEnrollmentEnabled !== true) {
+  if (ca?.isVerified !== true || ca.isOttCaEnrollmentEnabled !== true) {
     throw new ApiError('ENROLLMENT_CA_NOT_VALID', { message: "the enrollment's CA is missing, unverified, or does not allow ottca enrollment" });
   }
   if (!signedByCa(ca, cert)) throw new ApiError('ENROLLMENT_CA_NOT_VALID', { message: "the client certificate was not issued by the enrollment's CA" });

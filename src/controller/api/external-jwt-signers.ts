@@ -166,13 +166,13 @@ function present(rows: Row[]): Record<string, unknown>[] {
 
 /** The symbols a filter or sort names, so that anonymous callers cannot probe fields they are not shown. */
 function symbolsOf(node: unknown, out: Set<string> = new Set()): Set<string> {
-  if (Array.isArray(node)) node.forEach((n) => symbolsOf(n, out));
+  if (Array.isArray(node)) for (const n of node) symbolsOf(n, out);
   else if (node && typeof node === 'object') {
     const n = node as Record<string, unknown>;
     if ((n.kind === 'symbol' || n.kind === 'boolSymbol') && typeof n.name === 'string') out.add(n.name);
     if ((n.kind === 'anyOf' || n.kind === 'allOf') && typeof n.set === 'string') out.add(n.set);
     if (typeof n.field === 'string' && 'direction' in n) out.add(n.field);
-    Object.values(n).forEach((v) => symbolsOf(v, out));
+    for (const v of Object.values(n)) symbolsOf(v, out);
   }
   return out;
 }

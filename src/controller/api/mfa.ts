@@ -78,7 +78,7 @@ function urlOf(rt: Runtime, ctx: Ctx, record: Row): string {
 async function authenticateMfa(rt: Runtime, ctx: Ctx) {
   const code = await codeFromBody(rt, ctx);
   const record = await mfaOf(rt, ctx.principal!.identityId);
-  if (!record || record.isVerified !== true) {
+  if (record?.isVerified !== true) {
     throw new ApiError('MFA_NOT_ENROLLED', { message: 'the identity has no completed MFA enrollment: enroll with POST /current-identity/mfa first' });
   }
   await consumeCode(rt, record, code, { recovery: true });

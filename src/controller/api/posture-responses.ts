@@ -127,7 +127,7 @@ async function shortenedServices(rt: Runtime, ctx: Ctx, woken: boolean, unlocked
  * decides what the identity may use changed its verdict, its service list changed (service update check).
  */
 async function respond(rt: Runtime, ctx: Ctx, responses: Response[], status: 200 | 201) {
-  responses.forEach((r, i) => checkResponse(r, status === 200 ? `[${i}].` : ''));
+  for (const [i, r] of responses.entries()) checkResponse(r, status === 200 ? `[${i}].` : '');
   const { identityId, apiSessionId } = ctx.principal!;
   const before = await checkStates(rt, identityId, apiSessionId, ctx.now);
   const data = rt.client.postureOf(identityId);

@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import { ApiError, invalidField, notFound } from '../../protocol/errors.js';
 import { hashToken, newSessionId } from '../auth/api-sessions.js';
 import { sha1FingerprintHex } from '../pki/fingerprint.js';
-import { resource, type ResourceDef } from '../../resources/index.js';
+import { resource, } from '../../resources/index.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime, WriteHooks } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';

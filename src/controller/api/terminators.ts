@@ -5,7 +5,7 @@ import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { withBody } from './body.js';
-import { createResource, listResource, updateResource } from './crud.js';
+import { createResource, updateResource } from './crud.js';
 import { entityRef, toWire } from './present.js';
 
 const terminator = resource('terminator');

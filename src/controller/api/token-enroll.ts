@@ -113,8 +113,8 @@ async function tokenEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const body = enrollBody(rt, TOKEN_BODY, json, ['clientCsr']) as { clientCsr?: string };
   const token = bearerOf(ctx.req);
   if (!token) throw invalidToken(rt, 'no token in Authorization: Bearer');
-  let claimed;
-  let signer;
+  let claimed: Awaited<ReturnType<typeof claimsOf>>;
+  let signer: Awaited<ReturnType<typeof signerOf>>;
   try {
     signer = await signerOf(rt, ctx, token);
     claimed = await claimsOf(rt, ctx, token, signer);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from '../../protocol/errors.js';
+import type { ApiError } from '../../protocol/errors.js';
 import { Store } from '../store/store.js';
 import { ApiSessions, hashToken } from './api-sessions.js';
 

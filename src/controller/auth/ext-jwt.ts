@@ -99,7 +99,8 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ identity: Ro
     if (!allowsSigner(await policyOfIdentity(rt, identity), signer.id)) refuse(rt, `the auth policy of ${identity.name} does not allow ext-jwt with the signer ${signer.name}`);
     rt.loginThrottle.succeeded(identity.id);
     return { identity, authenticatorId: signer.id, body };
-  } catch (err) {
+  } catch (caught) {
+    let err = caught;
     if (err instanceof ExtJwtError) {
       rt.log(`ext-jwt authentication refused: ${err.step}: ${err.message}`);
       err = new ApiError('INVALID_AUTH');

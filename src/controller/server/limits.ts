@@ -102,7 +102,7 @@ function walk(value: unknown, path: string[], depth: number, freeForm: boolean, 
     const field = path.join('.') || 'body';
     throw refuse(field, `${field} is a number too large to represent`, 'a number beyond 1.8e308');
   } else if (Array.isArray(value)) {
-    value.forEach((item, i) => walk(item, [...path, String(i)], depth + 1, freeForm, freeFormFields));
+    for (const [i, item] of value.entries()) walk(item, [...path, String(i)], depth + 1, freeForm, freeFormFields);
   } else if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       if (key.length > FIELD_LIMITS.keyMaxLength) {

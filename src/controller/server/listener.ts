@@ -76,7 +76,7 @@ export function addressKey(address: string | undefined): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1];
   if (!address.includes(':')) return address;
-  return expandIpv6(address).slice(0, 4).join(':') + '::/64';
+  return `${expandIpv6(address).slice(0, 4).join(':')}::/64`;
 }
 
 function expandIpv6(address: string): string[] {

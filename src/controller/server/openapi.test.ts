@@ -14,7 +14,7 @@ const docs = { management: buildSpec('management', routesOf('management'), '0.0.
 
 /** Every `$ref` under a node, with where it was found. */
 function refs(node: unknown, where = '#', out: Array<[string, string]> = []): Array<[string, string]> {
-  if (Array.isArray(node)) node.forEach((n, i) => refs(n, `${where}/${i}`, out));
+  if (Array.isArray(node)) for (const [i, n] of node.entries()) refs(n, `${where}/${i}`, out);
   else if (node && typeof node === 'object') {
     for (const [k, v] of Object.entries(node)) {
       if (k === '$ref') out.push([String(v), where]);
@@ -69,7 +69,7 @@ for (const api of ['management', 'client'] as const) {
     it('uses only Swagger 2.0 types in read models and responses (null is x-nullable, never a type)', () => {
       const bad: string[] = [];
       const walk = (node: unknown, where: string) => {
-        if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${where}/${i}`));
+        if (Array.isArray(node)) for (const [i, n] of node.entries()) walk(n, `${where}/${i}`);
         else if (node && typeof node === 'object') {
           const o = node as Record<string, unknown>;
           if ('type' in o && typeof o.type !== 'string' && where.split('/').at(-1) !== 'properties') bad.push(`${where}: type ${JSON.stringify(o.type)}`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from '../../protocol/errors.js';
+import type { ApiError } from '../../protocol/errors.js';
 import { locate } from './app.js';
 import { normalisePath, refuseImpossibleIds, Router } from './router.js';
 import type { Route } from './types.js';

@@ -101,7 +101,9 @@ export function bodySchema(def: ResourceDef, verb: Verb): JsonSchema {
 function whenSchema(name: string, schema: JsonSchema, when: { field: string; in: readonly string[] }, required: boolean): JsonSchema {
   return {
     if: { properties: { [when.field]: { enum: [...when.in] } }, required: [when.field] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keywords, not a thenable
     then: { properties: { [name]: schema }, ...(required ? { required: [name] } : {}) },
+    // biome-ignore lint/suspicious/noThenProperty: as above
     else: { if: { not: { required: [when.field] } }, then: { properties: { [name]: schema } } },
   };
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MAX_ALL_ROWS, UNLIMITED_REPORTED } from '../../protocol/paging.js';
 import { LruCache, STATEMENT_CACHE_SIZE, STATEMENT_CACHE_SQL_CHARS } from './driver.js';
-import { SqliteDriver } from './sqlite-driver.js';
+import type { SqliteDriver } from './sqlite-driver.js';
 import { Store } from './store.js';
 
 const now = () => new Date().toISOString();

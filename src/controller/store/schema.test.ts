@@ -25,7 +25,7 @@ test('the recorded migrations produce exactly the schema the catalogue declares'
 });
 
 test('migrations are numbered 1..n without gaps', () => {
-  MIGRATIONS.forEach((m, i) => assert.equal(m.id, i + 1));
+  for (const [i, m] of MIGRATIONS.entries()) assert.equal(m.id, i + 1);
 });
 
 test('a fresh database has every declared table, column and index, and the built-in rows', async () => {
