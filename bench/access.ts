@@ -108,10 +108,12 @@ export async function accessScale(opts: { postgres: boolean }): Promise<void> {
       }
     }
   }
-  console.log('\nAccess decisions at scale: 10,000 identities, 10,000 services, 1,000 service policies, 100 edge routers, 100 + 100 router policies\n');
+  console.log('\nAccess decisions at scale: 10,000 identities, 10,000 services, ' +
+    '1,000 service policies, 100 edge routers, 100 + 100 router policies\n');
   console.log(`| measurement | ${results.map((r) => `${r.label} p50 (p95)`).join(' | ')} |`);
   console.log(`|---|${results.map(() => '---').join('|')}|`);
-  console.log(`| seeding the network (through the store, one transaction per kind) | ${results.map((r) => `${r.seedSeconds.toFixed(1)} s`).join(' | ')} |`);
+  console.log('| seeding the network (through the store, one transaction per kind) | ' +
+    `${results.map((r) => `${r.seedSeconds.toFixed(1)} s`).join(' | ')} |`);
   for (const [i, row] of results[0].rows.entries()) {
     console.log(`| ${row.what} | ${results.map((r) => `${fmt(r.rows[i].p50)} (${fmt(r.rows[i].p95)})`).join(' | ')} |`);
   }

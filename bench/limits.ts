@@ -69,7 +69,8 @@ const results: Record<string, number> = {};
 // Logins are spaced out by the scrypt cost anyway; they all succeed, so the failure throttle never bites.
 await median('login (password, scrypt)', Math.min(rounds, 40), login);
 await median('list identities (limit 100)', rounds, () => call('GET', '/edge/management/v1/identities?limit=100', undefined, token));
-await median('list identities filtered', rounds, () => call('GET', `/edge/management/v1/identities?filter=${encodeURIComponent('anyOf(roleAttributes) = "a" and name contains "bench"')}&limit=100`, undefined, token));
+const benchFilter = encodeURIComponent('anyOf(roleAttributes) = "a" and name contains "bench"');
+await median('list identities filtered', rounds, () => call('GET', `/edge/management/v1/identities?filter=${benchFilter}&limit=100`, undefined, token));
 await median('create identity (validated body)', Math.min(rounds, 100), () =>
   call('POST', '/edge/management/v1/identities', { name: `b-${randomBytes(6).toString('hex')}`, type: 'User', isAdmin: false, tags: { k: 'v' }, appData: { a: 1 } }, token));
 

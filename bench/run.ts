@@ -220,9 +220,12 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
   rows.push({ what: 'filter `name contains "4321"`', unit: 'ms', values: await timed(listPath('name contains "4321"'), 20), against: version });
   rows.push({ what: 'filter `anyOf(roleAttributes) = "finance"`', unit: 'ms', values: await timed(listPath('anyOf(roleAttributes) = "finance"'), 20), against: version });
   rows.push({ what: 'GET /version (the filters\' baseline)', unit: 'ms', values: version });
-  printTable(`Controller, ${IDENTITIES.toLocaleString('en')} identities (each value in its own process; ratios to the run's baselines in parentheses)`, targets, rows);
-  console.log(`\nBaselines: \`node -e ""\` ${fmt(medians[0])}; bare \`node:https\` ${bareMedian.toFixed(0)} req/s (median of 5 rounds: ${bareRps.map((r) => r.toFixed(0)).join(', ')}).`);
-  console.log(`GET by id rounds (req/s): ${targets.map((t, i) => `${t.label} ${rps[i].map((r) => r.toFixed(0)).join(', ')}`).join('; ')}.`);
+  printTable(`Controller, ${IDENTITIES.toLocaleString('en')} identities (each value ` +
+    `in its own process; ratios to the run's baselines in parentheses)`, targets, rows);
+  console.log(`\nBaselines: \`node -e ""\` ${fmt(medians[0])}; bare \`node:https\` ${bareMedian.toFixed(0)} ` +
+    `req/s (median of 5 rounds: ${bareRps.map((r) => r.toFixed(0)).join(', ')}).`);
+  console.log('GET by id rounds (req/s): ' +
+    `${targets.map((t, i) => `${t.label} ${rps[i].map((r) => r.toFixed(0)).join(', ')}`).join('; ')}.`);
 
   // Login and list latency (what the security limits cost on the normal path): bench/limits.ts in a process of
   // its own per target (an in-process controller, 100 identities), in three alternated rounds.
@@ -237,7 +240,8 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
     }
   }
   const whats = Object.keys(limits[0][0]);
-  printTable('Login and list latency (bench/limits.ts: in-process controller, 100 identities; median of 3 alternated runs, each a median)', targets, whats.map((what) => ({ what, unit: 'ms', values: limits.map((runs) => median(runs.map((r) => r[what]))) })));
+  printTable('Login and list latency (bench/limits.ts: in-process controller, ' +
+    '100 identities; median of 3 alternated runs, each a median)', targets, whats.map((what) => ({ what, unit: 'ms', values: limits.map((runs) => median(runs.map((r) => r[what]))) })));
 
   // What a client's filters cost in memory: bench/filter-memory.ts, a controller process of its own per target.
   const growth: number[] = [];

@@ -3,11 +3,12 @@
 // measured: this file imports node:child_process only.
 //
 // Usage: node bench/spawn-timer.mjs RUNS '<json: [[argv...], {"args": [argv...], "env": {...}}, ...]>'
-// Each argv is run with `process.execPath` (with `env` added to this process's environment, where given); the commands are alternated (A B C A B C ...) so that a burst of
-// load on the shared machine hits each of them alike. Prints {"runs": RUNS, "medians": [ms, ...], "cpu": [ms, ...]}
-// as JSON: median wall times, and (on Linux) the mean CPU time (user + system) of each command's processes, read
-// from this process's children times in /proc/self/stat. CPU time counts 10 ms ticks, so only its mean over many
-// runs means anything; it moves less than wall time when other work competes for the cores.
+// Each argv is run with `process.execPath` (with `env` added to this process's environment, where given); the commands
+// are alternated (A B C A B C ...) so that a burst of load on the shared machine hits each of them alike. Prints
+// {"runs": RUNS, "medians": [ms, ...], "cpu": [ms, ...]} as JSON: median wall times, and (on Linux) the mean CPU time
+// (user + system) of each command's processes, read from this process's children times in /proc/self/stat. CPU time
+// counts 10 ms ticks, so only its mean over many runs means anything; it moves less than wall time when other work
+// competes for the cores.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 

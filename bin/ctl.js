@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 
 const entry = new URL('../dist/main.js', import.meta.url);
 if (!existsSync(entry)) {
-  process.stderr.write(`error: ctl is not built (${fileURLToPath(entry)} is missing)\n  run 'npm install' in the ctl package, which builds it\n`);
+  process.stderr.write(`error: ctl is not built (${fileURLToPath(entry)} is missing)\n` +
+    "  run 'npm install' in the ctl package, which builds it\n");
   process.exit(1);
 }
 const { main } = await import(entry.href);

@@ -49,7 +49,8 @@ async function syntheticCatalogue() {
     // Written out in full, as forty resource files would be, rather than shared by reference.
     `export const CATALOGUE = [...REAL, ${defs.map((d) => JSON.stringify(d)).join(',\n')}];`,
     'const byName = new Map(CATALOGUE.map((r) => [r.name, r]));',
-    "export function resource(name) { const def = byName.get(name); if (!def) throw new Error(`unknown resource '${name}' in the catalogue`); return def; }",
+    'export function resource(name) { const def = byName.get(name); ' +
+      "if (!def) throw new Error(`unknown resource '${name}' in the catalogue`); return def; }",
   ].join('\n');
   return [
     {
@@ -70,7 +71,8 @@ const nounSummaries = {
   name: 'noun-summaries',
   setup(b) {
     b.onLoad({ filter: /src[\\/]cli[\\/]nouns[\\/]summary\.ts$/ }, () => ({
-      contents: `// Computed from the catalogue by scripts/build.mjs.\nexport const NOUNS = ${JSON.stringify(NOUNS)};\n`,
+      contents: '// Computed from the catalogue by scripts/build.mjs.\n' +
+        `export const NOUNS = ${JSON.stringify(NOUNS)};\n`,
       loader: 'js',
     }));
   },
@@ -102,7 +104,8 @@ const result = await build({
   // Bundled CommonJS code calls require() for Node built-ins (and nothing else), which ESM output lacks.
   // process.getBuiltinModule serves them without loading node:module on every start, as createRequire would.
   banner: {
-    js: "const require = (id) => { const m = process.getBuiltinModule(id); if (m === undefined) throw new Error(`the bundle cannot require '${id}'`); return m; };",
+    js: 'const require = (id) => { const m = process.getBuiltinModule(id); ' +
+      "if (m === undefined) throw new Error(`the bundle cannot require '${id}'`); return m; };",
   },
   // extra-typings only adds types over commander's classes (its runtime re-exports them): loading commander directly
   // saves a module hop and a CJS wrapper on every start.

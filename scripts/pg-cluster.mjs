@@ -168,7 +168,8 @@ async function start(stateFile) {
     if (run.ok) {
       const url = `postgres://${ROLE}:${password}@127.0.0.1:${port}/postgres`;
       writeFileSync(stateFile, `${JSON.stringify({ dir, dataDir, port, url, binDir, startedAt: new Date().toISOString() }, null, 2)}\n`, { mode: 0o600 });
-      console.error(`pg-cluster: PostgreSQL (${path.basename(path.dirname(binDir))}) on 127.0.0.1:${port}, data in ${dir}, ready in ${Date.now() - started} ms`);
+      console.error(`pg-cluster: PostgreSQL (${path.basename(path.dirname(binDir))}) on ` +
+        `127.0.0.1:${port}, data in ${dir}, ready in ${Date.now() - started} ms`);
       console.log(url);
       return;
     }

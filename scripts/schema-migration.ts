@@ -24,7 +24,8 @@ const id = MIGRATIONS.length + 1;
 const file = `${String(id).padStart(4, '0')}-${name}`;
 writeFileSync(
   path.join(dir, `${file}.ts`),
-  `// Recorded by \`npm run schema:migration -- ${name}\`. Never edit a migration that has shipped: record a new one.\n` +
+  `// Recorded by \`npm run schema:migration -- ${name}\`.\n` +
+    '// Never edit a migration that has shipped: record a new one.\n' +
     `import type { Migration } from '../schema-diff.js';\n\n` +
     `export const migration: Migration = ${JSON.stringify({ id, name, ops }, null, 2)};\n`,
 );
@@ -37,9 +38,12 @@ writeFileSync(
   path.join(dir, 'index.ts'),
   `import type { Migration } from '../schema-diff.js';\n` +
     files.map((f) => `import { migration as ${alias(f)} } from './${f}.js';`).join('\n') +
-    `\n\n/**\n * The recorded history of the schema, oldest first. Never edit a migration that has shipped: change the catalogue,\n` +
-    ` * then run \`npm run schema:migration -- <name>\` to record the difference as the next one. \`schema.test.ts\` fails\n` +
-    ` * while the catalogue and this history disagree.\n */\n` +
+    '\n\n/**\n' +
+    ' * The recorded history of the schema, oldest first. ' +
+    'Never edit a migration that has shipped: change the catalogue,\n' +
+    ' * then run `npm run schema:migration -- <name>` to record the difference as the next one. ' +
+    '`schema.test.ts` fails\n' +
+    ' * while the catalogue and this history disagree.\n */\n' +
     `export const MIGRATIONS: readonly Migration[] = [${files.map(alias).join(', ')}];\n`,
 );
 console.error(`recorded ${ops.length} operation(s) as migration ${file}`);

@@ -44,7 +44,8 @@ const { values: args } = parseArgs({
 
 function usage(message) {
   if (message) process.stderr.write(`error: ${message}\n`);
-  process.stderr.write('usage: node scripts/zac-check.mjs --zac DIR --report FILE [--screens DIR] [--port N] [--chromium PATH] [--no-create]\n');
+  process.stderr.write('usage: node scripts/zac-check.mjs --zac DIR --report FILE ' +
+    '[--screens DIR] [--port N] [--chromium PATH] [--no-create]\n');
   process.exit(message ? 2 : 0);
 }
 if (args.help) usage();
@@ -642,8 +643,11 @@ const lines = [];
 const screensInOrder = [...new Set(calls.map((c) => c.screen).concat(pageErrors.map((e) => e.screen)))];
 const failures = calls.filter(failed);
 lines.push('# ZAC screen check', '');
-lines.push(`Console: \`${zacDir}\`. ${calls.length} API requests, ${failures.length} failed (4xx/5xx or no answer), ${pageErrors.length} console errors.`, '');
-lines.push('Every page load also asks for `GET /edge/management/v1/version` and `GET /edge/management/v1/current-identity`: listed on the first screen only. "expected" marks the 404s OpenZiti gives too (a create form asking for relations of id `undefined`).', '');
+lines.push(`Console: \`${zacDir}\`. ${calls.length} API requests, ${failures.length} ` +
+  `failed (4xx/5xx or no answer), ${pageErrors.length} console errors.`, '');
+lines.push('Every page load also asks for `GET /edge/management/v1/version` and ' +
+  '`GET /edge/management/v1/current-identity`: listed on the first screen only. "expected" marks ' +
+  'the 404s OpenZiti gives too (a create form asking for relations of id `undefined`).', '');
 if (seeded.results.length) {
   lines.push('## Seed data made through the API before the walk', '', '| entity | status | error |', '|---|---|---|');
   for (const r of seeded.results) lines.push(`| ${r.what} | ${r.status} | ${r.detail.replace(/\|/g, '\\|')} |`);
@@ -664,7 +668,8 @@ if (failures.length) {
     byCall.set(key, f);
   }
   for (const { c, screens } of byCall.values()) {
-    lines.push(`| ${c.method} | \`${template(c.path)}\` | ${c.status || c.failure} | ${c.code.replace(/\|/g, '\\|')} | ${[...screens].join(', ')} |`);
+    lines.push(`| ${c.method} | \`${template(c.path)}\` | ${c.status || c.failure} ` +
+      `| ${c.code.replace(/\|/g, '\\|')} | ${[...screens].join(', ')} |`);
   }
   lines.push('');
 }
@@ -679,7 +684,8 @@ for (const s of screensInOrder) {
     lines.push('| | method | path | query | status | error |', '|---|---|---|---|---|---|');
     for (const c of own) {
       const q = c.query ? `\`${decodeURIComponent(c.query).replace(/\|/g, '\\|')}\`` : '';
-      lines.push(`| ${failed(c) ? '**FAIL**' : expected(c) ? 'expected' : ''} | ${c.method} | \`${c.path}\` | ${q} | ${c.status || c.failure} | ${c.code.replace(/\|/g, '\\|')} |`);
+      lines.push(`| ${failed(c) ? '**FAIL**' : expected(c) ? 'expected' : ''} | ${c.method} | ` +
+        `\`${c.path}\` | ${q} | ${c.status || c.failure} | ${c.code.replace(/\|/g, '\\|')} |`);
     }
     lines.push('');
     for (const c of own.filter((c) => c.body !== undefined)) lines.push(`${c.method} \`${c.path}\` body: \`${c.body.replace(/`/g, "'")}\``, '');

@@ -32,7 +32,10 @@ export interface Deps {
   /** The session manager: profiles, login, logout. */
   sessions(): Promise<import('../client/session-manager.js').SessionManager>;
   prompter(): Promise<Prompter>;
-  /** How a command that makes a client of its own (enroll, a certificate login) reaches the network: --timeout, --verbose, and the run's connection pools. */
+  /**
+   * How a command that makes a client of its own (enroll, a certificate login) reaches the network: --timeout,
+   * --verbose, and the run's connection pools.
+   */
   net(): NetOptions;
   clock(): Date;
 }

@@ -13,12 +13,15 @@ const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const work = mkdtempSync(join(tmpdir(), 'ctl-lazy-'));
 
 const hooks = join(work, 'hooks.mjs');
-writeFileSync(hooks, "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.CTL_TEST_LOADED, `${url}\\n`);\n  return next(url, context);\n}\n");
+writeFileSync(hooks, "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n" +
+  "  appendFileSync(process.env.CTL_TEST_LOADED, `${url}\\n`);\n  return next(url, context);\n}\n");
 const preload = join(work, 'preload.mjs');
 writeFileSync(
   preload,
-  `import { appendFileSync } from 'node:fs';\nimport { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n` +
-    "process.on('exit', () => appendFileSync(process.env.CTL_TEST_LOADED, process.moduleLoadList.map((m) => `builtin ${m}\\n`).join('')));\n",
+  "import { appendFileSync } from 'node:fs';\nimport { register } from 'node:module';\n" +
+    `register(${JSON.stringify(pathToFileURL(hooks).href)});\n` +
+    "process.on('exit', () => appendFileSync(process.env.CTL_TEST_LOADED, " +
+    "process.moduleLoadList.map((m) => `builtin ${m}\\n`).join('')));\n",
 );
 
 interface Loaded {
@@ -57,7 +60,10 @@ function loadedBy(dir: string, args: string[]): Loaded {
 const matching = (loaded: Loaded, pattern: RegExp) => [...loaded.sources].filter((s) => pattern.test(s));
 
 /** The code of nouns and commands: resource definitions, generic and own verbs, and every other command's modules. */
-const COMMAND_CODE = /^src\/(resources\/|cli\/(nouns\/verbs|generic\/(list|show|update|delete|relation|resolve|fields)|identity\/|session\/|profile\/|controller\/|output\/render)|client\/(http|session-manager)|controller\/)/;
+const COMMAND_CODE = new RegExp(
+  '^src/(resources/|cli/(nouns/verbs|generic/(list|show|update|delete|relation|resolve|fields)|identity/|session/|' +
+    'profile/|controller/|output/render)|client/(http|session-manager)|controller/)',
+);
 /**
  * Built-ins that only commands doing I/O need; child_process also brings dgram and net (net is not listed: Node
  * loads it anyway when stdout is a pipe, as here).
@@ -117,6 +123,7 @@ describe('what the built CLI loads', () => {
     const perNoun = (loaded.bytes - plain.bytes) / 40;
     assert.ok(perNoun < 250, `the root grows by ${perNoun.toFixed(0)} bytes per noun`);
     const tab = loadedBy(synthetic, ['__complete', '--', 'synthetic-07', '']);
-    assert.equal(tab.stdout, 'list\nshow\nupdate\ndelete\nauthenticators\nenrollments\nservice-policies\nedge-router-policies\nservices\nedge-routers\nservice-configs\n');
+    assert.equal(tab.stdout, 'list\nshow\nupdate\ndelete\nauthenticators\nenrollments\n' +
+      'service-policies\nedge-router-policies\nservices\nedge-routers\nservice-configs\n');
   });
 });

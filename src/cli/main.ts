@@ -22,8 +22,9 @@ import { OUTPUT_FORMATS } from './output/formats.js';
 import { assemble, usageHint } from './tree.js';
 
 /**
- * The entry point, and (with io.ts) the only module under src/cli that touches the process: it builds the program, parses argv,
- * and turns whatever a command throws into `error: ...` on stderr and an exit code (describeFailure decides which).
+ * The entry point, and (with io.ts) the only module under src/cli that touches the process: it builds the program,
+ * parses argv, and turns whatever a command throws into `error: ...` on stderr and an exit code (describeFailure
+ * decides which).
  */
 
 /**

@@ -94,7 +94,7 @@ describe('loading only what a command line uses', () => {
   const lazily = (argv: string[]) => buildProgram(testDeps(), argv);
   const verbsOf = (root: CommandUnknownOpts, name: string) => root.commands.find((c) => c.name() === name)!.commands.length;
 
-  it('lists every command in the root help without loading any of them, word for word as the full tree does', async () => {
+  it('lists every command in the root help without loading any, word for word as the full tree does', async () => {
     const root = await lazily(['--help']);
     assert.deepEqual(root.commands.map((c) => c.name()), program.commands.map((c) => c.name()));
     for (const noun of NOUNS) assert.equal(verbsOf(root, noun.noun), 0, `'${noun.noun}' was loaded for --help`);

@@ -151,7 +151,8 @@ async function loaded(entry: TopCommand, deps: Deps): Promise<CommandUnknownOpts
   if (command.name() !== entry.name) throw new Error(`command '${entry.name}' is built as '${command.name()}'`);
   const aliases = command.aliases();
   if (aliases.length !== entry.aliases.length || aliases.some((a, i) => a !== entry.aliases[i])) {
-    throw new Error(`command '${entry.name}' is built with aliases [${aliases.join(', ')}], declared with [${entry.aliases.join(', ')}]`);
+    throw new Error(`command '${entry.name}' is built with aliases ` +
+      `[${aliases.join(', ')}], declared with [${entry.aliases.join(', ')}]`);
   }
   // The root help lists the same line whether the command is loaded or not; its own help keeps its description.
   if (command.description() !== entry.summary) command.summary(entry.summary);

@@ -20,7 +20,9 @@ export interface Profile {
   identityFile?: string;
   certFile?: string;
   keyFile?: string;
-  /** Logged in with an external JWT (`ctl login --ext-jwt`): the token's file, or `-` for stdin; log in again with one. */
+  /**
+   * Logged in with an external JWT (`ctl login --ext-jwt`): the token's file, or `-` for stdin; log in again with one.
+   */
   extJwtFile?: string;
 }
 

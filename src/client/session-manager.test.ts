@@ -82,7 +82,8 @@ describe('profile and value precedence', () => {
     const store = await openProfileStore({ env: {}, dir });
     await store.save({ name: 'lab', controller: 'https://lab.example:1280', username: 'admin' });
     await assert.rejects(manager(dir, { profileFlag: 'lab' }).sm.client(), {
-      message: "not logged in to https://lab.example:1280 (profile 'lab'): run `ctl login https://lab.example:1280 -u admin --profile lab`",
+      message: "not logged in to https://lab.example:1280 (profile 'lab'): run " +
+        "`ctl login https://lab.example:1280 -u admin --profile lab`",
     });
   });
 });

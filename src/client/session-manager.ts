@@ -69,7 +69,9 @@ export interface ExtJwtLoginRequest {
   url?: string;
   profileName: string;
   token: string;
-  /** Where the token came from (an absolute path, or `-` for stdin), kept in the profile for the hint to log in again. */
+  /**
+   * Where the token came from (an absolute path, or `-` for stdin), kept in the profile for the hint to log in again.
+   */
   source: string;
   trust: TrustFlags;
   totp?: string;
@@ -299,7 +301,8 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
 
   async function askMfaCode(creds: { username: string; interactive: boolean }): Promise<string> {
     if (!creds.interactive) {
-      throw new AuthError(`the controller requires an MFA code for ${creds.username}, which a CTL_USERNAME/CTL_PASSWORD login cannot give`, [
+      throw new AuthError(`the controller requires an MFA code for ${creds.username}, ` +
+        'which a CTL_USERNAME/CTL_PASSWORD login cannot give', [
         'log in with `ctl login URL -u USER --totp CODE` and use the saved profile',
       ]);
     }
@@ -351,7 +354,8 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       token = (await store()).session(ctx.profileName)?.token ?? '';
       const profile = (await store()).get(ctx.profileName);
       rejected = () =>
-        new AuthError(`your session for profile '${ctx.profileName}' has expired or was revoked; log in again with ${loginCommand(ctx, profile)}`);
+        new AuthError(`your session for profile '${ctx.profileName}' has expired or ` +
+          `was revoked; log in again with ${loginCommand(ctx, profile)}`);
     } else {
       throw new AuthError(`not logged in to ${baseUrl} (profile '${ctx.profileName}'): run ${loginCommand(ctx)}`);
     }

@@ -211,7 +211,8 @@ export async function establishTrust(opts: TrustOptions): Promise<TrustDecision>
     const subset = pinnedSubset(bundle, opts.caFingerprint);
     if (!subset) {
       throw new FailureError(
-        `no CA certificate served by ${url} has the SHA-256 fingerprint ${opts.caFingerprint} (${names.caFingerprint}); nothing was trusted`,
+        `no CA certificate served by ${url} has the SHA-256 fingerprint ` +
+          `${opts.caFingerprint} (${names.caFingerprint}); nothing was trusted`,
         ['the controller serves:', ...(await describeBundle(bundle))],
       );
     }
@@ -231,7 +232,8 @@ export async function establishTrust(opts: TrustOptions): Promise<TrustDecision>
   if (!opts.yes) {
     if (!io.canPrompt()) {
       throw new UsageError(`cannot ask whether to trust the CA of ${url}`, [
-        'pass --ca-fingerprint SHA256 to pin a CA shown above, --ca FILE to trust a bundle you have, or --yes to trust what is served',
+        'pass --ca-fingerprint SHA256 to pin a CA shown above, --ca FILE ' +
+          'to trust a bundle you have, or --yes to trust what is served',
       ]);
     }
     if (!(await opts.confirm(`Trust this CA bundle for ${url}?`))) {

@@ -24,7 +24,8 @@ export class DataDirLockedError extends Error {
 /** Refused because an entry of the data directory is a symbolic link (chmod and writes would follow it). */
 export class DataDirSymlinkError extends Error {
   constructor(readonly path: string) {
-    super(`refusing to use ${path}: it is a symbolic link; the data directory's entries must be plain files and directories`);
+    super(`refusing to use ${path}: it is a symbolic link; the data ` +
+      `directory's entries must be plain files and directories`);
     this.name = 'DataDirSymlinkError';
   }
 }
@@ -190,7 +191,8 @@ function lockHandle(file: string, me: LockOwner): DataDirLock {
       }
     }
   };
-  // A normal exit (also after an uncaught error) releases the lock; kill -9 leaves it stale, which the next start breaks.
+  // A normal exit (also after an uncaught error) releases the lock; kill -9 leaves it
+  // stale, which the next start breaks.
   process.on('exit', release);
   return { release };
 }

@@ -1,6 +1,9 @@
 import type { Write } from './runtime.js';
 
-/** A value as compared across a write: absent, null and an empty list are one "nothing" (role sets are stored either way). */
+/**
+ * A value as compared across a write: absent, null and an empty list are one "nothing"
+ * (role sets are stored either way).
+ */
 const canonical = (v: unknown) => JSON.stringify(v === undefined || (Array.isArray(v) && v.length === 0) ? null : v);
 
 /**

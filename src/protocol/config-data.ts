@@ -58,9 +58,11 @@ export function describeFailure(error: ErrorObject | undefined, data: unknown): 
       path.push((error.params as { additionalProperty: string }).additionalProperty);
       reason = 'is not a known field';
       break;
-    case 'enum':
-      reason = `must be one of: ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'enum': {
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
+      reason = `must be one of: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
       break;
+    }
     default:
       reason = error.message ?? 'is invalid';
   }

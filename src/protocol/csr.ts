@@ -29,7 +29,9 @@ export class CsrError extends Error {
   override name = 'CsrError';
 }
 
-/** The AlgorithmIdentifier and hash a key signs with: SHA-256 for RSA and P-256, SHA-384 for P-384, SHA-512 for P-521. */
+/**
+ * The AlgorithmIdentifier and hash a key signs with: SHA-256 for RSA and P-256, SHA-384 for P-384, SHA-512 for P-521.
+ */
 export function signatureAlgorithmFor(key: KeyObject): { algorithmId: Buffer; hash: string } {
   if (key.asymmetricKeyType === 'rsa') return { algorithmId: seq(oid(OID.sha256WithRSA), nullValue()), hash: 'sha256' };
   if (key.asymmetricKeyType === 'ec') {
@@ -87,7 +89,8 @@ export function parseCsr(pem: string): ParsedCsr {
     const algOid = children(algorithm.content)[0];
     if (!algOid || algOid.tag !== TAG.OID) throw new CsrError('the CSR has no signature algorithm');
     const alg = SIGNATURE_ALGORITHMS[decodeOid(algOid.content)];
-    if (!alg) throw new CsrError(`the CSR is signed with an algorithm not accepted (${decodeOid(algOid.content)}); use SHA-256 or stronger with RSA or ECDSA`);
+    if (!alg) throw new CsrError('the CSR is signed with an algorithm not accepted ' +
+      `(${decodeOid(algOid.content)}); use SHA-256 or stronger with RSA or ECDSA`);
     if (alg.keyType !== publicKey.asymmetricKeyType) throw new CsrError(`the CSR's signature algorithm does not fit its ${publicKey.asymmetricKeyType} key`);
     if (signature.content[0] !== 0) throw new CsrError('malformed CSR signature');
     if (!verify(alg.hash, info.raw, publicKey, signature.content.subarray(1))) throw new CsrError('the CSR signature does not verify: it was not signed by the key it carries');

@@ -61,7 +61,9 @@ export const API_ERRORS = {
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
-/** A field-level cause, as OpenZiti sends it for COULD_NOT_VALIDATE. `value` is the offending value rendered as text. */
+/**
+ * A field-level cause, as OpenZiti sends it for COULD_NOT_VALIDATE. `value` is the offending value rendered as text.
+ */
 export interface FieldCause {
   field: string;
   reason: string;
@@ -75,7 +77,9 @@ export interface MessageCause {
   cause?: ErrorCause;
 }
 
-/** A cause with a message and data, as OpenZiti sends posture failures (INVALID_POSTURE: failed checks by policy id). */
+/**
+ * A cause with a message and data, as OpenZiti sends posture failures (INVALID_POSTURE: failed checks by policy id).
+ */
 export interface DataCause {
   message: string;
   data: Record<string, unknown>;

@@ -193,7 +193,8 @@ export async function fetchBounded(url: string, opts: { timeoutMs: number; maxBy
     res = await request(new URL(url), { dispatcher: agent, signal, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs, headers: { accept: 'application/json' } });
   } catch (err) {
     clearTimeout(timer);
-    throw new JwksError(`key set ${url} could not be fetched: ${signal.aborted ? `no answer within ${opts.timeoutMs} ms` : (err as Error).message}`);
+    throw new JwksError(`key set ${url} could not be fetched: ` +
+      `${signal.aborted ? `no answer within ${opts.timeoutMs} ms` : (err as Error).message}`);
   }
   try {
     if (res.statusCode !== 200) throw new JwksError(`key set ${url} answered HTTP ${res.statusCode}`);
@@ -209,7 +210,8 @@ export async function fetchBounded(url: string, opts: { timeoutMs: number; maxBy
     return Buffer.concat(chunks).toString('utf8');
   } catch (err) {
     if (err instanceof JwksError) throw err;
-    throw new JwksError(`key set ${url} could not be read: ${signal.aborted ? `no answer within ${opts.timeoutMs} ms` : (err as Error).message}`);
+    throw new JwksError(`key set ${url} could not be read: ` +
+      `${signal.aborted ? `no answer within ${opts.timeoutMs} ms` : (err as Error).message}`);
   } finally {
     clearTimeout(timer);
     res.body.on('error', () => {}).destroy();

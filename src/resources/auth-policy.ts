@@ -80,14 +80,17 @@ export const authPolicy: ResourceDef = {
     name: nameField('Unique name of the policy'),
     primary: {
       type: primary,
-      description: 'Primary authentication: {cert: {allowed, allowExpiredCerts}, updb: {allowed, minPasswordLength, requireSpecialChar, requireNumberChar, requireMixedCase, maxAttempts, lockoutDurationMinutes}, extJwt: {allowed, allowedSigners}}',
+      description: 'Primary authentication: {cert: {allowed, allowExpiredCerts}, updb: {allowed, ' +
+        'minPasswordLength, requireSpecialChar, requireNumberChar, requireMixedCase, ' +
+        'maxAttempts, lockoutDurationMinutes}, extJwt: {allowed, allowedSigners}}',
       create: 'required',
       replace: 'required',
       patch: 'optional',
     },
     secondary: {
       type: secondary,
-      description: 'Secondary factors: {requireTotp, requireExtJwtSigner (a signer id whose token every request must carry, or null)}',
+      description: 'Secondary factors: {requireTotp, requireExtJwtSigner (a ' +
+        'signer id whose token every request must carry, or null)}',
       create: 'required',
       replace: 'required',
       patch: 'optional',

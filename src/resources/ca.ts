@@ -69,7 +69,9 @@ export const ca: ResourceDef = {
       // behaviour checks it whole (src/controller/pki/external-id.ts) and stores all six members.
       type: { kind: 'object' },
       description:
-        'How certificates of this CA name an identity by its externalId: location (COMMON_NAME, SAN_URI, SAN_EMAIL), matcher (ALL, PREFIX, SUFFIX, SCHEME), matcherCriteria, parser (NONE, SPLIT), parserCriteria, index',
+        'How certificates of this CA name an identity by its externalId: location ' +
+          '(COMMON_NAME, SAN_URI, SAN_EMAIL), matcher (ALL, PREFIX, SUFFIX, ' +
+          'SCHEME), matcherCriteria, parser (NONE, SPLIT), parserCriteria, index',
       create: 'optional',
       replace: 'optional',
       patch: 'optional',

@@ -2,7 +2,9 @@ import { EXAMPLE_CA_PEM } from './ca.js';
 import { datetime, nameField, optionalField, serverField } from './common.js';
 import type { FieldDef, FieldType, ResourceDef } from './types.js';
 
-/** What anonymous callers of the client API see of a signer (wire-protocol section 7), beyond id, times, tags, links. */
+/**
+ * What anonymous callers of the client API see of a signer (wire-protocol section 7), beyond id, times, tags, links.
+ */
 export const CLIENT_VIEW_FIELDS = [
   'name',
   'externalAuthUrl',
@@ -29,7 +31,8 @@ const optionalText = (type: FieldType, description: string, extra: Partial<Field
 
 /**
  * A trusted issuer of JWTs (wire-protocol section 7): the key is either a static certificate (`certPem` with its
- * `kid`) or a key set fetched from `jwksEndpoint`, never both. Authentication with its tokens: src/controller/auth/ext-jwt.ts.
+ * `kid`) or a key set fetched from `jwksEndpoint`, never both. Authentication with its tokens:
+ * src/controller/auth/ext-jwt.ts.
  * The certificate's `fingerprint`, `commonName`, `notBefore` and `notAfter`
  * are derived by the behaviour (src/controller/api/external-jwt-signers.ts), which also serves the client API's
  * anonymous list (enabled signers, a few fields).

@@ -22,7 +22,8 @@ export const postureCheckType: ResourceDef = {
   api: 'management',
   operations: ['list', 'get'],
   table: 'posture_check_types',
-  description: 'Built-in kinds of posture check (OS, PROCESS, PROCESS_MULTI, DOMAIN, MAC) and the operating systems each applies to',
+  description: 'Built-in kinds of posture check (OS, PROCESS, PROCESS_MULTI, ' +
+    'DOMAIN, MAC) and the operating systems each applies to',
   hasSystemEntities: true,
   builtIns: [
     { id: 'OS', name: 'Operating System Check', operatingSystems: [android, linux, windows, iOS, macOS] },

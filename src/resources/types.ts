@@ -23,7 +23,9 @@ export type FieldType =
    * resource's behaviour drops them.
    */
   | { kind: 'object'; properties?: Readonly<Record<string, FieldType>>; required?: readonly string[]; checked?: boolean }
-  /** An array of values of one type (permissions, authQueries, a posture check's domains), with bounds on its length. */
+  /**
+   * An array of values of one type (permissions, authQueries, a posture check's domains), with bounds on its length.
+   */
   | { kind: 'array'; items: FieldType; minItems?: number; maxItems?: number }
   /** An entity reference as served, `{entity, id, name, _links}`, to an entity of `resource` (read models only). */
   | { kind: 'entityRef'; resource: string }
@@ -118,7 +120,8 @@ export type Operation = 'list' | 'get' | 'create' | 'replace' | 'patch' | 'delet
  *   with `reverse`, entities of `resource` whose refList field holds the parent id (`/configs/{id}/services`);
  * - `policyRoles`: policies of `resource` whose role set `policyRoles` selects the parent
  *   (`/identities/{id}/service-policies`);
- * - `roles`: on a policy, the entities of `resource` its role set `roles` selects (`/service-policies/{id}/identities`);
+ * - `roles`: on a policy, the entities of `resource` its role set `roles` selects
+ *   (`/service-policies/{id}/identities`);
  * - `through`: access decided by policies: entities of `resource` that the `to` role set of a `through` policy
  *   selects, where the same policy's `from` role set selects the parent (`/identities/{id}/services`). With
  *   `typeQuery`, the query parameter of that name (`policyType=dial`) keeps only policies whose `typeField` has

@@ -60,7 +60,8 @@ for (const store of storesUnderTest()) {
       assert.equal(leaf.subject, `CN=${me.id}`, 'the subject is the identity, not what the CSR asked');
       assert.ok(leaf.checkIssued(new X509Certificate(t.app.runtime.pki.intermediateCertPem)));
       assert.ok(leaf.verify(new X509Certificate(t.app.runtime.pki.intermediateCertPem).publicKey));
-      assert.match(leaf.subjectAltName ?? '', new RegExp(`URI:spiffe://${t.app.runtime.pki.trustDomain}/identity/${me.id}/apiSession/${session.id}/apiSessionCertificate/${id}`));
+      const spiffeId = `spiffe://${t.app.runtime.pki.trustDomain}/identity/${me.id}`;
+      assert.match(leaf.subjectAltName ?? '', new RegExp(`URI:${spiffeId}/apiSession/${session.id}/apiSessionCertificate/${id}`));
       const hours = (Date.parse(leaf.validTo) - Date.parse(leaf.validFrom)) / 3_600_000;
       assert.ok(hours > 11.9 && hours <= 12.1, `valid for ${hours} hours`);
       assert.equal(cas, t.app.runtime.pki.caBundlePem);

@@ -138,7 +138,7 @@ for (const store of storesUnderTest()) {
       assert.equal((await login(name, 'Good-password-1')).status, 200);
     });
 
-    it('password rules apply where passwords are set: authenticators (create, update, own change) and updb enrollment', async () => {
+    it('password rules apply on authenticator create, update, own change, and on updb enrollment', async () => {
       const id = await create(body({ updb: { minPasswordLength: 12, requireSpecialChar: true, requireNumberChar: true, requireMixedCase: true } }));
       const { id: identityId, name } = await identity(id);
       const tryCreate = (password: string) => t.admin.request('POST', '/authenticators', { json: { method: 'updb', identityId, username: name, password } });
@@ -179,7 +179,7 @@ for (const store of storesUnderTest()) {
       assert.equal(strong.status, 200, JSON.stringify(strong.body));
     });
 
-    it('maxAttempts failed passwords lock the identity out for lockoutDurationMinutes; then it logs in again', async () => {
+    it('maxAttempts failed passwords lock the identity out for lockoutDurationMinutes; it then logs in', async () => {
       const id = await create(body({ updb: { maxAttempts: 3, lockoutDurationMinutes: 15 } }));
       const { id: identityId, name } = await identity(id, 'Right-password-1');
       for (let i = 0; i < 3; i++) assert.equal((await login(name, `wrong-${i}-password`)).status, 401);

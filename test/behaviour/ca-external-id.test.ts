@@ -32,7 +32,8 @@ const claim = (c: Record<string, unknown>) => normalizeExternalIdClaim({ matcher
 
 describe('externalIdOf (certificates made by openssl)', () => {
   const ca = opensslCa('extid-unit-ca');
-  const cert = leaf(ca, '/O=acme/CN=user:alice', 'URI:spiffe://acme.example/user/alice,URI:https://idp.example/u/42,email:alice@acme.example,email:a.l@other.example');
+  const cert = leaf(ca, '/O=acme/CN=user:alice', 'URI:spiffe://acme.example/user/alice,URI:https://idp.example/u/42,' +
+    'email:alice@acme.example,email:a.l@other.example');
 
   it('COMMON_NAME with ALL, PREFIX, SUFFIX and SPLIT', () => {
     assert.equal(externalIdOf(claim({ location: 'COMMON_NAME', matcher: 'ALL', parser: 'NONE' }), cert), 'user:alice');
@@ -130,7 +131,7 @@ for (const store of storesUnderTest()) {
       assert.equal((await t.admin.request('GET', '/cas', { query: 'filter=name="bad-claim"' })).body.data.length, 0);
     });
 
-    it('a certificate of a verified CA logs in the identity its claim names, with no authenticator of its own', async () => {
+    it('a certificate of a verified CA logs in the identity its claim names, which has no authenticator', async () => {
       const { files } = await registeredCa('claim-login', { location: 'SAN_URI', matcher: 'SCHEME', matcherCriteria: 'urn', parser: 'SPLIT', parserCriteria: ':', index: 2 });
       const alice = await identity('emp-1001');
       const cert = leaf(files, '/CN=anything', 'URI:urn:employee:emp-1001');

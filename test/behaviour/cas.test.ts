@@ -27,7 +27,7 @@ for (const store of storesUnderTest()) {
     const verify = (id: string, body: string) =>
       t.app.inject({ method: 'POST', url: `/edge/management/v1/cas/${id}/verify`, headers: { 'content-type': 'text/plain', 'zt-session': adminToken }, payload: body });
 
-    it('created unverified with a verification token; verified only by its own certificate with the token as CN', async () => {
+    it('created unverified with a token; verified only by its own certificate with the token as CN', async () => {
       const caFiles = opensslCa('corp-ca');
       const res = await createCa('corp', caFiles.pem);
       assert.equal(res.status, 201, JSON.stringify(res.body));

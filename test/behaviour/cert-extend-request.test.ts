@@ -92,7 +92,7 @@ for (const store of storesUnderTest()) {
       assert.equal(kept.lastExtendRolledKeys, false);
     });
 
-    it('refusals change nothing: a password authenticator (403), an unknown id (404), a bad body (400), no admin (401)', async () => {
+    it('refusals change nothing: password authenticator 403, unknown id 404, bad body 400, no admin 401', async () => {
       const { auth } = await enrolledWithSession();
       const updb = (await t.admin.request('GET', '/authenticators', { query: `filter=${encodeURIComponent('method = "updb"')}` })).body.data[0];
       const forbidden = await t.admin.request('POST', `/authenticators/${updb.id}/request-extend`, { json: { rollKeys: false } });
@@ -118,7 +118,7 @@ for (const store of storesUnderTest()) {
 
     const challenge = (json: unknown) => t.app.inject({ method: 'POST', url: `${CLIENT}/enroll/challenge`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(json) });
 
-    it('signs the nonce with the key the kid of /enroll/jwks names; the signature verifies, the CA pool is the bundle', async () => {
+    it('signs the nonce with the key /enroll/jwks names by kid; it verifies, the CA pool is the bundle', async () => {
       const jwks = JSON.parse((await t.app.inject({ method: 'GET', url: `${CLIENT}/enroll/jwks` })).body);
       const jwk = jwks.keys[0];
       const nonce = randomUUID();

@@ -117,7 +117,7 @@ for (const store of storesUnderTest()) {
     after(async () => t?.close());
 
     describe('posture responses', () => {
-      it('refuses a caller without a session (401) and bodies that are not responses (400, naming the field)', async () => {
+      it('refuses a caller without a session (401) and non-response bodies (400, naming the field)', async () => {
         const w = await guarded('refusals', { typeId: 'DOMAIN', domains: ['corp'] });
         expectStatus(await caller(t.app).request('POST', '/posture-response', { json: { id: w.checkId, typeId: 'DOMAIN', domain: 'corp' } }), 401, 'UNAUTHORIZED');
         expectStatus(await caller(t.app, 'not-a-token').request('POST', '/posture-response-bulk', { json: [] }), 401, 'UNAUTHORIZED');
@@ -201,7 +201,7 @@ for (const store of storesUnderTest()) {
         await expectPassing(m, true);
       });
 
-      it('MFA: passes after MFA, counts its timeout down, fails after it; a wake leaves 5 minutes to answer again', async () => {
+      it('MFA: passes after MFA, counts down its timeout, then fails; a wake gives 5 min to answer again', async () => {
         const w = await guarded('mfa', { typeId: 'MFA', timeoutSeconds: 600, promptOnWake: true });
         let q = await query(w);
         assert.deepEqual([q.isPassing, q.timeout, q.timeoutRemaining, q.promptOnWake], [false, 600, 0, true]);
@@ -240,7 +240,7 @@ for (const store of storesUnderTest()) {
         expectStatus(await session(w), 201);
       });
 
-      it('a wake lists each service behind a prompting MFA check once, with the shortest timeout guarding it', async () => {
+      it('a wake lists each service behind a prompting MFA check once, with the shortest timeout on it', async () => {
         const w = await guarded('wake2', { typeId: 'MFA', timeoutSeconds: 900, promptOnWake: true });
         // A second policy guards the same service with a shorter check; a third guards another service with the first.
         const short = await create('/posture-checks', { name: 'wake2-short', roleAttributes: ['wake2-short'], typeId: 'MFA', timeoutSeconds: 700, promptOnWake: true });
@@ -255,7 +255,7 @@ for (const store of storesUnderTest()) {
         ]);
       });
 
-      it('sessions end when their posture fails: a response, a changed check, a policy requiring more, a timeout running out', async () => {
+      it('sessions end on failing posture: a response, changed check, stricter policy, expired timeout', async () => {
         const w = await guarded('ending', { typeId: 'DOMAIN', domains: ['corp'] });
         const exists = async (id: string) => (await t.admin.request('GET', `/sessions/${id}`)).status === 200;
         const live = async () => {
@@ -379,7 +379,7 @@ for (const store of storesUnderTest()) {
     });
 
     describe('service edge routers, terminators, protocols', () => {
-      it('service edge routers: 200 for a usable service, 404 otherwise, 400 for a bad filter, 401; session-token checked when given', async () => {
+      it('service edge routers: 200 if usable, else 404; bad filter 400; 401; any session-token checked', async () => {
         const w = await guarded('routers', { typeId: 'DOMAIN', domains: ['corp'] });
         await t.admin.request('PATCH', `/service-policies/${w.policyId}`, { json: { postureCheckRoles: [] } });
         const list = expectStatus(await w.client.request('GET', `/services/${w.serviceId}/edge-routers`), 200);
@@ -433,7 +433,7 @@ for (const store of storesUnderTest()) {
         expectStatus(await caller(t.app).request('GET', `/services/${w.serviceId}/terminators`), 401, 'UNAUTHORIZED');
       });
 
-      it('services on the client API: admins replace, patch and delete them (200, 400, 404); others are refused (401)', async () => {
+      it('client API services: admins replace, patch and delete them (200, 400, 404); others get 401', async () => {
         const w = await guarded('client-admin', { typeId: 'DOMAIN', domains: ['corp'] });
         const adminClient = caller(t.app, await adminToken());
         expectStatus(await w.client.request('PATCH', `/services/${w.serviceId}`, { json: { name: 'renamed' } }), 401, 'UNAUTHORIZED');

@@ -145,7 +145,7 @@ for (const store of storesUnderTest()) {
       assert.equal((await t.anonymous.request('POST', `${CLIENT}/sessions`, { json: { serviceId: w.serviceId } })).status, 401);
     });
 
-    it('409 INVALID_POSTURE when every granting policy requires posture checks; a policy without checks passes', async () => {
+    it('409 INVALID_POSTURE when every granting policy has posture checks; one without checks passes', async () => {
       const who = await newIdentity('guarded-identity', ['guarded']);
       const serviceId = await create('/services', { name: 'guarded-service', roleAttributes: ['guarded', 'routed'], encryptionRequired: true });
       const check = await create('/posture-checks', { name: 'guarded-domain', typeId: 'DOMAIN', domains: ['corp.example'] });

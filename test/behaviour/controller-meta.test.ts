@@ -67,7 +67,7 @@ for (const store of storesUnderTest()) {
       assert.equal(summary.controllers, 1);
     });
 
-    it('lists it on the client API without the control address or management addresses; admins only on management', async () => {
+    it('lists it on the client API without control or management addresses; admins only on management', async () => {
       const res = await t.user.request('GET', '/edge/client/v1/controllers');
       assert.equal(res.status, 200, JSON.stringify(res.body));
       await checkResponse(t, 'client', 'GET', '/controllers', 200, res.body);
@@ -136,7 +136,7 @@ for (const store of storesUnderTest()) {
       assert.equal((await t.admin.request('GET', `/identities/${fresh}`)).body.data.hasApiSession, false);
     });
 
-    it('records a trace spec and answers as OpenZiti: traceId made up when absent, until = now + duration', async () => {
+    it('records a trace spec and answers as OpenZiti: traceId made up if absent, until = now + duration', async () => {
       const id = (await t.admin.request('POST', '/identities', { json: { name: 'traced', type: 'User', isAdmin: false } })).body.data.id;
       const started = Date.now();
       const res = await t.admin.request('PUT', `/identities/${id}/trace`, { json: { enabled: true, duration: '10m', channels: ['selectPath'] } });

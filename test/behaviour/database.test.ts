@@ -25,7 +25,10 @@ function driverOf(t: TestApp): Driver {
   return (t.app.runtime.store as unknown as { driver: Driver }).driver;
 }
 
-/** Runs `work` with foreign keys not enforced (SQLite: off for the connection; PostgreSQL: replica role in a transaction). */
+/**
+ * Runs `work` with foreign keys not enforced (SQLite: off for the connection; PostgreSQL:
+ * replica role in a transaction).
+ */
 async function withoutForeignKeys(driver: Driver, work: () => Promise<void>): Promise<void> {
   if (driver.dialect.name === 'sqlite') {
     await driver.exec('PRAGMA foreign_keys = OFF');
@@ -218,7 +221,7 @@ describe('database snapshot (SQLite file)', () => {
 
   const snapshot = () => app.inject({ method: 'POST', url: '/edge/management/v1/database/snapshot', headers: { 'zt-session': token } });
 
-  it('copies the database beside itself, owner-only, named as OpenZiti names snapshots; at most one a minute', async () => {
+  it('copies the database beside itself, owner-only, named like OpenZiti snapshots; at most one a minute', async () => {
     const res = await snapshot();
     assert.equal(res.statusCode, 200, res.body);
     validateResponse('management', 'POST', '/database/snapshot', 200, res.json());

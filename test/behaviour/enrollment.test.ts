@@ -43,7 +43,7 @@ for (const store of storesUnderTest()) {
     const enrollOtt = (token: string, clientCsr?: string) =>
       t.anonymous.request('POST', `${CLIENT}/enroll/ott`, { json: { token, ...(clientCsr === undefined ? {} : { clientCsr }) } });
 
-    it('ott: the CSR becomes a certificate from the intermediate CA and a cert authenticator; the token is spent', async () => {
+    it('ott: the CSR becomes an intermediate-CA certificate and a cert authenticator; the token is spent', async () => {
       const { id, enrollment } = await identityWith({ ott: true });
       const claims = await verifyEnrollmentJwt(enrollment.jwt, t.app.runtime.pki);
       assert.equal(claims.jti, enrollment.token);
@@ -95,7 +95,7 @@ for (const store of storesUnderTest()) {
       assert.ok((await state(other.id)).enrollment.ott);
     });
 
-    it('refusals change nothing: weak key, garbage, no CSR, a token of another method, unknown and forged tokens', async () => {
+    it('refusals change nothing: weak key, garbage, no CSR, wrong-method token, unknown or forged tokens', async () => {
       const { id, enrollment } = await identityWith({ ott: true });
       const weak = createCsr(generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey, 'weak');
       for (const [csr, reason] of [[weak, /fewer than the 2048/], ['not a csr', /no PEM block/], [undefined, /no CSR/]] as const) {
@@ -118,7 +118,7 @@ for (const store of storesUnderTest()) {
       assert.ok((await state(updb.id)).enrollment.updb);
     });
 
-    it('CSRs openssl made for keys of the wrong type or curve are refused, naming the key; nothing changes', async () => {
+    it('CSRs openssl made for keys of a wrong type or curve are refused, naming the key; nothing changes', async () => {
       const { id, enrollment } = await identityWith({ ott: true });
       const dir = mkdtempSync(path.join(os.tmpdir(), 'ctl-wrong-key-'));
       const csrFor = (name: string, keyArgs: string[]) => {
@@ -143,7 +143,7 @@ for (const store of storesUnderTest()) {
       assert.deepEqual(now.authenticators, {});
     });
 
-    it('an expired token is ENROLLMENT_EXPIRED and stays until refreshed; a refresh revives it with a new token', async () => {
+    it('an expired token is ENROLLMENT_EXPIRED and kept until a refresh revives it with a new token', async () => {
       const { id, enrollment } = await identityWith({ ott: true });
       const clock = t.app.runtime.clock;
       t.app.runtime.clock = () => new Date(Date.parse(enrollment.expiresAt) + 1000);
@@ -258,7 +258,7 @@ for (const store of storesUnderTest()) {
       assert.deepEqual(await ids(`identity = "${b.id}"`), [b.enrollment.id]);
     });
 
-    it('reverting an authenticator: cert (ours) becomes ott, updb becomes updb with its username; sessions end', async () => {
+    it('reverting an authenticator: cert (ours) -> ott, updb -> updb with its username; sessions end', async () => {
       const { id, enrollment } = await identityWith({ ott: true });
       assert.equal((await enrollOtt(enrollment.token, ecCsr())).status, 200);
       const certAuth = (await state(id)).authenticators.cert.id;
@@ -308,7 +308,7 @@ for (const store of storesUnderTest()) {
       assert.equal(auths.length, 1);
     });
 
-    it('certificate login: the auth policy decides about certificates and expired ones; unknown ones never pass', async () => {
+    it('cert login: the auth policy decides about certificates and expired ones; unknown ones never pass', async () => {
       const { id, enrollment } = await identityWith({ ott: true });
       const res = await enrollOtt(enrollment.token, ecCsr());
       const leaf = new X509Certificate(res.body.data.cert);

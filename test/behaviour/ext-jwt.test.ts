@@ -191,7 +191,7 @@ for (const store of storesUnderTest()) {
       }
     });
 
-    it('follows key rotation, re-fetching an unknown kid at most once per interval (a flood is one fetch)', async () => {
+    it('follows key rotation, re-fetching an unknown kid at most once an interval (a flood is one fetch)', async () => {
       clock += 60_000;
       keys.serve([{ kid: 'k1', key: jwksKey1 }, { kid: 'k2', key: jwksKey2 }]);
       const before = keys.hits;

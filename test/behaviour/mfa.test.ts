@@ -131,7 +131,7 @@ for (const store of storesUnderTest()) {
       assert.equal((await call(user.token, 'GET', `${MANAGEMENT}/current-identity/mfa`)).body.data.isVerified, true);
     });
 
-    it('a password login of an enrolled identity is partial until POST /authenticate/mfa, and a code is good once', async () => {
+    it('a password login when enrolled is partial until POST /authenticate/mfa; a code works once', async () => {
       const user = await enrolledUser();
       const { token, session } = await login(user.name, user.password);
       assert.equal(session.isMfaRequired, true);
@@ -238,7 +238,7 @@ for (const store of storesUnderTest()) {
       assert.deepEqual((await recoveryCodes(await code(user.secret, 2))).body.data.recoveryCodes, fresh.slice(1));
     });
 
-    it('disable needs a current code in mfa-validation-code once completed; an unverified one goes with an empty code', async () => {
+    it('disable needs a current code in mfa-validation-code once completed; unverified: an empty code', async () => {
       const user = await enrolledUser();
       const { token } = await login(user.name, user.password);
       assert.equal((await call(token, 'POST', `${CLIENT}/authenticate/mfa`, { json: { code: await code(user.secret) } })).status, 200);
@@ -302,7 +302,7 @@ for (const store of storesUnderTest()) {
       assert.equal((await call(b.token, 'POST', `${CLIENT}/authenticate/mfa`, { json: { code: await code(bystander.secret) } })).status, 200);
     });
 
-    it('an auth policy requiring TOTP makes logins partial, and lets the identity enroll from the partial session', async () => {
+    it('an auth policy requiring TOTP makes logins partial, and the identity enrolls in that session', async () => {
       const created = await t.admin.request('POST', '/auth-policies', {
         json: {
           name: `totp-required-${++serial}`,

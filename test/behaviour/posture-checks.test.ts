@@ -61,7 +61,7 @@ for (const store of storesUnderTest()) {
     }
 
     for (const [typeId, { detail }] of Object.entries(KINDS)) {
-      it(`creates a ${typeId} check whose read model is OpenZiti's ${detail}, with no other kind's fields`, async () => {
+      it(`creates a ${typeId} check read as OpenZiti's ${detail}, with no other kind's fields`, async () => {
         const check: Record<string, unknown> = await read(await create(typeId, { roleAttributes: ['laptops'] }));
         assert.equal(check.typeId, typeId);
         assert.equal(check.version, 1);
@@ -72,7 +72,7 @@ for (const store of storesUnderTest()) {
       });
     }
 
-    it('stores what OpenZiti stores: hashes and signers in lower case, empty lists for none, MFA defaults', async () => {
+    it('stores what OpenZiti stores: hashes and signers in lowercase, empty lists for none, MFA defaults', async () => {
       const process = await read(await create('PROCESS'));
       assert.deepEqual(process.process, { osType: 'Windows', path: 'C:\\av.exe', hashes: [SHA512.toLowerCase()], signerFingerprint: SHA1.toLowerCase() });
       const multi = await read(await create('PROCESS_MULTI'));
@@ -83,7 +83,7 @@ for (const store of storesUnderTest()) {
       assert.equal(zero.timeoutSeconds, -1, 'a timeout of 0 or less means none');
     });
 
-    it("ignores another kind's fields in a body that names its kind, as OpenZiti does (its console sends them all, empty)", async () => {
+    it("ignores other kinds' fields when a body names its kind, like OpenZiti (its console sends all)", async () => {
       // What the console posts for a new DOMAIN check: every kind's fields, the others empty.
       const zacBody = {
         name: 'zac-domain',
@@ -109,7 +109,7 @@ for (const store of storesUnderTest()) {
       assert.equal(prompts.body.data.length, 0, 'nothing of the MFA options was stored');
     });
 
-    it("drops members the kind's objects do not have, as OpenZiti does (the console sends its form state along)", async () => {
+    it("drops members the kind's objects lack, as OpenZiti does (the console sends its form state along)", async () => {
       const os = await create('OS', { operatingSystems: [{ type: 'Linux', versions: ['5.x'], enabled: true, isAdvanced: true, min: '', max: '' }] });
       assert.deepEqual((await read(os)).operatingSystems, [{ type: 'Linux', versions: ['5.x'] }]);
       const av = await create('PROCESS', { process: { osType: 'Linux', path: '/usr/bin/av', hash: 'typo' } });
@@ -174,7 +174,7 @@ for (const store of storesUnderTest()) {
       assert.equal((await read(id)).promptOnWake, false, 'null goes back to the default');
     });
 
-    it('filters by kind and by the MFA prompts (other kinds have none), and lists the role attributes in use', async () => {
+    it('filters by kind and by MFA prompts (other kinds have none), and lists the role attributes in use', async () => {
       await create('MAC', { roleAttributes: ['lab-macs'] });
       const list = async (filter: string) => (await t.admin.request('GET', '/posture-checks', { query: `limit=-1&filter=${encodeURIComponent(filter)}` })).body.data as { typeId: string }[];
       const macs = await list('typeId = "MAC"');

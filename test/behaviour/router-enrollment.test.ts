@@ -60,13 +60,15 @@ for (const store of storesUnderTest()) {
     const generic = (method: string, token: string, json: Record<string, unknown>) =>
       t.app.inject({ method: 'POST', url: `${CLIENT}/enroll?method=${method}&token=${token}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(json) });
 
-    it('erott: both certificates come from the intermediate CA; the router is verified and its token spent', async () => {
+    it('erott: both certificates are from the intermediate CA; the router is verified, its token spent', async () => {
       const router = await newRouter();
       const claims = await verifyEnrollmentJwt(router.enrollmentJwt!, t.app.runtime.pki);
       assert.deepEqual([claims.em, claims.sub, claims.jti], ['erott', router.id, router.enrollmentToken]);
       // A SPIFFE id asked for (it would name an identity) and a directory name are not copied, as in OpenZiti.
       const spiffe = `URI:SPIFFE://${t.app.runtime.pki.trustDomain}/identity/victim`;
-      const serverCsr = opensslCsr('edge-1.example.com', { san: `DNS:edge-1.example.com,DNS:localhost,IP:10.1.2.3,IP:::1,email:ops@example.com,URI:https://edge-1.example.com/,${spiffe},RID:1.2.3.4` });
+      const names =
+        'DNS:edge-1.example.com,DNS:localhost,IP:10.1.2.3,IP:::1,' + 'email:ops@example.com,URI:https://edge-1.example.com/';
+      const serverCsr = opensslCsr('edge-1.example.com', { san: `${names},${spiffe},RID:1.2.3.4` });
       const clientCsr = opensslCsr(router.id, { san: `DNS:edge-1.example.com,${spiffe}` });
       const res = await erott({ token: router.enrollmentToken, serverCsr, clientCsr });
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -76,7 +78,8 @@ for (const store of storesUnderTest()) {
       assert.ok(server.verify(intermediate.publicKey) && client.verify(intermediate.publicKey));
       assert.equal(res.body.data.ca, t.app.runtime.pki.caBundlePem);
       // The host names, addresses, e-mail and URI the server CSR asked for, and server authentication.
-      assert.equal(server.subjectAltName, 'DNS:edge-1.example.com, DNS:localhost, IP Address:10.1.2.3, IP Address:0:0:0:0:0:0:0:1, email:ops@example.com, URI:https://edge-1.example.com/');
+      assert.equal(server.subjectAltName, 'DNS:edge-1.example.com, DNS:localhost, IP Address:10.1.2.3, ' +
+        'IP Address:0:0:0:0:0:0:0:1, email:ops@example.com, URI:https://edge-1.example.com/');
       assert.deepEqual(server.keyUsage, [SERVER_AUTH]);
       assert.deepEqual(client.keyUsage, [CLIENT_AUTH]);
       assert.equal(client.subject, `CN=${router.id}`);
@@ -153,7 +156,8 @@ for (const store of storesUnderTest()) {
       const der = Buffer.from(csr.replace(/-----[^-]+-----/g, '').replace(/\s/g, ''), 'base64');
       const at = der.indexOf(Buffer.from('a.example.com'));
       der[at] = 'b'.charCodeAt(0);
-      const forged = `-----BEGIN CERTIFICATE REQUEST-----\n${der.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END CERTIFICATE REQUEST-----\n`;
+      const base64 = der.toString('base64').replace(/.{64}/g, '$&\n');
+      const forged = `-----BEGIN CERTIFICATE REQUEST-----\n${base64}\n-----END CERTIFICATE REQUEST-----\n`;
       await refused({ ...good, serverCsr: forged }, 'COULD_NOT_PROCESS_CSR', 'serverCsr');
       // Expired: the router's enrollment expiry moved into the past.
       const past = new Date(Date.now() - 60_000).toISOString();
@@ -167,7 +171,7 @@ for (const store of storesUnderTest()) {
       assert.equal(legacy.json().error.code, 'ENROLLMENT_EXPIRED');
     });
 
-    it('re-enroll: the enrolled certificate no longer identifies the router; a new token enrolls it again', async () => {
+    it('re-enroll: the enrolled certificate no longer identifies the router; a new token re-enrolls it', async () => {
       const router = await newRouter();
       const res = await erott({ token: router.enrollmentToken, serverCsr: nodeCsr('edge'), clientCsr: nodeCsr(router.id) });
       assert.equal(res.status, 200);

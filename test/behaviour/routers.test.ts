@@ -94,7 +94,7 @@ for (const store of storesUnderTest()) {
       assert.equal(missing.status, 404);
     });
 
-    it('a tunneler-enabled router gets a Router identity and a system edge router policy, renamed and removed with it', async () => {
+    it('a tunneler-enabled router gets a Router identity and system ER policy, renamed, removed with it', async () => {
       const id = await create('/edge-routers', { name: 'er-tunneler', isTunnelerEnabled: true });
       const identity = (await t.admin.request('GET', `/identities/${id}`)).body.data;
       assert.equal(identity.name, 'er-tunneler');
@@ -154,7 +154,7 @@ for (const store of storesUnderTest()) {
       assert.equal(left.body.meta.pagination.totalCount, 0, 'the transaction was undone');
     });
 
-    it('creates transit routers with a trott JWT; /transit-routers and /routers list every router, edge ones included', async () => {
+    it('creates transit routers with a trott JWT; /transit-routers and /routers list edge routers too', async () => {
       const tr = await create('/transit-routers', { name: 'tr-1', cost: 3, noTraversal: true });
       const detail = (await t.admin.request('GET', `/transit-routers/${tr}`)).body.data;
       assert.deepEqual([detail.name, detail.cost, detail.noTraversal, detail.isOnline, detail.isVerified, detail.fingerprint], ['tr-1', 3, true, false, false, '']);
@@ -190,7 +190,7 @@ for (const store of storesUnderTest()) {
       assert.equal((await t.admin.request('GET', `/routers/${tr}`)).status, 404);
     });
 
-    it("takes OpenZiti's console's transit router form, which carries edge router fields, as OpenZiti does", async () => {
+    it("takes OpenZiti's console's transit router form, which has edge router fields, as OpenZiti does", async () => {
       // ZAC 4.5 writes transit routers with its edge router model; OpenZiti drops what its router model lacks.
       const form = { name: 'tr-zac', roleAttributes: [], appData: {}, isTunnelerEnabled: true, noTraversal: false, cost: 0, tags: {} };
       const id = await create('/transit-routers', form);

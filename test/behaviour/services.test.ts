@@ -47,7 +47,7 @@ for (const store of storesUnderTest()) {
       assert.deepEqual(new Set((await get(`/services/${svc}/configs`)).data.map((c: { id: string }) => c.id)), new Set([i, h]));
     });
 
-    it('refuses two configs of one type, a config whose type does not target services, and an unknown config (400 naming configs)', async () => {
+    it('refuses two configs of a type, one of a non-service type, an unknown config (400 naming configs)', async () => {
       const a = await config(INTERCEPT, intercept('a.internal'));
       const b = await config(INTERCEPT, intercept('b.internal'));
       const link = await config('router.link.v1', { listeners: [{ bind: 'tls:0.0.0.0:6262' }] });
@@ -83,7 +83,7 @@ for (const store of storesUnderTest()) {
       assert.match(after.name, /^renamed-/);
     });
 
-    it('serves config data only for the config types asked for: by name, by id, comma-separated, repeated or all', async () => {
+    it('serves config data only for config types asked for: name, id, comma-separated, repeated or all', async () => {
       const i = await config(INTERCEPT, intercept('typed.internal'));
       const h = await config(HOST, host);
       const svc = await newService({ configs: [i, h] });
@@ -112,7 +112,7 @@ for (const store of storesUnderTest()) {
       assert.deepEqual(JSON.parse(res.body).data.config, { 'intercept.v1': intercept('session.internal') });
     });
 
-    it('serves permissions and postureQueries as the Swagger requires; a provider decides the permissions', async () => {
+    it('serves permissions and postureQueries as Swagger requires; a provider decides the permissions', async () => {
       const svc = await newService();
       const read = (await get(`/services/${svc}`)).data;
       assert.deepEqual(read.permissions, ['Invalid'], 'the reading admin has no policy for it: neither Dial nor Bind');
@@ -146,7 +146,7 @@ for (const store of storesUnderTest()) {
         svc = await newService({ configs: [serviceIntercept] });
       });
 
-      it('the identity links to them; associate, list (as the Swagger says), replace within a type, remove', async () => {
+      it('the identity links to them; associate, list (as Swagger says), replace within a type, remove', async () => {
         const links = (await get(`/identities/${identity}`)).data._links;
         assert.equal(links['service-configs'].href, `./identities/${identity}/service-configs`);
         const mine = await config(INTERCEPT, intercept('mine.internal'), fresh('mine'));
@@ -186,7 +186,7 @@ for (const store of storesUnderTest()) {
         assert.equal(unknown.status, 404);
       });
 
-      it('refuses bad pairs: unknown service or config (400 naming it), a config type that does not target services, an unknown identity (404)', async () => {
+      it('refuses: unknown service or config (400, named), non-service config type, unknown identity 404', async () => {
         const path = `/identities/${identity}/service-configs`;
         const link = await config('router.link.v1', {});
         const cases: [unknown, string][] = [
@@ -205,7 +205,7 @@ for (const store of storesUnderTest()) {
         assert.equal(res.status, 404);
       });
 
-      it('a config in use by one cannot be deleted (409 naming configId); the identity or the service going takes them along', async () => {
+      it('a config in use cannot go (409 naming configId); the identity or service going drops them', async () => {
         const who = await created('/identities', { name: fresh('short-lived'), type: 'Device', isAdmin: false });
         const service2 = await newService();
         const mine = await config(INTERCEPT, intercept('in-use.internal'));

@@ -86,7 +86,7 @@ for (const store of storesUnderTest()) {
       }
     });
 
-    it("takes OpenZiti's console's form as OpenZiti does: empty precedence, identity and secret, the whole form on edit", async () => {
+    it("takes the OpenZiti console's form: empty precedence, identity and secret; the whole form on edit", async () => {
       const svc = await service();
       const er = await edgeRouter();
       // What ZAC 4.5's terminator form sends when nothing was picked for them.

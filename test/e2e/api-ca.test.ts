@@ -16,7 +16,7 @@ describe('a third-party CA: verify, ottca enrollment, certificate authentication
   let admin: HttpHelper;
   before(() => ({ ctl, admin } = env));
 
-  it('goes from unverified (trusted for nothing) to verified, then enrolls and authenticates its certificates', async () => {
+  it('goes from unverified (trusted for nothing) to verified, then enrolls and logs in its certificates', async () => {
     const target = { baseUrl: ctl.url, caPem: ctl.caPem };
     const files = opensslCa(unique('corp-ca'));
     const created = await admin.post('/cas', {
@@ -95,7 +95,7 @@ describe('a third-party CA: verify, ottca enrollment, certificate authentication
     assert.equal((await mtlsRequest(target, device, 'POST', '/authenticate?method=cert')).status, 401);
   });
 
-  it('CA auto enrollment: a certificate of a verified CA that allows it becomes a new identity with the CA roles', async () => {
+  it("auto-enrollment: a verified CA's certificate, where allowed, becomes an identity with the CA roles", async () => {
     const target = { baseUrl: ctl.url, caPem: ctl.caPem };
     const files = opensslCa(unique('fleet-ca'));
     const caName = unique('fleet');

@@ -18,7 +18,7 @@ async function corsHeaders(origin: string) {
 }
 
 describe('CORS credentials only for configured origins', () => {
-  it('echoes a configured origin with credentials allowed (matched case-insensitively, without trailing slash)', async () => {
+  it('echoes a configured origin, credentials allowed (matched case-insensitively, no trailing slash)', async () => {
     assert.deepEqual(await corsHeaders('https://console.example.com'), { allowOrigin: 'https://console.example.com', credentials: 'true' });
     assert.deepEqual(await corsHeaders('https://other.example:8443'), { allowOrigin: 'https://other.example:8443', credentials: 'true' });
   });

@@ -60,7 +60,7 @@ describe('enrollment and certificate authentication (HTTPS)', () => {
     }
   });
 
-  it('openssl makes the key and CSR, the legacy /enroll takes the PEM, and curl logs in with the certificate', async () => {
+  it('openssl makes the key and CSR, the legacy /enroll takes the PEM, curl logs in with the certificate', async () => {
     const name = unique('openssl-id');
     const { token } = await ottToken(name);
     const keyFile = path.join(tmp, `${name}.key`);
@@ -81,7 +81,7 @@ describe('enrollment and certificate authentication (HTTPS)', () => {
     assert.equal(body.data.identity.name, name);
   });
 
-  it('refused with 401: no certificate, a certificate of another CA, one of ours nobody has, one whose authenticator is gone', async () => {
+  it("refused (401): no certificate, another CA's, ours nobody has, ours whose authenticator is gone", async () => {
     const target = { baseUrl: ctl.url, caPem: ctl.caPem };
     const none = await mtlsRequest(target, undefined, 'POST', '/authenticate?method=cert');
     assert.equal(none.status, 401);
@@ -120,7 +120,7 @@ describe('enrollment and certificate authentication (HTTPS)', () => {
     assert.equal((await mtlsRequest(target, credential, 'POST', '/authenticate?method=cert')).status, 200);
   });
 
-  it('certificate extension: the old certificate works until the new one is verified, then only the new one', async () => {
+  it('certificate extension: the old one works until the new one is verified, then only the new one', async () => {
     const target = { baseUrl: ctl.url, caPem: ctl.caPem };
     const { id, credential } = await enrolled();
     const login = await mtlsRequest(target, credential, 'POST', '/authenticate?method=cert');

@@ -461,7 +461,7 @@ describe('role attributes and role filters', () => {
 });
 
 describe('disable and enable', () => {
-  it('disable for N minutes: login fails with 401 INVALID_AUTH and existing sessions end; enable restores', async () => {
+  it('disable for N minutes: login fails, 401 INVALID_AUTH, and existing sessions end; enable restores', async () => {
     const user = await createUser(admin);
     const token = await ctl.api.login(user.username, user.password);
     const session = ctl.api.as(token);

@@ -39,7 +39,7 @@ describe('login body', () => {
 });
 
 describe('entity fields', () => {
-  it(`tags: at most ${L.tagsMaxKeys} keys of ${L.keyMaxLength} characters, string values of ${L.tagValueMaxLength}`, async () => {
+  it(`tags: at most ${L.tagsMaxKeys} keys of ${L.keyMaxLength} chars, values of ${L.tagValueMaxLength}`, async () => {
     assertStatus(await admin.post('/identities', identity({ tags: keys(L.tagsMaxKeys, () => 'v'.repeat(L.tagValueMaxLength)) })), 201);
     assertError(await admin.post('/identities', identity({ tags: keys(L.tagsMaxKeys + 1) })), 400, 'COULD_NOT_VALIDATE', 'tags');
     assertError(await admin.post('/identities', identity({ tags: { a: 'v'.repeat(L.tagValueMaxLength + 1) } })), 400, 'COULD_NOT_VALIDATE', 'tags.a');
@@ -66,7 +66,7 @@ describe('entity fields', () => {
     assertStatus(await admin.post('/identities', identity({ appData: { note: 'line 1\nline 2\ttabbed' } })), 201);
   });
 
-  it(`a string without a declared maximum: at most ${L.stringMaxLength} characters; refs at most ${L.refMaxLength}`, async () => {
+  it(`strings with no declared maximum: at most ${L.stringMaxLength} chars; refs ${L.refMaxLength}`, async () => {
     // authPolicyId is a reference: an id far longer than any id is refused before it is looked up.
     const error = assertError(await admin.post('/identities', identity({ authPolicyId: 'p'.repeat(L.refMaxLength + 1) })), 400, 'COULD_NOT_VALIDATE', 'authPolicyId');
     assert.match(error.cause.reason, new RegExp(`more than ${L.refMaxLength} characters`));

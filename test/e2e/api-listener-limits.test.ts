@@ -58,7 +58,8 @@ describe('body limits by route access', () => {
   });
 
   it('an authenticated route still takes a large body (100 KiB)', async () => {
-    const body = `${' '.repeat(100 * 1024)}${JSON.stringify({ name: unique('big-body'), type: 'User', isAdmin: false })}`;
+    const padding = ' '.repeat(100 * 1024);
+    const body = `${padding}${JSON.stringify({ name: unique('big-body'), type: 'User', isAdmin: false })}`;
     assertStatus(await admin.post('/identities', undefined, { body }), 201);
   });
 });
@@ -79,7 +80,8 @@ describe('timeouts before a request is complete', () => {
     const socket = await tlsConnect();
     let answer = '';
     socket.on('data', (d: Buffer) => (answer += d.toString()));
-    socket.write('POST /edge/client/v1/authenticate?method=password HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"user');
+    socket.write('POST /edge/client/v1/authenticate?method=password HTTP/1.1\r\nHost: localhost\r\n' +
+      'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"user');
     await closedWithin(socket, 6_000);
     assert.match(answer, /^HTTP\/1\.1 408/);
   });

@@ -111,7 +111,7 @@ describe('PKI over HTTPS: external ids, session flags, session certificates, the
     assert.equal((await admin.get('/identities', { query: { filter: `name = "${caName}-door-9"` } })).body.data.length, 0);
   });
 
-  it('the session of an enrolled certificate is extendable and shows a request to extend; its session certificates open nothing', async () => {
+  it("an enrolled cert's session is extendable, shows an extend request; its session certs open nothing", async () => {
     const id = await createIdentity(admin, { name: unique('dev'), enrollment: { ott: true } });
     const ott = (await admin.get(`/identities/${id}`)).body.data.enrollment.ott.token;
     const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;

@@ -11,7 +11,7 @@ import { useCliFixture } from '../helpers/cli-fixture.js';
 const f = useCliFixture('as-cli');
 
 describe('ctl as IDENTITY_FILE', () => {
-  it('sees services with configs, creates a session, reports posture, and sees the session end on a policy change', async () => {
+  it('sees services with configs, creates a session, reports posture, sees it end on a policy change', async () => {
     const admin = (args: string[]) => f.cli.expect(0, args);
     await admin(['config', 'create', 'web-intercept', '--type', 'intercept.v1', '--data', '{"protocols":["tcp"],"addresses":["web.ziti"],"portRanges":[{"low":443,"high":443}]}']);
     await admin(['service', 'create', 'web', '-a', 'web', '--config', 'web-intercept', '--encryption-required']);

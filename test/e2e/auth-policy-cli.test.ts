@@ -95,7 +95,8 @@ describe('ctl signer test', () => {
     const { jwt } = await idp.token({ sub: identityId });
     const [h, p, s] = jwt.split('.');
     const tampered = path.join(f.tmp, 'tampered.jwt');
-    writeFileSync(tampered, `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: 'admin' })).toString('base64url')}.${s}`);
+    const claims = { ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: 'admin' };
+    writeFileSync(tampered, `${h}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${s}`);
     await run(tampered, 6, /signature check/);
     const none = path.join(f.tmp, 'none.jwt');
     writeFileSync(none, `${Buffer.from('{"alg":"none","kid":"kid-1"}').toString('base64url')}.${p}.`);
@@ -138,7 +139,7 @@ describe('ctl login --ext-jwt', () => {
     assert.equal(mixed.code, 2, describeRun(['login --ext-jwt -u'], mixed));
   });
 
-  it('says to set up MFA when the policy requires TOTP of an identity that has none, as the other login methods do', async () => {
+  it('says to set up MFA when a policy requires TOTP an identity lacks, as other login methods do', async () => {
     const idp = await idpSetup();
     const policy = unique('jwt-totp');
     await f.cli.expect(0, ['auth-policy', 'create', policy, '--primary', 'ext-jwt', '--signers', idp.name, '--require-totp']);

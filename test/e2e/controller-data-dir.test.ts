@@ -54,7 +54,7 @@ function startChild(dataDir: string) {
 }
 
 describe('one controller per data directory', () => {
-  it('two starts at the same moment on a fresh directory: one runs, the other is refused naming the directory', async () => {
+  it('two starts at once on a fresh directory: one runs, the other is refused naming the directory', async () => {
     const dataDir = path.join(tmp, 'race');
     const a = startChild(dataDir);
     const b = startChild(dataDir);

@@ -159,7 +159,7 @@ function slowCreate(port: number, token: string, name: string): { finish(): Prom
 }
 
 describe('ctl controller start', () => {
-  it('first start prints the generated admin password once; HTTPS verifies; SIGTERM exits 0; restart keeps data, PKI and password; Ctrl-C exits 130', async () => {
+  it('first start shows the admin password once; TLS verifies; SIGTERM 0; restart keeps all; Ctrl-C 130', async () => {
     const dataDir = await newDataDir();
     const first = await start(dataDir);
     const api = await helperFor(first);
@@ -270,7 +270,7 @@ describe('ctl controller start', () => {
     assert.equal(generatedPassword(r.output()), undefined, 'nothing is generated');
   });
 
-  it('a port already in use: "port N is in use", exit 1, nothing written, and the next start shows the password', async () => {
+  it('a port in use: "port N is in use", exit 1, nothing written, and the next start shows the password', async () => {
     const holder = net.createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const port = (holder.address() as net.AddressInfo).port;

@@ -49,7 +49,8 @@ function shownCommands(): Shown[] {
 /** Cannot run here: a synopsis, another controller's address, or a command that runs a controller of its own. */
 function shapeOnly(line: string): boolean {
   return (
-    /\b(NOUN|VERB|ARGS|FLAGS|URL|USER|NAME|NAMES|FILE|DIR|SHA256|METHOD|PATH|JSON|CODE|PASS|DURATION|IDENTITY|SERVICE)\b|\[|\.\.\.|<[a-z ]+>/.test(line) ||
+    /\b(NOUN|VERB|ARGS|FLAGS|URL|USER|NAME|NAMES|FILE|DIR|SHA256|METHOD|PATH|JSON)\b/.test(line) ||
+    /\b(CODE|PASS|DURATION|IDENTITY|SERVICE)\b|\[|\.\.\.|<[a-z ]+>/.test(line) ||
     /ctrl\.example\.com|ctrl:1280|\$PW\b|\$ZITI_/.test(line) ||
     /^([A-Z_]+=\S+ )*ctl (controller|quickstart)\b/.test(line) ||
     // a bare login needs a terminal to ask; `a|b` in a code span lists alternatives

@@ -18,7 +18,9 @@ import { sharedTestPki } from '../helpers/fixtures.js';
 
 const f = useCliFixture('enroll-cli');
 
-/** Creates an identity with `ctl identity create NAME [--updb U] --jwt-output FILE`; returns its id and the JWT file. */
+/**
+ * Creates an identity with `ctl identity create NAME [--updb U] --jwt-output FILE`; returns its id and the JWT file.
+ */
 async function newIdentity(extra: string[] = []): Promise<{ id: string; name: string; jwtFile: string }> {
   const name = unique('device');
   const jwtFile = path.join(f.tmp, `${name}.jwt`);
@@ -30,7 +32,7 @@ async function newIdentity(extra: string[] = []): Promise<{ id: string; name: st
 const detail = async (id: string) => (await f.admin.get(`/identities/${id}`)).body.data;
 
 describe('ctl enroll (ott) and ctl login --identity', () => {
-  it('enrolls with a key made here, writes a 0600 identity file, and the identity logs in with mutual TLS and runs whoami', async () => {
+  it('enrolls with a key made here, writes a 0600 identity file, which logs in over mTLS and runs whoami', async () => {
     const { id, name, jwtFile } = await newIdentity();
     const configDir = await tempConfigDir();
     const r = await expectCtl(0, ['enroll', jwtFile], { configDir });
@@ -62,7 +64,7 @@ describe('ctl enroll (ott) and ctl login --identity', () => {
     assert.equal(await readFile(out, 'utf8'), before);
   });
 
-  it('an RSA identity logs in with --cert and --key as openssl converts them (PKCS#1, and SEC1 EC for an EC one)', async () => {
+  it('an RSA identity logs in by --cert and --key as openssl converts them (PKCS#1; SEC1 for an EC one)', async () => {
     const configDir = await tempConfigDir();
     let lastCert = '';
     for (const [keyType, convert] of [
@@ -108,7 +110,8 @@ describe('ctl enroll refuses, and nothing is spent', () => {
     const r = await runCtl(['enroll', foreignFile, '--out', path.join(f.tmp, 'foreign.json')], { configDir });
     assert.equal(r.code, 1, describeRun(['enroll', 'foreign'], r));
     assert.match(r.stderr, /refusing to enroll/);
-    const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url')}.${jwt.split('.')[2]}`;
+    const forged = Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url');
+    const tampered = `${header}.${forged}.${jwt.split('.')[2]}`;
     const tamperedFile = path.join(f.tmp, 'tampered.jwt');
     await writeFile(tamperedFile, tampered);
     const t = await runCtl(['enroll', tamperedFile, '--out', path.join(f.tmp, 'tampered.json')], { configDir });

@@ -59,7 +59,8 @@ describe('generic verbs through ctl', () => {
 
   it('--dry-run prints the request and changes nothing', async () => {
     const r = await f.cli.expect(0, ['service', 'update', 'web', '--tag', 'env=prod', '--dry-run']);
-    assert.equal(r.stdout, `PATCH /edge/management/v1/services/${web}\n${JSON.stringify({ tags: { team: 'a', replicas: 3, env: 'prod' } }, null, 2)}\n`);
+    const body = JSON.stringify({ tags: { team: 'a', replicas: 3, env: 'prod' } }, null, 2);
+    assert.equal(r.stdout, `PATCH /edge/management/v1/services/${web}\n${body}\n`);
     assert.deepEqual((await entity(`/services/${web}`)).tags, { team: 'a', replicas: 3 });
   });
 

@@ -44,7 +44,7 @@ async function showJson(nameOrId: string): Promise<Record<string, any>> {
 describe('the laptop-7 story', () => {
   let id: string;
 
-  it('ctl identity create laptop-7 -a sales,emea --jwt-output FILE prints the id and writes the JWT (0600)', async () => {
+  it('ctl identity create laptop-7 -a sales,emea --jwt-output FILE prints the id, writes the JWT (0600)', async () => {
     // another identity, so that the attribute filter below has something to leave out
     await createIdentity(admin, { name: 'desk-1', roleAttributes: ['eng'] });
     const jwtFile = path.join(tmp, 'laptop-7.jwt');
@@ -201,7 +201,7 @@ describe('output conventions', () => {
     assert.doesNotMatch(r.stderr, /invalid document|unique index/);
   });
 
-  it('an unwritable --jwt-output fails before the identity is created, so that a retry is not a duplicate', async () => {
+  it('an unwritable --jwt-output fails before the identity is created, so a retry is not a duplicate', async () => {
     const r = await cli.expect(1, ['identity', 'create', `${prefix}-jwt`, '--jwt-output', path.join(tmp, 'no', 'such', 'x.jwt')]);
     assert.match(r.stderr, /cannot write/);
     assert.equal(await byName(`${prefix}-jwt`), undefined, 'nothing was created');

@@ -175,7 +175,7 @@ describe('ctl mfa and ctl login with MFA', () => {
     }
   });
 
-  it('an auth policy requiring TOTP: login keeps a session that can only enroll, and ctl mfa enable completes it', async () => {
+  it('an auth policy requiring TOTP: login keeps an enroll-only session, and ctl mfa enable completes it', async () => {
     const made = await admin.expect(0, ['auth-policy', 'create', 'totp-required', '--primary', 'password,cert', '--require-totp']);
     const policyId = made.stdout.trim();
     const http = await ctl.admin();

@@ -43,7 +43,7 @@ describe('ctl ca create --external-id-claim', () => {
 });
 
 describe('ctl authenticator request-extend', () => {
-  it('flags a certificate authenticator (with --roll-keys, the key too); a password authenticator is refused', async () => {
+  it('flags a certificate authenticator (with --roll-keys, the key too); a password one is refused', async () => {
     const name = unique('extend-me');
     const id = await createIdentity(f.admin, { name, enrollment: { ott: true } });
     const token = (await f.admin.get(`/identities/${id}`)).body.data.enrollment.ott.token;

@@ -104,7 +104,7 @@ describe('ctl policy', () => {
     assert.deepEqual(left.map((p) => p.name).sort(), ['crm-routers', 'sales-crm']);
   });
 
-  it('refuses roles without # or @, #all with others, and flags of another kind (exit 2), sending nothing', async () => {
+  it('refuses roles without # or @, #all with others, flags of another kind (exit 2), sending nothing', async () => {
     const bare = await f.cli.expect(2, ['policy', 'create', 'dial', 'x', '--identities', 'sales']);
     assert.match(bare.stderr, /"sales" is no role: write #attribute, @name-or-id or #all/);
     assert.match((await f.cli.expect(2, ['policy', 'create', 'dial', 'x', '--services', '#all,#web'])).stderr, /#all selects everything and stands alone/);

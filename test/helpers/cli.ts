@@ -101,7 +101,8 @@ function spawnCtl(args: string[], opts: RunOptions): Promise<CtlResult> {
 
 /** A readable summary of a CLI run, for assertion messages. */
 export function describeRun(args: string[], r: CtlResult): string {
-  return `ctl ${args.join(' ')} -> exit ${r.code}${r.signal ? ` (${r.signal})` : ''}\n--- stdout ---\n${r.stdout.slice(0, 3000)}\n--- stderr ---\n${r.stderr.slice(0, 3000)}`;
+  return `ctl ${args.join(' ')} -> exit ${r.code}${r.signal ? ` (${r.signal})` : ''}\n` +
+    `--- stdout ---\n${r.stdout.slice(0, 3000)}\n--- stderr ---\n${r.stderr.slice(0, 3000)}`;
 }
 
 /** Runs ctl and asserts the exit code. */

@@ -23,7 +23,9 @@ export function selects(roles: readonly string[], semantic: Policy['semantic'], 
   return semantic === 'AnyOf' ? attributes.some((a) => entity.attributes.includes(a)) : attributes.every((a) => entity.attributes.includes(a));
 }
 
-/** Entities of `to` reachable from `entity` through any policy selecting it on `from` (and, optionally, of one type). */
+/**
+ * Entities of `to` reachable from `entity` through any policy selecting it on `from` (and, optionally, of one type).
+ */
 export function reachable(policies: readonly Policy[], from: string, to: string, entity: Entity, targets: readonly Entity[], type?: Policy['type']): string[] {
   const granting = policies.filter((p) => (type === undefined || p.type === type) && selects(p.roles[from], p.semantic, entity));
   return targets.filter((t) => granting.some((p) => selects(p.roles[to], p.semantic, t))).map((t) => t.id).sort();

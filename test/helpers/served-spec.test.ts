@@ -1,4 +1,5 @@
-// Unit tests of the served-document check itself: it must fail on a wrong type or a missing field, or it proves nothing.
+// Unit tests of the served-document check itself: it must fail on a wrong type or a
+// missing field, or it proves nothing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildRoutes } from '../../src/controller/registry.js';
@@ -63,7 +64,7 @@ describe('served-document check', () => {
     validateServedResponse(client, 'GET', '/current-identity', 200, detail(identity()));
   });
 
-  it('rejects a wrong type: identity type written as an enum name, a string typeId turned number, a non-boolean', () => {
+  it('rejects a wrong type: identity type as an enum name, a string typeId turned number, a non-boolean', () => {
     rejects(() => validateServedResponse(management, 'GET', '/identities/abc123', 200, detail(identity({ type: 'Default' }))), /\/data\/type must be object/);
     rejects(() => validateServedResponse(management, 'GET', '/identities/abc123', 200, detail(identity({ typeId: 5 }))), /\/data\/typeId must be string/);
     rejects(() => validateServedResponse(management, 'GET', '/identities', 200, list([identity({ disabled: 'no' })])), /\/data\/0\/disabled must be boolean/);

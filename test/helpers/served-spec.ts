@@ -150,7 +150,8 @@ export function validateServedResponse(spec: ServedSpec, method: string, rawPath
   const key = String(status) in op.responses ? String(status) : 'default';
   if (!(key in op.responses)) {
     throw new AssertionError({
-      message: `${what}: status ${status} is not documented for ${op.operationId} (documented: ${Object.keys(op.responses).join(', ')})\n  body: ${preview(body)}`,
+      message: `${what}: status ${status} is not documented for ${op.operationId} (documented: ` +
+        `${Object.keys(op.responses).join(', ')})\n  body: ${preview(body)}`,
     });
   }
   const schema = op.responses[key];
@@ -158,7 +159,8 @@ export function validateServedResponse(spec: ServedSpec, method: string, rawPath
   const v = validatorFor(op, key, schema);
   if (!v(body)) {
     throw new AssertionError({
-      message: `${what}: body does not match the served ${op.operationId} response ${key} schema:\n${formatErrors(v.errors)}\n  body: ${preview(body)}`,
+      message: `${what}: body does not match the served ${op.operationId} response ` +
+        `${key} schema:\n${formatErrors(v.errors)}\n  body: ${preview(body)}`,
     });
   }
 }

@@ -40,7 +40,10 @@ export const SERVER_ROOT_ROUTES: ReadonlyArray<{ method: string; path: string }>
   { method: 'GET', path: '/.well-known/est/cacerts' },
 ];
 
-/** Error code -> HTTP status, from wire-protocol section 2; a response pairing a listed code with another status is a defect. */
+/**
+ * Error code -> HTTP status, from wire-protocol section 2; a response pairing a listed code
+ * with another status is a defect.
+ */
 export const ERROR_STATUS: Readonly<Record<string, number>> = {
   NOT_FOUND: 404,
   UNHANDLED: 500,
@@ -430,7 +433,8 @@ export function definitionValidator(api: ApiName, name: string): ValidateFunctio
 export function formatErrors(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? [])
     .slice(0, 25)
-    .map((e) => `  ${e.instancePath || '(root)'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`)
+    .map((e) => `  ${e.instancePath || '(root)'} ` +
+      `${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`)
     .join('\n');
 }
 
@@ -489,7 +493,8 @@ export function validateResponse(api: ApiName, method: string, pathWithoutBase: 
   const what = `${method.toUpperCase()} ${BASE_PATHS[api]}${normalisePath(api, pathWithoutBase)} -> ${status}`;
   if (!op) {
     throw new AssertionError({
-      message: `${what}: no operation in ${api}.yml matches ${method.toUpperCase()} ${normalisePath(api, pathWithoutBase)} (route not in the spec)`,
+      message: `${what}: no operation in ${api}.yml matches ${method.toUpperCase()} ` +
+        `${normalisePath(api, pathWithoutBase)} (route not in the spec)`,
     });
   }
   validateOperationResponse(op, status, body, what);
@@ -517,14 +522,16 @@ function validateOperationResponse(op: SpecOperation, status: number, body: unkn
       return;
     }
     throw new AssertionError({
-      message: `${what}: status ${status} is not documented for ${op.operationId} (documented: ${Object.keys(op.responses).join(', ')})\n  body: ${preview(body)}`,
+      message: `${what}: status ${status} is not documented for ${op.operationId} (documented: ` +
+        `${Object.keys(op.responses).join(', ')})\n  body: ${preview(body)}`,
     });
   }
   if (response.schema !== undefined) {
     const schema = responseOverride(op, key, convertSchema(response.schema, op.api));
     const v = compiled(`op:${op.api}:${op.method}:${op.template}:${key}`, schema);
     if (!v(body)) {
-      fail(`${what}: body does not match the ${op.api}.yml ${op.operationId} response ${key} schema:\n${formatErrors(v.errors)}`, body);
+      fail(`${what}: body does not match the ${op.api}.yml ${op.operationId} ` +
+        `response ${key} schema:\n${formatErrors(v.errors)}`, body);
     }
   }
   if (status >= 400) checkErrorEnvelope(status, body, `${what} (${op.operationId})`);

@@ -14,7 +14,7 @@ describe('ctl as (before any request)', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
   const deps = () => testDeps({ configDir: dir }).deps;
 
-  it('refuses an unknown command, a flag a command does not take, and --dial with --bind, naming the commands', async () => {
+  it('refuses an unknown command, a flag a command lacks, and --dial with --bind, naming the commands', async () => {
     const file = path.join(dir, 'never-read.json');
     await assert.rejects(runAs(file, ['sessions'], deps()), (err: unknown) => err instanceof UsageError && /unknown command 'sessions'/.test(err.message) && err.details.some((d) => d.startsWith('services')));
     await assert.rejects(runAs(file, ['routers', '--bogus'], deps()), (err: unknown) => err instanceof UsageError && /unknown option '--bogus'/.test(err.message));

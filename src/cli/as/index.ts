@@ -29,9 +29,10 @@ const USAGE = `Commands, after the identity file:
 export function buildAs(deps: Deps): CommandUnknownOpts {
   const command = withMeta(new Command('as'), {
     description:
-      'Act as an identity, with the certificate of its identity file (`ctl enroll` writes one), and see the network as its SDK or ' +
-      'tunneler does: services with permissions, posture and configs; sessions; posture responses; edge routers. ' +
-      'The identity logs in for this command only: profiles and their sessions are left as they are.\n\n' +
+      'Act as an identity, with the certificate of its identity file (`ctl enroll` writes one), and see the ' +
+      'network as its SDK or tunneler does: services with permissions, posture and configs; sessions; posture ' +
+      'responses; edge routers. The identity logs in for this command ' +
+        'only: profiles and their sessions are left as they are.\n\n' +
       USAGE,
     examples: [
       'ctl as laptop-7.json services',
@@ -86,8 +87,8 @@ async function login(file: string, deps: Deps): Promise<AsSession & { end(): Pro
     end: async () => {
       if (session.keep) {
         deps.io.info(
-          `The service session lives as long as ${me.name}'s API session ${session.keep.apiSessionId}: until it times out unused, ` +
-            `or an admin ends it (ctl api-session delete ${session.keep.apiSessionId}).`,
+          `The service session lives as long as ${me.name}'s API session ${session.keep.apiSessionId}: until it ` +
+            `times out unused, or an admin ends it (ctl api-session delete ${session.keep.apiSessionId}).`,
         );
         return;
       }
@@ -259,7 +260,8 @@ async function services(s: AsSession, deps: Deps, format: OutputFormat, name: st
       { header: 'Configs', field: 'configs' },
       { header: 'ID', field: 'id', priority: 1 },
     ],
-    empty: `no services visible to ${s.name}: with an admin profile, \`ctl policy explain ${s.name} SERVICE\` tells what is missing`,
+    empty: `no services visible to ${s.name}: with an admin profile, ` +
+      `\`ctl policy explain ${s.name} SERVICE\` tells what is missing`,
   });
 }
 

@@ -45,7 +45,10 @@ export function methodList(value: string): MethodWord[] {
 /** Upper bound of the numeric flags: far above any sensible policy, below what the store's integers hold. */
 const MAX_COUNT = 1_000_000;
 
-/** `15m`, `1h`, `1d`, `1d12h` (as identity durations are written), `90` (minutes), or `0`: until an administrator enables the identity. */
+/**
+ * `15m`, `1h`, `1d`, `1d12h` (as identity durations are written), `90` (minutes), or `0`: until an
+ * administrator enables the identity.
+ */
 export function lockoutMinutes(value: string): number {
   return /^\d+$/.test(value.trim()) ? Number(value) : parseMinutes(value);
 }

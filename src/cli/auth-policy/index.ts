@@ -26,9 +26,11 @@ export interface AuthPolicyCreateOptions {
 
 export function buildAuthPolicyCreate(deps: Deps, run = runAuthPolicyCreate): CommandUnknownOpts {
   const command = withMeta(new Command('create').argument('<name>', 'name of the new auth policy'), {
-    description: 'Create an auth policy: which primary methods identities under it may use, password rules, lockout, second factors; prints its id',
+    description: 'Create an auth policy: which primary methods identities under it ' +
+      'may use, password rules, lockout, second factors; prints its id',
     examples: [
-      'ctl auth-policy create strict --primary password,cert --min-password-length 12 --require-special-char --require-number --require-mixed-case --max-attempts 5 --lockout 15m',
+      'ctl auth-policy create strict --primary password,cert --min-password-length 12 ' +
+        '--require-special-char --require-number --require-mixed-case --max-attempts 5 --lockout 15m',
       'ctl auth-policy create sso-only --primary ext-jwt --signers corp-idp,keycloak',
       'ctl auth-policy create admins --primary password --require-totp --require-ext-jwt corp-idp',
     ],

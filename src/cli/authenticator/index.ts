@@ -1,5 +1,6 @@
 // The authenticator noun's own verbs, beside the generic ones: `revert` (the authenticator goes, an enrollment takes
-// its place) and `request-extend` (the holder of a certificate is asked to extend it early). Registered in src/cli/tree.ts with nounCommands.
+// its place) and `request-extend` (the holder of a certificate is asked to extend it early). Registered in
+// src/cli/tree.ts with nounCommands.
 import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { authenticator } from '../../resources/authenticator.js';
@@ -22,9 +23,10 @@ export function buildAuthenticatorRevert(deps: Deps, run = runAuthenticatorRever
   const command = expiryOptions(
     withMeta(new Command('revert').addArgument(authenticatorId('the authenticator')), {
       description:
-        'Replace an authenticator by an enrollment, so that the identity enrolls again: a password becomes a updb enrollment ' +
-        "(same username), a certificate this controller issued an ott one, a CA's certificate an ottca one. The credential " +
-        "stops working and the identity's sessions end. The enrollment JWT goes to stdout, or to --jwt-output FILE.",
+        'Replace an authenticator by an enrollment, so that the identity enrolls again: a password becomes a updb ' +
+        "enrollment (same username), a certificate this controller issued an ott one, a CA's certificate an ottca " +
+        "one. The credential stops working and the identity's sessions " +
+          "end. The enrollment JWT goes to stdout, or to --jwt-output FILE.",
       examples: ['ctl authenticator revert 4fG7kq2 --jwt-output laptop-7.jwt', 'ctl authenticator revert 4fG7kq2 --expires-in 1d'],
     }),
   );

@@ -45,7 +45,8 @@ export function buildCaCreate(deps: Deps, run = runCaCreate): CommandUnknownOpts
     examples: [
       'ctl ca create corp --cert corp-ca.pem --ott-ca --auth',
       'ctl ca create fleet --cert fleet-ca.pem --auto-enroll --roles fleet,emea --name-format "[caName]-[commonName]"',
-      `ctl ca create staff --cert staff-ca.pem --auth --external-id-claim '{"location":"SAN_EMAIL","matcher":"SUFFIX","matcherCriteria":"@corp.example","parser":"NONE"}'`,
+      'ctl ca create staff --cert staff-ca.pem --auth --external-id-claim ' +
+        `'{"location":"SAN_EMAIL","matcher":"SUFFIX","matcherCriteria":"@corp.example","parser":"NONE"}'`,
     ],
   })
     .requiredOption('--cert <file>', 'the CA certificate (PEM)')
@@ -57,7 +58,9 @@ export function buildCaCreate(deps: Deps, run = runCaCreate): CommandUnknownOpts
     .addOption(
       new Option(
         '--external-id-claim <json>',
-        'how its certificates name an identity by externalId: {location COMMON_NAME|SAN_URI|SAN_EMAIL, matcher ALL|PREFIX|SUFFIX|SCHEME, matcherCriteria, parser NONE|SPLIT, parserCriteria, index} (JSON, @FILE, - for stdin)',
+        'how its certificates name an identity by externalId: {location ' +
+          'COMMON_NAME|SAN_URI|SAN_EMAIL, matcher ALL|PREFIX|SUFFIX|SCHEME, matcherCriteria, ' +
+          'parser NONE|SPLIT, parserCriteria, index} (JSON, @FILE, - for stdin)',
       ).argParser(jsonObject),
     );
   return command.action(async (name, o) => run({ name, ...o }, deps));
@@ -93,8 +96,9 @@ export interface CaVerifyOptions {
 export function buildCaVerify(deps: Deps, run = runCaVerify): CommandUnknownOpts {
   const command = withMeta(new Command('verify').addArgument(nameArgument(ca, 'the CA to verify')), {
     description:
-      "Prove that the CA's key is held here: send a certificate the CA signed whose common name is the CA's verification " +
-      'token (--cert), or let ctl make that certificate with the CA key (--ca-key; the key never leaves this machine).',
+      "Prove that the CA's key is held here: send a certificate the CA signed whose common name is the CA's " +
+      'verification token (--cert), or let ctl make that certificate ' +
+        'with the CA key (--ca-key; the key never leaves this machine).',
     examples: ['ctl ca verify corp --ca-key corp-ca.key', 'ctl ca verify corp --cert verification.pem'],
   })
     .addOption(new Option('--cert <file>', 'a verification certificate (PEM) signed by the CA, common name = the verification token'))

@@ -18,7 +18,7 @@ const dynamic = async (source: CompletionSource) => {
 const complete = (...words: string[]) => candidates(program, words, dynamic);
 
 describe('completion candidates', () => {
-  it('completes attributes and roles after the attribute and role flags, and topics after help (not file names)', async () => {
+  it('completes attributes and roles after their flags, and topics after help (not file names)', async () => {
     assert.deepEqual(await complete('identity', 'update', 'x', '--remove-attributes', ''), ['emea', 'sales']);
     assert.deepEqual(await complete('identity', 'update', 'x', '--add-attributes', 's'), ['sales']);
     assert.deepEqual(await complete('identity', 'create', 'x', '-a', ''), ['emea', 'sales']);

@@ -6,7 +6,9 @@ import type { CompletionSource } from './hints.js';
 /** Values that only the outside world knows (entity names from the controller, profile names from disk). */
 export type DynamicValues = (source: CompletionSource) => Promise<string[]>;
 
-/** Where the words typed so far lead: the command reached, how many positionals it has, an option awaiting its value. */
+/**
+ * Where the words typed so far lead: the command reached, how many positionals it has, an option awaiting its value.
+ */
 interface Position {
   command: CommandUnknownOpts;
   positionals: number;

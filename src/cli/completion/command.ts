@@ -33,7 +33,9 @@ export interface CompleteOptions {
   dynamic: DynamicValues;
 }
 
-/** `ctl __complete -- WORDS...`: what the completion scripts call on each TAB. Hidden; prints one candidate per line. */
+/**
+ * `ctl __complete -- WORDS...`: what the completion scripts call on each TAB. Hidden; prints one candidate per line.
+ */
 export function buildComplete(deps: Deps, run = runComplete): CommandUnknownOpts {
   const command = withMeta(new Command('__complete').argument('[words...]', 'the words typed so far, after --'), {
     description: 'Print completion candidates for the words typed so far (used by the completion scripts)',

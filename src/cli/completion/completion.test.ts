@@ -27,7 +27,9 @@ describe('bash completion, for real', () => {
   });
   after(() => rmSync(configDir, { recursive: true, force: true }));
 
-  /** Sources completions/ctl.bash in a real bash, sets up the words as readline would, calls _ctl and returns COMPREPLY. */
+  /**
+   * Sources completions/ctl.bash in a real bash, sets up the words as readline would, calls _ctl and returns COMPREPLY.
+   */
   function tab(line: string): string[] {
     const script = [
       `ctl() { "${process.execPath}" "${bin}" "$@"; }`,
@@ -67,7 +69,8 @@ describe('bash completion, for real', () => {
   it('stays silent where the controller cannot be asked', () => {
     assert.deepEqual(tab('ctl identity show '), []);
   });
-  // bash splits `--type=` at the = (COMP_WORDBREAKS): COMP_WORDS ends `--type` `=`, and only the text after = is replaced.
+  // bash splits `--type=` at the = (COMP_WORDBREAKS): COMP_WORDS ends `--type` `=`, and
+  // only the text after = is replaced.
   it('completes ctl service-policy create p --type=<TAB> as bash splits it', () => {
     assert.deepEqual(tab('ctl service-policy create p --type ='), ['Dial', 'Bind']);
     assert.deepEqual(tab('ctl service-policy create p --type = B'), ['Bind']);

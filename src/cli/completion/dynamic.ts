@@ -71,8 +71,9 @@ async function entities(deps: Deps, resourceName: string): Promise<Entities> {
 }
 
 /**
- * Names from one page of the entities; attributes from the resource's role-attribute list (`/identity-role-attributes`),
- * which the controller keeps as the set in use, so completion offers every attribute, not only those of one page.
+ * Names from one page of the entities; attributes from the resource's role-attribute list
+ * (`/identity-role-attributes`), which the controller keeps as the set in use, so completion offers every attribute,
+ * not only those of one page.
  */
 async function fetchEntities(deps: Deps, resourceName: string): Promise<Entities> {
   const def = resource(resourceName);

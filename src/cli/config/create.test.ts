@@ -63,7 +63,7 @@ describe('config create run', () => {
     assert.equal(deps.io.stdoutText(), 'c1\n');
   });
 
-  it('refuses data that fails the schema before sending it, naming the path (exit 6, as when the controller refuses it)', async () => {
+  it('refuses data failing the schema before sending, naming the path (exit 6, as a controller refusal)', async () => {
     const api = controller();
     const bad = { ...DATA, portRanges: [{ low: 443, high: 70000 }] };
     await assert.rejects(runConfigCreate({ name: 'web', type: 'intercept.v1', data: bad, input: { body: {}, refs: [] } }, testDeps({ api })), (err: Error & { exitCode: number; details: string[] }) => {

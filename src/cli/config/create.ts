@@ -28,9 +28,11 @@ export interface ConfigCreateOptions {
 
 export function buildConfigCreate(deps: Deps, run = runConfigCreate): CommandUnknownOpts {
   const command = withMeta(new Command('create').argument('<name>', 'name of the new config'), {
-    description: "Create a config of a config type; the data is checked against the type's schema before it is sent; prints its id",
+    description: "Create a config of a config type; the data is checked " +
+      "against the type's schema before it is sent; prints its id",
     examples: [
-      `ctl config create web-intercept --type intercept.v1 --data '{"protocols":["tcp"],"addresses":["web.ziti"],"portRanges":[{"low":443,"high":443}]}'`,
+      'ctl config create web-intercept --type intercept.v1 --data ' +
+        `'{"protocols":["tcp"],"addresses":["web.ziti"],"portRanges":[{"low":443,"high":443}]}'`,
       'ctl config create web-host --type host.v1 --data @web-host.json',
       'cat web-host.json | ctl config create web-host --type host.v1 --data -',
     ],

@@ -73,7 +73,8 @@ function processStopSignal(graceSeconds: number): StopSignal {
 
 export function buildStart(deps: Deps, run = runStart) {
   const command = withMeta(new Command('start'), {
-    description: 'Run the embedded controller in the foreground (HTTPS; SQLite, or PostgreSQL with --store) until SIGTERM or Ctrl-C',
+    description: 'Run the embedded controller in the foreground (HTTPS; ' +
+      'SQLite, or PostgreSQL with --store) until SIGTERM or Ctrl-C',
     examples: [
       'ctl controller start',
       'ctl controller start --data-dir ./ctrl --port 1280 --admin-user admin',
@@ -87,9 +88,11 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(new Option('--host <address>', 'address to listen on').default('127.0.0.1'))
     .addOption(new Option('--advertise <names>', 'extra DNS names or addresses the server certificate covers, comma-separated'))
     .addOption(new Option('--admin-user <name>', 'username of the default admin created on first start').default('admin'))
-    .addOption(new Option('--admin-password <password>', 'password of the default admin on first start (visible in ps: prefer CTL_ADMIN_PASSWORD or --admin-password-file)'))
+    .addOption(new Option('--admin-password <password>', 'password of the default admin on first start (visible in ' +
+      'ps: prefer CTL_ADMIN_PASSWORD or --admin-password-file)'))
     .addOption(new Option('--admin-password-file <file>', 'file whose first line is the password of the default admin on first start'))
-    .addOption(new Option('--pki-dir <dir>', 'where the CA keys and server certificate live (default: <data-dir>/pki); keep the root CA key away from the database'))
+    .addOption(new Option('--pki-dir <dir>', 'where the CA keys and server certificate live (default: ' +
+      '<data-dir>/pki); keep the root CA key away from the database'))
     .addOption(new Option('--cors-origin <origin>', 'an origin (https://host[:port]) allowed CORS with credentials; repeatable').argParser(collect))
     .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30))
     .addOption(envFallback(new Option('--store <url>', 'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)'), 'CTL_STORE_URL'))
@@ -130,7 +133,8 @@ export function buildStart(deps: Deps, run = runStart) {
 export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopSignal): Promise<void> {
   const { io } = deps;
   if (opts.adminPasswordOnCommandLine) {
-    io.info('warning: --admin-password is visible to other users of this machine (ps, shell history); prefer CTL_ADMIN_PASSWORD or --admin-password-file');
+    io.info('warning: --admin-password is visible to other users of this machine ' +
+      '(ps, shell history); prefer CTL_ADMIN_PASSWORD or --admin-password-file');
   }
   if (opts.adminPasswordFile !== undefined) opts = { ...opts, adminPassword: readPasswordFile(opts.adminPasswordFile) };
   for (const origin of opts.corsOrigins ?? []) {

@@ -27,9 +27,9 @@ interface ApiSession {
 export function buildIdentityExtendCert(deps: Deps, run = runIdentityExtendCert): CommandUnknownOpts {
   const command = withMeta(new Command('extend-cert'), {
     description:
-      "Renew the certificate of an identity file with a new key made here: the old certificate works until the controller " +
-      'has confirmed the new one, then the file holds the new certificate and key (mode 0600). Default file: the one the ' +
-      'current profile logged in with (`ctl login --identity`).',
+      'Renew the certificate of an identity file with a new key made here: the old certificate works until the ' +
+      'controller has confirmed the new one, then the file holds the new certificate and key (mode 0600). Default ' +
+      'file: the one the current profile logged in with (`ctl login --identity`).',
     examples: ['ctl identity extend-cert', 'ctl identity extend-cert --identity laptop-7.json --key-type rsa'],
   })
     .addOption(new Option('--identity <file>', 'the identity file to renew (default: the profile\'s)'))
@@ -64,7 +64,8 @@ export async function runIdentityExtendCert(opts: ExtendCertOptions, deps: Deps)
     const extended = await api.post<{ clientCert?: string }>(`${path}/extend`, { clientCertCsr: csr }, { api: 'client' });
     if (!extended.clientCert) throw new FailureError(`${current.controller} returned no certificate`);
     const keyPem = key.export({ type: 'pkcs8', format: 'pem' }) as string;
-    // Saved before it is confirmed: once confirmed, the old certificate no longer works, so the new one must be on disk.
+    // Saved before it is confirmed: once confirmed, the old certificate no longer works,
+    // so the new one must be on disk.
     await writeFile(next, identityFileJson({ ...current, cert: extended.clientCert, key: keyPem }), { mode: 0o600 });
     await api.post(`${path}/extend-verify`, { clientCert: extended.clientCert }, { api: 'client' });
   } catch (err) {

@@ -28,10 +28,11 @@ export interface EnrollOptions {
 export function buildEnroll(deps: Deps, run = runEnroll) {
   return withMeta(new Command('enroll'), {
     description:
-      'Redeem an enrollment JWT. For a one-time-token (ott) enrollment ctl makes a key here, sends only a certificate ' +
-      'request, and writes an identity file (key, certificate, CA bundle, controller URL; mode 0600) for `ctl login --identity`. ' +
-      'For a updb enrollment it sets the password. The JWT must be signed by the controller it names, whose certificate ' +
-      'must chain to the CA bundle the controller serves: otherwise nothing is sent.',
+      'Redeem an enrollment JWT. For a one-time-token (ott) enrollment ctl makes a key here, sends only a ' +
+      'certificate request, and writes an identity file (key, certificate, CA bundle, controller URL; mode 0600) ' +
+      'for `ctl login --identity`. For a updb enrollment it sets the password. The JWT must be signed by the ' +
+      'controller it names, whose certificate must chain to the ' +
+        'CA bundle the controller serves: otherwise nothing is sent.',
     examples: [
       'ctl enroll laptop-7.jwt',
       'ctl enroll laptop-7.jwt --out ~/.config/ctl/laptop-7.json --key-type rsa',
@@ -147,7 +148,9 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
   }
 }
 
-/** `https://host:port` from the JWT's issuer (OpenZiti writes the controller's address there, sometimes with a path). */
+/**
+ * `https://host:port` from the JWT's issuer (OpenZiti writes the controller's address there, sometimes with a path).
+ */
 function controllerOf(iss: string): string {
   let url: URL;
   try {
@@ -200,7 +203,8 @@ async function verifiedController(controller: string, jwt: string, deps: Deps): 
   const { decodeProtectedHeader, jwtVerify } = await import('jose');
   const refuse = (why: string) =>
     new FailureError(`refusing to enroll with ${controller}: ${why}`, [
-      'the JWT must come from this controller; if it was made by another one (or someone answers in its place), nothing is sent',
+      'the JWT must come from this controller; if it was made by ' +
+        'another one (or someone answers in its place), nothing is sent',
     ]);
   const kid = decodeProtectedHeader(jwt).kid;
   const fingerprint = createHash('sha1').update(leaf).digest('hex');
@@ -227,7 +231,8 @@ async function serverCertificate(controller: string, caPem: string, timeoutMs: n
     });
     socket.on('timeout', () => socket.destroy(new Error(`no TLS handshake within ${timeoutMs} ms`)));
     socket.on('error', (err: NodeJS.ErrnoException) =>
-      reject(new FailureError(`refusing to enroll with ${controller}: its TLS certificate does not chain to the CA bundle it serves (${err.code ?? err.message})`)),
+      reject(new FailureError(`refusing to enroll with ${controller}: its TLS certificate does ` +
+        `not chain to the CA bundle it serves (${err.code ?? err.message})`)),
     );
   });
 }

@@ -26,8 +26,8 @@ export function buildEnrollmentRefresh(deps: Deps, run = runEnrollmentRefresh): 
   const command = expiryOptions(
     withMeta(new Command('refresh').addArgument(id), {
       description:
-        'Give an enrollment a new one-time token and JWT with a new expiry (also one that has expired); the old JWT stops ' +
-        'working at once. The new JWT goes to stdout, or to --jwt-output FILE (mode 0600).',
+        'Give an enrollment a new one-time token and JWT with a new expiry (also one that has expired); the old ' +
+        'JWT stops working at once. The new JWT goes to stdout, or to --jwt-output FILE (mode 0600).',
       examples: ['ctl enrollment refresh 3kq9Zx1', 'ctl enrollment refresh 3kq9Zx1 --expires-in 2d --jwt-output laptop-7.jwt', 'ctl enrollment refresh 3kq9Zx1 --expires-at 2030-01-01T00:00:00Z'],
     }),
   );
@@ -104,8 +104,9 @@ export function buildEnrollmentCreate(deps: Deps, run = runEnrollmentCreate): Co
   const command = expiryOptions(
     withMeta(new Command('create').addArgument(nameArgument(identity, 'the identity that enrolls')), {
       description:
-        'Give an identity a new enrollment (one per method at a time) and output its JWT: stdout, or --jwt-output FILE ' +
-        '(mode 0600). ott: a certificate from this controller; updb: a password for --username; ottca: a certificate from --ca.',
+        'Give an identity a new enrollment (one per method at a time) and output its JWT: stdout, or --jwt-output ' +
+        'FILE (mode 0600). ott: a certificate from this controller; ' +
+          'updb: a password for --username; ottca: a certificate from --ca.',
       examples: [
         'ctl enrollment create laptop-7 --method ott --jwt-output laptop-7.jwt',
         'ctl enrollment create alice --method updb --username alice --expires-in 1d',

@@ -64,7 +64,10 @@ export async function createAction(
 function createExamples(def: ResourceDef, n: string, named: boolean): string[] {
   const required = Object.entries(def.fields)
     .filter(([field, f]) => field !== 'name' && f.create === 'required' && f.type.kind !== 'boolean')
-    .map(([field, f]) => `--${flagName(def, field, f.type)} ${f.type.kind === 'enum' ? f.type.values[0] : f.type.kind === 'object' ? '@data.json' : 'VALUE'}`);
+    .map(([field, f]) => {
+      const value = f.type.kind === 'enum' ? f.type.values[0] : f.type.kind === 'object' ? '@data.json' : 'VALUE';
+      return `--${flagName(def, field, f.type)} ${value}`;
+    });
   const line = [`ctl ${n} create`, ...(named ? ['NAME'] : []), ...required].join(' ');
   return [line, `${line} --tag owner=ops --dry-run`, `ctl ${n} create --help`];
 }

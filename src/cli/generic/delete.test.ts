@@ -138,7 +138,7 @@ describe('delete --where', () => {
     return fakeApi({ ...routes, ...extra });
   }
 
-  it('reads every page first, shows the count and the first names, asks once, deletes each and says how many', async () => {
+  it('reads every page first, shows the count and first names, asks once, deletes each, says how many', async () => {
     const api = matching(rows);
     const deps = testDeps({ api, tty: true, confirms: [true] });
     await runDelete(opts([], { yes: false, where: 'name contains "tmp-"' }), deps);

@@ -40,7 +40,8 @@ export function buildDelete(deps: Deps, def: ResourceDef, run = runDelete): Comm
   const n = noun(def);
   const arg = refArgument(def);
   const examples = arg === 'id' ? [`ctl ${n} delete 3x9fQz1Ab 7Hk2LmP0q --yes`] : [`ctl ${n} delete laptop-7 laptop-8`, `ctl ${n} rm old-host --yes --ignore-missing`];
-  examples.push(`ctl ${n} delete --where '${'name' in def.fields ? 'name contains "test-"' : 'createdAt < datetime(2025-01-01T00:00:00Z)'}' --yes`);
+  examples.push(`ctl ${n} delete --where ` +
+    `'${'name' in def.fields ? 'name contains "test-"' : 'createdAt < datetime(2025-01-01T00:00:00Z)'}' --yes`);
   examples.push(`ctl ${n} delete --where 'tags.owner = "ci"' --dry-run`);
   const command = withMeta(new Command('delete').alias('rm').addArgument(nameArguments(def, `the ${plural(def)} to delete`).argOptional()), {
     description: `Delete ${plural(def)} by name or id, or all that match --where, after confirming the exact set`,

@@ -233,7 +233,9 @@ function optionsFor(
   }
 }
 
-/** Descriptions start a sentence in the catalogue and continue one in help; a value (`Dial`, `AllOf`) keeps its case. */
+/**
+ * Descriptions start a sentence in the catalogue and continue one in help; a value (`Dial`, `AllOf`) keeps its case.
+ */
 function lowerFirst(text: string, values: readonly string[] = []): string {
   const first = /^[A-Za-z]+/.exec(text)?.[0] ?? '';
   if (values.includes(first) || /[A-Z]/.test(first.slice(1))) return text;

@@ -16,7 +16,7 @@ describe('--jwt-output', () => {
     assert.equal(byFlag.get('--force'), 'overwrite an existing --jwt-output file');
   });
 
-  it('claims nothing for stdout (absent or -), and a file (0600) otherwise, refusing an existing one without --force', async () => {
+  it('claims nothing for stdout (absent or -), else a 0600 file, refusing an existing one unless --force', async () => {
     assert.equal(await reserveJwtOutput({}), undefined);
     assert.equal(await reserveJwtOutput({ jwtOutput: '-' }), undefined);
     const file = path.join(tmp, 'a.jwt');

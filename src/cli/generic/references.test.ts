@@ -46,7 +46,7 @@ const net = network({
 });
 
 describe('reference list and role flags', () => {
-  it('name roles by what they select, take them comma-separated or repeated, and keep the field name as a synonym', async () => {
+  it('name roles by what they select, take them comma-separated or repeated; the field name is a synonym', async () => {
     const input = await parsed(servicePolicy, 'create', ['--identities', '#sales,@laptop-7', '--identities', '#emea', '--service-roles', '@web', '--posture-checks', '']);
     assert.deepEqual(input.roles, [
       { field: 'identityRoles', resource: 'identity', values: ['#sales', '@laptop-7', '#emea'], flag: '--identities' },

@@ -74,7 +74,7 @@ describe('identity create run', () => {
     assert.match(deps.io.stderrText(), /wrote the enrollment JWT to .*laptop-7\.jwt/);
   });
 
-  it('checks the output path before calling the controller: a missing directory or an existing file stops it', async () => {
+  it('checks the output path before asking the controller: a missing directory or existing file stops it', async () => {
     const existing = join(dir, 'exists.jwt');
     writeFileSync(existing, 'keep');
     for (const [jwtOutput, pattern, exitCode] of [

@@ -24,7 +24,8 @@ const DEFAULT_TYPE = 'Default';
 
 export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): CommandUnknownOpts {
   const command = withMeta(new Command('create').argument('[name]', 'name of the new identity (asked for on a terminal when left out)'), {
-    description: `Create an identity (type ${DEFAULT_TYPE} and a one-time-token enrollment unless told otherwise); prints its id`,
+    description: `Create an identity (type ${DEFAULT_TYPE} and a one-time-token ` +
+      'enrollment unless told otherwise); prints its id',
     examples: [
       'ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt',
       'ctl identity create ci-bot --jwt-output - > ci-bot.jwt',

@@ -45,7 +45,8 @@ export function buildIdentityServiceConfigs(deps: Deps, run = runIdentityService
   const command = withMeta(new Command('service-configs').addArgument(nameArgument(identity, 'the identity')), {
     description:
       "List, set or unset the identity's own configs for services: for this identity a config set here stands in for " +
-      "the service's config of the same type (one per service and config type; setting another of that type replaces it)",
+      "the service's config of the same type (one per service " +
+        "and config type; setting another of that type replaces it)",
     examples: [
       'ctl identity service-configs laptop-7',
       'ctl identity service-configs laptop-7 --set web=web-intercept-laptop',

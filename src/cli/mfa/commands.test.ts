@@ -84,7 +84,7 @@ describe('ctl mfa', () => {
     await assert.rejects(runMfaEnable({}, depsFor(api, { tty: true }).deps), RejectedError);
   });
 
-  it('enable in a terminal: initiates, shows the QR code and URL, asks again after a wrong code, prints the recovery codes', async () => {
+  it('enable in a terminal: starts, shows QR code and URL, re-asks on wrong codes, prints recovery codes', async () => {
     const { api, calls } = scripted({
       'GET /current-identity/mfa': [notFound, () => unverified],
       'POST /current-identity/mfa': () => ({ id: 'm1' }),
@@ -153,7 +153,7 @@ describe('ctl mfa', () => {
     await assert.rejects(runMfaDisable({}, depsFor(noTty.api).deps), /--code/);
   });
 
-  it("regenerate prints the codes the controller answers with, or (OpenZiti) reads them from the view with the same code", async () => {
+  it('regenerate prints the codes in the answer, or (OpenZiti) reads them from the view with that code', async () => {
     const ours = scripted({ 'GET /current-identity/mfa': () => ({ id: 'm', isVerified: true }), 'POST /current-identity/mfa/recovery-codes': () => ({ recoveryCodes: CODES }) });
     const a = depsFor(ours.api, { output: 'json' });
     await runMfaRegenerate({ code: '123456' }, a.deps);

@@ -79,7 +79,8 @@ async function showRecoveryCodes(deps: Deps, codes: readonly string[]): Promise<
 /** The QR code for a terminal, with its URL under it for those who paste it instead. */
 async function showQrCode(deps: Deps, url: string): Promise<void> {
   const { default: QRCode } = await import('qrcode');
-  // Black on white whatever the terminal's colours, where colour is allowed (apps scan that best); plain blocks otherwise.
+  // Black on white whatever the terminal's colours, where colour is allowed (apps scan that
+  // best); plain blocks otherwise.
   const drawing = deps.io.color ? ({ type: 'terminal', small: true } as const) : ({ type: 'utf8' } as const);
   const art = (await QRCode.toString(url, drawing)).replace(/\n+$/, '');
   const needed = Math.max(...art.split('\n').map((line) => stripVTControlCharacters(line).length));

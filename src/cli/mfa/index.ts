@@ -5,21 +5,23 @@ import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { runMfaDisable, runMfaEnable, runMfaRecoveryCodes, runMfaRegenerate, runMfaStatus, runMfaVerify } from './commands.js';
 
-const CODE_HELP = 'a current code from the authenticator app (one-shot, so safe on a command line); asked for in a terminal when left out';
+const CODE_HELP = 'a current code from the authenticator app (one-shot, so safe ' +
+  'on a command line); asked for in a terminal when left out';
 
 export function buildMfa(deps: Deps) {
   return withMeta(new Command('mfa'), {
     description:
-      'Set up and manage TOTP multi-factor authentication for the identity you are logged in as: an authenticator app ' +
-      '(Google Authenticator, Aegis, 1Password, ...) then gives the code `ctl login` asks for',
+      'Set up and manage TOTP multi-factor authentication for the identity you are logged in as: an authenticator ' +
+      'app (Google Authenticator, Aegis, 1Password, ...) then gives the code `ctl login` asks for',
     examples: ['ctl mfa enable', 'ctl mfa status', 'ctl mfa regenerate', 'ctl mfa disable --code 123456'],
   })
     .addCommand(
       withMeta(new Command('enable'), {
         description:
-          'Enroll in MFA: shows a QR code for the authenticator app (and the otpauth:// URL under it, to paste instead), asks for a code ' +
-          'to verify it, then shows the recovery codes (`ctl mfa recovery-codes` shows them again). Needs a terminal, unless --secret-out writes the secret to a file for automation ' +
-          '(complete with --code or `ctl mfa verify CODE`). An enrollment started earlier and not verified is continued.',
+          'Enroll in MFA: shows a QR code for the authenticator app (and the otpauth:// URL under it, to paste ' +
+          'instead), asks for a code to verify it, then shows the recovery codes (`ctl mfa recovery-codes` shows ' +
+          'them again). Needs a terminal, unless --secret-out writes the secret to a file for automation (complete ' +
+            'with --code or `ctl mfa verify CODE`). An enrollment started earlier and not verified is continued.',
         examples: [
           'ctl mfa enable',
           'ctl mfa enable --secret-out ./totp.secret && ctl mfa verify "$(oathtool --totp -b "$(cat ./totp.secret)")"',
@@ -33,7 +35,8 @@ export function buildMfa(deps: Deps) {
     )
     .addCommand(
       withMeta(new Command('verify'), {
-        description: 'Complete an MFA enrollment started with `ctl mfa enable --secret-out FILE`, with a code; shows the recovery codes',
+        description: 'Complete an MFA enrollment started with `ctl mfa enable ' +
+          '--secret-out FILE`, with a code; shows the recovery codes',
         examples: ['ctl mfa verify 123456', 'ctl mfa verify "$(oathtool --totp -b "$(cat ./totp.secret)")" -o json'],
       })
         .argument('<code>', 'a current code computed from the secret')
@@ -48,8 +51,9 @@ export function buildMfa(deps: Deps) {
     .addCommand(
       withMeta(new Command('disable'), {
         description:
-          'Turn MFA off: needs a current code (or a recovery code) once enrollment is complete; an unverified enrollment goes without one. ' +
-          'Lost the authenticator and the recovery codes? An admin can run `ctl identity mfa-reset NAME`.',
+          'Turn MFA off: needs a current code (or a recovery code) once enrollment is complete; an unverified ' +
+          'enrollment goes without one. Lost the authenticator and the ' +
+            'recovery codes? An admin can run `ctl identity mfa-reset NAME`.',
         examples: ['ctl mfa disable', 'ctl mfa disable --code 123456'],
       })
         .addOption(new Option('--code <code>', CODE_HELP))
@@ -58,8 +62,8 @@ export function buildMfa(deps: Deps) {
     .addCommand(
       withMeta(new Command('recovery-codes'), {
         description:
-          'Show the unused recovery codes: needs a current code from the authenticator app once enrollment is complete ' +
-          '(a recovery code is not accepted here); `ctl mfa regenerate` replaces them',
+          'Show the unused recovery codes: needs a current code from the authenticator app once enrollment is ' +
+          'complete (a recovery code is not accepted here); `ctl mfa regenerate` replaces them',
         examples: ['ctl mfa recovery-codes --code 123456'],
       })
         .addOption(new Option('--code <code>', CODE_HELP))

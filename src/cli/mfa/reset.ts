@@ -12,8 +12,9 @@ import { nameArgument } from '../generic/words.js';
 export function buildIdentityMfaReset(deps: Deps): CommandUnknownOpts {
   const command = withMeta(new Command('mfa-reset').addArgument(nameArgument(identity, 'the identity whose MFA to remove')), {
     description:
-      "Remove an identity's MFA enrollment (admins), for one that lost its authenticator app and its recovery codes: it then logs in " +
-      'with its password alone (unless its auth policy requires TOTP) and can enroll again with `ctl mfa enable`',
+      "Remove an identity's MFA enrollment (admins), for one that lost its authenticator app and its recovery " +
+      'codes: it then logs in with its password alone (unless its auth ' +
+        'policy requires TOTP) and can enroll again with `ctl mfa enable`',
     examples: ['ctl identity mfa-reset alice', 'ctl identity mfa-reset alice --yes'],
   }).addOption(new Option('-y, --yes', 'do not ask for confirmation'));
   return command.action(async (ref, o) => runIdentityMfaReset({ ref, yes: Boolean(o.yes) }, deps));

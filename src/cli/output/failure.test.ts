@@ -66,7 +66,7 @@ describe('describeFailure', () => {
     assert.deepEqual(lines(undefined), []);
   });
 
-  it('a busy or forbidden port and an unusable database are ordinary failures naming the port or file, not bugs', () => {
+  it('a busy or forbidden port and an unusable database are ordinary failures naming port or file, not bugs', () => {
     const listen = (code: string) => Object.assign(new Error(`listen ${code}`), { code, syscall: 'listen', port: 1280, address: '0.0.0.0' });
     const sqlite = (code: string, path?: string) => Object.assign(new Error('sqlite says no'), { code, ...(path ? { path } : {}) });
     for (const err of [listen('EADDRINUSE'), listen('EACCES'), sqlite('SQLITE_CORRUPT', '/d/ctl.db'), sqlite('SQLITE_NOTADB'), sqlite('SQLITE_FULL'), sqlite('SQLITE_CANTOPEN')]) {

@@ -57,7 +57,8 @@ function apiFailure(err: ApiError): Failure {
     return { exitCode: EXIT.auth, lines: [message, ...causes, LOGIN_HINT] };
   }
   if (err.code === 'NOT_FOUND' || err.status === 404) return { exitCode: EXIT.notFound, lines: [message, ...causes] };
-  // Other 4xx (validation, bad filter, conflicts) say the request itself was refused; 408/429 and 5xx may pass on retry.
+  // Other 4xx (validation, bad filter, conflicts) say the request itself was refused;
+  // 408/429 and 5xx may pass on retry.
   const rejected = err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
   return { exitCode: rejected ? EXIT.rejected : EXIT.failure, lines: [message, ...causes] };
 }
@@ -77,7 +78,10 @@ function duplicateMessage(err: ApiError): string | undefined {
   return `${article} ${what} ${field === 'name' ? 'named' : `with ${field}`} ${cause.value} already exists`;
 }
 
-/** The noun a request path addresses (`/identities/x/disable` -> identity), from the root's summaries: no catalogue load. */
+/**
+ * The noun a request path addresses (`/identities/x/disable` -> identity), from the
+ * root's summaries: no catalogue load.
+ */
 function resourceOfPath(path: string) {
   const segments = path.split(/[/?]/);
   return NOUNS.find((noun) => segments.includes(noun.plural));

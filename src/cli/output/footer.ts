@@ -13,7 +13,10 @@ export function pageFooter(page: Pagination, shown: number): string {
   return last < totalCount ? `${range} (next page: --offset ${last}, or --all)` : range;
 }
 
-/** Whether rows exist beyond the page shown: machine formats mention it, so that a script does not silently get one page. */
+/**
+ * Whether rows exist beyond the page shown: machine formats mention it, so that a script
+ * does not silently get one page.
+ */
 export function hasMore(page: Pagination, shown: number): boolean {
   return page.offset + shown < page.totalCount;
 }

@@ -58,7 +58,9 @@ export function buildPolicyExplain(deps: Deps, run = runPolicyExplain): CommandU
 
 const named = (e: Record<string, unknown>): Named => ({ id: String(e.id), name: String(e.name) });
 
-/** Every entity of a list: a verdict from part of the policies would be wrong, so one that cannot be read whole fails. */
+/**
+ * Every entity of a list: a verdict from part of the policies would be wrong, so one that cannot be read whole fails.
+ */
 async function all(api: ApiClient, path: string): Promise<Entity[]> {
   const { rows } = await everyPage<Entity>(api, path, {}, {}, (n) => {
     throw new FailureError(`${path} holds more than ${n} entries, more than the controller pages through: explain cannot read them all`);
@@ -106,9 +108,9 @@ function permissionSentence(verb: string, type: string, who: string, what: strin
   if (p.allowed) {
     if (p.postureAllows) return `${who} can ${verb} ${what}: granted by ${list(p.granting)}.`;
     return (
-      `${who} may ${verb} ${what} by ${list(p.granting)}, but only by passing the posture checks ${list(p.postureChecks)}, ` +
-      `so a session is refused (INVALID_POSTURE) unless its client reports posture that passes them: ` +
-      `\`ctl as IDENTITY_FILE services\` shows the verdicts as ${who} sees them.`
+      `${who} may ${verb} ${what} by ${list(p.granting)}, but only by passing the posture checks ` +
+      `${list(p.postureChecks)}, so a session is refused (INVALID_POSTURE) unless its client reports posture that ` +
+      `passes them: \`ctl as IDENTITY_FILE services\` shows the verdicts as ${who} sees them.`
     );
   }
   const misses: string[] = [];
@@ -125,8 +127,9 @@ function sentences(e: Omit<Explanation, 'summary'>): string[] {
   const { identityCount, serviceCount, shared } = e.routers;
   if (shared.length === 0) {
     out.push(
-      `No edge router is shared: ${who} may use ${identityCount} edge router${identityCount === 1 ? '' : 's'} (edge router policies), ` +
-        `${what} is reachable through ${serviceCount} (service edge router policies); both need at least one in common.`,
+      `No edge router is shared: ${who} may use ${identityCount} edge router${identityCount === 1 ? '' : 's'} ` +
+        `(edge router policies), ${what} is reachable through ${serviceCount} ` +
+          '(service edge router policies); both need at least one in common.',
     );
   } else {
     const online = shared.filter((r) => r.isOnline);

@@ -12,9 +12,9 @@ import { buildPolicyShow } from './show.js';
 import { buildPolicyUpdate } from './update.js';
 
 const DESCRIPTION =
-  'Policies of every kind in one noun. dial and bind: which identities may use and host which services (service policies); ' +
-  'router: which identities may connect to which edge routers; service-router: which services those routers may carry. ' +
-  'Roles are #attribute, @name-or-id or #all.';
+  'Policies of every kind in one noun. dial and bind: which identities may use and host which services (service ' +
+  'policies); router: which identities may connect to which edge routers; service-router: which services those ' +
+  'routers may carry. Roles are #attribute, @name-or-id or #all.';
 
 export function buildPolicy(deps: Deps): CommandUnknownOpts {
   const command = withMeta(new Command('policy').alias('policies'), {

@@ -17,7 +17,9 @@ export interface PostureCheckCreateOptions {
   kindInput: KindInput;
 }
 
-/** Each `ctl posture-check create <word>`: the kind it makes, what it checks, its examples, what it cannot go without. */
+/**
+ * Each `ctl posture-check create <word>`: the kind it makes, what it checks, its examples, what it cannot go without.
+ */
 const KINDS: ReadonlyArray<{ word: string; kind: PostureCheckKind; description: string; examples: string[]; needs?: (i: KindInput) => string | undefined }> = [
   {
     word: 'os',
@@ -46,7 +48,8 @@ const KINDS: ReadonlyArray<{ word: string; kind: PostureCheckKind; description: 
   {
     word: 'process',
     kind: 'PROCESS',
-    description: 'Create a process check: this executable runs on the device (optionally with one of these hashes, signed by this certificate)',
+    description: 'Create a process check: this executable runs on the device ' +
+      '(optionally with one of these hashes, signed by this certificate)',
     examples: [
       "ctl posture-check create process av --os-type Windows --path 'C:\\Program Files\\AV\\av.exe'",
       'ctl posture-check create process av --os-type Linux --path /usr/bin/av --hash SHA512HEX --signer SHA1HEX',
@@ -58,8 +61,10 @@ const KINDS: ReadonlyArray<{ word: string; kind: PostureCheckKind; description: 
     kind: 'PROCESS_MULTI',
     description: 'Create a multi-process check: all (AllOf, the default) or any (AnyOf) of these executables run on the device',
     examples: [
-      "ctl posture-check create process-multi av --semantic AnyOf --process 'Windows:C:\\av.exe' --process Linux:/usr/bin/av",
-      'ctl posture-check create process-multi edr --process Linux:/usr/bin/edr --hash SHA512HEX --process Linux:/usr/bin/av',
+      "ctl posture-check create process-multi av --semantic AnyOf " +
+        "--process 'Windows:C:\\av.exe' --process Linux:/usr/bin/av",
+      'ctl posture-check create process-multi edr --process ' +
+        'Linux:/usr/bin/edr --hash SHA512HEX --process Linux:/usr/bin/av',
     ],
     needs: (i) => (i.processes?.length ? undefined : 'give at least one --process OS:PATH'),
   },

@@ -129,7 +129,8 @@ export function addKindFlags(command: CommandUnknownOpts, kinds: readonly Postur
   let signers: string[] = [];
   const lastProcess = () => (has('PROCESS_MULTI') ? processes[processes.length - 1] : undefined);
   if (has('OS')) {
-    command.addOption(new Option('--os <os[:versions]>', `an OS that passes, with the versions that pass, comma-separated (none: any version); repeat for each OS${replaces}`).argParser(osSpec));
+    command.addOption(new Option('--os <os[:versions]>', 'an OS that passes, with the versions that pass, comma-separated ' +
+      `(none: any version); repeat for each OS${replaces}`).argParser(osSpec));
   }
   if (has('DOMAIN')) command.addOption(new Option('--domain <domain>', `a Windows domain that passes; repeat or comma-separate${replaces}`).argParser(list));
   if (has('MAC')) command.addOption(new Option('--mac <address>', `a MAC address that passes; repeat or comma-separate${replaces}`).argParser(macAddress));

@@ -27,7 +27,8 @@ const GENERIC_EXCLUDED = Object.keys(postureCheck.fields).filter((f) => f !== 'n
 
 export function buildPostureCheckUpdate(deps: Deps, run = runPostureCheckUpdate): CommandUnknownOpts {
   const command = withMeta(new Command('update').addArgument(nameArgument(postureCheck, 'the posture check to change')), {
-    description: "Change a posture check: its name, attributes, tags, and the flags of its kind (as for create); a check's kind never changes",
+    description: "Change a posture check: its name, attributes, tags, and the " +
+      "flags of its kind (as for create); a check's kind never changes",
     examples: [
       'ctl posture-check update win-10 --os Windows:10.0.22000 --os macOS:14',
       'ctl posture-check update corp --domain corp.example.com,lab.example.com',
@@ -66,7 +67,8 @@ export async function runPostureCheckUpdate(opts: PostureCheckUpdateOptions, dep
   const current = await fetchEntity(api, postureCheck, opts.ref);
   const kind = current.typeId as PostureCheckKind;
   const foreign = foreignFlags(kind, opts.kindInput);
-  if (foreign.length) throw new UsageError(`"${opts.ref}" is ${kind === 'OS' || kind === 'MFA' ? 'an' : 'a'} ${kind} check: ${foreign.join(', ')} ${foreign.length === 1 ? 'does' : 'do'} not apply to it`);
+  if (foreign.length) throw new UsageError(`"${opts.ref}" is ${kind === 'OS' || kind === 'MFA' ? 'an' : 'a'} ${kind} check: ` +
+    `${foreign.join(', ')} ${foreign.length === 1 ? 'does' : 'do'} not apply to it`);
   const body: Record<string, unknown> = { ...opts.input.body, ...kindBody(kind, opts.kindInput, current.process as Record<string, unknown> | undefined) };
   if (opts.addAttributes || opts.removeAttributes) {
     const before = Array.isArray(current.roleAttributes) ? (current.roleAttributes as string[]) : [];

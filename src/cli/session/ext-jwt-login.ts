@@ -51,7 +51,8 @@ export async function runExtJwtLogin(
   const { profileName } = await sessions.current();
   const source = opts.extJwt === '-' ? '-' : path.resolve(opts.extJwt!);
   const result = await sessions.loginWithExtJwt({ url: opts.url, profileName, token, source, trust, totp: await totp() });
-  deps.io.info(`Logged in to ${result.profile.controller} as ${result.identityName ?? "the token's identity"} with an external JWT (profile ${profileName})`);
+  deps.io.info(`Logged in to ${result.profile.controller} as ${result.identityName ?? "the token's identity"} ` +
+    `with an external JWT (profile ${profileName})`);
   if (result.replacedController) deps.io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
   return { profileName, result };
 }

@@ -64,7 +64,7 @@ describe('ctl login flags', () => {
     await usage({ url: 'c:1', username: 'u', caFingerprint: 'xyz' }, { tty: true }, /not a SHA-256 fingerprint/);
   });
 
-  it('certificate logins: flags that contradict one another, and files that do not hold a usable credential', async () => {
+  it('certificate logins: flags that contradict each other, and files that hold no usable credential', async () => {
     await usage({ identity: 'id.json', username: 'u' }, { tty: true }, /--identity logs in with a certificate: -u cannot be used/);
     await usage({ cert: 'a.crt', passwordStdin: true, key: 'a.key' }, { tty: true }, /--password-stdin cannot be used/);
     await usage({ cert: 'a.crt' }, { tty: true }, /--cert needs --key too/);
@@ -140,7 +140,10 @@ describe('ctl login against a controller', () => {
     await runLogin({ url: stub.url }, deps);
     assert.match(
       io.stderrText(),
-      /^Logged in to .* as admin \(profile second\)\nwarning: profile second is not the current profile: commands without --profile still use profile default\. Run `ctl profile use second`/,
+      new RegExp(
+        /^Logged in to .* as admin \(profile second\)\nwarning: profile second is not the current profile: /.source +
+          /commands without --profile still use profile default\. Run `ctl profile use second`/.source,
+      ),
     );
     assert.equal(io.stdoutText(), '', 'stdout carries results only');
     // CTL_PROFILE selects the profile for the commands that follow too: nothing to warn about.

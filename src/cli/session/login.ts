@@ -29,8 +29,9 @@ export interface LoginOptions {
 export function buildLogin(deps: Deps, run = runLogin) {
   return withMeta(new Command('login'), {
     description:
-      'Log in to a controller, with a username and password or a client certificate, and keep the session in a profile (--profile or CTL_PROFILE, else the current one, else `default`). ' +
-      'On first contact, shows the CA the controller serves and asks whether to trust it.',
+      'Log in to a controller, with a username and password or a client certificate, and keep the session in a ' +
+      'profile (--profile or CTL_PROFILE, else the current one, else `default`). On ' +
+        'first contact, shows the CA the controller serves and asks whether to trust it.',
     examples: [
       'ctl login ctrl.example.com:1280 -u admin',
       'ctl login https://ctrl.example.com:1280 -u admin --profile prod',
@@ -49,7 +50,8 @@ export function buildLogin(deps: Deps, run = runLogin) {
     .addOption(new Option('-y, --yes', 'on first contact, trust the CA bundle the controller serves without asking (never a changed CA)'))
     .addOption(new Option('--ca <file>', 'trust this PEM CA bundle for the controller'))
     .addOption(new Option('--ca-fingerprint <sha256>', 'trust the served CA bundle only if a CA in it has this SHA-256 fingerprint'))
-    .addOption(new Option('--totp <code>', 'MFA code (from the authenticator app, or a recovery code), if the controller asks for one; asked for in a terminal otherwise. A code works once, so it is safe on a command line'))
+    .addOption(new Option('--totp <code>', 'MFA code (from the authenticator app, or a recovery code), if the controller asks for ' +
+      'one; asked for in a terminal otherwise. A code works once, so it is safe on a command line'))
     .addOption(new Option('--totp-stdin', 'read the MFA code from the first line of stdin'))
     .addOption(new Option('--identity <file>', 'log in with the certificate of an identity file (`ctl enroll` writes one); its CA bundle is trusted'))
     .addOption(new Option('--cert <file>', 'log in with this client certificate (PEM; with --key)'))
@@ -162,7 +164,8 @@ async function runCertificateLogin(opts: LoginOptions, deps: Deps): Promise<void
     };
   }
   const result = await sessions.loginWithCertificate(request);
-  deps.io.info(`Logged in to ${result.profile.controller} as ${result.identityName ?? 'the certificate\'s identity'} with a certificate (profile ${profileName})`);
+  deps.io.info(`Logged in to ${result.profile.controller} as ` +
+    `${result.identityName ?? "the certificate's identity"} with a certificate (profile ${profileName})`);
   if (result.replacedController) deps.io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
   await warnIfMustEnroll(deps, result, profileName);
   await warnIfNotCurrent(deps, profileName);

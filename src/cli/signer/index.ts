@@ -1,5 +1,6 @@
 // The signer noun: the generic create and update, with `--cert-pem` taking the certificate as @FILE or - (stdin),
-// as nobody types a PEM on a command line, and `--scopes` a comma-separated list. Registered in src/cli/tree.ts with nounCommands.
+// as nobody types a PEM on a command line, and `--scopes` a comma-separated list. Registered in
+// src/cli/tree.ts with nounCommands.
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { readFileSync } from 'node:fs';
@@ -48,8 +49,10 @@ function withPemFile(command: CommandUnknownOpts, examples: string[]): CommandUn
 export const verbs: NounModule['verbs'] = {
   create: (deps, def) =>
     withPemFile(buildCreate(deps, def), [
-      'ctl signer create corp-idp --enabled --issuer https://idp.corp.example --audience ctl --cert-pem @idp.pem --kid key-1 --scopes openid,email',
-      'ctl signer create keycloak --enabled --issuer https://kc.example/realms/ops --audience ziti --jwks-endpoint https://kc.example/realms/ops/protocol/openid-connect/certs',
+      'ctl signer create corp-idp --enabled --issuer https://idp.corp.example ' +
+        '--audience ctl --cert-pem @idp.pem --kid key-1 --scopes openid,email',
+      'ctl signer create keycloak --enabled --issuer https://kc.example/realms/ops --audience ' +
+        'ziti --jwks-endpoint https://kc.example/realms/ops/protocol/openid-connect/certs',
     ]),
   update: (deps, def) =>
     withPemFile(buildUpdate(deps, def), [

@@ -50,8 +50,9 @@ export function buildSignerTest(deps: Deps, run = runSignerTest): CommandUnknown
       .argument('<token-file>', 'file holding the JWT, or - to read it from stdin'),
     {
       description:
-        'Check a JWT the way the controller does for this signer (algorithm, kid, signature, issuer, audience, expiry, claim), ' +
-        'then find the identity it names and whether its auth policy allows the signer; says which step fails (exit 6)',
+        'Check a JWT the way the controller does for this signer (algorithm, kid, signature, issuer, audience, ' +
+        'expiry, claim), then find the identity it names and whether its ' +
+          'auth policy allows the signer; says which step fails (exit 6)',
       examples: ['ctl signer test corp-idp token.jwt', 'get-token | ctl signer test keycloak -'],
     },
   );
@@ -90,7 +91,8 @@ export async function runSignerTest(opts: SignerTestOptions, deps: Deps): Promis
     throw new TokenRejected('auth policy', `the auth policy "${policyId}" of "${found.name as string}" allows other signers only`);
   }
   report('ok    auth policy');
-  deps.io.out(`the token is valid for signer "${opts.ref}": it logs in identity "${found.name as string}" (${found.id as string})`);
+  deps.io.out(`the token is valid for signer "${opts.ref}": it logs in ` +
+    `identity "${found.name as string}" (${found.id as string})`);
 }
 
 /** The identity the claim names, by id or by externalId, through the management API; none: undefined. */

@@ -11,7 +11,7 @@ const dir = mkdtempSync(join(tmpdir(), 'ctl-terminator-create-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('terminator create', () => {
-  it('takes service and router as references, the other fields as flags, and no secret on the command line', async () => {
+  it('takes service and router as references, other fields as flags, and no secret on the command line', async () => {
     const spy = capture<TerminatorCreateOptions>();
     const argv = ['--service', 'web', '--router', 'er-1', '--binding', 'edge', '--address', 'hosted:x', '--precedence', 'failed', '--cost', '3', '--identity-secret-file', 's.bin'];
     await parse(buildTerminatorCreate(testDeps(), spy.run), argv);

@@ -19,8 +19,10 @@ export function buildTerminatorCreate(deps: Deps, run = runTerminatorCreate): Co
     description: 'Create a terminator: where circuits of a service leave the network; prints its id',
     examples: [
       'ctl terminator create --service web --router er-eu-1 --binding transport --address tcp:10.0.0.5:443',
-      'ctl terminator create --service ssh --router tr-core-1 --binding transport --address tcp:bastion:22 --precedence required --cost 10',
-      'ctl terminator create --service db --router er-eu-1 --binding edge --address hosted:db-1 --identity db-1 --identity-secret-file db-1.secret',
+      'ctl terminator create --service ssh --router tr-core-1 --binding ' +
+        'transport --address tcp:bastion:22 --precedence required --cost 10',
+      'ctl terminator create --service db --router er-eu-1 --binding edge ' +
+        '--address hosted:db-1 --identity db-1 --identity-secret-file db-1.secret',
     ],
   });
   // The secret is read from a file: a flag's value would sit in shell history and the process list.

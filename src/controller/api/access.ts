@@ -18,7 +18,10 @@ export async function identityServicePolicies(rt: Runtime, identityId: string): 
   return { dial, bind };
 }
 
-/** `permissions` of each service for the identity: the subset of Bind and Dial its policies grant (wire-protocol section 4). */
+/**
+ * `permissions` of each service for the identity: the subset of Bind and Dial its policies
+ * grant (wire-protocol section 4).
+ */
 export async function permissionsOf(rt: Runtime, identityId: string, serviceIds: readonly string[]): Promise<Map<string, Permission[]>> {
   const { dial, bind } = await identityServicePolicies(rt, identityId);
   const services = rt.store.roleIndex('service-policy', 'serviceRoles');

@@ -37,7 +37,8 @@ async function own(rt: Runtime, ctx: Ctx): Promise<Row> {
 
 /** The SPIFFE id OpenZiti gives a session certificate. */
 function sessionSpiffeId(trustDomain: string, identityId: string, apiSessionId: string, id: string): string {
-  return `spiffe://${trustDomain}/identity/${encodeURIComponent(identityId)}/apiSession/${encodeURIComponent(apiSessionId)}/apiSessionCertificate/${encodeURIComponent(id)}`;
+  const identity = `spiffe://${trustDomain}/identity/${encodeURIComponent(identityId)}`;
+  return `${identity}/apiSession/${encodeURIComponent(apiSessionId)}/apiSessionCertificate/${encodeURIComponent(id)}`;
 }
 
 async function create(rt: Runtime, ctx: Ctx) {

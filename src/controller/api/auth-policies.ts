@@ -131,7 +131,8 @@ async function signerBeforeDelete(rt: Runtime, row: Row): Promise<void> {
   if (naming.length === 0) return;
   const { policy, field } = naming[0];
   throw new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
-    message: `the external JWT signer '${row.name as string}' is named by the auth policy '${policy.name as string}' (${field})${naming.length > 1 ? ` and ${naming.length - 1} more` : ''}`,
+    message: `the external JWT signer '${row.name as string}' is named by the auth policy ` +
+      `'${policy.name as string}' (${field})${naming.length > 1 ? ` and ${naming.length - 1} more` : ''}`,
     cause: { field, reason: `referenced by auth policy ${policy.id}`, value: row.id },
   });
 }
@@ -153,7 +154,8 @@ async function refuseIfASignerEnrollsWith(rt: Runtime, row: Row): Promise<void> 
 async function beforeDelete(rt: Runtime, row: Row): Promise<void> {
   if (!row.isSystem) return refuseIfASignerEnrollsWith(rt, row);
   throw new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
-    message: `the auth policy '${row.id}' is built in: identities get it when none is named; it can be edited, not deleted`,
+    message: `the auth policy '${row.id}' is built in: identities get ` +
+      'it when none is named; it can be edited, not deleted',
     cause: { field: 'authPolicyId', reason: 'the default of every identity', value: row.id },
   });
 }

@@ -62,7 +62,9 @@ async function authenticate(rt: Runtime, ctx: Ctx) {
   return startSession(rt, ctx, identity, credential.id, body);
 }
 
-/** `method=cert`: the TLS client certificate is the credential; the body (envInfo, sdkInfo, configTypes) is optional. */
+/**
+ * `method=cert`: the TLS client certificate is the credential; the body (envInfo, sdkInfo, configTypes) is optional.
+ */
 async function certAuthenticate(rt: Runtime, ctx: Ctx) {
   const text = await ctx.text();
   const body = rt.validators.custom(CERT_BODY, text.trim() === '' ? {} : await ctx.json());

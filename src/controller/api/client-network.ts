@@ -55,7 +55,9 @@ async function checkSessionToken(rt: Runtime, ctx: Ctx, serviceId: string): Prom
   if (row.serviceId !== serviceId) throw refuse('its session is for another service');
 }
 
-/** `GET /services/{id}/edge-routers`: where the caller can reach the service (its and the service's router policies). */
+/**
+ * `GET /services/{id}/edge-routers`: where the caller can reach the service (its and the service's router policies).
+ */
 async function serviceEdgeRouters(rt: Runtime, ctx: Ctx) {
   // The token first, as OpenZiti checks it: a foreign token is 401 whatever the service.
   await checkSessionToken(rt, ctx, ctx.params.id);

@@ -185,7 +185,10 @@ export async function insertWithHooks(
   return id;
 }
 
-/** Updates a row as the resource's replace or patch does: its write hooks around the update, in the caller's transaction. */
+/**
+ * Updates a row as the resource's replace or patch does: its write hooks around the
+ * update, in the caller's transaction.
+ */
 export async function updateWithHooks(rt: Runtime, name: string, existing: Row, values: Record<string, unknown>, now: string, verb: 'replace' | 'patch' = 'patch'): Promise<void> {
   const hooks = rt.hooks(name);
   const write: Write = { verb, values, existing, now };

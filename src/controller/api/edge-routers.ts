@@ -10,7 +10,9 @@ import { createRouterWithEnrollment, mirrorEdgeRouter, presentRouterState, route
 
 const edgeRouter = resource('edge-router');
 
-/** The name OpenZiti gives the system edge router policy of a tunneler-enabled router (ctrl/db/edge_router_store.go). */
+/**
+ * The name OpenZiti gives the system edge router policy of a tunneler-enabled router (ctrl/db/edge_router_store.go).
+ */
 function systemPolicyName(routerId: string): string {
   return `edge-router-${routerId}-system`;
 }
@@ -31,7 +33,8 @@ async function deleteWithHooks(rt: Runtime, name: string, row: Row): Promise<voi
 async function enableTunneler(rt: Runtime, router: Row, now: string): Promise<void> {
   const id = router.id;
   if (await rt.store.repo('identity').exists({ name: router.name as string })) {
-    throw invalidField('isTunnelerEnabled', `a tunneler-enabled router gets an identity named after it, and an identity named '${router.name}' exists already`, true);
+    throw invalidField('isTunnelerEnabled', 'a tunneler-enabled router gets an identity named after ' +
+      `it, and an identity named '${router.name}' exists already`, true);
   }
   await insertWithHooks(rt, 'identity', { name: router.name, type: 'Router', isAdmin: false }, { id, now });
   const policy = { name: systemPolicyName(id), semantic: 'AnyOf', identityRoles: [`@${id}`], edgeRouterRoles: [`@${id}`] };

@@ -46,8 +46,8 @@ const GENERIC_BODY = {
 const PEM_TEXT = /^[\x20-\x7e\t\r\n]*$/;
 
 /**
- * Validates a JSON enrollment body: the PEM members (`pemMembers`) by hand (they are multi-line text, which the general body
- * check refuses in strings), the rest against `schema`.
+ * Validates a JSON enrollment body: the PEM members (`pemMembers`) by hand (they are multi-line text, which the general
+ * body check refuses in strings), the rest against `schema`.
  */
 export function enrollBody(rt: Runtime, schema: JsonSchema, json: unknown, pemMembers: readonly string[]): Record<string, unknown> {
   if (!json || typeof json !== 'object' || Array.isArray(json)) return rt.validators.custom(schema, json);
@@ -148,7 +148,8 @@ async function genericEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   let body: Record<string, unknown>;
   if (type === 'application/json') body = enrollBody(rt, GENERIC_BODY, await ctx.json(), ['clientCsr', 'serverCertCsr', 'certCsr']);
   else if (PEM_BODY_TYPES.includes(type)) body = found.method === 'ott' ? { clientCsr: await ctx.text() } : {};
-  else throw new ApiError('INVALID_CONTENT_TYPE', { message: `content type '${type}' is not accepted here: send the PEM CSR as application/x-pem-file or text/plain, or JSON` });
+  else throw new ApiError('INVALID_CONTENT_TYPE', { message: `content type '${type}' is not accepted here: send the ` +
+    'PEM CSR as application/x-pem-file or text/plain, or JSON' });
   if (!acceptsJson(ctx)) {
     throw new ApiError('UNSUPPORTED_MEDIA', { message: 'the enrollment answer is JSON: accept application/json' });
   }

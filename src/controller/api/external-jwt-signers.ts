@@ -56,7 +56,10 @@ async function withoutServedBlanks(rt: Runtime, id: string, body: Record<string,
   return out;
 }
 
-/** The one certificate of `certPem`, refused with a 400 on `certPem` unless it is exactly one readable X.509 certificate. */
+/**
+ * The one certificate of `certPem`, refused with a 400 on `certPem` unless it is exactly
+ * one readable X.509 certificate.
+ */
 function certificateOf(pem: string): X509Certificate {
   const blocks = [...pem.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g)];
   if (blocks.length !== 1 || blocks[0][1] !== 'CERTIFICATE') {

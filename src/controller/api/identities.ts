@@ -89,7 +89,8 @@ async function deleteIdentity(rt: Runtime, ctx: Ctx) {
   // A tunneler router's identity goes with its router (or when the router stops being a tunneler), not before.
   if (existing.type === 'Router' && (await rt.store.repo('edge-router').exists({ id: existing.id }))) {
     throw new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
-      message: `the identity '${existing.id}' is the tunneler identity of edge router '${existing.id}'; delete the router or turn its tunneler off`,
+      message: `the identity '${existing.id}' is the tunneler identity of edge ` +
+        `router '${existing.id}'; delete the router or turn its tunneler off`,
       cause: { field: 'id', reason: 'the identity of a tunneler-enabled edge router', value: existing.id },
     });
   }

@@ -64,8 +64,8 @@ export function metaRoutes(rt: Runtime, routesOf: (api: ApiName) => Route[], sta
  * The OpenZiti release whose Edge API this controller implements, served as `version` in /version. Clients gate
  * features on that field (ZAC strips the "v" and compares it as a semver: its JWT-signer form needs >= 1.4.0), so it
  * must name an OpenZiti release, not ctl's own version. The wire contract was read from the OpenZiti controller
- * after its v2.0.3 release (edge-api spec 0.29.0, vendored in test/vendor/openziti-edge-api), so 2.0.3 is the newest release
- * whose API is the one implemented here. ctl's own version is in `revision` (docs/controller.md, "Version").
+ * after its v2.0.3 release (edge-api spec 0.29.0, vendored in test/vendor/openziti-edge-api), so 2.0.3 is the newest
+ * release whose API is the one implemented here. ctl's own version is in `revision` (docs/controller.md, "Version").
  */
 export const OPENZITI_API_RELEASE = '2.0.3';
 

@@ -152,7 +152,9 @@ async function disable(rt: Runtime, ctx: Ctx) {
   return { data: {} };
 }
 
-/** `GET /current-identity/mfa/recovery-codes`, header `mfa-validation-code`: a current TOTP code shows the unused codes. */
+/**
+ * `GET /current-identity/mfa/recovery-codes`, header `mfa-validation-code`: a current TOTP code shows the unused codes.
+ */
 async function viewRecoveryCodes(rt: Runtime, ctx: Ctx) {
   const record = await ownRecord(rt, ctx);
   if (record.isVerified !== true) throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', { message: 'MFA enrollment is not complete: its status (GET /current-identity/mfa) shows the recovery codes' });
@@ -161,7 +163,10 @@ async function viewRecoveryCodes(rt: Runtime, ctx: Ctx) {
   return { data: { ...entityOf(current), recoveryCodes: recoveryCodesOf(current) } };
 }
 
-/** `POST /current-identity/mfa/recovery-codes {code}`: a current TOTP code replaces every recovery code; the answer carries the new ones. */
+/**
+ * `POST /current-identity/mfa/recovery-codes {code}`: a current TOTP code replaces every recovery code;
+ * the answer carries the new ones.
+ */
 async function regenerateRecoveryCodes(rt: Runtime, ctx: Ctx) {
   const code = await codeFromBody(rt, ctx);
   const record = await ownRecord(rt, ctx);

@@ -28,7 +28,8 @@ async function beforeWrite(_rt: Runtime, write: Write): Promise<Record<string, u
   // OpenZiti keeps the kind of a check whatever a replace or patch says (and files the other kind's fields where
   // nothing reads them); a body that names another kind is a mistake worth saying so.
   if (stored !== undefined && values.typeId !== undefined && values.typeId !== stored) {
-    throw invalidField('typeId', `a posture check keeps its kind: this one is ${stored}; delete it and create a ${values.typeId as string} check instead`, values.typeId);
+    throw invalidField('typeId', `a posture check keeps its kind: this one is ${stored}; delete ` +
+      `it and create a ${values.typeId as string} check instead`, values.typeId);
   }
   for (const [name, field] of KIND_FIELDS) {
     const value = values[name];
@@ -96,7 +97,10 @@ function cleanMacAddresses(list: string[]): string[] {
   return out;
 }
 
-/** As OpenZiti stores them: hashes and the signer's fingerprint in lower case, hashes an empty list when none; nothing else. */
+/**
+ * As OpenZiti stores them: hashes and the signer's fingerprint in lower case, hashes an
+ * empty list when none; nothing else.
+ */
 function normaliseProcess(p: ProcessMatch): ProcessMatch {
   return {
     osType: p.osType,

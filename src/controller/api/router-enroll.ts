@@ -65,7 +65,9 @@ function signPair(rt: Runtime, routerId: string, csrs: RouterCsrs, now: Date, fi
   );
 }
 
-/** Writes the router's new certificate (and whatever else `values` says) with the resource's hooks, in one transaction. */
+/**
+ * Writes the router's new certificate (and whatever else `values` says) with the resource's hooks, in one transaction.
+ */
 async function storeCertificate(rt: Runtime, def: ResourceDef, existing: Row, certs: RouterCerts, values: Record<string, unknown>, now: Date, stillValid: (row: Row) => boolean, lost: () => ApiError): Promise<void> {
   const at = now.toISOString();
   const all: Record<string, unknown> = { ...values, isVerified: true, fingerprint: certs.client.fingerprint, unverifiedCertPem: null, unverifiedFingerprint: null };

@@ -20,7 +20,9 @@ const routerDef = resource('transit-router');
  */
 const SHARED_ROUTER_FIELDS = ['name', 'cost', 'noTraversal', 'disabled', 'configs', 'ctrlChanListeners', 'fingerprint', 'isVerified', 'unverifiedCertPem', 'unverifiedFingerprint'] as const;
 
-/** Enrollment fields a router row carries while an enrollment is outstanding (OpenZiti keeps them as enrollment rows). */
+/**
+ * Enrollment fields a router row carries while an enrollment is outstanding (OpenZiti keeps them as enrollment rows).
+ */
 export interface RouterEnrollment {
   enrollmentToken: string;
   enrollmentJwt: string;

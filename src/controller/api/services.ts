@@ -51,7 +51,8 @@ function placeholderPostureQueries(permissions: readonly string[]) {
  * - `config`: the data of the service's configs whose type was asked for, keyed by type name, with the reading
  *   identity's own configs (service-config overrides) in place of the service's of the same type, as OpenZiti does;
  * - `permissions`: the reading identity's Dial/Bind from the provider, `["Invalid"]` when it has neither (as OpenZiti
- *   serves it); empty when there is no reader (relation sub-lists, which OpenZiti does not compute either) or no provider;
+ *   serves it); empty when there is no reader (relation sub-lists, which OpenZiti does not
+ *   compute either) or no provider;
  * - `postureQueries`: on the client API, per granting policy, its checks evaluated against the reported posture
  *   (src/controller/posture/access.ts); on the management API one placeholder per permission (see above).
  */
@@ -106,7 +107,9 @@ async function configData(rt: Runtime, rows: Row[], identityId: string | undefin
   return out;
 }
 
-/** Config type names or ids, comma-separated or repeated; `all` for every type; unknown ones are ignored (as OpenZiti). */
+/**
+ * Config type names or ids, comma-separated or repeated; `all` for every type; unknown ones are ignored (as OpenZiti).
+ */
 async function resolveConfigTypes(rt: Runtime, values: readonly string[]): Promise<ConfigTypeSelection> {
   const wanted = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   if (wanted.includes('all')) return 'all';
@@ -150,7 +153,8 @@ async function checkConfigs(rt: Runtime, configIds: readonly string[]): Promise<
     const type = types.get(config.configTypeId as string);
     const other = seen.get(config.configTypeId as string);
     if (other) {
-      throw invalidField('configs', `configs ${other.name} and ${config.name} are both of config type ${type?.name}: a service has at most one config of each type`, configIds);
+      throw invalidField('configs', `configs ${other.name} and ${config.name} are both of config type ` +
+        `${type?.name}: a service has at most one config of each type`, configIds);
     }
     seen.set(config.configTypeId as string, config);
   }

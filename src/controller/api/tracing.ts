@@ -73,7 +73,8 @@ async function updateTracing(rt: Runtime, ctx: Ctx) {
   // An empty traceId means "make one up", as OpenZiti does.
   const trace: IdentityTrace = { traceId: spec.traceId || randomUUID(), channels, until: new Date(ctx.now.getTime() + ms) };
   tracesOf(rt).set(id, trace);
-  rt.log(`tracing enabled for identity ${id} with traceId ${trace.traceId} until ${trace.until.toISOString()} (channels ${channels.join(', ')})`);
+  rt.log(`tracing enabled for identity ${id} with traceId ${trace.traceId} ` +
+    `until ${trace.until.toISOString()} (channels ${channels.join(', ')})`);
   return { data: { enabled: true, traceId: trace.traceId, until: trace.until.toISOString() } };
 }
 

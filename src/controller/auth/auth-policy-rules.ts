@@ -73,7 +73,8 @@ export async function lockoutAfterFailure(rt: Runtime, identityId: string, now: 
   // Not an administrator's change: updatedAt stays; the identity's sessions stop at the next request (disabled).
   await rt.store.repo('identity').update(identity.id, { disabledAt: now.toISOString(), disabledUntil }, identity.updatedAt);
   rt.loginThrottle.succeeded(identity.id);
-  rt.log(`identity ${identity.id} locked out after ${failures.consecutive} failed passwords${disabledUntil ? ` until ${disabledUntil}` : ''}`);
+  rt.log(`identity ${identity.id} locked out after ${failures.consecutive} ` +
+    `failed passwords${disabledUntil ? ` until ${disabledUntil}` : ''}`);
 }
 
 /** Whether the policy allows ext-JWT primary authentication with this signer. */

@@ -144,7 +144,10 @@ async function checkSecondary(rt: Runtime, req: IncomingMessage, principal: Sess
   }
 }
 
-/** Whether any auth policy requires a secondary token: most controllers have none, and then a request reads nothing for this. */
+/**
+ * Whether any auth policy requires a secondary token: most controllers have none, and then a
+ * request reads nothing for this.
+ */
 const anyRequired = new WeakMap<Runtime, () => Promise<boolean>>();
 
 function anyPolicyRequiresExtJwt(rt: Runtime): Promise<boolean> {

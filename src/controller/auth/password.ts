@@ -2,7 +2,8 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
  * Password hashing with scrypt, the memory-hard KDF built into Node (no native dependency to compile).
- * N=2^15, r=8, p=1 (PASSWORD_COST) costs 32 MiB and tens of milliseconds per hash, which makes offline guessing expensive.
+ * N=2^15, r=8, p=1 (PASSWORD_COST) costs 32 MiB and tens of milliseconds per hash, which
+ * makes offline guessing expensive.
  * Stored as `scrypt$N$r$p$salt$hash` so parameters can be raised later without breaking old hashes.
  */
 /** The production cost; tests pass a cheaper one (the stored hash records its own cost, so both verify). */
@@ -19,7 +20,10 @@ function derive(password: string, salt: Buffer, N: number, r: number, p: number)
 }
 
 export class PasswordHasher {
-  /** A hash of a random password: verifying against it costs the same as against a real one (no user enumeration by timing). */
+  /**
+   * A hash of a random password: verifying against it costs the same as against a real one
+   * (no user enumeration by timing).
+   */
   private decoy: Promise<string> | undefined;
 
   constructor(private readonly cost: PasswordCost = PASSWORD_COST) {}

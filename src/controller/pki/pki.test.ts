@@ -226,7 +226,7 @@ describe('loadOrCreatePki: later calls', () => {
 describe('loadOrCreatePki: intermediate rotation', () => {
   const csr = () => acceptCsr(createCsr(generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey, 'device'));
 
-  it('certificates the outgoing intermediate issued keep verifying, through every later rotation and restart', async () => {
+  it('certificates the outgoing intermediate issued keep verifying across later rotations and restarts', async () => {
     const dir = await copyOfPkiMadeAtNow('rotate');
     const a = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
     assert.deepEqual(a.previousIntermediateCertPems, []);

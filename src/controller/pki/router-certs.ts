@@ -79,7 +79,8 @@ export function issueRouterCerts(pki: Pki, opts: { routerId: string; serverCsr: 
   const clientCsr = withWhich('client', () => acceptCsr(opts.clientCsr));
   const clientNames = withWhich('client', () => requestedAltNames(opts.clientCsr));
   const cn = commonNameOf(clientCsr.subjectDer);
-  if (cn !== opts.routerId) throw new CsrError(`the client CSR's common name must be the router's id (${opts.routerId}), not ${cn === undefined ? 'absent' : `'${cn}'`}`);
+  if (cn !== opts.routerId) throw new CsrError(`the client CSR's common name must be the router's id ` +
+    `(${opts.routerId}), not ${cn === undefined ? 'absent' : `'${cn}'`}`);
   const basics = [extension(EXTENSION_OIDS.basicConstraints, true, seq())];
   const server = issueCert(pki, serverCsr, {
     now: opts.now,

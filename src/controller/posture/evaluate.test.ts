@@ -31,7 +31,7 @@ describe('evaluateCheck', () => {
     assert.equal(evaluateCheck(check({ typeId: 'PROCESS_MULTI', semantic: 'AnyOf', processes: [] }), data, undefined, at(0)).isPassing, false);
   });
 
-  it('MFA without a timeout: passes after MFA with -1 remaining; an unlock it prompts on fails it after the grace period', () => {
+  it('MFA with no timeout: passes after MFA, -1 remaining; a prompting unlock fails it past the grace period', () => {
     const mfa = check({ typeId: 'MFA', timeoutSeconds: -1, promptOnUnlock: true, promptOnWake: false });
     const session = { mfaPassedAt: at(0), unlockedAt: at(100), wokenAt: at(100) };
     assert.deepEqual(Object.values(evaluateCheck(mfa, empty(), { mfaPassedAt: at(0) }, at(50))).slice(0, 3), [true, NO_TIMEOUT, NO_TIMEOUT]);

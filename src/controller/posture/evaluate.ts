@@ -5,7 +5,9 @@ import type { Row } from '../store/repository.js';
 /** OpenZiti's "no timeout" for a check and for what remains of one. */
 export const NO_TIMEOUT = -1;
 
-/** After a wake or an unlock, an MFA check with promptOnWake/promptOnUnlock gives the user this long to answer again. */
+/**
+ * After a wake or an unlock, an MFA check with promptOnWake/promptOnUnlock gives the user this long to answer again.
+ */
 export const MFA_PROMPT_GRACE_SECONDS = 5 * 60;
 
 /** The outcome of one posture check for one API session of one identity, with what its posture query shows. */

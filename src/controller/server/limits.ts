@@ -119,7 +119,8 @@ function walk(value: unknown, path: string[], depth: number, freeForm: boolean, 
 function checkText(text: string, path: string[], freeForm: boolean, what: 'value' | 'key' = 'value'): void {
   if (!(freeForm ? FORBIDDEN_IN_FREE_FORM : FORBIDDEN).test(text)) return;
   const field = path.join('.') || 'body';
-  throw refuse(field, `${field} ${what === 'key' ? 'has a key that contains' : 'contains'} a control character or an invalid character (not allowed)`, visible(text));
+  throw refuse(field, `${field} ${what === 'key' ? 'has a key that contains' : 'contains'} ` +
+    'a control character or an invalid character (not allowed)', visible(text));
 }
 
 /** The offending text with every control character escaped, so the error itself cannot carry one. */

@@ -26,7 +26,7 @@ const check: ResourceDef = {
   },
 };
 
-test('a field declared `when` is checked and required for its discriminator values, and left to the behaviour for the others', () => {
+test('a field declared `when` is checked, required for its discriminator values, left to behaviour otherwise', () => {
   const ajv = new Ajv({ strict: false });
   const create = ajv.compile(bodySchema(check, 'create'));
   assert.equal(create({ typeId: 'DOMAIN', domains: ['corp'] }), true);

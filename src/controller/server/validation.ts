@@ -67,7 +67,8 @@ export function toValidationError(error: ErrorObject | undefined, body: unknown)
     field = path.join('.');
     reason = `${field} is not a known field`;
   } else if (error.keyword === 'enum') {
-    reason = `${field} must be one of: ${(error.params as { allowedValues: unknown[] }).allowedValues.filter((v) => v !== null).join(', ')}`;
+    const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.filter((v) => v !== null);
+    reason = `${field} must be one of: ${allowed.join(', ')}`;
   } else if (error.keyword === 'pattern' && path.length > 0) {
     reason = `${field} may not start with # or @ (attributes are plain names)`;
   }

@@ -83,7 +83,8 @@ export class Integrity {
     // With the writers of the index held off, what is read is one state: none of them is half-way through.
     await this.driver.hold('access-index');
     for (const { policyId, missing, extra } of await index.drift()) {
-      const what = `access index of ${index.policy.label} '${policyId}' (${index.field}): ${missing} selected entities missing, ${extra} extra`;
+      const what = `access index of ${index.policy.label} '${policyId}' (${index.field}): ` +
+        `${missing} selected entities missing, ${extra} extra`;
       if (fix) await index.rebuild(policyId);
       report({ description: fix ? `${what}: rebuilt from its roles` : what, fixed: fix });
     }
@@ -102,8 +103,9 @@ export class Integrity {
     const installed = await this.driver.get<{ n: number }>("SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'amcheck'");
     if (!installed?.n) return;
     const indexes = await this.driver.all<{ name: string }>(
-      "SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam " +
-        "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE am.amname = 'btree' AND n.nspname = current_schema() ORDER BY c.relname",
+      'SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid ' +
+        'JOIN pg_am am ON am.oid = c.relam JOIN pg_namespace n ON n.oid = c.relnamespace ' +
+        "WHERE am.amname = 'btree' AND n.nspname = current_schema() ORDER BY c.relname",
     );
     for (const { name } of indexes) {
       try {
@@ -143,10 +145,12 @@ export class Integrity {
 
     // Side rows whose owner is gone (a foreign key that was not enforced when the owner went).
     const orphans = await this.driver.all<{ ownerId: string; value: string }>(
-      `SELECT s."ownerId" AS "ownerId", s."value" AS value FROM ${side} s WHERE NOT EXISTS (SELECT 1 FROM ${owners} o WHERE o."id" = s."ownerId") ORDER BY s."ownerId", s."value"`,
+      `SELECT s."ownerId" AS "ownerId", s."value" AS value FROM ${side} s WHERE NOT EXISTS ` +
+        `(SELECT 1 FROM ${owners} o WHERE o."id" = s."ownerId") ORDER BY s."ownerId", s."value"`,
     );
     for (const o of orphans) {
-      const what = `${setTableName(def, field)}: '${o.value}' belongs to ${def.table} '${o.ownerId}', which does not exist`;
+      const what = `${setTableName(def, field)}: '${o.value}' belongs ` +
+        `to ${def.table} '${o.ownerId}', which does not exist`;
       if (fix) await this.driver.run(`DELETE FROM ${side} WHERE "ownerId" = ? AND "value" = ?`, [o.ownerId, o.value]);
       report({ description: fix ? `${what}: removed` : what, fixed: fix });
     }
@@ -200,7 +204,8 @@ export class Integrity {
       const missing = [...expected].filter((v) => !actual.has(v));
       const extra = [...actual].filter((v) => !expected.has(v));
       if (missing.length === 0 && extra.length === 0) continue;
-      const what = `${where}: the side table ${setTableName(def, field)} disagrees with the stored value (missing ${JSON.stringify(missing)}, extra ${JSON.stringify(extra)})`;
+      const what = `${where}: the side table ${setTableName(def, field)} disagrees with the stored ` +
+        `value (missing ${JSON.stringify(missing)}, extra ${JSON.stringify(extra)})`;
       if (fix) {
         await this.driver.run(`DELETE FROM ${side} WHERE "ownerId" = ?`, [row.id]);
         if (expected.size > 0) {
@@ -221,8 +226,8 @@ export class Integrity {
       throw new ApiError('SNAPSHOT_NOT_SUPPORTED', {
         status: 501,
         message:
-          'this controller keeps its data in PostgreSQL, whose backups are the database server\'s job: use pg_dump (or your ' +
-          'database service\'s snapshots); the controller snapshots only its embedded SQLite database',
+          "this controller keeps its data in PostgreSQL, whose backups are the database server's job: use pg_dump " +
+          "(or your database service's snapshots); the controller snapshots only its embedded SQLite database",
       });
     }
     const main = (await this.driver.all<{ name: string; file: string }>('PRAGMA database_list')).find((d) => d.name === 'main');

@@ -4,7 +4,7 @@ import { keptUntilWritten } from './kept-until-written.js';
 import { Store } from './store.js';
 
 describe('keptUntilWritten', () => {
-  it('reads once, again after a write to a watched resource or one made outside repositories, not after others', async () => {
+  it('reads once, again after a write to a watched resource or outside repositories, not after others', async () => {
     const store = await Store.open({ sqlite: ':memory:' });
     try {
       let reads = 0;

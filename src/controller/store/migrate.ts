@@ -20,7 +20,8 @@ export function renderOp(dialect: Dialect, op: SchemaOp): string {
   }
 }
 
-const HISTORY = `CREATE TABLE IF NOT EXISTS "schema_migrations" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`;
+const HISTORY = 'CREATE TABLE IF NOT EXISTS "schema_migrations" ("id" INTEGER ' +
+  'PRIMARY KEY, "name" TEXT NOT NULL, "appliedAt" TEXT NOT NULL)';
 
 /**
  * Brings the database to the last recorded migration: each pending one in its own transaction with its row in

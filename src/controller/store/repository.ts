@@ -28,7 +28,10 @@ export interface LookupOptions {
   include?: Record<string, readonly string[]>;
 }
 
-/** Conditions on stored scalar fields: a value, a list of values (any of them), null (no value), below a bound, or not a value. */
+/**
+ * Conditions on stored scalar fields: a value, a list of values (any of them), null (no value),
+ * below a bound, or not a value.
+ */
 export type Where = Record<string, string | number | boolean | null | readonly string[] | { lt: string | number } | { ne: string }>;
 
 /** Restricts a list to part of the resource, e.g. one identity's authenticators or the configs of a service. */
@@ -160,7 +163,8 @@ export class Repository {
       .filter(([, f]) => f.type.kind === 'ref' && f.type.as && isStored(f))
       .map(([name, f]) => {
         const target = resolve((f.type as { resource: string }).resource);
-        return `, (SELECT r."name" FROM ${quote(target.table)} r WHERE r."id" = e.${quote(name)}) AS ${quote(`ref:${name}`)}`;
+        return `, (SELECT r."name" FROM ${quote(target.table)} r WHERE ` +
+          `r."id" = e.${quote(name)}) AS ${quote(`ref:${name}`)}`;
       })
       .join('');
   }
@@ -245,7 +249,8 @@ export class Repository {
     const { limit, offset } = pageBounds(compiled, params);
     const total = (await this.driver.get<{ n: number }>(`SELECT count(*) AS n FROM ${this.table} e WHERE ${where.sql}`, where.params))!.n;
     const rows = await this.driver.all<Record<string, unknown>>(
-      `SELECT e.*${this.refSelect} FROM ${this.table} e WHERE ${where.sql} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
+      `SELECT e.*${this.refSelect} FROM ${this.table} e WHERE ` +
+        `${where.sql} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
       [...where.params, limit ?? MAX_ALL_ROWS, offset],
     );
     return { rows: rows.map((r) => this.decode(r)), totalCount: total, limit: reportedLimit(limit, total), offset };
@@ -302,10 +307,12 @@ export class Repository {
     if ('ids' in scope) return this.dialect.inList(raw('e."id"'), scope.ids);
     if ('memberOf' in scope) {
       const { def, field, ownerId } = scope.memberOf;
-      return sql`e."id" IN (SELECT s."value" FROM ${raw(quote(setTableName(def, field)))} s WHERE s."ownerId" = ${param(ownerId)})`;
+      const members = raw(quote(setTableName(def, field)));
+      return sql`e."id" IN (SELECT s."value" FROM ${members} s WHERE s."ownerId" = ${param(ownerId)})`;
     }
     const side = quote(setTableName(this.def, scope.holding.field));
-    return sql`EXISTS (SELECT 1 FROM ${raw(side)} s WHERE s."ownerId" = e."id" AND s."value" = ${param(scope.holding.value)})`;
+    const holding = param(scope.holding.value);
+    return sql`EXISTS (SELECT 1 FROM ${raw(side)} s WHERE s."ownerId" = e."id" AND s."value" = ${holding})`;
   }
 
   /**
@@ -333,7 +340,10 @@ export class Repository {
       const side = raw(quote(setTableName(this.def, field)));
       const found = this.dialect.inList(raw('s."value"'), attrs);
       if ((semantic ?? 'AllOf') === 'AnyOf') parts.push(sql`EXISTS (SELECT 1 FROM ${side} s WHERE s."ownerId" = e."id" AND ${found})`);
-      else parts.push(sql`(SELECT count(DISTINCT s."value") FROM ${side} s WHERE s."ownerId" = e."id" AND ${found}) = ${param(new Set(attrs).size)}`);
+      else {
+        const needed = param(new Set(attrs).size);
+        parts.push(sql`(SELECT count(DISTINCT s."value") FROM ${side} s WHERE s."ownerId" = e."id" AND ${found}) = ${needed}`);
+      }
     }
     return join(parts, ' OR ');
   }
@@ -370,7 +380,9 @@ export class Repository {
     await this.insert(values, { id: values.id, now, isSystem: true });
   }
 
-  /** Updates only the given fields (PATCH semantics); `updatedAt` becomes `now` (bookkeeping writes pass the old value). */
+  /**
+   * Updates only the given fields (PATCH semantics); `updatedAt` becomes `now` (bookkeeping writes pass the old value).
+   */
   async update(id: string, values: Record<string, unknown>, now: string): Promise<void> {
     const sets = ['"updatedAt" = ?'];
     const args: unknown[] = [now];
@@ -516,7 +528,8 @@ export class Repository {
     const holders = `${kind} ${named.join(', ')}${holderIds.length > HOLDERS_NAMED ? ' and others' : ''}`;
     const remove = one ? 'that reference' : 'those references';
     return new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
-      message: `the ${this.def.label} ${target} is referenced by ${holders} (field ${ref.field}); remove ${remove} first`,
+      message: `the ${this.def.label} ${target} is referenced by ` +
+        `${holders} (field ${ref.field}); remove ${remove} first`,
       cause: { field: ref.field, reason: `referenced by ${holders}`, value: id },
     });
   }

@@ -44,7 +44,8 @@ export class RoleIndex {
     await this.driver.run(`DELETE FROM ${this.matches} WHERE "policyId" = ?`, [policyId]);
     const selection = this.selection(roles, semantic);
     if (!selection) return;
-    const insert = sql`INSERT INTO ${raw(this.matches)} ("policyId", "entityId") SELECT CAST(${param(policyId)} AS TEXT), x."entityId" FROM (${selection}) x`;
+    const entities = sql`SELECT CAST(${param(policyId)} AS TEXT), x."entityId" FROM (${selection}) x`;
+    const insert = sql`INSERT INTO ${raw(this.matches)} ("policyId", "entityId") ${entities}`;
     await this.driver.run(insert.sql, insert.params);
   }
 
@@ -65,7 +66,8 @@ export class RoleIndex {
    */
   async drift(): Promise<Array<{ policyId: string; missing: number; extra: number }>> {
     const policies = await this.driver.all<{ id: string; semantic: string | null }>(
-      `SELECT p."id" AS id, ${this.semanticField ? `p.${quote(this.semanticField)}` : 'NULL'} AS semantic FROM ${this.policyTable} p ORDER BY p."id"`,
+      `SELECT p."id" AS id, ${this.semanticField ? `p.${quote(this.semanticField)}` : 'NULL'} ` +
+        `AS semantic FROM ${this.policyTable} p ORDER BY p."id"`,
     );
     const out: Array<{ policyId: string; missing: number; extra: number }> = [];
     for (const p of policies) {
@@ -84,7 +86,8 @@ export class RoleIndex {
   async rebuild(policyId: string): Promise<void> {
     const roles = (await this.driver.all<{ value: string }>(`SELECT "value" AS value FROM ${this.roles} WHERE "ownerId" = ?`, [policyId])).map((r) => r.value);
     const row = await this.driver.get<{ semantic: string | null }>(
-      `SELECT ${this.semanticField ? `p.${quote(this.semanticField)}` : 'NULL'} AS semantic FROM ${this.policyTable} p WHERE p."id" = ?`,
+      `SELECT ${this.semanticField ? `p.${quote(this.semanticField)}` : 'NULL'} ` +
+        `AS semantic FROM ${this.policyTable} p WHERE p."id" = ?`,
       [policyId],
     );
     await this.refreshPolicy(policyId, roles, row?.semantic);
@@ -100,9 +103,9 @@ export class RoleIndex {
     if (attributes.length) {
       // AnyOf: any one of the attributes; AllOf: every one (the side table holds each value once per owner).
       const needed = semantic === 'AnyOf' ? 1 : attributes.length;
-      parts.push(
-        sql`SELECT a."ownerId" AS "entityId" FROM ${raw(this.attributes)} a WHERE ${dialect.inList(raw('a."value"'), attributes)} GROUP BY a."ownerId" HAVING count(*) >= ${param(needed)}`,
-      );
+      const matching = dialect.inList(raw('a."value"'), attributes);
+      const owners = sql`SELECT a."ownerId" AS "entityId" FROM ${raw(this.attributes)} a WHERE ${matching}`;
+      parts.push(sql`${owners} GROUP BY a."ownerId" HAVING count(*) >= ${param(needed)}`);
     }
     return parts.length === 2 ? sql`${parts[0]} UNION ${parts[1]}` : parts[0];
   }
@@ -120,7 +123,8 @@ export class RoleIndex {
     const hits = dialect.inList(raw('r."value"'), wanted);
     const semantic = this.semanticField ? `p.${quote(this.semanticField)}` : `'AllOf'`;
     const candidates = await this.driver.all<{ policyId: string; value: string; semantic: string | null }>(
-      `SELECT r."ownerId" AS "policyId", r."value" AS value, ${semantic} AS semantic FROM ${this.roles} r JOIN ${this.policyTable} p ON p."id" = r."ownerId" WHERE ${hits.sql}`,
+      `SELECT r."ownerId" AS "policyId", r."value" AS value, ${semantic} AS semantic FROM ` +
+        `${this.roles} r JOIN ${this.policyTable} p ON p."id" = r."ownerId" WHERE ${hits.sql}`,
       hits.params,
     );
     const chosen = new Set<string>();
@@ -154,12 +158,14 @@ export class RoleIndex {
    * fields have those values (`{type: 'Dial'}`).
    */
   selecting(entityId: string, policyWhere: PolicyWhere = {}): Fragment {
-    let text = `SELECT s."id" FROM (SELECT m."policyId" AS "id" FROM ${this.matches} m WHERE m."entityId" = ? UNION SELECT r."ownerId" AS "id" FROM ${this.roles} r WHERE r."value" = '#all') s`;
+    let text = `SELECT s."id" FROM (SELECT m."policyId" AS "id" FROM ${this.matches} m WHERE m."entityId" = ? ` +
+      `UNION SELECT r."ownerId" AS "id" FROM ${this.roles} r WHERE r."value" = '#all') s`;
     const params: unknown[] = [entityId];
     const fields = Object.keys(policyWhere);
     if (fields.length) {
       for (const f of fields) if (!this.policy.fields[f]) throw new Error(`${this.policy.name} has no field '${f}'`);
-      text += ` JOIN ${this.policyTable} p ON p."id" = s."id" WHERE ${fields.map((f) => `p.${quote(f)} = ?`).join(' AND ')}`;
+      text += ` JOIN ${this.policyTable} p ON p."id" = s."id" WHERE ` +
+        `${fields.map((f) => `p.${quote(f)} = ?`).join(' AND ')}`;
       params.push(...fields.map((f) => policyWhere[f]));
     }
     return { sql: text, params };
@@ -175,7 +181,8 @@ export class RoleIndex {
 
   /** `entity` is selected by one of the policies, by id or attribute (`#all` is the caller's: see anySelectsAll). */
   selectedBy(entityColumn: string, policyIds: readonly string[]): Fragment {
-    return sql`${raw(entityColumn)} IN (SELECT m."entityId" FROM ${raw(this.matches)} m WHERE ${this.driver.dialect.inList(raw('m."policyId"'), policyIds)})`;
+    const inPolicies = this.driver.dialect.inList(raw('m."policyId"'), policyIds);
+    return sql`${raw(entityColumn)} IN (SELECT m."entityId" FROM ${raw(this.matches)} m WHERE ${inPolicies})`;
   }
 
   /** Of these entities, the ones the policies select (for permissions on a page of services). */
@@ -183,7 +190,9 @@ export class RoleIndex {
     if (policyIds.length === 0 || entityIds.length === 0) return new Set();
     if (await this.anySelectsAll(policyIds)) return new Set(entityIds);
     const dialect = this.driver.dialect;
-    const cond = sql`${dialect.inList(raw('m."policyId"'), policyIds)} AND ${dialect.inList(raw('m."entityId"'), entityIds)}`;
+    const inPolicies = dialect.inList(raw('m."policyId"'), policyIds);
+    const inEntities = dialect.inList(raw('m."entityId"'), entityIds);
+    const cond = sql`${inPolicies} AND ${inEntities}`;
     const rows = await this.driver.all<{ entityId: string }>(`SELECT DISTINCT m."entityId" AS "entityId" FROM ${this.matches} m WHERE ${cond.sql}`, cond.params);
     return new Set(rows.map((r) => r.entityId));
   }
@@ -197,7 +206,9 @@ export class RoleIndex {
     if (policyIds.length === 0 || entityIds.length === 0) return out;
     const all = await this.selectingAll(policyIds);
     const dialect = this.driver.dialect;
-    const cond = sql`${dialect.inList(raw('m."policyId"'), policyIds)} AND ${dialect.inList(raw('m."entityId"'), entityIds)}`;
+    const inPolicies = dialect.inList(raw('m."policyId"'), policyIds);
+    const inEntities = dialect.inList(raw('m."entityId"'), entityIds);
+    const cond = sql`${inPolicies} AND ${inEntities}`;
     for (const r of await this.matchPairs(cond)) out.get(r.entityId)?.push(r.policyId);
     for (const list of out.values()) list.push(...all.filter((id) => !list.includes(id)));
     return out;

@@ -102,7 +102,9 @@ function columnType(field: FieldDef): ColumnType {
   }
 }
 
-/** The field's default as an SQL default (booleans 0/1, structures as JSON text), so rows that predate a column get it. */
+/**
+ * The field's default as an SQL default (booleans 0/1, structures as JSON text), so rows that predate a column get it.
+ */
 function sqlDefault(value: unknown): string | number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'boolean') return Number(value);

@@ -49,8 +49,9 @@ describe('loading the SQLite native module', () => {
     // What Node throws for an addon compiled against another ABI (a real one needs a second Node to build).
     const thrown = Object.assign(
       new Error(
-        "The module '/x/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 127. " +
-          'This version of Node.js requires\nNODE_MODULE_VERSION 115. Please try re-compiling or re-installing\nthe module.',
+        "The module '/x/better_sqlite3.node'\nwas compiled against a different Node.js version using\n" +
+          'NODE_MODULE_VERSION 127. This version of Node.js requires\nNODE_MODULE_VERSION 115. ' +
+          'Please try re-compiling or re-installing\nthe module.',
       ),
       { code: 'ERR_DLOPEN_FAILED' },
     );

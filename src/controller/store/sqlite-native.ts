@@ -14,7 +14,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 export type SqliteNativeProblem = 'missing' | 'node-version' | 'load-failed' | 'not-installed';
 
 const FIX = 'rebuild it with: npm rebuild better-sqlite3';
-const FROM_SOURCE = 'without network access to a prebuilt binary it compiles from source: that needs python3, make, a C++ compiler and Node.js headers';
+const FROM_SOURCE = 'without network access to a prebuilt binary it compiles from ' +
+  'source: that needs python3, make, a C++ compiler and Node.js headers';
 
 /** better-sqlite3 or its native binding cannot be loaded. `details` are the lines that say how to fix it. */
 export class SqliteNativeError extends Error {

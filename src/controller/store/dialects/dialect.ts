@@ -59,5 +59,6 @@ export function renderCreateIndex(index: IndexModel): string {
         .map(([c, v]) => `${q(c)} = '${v.replace(/'/g, "''")}'`)
         .join(' AND ')}`
     : '';
-  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${q(index.name)} ON ${q(index.table)} (${index.columns.map(q).join(', ')})${where}`;
+  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${q(index.name)} ON ` +
+    `${q(index.table)} (${index.columns.map(q).join(', ')})${where}`;
 }

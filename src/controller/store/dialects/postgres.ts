@@ -53,7 +53,9 @@ function typedTag(json: Fragment, text: Fragment, type: Fragment, view: TagView)
       return sql`(CASE WHEN ${type} IN ('string', 'number') THEN ${text} END)`;
     case 'boolean':
       return sql`(CASE ${type} WHEN 'boolean' THEN (CASE WHEN (${json})::boolean THEN 1 ELSE 0 END) END)`;
-    case 'datetime':
-      return sql`(CASE WHEN ${type} = 'string' AND ${text} ~ ${param(ISO_DATETIME)} THEN to_char((${text})::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END)`;
+    case 'datetime': {
+      const utc = sql`to_char((${text})::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+      return sql`(CASE WHEN ${type} = 'string' AND ${text} ~ ${param(ISO_DATETIME)} THEN ${utc} END)`;
+    }
   }
 }

@@ -1,4 +1,5 @@
-// Recorded by `npm run schema:migration -- one-password-per-identity`. Never edit a migration that has shipped: record a new one.
+// Recorded by `npm run schema:migration -- one-password-per-identity`.
+// Never edit a migration that has shipped: record a new one.
 import type { Migration } from '../schema-diff.js';
 
 export const migration: Migration = {
