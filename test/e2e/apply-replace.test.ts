@@ -94,7 +94,8 @@ describe('ctl apply --replace', () => {
     const dry = await f.cli.expect(0, ['apply', '-f', file, '--replace', '--dry-run']);
     assert.match(dry.stderr, /^-\/\+ replace service "web"/m);
     const refused = await f.cli.expect(3, ['apply', '-f', file, '--replace']);
-    assert.match(refused.stderr, /not deleting 1 entity \(1 to create again\) without confirmation: nothing was written/);
+    const declined = /not deleting 1 entity \(1 to create again\) without confirmation: nothing was written/;
+    assert.match(refused.stderr, declined);
     assert.match(refused.stderr, /--yes/);
     const web = await named('services', 'web');
     assert.deepEqual([web.id, web.encryptionRequired], [oldId, true]);
@@ -116,7 +117,8 @@ describe('ctl apply --replace', () => {
 
   it('refuses a replace that a reference refusing the delete holds, naming it, and writes nothing', async () => {
     const held = path.join(f.tmp, 'held.yaml');
-    await writeFile(held, stringify({ configTypes: [{ name: 'web.v1', schema: { type: 'object' }, target: 'router' }] }));
+    const type = { name: 'web.v1', schema: { type: 'object' }, target: 'router' };
+    await writeFile(held, stringify({ configTypes: [type] }));
     const r = await f.cli.expect(6, ['apply', '-f', held, '--replace', '--yes']);
     const line = '! conflict config type "web.v1": target "service" → "router" (target cannot change after create; ' +
       'held by config "web-cfg" (configType), which refuses its delete)';
@@ -143,5 +145,31 @@ describe('ctl apply --replace', () => {
     assert.equal((await named('config-types', 'web.v1')).target, 'router');
     assert.deepEqual((await named('services', 'web')).configs, [config.id]);
     await f.cli.expect(0, ['diff', '-f', both]);
+  });
+
+  it('puts the old entity back, and what held it, when the controller refuses the new one', async () => {
+    const type = await create('config-types', { name: 'strict.v1', schema: { type: 'object' } });
+    for (const name of ['strict-a', 'strict-b']) await create('configs', { name, configTypeId: type, data: {} });
+    const api = await create('services', { name: 'api', encryptionRequired: true, roleAttributes: ['x'] });
+    const bind = { type: 'Bind', semantic: 'AnyOf', identityRoles: ['#all'], serviceRoles: [`@${api}`] };
+    await create('service-policies', { name: 'outside-api', ...bind });
+    // Two configs of one type on a service: the controller refuses the create, after the old service was deleted.
+    const p = path.join(f.tmp, 'refused.yaml');
+    const service = { name: 'api', encryptionRequired: false, configs: ['strict-a', 'strict-b'] };
+    await writeFile(p, stringify({ services: [service] }));
+    const r = await f.cli.expect(6, ['apply', '-f', p, '--replace', '--yes']);
+    assert.match(r.stderr, /^failed: replace service "api": /m);
+    assert.match(r.stderr, /^restored: service "api" as it was, with a new id, and what held it$/m);
+    assert.match(r.stderr, /^Applied: 0 created, 0 updated, 0 deleted, 0 replaced, 1 re-pointed\.$/m);
+    const restored = await named('services', 'api');
+    assert.notEqual(restored.id, api);
+    assert.deepEqual([restored.encryptionRequired, restored.roleAttributes], [true, ['x']]);
+    assert.deepEqual((await named('service-policies', 'outside-api')).serviceRoles, [`@${restored.id}`]);
+    await writeFile(p, stringify({ services: [{ ...service, configs: ['strict-a'] }] }));
+    const again = await f.cli.expect(0, ['apply', '-f', p, '--replace', '--yes']);
+    assert.match(again.stderr, /^~ re-point service policy "outside-api": serviceRoles to the new "api"$/m);
+    const replaced = await named('services', 'api');
+    assert.equal(replaced.encryptionRequired, false);
+    assert.deepEqual((await named('service-policies', 'outside-api')).serviceRoles, [`@${replaced.id}`]);
   });
 });

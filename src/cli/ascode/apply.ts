@@ -6,8 +6,8 @@ import { describeFailure, formatFailure, mostSevere } from '../output/failure.js
 import { asFormat, isHuman } from '../output/formats.js';
 import { serialise } from '../output/render.js';
 import { FILE_HELP, REPLACE_HELP, collectFiles, prepare, requireFiles, showPlan } from './prepare.js';
-import type { Plan } from './plan.js';
-import { counts, outcomeData, planData } from './present.js';
+import type { Change, Plan } from './plan.js';
+import { counts, deletedNotCreated, outcomeData, planData } from './present.js';
 import { reserveJwtFiles, writeJwtFiles } from './jwt-dir.js';
 import { applyPlan } from './write.js';
 import type { Outcome } from './write.js';
@@ -108,18 +108,20 @@ function outcomeLines(outcome: Outcome, why: (error: unknown) => string): string
 }
 
 /**
- * What a run that stopped half way leaves for a person: replaced entities deleted and not created again (the next
- * run creates them), and repoints not made, which no later run can find.
+ * What a run that stopped half way leaves for a person: replaces whose old entity was put back, replaced entities
+ * deleted and not created again (the next run creates them), and repoints not made, which no later run can find.
  */
 function unfinishedReplaces(outcome: Outcome): string[] {
-  const done = new Set(outcome.done);
   const notDone = [...outcome.skipped, ...outcome.failed.map((f) => f.change)];
-  const gone = outcome.removed.filter((c) => !done.has(c));
-  const lines = gone.map((c) => `deleted, not created again: ${c.kind.def.label} "${c.name}" (apply the file again)`);
+  const what = (c: Change) => `${c.kind.def.label} "${c.name}"`;
+  const lines = outcome.restored.map((c) => `restored: ${what(c)} as it was, with a new id, and what held it`);
+  const gone = deletedNotCreated(outcome);
+  lines.push(...gone.map((c) => `deleted, not created again: ${what(c)} (apply the file again)`));
   for (const c of notDone.filter((change) => change.action === 'repoint')) {
-    const fields = Object.entries(c.repoint ?? {}).map(([k, names]) => `${k} must name ${names.join(', ')} again`);
-    lines.push(`not re-pointed: ${c.kind.def.label} "${c.name}": ${fields.join('; ')} (by hand: a later run cannot ` +
-      'find it)');
+    const label = c.replaced?.[0].kind.def.label;
+    const named = (names: string[]) => names.map((n) => `${label} "${n}"`).join(', ');
+    const fields = Object.entries(c.repoint ?? {}).map(([k, names]) => `${k} must name ${named(names)} again`);
+    lines.push(`not re-pointed: ${what(c)}: ${fields.join('; ')} (a later run cannot find this: update it by hand)`);
   }
   return lines;
 }

@@ -31,6 +31,8 @@ export interface Change {
   entity?: FileEntity;
   /** The controller's id (update, delete, conflict, replace before its delete, repoint). */
   id?: string;
+  /** Replace: the entity as the controller had it, created again should the new one be refused. */
+  previous?: FileEntity;
   /** Replace: the kind in whose turn the old entity is deleted (its own, or earlier when it holds what goes first). */
   deleteAt?: Kind;
   /** Repoint: the fields to write again, each with the names of the replaced entities it holds. */

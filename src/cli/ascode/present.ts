@@ -67,8 +67,8 @@ export function planData(plan: Plan) {
 }
 
 /**
- * What apply did, as data: what was done, what failed and why, what was not attempted, and the replaced entities
- * that were deleted and not created again.
+ * What apply did, as data: what was done, what failed and why, what was not attempted, the replaces put back as
+ * they were, and the replaced entities that were deleted and not created again.
  */
 export function outcomeData(outcome: Outcome, why: (error: unknown) => string) {
   const ref = (c: Change) => ({ action: c.action, kind: c.kind.def.name, name: c.name });
@@ -76,6 +76,12 @@ export function outcomeData(outcome: Outcome, why: (error: unknown) => string) {
     done: outcome.done.map(ref),
     failed: outcome.failed.map(({ change, error }) => ({ ...ref(change), error: why(error) })),
     notAttempted: outcome.skipped.map(ref),
-    deletedNotCreatedAgain: outcome.removed.filter((c) => !outcome.done.includes(c)).map(ref),
+    restored: outcome.restored.map(ref),
+    deletedNotCreatedAgain: deletedNotCreated(outcome).map(ref),
   };
+}
+
+/** Replaced entities deleted and neither created again from the file nor restored as they were. */
+export function deletedNotCreated(outcome: Outcome): Change[] {
+  return outcome.removed.filter((c) => !outcome.done.includes(c) && !outcome.restored.includes(c));
 }

@@ -68,9 +68,9 @@ export function planReplacements(plan: Plan, network: Network): Plan {
   const replaces = new Map<Change, Change>();
   for (const [conflict] of holders) {
     if (blocked.has(conflict)) continue;
-    const now = (network.document[conflict.kind.key] ?? []).find((e) => e.name === conflict.name);
-    const entity = { ...now, ...(conflict.entity as FileEntity) };
-    replaces.set(conflict, { ...conflict, action: 'replace', entity, deleteAt: conflict.kind });
+    const previous = (network.document[conflict.kind.key] ?? []).find((e) => e.name === conflict.name) as FileEntity;
+    const entity = { ...previous, ...(conflict.entity as FileEntity) };
+    replaces.set(conflict, { ...conflict, action: 'replace', entity, previous, deleteAt: conflict.kind });
   }
   orderDeletes(replaces, holders, byEntity);
   const repoints = repointsOf(replaces, holders, byEntity);

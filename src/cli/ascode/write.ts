@@ -16,8 +16,10 @@ export interface Outcome {
   failed: Array<{ change: Change; error: unknown }>;
   /** Not attempted: a kind before theirs failed, so what they name may be missing. */
   skipped: Change[];
-  /** Replaces whose old entity was deleted: one not also done was deleted and not created again. */
+  /** Replaces whose old entity was deleted: one neither done nor restored was deleted and not created again. */
   removed: Change[];
+  /** Replaces whose create was refused, their old entity created again as it was (with a new id). */
+  restored: Change[];
 }
 
 /** One step of a run: changes written together, and whether their work completes them. */
@@ -34,22 +36,39 @@ interface Step {
  * Sends the plan kind by kind in dependency order, then the deletes of --prune in reverse order; the writes of one
  * kind together (at most CONCURRENCY at a time). In a kind's turn: the replaced entities that hold one of its
  * replaced ones by a refusing reference are deleted; its creates, updates and replaces (delete, then create) are
- * sent; then what named its replaced entities by id is re-pointed to the new ones. After a kind with a failure it
- * stops, but for those repoints: later kinds may name what failed. Running the same file again picks up where this
- * stopped, since the plan is made from what the controller then has.
+ * sent; then what named its replaced entities by id is re-pointed to the new ones. A replace whose create is
+ * refused creates the old entity again as it was, and what held it is re-pointed to that: a later run finds the
+ * conflict again rather than an entity whose holders it cannot know. After a kind with a failure it stops, but for
+ * those repoints: later kinds may name what failed. Running the same file again picks up where this stopped, since
+ * the plan is made from what the controller then has.
  */
 export async function applyPlan(api: ApiClient, plan: Plan, network: Network): Promise<Outcome> {
-  const outcome: Outcome = { done: [], failed: [], skipped: [], removed: [] };
+  const outcome: Outcome = { done: [], failed: [], skipped: [], removed: [], restored: [] };
   const removeOld = async (change: Change) => {
     await remove(api, change);
     if (change.action === 'replace') outcome.removed.push(change);
   };
-  const send = async (change: Change) => {
-    if (change.action === 'replace' && change.deleteAt === change.kind) await removeOld(change);
-    await write(api, change, network);
+  const restore = async (change: Change) => {
+    try {
+      change.id = await create(api, change.kind, change.previous as FileEntity, network);
+      outcome.restored.push(change);
+    } catch {
+      // Left deleted: the outcome lists it, and the repoints that now cannot be made.
+    }
   };
+  const send = async (change: Change) => {
+    if (change.action !== 'replace') return write(api, change, network);
+    if (change.deleteAt === change.kind) await removeOld(change);
+    try {
+      await write(api, change, network);
+    } catch (error) {
+      await restore(change);
+      throw error;
+    }
+  };
+  const isNew = (c: Change) => outcome.done.includes(c) || outcome.restored.includes(c);
   for (const step of steps(plan, removeOld, send)) {
-    const ready = (c: Change) => step.repoints === true && (c.replaced ?? []).every((r) => outcome.done.includes(r));
+    const ready = (c: Change) => step.repoints === true && (c.replaced ?? []).every(isNew);
     const now = outcome.failed.length === 0 ? step.changes : step.changes.filter(ready);
     outcome.skipped.push(...step.changes.filter((c) => !now.includes(c)));
     await eachLimited(now, async (change) => {
@@ -97,16 +116,21 @@ async function write(api: ApiClient, change: Change, network: Network): Promise<
   const entity = change.entity as FileEntity;
   const target = { api: kind.def.api };
   if (change.action === 'create' || change.action === 'replace') {
-    const body = { ...kind.createDefaults, ...toBody(kind, entity, Object.keys(entity), network) };
-    const created = await api.post<{ id: string }>(entityPath(kind.def), body, target);
-    change.id = created.id;
-    const ids = network.ids.get(kind.def.name) ?? new Map<string, string>();
-    ids.set(entity.name, created.id);
-    network.ids.set(kind.def.name, ids);
+    change.id = await create(api, kind, entity, network);
     return;
   }
   const keys = Object.keys(change.repoint ?? change.fields);
   await api.patch(entityPath(kind.def, change.id), toBody(kind, entity, keys, network), target);
+}
+
+/** Creates `entity`, and from then on writes its name as its new id. */
+async function create(api: ApiClient, kind: Kind, entity: FileEntity, network: Network): Promise<string> {
+  const body = { ...kind.createDefaults, ...toBody(kind, entity, Object.keys(entity), network) };
+  const created = await api.post<{ id: string }>(entityPath(kind.def), body, { api: kind.def.api });
+  const ids = network.ids.get(kind.def.name) ?? new Map<string, string>();
+  ids.set(entity.name, created.id);
+  network.ids.set(kind.def.name, ids);
+  return created.id;
 }
 
 /** The API body of the file's `keys` of an entity: API field names, names of other entities as their ids. */
