@@ -172,4 +172,29 @@ describe('ctl apply --replace', () => {
     assert.equal(replaced.encryptionRequired, false);
     assert.deepEqual((await named('service-policies', 'outside-api')).serviceRoles, [`@${replaced.id}`]);
   });
+
+  it('lists what a run that stops after deleting leaves undone: what to create again, what to re-point', async () => {
+    const type = await create('config-types', { name: 'odd.v1', schema: { type: 'object' } });
+    const cfg = await create('configs', { name: 'odd-cfg', configTypeId: type, data: {} });
+    await create('services', { name: 'odd', encryptionRequired: true, configs: [cfg] });
+    // The config goes before its type; the type's new schema is refused, so the config's turn never comes.
+    const types = [
+      { name: 'odd.v1', schema: { type: 'no-such-type' }, target: 'router' },
+      { name: 'odd.v2', schema: { type: 'object' } },
+    ];
+    const p = path.join(f.tmp, 'stops.yaml');
+    const configs = [{ name: 'odd-cfg', configType: 'odd.v2', data: {} }];
+    await writeFile(p, stringify({ configTypes: types, configs }));
+    const r = await f.cli.expect(6, ['apply', '-f', p, '--replace', '--yes']);
+    assert.match(r.stderr, /^failed: replace config type "odd.v1": /m);
+    assert.match(r.stderr, /^restored: config type "odd.v1" as it was/m);
+    assert.match(r.stderr, /^deleted, not created again: config "odd-cfg" \(apply the file again\)$/m);
+    const repoint = 'not re-pointed: service "odd": configs must name config "odd-cfg" again';
+    assert.ok(r.stderr.split('\n').some((l) => l.startsWith(repoint)), r.stderr);
+    types[0].schema = { type: 'object' };
+    await writeFile(p, stringify({ configTypes: types, configs }));
+    const again = await f.cli.expect(0, ['apply', '-f', p, '--replace', '--yes']);
+    assert.match(again.stderr, /^\+ create config "odd-cfg"$/m);
+    assert.deepEqual((await named('services', 'odd')).configs, [], 'what was not re-pointed stays so');
+  });
 });
