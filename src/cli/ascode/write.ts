@@ -69,8 +69,9 @@ export async function applyPlan(api: ApiClient, plan: Plan, network: Network): P
   const isNew = (c: Change) => outcome.done.includes(c) || outcome.restored.includes(c);
   for (const step of steps(plan, removeOld, send)) {
     const ready = (c: Change) => step.repoints === true && (c.replaced ?? []).every(isNew);
-    const now = outcome.failed.length === 0 ? step.changes : step.changes.filter(ready);
-    outcome.skipped.push(...step.changes.filter((c) => !now.includes(c)));
+    const stopped = outcome.failed.length > 0;
+    if (stopped) outcome.skipped.push(...step.changes.filter((c) => !ready(c)));
+    const now = stopped ? step.changes.filter(ready) : step.changes;
     await eachLimited(now, async (change) => {
       try {
         await step.work(change);
