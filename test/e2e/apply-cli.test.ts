@@ -114,7 +114,7 @@ describe('ctl diff and ctl apply', () => {
     doc.identities[0].roleAttributes = ['sales', 'eu'];
     await writeFile(file, stringify(doc));
     const plan = JSON.parse((await target.cli.expect(2, ['diff', '-f', file, '-o', 'json'])).stdout);
-    assert.deepEqual(plan.summary, { create: 0, update: 2, delete: 0, conflict: 0 });
+    assert.deepEqual(plan.summary, { create: 0, update: 2, delete: 0, conflict: 0, replace: 0, repoint: 0 });
     assert.deepEqual(plan.changes[0], {
       action: 'update',
       kind: 'service',

@@ -3,10 +3,11 @@ import { ChangesPending } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { asFormat } from '../output/formats.js';
-import { FILE_HELP, collectFiles, prepare, requireFiles, showPlan } from './prepare.js';
+import { FILE_HELP, REPLACE_HELP, collectFiles, prepare, requireFiles, showPlan } from './prepare.js';
 
 export interface DiffOptions {
   files: string[];
+  replace: boolean;
 }
 
 export function buildDiff(deps: Deps, run = runDiff) {
@@ -14,14 +15,15 @@ export function buildDiff(deps: Deps, run = runDiff) {
     description:
       'Show what `ctl apply` would change to make the controller match the network file: exit 0 when nothing, ' +
       '2 when something would change (1 or another code on errors). Writes nothing.',
-    examples: ['ctl diff -f net.yaml', 'ctl diff -f net/ -o json'],
+    examples: ['ctl diff -f net.yaml', 'ctl diff -f net/ -o json', 'ctl diff -f net.yaml --replace'],
   })
     .option('-f, --file <path>', FILE_HELP, collectFiles)
-    .action(async (opts) => run({ files: requireFiles(opts.file) }, deps));
+    .option('--replace', 'plan as `ctl apply --replace` would: ' + REPLACE_HELP)
+    .action(async (opts) => run({ files: requireFiles(opts.file), replace: Boolean(opts.replace) }, deps));
 }
 
 export async function runDiff(opts: DiffOptions, deps: Deps): Promise<void> {
-  const { plan } = await prepare(opts.files, deps);
+  const { plan } = await prepare(opts.files, deps, { replace: opts.replace });
   await showPlan(deps.io, plan, asFormat(deps.globals().output));
   if (plan.changes.length > 0) throw new ChangesPending();
 }

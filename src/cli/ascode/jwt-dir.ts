@@ -11,14 +11,16 @@ import type { Outcome } from './write.js';
 type JwtFiles = Map<Change, { path: string; file: SecretFile }>;
 
 /**
- * Claims `DIR/<name>.jwt` (mode 0600) for every create of a kind that hands out an enrollment JWT, before any
- * write: an existing file is refused unless `force`, so a run never creates an entity whose JWT it cannot save.
+ * Claims `DIR/<name>.jwt` (mode 0600) for every create (or replace) of a kind that hands out an enrollment JWT,
+ * before any write: an existing file is refused unless `force`, so a run never creates an entity whose JWT it
+ * cannot save.
  */
 export async function reserveJwtFiles(plan: Plan, dir: string, force: boolean): Promise<JwtFiles> {
   const files: JwtFiles = new Map();
   try {
     for (const change of plan.changes) {
-      if (change.action !== 'create' || !change.kind.enrollmentJwt) continue;
+      const creates = change.action === 'create' || change.action === 'replace';
+      if (!creates || !change.kind.enrollmentJwt) continue;
       const p = path.join(dir, `${fileName(change.name)}.jwt`);
       files.set(change, { path: p, file: await reserveSecretFile(p, { force, flag: '--jwt-dir' }) });
     }

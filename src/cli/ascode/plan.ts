@@ -10,9 +10,12 @@ import { checkConfigData } from './config-data.js';
 import { nestedNames } from './nested.js';
 import type { Network } from './network.js';
 
-export type Action = 'create' | 'update' | 'delete' | 'conflict';
+export type Action = 'create' | 'update' | 'delete' | 'conflict' | 'replace' | 'repoint';
 
-/** One change of the plan. Fields are named as the file names them; `from` absent on create, `to` on delete. */
+/**
+ * One change of the plan. Fields are named as the file names them; `from` absent on create, `to` on delete. With
+ * --replace a conflict becomes a replace (delete, then create), and what names the replaced entity by id a repoint.
+ */
 export interface Change {
   action: Action;
   kind: Kind;
@@ -21,10 +24,21 @@ export interface Change {
   fields: Record<string, { from?: unknown; to?: unknown }>;
   /** Why a conflict cannot be applied. */
   reason?: string;
-  /** The entity as the file states it (create, update, conflict). */
+  /**
+   * The entity as the file states it (create, update, conflict); for a replace, over what the controller has (what
+   * the file leaves out is kept); for a repoint, as the controller has it.
+   */
   entity?: FileEntity;
-  /** The controller's id (update, delete, conflict). */
+  /** The controller's id (update, delete, conflict, replace before its delete, repoint). */
   id?: string;
+  /** Replace: the entity as the controller had it, created again should the new one be refused. */
+  previous?: FileEntity;
+  /** Replace: the kind in whose turn the old entity is deleted (its own, or earlier when it holds what goes first). */
+  deleteAt?: Kind;
+  /** Repoint: the fields to write again, each with the names of the replaced entities it holds. */
+  repoint?: Record<string, string[]>;
+  /** Repoint: the replaces whose new ids it writes, all of one kind. */
+  replaced?: Change[];
 }
 
 export interface Plan {
@@ -147,7 +161,7 @@ function checkReferences(declaration: Declaration, network: Network): void {
 }
 
 /** The entity names a stated value gives (`@name` of roles; not `#attribute` nor `#all`). */
-function namesIn(def: FieldDef, value: unknown): string[] {
+export function namesIn(def: FieldDef, value: unknown): string[] {
   if (value === undefined || value === null) return [];
   if (def.type.kind === 'ref') return [String(value)];
   if (def.type.kind === 'refList') return (value as unknown[]).map(String);

@@ -9,9 +9,13 @@ import { KINDS } from './kinds.js';
 import { readNetwork } from './network.js';
 import { planChanges } from './plan.js';
 import type { Plan } from './plan.js';
+import { holderKinds, planReplacements } from './replace.js';
 import { planData, planLines } from './present.js';
 
 export const FILE_HELP = 'a network file, or a directory of *.yaml, *.yml and *.json files (repeatable)';
+export const REPLACE_HELP =
+  'delete and create again each entity whose file changes a field fixed after create (a conflict without it); ' +
+  'what names it by id is re-pointed to the new one';
 
 /** The files given with -f, repeatable: `-f a.yaml -f dir/`. */
 export function collectFiles(value: string, previous: string[] = []): string[] {
@@ -23,15 +27,29 @@ export function requireFiles(files: readonly string[] | undefined): string[] {
   return [...files];
 }
 
+/** How a plan is made: with the deletes of --prune, with the conflicts replaced (--replace). */
+export interface PlanOptions {
+  prune?: boolean;
+  replace?: boolean;
+}
+
 /**
  * The shared first half of diff and apply: the whole declaration read and checked, the controller's network read
- * for the kinds it declares, and the plan made from the two. Nothing is written.
+ * for the kinds it declares, and the plan made from the two. With --replace and a conflict, the network is read
+ * again with every kind that can name a conflicting entity, to find what must be re-pointed. Nothing is written.
  */
-export async function prepare(files: readonly string[], deps: Deps, prune = false) {
+export async function prepare(files: readonly string[], deps: Deps, options: PlanOptions = {}) {
   const declaration = await readDeclaration(files);
   for (const note of declaration.notes) deps.io.info(note);
-  const network = await readNetwork(await deps.api(), KINDS.filter((k) => declaration.kinds.has(k)));
-  return { plan: planChanges(declaration, network, prune), network };
+  const api = await deps.api();
+  const declared = KINDS.filter((k) => declaration.kinds.has(k));
+  const network = await readNetwork(api, declared);
+  const plan = planChanges(declaration, network, options.prune);
+  const conflicting = new Set(plan.changes.filter((c) => c.action === 'conflict').map((c) => c.kind.def.name));
+  if (!options.replace || conflicting.size === 0) return { plan, network };
+  const holders = holderKinds(conflicting);
+  const wider = await readNetwork(api, KINDS.filter((k) => declared.includes(k) || holders.includes(k)));
+  return { plan: planReplacements(planChanges(declaration, wider, options.prune), wider), network: wider };
 }
 
 /** The plan on stderr for a person, or as data on stdout for a program. */
