@@ -32,7 +32,7 @@ export const configType: ResourceDef = {
       default: {},
     },
     target: {
-      type: { kind: 'enum', values: ['service', 'router', 'other'] },
+      type: { kind: 'enum', values: ['service', 'router'] },
       // Fixed at creation, as in OpenZiti (its update models have no target, and its store refuses a change).
       description: 'What configs of this type configure; set at creation only',
       create: 'optional',

@@ -144,6 +144,14 @@ for (const store of storesUnderTest()) {
       assert.equal((await t.admin.request('GET', `/config-types/${res.body.data.id}`)).body.data.target, 'router', 'a replace keeps it');
     });
 
+    it('refuses a target the Swagger document does not list, creating nothing', async () => {
+      const res = await t.admin.request('POST', '/config-types', { json: { name: 'odd-target', target: 'other' } });
+      assert.equal(res.status, 400);
+      assert.equal(res.body.error.cause.field, 'target');
+      const listed = await t.admin.request('GET', `/config-types?filter=${encodeURIComponent('name = "odd-target"')}`);
+      assert.equal(listed.body.meta.pagination.totalCount, 0);
+    });
+
     let made = 0;
     const create = (configTypeId: string, data: unknown) => t.admin.request('POST', '/configs', { json: { name: `builtin-${++made}`, configTypeId, data } });
 
