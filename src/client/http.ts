@@ -1,8 +1,6 @@
 // The one HTTP stack of the CLI: every controller call goes through createApiClient, so timeouts, TLS trust,
 // the session header and error translation behave the same for every command.
-import { loadUndici } from './undici.js';
 import { STATUS_CODES } from 'node:http';
-import type { Dispatcher } from 'undici';
 import { CLIENT_BASE, MANAGEMENT_BASE, SESSION_HEADER } from '../protocol/envelope.js';
 import type { ListEnvelope } from '../protocol/envelope.js';
 import { ApiError } from '../protocol/errors.js';
@@ -10,6 +8,8 @@ import type { ErrorCause } from '../protocol/errors.js';
 import { suggestCommand } from '../console/command-hint.js';
 import type { Selection } from '../console/command-hint.js';
 import type { ConnectionPools } from './pools.js';
+import { createTransport } from './transport.js';
+import type { Transport } from './transport.js';
 import { RequestApiError, TransportError } from './types.js';
 import type { ApiClient, ApiName, ApiResponse, ListQuery, RequestOptions } from './types.js';
 
@@ -105,7 +105,7 @@ export function apiErrorFromResponse(status: number, body: unknown): ApiError {
 }
 
 function errorCode(err: unknown): string | undefined {
-  // Node reports a refused dual-stack connect as an AggregateError; undici sometimes wraps the socket error.
+  // Node reports a refused dual-stack connect as an AggregateError; other layers may wrap the socket error.
   for (let e: unknown = err, depth = 0; isErrorLike(e) && depth < 4; depth++) {
     if (typeof e.code === 'string') return e.code;
     e = Array.isArray(e.errors) && e.errors.length > 0 ? e.errors[0] : e.cause;
@@ -179,7 +179,8 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number, sele
   }
   if (code === 'EPROTO' || code?.startsWith('ERR_SSL_')) {
     // OpenSSL's message is a long internal string; its `reason` ("wrong version number") is what a person can use.
-    const reason = isErrorLike(err) && typeof err.reason === 'string' ? err.reason : raw;
+    // A failed socket write carries the reason only inside its message (`...:SSL routines:FUNCTION:REASON:...`).
+    const reason = isErrorLike(err) && typeof err.reason === 'string' ? err.reason : (/:SSL routines:[^:]*:([^:]+):/.exec(raw)?.[1] ?? raw);
     return new TransportError(`TLS handshake with ${url.origin} failed: ${reason}`, where, 'check that this address serves HTTPS');
   }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
@@ -214,17 +215,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   let token = options.token;
-  let dispatcher: Dispatcher | undefined;
+  let transport: Transport | undefined;
 
-  async function getDispatcher(): Promise<Dispatcher> {
-    if (dispatcher) return dispatcher;
-    const { Agent } = await loadUndici();
+  function getTransport(): Transport {
+    if (transport) return transport;
     // With `ca`, Node verifies the chain against that bundle only (not the system store): the profile's pin.
-    dispatcher = new Agent({
-      connect: { timeout: timeoutMs, ...(options.caPem ? { ca: options.caPem } : {}), ...(options.clientCert ? { cert: options.clientCert.cert, key: options.clientCert.key } : {}) },
-    });
-    options.pools?.opened(dispatcher);
-    return dispatcher;
+    transport = createTransport({ ca: options.caPem, ...options.clientCert });
+    options.pools?.opened(transport);
+    return transport;
   }
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -244,15 +242,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const started = performance.now();
     const trace = (outcome: string) => options.trace?.(`${verb} ${url.href} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
     const exchange = async () => {
-      const { request: send } = await loadUndici();
-      const res = await send(url, {
-        method: verb as Dispatcher.HttpMethod,
-        headers,
-        body: body ?? null,
-        dispatcher: await getDispatcher(),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      return { status: res.statusCode, headers: flattenHeaders(res.headers), text: await res.body.text() };
+      const res = await getTransport().send(url, { method: verb, headers, body, signal: AbortSignal.timeout(timeoutMs) });
+      return { status: res.status, headers: flattenHeaders(res.headers), text: res.text };
     };
     try {
       const answer = await (options.waiting ? options.waiting(url.host, exchange) : exchange());
