@@ -10,6 +10,7 @@ import type { Selection } from '../console/command-hint.js';
 import type { ConnectionPools } from './pools.js';
 import { createTransport } from './transport.js';
 import type { Transport } from './transport.js';
+import type { TlsSessionStore } from './tls-sessions.js';
 import { RequestApiError, TransportError } from './types.js';
 import type { ApiClient, ApiName, ApiResponse, ListQuery, RequestOptions } from './types.js';
 
@@ -37,6 +38,8 @@ export interface ApiClientOptions extends NetOptions {
   token?: string;
   /** A client certificate (PEM chain) and its key, presented on every connection (certificate authentication). */
   clientCert?: { cert: string; key: string };
+  /** Where the TLS session of the last run with this controller is kept, to resume instead of a full handshake. */
+  tlsSessions?: TlsSessionStore;
   /** Called when the controller issues a session token (authenticate); the client also adopts it. */
   onSessionToken?: (token: string) => void;
   /** The options that select the profile this client works for: the commands its errors suggest carry them. */
@@ -220,7 +223,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   function getTransport(): Transport {
     if (transport) return transport;
     // With `ca`, Node verifies the chain against that bundle only (not the system store): the profile's pin.
-    transport = createTransport({ ca: options.caPem, ...options.clientCert });
+    transport = createTransport({ ca: options.caPem, ...options.clientCert, sessions: options.tlsSessions });
     options.pools?.opened(transport);
     return transport;
   }
