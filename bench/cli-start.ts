@@ -54,6 +54,10 @@ export interface Row {
   budget: string;
 }
 
+/** A row as a line of the Markdown table the bench prints. */
+export const markdownRow = (r: Row) =>
+  `| ${r.what} | ${r.value} | ${r.baseline} | ${r.ratio.toFixed(2)}x | ${r.budget} |`;
+
 /** `ctl --help`, a TAB and a noun's help against `node -e ''`, and the same with 40 more nouns in the catalogue. */
 export function startupRows(runs = RUNS): { rows: Row[]; note: string } {
   const work = mkdtempSync(join(tmpdir(), 'ctl-bench-start-'));
@@ -87,6 +91,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   console.log('| measurement | value | baseline | ratio | budget |');
   console.log('|---|---|---|---|---|');
   const { rows, note } = startupRows(runs);
-  for (const r of rows) console.log(`| ${r.what} | ${r.value} | ${r.baseline} | ${r.ratio.toFixed(2)}x | ${r.budget} |`);
+  for (const r of rows) console.log(markdownRow(r));
   if (note) console.log(`\n${note}`);
 }

@@ -22,7 +22,7 @@ import { accessScale } from './access.js';
 import { prepareBaseline } from './baseline.js';
 import { concurrentWrites } from './concurrent-writes.js';
 import { type ControllerProcess, startControllerProcess } from './controller-process.js';
-import { startupRows, startupTimes, type TimedCommand, unsetNote } from './cli-start.js';
+import { markdownRow, startupRows, startupTimes, type TimedCommand, unsetNote } from './cli-start.js';
 import { freshDatabase, type PgCluster, startCluster } from './pg-database.js';
 import { fmt, median } from './stats.js';
 import { throughput } from './throughput.js';
@@ -134,7 +134,7 @@ async function main() {
   if (!flags['no-startup']) {
     console.log('\n| measurement | value | baseline | ratio | budget |\n|---|---|---|---|---|');
     const { rows, note } = startupRows();
-    for (const r of rows) console.log(`| ${r.what} | ${r.value} | ${r.baseline} | ${r.ratio.toFixed(2)}x | ${r.budget} |`);
+    for (const r of rows) console.log(markdownRow(r));
     if (note) notes.push(note);
   }
 

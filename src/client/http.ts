@@ -183,7 +183,8 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number, sele
   if (code === 'EPROTO' || code?.startsWith('ERR_SSL_')) {
     // OpenSSL's message is a long internal string; its `reason` ("wrong version number") is what a person can use.
     // A failed socket write carries the reason only inside its message (`...:SSL routines:FUNCTION:REASON:...`).
-    const reason = isErrorLike(err) && typeof err.reason === 'string' ? err.reason : (/:SSL routines:[^:]*:([^:]+):/.exec(raw)?.[1] ?? raw);
+    const written = /:SSL routines:[^:]*:([^:]+):/.exec(raw)?.[1];
+    const reason = isErrorLike(err) && typeof err.reason === 'string' ? err.reason : (written ?? raw);
     return new TransportError(`TLS handshake with ${url.origin} failed: ${reason}`, where, 'check that this address serves HTTPS');
   }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
@@ -245,7 +246,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const started = performance.now();
     const trace = (outcome: string) => options.trace?.(`${verb} ${url.href} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
     const exchange = async () => {
-      const res = await getTransport().send(url, { method: verb, headers, body, signal: AbortSignal.timeout(timeoutMs) });
+      const signal = AbortSignal.timeout(timeoutMs);
+      const res = await getTransport().send(url, { method: verb, headers, body, signal });
       return { status: res.status, headers: flattenHeaders(res.headers), text: res.text };
     };
     try {

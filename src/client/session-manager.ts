@@ -197,7 +197,8 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
   let oneOff: { baseUrl: string; caPem?: string; token: string } | undefined;
   const store = () => (storePromise ??= openProfileStore({ env, dir: opts.configDir }));
   /** The TLS session kept for a controller under the CA that verifies it, beside the profiles. */
-  const tlsSessions = async (url: string, caPem: string | undefined) => tlsSessionStore((await store()).dir, new URL(url).origin, caPem);
+  const tlsSessions = async (url: string, caPem: string | undefined) =>
+    tlsSessionStore((await store()).dir, new URL(url).origin, caPem);
 
   async function prompter(): Promise<Prompter> {
     if (!opts.prompter) throw new UsageError('cannot prompt here');
@@ -253,9 +254,11 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
    */
   async function authenticate(url: string, caPem: string | undefined, how: LoginMethod, mfa: { totp?: string; interactive: boolean }): Promise<{ token: string; session: CurrentApiSession }> {
     let issued: string | undefined;
-    // A resumed TLS session would carry the client certificate of its first handshake: certificate logins make their own.
+    // A resumed TLS session carries the client certificate of its first handshake: certificate logins make their own.
     const resume = how.clientCert ? {} : { tlsSessions: await tlsSessions(url, caPem) };
-    const anon = createApiClient({ baseUrl: url, caPem, clientCert: how.clientCert, ...resume, ...net, onSessionToken: (t) => (issued = t) });
+    const onSessionToken = (t: string) => (issued = t);
+    const anon = createApiClient({ baseUrl: url, caPem, clientCert: how.clientCert, ...resume, ...net,
+      onSessionToken });
     let session: CurrentApiSession;
     try {
       session = await anon.post<CurrentApiSession>(`/authenticate?method=${how.method}`, how.body ?? {}, { anonymous: true, headers: how.headers });

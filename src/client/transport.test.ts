@@ -15,7 +15,9 @@ import { createTransport } from './transport.js';
  * server has session keys of its own.
  */
 async function serve(name: string, key: string, cert: string): Promise<{ server: Server; url: string }> {
-  const server = createServer({ key, cert }, (req, res) => res.end(`${name} ${(req.socket as TLSSocket).isSessionReused() ? 'resumed' : 'full'}`));
+  const server = createServer({ key, cert }, (req, res) => {
+    res.end(`${name} ${(req.socket as TLSSocket).isSessionReused() ? 'resumed' : 'full'}`);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `https://localhost:${(server.address() as { port: number }).port}` };
 }
@@ -62,7 +64,7 @@ describe('TLS sessions kept across runs', () => {
     assert.equal(tlsSessionStore(dir, b.url, fx.caBundlePem).resume(), undefined, 'nor one of another controller');
   });
 
-  it('makes a full, verified handshake when the controller does not take the session, and keeps the new one', async () => {
+  it('makes a full, verified handshake when the controller refuses the session, and keeps the new one', async () => {
     await run(a.url);
     const kept = readFileSync(path.join(dir, 'tls-sessions.json'), 'utf8');
     // b has other session keys, as a restarted controller would: a's session, offered to it, is refused.

@@ -1,6 +1,6 @@
 // How the CLI's requests travel: node:https with one keep-alive agent per client. A command makes one request or a
-// few, so what matters is what the first one costs: node:https is loaded with Node itself, where an HTTP library
-// of our own would be compiled on every run (undici's agent was 400 KB of the 950 KB a `ctl identity list` loaded).
+// few, so what matters is what the first one costs: node:https comes with Node, where a bundled HTTP library is
+// compiled on every run (undici's agent was 410 KB of the 956 KB a `ctl identity list` loaded).
 import { Agent, request } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createSecureContext } from 'node:tls';
@@ -43,18 +43,24 @@ export function createTransport(tls: TlsSettings): Transport {
   const agent = new Agent({ keepAlive: true, ...verify });
   // No CA at all: nothing but a resumed session can pass verification with it, and building it parses no store.
   let anchorless: SecureContext | undefined;
-  const resuming = (session: Buffer) => ({ session, secureContext: (anchorless ??= createSecureContext({ ca: [], cert: tls.cert, key: tls.key })) });
+  const resuming = (session: Buffer) => {
+    anchorless ??= createSecureContext({ ca: [], cert: tls.cert, key: tls.key });
+    return { session, secureContext: anchorless };
+  };
 
   /** One request; `attempt.secured` tells whether its connection got past the TLS handshake. */
-  const exchange = (url: URL, { method, headers, body, signal }: SendRequest, attempt: { secured: boolean }, session?: Buffer) =>
+  const exchange = (url: URL, req: SendRequest, attempt: { secured: boolean }, session?: Buffer) =>
     new Promise<Exchange>((resolve, reject) => {
-      const req = request(url, { method, headers, agent, ...(session ? resuming(session) : {}) }, (res) => {
+      const { method, headers, body, signal } = req;
+      const outgoing = request(url, { method, headers, agent, ...(session ? resuming(session) : {}) }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+        });
         res.on('error', reject);
       });
-      req.on('socket', (socket: TLSSocket) => {
+      outgoing.on('socket', (socket: TLSSocket) => {
         if (!socket.connecting) {
           attempt.secured = true; // a kept-alive connection, listened to when it was new
           return;
@@ -62,12 +68,12 @@ export function createTransport(tls: TlsSettings): Transport {
         socket.once('secureConnect', () => (attempt.secured = true));
         if (sessions) socket.on('session', (s: Buffer) => sessions.remember(s));
       });
-      req.on('error', reject);
+      outgoing.on('error', reject);
       // The deadline covers the whole exchange, the body too; its reason (a TimeoutError) is what the caller sees.
-      const abort = () => req.destroy(signal.reason as Error);
+      const abort = () => outgoing.destroy(signal.reason as Error);
       if (signal.aborted) abort();
       else signal.addEventListener('abort', abort, { once: true });
-      req.end(body ?? undefined);
+      outgoing.end(body ?? undefined);
     });
 
   return {

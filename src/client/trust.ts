@@ -96,7 +96,8 @@ export async function fetchCaBundle(url: string, net: NetOptions = {}): Promise<
   let status: number;
   let body: string;
   try {
-    const res = await insecure.send(target, { method: 'GET', headers: { accept: 'application/pkcs7-mime' }, signal: AbortSignal.timeout(timeoutMs) });
+    const headers = { accept: 'application/pkcs7-mime' };
+    const res = await insecure.send(target, { method: 'GET', headers, signal: AbortSignal.timeout(timeoutMs) });
     status = res.status;
     body = res.text;
   } catch (err) {
