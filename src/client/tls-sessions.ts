@@ -7,7 +7,7 @@
 // What is kept lets whoever holds it pose as the controller to this client until the session expires, so it is
 // kept like a token: in the profile's directory, 0600, and only for the CA bundle that verified it.
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface TlsSessionStore {
@@ -50,6 +50,7 @@ export function tlsSessionStore(dir: string, origin: string, caPem: string | und
       renameSync(temporary, file);
     } catch {
       // Not kept (a read-only directory): the next run makes a full handshake, as without this file.
+      rmSync(temporary, { force: true });
     }
   };
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -79,6 +79,17 @@ describe('TLS sessions kept across runs', () => {
       assert.equal(err.code, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
       return true;
     });
+  });
+
+  it('leaves nothing behind where the file cannot be written', async () => {
+    const unwritable = mkdtempSync(path.join(tmpdir(), 'ctl-tls-sessions-'));
+    try {
+      mkdirSync(path.join(unwritable, 'tls-sessions.json'));
+      tlsSessionStore(unwritable, a.url, fx.caBundlePem).remember(Buffer.from('session'));
+      assert.deepEqual(readdirSync(unwritable), ['tls-sessions.json']);
+    } finally {
+      rmSync(unwritable, { recursive: true, force: true });
+    }
   });
 
   it('reads a damaged file as no session, and writes a good one again', async () => {
