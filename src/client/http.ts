@@ -167,7 +167,7 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number, sele
       'check the clocks of both machines; the controller may need a new certificate',
     );
   }
-  if (name === 'TimeoutError' || name === 'AbortError' || code === 'ETIMEDOUT' || (code?.startsWith('UND_ERR_') && code.endsWith('_TIMEOUT'))) {
+  if (name === 'TimeoutError' || name === 'AbortError' || code === 'ETIMEDOUT') {
     return new TransportError(
       `no answer from ${where} within ${timeoutMs < 1000 ? `${timeoutMs}ms` : `${Math.round(timeoutMs / 1000)}s`}`,
       where,
@@ -187,7 +187,7 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number, sele
     const reason = isErrorLike(err) && typeof err.reason === 'string' ? err.reason : (written ?? raw);
     return new TransportError(`TLS handshake with ${url.origin} failed: ${reason}`, where, 'check that this address serves HTTPS');
   }
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+  if (code === 'ECONNRESET' || code === 'EPIPE') {
     return new TransportError(`connection to ${url.origin} closed unexpectedly (${where})`, where);
   }
   return new TransportError(`request to ${where} failed: ${raw}`, where);
