@@ -81,6 +81,16 @@ describe('TLS sessions kept across runs', () => {
     });
   });
 
+  it('drops a kept session that is not one, and makes a full handshake', async () => {
+    const file = path.join(dir, 'tls-sessions.json');
+    await run(a.url);
+    const entries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { session: string }>;
+    entries[a.url].session = Buffer.from('not a TLS session').toString('base64');
+    writeFileSync(file, JSON.stringify(entries));
+    assert.equal((await run(a.url)).text, 'a full');
+    assert.equal((await run(a.url)).text, 'a resumed');
+  });
+
   it('leaves nothing behind where the file cannot be written', async () => {
     const unwritable = mkdtempSync(path.join(tmpdir(), 'ctl-tls-sessions-'));
     try {
