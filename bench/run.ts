@@ -11,7 +11,7 @@
 // `--baseline` repeats (one column each); CTL_BENCH_BASELINE=bc59173[,...] does the same. The older build is made
 // by bench/baseline.ts in the temporary directory (git archive, node_modules copied, npm run build).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ import { accessScale } from './access.js';
 import { prepareBaseline } from './baseline.js';
 import { concurrentWrites } from './concurrent-writes.js';
 import { type ControllerProcess, startControllerProcess } from './controller-process.js';
-import { startupRows, startupTimes, type TimedCommand } from './cli-start.js';
+import { markdownRow, startupRows, startupTimes, type TimedCommand, unsetNote } from './cli-start.js';
 import { freshDatabase, type PgCluster, startCluster } from './pg-database.js';
 import { fmt, median } from './stats.js';
 import { throughput } from './throughput.js';
@@ -79,6 +79,15 @@ async function login(url: string, ca: string): Promise<string> {
 
 const cliEnv = (configDir: string) => ({ CTL_CONFIG_DIR: configDir, CI: 'true', NO_COLOR: '1' });
 
+/** A copy of a logged-in profile directory where no TLS session can be kept: its file is a directory. */
+function unkeptSessions(configDir: string): string {
+  const copy = `${configDir}-no-tls-sessions`;
+  cpSync(configDir, copy, { recursive: true });
+  rmSync(join(copy, 'tls-sessions.json'), { force: true });
+  mkdirSync(join(copy, 'tls-sessions.json'));
+  return copy;
+}
+
 async function startTarget(key: string, label: string, checkout: string, pgServer?: string): Promise<Target> {
   const postgres = pgServer ? await freshDatabase(pgServer) : undefined;
   const dataDir = join(work, key);
@@ -133,7 +142,9 @@ async function main() {
   // 1. CLI start-up against a bare node process, timed from a small helper process (cli-start.ts says why).
   if (!flags['no-startup']) {
     console.log('\n| measurement | value | baseline | ratio | budget |\n|---|---|---|---|---|');
-    for (const r of startupRows()) console.log(`| ${r.what} | ${r.value} | ${r.baseline} | ${r.ratio.toFixed(2)}x | ${r.budget} |`);
+    const { rows, note } = startupRows();
+    for (const r of rows) console.log(markdownRow(r));
+    if (note) notes.push(note);
   }
 
   // 2. The stores and builds to compare, each with its own controller holding the same identities.
@@ -172,10 +183,25 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
   const rows: Row[] = [];
   rows.push({ what: `seeding ${IDENTITIES.toLocaleString('en')} identities (one transaction)`, unit: 's', values: targets.map((t) => t.seedSeconds) });
 
-  // `ctl identity list` (each build's own CLI, logged in to its controller), alternated with `node -e ''`.
-  const commands: TimedCommand[] = [['-e', ''], ...targets.map((t) => ({ args: [join(t.root, 'bin', 'ctl.js'), 'identity', 'list', '--limit', '10'], env: cliEnv(t.configDir) }))];
-  const { medians } = startupTimes(commands, 21);
-  rows.push({ what: '`ctl identity list` (÷ `node -e ""`)', unit: 'ms', values: medians.slice(1), against: targets.map(() => medians[0]) });
+  // `ctl identity list` (each build's own CLI, logged in to its controller), alternated with `node -e ''`: resuming
+  // the TLS session of the run before (as a second command does), and with a full handshake each time, from a copy
+  // of the profile directory where no session can be kept (the first command once the controller's session expired).
+  const list = (t: Target, configDir: string): TimedCommand => ({
+    args: [join(t.root, 'bin', 'ctl.js'), 'identity', 'list', '--limit', '10'],
+    env: cliEnv(configDir),
+  });
+  const resumed = targets.map((t) => list(t, t.configDir));
+  const full = targets.map((t) => list(t, unkeptSessions(t.configDir)));
+  const commands: TimedCommand[] = [['-e', ''], ...resumed, ...full];
+  const cli = startupTimes(commands, 21);
+  const { medians } = cli;
+  const note = unsetNote(cli);
+  if (note && !notes.includes(note)) notes.push(note);
+  const node = targets.map(() => medians[0]);
+  const n = targets.length;
+  const [resumedMs, fullMs] = [medians.slice(1, 1 + n), medians.slice(1 + n)];
+  rows.push({ what: '`ctl identity list` (÷ `node -e ""`)', unit: 'ms', values: resumedMs, against: node });
+  rows.push({ what: '`ctl identity list`, full TLS handshake', unit: 'ms', values: fullMs, against: node });
 
   // Authenticated GET by id against a bare node:https server with the same certificate, in alternated rounds.
   const pkiDir = join(targets[0].dataDir, 'pki');

@@ -3,12 +3,13 @@
 // measured: this file imports node:child_process only.
 //
 // Usage: node bench/spawn-timer.mjs RUNS '<json: [[argv...], {"args": [argv...], "env": {...}}, ...]>'
-// Each argv is run with `process.execPath` (with `env` added to this process's environment, where given); the commands
-// are alternated (A B C A B C ...) so that a burst of load on the shared machine hits each of them alike. Prints
-// {"runs": RUNS, "medians": [ms, ...], "cpu": [ms, ...]} as JSON: median wall times, and (on Linux) the mean CPU time
-// (user + system) of each command's processes, read from this process's children times in /proc/self/stat. CPU time
-// counts 10 ms ticks, so only its mean over many runs means anything; it moves less than wall time when other work
-// competes for the cores.
+// Each argv is run with `process.execPath` (with `env` added to this process's environment, where given); the
+// commands are alternated (A B C A B C ...) so that a burst of load on the shared machine hits each of them alike.
+// Prints {"runs": RUNS, "medians": [ms, ...], "cpu": [ms, ...], "unset": [name, ...]} as JSON: median wall times,
+// (on Linux) the mean CPU time (user + system) of each command's processes, read from this process's children times
+// in /proc/self/stat, and the variables of NODE_START (below) that were set here and removed for the children.
+// CPU time counts 10 ms ticks, so only its mean over many runs means anything; it moves less than wall time when
+// other work competes for the cores.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -29,9 +30,20 @@ const childrenCpu = () => {
   }
 };
 
+/**
+ * Variables that change what Node does before any measured code runs. NODE_EXTRA_CA_CERTS makes every process
+ * parse the whole root certificate store at start (35 ms where `node -e ''` takes 20 ms on a 2-core machine: the
+ * bench's baseline once read 52 ms for that reason), and NODE_OPTIONS can preload modules. Added to both sides of a
+ * ratio they flatten it, so the children run without them.
+ */
+const NODE_START = ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'NODE_V8_COVERAGE', 'NODE_DEBUG', 'NODE_DEBUG_NATIVE'];
+const unset = NODE_START.filter((name) => process.env[name] !== undefined);
+const baseEnv = { ...process.env };
+for (const name of unset) delete baseEnv[name];
+
 const once = (command) => {
   const args = Array.isArray(command) ? command : command.args;
-  const env = Array.isArray(command) || !command.env ? process.env : { ...process.env, ...command.env };
+  const env = Array.isArray(command) || !command.env ? baseEnv : { ...baseEnv, ...command.env };
   const cpu = childrenCpu();
   const start = process.hrtime.bigint();
   const r = spawnSync(process.execPath, args, { stdio: 'ignore', env });
@@ -59,4 +71,5 @@ const median = (values) => {
 const round = (ms) => Math.round(ms * 100) / 100;
 const out = { runs, medians: times.map((t) => round(median(t))) };
 if (cpu.every(Number.isFinite)) out.cpu = cpu.map((c) => round(c / runs));
+out.unset = unset;
 process.stdout.write(`${JSON.stringify(out)}\n`);

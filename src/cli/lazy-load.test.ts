@@ -35,15 +35,15 @@ interface Loaded {
 }
 
 let run = 0;
-/** Runs `bin/ctl.js ...args` of the build in `dir` and reports what it loaded. */
-function loadedBy(dir: string, args: string[]): Loaded {
+/** Runs `bin/ctl.js ...args` of the build in `dir` (exiting with one of `statuses`) and reports what it loaded. */
+function loadedBy(dir: string, args: string[], env: Record<string, string> = {}, statuses = [0, 2]): Loaded {
   const log = join(work, `loaded-${run++}.txt`);
   writeFileSync(log, '');
   const result = spawnSync(process.execPath, ['--import', pathToFileURL(preload).href, join(dir, 'bin/ctl.js'), ...args], {
-    env: { PATH: process.env.PATH, CTL_CONFIG_DIR: join(work, 'config'), CTL_TEST_LOADED: log },
+    env: { PATH: process.env.PATH, CTL_CONFIG_DIR: join(work, 'config'), CTL_TEST_LOADED: log, ...env },
     encoding: 'utf8',
   });
-  assert.ok(result.status === 0 || result.status === 2, `ctl ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  assert.ok(statuses.includes(result.status ?? -1), `ctl ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   const loaded: Loaded = { sources: new Set(), builtins: new Set(), bytes: 0, stdout: result.stdout };
   for (const line of readFileSync(log, 'utf8').split('\n')) {
     if (line.startsWith('builtin NativeModule ')) loaded.builtins.add(line.slice('builtin NativeModule '.length));
@@ -108,6 +108,13 @@ describe('what the built CLI loads', () => {
     assert.equal(loaded.stdout, 'disable\n');
     assert.ok(loaded.sources.has('src/cli/identity/disable.ts'));
     assert.deepEqual(matching(loaded, /^src\/cli\/(session|profile|controller)\//), []);
+  });
+
+  it('a command that calls a controller sends its request with node:https, loading no HTTP library', () => {
+    // Nothing listens on port 9: the request is made and refused, which is all this needs.
+    const loaded = loadedBy(root, ['identity', 'list'], { CTL_CONTROLLER: 'https://127.0.0.1:9', CTL_TOKEN: 'x' }, [1]);
+    assert.ok(loaded.sources.has('src/client/transport.ts'), 'the request went through the transport');
+    assert.deepEqual(matching(loaded, /^node_modules\/undici\//), []);
   });
 
   it('with 40 more resources in the catalogue, ctl --help lists them and still loads no resource definition', () => {

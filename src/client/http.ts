@@ -1,8 +1,6 @@
 // The one HTTP stack of the CLI: every controller call goes through createApiClient, so timeouts, TLS trust,
 // the session header and error translation behave the same for every command.
-import { loadUndici } from './undici.js';
 import { STATUS_CODES } from 'node:http';
-import type { Dispatcher } from 'undici';
 import { CLIENT_BASE, MANAGEMENT_BASE, SESSION_HEADER } from '../protocol/envelope.js';
 import type { ListEnvelope } from '../protocol/envelope.js';
 import { ApiError } from '../protocol/errors.js';
@@ -10,6 +8,9 @@ import type { ErrorCause } from '../protocol/errors.js';
 import { suggestCommand } from '../console/command-hint.js';
 import type { Selection } from '../console/command-hint.js';
 import type { ConnectionPools } from './pools.js';
+import { createTransport } from './transport.js';
+import type { Transport } from './transport.js';
+import type { TlsSessionStore } from './tls-sessions.js';
 import { RequestApiError, TransportError } from './types.js';
 import type { ApiClient, ApiName, ApiResponse, ListQuery, RequestOptions } from './types.js';
 
@@ -37,6 +38,8 @@ export interface ApiClientOptions extends NetOptions {
   token?: string;
   /** A client certificate (PEM chain) and its key, presented on every connection (certificate authentication). */
   clientCert?: { cert: string; key: string };
+  /** Where the TLS session of the last run with this controller is kept, to resume instead of a full handshake. */
+  tlsSessions?: TlsSessionStore;
   /** Called when the controller issues a session token (authenticate); the client also adopts it. */
   onSessionToken?: (token: string) => void;
   /** The options that select the profile this client works for: the commands its errors suggest carry them. */
@@ -105,7 +108,7 @@ export function apiErrorFromResponse(status: number, body: unknown): ApiError {
 }
 
 function errorCode(err: unknown): string | undefined {
-  // Node reports a refused dual-stack connect as an AggregateError; undici sometimes wraps the socket error.
+  // Node reports a refused dual-stack connect as an AggregateError; other layers may wrap the socket error.
   for (let e: unknown = err, depth = 0; isErrorLike(e) && depth < 4; depth++) {
     if (typeof e.code === 'string') return e.code;
     e = Array.isArray(e.errors) && e.errors.length > 0 ? e.errors[0] : e.cause;
@@ -164,7 +167,7 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number, sele
       'check the clocks of both machines; the controller may need a new certificate',
     );
   }
-  if (name === 'TimeoutError' || name === 'AbortError' || code === 'ETIMEDOUT' || (code?.startsWith('UND_ERR_') && code.endsWith('_TIMEOUT'))) {
+  if (name === 'TimeoutError' || name === 'AbortError' || code === 'ETIMEDOUT') {
     return new TransportError(
       `no answer from ${where} within ${timeoutMs < 1000 ? `${timeoutMs}ms` : `${Math.round(timeoutMs / 1000)}s`}`,
       where,
@@ -179,10 +182,12 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number, sele
   }
   if (code === 'EPROTO' || code?.startsWith('ERR_SSL_')) {
     // OpenSSL's message is a long internal string; its `reason` ("wrong version number") is what a person can use.
-    const reason = isErrorLike(err) && typeof err.reason === 'string' ? err.reason : raw;
+    // A failed socket write carries the reason only inside its message (`...:SSL routines:FUNCTION:REASON:...`).
+    const written = /:SSL routines:[^:]*:([^:]+):/.exec(raw)?.[1];
+    const reason = isErrorLike(err) && typeof err.reason === 'string' ? err.reason : (written ?? raw);
     return new TransportError(`TLS handshake with ${url.origin} failed: ${reason}`, where, 'check that this address serves HTTPS');
   }
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+  if (code === 'ECONNRESET' || code === 'EPIPE') {
     return new TransportError(`connection to ${url.origin} closed unexpectedly (${where})`, where);
   }
   return new TransportError(`request to ${where} failed: ${raw}`, where);
@@ -214,17 +219,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   let token = options.token;
-  let dispatcher: Dispatcher | undefined;
+  let transport: Transport | undefined;
 
-  async function getDispatcher(): Promise<Dispatcher> {
-    if (dispatcher) return dispatcher;
-    const { Agent } = await loadUndici();
+  function getTransport(): Transport {
+    if (transport) return transport;
     // With `ca`, Node verifies the chain against that bundle only (not the system store): the profile's pin.
-    dispatcher = new Agent({
-      connect: { timeout: timeoutMs, ...(options.caPem ? { ca: options.caPem } : {}), ...(options.clientCert ? { cert: options.clientCert.cert, key: options.clientCert.key } : {}) },
-    });
-    options.pools?.opened(dispatcher);
-    return dispatcher;
+    transport = createTransport({ ca: options.caPem, ...options.clientCert, sessions: options.tlsSessions });
+    options.pools?.opened(transport);
+    return transport;
   }
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -244,15 +246,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const started = performance.now();
     const trace = (outcome: string) => options.trace?.(`${verb} ${url.href} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
     const exchange = async () => {
-      const { request: send } = await loadUndici();
-      const res = await send(url, {
-        method: verb as Dispatcher.HttpMethod,
-        headers,
-        body: body ?? null,
-        dispatcher: await getDispatcher(),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      return { status: res.statusCode, headers: flattenHeaders(res.headers), text: await res.body.text() };
+      const signal = AbortSignal.timeout(timeoutMs);
+      const res = await getTransport().send(url, { method: verb, headers, body, signal });
+      return { status: res.status, headers: flattenHeaders(res.headers), text: res.text };
     };
     try {
       const answer = await (options.waiting ? options.waiting(url.host, exchange) : exchange());

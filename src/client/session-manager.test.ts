@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -234,5 +235,17 @@ describe('against a controller', () => {
     const again = manager(dir, { tty: true });
     await again.sm.login({ ...creds, profileName: 'default', trust: {} });
     assert.deepEqual(again.prompter.asked, []);
+  });
+
+  it('keeps the TLS session of a login and of a command beside the profiles, under the CA they trust', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'tls-sessions.json');
+    const trust = createHash('sha256').update(tlsFixture().caBundlePem).digest('hex');
+    const kept = () => (JSON.parse(readFileSync(file, 'utf8')) as Record<string, { trust: string }>)[stub.url]?.trust;
+    await manager(dir).sm.login({ url: stub.url, ...creds, profileName: 'default', trust: trustYes });
+    assert.equal(kept(), trust);
+    rmSync(file);
+    await (await manager(dir).sm.client()).get('/current-identity');
+    assert.equal(kept(), trust);
   });
 });

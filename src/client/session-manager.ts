@@ -9,6 +9,7 @@ import { profileSelection, shellQuote, suggestCommand } from '../console/command
 import type { Selection } from '../console/command-hint.js';
 import { ApiError } from '../protocol/errors.js';
 import { createApiClient } from './http.js';
+import { tlsSessionStore } from './tls-sessions.js';
 import type { NetOptions } from './http.js';
 import { openProfileStore, unknownProfile, validateProfileName } from './profiles.js';
 import type { Profile, ProfileStore, } from './profiles.js';
@@ -197,6 +198,9 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
   let clientPromise: Promise<ApiClient> | undefined;
   let oneOff: { baseUrl: string; caPem?: string; token: string } | undefined;
   const store = () => (storePromise ??= openProfileStore({ env, dir: opts.configDir }));
+  /** The TLS session kept for a controller under the CA that verifies it, beside the profiles. */
+  const tlsSessions = async (url: string, caPem: string | undefined) =>
+    tlsSessionStore((await store()).dir, new URL(url).origin, caPem);
 
   async function prompter(): Promise<Prompter> {
     if (!opts.prompter) throw new UsageError('cannot prompt here');
@@ -252,7 +256,11 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
    */
   async function authenticate(url: string, caPem: string | undefined, how: LoginMethod, mfa: { totp?: string; interactive: boolean }): Promise<{ token: string; session: CurrentApiSession }> {
     let issued: string | undefined;
-    const anon = createApiClient({ baseUrl: url, caPem, clientCert: how.clientCert, ...net, onSessionToken: (t) => (issued = t) });
+    // A resumed TLS session carries the client certificate of its first handshake: certificate logins make their own.
+    const resume = how.clientCert ? {} : { tlsSessions: await tlsSessions(url, caPem) };
+    const onSessionToken = (t: string) => (issued = t);
+    const anon = createApiClient({ baseUrl: url, caPem, clientCert: how.clientCert, ...resume, ...net,
+      onSessionToken });
     let session: CurrentApiSession;
     try {
       session = await anon.post<CurrentApiSession>(`/authenticate?method=${how.method}`, how.body ?? {}, { anonymous: true, headers: how.headers });
@@ -363,6 +371,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       baseUrl,
       caPem,
       token,
+      tlsSessions: await tlsSessions(baseUrl, caPem),
       ...net,
       selection: ctx.selection,
       // The controller answers 401 both for a dead session and for an identity not allowed the call (there is

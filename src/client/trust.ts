@@ -1,7 +1,6 @@
 // Deciding which CA bundle to trust for a controller, and proving the controller really chains to it.
 // The CA bundle download is the CLI's only request made without certificate verification: what it returns is
 // shown to the user (or checked against a pinned fingerprint) before anything is trusted.
-import { loadUndici } from './undici.js';
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IO } from '../console/io.js';
@@ -10,6 +9,7 @@ import { suggestCommand } from '../console/command-hint.js';
 import type { Selection } from '../console/command-hint.js';
 import { createApiClient, DEFAULT_TIMEOUT_MS, toTransportError, UntrustedCertificateError } from './http.js';
 import type { NetOptions } from './http.js';
+import { createTransport } from './transport.js';
 
 export interface TrustOptions extends NetOptions {
   /** Normalised controller base URL. */
@@ -92,18 +92,14 @@ export async function fetchCaBundle(url: string, net: NetOptions = {}): Promise<
   const timeoutMs = net.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const target = new URL(url + CA_PATH);
   net.trace?.(`GET ${target.href} (without verifying the server: the CA bundle to show)`);
-  const { Agent, request } = await loadUndici();
-  const insecure = new Agent({ connect: { rejectUnauthorized: false, timeout: timeoutMs } });
+  const insecure = createTransport({ rejectUnauthorized: false });
   let status: number;
   let body: string;
   try {
-    const res = await request(target, {
-      headers: { accept: 'application/pkcs7-mime' },
-      dispatcher: insecure,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    status = res.statusCode;
-    body = await res.body.text();
+    const headers = { accept: 'application/pkcs7-mime' };
+    const res = await insecure.send(target, { method: 'GET', headers, signal: AbortSignal.timeout(timeoutMs) });
+    status = res.status;
+    body = res.text;
   } catch (err) {
     throw toTransportError(err, target, timeoutMs);
   } finally {

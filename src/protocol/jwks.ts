@@ -5,7 +5,7 @@
 import { X509Certificate, type KeyObject, createPublicKey } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { Dispatcher } from 'undici';
-import { loadUndici } from '../client/undici.js';
+import { loadUndici } from './undici.js';
 
 export interface JwksOptions {
   /** The whole fetch (connect, headers, body) must finish within this; default 5 s (as OpenZiti). */

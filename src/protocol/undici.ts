@@ -9,9 +9,10 @@ type RequestOptions = { dispatcher: Dispatcher } & Omit<Dispatcher.RequestOption
 export type Send = (url: URL, opts: RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 /**
- * The two pieces of undici the client uses: the Agent (per-profile CA trust) and request. undici's index also
- * builds fetch, WebSocket, caches and mocks, which made loading it cost about three times as much on every
- * command. These modules are undici 7's own building blocks (the version is pinned in package.json).
+ * The two pieces of undici the controller's outgoing requests use (JWKS fetches): the Agent and request. undici's
+ * index also builds fetch, WebSocket, caches and mocks, which cost about three times as much to load. These modules
+ * are undici 7's own building blocks (the version is pinned in package.json). The CLI uses node:https instead
+ * (client/transport.ts).
  */
 export async function loadUndici(): Promise<{ Agent: AgentClass; request: Send }> {
   const [agent, api] = await Promise.all([import('undici/lib/dispatcher/agent.js'), import('undici/lib/api/api-request.js')]);
