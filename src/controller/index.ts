@@ -23,6 +23,7 @@ import { createStaticSite } from './server/static.js';
 import { Validators } from './server/validation.js';
 import { parseStoreLocation, Store, type StoreLocation } from './store/store.js';
 import { type ControllerOptions, DEFAULT_SHUTDOWN_GRACE_MS, type RunningController } from './types.js';
+import { ControllerStartError } from './start-error.js';
 import { CONTROLLER_VERSION } from './version.js';
 
 export type { ControllerOptions, RunningController } from './types.js';
@@ -31,10 +32,7 @@ const SWEEP_INTERVAL_MS = 30_000;
 /** How often sessions are checked against posture that runs out with time (MFA timeouts, wake/unlock prompts). */
 const POSTURE_SWEEP_INTERVAL_MS = 15_000;
 
-/** A start that cannot go on for a reason the operator can fix (busy port, unusable store): no stack trace. */
-export class ControllerStartError extends Error {
-  override name = 'ControllerStartError';
-}
+export { ControllerStartError } from './start-error.js';
 
 export interface CreateControllerOptions extends Omit<ControllerOptions, 'port' | 'host' | 'advertise'> {
   /** How clients reach it (enrollment JWT issuer, version info). */

@@ -87,3 +87,23 @@ test('a file that is not a database is a clear error naming it', async () => {
   await assert.rejects(Store.open({ sqlite: file }), (err: Error) => err.name === 'StoreUnavailableError' && err.message.includes(file));
   rmSync(dir, { recursive: true, force: true });
 });
+
+test('a database migrated by a newer controller is refused, naming the migration it does not know, and left as it was', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'ctl.db');
+  await (await Store.open({ sqlite: file })).close();
+  const future = MIGRATIONS[MIGRATIONS.length - 1].id + 1;
+  const db = new Database(file);
+  db.prepare('INSERT INTO schema_migrations (id, name, appliedAt) VALUES (?, ?, ?)').run(future, 'from-a-newer-version', new Date().toISOString());
+  db.close();
+  await assert.rejects(Store.open({ sqlite: file }), (err: Error) => {
+    assert.equal(err.name, 'ControllerStartError');
+    assert.match(err.message, new RegExp(`schema is newer than this controller: it records migration ${future} \\(from-a-newer-version\\)`));
+    return true;
+  });
+  const after = new Database(file, { readonly: true });
+  const rows = (after.prepare('SELECT id FROM schema_migrations ORDER BY id').all() as { id: number }[]).map((r) => r.id);
+  assert.deepEqual(rows, [...MIGRATIONS.map((m) => m.id), future]);
+  after.close();
+  rmSync(dir, { recursive: true, force: true });
+});

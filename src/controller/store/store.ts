@@ -132,8 +132,12 @@ export class Store {
       }
       driver = pg;
     } else {
-      driver = SqliteDriver.open(location.sqlite, { cacheSize: opts.cacheSize });
-      await migrate(driver, MIGRATIONS, now);
+      const sqlite = SqliteDriver.open(location.sqlite, { cacheSize: opts.cacheSize });
+      await migrate(sqlite, MIGRATIONS, now).catch(async (err: unknown) => {
+        await sqlite.close();
+        throw err;
+      });
+      driver = sqlite;
     }
     const store = new Store(driver);
     await store.ensureBuiltIns(now());
