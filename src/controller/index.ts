@@ -12,7 +12,10 @@ import { enforcePostureTimeouts } from './posture/sessions.js';
 import { ensureDefaultAdmin } from './bootstrap.js';
 import { prepareDataDir, type PreparedDataDir } from './data-dir.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
+import { type PkiKey, readPkiKeyFile } from './pki/key-file.js';
 import { loadOrCreatePki, type Pki } from './pki/pki.js';
+import { loadOrCreateSharedPki, refuseSharedPkiWithoutKey } from './pki/shared-pki.js';
+import { loadOrCreateControllerId, startHeartbeat } from './cluster/membership.js';
 import { recordSelf } from './api/controllers.js';
 import { buildRoutes } from './registry.js';
 import type { Runtime } from './runtime.js';
@@ -84,13 +87,19 @@ export async function createController(options: CreateControllerOptions): Promis
   const log = options.log ?? (() => {});
   // Checked before anything is opened: a wrong --console fails the start, not every page.
   const site = options.consoleDir ? createStaticSite(options.consoleDir, { log }) : undefined;
-  const pki = options.pki ?? (await loadOrCreatePki(options.pkiDir ?? join(options.dataDir, 'pki'), { hosts: options.hosts ?? ['localhost', '127.0.0.1'] }));
+  // Read before the store opens: a key file that is unsafe or too short is refused before the database is touched.
+  const pkiKey = options.pkiKeyFile === undefined ? undefined : readPkiKeyFile(options.pkiKeyFile);
   const sqlite = { sqlite: join(options.dataDir, DATABASE_FILE) };
   const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : sqlite);
   const store = await Store.open(location, { log });
   const passwords = new PasswordHasher(options.passwordCost);
   const adminUser = options.adminUser ?? 'admin';
+  let pki: Pki;
+  let controllerId: string;
   try {
+    pki = options.pki ?? (await openPki(store, pkiKey, options));
+    // A controller sharing its database needs an id of its own; alone, its trust domain has always named it.
+    controllerId = pkiKey ? await loadOrCreateControllerId(options.dataDir) : pki.trustDomain;
     await ensureDefaultAdmin(store, {
       username: adminUser,
       password: options.adminPassword,
@@ -113,6 +122,7 @@ export async function createController(options: CreateControllerOptions): Promis
     client: new ClientState(new Date(), options.clientRateLimit),
     validators: new Validators(),
     pki,
+    controllerId,
     enrollmentSigner: createEnrollmentJwtSigner(pki, options.publicUrl),
     config: {
       publicUrl: options.publicUrl,
@@ -132,6 +142,7 @@ export async function createController(options: CreateControllerOptions): Promis
   const app = createApp(runtime, registry.routes, site);
   // This controller joins the controllers list when it starts (OpenZiti: when it joins its cluster).
   await recordSelf(runtime);
+  const heartbeat = startHeartbeat(store, controllerId, { clock: runtime.clock, log });
 
   const sweep = setInterval(() => void runtime.apiSessions.sweep(new Date()).catch((err) => log(`session sweep failed: ${err}`)), SWEEP_INTERVAL_MS);
   sweep.unref();
@@ -157,9 +168,22 @@ export async function createController(options: CreateControllerOptions): Promis
     async close() {
       clearInterval(sweep);
       clearInterval(postureSweep);
+      heartbeat.stop();
       await store.close();
     },
   };
+}
+
+/**
+ * The PKI in the database, sealed with the key file, when one is given; else the data directory's own, unless the
+ * database holds a shared one (that controller was meant to have the key file).
+ */
+async function openPki(store: Store, key: PkiKey | undefined, options: CreateControllerOptions): Promise<Pki> {
+  const pkiDir = options.pkiDir ?? join(options.dataDir, 'pki');
+  const hosts = options.hosts ?? ['localhost', '127.0.0.1'];
+  if (key) return loadOrCreateSharedPki(store, key, { pkiDir, hosts });
+  await refuseSharedPkiWithoutKey(store);
+  return loadOrCreatePki(pkiDir, { hosts });
 }
 
 /**

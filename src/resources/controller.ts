@@ -33,6 +33,11 @@ export const controller: ResourceDef = {
       read: { required: true },
     }),
     lastJoinedAt: serverField(datetime, 'When the controller last started', { filterable: true, sortable: true, read: { required: true } }),
+    lastSeenAt: serverField(datetime, "When the controller's heartbeat last said it serves", {
+      filterable: true,
+      sortable: true,
+      read: { required: true },
+    }),
     isOnline: computedField({ kind: 'boolean' }, 'This controller, which answers the request, is online; any other row is not'),
   },
 };

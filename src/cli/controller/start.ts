@@ -26,6 +26,8 @@ export interface StartOptions {
   accessLog: boolean;
   corsOrigins?: string[];
   pkiDir?: string;
+  /** The secret that seals the CA keys kept in the database, shared by every controller on it. */
+  pkiKeyFile?: string;
   /** `postgres://...` to keep the data in PostgreSQL; default: SQLite in the data directory. */
   store?: string;
   /** A built web console (OpenZiti's ZAC) served under /zac/ on the controller's origin. */
@@ -79,6 +81,7 @@ export function buildStart(deps: Deps, run = runStart) {
       'ctl controller start --data-dir ./ctrl --port 1280 --admin-user admin',
       'CTL_ADMIN_PASSWORD=s3cret ctl controller start --host 0.0.0.0 --advertise ctrl.example.com',
       'ctl controller start --store postgres://ctl@db.example.com:5432/ctl   # password in PGPASSWORD or ~/.pgpass',
+      'ctl controller start --store postgres://ctl@db.example.com/ctl --pki-key-file /etc/ctl/pki.key --advertise a.example.com',
       'ctl controller start --console ./ziti-console/dist/app-ziti-console   # then open https://localhost:1280/zac/',
     ],
   })
@@ -90,6 +93,12 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(new Option('--admin-password <password>', 'password of the default admin on first start (visible in ps: prefer CTL_ADMIN_PASSWORD or --admin-password-file)'))
     .addOption(new Option('--admin-password-file <file>', 'file whose first line is the password of the default admin on first start'))
     .addOption(new Option('--pki-dir <dir>', 'where the CA keys and server certificate live (default: <data-dir>/pki); keep the root CA key away from the database'))
+    .addOption(
+      envFallback(
+        new Option('--pki-key-file <file>', 'keep the PKI in the database, its CA keys sealed with this secret (owner-only, 32+ bytes); give every controller on the database the same file'),
+        'CTL_PKI_KEY_FILE',
+      ),
+    )
     .addOption(new Option('--cors-origin <origin>', 'an origin (https://host[:port]) allowed CORS with credentials; repeatable').argParser(collect))
     .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30))
     .addOption(envFallback(new Option('--store <url>', 'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)'), 'CTL_STORE_URL'))
@@ -115,6 +124,7 @@ export function buildStart(deps: Deps, run = runStart) {
       accessLog: Boolean(o.accessLog),
       corsOrigins: o.corsOrigin,
       pkiDir: o.pkiDir,
+      pkiKeyFile: o.pkiKeyFile,
       store: o.store,
       console: o.console,
       clientRateLimit: o.clientRateLimit,
@@ -160,6 +170,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     sessionTimeoutMinutes: opts.sessionTimeoutMinutes,
     corsOrigins: opts.corsOrigins,
     pkiDir: opts.pkiDir,
+    pkiKeyFile: opts.pkiKeyFile,
     storeUrl: opts.store,
     consoleDir: opts.console,
     clientRateLimit: opts.clientRateLimit,

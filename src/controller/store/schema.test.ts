@@ -24,8 +24,10 @@ test('the recorded migrations produce exactly the schema the catalogue declares'
   assert.deepEqual(missing, [], 'the catalogue changed without a migration: run `npm run schema:migration -- <name>` and commit the file');
 });
 
-test('migrations are numbered 1..n without gaps', () => {
-  MIGRATIONS.forEach((m, i) => assert.equal(m.id, i + 1));
+// Strictly increasing from 1: a number may be reserved by a migration recorded on another branch, merged later.
+test('migrations are numbered in increasing order from 1', () => {
+  assert.equal(MIGRATIONS[0].id, 1);
+  MIGRATIONS.slice(1).forEach((m, i) => assert.ok(m.id > MIGRATIONS[i].id, `migration ${m.id} follows ${MIGRATIONS[i].id}`));
 });
 
 test('a fresh database has every declared table, column and index, and the built-in rows', async () => {
