@@ -18,6 +18,7 @@ import {
   unique,
   type TestController,
 } from '../helpers/controller.js';
+import { jsonItems, parseJsonOutput, withLoggedInCli } from '../helpers/cli.js';
 import { TEST_PASSWORD_COST } from '../helpers/fixtures.js';
 import { mtlsRequest } from '../helpers/mtls.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
@@ -113,6 +114,18 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
     }
     assert.equal(seen, false, `${other.name} (stopped) shown offline`);
     assert.ok(Date.now() - Date.parse(other.lastSeenAt) >= 15_000 - 1000, 'not before 15 s without a heartbeat');
+
+    const cli = await withLoggedInCli(b);
+    try {
+      const json = jsonItems(parseJsonOutput(await cli.expect(0, ['controller', 'list', '-o', 'json'], { process: true })));
+      assert.deepEqual(json.map((row) => [row.id, row.isOnline]).sort(), [[self.id, true], [other.id, false]].sort());
+      const table = (await cli.expect(0, ['controller', 'list'], { process: true })).stdout;
+      assert.match(table, /ID\s+NAME\s+ONLINE\s+LAST SEEN\s+MANAGEMENT API/);
+      assert.match(table, new RegExp(`${self.id}.*true.*${b.url.replace(/[.]/g, '\\.')}/edge/management/v1`));
+      assert.match(table, new RegExp(`${other.id}.*false`));
+    } finally {
+      await cli.cleanup();
+    }
   });
 
   it('refuses a start with another key file, or with none, before serving', async () => {
