@@ -91,7 +91,8 @@ export async function createController(options: CreateControllerOptions): Promis
   const pkiKey = options.pkiKeyFile === undefined ? undefined : readPkiKeyFile(options.pkiKeyFile);
   const sqlite = { sqlite: join(options.dataDir, DATABASE_FILE) };
   const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : sqlite);
-  const store = await Store.open(location, { log });
+  if (options.experimentalSharedDatabase) refuseUnsharable(location, pkiKey);
+  const store = await Store.open(location, { log, sharedDatabase: options.experimentalSharedDatabase });
   const passwords = new PasswordHasher(options.passwordCost);
   const adminUser = options.adminUser ?? 'admin';
   let pki: Pki;
@@ -172,6 +173,18 @@ export async function createController(options: CreateControllerOptions): Promis
       await store.close();
     },
   };
+}
+
+/** Controllers serve one database together only on PostgreSQL, and only as one trust root. */
+function refuseUnsharable(location: StoreLocation, key: PkiKey | undefined): void {
+  if (!('postgres' in location)) {
+    throw new ControllerStartError('--experimental-shared-database needs a PostgreSQL store (--store postgres://...)');
+  }
+  if (!key) {
+    throw new ControllerStartError(
+      '--experimental-shared-database needs --pki-key-file: controllers serving one database must share its PKI',
+    );
+  }
 }
 
 /**

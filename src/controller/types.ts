@@ -18,6 +18,11 @@ export interface ControllerOptions {
    * the PKI lives in `pkiDir` (refused when the database holds a shared one).
    */
   pkiKeyFile?: string;
+  /**
+   * Experimental: serve a PostgreSQL database together with other controllers started with this too (and the same
+   * `pkiKeyFile`). What each keeps in memory is not shared yet (docs/controller.md says what that means).
+   */
+  experimentalSharedDatabase?: boolean;
   /** TCP port; 0 picks a free one (tests). */
   port: number;
   /** Address to bind; default 127.0.0.1. Certificates cover it, localhost and the machine's host name. */

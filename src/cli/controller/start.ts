@@ -28,6 +28,8 @@ export interface StartOptions {
   pkiDir?: string;
   /** The secret that seals the CA keys kept in the database, shared by every controller on it. */
   pkiKeyFile?: string;
+  /** Serve the database together with other controllers that opted in too (experimental). */
+  experimentalSharedDatabase: boolean;
   /** `postgres://...` to keep the data in PostgreSQL; default: SQLite in the data directory. */
   store?: string;
   /** A built web console (OpenZiti's ZAC) served under /zac/ on the controller's origin. */
@@ -99,6 +101,13 @@ export function buildStart(deps: Deps, run = runStart) {
         'CTL_PKI_KEY_FILE',
       ),
     )
+    .addOption(
+      new Option(
+        '--experimental-shared-database',
+        'EXPERIMENTAL: serve the PostgreSQL database at the same time as other controllers started with this flag and ' +
+          'the same --pki-key-file; their in-memory state is not shared yet (docs/controller.md)',
+      ),
+    )
     .addOption(new Option('--cors-origin <origin>', 'an origin (https://host[:port]) allowed CORS with credentials; repeatable').argParser(collect))
     .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30))
     .addOption(envFallback(new Option('--store <url>', 'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)'), 'CTL_STORE_URL'))
@@ -125,6 +134,7 @@ export function buildStart(deps: Deps, run = runStart) {
       corsOrigins: o.corsOrigin,
       pkiDir: o.pkiDir,
       pkiKeyFile: o.pkiKeyFile,
+      experimentalSharedDatabase: Boolean(o.experimentalSharedDatabase),
       store: o.store,
       console: o.console,
       clientRateLimit: o.clientRateLimit,
@@ -171,6 +181,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     corsOrigins: opts.corsOrigins,
     pkiDir: opts.pkiDir,
     pkiKeyFile: opts.pkiKeyFile,
+    experimentalSharedDatabase: opts.experimentalSharedDatabase,
     storeUrl: opts.store,
     consoleDir: opts.console,
     clientRateLimit: opts.clientRateLimit,
