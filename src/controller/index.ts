@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
@@ -13,7 +14,7 @@ import { ensureDefaultAdmin } from './bootstrap.js';
 import { prepareDataDir, type PreparedDataDir } from './data-dir.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import { type PkiKey, readPkiKeyFile } from './pki/key-file.js';
-import { loadOrCreatePki, type Pki } from './pki/pki.js';
+import { loadOrCreatePki, type Pki, readCa } from './pki/pki.js';
 import { loadOrCreateSharedPki, refuseSharedPkiWithoutKey } from './pki/shared-pki.js';
 import { loadOrCreateControllerId, startHeartbeat } from './cluster/membership.js';
 import { recordSelf } from './api/controllers.js';
@@ -99,8 +100,7 @@ export async function createController(options: CreateControllerOptions): Promis
   let controllerId: string;
   try {
     pki = options.pki ?? (await openPki(store, pkiKey, options));
-    // A controller sharing its database needs an id of its own; alone, its trust domain has always named it.
-    controllerId = pkiKey ? await loadOrCreateControllerId(options.dataDir) : pki.trustDomain;
+    controllerId = pkiKey ? await sharingControllerId(options, pki) : pki.trustDomain;
     await ensureDefaultAdmin(store, {
       username: adminUser,
       password: options.adminPassword,
@@ -175,6 +175,21 @@ export async function createController(options: CreateControllerOptions): Promis
   };
 }
 
+/** Where the data directory's PKI lives: `--pki-dir`, or `pki` in the data directory. */
+function pkiDirOf(options: CreateControllerOptions): string {
+  return options.pkiDir ?? join(options.dataDir, 'pki');
+}
+
+/**
+ * Alone, a controller has always been named by its trust domain; sharing its database, it needs an id of its own.
+ * The controller whose CA became the shared one keeps its old id, so its row in /controllers stays its own.
+ */
+async function sharingControllerId(options: CreateControllerOptions, pki: Pki): Promise<string> {
+  const ownCa = await readCa(pkiDirOf(options));
+  const firstId = ownCa?.root.certPem === pki.rootCertPem ? pki.trustDomain : randomUUID();
+  return loadOrCreateControllerId(options.dataDir, firstId);
+}
+
 /** Controllers serve one database together only on PostgreSQL, and only as one trust root. */
 function refuseUnsharable(location: StoreLocation, key: PkiKey | undefined): void {
   if (!('postgres' in location)) {
@@ -192,7 +207,7 @@ function refuseUnsharable(location: StoreLocation, key: PkiKey | undefined): voi
  * database holds a shared one (that controller was meant to have the key file).
  */
 async function openPki(store: Store, key: PkiKey | undefined, options: CreateControllerOptions): Promise<Pki> {
-  const pkiDir = options.pkiDir ?? join(options.dataDir, 'pki');
+  const pkiDir = pkiDirOf(options);
   const hosts = options.hosts ?? ['localhost', '127.0.0.1'];
   if (key) return loadOrCreateSharedPki(store, key, { pkiDir, hosts });
   await refuseSharedPkiWithoutKey(store);

@@ -128,6 +128,26 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
     }
   });
 
+  it('a controller that ran alone keeps its CA bundle and its row when it starts sharing its database', async () => {
+    const own = storeUnderTest() === 'postgres' ? await createTestDatabase() : undefined;
+    const options = { dataDir: path.join(tmp, 'was-alone'), storeUrl: own?.url ?? path.join(tmp, 'was-alone.db') };
+    try {
+      const alone = await startTestController(options);
+      const before = (await (await alone.admin()).get('/controllers')).body.data;
+      await alone.close();
+      const sharing = await startTestController({ ...options, pkiKeyFile: keyFile, adminPassword: alone.adminPassword });
+      try {
+        assert.equal(sharing.caPem, alone.caPem);
+        const after = (await (await sharing.admin()).get('/controllers')).body.data;
+        assert.deepEqual(after.map((row: { id: string }) => row.id), before.map((row: { id: string }) => row.id));
+      } finally {
+        await sharing.close();
+      }
+    } finally {
+      await own?.drop();
+    }
+  });
+
   it('refuses a start with another key file, or with none, before serving', async () => {
     await b?.close();
     const wrongKey = path.join(tmp, 'wrong.key');

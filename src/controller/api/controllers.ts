@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import { resource } from '../../resources/index.js';
-import { isOnline } from '../cluster/membership.js';
+import { membershipOf } from '../cluster/membership.js';
 import { sha1FingerprintHex } from '../pki/fingerprint.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime } from '../runtime.js';
@@ -76,7 +76,7 @@ function forClients(entity: Record<string, unknown>): Record<string, unknown> {
 }
 
 function presentControllers(rows: Row[], rt: Runtime): Record<string, unknown>[] {
-  return rows.map((row) => ({ ...toWire(controller, row), isOnline: isOnline(row, selfId(rt), rt.clock()) }));
+  return rows.map((row) => ({ ...toWire(controller, row), ...membershipOf(row, selfId(rt), rt.clock()) }));
 }
 
 export const controllerBehaviour: ResourceBehaviour = { resource: 'controller', routes: controllerRoutes, present: presentControllers };

@@ -1,6 +1,5 @@
 // Which controllers serve the network: each keeps its row of `controllers` fresh with a heartbeat, and a row whose
 // heartbeat stopped is offline. Several controllers on one database each write their own row; one alone writes one.
-import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { resource } from '../../resources/index.js';
@@ -15,8 +14,10 @@ export const OFFLINE_AFTER_MS = 3 * HEARTBEAT_INTERVAL_MS;
 /** Where a controller sharing its database keeps its own id, so that a restart is the same member again. */
 const ID_FILE = 'controller-id';
 
-/** The id of a controller that shares its database: made at its first start and kept in its data directory. */
-export async function loadOrCreateControllerId(dataDir: string): Promise<string> {
+/**
+ * The id of a controller that shares its database: `firstId` at its first start, then kept in its data directory.
+ */
+export async function loadOrCreateControllerId(dataDir: string, firstId: string): Promise<string> {
   const file = join(dataDir, ID_FILE);
   try {
     const stored = (await readFile(file, 'utf8')).trim();
@@ -24,24 +25,31 @@ export async function loadOrCreateControllerId(dataDir: string): Promise<string>
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const id = randomUUID();
+  const id = firstId;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFile(file, `${id}\n`, { mode: 0o600 });
   return id;
 }
 
-/** Online: the controller answering (it serves this very request), or one heard from within OFFLINE_AFTER_MS. */
-export function isOnline(row: Row, selfId: string, now: Date): boolean {
-  if (row.id === selfId) return true;
-  const seen = Date.parse((row.lastSeenAt as string | null) ?? '');
-  return Number.isFinite(seen) && now.getTime() - seen < OFFLINE_AFTER_MS;
+/**
+ * What membership adds to a controller's read model. Online: the controller answering (it serves this very
+ * request), or one heard from within OFFLINE_AFTER_MS. A row written before heartbeats existed was last seen when
+ * it started.
+ */
+export function membershipOf(row: Row, selfId: string, now: Date): { isOnline: boolean; lastSeenAt: string } {
+  const lastSeenAt = (row.lastSeenAt ?? row.lastJoinedAt) as string;
+  return { isOnline: row.id === selfId || now.getTime() - Date.parse(lastSeenAt) < OFFLINE_AFTER_MS, lastSeenAt };
 }
 
 /**
  * Refreshes this controller's `lastSeenAt` every HEARTBEAT_INTERVAL_MS until stopped. A beat that fails (the
  * database away) is logged once per outage; the next one that succeeds shows the controller online again.
  */
-export function startHeartbeat(store: Store, id: string, opts: { clock: () => Date; log: (line: string) => void }): { stop(): void } {
+export function startHeartbeat(
+  store: Store,
+  id: string,
+  opts: { clock: () => Date; log: (line: string) => void },
+): { stop(): void } {
   const repo = store.repoFor(resource('controller'));
   let failing = false;
   const beat = async () => {
@@ -51,7 +59,7 @@ export function startHeartbeat(store: Store, id: string, opts: { clock: () => Da
       if (failing) opts.log('membership: heartbeat written again');
       failing = false;
     } catch (err) {
-      if (!failing) opts.log(`membership: heartbeat failed (shown offline to other controllers until it succeeds): ${err}`);
+      if (!failing) opts.log(`membership: heartbeat failed (others show this controller offline until one succeeds): ${err}`);
       failing = true;
     }
   };
