@@ -39,6 +39,9 @@ export const controller: ResourceDef = {
       sortable: true,
       read: { required: true },
     }),
-    isOnline: computedField({ kind: 'boolean' }, 'The controller answering, or another whose heartbeat was seen in the last 15 seconds'),
+    isOnline: computedField(
+      { kind: 'boolean' },
+      'The controller answering, or another whose heartbeat was seen in the last 15 seconds',
+    ),
   },
 };

@@ -7,7 +7,15 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startController } from '../../src/controller/index.js';
 import type { ControllerOptions } from '../../src/controller/types.js';
-import { assertStatus, createIdentity, HttpHelper, startTestController, storeUnderTest, unique, type TestController } from '../helpers/controller.js';
+import {
+  assertStatus,
+  createIdentity,
+  HttpHelper,
+  startTestController,
+  storeUnderTest,
+  unique,
+  type TestController,
+} from '../helpers/controller.js';
 import { TEST_PASSWORD_COST } from '../helpers/fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 
@@ -38,17 +46,23 @@ describe('controllers serving one database at once (--experimental-shared-databa
     experimentalSharedDatabase: true,
     ...extra,
   });
-  const refusal = (name: string, extra: Partial<ControllerOptions>) =>
-    startController({ port: 0, adminPassword: 'unused-pw', passwordCost: TEST_PASSWORD_COST, ...options(name), ...extra } as ControllerOptions);
+  const refusal = (name: string, extra: Partial<ControllerOptions>) => {
+    const base = { port: 0, adminPassword: 'unused-pw', passwordCost: TEST_PASSWORD_COST };
+    return startController({ ...base, ...options(name), ...extra } as ControllerOptions);
+  };
 
   it('is refused without the shared PKI, and on SQLite', async () => {
     // Refused before the store is opened: the URL is never reached.
     const pgUrl = database?.url ?? 'postgres://ctl@127.0.0.1:1/never-reached';
-    await assert.rejects(refusal('no-key', { pkiKeyFile: undefined, storeUrl: pgUrl }), /--experimental-shared-database needs --pki-key-file/);
-    await assert.rejects(refusal('sqlite', { storeUrl: path.join(tmp, 'alone.db') }), /--experimental-shared-database needs a PostgreSQL store/);
+    const noKey = refusal('no-key', { pkiKeyFile: undefined, storeUrl: pgUrl });
+    await assert.rejects(noKey, /--experimental-shared-database needs --pki-key-file/);
+    const sqlite = refusal('sqlite', { storeUrl: path.join(tmp, 'alone.db') });
+    await assert.rejects(sqlite, /--experimental-shared-database needs a PostgreSQL store/);
   });
 
-  it('both serve at once: what one writes the other answers, and both are listed online', { skip: !postgres && 'PostgreSQL only' }, async () => {
+  const pgOnly = { skip: !postgres && 'PostgreSQL only' };
+
+  it('both serve at once: what one writes the other answers, and both are listed online', pgOnly, async () => {
     const a = await startTestController(options('a'));
     running.push(a);
     const b = await startTestController(options('b', { adminPassword: a.adminPassword }));
@@ -65,13 +79,14 @@ describe('controllers serving one database at once (--experimental-shared-databa
       assert.deepEqual(listed.map((row) => row.isOnline), [true, true]);
     }
     // A controller that did not opt in is refused while they serve, and told how.
-    await assert.rejects(refusal('c', { experimentalSharedDatabase: false }), /unless every one is started with --experimental-shared-database/);
+    const alone = refusal('c', { experimentalSharedDatabase: false });
+    await assert.rejects(alone, /unless every one is started with --experimental-shared-database/);
   });
 
-  it('is refused while a controller that did not opt in serves the database', { skip: !postgres && 'PostgreSQL only' }, async () => {
+  it('is refused while a controller that did not opt in serves the database', pgOnly, async () => {
     for (const ctl of running.splice(0)) await ctl.close();
     const alone = await startTestController(options('alone', { experimentalSharedDatabase: false }));
     running.push(alone);
-    await assert.rejects(refusal('d', {}), /a controller started without --experimental-shared-database is using this database/);
+    await assert.rejects(refusal('d', {}), /a controller started without --experimental-shared-database is using this/);
   });
 });

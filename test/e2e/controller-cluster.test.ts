@@ -46,7 +46,13 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
   });
 
   const start = (name: string, adminPassword?: string) =>
-    startTestController({ dataDir: path.join(tmp, name), storeUrl, pkiKeyFile: keyFile, advertise: [`${name}.ctl.test`], adminPassword });
+    startTestController({
+      dataDir: path.join(tmp, name),
+      storeUrl,
+      pkiKeyFile: keyFile,
+      advertise: [`${name}.ctl.test`],
+      adminPassword,
+    });
 
   /** An identity with a one-time-token enrollment: its id and enrollment JWT. */
   async function withEnrollment(admin: HttpHelper): Promise<{ name: string; jwt: string }> {
@@ -64,7 +70,7 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
     return { cert: res.body.data.cert, key: key.export({ type: 'pkcs8', format: 'pem' }) as string };
   }
 
-  it('the second controller serves the same CA bundle and accepts the certificates, JWTs and sessions of the first', async () => {
+  it('the second serves the same CA bundle and accepts the certificates, JWTs and sessions of the first', async () => {
     a = await start('a');
     const adminA = await a.admin();
     const enrolledOnA = await withEnrollment(adminA);
@@ -87,11 +93,12 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
     const me = await new HttpHelper(b.url, b.caPem, adminA.token).get('/current-identity');
     assertStatus(me, 200, 'a session token of the first controller');
     // The client certificate the first controller issued logs in on the second.
-    const login = await mtlsRequest({ baseUrl: b.url, caPem: b.caPem }, credentialFromA, 'POST', '/authenticate?method=cert');
+    const onB = { baseUrl: b.url, caPem: b.caPem };
+    const login = await mtlsRequest(onB, credentialFromA, 'POST', '/authenticate?method=cert');
     assert.equal(login.status, 200, login.text);
     // An enrollment JWT the first controller issued enrolls on the second, and the certificate it gets works.
     const credentialFromB = await enroll(b, pendingFromA.jwt, pendingFromA.name);
-    const loginB = await mtlsRequest({ baseUrl: b.url, caPem: b.caPem }, credentialFromB, 'POST', '/authenticate?method=cert');
+    const loginB = await mtlsRequest(onB, credentialFromB, 'POST', '/authenticate?method=cert');
     assert.equal(loginB.status, 200, loginB.text);
   });
 
@@ -104,7 +111,8 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
     const self = listed.find((row) => row.apiAddresses['edge-management'][0].url.startsWith(b!.url));
     assert.ok(self, 'the answering controller is listed with its address');
     assert.equal(self.isOnline, true);
-    assert.equal(self.fingerprint, new X509Certificate(await serverCertificatePem(b.url, b.caPem)).fingerprint.replace(/:/g, '').toLowerCase());
+    const served = new X509Certificate(await serverCertificatePem(b.url, b.caPem));
+    assert.equal(self.fingerprint, served.fingerprint.replace(/:/g, '').toLowerCase());
     const other = listed.find((row) => row !== self)!;
     const deadline = Date.now() + 20_000;
     let seen = other.isOnline as boolean;
@@ -117,7 +125,8 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
 
     const cli = await withLoggedInCli(b);
     try {
-      const json = jsonItems(parseJsonOutput(await cli.expect(0, ['controller', 'list', '-o', 'json'], { process: true })));
+      const listed = await cli.expect(0, ['controller', 'list', '-o', 'json'], { process: true });
+      const json = jsonItems(parseJsonOutput(listed));
       assert.deepEqual(json.map((row) => [row.id, row.isOnline]).sort(), [[self.id, true], [other.id, false]].sort());
       const table = (await cli.expect(0, ['controller', 'list'], { process: true })).stdout;
       assert.match(table, /ID\s+NAME\s+ONLINE\s+LAST SEEN\s+MANAGEMENT API/);
@@ -135,7 +144,8 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
       const alone = await startTestController(options);
       const before = (await (await alone.admin()).get('/controllers')).body.data;
       await alone.close();
-      const sharing = await startTestController({ ...options, pkiKeyFile: keyFile, adminPassword: alone.adminPassword });
+      const restart = { ...options, pkiKeyFile: keyFile, adminPassword: alone.adminPassword };
+      const sharing = await startTestController(restart);
       try {
         assert.equal(sharing.caPem, alone.caPem);
         const after = (await (await sharing.admin()).get('/controllers')).body.data;
@@ -152,8 +162,10 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
     await b?.close();
     const wrongKey = path.join(tmp, 'wrong.key');
     await writeFile(wrongKey, 'another-secret-of-forty-eight-bytes-for-the-test', { mode: 0o600 });
-    const common = { port: 0, dataDir: path.join(tmp, 'c'), storeUrl, adminPassword: 'unused-pw', passwordCost: TEST_PASSWORD_COST };
-    await assert.rejects(startController({ ...common, pkiKeyFile: wrongKey }), /CA keys in the database do not open with --pki-key-file .*wrong\.key/);
+    const cheap = { adminPassword: 'unused', passwordCost: TEST_PASSWORD_COST };
+    const common = { port: 0, dataDir: path.join(tmp, 'c'), storeUrl, ...cheap };
+    const wrong = startController({ ...common, pkiKeyFile: wrongKey });
+    await assert.rejects(wrong, /CA keys in the database do not open with --pki-key-file .*wrong\.key/);
     await assert.rejects(startController(common), /holds the network's PKI.*start with --pki-key-file/);
   });
 });

@@ -12,7 +12,12 @@ export { buildQuickstart } from './quickstart.js';
 export function buildController(deps: Deps) {
   return withMeta(new Command('controller'), {
     description: 'Run and manage the embedded reference controller',
-    examples: ['ctl controller start --data-dir ./ctrl --port 1280', 'ctl controller status', 'ctl controller stop', 'ctl controller list'],
+    examples: [
+      'ctl controller start --data-dir ./ctrl --port 1280',
+      'ctl controller status',
+      'ctl controller stop',
+      'ctl controller list',
+    ],
   })
     .addCommand(buildStart(deps))
     .addCommand(buildStop(deps))

@@ -25,5 +25,6 @@ const CONTROLLERS: ResourceDef = {
 
 /** `ctl controller list`: the controllers of the profile's network (GET /controllers), online or not. */
 export function buildControllerList(deps: Deps, run = runList) {
-  return buildList(deps, CONTROLLERS, run).description('List the controllers of the network the profile logs in to, and whether each is online');
+  const summary = 'List the controllers of the network the profile logs in to, and whether each is online';
+  return buildList(deps, CONTROLLERS, run).description(summary);
 }

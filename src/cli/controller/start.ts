@@ -83,7 +83,7 @@ export function buildStart(deps: Deps, run = runStart) {
       'ctl controller start --data-dir ./ctrl --port 1280 --admin-user admin',
       'CTL_ADMIN_PASSWORD=s3cret ctl controller start --host 0.0.0.0 --advertise ctrl.example.com',
       'ctl controller start --store postgres://ctl@db.example.com:5432/ctl   # password in PGPASSWORD or ~/.pgpass',
-      'ctl controller start --store postgres://ctl@db.example.com/ctl --pki-key-file /etc/ctl/pki.key --advertise a.example.com',
+      'ctl controller start --store postgres://ctl@db.example.com/ctl --pki-key-file /etc/ctl/key --advertise ctl-a',
       'ctl controller start --console ./ziti-console/dist/app-ziti-console   # then open https://localhost:1280/zac/',
     ],
   })
@@ -97,15 +97,19 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(new Option('--pki-dir <dir>', 'where the CA keys and server certificate live (default: <data-dir>/pki); keep the root CA key away from the database'))
     .addOption(
       envFallback(
-        new Option('--pki-key-file <file>', 'keep the PKI in the database, its CA keys sealed with this secret (owner-only, 32+ bytes); give every controller on the database the same file'),
+        new Option(
+          '--pki-key-file <file>',
+          'keep the PKI in the database, its CA keys sealed with this secret (owner-only, 32+ bytes); ' +
+            'give every controller on the database the same file',
+        ),
         'CTL_PKI_KEY_FILE',
       ),
     )
     .addOption(
       new Option(
         '--experimental-shared-database',
-        'EXPERIMENTAL: serve the PostgreSQL database at the same time as other controllers started with this flag and ' +
-          'the same --pki-key-file; their in-memory state is not shared yet (docs/controller.md)',
+        'EXPERIMENTAL: serve the PostgreSQL database at the same time as other controllers started with this ' +
+          'flag and the same --pki-key-file; their in-memory state is not shared yet (docs/controller.md)',
       ),
     )
     .addOption(new Option('--cors-origin <origin>', 'an origin (https://host[:port]) allowed CORS with credentials; repeatable').argParser(collect))

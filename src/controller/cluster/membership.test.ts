@@ -4,7 +4,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Store } from '../store/store.js';
-import { HEARTBEAT_INTERVAL_MS, loadOrCreateControllerId, membershipOf, OFFLINE_AFTER_MS, startHeartbeat } from './membership.js';
+import {
+  HEARTBEAT_INTERVAL_MS,
+  loadOrCreateControllerId,
+  membershipOf,
+  OFFLINE_AFTER_MS,
+  startHeartbeat,
+} from './membership.js';
 
 const START = new Date('2030-01-01T00:00:00.000Z');
 const at = (ms: number) => new Date(START.getTime() + ms);
@@ -23,10 +29,9 @@ describe('membership', () => {
   it('refreshes lastSeenAt every HEARTBEAT_INTERVAL_MS, and logs a failing beat once', async () => {
     const store = await Store.open({ sqlite: ':memory:' });
     const repo = store.repo('controller');
-    await repo.insert({ name: 'c', apiAddresses: {}, certPem: 'x', fingerprint: 'f', lastJoinedAt: START.toISOString(), lastSeenAt: START.toISOString() }, {
-      id: 'me',
-      now: START.toISOString(),
-    });
+    const started = START.toISOString();
+    const row = { name: 'c', certPem: 'x', fingerprint: 'f', lastJoinedAt: started, lastSeenAt: started };
+    await repo.insert(row, { id: 'me', now: started });
     mock.timers.enable({ apis: ['setInterval'] });
     const logs: string[] = [];
     let now = START;

@@ -3,7 +3,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { resource } from '../../resources/index.js';
-import type { Row } from '../store/repository.js';
 import type { Store } from '../store/store.js';
 
 /** How often a controller says it still serves. */
@@ -36,7 +35,11 @@ export async function loadOrCreateControllerId(dataDir: string, firstId: string)
  * request), or one heard from within OFFLINE_AFTER_MS. A row written before heartbeats existed was last seen when
  * it started.
  */
-export function membershipOf(row: Row, selfId: string, now: Date): { isOnline: boolean; lastSeenAt: string } {
+export function membershipOf(
+  row: { id: string; [field: string]: unknown },
+  selfId: string,
+  now: Date,
+): { isOnline: boolean; lastSeenAt: string } {
   const lastSeenAt = (row.lastSeenAt ?? row.lastJoinedAt) as string;
   return { isOnline: row.id === selfId || now.getTime() - Date.parse(lastSeenAt) < OFFLINE_AFTER_MS, lastSeenAt };
 }
@@ -59,7 +62,7 @@ export function startHeartbeat(
       if (failing) opts.log('membership: heartbeat written again');
       failing = false;
     } catch (err) {
-      if (!failing) opts.log(`membership: heartbeat failed (others show this controller offline until one succeeds): ${err}`);
+      if (!failing) opts.log(`membership: heartbeat failed (shown offline to the others until one succeeds): ${err}`);
       failing = true;
     }
   };

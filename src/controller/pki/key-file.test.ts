@@ -29,7 +29,8 @@ describe('the PKI key file', () => {
     assert.equal(key.open(sealed, 'certs'), '-----BEGIN PRIVATE KEY-----');
     assert.notEqual(key.seal('x', 'certs'), key.seal('x', 'certs'), 'a fresh salt and nonce each time');
     // The same secret read again (a second controller) opens it; the surrounding whitespace does not count.
-    assert.equal(readPkiKeyFile(await keyFile('a-again.key', `  ${SECRET}  \r\n`)).open(sealed, 'certs'), '-----BEGIN PRIVATE KEY-----');
+    const again = readPkiKeyFile(await keyFile('a-again.key', `  ${SECRET}  \r\n`));
+    assert.equal(again.open(sealed, 'certs'), '-----BEGIN PRIVATE KEY-----');
     assert.throws(() => key.open(sealed, 'other certs'), PkiKeyMismatchError);
     const flipped = `${sealed.slice(0, -4)}${sealed.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
     assert.throws(() => key.open(flipped, 'certs'), PkiKeyMismatchError);
@@ -50,11 +51,13 @@ describe('the PKI key file', () => {
   it('refuses a file other users may read, a short secret, and a missing file', async () => {
     for (const mode of [0o640, 0o604]) {
       const file = await keyFile(`open-${mode.toString(8)}.key`, SECRET, mode);
-      assert.throws(() => readPkiKeyFile(file), new RegExp(`may be read by other users \\(mode 0${mode.toString(8)}\\).*chmod 600`));
+      const refusal = new RegExp(`may be read by other users \\(mode 0${mode.toString(8)}\\).*chmod 600`);
+      assert.throws(() => readPkiKeyFile(file), refusal);
     }
     const short = await keyFile('short.key', 'correct horse battery staple\n');
-    assert.throws(() => readPkiKeyFile(short), /holds 28 bytes: it needs a random secret of at least 32 .*openssl rand/);
-    assert.throws(() => readPkiKeyFile(path.join(tmp, 'absent.key')), /--pki-key-file .*absent\.key cannot be read: ENOENT/);
+    assert.throws(() => readPkiKeyFile(short), /holds 28 bytes: it needs a random secret of at least 32 .*openssl/);
+    const absent = path.join(tmp, 'absent.key');
+    assert.throws(() => readPkiKeyFile(absent), /--pki-key-file .*absent\.key cannot be read: ENOENT/);
     assert.throws(() => readPkiKeyFile(tmp), /is not a regular file/);
   });
 });

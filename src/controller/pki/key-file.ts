@@ -42,7 +42,8 @@ export function readPkiKeyFile(file: string): PkiKey {
     secret = Buffer.from(readFileSync(file, 'utf8').trim(), 'utf8');
   } catch (err) {
     if (err instanceof ControllerStartError) throw err;
-    throw new ControllerStartError(`--pki-key-file ${file} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new ControllerStartError(`--pki-key-file ${file} cannot be read: ${reason}`);
   }
   if ((mode & 0o077) !== 0) {
     throw new ControllerStartError(

@@ -60,6 +60,14 @@ export interface CertAndKey {
   keyPem: string;
 }
 
+/** A CA: its root, the intermediate that signs, earlier intermediates (certificates only), its trust domain. */
+export interface CaParts {
+  root: CertAndKey;
+  intermediate: CertAndKey;
+  previous: string[];
+  trustDomain: string;
+}
+
 export async function loadOrCreatePki(dir: string, opts: { hosts: string[]; now?: Date }): Promise<Pki> {
   const now = opts.now ?? new Date();
   const hosts = requireHosts(opts.hosts);
@@ -110,7 +118,7 @@ export async function loadOrCreatePki(dir: string, opts: { hosts: string[]; now?
 }
 
 /** The root and intermediate CA of a data directory, if it has made them (a controller's PKI before it is shared). */
-export async function readCa(dir: string): Promise<{ root: CertAndKey; intermediate: CertAndKey; previous: string[]; trustDomain: string } | undefined> {
+export async function readCa(dir: string): Promise<CaParts | undefined> {
   const file = (name: string) => path.join(dir, name);
   const root = await readPair(file(FILES.rootCert), file(FILES.rootKey));
   const intermediate = await readPair(file(FILES.intermediateCert), file(FILES.intermediateKey));
@@ -147,7 +155,8 @@ export function createIntermediate(root: CertAndKey, now: Date): Promise<CertAnd
 
 /** The intermediate matches its key, was signed by `root`, and is not close to expiry. */
 export function intermediateUsable(intermediate: CertAndKey, root: CertAndKey, now: Date): boolean {
-  return pairMatches(intermediate) && issuedBy(intermediate.certPem, new X509Certificate(root.certPem)) && !expiresSoon(intermediate.certPem, now);
+  const signed = issuedBy(intermediate.certPem, new X509Certificate(root.certPem));
+  return pairMatches(intermediate) && signed && !expiresSoon(intermediate.certPem, now);
 }
 
 /**
@@ -165,7 +174,12 @@ export function keepOutgoing(previous: string[], outgoing: string | undefined, r
  * This controller's server certificate in `dir`, issued by `intermediate` for `hosts` unless the one there is
  * still good (its key, signed by this intermediate, far from expiry, covering every host).
  */
-export async function loadOrIssueServerCert(dir: string, intermediate: CertAndKey, hostNames: string[], now: Date): Promise<CertAndKey> {
+export async function loadOrIssueServerCert(
+  dir: string,
+  intermediate: CertAndKey,
+  hostNames: string[],
+  now: Date,
+): Promise<CertAndKey> {
   const hosts = requireHosts(hostNames);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const certFile = path.join(dir, FILES.serverCert);
@@ -193,7 +207,7 @@ export async function loadOrIssueServerCert(dir: string, intermediate: CertAndKe
 }
 
 /** The PKI a controller serves with, from its parts. */
-export function assemblePki(parts: { root: CertAndKey; intermediate: CertAndKey; previous: string[]; server: CertAndKey; trustDomain: string }): Pki {
+export function assemblePki(parts: CaParts & { server: CertAndKey }): Pki {
   const { root, intermediate, previous, server } = parts;
   return {
     rootCertPem: root.certPem,

@@ -47,10 +47,12 @@ describe('the PKI kept in the database', () => {
       const serverB = new X509Certificate(b.serverCertPem);
       assert.ok(serverB.checkHost('b.example.test'));
       assert.equal(serverB.checkHost('a.example.test'), undefined);
-      assert.ok(serverB.verify(new X509Certificate(a.intermediateCertPem).publicKey), "b's certificate is signed by the shared intermediate");
+      const intermediate = new X509Certificate(a.intermediateCertPem);
+      assert.ok(serverB.verify(intermediate.publicKey), "b's certificate is signed by the shared intermediate");
       const row = await store.repo('controller-pki').get('network');
       assert.doesNotMatch(JSON.stringify(row), /PRIVATE KEY/, 'no private key in clear in the database');
-      await assert.rejects(refuseSharedPkiWithoutKey(store), /holds the network's PKI.*start with --pki-key-file \(or CTL_PKI_KEY_FILE\)/);
+      const refusal = /holds the network's PKI.*start with --pki-key-file \(or CTL_PKI_KEY_FILE\)/;
+      await assert.rejects(refuseSharedPkiWithoutKey(store), refusal);
     });
   });
 
@@ -59,7 +61,8 @@ describe('the PKI kept in the database', () => {
       await loadOrCreateSharedPki(store, key, { pkiDir: path.join(tmp, 'c'), hosts: ['localhost'] });
       const before = await store.repo('controller-pki').get('network');
       const wrong = await keyIn('wrong.key', 'w'.repeat(48));
-      await assert.rejects(loadOrCreateSharedPki(store, wrong, { pkiDir: path.join(tmp, 'd'), hosts: ['localhost'] }), PkiKeyMismatchError);
+      const other = { pkiDir: path.join(tmp, 'd'), hosts: ['localhost'] };
+      await assert.rejects(loadOrCreateSharedPki(store, wrong, other), PkiKeyMismatchError);
       assert.deepEqual(await store.repo('controller-pki').get('network'), before);
     });
   });

@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
 import type { PkiKey } from './key-file.js';
 import {
   assemblePki,
-  type CertAndKey,
+  type CaParts,
   createIntermediate,
   createRoot,
   derivedTrustDomain,
@@ -23,13 +23,6 @@ import {
 /** The one row of the table. */
 const ROW_ID = 'network';
 
-interface SharedCa {
-  root: CertAndKey;
-  intermediate: CertAndKey;
-  previous: string[];
-  trustDomain: string;
-}
-
 const table = (store: Store) => store.repoFor(resource('controller-pki'));
 
 /**
@@ -38,7 +31,11 @@ const table = (store: Store) => store.repoFor(resource('controller-pki'));
  * sealed and written. Then this controller's server certificate for `hosts`. A key that does not open the stored
  * CA keys is refused (PkiKeyMismatchError) before anything is written.
  */
-export async function loadOrCreateSharedPki(store: Store, key: PkiKey, opts: { pkiDir: string; hosts: string[]; now?: Date }): Promise<Pki> {
+export async function loadOrCreateSharedPki(
+  store: Store,
+  key: PkiKey,
+  opts: { pkiDir: string; hosts: string[]; now?: Date },
+): Promise<Pki> {
   const now = opts.now ?? new Date();
   let ca = await readShared(store, key);
   if (!ca) ca = await insertFirst(store, key, (await readCa(opts.pkiDir)) ?? (await newCa(now)), now);
@@ -56,21 +53,22 @@ export async function refuseSharedPkiWithoutKey(store: Store): Promise<void> {
   );
 }
 
-async function newCa(now: Date): Promise<SharedCa> {
+async function newCa(now: Date): Promise<CaParts> {
   const root = await createRoot(now);
   const intermediate = await createIntermediate(root, now);
   return { root, intermediate, previous: [], trustDomain: derivedTrustDomain(new X509Certificate(root.certPem)) };
 }
 
-async function readShared(store: Store, key: PkiKey): Promise<SharedCa | undefined> {
+async function readShared(store: Store, key: PkiKey): Promise<CaParts | undefined> {
   const row = await table(store).find(ROW_ID);
   return row ? opened(row, key) : undefined;
 }
 
-function opened(row: Row, key: PkiKey): SharedCa {
+function opened(row: Row, key: PkiKey): CaParts {
   const rootCertPem = row.rootCertPem as string;
   const intermediateCertPem = row.intermediateCertPem as string;
-  const keys = JSON.parse(key.open(row.sealedKeys as string, sealingContext(rootCertPem, intermediateCertPem))) as { root: string; intermediate: string };
+  const sealed = key.open(row.sealedKeys as string, sealingContext(rootCertPem, intermediateCertPem));
+  const keys = JSON.parse(sealed) as { root: string; intermediate: string };
   return {
     root: { certPem: rootCertPem, keyPem: keys.root },
     intermediate: { certPem: intermediateCertPem, keyPem: keys.intermediate },
@@ -84,18 +82,21 @@ function sealingContext(rootCertPem: string, intermediateCertPem: string): strin
   return `${rootCertPem}\n${intermediateCertPem}`;
 }
 
-function columns(ca: SharedCa, key: PkiKey): Record<string, unknown> {
+function columns(ca: CaParts, key: PkiKey): Record<string, unknown> {
   return {
     rootCertPem: ca.root.certPem,
     intermediateCertPem: ca.intermediate.certPem,
     previousIntermediateCertPems: ca.previous,
     trustDomain: ca.trustDomain,
-    sealedKeys: key.seal(JSON.stringify({ root: ca.root.keyPem, intermediate: ca.intermediate.keyPem }), sealingContext(ca.root.certPem, ca.intermediate.certPem)),
+    sealedKeys: key.seal(
+      JSON.stringify({ root: ca.root.keyPem, intermediate: ca.intermediate.keyPem }),
+      sealingContext(ca.root.certPem, ca.intermediate.certPem),
+    ),
   };
 }
 
 /** Writes the CA unless another controller starting at the same moment wrote one first: then that one is used. */
-async function insertFirst(store: Store, key: PkiKey, ca: SharedCa, now: Date): Promise<SharedCa> {
+async function insertFirst(store: Store, key: PkiKey, ca: CaParts, now: Date): Promise<CaParts> {
   try {
     await table(store).insert(columns(ca, key), { id: ROW_ID, now: now.toISOString() });
     return ca;
@@ -110,8 +111,8 @@ async function insertFirst(store: Store, key: PkiKey, ca: SharedCa, now: Date): 
  * Replaces an intermediate near its expiry; the outgoing one stays in the bundle, so what it issued is still
  * trusted. If another controller rotated it meanwhile, its replacement is used.
  */
-async function rotateIntermediate(store: Store, key: PkiKey, ca: SharedCa, now: Date): Promise<SharedCa> {
-  const next: SharedCa = {
+async function rotateIntermediate(store: Store, key: PkiKey, ca: CaParts, now: Date): Promise<CaParts> {
+  const next: CaParts = {
     ...ca,
     intermediate: await createIntermediate(ca.root, now),
     previous: keepOutgoing(ca.previous, ca.intermediate.certPem, ca.root),

@@ -28,9 +28,10 @@ export function renderOp(dialect: Dialect, op: SchemaOp): string {
 export class SchemaTooNewError extends ControllerStartError {
   constructor(readonly unknown: readonly { id: number; name: string }[]) {
     const list = unknown.map((m) => `${m.id} (${m.name})`).join(', ');
+    const plural = unknown.length > 1 ? 's' : '';
     super(
-      `the database's schema is newer than this controller: it records migration${unknown.length > 1 ? 's' : ''} ${list}, ` +
-        'which this version does not know; run the newer controller version (or restore a backup made before the upgrade)',
+      `the database's schema is newer than this controller: it records migration${plural} ${list}, which this ` +
+        'version does not know; run the newer controller version (or restore a backup made before the upgrade)',
     );
   }
 }
@@ -46,7 +47,8 @@ const HISTORY = `CREATE TABLE IF NOT EXISTS "schema_migrations" ("id" INTEGER PR
 export async function migrate(driver: Driver, migrations: readonly Migration[], now: () => string): Promise<number[]> {
   await driver.exec(HISTORY);
   if (driver.dialect.name === 'sqlite') await adoptUserVersion(driver, migrations, now);
-  const recorded = await driver.all<{ id: number; name: string }>(`SELECT "id", "name" FROM "schema_migrations" ORDER BY "id"`);
+  const history = `SELECT "id", "name" FROM "schema_migrations" ORDER BY "id"`;
+  const recorded = await driver.all<{ id: number; name: string }>(history);
   const known = new Set(migrations.map((m) => m.id));
   const unknown = recorded.filter((r) => !known.has(Number(r.id)));
   if (unknown.length > 0) throw new SchemaTooNewError(unknown.map((r) => ({ id: Number(r.id), name: r.name })));
