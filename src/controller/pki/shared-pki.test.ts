@@ -67,6 +67,24 @@ describe('the PKI kept in the database', () => {
     });
   });
 
+  it('replaces an intermediate near its expiry once, for every controller, and keeps trusting the old one', async () => {
+    const made = new Date('2030-06-01T00:00:00Z');
+    const nearExpiry = new Date(made.getTime() + (5 * 365 - 10) * 86_400_000);
+    await withStore(async (store) => {
+      const at = (now: Date) => ({ hosts: ['localhost'], now });
+      const first = await loadOrCreateSharedPki(store, key, { pkiDir: path.join(tmp, 'r1'), ...at(made) });
+      const later = at(nearExpiry);
+      const rotated = await loadOrCreateSharedPki(store, key, { pkiDir: path.join(tmp, 'r1'), ...later });
+      assert.notEqual(rotated.intermediateCertPem, first.intermediateCertPem);
+      assert.equal(rotated.rootCertPem, first.rootCertPem);
+      assert.deepEqual(rotated.previousIntermediateCertPems, [first.intermediateCertPem]);
+      assert.ok(rotated.caBundlePem.includes(first.intermediateCertPem), 'what the old one issued is trusted');
+      const other = await loadOrCreateSharedPki(store, key, { pkiDir: path.join(tmp, 'r2'), ...later });
+      assert.equal(other.intermediateCertPem, rotated.intermediateCertPem, 'rotated once, not once per controller');
+      assert.equal(other.caBundlePem, rotated.caBundlePem);
+    });
+  });
+
   it("adopts the CA of a controller that ran alone, so its clients keep their trust", async () => {
     const dir = path.join(tmp, 'alone');
     const alone = await loadOrCreatePki(dir, { hosts: ['localhost'] });
