@@ -67,7 +67,7 @@ describe('the PKI kept in the database', () => {
     });
   });
 
-  it('replaces an intermediate near its expiry once, for every controller, and keeps trusting the old one', async () => {
+  it('replaces an intermediate near expiry once for every controller, and keeps trusting the old one', async () => {
     const made = new Date('2030-06-01T00:00:00Z');
     const nearExpiry = new Date(made.getTime() + (5 * 365 - 10) * 86_400_000);
     await withStore(async (store) => {
