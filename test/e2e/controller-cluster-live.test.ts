@@ -1,10 +1,12 @@
 // Two controllers serving one PostgreSQL database at the same time, behind the experimental opt-in: each answers
-// for what the other wrote, both are listed online, and a controller that did not opt in is kept apart.
+// for what the other wrote, both are listed online, and a controller that did not opt in is kept apart. And the
+// upgrade rule they depend on: a controller older than the database's schema does not start.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { startController } from '../../src/controller/index.js';
 import type { ControllerOptions } from '../../src/controller/types.js';
 import {
@@ -18,6 +20,7 @@ import {
 } from '../helpers/controller.js';
 import { TEST_PASSWORD_COST } from '../helpers/fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { MIGRATIONS } from '../../src/controller/store/migrations/index.js';
 
 const postgres = storeUnderTest() === 'postgres';
 
@@ -81,6 +84,25 @@ describe('controllers serving one database at once (--experimental-shared-databa
     // A controller that did not opt in is refused while they serve, and told how.
     const alone = refusal('c', { experimentalSharedDatabase: false });
     await assert.rejects(alone, /unless every one is started with --experimental-shared-database/);
+  });
+
+  it('a controller older than the schema it finds refuses to start, naming the migration it lacks', pgOnly, async () => {
+    const upgraded = await createTestDatabase({ migrated: true });
+    try {
+      const client = new pg.Client({ connectionString: upgraded.url });
+      await client.connect();
+      const future = MIGRATIONS[MIGRATIONS.length - 1].id + 1;
+      await client.query('INSERT INTO schema_migrations (id, name, "appliedAt") VALUES ($1, $2, $3)', [
+        future,
+        'from-a-newer-version',
+        new Date().toISOString(),
+      ]);
+      await client.end();
+      const older = refusal('older', { storeUrl: upgraded.url });
+      await assert.rejects(older, new RegExp(`schema is newer than this controller: it records migration ${future} `));
+    } finally {
+      await upgraded.drop();
+    }
   });
 
   it('is refused while a controller that did not opt in serves the database', pgOnly, async () => {
