@@ -86,7 +86,7 @@ describe('controllers serving one database at once (--experimental-shared-databa
     await assert.rejects(alone, /unless every one is started with --experimental-shared-database/);
   });
 
-  it('a controller older than the schema it finds refuses to start, naming the migration it lacks', pgOnly, async () => {
+  it('a controller older than the schema refuses to start, naming the migration it lacks', pgOnly, async () => {
     const upgraded = await createTestDatabase({ migrated: true });
     try {
       const client = new pg.Client({ connectionString: upgraded.url });
