@@ -265,7 +265,12 @@ export async function startController(options: ControllerOptions): Promise<Runni
     // The data directory is ours (an exclusive lock) before anything is written in it; a failed start lets it go.
     const database = options.storeUrl ? undefined : join(options.dataDir, DATABASE_FILE);
     dataDir = prepareDataDir(options.dataDir, options.pkiDir, database);
-    const hosts = [...new Set([host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, 'localhost', '127.0.0.1', '::1', hostname(), ...(options.advertise ?? [])])];
+    // The first name is the certificate's common name, which names the controller in /controllers: the first
+    // advertised name when there is one, so that controllers listening on the same address are told apart.
+    const listening = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+    const advertised = options.advertise ?? [];
+    const names = [...advertised.slice(0, 1), listening, 'localhost', '127.0.0.1', '::1', hostname(), ...advertised];
+    const hosts = [...new Set(names)];
     controller = await createController({ ...options, pkiDir: dataDir.pkiDir, publicUrl, hosts });
   } catch (err) {
     dataDir?.lock.release();

@@ -111,6 +111,7 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
     const self = listed.find((row) => row.apiAddresses['edge-management'][0].url.startsWith(b!.url));
     assert.ok(self, 'the answering controller is listed with its address');
     assert.equal(self.isOnline, true);
+    assert.equal(self.name, 'b.ctl.test', 'named by its first advertised name');
     const served = new X509Certificate(await serverCertificatePem(b.url, b.caPem));
     assert.equal(self.fingerprint, served.fingerprint.replace(/:/g, '').toLowerCase());
     const other = listed.find((row) => row !== self)!;
