@@ -1,10 +1,5 @@
-import { serverField } from './common.js';
-import type { FieldDef, FieldType, ResourceDef } from './types.js';
-
-/** Kept by the controllers, never served nor accepted in any body. */
-function internal(type: FieldType, description: string): FieldDef {
-  return { ...serverField(type, description), internal: true };
-}
+import { internalField } from './common.js';
+import type { ResourceDef } from './types.js';
 
 /**
  * The network's trust root when the controllers keep it in the database (`--pki-key-file`): one row, written by the
@@ -24,13 +19,13 @@ export const controllerPki: ResourceDef = {
   table: 'controller_pki',
   description: "The controllers' shared root and intermediate CA",
   fields: {
-    rootCertPem: internal({ kind: 'string' }, 'The root CA certificate (PEM)'),
-    intermediateCertPem: internal({ kind: 'string' }, 'The intermediate CA certificate that signs (PEM)'),
-    previousIntermediateCertPems: internal(
+    rootCertPem: internalField({ kind: 'string' }, 'The root CA certificate (PEM)'),
+    intermediateCertPem: internalField({ kind: 'string' }, 'The intermediate CA certificate that signs (PEM)'),
+    previousIntermediateCertPems: internalField(
       { kind: 'array', items: { kind: 'string' } },
       'Earlier intermediates of this root: they sign nothing now, what they issued stays trusted',
     ),
-    trustDomain: internal({ kind: 'string' }, 'The SPIFFE trust domain of the network'),
-    sealedKeys: internal({ kind: 'string' }, 'The root and intermediate private keys, sealed with the key file'),
+    trustDomain: internalField({ kind: 'string' }, 'The SPIFFE trust domain of the network'),
+    sealedKeys: internalField({ kind: 'string' }, 'The root and intermediate private keys, sealed with the key file'),
   },
 };
