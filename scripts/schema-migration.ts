@@ -20,7 +20,8 @@ if (ops.length === 0) {
   console.error('the catalogue and the recorded migrations agree: nothing to record');
   process.exit(0);
 }
-const id = MIGRATIONS.length + 1;
+// After the last recorded id, not the count: ids may skip a number another branch reserved.
+const id = (MIGRATIONS.at(-1)?.id ?? 0) + 1;
 const file = `${String(id).padStart(4, '0')}-${name}`;
 writeFileSync(
   path.join(dir, `${file}.ts`),

@@ -40,6 +40,8 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
       '  CTL_ADMIN_PASSWORD  password of the default admin a new controller creates (ctl controller start)',
       '  CTL_STORE_URL    where ctl controller start keeps its data, as --store: postgres://user@host:port/db',
       '                   (default: SQLite in the data directory)',
+      '  CTL_PKI_KEY_FILE  the secret sealing the CA keys kept in the database, as --pki-key-file: every',
+      '                   controller on one database given the same file shares one PKI',
       '  CTL_CONSOLE_DIR  built web console ctl controller start serves under /zac/, as --console',
       '  CTL_SQLITE_BINDING  path of a better_sqlite3.node to load instead of the installed one (a binary built',
       '                   elsewhere for the same Node.js and platform)',

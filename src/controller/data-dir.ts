@@ -198,7 +198,17 @@ function lockHandle(file: string, me: LockOwner): DataDirLock {
 }
 
 /** Entries the controller writes in its data directory; none may be a symbolic link. */
-const DATA_DIR_ENTRIES = [LOCK_FILE, 'ctl.db', 'ctl.db-wal', 'ctl.db-shm', 'ca-bundle.pem', 'controller.json', 'controller.json.tmp', 'pki'];
+const DATA_DIR_ENTRIES = [
+  LOCK_FILE,
+  'ctl.db',
+  'ctl.db-wal',
+  'ctl.db-shm',
+  'ca-bundle.pem',
+  'controller.json',
+  'controller.json.tmp',
+  'controller-id',
+  'pki',
+];
 
 export interface PreparedDataDir {
   lock: DataDirLock;

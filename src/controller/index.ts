@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
@@ -12,7 +13,10 @@ import { enforcePostureTimeouts } from './posture/sessions.js';
 import { ensureDefaultAdmin } from './bootstrap.js';
 import { prepareDataDir, type PreparedDataDir } from './data-dir.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
-import { loadOrCreatePki, type Pki } from './pki/pki.js';
+import { type PkiKey, readPkiKeyFile } from './pki/key-file.js';
+import { loadOrCreatePki, type Pki, readCa } from './pki/pki.js';
+import { loadOrCreateSharedPki, refuseSharedPkiWithoutKey } from './pki/shared-pki.js';
+import { loadOrCreateControllerId, startHeartbeat } from './cluster/membership.js';
 import { recordSelf } from './api/controllers.js';
 import { buildRoutes } from './registry.js';
 import type { Runtime } from './runtime.js';
@@ -23,6 +27,7 @@ import { createStaticSite } from './server/static.js';
 import { Validators } from './server/validation.js';
 import { parseStoreLocation, Store, type StoreLocation } from './store/store.js';
 import { type ControllerOptions, DEFAULT_SHUTDOWN_GRACE_MS, type RunningController } from './types.js';
+import { ControllerStartError } from './start-error.js';
 import { CONTROLLER_VERSION } from './version.js';
 
 export type { ControllerOptions, RunningController } from './types.js';
@@ -31,10 +36,7 @@ const SWEEP_INTERVAL_MS = 30_000;
 /** How often sessions are checked against posture that runs out with time (MFA timeouts, wake/unlock prompts). */
 const POSTURE_SWEEP_INTERVAL_MS = 15_000;
 
-/** A start that cannot go on for a reason the operator can fix (busy port, unusable store): no stack trace. */
-export class ControllerStartError extends Error {
-  override name = 'ControllerStartError';
-}
+export { ControllerStartError } from './start-error.js';
 
 export interface CreateControllerOptions extends Omit<ControllerOptions, 'port' | 'host' | 'advertise'> {
   /** How clients reach it (enrollment JWT issuer, version info). */
@@ -87,13 +89,19 @@ export async function createController(options: CreateControllerOptions): Promis
   const log = options.log ?? (() => {});
   // Checked before anything is opened: a wrong --console fails the start, not every page.
   const site = options.consoleDir ? createStaticSite(options.consoleDir, { log }) : undefined;
-  const pki = options.pki ?? (await loadOrCreatePki(options.pkiDir ?? join(options.dataDir, 'pki'), { hosts: options.hosts ?? ['localhost', '127.0.0.1'] }));
+  // Read before the store opens: a key file that is unsafe or too short is refused before the database is touched.
+  const pkiKey = options.pkiKeyFile === undefined ? undefined : readPkiKeyFile(options.pkiKeyFile);
   const sqlite = { sqlite: join(options.dataDir, DATABASE_FILE) };
   const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : sqlite);
-  const store = await Store.open(location, { log });
+  if (options.experimentalSharedDatabase) refuseUnsharable(location, pkiKey);
+  const store = await Store.open(location, { log, sharedDatabase: options.experimentalSharedDatabase });
   const passwords = new PasswordHasher(options.passwordCost);
   const adminUser = options.adminUser ?? 'admin';
+  let pki: Pki;
+  let controllerId: string;
   try {
+    pki = options.pki ?? (await openPki(store, pkiKey, options));
+    controllerId = pkiKey ? await sharingControllerId(options, pki) : pki.trustDomain;
     await ensureDefaultAdmin(store, {
       username: adminUser,
       password: options.adminPassword,
@@ -116,6 +124,7 @@ export async function createController(options: CreateControllerOptions): Promis
     client: new ClientState(new Date(), options.clientRateLimit),
     validators: new Validators(),
     pki,
+    controllerId,
     enrollmentSigner: createEnrollmentJwtSigner(pki, options.publicUrl),
     config: {
       publicUrl: options.publicUrl,
@@ -135,6 +144,7 @@ export async function createController(options: CreateControllerOptions): Promis
   const app = createApp(runtime, registry.routes, site);
   // This controller joins the controllers list when it starts (OpenZiti: when it joins its cluster).
   await recordSelf(runtime);
+  const heartbeat = startHeartbeat(store, controllerId, { clock: runtime.clock, log });
 
   const sweep = setInterval(() => void runtime.apiSessions.sweep(new Date()).catch((err) => log(`session sweep failed: ${err}`)), SWEEP_INTERVAL_MS);
   sweep.unref();
@@ -160,9 +170,49 @@ export async function createController(options: CreateControllerOptions): Promis
     async close() {
       clearInterval(sweep);
       clearInterval(postureSweep);
+      heartbeat.stop();
       await store.close();
     },
   };
+}
+
+/** Where the data directory's PKI lives: `--pki-dir`, or `pki` in the data directory. */
+function pkiDirOf(options: CreateControllerOptions): string {
+  return options.pkiDir ?? join(options.dataDir, 'pki');
+}
+
+/**
+ * Alone, a controller has always been named by its trust domain; sharing its database, it needs an id of its own.
+ * The controller whose CA became the shared one keeps its old id, so its row in /controllers stays its own.
+ */
+async function sharingControllerId(options: CreateControllerOptions, pki: Pki): Promise<string> {
+  const ownCa = await readCa(pkiDirOf(options));
+  const firstId = ownCa?.root.certPem === pki.rootCertPem ? pki.trustDomain : randomUUID();
+  return loadOrCreateControllerId(options.dataDir, firstId);
+}
+
+/** Controllers serve one database together only on PostgreSQL, and only as one trust root. */
+function refuseUnsharable(location: StoreLocation, key: PkiKey | undefined): void {
+  if (!('postgres' in location)) {
+    throw new ControllerStartError('--experimental-shared-database needs a PostgreSQL store (--store postgres://...)');
+  }
+  if (!key) {
+    throw new ControllerStartError(
+      '--experimental-shared-database needs --pki-key-file: controllers serving one database must share its PKI',
+    );
+  }
+}
+
+/**
+ * The PKI in the database, sealed with the key file, when one is given; else the data directory's own, unless the
+ * database holds a shared one (that controller was meant to have the key file).
+ */
+async function openPki(store: Store, key: PkiKey | undefined, options: CreateControllerOptions): Promise<Pki> {
+  const pkiDir = pkiDirOf(options);
+  const hosts = options.hosts ?? ['localhost', '127.0.0.1'];
+  if (key) return loadOrCreateSharedPki(store, key, { pkiDir, hosts });
+  await refuseSharedPkiWithoutKey(store);
+  return loadOrCreatePki(pkiDir, { hosts });
 }
 
 /**
@@ -216,7 +266,12 @@ export async function startController(options: ControllerOptions): Promise<Runni
     // The data directory is ours (an exclusive lock) before anything is written in it; a failed start lets it go.
     const database = options.storeUrl ? undefined : join(options.dataDir, DATABASE_FILE);
     dataDir = prepareDataDir(options.dataDir, options.pkiDir, database);
-    const hosts = [...new Set([host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, 'localhost', '127.0.0.1', '::1', hostname(), ...(options.advertise ?? [])])];
+    // The first name is the certificate's common name, which names the controller in /controllers: the first
+    // advertised name when there is one, so that controllers listening on the same address are told apart.
+    const listening = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+    const advertised = options.advertise ?? [];
+    const names = [...advertised.slice(0, 1), listening, 'localhost', '127.0.0.1', '::1', hostname(), ...advertised];
+    const hosts = [...new Set(names)];
     controller = await createController({ ...options, pkiDir: dataDir.pkiDir, publicUrl, hosts });
   } catch (err) {
     dataDir?.lock.release();

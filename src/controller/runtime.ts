@@ -56,6 +56,8 @@ export interface Runtime {
   client: ClientState;
   validators: Validators;
   pki: Pki;
+  /** This controller's row in `controllers` (src/controller/cluster/membership.ts). */
+  controllerId: string;
   enrollmentSigner: EnrollmentJwtSigner;
   config: ControllerConfig;
   clock: () => Date;

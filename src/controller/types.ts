@@ -12,6 +12,17 @@ export interface ControllerOptions {
    * root CA key away from the database and its backups.
    */
   pkiDir?: string;
+  /**
+   * A file holding the secret that seals the CA keys kept in the database (owner-only, at least 32 bytes). With
+   * it, the network's PKI lives in the database and every controller given the same file shares it; without it,
+   * the PKI lives in `pkiDir` (refused when the database holds a shared one).
+   */
+  pkiKeyFile?: string;
+  /**
+   * Experimental: serve a PostgreSQL database together with other controllers started with this too (and the same
+   * `pkiKeyFile`). What each keeps in memory is not shared yet (docs/controller.md says what that means).
+   */
+  experimentalSharedDatabase?: boolean;
   /** TCP port; 0 picks a free one (tests). */
   port: number;
   /** Address to bind; default 127.0.0.1. Certificates cover it, localhost and the machine's host name. */

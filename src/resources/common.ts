@@ -15,6 +15,11 @@ export function serverField(type: FieldType, description: string, extra: Partial
   return { type, description, create: 'no', replace: 'no', patch: 'no', readOnly: true, ...extra };
 }
 
+/** The store's own bookkeeping: a column that is never served nor accepted in any body. */
+export function internalField(type: FieldType, description: string, extra: Partial<FieldDef> = {}): FieldDef {
+  return { ...serverField(type, description, extra), internal: true };
+}
+
 /** A field the presenter computes: served (always present), never stored nor accepted in a body. */
 export function computedField(type: FieldType, description: string): FieldDef {
   return { type, description, create: 'no', replace: 'no', patch: 'no', readOnly: true, computed: true };

@@ -8,10 +8,11 @@ const apiAddresses: FieldType = {
 };
 
 /**
- * The controllers of the network. The reference controller runs alone (no cluster), so the list holds one row: this
- * controller, written by the controller itself when it first serves the list after a start (name and fingerprint of
- * its server certificate, its API addresses, when it started). Rows are never written through the API.
- * No CLI noun: `ctl controller` runs the local controller (`ctl api GET /controllers` reads this list).
+ * The controllers of the network. Each controller writes its own row when it starts (name and fingerprint of its
+ * server certificate, its API addresses, when it started) and keeps `lastSeenAt` fresh with a heartbeat
+ * (src/controller/cluster/membership.ts): alone, the list holds one row; several controllers on one database (PKI
+ * shared with --pki-key-file) each have theirs. Rows are never written through the API.
+ * No CLI noun: `ctl controller` runs the local controller, and `ctl controller list` reads this list.
  */
 export const controller: ResourceDef = {
   name: 'controller',
@@ -20,7 +21,7 @@ export const controller: ResourceDef = {
   api: 'management',
   operations: ['list', 'get'],
   table: 'controllers',
-  description: 'A controller of the network (this one: the reference controller runs alone)',
+  description: 'A controller of the network',
   fields: {
     name: serverField({ kind: 'string' }, 'Common name of the controller server certificate', { filterable: true, sortable: true, read: { required: true } }),
     ctrlAddress: serverField({ kind: 'string' }, 'Control channel address for routers; null: this controller has no control channel', {
@@ -33,6 +34,14 @@ export const controller: ResourceDef = {
       read: { required: true },
     }),
     lastJoinedAt: serverField(datetime, 'When the controller last started', { filterable: true, sortable: true, read: { required: true } }),
-    isOnline: computedField({ kind: 'boolean' }, 'This controller, which answers the request, is online; any other row is not'),
+    lastSeenAt: serverField(datetime, "When the controller's heartbeat last said it serves", {
+      filterable: true,
+      sortable: true,
+      read: { required: true },
+    }),
+    isOnline: computedField(
+      { kind: 'boolean' },
+      'The controller answering, or another whose heartbeat was seen in the last 15 seconds',
+    ),
   },
 };

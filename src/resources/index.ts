@@ -21,6 +21,7 @@ import { servicePolicy } from './service-policy.js';
 import { service } from './service.js';
 import { session } from './session.js';
 import { controller } from './controller.js';
+import { controllerPki } from './controller-pki.js';
 import { terminator } from './terminator.js';
 import type { ResourceDef } from './types.js';
 
@@ -50,6 +51,7 @@ export const CATALOGUE: readonly ResourceDef[] = [
   externalJwtSigner,
   mfa,
   apiSessionCertificate,
+  controllerPki,
 ];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));

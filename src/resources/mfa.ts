@@ -1,11 +1,5 @@
-import { serverField } from './common.js';
-import type { FieldDef, FieldType } from './types.js';
+import { internalField as internal, serverField } from './common.js';
 import type { ResourceDef } from './types.js';
-
-/** The store's own bookkeeping: a column that is never served nor accepted in any body. */
-function internal(type: FieldType, description: string, extra: Partial<FieldDef> = {}): FieldDef {
-  return { ...serverField(type, description, extra), internal: true };
-}
 
 /**
  * An identity's TOTP enrollment (OpenZiti keeps these as `mfas`): at most one per identity, going with it. Created

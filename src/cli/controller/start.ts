@@ -26,6 +26,10 @@ export interface StartOptions {
   accessLog: boolean;
   corsOrigins?: string[];
   pkiDir?: string;
+  /** The secret that seals the CA keys kept in the database, shared by every controller on it. */
+  pkiKeyFile?: string;
+  /** Serve the database together with other controllers that opted in too (experimental). */
+  experimentalSharedDatabase: boolean;
   /** `postgres://...` to keep the data in PostgreSQL; default: SQLite in the data directory. */
   store?: string;
   /** A built web console (OpenZiti's ZAC) served under /zac/ on the controller's origin. */
@@ -80,6 +84,7 @@ export function buildStart(deps: Deps, run = runStart) {
       'ctl controller start --data-dir ./ctrl --port 1280 --admin-user admin',
       'CTL_ADMIN_PASSWORD=s3cret ctl controller start --host 0.0.0.0 --advertise ctrl.example.com',
       'ctl controller start --store postgres://ctl@db.example.com:5432/ctl   # password in PGPASSWORD or ~/.pgpass',
+      'ctl controller start --store postgres://ctl@db.example.com/ctl --pki-key-file /etc/ctl/key --advertise ctl-a',
       'ctl controller start --console ./ziti-console/dist/app-ziti-console   # then open https://localhost:1280/zac/',
     ],
   })
@@ -93,6 +98,23 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(new Option('--admin-password-file <file>', 'file whose first line is the password of the default admin on first start'))
     .addOption(new Option('--pki-dir <dir>', 'where the CA keys and server certificate live (default: ' +
       '<data-dir>/pki); keep the root CA key away from the database'))
+    .addOption(
+      envFallback(
+        new Option(
+          '--pki-key-file <file>',
+          'keep the PKI in the database, its CA keys sealed with this secret (owner-only, 32+ bytes); ' +
+            'give every controller on the database the same file',
+        ),
+        'CTL_PKI_KEY_FILE',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--experimental-shared-database',
+        'EXPERIMENTAL: serve the PostgreSQL database at the same time as other controllers started with this ' +
+          'flag and the same --pki-key-file; their in-memory state is not shared yet (docs/controller.md)',
+      ),
+    )
     .addOption(new Option('--cors-origin <origin>', 'an origin (https://host[:port]) allowed CORS with credentials; repeatable').argParser(collect))
     .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30))
     .addOption(envFallback(new Option('--store <url>', 'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)'), 'CTL_STORE_URL'))
@@ -118,6 +140,8 @@ export function buildStart(deps: Deps, run = runStart) {
       accessLog: Boolean(o.accessLog),
       corsOrigins: o.corsOrigin,
       pkiDir: o.pkiDir,
+      pkiKeyFile: o.pkiKeyFile,
+      experimentalSharedDatabase: Boolean(o.experimentalSharedDatabase),
       store: o.store,
       console: o.console,
       clientRateLimit: o.clientRateLimit,
@@ -164,6 +188,8 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     sessionTimeoutMinutes: opts.sessionTimeoutMinutes,
     corsOrigins: opts.corsOrigins,
     pkiDir: opts.pkiDir,
+    pkiKeyFile: opts.pkiKeyFile,
+    experimentalSharedDatabase: opts.experimentalSharedDatabase,
     storeUrl: opts.store,
     consoleDir: opts.console,
     clientRateLimit: opts.clientRateLimit,

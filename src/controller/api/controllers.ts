@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import { resource } from '../../resources/index.js';
+import { membershipOf } from '../cluster/membership.js';
 import { sha1FingerprintHex } from '../pki/fingerprint.js';
 import type { ResourceBehaviour } from '../registry.js';
 import type { Runtime } from '../runtime.js';
@@ -14,9 +15,8 @@ const controller = resource('controller');
 /** API bindings a client may see in the client API's list (OpenZiti drops the others there). */
 const CLIENT_BINDINGS = new Set(['edge-client', 'edge-oidc']);
 
-/** This controller's id: its trust domain, stable for as long as its PKI (and so its data) lives. */
 function selfId(rt: Runtime): string {
-  return rt.pki.trustDomain;
+  return rt.controllerId;
 }
 
 /**
@@ -37,6 +37,7 @@ export async function recordSelf(rt: Runtime): Promise<void> {
     certPem: leaf,
     fingerprint: sha1FingerprintHex(leaf),
     lastJoinedAt: rt.clock().toISOString(),
+    lastSeenAt: rt.clock().toISOString(),
   };
   const repo = rt.store.repoFor(controller);
   const now = rt.clock().toISOString();
@@ -75,7 +76,7 @@ function forClients(entity: Record<string, unknown>): Record<string, unknown> {
 }
 
 function presentControllers(rows: Row[], rt: Runtime): Record<string, unknown>[] {
-  return rows.map((row) => ({ ...toWire(controller, row), isOnline: row.id === selfId(rt) }));
+  return rows.map((row) => ({ ...toWire(controller, row), ...membershipOf(row, selfId(rt), rt.clock()) }));
 }
 
 export const controllerBehaviour: ResourceBehaviour = { resource: 'controller', routes: controllerRoutes, present: presentControllers };

@@ -55,15 +55,22 @@ interface Issuer {
   key: forge.pki.rsa.PrivateKey;
 }
 
-interface CertAndKey {
+export interface CertAndKey {
   certPem: string;
   keyPem: string;
 }
 
+/** A CA: its root, the intermediate that signs, earlier intermediates (certificates only), its trust domain. */
+export interface CaParts {
+  root: CertAndKey;
+  intermediate: CertAndKey;
+  previous: string[];
+  trustDomain: string;
+}
+
 export async function loadOrCreatePki(dir: string, opts: { hosts: string[]; now?: Date }): Promise<Pki> {
   const now = opts.now ?? new Date();
-  const hosts = normalizeHosts(opts.hosts);
-  if (hosts.length === 0) throw new Error('loadOrCreatePki: at least one host is required');
+  const hosts = requireHosts(opts.hosts);
 
   // mode only applies to directories mkdir creates; an existing directory is left as the operator set it.
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -80,49 +87,105 @@ export async function loadOrCreatePki(dir: string, opts: { hosts: string[]; now?
       );
     }
     // Nothing issued yet (first run, or a crash before the intermediate was written): start over.
-    const key = await newRsaKey();
-    const cert = buildCert({
-      subjectCn: 'ctl Root CA',
-      publicKey: key.publicKey,
-      notBefore: new Date(now.getTime() - BACKDATE),
-      notAfter: addYears(now, 10),
-      kind: 'root',
-    });
-    cert.sign(key.privateKey, forge.md.sha256.create());
-    root = { certPem: certToPem(cert), keyPem: key.keyPem };
+    root = await createRoot(now);
     // Key before cert: a cert file on disk always has its key beside it.
     await writeAtomic(file(FILES.rootKey), root.keyPem, KEY_MODE);
     await writeAtomic(file(FILES.rootCert), root.certPem, CERT_MODE);
     rootFresh = true;
   }
-  const rootIssuer = toIssuer(root);
   const rootX = new X509Certificate(root.certPem);
 
   let intermediate = rootFresh ? undefined : await readPair(file(FILES.intermediateCert), file(FILES.intermediateKey));
   // Earlier intermediates of this root (a fresh root has none: whatever the file holds belongs to another one).
   let previous = rootFresh ? [] : certsIssuedBy(await readText(file(FILES.previousIntermediates)), rootX);
-  if (!intermediate || !pairMatches(intermediate) || !issuedBy(intermediate.certPem, rootX) || expiresSoon(intermediate.certPem, now)) {
+  if (!intermediate || !intermediateUsable(intermediate, root, now)) {
     // The outgoing intermediate issued certificates that are still out there: keep it as a trust anchor (only its
     // certificate; its key signs nothing any more), written before its replacement so a crash cannot lose it.
     const outgoing = rootFresh ? undefined : await readText(file(FILES.intermediateCert));
-    const kept = outgoing === undefined ? [] : certsIssuedBy(outgoing, rootX);
-    if (kept.length > 0) {
-      const seen = new Set(previous.map((pem) => new X509Certificate(pem).fingerprint256));
-      previous = [...previous, ...kept.filter((pem) => !seen.has(new X509Certificate(pem).fingerprint256))];
+    const kept = keepOutgoing(previous, outgoing, root);
+    if (kept !== previous) {
+      previous = kept;
       await writeAtomic(file(FILES.previousIntermediates), previous.map(withNewline).join(''), CERT_MODE);
     }
-    intermediate = await issue(rootIssuer, {
-      subjectCn: 'ctl Intermediate CA',
-      notBefore: new Date(now.getTime() - BACKDATE),
-      notAfter: addYears(now, 5),
-      kind: 'intermediate',
-    });
+    intermediate = await createIntermediate(root, now);
     await writeAtomic(file(FILES.intermediateKey), intermediate.keyPem, KEY_MODE);
     await writeAtomic(file(FILES.intermediateCert), intermediate.certPem, CERT_MODE);
   }
-  const intermediateX = new X509Certificate(intermediate.certPem);
 
-  let server = await readPair(file(FILES.serverCert), file(FILES.serverKey));
+  const server = await loadOrIssueServerCert(dir, intermediate, hosts, now);
+  const trustDomain = await loadOrCreateTrustDomain(file(FILES.trustDomain), rootX);
+  return assemblePki({ root, intermediate, previous, server, trustDomain });
+}
+
+/** The root and intermediate CA of a data directory, if it has made them (a controller's PKI before it is shared). */
+export async function readCa(dir: string): Promise<CaParts | undefined> {
+  const file = (name: string) => path.join(dir, name);
+  const root = await readPair(file(FILES.rootCert), file(FILES.rootKey));
+  const intermediate = await readPair(file(FILES.intermediateCert), file(FILES.intermediateKey));
+  if (!root || !intermediate || !pairMatches(root) || !pairMatches(intermediate)) return undefined;
+  const rootX = new X509Certificate(root.certPem);
+  if (!issuedBy(intermediate.certPem, rootX)) return undefined;
+  const previous = certsIssuedBy(await readText(file(FILES.previousIntermediates)), rootX);
+  return { root, intermediate, previous, trustDomain: await loadOrCreateTrustDomain(file(FILES.trustDomain), rootX) };
+}
+
+/** A new self-signed root CA (ten years). */
+export async function createRoot(now: Date): Promise<CertAndKey> {
+  const key = await newRsaKey();
+  const cert = buildCert({
+    subjectCn: 'ctl Root CA',
+    publicKey: key.publicKey,
+    notBefore: new Date(now.getTime() - BACKDATE),
+    notAfter: addYears(now, 10),
+    kind: 'root',
+  });
+  cert.sign(key.privateKey, forge.md.sha256.create());
+  return { certPem: certToPem(cert), keyPem: key.keyPem };
+}
+
+/** A new intermediate CA signed by `root` (five years, never beyond the root). */
+export function createIntermediate(root: CertAndKey, now: Date): Promise<CertAndKey> {
+  return issue(toIssuer(root), {
+    subjectCn: 'ctl Intermediate CA',
+    notBefore: new Date(now.getTime() - BACKDATE),
+    notAfter: addYears(now, 5),
+    kind: 'intermediate',
+  });
+}
+
+/** The intermediate matches its key, was signed by `root`, and is not close to expiry. */
+export function intermediateUsable(intermediate: CertAndKey, root: CertAndKey, now: Date): boolean {
+  const signed = issuedBy(intermediate.certPem, new X509Certificate(root.certPem));
+  return pairMatches(intermediate) && signed && !expiresSoon(intermediate.certPem, now);
+}
+
+/**
+ * The earlier intermediates once `outgoing` is replaced: it joins them (if `root` signed it and it is not there
+ * yet), so what it issued stays trusted. The same array when nothing changes.
+ */
+export function keepOutgoing(previous: string[], outgoing: string | undefined, root: CertAndKey): string[] {
+  const kept = outgoing === undefined ? [] : certsIssuedBy(outgoing, new X509Certificate(root.certPem));
+  const seen = new Set(previous.map((pem) => new X509Certificate(pem).fingerprint256));
+  const added = kept.filter((pem) => !seen.has(new X509Certificate(pem).fingerprint256));
+  return added.length === 0 ? previous : [...previous, ...added];
+}
+
+/**
+ * This controller's server certificate in `dir`, issued by `intermediate` for `hosts` unless the one there is
+ * still good (its key, signed by this intermediate, far from expiry, covering every host).
+ */
+export async function loadOrIssueServerCert(
+  dir: string,
+  intermediate: CertAndKey,
+  hostNames: string[],
+  now: Date,
+): Promise<CertAndKey> {
+  const hosts = requireHosts(hostNames);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const certFile = path.join(dir, FILES.serverCert);
+  const keyFile = path.join(dir, FILES.serverKey);
+  const intermediateX = new X509Certificate(intermediate.certPem);
+  let server = await readPair(certFile, keyFile);
   if (
     !server ||
     !pairMatches(server) ||
@@ -137,12 +200,15 @@ export async function loadOrCreatePki(dir: string, opts: { hosts: string[]; now?
       kind: 'server',
       hosts,
     });
-    await writeAtomic(file(FILES.serverKey), server.keyPem, KEY_MODE);
-    await writeAtomic(file(FILES.serverCert), server.certPem, CERT_MODE);
+    await writeAtomic(keyFile, server.keyPem, KEY_MODE);
+    await writeAtomic(certFile, server.certPem, CERT_MODE);
   }
+  return server;
+}
 
-  const trustDomain = await loadOrCreateTrustDomain(file(FILES.trustDomain), rootX);
-
+/** The PKI a controller serves with, from its parts. */
+export function assemblePki(parts: CaParts & { server: CertAndKey }): Pki {
+  const { root, intermediate, previous, server } = parts;
   return {
     rootCertPem: root.certPem,
     intermediateCertPem: intermediate.certPem,
@@ -152,8 +218,14 @@ export async function loadOrCreatePki(dir: string, opts: { hosts: string[]; now?
     serverChainPem: withNewline(server.certPem) + withNewline(intermediate.certPem),
     caBundlePem: withNewline(root.certPem) + withNewline(intermediate.certPem) + previous.map(withNewline).join(''),
     previousIntermediateCertPems: previous,
-    trustDomain,
+    trustDomain: parts.trustDomain,
   };
+}
+
+function requireHosts(hosts: string[]): string[] {
+  const normalized = normalizeHosts(hosts);
+  if (normalized.length === 0) throw new Error('the server certificate needs at least one host');
+  return normalized;
 }
 
 /**
@@ -327,6 +399,11 @@ function coversHosts(certPem: string, hosts: string[]): boolean {
 
 // ---- trust domain ----
 
+/** The trust domain a root implies when none was chosen: the same for every controller sharing the root. */
+export function derivedTrustDomain(root: X509Certificate): string {
+  return `ctl-${createHash('sha1').update(root.raw).digest('hex').slice(0, 8)}`;
+}
+
 async function loadOrCreateTrustDomain(file: string, root: X509Certificate): Promise<string> {
   const stored = (await readText(file))?.trim();
   if (stored !== undefined && stored !== '') {
@@ -335,7 +412,7 @@ async function loadOrCreateTrustDomain(file: string, root: X509Certificate): Pro
     return stored;
   }
   // Derived from the root so that, should the file be lost, it is recreated identically.
-  const td = `ctl-${createHash('sha1').update(root.raw).digest('hex').slice(0, 8)}`;
+  const td = derivedTrustDomain(root);
   await writeAtomic(file, `${td}\n`, CERT_MODE);
   return td;
 }

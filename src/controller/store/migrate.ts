@@ -1,3 +1,4 @@
+import { ControllerStartError } from '../start-error.js';
 import type { Dialect } from './dialects/dialect.js';
 import type { Driver } from './driver.js';
 import type { Migration, SchemaOp } from './schema-diff.js';
@@ -20,6 +21,21 @@ export function renderOp(dialect: Dialect, op: SchemaOp): string {
   }
 }
 
+/**
+ * The database was migrated by a newer controller: its history records migrations this one does not know, so its
+ * tables may hold columns, rows or rules this controller would break. Refused before anything is written.
+ */
+export class SchemaTooNewError extends ControllerStartError {
+  constructor(readonly unknown: readonly { id: number; name: string }[]) {
+    const list = unknown.map((m) => `${m.id} (${m.name})`).join(', ');
+    const plural = unknown.length > 1 ? 's' : '';
+    super(
+      `the database's schema is newer than this controller: it records migration${plural} ${list}, which this ` +
+        'version does not know; run the newer controller version (or restore a backup made before the upgrade)',
+    );
+  }
+}
+
 const HISTORY = 'CREATE TABLE IF NOT EXISTS "schema_migrations" ("id" INTEGER ' +
   'PRIMARY KEY, "name" TEXT NOT NULL, "appliedAt" TEXT NOT NULL)';
 
@@ -32,7 +48,12 @@ const HISTORY = 'CREATE TABLE IF NOT EXISTS "schema_migrations" ("id" INTEGER ' 
 export async function migrate(driver: Driver, migrations: readonly Migration[], now: () => string): Promise<number[]> {
   await driver.exec(HISTORY);
   if (driver.dialect.name === 'sqlite') await adoptUserVersion(driver, migrations, now);
-  const done = new Set((await driver.all<{ id: number }>(`SELECT "id" FROM "schema_migrations"`)).map((r) => Number(r.id)));
+  const history = `SELECT "id", "name" FROM "schema_migrations" ORDER BY "id"`;
+  const recorded = await driver.all<{ id: number; name: string }>(history);
+  const known = new Set(migrations.map((m) => m.id));
+  const unknown = recorded.filter((r) => !known.has(Number(r.id)));
+  if (unknown.length > 0) throw new SchemaTooNewError(unknown.map((r) => ({ id: Number(r.id), name: r.name })));
+  const done = new Set(recorded.map((r) => Number(r.id)));
   const applied: number[] = [];
   for (const migration of migrations) {
     if (done.has(migration.id)) continue;

@@ -42,6 +42,12 @@ export interface PostgresOptions {
 type Ownership = 'unclaimed' | 'held' | 'reclaiming' | 'taken';
 
 /**
+ * How a controller holds the database: alone (the lock taken exclusively), or shared with the other controllers
+ * that opted in to serving one database together (the lock taken in shared mode, which the exclusive one excludes).
+ */
+export type ClaimMode = 'alone' | 'shared';
+
+/**
  * PostgreSQL through `pg`: a pool for statements outside transactions, one pooled connection per transaction
  * (found through the async call chain, so repositories need not pass it around). Placeholders are written `?`
  * by the store and numbered here; the numbered text is cached (bounded) per statement text, and the first
@@ -59,6 +65,7 @@ export class PostgresDriver implements Driver {
   private ownerLock: Client | undefined;
 
   private ownership: Ownership = 'unclaimed';
+  private claimMode: ClaimMode = 'alone';
   private closing = false;
 
   private constructor(
@@ -101,13 +108,20 @@ export class PostgresDriver implements Driver {
   }
 
   /**
-   * Takes the database for this process, or refuses: several controllers on one database come later (their
-   * caches would need invalidating), so for now a second one is told clearly and stops.
+   * Takes the database for this process, or refuses: several controllers serving one database at once do not yet
+   * share what they keep in memory, so a second one is told clearly and stops, unless every one of them opted in
+   * (`shared`, experimental).
    */
-  async claim(): Promise<void> {
-    if (!(await this.takeControllerLock())) {
-      throw new StoreUnavailableError('another controller is already using this database (one controller per database for now)');
-    }
+  async claim(mode: ClaimMode = 'alone'): Promise<void> {
+    this.claimMode = mode;
+    if (await this.takeControllerLock()) return;
+    throw new StoreUnavailableError(
+      mode === 'alone'
+        ? 'another controller is already using this database (one controller per database, unless every one is ' +
+            'started with --experimental-shared-database)'
+        : 'a controller started without --experimental-shared-database is using this database: stop it, or restart ' +
+            'it with the flag',
+    );
   }
 
   /**
@@ -121,7 +135,8 @@ export class PostgresDriver implements Driver {
     client.on('error', () => {});
     try {
       await client.connect();
-      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [CONTROLLER_LOCK]);
+      const take = this.claimMode === 'shared' ? 'pg_try_advisory_lock_shared' : 'pg_try_advisory_lock';
+      const { rows } = await client.query<{ ok: boolean }>(`SELECT ${take}($1) AS ok`, [CONTROLLER_LOCK]);
       if (!rows[0].ok) {
         await client.end();
         return false;

@@ -24,8 +24,10 @@ test('the recorded migrations produce exactly the schema the catalogue declares'
   assert.deepEqual(missing, [], 'the catalogue changed without a migration: run `npm run schema:migration -- <name>` and commit the file');
 });
 
-test('migrations are numbered 1..n without gaps', () => {
-  for (const [i, m] of MIGRATIONS.entries()) assert.equal(m.id, i + 1);
+// Strictly increasing from 1: a number may be reserved by a migration recorded on another branch, merged later.
+test('migrations are numbered in increasing order from 1', () => {
+  assert.equal(MIGRATIONS[0]!.id, 1);
+  for (const [i, m] of MIGRATIONS.slice(1).entries()) assert.ok(m.id > MIGRATIONS[i]!.id, `${m.id} after ${MIGRATIONS[i]!.id}`);
 });
 
 test('a fresh database has every declared table, column and index, and the built-in rows', async () => {
@@ -85,5 +87,27 @@ test('a file that is not a database is a clear error naming it', async () => {
   const file = join(dir, 'ctl.db');
   (await import('node:fs')).writeFileSync(file, 'this is not a database, it is a text file with enough bytes to look like a header'.repeat(20));
   await assert.rejects(Store.open({ sqlite: file }), (err: Error) => err.name === 'StoreUnavailableError' && err.message.includes(file));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a database a newer controller migrated is refused, naming the unknown migration, and left alone', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'ctl.db');
+  await (await Store.open({ sqlite: file })).close();
+  const future = MIGRATIONS[MIGRATIONS.length - 1].id + 1;
+  const db = new Database(file);
+  const record = db.prepare('INSERT INTO schema_migrations (id, name, appliedAt) VALUES (?, ?, ?)');
+  record.run(future, 'from-a-newer-version', new Date().toISOString());
+  db.close();
+  await assert.rejects(Store.open({ sqlite: file }), (err: Error) => {
+    assert.equal(err.name, 'ControllerStartError');
+    const named = new RegExp(`newer than this controller: it records migration ${future} \\(from-a-newer-version\\)`);
+    assert.match(err.message, named);
+    return true;
+  });
+  const after = new Database(file, { readonly: true });
+  const rows = after.prepare('SELECT id FROM schema_migrations ORDER BY id').all() as { id: number }[];
+  assert.deepEqual(rows.map((r) => r.id), [...MIGRATIONS.map((m) => m.id), future]);
+  after.close();
   rmSync(dir, { recursive: true, force: true });
 });

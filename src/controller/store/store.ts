@@ -26,6 +26,8 @@ export interface StoreOptions {
   /** SQLite's prepared statement cache (entries). */
   cacheSize?: number;
   log?: (line: string) => void;
+  /** PostgreSQL: serve it together with other controllers that opted in too (experimental: no shared caches yet). */
+  sharedDatabase?: boolean;
 }
 
 /** Every field in the catalogue that points at another resource, grouped by the resource pointed at. */
@@ -124,7 +126,7 @@ export class Store {
     if ('postgres' in location) {
       const pg = await PostgresDriver.open(location.postgres, { log: opts.log });
       try {
-        await pg.claim();
+        await pg.claim(opts.sharedDatabase ? 'shared' : 'alone');
         await pg.withLock(MIGRATION_LOCK, () => migrate(pg, MIGRATIONS, now));
       } catch (err) {
         await pg.close();
@@ -132,8 +134,12 @@ export class Store {
       }
       driver = pg;
     } else {
-      driver = SqliteDriver.open(location.sqlite, { cacheSize: opts.cacheSize });
-      await migrate(driver, MIGRATIONS, now);
+      const sqlite = SqliteDriver.open(location.sqlite, { cacheSize: opts.cacheSize });
+      await migrate(sqlite, MIGRATIONS, now).catch(async (err: unknown) => {
+        await sqlite.close();
+        throw err;
+      });
+      driver = sqlite;
     }
     const store = new Store(driver);
     await store.ensureBuiltIns(now());

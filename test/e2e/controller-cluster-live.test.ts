@@ -1,0 +1,114 @@
+// Two controllers serving one PostgreSQL database at the same time, behind the experimental opt-in: each answers
+// for what the other wrote, both are listed online, and a controller that did not opt in is kept apart. And the
+// upgrade rule they depend on: a controller older than the database's schema does not start.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { startController } from '../../src/controller/index.js';
+import type { ControllerOptions } from '../../src/controller/types.js';
+import {
+  assertStatus,
+  createIdentity,
+  HttpHelper,
+  startTestController,
+  storeUnderTest,
+  unique,
+  type TestController,
+} from '../helpers/controller.js';
+import { TEST_PASSWORD_COST } from '../helpers/fixtures.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { MIGRATIONS } from '../../src/controller/store/migrations/index.js';
+
+const postgres = storeUnderTest() === 'postgres';
+
+describe('controllers serving one database at once (--experimental-shared-database)', () => {
+  let tmp: string;
+  let keyFile: string;
+  let database: TestDatabase | undefined;
+  const running: TestController[] = [];
+
+  before(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-cluster-live-'));
+    keyFile = path.join(tmp, 'pki.key');
+    await writeFile(keyFile, 'a-secret-of-forty-eight-bytes-made-for-this-test', { mode: 0o600 });
+    if (postgres) database = await createTestDatabase();
+  });
+  after(async () => {
+    for (const ctl of running) await ctl.close();
+    await database?.drop();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  const options = (name: string, extra: Partial<ControllerOptions> = {}): Partial<ControllerOptions> => ({
+    dataDir: path.join(tmp, name),
+    storeUrl: database?.url ?? path.join(tmp, 'shared.db'),
+    pkiKeyFile: keyFile,
+    experimentalSharedDatabase: true,
+    ...extra,
+  });
+  const refusal = (name: string, extra: Partial<ControllerOptions>) => {
+    const base = { port: 0, adminPassword: 'unused-pw', passwordCost: TEST_PASSWORD_COST };
+    return startController({ ...base, ...options(name), ...extra } as ControllerOptions);
+  };
+
+  it('is refused without the shared PKI, and on SQLite', async () => {
+    // Refused before the store is opened: the URL is never reached.
+    const pgUrl = database?.url ?? 'postgres://ctl@127.0.0.1:1/never-reached';
+    const noKey = refusal('no-key', { pkiKeyFile: undefined, storeUrl: pgUrl });
+    await assert.rejects(noKey, /--experimental-shared-database needs --pki-key-file/);
+    const sqlite = refusal('sqlite', { storeUrl: path.join(tmp, 'alone.db') });
+    await assert.rejects(sqlite, /--experimental-shared-database needs a PostgreSQL store/);
+  });
+
+  const pgOnly = { skip: !postgres && 'PostgreSQL only' };
+
+  it('both serve at once: what one writes the other answers, and both are listed online', pgOnly, async () => {
+    const a = await startTestController(options('a'));
+    running.push(a);
+    const b = await startTestController(options('b', { adminPassword: a.adminPassword }));
+    running.push(b);
+    assert.equal(b.caPem, a.caPem);
+    const adminA = await a.admin();
+    const name = unique('seen-by-both');
+    const id = await createIdentity(adminA, { name });
+    const onB = await new HttpHelper(b.url, b.caPem, adminA.token).get(`/identities/${id}`);
+    assertStatus(onB, 200, 'the session and the identity made on the first, read on the second');
+    assert.equal(onB.body.data.name, name);
+    for (const ctl of [a, b]) {
+      const listed = (await (await ctl.admin()).get('/controllers')).body.data as Array<{ isOnline: boolean }>;
+      assert.deepEqual(listed.map((row) => row.isOnline), [true, true]);
+    }
+    // A controller that did not opt in is refused while they serve, and told how.
+    const alone = refusal('c', { experimentalSharedDatabase: false });
+    await assert.rejects(alone, /unless every one is started with --experimental-shared-database/);
+  });
+
+  it('a controller older than the schema refuses to start, naming the migration it lacks', pgOnly, async () => {
+    const upgraded = await createTestDatabase({ migrated: true });
+    try {
+      const client = new pg.Client({ connectionString: upgraded.url });
+      await client.connect();
+      const future = MIGRATIONS[MIGRATIONS.length - 1].id + 1;
+      await client.query('INSERT INTO schema_migrations (id, name, "appliedAt") VALUES ($1, $2, $3)', [
+        future,
+        'from-a-newer-version',
+        new Date().toISOString(),
+      ]);
+      await client.end();
+      const older = refusal('older', { storeUrl: upgraded.url });
+      await assert.rejects(older, new RegExp(`schema is newer than this controller: it records migration ${future} `));
+    } finally {
+      await upgraded.drop();
+    }
+  });
+
+  it('is refused while a controller that did not opt in serves the database', pgOnly, async () => {
+    for (const ctl of running.splice(0)) await ctl.close();
+    const alone = await startTestController(options('alone', { experimentalSharedDatabase: false }));
+    running.push(alone);
+    await assert.rejects(refusal('d', {}), /a controller started without --experimental-shared-database is using this/);
+  });
+});
