@@ -13,7 +13,7 @@ import { ApiError } from '../../protocol/errors.js';
 import { withMeta } from '../generic/meta.js';
 import { causeLines } from '../output/failure.js';
 import { shellQuote } from '../../console/command-hint.js';
-import { readStdin } from '../session/stdin.js';
+import { readStdin } from '../generic/stdin.js';
 import { newPassword } from './new-password.js';
 
 export interface EnrollOptions {
@@ -111,7 +111,7 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
   const controller = controllerOf(claims.iss);
 
   // Everything that can fail locally does so before the one-time token is spent.
-  const { reserveSecretFile } = await import('../identity/secret-file.js');
+  const { reserveSecretFile } = await import('../generic/secret-file.js');
   const outFile = claims.em === 'ott' ? (opts.out ?? defaultOut(opts.jwtFile, claims.sub)) : undefined;
   const reserved = outFile ? await reserveSecretFile(outFile, { force: opts.force, flag: '--out' }) : undefined;
   try {

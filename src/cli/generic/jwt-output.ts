@@ -2,7 +2,7 @@
 // one wording in --help, one way of claiming the file.
 import { Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { reserveSecretFile, type SecretFile } from '../identity/secret-file.js';
+import { reserveSecretFile, type SecretFile } from './secret-file.js';
 
 /** Where an enrollment JWT goes: a file (mode 0600), or `-` (or nothing) for stdout. */
 export interface JwtOutput {

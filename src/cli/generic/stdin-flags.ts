@@ -33,7 +33,7 @@ export async function readStdinFlags(command: CommandUnknownOpts, io: IO): Promi
   if (keys.length > 1) throw new UsageError(`only one flag can read stdin: ${keys.map(flagOf).join(' and ')} were both given '-'`);
   const key = keys[0]!;
   // Loaded here: this module is part of every start-up, stdin reading only of the commands that use it.
-  const { readStdin } = await import('../session/stdin.js');
+  const { readStdin } = await import('./stdin.js');
   const text = await readStdin(io);
   try {
     command.setOptionValueWithSource(key, (values[key] as FromStdin).parse(text), 'cli');

@@ -3,7 +3,7 @@ import { ApiError } from '../../protocol/errors.js';
 import { NotFoundError, RejectedError, UsageError } from '../../console/errors.js';
 import type { ApiClient } from '../../client/types.js';
 import type { Deps } from '../deps.js';
-import { reserveSecretFile } from '../identity/secret-file.js';
+import { reserveSecretFile } from '../generic/secret-file.js';
 import { asFormat, isHuman } from '../output/formats.js';
 import { renderOne } from '../output/render.js';
 import { suggester } from '../generic/suggest.js';

@@ -3,7 +3,7 @@ import type { ApiClient } from '../../client/types.js';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
 import { entityPath } from '../generic/resolve.js';
-import type { SecretFile } from '../identity/secret-file.js';
+import type { SecretFile } from '../generic/secret-file.js';
 import type { JwtOutput } from '../generic/jwt-output.js';
 
 /** A router's outstanding enrollment JWT, as its detail carries it (edge and transit routers alike). */

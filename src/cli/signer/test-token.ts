@@ -12,7 +12,7 @@ import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath, fetchEntity, isNotFound } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
-import { readToken } from '../session/ext-jwt-login.js';
+import { readToken } from '../generic/token-file.js';
 
 export interface SignerTestOptions {
   ref: string;
