@@ -20,6 +20,7 @@ describe('PEM blocks', () => {
 
   it('takes the certificates of a bundle, each ending with a newline, and skips other blocks', () => {
     const bundle = `${block('CERTIFICATE', 'QQ==')}\n${block('PRIVATE KEY', 'Qg==')}\n${block('CERTIFICATE', 'Qw==')}`;
-    assert.deepEqual(certificatePems(bundle), [`${block('CERTIFICATE', 'QQ==')}\n`, `${block('CERTIFICATE', 'Qw==')}\n`]);
+    const certificates = [`${block('CERTIFICATE', 'QQ==')}\n`, `${block('CERTIFICATE', 'Qw==')}\n`];
+    assert.deepEqual(certificatePems(bundle), certificates);
   });
 });

@@ -11,6 +11,7 @@ import { entityPath } from './resolve.js';
 
 /** The default lifetime of a new token: the controller's default for new enrollments (180 minutes). */
 const DEFAULT_MINUTES = 180;
+const DEFAULT_HOURS = DEFAULT_MINUTES / 60;
 
 /** The expiry flags of a verb that makes a new enrollment JWT. */
 export interface NewJwtOptions extends JwtOutput {
@@ -20,7 +21,10 @@ export interface NewJwtOptions extends JwtOutput {
 
 export function expiryOptions<C extends CommandUnknownOpts>(command: C): C {
   command
-    .addOption(new Option('--expires-in <duration>', `how long the new token lives (30m, 2h, 1d; default ${DEFAULT_MINUTES / 60}h)`).argParser(parseMinutes))
+    .addOption(
+      new Option('--expires-in <duration>', `how long the new token lives (30m, 2h, 1d; default ${DEFAULT_HOURS}h)`)
+        .argParser(parseMinutes),
+    )
     .addOption(new Option('--expires-at <time>', 'when the new token expires (ISO 8601)'));
   return jwtOutputOptions(command, 'the new JWT');
 }
@@ -35,11 +39,16 @@ export async function withNewJwt(
   verb: string,
   call: (api: Awaited<ReturnType<Deps['api']>>, expiresAt: string) => Promise<string>,
 ): Promise<void> {
-  if (opts.expiresIn !== undefined && opts.expiresAt !== undefined) throw new UsageError('--expires-in and --expires-at cannot be combined');
+  if (opts.expiresIn !== undefined && opts.expiresAt !== undefined) {
+    throw new UsageError('--expires-in and --expires-at cannot be combined');
+  }
   let expiresAt: string;
   if (opts.expiresAt !== undefined) {
     const at = new Date(opts.expiresAt);
-    if (Number.isNaN(at.getTime())) throw new UsageError(`--expires-at '${opts.expiresAt}' is not a date and time`, ['example: 2030-01-01T00:00:00Z']);
+    if (Number.isNaN(at.getTime())) {
+      const example = 'example: 2030-01-01T00:00:00Z';
+      throw new UsageError(`--expires-at '${opts.expiresAt}' is not a date and time`, [example]);
+    }
     expiresAt = at.toISOString();
   } else {
     expiresAt = new Date(deps.clock().getTime() + (opts.expiresIn ?? DEFAULT_MINUTES) * 60_000).toISOString();
@@ -48,9 +57,11 @@ export async function withNewJwt(
   try {
     const api = await deps.api();
     const id = await call(api, expiresAt);
-    const detail = await api.get<{ jwt?: string; method?: string; identity?: { name?: string } }>(entityPath(enrollment, id));
+    type Detail = { jwt?: string; method?: string; identity?: { name?: string } };
+    const detail = await api.get<Detail>(entityPath(enrollment, id));
     if (!detail.jwt) throw new UsageError(`enrollment ${id} has no JWT`);
-    const what = `${detail.method ?? ''} enrollment ${id}${detail.identity?.name ? ` of ${detail.identity.name}` : ''}`.trim();
+    const holder = detail.identity?.name ? ` of ${detail.identity.name}` : '';
+    const what = `${detail.method ?? ''} enrollment ${id}${holder}`.trim();
     if (file) {
       await file.write(detail.jwt);
       deps.io.info(`${verb} ${what}: wrote the JWT to ${opts.jwtOutput} (expires ${expiresAt})`);

@@ -13,13 +13,15 @@ export async function readToken(source: string, deps: Deps, flag = '--ext-jwt'):
     try {
       text = await readFile(source, 'utf8');
     } catch (err) {
-      throw new UsageError(`cannot read ${flag} ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      throw new UsageError(`cannot read ${flag} ${source}: ${reason}`);
     }
   }
   const token = text.trim();
-  if (token === '') throw new UsageError(`${flag} ${source === '-' ? '-: stdin' : source} holds no token`);
+  const where = `${flag} ${source === '-' ? '-: stdin' : source}`;
+  if (token === '') throw new UsageError(`${where} holds no token`);
   if (token.split('.').length !== 3 || /\s/.test(token)) {
-    throw new UsageError(`${flag} ${source === '-' ? '-: stdin' : source} does not hold a JWT (three base64url parts separated by dots)`);
+    throw new UsageError(`${where} does not hold a JWT (three base64url parts separated by dots)`);
   }
   return token;
 }
