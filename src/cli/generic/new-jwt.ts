@@ -1,7 +1,7 @@
 // The expiry flags and the JWT output of every verb that makes a new enrollment JWT (an enrollment created or
 // refreshed, an authenticator reverted to enrollment): one wording in --help, one way of writing the JWT.
 import { Option } from '@commander-js/extra-typings';
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { UsageError } from '../../console/errors.js';
 import { enrollment } from '../../resources/enrollment.js';
 import type { Deps } from '../deps.js';
@@ -19,14 +19,16 @@ export interface NewJwtOptions extends JwtOutput {
   expiresAt?: string;
 }
 
-export function expiryOptions<C extends CommandUnknownOpts>(command: C): C {
-  command
+export function expiryOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+) {
+  const expiring = command
     .addOption(
       new Option('--expires-in <duration>', `how long the new token lives (30m, 2h, 1d; default ${DEFAULT_HOURS}h)`)
         .argParser(parseMinutes),
     )
     .addOption(new Option('--expires-at <time>', 'when the new token expires (ISO 8601)'));
-  return jwtOutputOptions(command, 'the new JWT');
+  return jwtOutputOptions(expiring, 'the new JWT');
 }
 
 /**

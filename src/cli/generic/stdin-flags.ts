@@ -26,7 +26,7 @@ export function parseJsonObject(text: string, source: string | undefined, Failur
 
 /** Gives the one flag given `-` what its parser makes of stdin; two flags cannot both read it. */
 export async function readStdinFlags(command: CommandUnknownOpts, io: IO): Promise<void> {
-  const values = command.opts() as Record<string, unknown>;
+  const values = command.opts();
   const keys = Object.keys(values).filter((k) => values[k] instanceof FromStdin);
   if (keys.length === 0) return;
   const flagOf = (key: string) => command.options.find((o) => o.attributeName() === key)?.flags ?? key;

@@ -23,7 +23,7 @@ export interface IdentityCreateOptions extends JwtOutput {
 const DEFAULT_TYPE = 'Default';
 
 export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): CommandUnknownOpts {
-  const command = withMeta(new Command('create').argument('[name]', 'name of the new identity (asked for on a terminal when left out)'), {
+  const base = withMeta(new Command('create').argument('[name]', 'name of the new identity (asked for on a terminal when left out)'), {
     description: `Create an identity (type ${DEFAULT_TYPE} and a one-time-token enrollment unless told otherwise); prints its id`,
     examples: [
       'ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt',
@@ -32,12 +32,11 @@ export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): Comman
     ],
   });
   // The enrollment is chosen by --updb rather than given as JSON.
-  const flags = addFieldFlags(command, identity, 'create', ['name', 'enrollment']);
-  command.addOption(new Option('--updb <username>', 'enroll with this username and a password instead of a one-time token'));
-  jwtOutputOptions(command);
-  addDryRun(command);
-  return command.action(async (name, _opts, cmd) => {
-    const o = cmd.opts() as { updb?: string; jwtOutput?: string; force?: boolean };
+  const flags = addFieldFlags(base, identity, 'create', ['name', 'enrollment']);
+  // Added after the field flags, so that --help lists them in this order; typed, so that the action reads them.
+  const updb = new Option('--updb <username>', 'enroll with this username and a password instead of a one-time token');
+  const command = addDryRun(jwtOutputOptions(base.addOption(updb)));
+  return command.action(async (name, o, cmd) => {
     await createAction(cmd, deps, identity, flags, name, (n, input, d) => run({ name: n!, input, updb: o.updb, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, d));
   });
 }

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 import { announceCreated, createAction, createEntity, requiredBooleans } from '../generic/create.js';
 import { addFieldFlags, type FieldInput } from '../generic/fields.js';
 import { addDryRun } from '../generic/dry-run.js';
+import { given } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 import { noun } from '../generic/words.js';
 import { jwtOutputOptions, reserveJwtOutput, type JwtOutput } from '../generic/jwt-output.js';
@@ -23,20 +24,19 @@ export interface RouterCreateOptions extends JwtOutput {
 export function buildRouterCreate(deps: Deps, def: ResourceDef, run = runRouterCreate): CommandUnknownOpts {
   const n = noun(def);
   const edge = 'isTunnelerEnabled' in def.fields;
-  const command = withMeta(new Command('create').argument('[name]', `name of the new ${def.label} (asked for on a terminal when left out)`), {
+  const base = withMeta(new Command('create').argument('[name]', `name of the new ${def.label} (asked for on a terminal when left out)`), {
     description: `Create ${edge ? 'an edge router' : 'a transit router'} with its one-time enrollment; prints its id`,
     examples: edge
       ? [`ctl ${n} create er-eu-1 -a public,eu --jwt-output er-eu-1.jwt`, `ctl ${n} create er-tun --tunneler --jwt-output - > er-tun.jwt`]
       : [`ctl ${n} create tr-core-1 --cost 10 --jwt-output tr-core-1.jwt`],
   });
-  const flags = addFieldFlags(command, def, 'create', ['name', 'isTunnelerEnabled', 'configs']);
-  if (edge) command.addOption(new Option('--tunneler', 'the router also acts as a tunneler (gets a Router identity and a system edge router policy)'));
-  jwtOutputOptions(command);
-  addDryRun(command);
-  return command.action(async (name, _opts, cmd) => {
-    const o = cmd.opts() as { tunneler?: boolean; jwtOutput?: string; force?: boolean };
+  const flags = addFieldFlags(base, def, 'create', ['name', 'isTunnelerEnabled', 'configs']);
+  if (edge) base.addOption(new Option('--tunneler', 'the router also acts as a tunneler (gets a Router identity and a system edge router policy)'));
+  const command = addDryRun(jwtOutputOptions(base));
+  return command.action(async (name, o, cmd) => {
     await createAction(cmd, deps, def, flags, name, (n, input, d) => {
-      if (o.tunneler) input.body.isTunnelerEnabled = true;
+      // Edge routers only: a flag of some commands, so read by name.
+      if (given(cmd, 'tunneler')) input.body.isTunnelerEnabled = true;
       return run(def, { name: n!, input, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, d);
     });
   });

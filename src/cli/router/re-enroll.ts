@@ -15,14 +15,12 @@ export interface RouterReEnrollOptions extends JwtOutput {
 }
 
 export function buildRouterReEnroll(deps: Deps, run = runRouterReEnroll): CommandUnknownOpts {
-  const command = withMeta(new Command('re-enroll').addArgument(nameArgument(edgeRouter, 'the edge router to re-enroll')), {
+  const base = withMeta(new Command('re-enroll').addArgument(nameArgument(edgeRouter, 'the edge router to re-enroll')), {
     description:
       'Give an edge router a new enrollment: its certificate is removed, so it cannot connect until it enrolls with the new JWT',
     examples: ['ctl router re-enroll er-eu-1 --jwt-output er-eu-1.jwt', 'ctl router re-enroll er-eu-1 --jwt-output - | ssh er-eu-1 ziti router enroll ...'],
   });
-  jwtOutputOptions(command, 'the new enrollment JWT');
-  return command.action(async (ref, _opts, cmd) => {
-    const o = cmd.opts() as { jwtOutput?: string; force?: boolean };
+  return jwtOutputOptions(base, 'the new enrollment JWT').action(async (ref, o) => {
     await run({ ref, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, deps);
   });
 }
