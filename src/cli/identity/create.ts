@@ -3,13 +3,14 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { identity } from '../../resources/identity.js';
 import type { Deps } from '../deps.js';
 import { FailureError } from '../../console/errors.js';
-import { announceCreated, createAction, createEntity, requiredBooleans } from '../generic/create.js';
+import { createAction, createEntity, requiredBooleans } from '../generic/create.js';
 import { addFieldFlags } from '../generic/fields.js';
 import type { FieldInput } from '../generic/fields.js';
 import { addDryRun } from '../generic/dry-run.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
-import { jwtOutputOptions, type JwtOutput, reserveJwtOutput } from '../generic/jwt-output.js';
+import { jwtOutputOptions, type JwtOutput } from '../generic/jwt-output.js';
+import { createWithJwt } from '../generic/created-jwt.js';
 import type { ApiClient } from '../../client/types.js';
 
 export interface IdentityCreateOptions extends JwtOutput {
@@ -42,28 +43,8 @@ export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): Comman
 }
 
 export async function runIdentityCreate(opts: IdentityCreateOptions, deps: Deps): Promise<void> {
-  const file = await reserveJwtOutput(opts);
-  let id: string;
-  try {
-    id = await createEntity(await deps.api(), identity, createBody(opts), opts.input);
-  } catch (err) {
-    await file?.abandon();
-    throw err;
-  }
-  if (opts.jwtOutput === undefined) {
-    await announceCreated(deps, identity, opts.name, id);
-    return;
-  }
-  const jwt = await enrollmentJwt(await deps.api(), opts, id);
-  if (!file) {
-    // stdout carries one thing: here the JWT, so that `> file.jwt` works; the id is in the message on stderr.
-    deps.io.info(`created identity "${opts.name}" with id ${id}`);
-    deps.io.out(jwt);
-    return;
-  }
-  await file.write(jwt);
-  await announceCreated(deps, identity, opts.name, id);
-  deps.io.info(`wrote the enrollment JWT to ${opts.jwtOutput}`);
+  const create = (api: ApiClient) => createEntity(api, identity, createBody(opts), opts.input);
+  await createWithJwt(deps, identity, opts, create, (api, id) => enrollmentJwt(api, opts, id));
 }
 
 function createBody(opts: IdentityCreateOptions): Record<string, unknown> {

@@ -2,14 +2,15 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
-import { announceCreated, createAction, createEntity, requiredBooleans } from '../generic/create.js';
+import { createAction, createEntity, requiredBooleans } from '../generic/create.js';
 import { addFieldFlags, type FieldInput } from '../generic/fields.js';
 import { addDryRun } from '../generic/dry-run.js';
 import { given } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 import { noun } from '../generic/words.js';
-import { jwtOutputOptions, reserveJwtOutput, type JwtOutput } from '../generic/jwt-output.js';
-import { deliverJwt, routerJwt } from './jwt.js';
+import { jwtOutputOptions, type JwtOutput } from '../generic/jwt-output.js';
+import { routerJwt } from './jwt.js';
+import { createWithJwt } from '../generic/created-jwt.js';
 
 export interface RouterCreateOptions extends JwtOutput {
   name: string;
@@ -43,22 +44,12 @@ export function buildRouterCreate(deps: Deps, def: ResourceDef, run = runRouterC
 }
 
 export async function runRouterCreate(def: ResourceDef, opts: RouterCreateOptions, deps: Deps): Promise<void> {
-  const file = await reserveJwtOutput(opts);
-  let id: string;
-  try {
-    id = await createEntity(await deps.api(), def, { ...requiredBooleans(def), name: opts.name }, opts.input);
-  } catch (err) {
-    await file?.abandon();
-    throw err;
-  }
-  if (opts.jwtOutput === undefined) {
-    await announceCreated(deps, def, opts.name, id);
-    return;
-  }
-  const jwt = await routerJwt(await deps.api(), def, id, opts.name);
-  // With the JWT on stdout, the id goes only into the sentence on stderr: stdout carries one thing.
-  const said = file
-    ? () => announceCreated(deps, def, opts.name, id)
-    : () => deps.io.info(`created ${def.label} "${opts.name}" with id ${id}`);
-  await deliverJwt(deps, opts, file, jwt, said);
+  const body = { ...requiredBooleans(def), name: opts.name };
+  await createWithJwt(
+    deps,
+    def,
+    opts,
+    (api) => createEntity(api, def, body, opts.input),
+    (api, id) => routerJwt(api, def, id, opts.name),
+  );
 }

@@ -8,7 +8,8 @@ import { shellQuote } from '../../console/command-hint.js';
 import { entityPath, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
 import { jwtOutputOptions, reserveJwtOutput, type JwtOutput } from '../generic/jwt-output.js';
-import { deliverJwt, routerJwt } from './jwt.js';
+import { routerJwt } from './jwt.js';
+import { deliverJwt } from '../generic/created-jwt.js';
 
 export interface RouterReEnrollOptions extends JwtOutput {
   ref: string;
