@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { EXIT_CODE_HELP } from '../console/errors.js';
-import { testDeps } from './generic/testing.js';
+import { testDeps } from './testing/test-deps.js';
 import { HELP_TOPICS, findCommand, topicText, topicsSummary } from './help-topics.js';
 import { buildProgram } from './main.js';
 

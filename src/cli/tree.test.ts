@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CATALOGUE } from '../resources/index.js';
-import { testDeps } from './generic/testing.js';
+import { testDeps } from './testing/test-deps.js';
 import { buildProgram } from './main.js';
 import { NOUNS } from './nouns/summary.js';
 import { NOUN_COMMANDS, assemble, nounCommands, rootOperands, selected, topCommands, walk } from './tree.js';

@@ -192,6 +192,11 @@ describe('against a controller', () => {
     await asking.sm.login(base);
     assert.deepEqual(asking.prompter.asked, ['MFA code (authenticator app or recovery code):']);
 
+    const retyping = manager(dir, { tty: true, answers: { input: ['000000', '123456'] } });
+    await retyping.sm.login(base);
+    assert.equal(retyping.prompter.asked.length, 2, 'a wrong code typed is asked for again');
+    assert.match(retyping.io.stderrText(), /warning: That code was not accepted/);
+
     const before = mfa.sessions.size;
     await assert.rejects(manager(dir).sm.login(base), (err: unknown) => err instanceof UsageError && /--totp CODE/.test(err.details.join()));
     await assert.rejects(manager(dir).sm.login({ ...base, totp: '000000' }), /the MFA code was not accepted \(MFA_INVALID_TOKEN\)/);

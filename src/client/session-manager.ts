@@ -12,7 +12,8 @@ import { createApiClient } from './http.js';
 import { tlsSessionStore } from './tls-sessions.js';
 import type { NetOptions } from './http.js';
 import { openProfileStore, unknownProfile, validateProfileName } from './profiles.js';
-import type { Profile, ProfileStore, } from './profiles.js';
+import type { Profile, ProfileStore } from './profiles.js';
+import { sendMfaCode } from './mfa-code.js';
 import { establishTrust } from './trust.js';
 import type { ApiClient } from './types.js';
 import { TransportError } from './types.js';
@@ -283,27 +284,19 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     creds: { username: string; totp?: string; interactive: boolean },
   ): Promise<void> {
     const client = createApiClient({ baseUrl: url, caPem, token, ...net });
-    // A code asked for may be retyped after a mistake (the controller throttles guessing); one given is tried once.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await client.post('/authenticate/mfa', { code: creds.totp ?? (await askMfaCode(creds)) });
-        return;
-      } catch (err) {
-        const wrong = err instanceof ApiError && err.code === 'MFA_INVALID_TOKEN';
-        if (wrong && creds.totp === undefined && attempt < 3) {
-          io.warn('That code was not accepted (codes change every 30 seconds, and each works once). Try again.');
-          continue;
-        }
-        // Do not leave a half-authenticated session behind, whatever went wrong.
-        await client.delete('/current-api-session').catch(() => undefined);
-        if (err instanceof ApiError && err.status === 429) {
-          throw new AuthError(`too many wrong MFA codes: ${err.message}`, ['wait, then log in again with a current code']);
-        }
-        if (err instanceof ApiError && err.status < 500) {
-          throw new AuthError(`the MFA code was not accepted (${err.code})`, ['codes change every 30 seconds and each works once; try the current one, or a recovery code']);
-        }
-        throw err;
+    try {
+      const ask = () => askMfaCode(creds);
+      await sendMfaCode(io, { given: creds.totp, ask }, (code) => client.post('/authenticate/mfa', { code }));
+    } catch (err) {
+      // Do not leave a half-authenticated session behind, whatever went wrong.
+      await client.delete('/current-api-session').catch(() => undefined);
+      if (err instanceof ApiError && err.status === 429) {
+        throw new AuthError(`too many wrong MFA codes: ${err.message}`, ['wait, then log in again with a current code']);
       }
+      if (err instanceof ApiError && err.status < 500) {
+        throw new AuthError(`the MFA code was not accepted (${err.code})`, ['codes change every 30 seconds and each works once; try the current one, or a recovery code']);
+      }
+      throw err;
     }
   }
 

@@ -10,6 +10,7 @@ import type { Selection } from '../console/command-hint.js';
 import { createApiClient, DEFAULT_TIMEOUT_MS, toTransportError, UntrustedCertificateError } from './http.js';
 import type { NetOptions } from './http.js';
 import { createTransport } from './transport.js';
+import { certificatePems } from '../protocol/pem.js';
 
 export interface TrustOptions extends NetOptions {
   /** Normalised controller base URL. */
@@ -47,19 +48,16 @@ export function normalizeFingerprint(input: string): string {
   return hex;
 }
 
-const pemsOf = (bundle: string): string[] =>
-  [...bundle.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g)].map((m) => `${m[0]}\n`);
-
 /** The fingerprint a profile records: the bundle's root (self-signed), else its first certificate. */
 export function bundleFingerprint(bundle: string): string {
-  const certs = pemsOf(bundle).map((p) => new X509Certificate(p));
+  const certs = certificatePems(bundle).map((p) => new X509Certificate(p));
   return (certs.find((c) => c.subject === c.issuer) ?? certs[0]).fingerprint256;
 }
 
 /** Lines shown before asking, and by `ctl profile show`: who each CA is and its fingerprint. */
 async function describeBundle(bundle: string): Promise<string[]> {
   const { certSummary } = await import('../protocol/pkcs7.js');
-  return pemsOf(bundle).flatMap((pem, i) => {
+  return certificatePems(bundle).flatMap((pem, i) => {
     const s = certSummary(pem);
     return [
       `  [${i + 1}] subject: ${s.subject}`,
@@ -77,7 +75,7 @@ async function readCaFile(file: string, flag: string): Promise<string> {
   } catch (err) {
     throw new UsageError(`cannot read ${flag} ${file}: ${(err as Error).message}`);
   }
-  const pems = pemsOf(text);
+  const pems = certificatePems(text);
   if (pems.length === 0) throw new UsageError(`${flag} ${file} holds no PEM certificate`);
   try {
     for (const p of pems) new X509Certificate(p);
@@ -124,7 +122,7 @@ export async function fetchCaBundle(url: string, net: NetOptions = {}): Promise<
  */
 export function pinnedSubset(bundle: string, fingerprint: string): string | undefined {
   const want = normalizeFingerprint(fingerprint);
-  const certs = pemsOf(bundle).map((pem) => ({ pem, x: new X509Certificate(pem) }));
+  const certs = certificatePems(bundle).map((pem) => ({ pem, x: new X509Certificate(pem) }));
   const pinned = certs.find((c) => normalizeFingerprint(c.x.fingerprint256) === want);
   if (!pinned) return undefined;
   const issued = (child: X509Certificate, parent: X509Certificate) =>

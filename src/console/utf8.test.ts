@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { InvalidArgumentError } from '@commander-js/extra-typings';
-import { readStdin } from '../cli/session/stdin.js';
+import { readStdin } from '../cli/generic/stdin.js';
 import { UsageError } from './errors.js';
 import type { IO } from './io.js';
 import { checkArgumentsUtf8, decodeUtf8 } from './utf8.js';

@@ -2,6 +2,7 @@
 // exact bytes of each element (never a re-encoding), because signatures are over those bytes. Shared by the
 // controller (parsing CSRs, issuing certificates) and the CLI (making CSRs); no dependency beyond Buffer.
 
+import { pemBlocks } from './pem.js';
 /** One element: its tag byte and where its header, content and end lie in `buf`. */
 export interface Tlv {
   tag: number;
@@ -151,13 +152,12 @@ export function pemEncode(label: string, der: Buffer): string {
 
 /** The DER inside the one PEM block, labelled one of `labels` (other blocks are an error, as OpenZiti refuses them). */
 export function pemDecode(pem: string, ...labels: string[]): Buffer {
-  const blocks = [...pem.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g)];
+  const blocks = pemBlocks(pem);
   const label = labels[0];
   if (blocks.length === 0) throw new DerError(`no PEM block found (expected ${label})`);
   if (blocks.length > 1) throw new DerError(`expected one PEM block, found ${blocks.length}`);
-  const [, found, body] = blocks[0];
+  const { label: found, base64: b64 } = blocks[0];
   if (!labels.includes(found)) throw new DerError(`expected a PEM ${label}, found ${found}`);
-  const b64 = body.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length === 0) throw new DerError('PEM body is not base64');
   return Buffer.from(b64, 'base64');
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { SignJWT } from 'jose';
-import { claimAt, ExtJwtError, validateExtJwt } from './ext-jwt.js';
+import { allowsSigner, claimAt, ExtJwtError, signerRefusal, validateExtJwt } from './ext-jwt.js';
 import { JwksCache } from './jwks.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -48,5 +48,23 @@ describe('validateExtJwt', () => {
     assert.equal(claimAt(claims, '/ext/mail'), 'm');
     assert.equal(claimAt(claims, '/ext/a~1b'), 'slash');
     assert.equal(claimAt(claims, '/nope/x'), undefined);
+  });
+});
+
+describe('an auth policy and a signer', () => {
+  const policy = (extJwt?: { allowed?: boolean; allowedSigners?: string[] }) => ({ primary: { extJwt } });
+
+  it('refuses every signer where ext-jwt is not allowed, or no policy is known', () => {
+    const refused = 'does not allow ext-jwt logins';
+    assert.equal(signerRefusal(policy({ allowed: false, allowedSigners: ['s1'] }), 's1'), refused);
+    assert.equal(signerRefusal(policy(), 's1'), refused);
+    assert.equal(allowsSigner(undefined, 's1'), false);
+  });
+
+  it('allows every signer with an empty or absent list, else only those listed', () => {
+    assert.equal(allowsSigner(policy({ allowed: true, allowedSigners: [] }), 's1'), true);
+    assert.equal(allowsSigner(policy({ allowed: true }), 's1'), true);
+    assert.equal(allowsSigner(policy({ allowed: true, allowedSigners: ['s1', 's2'] }), 's2'), true);
+    assert.equal(signerRefusal(policy({ allowed: true, allowedSigners: ['s2'] }), 's1'), 'allows other signers only');
   });
 });

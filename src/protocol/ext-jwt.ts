@@ -147,3 +147,25 @@ export async function validateExtJwt(
   if (typeof subject !== 'string' || subject === '') throw new ExtJwtError('claim', `the token has no string claim '${property}' to match an identity with`);
   return { header, claims, subject };
 }
+
+/** An auth policy as far as ext-JWT primary logins go: as the controller stores it and the management API serves it. */
+export interface ExtJwtPolicy {
+  primary?: { extJwt?: { allowed?: boolean; allowedSigners?: string[] } };
+}
+
+/**
+ * Why the policy refuses primary ext-JWT logins with this signer: ext-JWT not allowed at all, or a list of allowed
+ * signers without it (an empty list allows every signer). Undefined when it accepts them.
+ */
+export function signerRefusal(policy: ExtJwtPolicy | undefined, signerId: string): string | undefined {
+  const extJwt = policy?.primary?.extJwt;
+  if (extJwt?.allowed !== true) return 'does not allow ext-jwt logins';
+  const signers = extJwt.allowedSigners ?? [];
+  if (signers.length > 0 && !signers.includes(signerId)) return 'allows other signers only';
+  return undefined;
+}
+
+/** Whether the policy allows ext-JWT primary authentication with this signer. */
+export function allowsSigner(policy: ExtJwtPolicy | undefined, signerId: string): boolean {
+  return signerRefusal(policy, signerId) === undefined;
+}

@@ -4,6 +4,7 @@
 import { X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
 import { pemEncode } from './der.js';
+import { pemBlocks } from './pem.js';
 
 const { asn1 } = forge;
 // @types/node-forge only knows the old boolean `strict` argument; forge >= 0.10 takes an options object.
@@ -23,10 +24,9 @@ export function sha256Fingerprint(certPem: string): string {
 
 /** Every certificate in a PEM string (a bundle may hold several), as DER buffers. */
 function pemCertsToDer(pem: string): Buffer[] {
-  const out: Buffer[] = [];
-  const re = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
-  for (const m of pem.matchAll(re)) out.push(Buffer.from(m[1].replace(/\s+/g, ''), 'base64'));
-  return out;
+  return pemBlocks(pem)
+    .filter((block) => block.label === 'CERTIFICATE')
+    .map((block) => Buffer.from(block.base64, 'base64'));
 }
 
 // Certificates are carried as raw DER, never as forge certificate objects: forge only understands RSA keys,
@@ -74,8 +74,8 @@ export function certsOnlyPkcs7Base64(pems: string[]): string {
  * Throws a plain Error with a readable message on anything else.
  */
 export function parsePkcs7Certs(body: string): string[] {
-  const pem = /-----BEGIN PKCS7-----([\s\S]*?)-----END PKCS7-----/.exec(body);
-  const b64 = (pem ? pem[1] : body).replace(/\s+/g, '');
+  const pem = pemBlocks(body).find((block) => block.label === 'PKCS7');
+  const b64 = pem ? pem.base64 : body.replace(/\s+/g, '');
   // Buffer.from silently skips junk characters, so validate the alphabet first.
   if (b64.length === 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) {
     throw new Error('PKCS#7 body is not base64');

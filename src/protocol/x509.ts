@@ -3,6 +3,7 @@
 import { createHash, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { signatureAlgorithmFor } from './csr.js';
 import { bits, bool, children, decodeOid, explicit, octets, oid, pemDecode, pemEncode, readOne, seq, smallInt, TAG, time, tlv, unsignedInt } from './der.js';
+import { certificatePems } from './pem.js';
 
 export const EXTENSION_OIDS = {
   basicConstraints: '2.5.29.19',
@@ -40,7 +41,7 @@ export function readCertificate(der: Buffer): { subjectDer: Buffer; extensions: 
 
 /** The subject Name (exact bytes) and subject key identifier, if any, of a PEM certificate. */
 export function certificateParts(certPem: string): { subjectDer: Buffer; keyId?: Buffer } {
-  const der = pemDecode(certPem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/)?.[0] ?? certPem, 'CERTIFICATE');
+  const der = pemDecode(certificatePems(certPem)[0] ?? certPem, 'CERTIFICATE');
   const { subjectDer, extensions } = readCertificate(der);
   const ski = extensions.get(EXTENSION_OIDS.subjectKeyIdentifier);
   return { subjectDer, keyId: ski && readOne(ski, TAG.OCTET_STRING).content };

@@ -107,7 +107,13 @@ describe('ctl signer test', () => {
     // A policy that forbids ext-jwt: the token is fine, the login would not be.
     const policyId = (await f.cli.expect(0, ['auth-policy', 'create', unique('no-jwt'), '--primary', 'password'])).stdout.trim();
     await f.admin.patch(`/identities/${identityId}`, { authPolicyId: policyId }, { api: 'management' });
-    await run((await idp.token({ sub: identityId })).file, 6, /auth policy check/);
+    await run((await idp.token({ sub: identityId })).file, 6, /auth policy check: .* does not allow ext-jwt logins/);
+    // A policy that allows ext-jwt from another signer only: the rule the controller applies at login.
+    const other = await idpSetup();
+    const othersOnly = ['auth-policy', 'create', unique('other-idp'), '--primary', 'ext-jwt', '--signers', other.name];
+    const otherPolicyId = (await f.cli.expect(0, othersOnly)).stdout.trim();
+    await f.admin.patch(`/identities/${identityId}`, { authPolicyId: otherPolicyId }, { api: 'management' });
+    await run((await idp.token({ sub: identityId })).file, 6, /auth policy check: .* allows other signers only/);
     await f.admin.patch(`/identities/${identityId}`, { authPolicyId: 'default' }, { api: 'management' });
   });
 });

@@ -14,7 +14,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { findCommand } from '../../src/cli/help-topics.js';
 import { buildProgram, run } from '../../src/cli/main.js';
 import { createTestIO } from '../../src/client/testing/test-io.js';
-import { testDeps } from '../../src/cli/generic/testing.js';
+import { testDeps } from '../../src/cli/testing/test-deps.js';
 import { CTL_BIN, type LoggedInCli, ctlEnv, withLoggedInCli } from '../helpers/cli.js';
 import { type HttpHelper, type TestController, assertStatus, createIdentity, randomPassword, startTestController } from '../helpers/controller.js';
 import { REPO_ROOT } from '../helpers/spec.js';

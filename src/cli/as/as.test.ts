@@ -12,7 +12,7 @@ import { runAs } from './index.js';
 describe('ctl as (before any request)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctl-as-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
-  const deps = () => testDeps({ configDir: dir }).deps;
+  const deps = () => testDeps({ configDir: dir });
 
   it('refuses an unknown command, a flag a command lacks, and --dial with --bind, naming the commands', async () => {
     const file = path.join(dir, 'never-read.json');

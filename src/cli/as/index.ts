@@ -127,7 +127,7 @@ function inner(file: string, deps: Deps, connect: Connect): Command {
     .configureOutput({ writeOut: (t) => void deps.io.stdout.write(t), writeErr: () => undefined })
     .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
     .helpCommand(false);
-  const format = (): OutputFormat => asFormat((program.opts() as { output?: string }).output ?? deps.globals().output);
+  const format = (): OutputFormat => asFormat(program.opts().output ?? deps.globals().output);
 
   program
     .command('services')

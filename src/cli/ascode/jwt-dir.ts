@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { ApiClient } from '../../client/types.js';
 import { FailureError } from '../../console/errors.js';
-import { reserveSecretFile } from '../identity/secret-file.js';
-import type { SecretFile } from '../identity/secret-file.js';
+import { reserveSecretFile } from '../generic/secret-file.js';
+import type { SecretFile } from '../generic/secret-file.js';
 import { entityPath } from '../generic/resolve.js';
 import type { Change, Plan } from './plan.js';
 import type { Outcome } from './write.js';

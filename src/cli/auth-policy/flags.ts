@@ -76,7 +76,7 @@ export function addPolicyFlags(command: CommandUnknownOpts): (cmd: CommandUnknow
   bool('require-totp', 'require a TOTP code (MFA) after the primary login');
   command.addOption(new Option('--require-ext-jwt <signer>', 'require a token of this signer (name or id) on every request, as a second factor; none: no such requirement'));
   return (cmd) => {
-    const o = cmd.opts() as Record<string, unknown>;
+    const o = cmd.opts();
     const out: PolicyFlags = {};
     const pick = <K extends keyof PolicyFlags>(key: K, option: string) => {
       if (given(cmd, option)) out[key] = o[option] as PolicyFlags[K];

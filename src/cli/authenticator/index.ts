@@ -5,7 +5,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { authenticator } from '../../resources/authenticator.js';
 import type { Deps } from '../deps.js';
-import { expiryOptions, withNewJwt, type NewJwtOptions } from '../enrollment/index.js';
+import { expiryOptions, withNewJwt, type NewJwtOptions } from '../generic/new-jwt.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';

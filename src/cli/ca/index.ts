@@ -13,7 +13,7 @@ import { shellQuote } from '../../console/command-hint.js';
 import { entityPath, fetchEntity, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
 import type { NounModule } from '../nouns/verbs.js';
-import { reserveSecretFile } from '../identity/secret-file.js';
+import { reserveSecretFile } from '../generic/secret-file.js';
 
 async function readText(file: string, flag: string): Promise<string> {
   const { readFile } = await import('node:fs/promises');

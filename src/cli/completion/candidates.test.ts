@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { testDeps } from '../generic/testing.js';
+import { testDeps } from '../testing/test-deps.js';
 import { buildProgram } from '../main.js';
 import { candidates } from './candidates.js';
 import type { CompletionSource } from './hints.js';

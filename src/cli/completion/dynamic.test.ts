@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ApiError } from '../../protocol/errors.js';
-import { fakeApi, testDeps } from '../generic/testing.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { testDeps } from '../testing/test-deps.js';
 import { dynamicValues, profileNames } from './dynamic.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ctl-dynamic-'));

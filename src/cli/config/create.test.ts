@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ApiError } from '../../protocol/errors.js';
 import { BUILT_IN_CONFIG_TYPES } from '../../resources/config-type-schemas.js';
-import { capture, fakeApi, parse, testDeps } from '../generic/testing.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { capture, parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 import { buildConfigCreate, runConfigCreate } from './create.js';
 import type { ConfigCreateOptions } from './create.js';
 
@@ -21,12 +23,12 @@ async function options(argv: string[]): Promise<ConfigCreateOptions> {
 const dir = mkdtempSync(join(tmpdir(), 'ctl-config-create-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A controller that knows intercept.v1 by name (GET by id misses, the name filter finds it). */
-function controller() {
+/** A controller that knows intercept.v1 by name (GET by id misses, the name filter finds it), and `routes`. */
+function controller(routes: Record<string, unknown> = {}) {
   return fakeApi({
     'GET /config-types/intercept.v1': new ApiError('NOT_FOUND', { status: 404 }),
     'LIST /config-types': [{ ...intercept, _links: {} }],
-    'POST /configs': { id: 'c1', _links: {} },
+    ...routes,
   });
 }
 
@@ -56,7 +58,7 @@ describe('config create flags', () => {
 
 describe('config create run', () => {
   it("sends the data with the type's id when it satisfies the schema, and prints the id", async () => {
-    const api = controller();
+    const api = controller({ 'POST /configs': { id: 'c1', _links: {} } });
     const deps = testDeps({ api });
     await runConfigCreate({ name: 'web', type: 'intercept.v1', data: DATA, input: { body: {}, refs: [] } }, deps);
     assert.deepEqual(api.calls.at(-1), { method: 'POST', path: '/configs', body: { name: 'web', configTypeId: 'g7cIWbcGg', data: DATA } });

@@ -27,7 +27,7 @@ export interface ConfigCreateOptions {
 }
 
 export function buildConfigCreate(deps: Deps, run = runConfigCreate): CommandUnknownOpts {
-  const command = withMeta(new Command('create').argument('<name>', 'name of the new config'), {
+  const base = withMeta(new Command('create').argument('<name>', 'name of the new config'), {
     description: "Create a config of a config type; the data is checked " +
       "against the type's schema before it is sent; prints its id",
     examples: [
@@ -38,14 +38,13 @@ export function buildConfigCreate(deps: Deps, run = runConfigCreate): CommandUnk
     ],
   });
   // The type and the data are the two things a config is made of: short flags, required.
-  const flags = addFieldFlags(command, config, 'create', ['name', 'configTypeId', 'data']);
-  command.addOption(completeWith(new Option('--type <name-or-id>', 'the config type, e.g. intercept.v1, host.v1 (required)'), { kind: 'resource', resource: 'config-type' }));
-  // The spelling every other reference flag has (`--auth-policy` for authPolicyId), kept working.
-  command.addOption(completeWith(new Option('--config-type <name-or-id>', 'the same as --type').hideHelp().conflicts('type'), { kind: 'resource', resource: 'config-type' }));
-  command.addOption(new Option('--data <json>', 'the data: a JSON object, @FILE to read it from a file, - from stdin').argParser(jsonObject).makeOptionMandatory());
-  addDryRun(command);
-  return command.action(async (name, _opts, cmd) => {
-    const o = cmd.opts() as { type?: string; configType?: string; data: Record<string, unknown> };
+  const flags = addFieldFlags(base, config, 'create', ['name', 'configTypeId', 'data']);
+  const command = base
+    .addOption(completeWith(new Option('--type <name-or-id>', 'the config type, e.g. intercept.v1, host.v1 (required)'), { kind: 'resource', resource: 'config-type' }))
+    // The spelling every other reference flag has (`--auth-policy` for authPolicyId), kept working.
+    .addOption(completeWith(new Option('--config-type <name-or-id>', 'the same as --type').hideHelp().conflicts('type'), { kind: 'resource', resource: 'config-type' }))
+    .addOption(new Option('--data <json>', 'the data: a JSON object, @FILE to read it from a file, - from stdin').argParser(jsonObject).makeOptionMandatory());
+  return addDryRun(command).action(async (name, o, cmd) => {
     const type = o.type ?? o.configType;
     if (type === undefined) {
       const list = (await suggester(deps))('ctl config-type list');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { capture, parse, testDeps } from '../generic/testing.js';
+import { capture, parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 import { buildQuickstart } from './quickstart.js';
 import type { QuickstartOptions } from './quickstart.js';
 

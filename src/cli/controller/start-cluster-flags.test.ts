@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { parseArgv } from '../../client/testing/argv.js';
+import { parseArgv } from '../testing/parse.js';
 import { testDeps } from '../testing/test-deps.js';
 import { buildStart, type StartOptions } from './start.js';
 
@@ -14,7 +14,7 @@ describe('ctl controller start --pki-key-file, --experimental-shared-database', 
 
   async function parse(args: string[]): Promise<StartOptions> {
     let seen: StartOptions | undefined;
-    const deps = testDeps({ configDir: dir }).deps;
+    const deps = testDeps({ configDir: dir });
     const command = buildStart(deps, async (opts) => void (seen = opts)) as unknown as CommandUnknownOpts;
     await parseArgv(command, ['start', ...args]);
     return seen!;

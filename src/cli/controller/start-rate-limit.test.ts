@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { parseArgv } from '../../client/testing/argv.js';
-import { UsageError } from '../../console/errors.js';
+import { parseArgv } from '../testing/parse.js';
 import { testDeps } from '../testing/test-deps.js';
+import { UsageError } from '../../console/errors.js';
 import { buildStart, type StartOptions } from './start.js';
 
 describe('ctl controller start --client-rate-limit', () => {
@@ -15,7 +15,7 @@ describe('ctl controller start --client-rate-limit', () => {
 
   async function parse(args: string[]): Promise<StartOptions> {
     let seen: StartOptions | undefined;
-    const command = buildStart(testDeps({ configDir: dir }).deps, async (opts) => void (seen = opts)) as unknown as CommandUnknownOpts;
+    const command = buildStart(testDeps({ configDir: dir }), async (opts) => void (seen = opts)) as unknown as CommandUnknownOpts;
     await parseArgv(command, ['start', ...args]);
     return seen!;
   }

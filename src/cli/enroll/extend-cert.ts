@@ -4,9 +4,9 @@
 // and moves the new file into place. If anything fails before the confirmation, the old file still works.
 import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { generateKeyPair, createPrivateKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey } from 'node:crypto';
 import { rename, unlink, writeFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
+import { newKey } from './new-key.js';
 import { FailureError, UsageError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
@@ -92,8 +92,3 @@ async function profileIdentityFile(deps: Deps): Promise<string> {
   return profile.identityFile;
 }
 
-async function newKey(type: string): Promise<KeyObject> {
-  const generate = promisify(generateKeyPair);
-  if (type === 'rsa') return (await generate('rsa', { modulusLength: 2048 })).privateKey;
-  return (await generate('ec', { namedCurve: 'prime256v1' })).privateKey;
-}

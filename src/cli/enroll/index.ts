@@ -4,16 +4,15 @@
 // anything is sent. For ott, the key is made here and only a CSR leaves the machine; the identity file (key,
 // certificate, CA bundle, controller URL) is written with mode 0600 and never over an existing file without --force.
 import { Command, Option } from '@commander-js/extra-typings';
-import { generateKeyPair, type KeyObject } from 'node:crypto';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { newKey } from './new-key.js';
 import type { Deps } from '../deps.js';
 import { FailureError, RejectedError, UsageError } from '../../console/errors.js';
 import { ApiError } from '../../protocol/errors.js';
 import { withMeta } from '../generic/meta.js';
 import { causeLines } from '../output/failure.js';
 import { shellQuote } from '../../console/command-hint.js';
-import { readStdin } from '../session/stdin.js';
+import { readStdin } from '../generic/stdin.js';
 import { newPassword } from './new-password.js';
 
 export interface EnrollOptions {
@@ -112,7 +111,7 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
   const controller = controllerOf(claims.iss);
 
   // Everything that can fail locally does so before the one-time token is spent.
-  const { reserveSecretFile } = await import('../identity/secret-file.js');
+  const { reserveSecretFile } = await import('../generic/secret-file.js');
   const outFile = claims.em === 'ott' ? (opts.out ?? defaultOut(opts.jwtFile, claims.sub)) : undefined;
   const reserved = outFile ? await reserveSecretFile(outFile, { force: opts.force, flag: '--out' }) : undefined;
   try {
@@ -166,12 +165,6 @@ function defaultOut(jwtFile: string, sub: string): string {
   if (jwtFile === '-') return `${sub}.json`;
   const base = path.basename(jwtFile).replace(/\.jwt$/i, '');
   return path.join(path.dirname(jwtFile), `${base}.json`);
-}
-
-async function newKey(type: string): Promise<KeyObject> {
-  const generate = promisify(generateKeyPair);
-  if (type === 'rsa') return (await generate('rsa', { modulusLength: 2048 })).privateKey;
-  return (await generate('ec', { namedCurve: 'prime256v1' })).privateKey;
 }
 
 /** The controller's answer to a redemption, its refusals said in words a person can act on. */

@@ -1,6 +1,6 @@
 import { UsageError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
-import { readStdin } from '../session/stdin.js';
+import { readStdin } from '../generic/stdin.js';
 
 /** How many times a person may type two different passwords before the enrollment gives up. */
 const ATTEMPTS = 3;

@@ -11,15 +11,11 @@ import { nameArgument } from '../generic/words.js';
 import { identity } from '../../resources/identity.js';
 import { ca } from '../../resources/ca.js';
 import type { NounModule } from '../nouns/verbs.js';
-import { parseMinutes } from '../generic/duration.js';
-import { jwtOutputOptions, reserveJwtOutput, type JwtOutput } from '../generic/jwt-output.js';
+import { expiryOptions, withNewJwt, type NewJwtOptions } from '../generic/new-jwt.js';
 
 export interface EnrollmentRefreshOptions extends NewJwtOptions {
   id: string;
 }
-
-/** The default lifetime of a refreshed token: the controller's default for new enrollments (180 minutes). */
-const DEFAULT_MINUTES = 180;
 
 export function buildEnrollmentRefresh(deps: Deps, run = runEnrollmentRefresh): CommandUnknownOpts {
   const id = nameArgument(enrollment, 'the enrollment to refresh (`ctl enrollment list` shows ids)');
@@ -39,58 +35,6 @@ export async function runEnrollmentRefresh(opts: EnrollmentRefreshOptions, deps:
     await api.post(`${entityPath(enrollment, opts.id)}/refresh`, { expiresAt });
     return opts.id;
   });
-}
-
-/** The expiry flags of a verb that makes a new enrollment JWT. */
-export interface NewJwtOptions extends JwtOutput {
-  expiresIn?: number;
-  expiresAt?: string;
-}
-
-export function expiryOptions<C extends CommandUnknownOpts>(command: C): C {
-  command
-    .addOption(new Option('--expires-in <duration>', `how long the new token lives (30m, 2h, 1d; default ${DEFAULT_MINUTES / 60}h)`).argParser(parseMinutes))
-    .addOption(new Option('--expires-at <time>', 'when the new token expires (ISO 8601)'));
-  return jwtOutputOptions(command, 'the new JWT');
-}
-
-/**
- * Runs `call` (which makes an enrollment with the expiry and returns its id), then writes that enrollment's JWT to
- * stdout or --jwt-output (reserved before the call, so a write that would fail is found first).
- */
-export async function withNewJwt(
-  opts: NewJwtOptions,
-  deps: Deps,
-  verb: string,
-  call: (api: Awaited<ReturnType<Deps['api']>>, expiresAt: string) => Promise<string>,
-): Promise<void> {
-  if (opts.expiresIn !== undefined && opts.expiresAt !== undefined) throw new UsageError('--expires-in and --expires-at cannot be combined');
-  let expiresAt: string;
-  if (opts.expiresAt !== undefined) {
-    const at = new Date(opts.expiresAt);
-    if (Number.isNaN(at.getTime())) throw new UsageError(`--expires-at '${opts.expiresAt}' is not a date and time`, ['example: 2030-01-01T00:00:00Z']);
-    expiresAt = at.toISOString();
-  } else {
-    expiresAt = new Date(deps.clock().getTime() + (opts.expiresIn ?? DEFAULT_MINUTES) * 60_000).toISOString();
-  }
-  const file = await reserveJwtOutput(opts);
-  try {
-    const api = await deps.api();
-    const id = await call(api, expiresAt);
-    const detail = await api.get<{ jwt?: string; method?: string; identity?: { name?: string } }>(entityPath(enrollment, id));
-    if (!detail.jwt) throw new UsageError(`enrollment ${id} has no JWT`);
-    const what = `${detail.method ?? ''} enrollment ${id}${detail.identity?.name ? ` of ${detail.identity.name}` : ''}`.trim();
-    if (file) {
-      await file.write(detail.jwt);
-      deps.io.info(`${verb} ${what}: wrote the JWT to ${opts.jwtOutput} (expires ${expiresAt})`);
-    } else {
-      deps.io.out(detail.jwt);
-      deps.io.info(`${verb} ${what} (expires ${expiresAt})`);
-    }
-  } catch (err) {
-    await file?.abandon();
-    throw err;
-  }
 }
 
 export interface EnrollmentCreateOptions extends NewJwtOptions {

@@ -4,7 +4,8 @@ import { notFound } from '../../protocol/errors.js';
 import { service } from '../../resources/service.js';
 import type { ResourceDef } from '../../resources/types.js';
 import { announceCreated, createEntity, requiredBooleans } from './create.js';
-import { fakeApi, testDeps } from './testing.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { testDeps } from '../testing/test-deps.js';
 
 /** A small resource exercising the create steps: a name, a required enum, a required boolean, a reference. */
 const widget: ResourceDef = {

@@ -29,7 +29,7 @@ export function hasGenericCreate(def: ResourceDef): boolean {
 export function buildCreate(deps: Deps, def: ResourceDef, run = runCreate): CommandUnknownOpts {
   const n = noun(def);
   const named = 'name' in def.fields;
-  const command = withMeta(named ? new Command('create').argument('[name]', `name of the new ${def.label} (asked for when left out at a terminal)`) : new Command('create'), {
+  const command: CommandUnknownOpts = withMeta(named ? new Command('create').argument('[name]', `name of the new ${def.label} (asked for when left out at a terminal)`) : new Command('create'), {
     description: `Create ${/^[aeiou]/i.test(def.label) ? 'an' : 'a'} ${def.label}; prints its id`,
     examples: createExamples(def, n, named),
   });

@@ -4,25 +4,22 @@ import { ApiError, notFound } from '../../protocol/errors.js';
 import { identity } from '../../resources/identity.js';
 import { EXIT } from '../../console/errors.js';
 import { buildDelete, runDelete } from './delete.js';
+import { dryRunDeps } from './dry-run.js';
 import type { DeleteOptions } from './delete.js';
-import { capture, envelope, fakeApi, parse, testDeps } from './testing.js';
+import { envelope, fakeApi, lookups } from '../testing/fake-api.js';
+import { capture, parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 
 const a = { id: 'a1', name: 'laptop-7' };
 const b = { id: 'b2', name: 'laptop-8' };
 
-/** GET by id answers for the ids; names resolve through the list filter. */
-function controller(extra: Record<string, unknown> = {}) {
-  return fakeApi({
-    'GET /identities/a1': a,
-    'GET /identities/b2': b,
-    'GET /identities/laptop-7': notFound('identity', 'laptop-7'),
-    'GET /identities/laptop-8': notFound('identity', 'laptop-8'),
-    'GET /identities/ghost': notFound('identity', 'ghost'),
-    'LIST /identities': (call: { query: { filter: string } }) => [a, b].filter((e) => call.query.filter === `name = "${e.name}"`),
-    'DELETE /identities/a1': {},
-    'DELETE /identities/b2': {},
-    ...extra,
-  });
+/** The requests that deleting `refs` makes (a1 and b2 exist), and a DELETE of each found (`deletes: false`: none). */
+function controller(refs: string[], extra: Record<string, unknown> = {}, { deletes = true } = {}) {
+  const routes = lookups('identities', [a, b], refs);
+  for (const found of [a, b].filter((e) => refs.includes(e.id) || refs.includes(e.name))) {
+    if (deletes) routes[`DELETE /identities/${found.id}`] = {};
+  }
+  return fakeApi({ ...routes, ...extra });
 }
 
 const opts = (refs: string[], more: Partial<DeleteOptions> = {}): DeleteOptions => ({ def: identity, refs, yes: true, ignoreMissing: false, ...more });
@@ -64,8 +61,8 @@ describe('delete flags', () => {
 
 describe('delete run', () => {
   it('lists the exact set on stderr, asks once, and deletes only that set', async () => {
-    const api = controller();
-    const deps = testDeps({ api, tty: true, confirms: [true] });
+    const api = controller(['laptop-7', 'b2']);
+    const deps = testDeps({ api, tty: true, answers: { confirm: [true] } });
     await runDelete(opts(['laptop-7', 'b2'], { yes: false }), deps);
     assert.deepEqual(deps.prompts, ['Delete these 2 identities?']);
     assert.match(deps.io.stderrText(), /about to delete 2 identities:\n {2}"laptop-7" \(a1\)\n {2}"laptop-8" \(b2\)\n/);
@@ -74,13 +71,13 @@ describe('delete run', () => {
   });
 
   it('deletes nothing when the answer is no (exit 3)', async () => {
-    const api = controller();
-    await assert.rejects(runDelete(opts(['a1'], { yes: false }), testDeps({ api, tty: true, confirms: [false] })), (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined);
+    const api = controller(['a1'], {}, { deletes: false });
+    await assert.rejects(runDelete(opts(['a1'], { yes: false }), testDeps({ api, tty: true, answers: { confirm: [false] } })), (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined);
     assert.ok(!api.calls.some((c) => c.method === 'DELETE'));
   });
 
   it('fails with exit 5 on a single name that matches nothing', async () => {
-    await assert.rejects(runDelete(opts(['ghost']), testDeps({ api: controller() })), (err: Error & { exitCode: number }) => {
+    await assert.rejects(runDelete(opts(['ghost']), testDeps({ api: controller(['ghost']) })), (err: Error & { exitCode: number }) => {
       assert.equal(err.exitCode, EXIT.notFound);
       assert.equal(err.message, 'no identity named or with id "ghost"');
       return true;
@@ -88,16 +85,17 @@ describe('delete run', () => {
   });
 
   it('skips missing names with --ignore-missing', async () => {
-    const deps = testDeps({ api: controller() });
+    const deps = testDeps({ api: controller(['ghost', 'a1']) });
     await runDelete(opts(['ghost', 'a1'], { ignoreMissing: true }), deps);
     assert.match(deps.io.stderrText(), /identity "ghost" not found, skipped/);
     assert.match(deps.io.stderrText(), /deleted identity "laptop-7" \(a1\)/);
   });
 
   it('keeps going past failures and exits with the most severe code', async () => {
-    const api = controller({ 'DELETE /identities/a1': new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY') });
+    const refs = ['ghost', 'a1', 'b2'];
+    const api = controller(refs, { 'DELETE /identities/a1': new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY') });
     const deps = testDeps({ api });
-    await assert.rejects(runDelete(opts(['ghost', 'a1', 'b2']), deps), (err: Error & { exitCode: number }) => {
+    await assert.rejects(runDelete(opts(refs), deps), (err: Error & { exitCode: number }) => {
       assert.equal(err.exitCode, EXIT.rejected);
       assert.equal(err.message, '2 of 3 identities not deleted');
       return true;
@@ -110,37 +108,39 @@ describe('delete run', () => {
 
   it('prints the ids gone with -o json|yaml, also when others failed, and nothing for the table', async () => {
     const refused = { 'DELETE /identities/a1': new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY') };
-    const json = testDeps({ api: controller(refused), globals: { output: 'json' } });
+    const json = testDeps({ api: controller(['a1', 'laptop-8'], refused), globals: { output: 'json' } });
     await assert.rejects(runDelete(opts(['a1', 'laptop-8']), json));
     assert.deepEqual(JSON.parse(json.io.stdoutText()), ['b2']);
     const gone = { 'DELETE /identities/b2': notFound('identity', 'b2') };
-    const yaml = testDeps({ api: controller(gone), globals: { output: 'yaml' } });
+    const yaml = testDeps({ api: controller(['a1', 'b2'], gone), globals: { output: 'yaml' } });
     await runDelete(opts(['a1', 'b2'], { ignoreMissing: true }), yaml);
     assert.equal(yaml.io.stdoutText(), '- a1\n- b2\n');
-    const table = testDeps({ api: controller() });
+    const table = testDeps({ api: controller(['a1']) });
     await runDelete(opts(['a1']), table);
     assert.equal(table.io.stdoutText(), '');
   });
 
-  it('prints nothing as deleted under --dry-run', async () => {
-    const deps = testDeps({ api: controller(), globals: { output: 'json' } });
-    await runDelete(opts(['a1'], { dryRun: true }), deps);
-    assert.equal(deps.io.stdoutText(), '');
+  it('prints nothing as deleted under --dry-run, and sends no DELETE', async () => {
+    const api = controller(['a1'], {}, { deletes: false });
+    const deps = testDeps({ api, globals: { output: 'json' } });
+    await runDelete(opts(['a1'], { dryRun: true }), dryRunDeps(deps));
+    // The planned request alone: no list of the ids gone after it.
+    assert.deepEqual(JSON.parse(deps.io.stdoutText()), { method: 'DELETE', path: '/edge/management/v1/identities/a1' });
   });
 });
 
 describe('delete --where', () => {
   const rows = Array.from({ length: 25 }, (_, i) => ({ id: `t${i}`, name: `tmp-${i}` }));
-  /** Pages of the matches as the controller serves them, and a DELETE for each. */
-  function matching(found: typeof rows, extra: Record<string, unknown> = {}) {
+  /** Pages of the matches as the controller serves them, and a DELETE for each (`deletes: false`: none). */
+  function matching(found: typeof rows, extra: Record<string, unknown> = {}, { deletes = true } = {}) {
     const routes: Record<string, unknown> = { 'LIST /identities': (call: { query: { limit: number; offset: number } }) => envelope(found, call.query) };
-    for (const r of found) routes[`DELETE /identities/${r.id}`] = {};
+    if (deletes) for (const r of found) routes[`DELETE /identities/${r.id}`] = {};
     return fakeApi({ ...routes, ...extra });
   }
 
   it('reads every page first, shows the count and first names, asks once, deletes each, says how many', async () => {
     const api = matching(rows);
-    const deps = testDeps({ api, tty: true, confirms: [true] });
+    const deps = testDeps({ api, tty: true, answers: { confirm: [true] } });
     await runDelete(opts([], { yes: false, where: 'name contains "tmp-"' }), deps);
     assert.deepEqual(api.calls[0].query, { filter: 'name contains "tmp-"', limit: 500, offset: 0 });
     assert.deepEqual(deps.prompts, ['Delete these 25 identities?']);
@@ -169,8 +169,8 @@ describe('delete --where', () => {
   });
 
   it('deletes nothing when the answer is no (exit 3)', async () => {
-    const api = matching(rows.slice(0, 2));
-    await assert.rejects(runDelete(opts([], { yes: false, where: 'true' }), testDeps({ api, tty: true, confirms: [false] })), (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined);
+    const api = matching(rows.slice(0, 2), {}, { deletes: false });
+    await assert.rejects(runDelete(opts([], { yes: false, where: 'true' }), testDeps({ api, tty: true, answers: { confirm: [false] } })), (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined);
     assert.ok(!api.calls.some((c) => c.method === 'DELETE'));
   });
 

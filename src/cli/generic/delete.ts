@@ -1,6 +1,6 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { everyPage } from './pages.js';
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
 import { DeclinedError, UsageError } from '../../console/errors.js';
@@ -32,6 +32,14 @@ export interface DeleteOptions {
   gone?: string[];
 }
 
+/** --yes and --ignore-missing, which every delete takes. */
+export function addDeleteFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+) {
+  const ignoreMissing = new Option('--ignore-missing', 'succeed when a name or id matches nothing (idempotent delete)');
+  return addYes(command).addOption(ignoreMissing);
+}
+
 /** How many matches of a filter are named before the confirmation; the rest are counted. */
 export const NAMES_SHOWN = 20;
 
@@ -43,16 +51,14 @@ export function buildDelete(deps: Deps, def: ResourceDef, run = runDelete): Comm
   examples.push(`ctl ${n} delete --where ` +
     `'${'name' in def.fields ? 'name contains "test-"' : 'createdAt < datetime(2025-01-01T00:00:00Z)'}' --yes`);
   examples.push(`ctl ${n} delete --where 'tags.owner = "ci"' --dry-run`);
-  const command = withMeta(new Command('delete').alias('rm').addArgument(nameArguments(def, `the ${plural(def)} to delete`).argOptional()), {
+  const base = withMeta(new Command('delete').alias('rm').addArgument(nameArguments(def, `the ${plural(def)} to delete`).argOptional()), {
     description: `Delete ${plural(def)} by name or id, or all that match --where, after confirming the exact set`,
     examples,
   });
-  addYes(command);
-  command.addOption(new Option('--ignore-missing', 'succeed when a name or id matches nothing (idempotent delete)'));
-  command.addOption(new Option('--where <filter>', `delete every ${def.label} this ZitiQL filter matches (see: ctl help filters)`));
-  addDryRun(command);
-  return command.action(async (refs, _opts, cmd) => {
-    const o = cmd.opts() as { yes?: boolean; ignoreMissing?: boolean; where?: string; dryRun?: boolean };
+  const filter = `delete every ${def.label} this ZitiQL filter matches (see: ctl help filters)`;
+  const where = new Option('--where <filter>', filter);
+  const command = addDryRun(addDeleteFlags(base).addOption(where));
+  return command.action(async (refs, o) => {
     const opts: DeleteOptions = { def, refs: [...new Set(refs)], yes: Boolean(o.yes), ignoreMissing: Boolean(o.ignoreMissing) };
     if (o.where !== undefined) opts.where = o.where;
     if (o.dryRun) opts.dryRun = true;

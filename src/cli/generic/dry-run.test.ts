@@ -6,7 +6,9 @@ import { service } from '../../resources/service.js';
 import { buildCreate } from './create.js';
 import { buildDelete } from './delete.js';
 import { buildUpdate } from './update.js';
-import { fakeApi, parse, testDeps } from './testing.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 
 const web = { id: 's1', name: 'web', tags: { team: 'a' } };
 

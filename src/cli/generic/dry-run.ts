@@ -2,7 +2,7 @@
 // the ids it would really carry), but each write is printed instead of sent. One module, so that a noun's own verb
 // gets the same behaviour with two calls: addDryRun(command) when building, dryRunnable(cmd, deps, ...) in its action.
 import { Option } from '@commander-js/extra-typings';
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { ApiClient, ApiName, RequestOptions } from '../../client/types.js';
 import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import type { Deps } from '../deps.js';
@@ -28,13 +28,15 @@ export class DryRunStop extends Error {
   }
 }
 
-export function addDryRun<C extends CommandUnknownOpts>(command: C): C {
-  command.addOption(new Option('--dry-run', 'print the request(s) that would be sent (method, path, body) and send nothing'));
-  return command;
+export function addDryRun<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+) {
+  const description = 'print the request(s) that would be sent (method, path, body) and send nothing';
+  return command.addOption(new Option('--dry-run', description));
 }
 
 export function isDryRun(command: CommandUnknownOpts): boolean {
-  return Boolean((command.opts() as { dryRun?: boolean }).dryRun);
+  return command.opts().dryRun === true;
 }
 
 /**

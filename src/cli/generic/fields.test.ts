@@ -5,7 +5,7 @@ import { resource } from '../../resources/index.js';
 import { identity } from '../../resources/identity.js';
 import { addFieldFlags, collectFields, flagName, writableFields } from './fields.js';
 import type { WriteVerb } from './fields.js';
-import { parse } from './testing.js';
+import { parse } from '../testing/parse.js';
 
 async function parsed(verb: WriteVerb, argv: string[], exclude: string[] = []) {
   const command = new Command('x');

@@ -5,7 +5,7 @@ import { tagsField } from '../../resources/common.js';
 import { resource } from '../../resources/index.js';
 import type { FieldDef, FieldType, ResourceDef } from '../../resources/types.js';
 import { completeWith } from '../completion/hints.js';
-import { given, integer } from './flags.js';
+import { given, integer, typedList } from './flags.js';
 import { UsageError } from '../../console/errors.js';
 import { FromStdin, parseJsonObject } from './stdin-flags.js';
 import { decodeUtf8 } from '../../console/utf8.js';
@@ -313,7 +313,7 @@ export function jsonObject(value: string): Record<string, unknown> {
 
 /** The values a flag was given under its name and its hidden synonyms, or undefined when none was typed. */
 function typed(command: CommandUnknownOpts, flag: FieldFlag): unknown[] | undefined {
-  const values = command.opts() as Record<string, unknown>;
+  const values = command.opts();
   const found = [flag.key, ...(flag.aliasKeys ?? [])].filter((k) => given(command, k)).map((k) => values[k]);
   return found.length === 0 ? undefined : found;
 }
@@ -345,9 +345,10 @@ export function collectFields(command: CommandUnknownOpts, flags: readonly Field
     else if (kind === 'ref') input.refs.push({ field: flag.field, resource: flag.type.resource, value: String(value) });
     else input.body[flag.field] = value;
   }
-  if (given(command, 'removeTag')) {
+  const removedTags = typedList(command, 'removeTag');
+  if (removedTags) {
     const edit = (input.tagEdit ??= { set: {}, remove: [] });
-    edit.remove.push(...((command.opts() as { removeTag: string[] }).removeTag));
+    edit.remove.push(...removedTags);
   }
   return input;
 }

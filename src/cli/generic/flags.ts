@@ -1,10 +1,11 @@
 import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import { MAX_LIMIT, MAX_OFFSET } from '../../protocol/paging.js';
 
 /**
  * Flag groups shared by many commands, defined once so that a flag keeps one spelling and one meaning everywhere
- * (scripts depend on `-q` and `-y`).
+ * (scripts depend on `-q` and `-y`). Each returns the command it is given with its options added to the command's
+ * type, so that the action reads them typed.
  */
 
 /** An integer option-argument parser with bounds; a bad value is a usage error naming the range. */
@@ -25,30 +26,46 @@ export function milliseconds(value: string): number {
   return Math.round(ms);
 }
 
-export interface PagingValues {
+/** What the paging flags give (a type, not an interface: option values are a record of the flags). */
+export type PagingValues = {
   limit?: number;
   offset?: number;
   all?: boolean;
+};
+
+export function addPaging<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+) {
+  return command
+    .addOption(
+      new Option('--limit <n>', `rows per page (server default 10, at most ${MAX_LIMIT})`).argParser(integer(1, MAX_LIMIT)),
+    )
+    .addOption(new Option('--offset <n>', 'rows to skip before the page').argParser(integer(0, MAX_OFFSET)))
+    .addOption(new Option('--all', 'follow the pages and return every row').conflicts(['limit', 'offset']));
 }
 
-export function addPaging<C extends CommandUnknownOpts>(command: C): C {
-  command.addOption(new Option('--limit <n>', `rows per page (server default 10, at most ${MAX_LIMIT})`).argParser(integer(1, MAX_LIMIT)));
-  command.addOption(new Option('--offset <n>', 'rows to skip before the page').argParser(integer(0, MAX_OFFSET)));
-  command.addOption(new Option('--all', 'follow the pages and return every row').conflicts(['limit', 'offset']));
-  return command;
+export function addQuiet<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+) {
+  return command.addOption(new Option('-q, --quiet', 'print only ids, one per line'));
 }
 
-export function addQuiet<C extends CommandUnknownOpts>(command: C): C {
-  command.addOption(new Option('-q, --quiet', 'print only ids, one per line'));
-  return command;
-}
-
-export function addYes<C extends CommandUnknownOpts>(command: C): C {
-  command.addOption(new Option('-y, --yes', 'do not ask for confirmation'));
-  return command;
+export function addYes<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+) {
+  return command.addOption(new Option('-y, --yes', 'do not ask for confirmation'));
 }
 
 /** Whether the user typed the option (as opposed to a default): PATCH sends only what was given. */
 export function given(command: CommandUnknownOpts, key: string): boolean {
   return command.getOptionValueSource(key) === 'cli';
+}
+
+/**
+ * The values a repeatable list option was typed with, or undefined when it was not: for options a command adds only
+ * for some resources, which its type therefore cannot name.
+ */
+export function typedList(command: CommandUnknownOpts, key: string): string[] | undefined {
+  const value = command.opts()[key];
+  return given(command, key) && Array.isArray(value) ? value.map(String) : undefined;
 }

@@ -6,7 +6,9 @@ import { identity } from '../../resources/identity.js';
 import { session } from '../../resources/session.js';
 import { buildList, runList } from './list.js';
 import type { ListOptions } from './list.js';
-import { capture, envelope, fakeApi, parse, testDeps } from './testing.js';
+import { envelope, fakeApi } from '../testing/fake-api.js';
+import { capture, parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `i${i + 1}`, name: `host-${i + 1}`, roleAttributes: [] }));
 

@@ -34,26 +34,27 @@ export interface ListOptions extends PagingValues {
 
 export const FILTER_ARGUMENT = 'a ZitiQL filter, e.g. \'name contains "lap" sort by name\' (see: ctl help filters)';
 
+/** What the list flags give: the role filters only where the resource has role attributes. */
+export type ListFlagValues = PagingValues & { quiet?: boolean; roleFilter?: string[]; roleSemantic?: string };
+
 /** The list flags: paging, ids only, and role filters where the resource has role attributes. */
-export function addListFlags<C extends CommandUnknownOpts>(command: C, def: ResourceDef): C {
-  addPaging(addQuiet(command));
-  if (def.roleAttributes) {
-    command.addOption(
-      completeWith(
-        new Option('--role-filter <role>', 'only entities matching a role: #attribute, @name-or-id or #all; repeat for several').argParser(
-          (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-        ),
-        { kind: 'role', resource: def.name },
-      ),
-    );
-    command.addOption(new Option('--role-semantic <semantic>', 'how several --role-filter combine').choices(SEMANTICS));
-  }
-  return command;
+export function addListFlags<A extends unknown[]>(command: Command<A>, def: ResourceDef): Command<A, ListFlagValues> {
+  const paged = addPaging(addQuiet(command));
+  if (!def.roleAttributes) return paged;
+  const roleFilterHelp = 'only entities matching a role: #attribute, @name-or-id or #all; repeat for several';
+  const roleFilter = new Option('--role-filter <role>', roleFilterHelp).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  return paged
+    .addOption(completeWith(roleFilter, { kind: 'role', resource: def.name }))
+    .addOption(new Option('--role-semantic <semantic>', 'how several --role-filter combine').choices(SEMANTICS));
 }
 
-/** Reads a parsed list command into options, all but where to list from (no I/O: flag tests capture these). */
-export function listOptions(def: ResourceDef, filter: string | undefined, command: CommandUnknownOpts, deps: Deps): Omit<ListOptions, 'path'> {
-  const o = command.opts() as PagingValues & { quiet?: boolean; roleFilter?: string[]; roleSemantic?: string };
+/** Reads the list flags into options, all but where to list from (no I/O: flag tests capture these). */
+export function listOptions(
+  def: ResourceDef,
+  filter: string | undefined,
+  o: ListFlagValues,
+  deps: Deps,
+): Omit<ListOptions, 'path'> {
   return {
     def,
     filter,
@@ -77,8 +78,9 @@ export function buildList(deps: Deps, def: ResourceDef, run = runList): CommandU
     description: `List ${plural(def)}`,
     examples,
   });
-  addListFlags(command, def);
-  return command.action(async (filter, _opts, cmd) => run({ ...listOptions(def, filter, cmd, deps), path: entityPath(def) }, deps));
+  return addListFlags(command, def).action(async (filter, o) => {
+    await run({ ...listOptions(def, filter, o, deps), path: entityPath(def) }, deps);
+  });
 }
 
 export async function runList(opts: ListOptions, deps: Deps): Promise<void> {

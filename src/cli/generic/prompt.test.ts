@@ -5,7 +5,9 @@ import { notFound } from '../../protocol/errors.js';
 import { config } from '../../resources/config.js';
 import { servicePolicy } from '../../resources/service-policy.js';
 import { buildCreate } from './create.js';
-import { fakeApi, parse, testDeps } from './testing.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 
 describe('missing required values', () => {
   it('without a terminal: one usage error naming every missing flag (exit 2), nothing sent', async () => {
@@ -20,7 +22,7 @@ describe('missing required values', () => {
 
   it('at a terminal: asks for each, in the flag’s own terms, and sends the answers', async () => {
     const api = fakeApi({ 'POST /service-policies': { id: 'p1' } });
-    const deps = testDeps({ api, tty: true, inputs: ['dial-web', 'Dail', 'Dial', 'AnyOf'] });
+    const deps = testDeps({ api, tty: true, answers: { input: ['dial-web', 'Dail', 'Dial', 'AnyOf'] } });
     await parse(buildCreate(deps, servicePolicy), ['--services', '#all']);
     assert.equal(deps.prompts[0], 'Name of the new service policy:');
     assert.match(deps.prompts[1], /^--type: Dial \(use the services\) or Bind \(host them\) \(Dial\|Bind\)$/);
@@ -34,13 +36,13 @@ describe('missing required values', () => {
       'LIST /config-types': [{ id: 'ct1', name: 'intercept.v1' }],
       'POST /configs': { id: 'c1' },
     });
-    const deps = testDeps({ api, tty: true, inputs: ['intercept.v1', '{"port": 443}'] });
+    const deps = testDeps({ api, tty: true, answers: { input: ['intercept.v1', '{"port": 443}'] } });
     await parse(buildCreate(deps, config), ['web']);
     assert.deepEqual(api.calls.at(-1)?.body, { name: 'web', configTypeId: 'ct1', data: { port: 443 } });
   });
 
   it('gives up after three bad answers with a usage error', async () => {
-    const deps = testDeps({ api: fakeApi({}), tty: true, inputs: ['x', 'y', 'z'] });
+    const deps = testDeps({ api: fakeApi({}), tty: true, answers: { input: ['x', 'y', 'z'] } });
     await assert.rejects(parse(buildCreate(deps, servicePolicy), ['p', '--semantic', 'AllOf']), (err: Error & { exitCode: number }) => err.exitCode === EXIT.usage && /--type/.test(err.message));
   });
 

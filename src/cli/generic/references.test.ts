@@ -12,7 +12,9 @@ import { buildCreate } from './create.js';
 import { addFieldFlags, collectFields, roleList } from './fields.js';
 import type { WriteVerb } from './fields.js';
 import { resolveInput } from './resolve.js';
-import { fakeApi, parse, testDeps } from './testing.js';
+import { fakeApi, lookups } from '../testing/fake-api.js';
+import { parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 
 async function parsed(def: ResourceDef, verb: WriteVerb, argv: string[], names: Record<string, string> = {}) {
   const command = new Command('x');
@@ -21,29 +23,9 @@ async function parsed(def: ResourceDef, verb: WriteVerb, argv: string[], names: 
   return collectFields(command, flags);
 }
 
-/** Entities found by id (GET) or by exact name (the list filter), as the controller answers. */
-function network(entities: Record<string, Array<{ id: string; name: string }>>) {
-  const routes: Record<string, unknown> = {};
-  for (const [plural, rows] of Object.entries(entities)) {
-    routes[`LIST /${plural}`] = (call: { query: { filter: string } }) => rows.filter((e) => call.query.filter === `name = "${e.name}"`);
-    for (const e of rows) routes[`GET /${plural}/${e.id}`] = e;
-  }
-  return (extra: Record<string, unknown> = {}) =>
-    fakeApi(
-      new Proxy({ ...routes, ...extra }, {
-        // Any other GET by id is a 404, as for a name typed where an id could be.
-        has: (target, key) => key in target || String(key).startsWith('GET /'),
-        get: (target, key) => (key in target ? target[key as string] : notFound('entity', String(key))),
-      }),
-    );
-}
-
-const net = network({
-  identities: [{ id: 'i1', name: 'laptop-7' }, { id: 'i2', name: 'server' }],
-  services: [{ id: 's1', name: 'web' }],
-  configs: [{ id: 'c1', name: 'web-intercept' }, { id: 'c2', name: 'web-host' }],
-  'posture-checks': [],
-});
+const identities = [{ id: 'i1', name: 'laptop-7' }, { id: 'i2', name: 'server' }];
+const services = [{ id: 's1', name: 'web' }];
+const configRows = [{ id: 'c1', name: 'web-intercept' }, { id: 'c2', name: 'web-host' }];
 
 describe('reference list and role flags', () => {
   it('name roles by what they select, take them comma-separated or repeated; the field name is a synonym', async () => {
@@ -94,7 +76,8 @@ describe('reference list and role flags', () => {
 
 describe('resolving names to ids', () => {
   it('turns @name into @id, keeps #attributes, and resolves reference lists', async () => {
-    const api = net();
+    const identityLookups = lookups('identities', identities, ['laptop-7', 'i2']);
+    const api = fakeApi({ ...identityLookups, ...lookups('configs', configRows, ['web-intercept', 'c2']) });
     const input = await parsed(servicePolicy, 'create', ['--identities', '@laptop-7,#sales,@i2', '--services', '#all']);
     assert.deepEqual(await resolveInput(api, input, servicePolicy), { identityRoles: ['@i1', '#sales', '@i2'], serviceRoles: ['#all'] });
     const configs = await parsed(service, 'create', ['--config', 'web-intercept,c2']);
@@ -103,7 +86,8 @@ describe('resolving names to ids', () => {
 
   it('names the flag when a name matches nothing (exit 5)', async () => {
     const input = await parsed(servicePolicy, 'create', ['--services', '@web,@ghost']);
-    await assert.rejects(resolveInput(net(), input, servicePolicy), (err: Error & { exitCode: number }) => {
+    const api = fakeApi(lookups('services', services, ['web', 'ghost']));
+    await assert.rejects(resolveInput(api, input, servicePolicy), (err: Error & { exitCode: number }) => {
       assert.equal(err.exitCode, EXIT.notFound);
       assert.equal(err.message, '--services: no service named or with id "ghost"');
       return true;
@@ -118,7 +102,8 @@ describe('resolving names to ids', () => {
   });
 
   it('creates a policy with every @name sent as @id (one POST)', async () => {
-    const api = net({ 'POST /service-policies': { id: 'p1' } });
+    const routes = { ...lookups('identities', identities, ['laptop-7']), ...lookups('services', services, ['web']) };
+    const api = fakeApi({ ...routes, 'POST /service-policies': { id: 'p1' } });
     const deps = testDeps({ api });
     await parse(buildCreate(deps, servicePolicy), ['dial-web', '--type', 'Dial', '--semantic', 'AnyOf', '--identities', '@laptop-7', '--services', '@web']);
     assert.deepEqual(api.calls.at(-1), {

@@ -3,7 +3,9 @@ import { describe, it } from 'node:test';
 import { identity } from '../../resources/identity.js';
 import { buildRelationList, runRelationList } from './relation.js';
 import type { RelationListOptions } from './relation.js';
-import { capture, fakeApi, parse, testDeps } from './testing.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { capture, parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 
 describe('related lists', () => {
   it('take the parent and an optional filter', async () => {

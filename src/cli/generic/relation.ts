@@ -3,6 +3,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { resource } from '../../resources/index.js';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
+import { given } from './flags.js';
 import { FILTER_ARGUMENT, addListFlags, listOptions, runList } from './list.js';
 import type { ListOptions } from './list.js';
 import { withMeta } from './meta.js';
@@ -28,14 +29,14 @@ export function buildRelationList(deps: Deps, parent: ResourceDef, relation: str
     new Command(relation).aliases(rel.aliases ?? []).addArgument(nameArgument(parent, `the ${parent.label}`)).argument('[filter]', FILTER_ARGUMENT),
     { description: rel.description, examples: [`ctl ${noun(parent)} ${relation} laptop-7`, `ctl ${noun(parent)} ${relation} laptop-7 -o json`, ...('typeQuery' in rel && rel.typeQuery ? [`ctl ${noun(parent)} ${relation} laptop-7 --dial`] : [])] },
   );
-  addListFlags(command, child);
+  const listed = addListFlags(command, child);
   const types = 'typeQuery' in rel && rel.typeQuery ? policyTypes(rel.through, rel.typeQuery.field) : [];
   // `--dial` / `--bind`: only what policies of that type grant (the relation's typeQuery parameter).
-  for (const type of types) command.addOption(new Option(`--${type}`, `only through ${type} policies`).conflicts(types.filter((t) => t !== type)));
-  return command.action(async (parentRef, filter, _opts, cmd) => {
-    const chosen = types.find((t) => (cmd.opts() as Record<string, unknown>)[t]);
+  for (const type of types) listed.addOption(new Option(`--${type}`, `only through ${type} policies`).conflicts(types.filter((t) => t !== type)));
+  return listed.action(async (parentRef, filter, o, cmd) => {
+    const chosen = types.find((t) => given(cmd, t));
     const query = chosen && 'typeQuery' in rel && rel.typeQuery ? { [rel.typeQuery.name]: chosen } : undefined;
-    await run({ ...listOptions(child, filter, cmd, deps), parent, parentRef, relation, ...(query ? { query } : {}) }, deps);
+    await run({ ...listOptions(child, filter, o, deps), parent, parentRef, relation, ...(query ? { query } : {}) }, deps);
   });
 }
 

@@ -5,7 +5,7 @@ import { authenticator } from '../../resources/authenticator.js';
 import { identity } from '../../resources/identity.js';
 import { EXIT } from '../../console/errors.js';
 import { fetchEntity, quote, resolveId, resolveRefs } from './resolve.js';
-import { fakeApi } from './testing.js';
+import { fakeApi } from '../testing/fake-api.js';
 
 const laptop = { id: 'a1', name: 'laptop-7' };
 

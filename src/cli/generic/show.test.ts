@@ -5,7 +5,9 @@ import { apiSession } from '../../resources/api-session.js';
 import { identity } from '../../resources/identity.js';
 import { buildShow, runShow } from './show.js';
 import type { ShowOptions } from './show.js';
-import { capture, fakeApi, parse, testDeps } from './testing.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { capture, parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 
 describe('show', () => {
   it('takes one name or id and the global format', async () => {

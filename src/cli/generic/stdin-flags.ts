@@ -26,14 +26,14 @@ export function parseJsonObject(text: string, source: string | undefined, Failur
 
 /** Gives the one flag given `-` what its parser makes of stdin; two flags cannot both read it. */
 export async function readStdinFlags(command: CommandUnknownOpts, io: IO): Promise<void> {
-  const values = command.opts() as Record<string, unknown>;
+  const values = command.opts();
   const keys = Object.keys(values).filter((k) => values[k] instanceof FromStdin);
   if (keys.length === 0) return;
   const flagOf = (key: string) => command.options.find((o) => o.attributeName() === key)?.flags ?? key;
   if (keys.length > 1) throw new UsageError(`only one flag can read stdin: ${keys.map(flagOf).join(' and ')} were both given '-'`);
   const key = keys[0]!;
   // Loaded here: this module is part of every start-up, stdin reading only of the commands that use it.
-  const { readStdin } = await import('../session/stdin.js');
+  const { readStdin } = await import('./stdin.js');
   const text = await readStdin(io);
   try {
     command.setOptionValueWithSource(key, (values[key] as FromStdin).parse(text), 'cli');

@@ -3,7 +3,9 @@ import { describe, it } from 'node:test';
 import { identity } from '../../resources/identity.js';
 import { buildUpdate, mergeAttributes, runUpdate } from './update.js';
 import type { UpdateOptions } from './update.js';
-import { capture, fakeApi, parse, testDeps } from './testing.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { capture, parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 
 async function options(argv: string[]): Promise<UpdateOptions> {
   const spy = capture<UpdateOptions>();

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { UsageError } from '../../console/errors.js';
 import { addFieldFlags, attributeList, collectFields, flagName, writableFields } from './fields.js';
 import type { FieldInput, TagEdit, TagValue } from './fields.js';
-import { given } from './flags.js';
+import { typedList } from './flags.js';
 import { completeWith } from '../completion/hints.js';
 import { withMeta } from './meta.js';
 import { entityPath, resolveId, resolveInput } from './resolve.js';
@@ -33,20 +33,9 @@ export function buildUpdate(deps: Deps, def: ResourceDef, run = runUpdate): Comm
   });
   const flags = addFieldFlags(command, def, 'patch');
   addDryRun(command);
-  if (def.roleAttributes) {
-    const attributes = { kind: 'attribute', resource: def.name } as const;
-    command.addOption(completeWith(new Option('--add-attributes <list>', 'attributes to add to the current set').argParser(attributeList).conflicts('attributes'), attributes));
-    command.addOption(completeWith(new Option('--remove-attributes <list>', 'attributes to remove from the current set').argParser(attributeList).conflicts('attributes'), attributes));
-  }
+  if (def.roleAttributes) addAttributeEdits(command, def);
   return command.action(async (ref, _opts, cmd) => {
-    const o = cmd.opts() as { addAttributes?: string[]; removeAttributes?: string[] };
-    const opts: UpdateOptions = {
-      def,
-      ref,
-      input: collectFields(cmd, flags),
-      addAttributes: given(cmd, 'addAttributes') ? o.addAttributes : undefined,
-      removeAttributes: given(cmd, 'removeAttributes') ? o.removeAttributes : undefined,
-    };
+    const opts: UpdateOptions = { def, ref, input: collectFields(cmd, flags), ...attributeEdits(cmd) };
     validateUpdate(opts);
     await dryRunnable(cmd, deps, (d) => run(opts, d));
   });
@@ -66,6 +55,22 @@ export function validateUpdate(opts: UpdateOptions): void {
  * new set (the API has no partial edit of a list), and sends nothing when it would not change. With -o json|yaml
  * the entity is printed afterwards, also when nothing needed changing.
  */
+/** --add-attributes and --remove-attributes: changes to the current role attributes, where `-a` replaces them. */
+export function addAttributeEdits(command: CommandUnknownOpts, def: ResourceDef): void {
+  const attributes = { kind: 'attribute', resource: def.name } as const;
+  const add = new Option('--add-attributes <list>', 'attributes to add to the current set');
+  const remove = new Option('--remove-attributes <list>', 'attributes to remove from the current set');
+  for (const option of [add, remove]) {
+    command.addOption(completeWith(option.argParser(attributeList).conflicts('attributes'), attributes));
+  }
+}
+
+/** The attribute edits typed on the command line (the flags exist only where the resource has attributes). */
+export function attributeEdits(command: CommandUnknownOpts): Pick<UpdateOptions, 'addAttributes' | 'removeAttributes'> {
+  const addAttributes = typedList(command, 'addAttributes');
+  return { addAttributes, removeAttributes: typedList(command, 'removeAttributes') };
+}
+
 export async function runUpdate(opts: UpdateOptions, deps: Deps): Promise<void> {
   const { def } = opts;
   const api = await deps.api();

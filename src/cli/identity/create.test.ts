@@ -3,7 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { capture, fakeApi, parse, testDeps } from '../generic/testing.js';
+import { ApiError } from '../../protocol/errors.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { capture, parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 import { buildIdentityCreate, runIdentityCreate } from './create.js';
 import type { IdentityCreateOptions } from './create.js';
 
@@ -16,11 +19,11 @@ async function options(argv: string[]): Promise<IdentityCreateOptions> {
 const dir = mkdtempSync(join(tmpdir(), 'ctl-identity-create-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+const CREATED = { 'POST /identities': { id: 'n1', _links: {} } };
+
+/** A controller that creates n1, and serves it with `enrollment` to a command that fetches its JWT. */
 function controller(enrollment: Record<string, unknown>) {
-  return fakeApi({
-    'POST /identities': { id: 'n1', _links: {} },
-    'GET /identities/n1': { id: 'n1', name: 'laptop-7', enrollment },
-  });
+  return fakeApi({ ...CREATED, 'GET /identities/n1': { id: 'n1', name: 'laptop-7', enrollment } });
 }
 
 describe('identity create flags', () => {
@@ -49,7 +52,7 @@ describe('identity create flags', () => {
 
 describe('identity create run', () => {
   it('creates a Default, non-admin identity with a one-time token and prints its id', async () => {
-    const api = controller({});
+    const api = fakeApi(CREATED);
     const deps = testDeps({ api });
     await runIdentityCreate({ name: 'laptop-7', input: { body: {}, refs: [] } }, deps);
     assert.deepEqual(api.calls[0].body, { isAdmin: false, type: 'Default', name: 'laptop-7', enrollment: { ott: true } });
@@ -58,7 +61,7 @@ describe('identity create run', () => {
   });
 
   it('lets the flags win over the defaults', async () => {
-    const api = controller({});
+    const api = fakeApi(CREATED);
     await runIdentityCreate({ name: 'bot', input: { body: { type: 'Service', isAdmin: true }, refs: [] }, updb: 'bot-user' }, testDeps({ api }));
     assert.deepEqual(api.calls[0].body, { isAdmin: true, type: 'Service', name: 'bot', enrollment: { updb: 'bot-user' } });
   });
@@ -81,7 +84,7 @@ describe('identity create run', () => {
       [join(dir, 'no', 'such', 'dir', 'x.jwt'), /cannot write .*x\.jwt/, 1],
       [existing, /exists\.jwt already exists/, 2],
     ] as const) {
-      const api = controller({ ott: { jwt: 'eyJ.ott.jwt' } });
+      const api = fakeApi({});
       await assert.rejects(runIdentityCreate({ name: 'x', input: { body: {}, refs: [] }, jwtOutput }, testDeps({ api })), (err: Error & { exitCode: number }) => {
         assert.match(err.message, pattern);
         assert.equal(err.exitCode, exitCode);
@@ -94,8 +97,9 @@ describe('identity create run', () => {
 
   it('frees the reserved path when the controller refuses, so that a retry can use it', async () => {
     const file = join(dir, 'refused.jwt');
-    const api = fakeApi({});
-    await assert.rejects(runIdentityCreate({ name: 'x', input: { body: {}, refs: [] }, jwtOutput: file }, testDeps({ api })));
+    const api = fakeApi({ 'POST /identities': new ApiError('COULD_NOT_VALIDATE') });
+    const create = runIdentityCreate({ name: 'x', input: { body: {}, refs: [] }, jwtOutput: file }, testDeps({ api }));
+    await assert.rejects(create, (err: unknown) => err instanceof ApiError && err.code === 'COULD_NOT_VALIDATE');
     assert.throws(() => statSync(file), /ENOENT/);
   });
 

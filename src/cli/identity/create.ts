@@ -3,13 +3,14 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { identity } from '../../resources/identity.js';
 import type { Deps } from '../deps.js';
 import { FailureError } from '../../console/errors.js';
-import { announceCreated, createAction, createEntity, requiredBooleans } from '../generic/create.js';
+import { createAction, createEntity, requiredBooleans } from '../generic/create.js';
 import { addFieldFlags } from '../generic/fields.js';
 import type { FieldInput } from '../generic/fields.js';
 import { addDryRun } from '../generic/dry-run.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
-import { jwtOutputOptions, type JwtOutput, reserveJwtOutput } from '../generic/jwt-output.js';
+import { jwtOutputOptions, type JwtOutput } from '../generic/jwt-output.js';
+import { createWithJwt } from '../generic/created-jwt.js';
 import type { ApiClient } from '../../client/types.js';
 
 export interface IdentityCreateOptions extends JwtOutput {
@@ -23,7 +24,7 @@ export interface IdentityCreateOptions extends JwtOutput {
 const DEFAULT_TYPE = 'Default';
 
 export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): CommandUnknownOpts {
-  const command = withMeta(new Command('create').argument('[name]', 'name of the new identity (asked for on a terminal when left out)'), {
+  const base = withMeta(new Command('create').argument('[name]', 'name of the new identity (asked for on a terminal when left out)'), {
     description: `Create an identity (type ${DEFAULT_TYPE} and a one-time-token ` +
       'enrollment unless told otherwise); prints its id',
     examples: [
@@ -33,39 +34,18 @@ export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): Comman
     ],
   });
   // The enrollment is chosen by --updb rather than given as JSON.
-  const flags = addFieldFlags(command, identity, 'create', ['name', 'enrollment']);
-  command.addOption(new Option('--updb <username>', 'enroll with this username and a password instead of a one-time token'));
-  jwtOutputOptions(command);
-  addDryRun(command);
-  return command.action(async (name, _opts, cmd) => {
-    const o = cmd.opts() as { updb?: string; jwtOutput?: string; force?: boolean };
+  const flags = addFieldFlags(base, identity, 'create', ['name', 'enrollment']);
+  // Added after the field flags, so that --help lists them in this order; typed, so that the action reads them.
+  const updb = new Option('--updb <username>', 'enroll with this username and a password instead of a one-time token');
+  const command = addDryRun(jwtOutputOptions(base.addOption(updb)));
+  return command.action(async (name, o, cmd) => {
     await createAction(cmd, deps, identity, flags, name, (n, input, d) => run({ name: n!, input, updb: o.updb, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, d));
   });
 }
 
 export async function runIdentityCreate(opts: IdentityCreateOptions, deps: Deps): Promise<void> {
-  const file = await reserveJwtOutput(opts);
-  let id: string;
-  try {
-    id = await createEntity(await deps.api(), identity, createBody(opts), opts.input);
-  } catch (err) {
-    await file?.abandon();
-    throw err;
-  }
-  if (opts.jwtOutput === undefined) {
-    await announceCreated(deps, identity, opts.name, id);
-    return;
-  }
-  const jwt = await enrollmentJwt(await deps.api(), opts, id);
-  if (!file) {
-    // stdout carries one thing: here the JWT, so that `> file.jwt` works; the id is in the message on stderr.
-    deps.io.info(`created identity "${opts.name}" with id ${id}`);
-    deps.io.out(jwt);
-    return;
-  }
-  await file.write(jwt);
-  await announceCreated(deps, identity, opts.name, id);
-  deps.io.info(`wrote the enrollment JWT to ${opts.jwtOutput}`);
+  const create = (api: ApiClient) => createEntity(api, identity, createBody(opts), opts.input);
+  await createWithJwt(deps, identity, opts, create, (api, id) => enrollmentJwt(api, opts, id));
 }
 
 function createBody(opts: IdentityCreateOptions): Record<string, unknown> {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { capture, fakeApi, parse, testDeps } from '../generic/testing.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { capture, parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 import { buildIdentityServiceConfigs, runIdentityServiceConfigs } from './service-configs.js';
 import type { ServiceConfigsOptions } from './service-configs.js';
 
@@ -12,16 +14,10 @@ async function options(argv: string[]): Promise<ServiceConfigsOptions> {
 
 const ROW = { serviceId: 's1', service: { id: 's1', name: 'web' }, configId: 'c2', config: { id: 'c2', name: 'web-mine' } };
 
-function controller() {
-  return fakeApi({
-    'GET /identities/laptop': { id: 'i1', name: 'laptop' },
-    'GET /services/web': { id: 's1', name: 'web' },
-    'GET /configs/web-mine': { id: 'c2', name: 'web-mine' },
-    'GET /configs/web-old': { id: 'c1', name: 'web-old' },
-    'POST /identities/i1/service-configs': {},
-    'DELETE /identities/i1/service-configs': {},
-    'LIST /identities/i1/service-configs': [ROW],
-  });
+/** A controller holding the identity laptop and its service configs, and what else a test gives. */
+function controller(routes: Record<string, unknown> = {}) {
+  const listed = { 'GET /identities/laptop': { id: 'i1', name: 'laptop' }, 'LIST /identities/i1/service-configs': [ROW] };
+  return fakeApi({ ...listed, ...routes });
 }
 
 describe('identity service-configs', () => {
@@ -34,11 +30,18 @@ describe('identity service-configs', () => {
   });
 
   it('unsets, then sets, by ids resolved from names, and lists what the identity has now', async () => {
-    const api = controller();
+    const api = controller({
+      'GET /services/web': { id: 's1', name: 'web' },
+      'GET /configs/web-mine': { id: 'c2', name: 'web-mine' },
+      'GET /configs/web-old': { id: 'c1', name: 'web-old' },
+      'POST /identities/i1/service-configs': {},
+      'DELETE /identities/i1/service-configs': {},
+    });
     const deps = testDeps({ api });
     await runIdentityServiceConfigs({ identity: 'laptop', set: [{ service: 'web', config: 'web-mine' }], unset: [{ service: 'web', config: 'web-old' }], format: 'table' }, deps);
     const writes = api.calls.filter((c) => c.method !== 'GET');
     assert.deepEqual(writes.map((c) => `${c.method} ${c.path}`), ['DELETE /identities/i1/service-configs', 'POST /identities/i1/service-configs']);
+    assert.deepEqual(writes[0].body, [{ serviceId: 's1', configId: 'c1' }]);
     assert.deepEqual(writes[1].body, [{ serviceId: 's1', configId: 'c2' }]);
     assert.match(deps.io.stdoutText(), /web\s+web-mine/);
   });

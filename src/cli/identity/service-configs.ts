@@ -42,7 +42,12 @@ const COLUMNS = [
 ];
 
 export function buildIdentityServiceConfigs(deps: Deps, run = runIdentityServiceConfigs): CommandUnknownOpts {
-  const command = withMeta(new Command('service-configs').addArgument(nameArgument(identity, 'the identity')), {
+  const command = new Command('service-configs')
+    .addArgument(nameArgument(identity, 'the identity'))
+    .addOption(new Option('--set <service=config>', "use CONFIG for SERVICE for this identity; repeat for several").argParser(pair))
+    .addOption(new Option('--unset <service=config>', "stop using CONFIG's type override for SERVICE; repeat for several").argParser(pair))
+    .addOption(new Option('-q, --quiet', 'print nothing but the config ids, one per line'));
+  withMeta(command, {
     description:
       "List, set or unset the identity's own configs for services: for this identity a config set here stands in for " +
       "the service's config of the same type (one per service " +
@@ -53,11 +58,7 @@ export function buildIdentityServiceConfigs(deps: Deps, run = runIdentityService
       'ctl identity service-configs laptop-7 --unset web=web-intercept-laptop -o json',
     ],
   });
-  command.addOption(new Option('--set <service=config>', "use CONFIG for SERVICE for this identity; repeat for several").argParser(pair));
-  command.addOption(new Option('--unset <service=config>', "stop using CONFIG's type override for SERVICE; repeat for several").argParser(pair));
-  command.addOption(new Option('-q, --quiet', 'print nothing but the config ids, one per line'));
-  return command.action(async (ref, _opts, cmd) => {
-    const o = cmd.opts() as { set?: ServiceConfigPair[]; unset?: ServiceConfigPair[]; quiet?: boolean };
+  return command.action(async (ref, o) => {
     await run({ identity: ref, set: o.set ?? [], unset: o.unset ?? [], format: asFormat(deps.globals().output), ...(o.quiet ? { quiet: true } : {}) }, deps);
   });
 }

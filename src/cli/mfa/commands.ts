@@ -1,9 +1,10 @@
 import { stripVTControlCharacters } from 'node:util';
 import { ApiError } from '../../protocol/errors.js';
 import { NotFoundError, RejectedError, UsageError } from '../../console/errors.js';
+import { sendMfaCode } from '../../client/mfa-code.js';
 import type { ApiClient } from '../../client/types.js';
 import type { Deps } from '../deps.js';
-import { reserveSecretFile } from '../identity/secret-file.js';
+import { reserveSecretFile } from '../generic/secret-file.js';
 import { asFormat, isHuman } from '../output/formats.js';
 import { renderOne } from '../output/render.js';
 import { suggester } from '../generic/suggest.js';
@@ -17,9 +18,6 @@ interface MfaStatus {
   provisioningUrl?: string;
   recoveryCodes?: string[];
 }
-
-/** How many times a person may retype a wrong code before the command gives up (the controller throttles too). */
-const ATTEMPTS = 3;
 
 /** The enrollment of the logged-in identity, or undefined when there is none (404). */
 async function statusOf(api: ApiClient): Promise<MfaStatus | undefined> {
@@ -37,29 +35,22 @@ function secretOf(provisioningUrl: string): string {
   return secret;
 }
 
-const invalid = (err: unknown) => err instanceof ApiError && (err.code === 'MFA_INVALID_TOKEN' || err.status === 400);
-
-/** A code from --code, else asked for in a terminal; without either, a usage error naming the flag. */
-async function codeFrom(deps: Deps, given: string | undefined, question: string): Promise<string> {
-  if (given !== undefined) return given.trim();
-  if (!deps.io.canPrompt()) throw new UsageError('a code from the authenticator app is needed: pass --code CODE (or run in a terminal to be asked)');
+/** A code from the person at the terminal; without one, a usage error naming the flag. */
+async function askCode(deps: Deps, question: string): Promise<string> {
+  if (!deps.io.canPrompt()) {
+    throw new UsageError('a code from the authenticator app is needed: pass --code CODE (or run in a terminal to be asked)');
+  }
   return (await (await deps.prompter()).input(question)).trim();
 }
 
-/**
- * Sends a code, asking again after a wrong one when it was asked for (a person may mistype or catch the end of a
- * step); a code given with --code is tried once.
- */
-async function withCode(deps: Deps, given: string | undefined, question: string, send: (code: string) => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const code = await codeFrom(deps, given, question);
-    try {
-      return await send(code);
-    } catch (err) {
-      if (!invalid(err) || given !== undefined || attempt >= ATTEMPTS) throw err;
-      deps.io.warn('That code was not accepted (codes change every 30 seconds, and each works once). Try the next one.');
-    }
-  }
+/** Sends --code, else codes asked for in a terminal (see sendMfaCode). */
+async function withCode(
+  deps: Deps,
+  given: string | undefined,
+  question: string,
+  send: (code: string) => Promise<unknown>,
+): Promise<void> {
+  await sendMfaCode(deps.io, { given: given?.trim(), ask: () => askCode(deps, question) }, send);
 }
 
 /** The recovery codes: on stdout (the result), with a warning a person cannot miss on stderr. */
@@ -149,7 +140,7 @@ export async function runMfaEnable(opts: MfaEnableOptions, deps: Deps): Promise<
     } else if (opts.code === undefined) {
       await showQrCode(deps, url);
     }
-    await withCode(deps, opts.code, 'Code shown by the app:', (code) => api.post(`${MFA}/verify`, { code }).then(() => undefined));
+    await withCode(deps, opts.code, 'Code shown by the app:', (code) => api.post(`${MFA}/verify`, { code }));
     io.info(`MFA is enabled: \`${cmd('ctl login')}\` will ask for a code from now on.`);
     await showRecoveryCodes(deps, codes);
   } catch (err) {
@@ -205,9 +196,8 @@ export async function runMfaDisable(opts: { code?: string }, deps: Deps): Promis
     deps.io.info('The unverified MFA enrollment is abandoned.');
     return;
   }
-  await withCode(deps, opts.code, 'Code from the app (or a recovery code) to confirm:', (code) =>
-    api.delete(MFA, { headers: { 'mfa-validation-code': code } }).then(() => undefined),
-  );
+  const question = 'Code from the app (or a recovery code) to confirm:';
+  await withCode(deps, opts.code, question, (code) => api.delete(MFA, { headers: { 'mfa-validation-code': code } }));
   const login = (await suggester(deps))('ctl login');
   deps.io.info(`MFA is disabled: \`${login}\` no longer asks for a code (unless an auth policy requires one).`);
 }

@@ -25,12 +25,13 @@ export function addPolicyFlags<C extends CommandUnknownOpts>(command: C, semanti
   const semantic = new Option('--semantic <semantic>', 'AllOf: an entity needs every #attribute of a role set; AnyOf: any one').choices(SEMANTICS);
   command.addOption(semanticDefault ? semantic.default(semanticDefault) : semantic);
   command.addOption(new Option('--tag <key=value>', 'a tag (key:=JSON for a number, boolean or null); repeat for several').argParser(tagPair));
-  return addDryRun(command);
+  addDryRun(command);
+  return command;
 }
 
 /** The policy flags given on the command line (role flags by name, e.g. `identities`). */
 export function readPolicyFlags(command: CommandUnknownOpts): PolicyFlagValues {
-  const o = command.opts() as Record<string, unknown>;
+  const o = command.opts();
   const roles: Record<string, string[]> = {};
   for (const [flag] of ROLE_FLAGS) {
     const value = o[flag.replace(/-(.)/g, (_, c: string) => c.toUpperCase())] as string[] | undefined;

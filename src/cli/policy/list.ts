@@ -2,10 +2,9 @@ import { Argument, Command } from '@commander-js/extra-typings';
 import { everyPage, stoppedAt } from '../generic/pages.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
-import { FILTER_ARGUMENT, addListFlags, listOptions, runList } from '../generic/list.js';
+import { FILTER_ARGUMENT, addListFlags, listOptions, runList, type ListFlagValues } from '../generic/list.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
-import type { PagingValues } from '../generic/flags.js';
 import { displayedRoles } from '../generic/readable.js';
 import { printFooter } from '../output/footer.js';
 import { asFormat, isHuman } from '../output/formats.js';
@@ -15,7 +14,7 @@ import { KINDS, KIND_NAMES, kindNamed, kindOf, POLICY_RESOURCES } from './kinds.
 export interface PolicyListOptions {
   kind?: string;
   filter?: string;
-  command: CommandUnknownOpts;
+  flags: ListFlagValues;
 }
 
 export function buildPolicyList(deps: Deps, run = runPolicyList): CommandUnknownOpts {
@@ -31,11 +30,10 @@ export function buildPolicyList(deps: Deps, run = runPolicyList): CommandUnknown
       examples: ['ctl policy list', 'ctl policy list dial', "ctl policy list router 'name contains \"public\"' -o json"],
     },
   );
-  addListFlags(command, KINDS[0].def);
-  return command.action(async (kind, filter, _opts, cmd) => {
+  return addListFlags(command, KINDS[0].def).action(async (kind, filter, flags) => {
     // `ctl policy list 'name = "x"'`: a single word that is no kind is the filter.
-    if (kind !== undefined && filter === undefined && !KIND_NAMES.includes(kind)) await run({ filter: kind, command: cmd }, deps);
-    else await run({ kind, filter, command: cmd }, deps);
+    if (kind !== undefined && filter === undefined && !KIND_NAMES.includes(kind)) await run({ filter: kind, flags }, deps);
+    else await run({ kind, filter, flags }, deps);
   });
 }
 
@@ -64,7 +62,7 @@ export async function runPolicyList(opts: PolicyListOptions, deps: Deps): Promis
     const kind = kindNamed(opts.kind);
     const condition = Object.entries(kind.fixed).map(([f, v]) => `${f} = "${v}"`).join(' and ');
     const filter = condition ? withCondition(opts.filter, condition) : opts.filter;
-    await runList({ ...listOptions(kind.def, filter, opts.command, deps), path: entityPath(kind.def) }, deps);
+    await runList({ ...listOptions(kind.def, filter, opts.flags, deps), path: entityPath(kind.def) }, deps);
     return;
   }
   // Every kind: one table with the kind beside each policy; json and yaml get the policies with a `kind` member.
@@ -82,7 +80,7 @@ export async function runPolicyList(opts: PolicyListOptions, deps: Deps): Promis
     }
   }
   // Every row is read (one table needs all three lists): --offset and --limit choose the part shown.
-  const { offset = 0, limit, quiet } = opts.command.opts() as PagingValues & { quiet?: boolean };
+  const { offset = 0, limit, quiet } = opts.flags;
   const shown = rows.slice(offset, limit === undefined ? undefined : offset + limit);
   const format = asFormat(deps.globals().output);
   const human = isHuman(format);

@@ -18,13 +18,12 @@ export interface PolicyUpdateOptions extends PolicyFlagValues {
 }
 
 export function buildPolicyUpdate(deps: Deps, run = runPolicyUpdate): CommandUnknownOpts {
-  const command = withMeta(new Command('update').addArgument(policyArgument('<name-or-id>', 'the policy to change')), {
+  const base = withMeta(new Command('update').addArgument(policyArgument('<name-or-id>', 'the policy to change')), {
     description: 'Change a policy: each role flag given replaces that role set; the others stay',
     examples: ["ctl policy update sales-crm --services '@crm,@wiki'", 'ctl policy update everyone-public --semantic AnyOf --name public-routers'],
   });
-  command.addOption(new Option('--name <name>', 'a new name'));
-  addPolicyFlags(command);
-  return command.action(async (ref, _opts, cmd) => dryRunnable(cmd, deps, (d) => run({ ref, rename: (cmd.opts() as { name?: string }).name, ...readPolicyFlags(cmd) }, d)));
+  const command = addPolicyFlags(base.addOption(new Option('--name <name>', 'a new name')));
+  return command.action(async (ref, o, cmd) => dryRunnable(cmd, deps, (d) => run({ ref, rename: o.name, ...readPolicyFlags(cmd) }, d)));
 }
 
 export async function runPolicyUpdate(opts: PolicyUpdateOptions, deps: Deps): Promise<void> {

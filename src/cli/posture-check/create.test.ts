@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { capture, fakeApi, parse, testDeps } from '../generic/testing.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { capture, parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 import { buildPostureCheckCreate, runPostureCheckCreate, type PostureCheckCreateOptions } from './create.js';
 
 async function options(argv: string[]): Promise<PostureCheckCreateOptions> {

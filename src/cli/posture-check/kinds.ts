@@ -182,7 +182,7 @@ export function addKindFlags(command: CommandUnknownOpts, kinds: readonly Postur
     }
   }
   return (cmd) => {
-    const o = cmd.opts() as Record<string, unknown>;
+    const o = cmd.opts();
     const typed = (key: string) => given(cmd, key);
     const input: KindInput = {};
     if (typed('os')) input.operatingSystems = o.os as OperatingSystem[];

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { capture, fakeApi, parse, testDeps } from '../generic/testing.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { capture, parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 import { buildPostureCheckUpdate, runPostureCheckUpdate, type PostureCheckUpdateOptions } from './update.js';
 
 async function options(argv: string[]): Promise<PostureCheckUpdateOptions> {
@@ -11,9 +13,10 @@ async function options(argv: string[]): Promise<PostureCheckUpdateOptions> {
 
 const none = { body: {}, refs: [] };
 
-/** A controller holding one check (named by its id here); records the PATCH. */
-function controller(check: Record<string, unknown>) {
-  return fakeApi({ [`GET /posture-checks/${check.id as string}`]: check, [`PATCH /posture-checks/${check.id as string}`]: {} });
+/** A controller holding one check (named by its id here), which takes its PATCH unless `patched` is false. */
+function controller(check: Record<string, unknown>, { patched = true } = {}) {
+  const path = `/posture-checks/${check.id as string}`;
+  return fakeApi({ [`GET ${path}`]: check, ...(patched ? { [`PATCH ${path}`]: {} } : {}) });
 }
 
 describe('posture-check update flags', () => {
@@ -52,13 +55,14 @@ describe('posture-check update run', () => {
   });
 
   it("refuses the flags of another kind, naming them, before sending anything", async () => {
-    const api = controller({ id: 'm1', name: 'lab', typeId: 'MAC', macAddresses: ['001122334455'] });
+    const check = { id: 'm1', name: 'lab', typeId: 'MAC', macAddresses: ['001122334455'] };
+    const api = controller(check, { patched: false });
     await assert.rejects(runPostureCheckUpdate({ ref: 'm1', input: none, kindInput: { domains: ['x'], timeoutSeconds: 5 } }, testDeps({ api })), /"m1" is a MAC check: --domain, --mfa-timeout do not apply to it/);
     assert.equal(api.calls.some((c) => c.method === 'PATCH'), false);
   });
 
   it('sends nothing when the attributes would not change', async () => {
-    const api = controller({ id: 'o1', name: 'os', typeId: 'OS', roleAttributes: ['a'] });
+    const api = controller({ id: 'o1', name: 'os', typeId: 'OS', roleAttributes: ['a'] }, { patched: false });
     const deps = testDeps({ api });
     await runPostureCheckUpdate({ ref: 'o1', input: none, kindInput: {}, addAttributes: ['a'] }, deps);
     assert.equal(api.calls.some((c) => c.method === 'PATCH'), false);

@@ -1,14 +1,12 @@
-import { Command, Option } from '@commander-js/extra-typings';
+import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { completeWith } from '../completion/hints.js';
 import { UsageError } from '../../console/errors.js';
 import { POSTURE_CHECK_TYPES, postureCheck, type PostureCheckKind } from '../../resources/posture-check.js';
 import type { Deps } from '../deps.js';
-import { addFieldFlags, attributeList, collectFields, type FieldInput } from '../generic/fields.js';
-import { given } from '../generic/flags.js';
+import { addFieldFlags, collectFields, type FieldInput } from '../generic/fields.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath, fetchEntity } from '../generic/resolve.js';
-import { mergeAttributes } from '../generic/update.js';
+import { addAttributeEdits, attributeEdits, mergeAttributes } from '../generic/update.js';
 import { nameAfter, nameArgument } from '../generic/words.js';
 import { printWritten } from '../generic/written.js';
 import { addKindFlags, foreignFlags, kindBody, type KindInput } from './kinds.js';
@@ -38,19 +36,11 @@ export function buildPostureCheckUpdate(deps: Deps, run = runPostureCheckUpdate)
     ],
   });
   const flags = addFieldFlags(command, postureCheck, 'patch', GENERIC_EXCLUDED);
-  const attributes = { kind: 'attribute', resource: postureCheck.name } as const;
-  command.addOption(completeWith(new Option('--add-attributes <list>', 'attributes to add to the current set').argParser(attributeList).conflicts('attributes'), attributes));
-  command.addOption(completeWith(new Option('--remove-attributes <list>', 'attributes to remove from the current set').argParser(attributeList).conflicts('attributes'), attributes));
+  addAttributeEdits(command, postureCheck);
   const readKind = addKindFlags(command, POSTURE_CHECK_TYPES, 'update');
   return command.action(async (ref, _opts, cmd) => {
-    const o = cmd.opts() as { addAttributes?: string[]; removeAttributes?: string[] };
-    const opts: PostureCheckUpdateOptions = {
-      ref,
-      input: collectFields(cmd, flags),
-      kindInput: readKind(cmd),
-      addAttributes: given(cmd, 'addAttributes') ? o.addAttributes : undefined,
-      removeAttributes: given(cmd, 'removeAttributes') ? o.removeAttributes : undefined,
-    };
+    const input = collectFields(cmd, flags);
+    const opts: PostureCheckUpdateOptions = { ref, input, kindInput: readKind(cmd), ...attributeEdits(cmd) };
     if (Object.keys(opts.input.body).length === 0 && Object.keys(opts.kindInput).length === 0 && !opts.addAttributes && !opts.removeAttributes) {
       throw new UsageError('nothing to update', ['give --name, -a, --add-attributes, --remove-attributes, --tags, or the flags of the check\'s kind (see --help)']);
     }

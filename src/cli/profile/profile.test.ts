@@ -6,11 +6,11 @@ import path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { openProfileStore } from '../../client/profiles.js';
 import type { ProfileStore } from '../../client/profiles.js';
-import { parseArgv } from '../../client/testing/argv.js';
+import { parseArgv } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 import { startStubController } from '../../client/testing/stub-controller.js';
 import type { StubController } from '../../client/testing/stub-controller.js';
 import { runLogin } from '../session/login.js';
-import { testDeps } from '../testing/test-deps.js';
 import { tlsFixture } from '../../client/testing/tls-fixture.js';
 import { DeclinedError, NotFoundError } from '../../console/errors.js';
 import { buildProfile } from './index.js';
@@ -35,21 +35,22 @@ afterEach(() => rmSync(configDir, { recursive: true, force: true }));
 
 describe('ctl profile flags', () => {
   it('has list/ls, use, show, remove/rm', async () => {
-    const group = buildProfile(testDeps({ configDir }).deps);
+    const group = buildProfile(testDeps({ configDir }));
     assert.deepEqual(group.commands.map((c) => [c.name(), ...c.aliases()]), [['list', 'ls'], ['use'], ['show'], ['remove', 'rm']]);
   });
 
   it('remove takes a name and --yes', async () => {
     let seen: ProfileRemoveOptions | undefined;
-    await parseArgv(buildProfileRemove(testDeps({ configDir }).deps, async (o) => void (seen = o)), ['remove', 'lab', '-y']);
+    await parseArgv(buildProfileRemove(testDeps({ configDir }), async (o) => void (seen = o)), ['remove', 'lab', '-y']);
     assert.deepEqual(seen, { name: 'lab', yes: true });
-    await assert.rejects(parseArgv(buildProfileRemove(testDeps({ configDir }).deps), ['remove']), { code: 'commander.missingArgument' });
+    await assert.rejects(parseArgv(buildProfileRemove(testDeps({ configDir })), ['remove']), { code: 'commander.missingArgument' });
   });
 });
 
 describe('ctl profile list', () => {
   it('prints a table with the active profile starred', async () => {
-    const { deps, io } = testDeps({ configDir });
+    const deps = testDeps({ configDir });
+    const { io } = deps;
     await runProfileList({}, deps);
     assert.equal(
       io.stdoutText(),
@@ -63,20 +64,22 @@ describe('ctl profile list', () => {
   });
 
   it('prints data for programs, and names with -q; the --profile flag decides the active one', async () => {
-    const { deps, io } = testDeps({ configDir, globals: { output: 'json', profile: 'prod' } });
+    const deps = testDeps({ configDir, globals: { output: 'json', profile: 'prod' } });
+    const { io } = deps;
     await runProfileList({}, deps);
     const rows = JSON.parse(io.stdoutText()) as Array<{ name: string; current: boolean; loggedIn: boolean }>;
     assert.deepEqual(rows.map((r) => [r.name, r.current, r.loggedIn]), [['lab', false, true], ['prod', true, false]]);
     assert.doesNotMatch(io.stdoutText(), /SECRET-TOKEN/);
     const quiet = testDeps({ configDir });
-    await runProfileList({ quiet: true }, quiet.deps);
+    await runProfileList({ quiet: true }, quiet);
     assert.equal(quiet.io.stdoutText(), 'lab\nprod\n');
   });
 });
 
 describe('ctl profile use', () => {
   it('switches, and refuses unknown names with exit 5', async () => {
-    const { deps, io } = testDeps({ configDir, env: { CTL_PROFILE: 'lab' } });
+    const deps = testDeps({ configDir, env: { CTL_PROFILE: 'lab' } });
+    const { io } = deps;
     await runProfileUse({ name: 'prod' }, deps);
     assert.equal(store.current(), 'prod');
     assert.match(io.stderrText(), /^Now using profile prod \(https:\/\/prod:1280\)\nwarning: CTL_PROFILE=lab is set/);
@@ -91,7 +94,8 @@ describe('ctl profile use', () => {
 
 describe('ctl profile show', () => {
   it('shows the CA and whether a session is stored, never the token', async () => {
-    const { deps, io } = testDeps({ configDir, globals: { output: 'json' } });
+    const deps = testDeps({ configDir, globals: { output: 'json' } });
+    const { io } = deps;
     await runProfileShow({}, deps);
     const shown = JSON.parse(io.stdoutText()) as Record<string, unknown>;
     assert.equal(shown.name, 'lab');
@@ -106,10 +110,10 @@ describe('ctl profile show', () => {
     assert.doesNotMatch(io.stdoutText(), /SECRET-TOKEN/);
 
     const table = testDeps({ configDir });
-    await runProfileShow({ name: 'prod' }, table.deps);
+    await runProfileShow({ name: 'prod' }, table);
     assert.match(table.io.stdoutText(), /trust: +system CA store/);
     assert.match(table.io.stdoutText(), /stored: false/);
-    await assert.rejects(runProfileShow({ name: 'nope' }, table.deps), NotFoundError);
+    await assert.rejects(runProfileShow({ name: 'nope' }, table), NotFoundError);
   });
 });
 
@@ -120,11 +124,12 @@ describe('ctl profile show, online', () => {
 
   it("shows the session's expiry as the controller has it now, and saves it", async () => {
     const env = { CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' };
-    await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env, globals: { profile: 'live' } }).deps);
+    await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env, globals: { profile: 'live' } }));
     const stale = '2029-01-01T00:00:00.000Z';
     const token = store.session('live')!.token;
     await store.setToken('live', { token, expiresAt: stale });
-    const { deps, io } = testDeps({ configDir, globals: { output: 'json' } });
+    const deps = testDeps({ configDir, globals: { output: 'json' } });
+    const { io } = deps;
     await runProfileShow({ name: 'live' }, deps);
     const shown = JSON.parse(io.stdoutText()) as { session: Record<string, unknown> };
     assert.deepEqual(shown.session, { stored: true, active: true, expiresAt: '2030-01-01T00:00:00.000Z' });
@@ -133,7 +138,7 @@ describe('ctl profile show, online', () => {
 
     await reopened.setToken('live', { token: 'revoked-token', expiresAt: stale });
     const revoked = testDeps({ configDir, globals: { output: 'json' } });
-    await runProfileShow({ name: 'live' }, revoked.deps);
+    await runProfileShow({ name: 'live' }, revoked);
     const dead = (JSON.parse(revoked.io.stdoutText()) as { session: Record<string, unknown> }).session;
     assert.equal(dead.active, false);
     assert.match(String(dead.note), /expired or revoked/);
@@ -142,11 +147,12 @@ describe('ctl profile show, online', () => {
 
 describe('ctl profile remove', () => {
   it('asks on a terminal and removes the profile with its token', async () => {
-    const { deps, io, prompter } = testDeps({ configDir, tty: true, answers: { confirm: [false, true] } });
+    const deps = testDeps({ configDir, tty: true, answers: { confirm: [false, true] } });
+    const { io, prompts } = deps;
     await assert.rejects(runProfileRemove({ name: 'lab' }, deps), DeclinedError);
     assert.ok(store.get('lab'));
     await runProfileRemove({ name: 'lab' }, deps);
-    assert.deepEqual(prompter.asked, ['Remove profile lab (https://lab:1280)?', 'Remove profile lab (https://lab:1280)?']);
+    assert.deepEqual(prompts, ['Remove profile lab (https://lab:1280)?', 'Remove profile lab (https://lab:1280)?']);
     assert.equal(store.get('lab'), undefined);
     assert.equal(store.session('lab'), undefined);
     assert.equal(store.current(), undefined);
@@ -154,7 +160,7 @@ describe('ctl profile remove', () => {
   });
 
   it('without a terminal needs --yes', async () => {
-    const { deps } = testDeps({ configDir });
+    const deps = testDeps({ configDir });
     await assert.rejects(runProfileRemove({ name: 'prod' }, deps), (err: unknown) => err instanceof DeclinedError && err.exitCode === 3);
     await runProfileRemove({ name: 'prod', yes: true }, deps);
     assert.equal(store.get('prod'), undefined);

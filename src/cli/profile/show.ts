@@ -6,6 +6,7 @@ import { asFormat } from '../output/formats.js';
 import { renderOne } from '../output/render.js';
 import type { Profile, StoredSession } from '../../client/profiles.js';
 import { ApiError } from '../../protocol/errors.js';
+import { certificatePems } from '../../protocol/pem.js';
 
 /** How long `profile show` waits for the controller before showing what it saved (unless --timeout says). */
 const CHECK_TIMEOUT_MS = 5_000;
@@ -29,7 +30,7 @@ export async function runProfileShow(opts: { name?: string }, deps: Deps): Promi
   const profile = store.getExisting(name);
   const session = store.session(name);
   const { certSummary } = await import('../../protocol/pkcs7.js');
-  const pems = profile.caPem?.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  const pems = certificatePems(profile.caPem ?? '');
   await renderOne(
     deps.io,
     {

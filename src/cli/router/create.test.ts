@@ -6,7 +6,9 @@ import { after, describe, it } from 'node:test';
 import { notFound } from '../../protocol/errors.js';
 import { edgeRouter } from '../../resources/edge-router.js';
 import { router } from '../../resources/router.js';
-import { capture, fakeApi, parse, testDeps } from '../generic/testing.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { capture, parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 import { buildRouterCreate, runRouterCreate, type RouterCreateOptions } from './create.js';
 import { buildRouterReEnroll, runRouterReEnroll, type RouterReEnrollOptions } from './re-enroll.js';
 
@@ -49,11 +51,13 @@ describe('router create flags', () => {
 });
 
 describe('router create run', () => {
-  const controller = () =>
-    fakeApi({ 'POST /edge-routers': { id: 'r1', _links: {} }, 'GET /edge-routers/r1': { id: 'r1', name: 'er-1', enrollmentJwt: 'eyJ.erott.jwt' } });
+  const created = { 'POST /edge-routers': { id: 'r1', _links: {} } };
+  /** A controller that creates r1 and serves its enrollment JWT. */
+  const router = { id: 'r1', name: 'er-1', enrollmentJwt: 'eyJ.erott.jwt' };
+  const controller = () => fakeApi({ ...created, 'GET /edge-routers/r1': router });
 
   it('creates the router and prints its id', async () => {
-    const api = controller();
+    const api = fakeApi(created);
     const deps = testDeps({ api });
     await runRouterCreate(edgeRouter, { name: 'er-1', input: { body: { isTunnelerEnabled: true }, refs: [] } }, deps);
     assert.deepEqual(api.calls[0].body, { name: 'er-1', isTunnelerEnabled: true });

@@ -2,13 +2,15 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
-import { announceCreated, createAction, createEntity, requiredBooleans } from '../generic/create.js';
+import { createAction, createEntity, requiredBooleans } from '../generic/create.js';
 import { addFieldFlags, type FieldInput } from '../generic/fields.js';
 import { addDryRun } from '../generic/dry-run.js';
+import { given } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 import { noun } from '../generic/words.js';
-import { jwtOutputOptions, reserveJwtOutput, type JwtOutput } from '../generic/jwt-output.js';
-import { deliverJwt, routerJwt } from './jwt.js';
+import { jwtOutputOptions, type JwtOutput } from '../generic/jwt-output.js';
+import { routerJwt } from './jwt.js';
+import { createWithJwt } from '../generic/created-jwt.js';
 
 export interface RouterCreateOptions extends JwtOutput {
   name: string;
@@ -23,42 +25,31 @@ export interface RouterCreateOptions extends JwtOutput {
 export function buildRouterCreate(deps: Deps, def: ResourceDef, run = runRouterCreate): CommandUnknownOpts {
   const n = noun(def);
   const edge = 'isTunnelerEnabled' in def.fields;
-  const command = withMeta(new Command('create').argument('[name]', `name of the new ${def.label} (asked for on a terminal when left out)`), {
+  const base = withMeta(new Command('create').argument('[name]', `name of the new ${def.label} (asked for on a terminal when left out)`), {
     description: `Create ${edge ? 'an edge router' : 'a transit router'} with its one-time enrollment; prints its id`,
     examples: edge
       ? [`ctl ${n} create er-eu-1 -a public,eu --jwt-output er-eu-1.jwt`, `ctl ${n} create er-tun --tunneler --jwt-output - > er-tun.jwt`]
       : [`ctl ${n} create tr-core-1 --cost 10 --jwt-output tr-core-1.jwt`],
   });
-  const flags = addFieldFlags(command, def, 'create', ['name', 'isTunnelerEnabled', 'configs']);
-  if (edge) command.addOption(new Option('--tunneler', 'the router also acts as a tunneler (gets a Router identity and a system edge router policy)'));
-  jwtOutputOptions(command);
-  addDryRun(command);
-  return command.action(async (name, _opts, cmd) => {
-    const o = cmd.opts() as { tunneler?: boolean; jwtOutput?: string; force?: boolean };
+  const flags = addFieldFlags(base, def, 'create', ['name', 'isTunnelerEnabled', 'configs']);
+  if (edge) base.addOption(new Option('--tunneler', 'the router also acts as a tunneler (gets a Router identity and a system edge router policy)'));
+  const command = addDryRun(jwtOutputOptions(base));
+  return command.action(async (name, o, cmd) => {
     await createAction(cmd, deps, def, flags, name, (n, input, d) => {
-      if (o.tunneler) input.body.isTunnelerEnabled = true;
+      // Edge routers only: a flag of some commands, so read by name.
+      if (given(cmd, 'tunneler')) input.body.isTunnelerEnabled = true;
       return run(def, { name: n!, input, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, d);
     });
   });
 }
 
 export async function runRouterCreate(def: ResourceDef, opts: RouterCreateOptions, deps: Deps): Promise<void> {
-  const file = await reserveJwtOutput(opts);
-  let id: string;
-  try {
-    id = await createEntity(await deps.api(), def, { ...requiredBooleans(def), name: opts.name }, opts.input);
-  } catch (err) {
-    await file?.abandon();
-    throw err;
-  }
-  if (opts.jwtOutput === undefined) {
-    await announceCreated(deps, def, opts.name, id);
-    return;
-  }
-  const jwt = await routerJwt(await deps.api(), def, id, opts.name);
-  // With the JWT on stdout, the id goes only into the sentence on stderr: stdout carries one thing.
-  const said = file
-    ? () => announceCreated(deps, def, opts.name, id)
-    : () => deps.io.info(`created ${def.label} "${opts.name}" with id ${id}`);
-  await deliverJwt(deps, opts, file, jwt, said);
+  const body = { ...requiredBooleans(def), name: opts.name };
+  await createWithJwt(
+    deps,
+    def,
+    opts,
+    (api) => createEntity(api, def, body, opts.input),
+    (api, id) => routerJwt(api, def, id, opts.name),
+  );
 }

@@ -8,22 +8,21 @@ import { shellQuote } from '../../console/command-hint.js';
 import { entityPath, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
 import { jwtOutputOptions, reserveJwtOutput, type JwtOutput } from '../generic/jwt-output.js';
-import { deliverJwt, routerJwt } from './jwt.js';
+import { routerJwt } from './jwt.js';
+import { deliverJwt } from '../generic/created-jwt.js';
 
 export interface RouterReEnrollOptions extends JwtOutput {
   ref: string;
 }
 
 export function buildRouterReEnroll(deps: Deps, run = runRouterReEnroll): CommandUnknownOpts {
-  const command = withMeta(new Command('re-enroll').addArgument(nameArgument(edgeRouter, 'the edge router to re-enroll')), {
+  const base = withMeta(new Command('re-enroll').addArgument(nameArgument(edgeRouter, 'the edge router to re-enroll')), {
     description:
       'Give an edge router a new enrollment: its certificate is ' +
         'removed, so it cannot connect until it enrolls with the new JWT',
     examples: ['ctl router re-enroll er-eu-1 --jwt-output er-eu-1.jwt', 'ctl router re-enroll er-eu-1 --jwt-output - | ssh er-eu-1 ziti router enroll ...'],
   });
-  jwtOutputOptions(command, 'the new enrollment JWT');
-  return command.action(async (ref, _opts, cmd) => {
-    const o = cmd.opts() as { jwtOutput?: string; force?: boolean };
+  return jwtOutputOptions(base, 'the new enrollment JWT').action(async (ref, o) => {
     await run({ ref, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, deps);
   });
 }

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { UsageError } from '../../console/errors.js';
 import { apiErrorFromResponse } from '../../client/http.js';
 import { withMeta } from '../generic/meta.js';
-import { readStdin } from './stdin.js';
+import { readStdin } from '../generic/stdin.js';
 import { decodeUtf8 } from '../../console/utf8.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -1,32 +1,12 @@
 // `ctl login --ext-jwt FILE|-`: authentication with a JWT an external identity provider issued (the controller
 // checks it against its signers). The token is read from a file or stdin, never from the command line, where
 // other users of the machine could read it in the process list.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoginResult, TrustFlags } from '../../client/session-manager.js';
 import { UsageError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
 import type { LoginOptions } from './login.js';
-import { readStdin } from './stdin.js';
-
-/** The token of `--ext-jwt`: the file's (or stdin's) text, trimmed; refused when it is plainly not a JWT. */
-export async function readToken(source: string, deps: Deps, flag = '--ext-jwt'): Promise<string> {
-  let text: string;
-  if (source === '-') text = await readStdin(deps.io);
-  else {
-    try {
-      text = await readFile(source, 'utf8');
-    } catch (err) {
-      throw new UsageError(`cannot read ${flag} ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-  }
-  const token = text.trim();
-  if (token === '') throw new UsageError(`${flag} ${source === '-' ? '-: stdin' : source} holds no token`);
-  if (token.split('.').length !== 3 || /\s/.test(token)) {
-    throw new UsageError(`${flag} ${source === '-' ? '-: stdin' : source} does not hold a JWT (three base64url parts separated by dots)`);
-  }
-  return token;
-}
+import { readToken } from '../generic/token-file.js';
 
 /**
  * Logs in with the token and says so; the caller adds what every login method says after (MFA to set up, a profile

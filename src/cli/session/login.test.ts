@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { openProfileStore } from '../../client/profiles.js';
-import { parseArgv } from '../../client/testing/argv.js';
+import { parseArgv } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 import { startStubController } from '../../client/testing/stub-controller.js';
 import type { StubController } from '../../client/testing/stub-controller.js';
-import { testDeps } from '../testing/test-deps.js';
 import { tlsFixture } from '../../client/testing/tls-fixture.js';
 import { DeclinedError, UsageError } from '../../console/errors.js';
 import { buildLogin, runLogin } from './login.js';
@@ -27,7 +27,7 @@ function tempDir(): string {
 describe('ctl login flags', () => {
   const parse = async (argv: string[]) => {
     let seen: LoginOptions | undefined;
-    const { deps } = testDeps({ configDir: tempDir() });
+    const deps = testDeps({ configDir: tempDir() });
     await parseArgv(buildLogin(deps, async (o) => void (seen = o)), argv);
     return seen;
   };
@@ -49,7 +49,7 @@ describe('ctl login flags', () => {
   });
 
   const usage = async (opts: LoginOptions, o: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}, pattern: RegExp) => {
-    const { deps } = testDeps({ configDir: tempDir(), tty: o.tty, env: o.env });
+    const deps = testDeps({ configDir: tempDir(), tty: o.tty, env: o.env });
     await assert.rejects(runLogin(opts, deps), (err: unknown) => {
       assert.ok(err instanceof UsageError, String(err));
       assert.match([err.message, ...err.details].join(' '), pattern);
@@ -101,14 +101,15 @@ describe('ctl login against a controller', () => {
 
   it('on a terminal asks for user, trust, then password, and reports on stderr only', async () => {
     const configDir = tempDir();
-    const { deps, io, prompter } = testDeps({
+    const deps = testDeps({
       configDir,
       tty: true,
       answers: { input: ['admin'], password: ['admin-pw'], confirm: [true] },
     });
+    const { io, prompts } = deps;
     await runLogin({ url: stub.url.replace('https://', '') }, deps);
     // Trust comes before the password: nobody types a password for a controller they then refuse.
-    assert.deepEqual(prompter.asked, ['Username:', `Trust this CA bundle for ${stub.url}?`, 'Password for admin:']);
+    assert.deepEqual(prompts, ['Username:', `Trust this CA bundle for ${stub.url}?`, 'Password for admin:']);
     assert.equal(io.stdoutText(), '');
     assert.ok(io.stderrText().includes(`SHA-256: ${rootFingerprint()}`));
     assert.ok(io.stderrText().endsWith(`Logged in to ${stub.url} as admin (profile default)\n`));
@@ -118,15 +119,17 @@ describe('ctl login against a controller', () => {
 
   it('declining the CA ends the login before the password is asked (exit 3), and saves nothing', async () => {
     const configDir = tempDir();
-    const { deps, prompter } = testDeps({ configDir, tty: true, answers: { input: ['admin'], confirm: [false] } });
+    const deps = testDeps({ configDir, tty: true, answers: { input: ['admin'], confirm: [false] } });
+    const { prompts } = deps;
     await assert.rejects(runLogin({ url: stub.url }, deps), DeclinedError);
-    assert.deepEqual(prompter.asked, ['Username:', `Trust this CA bundle for ${stub.url}?`]);
+    assert.deepEqual(prompts, ['Username:', `Trust this CA bundle for ${stub.url}?`]);
     assert.equal((await openProfileStore({ env: {}, dir: configDir })).get('default'), undefined);
   });
 
   it('in a script takes the password from stdin and pins the CA by fingerprint', async () => {
     const configDir = tempDir();
-    const { deps, io } = testDeps({ configDir, stdin: 'admin-pw\nignored\n', globals: { profile: 'ci' } });
+    const deps = testDeps({ configDir, stdin: 'admin-pw\nignored\n', globals: { profile: 'ci' } });
+    const { io } = deps;
     await runLogin({ url: stub.url, username: 'admin', passwordStdin: true, caFingerprint: rootFingerprint().toLowerCase() }, deps);
     assert.equal(io.stderrText(), `Logged in to ${stub.url} as admin (profile ci)\n`);
     assert.ok((await openProfileStore({ env: {}, dir: configDir })).session('ci'));
@@ -135,8 +138,9 @@ describe('ctl login against a controller', () => {
   it('takes CTL_USERNAME and CTL_PASSWORD, and warns on stderr when the profile is not the one used next', async () => {
     const configDir = tempDir();
     const env = { CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' };
-    await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env }).deps);
-    const { deps, io } = testDeps({ configDir, env, globals: { profile: 'second' } });
+    await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env }));
+    const deps = testDeps({ configDir, env, globals: { profile: 'second' } });
+    const { io } = deps;
     await runLogin({ url: stub.url }, deps);
     assert.match(
       io.stderrText(),
@@ -148,30 +152,33 @@ describe('ctl login against a controller', () => {
     assert.equal(io.stdoutText(), '', 'stdout carries results only');
     // CTL_PROFILE selects the profile for the commands that follow too: nothing to warn about.
     const viaEnv = testDeps({ configDir, env: { ...env, CTL_PROFILE: 'second' } });
-    await runLogin({}, viaEnv.deps);
+    await runLogin({}, viaEnv);
     assert.doesNotMatch(viaEnv.io.stderrText(), /not the current profile/);
   });
 
   it('without --profile logs in the current profile, not `default`', async () => {
     const configDir = tempDir();
     const env = { CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' };
-    await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env, globals: { profile: 'lab' } }).deps);
+    await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env, globals: { profile: 'lab' } }));
     const store = await openProfileStore({ env: {}, dir: configDir });
     assert.equal(store.current(), 'lab');
-    const { deps, io } = testDeps({ configDir, env });
+    const deps = testDeps({ configDir, env });
+    const { io } = deps;
     await runLogin({}, deps);
     assert.match(io.stderrText(), /\(profile lab\)/);
     assert.equal(store.get('default'), undefined);
   });
 
   it('with no URL anywhere fails before asking for a username', async () => {
-    const { deps, prompter } = testDeps({ configDir: tempDir(), tty: true, answers: { input: ['admin'] } });
+    const deps = testDeps({ configDir: tempDir(), tty: true, answers: { input: ['admin'] } });
+    const { prompts } = deps;
     await assert.rejects(runLogin({}, deps), /missing controller URL/);
-    assert.deepEqual(prompter.asked, []);
+    assert.deepEqual(prompts, []);
   });
 
   it('without a terminal and without a trust flag, shows the CA and names the flags', async () => {
-    const { deps, io } = testDeps({ configDir: tempDir(), env: { CTL_PASSWORD: 'admin-pw' } });
+    const deps = testDeps({ configDir: tempDir(), env: { CTL_PASSWORD: 'admin-pw' } });
+    const { io } = deps;
     await assert.rejects(runLogin({ url: stub.url, username: 'admin' }, deps), (err: unknown) => {
       assert.ok(err instanceof UsageError);
       assert.match(err.details.join(' '), /--ca-fingerprint SHA256.*--ca FILE.*--yes/);

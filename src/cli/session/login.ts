@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { profileSelection, suggestCommand } from '../../console/command-hint.js';
 import { UsageError } from '../../console/errors.js';
 import { withMeta } from '../generic/meta.js';
-import { readStdin } from './stdin.js';
+import { readStdin } from '../generic/stdin.js';
 
 export interface LoginOptions {
   url?: string;

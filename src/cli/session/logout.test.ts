@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openProfileStore } from '../../client/profiles.js';
-import { parseArgv } from '../../client/testing/argv.js';
+import { parseArgv } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 import { startStubController } from '../../client/testing/stub-controller.js';
 import type { StubController } from '../../client/testing/stub-controller.js';
-import { testDeps } from '../testing/test-deps.js';
 import { NotFoundError } from '../../console/errors.js';
 import { runLogin } from './login.js';
 import { buildLogout, runLogout } from './logout.js';
@@ -19,8 +19,8 @@ describe('ctl logout', () => {
     stub = await startStubController();
     configDir = mkdtempSync(path.join(tmpdir(), 'ctl-logout-'));
     const env = { CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' };
-    await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env }).deps);
-    await runLogin({ url: stub.url }, testDeps({ configDir, env, globals: { profile: 'prod' } }).deps);
+    await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env }));
+    await runLogin({ url: stub.url }, testDeps({ configDir, env, globals: { profile: 'prod' } }));
   });
   after(async () => {
     await stub.close();
@@ -29,15 +29,16 @@ describe('ctl logout', () => {
 
   it('takes no arguments of its own', async () => {
     let ran = false;
-    await parseArgv(buildLogout(testDeps({ configDir }).deps, async () => void (ran = true)), ['logout', '--profile', 'prod']);
+    await parseArgv(buildLogout(testDeps({ configDir }), async () => void (ran = true)), ['logout', '--profile', 'prod']);
     assert.ok(ran);
-    await assert.rejects(parseArgv(buildLogout(testDeps({ configDir }).deps), ['logout', 'extra']), { code: 'commander.excessArguments' });
+    await assert.rejects(parseArgv(buildLogout(testDeps({ configDir })), ['logout', 'extra']), { code: 'commander.excessArguments' });
   });
 
   it('ends the session of the selected profile and says so on stderr', async () => {
     const store = await openProfileStore({ env: {}, dir: configDir });
     const token = store.session('prod')!.token;
-    const { deps, io } = testDeps({ configDir, globals: { profile: 'prod' } });
+    const deps = testDeps({ configDir, globals: { profile: 'prod' } });
+    const { io } = deps;
     await runLogout({}, deps);
     assert.equal(io.stdoutText(), '');
     assert.equal(io.stderrText(), `Logged out of ${stub.url} (profile prod)\n`);
@@ -46,11 +47,11 @@ describe('ctl logout', () => {
     assert.ok(store.session('default'), 'other profiles keep their sessions');
 
     const again = testDeps({ configDir, globals: { profile: 'prod' } });
-    await runLogout({}, again.deps);
+    await runLogout({}, again);
     assert.equal(again.io.stderrText(), `Not logged in to ${stub.url} (profile prod); nothing to do\n`);
   });
 
   it('refuses an unknown profile', async () => {
-    await assert.rejects(runLogout({}, testDeps({ configDir, globals: { profile: 'ghost' } }).deps), NotFoundError);
+    await assert.rejects(runLogout({}, testDeps({ configDir, globals: { profile: 'ghost' } })), NotFoundError);
   });
 });

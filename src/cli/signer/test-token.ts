@@ -4,7 +4,8 @@
 import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../console/errors.js';
-import { ExtJwtError, validateExtJwt, type ExtJwtSignerKeys } from '../../protocol/ext-jwt.js';
+import { ExtJwtError, signerRefusal, validateExtJwt } from '../../protocol/ext-jwt.js';
+import type { ExtJwtPolicy, ExtJwtSignerKeys } from '../../protocol/ext-jwt.js';
 import { JwksCache } from '../../protocol/jwks.js';
 import { externalJwtSigner } from '../../resources/external-jwt-signer.js';
 import { identity as identityDef } from '../../resources/identity.js';
@@ -12,7 +13,7 @@ import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath, fetchEntity, isNotFound } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
-import { readToken } from '../session/ext-jwt-login.js';
+import { readToken } from '../generic/token-file.js';
 
 export interface SignerTestOptions {
   ref: string;
@@ -84,11 +85,10 @@ export async function runSignerTest(opts: SignerTestOptions, deps: Deps): Promis
   report(`ok    identity (${found.name as string})`);
   if (found.disabled === true) throw new TokenRejected('identity', `the identity "${found.name as string}" is disabled`);
   const policyId = (found.authPolicyId as string | undefined) ?? 'default';
-  const policy = await api.get<{ primary?: { extJwt?: { allowed?: boolean; allowedSigners?: string[] } } }>(`/auth-policies/${encodeURIComponent(policyId)}`);
-  const extJwt = policy.primary?.extJwt;
-  if (extJwt?.allowed !== true) throw new TokenRejected('auth policy', `the auth policy "${policyId}" of "${found.name as string}" does not allow ext-jwt logins`);
-  if (extJwt.allowedSigners?.length && !extJwt.allowedSigners.includes(signer.id)) {
-    throw new TokenRejected('auth policy', `the auth policy "${policyId}" of "${found.name as string}" allows other signers only`);
+  const policy = await api.get<ExtJwtPolicy>(`/auth-policies/${encodeURIComponent(policyId)}`);
+  const refusal = signerRefusal(policy, signer.id);
+  if (refusal) {
+    throw new TokenRejected('auth policy', `the auth policy "${policyId}" of "${found.name as string}" ${refusal}`);
   }
   report('ok    auth policy');
   deps.io.out(`the token is valid for signer "${opts.ref}": it logs in ` +

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { notFound } from '../../protocol/errors.js';
-import { capture, fakeApi, parse, testDeps } from '../generic/testing.js';
+import { fakeApi } from '../testing/fake-api.js';
+import { capture, parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
 import { buildTerminatorCreate, runTerminatorCreate, type TerminatorCreateOptions } from './create.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ctl-terminator-create-'));

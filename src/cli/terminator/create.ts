@@ -15,7 +15,7 @@ export interface TerminatorCreateOptions {
 }
 
 export function buildTerminatorCreate(deps: Deps, run = runTerminatorCreate): CommandUnknownOpts {
-  const command = withMeta(new Command('create'), {
+  const base = withMeta(new Command('create'), {
     description: 'Create a terminator: where circuits of a service leave the network; prints its id',
     examples: [
       'ctl terminator create --service web --router er-eu-1 --binding transport --address tcp:10.0.0.5:443',
@@ -26,10 +26,10 @@ export function buildTerminatorCreate(deps: Deps, run = runTerminatorCreate): Co
     ],
   });
   // The secret is read from a file: a flag's value would sit in shell history and the process list.
-  const flags = addFieldFlags(command, terminator, 'create', ['identitySecret']);
-  command.addOption(new Option('--identity-secret-file <file>', "a file holding the identity's secret (its bytes are sent base64-encoded)"));
-  return command.action(async (_opts, cmd) => {
-    const o = cmd.opts() as { identitySecretFile?: string };
+  const flags = addFieldFlags(base, terminator, 'create', ['identitySecret']);
+  const secretHelp = "a file holding the identity's secret (its bytes are sent base64-encoded)";
+  const secretFile = new Option('--identity-secret-file <file>', secretHelp);
+  return base.addOption(secretFile).action(async (o, cmd) => {
     await run({ input: collectFields(cmd, flags), ...(o.identitySecretFile ? { identitySecretFile: o.identitySecretFile } : {}) }, deps);
   });
 }

@@ -3,7 +3,8 @@
 // trusted for nothing.
 import { randomUUID, X509Certificate } from 'node:crypto';
 import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
-import { ApiError, } from '../../protocol/errors.js';
+import { ApiError } from '../../protocol/errors.js';
+import { pemBlocks } from '../../protocol/pem.js';
 import { resource } from '../../resources/index.js';
 import { normalizeExternalIdClaim, storedClaim } from '../pki/external-id.js';
 import type { ResourceBehaviour } from '../registry.js';
@@ -14,14 +15,13 @@ import { created, validBody } from './crud.js';
 import { toWire } from './present.js';
 
 const ca = resource('ca');
-const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
 
 /** The certificates of a PEM bundle; any block that is not a readable certificate is refused. */
 export function pemCertificates(pem: string): X509Certificate[] {
-  return [...pem.matchAll(PEM_BLOCK)].map((m) => {
-    if (m[1] !== 'CERTIFICATE') throw new ApiError('EXPECTED_PEM_CERTIFICATE', { message: `expected PEM CERTIFICATE blocks, found ${m[1]}` });
+  return pemBlocks(pem).map(({ label, base64 }) => {
+    if (label !== 'CERTIFICATE') throw new ApiError('EXPECTED_PEM_CERTIFICATE', { message: `expected PEM CERTIFICATE blocks, found ${label}` });
     try {
-      return new X509Certificate(Buffer.from(m[2].replace(/\s+/g, ''), 'base64'));
+      return new X509Certificate(Buffer.from(base64, 'base64'));
     } catch (err) {
       throw new ApiError('COULD_NOT_PARSE_DER_BLOCK', { message: `a certificate cannot be parsed: ${(err as Error).message}` });
     }
@@ -76,7 +76,6 @@ async function verifyCa(rt: Runtime, ctx: Ctx) {
   const row = await rt.store.repoFor(ca).get(ctx.params.id);
   if (row.isVerified) throw new ApiError('CA_ALREADY_VERIFIED');
   const text = await ctx.text();
-  if (!/-----BEGIN [A-Z0-9 ]+-----/.test(text)) throw new ApiError('COULD_NOT_PARSE_BODY', { message: 'the body is not a PEM certificate' });
   const [cert] = pemCertificates(text);
   if (!cert) throw new ApiError('COULD_NOT_PARSE_BODY', { message: 'the body is not a PEM certificate' });
   if (commonName(cert) !== row.verificationToken) {

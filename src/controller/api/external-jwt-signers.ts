@@ -3,6 +3,7 @@
 // (`method=ext-jwt`): src/controller/auth/ext-jwt.ts.
 import { createHash, X509Certificate } from 'node:crypto';
 import { ApiError, invalidField } from '../../protocol/errors.js';
+import { pemBlocks } from '../../protocol/pem.js';
 import { parseQuery } from '../../protocol/zitiql/index.js';
 import { CLIENT_VIEW_FIELDS } from '../../resources/external-jwt-signer.js';
 import { resource } from '../../resources/index.js';
@@ -61,12 +62,12 @@ async function withoutServedBlanks(rt: Runtime, id: string, body: Record<string,
  * one readable X.509 certificate.
  */
 function certificateOf(pem: string): X509Certificate {
-  const blocks = [...pem.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g)];
-  if (blocks.length !== 1 || blocks[0][1] !== 'CERTIFICATE') {
+  const blocks = pemBlocks(pem);
+  if (blocks.length !== 1 || blocks[0].label !== 'CERTIFICATE') {
     throw invalidField('certPem', 'certPem must hold exactly one PEM CERTIFICATE block', '<pem>');
   }
   try {
-    return new X509Certificate(Buffer.from(blocks[0][2].replace(/\s+/g, ''), 'base64'));
+    return new X509Certificate(Buffer.from(blocks[0].base64, 'base64'));
   } catch (err) {
     throw invalidField('certPem', `certPem is not a readable X.509 certificate: ${(err as Error).message}`, '<pem>');
   }

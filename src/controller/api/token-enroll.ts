@@ -4,10 +4,10 @@
 // (enrollToTokenEnabled). The signer's enroll* fields say which claims name the identity and give its attributes,
 // and which auth policy it gets.
 import { ApiError } from '../../protocol/errors.js';
-import { claimAt, ExtJwtError, peekJwt } from '../../protocol/ext-jwt.js';
+import { allowsSigner, claimAt, ExtJwtError, peekJwt } from '../../protocol/ext-jwt.js';
 import { resource } from '../../resources/index.js';
 import { DEFAULT_ENROLL_NAME_CLAIMS_SELECTOR } from '../../resources/external-jwt-signer.js';
-import { allowsSigner, type AuthPolicyShape } from '../auth/auth-policy-rules.js';
+import type { AuthPolicyShape } from '../auth/auth-policy-rules.js';
 import { validateSignerToken } from '../auth/ext-jwt.js';
 import { acceptCsr, csrStep, identitySpiffeId, issueClientCert } from '../pki/issue.js';
 import type { Runtime } from '../runtime.js';

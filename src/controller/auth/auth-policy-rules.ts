@@ -76,10 +76,3 @@ export async function lockoutAfterFailure(rt: Runtime, identityId: string, now: 
   rt.log(`identity ${identity.id} locked out after ${failures.consecutive} ` +
     `failed passwords${disabledUntil ? ` until ${disabledUntil}` : ''}`);
 }
-
-/** Whether the policy allows ext-JWT primary authentication with this signer. */
-export function allowsSigner(policy: AuthPolicyShape | undefined, signerId: string): boolean {
-  const extJwt = policy?.primary.extJwt;
-  if (extJwt?.allowed !== true) return false;
-  return extJwt.allowedSigners.length === 0 || extJwt.allowedSigners.includes(signerId);
-}

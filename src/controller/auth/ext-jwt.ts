@@ -4,7 +4,7 @@
 // checks of the token itself are src/protocol/ext-jwt.ts, shared with `ctl signer test`.
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../protocol/errors.js';
-import { ExtJwtError, peekJwt, validateExtJwt } from '../../protocol/ext-jwt.js';
+import { allowsSigner, ExtJwtError, peekJwt, validateExtJwt } from '../../protocol/ext-jwt.js';
 import type { ExtJwtSignerKeys, ValidatedExtJwt } from '../../protocol/ext-jwt.js';
 import { JwksCache, type JwksOptions } from '../../protocol/jwks.js';
 import type { Runtime } from '../runtime.js';
@@ -14,7 +14,7 @@ import { LOGIN_EXTRAS_SCHEMA } from '../server/limits.js';
 import type { Ctx, Principal, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { keptUntilWritten } from '../store/kept-until-written.js';
-import { allowsSigner, policyOfIdentity } from './auth-policy-rules.js';
+import { policyOfIdentity } from './auth-policy-rules.js';
 import { isDisabled } from './identity-state.js';
 
 const EXTRAS_BODY = { type: 'object', properties: { ...LOGIN_EXTRAS_SCHEMA }, additionalProperties: false };

@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import forge from 'node-forge';
+import { certificatePems } from '../../protocol/pem.js';
 
 export interface Pki {
   rootCertPem: string;
@@ -252,8 +253,7 @@ function parsedIntermediate(pem: string): X509Certificate {
 
 /** The PEM certificates of `text` that `issuer` signed (others, and unreadable blocks, are dropped). */
 function certsIssuedBy(text: string | undefined, issuer: X509Certificate): string[] {
-  const blocks = text?.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
-  return blocks.filter((pem) => issuedBy(pem, issuer)).map((pem) => `${pem}\n`);
+  return certificatePems(text ?? '').filter((pem) => issuedBy(pem, issuer));
 }
 
 /** Trim, drop IPv6 brackets and zone ids (not valid in a SAN), and de-duplicate; order is kept (first = CN). */

@@ -1,0 +1,27 @@
+// A JWT read from a file or stdin (`ctl login --ext-jwt`, `ctl signer test`), never from the command line, where
+// other users of the machine could read it in the process list.
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../../console/errors.js';
+import type { Deps } from '../deps.js';
+import { readStdin } from './stdin.js';
+
+/** The token in `source`: the file's (or stdin's) text, trimmed; refused when it is plainly not a JWT. */
+export async function readToken(source: string, deps: Deps, flag = '--ext-jwt'): Promise<string> {
+  let text: string;
+  if (source === '-') text = await readStdin(deps.io);
+  else {
+    try {
+      text = await readFile(source, 'utf8');
+    } catch (err) {
+      const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      throw new UsageError(`cannot read ${flag} ${source}: ${reason}`);
+    }
+  }
+  const token = text.trim();
+  const where = `${flag} ${source === '-' ? '-: stdin' : source}`;
+  if (token === '') throw new UsageError(`${where} holds no token`);
+  if (token.split('.').length !== 3 || /\s/.test(token)) {
+    throw new UsageError(`${where} does not hold a JWT (three base64url parts separated by dots)`);
+  }
+  return token;
+}
