@@ -109,3 +109,33 @@ describe('TLS sessions kept across runs', () => {
     assert.equal(typeof JSON.parse(readFileSync(file, 'utf8'))[a.url].session, 'string');
   });
 });
+
+describe('request bodies', () => {
+  const fx = tlsFixture();
+  let server: Server;
+  let url: string;
+  before(async () => {
+    // Echoes the method and the body it read, and keeps the connection, as the controller does.
+    server = createServer({ key: fx.serverKeyPem, cert: fx.serverChainPem }, (req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk));
+      req.on('end', () => res.end(`${req.method} ${body}`));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `https://localhost:${(server.address() as { port: number }).port}`;
+  });
+  after(() => server.close());
+
+  it('frames the body of a DELETE by its length, so the next request on the connection still parses', async () => {
+    const transport = createTransport({ ca: fx.caBundlePem });
+    try {
+      const body = JSON.stringify([{ serviceId: 's', configId: 'c' }]);
+      const send = (method: string, text?: string) =>
+        transport.send(new URL(`${url}/x`), { method, headers: {}, body: text, signal: AbortSignal.timeout(5000) });
+      assert.equal((await send('DELETE', body)).text, `DELETE ${body}`);
+      assert.equal((await send('GET')).text, 'GET ');
+    } finally {
+      await transport.close();
+    }
+  });
+});
