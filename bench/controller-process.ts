@@ -12,11 +12,17 @@ export interface ControllerProcess {
 
 /**
  * Runs `ctl controller start` on a free port and waits until its state file says it is listening. `root` is the
- * checkout whose build to run (default: this one); `storeUrl` a PostgreSQL database (default: SQLite in dataDir).
+ * checkout whose build to run (default: this one); `storeUrl` a PostgreSQL database (default: SQLite in dataDir);
+ * `cpuProfileDir` where node writes the controller's CPU profile when it stops (`node --cpu-prof`).
  */
-export async function startControllerProcess(dataDir: string, opts: { root?: string; storeUrl?: string; args?: string[] } = {}): Promise<ControllerProcess> {
+export async function startControllerProcess(
+  dataDir: string,
+  opts: { root?: string; storeUrl?: string; args?: string[]; cpuProfileDir?: string } = {},
+): Promise<ControllerProcess> {
   const ctl = opts.root ? join(opts.root, 'bin', 'ctl.js') : new URL('../bin/ctl.js', import.meta.url).pathname;
-  const child = spawn(process.execPath, [ctl, 'controller', 'start', '--data-dir', dataDir, '--port', '0', ...(opts.args ?? [])], {
+  const profile = opts.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfileDir] : [];
+  const args = [...profile, ctl, 'controller', 'start', '--data-dir', dataDir, '--port', '0', ...(opts.args ?? [])];
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, CTL_ADMIN_PASSWORD: 'bench-admin', ...(opts.storeUrl ? { CTL_STORE_URL: opts.storeUrl } : {}) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
