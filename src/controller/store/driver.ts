@@ -1,4 +1,5 @@
 import type { Dialect } from './dialects/dialect.js';
+import type { Fragment } from './fragment.js';
 
 export interface RunResult {
   changes: number;
@@ -15,6 +16,17 @@ export interface Driver {
   all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
   run(sql: string, params?: readonly unknown[]): Promise<RunResult>;
+  /**
+   * Several reads as one round trip: the rows of each, in order. PostgreSQL runs them as one statement (the rows of
+   * each aggregated as JSON, which holds every value the store reads: text, integers, null); SQLite is in-process,
+   * with no round trip to save, and runs them one after another.
+   */
+  allTogether(statements: readonly Fragment[]): Promise<Record<string, unknown>[][]>;
+  /**
+   * Statements sent to the database since it was opened, transaction control included: on PostgreSQL each is a
+   * round trip, what a request's cost is counted in (docs/performance.md).
+   */
+  readonly statementsRun: number;
   /** Several statements without parameters (migration DDL); never cached. */
   exec(sql: string): Promise<void>;
   /**

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, Pool, PoolClient } from 'pg';
 import { postgresDialect } from './dialects/postgres.js';
 import { type Driver, LruCache, type RunResult, StoreUnavailableError, StoreUrlError, type WriteLock } from './driver.js';
+import type { Fragment } from './fragment.js';
 
 /** Connections of the pool; a handful keeps a 2-core machine busy without queueing in PostgreSQL. */
 const POOL_SIZE = 8;
@@ -60,6 +61,7 @@ export class PostgresDriver implements Driver {
 
   private ownership: Ownership = 'unclaimed';
   private closing = false;
+  statementsRun = 0;
 
   private constructor(
     private readonly pool: Pool,
@@ -212,6 +214,7 @@ export class PostgresDriver implements Driver {
   private async query<T>(sql: string, params: readonly unknown[]): Promise<{ rows: T[]; rowCount: number | null }> {
     const runner = this.client.getStore() ?? this.pool;
     const text = this.text(sql);
+    this.statementsRun++;
     try {
       const result = await runner.query({ name: this.nameOf(text), text, values: params as unknown[] });
       return result as unknown as { rows: T[]; rowCount: number | null };
@@ -233,8 +236,18 @@ export class PostgresDriver implements Driver {
     return { changes: (await this.query(sql, params)).rowCount ?? 0 };
   }
 
+  async allTogether(statements: readonly Fragment[]): Promise<Record<string, unknown>[][]> {
+    if (statements.length === 1) return [await this.all(statements[0].sql, statements[0].params)];
+    // Each statement keeps its own placeholders: its parameters follow those of the statements before it.
+    const columns = statements.map((s, i) => `(SELECT coalesce(json_agg(q), '[]') FROM (${s.sql}) q) AS "${i}"`);
+    const params = statements.flatMap((s) => s.params);
+    const row = await this.get<Record<string, Record<string, unknown>[]>>(`SELECT ${columns.join(', ')}`, params);
+    return statements.map((_, i) => row![i]);
+  }
+
   async exec(sql: string): Promise<void> {
     const runner = this.client.getStore() ?? this.pool;
+    this.statementsRun++;
     await runner.query(sql);
   }
 
@@ -260,14 +273,18 @@ export class PostgresDriver implements Driver {
     client.on('error', ignore);
     this.openTransactions++;
     let broken: Error | undefined;
+    const control = (statement: 'BEGIN' | 'COMMIT' | 'ROLLBACK') => {
+      this.statementsRun++;
+      return client.query(statement);
+    };
     try {
-      await client.query('BEGIN');
+      await control('BEGIN');
       const result = await this.client.run(client, fn);
-      await client.query('COMMIT');
+      await control('COMMIT');
       return result;
     } catch (err) {
       // A connection that cannot even roll back is broken: the pool must drop it, not lend it again.
-      await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+      await control('ROLLBACK').catch((rollback: Error) => (broken = rollback));
       throw storeError(err);
     } finally {
       client.off('error', ignore);

@@ -11,6 +11,7 @@ import {
   STATEMENT_CACHE_SQL_CHARS,
   StoreUnavailableError,
 } from './driver.js';
+import type { Fragment } from './fragment.js';
 import { refuseDamagedDatabase } from './sqlite-file.js';
 import { openSqlite } from './sqlite-native.js';
 
@@ -30,6 +31,7 @@ export class SqliteDriver implements Driver {
   private readonly seen = new LruCache<string, true>(SEEN_SHAPES);
   private readonly inTx = new AsyncLocalStorage<true>();
   private busy: Promise<void> | undefined;
+  statementsRun = 0;
 
   private constructor(
     private readonly db: Database,
@@ -85,6 +87,7 @@ export class SqliteDriver implements Driver {
    * again, it is cached.
    */
   private statement(sql: string): Statement<unknown[]> {
+    this.statementsRun++;
     let stmt = this.statements.get(sql);
     if (!stmt) {
       stmt = this.db.prepare<unknown[]>(sql);
@@ -114,9 +117,15 @@ export class SqliteDriver implements Driver {
     return { changes: this.statement(sql).run(...params).changes };
   }
 
+  async allTogether(statements: readonly Fragment[]): Promise<Record<string, unknown>[][]> {
+    if (this.busy) await this.idle();
+    return statements.map((s) => this.statement(s.sql).all(...s.params) as Record<string, unknown>[]);
+  }
+
   /** DDL of a migration: several statements, not cached. */
   async exec(sql: string): Promise<void> {
     if (this.busy) await this.idle();
+    this.statementsRun++;
     this.db.exec(sql);
   }
 
@@ -126,12 +135,12 @@ export class SqliteDriver implements Driver {
     let release!: () => void;
     this.busy = new Promise((resolve) => (release = resolve));
     try {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.control('BEGIN IMMEDIATE');
       const result = await this.inTx.run(true, fn);
-      this.db.exec('COMMIT');
+      this.control('COMMIT');
       return result;
     } catch (err) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      if (this.db.inTransaction) this.control('ROLLBACK');
       throw err;
     } finally {
       // On Node 20 an enabled AsyncLocalStorage taxes every promise in the process (a promise hook); transactions
@@ -140,6 +149,11 @@ export class SqliteDriver implements Driver {
       this.busy = undefined;
       release();
     }
+  }
+
+  private control(statement: 'BEGIN IMMEDIATE' | 'COMMIT' | 'ROLLBACK'): void {
+    this.statementsRun++;
+    this.db.exec(statement);
   }
 
   /** Transactions here already run one at a time: nothing else can hold a lock. */

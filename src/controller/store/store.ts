@@ -4,10 +4,15 @@ import { Integrity } from './integrity.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresDriver, MIGRATION_LOCK } from './postgres-driver.js';
-import { type Referrer, Repository, type WriteEvent } from './repository.js';
+import { type Lookup, type Referrer, Repository, type WriteEvent } from './repository.js';
 import { RoleIndex } from './role-index.js';
 import { declaredSchema } from './schema-model.js';
 import { SqliteDriver } from './sqlite-driver.js';
+
+/** What `Store.readTogether` answers: the decoded rows of each lookup, in order. */
+type ReadTogether<T extends readonly Lookup<unknown>[]> = {
+  -readonly [K in keyof T]: T[K] extends Lookup<infer R> ? R : never;
+};
 
 /** Where the data lives: a SQLite file (or `:memory:`), or a PostgreSQL URL. */
 export type StoreLocation = { sqlite: string } | { postgres: string };
@@ -148,6 +153,20 @@ export class Store {
 
   repoFor(def: ResourceDef): Repository {
     return this.repo(def.name);
+  }
+
+  /**
+   * Lookups that do not depend on each other, read in one round trip (`Driver.allTogether`), each decoded as its
+   * repository's own read would be: what a read model gathers from several tables costs one statement.
+   */
+  async readTogether<T extends readonly Lookup<unknown>[]>(lookups: T): Promise<ReadTogether<T>> {
+    const rows = await this.driver.allTogether(lookups);
+    return lookups.map((lookup, i) => lookup.decode(rows[i])) as ReadTogether<T>;
+  }
+
+  /** Statements sent to the database so far (Driver.statementsRun): requests are counted in them. */
+  get statementsRun(): number {
+    return this.driver.statementsRun;
   }
 
   /** Runs fn in one transaction: all of it is written, or none. Repositories used inside join it. */
