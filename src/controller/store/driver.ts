@@ -40,6 +40,17 @@ export interface Driver {
    * runs one transaction at a time, so there it has nothing to wait for.
    */
   hold(lock: WriteLock): Promise<void>;
+  /**
+   * Inside a transaction: runs `fn` once it has committed (never if it rolls back), and answers true. Outside one
+   * it answers false and runs nothing: a statement outside a transaction has committed when it answers.
+   */
+  afterCommit(fn: () => void): boolean;
+  /**
+   * Whether this process is the only one that can write to the database: a number that changes whenever another
+   * may have written since (a PostgreSQL controller that lost and took again the database's lock), undefined while
+   * another may be writing. A cache of what the store holds is kept only while this holds the value it was read in.
+   */
+  readonly soleWriterEpoch: number | undefined;
   close(): Promise<void>;
 }
 

@@ -39,6 +39,12 @@ export interface PostgresOptions {
   log?: (line: string) => void;
 }
 
+/** The pooled connection a transaction runs on, and what waits for it to commit. */
+interface Transaction {
+  client: PoolClient;
+  committed: Array<() => void>;
+}
+
 /** Whether this process may write: it holds the controller lock, is taking it again, or lost it to another. */
 type Ownership = 'unclaimed' | 'held' | 'reclaiming' | 'taken';
 
@@ -50,7 +56,7 @@ type Ownership = 'unclaimed' | 'held' | 'reclaiming' | 'taken';
  */
 export class PostgresDriver implements Driver {
   readonly dialect = postgresDialect;
-  private readonly client = new AsyncLocalStorage<PoolClient>();
+  private readonly transaction = new AsyncLocalStorage<Transaction>();
   /** Transactions open now; the storage is switched off when none is (see SqliteDriver.tx). */
   private openTransactions = 0;
   private readonly numbered = new LruCache<string, string>(1024);
@@ -60,6 +66,8 @@ export class PostgresDriver implements Driver {
   private ownerLock: Client | undefined;
 
   private ownership: Ownership = 'unclaimed';
+  /** How many times this process took the controller lock: each time, another may have written meanwhile. */
+  private claims = 0;
   private closing = false;
   statementsRun = 0;
 
@@ -135,6 +143,7 @@ export class PostgresDriver implements Driver {
     client.once('end', () => this.controllerLockLost());
     this.ownerLock = client;
     this.ownership = 'held';
+    this.claims++;
     return true;
   }
 
@@ -168,6 +177,10 @@ export class PostgresDriver implements Driver {
       }
       return;
     }
+  }
+
+  get soleWriterEpoch(): number | undefined {
+    return this.ownership === 'held' ? this.claims : undefined;
   }
 
   /** Refuses a write while this process does not hold the controller lock (another controller could be writing). */
@@ -212,7 +225,7 @@ export class PostgresDriver implements Driver {
   }
 
   private async query<T>(sql: string, params: readonly unknown[]): Promise<{ rows: T[]; rowCount: number | null }> {
-    const runner = this.client.getStore() ?? this.pool;
+    const runner = this.transaction.getStore()?.client ?? this.pool;
     const text = this.text(sql);
     this.statementsRun++;
     try {
@@ -232,7 +245,7 @@ export class PostgresDriver implements Driver {
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<RunResult> {
-    if (!this.client.getStore()) this.checkOwnership();
+    if (!this.transaction.getStore()) this.checkOwnership();
     return { changes: (await this.query(sql, params)).rowCount ?? 0 };
   }
 
@@ -246,13 +259,13 @@ export class PostgresDriver implements Driver {
   }
 
   async exec(sql: string): Promise<void> {
-    const runner = this.client.getStore() ?? this.pool;
+    const runner = this.transaction.getStore()?.client ?? this.pool;
     this.statementsRun++;
     await runner.query(sql);
   }
 
   async tx<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.client.getStore()) return fn();
+    if (this.transaction.getStore()) return fn();
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attempt(fn);
@@ -279,8 +292,10 @@ export class PostgresDriver implements Driver {
     };
     try {
       await control('BEGIN');
-      const result = await this.client.run(client, fn);
+      const transaction: Transaction = { client, committed: [] };
+      const result = await this.transaction.run(transaction, fn);
       await control('COMMIT');
+      for (const committed of transaction.committed) committed();
       return result;
     } catch (err) {
       // A connection that cannot even roll back is broken: the pool must drop it, not lend it again.
@@ -289,13 +304,19 @@ export class PostgresDriver implements Driver {
     } finally {
       client.off('error', ignore);
       client.release(broken);
-      if (--this.openTransactions === 0) this.client.disable();
+      if (--this.openTransactions === 0) this.transaction.disable();
     }
   }
 
   async hold(lock: WriteLock): Promise<void> {
-    if (!this.client.getStore()) throw new Error(`hold('${lock}') outside a transaction would release it at once`);
+    if (!this.transaction.getStore()) throw new Error(`hold('${lock}') outside a transaction would release it at once`);
     await this.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCKS[lock]]);
+  }
+
+  afterCommit(fn: () => void): boolean {
+    const transaction = this.transaction.getStore();
+    transaction?.committed.push(fn);
+    return transaction !== undefined;
   }
 
   async close(): Promise<void> {

@@ -31,7 +31,11 @@ export class SqliteDriver implements Driver {
   private readonly seen = new LruCache<string, true>(SEEN_SHAPES);
   private readonly inTx = new AsyncLocalStorage<true>();
   private busy: Promise<void> | undefined;
+  /** What waits for the open transaction to commit (one at a time here). */
+  private committed: Array<() => void> = [];
   statementsRun = 0;
+  /** The data directory's lock keeps any other controller out of the file. */
+  readonly soleWriterEpoch = 0;
 
   private constructor(
     private readonly db: Database,
@@ -138,6 +142,7 @@ export class SqliteDriver implements Driver {
       this.control('BEGIN IMMEDIATE');
       const result = await this.inTx.run(true, fn);
       this.control('COMMIT');
+      for (const committed of this.committed) committed();
       return result;
     } catch (err) {
       if (this.db.inTransaction) this.control('ROLLBACK');
@@ -146,6 +151,7 @@ export class SqliteDriver implements Driver {
       // On Node 20 an enabled AsyncLocalStorage taxes every promise in the process (a promise hook); transactions
       // here run one at a time, so the storage is switched off between them and reads pay nothing.
       this.inTx.disable();
+      this.committed = [];
       this.busy = undefined;
       release();
     }
@@ -154,6 +160,12 @@ export class SqliteDriver implements Driver {
   private control(statement: 'BEGIN IMMEDIATE' | 'COMMIT' | 'ROLLBACK'): void {
     this.statementsRun++;
     this.db.exec(statement);
+  }
+
+  afterCommit(fn: () => void): boolean {
+    if (!this.inTx.getStore()) return false;
+    this.committed.push(fn);
+    return true;
   }
 
   /** Transactions here already run one at a time: nothing else can hold a lock. */

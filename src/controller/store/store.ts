@@ -86,9 +86,9 @@ export class Store {
   }
 
   /**
-   * Tells `listener` of every write a repository makes, as it is made (inside its transaction, if any). What may be
-   * cached from reads must also know whether the store lets a read see a transaction's state before it commits:
-   * see `readsWaitForWrites`.
+   * Tells `listener` of every write a repository makes, as it is made, and of a write inside a transaction again
+   * once the transaction has committed: where reads do not wait for open transactions (PostgreSQL), a read made
+   * between the write and the commit saw the state before the write, and a cache that kept it drops it then.
    */
   onWrite(listener: (event: WriteEvent) => void): void {
     this.listeners.push(listener);
@@ -109,7 +109,20 @@ export class Store {
   }
 
   private emit(event: WriteEvent): void {
+    this.tell(event);
+    this.driver.afterCommit(() => this.tell(event));
+  }
+
+  private tell(event: WriteEvent): void {
     for (const listener of this.listeners) listener(event);
+  }
+
+  /**
+   * Whether this process is the only one writing to the database, and since when (Driver.soleWriterEpoch): what a
+   * cache of the store's contents is stamped with, and used only while it holds the same value.
+   */
+  get soleWriterEpoch(): number | undefined {
+    return this.driver.soleWriterEpoch;
   }
 
   /** The access index of a policy's role set, e.g. `roleIndex('service-policy', 'identityRoles')`. */
