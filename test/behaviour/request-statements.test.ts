@@ -20,7 +20,7 @@ describe('statements per authenticated GET by id (postgres)', { skip }, () => {
   });
   after(() => t.close());
 
-  it('reads the row and what its read model gathers in two statements: the session is kept, no transaction', async () => {
+  it('reads the row and what its read model gathers in two statements: the session kept, no transaction', async () => {
     const store = t.app.runtime.store;
     const counts: number[] = [];
     // The fewest of a few requests: a value kept from the store (is any MFA enabled) may be read again meanwhile,

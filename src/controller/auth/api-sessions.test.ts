@@ -102,7 +102,9 @@ test('a cached session stops working the moment it ends or its identity is disab
   await assert.rejects(sessions.resolve(other.token, at(MINUTE + 5)), unauthorized, 'identity deleted (its sessions cascade)');
 });
 
-describe('the resolved-session cache on PostgreSQL, where reads do not wait for open transactions', { skip: pgSkip, timeout: 30_000 }, () => {
+const onPostgres = { skip: pgSkip, timeout: 30_000 };
+
+describe('the resolved-session cache on PostgreSQL, where reads do not wait for open transactions', onPostgres, () => {
   let db: TestDatabase;
   let store: Store;
   let sessions: ApiSessions;
@@ -110,7 +112,8 @@ describe('the resolved-session cache on PostgreSQL, where reads do not wait for 
   before(async () => {
     db = await createTestDatabase({ migrated: true });
     store = await Store.open({ postgres: db.url });
-    identityId = await store.repo('identity').insert({ name: 'alice', type: 'Default', isAdmin: false }, { now: t0.toISOString() });
+    const alice = { name: 'alice', type: 'Default', isAdmin: false };
+    identityId = await store.repo('identity').insert(alice, { now: t0.toISOString() });
     sessions = new ApiSessions(store, 30 * MINUTE);
   });
   after(async () => {
