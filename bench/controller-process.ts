@@ -7,7 +7,19 @@ export interface ControllerProcess {
   /** The controller's process id (its memory is read from /proc). */
   pid: number;
   caBundlePem: string;
+  /** CPU time the controller's process has used so far (user and system), in seconds. */
+  cpuSeconds(): number;
   stop(): void;
+}
+
+/** Clock ticks per second of /proc's times: 100 on Linux (USER_HZ), whatever the kernel's own rate. */
+const USER_HZ = 100;
+
+function cpuSecondsOf(pid: number): number {
+  // The command name (field 2) may hold spaces: count the fields after its closing parenthesis.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
 }
 
 /**
@@ -34,5 +46,11 @@ export async function startControllerProcess(
     await new Promise((r) => setTimeout(r, 50));
   }
   const { url } = JSON.parse(readFileSync(stateFile, 'utf8')) as { url: string };
-  return { url, pid: child.pid!, caBundlePem: readFileSync(join(dataDir, 'ca-bundle.pem'), 'utf8'), stop: () => child.kill('SIGTERM') };
+  return {
+    url,
+    pid: child.pid!,
+    caBundlePem: readFileSync(join(dataDir, 'ca-bundle.pem'), 'utf8'),
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
+    stop: () => child.kill('SIGTERM'),
+  };
 }

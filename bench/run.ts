@@ -108,7 +108,7 @@ async function startTarget(key: string, label: string, checkout: string, pgServe
 interface Row {
   what: string;
   values: number[];
-  unit: 'ms' | 's' | 'req/s' | 'MB';
+  unit: 'ms' | 's' | 'req/s' | 'MB' | 'µs';
   /** What each value is measured against (same order), shown as "value (Nx baseline)". */
   against?: number[];
 }
@@ -176,7 +176,7 @@ async function main() {
 }
 
 /** Authenticated GET by id against a bare node:https server with the same certificate, in alternated rounds. */
-async function getByIdThroughput(targets: Target[]): Promise<{ row: Row; summary: string }> {
+async function getByIdThroughput(targets: Target[]): Promise<{ rows: Row[]; summary: string }> {
   const pkiDir = join(targets[0].dataDir, 'pki');
   const bare = createServer(
     { key: readFileSync(join(pkiDir, 'server.key.pem')), cert: readFileSync(join(pkiDir, 'server.cert.pem'), 'utf8') + readFileSync(join(pkiDir, 'intermediate.cert.pem'), 'utf8') },
@@ -190,20 +190,27 @@ async function getByIdThroughput(targets: Target[]): Promise<{ row: Row; summary
   const load = { ca: targets[0].controller.caBundlePem, total: 4000, concurrency: 16 };
   const bareRps: number[] = [];
   const rps: number[][] = targets.map(() => []);
+  // The controller's own CPU time per request moves far less than its rate when others load the machine.
+  const cpu: number[][] = targets.map(() => []);
   for (let round = 0; round < 5; round++) {
     bareRps.push(await throughput(bareUrl, load));
-    for (const [i, t] of targets.entries()) rps[i].push(await throughput(t.byIdUrl, { ...load, ca: t.controller.caBundlePem, headers: t.headers }));
+    for (const [i, t] of targets.entries()) {
+      const cpuBefore = t.controller.cpuSeconds();
+      rps[i].push(await throughput(t.byIdUrl, { ...load, ca: t.controller.caBundlePem, headers: t.headers }));
+      cpu[i].push(((t.controller.cpuSeconds() - cpuBefore) / load.total) * 1e6);
+    }
   }
   bare.close();
   const bareMedian = median(bareRps);
   const what = 'authenticated GET /identities/{id} (÷ bare `node:https`)';
   const row: Row = { what, unit: 'req/s', values: rps.map(median), against: targets.map(() => bareMedian) };
+  const cpuRow: Row = { what: "the controller's CPU time per GET by id (its process only)", unit: 'µs', values: cpu.map(median) };
   const perRound = (values: number[]) => values.map((r) => r.toFixed(0)).join(', ');
   const rounds = targets.map((t, i) => `${t.label} ${perRound(rps[i])}`).join('; ');
   const summary =
     `bare \`node:https\` ${bareMedian.toFixed(0)} req/s (median of 5 rounds: ${perRound(bareRps)}).\n` +
     `GET by id rounds (req/s): ${rounds}.`;
-  return { row, summary };
+  return { rows: [row, cpuRow], summary };
 }
 
 const controllerTitle = () =>
@@ -213,8 +220,8 @@ const loadAverage = async () => (await import('node:os')).loadavg().map((l) => l
 
 async function measure(targets: Target[], notes: string[]): Promise<void> {
   if (throughputOnly) {
-    const { row, summary } = await getByIdThroughput(targets);
-    printTable(controllerTitle(), targets, [row]);
+    const { rows, summary } = await getByIdThroughput(targets);
+    printTable(controllerTitle(), targets, rows);
     console.log(`\nBaseline: ${summary}\n\nLoad average ${await loadAverage()} at the end.`);
     return;
   }
@@ -227,7 +234,7 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
   rows.push({ what: '`ctl identity list` (÷ `node -e ""`)', unit: 'ms', values: medians.slice(1), against: targets.map(() => medians[0]) });
 
   const throughputResult = await getByIdThroughput(targets);
-  rows.push(throughputResult.row);
+  rows.push(...throughputResult.rows);
 
   // Filtered lists over the identities, through HTTP (what a client waits for), the targets alternated.
   const timed = async (path: string, runs: number): Promise<number[]> => {
