@@ -42,7 +42,7 @@ export interface PostgresOptions {
 /** The pooled connection a transaction runs on, and what waits for it to commit. */
 interface Transaction {
   client: PoolClient;
-  committed: Array<() => void>;
+  committed: Map<string, () => void>;
 }
 
 /** Whether this process may write: it holds the controller lock, is taking it again, or lost it to another. */
@@ -292,10 +292,10 @@ export class PostgresDriver implements Driver {
     };
     try {
       await control('BEGIN');
-      const transaction: Transaction = { client, committed: [] };
+      const transaction: Transaction = { client, committed: new Map() };
       const result = await this.transaction.run(transaction, fn);
       await control('COMMIT');
-      for (const committed of transaction.committed) committed();
+      for (const committed of transaction.committed.values()) committed();
       return result;
     } catch (err) {
       // A connection that cannot even roll back is broken: the pool must drop it, not lend it again.
@@ -313,9 +313,9 @@ export class PostgresDriver implements Driver {
     await this.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCKS[lock]]);
   }
 
-  afterCommit(fn: () => void): boolean {
+  afterCommit(key: string, fn: () => void): boolean {
     const transaction = this.transaction.getStore();
-    transaction?.committed.push(fn);
+    transaction?.committed.set(key, fn);
     return transaction !== undefined;
   }
 

@@ -49,7 +49,7 @@ export class SqliteDriver implements Driver {
   private readonly inTx = new AsyncLocalStorage<true>();
   private busy: Promise<void> | undefined;
   /** What waits for the open transaction to commit (one at a time here). */
-  private committed: Array<() => void> = [];
+  private committed = new Map<string, () => void>();
   statementsRun = 0;
   /** The data directory's lock keeps any other controller out of the file. */
   readonly soleWriterEpoch = 0;
@@ -177,7 +177,7 @@ export class SqliteDriver implements Driver {
       this.control('BEGIN IMMEDIATE');
       const result = await this.inTx.run(true, fn);
       this.control('COMMIT');
-      for (const committed of this.committed) committed();
+      for (const committed of this.committed.values()) committed();
       return result;
     } catch (err) {
       if (this.db.inTransaction) this.control('ROLLBACK');
@@ -186,7 +186,7 @@ export class SqliteDriver implements Driver {
       // On Node 20 an enabled AsyncLocalStorage taxes every promise in the process (a promise hook); transactions
       // here run one at a time, so the storage is switched off between them and reads pay nothing.
       this.inTx.disable();
-      this.committed = [];
+      this.committed.clear();
       this.busy = undefined;
       release();
     }
@@ -197,9 +197,9 @@ export class SqliteDriver implements Driver {
     this.db.exec(statement);
   }
 
-  afterCommit(fn: () => void): boolean {
+  afterCommit(key: string, fn: () => void): boolean {
     if (!this.inTx.getStore()) return false;
-    this.committed.push(fn);
+    this.committed.set(key, fn);
     return true;
   }
 

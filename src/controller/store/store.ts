@@ -110,7 +110,8 @@ export class Store {
 
   private emit(event: WriteEvent): void {
     this.tell(event);
-    this.driver.afterCommit(() => this.tell(event));
+    // Once per kind of write and transaction: listeners only drop what such a write may change.
+    this.driver.afterCommit(`${event.resource} ${event.op} ${event.fields?.join(',') ?? ''}`, () => this.tell(event));
   }
 
   private tell(event: WriteEvent): void {
