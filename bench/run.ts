@@ -8,6 +8,8 @@
 //   npm run bench -- --no-startup ...          the controller tables only
 //   npm run bench -- --no-access ...           without access decisions at scale (bench/access.ts, ~2 minutes)
 //   npm run bench -- --no-writes ...           without writes under 8 concurrent writers (bench/concurrent-writes.ts)
+//   npm run bench -- --throughput-only ...     only authenticated GET by id against the bare server (the request path)
+//   npm run bench -- --cpu-profile DIR ...     each controller writes its CPU profile (node --cpu-prof) there on stop
 // `--baseline` repeats (one column each); CTL_BENCH_BASELINE=bc59173[,...] does the same. The older build is made
 // by bench/baseline.ts in the temporary directory (git archive, node_modules copied, npm run build).
 import { spawnSync } from 'node:child_process';
@@ -35,11 +37,14 @@ const { values: flags } = parseArgs({
     'no-postgres': { type: 'boolean' },
     'no-access': { type: 'boolean' },
     'no-writes': { type: 'boolean' },
+    'throughput-only': { type: 'boolean' },
+    'cpu-profile': { type: 'string' },
     identities: { type: 'string', default: '100000' },
   },
 });
 const baselines = flags.baseline ?? (process.env.CTL_BENCH_BASELINE ?? '').split(',').filter(Boolean);
 const IDENTITIES = Number(flags.identities);
+const throughputOnly = flags['throughput-only'] === true;
 const work = mkdtempSync(join(tmpdir(), 'ctl-bench-'));
 
 /** One controller under test: a build (this checkout or an older one) over one store. */
@@ -93,7 +98,8 @@ async function startTarget(key: string, label: string, checkout: string, pgServe
   const dataDir = join(work, key);
   const seedSeconds = seed(checkout, postgres ?? join(dataDir, 'ctl.db'));
   // The controller runs in its own process, as users run it: the CLI runs below block this one.
-  const controller = await startControllerProcess(dataDir, { root: checkout, storeUrl: postgres });
+  const cpuProfileDir = flags['cpu-profile'];
+  const controller = await startControllerProcess(dataDir, { root: checkout, storeUrl: postgres, cpuProfileDir });
   const headers = { 'zt-session': await login(controller.url, controller.caBundlePem) };
   const configDir = join(work, `${key}-config`);
   const loggedIn = spawnSync(process.execPath, [join(checkout, 'bin', 'ctl.js'), 'login', controller.url, '-u', 'admin', '--password-stdin', '--ca', join(dataDir, 'ca-bundle.pem')], {
@@ -111,7 +117,7 @@ async function startTarget(key: string, label: string, checkout: string, pgServe
 interface Row {
   what: string;
   values: number[];
-  unit: 'ms' | 's' | 'req/s' | 'MB';
+  unit: 'ms' | 's' | 'req/s' | 'MB' | 'µs';
   /** What each value is measured against (same order), shown as "value (Nx baseline)". */
   against?: number[];
 }
@@ -140,7 +146,7 @@ function printTable(title: string, targets: Target[], rows: Row[]): void {
 async function main() {
   const notes: string[] = [];
   // 1. CLI start-up against a bare node process, timed from a small helper process (cli-start.ts says why).
-  if (!flags['no-startup']) {
+  if (!flags['no-startup'] && !throughputOnly) {
     console.log('\n| measurement | value | baseline | ratio | budget |\n|---|---|---|---|---|');
     const { rows, note } = startupRows();
     for (const r of rows) console.log(markdownRow(r));
@@ -173,13 +179,63 @@ async function main() {
     }
     cluster?.stop();
   }
+  if (throughputOnly) return;
   // 3. Access decisions over a network at the scale issue 8 sets, on each store.
   if (!flags['no-access']) await accessScale({ postgres: !flags['no-postgres'] });
   // 4. Writes that change what policies select, from 8 writers at once, on each store.
   if (!flags['no-writes']) await concurrentWrites({ postgres: !flags['no-postgres'] });
 }
 
+/** Authenticated GET by id against a bare node:https server with the same certificate, in alternated rounds. */
+async function getByIdThroughput(targets: Target[]): Promise<{ rows: Row[]; summary: string }> {
+  const pkiDir = join(targets[0].dataDir, 'pki');
+  const bare = createServer(
+    { key: readFileSync(join(pkiDir, 'server.key.pem')), cert: readFileSync(join(pkiDir, 'server.cert.pem'), 'utf8') + readFileSync(join(pkiDir, 'intermediate.cert.pem'), 'utf8') },
+    (_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end('{"data":{"hello":"world"},"meta":{}}');
+    },
+  );
+  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+  const bareUrl = `https://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+  const load = { ca: targets[0].controller.caBundlePem, total: 4000, concurrency: 16 };
+  const bareRps: number[] = [];
+  const rps: number[][] = targets.map(() => []);
+  // The controller's own CPU time per request moves far less than its rate when others load the machine.
+  const cpu: number[][] = targets.map(() => []);
+  for (let round = 0; round < 5; round++) {
+    bareRps.push(await throughput(bareUrl, load));
+    for (const [i, t] of targets.entries()) {
+      const cpuBefore = t.controller.cpuSeconds();
+      rps[i].push(await throughput(t.byIdUrl, { ...load, ca: t.controller.caBundlePem, headers: t.headers }));
+      cpu[i].push(((t.controller.cpuSeconds() - cpuBefore) / load.total) * 1e6);
+    }
+  }
+  bare.close();
+  const bareMedian = median(bareRps);
+  const what = 'authenticated GET /identities/{id} (÷ bare `node:https`)';
+  const row: Row = { what, unit: 'req/s', values: rps.map(median), against: targets.map(() => bareMedian) };
+  const cpuRow: Row = { what: "the controller's CPU time per GET by id (its process only)", unit: 'µs', values: cpu.map(median) };
+  const perRound = (values: number[]) => values.map((r) => r.toFixed(0)).join(', ');
+  const rounds = targets.map((t, i) => `${t.label} ${perRound(rps[i])}`).join('; ');
+  const summary =
+    `bare \`node:https\` ${bareMedian.toFixed(0)} req/s (median of 5 rounds: ${perRound(bareRps)}).\n` +
+    `GET by id rounds (req/s): ${rounds}.`;
+  return { rows: [row, cpuRow], summary };
+}
+
+const controllerTitle = () =>
+  `Controller, ${IDENTITIES.toLocaleString('en')} identities ` +
+  "(each value in its own process; ratios to the run's baselines in parentheses)";
+const loadAverage = async () => (await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ');
+
 async function measure(targets: Target[], notes: string[]): Promise<void> {
+  if (throughputOnly) {
+    const { rows, summary } = await getByIdThroughput(targets);
+    printTable(controllerTitle(), targets, rows);
+    console.log(`\nBaseline: ${summary}\n\nLoad average ${await loadAverage()} at the end.`);
+    return;
+  }
   const rows: Row[] = [];
   rows.push({ what: `seeding ${IDENTITIES.toLocaleString('en')} identities (one transaction)`, unit: 's', values: targets.map((t) => t.seedSeconds) });
 
@@ -203,27 +259,8 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
   rows.push({ what: '`ctl identity list` (÷ `node -e ""`)', unit: 'ms', values: resumedMs, against: node });
   rows.push({ what: '`ctl identity list`, full TLS handshake', unit: 'ms', values: fullMs, against: node });
 
-  // Authenticated GET by id against a bare node:https server with the same certificate, in alternated rounds.
-  const pkiDir = join(targets[0].dataDir, 'pki');
-  const bare = createServer(
-    { key: readFileSync(join(pkiDir, 'server.key.pem')), cert: readFileSync(join(pkiDir, 'server.cert.pem'), 'utf8') + readFileSync(join(pkiDir, 'intermediate.cert.pem'), 'utf8') },
-    (_req, res) => {
-      res.setHeader('content-type', 'application/json');
-      res.end('{"data":{"hello":"world"},"meta":{}}');
-    },
-  );
-  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
-  const bareUrl = `https://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
-  const load = { ca: targets[0].controller.caBundlePem, total: 4000, concurrency: 16 };
-  const bareRps: number[] = [];
-  const rps: number[][] = targets.map(() => []);
-  for (let round = 0; round < 5; round++) {
-    bareRps.push(await throughput(bareUrl, load));
-    for (const [i, t] of targets.entries()) rps[i].push(await throughput(t.byIdUrl, { ...load, ca: t.controller.caBundlePem, headers: t.headers }));
-  }
-  bare.close();
-  const bareMedian = median(bareRps);
-  rows.push({ what: 'authenticated GET /identities/{id} (÷ bare `node:https`)', unit: 'req/s', values: rps.map(median), against: targets.map(() => bareMedian) });
+  const throughputResult = await getByIdThroughput(targets);
+  rows.push(...throughputResult.rows);
 
   // Filtered lists over the identities, through HTTP (what a client waits for), the targets alternated.
   const timed = async (path: string, runs: number): Promise<number[]> => {
@@ -246,12 +283,8 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
   rows.push({ what: 'filter `name contains "4321"`', unit: 'ms', values: await timed(listPath('name contains "4321"'), 20), against: version });
   rows.push({ what: 'filter `anyOf(roleAttributes) = "finance"`', unit: 'ms', values: await timed(listPath('anyOf(roleAttributes) = "finance"'), 20), against: version });
   rows.push({ what: 'GET /version (the filters\' baseline)', unit: 'ms', values: version });
-  printTable(`Controller, ${IDENTITIES.toLocaleString('en')} identities (each value ` +
-    `in its own process; ratios to the run's baselines in parentheses)`, targets, rows);
-  console.log(`\nBaselines: \`node -e ""\` ${fmt(medians[0])}; bare \`node:https\` ${bareMedian.toFixed(0)} ` +
-    `req/s (median of 5 rounds: ${bareRps.map((r) => r.toFixed(0)).join(', ')}).`);
-  console.log('GET by id rounds (req/s): ' +
-    `${targets.map((t, i) => `${t.label} ${rps[i].map((r) => r.toFixed(0)).join(', ')}`).join('; ')}.`);
+  printTable(controllerTitle(), targets, rows);
+  console.log(`\nBaselines: \`node -e ""\` ${fmt(medians[0])}; ${throughputResult.summary}`);
 
   // Login and list latency (what the security limits cost on the normal path): bench/limits.ts in a process of
   // its own per target (an in-process controller, 100 identities), in three alternated rounds.
@@ -286,7 +319,8 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
     { what: 'RSS growth', unit: 'MB', values: growth },
     { what: 'RSS after', unit: 'MB', values: after },
   ]);
-  console.log(`\nMachine: ${process.platform} ${process.arch}, Node ${process.version}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.`);
+  const machine = `${process.platform} ${process.arch}, Node ${process.version}`;
+  console.log(`\nMachine: ${machine}, load average ${await loadAverage()} at the end.`);
   for (const note of notes) console.log(`\n${note}`);
 }
 

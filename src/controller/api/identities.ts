@@ -125,11 +125,18 @@ export async function presentIdentities(rows: Row[], rt: Runtime): Promise<Recor
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const { store } = rt;
-  const authenticators = await store.repo('authenticator').findAll({ identityId: ids }, { columns: ['identityId', 'method', 'username', 'fingerprint'] });
-  const enrollments = await store.repo('enrollment').findAll({ identityId: ids }, { columns: ['identityId', 'method', 'token', 'jwt', 'expiresAt', 'caId'] });
+  const [authenticators, enrollments, sessionOwners] = await store.readTogether([
+    store.repo('authenticator').lookup({ identityId: ids }, {
+      columns: ['identityId', 'method', 'username', 'fingerprint'],
+    }),
+    store.repo('enrollment').lookup({ identityId: ids }, {
+      columns: ['identityId', 'method', 'token', 'jwt', 'expiresAt', 'caId'],
+    }),
+    store.repo('api-session').distinctLookup('identityId', { identityId: ids }),
+  ] as const);
   const caIds = [...new Set(enrollments.flatMap((e) => (typeof e.caId === 'string' ? [e.caId] : [])))];
   const caNames = new Map(caIds.length ? (await store.repo('ca').findAll({ id: caIds }, { columns: ['name'] })).map((c) => [c.id, c.name as string]) : []);
-  const withSession = new Set(await store.repo('api-session').distinct('identityId', { identityId: ids }));
+  const withSession = new Set(sessionOwners);
   const mfaEnabled = await mfaEnabledOf(rt, ids);
   const now = rt.clock();
   return rows.map((row) => {

@@ -1,5 +1,6 @@
 import type { EntityRef, Links } from '../../protocol/envelope.js';
-import { resource, type ResourceDef } from '../../resources/index.js';
+import type { ResourceDef } from '../../resources/index.js';
+import { wireSerialiser } from '../server/serialise.js';
 import type { Row } from '../store/repository.js';
 
 /** `{self: ./identities/abc, authenticators: ./identities/abc/authenticators, ...}` */
@@ -16,25 +17,9 @@ export function entityRef(def: ResourceDef, id: string, name: string | null | un
 }
 
 /**
- * The generic read model of a stored row: common fields, every non-secret catalogue field, and an entity
- * reference beside each reference field. Resource handlers add what is computed (see presenters.ts).
+ * The generic read model of a stored row (server/serialise.ts, compiled per resource). Resource handlers add what
+ * is computed (see presenters.ts).
  */
 export function toWire(def: ResourceDef, row: Row): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    id: row.id,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    tags: row.tags,
-    _links: links(def, row.id),
-  };
-  if (def.hasSystemEntities) out.isSystem = row.isSystem;
-  for (const [name, field] of Object.entries(def.fields)) {
-    if (field.secret || field.virtual || field.internal || field.computed) continue;
-    const value = row[name] ?? null;
-    if (value !== null || field.readsNull) out[name] = value;
-    if (field.type.kind === 'ref' && field.type.as && typeof row[name] === 'string') {
-      out[field.type.as] = entityRef(resource(field.type.resource), row[name] as string, row.refNames[name]);
-    }
-  }
-  return out;
+  return wireSerialiser(def)(row);
 }

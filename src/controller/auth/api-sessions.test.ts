@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import type { ApiError } from '../../protocol/errors.js';
+import { after, before, describe, it, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { createTestDatabase, PG_URL_VARIABLE, type TestDatabase } from '../../../test/helpers/postgres.js';
+import { ApiError } from '../../protocol/errors.js';
+import { CONTROLLER_LOCK } from '../store/postgres-driver.js';
 import { Store } from '../store/store.js';
 import { ApiSessions, hashToken } from './api-sessions.js';
 
@@ -15,6 +19,8 @@ async function setup() {
   const { id, token } = await sessions.create({ identityId, authenticatorId: 'a1', ipAddress: '127.0.0.1', configTypes: [], now: t0 });
   return { store, sessions, id, token, identityId };
 }
+
+const pgSkip = process.env[PG_URL_VARIABLE] ? false : `${PG_URL_VARIABLE} is not set`;
 
 const unauthorized = (err: ApiError) => err.code === 'UNAUTHORIZED' && err.status === 401;
 
@@ -94,4 +100,76 @@ test('a cached session stops working the moment it ends or its identity is disab
   await sessions.resolve(other.token, at(MINUTE + 4));
   await store.tx(() => store.repo('identity').delete(identityId));
   await assert.rejects(sessions.resolve(other.token, at(MINUTE + 5)), unauthorized, 'identity deleted (its sessions cascade)');
+});
+
+const onPostgres = { skip: pgSkip, timeout: 30_000 };
+
+describe('the resolved-session cache on PostgreSQL, where reads do not wait for open transactions', onPostgres, () => {
+  let db: TestDatabase;
+  let store: Store;
+  let sessions: ApiSessions;
+  let identityId: string;
+  before(async () => {
+    db = await createTestDatabase({ migrated: true });
+    store = await Store.open({ postgres: db.url });
+    const alice = { name: 'alice', type: 'Default', isAdmin: false };
+    identityId = await store.repo('identity').insert(alice, { now: t0.toISOString() });
+    sessions = new ApiSessions(store, 30 * MINUTE);
+  });
+  after(async () => {
+    await store.close();
+    await db.drop();
+  });
+  const login = () => sessions.create({ identityId, authenticatorId: 'a1', ipAddress: '', configTypes: [], now: t0 });
+
+  it('answers a second request from the cache', async () => {
+    const { token } = await login();
+    const reads = countReads(store);
+    await sessions.resolve(token, at(MINUTE));
+    await sessions.resolve(token, at(MINUTE + 1_000));
+    assert.equal(reads.count, 1);
+  });
+
+  it('does not keep past its commit what was read while a logout was written but not committed', async () => {
+    const { id, token } = await login();
+    let deleted!: () => void;
+    const written = new Promise<void>((resolve) => (deleted = resolve));
+    // Begun outside the transaction (another connection), once the delete is written: the session is still there.
+    // A second after login, so that it writes no activity (which would wait for the delete's row lock).
+    const outside = (async () => {
+      await written;
+      return sessions.resolve(token, at(1_000));
+    })();
+    await store.tx(async () => {
+      await sessions.delete(id);
+      deleted();
+      assert.equal((await outside).apiSessionId, id, 'read before the commit');
+    });
+    await assert.rejects(sessions.resolve(token, at(2_000)), unauthorized, 'logged out once committed');
+  });
+
+  it('reads again what it kept once another controller may have written (the database lock was lost)', async () => {
+    const { token } = await login();
+    await sessions.resolve(token, at(MINUTE));
+    const reads = countReads(store);
+    const epoch = store.soleWriterEpoch;
+    const dba = new pg.Client({ connectionString: db.url });
+    await dba.connect();
+    try {
+      await dba.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1 " +
+          'AND database = (SELECT oid FROM pg_database WHERE datname = current_database())',
+        [CONTROLLER_LOCK],
+      );
+    } finally {
+      await dba.end();
+    }
+    // The lock is taken again within a second or two; meanwhile nothing is kept.
+    for (const start = Date.now(); store.soleWriterEpoch === epoch || store.soleWriterEpoch === undefined; ) {
+      assert.ok(Date.now() - start < 10_000, `the lock is taken again (epoch ${store.soleWriterEpoch})`);
+      await sleep(20);
+    }
+    await sessions.resolve(token, at(MINUTE + 1));
+    assert.equal(reads.count, 1, 'read again: another controller could have ended it meanwhile');
+  });
 });

@@ -36,6 +36,8 @@ interface Resolved {
   mfaPending: boolean;
   /** The cache generation the row was read in: a write since then makes it stale. */
   generation: number;
+  /** Store.soleWriterEpoch when it was read: another process that may have written since makes it stale. */
+  epoch: number;
 }
 
 /**
@@ -49,18 +51,21 @@ const PRINCIPAL_RESOURCES = new Set(['identity', 'api-session', 'authenticator',
  * ended by logout, timeout, deletion, disabling the identity, or a change or removal of its credentials.
  */
 export class ApiSessions {
+  /**
+   * Keyed by the token itself, not its hash: hashing it cost more than the rest of a resolve that hits. The tokens
+   * pass through this process's memory with every request anyway; only the database must never hold them.
+   */
   private readonly resolved = new LruCache<string, Resolved>(RESOLVED_CACHE_SIZE);
   private generation = 0;
-  private readonly cacheable: boolean;
 
   constructor(
     private readonly store: Store,
     private readonly timeoutMs: number,
   ) {
     // Every request resolves its token; the answer is kept until a write could change it. Any such write starts a
-    // new generation (an activity-only update of a session does not). Only where reads wait for open transactions
-    // (SQLite), so that nothing read before a commit outlives it (Store.readsWaitForWrites).
-    this.cacheable = store.readsWaitForWrites;
+    // new generation (an activity-only update of a session does not), as it is made and again when it commits, so
+    // that nothing read before a commit outlives it (Store.onWrite). It is kept only while no other process writes
+    // to the database (Store.soleWriterEpoch): their writes would not be heard here.
     store.onWrite((event) => {
       // A new row changes no session already resolved; a change or a removal may.
       if (!PRINCIPAL_RESOURCES.has(event.resource) || event.op === 'insert') return;
@@ -84,9 +89,9 @@ export class ApiSessions {
 
   /** Resolves a token to its caller; refuses unknown, expired, and disabled-identity sessions alike (401). */
   async resolve(token: string, now: Date): Promise<Principal> {
-    const tokenHash = hashToken(token);
-    let session = this.cacheable ? this.resolved.get(tokenHash) : undefined;
-    if (!session || session.generation !== this.generation) session = await this.read(tokenHash);
+    const epoch = this.store.soleWriterEpoch;
+    let session = epoch === undefined ? undefined : this.resolved.get(token);
+    if (!session || session.generation !== this.generation || session.epoch !== epoch) session = await this.read(token);
     if (!session) throw UNAUTHORIZED();
     const last = Date.parse(session.lastActivityAt);
     if (now.getTime() - last > this.timeoutMs) {
@@ -113,10 +118,11 @@ export class ApiSessions {
   }
 
   /** One statement for the session and what authorisation needs of its identity; kept for the next request. */
-  private async read(tokenHash: string): Promise<Resolved | undefined> {
+  private async read(token: string): Promise<Resolved | undefined> {
     const generation = this.generation;
+    const epoch = this.store.soleWriterEpoch;
     const row = await this.sessions().findOne(
-      { tokenHash },
+      { tokenHash: hashToken(token) },
       { columns: ['identityId', 'authenticatorId', 'lastActivityAt', 'isMfaRequired', 'isMfaComplete'], include: { identityId: ['name', 'isAdmin', 'disabledAt', 'disabledUntil'] } },
     );
     if (!row) return undefined;
@@ -134,8 +140,9 @@ export class ApiSessions {
       mfaPending: row.isMfaRequired === true && row.isMfaComplete !== true,
       // Stamped with the generation the read began in: a write during the read already made it stale.
       generation,
+      epoch: epoch ?? -1,
     };
-    if (this.cacheable) this.resolved.set(tokenHash, resolved);
+    if (epoch !== undefined) this.resolved.set(token, resolved);
     return resolved;
   }
 

@@ -45,6 +45,7 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
   const router = new Router();
   for (const route of routes) router.add(route);
   const corsOrigins = new Set((rt.config.corsOrigins ?? []).map(normaliseOrigin));
+  const expirationSeconds = String(Math.round(rt.config.sessionTimeoutMs / 1000));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = nextRequestId();
@@ -74,7 +75,7 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
       refuseImpossibleIds(params);
       await requireSecondaryExtJwt(rt, req, ctx.principal, route, now);
       if (ctx.principal) {
-        res.setHeader('expiration-seconds', String(Math.round(rt.config.sessionTimeoutMs / 1000)));
+        res.setHeader('expiration-seconds', expirationSeconds);
         res.setHeader('expires-at', ctx.principal.expiresAt.toISOString());
       }
       sendReply(res, await route.handler(ctx));

@@ -4,7 +4,7 @@ import type { ApiError } from '../../protocol/errors.js';
 import type { Reply } from './types.js';
 
 export function sendReply(res: ServerResponse, reply: Reply): void {
-  for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+  if (reply.headers) for (const name in reply.headers) res.setHeader(name, reply.headers[name]);
   if ('raw' in reply) {
     res.statusCode = reply.status ?? 200;
     res.setHeader('content-type', reply.contentType);

@@ -1,4 +1,5 @@
 import type { Dialect } from './dialects/dialect.js';
+import type { Fragment } from './fragment.js';
 
 export interface RunResult {
   changes: number;
@@ -15,6 +16,17 @@ export interface Driver {
   all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
   run(sql: string, params?: readonly unknown[]): Promise<RunResult>;
+  /**
+   * Several reads as one round trip: the rows of each, in order. PostgreSQL runs them as one statement (the rows of
+   * each aggregated as JSON, which holds every value the store reads: text, integers, null); SQLite is in-process,
+   * with no round trip to save, and runs them one after another.
+   */
+  allTogether(statements: readonly Fragment[]): Promise<Record<string, unknown>[][]>;
+  /**
+   * Statements sent to the database since it was opened, transaction control included: on PostgreSQL each is a
+   * round trip, what a request's cost is counted in (docs/performance.md).
+   */
+  readonly statementsRun: number;
   /** Several statements without parameters (migration DDL); never cached. */
   exec(sql: string): Promise<void>;
   /**
@@ -28,6 +40,18 @@ export interface Driver {
    * runs one transaction at a time, so there it has nothing to wait for.
    */
   hold(lock: WriteLock): Promise<void>;
+  /**
+   * Inside a transaction: runs `fn` once it has committed (never if it rolls back), and answers true; a second `fn`
+   * under the same `key` in the same transaction replaces the first (a transaction of 100,000 inserts keeps one).
+   * Outside one it answers false and runs nothing: a statement outside a transaction has committed when it answers.
+   */
+  afterCommit(key: string, fn: () => void): boolean;
+  /**
+   * Whether this process is the only one that can write to the database: a number that changes whenever another
+   * may have written since (a PostgreSQL controller that lost and took again the database's lock), undefined while
+   * another may be writing. A cache of what the store holds is kept only while this holds the value it was read in.
+   */
+  readonly soleWriterEpoch: number | undefined;
   close(): Promise<void>;
 }
 

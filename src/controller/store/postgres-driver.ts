@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, Pool, PoolClient } from 'pg';
 import { postgresDialect } from './dialects/postgres.js';
 import { type Driver, LruCache, type RunResult, StoreUnavailableError, StoreUrlError, type WriteLock } from './driver.js';
+import type { Fragment } from './fragment.js';
 
 /** Connections of the pool; a handful keeps a 2-core machine busy without queueing in PostgreSQL. */
 const POOL_SIZE = 8;
@@ -38,6 +39,12 @@ export interface PostgresOptions {
   log?: (line: string) => void;
 }
 
+/** The pooled connection a transaction runs on, and what waits for it to commit. */
+interface Transaction {
+  client: PoolClient;
+  committed: Map<string, () => void>;
+}
+
 /** Whether this process may write: it holds the controller lock, is taking it again, or lost it to another. */
 type Ownership = 'unclaimed' | 'held' | 'reclaiming' | 'taken';
 
@@ -55,7 +62,7 @@ export type ClaimMode = 'alone' | 'shared';
  */
 export class PostgresDriver implements Driver {
   readonly dialect = postgresDialect;
-  private readonly client = new AsyncLocalStorage<PoolClient>();
+  private readonly transaction = new AsyncLocalStorage<Transaction>();
   /** Transactions open now; the storage is switched off when none is (see SqliteDriver.tx). */
   private openTransactions = 0;
   private readonly numbered = new LruCache<string, string>(1024);
@@ -66,7 +73,10 @@ export class PostgresDriver implements Driver {
 
   private ownership: Ownership = 'unclaimed';
   private claimMode: ClaimMode = 'alone';
+  /** How many times this process took the controller lock: each time, another may have written meanwhile. */
+  private claims = 0;
   private closing = false;
+  statementsRun = 0;
 
   private constructor(
     private readonly pool: Pool,
@@ -148,6 +158,7 @@ export class PostgresDriver implements Driver {
     client.once('end', () => this.controllerLockLost());
     this.ownerLock = client;
     this.ownership = 'held';
+    this.claims++;
     return true;
   }
 
@@ -181,6 +192,11 @@ export class PostgresDriver implements Driver {
       }
       return;
     }
+  }
+
+  get soleWriterEpoch(): number | undefined {
+    // A shared claim means other controllers write too: nothing this process caches can know of their writes.
+    return this.ownership === 'held' && this.claimMode === 'alone' ? this.claims : undefined;
   }
 
   /** Refuses a write while this process does not hold the controller lock (another controller could be writing). */
@@ -225,8 +241,9 @@ export class PostgresDriver implements Driver {
   }
 
   private async query<T>(sql: string, params: readonly unknown[]): Promise<{ rows: T[]; rowCount: number | null }> {
-    const runner = this.client.getStore() ?? this.pool;
+    const runner = this.transaction.getStore()?.client ?? this.pool;
     const text = this.text(sql);
+    this.statementsRun++;
     try {
       const result = await runner.query({ name: this.nameOf(text), text, values: params as unknown[] });
       return result as unknown as { rows: T[]; rowCount: number | null };
@@ -244,17 +261,27 @@ export class PostgresDriver implements Driver {
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<RunResult> {
-    if (!this.client.getStore()) this.checkOwnership();
+    if (!this.transaction.getStore()) this.checkOwnership();
     return { changes: (await this.query(sql, params)).rowCount ?? 0 };
   }
 
+  async allTogether(statements: readonly Fragment[]): Promise<Record<string, unknown>[][]> {
+    if (statements.length === 1) return [await this.all(statements[0].sql, statements[0].params)];
+    // Each statement keeps its own placeholders: its parameters follow those of the statements before it.
+    const columns = statements.map((s, i) => `(SELECT coalesce(json_agg(q), '[]') FROM (${s.sql}) q) AS "${i}"`);
+    const params = statements.flatMap((s) => s.params);
+    const row = await this.get<Record<string, Record<string, unknown>[]>>(`SELECT ${columns.join(', ')}`, params);
+    return statements.map((_, i) => row![i]);
+  }
+
   async exec(sql: string): Promise<void> {
-    const runner = this.client.getStore() ?? this.pool;
+    const runner = this.transaction.getStore()?.client ?? this.pool;
+    this.statementsRun++;
     await runner.query(sql);
   }
 
   async tx<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.client.getStore()) return fn();
+    if (this.transaction.getStore()) return fn();
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attempt(fn);
@@ -275,25 +302,37 @@ export class PostgresDriver implements Driver {
     client.on('error', ignore);
     this.openTransactions++;
     let broken: Error | undefined;
+    const control = (statement: 'BEGIN' | 'COMMIT' | 'ROLLBACK') => {
+      this.statementsRun++;
+      return client.query(statement);
+    };
     try {
-      await client.query('BEGIN');
-      const result = await this.client.run(client, fn);
-      await client.query('COMMIT');
+      await control('BEGIN');
+      const transaction: Transaction = { client, committed: new Map() };
+      const result = await this.transaction.run(transaction, fn);
+      await control('COMMIT');
+      for (const committed of transaction.committed.values()) committed();
       return result;
     } catch (err) {
       // A connection that cannot even roll back is broken: the pool must drop it, not lend it again.
-      await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+      await control('ROLLBACK').catch((rollback: Error) => (broken = rollback));
       throw storeError(err);
     } finally {
       client.off('error', ignore);
       client.release(broken);
-      if (--this.openTransactions === 0) this.client.disable();
+      if (--this.openTransactions === 0) this.transaction.disable();
     }
   }
 
   async hold(lock: WriteLock): Promise<void> {
-    if (!this.client.getStore()) throw new Error(`hold('${lock}') outside a transaction would release it at once`);
+    if (!this.transaction.getStore()) throw new Error(`hold('${lock}') outside a transaction would release it at once`);
     await this.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCKS[lock]]);
+  }
+
+  afterCommit(key: string, fn: () => void): boolean {
+    const transaction = this.transaction.getStore();
+    transaction?.committed.set(key, fn);
+    return transaction !== undefined;
   }
 
   async close(): Promise<void> {

@@ -29,6 +29,14 @@ export interface LookupOptions {
 }
 
 /**
+ * A read a repository built and has not run: its statement, and how its rows are decoded. `findAll` runs one;
+ * `Store.readTogether` runs several in one round trip.
+ */
+export interface Lookup<T> extends Fragment {
+  decode(rows: Record<string, unknown>[]): T;
+}
+
+/**
  * Conditions on stored scalar fields: a value, a list of values (any of them), null (no value),
  * below a bound, or not a value.
  */
@@ -195,11 +203,20 @@ export class Repository {
    * `include` reads fields of the entity a reference points at in the same statement (`row.included[field]`).
    */
   async findAll(where: Where, opts: LookupOptions & { limit?: number } = {}): Promise<Row[]> {
+    const lookup = this.lookup(where, opts);
+    return lookup.decode(await this.driver.all(lookup.sql, lookup.params));
+  }
+
+  /** What `findAll` runs, to be run with other lookups (`Store.readTogether`). */
+  lookup(where: Where, opts: LookupOptions & { limit?: number } = {}): Lookup<Row[]> {
     const cond = this.whereClause(where);
     // No LIMIT unless one is asked for: SQLite plans `IN (SELECT value FROM json_each(?))` 2-3 times slower with one.
     const limit = opts.limit === undefined ? '' : ` LIMIT ${Number(opts.limit)}`;
-    const rows = await this.driver.all<Record<string, unknown>>(`SELECT ${this.selectFrom(opts)} WHERE ${cond.sql} ORDER BY e."id"${limit}`, cond.params);
-    return rows.map((r) => this.decode(r, opts.include));
+    return {
+      sql: `SELECT ${this.selectFrom(opts)} WHERE ${cond.sql} ORDER BY e."id"${limit}`,
+      params: cond.params,
+      decode: (rows) => rows.map((r) => this.decode(r, opts.include)),
+    };
   }
 
   /** `<columns> FROM <table> e [JOIN ...]` of a lookup, made once per shape: lookups run on every request. */
@@ -223,11 +240,20 @@ export class Repository {
 
   /** The distinct values of one stored field among the rows matching `where` (e.g. which identities have a session). */
   async distinct(field: string, where: Where): Promise<unknown[]> {
+    const lookup = this.distinctLookup(field, where);
+    return lookup.decode(await this.driver.all(lookup.sql, lookup.params));
+  }
+
+  /** What `distinct` runs, to be run with other lookups (`Store.readTogether`). */
+  distinctLookup(field: string, where: Where): Lookup<unknown[]> {
     if (!this.columns.includes(field)) throw new Error(`${this.def.name} has no stored field '${field}'`);
     const cond = this.whereClause(where);
-    const rows = await this.driver.all<Record<string, unknown>>(`SELECT DISTINCT e.${quote(field)} AS v FROM ${this.table} e WHERE ${cond.sql}`, cond.params);
     const at = { entity: this.def.label, id: '(several)', field };
-    return rows.map((r) => decodeValue(this.def.fields[field].type, r.v, at));
+    return {
+      sql: `SELECT DISTINCT e.${quote(field)} AS v FROM ${this.table} e WHERE ${cond.sql}`,
+      params: cond.params,
+      decode: (rows) => rows.map((r) => decodeValue(this.def.fields[field].type, r.v, at)),
+    };
   }
 
   async count(where: Where = {}): Promise<number> {

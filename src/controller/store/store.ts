@@ -4,10 +4,15 @@ import { Integrity } from './integrity.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresDriver, MIGRATION_LOCK } from './postgres-driver.js';
-import { type Referrer, Repository, type WriteEvent } from './repository.js';
+import { type Lookup, type Referrer, Repository, type WriteEvent } from './repository.js';
 import { RoleIndex } from './role-index.js';
 import { declaredSchema } from './schema-model.js';
 import { SqliteDriver } from './sqlite-driver.js';
+
+/** What `Store.readTogether` answers: the decoded rows of each lookup, in order. */
+type ReadTogether<T extends readonly Lookup<unknown>[]> = {
+  -readonly [K in keyof T]: T[K] extends Lookup<infer R> ? R : never;
+};
 
 /** Where the data lives: a SQLite file (or `:memory:`), or a PostgreSQL URL. */
 export type StoreLocation = { sqlite: string } | { postgres: string };
@@ -83,9 +88,9 @@ export class Store {
   }
 
   /**
-   * Tells `listener` of every write a repository makes, as it is made (inside its transaction, if any). What may be
-   * cached from reads must also know whether the store lets a read see a transaction's state before it commits:
-   * see `readsWaitForWrites`.
+   * Tells `listener` of every write a repository makes, as it is made, and of a write inside a transaction again
+   * once the transaction has committed: where reads do not wait for open transactions (PostgreSQL), a read made
+   * between the write and the commit saw the state before the write, and a cache that kept it drops it then.
    */
   onWrite(listener: (event: WriteEvent) => void): void {
     this.listeners.push(listener);
@@ -106,7 +111,21 @@ export class Store {
   }
 
   private emit(event: WriteEvent): void {
+    this.tell(event);
+    // Once per kind of write and transaction: listeners only drop what such a write may change.
+    this.driver.afterCommit(`${event.resource} ${event.op} ${event.fields?.join(',') ?? ''}`, () => this.tell(event));
+  }
+
+  private tell(event: WriteEvent): void {
     for (const listener of this.listeners) listener(event);
+  }
+
+  /**
+   * Whether this process is the only one writing to the database, and since when (Driver.soleWriterEpoch): what a
+   * cache of the store's contents is stamped with, and used only while it holds the same value.
+   */
+  get soleWriterEpoch(): number | undefined {
+    return this.driver.soleWriterEpoch;
   }
 
   /** The access index of a policy's role set, e.g. `roleIndex('service-policy', 'identityRoles')`. */
@@ -154,6 +173,20 @@ export class Store {
 
   repoFor(def: ResourceDef): Repository {
     return this.repo(def.name);
+  }
+
+  /**
+   * Lookups that do not depend on each other, read in one round trip (`Driver.allTogether`), each decoded as its
+   * repository's own read would be: what a read model gathers from several tables costs one statement.
+   */
+  async readTogether<T extends readonly Lookup<unknown>[]>(lookups: T): Promise<ReadTogether<T>> {
+    const rows = await this.driver.allTogether(lookups);
+    return lookups.map((lookup, i) => lookup.decode(rows[i])) as ReadTogether<T>;
+  }
+
+  /** Statements sent to the database so far (Driver.statementsRun): requests are counted in them. */
+  get statementsRun(): number {
+    return this.driver.statementsRun;
   }
 
   /** Runs fn in one transaction: all of it is written, or none. Repositories used inside join it. */

@@ -1,0 +1,57 @@
+// Store.readTogether: several lookups in one round trip read exactly what each lookup reads alone.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTestDatabase, storesUnderTest, type TestDatabase } from '../../../test/helpers/postgres.js';
+import { Store } from './store.js';
+
+const now = new Date().toISOString();
+
+for (const kind of storesUnderTest()) {
+  describe(`Store.readTogether (${kind})`, () => {
+    let store: Store;
+    let db: TestDatabase | undefined;
+    before(async () => {
+      db = kind === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined;
+      store = await Store.open(db ? { postgres: db.url } : { sqlite: ':memory:' });
+      const identities = store.repo('identity');
+      // Text, integers, booleans, JSON, sets and nulls: every kind of value the store reads back.
+      const a = { name: 'a', type: 'Default', isAdmin: true, roleAttributes: ['x', 'y'], tags: { k: 1, n: null } };
+      await identities.insert(a, { id: 'ida', now });
+      const b = { name: 'b', type: 'Default', isAdmin: false, externalId: 'ext-b', defaultHostingCost: 7 };
+      await identities.insert(b, { id: 'idb', now });
+      const updb = { method: 'updb', identityId: 'ida', username: 'a', password: 'x', salt: 'y' };
+      await store.repo('authenticator').insert(updb, { id: 'auth-a', now });
+    });
+    after(async () => {
+      await store.close();
+      await db?.drop();
+    });
+
+    it('decodes each lookup as its repository reads it alone, in one statement on PostgreSQL', async () => {
+      const identities = store.repo('identity');
+      const authenticators = store.repo('authenticator');
+      const ids = ['ida', 'idb', 'nobody'];
+      const columns = ['identityId', 'method', 'username'];
+      const alone = [
+        await identities.findAll({ id: ids }),
+        await authenticators.findAll({ identityId: ids }, { columns }),
+        await authenticators.findAll({ identityId: ['nobody'] }),
+        await identities.distinct('isAdmin', { id: ids }),
+      ];
+      const before = store.statementsRun;
+      const together = await store.readTogether([
+        identities.lookup({ id: ids }),
+        authenticators.lookup({ identityId: ids }, { columns }),
+        authenticators.lookup({ identityId: ['nobody'] }),
+        identities.distinctLookup('isAdmin', { id: ids }),
+      ] as const);
+      assert.equal(store.statementsRun - before, kind === 'postgres' ? 1 : 4, 'round trips');
+      const sorted = (values: unknown[]) => [...values].sort();
+      assert.deepEqual([...together.slice(0, 3), sorted(together[3])], [...alone.slice(0, 3), sorted(alone[3])]);
+      assert.equal(together[0].length, 2);
+      assert.deepEqual(together[0][0].roleAttributes, ['x', 'y']);
+      assert.equal(together[0][1].defaultHostingCost, 7);
+      assert.equal(together[0][1].disabledAt, null);
+    });
+  });
+}
