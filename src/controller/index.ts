@@ -14,6 +14,7 @@ import { prepareDataDir, type PreparedDataDir } from './data-dir.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import { loadOrCreatePki, type Pki } from './pki/pki.js';
 import { recordSelf } from './api/controllers.js';
+import { entityWrites } from './model/writes.js';
 import { buildRoutes } from './registry.js';
 import type { Runtime } from './runtime.js';
 import { createApp } from './server/app.js';
@@ -107,6 +108,7 @@ export async function createController(options: CreateControllerOptions): Promis
 
   const runtime: Runtime = {
     store,
+    writes: entityWrites(store, (resource) => registry.hooks(resource), () => runtime),
     apiSessions: new ApiSessions(store, timeoutMinutes * 60_000),
     passwords,
     // As many checks as libuv has threads to run scrypt on (4 by default); a burst beyond 256 waiting gets 429.
@@ -127,7 +129,6 @@ export async function createController(options: CreateControllerOptions): Promis
     log,
     accessLog: options.accessLog,
     present: (def, rows) => registry.present(def, rows),
-    hooks: (resource) => registry.hooks(resource),
   };
   // The registry needs the runtime (its routes close over it), and the runtime reaches the registry lazily.
   const registry = buildRoutes(runtime);

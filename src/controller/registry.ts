@@ -5,6 +5,7 @@ import { postureResponseRoutes } from './api/posture-responses.js';
 import { SERVICE_UPDATE_HOOKS, serviceUpdateRoutes } from './api/service-updates.js';
 import { clientNetworkRoutes, withClientBudget } from './api/client-network.js';
 import { POSTURE_SESSION_HOOKS } from './posture/sessions.js';
+import { IDENTITY_MEMORY_HOOKS } from './model/identity-memory.js';
 import { authenticateRoutes } from './api/authenticate.js';
 import { authPolicyBehaviour, authPolicySignerBehaviour } from './api/auth-policies.js';
 import { authenticatorBehaviour } from './api/authenticators.js';
@@ -74,6 +75,8 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   ...Object.entries(SESSION_LIFECYCLE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
   // The service update check moves on the writes that change what identities see.
   ...Object.entries(SERVICE_UPDATE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
+  // What the controller keeps in memory per identity goes with the identity.
+  { resource: 'identity', hooks: IDENTITY_MEMORY_HOOKS },
   // Sessions end when a write makes their posture fail.
   ...Object.entries(POSTURE_SESSION_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
 ];

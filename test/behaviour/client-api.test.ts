@@ -289,7 +289,7 @@ for (const store of storesUnderTest()) {
         const w = await guarded('mfa-auth', { typeId: 'MFA', timeoutSeconds: 300 });
         await expectPassing(w, false);
         // What MFA authentication does to the API session (the MFA flow itself is tested with it).
-        await t.app.runtime.store.tx(() => t.app.runtime.store.repo('api-session').update(w.apiSessionId, { isMfaComplete: true }, now.toISOString()));
+        await t.app.runtime.writes.update('api-session', w.apiSessionId, { isMfaComplete: true }, now.toISOString());
         now = new Date(now.getTime() + 100_000);
         const q = await query(w);
         assert.deepEqual([q.isPassing, q.timeoutRemaining], [true, 200]);

@@ -323,12 +323,12 @@ for (const store of storesUnderTest()) {
         primary: { cert: { allowed, allowExpiredCerts }, updb: { allowed: true, minPasswordLength: 5, requireSpecialChar: false, requireNumberChar: false, requireMixedCase: false, maxAttempts: 0, lockoutDurationMinutes: 0 }, extJwt: { allowed: false, allowedSigners: [] } },
         secondary: { requireTotp: false, requireExtJwtSigner: null },
       });
-      const strict = await rt.store.repo('auth-policy').insert(policy(true, false), { now: now.toISOString() });
-      await rt.store.repo('identity').update(id, { authPolicyId: strict }, now.toISOString());
+      const strict = await rt.writes.insert('auth-policy', policy(true, false), { now: now.toISOString() });
+      await rt.writes.update('identity', id, { authPolicyId: strict }, now.toISOString());
       assert.equal((await resolveCertificate(rt, leaf.raw, now)).identity.id, id);
       await assert.rejects(resolveCertificate(rt, leaf.raw, past), /outside its validity/);
-      const none = await rt.store.repo('auth-policy').insert(policy(false, true), { now: now.toISOString() });
-      await rt.store.repo('identity').update(id, { authPolicyId: none }, now.toISOString());
+      const none = await rt.writes.insert('auth-policy', policy(false, true), { now: now.toISOString() });
+      await rt.writes.update('identity', id, { authPolicyId: none }, now.toISOString());
       await assert.rejects(resolveCertificate(rt, leaf.raw, now), /does not allow certificates/);
       await assert.rejects(resolveCertificate(rt, undefined, now), /no client certificate/);
       await assert.rejects(resolveCertificate(rt, Buffer.from('junk'), now), /cannot be read/);

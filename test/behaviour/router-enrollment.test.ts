@@ -157,7 +157,7 @@ for (const store of storesUnderTest()) {
       await refused({ ...good, serverCsr: forged }, 'COULD_NOT_PROCESS_CSR', 'serverCsr');
       // Expired: the router's enrollment expiry moved into the past.
       const past = new Date(Date.now() - 60_000).toISOString();
-      await t.app.runtime.store.repo('edge-router').update(router.id, { enrollmentExpiresAt: past }, new Date().toISOString());
+      await t.app.runtime.writes.update('edge-router', router.id, { enrollmentExpiresAt: past }, new Date().toISOString());
       const expired = await detail(router.id);
       const res = await erott(good);
       assert.equal(res.status, 400);

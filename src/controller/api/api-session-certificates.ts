@@ -56,7 +56,8 @@ async function create(rt: Runtime, ctx: Ctx) {
   );
   const leaf = new X509Certificate(issued.leafPem);
   await rt.store.tx(() =>
-    rt.store.repoFor(certificate).insert(
+    rt.writes.insert(
+      certificate.name,
       {
         apiSessionId,
         subject: leaf.subject.replace(/\n/g, ','),
@@ -105,7 +106,7 @@ export const apiSessionCertificateBehaviour: ResourceBehaviour = {
         describes: describes('empty'),
         handler: async (ctx) => {
           const row = await own(rt, ctx);
-          await rt.store.tx(() => rt.store.repoFor(certificate).delete(row.id));
+          await rt.writes.delete(certificate.name, row);
           return { data: {} };
         },
       },

@@ -87,7 +87,7 @@ async function startSession(rt: Runtime, ctx: Ctx, identity: Row, authenticatorI
     if (body.envInfo) info.envInfo = body.envInfo;
     if (body.sdkInfo) info.sdkInfo = body.sdkInfo;
     // What the client reports about itself is not an admin's change: the identity's updatedAt stays.
-    if (Object.keys(info).length > 0) await store.repo('identity').update(identity.id, info, identity.updatedAt);
+    if (Object.keys(info).length > 0) await rt.writes.update('identity', identity, info, identity.updatedAt);
     return session;
   });
   const data = await withExtJwtQueries(rt, ctx, await presentCurrentSession(rt, id, token), { identityId: identity.id, token });

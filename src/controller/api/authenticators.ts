@@ -64,7 +64,7 @@ async function createAuthenticator(rt: Runtime, ctx: Ctx) {
   await checkPasswordRules(rt, body.identityId as string, body.password);
   const hash = await rt.passwords.hash(body.password);
   // The check above spares the hashing work; the unique index decides when two creates race past it.
-  const id = await repo.insert({ ...body, password: hash }, { now: ctx.now.toISOString() }).catch((err: unknown) => {
+  const id = await rt.writes.insert(authenticator.name, { ...body, password: hash }, { now: ctx.now.toISOString() }).catch((err: unknown) => {
     throw err instanceof ApiError && (err.cause as { field?: string } | undefined)?.field === 'identityId' ? oneMore() : err;
   });
   return created(authenticator, id);
@@ -81,7 +81,7 @@ async function adminUpdate(rt: Runtime, ctx: Ctx, verb: 'replace' | 'patch') {
 async function adminDelete(rt: Runtime, ctx: Ctx) {
   const existing = await rt.store.repoFor(authenticator).get(ctx.params.id);
   await rt.store.tx(async () => {
-    await rt.store.repoFor(authenticator).delete(existing.id);
+    await rt.writes.delete(authenticator.name, existing);
     await rt.apiSessions.deleteForIdentity(existing.identityId as string, ctx.principal?.apiSessionId);
   });
   return { data: {} };
@@ -101,7 +101,7 @@ async function applyUpdate(rt: Runtime, existing: Row, body: Record<string, unkn
   }
   if (body.tags !== undefined) values.tags = body.tags ?? {};
   await rt.store.tx(async () => {
-    await rt.store.repoFor(authenticator).update(existing.id, values, now.toISOString());
+    await rt.writes.update(authenticator.name, existing, values, now.toISOString());
     if (values.password !== undefined) await rt.apiSessions.deleteForIdentity(existing.identityId as string, keep);
   });
 }

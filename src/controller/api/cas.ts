@@ -37,7 +37,7 @@ async function createCa(rt: Runtime, ctx: Ctx) {
   if (notCa) throw new ApiError('CERTIFICATE_IS_NOT_CA', { message: `${notCa.subject.replace(/\n/g, ', ')} is not a CA certificate (basicConstraints CA:TRUE)` });
   const fingerprint = sha1FingerprintOfDer(certs[0].raw);
   const values = { ...body, certPem, fingerprint, isVerified: false, verificationToken: randomUUID(), externalIdClaim: normalizeExternalIdClaim(body.externalIdClaim) };
-  const id = await rt.store.tx(() => rt.store.repoFor(ca).insert(values, { now: ctx.now.toISOString() }));
+  const id = await rt.writes.insert(ca.name, values, { now: ctx.now.toISOString() });
   return created(ca, id);
 }
 
@@ -83,7 +83,7 @@ async function verifyCa(rt: Runtime, ctx: Ctx) {
     throw new ApiError('INVALID_COMMON_NAME', { message: `the certificate's common name must be the CA's verification token (${row.verificationToken})` });
   }
   if (!signedByCa(row, cert)) throw new ApiError('CERTIFICATE_FAILED_VALIDATION', { message: 'the certificate was not signed by this CA' });
-  await rt.store.repoFor(ca).update(row.id, { isVerified: true }, ctx.now.toISOString());
+  await rt.writes.update(ca.name, row, { isVerified: true }, ctx.now.toISOString());
   return { data: {} };
 }
 
@@ -114,7 +114,7 @@ export const caBehaviour: ResourceBehaviour = {
     },
     // An ottca enrollment is worthless without its CA: they go with it, in the delete's transaction.
     async beforeDelete(rt, row) {
-      await rt.store.repo('enrollment').deleteWhere({ caId: row.id });
+      await rt.writes.deleteWhere('enrollment', { caId: row.id });
     },
   },
   routes: (rt): Route[] => [

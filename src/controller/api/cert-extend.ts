@@ -33,7 +33,7 @@ async function extend(rt: Runtime, ctx: Ctx) {
   const issued = csrStep('clientCertCsr', () =>
     issueClientCert(rt.pki, acceptCsr(csrPem), { uris: [identitySpiffeId(rt.pki.trustDomain, row.identityId as string)], now: ctx.now }),
   );
-  await rt.store.repo('authenticator').update(row.id, { pendingCertPem: issued.chainPem, pendingFingerprint: issued.fingerprint }, ctx.now.toISOString());
+  await rt.writes.update('authenticator', row, { pendingCertPem: issued.chainPem, pendingFingerprint: issued.fingerprint }, ctx.now.toISOString());
   return { data: { ca: rt.pki.caBundlePem, clientCert: issued.chainPem } };
 }
 
@@ -51,8 +51,9 @@ async function verifyExtension(rt: Runtime, ctx: Ctx) {
   // Whether the holder made a new key (what request-extend's rollKeys asks for): the two certificates' keys differ.
   const spki = (pem: string) => new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
   const rolledKeys = !spki(row.certPem as string).equals(spki(row.pendingCertPem as string));
-  await rt.store.repo('authenticator').update(
-    row.id,
+  await rt.writes.update(
+    'authenticator',
+    row,
     // The extension asked for (request-extend) has happened: the request is answered.
     { certPem: row.pendingCertPem, fingerprint: row.pendingFingerprint, pendingCertPem: null, pendingFingerprint: null, isExtendRequested: false, isKeyRollRequested: false, extendRequestedAt: null, lastExtendRolledKeys: rolledKeys },
     ctx.now.toISOString(),
@@ -91,7 +92,7 @@ async function requestExtend(rt: Runtime, ctx: Ctx) {
   const text = await ctx.text();
   const body = rt.validators.custom(REQUEST_EXTEND_BODY, text.trim() === '' ? {} : await ctx.json()) as { rollKeys?: boolean };
   if (row.method !== 'cert') throw new ApiError('FORBIDDEN', { message: `authenticator ${row.id} is not a certificate authenticator: only certificates can be extended` });
-  await rt.store.repo('authenticator').update(row.id, { isExtendRequested: true, isKeyRollRequested: body.rollKeys === true, extendRequestedAt: ctx.now.toISOString() }, ctx.now.toISOString());
+  await rt.writes.update('authenticator', row, { isExtendRequested: true, isKeyRollRequested: body.rollKeys === true, extendRequestedAt: ctx.now.toISOString() }, ctx.now.toISOString());
   return { data: {} };
 }
 

@@ -41,8 +41,9 @@ export async function recordSelf(rt: Runtime): Promise<void> {
   const repo = rt.store.repoFor(controller);
   const now = rt.clock().toISOString();
   await rt.store.tx(async () => {
-    if (await repo.find(selfId(rt))) await repo.update(selfId(rt), values, now);
-    else await repo.insert(values, { id: selfId(rt), now });
+    const existing = await repo.find(selfId(rt));
+    if (existing) await rt.writes.update(controller.name, existing, values, now);
+    else await rt.writes.insert(controller.name, values, { id: selfId(rt), now });
   });
 }
 

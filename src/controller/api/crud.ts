@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { CATALOGUE, resource, type RelationDef, type ResourceDef } from '../../resources/index.js';
-import type { Runtime, Write } from '../runtime.js';
+import type { Runtime } from '../runtime.js';
 import type { Verb } from '../server/schemas.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Page, Row, Scope } from '../store/repository.js';
@@ -166,37 +166,9 @@ export function created(def: ResourceDef, id: string) {
   return { status: 201, data: { _links: { self: links(def, id).self }, id } };
 }
 
-/**
- * Inserts a row as the resource's create does: its write hooks run around the insert, in the caller's transaction,
- * so whatever they maintain (such as an access index) sees the row. `stored`: values written with the row that are
- * not the body's (an enrollment), which the hooks do not see. Answers the id (the one given, or a new one).
- */
-export async function insertWithHooks(
-  rt: Runtime,
-  name: string,
-  values: Record<string, unknown>,
-  opts: { id?: string; now: string; isSystem?: boolean; stored?: Record<string, unknown> },
-): Promise<string> {
-  const hooks = rt.hooks(name);
-  const write: Write = { verb: 'create', values, now: opts.now };
-  write.values = (await hooks.beforeWrite?.(rt, write)) ?? write.values;
-  const id = await rt.store.repo(name).insert({ ...write.values, ...opts.stored }, { id: opts.id, now: opts.now, isSystem: opts.isSystem });
-  await hooks.afterWrite?.(rt, { ...write, id });
-  return id;
-}
-
-/** Updates a row as the resource's replace or patch does: its write hooks around the update, in the caller's transaction. */
-export async function updateWithHooks(rt: Runtime, name: string, existing: Row, values: Record<string, unknown>, now: string, verb: 'replace' | 'patch' = 'patch'): Promise<void> {
-  const hooks = rt.hooks(name);
-  const write: Write = { verb, values, existing, now };
-  write.values = (await hooks.beforeWrite?.(rt, write)) ?? write.values;
-  await rt.store.repo(name).update(existing.id, write.values, now);
-  await hooks.afterWrite?.(rt, { ...write, id: existing.id });
-}
-
 export async function createResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
   const body = await validBody(rt, def, 'create', ctx);
-  const id = await rt.store.tx(() => insertWithHooks(rt, def.name, body, { now: ctx.now.toISOString() }));
+  const id = await rt.writes.insert(def.name, body, { now: ctx.now.toISOString() });
   return created(def, id);
 }
 
@@ -214,7 +186,7 @@ export async function updateResource(
   if (existing.isSystem && def.hasSystemEntities) throw new ApiError('ENTITY_CAN_NOT_BE_UPDATED', { message: `the ${def.label} '${existing.id}' is built in and cannot be updated` });
   const body = await validBody(rt, def, verb, ctx, existing);
   const values = transform(verb === 'replace' ? withReplaceDefaults(def, body) : body, existing);
-  await rt.store.tx(() => updateWithHooks(rt, def.name, existing, values, ctx.now.toISOString(), verb));
+  await rt.writes.update(def.name, existing, values, ctx.now.toISOString(), verb);
   return { data: {} };
 }
 
@@ -222,11 +194,6 @@ export async function deleteResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
   const repo = rt.store.repoFor(def);
   const existing = await repo.get(ctx.params.id);
   if (existing.isSystem && def.hasSystemEntities) throw new ApiError('ENTITY_CAN_NOT_BE_DELETED', { message: `the ${def.label} '${existing.id}' is built in and cannot be deleted` });
-  const hooks = rt.hooks(def.name);
-  await rt.store.tx(async () => {
-    await hooks.beforeDelete?.(rt, existing);
-    await repo.delete(existing.id);
-    await hooks.afterDelete?.(rt, existing);
-  });
+  await rt.writes.delete(def.name, existing);
   return { data: {} };
 }

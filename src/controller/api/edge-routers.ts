@@ -5,7 +5,6 @@ import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { toWire } from './present.js';
-import { insertWithHooks, updateWithHooks } from './crud.js';
 import { createRouterWithEnrollment, mirrorEdgeRouter, presentRouterState, routerEnrollment } from './routers.js';
 
 const edgeRouter = resource('edge-router');
@@ -13,13 +12,6 @@ const edgeRouter = resource('edge-router');
 /** The name OpenZiti gives the system edge router policy of a tunneler-enabled router (ctrl/db/edge_router_store.go). */
 function systemPolicyName(routerId: string): string {
   return `edge-router-${routerId}-system`;
-}
-
-async function deleteWithHooks(rt: Runtime, name: string, row: Row): Promise<void> {
-  const hooks = rt.hooks(name);
-  await hooks.beforeDelete?.(rt, row);
-  await rt.store.repo(name).delete(row.id);
-  await hooks.afterDelete?.(rt, row);
 }
 
 /**
@@ -33,25 +25,25 @@ async function enableTunneler(rt: Runtime, router: Row, now: string): Promise<vo
   if (await rt.store.repo('identity').exists({ name: router.name as string })) {
     throw invalidField('isTunnelerEnabled', `a tunneler-enabled router gets an identity named after it, and an identity named '${router.name}' exists already`, true);
   }
-  await insertWithHooks(rt, 'identity', { name: router.name, type: 'Router', isAdmin: false }, { id, now });
+  await rt.writes.insert('identity', { name: router.name, type: 'Router', isAdmin: false }, { id, now });
   const policy = { name: systemPolicyName(id), semantic: 'AnyOf', identityRoles: [`@${id}`], edgeRouterRoles: [`@${id}`] };
-  await insertWithHooks(rt, 'edge-router-policy', policy, { id, now, isSystem: true });
+  await rt.writes.insert('edge-router-policy', policy, { id, now, isSystem: true });
 }
 
 /** Undoes enableTunneler: the system policy first (it names the identity), then the Router identity. */
 async function disableTunneler(rt: Runtime, routerId: string): Promise<void> {
   const policy = await rt.store.repo('edge-router-policy').find(routerId);
-  if (policy?.isSystem) await deleteWithHooks(rt, 'edge-router-policy', policy);
+  if (policy?.isSystem) await rt.writes.delete('edge-router-policy', policy);
   const identity = await rt.store.repo('identity').find(routerId);
   // Only the identity the router made: an ordinary identity that happens to share the id is never touched.
-  if (identity?.type === 'Router') await deleteWithHooks(rt, 'identity', identity);
+  if (identity?.type === 'Router') await rt.writes.delete('identity', identity);
 }
 
 /** The router identity follows the router's name, as in OpenZiti. */
 async function renameRouterIdentity(rt: Runtime, routerId: string, name: string, now: string): Promise<void> {
   const identity = await rt.store.repo('identity').find(routerId);
   if (!identity || identity.type !== 'Router' || identity.name === name) return;
-  await updateWithHooks(rt, 'identity', identity, { name }, now);
+  await rt.writes.update('identity', identity, { name }, now);
 }
 
 async function afterWrite(rt: Runtime, write: Write & { id: string }): Promise<void> {
@@ -67,8 +59,8 @@ async function afterWrite(rt: Runtime, write: Write & { id: string }): Promise<v
 /** The router's row in the routers table goes too (and with it, by cascade, its terminators). */
 async function afterDelete(rt: Runtime, row: Row): Promise<void> {
   if (row.isTunnelerEnabled) await disableTunneler(rt, row.id);
-  const routers = rt.store.repo('transit-router');
-  if (await routers.find(row.id)) await routers.delete(row.id);
+  const router = await rt.store.repo('transit-router').find(row.id);
+  if (router) await rt.writes.delete('transit-router', router);
 }
 
 /**
@@ -80,11 +72,7 @@ async function reEnroll(rt: Runtime, ctx: Ctx) {
   const enrollment = await routerEnrollment(rt, existing.id, 'erott', ctx.now);
   const now = ctx.now.toISOString();
   const values = { ...enrollment, fingerprint: null, certPem: null, unverifiedCertPem: null, unverifiedFingerprint: null, isVerified: false };
-  const hooks = rt.hooks(edgeRouter.name);
-  await rt.store.tx(async () => {
-    await rt.store.repoFor(edgeRouter).update(existing.id, values, now);
-    await hooks.afterWrite?.(rt, { verb: 'patch', values, existing, now, id: existing.id });
-  });
+  await rt.writes.update(edgeRouter.name, existing, values, now);
   return { data: {} };
 }
 

@@ -196,10 +196,10 @@ async function outstanding(rt: Runtime, token: string, method: string | undefine
 /** Removes the enrollment and adds the authenticator in one transaction; a token used meanwhile is refused. */
 async function replaceWithAuthenticator(rt: Runtime, enrollment: Row, values: Record<string, unknown>, now: Date): Promise<void> {
   await rt.store.tx(async () => {
-    const removed = await rt.store.repo('enrollment').deleteWhere({ id: enrollment.id, token: enrollment.token as string });
+    const removed = await rt.writes.deleteWhere('enrollment', { id: enrollment.id, token: enrollment.token as string });
     if (removed !== 1) throw new ApiError('INVALID_ENROLLMENT_TOKEN', { message: 'the enrollment token has already been used' });
     try {
-      await rt.store.repo('authenticator').insert({ identityId: enrollment.identityId, ...values }, { now: now.toISOString() });
+      await rt.writes.insert('authenticator', { identityId: enrollment.identityId, ...values }, { now: now.toISOString() });
     } catch (err) {
       // The one-password-per-identity index: the identity got a updb authenticator some other way meanwhile.
       if (err instanceof ApiError && (err.cause as { field?: string } | undefined)?.field === 'identityId') {
@@ -286,8 +286,10 @@ async function caEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
     let name = base;
     for (let n = 2; await rt.store.repo('identity').exists({ name }); n++) name = `${base}-${n}`;
     const roleAttributes = (ca.identityRoles as string[]) ?? [];
-    await rt.store.repo('identity').insert({ name, type: 'Default', isAdmin: false, roleAttributes, ...(externalId !== undefined ? { externalId } : {}) }, { id: identityId, now });
-    if (externalId === undefined) await rt.store.repo('authenticator').insert({ identityId, method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false }, { now });
+    const values = { name, type: 'Default', isAdmin: false, roleAttributes, ...(externalId !== undefined ? { externalId } : {}) };
+    await rt.writes.insert('identity', values, { id: identityId, now });
+    const certificate = { identityId, method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false };
+    if (externalId === undefined) await rt.writes.insert('authenticator', certificate, { now });
   });
   return { data: {} };
 }

@@ -104,7 +104,7 @@ async function assertUsernameFree(rt: Runtime, username: string, field: string):
 export async function insertEnrollment(rt: Runtime, identityId: string, e: PreparedEnrollment, now: string): Promise<void> {
   const { id, method, expiresAt, username, token, jwt, caId } = e;
   try {
-    await rt.store.repo('enrollment').insert({ identityId, method, expiresAt, username, token, jwt, caId }, { id, now });
+    await rt.writes.insert('enrollment', { identityId, method, expiresAt, username, token, jwt, caId }, { id, now });
   } catch (err) {
     if (err instanceof ApiError && (err.cause as { field?: string } | undefined)?.field === 'method') {
       throw exists(e.method);
@@ -167,7 +167,7 @@ async function refreshEnrollment(rt: Runtime, ctx: Ctx) {
   const { expiresAt } = rt.validators.custom(REFRESH_BODY, await ctx.json()) as { expiresAt: string };
   const expires = futureExpiry(expiresAt, ctx.now);
   const { token, jwt } = await newToken(rt, existing.method as EnrollmentMethod, existing.identityId as string, expires);
-  await rt.store.tx(() => rt.store.repoFor(enrollment).update(existing.id, { token, jwt, expiresAt: expires.toISOString() }, ctx.now.toISOString()));
+  await rt.writes.update(enrollment.name, existing, { token, jwt, expiresAt: expires.toISOString() }, ctx.now.toISOString());
   // OpenZiti documents the create shape for this 200 (`{id, _links}`), naming the same, refreshed enrollment.
   return { data: created(enrollment, existing.id).data };
 }
@@ -196,7 +196,7 @@ async function reEnroll(rt: Runtime, ctx: Ctx) {
   const now = ctx.now.toISOString();
   await rt.store.tx(async () => {
     // The authenticator first: a updb enrollment takes over its username.
-    await rt.store.repo('authenticator').delete(authenticator.id);
+    await rt.writes.delete('authenticator', authenticator);
     await insertEnrollment(rt, identityId, prepared, now);
     await rt.apiSessions.deleteForIdentity(identityId, ctx.principal?.apiSessionId);
   });

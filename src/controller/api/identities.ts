@@ -77,7 +77,7 @@ async function createIdentity(rt: Runtime, ctx: Ctx) {
   const enrollment = enrollmentRequest && (await prepareEnrollment(rt, id, enrollmentRequest, ctx.now));
   const now = ctx.now.toISOString();
   await rt.store.tx(async () => {
-    await rt.store.repoFor(identity).insert(storedType(body), { id, now });
+    await rt.writes.insert(identity.name, storedType(body), { id, now });
     if (enrollment) await insertEnrollment(rt, id, enrollment, now);
   });
   return created(identity, id);
@@ -93,8 +93,9 @@ async function deleteIdentity(rt: Runtime, ctx: Ctx) {
       cause: { field: 'id', reason: 'the identity of a tunneler-enabled edge router', value: existing.id },
     });
   }
-  // Authenticators, enrollments and API sessions go with it (ON DELETE CASCADE), in the same transaction.
-  await rt.store.tx(() => rt.store.repoFor(identity).delete(existing.id));
+  // Authenticators, enrollments and API sessions go with it (ON DELETE CASCADE), in the same transaction; its
+  // hooks forget what the controller keeps in memory for it.
+  await rt.writes.delete(identity.name, existing);
   return { data: {} };
 }
 
@@ -107,7 +108,7 @@ async function disableIdentity(rt: Runtime, ctx: Ctx) {
   const now = ctx.now.toISOString();
   const until = durationMinutes === 0 ? null : new Date(ctx.now.getTime() + durationMinutes * 60_000).toISOString();
   await rt.store.tx(async () => {
-    await rt.store.repoFor(identity).update(existing.id, { disabledAt: now, disabledUntil: until }, now);
+    await rt.writes.update(identity.name, existing, { disabledAt: now, disabledUntil: until }, now);
     await rt.apiSessions.deleteForIdentity(existing.id);
   });
   return { data: {} };
@@ -115,7 +116,7 @@ async function disableIdentity(rt: Runtime, ctx: Ctx) {
 
 async function enableIdentity(rt: Runtime, ctx: Ctx) {
   const existing = await rt.store.repoFor(identity).get(ctx.params.id);
-  await rt.store.repoFor(identity).update(existing.id, { disabledAt: null, disabledUntil: null }, ctx.now.toISOString());
+  await rt.writes.update(identity.name, existing, { disabledAt: null, disabledUntil: null }, ctx.now.toISOString());
   return { data: {} };
 }
 

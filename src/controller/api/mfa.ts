@@ -92,7 +92,8 @@ async function initiate(rt: Runtime, ctx: Ctx) {
   if (await mfaOf(rt, identityId)) {
     throw new ApiError('MFA_EXISTS', { message: 'an MFA enrollment exists: verify it, or disable it (DELETE /current-identity/mfa) before starting again' });
   }
-  const id = await mfaRepo(rt).insert(
+  const id = await rt.writes.insert(
+    'mfa',
     { identityId, isVerified: false, secret: newTotpSecret(), recoveryCodes: newRecoveryCodes().join(',') },
     { now: ctx.now.toISOString() },
   );
@@ -133,7 +134,7 @@ async function verify(rt: Runtime, ctx: Ctx) {
   if (record.isVerified === true) throw new ApiError('MFA_EXISTS', { message: 'MFA enrollment is already complete' });
   await consumeCode(rt, record, code, { recovery: false });
   await rt.store.tx(async () => {
-    await mfaRepo(rt).update(record.id, { isVerified: true }, rt.clock().toISOString());
+    await rt.writes.update('mfa', record, { isVerified: true }, rt.clock().toISOString());
     await completeSession(rt, ctx.principal!.identityId, ctx.principal!.apiSessionId, { isMfaRequired: true });
   });
   return { data: {} };
@@ -148,7 +149,7 @@ async function disable(rt: Runtime, ctx: Ctx) {
   if (record.isVerified === true) {
     await consumeCode(rt, record, validationCode(ctx, 'disabling completed MFA'), { recovery: true });
   }
-  await mfaRepo(rt).delete(record.id);
+  await rt.writes.delete('mfa', record);
   return { data: {} };
 }
 
@@ -168,7 +169,7 @@ async function regenerateRecoveryCodes(rt: Runtime, ctx: Ctx) {
   if (record.isVerified !== true) throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', { message: 'MFA enrollment is not complete: verify it first' });
   await consumeCode(rt, record, code, { recovery: false });
   const codes = newRecoveryCodes();
-  await mfaRepo(rt).update(record.id, { recoveryCodes: codes.join(',') }, rt.clock().toISOString());
+  await rt.writes.update('mfa', record, { recoveryCodes: codes.join(',') }, rt.clock().toISOString());
   return { data: { recoveryCodes: codes } };
 }
 
@@ -183,7 +184,7 @@ function validationCode(ctx: Ctx, what: string): string {
 async function adminRemove(rt: Runtime, ctx: Ctx) {
   const identityId = ctx.params.id;
   if (!(await rt.store.repo('identity').find(identityId))) throw notFound('identity', identityId);
-  const removed = await mfaRepo(rt).deleteWhere({ identityId });
+  const removed = await rt.writes.deleteWhere('mfa', { identityId });
   if (removed === 0) throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', { message: `identity ${identityId} has no MFA enrollment` });
   return { data: {} };
 }

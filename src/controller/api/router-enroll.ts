@@ -71,15 +71,13 @@ async function storeCertificate(rt: Runtime, def: ResourceDef, existing: Row, ce
   const all: Record<string, unknown> = { ...values, isVerified: true, fingerprint: certs.client.fingerprint, unverifiedCertPem: null, unverifiedFingerprint: null };
   // Transit routers keep no certificate, only its fingerprint (as OpenZiti's fabric routers).
   if ('certPem' in def.fields) all.certPem = certs.client.chainPem;
-  const hooks = rt.hooks(def.name);
   await rt.store.tx(async () => {
     // Lock the row first (a write takes the row lock on PostgreSQL; SQLite transactions are serial), then read it
     // again: a token redeemed (or a certificate renewed) by a request racing with this one wins, this one fails.
-    await rt.store.repoFor(def).update(existing.id, {}, at);
+    await rt.writes.lockRow(def.name, existing.id, at);
     const current = await rt.store.repoFor(def).find(existing.id);
     if (!current || !stillValid(current)) throw lost();
-    await rt.store.repoFor(def).update(existing.id, all, at);
-    await hooks.afterWrite?.(rt, { verb: 'patch', values: all, existing: current, now: at, id: existing.id });
+    await rt.writes.update(def.name, current, all, at);
   });
 }
 

@@ -7,7 +7,7 @@ import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import { newId, type Row } from '../store/repository.js';
 import { withBody } from './body.js';
-import { created, insertWithHooks, listResource, updateResource, validBody } from './crud.js';
+import { created, listResource, updateResource, validBody } from './crud.js';
 import { fabricRoutes } from './fabric.js';
 import { toWire } from './present.js';
 
@@ -47,7 +47,7 @@ export async function createRouterWithEnrollment(rt: Runtime, def: ResourceDef, 
   const body = await validBody(rt, def, 'create', ctx);
   const id = newId();
   const enrollment = await routerEnrollment(rt, id, method, ctx.now);
-  await rt.store.tx(() => insertWithHooks(rt, def.name, body, { id, now: ctx.now.toISOString(), stored: { ...enrollment } }));
+  await rt.writes.insert(def.name, body, { id, now: ctx.now.toISOString(), stored: { ...enrollment } });
   return created(def, id);
 }
 
@@ -58,8 +58,8 @@ export async function mirrorEdgeRouter(rt: Runtime, edgeRouterId: string, now: s
   for (const field of SHARED_ROUTER_FIELDS) values[field] = edge[field] ?? null;
   const routers = rt.store.repoFor(routerDef);
   const existing = await routers.find(edgeRouterId);
-  if (existing) await routers.update(edgeRouterId, values, now);
-  else await routers.insert(values, { id: edgeRouterId, now });
+  if (existing) await rt.writes.update(routerDef.name, existing, values, now);
+  else await rt.writes.insert(routerDef.name, values, { id: edgeRouterId, now });
 }
 
 /** Fields no router has until it connects or enrolls: served as OpenZiti serves them for such a router. */
@@ -86,13 +86,8 @@ function canNotUpdateEdgeRouter(): ApiError {
 async function deleteRouter(rt: Runtime, ctx: Ctx) {
   const existing = await rt.store.repoFor(routerDef).get(ctx.params.id);
   const def = existing.isEdgeRouter ? resource('edge-router') : routerDef;
-  const hooks = rt.hooks(def.name);
   const row = existing.isEdgeRouter ? await rt.store.repoFor(def).get(existing.id) : existing;
-  await rt.store.tx(async () => {
-    await hooks.beforeDelete?.(rt, row);
-    await rt.store.repoFor(def).delete(row.id);
-    await hooks.afterDelete?.(rt, row);
-  });
+  await rt.writes.delete(def.name, row);
   return { data: {} };
 }
 

@@ -77,9 +77,6 @@ export const SERVICE_UPDATE_HOOKS: Record<string, WriteHooks> = {
     async afterWrite(rt, write) {
       if (write.existing && changed(write, ['roleAttributes'])) rt.client.touch([write.id], when(write));
     },
-    async afterDelete(rt, row) {
-      rt.client.forgetIdentity(row.id);
-    },
   },
   'posture-check': {
     async beforeWrite(rt, write) {

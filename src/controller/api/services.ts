@@ -216,12 +216,12 @@ async function assignServiceConfigs(rt: Runtime, ctx: Ctx) {
   if (unknown !== undefined) throw invalidField('serviceId', `no service found with id '${unknown}'`, unknown);
   await serviceConfigTypes(rt, configs.values(), 'configId', (config) => config.id);
   const now = ctx.now.toISOString();
-  const overrides = rt.store.repo('identity-service-config');
+  const overrides = 'identity-service-config';
   await rt.store.tx(async () => {
     for (const { serviceId, configId } of pairs) {
       const configTypeId = configs.get(configId)!.configTypeId as string;
-      await overrides.deleteWhere({ identityId: owner.id, serviceId, configTypeId });
-      await overrides.insert({ identityId: owner.id, serviceId, configId, configTypeId }, { now });
+      await rt.writes.deleteWhere(overrides, { identityId: owner.id, serviceId, configTypeId });
+      await rt.writes.insert(overrides, { identityId: owner.id, serviceId, configId, configTypeId }, { now });
     }
   });
   rt.client.touch([owner.id], ctx.now);
@@ -237,10 +237,9 @@ async function removeServiceConfigs(rt: Runtime, ctx: Ctx) {
   const text = await ctx.text();
   const pairs = text.trim() === '' ? [] : await pairsOf(rt, parseJson(text));
   const configs = await configsOf(rt, pairs);
-  const overrides = rt.store.repo('identity-service-config');
   await rt.store.tx(async () => {
     for (const { serviceId, configId } of pairs) {
-      await overrides.deleteWhere({ identityId: owner.id, serviceId, configTypeId: configs.get(configId)!.configTypeId as string });
+      await rt.writes.deleteWhere('identity-service-config', { identityId: owner.id, serviceId, configTypeId: configs.get(configId)!.configTypeId as string });
     }
   });
   if (pairs.length > 0) rt.client.touch([owner.id], ctx.now);

@@ -53,7 +53,7 @@ async function ownSession(rt: Runtime, ctx: Ctx): Promise<Row> {
 
 async function deleteOwnSession(rt: Runtime, ctx: Ctx) {
   const row = await ownSession(rt, ctx);
-  await rt.store.tx(() => rt.store.repoFor(session).delete(row.id));
+  await rt.writes.delete(session.name, row);
   return { data: {} };
 }
 
@@ -145,7 +145,8 @@ async function createSession(rt: Runtime, ctx: Ctx) {
     if (existing) return existing.id;
     const id = newSessionId();
     const tokenHash = hashToken(await sessionToken(rt, { id, serviceId, apiSessionId, identityId, type }, ctx.now));
-    await repo.insert({ apiSessionId, identityId, serviceId, type, servicePolicies, tags: body.tags ?? {}, tokenHash }, { id, now });
+    const values = { apiSessionId, identityId, serviceId, type, servicePolicies, tags: body.tags ?? {}, tokenHash };
+    await rt.writes.insert(session.name, values, { id, now });
     return id;
   });
   // RS256 is deterministic: for a new session this is the very token whose hash was stored. For a session asked for
@@ -167,7 +168,7 @@ async function endUnpermittedSessions(rt: Runtime, where: Where): Promise<void> 
   for (const row of rows) byIdentity.set(row.identityId as string, [...(byIdentity.get(row.identityId as string) ?? []), row]);
   for (const [identityId, sessions] of byIdentity) {
     const permissions = await permissionsOf(rt, identityId, [...new Set(sessions.map((s) => s.serviceId as string))]);
-    for (const s of sessions) if (!permissions.get(s.serviceId as string)?.includes(s.type as Permission)) await repo.delete(s.id);
+    for (const s of sessions) if (!permissions.get(s.serviceId as string)?.includes(s.type as Permission)) await rt.writes.delete(session.name, s);
   }
 }
 

@@ -144,10 +144,10 @@ async function tokenEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const issued = csr === undefined ? undefined : csrStep('clientCsr', () => issue(csr));
   const now = ctx.now.toISOString();
   await rt.store.tx(async () => {
-    await rt.store.repoFor(identity).insert(values, { id, now });
+    await rt.writes.insert(identity.name, values, { id, now });
     if (!issued) return;
     const authenticator = { identityId: id, method: 'cert', certPem: issued.chainPem, fingerprint: issued.fingerprint };
-    await rt.store.repo('authenticator').insert({ ...authenticator, isIssuedByNetwork: true }, { now });
+    await rt.writes.insert('authenticator', { ...authenticator, isIssuedByNetwork: true }, { now });
   });
   return { data: issued ? { cert: issued.chainPem, ca: rt.pki.caBundlePem } : {} };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { invalidField } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
+import { type IdentityTrace, tracesOf } from '../model/traces.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 
@@ -19,36 +20,6 @@ const TRACE_SPEC_SCHEMA = {
   },
   additionalProperties: false,
 };
-
-/** A trace being recorded for an identity: what `PUT /identities/{id}/trace` accepted. */
-export interface IdentityTrace {
-  traceId: string;
-  channels: string[];
-  until: Date;
-}
-
-/**
- * Traces by identity, per controller, in memory as OpenZiti's trace manager keeps them (a trace is a debugging aid
- * that ends by itself; it does not survive a restart there either). With no data plane here nothing produces
- * trace events yet: the spec is validated, recorded, logged and answered exactly as OpenZiti answers it.
- */
-const traces = new WeakMap<Runtime, Map<string, IdentityTrace>>();
-
-function tracesOf(rt: Runtime): Map<string, IdentityTrace> {
-  let map = traces.get(rt);
-  if (!map) traces.set(rt, (map = new Map()));
-  return map;
-}
-
-/** The identity's trace, if one is recorded and has not run out. */
-export function activeTrace(rt: Runtime, identityId: string, now: Date = rt.clock()): IdentityTrace | undefined {
-  const trace = tracesOf(rt).get(identityId);
-  if (trace && trace.until.getTime() <= now.getTime()) {
-    tracesOf(rt).delete(identityId);
-    return undefined;
-  }
-  return trace;
-}
 
 export function tracingRoutes(rt: Runtime): Route[] {
   return [{ method: 'PUT', path: '/identities/{id}/trace', api: 'management', access: 'admin', handler: (ctx) => updateTracing(rt, ctx) }];

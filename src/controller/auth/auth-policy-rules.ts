@@ -71,7 +71,7 @@ export async function lockoutAfterFailure(rt: Runtime, identityId: string, now: 
   const minutes = policy!.primary.updb.lockoutDurationMinutes;
   const disabledUntil = minutes > 0 ? new Date(now.getTime() + minutes * 60_000).toISOString() : null;
   // Not an administrator's change: updatedAt stays; the identity's sessions stop at the next request (disabled).
-  await rt.store.repo('identity').update(identity.id, { disabledAt: now.toISOString(), disabledUntil }, identity.updatedAt);
+  await rt.writes.update('identity', identity, { disabledAt: now.toISOString(), disabledUntil }, identity.updatedAt);
   rt.loginThrottle.succeeded(identity.id);
   rt.log(`identity ${identity.id} locked out after ${failures.consecutive} failed passwords${disabledUntil ? ` until ${disabledUntil}` : ''}`);
 }

@@ -81,13 +81,13 @@ export async function consumeCode(rt: Runtime, record: Row, code: string, opts: 
       const index = matchRecoveryCode(code, codes);
       if (index >= 0) {
         const left = codes.filter((_, i) => i !== index);
-        await mfaRepo(rt).update(current.id, { recoveryCodes: left.join(',') }, now.toISOString());
+        await rt.writes.update('mfa', current, { recoveryCodes: left.join(',') }, now.toISOString());
         return 'recovery';
       }
     } else {
       const step = totpStep(current.secret as string, code, now, Number(current.lastTimeStep ?? 0));
       if (step !== undefined) {
-        await mfaRepo(rt).update(current.id, { lastTimeStep: step }, current.updatedAt);
+        await rt.writes.update('mfa', current, { lastTimeStep: step }, current.updatedAt);
         return 'totp';
       }
     }
@@ -157,6 +157,6 @@ export async function mfaEnabledOf(rt: Runtime, identityIds: string[]): Promise<
 /** Marks the session as having passed MFA now, the time MFA posture checks count their timeout from. */
 export async function completeSession(rt: Runtime, identityId: string, apiSessionId: string, fields: Record<string, unknown> = {}): Promise<void> {
   const at = rt.clock();
-  await rt.store.repo('api-session').update(apiSessionId, { ...fields, isMfaComplete: true }, at.toISOString());
+  await rt.writes.update('api-session', apiSessionId, { ...fields, isMfaComplete: true }, at.toISOString());
   recordMfaPassed(rt, identityId, apiSessionId, at);
 }

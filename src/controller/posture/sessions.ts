@@ -38,7 +38,7 @@ export async function endFailingPostureSessions(rt: Runtime, where: Where, now: 
   let count = 0;
   for (const row of rows) {
     if (await passes(row)) continue;
-    await repo.delete(row.id);
+    await rt.writes.delete(session.name, row);
     ended.add(row.identityId as string);
     count++;
   }
