@@ -30,22 +30,10 @@ import { databaseRoutes } from './api/database.js';
 import { tracingRoutes } from './api/tracing.js';
 import { serviceBehaviour } from './api/services.js';
 import { toWire } from './api/present.js';
+import type { ResourceBehaviour } from './model/behaviour.js';
 import type { Presenter, Runtime, WriteHooks } from './runtime.js';
 import type { ApiName, Route } from './server/types.js';
 import type { Row } from './store/repository.js';
-
-/**
- * What a resource does beyond its catalogue entry, registered once here: routes that take over or add to the
- * generic ones, write hooks, and a presenter for computed read fields. A resource may register several (each
- * adds its hooks). A resource with none of these needs no behaviour at all: its catalogue entry is enough.
- */
-export interface ResourceBehaviour {
-  resource: string;
-  routes?(rt: Runtime): Route[];
-  /** Run inside the transaction of the generic create, replace, patch and delete. */
-  hooks?: WriteHooks;
-  present?: Presenter;
-}
 
 export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   identityBehaviour,

@@ -8,7 +8,7 @@ import { ApiError, notFound } from '../../protocol/errors.js';
 import { commonNameSubject } from '../../protocol/csr.js';
 import { resource } from '../../resources/index.js';
 import { acceptCsr, csrStep, issueClientCert } from '../pki/issue.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import { newId, type Row } from '../store/repository.js';

@@ -5,7 +5,7 @@ import { ApiError, invalidField } from '../../protocol/errors.js';
 import { authPolicy } from '../../resources/auth-policy.js';
 import type { FieldType } from '../../resources/types.js';
 import type { AuthPolicyShape } from '../auth/auth-policy-rules.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import type { Runtime, Write } from '../runtime.js';
 import type { Row } from '../store/repository.js';
 

@@ -8,7 +8,7 @@ import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { checkPasswordRules } from '../auth/auth-policy-rules.js';
 import { created, listResource, validBody } from './crud.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 
 const authenticator = resource('authenticator');
 

@@ -6,7 +6,7 @@ import { sha1FingerprintOfDer } from '../pki/fingerprint.js';
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
 import { normalizeExternalIdClaim, storedClaim } from '../pki/external-id.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';

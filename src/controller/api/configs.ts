@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { ApiError, invalidField, renderValue } from '../../protocol/errors.js';
 import { checkData as checkAgainst, compilable, configSchemaAjv } from '../../protocol/config-data.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import type { Runtime, Write } from '../runtime.js';
 import { LruCache } from '../store/driver.js';
 

@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { CLIENT_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import { resource } from '../../resources/index.js';
 import { sha1FingerprintHex } from '../pki/fingerprint.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';

@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { entityRef, toWire } from './present.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import { sessionCertFlags } from './cert-extend.js';
 
 const apiSession = resource('api-session');

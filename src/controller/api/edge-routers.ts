@@ -1,6 +1,6 @@
 import { invalidField } from '../../protocol/errors.js';
 import { resource } from '../../resources/index.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';

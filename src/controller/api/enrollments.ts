@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, invalidField } from '../../protocol/errors.js';
 import type { Runtime } from '../runtime.js';
 import { newId } from '../store/repository.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import { resource } from '../../resources/index.js';
 import { entityRef, toWire } from './present.js';
 import type { EnrollmentMethod } from '../pki/enrollment-jwt.js';

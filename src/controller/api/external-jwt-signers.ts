@@ -7,7 +7,7 @@ import { parseQuery } from '../../protocol/zitiql/index.js';
 import { CLIENT_VIEW_FIELDS } from '../../resources/external-jwt-signer.js';
 import { resource } from '../../resources/index.js';
 import type { AuthPolicyShape } from '../auth/auth-policy-rules.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import type { Runtime, Write } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';

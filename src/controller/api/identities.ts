@@ -9,7 +9,7 @@ import { created, updateResource, validBody } from './crud.js';
 import { insertEnrollment, parseEnrollmentRequest, prepareEnrollment } from './enrollments.js';
 import { entityRef, toWire } from './present.js';
 import { newId } from '../store/repository.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 
 const identity = resource('identity');
 const identityType = resource('identity-type');

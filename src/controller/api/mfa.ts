@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { ApiError, notFound } from '../../protocol/errors.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import type { Runtime } from '../runtime.js';
 import { headerOf } from '../server/auth-stage.js';
 import type { Ctx, Route } from '../server/types.js';

@@ -1,5 +1,5 @@
 import { resource, type ResourceDef } from '../../resources/index.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import type { Runtime } from '../runtime.js';
 import type { Row } from '../store/repository.js';
 import { toWire } from './present.js';

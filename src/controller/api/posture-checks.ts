@@ -2,7 +2,7 @@ import { invalidField } from '../../protocol/errors.js';
 import { semverRangeError } from '../../protocol/semver-range.js';
 import { postureCheck } from '../../resources/posture-check.js';
 import type { FieldDef } from '../../resources/types.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import type { Runtime, Write } from '../runtime.js';
 import type { Row } from '../store/repository.js';
 import { toWire } from './present.js';

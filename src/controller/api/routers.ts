@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../protocol/errors.js';
 import { resource, type ResourceDef } from '../../resources/index.js';
 import type { EnrollmentMethod } from '../pki/enrollment-jwt.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import { newId, type Row } from '../store/repository.js';

@@ -4,7 +4,7 @@ import { ApiError, invalidField, notFound } from '../../protocol/errors.js';
 import { hashToken, newSessionId } from '../auth/api-sessions.js';
 import { sha1FingerprintHex } from '../pki/fingerprint.js';
 import { resource, type ResourceDef } from '../../resources/index.js';
-import type { ResourceBehaviour } from '../registry.js';
+import type { ResourceBehaviour } from '../model/behaviour.js';
 import type { Runtime, WriteHooks } from '../runtime.js';
 import type { Ctx, Route } from '../server/types.js';
 import type { Row, Where } from '../store/repository.js';
