@@ -5,7 +5,8 @@ import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../console/errors.js';
 import { ExtJwtError, validateExtJwt, type ExtJwtSignerKeys } from '../../protocol/ext-jwt.js';
-import { JwksCache } from '../../protocol/jwks.js';
+import { loadUndici } from '../../client/undici.js';
+import { boundedFetch, JwksCache } from '../../protocol/jwks.js';
 import { externalJwtSigner } from '../../resources/external-jwt-signer.js';
 import { identity as identityDef } from '../../resources/identity.js';
 import type { Deps } from '../deps.js';
@@ -68,7 +69,7 @@ export async function runSignerTest(opts: SignerTestOptions, deps: Deps): Promis
   const keys: ExtJwtSignerKeys = { ...signer, certPem: signer.certPem || null, jwksEndpoint: signer.jwksEndpoint || null };
   let subject: string;
   try {
-    ({ subject } = await validateExtJwt(token, keys, { jwks: new JwksCache(), now: opts.now ?? new Date() }));
+    ({ subject } = await validateExtJwt(token, keys, { jwks: new JwksCache({ fetch: boundedFetch(loadUndici) }), now: opts.now ?? new Date() }));
   } catch (err) {
     if (!(err instanceof ExtJwtError)) throw err;
     for (const step of ORDER.slice(0, ORDER.indexOf(err.step))) if (step !== 'keys') report(`ok    ${STEP_TITLES[step]}`);

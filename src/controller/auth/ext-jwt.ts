@@ -6,7 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../protocol/errors.js';
 import { ExtJwtError, peekJwt, validateExtJwt } from '../../protocol/ext-jwt.js';
 import type { ExtJwtSignerKeys, ValidatedExtJwt } from '../../protocol/ext-jwt.js';
-import { JwksCache, type JwksOptions } from '../../protocol/jwks.js';
+import { commonJs } from '../../protocol/commonjs.js';
+import { boundedFetch, JwksCache, type JwksOptions } from '../../protocol/jwks.js';
 import type { Runtime } from '../runtime.js';
 import { bearerOf } from '../server/auth-stage.js';
 import { addressKey } from '../server/listener.js';
@@ -25,15 +26,18 @@ export type SessionOwner = Pick<Principal, 'identityId' | 'token'>;
 /** One key-set cache per controller (the runtime is the controller's). */
 const caches = new WeakMap<Runtime, JwksCache>();
 
+/** Key sets are fetched with undici itself, loaded on the first fetch: the controller never imports the CLI's client. */
+const fetchKeySet = boundedFetch(async () => commonJs(await import('undici')));
+
 function jwksCacheOf(rt: Runtime): JwksCache {
   let cache = caches.get(rt);
-  if (!cache) caches.set(rt, (cache = new JwksCache()));
+  if (!cache) caches.set(rt, (cache = new JwksCache({ fetch: fetchKeySet })));
   return cache;
 }
 
 /** Replaces a controller's key-set cache with one of other limits (tests: a short interval, a clock of their own). */
 export function configureJwks(rt: Runtime, options: Partial<JwksOptions>): JwksCache {
-  const cache = new JwksCache(options);
+  const cache = new JwksCache({ fetch: fetchKeySet, ...options });
   caches.set(rt, cache);
   return cache;
 }
