@@ -1,5 +1,6 @@
 import { CATALOGUE, type ResourceDef } from '../resources/index.js';
-import { accessibleServices, accessRoutes, permissionsOf } from './routes/client/access.js';
+import { accessibleServices, permissionsOf } from './model/access.js';
+import { accessRoutes } from './routes/client/access.js';
 import { postureDataRoutes } from './routes/management/posture-data.js';
 import { postureResponseRoutes } from './routes/client/posture-responses.js';
 import { SERVICE_UPDATE_HOOKS, serviceUpdateRoutes } from './routes/client/service-updates.js';

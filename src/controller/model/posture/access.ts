@@ -1,12 +1,10 @@
 import { postureCheck } from '../../../resources/posture-check.js';
-import { identityServicePolicies } from '../../routes/client/access.js';
+import { identityServicePolicies, type Permission } from '../access.js';
 import { toWire } from '../present.js';
 import type { ApiSessionPosture } from '../../client-state.js';
 import type { Runtime } from '../../runtime.js';
 import type { Row } from '../../store/repository.js';
 import { evaluateCheck, type CheckOutcome } from './evaluate.js';
-
-export type Permission = 'Dial' | 'Bind';
 
 /** A policy's posture for one API session: passing when every check it requires passes (none: passing). */
 export interface PolicyPosture {

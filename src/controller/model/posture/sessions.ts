@@ -2,7 +2,8 @@ import { resource } from '../../../resources/index.js';
 import type { Runtime, WriteHooks } from '../../runtime.js';
 import type { Row, Where } from '../../store/repository.js';
 import { updatesAny } from '../write-changes.js';
-import { grantingPolicies, policiesPosture, type Permission } from './access.js';
+import type { Permission } from '../access.js';
+import { grantingPolicies, policiesPosture } from './access.js';
 
 const session = resource('session');
 

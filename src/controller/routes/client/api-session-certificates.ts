@@ -12,7 +12,7 @@ import type { ResourceBehaviour } from '../../model/behaviour.js';
 import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
 import { newId, type Row } from '../../store/repository.js';
-import { enrollBody } from '../enrollment/enroll.js';
+import { enrollBody } from '../enrollment/body.js';
 import { listResource } from '../kit/crud.js';
 import { toWire } from '../../model/present.js';
 

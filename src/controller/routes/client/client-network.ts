@@ -5,7 +5,7 @@ import { ApiError } from '../../../protocol/errors.js';
 import { resource } from '../../../resources/index.js';
 import type { Runtime } from '../../runtime.js';
 import type { Ctx, Handler, Route } from '../../server/types.js';
-import { edgeRoutersFor, permissionsOnService } from './access.js';
+import { edgeRoutersFor, permissionsOnService } from '../../model/access.js';
 import { listMeta } from '../kit/crud.js';
 import { toWire } from '../../model/present.js';
 import { listParams } from '../kit/query.js';

@@ -8,9 +8,9 @@ import type { ResourceBehaviour } from '../../model/behaviour.js';
 import type { Runtime, WriteHooks } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
 import type { Row, Where } from '../../store/repository.js';
-import { edgeRoutersFor, permissionsOf, permissionsOnService } from './access.js';
+import { edgeRoutersFor, permissionsOf, permissionsOnService, type Permission } from '../../model/access.js';
 import { listResource } from '../kit/crud.js';
-import { grantingPolicies, policiesPosture, type Permission } from '../../model/posture/access.js';
+import { grantingPolicies, policiesPosture } from '../../model/posture/access.js';
 import { entityRef, toWire } from '../../model/present.js';
 import { updatesAny } from '../../model/write-changes.js';
 

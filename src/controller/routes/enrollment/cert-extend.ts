@@ -8,7 +8,7 @@ import { acceptCsr, csrStep, identitySpiffeId, issueClientCert } from '../../pki
 import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
-import { enrollBody } from './enroll.js';
+import { enrollBody } from './body.js';
 
 const EXTEND_BODY = { type: 'object', properties: {}, additionalProperties: false };
 

@@ -14,7 +14,7 @@ import type { Runtime } from '../../runtime.js';
 import type { Ctx, Reply, Route } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
 import { peerCertificate } from './cert-auth.js';
-import { enrollBody } from './enroll.js';
+import { enrollBody } from './body.js';
 
 const EDGE = resource('edge-router');
 const TRANSIT = resource('transit-router');

@@ -14,7 +14,7 @@ import type { Runtime } from '../../runtime.js';
 import { bearerOf, headerOf } from '../../server/auth-stage.js';
 import type { Ctx, Reply, Route } from '../../server/types.js';
 import { newId, type Row } from '../../store/repository.js';
-import { enrollBody } from './enroll.js';
+import { enrollBody } from './body.js';
 
 const identity = resource('identity');
 

@@ -7,7 +7,8 @@ import { parseJson } from '../../server/body.js';
 import type { Row, Scope } from '../../store/repository.js';
 import { deleteResource, listMeta, updateResource } from '../kit/crud.js';
 import { toWire } from '../../model/present.js';
-import { servicePostureQueries, type Permission } from '../../model/posture/access.js';
+import type { Permission } from '../../model/access.js';
+import { servicePostureQueries } from '../../model/posture/access.js';
 import { listParams } from '../kit/query.js';
 
 const service = resource('service');
