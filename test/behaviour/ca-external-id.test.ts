@@ -135,7 +135,7 @@ for (const store of storesUnderTest()) {
       const alice = await identity('emp-1001');
       const cert = leaf(files, '/CN=anything', 'URI:urn:employee:emp-1001');
       const found = await resolveCertificate(t.app.runtime, cert, new Date());
-      assert.equal(found.identity.id, alice);
+      assert.equal(found.subject.identity.id, alice);
       assert.equal(found.authenticator.identityId, alice);
       // Nobody has the id a certificate names: refused, even though the CA is trusted.
       await assert.rejects(resolveCertificate(t.app.runtime, leaf(files, '/CN=x', 'URI:urn:employee:emp-9999'), new Date()), /no identity has the externalId/);

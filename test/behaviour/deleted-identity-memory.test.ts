@@ -31,7 +31,8 @@ for (const store of storesUnderTest()) {
       });
       rt.client.touch([id], LATER);
       rt.loginThrottle.failed('127.0.0.1', `user-of-${id}`, id);
-      const traced = await t.admin.request('PUT', `/identities/${id}/trace`, { json: { enabled: true, duration: '1h' } });
+      const trace = { enabled: true, duration: '1h' };
+      const traced = await t.admin.request('PUT', `/identities/${id}/trace`, { json: trace });
       assert.equal(traced.status, 200);
       assert.ok(rt.client.peekPosture(id) && activeTrace(rt, id), 'the memory is filled before the delete');
     }
@@ -68,7 +69,8 @@ for (const store of storesUnderTest()) {
     it('PATCH /edge-routers/{id} turning the tunneler off', async () => {
       const id = await create('/edge-routers', { name: 'forgotten-er-2', isTunnelerEnabled: true });
       await remember(id);
-      assert.equal((await t.admin.request('PATCH', `/edge-routers/${id}`, { json: { isTunnelerEnabled: false } })).status, 200);
+      const off = await t.admin.request('PATCH', `/edge-routers/${id}`, { json: { isTunnelerEnabled: false } });
+      assert.equal(off.status, 200);
       assertForgotten(id);
     });
 

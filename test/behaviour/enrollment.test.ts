@@ -314,10 +314,10 @@ for (const store of storesUnderTest()) {
       const leaf = new X509Certificate(res.body.data.cert);
       const rt = t.app.runtime;
       const now = new Date();
-      assert.equal((await resolveCertificate(rt, leaf.raw, now)).identity.id, id);
+      assert.equal((await resolveCertificate(rt, leaf.raw, now)).subject.identity.id, id);
       // The default policy allows expired certificates, as OpenZiti's does.
       const past = new Date(Date.parse(leaf.validTo) + 86_400_000);
-      assert.equal((await resolveCertificate(rt, leaf.raw, past)).identity.id, id);
+      assert.equal((await resolveCertificate(rt, leaf.raw, past)).subject.identity.id, id);
       const policy = (allowed: boolean, allowExpiredCerts: boolean) => ({
         name: `cert-${allowed}-${allowExpiredCerts}-${Math.random()}`,
         primary: { cert: { allowed, allowExpiredCerts }, updb: { allowed: true, minPasswordLength: 5, requireSpecialChar: false, requireNumberChar: false, requireMixedCase: false, maxAttempts: 0, lockoutDurationMinutes: 0 }, extJwt: { allowed: false, allowedSigners: [] } },
@@ -325,7 +325,7 @@ for (const store of storesUnderTest()) {
       });
       const strict = await rt.writes.insert('auth-policy', policy(true, false), { now: now.toISOString() });
       await rt.writes.update('identity', id, { authPolicyId: strict }, now.toISOString());
-      assert.equal((await resolveCertificate(rt, leaf.raw, now)).identity.id, id);
+      assert.equal((await resolveCertificate(rt, leaf.raw, now)).subject.identity.id, id);
       await assert.rejects(resolveCertificate(rt, leaf.raw, past), /outside its validity/);
       const none = await rt.writes.insert('auth-policy', policy(false, true), { now: now.toISOString() });
       await rt.writes.update('identity', id, { authPolicyId: none }, now.toISOString());

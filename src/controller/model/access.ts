@@ -19,13 +19,29 @@ export async function permissionsOf(rt: Runtime, identityId: string, serviceIds:
   return new Map(serviceIds.map((id) => [id, [...(bindable.has(id) ? ['Bind' as const] : []), ...(dialable.has(id) ? ['Dial' as const] : [])]]));
 }
 
+/** What an identity may do with one service, and the service policies that grant each permission (sorted). */
+export interface ServiceAccess {
+  permissions: Permission[];
+  granting: Record<Permission, string[]>;
+}
+
 /**
- * The identity's permissions on one service, none when the service does not exist: to a client, a service it may
- * not use is as unknown as one that does not exist (404 either way).
+ * The identity's access to one service, none when the service does not exist: to a client, a service it may not
+ * use is as unknown as one that does not exist (404 either way). The identity's policies and the service's are each
+ * read once, for both permissions and the policies behind them (what a session create needs).
  */
-export async function permissionsOnService(rt: Runtime, identityId: string, serviceId: string): Promise<Permission[]> {
-  const granted = (await permissionsOf(rt, identityId, [serviceId])).get(serviceId) ?? [];
-  return granted.length > 0 && (await rt.store.repo('service').exists({ id: serviceId })) ? granted : [];
+export async function accessToService(rt: Runtime, identityId: string, serviceId: string): Promise<ServiceAccess> {
+  const [{ dial, bind }, byService] = await Promise.all([
+    identityServicePolicies(rt, identityId),
+    rt.store.roleIndex('service-policy', 'serviceRoles').policiesSelecting(serviceId),
+  ]);
+  const selecting = new Set(byService);
+  const granted = (policies: string[]) => policies.filter((id) => selecting.has(id)).sort();
+  const granting = { Dial: granted(dial), Bind: granted(bind) };
+  const permissions = (['Bind', 'Dial'] as const).filter((p) => granting[p].length > 0);
+  const none = { permissions: [], granting: { Dial: [], Bind: [] } };
+  const exists = permissions.length > 0 && (await rt.store.repo('service').exists({ id: serviceId }));
+  return exists ? { permissions, granting } : none;
 }
 
 /** The services an identity may dial or bind, as a list scope. */

@@ -25,6 +25,15 @@ export interface AuthPolicyShape {
   secondary: { requireTotp: boolean; requireExtJwtSigner: string | null };
 }
 
+/**
+ * Who is logging in and the auth policy they are under: each login method reads the policy once, and every later
+ * step of the login (MFA required, a secondary token owed) is given it rather than reading it again.
+ */
+export interface LoginSubject {
+  identity: Row;
+  policy: AuthPolicyShape | undefined;
+}
+
 /** The policy an identity is under; an identity without one (never: the reference is required) is under `default`. */
 export async function policyOfIdentity(rt: Runtime, identity: Row): Promise<AuthPolicyShape | undefined> {
   const row = await rt.store.repo('auth-policy').find(((identity.authPolicyId as string | null) ?? 'default') || 'default');

@@ -15,7 +15,7 @@ import { LOGIN_EXTRAS_SCHEMA } from '../../server/limits.js';
 import type { Ctx, Principal, Route } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
 import { keptUntilWritten } from '../../store/kept-until-written.js';
-import { allowsSigner, policyOfIdentity } from './auth-policy-rules.js';
+import { allowsSigner, policyOfIdentity, type LoginSubject } from './auth-policy-rules.js';
 import { isDisabled } from '../../auth/identity-state.js';
 
 const EXTRAS_BODY = { type: 'object', properties: { ...LOGIN_EXTRAS_SCHEMA }, additionalProperties: false };
@@ -83,7 +83,7 @@ function refuse(rt: Runtime, why: string): never {
  * `allowedSigners` when it lists any). Every failure is the same 401 INVALID_AUTH, and counts on the login throttle
  * (per address, and per issuer and subject as the "username").
  */
-export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ identity: Row; authenticatorId: string; body: Record<string, unknown> }> {
+export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ subject: LoginSubject; authenticatorId: string; body: Record<string, unknown> }> {
   const text = await ctx.text();
   const body = rt.validators.custom(EXTRAS_BODY, text.trim() === '' ? {} : await ctx.json());
   const token = bearerOf(ctx.req);
@@ -100,9 +100,10 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ identity: Ro
     const { subject } = await validateSignerToken(rt, token, signer, ctx.now);
     const identity = await identityNamed(rt, signer, subject, ctx.now);
     if (!identity) refuse(rt, `the signer ${signer.name}'s token names no enabled identity (${subject})`);
-    if (!allowsSigner(await policyOfIdentity(rt, identity), signer.id)) refuse(rt, `the auth policy of ${identity.name} does not allow ext-jwt with the signer ${signer.name}`);
+    const policy = await policyOfIdentity(rt, identity);
+    if (!allowsSigner(policy, signer.id)) refuse(rt, `the auth policy of ${identity.name} does not allow ext-jwt with the signer ${signer.name}`);
     rt.loginThrottle.succeeded(identity.id);
-    return { identity, authenticatorId: signer.id, body };
+    return { subject: { identity, policy }, authenticatorId: signer.id, body };
   } catch (err) {
     if (err instanceof ExtJwtError) {
       rt.log(`ext-jwt authentication refused: ${err.step}: ${err.message}`);
@@ -170,11 +171,13 @@ interface Owed {
   identity: Row;
 }
 
-async function owedSigner(rt: Runtime, identityId: string): Promise<Owed | undefined> {
+/** `known`: the identity and its policy as a login just read them (nothing is read again). */
+async function owedSigner(rt: Runtime, identityId: string, known?: LoginSubject): Promise<Owed | undefined> {
   if (!(await anyPolicyRequiresExtJwt(rt))) return undefined;
-  const identity = await rt.store.repo('identity').find(identityId);
+  const identity = known?.identity ?? (await rt.store.repo('identity').find(identityId));
   if (!identity) return undefined;
-  const signerId = (await policyOfIdentity(rt, identity))?.secondary?.requireExtJwtSigner;
+  const policy = known ? known.policy : await policyOfIdentity(rt, identity);
+  const signerId = policy?.secondary?.requireExtJwtSigner;
   if (!signerId) return undefined;
   const signer = await rt.store.repo('external-jwt-signer').find(signerId);
   // The policy's reference is checked on write and a referenced signer cannot be deleted: a missing one is a
@@ -188,8 +191,8 @@ async function owedSigner(rt: Runtime, identityId: string): Promise<Owed | undef
  * where to get one (the signer's externalAuthUrl, clientId, scopes). Empty when nothing is owed, or the current
  * request carries a valid token.
  */
-async function extJwtAuthQueries(rt: Runtime, req: IncomingMessage, principal: SessionOwner, now: Date): Promise<Record<string, unknown>[]> {
-  const owed = await owedSigner(rt, principal.identityId);
+async function extJwtAuthQueries(rt: Runtime, req: IncomingMessage, principal: SessionOwner, now: Date, known?: LoginSubject): Promise<Record<string, unknown>[]> {
+  const owed = await owedSigner(rt, principal.identityId, known);
   if (!owed) return [];
   try {
     await checkSecondary(rt, req, principal, owed, now);
@@ -211,8 +214,14 @@ async function extJwtAuthQueries(rt: Runtime, req: IncomingMessage, principal: S
 }
 
 /** A session read model with the EXT-JWT authQuery added while the session owes the secondary token. */
-export async function withExtJwtQueries(rt: Runtime, ctx: Ctx, session: Record<string, unknown>, principal: SessionOwner | undefined = ctx.principal): Promise<Record<string, unknown>> {
+export async function withExtJwtQueries(
+  rt: Runtime,
+  ctx: Ctx,
+  session: Record<string, unknown>,
+  principal: SessionOwner | undefined = ctx.principal,
+  known?: LoginSubject,
+): Promise<Record<string, unknown>> {
   if (!principal) return session;
-  const queries = await extJwtAuthQueries(rt, ctx.req, principal, ctx.now);
+  const queries = await extJwtAuthQueries(rt, ctx.req, principal, ctx.now, known);
   return queries.length === 0 ? session : { ...session, authQueries: [...((session.authQueries as unknown[]) ?? []), ...queries] };
 }

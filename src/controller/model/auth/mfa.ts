@@ -3,7 +3,7 @@ import type { Runtime } from '../../runtime.js';
 import type { Row } from '../../store/repository.js';
 import { recordMfaPassed } from '../posture/access.js';
 import { keptUntilWritten } from '../../store/kept-until-written.js';
-import { policyOfIdentity } from './auth-policy-rules.js';
+import type { LoginSubject } from './auth-policy-rules.js';
 import { ThrottledError, TokenBuckets, type BucketOptions } from '../../auth/throttle.js';
 import { looksLikeTotp, matchRecoveryCode, totpStep } from '../../auth/totp.js';
 
@@ -106,10 +106,9 @@ export function recoveryCodesOf(record: Row): string[] {
  * Whether a session of this identity must pass TOTP before it is fully authenticated: when the identity has
  * completed MFA enrollment, or its auth policy says `secondary.requireTotp`.
  */
-export async function totpRequired(rt: Runtime, identity: Row): Promise<boolean> {
-  const record = await mfaOf(rt, identity.id);
-  if (record?.isVerified === true) return true;
-  return (await policyOfIdentity(rt, identity))?.secondary.requireTotp === true;
+export async function totpRequired(rt: Runtime, { identity, policy }: LoginSubject): Promise<boolean> {
+  if (policy?.secondary.requireTotp === true) return true;
+  return (await mfaOf(rt, identity.id))?.isVerified === true;
 }
 
 /** OpenZiti's auth query for TOTP: where and how the client completes the session. */

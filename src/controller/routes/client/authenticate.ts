@@ -1,6 +1,6 @@
 import { ApiError, invalidField } from '../../../protocol/errors.js';
 import { password, username } from '../../../resources/common.js';
-import { lockoutAfterFailure, policyOfIdentity } from '../../model/auth/auth-policy-rules.js';
+import { lockoutAfterFailure, policyOfIdentity, type LoginSubject } from '../../model/auth/auth-policy-rules.js';
 import { extJwtLogin, withExtJwtQueries } from '../../model/auth/ext-jwt.js';
 import { isDisabled } from '../../auth/identity-state.js';
 import { totpRequired } from '../../model/auth/mfa.js';
@@ -41,8 +41,8 @@ async function authenticate(rt: Runtime, ctx: Ctx) {
   if (method === null || method === '') throw invalidField('method', 'method in query is required (password, cert or ext-jwt)', '');
   if (method === 'cert') return certAuthenticate(rt, ctx);
   if (method === 'ext-jwt') {
-    const { identity, authenticatorId, body } = await extJwtLogin(rt, ctx);
-    return startSession(rt, ctx, identity, authenticatorId, body);
+    const { subject, authenticatorId, body } = await extJwtLogin(rt, ctx);
+    return startSession(rt, ctx, subject, authenticatorId, body);
   }
   if (method !== 'password') throw invalidField('method', 'method must be one of password, cert, ext-jwt', method);
   const body = rt.validators.custom(PASSWORD_BODY, await ctx.json());
@@ -52,28 +52,32 @@ async function authenticate(rt: Runtime, ctx: Ctx) {
   const credential = await store.repo('authenticator').findOne({ method: 'updb', username: body.username as string });
   const ok = await rt.passwordChecks.run(() => rt.passwords.verify(body.password as string, credential?.password as string | undefined));
   const identity = ok && credential ? await store.repo('identity').get(credential.identityId as string) : undefined;
-  const allowed = identity ? (await policyOfIdentity(rt, identity))?.primary.updb.allowed === true : false;
-  if (!identity || !credential || isDisabled(identity, ctx.now) || !allowed) {
+  const policy = identity ? await policyOfIdentity(rt, identity) : undefined;
+  if (!identity || !credential || isDisabled(identity, ctx.now) || policy?.primary.updb.allowed !== true) {
     rt.loginThrottle.failed(client, body.username as string, credential?.identityId as string | undefined);
     if (!ok && credential) await lockoutAfterFailure(rt, credential.identityId as string, ctx.now);
     throw INVALID_AUTH();
   }
   rt.loginThrottle.succeeded(identity.id);
-  return startSession(rt, ctx, identity, credential.id, body);
+  return startSession(rt, ctx, { identity, policy }, credential.id, body);
 }
 
 /** `method=cert`: the TLS client certificate is the credential; the body (envInfo, sdkInfo, configTypes) is optional. */
 async function certAuthenticate(rt: Runtime, ctx: Ctx) {
   const text = await ctx.text();
   const body = rt.validators.custom(CERT_BODY, text.trim() === '' ? {} : await ctx.json());
-  const { identity, authenticator } = await resolveCertificate(rt, peerCertificate(ctx), ctx.now);
-  return startSession(rt, ctx, identity, authenticator.id, body);
+  const { subject, authenticator } = await resolveCertificate(rt, peerCertificate(ctx), ctx.now);
+  return startSession(rt, ctx, subject, authenticator.id, body);
 }
 
-/** Opens the API session of an authenticated identity and records what the client reports about itself. */
-async function startSession(rt: Runtime, ctx: Ctx, identity: Row, authenticatorId: string, body: Record<string, unknown>) {
+/**
+ * Opens the API session of an authenticated identity and records what the client reports about itself. The
+ * identity and its auth policy are what the login read: MFA and a secondary token are decided from them.
+ */
+async function startSession(rt: Runtime, ctx: Ctx, subject: LoginSubject, authenticatorId: string, body: Record<string, unknown>) {
   const { store } = rt;
-  const mfaRequired = await totpRequired(rt, identity);
+  const { identity } = subject;
+  const mfaRequired = await totpRequired(rt, subject);
   const { id, token } = await store.tx(async () => {
     const session = await rt.apiSessions.create({
       mfaRequired,
@@ -90,6 +94,6 @@ async function startSession(rt: Runtime, ctx: Ctx, identity: Row, authenticatorI
     if (Object.keys(info).length > 0) await rt.writes.update('identity', identity, info, identity.updatedAt);
     return session;
   });
-  const data = await withExtJwtQueries(rt, ctx, await presentCurrentSession(rt, id, token), { identityId: identity.id, token });
+  const data = await withExtJwtQueries(rt, ctx, await presentCurrentSession(rt, id, token), { identityId: identity.id, token }, subject);
   return { data, headers: { 'zt-session': token } };
 }

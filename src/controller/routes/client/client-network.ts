@@ -5,7 +5,7 @@ import { ApiError } from '../../../protocol/errors.js';
 import { resource } from '../../../resources/index.js';
 import type { Runtime } from '../../runtime.js';
 import type { Ctx, Handler, Route } from '../../server/types.js';
-import { edgeRoutersFor, permissionsOnService } from '../../model/access.js';
+import { accessToService, edgeRoutersFor } from '../../model/access.js';
 import { listMeta } from '../kit/crud.js';
 import { toWire } from '../../model/present.js';
 import { listParams } from '../kit/query.js';
@@ -25,7 +25,7 @@ const edgeRouter = resource('edge-router');
  * 404 carries no cause, as OpenZiti's answer here does (its RespondWithNotFound, unlike the detail's not-found error).
  */
 async function usableService(rt: Runtime, ctx: Ctx): Promise<string> {
-  const permissions = await permissionsOnService(rt, ctx.principal!.identityId, ctx.params.id);
+  const { permissions } = await accessToService(rt, ctx.principal!.identityId, ctx.params.id);
   if (permissions.length === 0) throw new ApiError('NOT_FOUND');
   return ctx.params.id;
 }

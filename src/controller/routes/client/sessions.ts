@@ -1,16 +1,14 @@
-import { createPrivateKey } from 'node:crypto';
-import { SignJWT } from 'jose';
 import { ApiError, invalidField, notFound } from '../../../protocol/errors.js';
 import { hashToken, newSessionId } from '../../auth/api-sessions.js';
-import { sha1FingerprintHex } from '../../pki/fingerprint.js';
 import { resource, type ResourceDef } from '../../../resources/index.js';
 import type { ResourceBehaviour } from '../../model/behaviour.js';
 import type { Runtime, WriteHooks } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
 import type { Row, Where } from '../../store/repository.js';
-import { edgeRoutersFor, permissionsOf, permissionsOnService, type Permission } from '../../model/access.js';
+import { accessToService, edgeRoutersFor, permissionsOf, type Permission } from '../../model/access.js';
 import { listResource } from '../kit/crud.js';
-import { grantingPolicies, policiesPosture } from '../../model/posture/access.js';
+import { policiesPosture } from '../../model/posture/access.js';
+import { sessionToken } from '../../model/session-token.js';
 import { entityRef, toWire } from '../../model/present.js';
 import { updatesAny } from '../../model/write-changes.js';
 
@@ -102,25 +100,6 @@ async function passingPolicies(rt: Runtime, ctx: Ctx, serviceId: string, type: P
 }
 
 /**
- * The session token: a JWT signed with the controller's TLS server key (kid its SHA-1, as enrollment JWTs), with
- * OpenZiti's service-access claims (`z_t: "s"`, `z_st` the type, `jti` the session id, `z_leg` true: the session is a
- * stored one, as for every API session authenticated with `zt-session`). Edge routers and SDKs read it as OpenZiti's;
- * the year-long expiry is OpenZiti's too: the session really ends with its API session.
- */
-async function sessionToken(rt: Runtime, claims: { id: string; serviceId: string; apiSessionId: string; identityId: string; type: string }, now: Date): Promise<string> {
-  const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ z_asid: claims.apiSessionId, z_iid: claims.identityId, z_t: 's', z_st: claims.type, z_leg: true })
-    .setProtectedHeader({ alg: 'RS256', kid: sha1FingerprintHex(rt.pki.serverCertPem), typ: 'JWT' })
-    .setIssuer(rt.enrollmentSigner.issuer)
-    .setSubject(claims.serviceId)
-    .setAudience(['openziti'])
-    .setJti(claims.id)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + 365 * 24 * 3600)
-    .sign(createPrivateKey(rt.pki.serverKeyPem));
-}
-
-/**
  * Client `POST /sessions`, in OpenZiti's order: a service the caller cannot dial or bind at all is 404; one it may
  * use, but not with this type, 400 naming serviceId ("service not found", as OpenZiti says it); then posture (409
  * INVALID_POSTURE), then a shared edge router (400 NO_EDGE_ROUTERS_AVAILABLE). An API session holds one session per
@@ -132,26 +111,27 @@ async function createSession(rt: Runtime, ctx: Ctx) {
   const { identityId, apiSessionId } = ctx.principal!;
   const serviceId = body.serviceId as string;
   const type = (body.type ?? 'Dial') as Permission;
-  const permissions = await permissionsOnService(rt, identityId, serviceId);
+  const { permissions, granting } = await accessToService(rt, identityId, serviceId);
   if (permissions.length === 0) throw notFound('service', serviceId);
   if (!permissions.includes(type)) throw invalidField('serviceId', 'service not found', serviceId);
-  const servicePolicies = await passingPolicies(rt, ctx, serviceId, type, await grantingPolicies(rt, identityId, serviceId, type));
+  const servicePolicies = await passingPolicies(rt, ctx, serviceId, type, granting[type]);
   if ((await edgeRoutersFor(rt, identityId, serviceId)).shared.length === 0) throw new ApiError('NO_EDGE_ROUTERS_AVAILABLE');
 
   const repo = rt.store.repoFor(session);
   const now = ctx.now.toISOString();
-  const id = await rt.store.tx(async () => {
+  const made = await rt.store.tx(async (): Promise<{ id: string; token?: string }> => {
     const existing = (await repo.findAll({ apiSessionId, serviceId, type }, { columns: ['id'] }))[0];
-    if (existing) return existing.id;
+    if (existing) return { id: existing.id };
     const id = newSessionId();
-    const tokenHash = hashToken(await sessionToken(rt, { id, serviceId, apiSessionId, identityId, type }, ctx.now));
-    const values = { apiSessionId, identityId, serviceId, type, servicePolicies, tags: body.tags ?? {}, tokenHash };
+    const token = await sessionToken(rt, { id, serviceId, apiSessionId, identityId, type }, ctx.now);
+    const values = { apiSessionId, identityId, serviceId, type, servicePolicies, tags: body.tags ?? {}, tokenHash: hashToken(token) };
     await rt.writes.insert(session.name, values, { id, now });
-    return id;
+    return { id, token };
   });
-  // RS256 is deterministic: for a new session this is the very token whose hash was stored. For a session asked for
-  // again, a token with a later `iat` (the stored hash stays the first's): tokens are checked by signature and `jti`.
-  const token = await sessionToken(rt, { id, serviceId, apiSessionId, identityId, type }, ctx.now);
+  const { id } = made;
+  // A session asked for again gets a token with a later `iat` (the stored hash stays the first's): tokens are
+  // checked by signature and `jti`.
+  const token = made.token ?? (await sessionToken(rt, { id, serviceId, apiSessionId, identityId, type }, ctx.now));
   const [data] = await rt.present(session, [await repo.get(id)]);
   return { status: 201, data: { ...data, token } };
 }

@@ -7,6 +7,7 @@ import { sha1FingerprintOfDer } from '../../pki/fingerprint.js';
 import type { TLSSocket } from 'node:tls';
 import { ApiError } from '../../../protocol/errors.js';
 import { isDisabled } from '../../auth/identity-state.js';
+import { policyOfIdentity, type LoginSubject } from '../../model/auth/auth-policy-rules.js';
 import type { Runtime } from '../../runtime.js';
 import type { Ctx } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
@@ -52,7 +53,7 @@ async function byExternalId(rt: Runtime, ca: Row, der: Buffer): Promise<{ identi
  * The identity and cert authenticator a presented certificate stands for. Every refusal is the same 401
  * INVALID_AUTH (with the reason in the message: the certificate is the caller's own, nothing leaks).
  */
-export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, now: Date): Promise<{ identity: Row; authenticator: Row }> {
+export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, now: Date): Promise<{ subject: LoginSubject; authenticator: Row }> {
   if (!der) throw INVALID_AUTH('no client certificate was presented on the TLS connection');
   let leaf: X509Certificate;
   try {
@@ -70,13 +71,13 @@ export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, n
   // claim) falls back to the certificate's own authenticator, found by fingerprint.
   const named = ca ? await byExternalId(rt, ca, der) : undefined;
   const { identity, authenticator } = named ?? (await byFingerprint(rt, der));
-  const policy = await rt.store.repo('auth-policy').find(identity.authPolicyId as string);
-  const cert = (policy?.primary as { cert?: { allowed?: boolean; allowExpiredCerts?: boolean } } | undefined)?.cert;
+  const policy = await policyOfIdentity(rt, identity);
+  const cert = policy?.primary.cert;
   if (cert?.allowed !== true) throw INVALID_AUTH("the identity's auth policy does not allow certificates");
   const expired = Date.parse(leaf.validTo) < now.getTime() || Date.parse(leaf.validFrom) > now.getTime();
   if (expired && cert.allowExpiredCerts !== true) throw INVALID_AUTH("the client certificate is outside its validity and the identity's auth policy requires a valid one");
   if (isDisabled(identity, now)) throw INVALID_AUTH('the identity is disabled');
-  return { identity, authenticator };
+  return { subject: { identity, policy }, authenticator };
 }
 
 async function byFingerprint(rt: Runtime, der: Buffer): Promise<{ identity: Row; authenticator: Row }> {
