@@ -3,7 +3,7 @@ import { accessibleServices, permissionsOf } from './model/access.js';
 import { accessRoutes } from './routes/client/access.js';
 import { postureDataRoutes } from './routes/management/posture-data.js';
 import { postureResponseRoutes } from './routes/client/posture-responses.js';
-import { SERVICE_UPDATE_HOOKS, serviceUpdateRoutes } from './routes/client/service-updates.js';
+import { SERVICE_UPDATE_HOOKS, serviceUpdateRoutes } from './model/service-updates.js';
 import { clientNetworkRoutes, withClientBudget } from './routes/client/client-network.js';
 import { POSTURE_SESSION_HOOKS } from './model/posture/sessions.js';
 import { IDENTITY_MEMORY_HOOKS } from './model/identity-memory.js';

@@ -1,7 +1,7 @@
-import type { Runtime, Write, WriteHooks } from '../../runtime.js';
-import type { Route } from '../../server/types.js';
-import type { Row } from '../../store/repository.js';
-import { updatesAny } from '../../model/write-changes.js';
+import type { Runtime, Write, WriteHooks } from '../runtime.js';
+import type { Route } from '../server/types.js';
+import type { Row } from '../store/repository.js';
+import { updatesAny } from './write-changes.js';
 
 /**
  * The service update check (`GET /current-api-session/service-updates`): SDKs and tunnelers poll it and list their
