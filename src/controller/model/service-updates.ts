@@ -1,12 +1,11 @@
 import type { Runtime, Write, WriteHooks } from '../runtime.js';
-import type { Route } from '../server/types.js';
 import type { Row } from '../store/repository.js';
 import { updatesAny } from './write-changes.js';
 
 /**
- * The service update check (`GET /current-api-session/service-updates`): SDKs and tunnelers poll it and list their
- * services again only when `lastChangeAt` moved. It moves for an identity when something it sees through the client
- * API's services may have changed: a service policy selecting it (its roles, type or semantic; created, deleted), a
+ * What moves the service update check (`GET /current-api-session/service-updates`, routes/client/): SDKs and
+ * tunnelers poll it and list their services again only when `lastChangeAt` moved. It moves for an identity when
+ * something it sees through the client API's services may have changed: a service policy selecting it (its roles, type or semantic; created, deleted), a
  * service it may reach (any field: the read model carries them all), a config of such a service, one of its own
  * service configs, its attributes, a posture check its policies require, or the verdict of one of those checks after
  * a posture response. Nothing else moves it: the check stays a map lookup.
@@ -91,22 +90,4 @@ export const SERVICE_UPDATE_HOOKS: Record<string, WriteHooks> = {
 async function servicesUsing(rt: Runtime, configId: string): Promise<string[]> {
   const rows: Row[] = await rt.store.repo('service').findAll({}, { columns: ['configs'] });
   return rows.filter((r) => ((r.configs as string[] | null) ?? []).includes(configId)).map((r) => r.id);
-}
-
-export function serviceUpdateRoutes(rt: Runtime): Route[] {
-  return [
-    {
-      method: 'GET',
-      path: '/current-api-session/service-updates',
-      api: 'client',
-      access: 'session',
-      handler: async (ctx) => {
-        // As OpenZiti: never before the API session began (a new session has not listed its services yet).
-        const session = await rt.store.repo('api-session').findOne({ id: ctx.principal!.apiSessionId }, { columns: [] });
-        const stamp = rt.client.lastChangeAt(ctx.principal!.identityId);
-        const began = session ? new Date(session.createdAt as string) : stamp;
-        return { data: { lastChangeAt: (began.getTime() > stamp.getTime() ? began : stamp).toISOString() } };
-      },
-    },
-  ];
 }
