@@ -3,12 +3,12 @@ import type { Row } from '../store/repository.js';
 import { updatesAny } from './write-changes.js';
 
 /**
- * What moves the service update check (`GET /current-api-session/service-updates`, routes/client/): SDKs and
- * tunnelers poll it and list their services again only when `lastChangeAt` moved. It moves for an identity when
- * something it sees through the client API's services may have changed: a service policy selecting it (its roles, type or semantic; created, deleted), a
- * service it may reach (any field: the read model carries them all), a config of such a service, one of its own
- * service configs, its attributes, a posture check its policies require, or the verdict of one of those checks after
- * a posture response. Nothing else moves it: the check stays a map lookup.
+ * What moves the service update check (`GET /current-api-session/service-updates`, routes/client/): SDKs and tunnelers
+ * poll it and list their services again only when `lastChangeAt` moved. It moves for an identity when something it sees
+ * through the client API's services may have changed: a service policy selecting it (its roles, type or semantic;
+ * created, deleted), a service it may reach (any field: the read model carries them all), a config of such a service,
+ * one of its own service configs, its attributes, a posture check its policies require, or the verdict of one of those
+ * checks after a posture response. Nothing else moves it: the check stays a map lookup.
  *
  * The stamps are kept in memory (src/controller/client-state.ts), written by the hooks below inside the writes'
  * transactions: each write looks up only the identities it concerns, through the access index; a policy over `#all`
