@@ -1,4 +1,4 @@
-import { CATALOGUE, type ResourceDef } from '../resources/index.js';
+import type { ResourceDef } from '../resources/index.js';
 import { accessibleServices, permissionsOf } from './model/access.js';
 import { accessRoutes } from './routes/client/access.js';
 import { postureDataRoutes } from './routes/management/posture-data.js';
@@ -26,7 +26,8 @@ import { metaRoutes } from './routes/meta.js';
 import { mfaBehaviour } from './routes/client/mfa.js';
 import { edgeRouterPolicyBehaviour, serviceEdgeRouterPolicyBehaviour, servicePolicyBehaviour } from './routes/management/policies.js';
 import { postureCheckBehaviour } from './routes/management/posture-checks.js';
-import { SESSION_LIFECYCLE_HOOKS, sessionBehaviour } from './routes/client/sessions.js';
+import { SESSION_LIFECYCLE_HOOKS } from './model/session-lifecycle.js';
+import { sessionBehaviour } from './routes/client/sessions.js';
 import { controllerBehaviour } from './routes/management/controllers.js';
 import { databaseRoutes } from './routes/management/database.js';
 import { tracingRoutes } from './routes/management/tracing.js';

@@ -1,4 +1,3 @@
-import { notFound } from '../../../protocol/errors.js';
 import { resource } from '../../../resources/index.js';
 import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';

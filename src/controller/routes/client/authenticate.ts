@@ -9,7 +9,6 @@ import { addressKey } from '../../server/listener.js';
 import { LOGIN_EXTRAS_SCHEMA } from '../../server/limits.js';
 import { typeSchema } from '../../server/schemas.js';
 import type { Ctx, Route } from '../../server/types.js';
-import type { Row } from '../../store/repository.js';
 import { peerCertificate, resolveCertificate } from '../enrollment/cert-auth.js';
 import { presentCurrentSession } from './current.js';
 

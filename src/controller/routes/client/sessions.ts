@@ -1,16 +1,15 @@
 import { ApiError, invalidField, notFound } from '../../../protocol/errors.js';
 import { hashToken, newSessionId } from '../../auth/api-sessions.js';
-import { resource, type ResourceDef } from '../../../resources/index.js';
+import { resource } from '../../../resources/index.js';
 import type { ResourceBehaviour } from '../../model/behaviour.js';
-import type { Runtime, WriteHooks } from '../../runtime.js';
+import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
-import type { Row, Where } from '../../store/repository.js';
-import { accessToService, edgeRoutersFor, permissionsOf, type Permission } from '../../model/access.js';
+import type { Row } from '../../store/repository.js';
+import { accessToService, edgeRoutersFor, type Permission } from '../../model/access.js';
 import { listResource } from '../kit/crud.js';
 import { policiesPosture } from '../../model/posture/access.js';
 import { sessionToken } from '../../model/session-token.js';
 import { entityRef, toWire } from '../../model/present.js';
-import { updatesAny } from '../../model/write-changes.js';
 
 const session = resource('session');
 const servicePolicy = resource('service-policy');
@@ -135,49 +134,6 @@ async function createSession(rt: Runtime, ctx: Ctx) {
   const [data] = await rt.present(session, [await repo.get(id)]);
   return { status: 201, data: { ...data, token } };
 }
-
-/**
- * Ends the sessions whose (identity, service, type) their identity's policies no longer permit, in the transaction
- * of the write that changed them (a service policy, an identity's or a service's attributes). Sessions are few: one
- * permissions lookup per identity concerned.
- */
-async function endUnpermittedSessions(rt: Runtime, where: Where): Promise<void> {
-  const repo = rt.store.repoFor(session);
-  const rows = await repo.findAll(where, { columns: ['identityId', 'serviceId', 'type'] });
-  const byIdentity = new Map<string, Row[]>();
-  for (const row of rows) byIdentity.set(row.identityId as string, [...(byIdentity.get(row.identityId as string) ?? []), row]);
-  for (const [identityId, sessions] of byIdentity) {
-    const permissions = await permissionsOf(rt, identityId, [...new Set(sessions.map((s) => s.serviceId as string))]);
-    for (const s of sessions) if (!permissions.get(s.serviceId as string)?.includes(s.type as Permission)) await rt.writes.delete(session.name, s);
-  }
-}
-
-const attributesChanged = (write: { existing?: Row; values: Record<string, unknown> }) => updatesAny(write, ['roleAttributes']);
-
-/**
- * Where a write can take a permission away, and the sessions to look at: any service policy write or delete (the
- * sessions of its type, before and after), an identity's or a service's attributes changing (its sessions). A
- * deleted identity or service takes its sessions with it (foreign keys), a disabled identity its API sessions.
- */
-export const SESSION_LIFECYCLE_HOOKS: Record<string, WriteHooks> = {
-  'service-policy': {
-    async afterWrite(rt, write) {
-      const types = new Set([write.existing?.type, write.values.type].filter((t): t is string => typeof t === 'string'));
-      if (write.verb !== 'create') await endUnpermittedSessions(rt, { type: [...types] });
-    },
-    afterDelete: (rt, row) => endUnpermittedSessions(rt, { type: row.type as string }),
-  },
-  identity: {
-    async afterWrite(rt, write) {
-      if (attributesChanged(write)) await endUnpermittedSessions(rt, { identityId: write.id });
-    },
-  },
-  service: {
-    async afterWrite(rt, write) {
-      if (attributesChanged(write)) await endUnpermittedSessions(rt, { serviceId: write.id });
-    },
-  },
-};
 
 /**
  * The edge routers a session may use: those the identity's edge router policies and the service's service edge

@@ -11,7 +11,7 @@ import { commonName, signedByCa } from '../management/cas.js';
 import { externalIdOf, storedClaim } from '../../pki/external-id.js';
 import type { Runtime } from '../../runtime.js';
 import { acceptCsr, csrStep, identitySpiffeId, issueClientCert } from '../../pki/issue.js';
-import { typeSchema, type JsonSchema } from '../../server/schemas.js';
+import { typeSchema } from '../../server/schemas.js';
 import type { Ctx, Reply, Route } from '../../server/types.js';
 import { newId, type Row } from '../../store/repository.js';
 import { redeemRouterToken, routerCsrs, routerEnrollRoutes, routerWithToken, type RouterWithToken } from './router-enroll.js';

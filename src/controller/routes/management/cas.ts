@@ -3,7 +3,7 @@
 // trusted for nothing.
 import { randomUUID, X509Certificate } from 'node:crypto';
 import { sha1FingerprintOfDer } from '../../pki/fingerprint.js';
-import { ApiError, invalidField } from '../../../protocol/errors.js';
+import { ApiError } from '../../../protocol/errors.js';
 import { resource } from '../../../resources/index.js';
 import { normalizeExternalIdClaim, storedClaim } from '../../pki/external-id.js';
 import type { ResourceBehaviour } from '../../model/behaviour.js';

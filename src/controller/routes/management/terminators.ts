@@ -5,7 +5,7 @@ import type { Runtime, Write } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
 import { withBody } from '../kit/body.js';
-import { createResource, listResource, updateResource } from '../kit/crud.js';
+import { createResource, updateResource } from '../kit/crud.js';
 import { entityRef, toWire } from '../../model/present.js';
 
 const terminator = resource('terminator');
