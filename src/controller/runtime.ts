@@ -23,17 +23,17 @@ export interface ControllerConfig {
 /** Turns stored rows into read models; a resource with computed fields registers its own. */
 export type Presenter = (rows: Row[], rt: Runtime) => Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
 
-/** A write of the generic create, replace or patch, as its hooks see it. */
+/** A create, replace or patch of an entity, as its hooks see it (whichever route makes it). */
 export interface Write {
   verb: 'create' | 'replace' | 'patch';
-  /** The validated body (with replace defaults): a beforeWrite hook may return changed values. */
+  /** The values written (a route's validated body, with replace defaults): a beforeWrite hook may change them. */
   values: Record<string, unknown>;
   existing?: Row;
   now: string;
 }
 
 /**
- * A resource's behaviour around the generic writes, run inside the write's transaction: check against other rows,
+ * A resource's behaviour around every write of it (`EntityWrites`), run inside the write's transaction: check against other rows,
  * maintain a derived table, refuse a delete (throw an ApiError, e.g. 409 CAN_NOT_DELETE_REFERENCED_ENTITY).
  */
 export interface WriteHooks {
@@ -55,7 +55,13 @@ export interface EntityWrites {
     opts: { id?: string; now: string; isSystem?: boolean; stored?: Record<string, unknown> },
   ): Promise<string>;
   /** `target`: the row as read, or its id (read here when the resource's hooks need it). */
-  update(resource: string, target: Row | string, values: Record<string, unknown>, now: string, verb?: Write['verb']): Promise<void>;
+  update(
+    resource: string,
+    target: Row | string,
+    values: Record<string, unknown>,
+    now: string,
+    verb?: Write['verb'],
+  ): Promise<void>;
   delete(resource: string, row: Row): Promise<void>;
   /**
    * Inside a transaction: holds the row's write lock until the transaction ends (an update of nothing, which no

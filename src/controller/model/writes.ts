@@ -6,8 +6,8 @@ import type { Store } from '../store/store.js';
  * The only code that writes entities: each write runs its resource's hooks around the repository's write, inside
  * one transaction (the caller's when one is open), so whatever the hooks maintain (sessions ended, the memory kept
  * per identity, a derived table) cannot be skipped by a route that writes. `store` is the writable store, which
- * nothing else in the runtime holds; `rt` is what the hooks are given. A resource without hooks for the write
- * is written as the repository writes it, with no transaction of its own (as before there was a model).
+ * nothing else in the runtime holds; `rt` is what the hooks are given. A write that no hook of its resource
+ * hears is the repository's write alone, with no transaction of its own.
  */
 export function entityWrites(store: Store, hooksOf: (resource: string) => WriteHooks, rt: () => Runtime): EntityWrites {
   const around = <T>(hooked: boolean, write: () => Promise<T>) => (hooked ? store.tx(write) : write());
