@@ -1,5 +1,6 @@
 // What the security limits cost on the normal path: median latency of a password login and of an identity list
-// (100 identities with tags and attributes, page of 100) against an in-process controller.
+// (100 identities with tags and attributes, page of 100) against an in-process controller; and of a service
+// session created on the client API (each call a new session: one service each, policies over #all).
 // Usage: node --import tsx bench/limits.ts [rounds] [--root DIR] [--store postgres://...] [--json]
 //   --root   the checkout whose controller to run (default: this one), e.g. an older build from bench/baseline.ts
 //   --store  keep the data in this (empty) PostgreSQL database instead of SQLite
@@ -71,6 +72,25 @@ await median('login (password, scrypt)', Math.min(rounds, 40), login);
 await median('list identities (limit 100)', rounds, () => call('GET', '/edge/management/v1/identities?limit=100', undefined, token));
 const benchFilter = encodeURIComponent('anyOf(roleAttributes) = "a" and name contains "bench"');
 await median('list identities filtered', rounds, () => call('GET', `/edge/management/v1/identities?filter=${benchFilter}&limit=100`, undefined, token));
+// Within the client API's request budget of one API session (a burst of 50): the creates are not spaced out.
+const SESSION_ROUNDS = Math.min(rounds, 40);
+const services: string[] = [];
+for (let i = 0; i < SESSION_ROUNDS; i++) {
+  const r = await call('POST', '/edge/management/v1/services', { name: `svc-${i}`, encryptionRequired: true }, token);
+  if (r.status !== 201) throw new Error(r.text);
+  services.push(JSON.parse(r.text).data.id as string);
+}
+const all = ['#all'];
+for (const [p, body] of [
+  ['service-policies', { name: 'dial-all', type: 'Dial', semantic: 'AnyOf', identityRoles: all, serviceRoles: all }],
+  ['edge-routers', { name: 'er-1' }],
+  ['edge-router-policies', { name: 'erp-all', semantic: 'AnyOf', identityRoles: all, edgeRouterRoles: all }],
+  ['service-edge-router-policies', { name: 'serp-all', semantic: 'AnyOf', serviceRoles: all, edgeRouterRoles: all }],
+] as const) {
+  const r = await call('POST', `/edge/management/v1/${p}`, body, token);
+  if (r.status !== 201) throw new Error(r.text);
+}
+await median('create session (client API)', SESSION_ROUNDS, () => call('POST', '/edge/client/v1/sessions', { serviceId: services.pop() }, token));
 await median('create identity (validated body)', Math.min(rounds, 100), () =>
   call('POST', '/edge/management/v1/identities', { name: `b-${randomBytes(6).toString('hex')}`, type: 'User', isAdmin: false, tags: { k: 'v' }, appData: { a: 1 } }, token));
 

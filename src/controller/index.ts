@@ -9,7 +9,7 @@ import { ConcurrencyLimiter } from './auth/limiter.js';
 import { PasswordHasher } from './auth/password.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './auth/throttle.js';
 import { ClientState } from './client-state.js';
-import { enforcePostureTimeouts } from './posture/sessions.js';
+import { enforcePostureTimeouts } from './model/posture/sessions.js';
 import { ensureDefaultAdmin } from './bootstrap.js';
 import { prepareDataDir, type PreparedDataDir } from './data-dir.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
@@ -17,7 +17,8 @@ import { type PkiKey, readPkiKeyFile } from './pki/key-file.js';
 import { loadOrCreatePki, type Pki, readCa } from './pki/pki.js';
 import { loadOrCreateSharedPki, refuseSharedPkiWithoutKey } from './pki/shared-pki.js';
 import { loadOrCreateControllerId, startHeartbeat } from './cluster/membership.js';
-import { recordSelf } from './api/controllers.js';
+import { recordSelf } from './routes/management/controllers.js';
+import { entityWrites } from './model/writes.js';
 import { buildRoutes } from './registry.js';
 import type { Runtime } from './runtime.js';
 import { createApp } from './server/app.js';
@@ -116,6 +117,7 @@ export async function createController(options: CreateControllerOptions): Promis
 
   const runtime: Runtime = {
     store,
+    writes: entityWrites(store, (resource) => registry.hooks(resource), () => runtime),
     apiSessions: new ApiSessions(store, timeoutMinutes * 60_000),
     passwords,
     // As many checks as libuv has threads to run scrypt on (4 by default); a burst beyond 256 waiting gets 429.
@@ -137,7 +139,6 @@ export async function createController(options: CreateControllerOptions): Promis
     log,
     accessLog: options.accessLog,
     present: (def, rows) => registry.present(def, rows),
-    hooks: (resource) => registry.hooks(resource),
   };
   // The registry needs the runtime (its routes close over it), and the runtime reaches the registry lazily.
   const registry = buildRoutes(runtime);

@@ -1,50 +1,42 @@
-import { type ResourceDef } from '../resources/index.js';
-import { accessibleServices, accessRoutes, permissionsOf } from './api/access.js';
-import { postureDataRoutes } from './api/posture-data.js';
-import { postureResponseRoutes } from './api/posture-responses.js';
-import { SERVICE_UPDATE_HOOKS, serviceUpdateRoutes } from './api/service-updates.js';
-import { clientNetworkRoutes, withClientBudget } from './api/client-network.js';
-import { POSTURE_SESSION_HOOKS } from './posture/sessions.js';
-import { authenticateRoutes } from './api/authenticate.js';
-import { authPolicyBehaviour, authPolicySignerBehaviour } from './api/auth-policies.js';
-import { authenticatorBehaviour } from './api/authenticators.js';
-import { caBehaviour } from './api/cas.js';
-import { apiSessionCertificateBehaviour } from './api/api-session-certificates.js';
-import { configBehaviour, configTypeBehaviour } from './api/configs.js';
-import { crudRoutes } from './api/crud.js';
-import { apiSessionBehaviour, currentRoutes } from './api/current.js';
-import { enrollmentBehaviour } from './api/enrollments.js';
-import { externalJwtSignerBehaviour } from './api/external-jwt-signers.js';
-import { edgeRouterBehaviour } from './api/edge-routers.js';
-import { identityBehaviour } from './api/identities.js';
-import { routerBehaviour } from './api/routers.js';
-import { terminatorBehaviour } from './api/terminators.js';
-import { metaRoutes } from './api/meta.js';
-import { mfaBehaviour } from './api/mfa.js';
-import { edgeRouterPolicyBehaviour, serviceEdgeRouterPolicyBehaviour, servicePolicyBehaviour } from './api/policies.js';
-import { postureCheckBehaviour } from './api/posture-checks.js';
-import { SESSION_LIFECYCLE_HOOKS, sessionBehaviour } from './api/sessions.js';
-import { controllerBehaviour } from './api/controllers.js';
-import { databaseRoutes } from './api/database.js';
-import { tracingRoutes } from './api/tracing.js';
-import { serviceBehaviour } from './api/services.js';
-import { toWire } from './api/present.js';
+import type { ResourceDef } from '../resources/index.js';
+import { accessibleServices, permissionsOf } from './model/access.js';
+import { accessRoutes } from './routes/client/access.js';
+import { postureDataRoutes } from './routes/management/posture-data.js';
+import { postureResponseRoutes } from './routes/client/posture-responses.js';
+import { SERVICE_UPDATE_HOOKS } from './model/service-updates.js';
+import { serviceUpdateRoutes } from './routes/client/service-updates.js';
+import { clientNetworkRoutes, withClientBudget } from './routes/client/client-network.js';
+import { POSTURE_SESSION_HOOKS } from './model/posture/sessions.js';
+import { IDENTITY_MEMORY_HOOKS } from './model/identity-memory.js';
+import { authenticateRoutes } from './routes/client/authenticate.js';
+import { authPolicyBehaviour, authPolicySignerBehaviour } from './routes/management/auth-policies.js';
+import { authenticatorBehaviour } from './routes/management/authenticators.js';
+import { caBehaviour } from './routes/management/cas.js';
+import { apiSessionCertificateBehaviour } from './routes/client/api-session-certificates.js';
+import { configBehaviour, configTypeBehaviour } from './routes/management/configs.js';
+import { crudRoutes } from './routes/kit/crud.js';
+import { apiSessionBehaviour, currentRoutes } from './routes/client/current.js';
+import { enrollmentBehaviour } from './routes/management/enrollments.js';
+import { externalJwtSignerBehaviour } from './routes/management/external-jwt-signers.js';
+import { edgeRouterBehaviour } from './routes/management/edge-routers.js';
+import { identityBehaviour } from './routes/management/identities.js';
+import { routerBehaviour } from './routes/management/routers.js';
+import { terminatorBehaviour } from './routes/management/terminators.js';
+import { metaRoutes } from './routes/meta.js';
+import { mfaBehaviour } from './routes/client/mfa.js';
+import { edgeRouterPolicyBehaviour, serviceEdgeRouterPolicyBehaviour, servicePolicyBehaviour } from './routes/management/policies.js';
+import { postureCheckBehaviour } from './routes/management/posture-checks.js';
+import { SESSION_LIFECYCLE_HOOKS } from './model/session-lifecycle.js';
+import { sessionBehaviour } from './routes/client/sessions.js';
+import { controllerBehaviour } from './routes/management/controllers.js';
+import { databaseRoutes } from './routes/management/database.js';
+import { tracingRoutes } from './routes/management/tracing.js';
+import { serviceBehaviour } from './routes/management/services.js';
+import { toWire } from './model/present.js';
+import type { ResourceBehaviour } from './model/behaviour.js';
 import type { Presenter, Runtime, WriteHooks } from './runtime.js';
 import type { ApiName, Route } from './server/types.js';
 import type { Row } from './store/repository.js';
-
-/**
- * What a resource does beyond its catalogue entry, registered once here: routes that take over or add to the
- * generic ones, write hooks, and a presenter for computed read fields. A resource may register several (each
- * adds its hooks). A resource with none of these needs no behaviour at all: its catalogue entry is enough.
- */
-export interface ResourceBehaviour {
-  resource: string;
-  routes?(rt: Runtime): Route[];
-  /** Run inside the transaction of the generic create, replace, patch and delete. */
-  hooks?: WriteHooks;
-  present?: Presenter;
-}
 
 export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   identityBehaviour,
@@ -74,6 +66,8 @@ export const BEHAVIOURS: readonly ResourceBehaviour[] = [
   ...Object.entries(SESSION_LIFECYCLE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
   // The service update check moves on the writes that change what identities see.
   ...Object.entries(SERVICE_UPDATE_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
+  // What the controller keeps in memory per identity goes with the identity.
+  { resource: 'identity', hooks: IDENTITY_MEMORY_HOOKS },
   // Sessions end when a write makes their posture fail.
   ...Object.entries(POSTURE_SESSION_HOOKS).map(([resource, hooks]) => ({ resource, hooks })),
 ];

@@ -7,8 +7,8 @@ import type { LoginThrottle } from './auth/throttle.js';
 import type { EnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import type { Pki } from './pki/pki.js';
 import type { Validators } from './server/validation.js';
-import type { Row } from './store/repository.js';
-import type { Store } from './store/store.js';
+import type { ReadStore } from './store/read-only.js';
+import type { Row, Where } from './store/repository.js';
 
 export interface ControllerConfig {
   /** e.g. https://localhost:1280, as clients reach it (enrollment JWT issuer, version apiBaseUrls). */
@@ -23,17 +23,17 @@ export interface ControllerConfig {
 /** Turns stored rows into read models; a resource with computed fields registers its own. */
 export type Presenter = (rows: Row[], rt: Runtime) => Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
 
-/** A write of the generic create, replace or patch, as its hooks see it. */
+/** A create, replace or patch of an entity, as its hooks see it (whichever route makes it). */
 export interface Write {
   verb: 'create' | 'replace' | 'patch';
-  /** The validated body (with replace defaults): a beforeWrite hook may return changed values. */
+  /** The values written (a route's validated body, with replace defaults): a beforeWrite hook may change them. */
   values: Record<string, unknown>;
   existing?: Row;
   now: string;
 }
 
 /**
- * A resource's behaviour around the generic writes, run inside the write's transaction: check against other rows,
+ * A resource's behaviour around every write of it (`EntityWrites`), run inside the write's transaction: check against other rows,
  * maintain a derived table, refuse a delete (throw an ApiError, e.g. 409 CAN_NOT_DELETE_REFERENCED_ENTITY).
  */
 export interface WriteHooks {
@@ -43,9 +43,40 @@ export interface WriteHooks {
   afterDelete?(rt: Runtime, row: Row): Promise<void>;
 }
 
+/**
+ * The one write path of entities (model/writes.ts): each write runs the hooks its resource declares, in the
+ * write's transaction (the caller's, if one is open). Routes and hooks write nothing else.
+ */
+export interface EntityWrites {
+  /** Answers the id (the one given, or a new one). `stored`: values written with the row that hooks do not see. */
+  insert(
+    resource: string,
+    values: Record<string, unknown>,
+    opts: { id?: string; now: string; isSystem?: boolean; stored?: Record<string, unknown> },
+  ): Promise<string>;
+  /** `target`: the row as read, or its id (read here when the resource's hooks need it). */
+  update(
+    resource: string,
+    target: Row | string,
+    values: Record<string, unknown>,
+    now: string,
+    verb?: Write['verb'],
+  ): Promise<void>;
+  delete(resource: string, row: Row): Promise<void>;
+  /**
+   * Inside a transaction: holds the row's write lock until the transaction ends (an update of nothing, which no
+   * hook hears of), so that the row read next is the one this transaction will write.
+   */
+  lockRow(resource: string, id: string, now: string): Promise<void>;
+  /** Deletes the rows matching `where`, each with its resource's delete hooks; answers how many. */
+  deleteWhere(resource: string, where: Where): Promise<number>;
+}
+
 /** Everything handlers use, wired once at start. */
 export interface Runtime {
-  store: Store;
+  /** Reads only: writes go through `writes`. */
+  store: ReadStore;
+  writes: EntityWrites;
   apiSessions: ApiSessions;
   passwords: PasswordHasher;
   /** Bounds the password checks (scrypt) that unauthenticated callers can start. */
@@ -64,6 +95,4 @@ export interface Runtime {
   log: (line: string) => void;
   accessLog?: (line: string) => void;
   present(def: ResourceDef, rows: Row[]): Promise<Record<string, unknown>[]>;
-  /** The write hooks a resource's behaviour registers (none: an empty object). */
-  hooks(resource: string): WriteHooks;
 }

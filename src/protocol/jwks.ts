@@ -2,10 +2,11 @@
 // authentication) and the CLI (`ctl signer test`), so both resolve keys the same way. A fetch is bounded in time
 // and size (the key set is a third party's answer), and re-fetching for an unknown `kid` happens at most once per
 // interval per key set: a flood of tokens with made-up kids costs at most one fetch per interval, not one each.
+// The HTTP client is the caller's (the CLI's transport, or undici itself in the controller): the protocol layer
+// depends on neither half.
 import { X509Certificate, type KeyObject, createPublicKey } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { Dispatcher } from 'undici';
-import { loadUndici } from './undici.js';
 
 export interface JwksOptions {
   /** The whole fetch (connect, headers, body) must finish within this; default 5 s (as OpenZiti). */
@@ -19,11 +20,11 @@ export interface JwksOptions {
   /** At most this many key sets are kept (least recently used go first). */
   maxEntries: number;
   now: () => number;
-  /** Fetches a URL's body (bounded); default: undici with the limits above. Tests may count calls through it. */
-  fetch?: (url: string, opts: { timeoutMs: number; maxBytes: number }) => Promise<string>;
+  /** Fetches a URL's body within the limits above (`boundedFetch`); tests may count calls through it. */
+  fetch: (url: string, opts: { timeoutMs: number; maxBytes: number }) => Promise<string>;
 }
 
-export const DEFAULT_JWKS_OPTIONS: JwksOptions = {
+export const DEFAULT_JWKS_OPTIONS: Omit<JwksOptions, 'fetch'> = {
   timeoutMs: 5_000,
   maxBytes: 256 * 1024,
   minRefetchIntervalMs: 10_000,
@@ -54,7 +55,7 @@ export class JwksCache {
   /** Fetches started (for tests and diagnostics). */
   fetches = 0;
 
-  constructor(options: Partial<JwksOptions> = {}) {
+  constructor(options: Partial<JwksOptions> & Pick<JwksOptions, 'fetch'>) {
     this.options = { ...DEFAULT_JWKS_OPTIONS, ...options };
   }
 
@@ -107,8 +108,7 @@ export class JwksCache {
   }
 
   private async load(url: string): Promise<Map<string, KeyObject>> {
-    const fetcher = this.options.fetch ?? fetchBounded;
-    const text = await fetcher(url, { timeoutMs: this.options.timeoutMs, maxBytes: this.options.maxBytes });
+    const text = await this.options.fetch(url, { timeoutMs: this.options.timeoutMs, maxBytes: this.options.maxBytes });
     return parseKeySet(text, url);
   }
 }
@@ -176,14 +176,29 @@ function guardedLookup(hostname: string, options: LookupOptions, callback: Looku
   });
 }
 
-let undiciLoaded: Promise<{ agent: Dispatcher; request: Awaited<ReturnType<typeof loadUndici>>['request'] }> | undefined;
+/** What a bounded fetch needs of undici: its Agent and its request function, loaded by the caller when first used. */
+export interface UndiciParts {
+  Agent: new (options: { connect: never }) => Dispatcher;
+  request(url: URL, opts: { dispatcher: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'>): Promise<Dispatcher.ResponseData>;
+}
+
+/** `JwksOptions.fetch` over undici, which `load` supplies on the first fetch (one agent for every fetch after). */
+export function boundedFetch(load: () => Promise<UndiciParts>): JwksOptions['fetch'] {
+  let loaded: Promise<{ agent: Dispatcher; request: UndiciParts['request'] }> | undefined;
+  return async (url, opts) => {
+    loaded ??= load().then(({ Agent, request }) => ({ agent: new Agent({ connect: { timeout: opts.timeoutMs, lookup: guardedLookup } as never }), request }));
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    if (isLinkLocal(host)) throw new JwksError(`key set ${url}: link-local addresses are never fetched from`);
+    return fetchBounded(url, opts, await loaded);
+  };
+}
 
 /** GET over undici with an overall deadline and a cap on the body (by Content-Length and while reading). */
-export async function fetchBounded(url: string, opts: { timeoutMs: number; maxBytes: number }): Promise<string> {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (isLinkLocal(host)) throw new JwksError(`key set ${url}: link-local addresses are never fetched from`);
-  undiciLoaded ??= loadUndici().then(({ Agent, request }) => ({ agent: new Agent({ connect: { timeout: opts.timeoutMs, lookup: guardedLookup } as never }), request }));
-  const { agent, request } = await undiciLoaded;
+async function fetchBounded(
+  url: string,
+  opts: { timeoutMs: number; maxBytes: number },
+  { agent, request }: { agent: Dispatcher; request: UndiciParts['request'] },
+): Promise<string> {
   // An abort of our own, cleared when done: a timer signal firing after the answer would error a finished request.
   const abort = new AbortController();
   const { signal } = abort;

@@ -1,6 +1,6 @@
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
-import { commonJs } from '../console/commonjs.js';
+import { commonJs } from '../protocol/commonjs.js';
 
 type AgentClass = typeof Undici.Agent;
 type RequestOptions = { dispatcher: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {

@@ -8,7 +8,7 @@ import type { ResourceDef } from './types.js';
  * (the database cascades when the session ends, by logout, expiry or an admin). As in OpenZiti, they are not a
  * credential to open new sessions with: only authenticators are.
  *
- * No standard group: the session's own routes (src/controller/api/api-session-certificates.ts) list, create, read
+ * No standard group: the session's own routes (src/controller/routes/client/api-session-certificates.ts) list, create, read
  * and delete them. `api: 'client'` keeps it out of the management resources' contract test.
  */
 export const apiSessionCertificate: ResourceDef = {

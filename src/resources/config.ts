@@ -3,7 +3,7 @@ import type { ResourceDef } from './types.js';
 
 /**
  * A config: data of one config type, validated against the type's schema (the behaviour beside it in
- * src/controller/api/configs.ts). A config type cannot be deleted while a config refers to it (409).
+ * src/controller/routes/management/configs.ts). A config type cannot be deleted while a config refers to it (409).
  */
 export const config: ResourceDef = {
   name: 'config',

@@ -13,7 +13,7 @@ function fixedRef(type: FieldType, description: string): FieldDef {
  * deleted (409 naming `configId`), as OpenZiti refuses it.
  *
  * No standard group: rows are listed as the identity's `service-configs` relation and written by the identity's
- * service-config routes (src/controller/api/services.ts). `api: 'client'` only keeps it out of the management
+ * service-config routes (src/controller/routes/management/services.ts). `api: 'client'` only keeps it out of the management
  * resources' contract test, which expects every management resource to have a list of its own.
  */
 export const identityServiceConfig: ResourceDef = {

@@ -5,7 +5,7 @@ import type { ResourceDef } from './types.js';
  * An identity's TOTP enrollment (OpenZiti keeps these as `mfas`): at most one per identity, going with it. Created
  * by `POST /current-identity/mfa`, verified by `.../mfa/verify`, removed by disabling it or by an admin.
  *
- * No standard group: it is served only through the current identity's MFA routes (src/controller/api/mfa.ts), in
+ * No standard group: it is served only through the current identity's MFA routes (src/controller/routes/client/mfa.ts), in
  * their own shapes. `api: 'client'` keeps it out of the management resources' contract test, which expects every
  * management resource to have a list of its own.
  *

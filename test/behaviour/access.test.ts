@@ -185,7 +185,7 @@ for (const store of storesUnderTest()) {
       const ownRouters = async () => (await t.user.request('GET', '/edge/client/v1/current-identity/edge-routers')).body.data.map((r: { id: string }) => r.id);
       // A router that has not enrolled cannot accept the identity: not listed until it is verified.
       assert.deepEqual(await ownRouters(), []);
-      await t.app.runtime.store.repo('edge-router').update(near, { isVerified: true }, new Date().toISOString());
+      await t.app.runtime.writes.update('edge-router', near, { isVerified: true }, new Date().toISOString());
       assert.deepEqual(await ownRouters(), [near]);
       // Admins are selected by no policy for this: they see every router, but, as in OpenZiti, only verified ones.
       const adminRouters = await c.request('GET', '/edge/client/v1/current-identity/edge-routers');

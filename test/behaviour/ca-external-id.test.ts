@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { resolveCertificate } from '../../src/controller/api/cert-auth.js';
+import { resolveCertificate } from '../../src/controller/routes/enrollment/cert-auth.js';
 import { externalIdOf, normalizeExternalIdClaim } from '../../src/controller/pki/external-id.js';
 import { opensslCa, opensslSigned } from '../helpers/openssl.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
@@ -136,7 +136,7 @@ for (const store of storesUnderTest()) {
       const alice = await identity('emp-1001');
       const cert = leaf(files, '/CN=anything', 'URI:urn:employee:emp-1001');
       const found = await resolveCertificate(t.app.runtime, cert, new Date());
-      assert.equal(found.identity.id, alice);
+      assert.equal(found.subject.identity.id, alice);
       assert.equal(found.authenticator.identityId, alice);
       // Nobody has the id a certificate names: refused, even though the CA is trusted.
       await assert.rejects(resolveCertificate(t.app.runtime, leaf(files, '/CN=x', 'URI:urn:employee:emp-9999'), new Date()), /no identity has the externalId/);

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createController } from '../../src/controller/index.js';
 import { loadOrCreatePki } from '../../src/controller/pki/pki.js';
-import { recordMfaPassed } from '../../src/controller/posture/access.js';
+import { recordMfaPassed } from '../../src/controller/model/posture/access.js';
 import { TEST_PASSWORD_COST, sharedTestPki } from '../helpers/fixtures.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
@@ -277,7 +277,7 @@ for (const store of storesUnderTest()) {
         assert.equal(await exists(id), false, 'the policy requires a check it does not pass');
         recordMfaPassed(t.app.runtime, w.id, w.apiSessionId, now);
         id = expectStatus(await session(w), 201).data.id;
-        const { enforcePostureTimeouts } = await import('../../src/controller/posture/sessions.js');
+        const { enforcePostureTimeouts } = await import('../../src/controller/model/posture/sessions.js');
         assert.equal(await enforcePostureTimeouts(t.app.runtime, new Date(now.getTime() + 30_000)), 0);
         assert.ok(await exists(id), 'within the MFA timeout');
         assert.equal(await enforcePostureTimeouts(t.app.runtime, new Date(now.getTime() + 61_000)), 1);
@@ -289,7 +289,7 @@ for (const store of storesUnderTest()) {
         const w = await guarded('mfa-auth', { typeId: 'MFA', timeoutSeconds: 300 });
         await expectPassing(w, false);
         // What MFA authentication does to the API session (the MFA flow itself is tested with it).
-        await t.app.runtime.store.tx(() => t.app.runtime.store.repo('api-session').update(w.apiSessionId, { isMfaComplete: true }, now.toISOString()));
+        await t.app.runtime.writes.update('api-session', w.apiSessionId, { isMfaComplete: true }, now.toISOString());
         now = new Date(now.getTime() + 100_000);
         const q = await query(w);
         assert.deepEqual([q.isPassing, q.timeoutRemaining], [true, 200]);

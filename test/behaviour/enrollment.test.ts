@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createCsr } from '../../src/protocol/csr.js';
 import { verifyEnrollmentJwt } from '../../src/controller/pki/enrollment-jwt.js';
-import { resolveCertificate } from '../../src/controller/api/cert-auth.js';
+import { resolveCertificate } from '../../src/controller/routes/enrollment/cert-auth.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
 
@@ -314,21 +314,21 @@ for (const store of storesUnderTest()) {
       const leaf = new X509Certificate(res.body.data.cert);
       const rt = t.app.runtime;
       const now = new Date();
-      assert.equal((await resolveCertificate(rt, leaf.raw, now)).identity.id, id);
+      assert.equal((await resolveCertificate(rt, leaf.raw, now)).subject.identity.id, id);
       // The default policy allows expired certificates, as OpenZiti's does.
       const past = new Date(Date.parse(leaf.validTo) + 86_400_000);
-      assert.equal((await resolveCertificate(rt, leaf.raw, past)).identity.id, id);
+      assert.equal((await resolveCertificate(rt, leaf.raw, past)).subject.identity.id, id);
       const policy = (allowed: boolean, allowExpiredCerts: boolean) => ({
         name: `cert-${allowed}-${allowExpiredCerts}-${Math.random()}`,
         primary: { cert: { allowed, allowExpiredCerts }, updb: { allowed: true, minPasswordLength: 5, requireSpecialChar: false, requireNumberChar: false, requireMixedCase: false, maxAttempts: 0, lockoutDurationMinutes: 0 }, extJwt: { allowed: false, allowedSigners: [] } },
         secondary: { requireTotp: false, requireExtJwtSigner: null },
       });
-      const strict = await rt.store.repo('auth-policy').insert(policy(true, false), { now: now.toISOString() });
-      await rt.store.repo('identity').update(id, { authPolicyId: strict }, now.toISOString());
-      assert.equal((await resolveCertificate(rt, leaf.raw, now)).identity.id, id);
+      const strict = await rt.writes.insert('auth-policy', policy(true, false), { now: now.toISOString() });
+      await rt.writes.update('identity', id, { authPolicyId: strict }, now.toISOString());
+      assert.equal((await resolveCertificate(rt, leaf.raw, now)).subject.identity.id, id);
       await assert.rejects(resolveCertificate(rt, leaf.raw, past), /outside its validity/);
-      const none = await rt.store.repo('auth-policy').insert(policy(false, true), { now: now.toISOString() });
-      await rt.store.repo('identity').update(id, { authPolicyId: none }, now.toISOString());
+      const none = await rt.writes.insert('auth-policy', policy(false, true), { now: now.toISOString() });
+      await rt.writes.update('identity', id, { authPolicyId: none }, now.toISOString());
       await assert.rejects(resolveCertificate(rt, leaf.raw, now), /does not allow certificates/);
       await assert.rejects(resolveCertificate(rt, undefined, now), /no client certificate/);
       await assert.rejects(resolveCertificate(rt, Buffer.from('junk'), now), /cannot be read/);

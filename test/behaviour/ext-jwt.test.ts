@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
-import { configureJwks } from '../../src/controller/auth/ext-jwt.js';
+import { configureJwks } from '../../src/controller/model/auth/ext-jwt.js';
 import { LoginThrottle, DEFAULT_LOGIN_THROTTLE } from '../../src/controller/auth/throttle.js';
 import { opensslCa } from '../helpers/openssl.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';

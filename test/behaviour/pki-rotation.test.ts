@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { resolveCertificate } from '../../src/controller/api/cert-auth.js';
+import { resolveCertificate } from '../../src/controller/routes/enrollment/cert-auth.js';
 import { createController, type Controller } from '../../src/controller/index.js';
 import { loadOrCreatePki } from '../../src/controller/pki/pki.js';
 import { createCsr } from '../../src/protocol/csr.js';
@@ -69,11 +69,11 @@ describe('intermediate CA rotation (a restarted controller)', () => {
     assert.ok(after.caBundlePem.includes(before.intermediateCertPem.trim()));
 
     const found = await resolveCertificate(second.app.runtime, old.cert.raw, now);
-    assert.equal(found.identity.id, old.id, 'a certificate of the outgoing intermediate still logs in');
+    assert.equal(found.subject.identity.id, old.id, 'a certificate of the outgoing intermediate still logs in');
     const fresh = await enroll(second.app, second.token, 'after-rotation');
     assert.ok(fresh.cert.verify(new X509Certificate(after.intermediateCertPem).publicKey), 'new certificates come from the new intermediate');
     assert.equal(fresh.cert.verify(new X509Certificate(before.intermediateCertPem).publicKey), false);
-    assert.equal((await resolveCertificate(second.app.runtime, fresh.cert.raw, later)).identity.id, fresh.id);
+    assert.equal((await resolveCertificate(second.app.runtime, fresh.cert.raw, later)).subject.identity.id, fresh.id);
     await second.app.close();
   });
 });

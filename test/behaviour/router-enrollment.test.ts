@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createCsr } from '../../src/protocol/csr.js';
 import { verifyEnrollmentJwt } from '../../src/controller/pki/enrollment-jwt.js';
-import { routerOfCertificate } from '../../src/controller/api/router-enroll.js';
+import { routerOfCertificate } from '../../src/controller/routes/enrollment/router-enroll.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
 
@@ -161,7 +161,7 @@ for (const store of storesUnderTest()) {
       await refused({ ...good, serverCsr: forged }, 'COULD_NOT_PROCESS_CSR', 'serverCsr');
       // Expired: the router's enrollment expiry moved into the past.
       const past = new Date(Date.now() - 60_000).toISOString();
-      await t.app.runtime.store.repo('edge-router').update(router.id, { enrollmentExpiresAt: past }, new Date().toISOString());
+      await t.app.runtime.writes.update('edge-router', router.id, { enrollmentExpiresAt: past }, new Date().toISOString());
       const expired = await detail(router.id);
       const res = await erott(good);
       assert.equal(res.status, 400);

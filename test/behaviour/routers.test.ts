@@ -70,8 +70,8 @@ for (const store of storesUnderTest()) {
       const now = new Date().toISOString();
       await t.app.runtime.store.tx(async () => {
         const enrolled = { fingerprint: 'ab12', certPem: 'PEM', isVerified: true, enrollmentJwt: null, enrollmentToken: null, enrollmentCreatedAt: null, enrollmentExpiresAt: null };
-        await t.app.runtime.store.repo('edge-router').update(id, enrolled, now);
-        await t.app.runtime.store.repo('transit-router').update(id, { fingerprint: 'ab12', isVerified: true }, now);
+        await t.app.runtime.writes.update('edge-router', id, enrolled, now);
+        await t.app.runtime.writes.update('transit-router', id, { fingerprint: 'ab12', isVerified: true }, now);
       });
       const enrolled = (await t.admin.request('GET', `/edge-routers/${id}`)).body.data;
       assert.equal(enrolled.isVerified, true);

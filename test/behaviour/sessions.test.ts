@@ -34,7 +34,7 @@ for (const store of storesUnderTest()) {
     /** A session row as the client API's create will write it. */
     async function insertSession(values: { apiSessionId: string; identityId: string; serviceId: string; type: string; servicePolicies?: string[] }): Promise<string> {
       const now = new Date().toISOString();
-      return t.app.runtime.store.tx(() => t.app.runtime.store.repo('session').insert({ ...values, tokenHash: randomUUID() }, { now }));
+      return t.app.runtime.writes.insert('session', { ...values, tokenHash: randomUUID() }, { now });
     }
 
     before(async () => {

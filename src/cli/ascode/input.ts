@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { commonJs } from '../../console/commonjs.js';
+import { commonJs } from '../../protocol/commonjs.js';
 import { UsageError } from '../../console/errors.js';
 import { fileFields, fileKey } from './document.js';
 import type { FileEntity } from './document.js';

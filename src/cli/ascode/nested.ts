@@ -1,5 +1,3 @@
-import type { Kind } from './kinds.js';
-
 /** A reference inside an object field (an auth policy's `primary.extJwt.allowedSigners`): an id, or a list of ids. */
 export interface NestedRef {
   path: readonly string[];
@@ -7,6 +5,9 @@ export interface NestedRef {
 }
 
 type Mapper = (resource: string, value: string) => string;
+
+/** What these functions read of a kind (kinds.ts declares its nested references with this module's type). */
+type Kind = { nestedRefs?: readonly NestedRef[] };
 
 /** A copy of `entity` with each nested reference's value (or each item of it) passed through `map`. */
 export function mapNested(kind: Kind, entity: Record<string, unknown>, map: Mapper): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import type { ColumnDef, ResourceDef } from '../../resources/types.js';
-import { commonJs } from '../../console/commonjs.js';
+import { commonJs } from '../../protocol/commonjs.js';
 import type { IO } from '../../console/io.js';
 import { valueAt } from './cells.js';
 import { describe } from './describe.js';

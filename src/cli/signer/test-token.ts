@@ -6,7 +6,8 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../console/errors.js';
 import { ExtJwtError, signerRefusal, validateExtJwt } from '../../protocol/ext-jwt.js';
 import type { ExtJwtPolicy, ExtJwtSignerKeys } from '../../protocol/ext-jwt.js';
-import { JwksCache } from '../../protocol/jwks.js';
+import { loadUndici } from '../../protocol/undici.js';
+import { boundedFetch, JwksCache } from '../../protocol/jwks.js';
 import { externalJwtSigner } from '../../resources/external-jwt-signer.js';
 import { identity as identityDef } from '../../resources/identity.js';
 import type { Deps } from '../deps.js';
@@ -70,7 +71,7 @@ export async function runSignerTest(opts: SignerTestOptions, deps: Deps): Promis
   const keys: ExtJwtSignerKeys = { ...signer, certPem: signer.certPem || null, jwksEndpoint: signer.jwksEndpoint || null };
   let subject: string;
   try {
-    ({ subject } = await validateExtJwt(token, keys, { jwks: new JwksCache(), now: opts.now ?? new Date() }));
+    ({ subject } = await validateExtJwt(token, keys, { jwks: new JwksCache({ fetch: boundedFetch(loadUndici) }), now: opts.now ?? new Date() }));
   } catch (err) {
     if (!(err instanceof ExtJwtError)) throw err;
     for (const step of ORDER.slice(0, ORDER.indexOf(err.step))) if (step !== 'keys') report(`ok    ${STEP_TITLES[step]}`);

@@ -130,6 +130,11 @@ export class LoginThrottle {
     this.failures.delete(identityId);
   }
 
+  /** A deleted identity's count goes with it. */
+  forget(identityId: string): void {
+    this.failures.delete(identityId);
+  }
+
   /** Consecutive failed password checks of an identity since its last success (none: undefined). */
   failuresOf(identityId: string): FailureCount | undefined {
     const count = this.failures.get(identityId);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CLIENT_BASE, FABRIC_BASE, MANAGEMENT_BASE } from '../../protocol/envelope.js';
 import { ApiError } from '../../protocol/errors.js';
-import { requireSecondaryExtJwt } from '../auth/ext-jwt.js';
+import { requireSecondaryExtJwt } from '../model/auth/ext-jwt.js';
 import type { Runtime } from '../runtime.js';
 import { authorise } from './auth-stage.js';
 import { bodyLimitFor, decodeUtf8, parseJson, readBody } from './body.js';

@@ -316,7 +316,7 @@ class Responses {
         return this.empty('the new certificate replaces the old one');
       case 'POST /authenticators/{id}/re-enroll':
         return { status: 201, description: 'the authenticator is gone; the enrollment that replaces it', schema: ref('createEnvelope') };
-      // TOTP MFA (src/controller/api/mfa.ts).
+      // TOTP MFA (src/controller/routes/client/mfa.ts).
       case 'POST /authenticate/mfa':
         return this.empty('the session has passed MFA');
       case 'POST /current-identity/mfa':

@@ -11,7 +11,7 @@ const RACE_BOUND_MS = 1_000;
  * changed outside them): for facts most requests ask and almost no write changes, such as "does any auth policy
  * require a second token", so that asking costs no statement.
  */
-export function keptUntilWritten<T>(store: Store, resources: readonly string[], read: () => Promise<T>): () => Promise<T> {
+export function keptUntilWritten<T>(store: Pick<Store, 'onWrite' | 'readsWaitForWrites'>, resources: readonly string[], read: () => Promise<T>): () => Promise<T> {
   let known: { value: Promise<T>; at: number } | undefined;
   store.onWrite((event) => {
     if (event.resource === '*' || resources.includes(event.resource)) known = undefined;

@@ -1,0 +1,15 @@
+import type { WriteHooks } from '../runtime.js';
+import { tracesOf } from './traces.js';
+
+/**
+ * What the controller keeps in memory per identity (reported posture, refused service requests, the service update
+ * stamp, a trace, failed logins) goes when the identity is deleted, by whichever route: kept, it would grow with
+ * every identity ever made, and a new identity given the same id would inherit it.
+ */
+export const IDENTITY_MEMORY_HOOKS: WriteHooks = {
+  async afterDelete(rt, row) {
+    rt.client.forgetIdentity(row.id);
+    tracesOf(rt).delete(row.id);
+    rt.loginThrottle.forget(row.id);
+  },
+};

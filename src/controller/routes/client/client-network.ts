@@ -1,0 +1,165 @@
+import { X509Certificate } from 'node:crypto';
+import { headerOf } from '../../server/auth-stage.js';
+import { jwtVerify } from 'jose';
+import { ApiError } from '../../../protocol/errors.js';
+import { resource } from '../../../resources/index.js';
+import type { Runtime } from '../../runtime.js';
+import type { Ctx, Handler, Route } from '../../server/types.js';
+import { accessToService, edgeRoutersFor } from '../../model/access.js';
+import { listMeta } from '../kit/crud.js';
+import { toWire } from '../../model/present.js';
+import { listParams } from '../kit/query.js';
+import { edgeRouterSummary } from './sessions.js';
+
+const terminator = resource('terminator');
+const session = resource('session');
+const edgeRouter = resource('edge-router');
+
+/**
+ * What an SDK asks of the network beyond its services: the controller's listening protocols, the edge routers and
+ * terminators of a service it may use, and the per-client request budget of the client API.
+ */
+
+/**
+ * A service the caller may dial or bind, or 404: one it may not use is as unknown as one that does not exist. The
+ * 404 carries no cause, as OpenZiti's answer here does (its RespondWithNotFound, unlike the detail's not-found error).
+ */
+async function usableService(rt: Runtime, ctx: Ctx): Promise<string> {
+  const { permissions } = await accessToService(rt, ctx.principal!.identityId, ctx.params.id);
+  if (permissions.length === 0) throw new ApiError('NOT_FOUND');
+  return ctx.params.id;
+}
+
+/**
+ * The optional `session-token` header of the service edge router list: the token of one of the caller's service
+ * sessions for this service (as `POST /sessions` issued it). When given it must be one: signed by this controller,
+ * of a session that still exists, was made in the caller's own API session (as OpenZiti's ValidateServiceAccessToken
+ * requires: another API session of the same identity will not do) and is for this service; anything else is 401.
+ */
+async function checkSessionToken(rt: Runtime, ctx: Ctx, serviceId: string): Promise<void> {
+  const token = headerOf(ctx.req, 'session-token');
+  if (token === undefined) return;
+  const refuse = (why: string) => new ApiError('UNAUTHORIZED', { message: `the session-token header is not a valid session token: ${why}` });
+  if (!token) throw refuse('it is empty');
+  let claims: Awaited<ReturnType<typeof jwtVerify>>['payload'];
+  try {
+    ({ payload: claims } = await jwtVerify(token, new X509Certificate(rt.pki.serverCertPem).publicKey, { issuer: rt.enrollmentSigner.issuer, algorithms: ['RS256'] }));
+  } catch (err) {
+    throw refuse((err as Error).message);
+  }
+  if (claims.z_t !== 's' || typeof claims.jti !== 'string') throw refuse('it is not a service session token');
+  const row = await rt.store.repoFor(session).find(claims.jti);
+  if (!row) throw refuse('its session has ended');
+  if (row.identityId !== ctx.principal!.identityId) throw refuse('its session belongs to another identity');
+  if (row.apiSessionId !== ctx.principal!.apiSessionId) throw refuse('its session belongs to another API session');
+  if (row.serviceId !== serviceId) throw refuse('its session is for another service');
+}
+
+/**
+ * `GET /services/{id}/edge-routers`: where the caller can reach the service (its and the service's router policies).
+ */
+async function serviceEdgeRouters(rt: Runtime, ctx: Ctx) {
+  // The token first, as OpenZiti checks it: a foreign token is 401 whatever the service.
+  await checkSessionToken(rt, ctx, ctx.params.id);
+  const serviceId = await usableService(rt, ctx);
+  const { shared } = await edgeRoutersFor(rt, ctx.principal!.identityId, serviceId);
+  const repo = rt.store.repoFor(edgeRouter);
+  const page = await repo.list({ ...listParams(ctx.query), scope: { ids: shared } });
+  const routers = await rt.present(edgeRouter, page.rows);
+  return { data: { edgeRouters: routers.map(edgeRouterSummary) }, meta: listMeta(page, repo.filterableFields) };
+}
+
+/**
+ * `GET /services/{id}/terminators`: where the service is hosted, as the client read model shows it (which router and
+ * identity, never the address). A service the caller may not use is 404, as OpenZiti's listClientTerminators reads
+ * the service for the identity first (the Swagger lists no 404 here; OpenZiti answers it all the same).
+ */
+async function serviceTerminators(rt: Runtime, ctx: Ctx) {
+  const repo = rt.store.repoFor(terminator);
+  const serviceId = await usableService(rt, ctx);
+  const page = await repo.list({ ...listParams(ctx.query), scope: { where: { service: serviceId } } });
+  const services = rt.store.repo('service');
+  const names = page.rows.length ? await services.findAll({ id: serviceId }, { columns: ['name'] }) : [];
+  return {
+    data: page.rows.map((row) => {
+      const base = toWire(terminator, row);
+      return {
+        id: row.id,
+        createdAt: base.createdAt,
+        updatedAt: base.updatedAt,
+        tags: base.tags ?? {},
+        _links: base._links,
+        identity: (row.identity as string | null) ?? '',
+        routerId: row.router,
+        serviceId: row.service,
+        service: { id: row.service, name: names[0]?.name ?? '', _links: {} },
+      };
+    }),
+    meta: listMeta(page, repo.filterableFields),
+  };
+}
+
+/** `GET /protocols`: the controller's listening edge protocols, by name, with the address clients reach each on. */
+function protocols(rt: Runtime) {
+  const url = new URL(rt.config.publicUrl);
+  return { data: { https: { address: `${url.hostname}:${url.port || '443'}` } } };
+}
+
+export function clientNetworkRoutes(rt: Runtime): Route[] {
+  return [
+    { method: 'GET', path: '/services/{id}/edge-routers', api: 'client', access: 'session', handler: (ctx) => serviceEdgeRouters(rt, ctx) },
+    { method: 'GET', path: '/services/{id}/terminators', api: 'client', access: 'session', handler: (ctx) => serviceTerminators(rt, ctx) },
+    { method: 'GET', path: '/protocols', api: 'client', access: 'public', handler: () => protocols(rt) },
+  ];
+}
+
+/**
+ * The client API operations OpenZiti lists 429 for (docs: the client operations table): each spends one request of
+ * the caller's budget (per API session; per address before there is one). Operations without 429 in the table
+ * (version, specs, own identity and authenticators, MFA but its completion, getting a session) are never refused.
+ * Authentication has its own budget of failed logins (src/controller/auth/throttle.ts), which answers its 429.
+ */
+const BUDGETED = new Set([
+  'GET /external-jwt-signers',
+  'GET /protocols',
+  'POST /authenticate/mfa',
+  'GET /controllers',
+  'GET /current-api-session/certificates',
+  'POST /current-api-session/certificates',
+  'GET /current-api-session/certificates/{id}',
+  'DELETE /current-api-session/certificates/{id}',
+  'GET /current-api-session/service-updates',
+  'GET /current-identity/edge-routers',
+  'POST /enroll',
+  'POST /enroll/ca',
+  'POST /enroll/challenge',
+  'POST /enroll/erott',
+  'POST /enroll/extend/router',
+  'POST /enroll/ott',
+  'POST /enroll/ottca',
+  'POST /enroll/token',
+  'POST /enroll/updb',
+  'POST /posture-response',
+  'POST /posture-response-bulk',
+  'GET /services',
+  'GET /services/{id}',
+  'PUT /services/{id}',
+  'PATCH /services/{id}',
+  'DELETE /services/{id}',
+  'GET /services/{id}/edge-routers',
+  'GET /services/{id}/terminators',
+  'GET /sessions',
+  'POST /sessions',
+  'DELETE /sessions/{id}',
+]);
+
+/** The route with the client budget in front of its handler, when the client API lists 429 for it. */
+export function withClientBudget(rt: Runtime, route: Route): Route {
+  if ((route.api !== 'client' && route.api !== 'both') || !BUDGETED.has(`${route.method} ${route.path}`)) return route;
+  const handler: Handler = (ctx) => {
+    if (ctx.api !== 'client') return route.handler(ctx);
+    rt.client.spend(ctx.principal ? { apiSessionId: ctx.principal.apiSessionId } : { address: ctx.remoteAddress });
+    return route.handler(ctx);
+  };
+  return { ...route, handler };
+}
