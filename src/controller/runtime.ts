@@ -37,6 +37,8 @@ export interface Write {
  * maintain a derived table, refuse a delete (throw an ApiError, e.g. 409 CAN_NOT_DELETE_REFERENCED_ENTITY).
  */
 export interface WriteHooks {
+  /** Answers the values to write instead of the given ones, or nothing to keep them. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only checks is a plain async function returning void
   beforeWrite?(rt: Runtime, write: Write): Promise<Record<string, unknown> | void>;
   afterWrite?(rt: Runtime, write: Write & { id: string }): Promise<void>;
   beforeDelete?(rt: Runtime, row: Row): Promise<void>;

@@ -18,7 +18,7 @@ export function buildDiff(deps: Deps, run = runDiff) {
     examples: ['ctl diff -f net.yaml', 'ctl diff -f net/ -o json', 'ctl diff -f net.yaml --replace'],
   })
     .option('-f, --file <path>', FILE_HELP, collectFiles)
-    .option('--replace', 'plan as `ctl apply --replace` would: ' + REPLACE_HELP)
+    .option('--replace', `plan as \`ctl apply --replace\` would: ${REPLACE_HELP}`)
     .action(async (opts) => run({ files: requireFiles(opts.file), replace: Boolean(opts.replace) }, deps));
 }
 

@@ -54,7 +54,8 @@ export async function startStubController(opts: StubOptions = {}): Promise<StubC
     isMfaRequired: opts.mfaCode !== undefined, isMfaComplete: sessions.get(token) === true, expiresAt,
   });
 
-  function route(req: IncomingMessage, res: ServerResponse, body: string): void {
+  // Each branch answers through send or apiError and returns what they return (nothing), ending the routing.
+  function route(req: IncomingMessage, res: ServerResponse, body: string) {
     const url = new URL(req.url ?? '/', 'https://stub');
     const p = url.pathname;
     const token = req.headers['zt-session'] as string | undefined;

@@ -3,7 +3,7 @@ import { after, before, describe, it, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createTestDatabase, PG_URL_VARIABLE, type TestDatabase } from '../../../test/helpers/postgres.js';
-import { ApiError } from '../../protocol/errors.js';
+import type { ApiError } from '../../protocol/errors.js';
 import { CONTROLLER_LOCK } from '../store/postgres-driver.js';
 import { Store } from '../store/store.js';
 import { ApiSessions, hashToken } from './api-sessions.js';
