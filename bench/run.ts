@@ -8,6 +8,8 @@
 //   npm run bench -- --no-startup ...          the controller tables only
 //   npm run bench -- --no-access ...           without access decisions at scale (bench/access.ts, ~2 minutes)
 //   npm run bench -- --no-writes ...           without writes under 8 concurrent writers (bench/concurrent-writes.ts)
+//   npm run bench -- --store-only ...          seeding and the filtered lists only (add --no-startup --no-access
+//                                              --no-writes for the store's rows alone)
 // `--baseline` repeats (one column each); CTL_BENCH_BASELINE=bc59173[,...] does the same. The older build is made
 // by bench/baseline.ts in the temporary directory (git archive, node_modules copied, npm run build).
 import { spawnSync } from 'node:child_process';
@@ -35,6 +37,7 @@ const { values: flags } = parseArgs({
     'no-postgres': { type: 'boolean' },
     'no-access': { type: 'boolean' },
     'no-writes': { type: 'boolean' },
+    'store-only': { type: 'boolean' },
     identities: { type: 'string', default: '100000' },
   },
 });
@@ -171,6 +174,32 @@ async function main() {
 async function measure(targets: Target[], notes: string[]): Promise<void> {
   const rows: Row[] = [];
   rows.push({ what: `seeding ${IDENTITIES.toLocaleString('en')} identities (one transaction)`, unit: 's', values: targets.map((t) => t.seedSeconds) });
+  const title =
+    `Controller, ${IDENTITIES.toLocaleString('en')} identities ` +
+    "(each value in its own process; ratios to the run's baselines in parentheses)";
+
+  // Filtered lists over the identities, through HTTP (what a client waits for), the targets alternated.
+  const timed = async (path: string, runs: number): Promise<number[]> => {
+    const times: number[][] = targets.map(() => []);
+    for (let run = 0; run < runs; run++) {
+      for (const [i, t] of targets.entries()) {
+        const start = process.hrtime.bigint();
+        const r = await request(`${t.controller.url}${path}`, { headers: t.headers, dispatcher: t.dispatcher });
+        await r.body.arrayBuffer();
+        times[i].push(Number(process.hrtime.bigint() - start) / 1e6);
+        if (r.statusCode !== 200) throw new Error(`GET ${path} (${t.label}) answered ${r.statusCode}`);
+      }
+    }
+    return times.map(median);
+  };
+  const listPath = (filter: string) => `/edge/management/v1/identities?filter=${encodeURIComponent(filter)}`;
+  await timed('/edge/management/v1/version', 10); // warm the connections
+  const version = await timed('/edge/management/v1/version', 50);
+  rows.push({ what: 'filter `name = "identity-54321"` (÷ GET /version)', unit: 'ms', values: await timed(listPath('name = "identity-54321"'), 50), against: version });
+  rows.push({ what: 'filter `name contains "4321"`', unit: 'ms', values: await timed(listPath('name contains "4321"'), 20), against: version });
+  rows.push({ what: 'filter `anyOf(roleAttributes) = "finance"`', unit: 'ms', values: await timed(listPath('anyOf(roleAttributes) = "finance"'), 20), against: version });
+  rows.push({ what: 'GET /version (the filters\' baseline)', unit: 'ms', values: version });
+  if (flags['store-only']) return printTable(title, targets, rows);
 
   // `ctl identity list` (each build's own CLI, logged in to its controller), alternated with `node -e ''`.
   const commands: TimedCommand[] = [['-e', ''], ...targets.map((t) => ({ args: [join(t.root, 'bin', 'ctl.js'), 'identity', 'list', '--limit', '10'], env: cliEnv(t.configDir) }))];
@@ -199,28 +228,7 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
   const bareMedian = median(bareRps);
   rows.push({ what: 'authenticated GET /identities/{id} (÷ bare `node:https`)', unit: 'req/s', values: rps.map(median), against: targets.map(() => bareMedian) });
 
-  // Filtered lists over the identities, through HTTP (what a client waits for), the targets alternated.
-  const timed = async (path: string, runs: number): Promise<number[]> => {
-    const times: number[][] = targets.map(() => []);
-    for (let run = 0; run < runs; run++) {
-      for (const [i, t] of targets.entries()) {
-        const start = process.hrtime.bigint();
-        const r = await request(`${t.controller.url}${path}`, { headers: t.headers, dispatcher: t.dispatcher });
-        await r.body.arrayBuffer();
-        times[i].push(Number(process.hrtime.bigint() - start) / 1e6);
-        if (r.statusCode !== 200) throw new Error(`GET ${path} (${t.label}) answered ${r.statusCode}`);
-      }
-    }
-    return times.map(median);
-  };
-  const listPath = (filter: string) => `/edge/management/v1/identities?filter=${encodeURIComponent(filter)}`;
-  await timed('/edge/management/v1/version', 10); // warm the connections
-  const version = await timed('/edge/management/v1/version', 50);
-  rows.push({ what: 'filter `name = "identity-54321"` (÷ GET /version)', unit: 'ms', values: await timed(listPath('name = "identity-54321"'), 50), against: version });
-  rows.push({ what: 'filter `name contains "4321"`', unit: 'ms', values: await timed(listPath('name contains "4321"'), 20), against: version });
-  rows.push({ what: 'filter `anyOf(roleAttributes) = "finance"`', unit: 'ms', values: await timed(listPath('anyOf(roleAttributes) = "finance"'), 20), against: version });
-  rows.push({ what: 'GET /version (the filters\' baseline)', unit: 'ms', values: version });
-  printTable(`Controller, ${IDENTITIES.toLocaleString('en')} identities (each value in its own process; ratios to the run's baselines in parentheses)`, targets, rows);
+  printTable(title, targets, rows);
   console.log(`\nBaselines: \`node -e ""\` ${fmt(medians[0])}; bare \`node:https\` ${bareMedian.toFixed(0)} req/s (median of 5 rounds: ${bareRps.map((r) => r.toFixed(0)).join(', ')}).`);
   console.log(`GET by id rounds (req/s): ${targets.map((t, i) => `${t.label} ${rps[i].map((r) => r.toFixed(0)).join(', ')}`).join('; ')}.`);
 

@@ -187,6 +187,23 @@ describe('sort by, skip and limit inside the filter', () => {
 });
 
 describe('paging parameters', () => {
+  it('totalCount of a filter on one set counts each entity once, whatever the page', async () => {
+    // Names outside the fixtures' `${P}-` prefix, so that the scoped filters above never see these identities.
+    const [a, b] = [`${P}set-a`, `${P}set-b`];
+    await createIdentity(admin, { name: a, roleAttributes: [`${P}-x`, `${P}-y`] });
+    await createIdentity(admin, { name: b, roleAttributes: [`${P}-x`] });
+    const total = async (filter: string) => {
+      const res = await admin.get('/identities', { query: { limit: 1, filter } });
+      assertStatus(res, 200, filter);
+      assert.equal(res.body.data.length, 1, filter);
+      return res.body.meta.pagination.totalCount as number;
+    };
+    assert.equal(await total(`anyOf(roleAttributes) = "${P}-x"`), 2);
+    assert.equal(await total(`anyOf(roleAttributes) = "${P}-y"`), 1);
+    assert.equal(await total(`anyOf(roleAttributes) in ["${P}-x", "${P}-y"]`), 2, 'an entity holding both is one');
+    assert.equal(await total(`anyOf(roleAttributes) contains "${P}-"`), 2);
+  });
+
   const filter = `name contains "${P}-"`;
   async function page(query: Record<string, string | number>) {
     const res = await admin.get('/identities', { query: { filter, ...query } });

@@ -243,11 +243,19 @@ export class Repository {
     if (role) parts.push(role);
     const where = join(parts.map((p) => sql`(${p})`), ' AND ');
     const { limit, offset } = pageBounds(compiled, params);
-    const total = (await this.driver.get<{ n: number }>(`SELECT count(*) AS n FROM ${this.table} e WHERE ${where.sql}`, where.params))!.n;
-    const rows = await this.driver.all<Record<string, unknown>>(
-      `SELECT e.*${this.refSelect} FROM ${this.table} e WHERE ${where.sql} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
-      [...where.params, limit ?? MAX_ALL_ROWS, offset],
-    );
+    // The filter's own count statement holds only while nothing else narrows the list.
+    const from = `${this.table} e WHERE ${where.sql}`;
+    const count =
+      parts.length === 1 && compiled.count
+        ? compiled.count
+        : { sql: `SELECT count(*) AS n FROM ${from}`, params: where.params };
+    const page = `SELECT e.*${this.refSelect} FROM ${from} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`;
+    // Side by side: on PostgreSQL outside a transaction, two pooled connections answer at once.
+    const [counted, rows] = await Promise.all([
+      this.driver.get<{ n: number }>(count.sql, count.params),
+      this.driver.all<Record<string, unknown>>(page, [...where.params, limit ?? MAX_ALL_ROWS, offset]),
+    ]);
+    const total = counted!.n;
     return { rows: rows.map((r) => this.decode(r)), totalCount: total, limit: reportedLimit(limit, total), offset };
   }
 
