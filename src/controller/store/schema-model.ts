@@ -84,7 +84,7 @@ function identifier(name: string): string {
   return `${name.slice(0, MAX_IDENTIFIER - 9)}_${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
 }
 
-function columnType(field: FieldDef): ColumnType {
+export function columnType(field: FieldDef): ColumnType {
   switch (field.type.kind) {
     case 'boolean':
     case 'integer':

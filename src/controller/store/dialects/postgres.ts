@@ -23,6 +23,10 @@ export const postgresDialect: Dialect = {
   dropTable: (name) => `DROP TABLE IF EXISTS "${name}"`,
   noLimit: null,
   inList: (expr, values) => ({ sql: `${expr.sql} = ANY(?::text[])`, params: [...expr.params, values] }),
+  jsonRows: (columns, rows) => {
+    const values = columns.map((type, i) => `(r ->> ${i})::${type === 'integer' ? 'bigint' : 'text'}`).join(', ');
+    return sql`SELECT ${raw(values)} FROM json_array_elements(${param(rows)}::json) r`;
+  },
   containsText: (haystack, needle, ignoreCase) =>
     ignoreCase ? sql`strpos(upper((${haystack})::text), upper(${needle}::text)) > 0` : sql`strpos((${haystack})::text, ${needle}::text) > 0`,
   tagValue(tagsSql, key, view) {

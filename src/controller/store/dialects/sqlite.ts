@@ -19,6 +19,11 @@ export const sqliteDialect: Dialect = {
   // One JSON parameter whatever the list's length: one statement text, prepared once.
   inList: (expr, values) => sql`${expr} IN (SELECT value FROM json_each(${param(JSON.stringify(values))}))`,
   // instr, not LIKE: LIKE is case-insensitive for ASCII in SQLite and treats % and _ as wildcards.
+  // `->>` reads a JSON string as text and a JSON number as a number, as the columns take them.
+  jsonRows: (columns, rows) => {
+    const values = columns.map((_, i) => `value ->> ${i}`).join(', ');
+    return sql`SELECT ${raw(values)} FROM json_each(${param(rows)})`;
+  },
   containsText: (haystack, needle, ignoreCase) =>
     ignoreCase ? sql`instr(upper(${haystack}), upper(${needle})) > 0` : sql`instr(${haystack}, ${needle}) > 0`,
   tagValue(tagsSql, key, view) {
