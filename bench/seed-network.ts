@@ -14,6 +14,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Store } from '../src/controller/store/store.js';
+import { settle } from './pg-database.js';
 
 export const SCALE = { identities: 10_000, services: 10_000, routers: 100, servicePolicies: 1_000, routerPolicies: 100 };
 const SHAPES = ['mixed', 'broad'];
@@ -82,4 +83,5 @@ await insertAll(
 );
 const seconds = Number(process.hrtime.bigint() - start) / 1e9;
 await store.close();
+if (postgres) await settle(location);
 console.log(JSON.stringify({ seconds, routers: routers.length }));

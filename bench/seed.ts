@@ -5,10 +5,11 @@
 // Usage: node --import tsx bench/seed.ts ROOT LOCATION COUNT
 //   ROOT      the checkout whose src/controller/store/store.ts to use
 //   LOCATION  a SQLite file, or a postgres:// URL
-// Prints {"seconds": ...} (the transaction only, not opening the store).
+// Prints {"seconds": ...} (the transaction only, not opening the store nor settling a PostgreSQL database after).
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { settle } from './pg-database.js';
 
 const [root, location, countArg] = process.argv.slice(2);
 const count = Number(countArg);
@@ -52,4 +53,5 @@ if (asynchronous) {
   seconds = Number(process.hrtime.bigint() - start) / 1e9;
   store.close();
 }
+if (postgres) await settle(location);
 console.log(JSON.stringify({ seconds }));

@@ -99,9 +99,12 @@ export class FilterError extends Error {
   override name = 'FilterError';
 }
 
+/** The condition of a query without a filter. */
+export const NO_FILTER = '1 = 1';
+
 export function compileQuery(q: Query, schema: FilterSchema, dialect: Dialect = sqliteDialect): CompiledQuery {
   const compiler = new Compiler(schema, dialect);
-  const where = q.filter ? compiler.bool(q.filter) : raw('1 = 1');
+  const where = q.filter ? compiler.bool(q.filter) : raw(NO_FILTER);
   const compiled: CompiledQuery = { where: where.sql, params: [...where.params], orderBy: compileOrderBy(q, schema, dialect) };
   const count = q.filter && compiler.setCount(q.filter);
   if (count) compiled.count = { sql: count.sql, params: [...count.params] };

@@ -5,7 +5,7 @@ import { MAX_ALL_ROWS, normaliseLimit, normaliseOffset, UNLIMITED_REPORTED } fro
 import { parseQuery } from '../../protocol/zitiql/index.js';
 import { decodeJson, decodeValue, encodeValue } from './codec.js';
 import type { Driver } from './driver.js';
-import { compileQuery, type CompiledQuery, type FilterSchema } from './filter-sql.js';
+import { compileQuery, type CompiledQuery, type FilterSchema, NO_FILTER } from './filter-sql.js';
 import { filterSchema, filterableFields } from './filter-schema.js';
 import { type Fragment, join, param, quote, raw, sql } from './fragment.js';
 import { insertRows } from './insert-rows.js';
@@ -89,6 +89,15 @@ export interface Referrer {
 }
 
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * A condition that narrows a list, and the statement that counts the entities it keeps when it is the only one: one
+ * that reads an index of its own instead of testing every entity (CompiledQuery.count, RoleIndex.countSelected).
+ */
+interface Narrowing {
+  where: Fragment;
+  count?: Fragment;
+}
 
 /** A row written: its id and the field values written. */
 interface Written {
@@ -261,18 +270,17 @@ export class Repository {
 
   async list(params: ListParams = {}): Promise<ListResult> {
     const compiled = this.compile(params);
-    const parts: Fragment[] = [{ sql: compiled.where, params: compiled.params }];
+    // What narrows the list, each with the statement that counts it alone when it has one.
+    const parts: Narrowing[] = [];
+    const filter = { sql: compiled.where, params: compiled.params };
+    if (compiled.where !== NO_FILTER) parts.push({ where: filter, count: compiled.count });
     if (params.scope) parts.push(await this.scopeClause(params.scope));
     const role = this.roleClause(params.roleFilter, params.roleSemantic);
-    if (role) parts.push(role);
-    const where = join(parts.map((p) => sql`(${p})`), ' AND ');
+    if (role) parts.push({ where: role });
+    const where = parts.length ? join(parts.map((p) => sql`(${p.where})`), ' AND ') : raw(NO_FILTER);
     const { limit, offset } = pageBounds(compiled, params);
-    // The filter's own count statement holds only while nothing else narrows the list.
     const from = `${this.table} e WHERE ${where.sql}`;
-    const count =
-      parts.length === 1 && compiled.count
-        ? compiled.count
-        : { sql: `SELECT count(*) AS n FROM ${from}`, params: where.params };
+    const count = (parts.length === 1 && parts[0].count) || sql`SELECT count(*) AS n FROM ${raw(this.table)} e WHERE ${where}`;
     const page = `SELECT e.*${this.refSelect} FROM ${from} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`;
     // Side by side: on PostgreSQL outside a transaction, two pooled connections answer at once.
     const [counted, rows] = await Promise.all([
@@ -323,21 +331,27 @@ export class Repository {
     return { sql: text, params };
   }
 
-  private async scopeClause(scope: Scope): Promise<Fragment> {
-    if ('where' in scope) return this.whereClause(scope.where);
+  private async scopeClause(scope: Scope): Promise<Narrowing> {
+    if ('where' in scope) return { where: this.whereClause(scope.where) };
     if ('selectedBy' in scope) {
       const { index, policyIds } = scope.selectedBy;
-      if (policyIds.length === 0) return raw('1 = 0');
-      return (await index.anySelectsAll(policyIds)) ? raw('1 = 1') : index.selectedBy('e."id"', policyIds);
+      if (policyIds.length === 0) return { where: raw('1 = 0') };
+      if (await index.anySelectsAll(policyIds)) return { where: raw(NO_FILTER) };
+      return { where: index.selectedBy('e."id"', policyIds), count: index.countSelected(policyIds) };
     }
-    if ('selecting' in scope) return sql`e."id" IN (${scope.selecting.index.selecting(scope.selecting.entityId)})`;
-    if ('ids' in scope) return this.dialect.inList(raw('e."id"'), scope.ids);
+    if ('selecting' in scope) {
+      const { index, entityId } = scope.selecting;
+      return { where: sql`e."id" IN (${index.selecting(entityId)})` };
+    }
+    if ('ids' in scope) return { where: this.dialect.inList(raw('e."id"'), scope.ids) };
     if ('memberOf' in scope) {
       const { def, field, ownerId } = scope.memberOf;
-      return sql`e."id" IN (SELECT s."value" FROM ${raw(quote(setTableName(def, field)))} s WHERE s."ownerId" = ${param(ownerId)})`;
+      const side = raw(quote(setTableName(def, field)));
+      return { where: sql`e."id" IN (SELECT s."value" FROM ${side} s WHERE s."ownerId" = ${param(ownerId)})` };
     }
     const side = quote(setTableName(this.def, scope.holding.field));
-    return sql`EXISTS (SELECT 1 FROM ${raw(side)} s WHERE s."ownerId" = e."id" AND s."value" = ${param(scope.holding.value)})`;
+    const value = param(scope.holding.value);
+    return { where: sql`EXISTS (SELECT 1 FROM ${raw(side)} s WHERE s."ownerId" = e."id" AND s."value" = ${value})` };
   }
 
   /**

@@ -201,6 +201,16 @@ export class RoleIndex {
     return sql`${raw(entityColumn)} IN (SELECT m."entityId" FROM ${raw(this.matches)} m WHERE ${this.driver.dialect.inList(raw('m."policyId"'), policyIds)})`;
   }
 
+  /**
+   * How many entities the policies select by id or attribute (none of them `#all`), counted over their match rows
+   * alone: each row's entity exists (its foreign key), so the list needs no visit.
+   */
+  countSelected(policyIds: readonly string[]): Fragment {
+    const owners = this.driver.dialect.inList(raw('m."policyId"'), policyIds);
+    const selected = sql`SELECT DISTINCT m."entityId" FROM ${raw(this.matches)} m WHERE ${owners}`;
+    return sql`SELECT count(*) AS n FROM (${selected}) selected`;
+  }
+
   /** Of these entities, the ones the policies select (for permissions on a page of services). */
   async selectedAmong(policyIds: readonly string[], entityIds: readonly string[]): Promise<Set<string>> {
     if (policyIds.length === 0 || entityIds.length === 0) return new Set();
