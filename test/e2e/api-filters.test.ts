@@ -83,6 +83,21 @@ describe('ZitiQL operators', () => {
     assert.deepEqual(await scoped(`name not icontains "${P.toUpperCase()}-1"`), expect((_f, i) => i < 10));
   });
 
+  it('contains takes %, _ and \\ literally (PostgreSQL tests it with LIKE, which a trigram index serves)', async () => {
+    const names = [`${P}w-100%`, `${P}w-1000`, `${P}w-a_b`, `${P}w-axb`, `${P}w-c\\d`];
+    for (const name of names) await createIdentity(admin, { name });
+    const found = async (needle: string) => {
+      const filter = `name contains ${JSON.stringify(needle)}`;
+      const res = await admin.get('/identities', { query: { limit: -1, filter } });
+      assertStatus(res, 200, needle);
+      return (res.body.data as Array<{ name: string }>).map((i) => i.name).sort();
+    };
+    assert.deepEqual(await found(`${P}w-100%`), [`${P}w-100%`]);
+    assert.deepEqual(await found('w-a_b'), [`${P}w-a_b`]);
+    assert.deepEqual(await found('w-c\\d'), [`${P}w-c\\d`]);
+    assert.deepEqual(await found(`${P}w-1`), [`${P}w-100%`, `${P}w-1000`]);
+  });
+
   it('in and not in', async () => {
     assert.deepEqual(await scoped(`name in ["${n(1)}", "${n(2)}", "nope"]`), [n(1), n(2)]);
     assert.deepEqual(await scoped(`name not in ["${n(1)}", "${n(2)}"]`), expect((_f, i) => i !== 1 && i !== 2));

@@ -283,8 +283,7 @@ class Compiler {
       this.unsupported(`${target.text} ${name} ${formatLiteral(expr.right)}`, target, expr.right.kind);
     }
     const value = target.value('substring');
-    const needle = param(String(expr.right.value));
-    const found = this.dialect.containsText(value, needle, expr.ignoreCase);
+    const found = this.dialect.containsText(value, String(expr.right.value), expr.ignoreCase);
     return target.wrap(expr.negated ? not(found) : found);
   }
 

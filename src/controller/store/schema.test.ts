@@ -43,7 +43,10 @@ test('a fresh database has every declared table, column and index, and the built
     assert.deepEqual(columns.sort(), table.columns.map((c) => c.name).sort(), `columns of ${table.name}`);
   }
   const indexes = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).all() as { name: string }[]).map((r) => r.name));
-  for (const name of Object.keys(declared.indexes)) assert.ok(indexes.has(name), `index ${name}`);
+  for (const [name, index] of Object.entries(declared.indexes)) {
+    // SQLite has no trigram index: `contains` reads every row there.
+    assert.equal(indexes.has(name), index.method !== 'trigram', `index ${name}`);
+  }
   db.close();
   rmSync(dir, { recursive: true, force: true });
 });

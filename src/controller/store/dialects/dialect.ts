@@ -32,7 +32,7 @@ export interface Dialect {
    */
   jsonRows(columns: readonly ColumnType[], rows: string): Fragment;
   /** Position-independent substring test (`instr`/`strpos`); numbers are tested in their decimal form. */
-  containsText(haystack: Fragment, needle: Fragment, ignoreCase: boolean): Fragment;
+  containsText(haystack: Fragment, needle: string, ignoreCase: boolean): Fragment;
   /** A tag of the JSON text column `tagsSql`, read as `view`. */
   tagValue(tagsSql: string, key: Fragment, view: TagView): Fragment;
   /** ORDER BY term for a tag; `key` has been checked to hold identifier characters only. */
