@@ -280,14 +280,14 @@ export class Repository {
     const where = parts.length ? join(parts.map((p) => sql`(${p.where})`), ' AND ') : raw(NO_FILTER);
     const { limit, offset } = pageBounds(compiled, params);
     const from = `${this.table} e WHERE ${where.sql}`;
-    const count = (parts.length === 1 && parts[0].count) || sql`SELECT count(*) AS n FROM ${raw(this.table)} e WHERE ${where}`;
+    const counted = { sql: `SELECT count(*) AS n FROM ${from}`, params: where.params };
+    const count = (parts.length === 1 && parts[0].count) || counted;
     const page = `SELECT e.*${this.refSelect} FROM ${from} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`;
     // Side by side: on PostgreSQL outside a transaction, two pooled connections answer at once.
-    const [counted, rows] = await Promise.all([
-      this.driver.get<{ n: number }>(count.sql, count.params),
+    const [total, rows] = await Promise.all([
+      this.driver.get<{ n: number }>(count.sql, count.params).then((r) => r!.n),
       this.driver.all<Record<string, unknown>>(page, [...where.params, limit ?? MAX_ALL_ROWS, offset]),
     ]);
-    const total = counted!.n;
     return { rows: rows.map((r) => this.decode(r)), totalCount: total, limit: reportedLimit(limit, total), offset };
   }
 

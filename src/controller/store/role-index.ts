@@ -161,7 +161,9 @@ export class RoleIndex {
         owners.params,
       );
       const named = new Map<string, string[]>();
-      for (const r of roleRows) if (r.value.startsWith('#') && r.value !== '#all') listed(named, r.ownerId).push(r.value);
+      for (const r of roleRows) {
+        if (r.value.startsWith('#') && r.value !== '#all') listed(named, r.ownerId).push(r.value);
+      }
       for (const entity of candidates) {
         const owned = new Set(entity.attributes.map((a) => `#${a}`));
         const selects = (policyId: string) => (named.get(policyId) ?? []).every((v) => owned.has(v));
