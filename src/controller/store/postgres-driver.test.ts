@@ -7,6 +7,7 @@ import { PG_URL_VARIABLE, createTestDatabase } from '../../../test/helpers/postg
 import { postgresDialect } from './dialects/postgres.js';
 import { raw } from './fragment.js';
 import { PostgresDriver } from './postgres-driver.js';
+import { Store } from './store.js';
 
 const skip = process.env[PG_URL_VARIABLE] ? false : `${PG_URL_VARIABLE} is not set`;
 
@@ -88,6 +89,26 @@ describe('PostgreSQL: trigram indexes for contains', { skip }, () => {
       assert.match(plan.map((r) => r['QUERY PLAN']).join('\n'), /Bitmap Index Scan on identities_name_trgm/);
     } finally {
       await driver.close();
+      await db.drop();
+    }
+  });
+});
+
+describe('PostgreSQL: without trigram indexes', { skip }, () => {
+  it('the store says at start that contains filters read every row, and nothing where the indexes are', async () => {
+    const db = await createTestDatabase({ migrated: true });
+    try {
+      const lines: string[] = [];
+      await (await Store.open({ postgres: db.url }, { log: (line) => lines.push(line) })).close();
+      assert.equal(lines.length, 0, lines.join('\n'));
+      const admin = await PostgresDriver.open(db.url);
+      await admin.exec('DROP INDEX "identities_name_trgm"');
+      await admin.close();
+      const store = await Store.open({ postgres: db.url }, { log: (line) => lines.push(line) });
+      await store.close();
+      assert.equal(lines.length, 1, lines.join('\n'));
+      assert.match(lines[0], /no trigram index on names .* `contains` filters read every row/);
+    } finally {
       await db.drop();
     }
   });
