@@ -1,10 +1,12 @@
 // Access decisions at scale (issue 8): a network of 10,000 identities, 10,000 services, 1,000 service policies,
-// 100 edge routers and 100 edge router policies (bench/seed-network.ts), served by a controller process on each
-// store. Timed over HTTP from this process: an identity's services, the client's own services (limit 100), policy
-// create/update/delete, and changing an identity's attributes, each with everything it changes in the store.
+// 100 edge routers and 100 edge router policies (bench/seed-network.ts) in each of its shapes (mixed: about 2% `#all`
+// role sets; broad: one service policy in ten gives `#all` identities about 100 services), served by a controller
+// process on each store. Timed over HTTP from this process: an identity's services, the client's own services
+// (limit 100), policy create/update/delete, and changing an identity's attributes, each with everything it changes
+// in the store.
 // Also the controller's peak resident memory. Prints a Markdown table; nothing passes or fails.
 //
-//   node --import tsx bench/access.ts [--no-postgres]      (also part of `npm run bench`)
+//   node --import tsx bench/access.ts [--no-postgres] [--shape mixed|broad]   (also part of `npm run bench`)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,8 @@ import { freshDatabase, startCluster } from './pg-database.js';
 import { fmt, median } from './stats.js';
 
 const root = new URL('..', import.meta.url).pathname;
+/** The network shapes bench/seed-network.ts makes. */
+const SHAPES = ['mixed', 'broad'];
 
 interface Timing {
   what: string;
@@ -26,8 +30,14 @@ interface Timing {
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 
 /** Seeds, starts a controller on the store, and times each operation; returns the rows and the peak RSS. */
-async function measureStore(label: string, dataDir: string, storeUrl?: string): Promise<{ label: string; seedSeconds: number; rows: Timing[]; peakMb: number }> {
-  const seeded = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench', 'seed-network.ts'), storeUrl ?? join(dataDir, 'ctl.db')], { cwd: root, encoding: 'utf8' });
+async function measureStore(
+  label: string,
+  shape: string,
+  dataDir: string,
+  storeUrl?: string,
+): Promise<{ label: string; seedSeconds: number; rows: Timing[]; peakMb: number }> {
+  const seed = [join(root, 'bench', 'seed-network.ts'), storeUrl ?? join(dataDir, 'ctl.db'), shape];
+  const seeded = spawnSync(process.execPath, ['--import', 'tsx', ...seed], { cwd: root, encoding: 'utf8' });
   if (seeded.status !== 0) throw new Error(`seeding (${label}) failed: ${seeded.stderr}`);
   const seedSeconds = (JSON.parse(seeded.stdout) as { seconds: number }).seconds;
   // One client measures the latency of hundreds of client calls in a row: the request budget of a client (50 at
@@ -94,22 +104,26 @@ async function measureStore(label: string, dataDir: string, storeUrl?: string): 
   }
 }
 
-export async function accessScale(opts: { postgres: boolean }): Promise<void> {
+export async function accessScale(opts: { postgres: boolean; shapes?: readonly string[] }): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'ctl-bench-access-'));
-  const results = [await measureStore('SQLite', join(work, 'sqlite'))];
-  if (opts.postgres) {
-    const cluster = startCluster(join(work, 'pg-cluster.json'));
-    if ('unavailable' in cluster) console.error(`PostgreSQL not measured: ${cluster.unavailable}`);
-    else {
-      try {
-        results.push(await measureStore('PostgreSQL', join(work, 'postgres'), await freshDatabase(cluster.url)));
-      } finally {
-        cluster.stop();
+  const shapes = opts.shapes ?? SHAPES;
+  const results = [];
+  const cluster = opts.postgres ? startCluster(join(work, 'pg-cluster.json')) : undefined;
+  if (cluster && 'unavailable' in cluster) console.error(`PostgreSQL not measured: ${cluster.unavailable}`);
+  try {
+    for (const shape of shapes) {
+      results.push(await measureStore(`SQLite, ${shape}`, shape, join(work, `sqlite-${shape}`)));
+      if (cluster && !('unavailable' in cluster)) {
+        const database = await freshDatabase(cluster.url);
+        results.push(await measureStore(`PostgreSQL, ${shape}`, shape, join(work, `postgres-${shape}`), database));
       }
     }
+  } finally {
+    if (cluster && !('unavailable' in cluster)) cluster.stop();
   }
-  console.log('\nAccess decisions at scale: 10,000 identities, 10,000 services, ' +
-    '1,000 service policies, 100 edge routers, 100 + 100 router policies\n');
+  const title =
+    '10,000 identities, 10,000 services, 1,000 service policies, 100 edge routers, 100 + 100 router policies';
+  console.log(`\nAccess decisions at scale: ${title}\n`);
   console.log(`| measurement | ${results.map((r) => `${r.label} p50 (p95)`).join(' | ')} |`);
   console.log(`|---|${results.map(() => '---').join('|')}|`);
   console.log('| seeding the network (through the store, one transaction per kind) | ' +
@@ -121,6 +135,7 @@ export async function accessScale(opts: { postgres: boolean }): Promise<void> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { 'no-postgres': { type: 'boolean' } } });
-  await accessScale({ postgres: !values['no-postgres'] });
+  const options = { 'no-postgres': { type: 'boolean' }, shape: { type: 'string', multiple: true } } as const;
+  const { values } = parseArgs({ options });
+  await accessScale({ postgres: !values['no-postgres'], shapes: values.shape });
 }

@@ -10,6 +10,8 @@
 //   npm run bench -- --no-writes ...           without writes under 8 concurrent writers (bench/concurrent-writes.ts)
 //   npm run bench -- --throughput-only ...     only authenticated GET by id against the bare server (the request path)
 //   npm run bench -- --cpu-profile DIR ...     each controller writes its CPU profile (node --cpu-prof) there on stop
+//   npm run bench -- --store-only ...          seeding and the filtered lists only (add --no-startup --no-access
+//                                              --no-writes for the store's rows alone)
 // `--baseline` repeats (one column each); CTL_BENCH_BASELINE=bc59173[,...] does the same. The older build is made
 // by bench/baseline.ts in the temporary directory (git archive, node_modules copied, npm run build).
 import { spawnSync } from 'node:child_process';
@@ -39,6 +41,7 @@ const { values: flags } = parseArgs({
     'no-writes': { type: 'boolean' },
     'throughput-only': { type: 'boolean' },
     'cpu-profile': { type: 'string' },
+    'store-only': { type: 'boolean' },
     identities: { type: 'string', default: '100000' },
   },
 });
@@ -239,6 +242,29 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
   const rows: Row[] = [];
   rows.push({ what: `seeding ${IDENTITIES.toLocaleString('en')} identities (one transaction)`, unit: 's', values: targets.map((t) => t.seedSeconds) });
 
+  // Filtered lists over the identities, through HTTP (what a client waits for), the targets alternated.
+  const timed = async (path: string, runs: number): Promise<number[]> => {
+    const times: number[][] = targets.map(() => []);
+    for (let run = 0; run < runs; run++) {
+      for (const [i, t] of targets.entries()) {
+        const start = process.hrtime.bigint();
+        const r = await request(`${t.controller.url}${path}`, { headers: t.headers, dispatcher: t.dispatcher });
+        await r.body.arrayBuffer();
+        times[i].push(Number(process.hrtime.bigint() - start) / 1e6);
+        if (r.statusCode !== 200) throw new Error(`GET ${path} (${t.label}) answered ${r.statusCode}`);
+      }
+    }
+    return times.map(median);
+  };
+  const listPath = (filter: string) => `/edge/management/v1/identities?filter=${encodeURIComponent(filter)}`;
+  await timed('/edge/management/v1/version', 10); // warm the connections
+  const version = await timed('/edge/management/v1/version', 50);
+  rows.push({ what: 'filter `name = "identity-54321"` (÷ GET /version)', unit: 'ms', values: await timed(listPath('name = "identity-54321"'), 50), against: version });
+  rows.push({ what: 'filter `name contains "4321"`', unit: 'ms', values: await timed(listPath('name contains "4321"'), 20), against: version });
+  rows.push({ what: 'filter `anyOf(roleAttributes) = "finance"`', unit: 'ms', values: await timed(listPath('anyOf(roleAttributes) = "finance"'), 20), against: version });
+  rows.push({ what: 'GET /version (the filters\' baseline)', unit: 'ms', values: version });
+  if (flags['store-only']) return printTable(controllerTitle(), targets, rows);
+
   // `ctl identity list` (each build's own CLI, logged in to its controller), alternated with `node -e ''`: resuming
   // the TLS session of the run before (as a second command does), and with a full handshake each time, from a copy
   // of the profile directory where no session can be kept (the first command once the controller's session expired).
@@ -262,27 +288,6 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
   const throughputResult = await getByIdThroughput(targets);
   rows.push(...throughputResult.rows);
 
-  // Filtered lists over the identities, through HTTP (what a client waits for), the targets alternated.
-  const timed = async (path: string, runs: number): Promise<number[]> => {
-    const times: number[][] = targets.map(() => []);
-    for (let run = 0; run < runs; run++) {
-      for (const [i, t] of targets.entries()) {
-        const start = process.hrtime.bigint();
-        const r = await request(`${t.controller.url}${path}`, { headers: t.headers, dispatcher: t.dispatcher });
-        await r.body.arrayBuffer();
-        times[i].push(Number(process.hrtime.bigint() - start) / 1e6);
-        if (r.statusCode !== 200) throw new Error(`GET ${path} (${t.label}) answered ${r.statusCode}`);
-      }
-    }
-    return times.map(median);
-  };
-  const listPath = (filter: string) => `/edge/management/v1/identities?filter=${encodeURIComponent(filter)}`;
-  await timed('/edge/management/v1/version', 10); // warm the connections
-  const version = await timed('/edge/management/v1/version', 50);
-  rows.push({ what: 'filter `name = "identity-54321"` (÷ GET /version)', unit: 'ms', values: await timed(listPath('name = "identity-54321"'), 50), against: version });
-  rows.push({ what: 'filter `name contains "4321"`', unit: 'ms', values: await timed(listPath('name contains "4321"'), 20), against: version });
-  rows.push({ what: 'filter `anyOf(roleAttributes) = "finance"`', unit: 'ms', values: await timed(listPath('anyOf(roleAttributes) = "finance"'), 20), against: version });
-  rows.push({ what: 'GET /version (the filters\' baseline)', unit: 'ms', values: version });
   printTable(controllerTitle(), targets, rows);
   console.log(`\nBaselines: \`node -e ""\` ${fmt(medians[0])}; ${throughputResult.summary}`);
 

@@ -1,23 +1,28 @@
 // Fills a store with a network at the scale issue 8 sets, through this checkout's `Store` (so the access index is
 // built by the same code that keeps it while the controller runs), in a process of its own.
 //
-// Usage: node --import tsx bench/seed-network.ts LOCATION
+// Usage: node --import tsx bench/seed-network.ts LOCATION [SHAPE]
 //   LOCATION  a SQLite file, or a postgres:// URL
-// Prints {"seconds": ..., "matchRows": ...}.
+//   SHAPE     mixed (the default) or broad
+// Prints {"seconds": ..., "routers": ...}.
 //
 // The mix: 10,000 identities and 10,000 services with two of 200 attributes each (so an attribute selects about
 // 100 entities), 100 edge routers, 1,000 service policies (AnyOf and AllOf over #attributes, @id lists, mixed
 // ones, and a few #all on either side), 100 edge router policies and 100 service edge router policies.
+// The broad shape makes one service policy in ten give `#all` identities the services of one attribute (about
+// 100), so that every identity reaches thousands of services through a hundred policies.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Store } from '../src/controller/store/store.js';
+import { settle } from './pg-database.js';
 
 export const SCALE = { identities: 10_000, services: 10_000, routers: 100, servicePolicies: 1_000, routerPolicies: 100 };
+const SHAPES = ['mixed', 'broad'];
 const ATTRIBUTES = 200;
 
-const location = process.argv[2];
-if (!location) {
-  console.error('usage: node --import tsx bench/seed-network.ts LOCATION');
+const [location, shape = 'mixed'] = process.argv.slice(2);
+if (!location || !SHAPES.includes(shape)) {
+  console.error(`usage: node --import tsx bench/seed-network.ts LOCATION [${SHAPES.join('|')}]`);
   process.exit(2);
 }
 const postgres = /^postgres(ql)?:/.test(location);
@@ -51,23 +56,21 @@ const now = new Date().toISOString();
 const start = process.hrtime.bigint();
 const insertAll = async (name: string, rows: Array<Record<string, unknown>>) => {
   const repo = store.repo(name);
-  const ids: string[] = [];
-  await store.tx(async () => {
-    for (const row of rows) ids.push(await repo.insert(row, { now }));
-  });
-  return ids;
+  return store.tx(() => repo.insertMany(rows.map((values) => ({ values })), { now }));
 };
 const identities = await insertAll('identity', Array.from({ length: SCALE.identities }, (_, i) => ({ name: `identity-${i}`, type: 'Default', isAdmin: false, roleAttributes: attrs('team') })));
 const services = await insertAll('service', Array.from({ length: SCALE.services }, (_, i) => ({ name: `service-${i}`, encryptionRequired: true, roleAttributes: attrs('app') })));
 const routers = await insertAll('edge-router', Array.from({ length: SCALE.routers }, (_, i) => ({ name: `router-${i}`, roleAttributes: [`region-${i % 10}`] })));
+/** In the broad shape, one policy in ten: every identity may dial the services of one attribute. */
+const broad = (i: number) => shape === 'broad' && i % 10 === 5;
 await insertAll(
   'service-policy',
   Array.from({ length: SCALE.servicePolicies }, (_, i) => ({
     name: `service-policy-${i}`,
     type: i % 3 === 0 ? 'Bind' : 'Dial',
     semantic: i % 2 === 0 ? 'AnyOf' : 'AllOf',
-    identityRoles: roles('team', identities, roleKind()),
-    serviceRoles: roles('app', services, roleKind()),
+    identityRoles: broad(i) ? ['#all'] : roles('team', identities, roleKind()),
+    serviceRoles: broad(i) ? [`#app-${pick(ATTRIBUTES)}`] : roles('app', services, roleKind()),
   })),
 );
 await insertAll(
@@ -80,4 +83,5 @@ await insertAll(
 );
 const seconds = Number(process.hrtime.bigint() - start) / 1e9;
 await store.close();
+if (postgres) await settle(location);
 console.log(JSON.stringify({ seconds, routers: routers.length }));

@@ -5,10 +5,11 @@
 // Usage: node --import tsx bench/seed.ts ROOT LOCATION COUNT
 //   ROOT      the checkout whose src/controller/store/store.ts to use
 //   LOCATION  a SQLite file, or a postgres:// URL
-// Prints {"seconds": ...} (the transaction only, not opening the store).
+// Prints {"seconds": ...} (the transaction only, not opening the store nor settling a PostgreSQL database after).
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { settle } from './pg-database.js';
 
 const [root, location, countArg] = process.argv.slice(2);
 const count = Number(countArg);
@@ -34,7 +35,10 @@ if (asynchronous) {
   const repo = store.repo('identity');
   const start = process.hrtime.bigint();
   await store.tx(async () => {
-    for (let i = 0; i < count; i++) await repo.insert(identity(i), { now });
+    // Releases before insertMany inserted one row per call.
+    const rows = Array.from({ length: count }, (_, i) => ({ values: identity(i) }));
+    if (typeof repo.insertMany === 'function') await repo.insertMany(rows, { now });
+    else for (let i = 0; i < count; i++) await repo.insert(identity(i), { now });
   });
   seconds = Number(process.hrtime.bigint() - start) / 1e9;
   await store.close();
@@ -48,4 +52,5 @@ if (asynchronous) {
   seconds = Number(process.hrtime.bigint() - start) / 1e9;
   store.close();
 }
+if (postgres) await settle(location);
 console.log(JSON.stringify({ seconds }));

@@ -53,6 +53,9 @@ async function create(c: Client, path: string, body: Record<string, unknown>): P
 async function ids(c: Client, path: string, query?: string): Promise<string[]> {
   const res = await c.request('GET', path, { query: query ? `${query}&limit=-1` : 'limit=-1' });
   assert.equal(res.status, 200, `${path}: ${JSON.stringify(res.body)}`);
+  // The total is counted by its own statement (over the access index alone where it can be): it must agree.
+  const total = res.body.meta?.pagination?.totalCount;
+  if (total !== undefined) assert.equal(total, res.body.data.length, `${path}: totalCount`);
   return res.body.data.map((e: { id: string }) => e.id).sort();
 }
 

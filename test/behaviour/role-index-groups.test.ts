@@ -3,6 +3,7 @@
 // ones, answered per policy as reading each policy alone would. In-process, both stores.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Driver } from '../../src/controller/store/driver.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
 
@@ -40,6 +41,19 @@ for (const store of storesUnderTest()) {
       assert.deepEqual(grouped.get(policies.byAttribute!), [checks[0]]);
       assert.deepEqual(grouped.get(policies.none!), []);
       assert.deepEqual(await index.selectedByEach([]), new Map());
+    });
+
+    it('countSelected counts what selectedIds lists, for policies that select by id or attribute', async () => {
+      const index = t.app.runtime.store.roleIndex('service-policy', 'postureCheckRoles');
+      const count = async (ids: string[]) => {
+        const statement = index.countSelected(ids);
+        const driver = (t.app.runtime.store as unknown as { driver: Driver }).driver;
+        return (await driver.get<{ n: number }>(statement.sql, statement.params))!.n;
+      };
+      const some = [policies.byId!, policies.byAttribute!];
+      assert.equal(await count(some), (await index.selectedIds(some)).length);
+      assert.equal(await count(some), 2);
+      assert.equal(await count([policies.byId!, policies.none!]), 1);
     });
 
     it('policiesSelectingAmong answers each entity as policiesSelecting does, #all included', async () => {

@@ -83,6 +83,21 @@ describe('ZitiQL operators', () => {
     assert.deepEqual(await scoped(`name not icontains "${P.toUpperCase()}-1"`), expect((_f, i) => i < 10));
   });
 
+  it('contains takes %, _ and \\ literally (PostgreSQL tests it with LIKE, which a trigram index serves)', async () => {
+    const names = [`${P}w-100%`, `${P}w-1000`, `${P}w-a_b`, `${P}w-axb`, `${P}w-c\\d`];
+    for (const name of names) await createIdentity(admin, { name });
+    const found = async (needle: string) => {
+      const filter = `name contains ${JSON.stringify(needle)}`;
+      const res = await admin.get('/identities', { query: { limit: -1, filter } });
+      assertStatus(res, 200, needle);
+      return (res.body.data as Array<{ name: string }>).map((i) => i.name).sort();
+    };
+    assert.deepEqual(await found(`${P}w-100%`), [`${P}w-100%`]);
+    assert.deepEqual(await found('w-a_b'), [`${P}w-a_b`]);
+    assert.deepEqual(await found('w-c\\d'), [`${P}w-c\\d`]);
+    assert.deepEqual(await found(`${P}w-1`), [`${P}w-100%`, `${P}w-1000`]);
+  });
+
   it('in and not in', async () => {
     assert.deepEqual(await scoped(`name in ["${n(1)}", "${n(2)}", "nope"]`), [n(1), n(2)]);
     assert.deepEqual(await scoped(`name not in ["${n(1)}", "${n(2)}"]`), expect((_f, i) => i !== 1 && i !== 2));
@@ -187,6 +202,23 @@ describe('sort by, skip and limit inside the filter', () => {
 });
 
 describe('paging parameters', () => {
+  it('totalCount of a filter on one set counts each entity once, whatever the page', async () => {
+    // Names outside the fixtures' `${P}-` prefix, so that the scoped filters above never see these identities.
+    const [a, b] = [`${P}set-a`, `${P}set-b`];
+    await createIdentity(admin, { name: a, roleAttributes: [`${P}-x`, `${P}-y`] });
+    await createIdentity(admin, { name: b, roleAttributes: [`${P}-x`] });
+    const total = async (filter: string) => {
+      const res = await admin.get('/identities', { query: { limit: 1, filter } });
+      assertStatus(res, 200, filter);
+      assert.equal(res.body.data.length, 1, filter);
+      return res.body.meta.pagination.totalCount as number;
+    };
+    assert.equal(await total(`anyOf(roleAttributes) = "${P}-x"`), 2);
+    assert.equal(await total(`anyOf(roleAttributes) = "${P}-y"`), 1);
+    assert.equal(await total(`anyOf(roleAttributes) in ["${P}-x", "${P}-y"]`), 2, 'an entity holding both is one');
+    assert.equal(await total(`anyOf(roleAttributes) contains "${P}-"`), 2);
+  });
+
   const filter = `name contains "${P}-"`;
   async function page(query: Record<string, string | number>) {
     const res = await admin.get('/identities', { query: { filter, ...query } });

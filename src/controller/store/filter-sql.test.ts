@@ -21,8 +21,10 @@ db.exec(`
     secret TEXT,
     tags TEXT
   );
-  CREATE TABLE identity_role_attributes (identity_id TEXT NOT NULL, value TEXT NOT NULL);
-  CREATE TABLE identity_ports (identity_id TEXT NOT NULL, value INTEGER NOT NULL);
+  CREATE TABLE identity_role_attributes (
+    identity_id TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (identity_id, value)
+  );
+  CREATE TABLE identity_ports (identity_id TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (identity_id, value));
 `);
 
 const rows = [
@@ -294,6 +296,37 @@ describe('compileQuery: set functions', () => {
     assert.deepEqual(idSet('count(roleAttributes) >= 2'), ['a', 'd']);
     assert.deepEqual(idSet('count(roleAttributes) in [1]'), ['b', 'e']);
     assert.deepEqual(idSet('count(ports) between 1 and 2'), ['b', 'd']);
+  });
+
+  it('counts a filter of one anyOf condition over the set alone, as many as the filter keeps', () => {
+    const filters = [
+      'anyOf(roleAttributes) = "sales"',
+      'anyOf(roleAttributes) != "sales"',
+      'anyOf(roleAttributes) in ["eng", "ops"]',
+      'anyOf(roleAttributes) not in ["eng"]',
+      'anyOf(roleAttributes) contains "e"',
+      'anyOf(ports) between 80 and 1000',
+      'anyOf(ports) > 100',
+    ];
+    for (const filter of filters) {
+      const q = compileQuery(parseQuery(filter), schema);
+      assert.ok(q.count, `${filter}: a count of its own`);
+      assert.doesNotMatch(q.count.sql, /identities/, `${filter}: counted without the entities`);
+      assert.equal(db.prepare(q.count.sql).pluck().get(...q.count.params), ids(filter).length, filter);
+    }
+  });
+
+  it('counts any other filter over the entities', () => {
+    const filters = [
+      'allOf(roleAttributes) = "sales"',
+      'not anyOf(roleAttributes) = "sales"',
+      'anyOf(roleAttributes) = "sales" and name = "alpha"',
+      'name = "alpha"',
+      'count(ports) > 1',
+    ];
+    for (const filter of filters) {
+      assert.equal(compileQuery(parseQuery(filter), schema).count, undefined, filter);
+    }
   });
 
   it('isEmpty tests for an empty set', () => {

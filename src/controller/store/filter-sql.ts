@@ -85,6 +85,13 @@ export interface CompiledQuery {
   orderBy: string;
   skip?: number;
   limit?: number | 'none';
+  /**
+   * The total as a statement of its own, when the filter is one condition on the elements of a set
+   * (`anyOf(roleAttributes) = "x"`): the side table's rows are counted alone, through its (value, owner) index,
+   * instead of testing every entity. Each side row belongs to an entity (its foreign key), so the counts agree.
+   * Absent otherwise: the total is the count of the rows `where` keeps.
+   */
+  count?: { sql: string; params: unknown[] };
 }
 
 /** A query that is syntactically valid but does not fit the schema (unknown field, wrong types, ...). */
@@ -92,9 +99,15 @@ export class FilterError extends Error {
   override name = 'FilterError';
 }
 
+/** The condition of a query without a filter. */
+export const NO_FILTER = '1 = 1';
+
 export function compileQuery(q: Query, schema: FilterSchema, dialect: Dialect = sqliteDialect): CompiledQuery {
-  const where = q.filter ? new Compiler(schema, dialect).bool(q.filter) : raw('1 = 1');
+  const compiler = new Compiler(schema, dialect);
+  const where = q.filter ? compiler.bool(q.filter) : raw(NO_FILTER);
   const compiled: CompiledQuery = { where: where.sql, params: [...where.params], orderBy: compileOrderBy(q, schema, dialect) };
+  const count = q.filter && compiler.setCount(q.filter);
+  if (count) compiled.count = { sql: count.sql, params: [...count.params] };
   if (q.skip !== undefined) compiled.skip = q.skip;
   if (q.limit !== undefined) compiled.limit = q.limit;
   return compiled;
@@ -180,6 +193,9 @@ function throughLink(resolved: Resolved, link: LinkedSchema, linked: FilterSchem
 }
 
 class Compiler {
+  /** Set while setCount compiles a condition on a set's elements alone, outside the EXISTS tying them to an entity. */
+  private elementsOnly = false;
+
   constructor(
     private readonly schema: FilterSchema,
     private readonly dialect: Dialect,
@@ -211,6 +227,25 @@ class Compiler {
       case 'between':
         return this.between(expr);
     }
+  }
+
+  /** CompiledQuery.count: a filter that is one `anyOf(set) ...` condition, counted over the set's own rows. */
+  setCount(expr: BoolExpr): Fragment | undefined {
+    if (!('left' in expr) || expr.left.kind !== 'anyOf') return undefined;
+    const symbol = this.setSymbol(expr.left.set, 'anyOf');
+    if (symbol.ownerSql !== undefined) return undefined; // a linked entity's set: its rows are not ours to count
+    this.elementsOnly = true;
+    let condition: Fragment;
+    try {
+      condition = this.bool(expr);
+    } finally {
+      this.elementsOnly = false;
+    }
+    const from = raw(`${symbol.table} AS ${SET_ALIAS}`);
+    // An owner holds a value once (the side table's key), so its rows equal to one value count each owner once.
+    if (expr.kind === 'compare' && expr.op === '=') return sql`SELECT count(*) AS n FROM ${from} WHERE ${condition}`;
+    const owner = raw(`${SET_ALIAS}.${symbol.ownerColumn}`);
+    return sql`SELECT count(*) AS n FROM (SELECT DISTINCT ${owner} FROM ${from} WHERE ${condition}) owners`;
   }
 
   /** A bare field means `field = true`. */
@@ -248,8 +283,7 @@ class Compiler {
       this.unsupported(`${target.text} ${name} ${formatLiteral(expr.right)}`, target, expr.right.kind);
     }
     const value = target.value('substring');
-    const needle = param(String(expr.right.value));
-    const found = this.dialect.containsText(value, needle, expr.ignoreCase);
+    const found = this.dialect.containsText(value, String(expr.right.value), expr.ignoreCase);
     return target.wrap(expr.negated ? not(found) : found);
   }
 
@@ -314,7 +348,11 @@ class Compiler {
         value: () => element,
         // allOf = no element violates the condition, so it is true for an empty set (as in the Go controller).
         wrap: (condition) =>
-          all ? sql`NOT ${this.setExists(symbol, not(condition))}` : this.setExists(symbol, condition),
+          all
+            ? sql`NOT ${this.setExists(symbol, not(condition))}`
+            : this.elementsOnly
+              ? condition
+              : this.setExists(symbol, condition),
         nullable: false,
         text: `${operand.kind}(${operand.set})`,
       };

@@ -4,7 +4,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PG_URL_VARIABLE, createTestDatabase } from '../../../test/helpers/postgres.js';
+import { postgresDialect } from './dialects/postgres.js';
+import { raw } from './fragment.js';
 import { PostgresDriver } from './postgres-driver.js';
+import { Store } from './store.js';
 
 const skip = process.env[PG_URL_VARIABLE] ? false : `${PG_URL_VARIABLE} is not set`;
 
@@ -57,6 +60,55 @@ describe('PostgresDriver: deadlocks', { skip }, () => {
       assert.deepEqual(await driver.all('SELECT id, v FROM pair ORDER BY id'), [{ id: 1, v: 2 }, { id: 2, v: 2 }]);
     } finally {
       await driver.close();
+      await db.drop();
+    }
+  });
+});
+
+describe('PostgreSQL: trigram indexes for contains', { skip }, () => {
+  it('a migrated database has a pg_trgm index on every name, which serves the test contains compiles to', async () => {
+    const db = await createTestDatabase({ migrated: true });
+    const driver = await PostgresDriver.open(db.url);
+    try {
+      const trigram = "SELECT indexdef FROM pg_indexes WHERE indexname LIKE '%_name_trgm'";
+      const indexes = await driver.all<{ indexdef: string }>(trigram);
+      const identities = indexes.find((i) => i.indexdef.includes('identities '));
+      assert.match(identities?.indexdef ?? 'none', /USING gin \(name gin_trgm_ops\)/);
+      await driver.exec(
+        `INSERT INTO identities ("id", "createdAt", "updatedAt", "name", "type", "isAdmin") SELECT 'i' || n, '', '', ` +
+          `'identity-' || n, 'Default', 0 FROM generate_series(1, 20000) n`,
+      );
+      await driver.exec('ANALYZE identities');
+      const test = postgresDialect.containsText(raw('e."name"'), 'ity-4321', false);
+      // Whether the planner prefers the index depends on the rows; that it can use it for this test does not.
+      const plan = await driver.tx(async () => {
+        await driver.exec('SET LOCAL enable_seqscan = off');
+        const explain = `EXPLAIN SELECT count(*) FROM identities e WHERE ${test.sql}`;
+        return driver.all<{ 'QUERY PLAN': string }>(explain, test.params);
+      });
+      assert.match(plan.map((r) => r['QUERY PLAN']).join('\n'), /Bitmap Index Scan on identities_name_trgm/);
+    } finally {
+      await driver.close();
+      await db.drop();
+    }
+  });
+});
+
+describe('PostgreSQL: without trigram indexes', { skip }, () => {
+  it('the store says at start that contains filters read every row, and nothing where the indexes are', async () => {
+    const db = await createTestDatabase({ migrated: true });
+    try {
+      const lines: string[] = [];
+      await (await Store.open({ postgres: db.url }, { log: (line) => lines.push(line) })).close();
+      assert.equal(lines.length, 0, lines.join('\n'));
+      const admin = await PostgresDriver.open(db.url);
+      await admin.exec('DROP INDEX "identities_name_trgm"');
+      await admin.close();
+      const store = await Store.open({ postgres: db.url }, { log: (line) => lines.push(line) });
+      await store.close();
+      assert.equal(lines.length, 1, lines.join('\n'));
+      assert.match(lines[0], /no trigram index on names .* `contains` filters read every row/);
+    } finally {
       await db.drop();
     }
   });

@@ -5,11 +5,12 @@ import { MAX_ALL_ROWS, normaliseLimit, normaliseOffset, UNLIMITED_REPORTED } fro
 import { parseQuery } from '../../protocol/zitiql/index.js';
 import { decodeJson, decodeValue, encodeValue } from './codec.js';
 import type { Driver } from './driver.js';
-import { compileQuery, type CompiledQuery, type FilterSchema } from './filter-sql.js';
+import { compileQuery, type CompiledQuery, type FilterSchema, NO_FILTER } from './filter-sql.js';
 import { filterSchema, filterableFields } from './filter-schema.js';
 import { type Fragment, join, param, quote, raw, sql } from './fragment.js';
+import { insertRows } from './insert-rows.js';
 import type { RoleIndex } from './role-index.js';
-import { isSetField, isStored, setTableName } from './schema-model.js';
+import { COMMON_COLUMNS, columnType, isSetField, isStored, setTableName } from './schema-model.js';
 
 /** A decoded row: common columns and stored fields as JS values; `refNames` holds names of referenced entities. */
 export interface Row {
@@ -86,7 +87,6 @@ export interface WriteEvent {
 
 /** What one write changes in the access index (Repository.accessChanges). */
 interface AccessChanges {
-  created: boolean;
   policy: boolean;
   entity: boolean;
 }
@@ -100,6 +100,39 @@ export interface Referrer {
 }
 
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * A condition that narrows a list, and the statement that counts the entities it keeps when it is the only one: one
+ * that reads an index of its own instead of testing every entity (CompiledQuery.count, RoleIndex.countSelected).
+ */
+interface Narrowing {
+  where: Fragment;
+  count?: Fragment;
+}
+
+/** A row written: its id and the field values written. */
+interface Written {
+  id: string;
+  values: Record<string, unknown>;
+}
+
+/** A row to insert: its field values (already validated) plus server and internal fields, and its id if chosen. */
+export interface NewRow {
+  values: Record<string, unknown>;
+  id?: string;
+}
+
+/**
+ * Rows per batch of insertMany: the lists its statements bind (ids, attributes) stay small enough for PostgreSQL to
+ * compare with each row it reads.
+ */
+const INSERT_BATCH = 1000;
+
+/** The columns of a set's side table (schema-model.ts). */
+const SIDE_COLUMNS = [
+  { name: 'ownerId', type: 'text' },
+  { name: 'value', type: 'text' },
+] as const;
 
 /** How many entities that refer to one being deleted a refusal names; the rest are "and others". */
 const HOLDERS_NAMED = 5;
@@ -267,18 +300,24 @@ export class Repository {
 
   async list(params: ListParams = {}): Promise<ListResult> {
     const compiled = this.compile(params);
-    const parts: Fragment[] = [{ sql: compiled.where, params: compiled.params }];
+    // What narrows the list, each with the statement that counts it alone when it has one.
+    const parts: Narrowing[] = [];
+    const filter = { sql: compiled.where, params: compiled.params };
+    if (compiled.where !== NO_FILTER) parts.push({ where: filter, count: compiled.count });
     if (params.scope) parts.push(await this.scopeClause(params.scope));
     const role = this.roleClause(params.roleFilter, params.roleSemantic);
-    if (role) parts.push(role);
-    const where = join(parts.map((p) => sql`(${p})`), ' AND ');
+    if (role) parts.push({ where: role });
+    const where = parts.length ? join(parts.map((p) => sql`(${p.where})`), ' AND ') : raw(NO_FILTER);
     const { limit, offset } = pageBounds(compiled, params);
-    const total = (await this.driver.get<{ n: number }>(`SELECT count(*) AS n FROM ${this.table} e WHERE ${where.sql}`, where.params))!.n;
-    const rows = await this.driver.all<Record<string, unknown>>(
-      `SELECT e.*${this.refSelect} FROM ${this.table} e WHERE ` +
-        `${where.sql} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
-      [...where.params, limit ?? MAX_ALL_ROWS, offset],
-    );
+    const from = `${this.table} e WHERE ${where.sql}`;
+    const counted = { sql: `SELECT count(*) AS n FROM ${from}`, params: where.params };
+    const count = (parts.length === 1 && parts[0].count) || counted;
+    const page = `SELECT e.*${this.refSelect} FROM ${from} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`;
+    // Side by side: on PostgreSQL outside a transaction, two pooled connections answer at once.
+    const [total, rows] = await Promise.all([
+      this.driver.get<{ n: number }>(count.sql, count.params).then((r) => r!.n),
+      this.driver.all<Record<string, unknown>>(page, [...where.params, limit ?? MAX_ALL_ROWS, offset]),
+    ]);
     return { rows: rows.map((r) => this.decode(r)), totalCount: total, limit: reportedLimit(limit, total), offset };
   }
 
@@ -322,23 +361,27 @@ export class Repository {
     return { sql: text, params };
   }
 
-  private async scopeClause(scope: Scope): Promise<Fragment> {
-    if ('where' in scope) return this.whereClause(scope.where);
+  private async scopeClause(scope: Scope): Promise<Narrowing> {
+    if ('where' in scope) return { where: this.whereClause(scope.where) };
     if ('selectedBy' in scope) {
       const { index, policyIds } = scope.selectedBy;
-      if (policyIds.length === 0) return raw('1 = 0');
-      return (await index.anySelectsAll(policyIds)) ? raw('1 = 1') : index.selectedBy('e."id"', policyIds);
+      if (policyIds.length === 0) return { where: raw('1 = 0') };
+      if (await index.anySelectsAll(policyIds)) return { where: raw(NO_FILTER) };
+      return { where: index.selectedBy('e."id"', policyIds), count: index.countSelected(policyIds) };
     }
-    if ('selecting' in scope) return sql`e."id" IN (${scope.selecting.index.selecting(scope.selecting.entityId)})`;
-    if ('ids' in scope) return this.dialect.inList(raw('e."id"'), scope.ids);
+    if ('selecting' in scope) {
+      const { index, entityId } = scope.selecting;
+      return { where: sql`e."id" IN (${index.selecting(entityId)})` };
+    }
+    if ('ids' in scope) return { where: this.dialect.inList(raw('e."id"'), scope.ids) };
     if ('memberOf' in scope) {
       const { def, field, ownerId } = scope.memberOf;
-      const members = raw(quote(setTableName(def, field)));
-      return sql`e."id" IN (SELECT s."value" FROM ${members} s WHERE s."ownerId" = ${param(ownerId)})`;
+      const side = raw(quote(setTableName(def, field)));
+      return { where: sql`e."id" IN (SELECT s."value" FROM ${side} s WHERE s."ownerId" = ${param(ownerId)})` };
     }
     const side = quote(setTableName(this.def, scope.holding.field));
-    const holding = param(scope.holding.value);
-    return sql`EXISTS (SELECT 1 FROM ${raw(side)} s WHERE s."ownerId" = e."id" AND s."value" = ${holding})`;
+    const value = param(scope.holding.value);
+    return { where: sql`EXISTS (SELECT 1 FROM ${raw(side)} s WHERE s."ownerId" = e."id" AND s."value" = ${value})` };
   }
 
   /**
@@ -376,28 +419,59 @@ export class Repository {
 
   /** Inserts a row; `values` are field values (already validated) plus server and internal fields. */
   async insert(values: Record<string, unknown>, opts: { id?: string; now: string; isSystem?: boolean }): Promise<string> {
-    const id = opts.id ?? newId();
-    const names = ['id', 'createdAt', 'updatedAt', 'tags', 'isSystem'];
-    const args: unknown[] = [id, opts.now, opts.now, JSON.stringify(values.tags ?? {}), opts.isSystem ? 1 : 0];
-    for (const name of this.columns) {
-      const value = values[name] === undefined ? this.def.fields[name].default : values[name];
-      if (value === undefined) continue;
-      names.push(name);
-      args.push(this.encode(name, value));
-    }
-    const changes = this.accessChanges(values, true);
-    await this.withAccessLock(changes.policy || changes.entity, async () => {
-      await this.unique(values, () =>
-        this.driver.run(
-          `INSERT INTO ${this.table} (${names.map(quote).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
-          args,
-        ),
-      );
-      await this.writeSets(id, values, true);
-      await this.refreshRoleIndexes(id, values, changes);
+    const [id] = await this.insertMany([{ values, id: opts.id }], opts);
+    return id;
+  }
+
+  /**
+   * Inserts rows (in one transaction) a thousand at a time (seeding a store): the rows, each set's side rows and
+   * what the access index gains are each bound as one parameter, so a thousand rows cost a handful of round trips on
+   * PostgreSQL instead of several per row. Returns the ids, in order.
+   */
+  async insertMany(rows: ReadonlyArray<NewRow>, opts: { now: string; isSystem?: boolean }): Promise<string[]> {
+    if (rows.length <= INSERT_BATCH) return this.insertBatch(rows, opts);
+    return this.driver.tx(async () => {
+      const ids: string[] = [];
+      for (let at = 0; at < rows.length; at += INSERT_BATCH) {
+        ids.push(...(await this.insertBatch(rows.slice(at, at + INSERT_BATCH), opts)));
+      }
+      return ids;
+    });
+  }
+
+  private async insertBatch(rows: ReadonlyArray<NewRow>, opts: { now: string; isSystem?: boolean }): Promise<string[]> {
+    const ids = rows.map((r) => r.id ?? newId());
+    // Every column a row sets; a row without one gets NULL, as it would were the column left out of its INSERT.
+    const columns = this.columns.filter((name) => rows.some((r) => this.insertedValue(name, r.values) !== undefined));
+    const records = rows.map((r, i) => [
+      ids[i],
+      opts.now,
+      opts.now,
+      JSON.stringify(r.values.tags ?? {}),
+      opts.isSystem ? 1 : 0,
+      ...columns.map((name) => {
+        const value = this.insertedValue(name, r.values);
+        return value === undefined ? null : this.encode(name, value);
+      }),
+    ]);
+    const typed = [...COMMON_COLUMNS, ...columns.map((name) => ({ name, type: columnType(this.def.fields[name]) }))];
+    const changes = rows.map((r) => this.accessChanges(r.values, true));
+    await this.withAccessLock(changes.some((c) => c.policy || c.entity), async () => {
+      // A duplicate in a batch of one names its value; in a larger batch only its field is known.
+      const named = rows.length === 1 ? rows[0].values : undefined;
+      await this.unique(named, () => insertRows(this.driver, this.def.table, typed, records));
+      await this.writeSets(rows.map((r, i) => ({ id: ids[i], values: r.values })), true);
+      for (const [i, r] of rows.entries()) if (changes[i].policy) await this.refreshPolicies(ids[i], r.values, true);
+      const attributed = rows.flatMap((r, i) => (changes[i].entity ? [{ id: ids[i], values: r.values }] : []));
+      await this.refreshEntities(attributed, true);
     });
     this.onWrite({ resource: this.def.name, op: 'insert' });
-    return id;
+    return ids;
+  }
+
+  /** The value an insert stores for a field: the given one, else the field's default (undefined: none). */
+  private insertedValue(name: string, values: Record<string, unknown>): unknown {
+    return values[name] === undefined ? this.def.fields[name].default : values[name];
   }
 
   /** Inserts a built-in row unless one with its id exists (built-ins are never overwritten). */
@@ -428,8 +502,9 @@ export class Repository {
       if (result.changes === 0) throw notFound(this.def.name, id);
       const fields = Object.keys(values).filter((k) => values[k] !== undefined);
       this.onWrite({ resource: this.def.name, op: 'update', fields });
-      await this.writeSets(id, values);
-      await this.refreshRoleIndexes(id, values, changes);
+      await this.writeSets([{ id, values }]);
+      if (changes.policy) await this.refreshPolicies(id, values, false);
+      if (changes.entity) await this.refreshEntities([{ id, values }], false);
     });
   }
 
@@ -440,7 +515,6 @@ export class Repository {
     const attributes = attributesField && (values[attributesField] as string[] | null | undefined);
     const roles = values.semantic !== undefined || own.some((i) => values[i.field] !== undefined);
     return {
-      created,
       policy: own.length > 0 && (created || roles),
       // Nothing can select a new entity without attributes: nothing names its fresh id yet.
       entity: selectedBy.length > 0 && (created ? (attributes?.length ?? 0) > 0 : attributes !== undefined),
@@ -464,26 +538,29 @@ export class Repository {
 
   /**
    * Keeps the access index in step with a write, in its transaction: a policy whose roles or semantic changed is
-   * re-evaluated against every entity; an entity whose attributes changed against every policy.
+   * re-evaluated against every entity.
    */
-  private async refreshRoleIndexes(id: string, values: Record<string, unknown>, changes: AccessChanges): Promise<void> {
-    if (changes.policy) {
-      const row = changes.created ? values : ((await this.find(id)) as Record<string, unknown>);
-      for (const index of this.roleIndexes.own) {
-        const roles = (row[index.field] as string[] | null) ?? [];
-        // Checked before the write began, but an entity may have been deleted since: its delete took our `@id` out of
-        // the policies it saw, not out of this one. Under the index's lock, what exists now is what counts.
-        const missing = await index.missingEntity(roles);
-        if (missing !== undefined) {
-          throw invalidField(index.field, `no ${index.target.label} found with id '${missing}'`, missing);
-        }
-        await index.refreshPolicy(id, roles, row.semantic);
+  private async refreshPolicies(id: string, values: Record<string, unknown>, created: boolean): Promise<void> {
+    const row = created ? values : ((await this.find(id)) as Record<string, unknown>);
+    for (const index of this.roleIndexes.own) {
+      const roles = (row[index.field] as string[] | null) ?? [];
+      // Checked before the write began, but an entity may have been deleted since: its delete took our `@id` out of
+      // the policies it saw, not out of this one. Under the index's lock, what exists now is what counts.
+      const missing = await index.missingEntity(roles);
+      if (missing !== undefined) {
+        throw invalidField(index.field, `no ${index.target.label} found with id '${missing}'`, missing);
       }
+      await index.refreshPolicy(id, roles, row.semantic);
     }
-    if (changes.entity) {
-      const attributes = (values[this.def.roleAttributes!.field] as string[] | null | undefined) ?? [];
-      for (const index of this.roleIndexes.selectedBy) await index.refreshEntity(id, attributes, changes.created);
-    }
+  }
+
+  /** The same for entities whose attributes changed (or that are new): re-evaluated against every policy at once. */
+  private async refreshEntities(entities: ReadonlyArray<Written>, created: boolean): Promise<void> {
+    if (entities.length === 0) return;
+    const field = this.def.roleAttributes!.field;
+    const attributes = (values: Record<string, unknown>) => (values[field] as string[] | null | undefined) ?? [];
+    const attributed = entities.map(({ id, values }) => ({ id, attributes: attributes(values) }));
+    for (const index of this.roleIndexes.selectedBy) await index.refreshEntities(attributed, created);
   }
 
   /** Whether deleting rows of this resource touches the access index (its rows go by cascade). */
@@ -589,7 +666,7 @@ export class Repository {
    * Runs a write, turning a unique-index violation into the client error OpenZiti gives (400 COULD_NOT_VALIDATE
    * naming the field and value). The index decides, not a read beforehand, so concurrent writers cannot both win.
    */
-  private async unique<T>(values: Record<string, unknown>, write: () => Promise<T>): Promise<T> {
+  private async unique<T>(values: Record<string, unknown> | undefined, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (err) {
@@ -597,8 +674,10 @@ export class Repository {
       if (violation?.kind !== 'unique') throw err;
       const fields = violation.columns ?? (violation.constraint ? this.uniqueIndexes[violation.constraint] : undefined) ?? ['id'];
       const field = fields[fields.length - 1];
+      const index = `unique index on ${this.def.plural} store`;
+      if (!values) throw invalidField(field, `a duplicate value in ${index}`, undefined);
       const value = values[field];
-      throw invalidField(field, `duplicate value '${renderValue(value)}' in unique index on ${this.def.plural} store`, value);
+      throw invalidField(field, `duplicate value '${renderValue(value)}' in ${index}`, value);
     }
   }
 
@@ -607,18 +686,19 @@ export class Repository {
     return encodeValue(field.type, value === null && field.default !== undefined ? field.default : value);
   }
 
-  /** The side rows of each set field written: replaced on update, one statement for all of a set's values. */
-  private async writeSets(id: string, values: Record<string, unknown>, fresh = false): Promise<void> {
+  /** The side rows of each set field written: replaced on update, one statement for a set's values in all rows. */
+  private async writeSets(written: ReadonlyArray<Written>, fresh = false): Promise<void> {
     for (const field of this.setFields) {
-      if (values[field] === undefined) continue;
-      const side = quote(setTableName(this.def, field));
-      if (!fresh) await this.driver.run(`DELETE FROM ${side} WHERE "ownerId" = ?`, [id]);
-      const set = [...new Set((values[field] as string[] | null) ?? [])];
-      if (set.length === 0) continue;
-      await this.driver.run(
-        `INSERT INTO ${side} ("ownerId", "value") VALUES ${set.map(() => '(?, ?)').join(', ')}`,
-        set.flatMap((value) => [id, value]),
-      );
+      const owners = written.filter(({ values }) => values[field] !== undefined);
+      if (owners.length === 0) continue;
+      const side = setTableName(this.def, field);
+      if (!fresh) {
+        const ids = this.dialect.inList(raw('"ownerId"'), owners.map((o) => o.id));
+        await this.driver.run(`DELETE FROM ${quote(side)} WHERE ${ids.sql}`, ids.params);
+      }
+      const set = (values: Record<string, unknown>) => [...new Set((values[field] as string[] | null) ?? [])];
+      const rows = owners.flatMap(({ id, values }) => set(values).map((value) => [id, value]));
+      await insertRows(this.driver, side, SIDE_COLUMNS, rows);
     }
   }
 

@@ -37,6 +37,11 @@ export interface IndexModel {
   unique: boolean;
   /** Partial index: rows where each column equals the given text value. */
   where?: Record<string, string>;
+  /**
+   * A trigram index, for `contains` filters (substring tests) on a text column: PostgreSQL's pg_trgm GIN index where
+   * that extension is available; nothing on SQLite, nor where it is not (the filter then reads every row).
+   */
+  method?: 'trigram';
 }
 
 export interface SchemaModel {
@@ -84,7 +89,7 @@ function identifier(name: string): string {
   return `${name.slice(0, MAX_IDENTIFIER - 9)}_${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
 }
 
-function columnType(field: FieldDef): ColumnType {
+export function columnType(field: FieldDef): ColumnType {
   switch (field.type.kind) {
     case 'boolean':
     case 'integer':
@@ -120,7 +125,8 @@ function foreignKeyAction(onDelete: OnDelete | undefined): ForeignKeyModel['onDe
 export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name: string) => ResourceDef): SchemaModel {
   const schema: SchemaModel = { tables: {}, indexes: {} };
   const addIndex = (index: Omit<IndexModel, 'name'>) => {
-    const name = identifier(`${index.table}_${index.columns.join('_')}${index.unique ? '_key' : '_idx'}`);
+    const suffix = index.method === 'trigram' ? '_trgm' : index.unique ? '_key' : '_idx';
+    const name = identifier(`${index.table}_${index.columns.join('_')}${suffix}`);
     schema.indexes[name] = { name, ...index };
   };
   for (const def of catalogue) {
@@ -134,6 +140,10 @@ export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name
       const fallback = sqlDefault(field.default);
       table.columns.push({ name, type: columnType(field), notNull, ...(fallback === undefined ? {} : { default: fallback }) });
       if (field.unique) addIndex({ table: def.table, columns: [name], unique: true });
+      // Names are what people search by part (`name contains "web"`): the one text field given a trigram index.
+      if (name === 'name' && field.filterable && field.type.kind === 'string') {
+        addIndex({ table: def.table, columns: [name], unique: false, method: 'trigram' });
+      }
       if (field.type.kind === 'ref') {
         table.foreignKeys.push({ column: name, table: resolve(field.type.resource).table, onDelete: foreignKeyAction(field.type.onDelete) });
         if (!field.unique) addIndex({ table: def.table, columns: [name], unique: false });

@@ -147,6 +147,14 @@ export class Store {
       try {
         await pg.claim(opts.sharedDatabase ? 'shared' : 'alone');
         await pg.withLock(MIGRATION_LOCK, () => migrate(pg, MIGRATIONS, now));
+        const trigram = `SELECT to_regclass('"identities_name_trgm"')::text AS name`;
+        if (!(await pg.get<{ name: string | null }>(trigram))?.name) {
+          opts.log?.(
+            "store: no trigram index on names (PostgreSQL's pg_trgm extension was not available to this user " +
+              'when the schema was made): `contains` filters read every row; docs/controller.md, "Storage", ' +
+              'says how to add them',
+          );
+        }
       } catch (err) {
         await pg.close();
         throw err;

@@ -1,5 +1,5 @@
 import type { Fragment } from '../fragment.js';
-import type { ColumnModel, IndexModel, TableModel } from '../schema-model.js';
+import type { ColumnModel, ColumnType, IndexModel, TableModel } from '../schema-model.js';
 
 /** How an operation reads a tag, whose values are untyped JSON: a typed view reads other JSON types as NULL. */
 export type TagView = 'any' | 'string' | 'number' | 'substring' | 'boolean' | 'datetime';
@@ -26,8 +26,13 @@ export interface Dialect {
   readonly noLimit: number | null;
   /** `expr IN (<the values of one bound list parameter>)`. */
   inList(expr: Fragment, values: readonly string[]): Fragment;
+  /**
+   * A SELECT of rows bound as one parameter (a JSON array of arrays, one value per column, in order): one statement
+   * text whatever the number of rows, so a batch of inserts is one prepared statement and one round trip.
+   */
+  jsonRows(columns: readonly ColumnType[], rows: string): Fragment;
   /** Position-independent substring test (`instr`/`strpos`); numbers are tested in their decimal form. */
-  containsText(haystack: Fragment, needle: Fragment, ignoreCase: boolean): Fragment;
+  containsText(haystack: Fragment, needle: string, ignoreCase: boolean): Fragment;
   /** A tag of the JSON text column `tagsSql`, read as `view`. */
   tagValue(tagsSql: string, key: Fragment, view: TagView): Fragment;
   /** ORDER BY term for a tag; `key` has been checked to hold identifier characters only. */

@@ -1,4 +1,5 @@
 import { type Fragment, param, raw, sql } from '../fragment.js';
+import type { IndexModel } from '../schema-model.js';
 import { type Dialect, type TagView, defaultClause, renderCreateIndex, renderCreateTable } from './dialect.js';
 
 /**
@@ -16,15 +17,23 @@ const ISO_DATETIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|
 export const postgresDialect: Dialect = {
   name: 'postgres',
   createTable: (table) => renderCreateTable(table, (c) => TYPES[c.type]),
-  createIndex: renderCreateIndex,
+  createIndex: (index) => (index.method === 'trigram' ? createTrigramIndex(index) : renderCreateIndex(index)),
   dropIndex: (name) => `DROP INDEX IF EXISTS "${name}"`,
   addColumn: (table, c) => `ALTER TABLE "${table}" ADD COLUMN "${c.name}" ${TYPES[c.type]}${c.notNull ? ' NOT NULL' : ''}${defaultClause(c)}`,
   dropColumn: (table, column) => `ALTER TABLE "${table}" DROP COLUMN "${column}"`,
   dropTable: (name) => `DROP TABLE IF EXISTS "${name}"`,
   noLimit: null,
   inList: (expr, values) => ({ sql: `${expr.sql} = ANY(?::text[])`, params: [...expr.params, values] }),
+  jsonRows: (columns, rows) => {
+    const values = columns.map((type, i) => `(r ->> ${i})::${type === 'integer' ? 'bigint' : 'text'}`).join(', ');
+    return sql`SELECT ${raw(values)} FROM json_array_elements(${param(rows)}::json) r`;
+  },
+  // LIKE with the needle's wildcards escaped is the same byte-wise substring test as strpos, and a trigram index
+  // serves it. icontains stays upper-cased strpos: ILIKE folds case by other rules.
   containsText: (haystack, needle, ignoreCase) =>
-    ignoreCase ? sql`strpos(upper((${haystack})::text), upper(${needle}::text)) > 0` : sql`strpos((${haystack})::text, ${needle}::text) > 0`,
+    ignoreCase
+      ? sql`strpos(upper((${haystack})::text), upper(${param(needle)}::text)) > 0`
+      : sql`(${haystack})::text LIKE ${param(`%${needle.replace(/[\\%_]/g, '\\$&')}%`)}`,
   tagValue(tagsSql, key, view) {
     const json = sql`((${raw(tagsSql)})::jsonb -> (${key}::text))`;
     const text = sql`((${raw(tagsSql)})::jsonb ->> (${key}::text))`;
@@ -39,6 +48,22 @@ export const postgresDialect: Dialect = {
     return undefined;
   },
 };
+
+/**
+ * A pg_trgm GIN index where the extension is available and this user may create it (PostgreSQL 13+ lets a database
+ * owner create a trusted extension); otherwise nothing, and `contains` reads every row as before.
+ */
+function createTrigramIndex(index: IndexModel): string {
+  const column = `"${index.columns[0]}" gin_trgm_ops`;
+  const create = `CREATE INDEX IF NOT EXISTS "${index.name}" ON "${index.table}" USING gin (${column})`;
+  return `DO $$ BEGIN
+  IF EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pg_trgm') THEN
+    CREATE EXTENSION IF NOT EXISTS pg_trgm;
+    ${create};
+  END IF;
+EXCEPTION WHEN insufficient_privilege THEN NULL;
+END $$`;
+}
 
 function typedTag(json: Fragment, text: Fragment, type: Fragment, view: TagView): Fragment {
   switch (view) {

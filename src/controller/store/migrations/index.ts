@@ -5,6 +5,7 @@ import { migration as m0003 } from './0003-config-types-and-configs.js';
 import { migration as m0004 } from './0004-the-management-table-certificate-authorities-and-signers.js';
 import { migration as m0005 } from './0005-mfa-and-pki.js';
 import { migration as m0006 } from './0006-signer-enrollment.js';
+import { migration as m0007 } from './0007-name-search.js';
 import { migration as m0008 } from './0008-controllers-and-shared-pki.js';
 
 /**
@@ -12,4 +13,4 @@ import { migration as m0008 } from './0008-controllers-and-shared-pki.js';
  * then run `npm run schema:migration -- <name>` to record the difference as the next one. `schema.test.ts` fails
  * while the catalogue and this history disagree.
  */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0008];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008];
