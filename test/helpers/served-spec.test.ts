@@ -88,6 +88,13 @@ describe('served-document check', () => {
     rejects(() => validateServedResponse(management, 'POST', '/identities', 201, { data: {}, meta: {} }), /required property 'id'/);
   });
 
+  it('fails a success status the route does not declare (it is held to the error answer)', () => {
+    const created = { data: { id: 'x', _links: { self: { href: './identities/x' } } }, meta: {} };
+    rejects(() => validateServedResponse(management, 'POST', '/identities', 200, created), /response default schema/);
+    const deleted = () => validateServedResponse(management, 'DELETE', '/identities/x', 204, { data: {}, meta: {} });
+    rejects(deleted, /response default schema/);
+  });
+
   it('fails a success on a route the document does not describe, and leaves unknown-route errors alone', () => {
     rejects(() => validateServedResponse(management, 'GET', '/no-such-things', 200, { data: [], meta: {} }), /does not describe/);
     validateServedResponse(management, 'GET', '/no-such-things', 404, {});

@@ -5,6 +5,7 @@ import { buildSpec } from '../server/openapi.js';
 import type { Ctx, Route, ApiName } from '../server/types.js';
 import { notFound } from '../../protocol/errors.js';
 import { CATALOGUE } from '../../resources/index.js';
+import { ref, type Responses, type Success } from '../server/responses.js';
 
 /** Capabilities this controller knows of (OpenZiti's enum); none of them is enabled here yet. */
 const KNOWN_CAPABILITIES = ['OIDC_AUTH', 'HA_CONTROLLER'];
@@ -22,7 +23,7 @@ export function metaRoutes(rt: Runtime, routesOf: (api: ApiName) => Route[], sta
   const version = () => ({ data: versionInfo(rt) });
   const cacerts = () => ({
     raw: certsOnlyPkcs7Base64([rt.pki.caBundlePem]),
-    contentType: 'application/pkcs7-mime',
+    contentType: PKCS7,
     headers: { 'content-transfer-encoding': 'base64' },
   });
   const specEntity = (s: (typeof SPECS)[number]) => ({
@@ -39,24 +40,60 @@ export function metaRoutes(rt: Runtime, routesOf: (api: ApiName) => Route[], sta
     return s;
   };
   return [
-    { method: 'GET', path: '/', api: 'both', access: 'public', handler: version },
-    { method: 'GET', path: '/version', api: 'both', access: 'public', handler: version },
-    { method: 'GET', path: '/.well-known/est/cacerts', api: 'both', access: 'public', handler: cacerts },
-    { method: 'GET', path: '/enumerated-capabilities', api: 'both', access: 'public', handler: () => ({ data: KNOWN_CAPABILITIES }) },
-    { method: 'GET', path: '/specs', api: 'both', access: 'public', handler: () => ({ data: SPECS.map(specEntity) }) },
-    { method: 'GET', path: '/specs/{id}', api: 'both', access: 'public', handler: (ctx) => ({ data: specEntity(findSpec(ctx)) }) },
+    { method: 'GET', path: '/', api: 'both', access: 'public', responds: versionAnswer, handler: version },
+    { method: 'GET', path: '/version', api: 'both', access: 'public', responds: versionAnswer, handler: version },
+    {
+      method: 'GET',
+      path: '/.well-known/est/cacerts',
+      api: 'both',
+      access: 'public',
+      responds: (r) => r.raw('the CA bundle, certs-only PKCS#7 in base64', { type: 'string' }, [PKCS7]),
+      handler: cacerts,
+    },
+    {
+      method: 'GET',
+      path: '/enumerated-capabilities',
+      api: 'both',
+      access: 'public',
+      responds: (r) => r.data('listEnumeratedCapabilitiesEnvelope', 'capabilities this controller knows of', STRINGS),
+      handler: () => ({ data: KNOWN_CAPABILITIES }),
+    },
+    {
+      method: 'GET',
+      path: '/specs',
+      api: 'both',
+      access: 'public',
+      responds: (r) => r.data('listSpecsEnvelope', 'the API documents served', { type: 'array', items: SPEC_DETAIL }),
+      handler: () => ({ data: SPECS.map(specEntity) }),
+    },
+    {
+      method: 'GET',
+      path: '/specs/{id}',
+      api: 'both',
+      access: 'public',
+      responds: (r) => r.data('detailSpecEnvelope', 'one API document', SPEC_DETAIL),
+      handler: (ctx) => ({ data: specEntity(findSpec(ctx)) }),
+    },
     {
       method: 'GET',
       path: '/specs/{id}/spec',
       api: 'both',
       access: 'public',
+      responds: documentAnswer,
       handler: (ctx) => {
         // The document itself, not wrapped in an envelope: what OpenZiti serves and Swagger tools expect.
         const s = findSpec(ctx);
         return { raw: JSON.stringify(buildSpec(s.api, routesOf(s.api), rt.config.version)), contentType: 'application/json' };
       },
     },
-    { method: 'GET', path: '/summary', api: 'management', access: 'admin', handler: async () => ({ data: await summary(rt) }) },
+    {
+      method: 'GET',
+      path: '/summary',
+      api: 'management',
+      access: 'admin',
+      responds: summaryAnswer,
+      handler: async () => ({ data: await summary(rt) }),
+    },
   ];
 }
 
@@ -103,3 +140,24 @@ export function summaryKey(def: { summaryKey?: string; plural: string }): string
   return def.summaryKey ?? def.plural.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
+const PKCS7 = 'application/pkcs7-mime';
+const SPEC_DETAIL = ref('specDetail');
+const STRINGS = { type: 'array', items: { type: 'string' } };
+
+function versionAnswer(r: Responses): Success {
+  return r.data('detailVersionEnvelope', 'the controller version and API bases', ref('version'));
+}
+
+function documentAnswer(r: Responses): Success {
+  const schema = {
+    type: 'object',
+    properties: { swagger: { type: 'string' }, paths: { type: 'object' } },
+    required: ['swagger', 'paths'],
+  };
+  return r.raw('the Swagger 2.0 document itself (not an envelope)', schema);
+}
+
+function summaryAnswer(r: Responses): Success {
+  const counts = { type: 'object', additionalProperties: { type: 'integer' } };
+  return r.data('listSummaryCountsEnvelope', 'the number of entities of each resource', counts);
+}

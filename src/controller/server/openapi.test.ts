@@ -1,7 +1,7 @@
 // The served Swagger document is valid where it matters: every $ref resolves, every route documents its success.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CATALOGUE } from '../../resources/index.js';
+import { CATALOGUE, resource } from '../../resources/index.js';
 import { buildRoutes } from '../registry.js';
 import type { Runtime } from '../runtime.js';
 import { buildSpec } from './openapi.js';
@@ -82,6 +82,34 @@ for (const api of ['management', 'client'] as const) {
     });
   });
 }
+
+describe('routes describe themselves', () => {
+  const handler = () => ({ data: {} });
+  const route = (method: Route['method'], path: string, more: Partial<Route> = {}): Route =>
+    ({ method, path, api: 'management', access: 'admin', handler, ...more });
+
+  it('documents what a route says it answers and takes, whatever its path', () => {
+    const doc = buildSpec('management', [
+      route('GET', '/identities', { responds: (r) => r.empty('said by the route') }),
+      route('POST', '/anything', {
+        responds: (r) => r.created(resource('identity')),
+        takes: { resource: 'identity', verb: 'create' },
+      }),
+    ], '0.0.0') as any;
+    assert.deepEqual(Object.keys(doc.paths['/identities'].get.responses), ['200', '401', 'default']);
+    assert.equal(doc.paths['/identities'].get.responses['200'].description, 'said by the route');
+    assert.deepEqual(doc.paths['/anything'].post.responses['201'].schema, { $ref: '#/definitions/createEnvelope' });
+    assert.deepEqual(doc.paths['/anything'].post.parameters.map((p: any) => p.name), ['body']);
+    assert.ok('name' in doc.paths['/anything'].post.parameters[0].schema.properties);
+  });
+
+  it('gives a route that describes nothing no success response, even on a path it once knew', () => {
+    const doc = buildSpec('management', [route('GET', '/version'), route('POST', '/identities')], '0.0.0') as any;
+    assert.deepEqual(Object.keys(doc.paths['/version'].get.responses), ['401', 'default']);
+    assert.deepEqual(Object.keys(doc.paths['/identities'].post.responses), ['400', '401', 'default']);
+    assert.deepEqual(doc.paths['/identities'].post.parameters, []);
+  });
+});
 
 describe('sub-lists in the served document', () => {
   it('lists no 404 for a sub-list answered without its parent, and lists it where the parent is read', () => {

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Responses, Success } from './responses.js';
+import type { Verb } from './schemas.js';
 
 export type ApiName = 'management' | 'client' | 'fabric';
 
@@ -62,8 +64,10 @@ export interface Route {
   /** Operation id for the served spec. */
   operationId?: string;
   /**
-   * What the served spec says of a route the catalogue's paths do not describe (an alias such as `/routers` for
-   * `/transit-routers`, an action such as re-enroll): the answer's shape over a resource, and the body it takes.
+   * What the served spec says the route answers on success, described where the route is built (the words are in
+   * server/responses.ts). A route without it has no success response in the document, which its test refuses.
    */
-  describes?: { resource: string; answer: 'list' | 'detail' | 'created' | 'empty'; body?: 'create' | 'replace' | 'patch' };
+  responds?: (r: Responses) => Success;
+  /** The body the served spec says the route takes: the write model of a resource for one verb. */
+  takes?: { resource: string; verb: Verb };
 }

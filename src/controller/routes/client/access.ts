@@ -5,6 +5,8 @@ import type { Row } from '../../store/repository.js';
 import { edgeRoutersFor, permissionsOf } from '../../model/access.js';
 import { listResource } from '../kit/crud.js';
 import { entityRef } from '../../model/present.js';
+import { ref, type Responses, type Success } from '../../server/responses.js';
+import { answers } from '../kit/describe.js';
 
 const service = resource('service');
 const edgeRouter = resource('edge-router');
@@ -49,7 +51,46 @@ async function policyAdvice(rt: Runtime, ctx: Ctx) {
 
 export function accessRoutes(rt: Runtime): Route[] {
   return [
-    { method: 'GET', path: '/current-identity/edge-routers', api: 'client', access: 'session', handler: (ctx) => ownEdgeRouters(rt, ctx) },
-    { method: 'GET', path: '/identities/{id}/policy-advice/{serviceId}', api: 'management', access: 'admin', handler: (ctx) => policyAdvice(rt, ctx) },
+    {
+      method: 'GET',
+      path: '/current-identity/edge-routers',
+      api: 'client',
+      access: 'session',
+      responds: answers.list(edgeRouter),
+      handler: (ctx) => ownEdgeRouters(rt, ctx),
+    },
+    {
+      method: 'GET',
+      path: '/identities/{id}/policy-advice/{serviceId}',
+      api: 'management',
+      access: 'admin',
+      responds: policyAdviceAnswer,
+      handler: (ctx) => policyAdvice(rt, ctx),
+    },
   ];
+}
+
+function policyAdviceAnswer(r: Responses): Success {
+  const entity = ref('entityRef');
+  const count = { type: 'integer' };
+  const online = { type: 'object', properties: { isOnline: { type: 'boolean' } }, required: ['isOnline'] };
+  const description = 'whether the identity can dial and bind the service, and the edge routers they share';
+  return r.data('getIdentityPolicyAdviceEnvelope', description, {
+    type: 'object',
+    properties: {
+      identityId: { type: 'string' },
+      identity: entity,
+      serviceId: { type: 'string' },
+      service: entity,
+      isDialAllowed: { type: 'boolean' },
+      isBindAllowed: { type: 'boolean' },
+      identityRouterCount: count,
+      serviceRouterCount: count,
+      commonRouters: { type: 'array', items: { allOf: [entity, online] } },
+    },
+    required: [
+      'identityId', 'identity', 'serviceId', 'service', 'isDialAllowed', 'isBindAllowed',
+      'identityRouterCount', 'serviceRouterCount', 'commonRouters',
+    ],
+  });
 }

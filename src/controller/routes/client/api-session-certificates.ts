@@ -14,6 +14,7 @@ import type { Ctx, Route } from '../../server/types.js';
 import { newId, type Row } from '../../store/repository.js';
 import { enrollBody } from '../enrollment/body.js';
 import { listResource } from '../kit/crud.js';
+import { answers } from '../kit/describe.js';
 import { toWire } from '../../model/present.js';
 
 const certificate = resource('api-session-certificate');
@@ -77,7 +78,6 @@ export const apiSessionCertificateBehaviour: ResourceBehaviour = {
   resource: 'api-session-certificate',
   present,
   routes: (rt): Route[] => {
-    const describes = (answer: 'list' | 'detail' | 'created' | 'empty') => ({ resource: 'api-session-certificate', answer });
     return [
       {
         method: 'GET',
@@ -85,17 +85,25 @@ export const apiSessionCertificateBehaviour: ResourceBehaviour = {
         api: 'client',
         access: 'session',
         operationId: 'listCurrentApiSessionCertificates',
-        describes: describes('list'),
+        responds: answers.list(certificate),
         handler: (ctx) => listResource(rt, certificate, ctx, { where: { apiSessionId: ctx.principal!.apiSessionId } }),
       },
-      { method: 'POST', path: BASE, api: 'client', access: 'session', operationId: 'createCurrentApiSessionCertificate', describes: describes('created'), handler: (ctx) => create(rt, ctx) },
+      {
+        method: 'POST',
+        path: BASE,
+        api: 'client',
+        access: 'session',
+        operationId: 'createCurrentApiSessionCertificate',
+        responds: answers.created(certificate),
+        handler: (ctx) => create(rt, ctx),
+      },
       {
         method: 'GET',
         path: `${BASE}/{id}`,
         api: 'client',
         access: 'session',
         operationId: 'detailCurrentApiSessionCertificate',
-        describes: describes('detail'),
+        responds: answers.detail(certificate),
         handler: async (ctx) => ({ data: present([await own(rt, ctx)])[0] }),
       },
       {
@@ -104,7 +112,7 @@ export const apiSessionCertificateBehaviour: ResourceBehaviour = {
         api: 'client',
         access: 'session',
         operationId: 'deleteCurrentApiSessionCertificate',
-        describes: describes('empty'),
+        responds: (r) => r.empty(`done (${certificate.label})`),
         handler: async (ctx) => {
           const row = await own(rt, ctx);
           await rt.writes.delete(certificate.name, row);

@@ -10,7 +10,7 @@ import { LOGIN_EXTRAS_SCHEMA } from '../../server/limits.js';
 import { typeSchema } from '../../server/schemas.js';
 import type { Ctx, Route } from '../../server/types.js';
 import { peerCertificate, resolveCertificate } from '../enrollment/cert-auth.js';
-import { presentCurrentSession } from './current.js';
+import { presentCurrentSession, sessionWithToken } from './current.js';
 
 const PASSWORD_BODY = {
   type: 'object',
@@ -28,7 +28,16 @@ const CERT_BODY = { type: 'object', properties: { ...LOGIN_EXTRAS_SCHEMA }, addi
 const INVALID_AUTH = () => new ApiError('INVALID_AUTH');
 
 export function authenticateRoutes(rt: Runtime): Route[] {
-  return [{ method: 'POST', path: '/authenticate', api: 'both', access: 'public', handler: (ctx) => authenticate(rt, ctx) }];
+  return [
+    {
+      method: 'POST',
+      path: '/authenticate',
+      api: 'both',
+      access: 'public',
+      responds: sessionWithToken,
+      handler: (ctx) => authenticate(rt, ctx),
+    },
+  ];
 }
 
 /**

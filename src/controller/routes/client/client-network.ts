@@ -10,6 +10,7 @@ import { listMeta } from '../kit/crud.js';
 import { toWire } from '../../model/present.js';
 import { listParams } from '../kit/query.js';
 import { edgeRouterSummary } from './sessions.js';
+import { ref, type Responses, type Success } from '../../server/responses.js';
 
 const terminator = resource('terminator');
 const session = resource('session');
@@ -107,9 +108,30 @@ function protocols(rt: Runtime) {
 
 export function clientNetworkRoutes(rt: Runtime): Route[] {
   return [
-    { method: 'GET', path: '/services/{id}/edge-routers', api: 'client', access: 'session', handler: (ctx) => serviceEdgeRouters(rt, ctx) },
-    { method: 'GET', path: '/services/{id}/terminators', api: 'client', access: 'session', handler: (ctx) => serviceTerminators(rt, ctx) },
-    { method: 'GET', path: '/protocols', api: 'client', access: 'public', handler: () => protocols(rt) },
+    {
+      method: 'GET',
+      path: '/services/{id}/edge-routers',
+      api: 'client',
+      access: 'session',
+      responds: serviceEdgeRoutersAnswer,
+      handler: (ctx) => serviceEdgeRouters(rt, ctx),
+    },
+    {
+      method: 'GET',
+      path: '/services/{id}/terminators',
+      api: 'client',
+      access: 'session',
+      responds: serviceTerminatorsAnswer,
+      handler: (ctx) => serviceTerminators(rt, ctx),
+    },
+    {
+      method: 'GET',
+      path: '/protocols',
+      api: 'client',
+      access: 'public',
+      responds: protocolsAnswer,
+      handler: () => protocols(rt),
+    },
   ];
 }
 
@@ -162,4 +184,32 @@ export function withClientBudget(rt: Runtime, route: Route): Route {
     return route.handler(ctx);
   };
   return { ...route, handler };
+}
+
+function serviceEdgeRoutersAnswer(r: Responses): Success {
+  const router = { type: 'object', properties: { name: { type: 'string' }, supportedProtocols: { type: 'object' } } };
+  return r.page('listServiceEdgeRoutersEnvelope', 'the edge routers the caller may reach the service through', {
+    type: 'object',
+    properties: { edgeRouters: { type: 'array', items: router } },
+    required: ['edgeRouters'],
+  });
+}
+
+function serviceTerminatorsAnswer(r: Responses): Success {
+  const text = { type: 'string' };
+  return r.page('listClientTerminatorsEnvelope', "the service's terminators, as a client sees them (no addresses)", {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: { id: text, identity: text, routerId: text, serviceId: text, service: ref('entityRef') },
+      required: ['id', 'identity', 'routerId', 'serviceId', 'service'],
+    },
+  });
+}
+
+function protocolsAnswer(r: Responses): Success {
+  return r.data('listProtocolsEnvelope', 'the listening edge protocols by name, with their addresses', {
+    type: 'object',
+    additionalProperties: { type: 'object', properties: { address: { type: 'string' } }, required: ['address'] },
+  });
 }

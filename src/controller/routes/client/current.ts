@@ -8,15 +8,43 @@ import type { Row } from '../../store/repository.js';
 import { entityRef, toWire } from '../../model/present.js';
 import type { ResourceBehaviour } from '../../model/behaviour.js';
 import { sessionCertFlags } from '../enrollment/cert-extend.js';
+import type { Responses, Success } from '../../server/responses.js';
+import { answers } from '../kit/describe.js';
 
 const apiSession = resource('api-session');
 const identity = resource('identity');
 
 export function currentRoutes(rt: Runtime): Route[] {
   return [
-    { method: 'GET', path: '/current-api-session', api: 'both', access: 'session', partialSession: true, handler: async (ctx) => ({ data: await withExtJwtQueries(rt, ctx, await presentCurrentSession(rt, ctx.principal!.apiSessionId, ctx.principal!.token)) }) },
-    { method: 'DELETE', path: '/current-api-session', api: 'both', access: 'session', partialSession: true, handler: (ctx) => logout(rt, ctx) },
-    { method: 'GET', path: '/current-identity', api: 'both', access: 'session', handler: (ctx) => currentIdentity(rt, ctx) },
+    {
+      method: 'GET',
+      path: '/current-api-session',
+      api: 'both',
+      access: 'session',
+      partialSession: true,
+      responds: sessionWithToken,
+      handler: async (ctx) => {
+        const session = await presentCurrentSession(rt, ctx.principal!.apiSessionId, ctx.principal!.token);
+        return { data: await withExtJwtQueries(rt, ctx, session) };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/current-api-session',
+      api: 'both',
+      access: 'session',
+      partialSession: true,
+      responds: (r) => r.empty('the session ended'),
+      handler: (ctx) => logout(rt, ctx),
+    },
+    {
+      method: 'GET',
+      path: '/current-identity',
+      api: 'both',
+      access: 'session',
+      responds: answers.detail(identity),
+      handler: (ctx) => currentIdentity(rt, ctx),
+    },
   ];
 }
 
@@ -60,3 +88,8 @@ export async function presentCurrentSession(rt: Runtime, id: string, token: stri
 }
 
 export const apiSessionBehaviour: ResourceBehaviour = { resource: 'api-session', present: presentApiSessions };
+
+/** The API session as its owner reads it, at login and on `/current-api-session`. */
+export function sessionWithToken(r: Responses): Success {
+  return { ...r.detail(apiSession), description: 'the API session, with its token' };
+}

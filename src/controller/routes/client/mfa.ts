@@ -14,6 +14,8 @@ import {
   recoveryCodesOf,
 } from '../../model/auth/mfa.js';
 import { newRecoveryCodes, newTotpSecret, provisioningUrl } from '../../auth/totp.js';
+import { ref, type Responses, type Success } from '../../server/responses.js';
+import { resource } from '../../../resources/index.js';
 
 /**
  * TOTP MFA on both APIs: enrollment of the current identity (initiate, status, QR code, verify, disable), its
@@ -26,24 +28,33 @@ import { newRecoveryCodes, newTotpSecret, provisioningUrl } from '../../auth/tot
 export const mfaBehaviour: ResourceBehaviour = { resource: 'mfa', routes: mfaRoutes };
 
 function mfaRoutes(rt: Runtime): Route[] {
-  const r = (method: Route['method'], path: string, handler: Route['handler'], partialSession = false): Route => ({
+  const route = (method: Route['method'], path: string, responds: Route['responds'], handler: Route['handler']) => ({
     method,
     path,
-    api: 'both',
-    access: 'session',
+    api: 'both' as const,
+    access: 'session' as const,
+    responds,
     handler,
-    ...(partialSession ? { partialSession } : {}),
   });
+  // A session that has yet to pass MFA may complete it, or enroll when its auth policy requires TOTP.
+  const partial = (r: Route): Route => ({ ...r, partialSession: true });
   return [
-    r('POST', '/authenticate/mfa', (ctx) => authenticateMfa(rt, ctx), true),
-    r('POST', '/current-identity/mfa', (ctx) => initiate(rt, ctx), true),
-    r('GET', '/current-identity/mfa', (ctx) => status(rt, ctx), true),
-    r('GET', '/current-identity/mfa/qr-code', (ctx) => qrCode(rt, ctx), true),
-    r('POST', '/current-identity/mfa/verify', (ctx) => verify(rt, ctx), true),
-    r('DELETE', '/current-identity/mfa', (ctx) => disable(rt, ctx)),
-    r('GET', '/current-identity/mfa/recovery-codes', (ctx) => viewRecoveryCodes(rt, ctx)),
-    r('POST', '/current-identity/mfa/recovery-codes', (ctx) => regenerateRecoveryCodes(rt, ctx)),
-    { method: 'DELETE', path: '/identities/{id}/mfa', api: 'management', access: 'admin', handler: (ctx) => adminRemove(rt, ctx) },
+    partial(route('POST', '/authenticate/mfa', mfaPassed, (ctx) => authenticateMfa(rt, ctx))),
+    partial(route('POST', '/current-identity/mfa', enrollmentStarted, (ctx) => initiate(rt, ctx))),
+    partial(route('GET', '/current-identity/mfa', mfaDetail, (ctx) => status(rt, ctx))),
+    partial(route('GET', '/current-identity/mfa/qr-code', qrCodeAnswer, (ctx) => qrCode(rt, ctx))),
+    partial(route('POST', '/current-identity/mfa/verify', enrollmentVerified, (ctx) => verify(rt, ctx))),
+    route('DELETE', '/current-identity/mfa', (r) => r.empty('MFA is disabled'), (ctx) => disable(rt, ctx)),
+    route('GET', '/current-identity/mfa/recovery-codes', recoveryCodesShown, (ctx) => viewRecoveryCodes(rt, ctx)),
+    route('POST', '/current-identity/mfa/recovery-codes', recoveryCodesMade, (ctx) => regenerateRecoveryCodes(rt, ctx)),
+    {
+      method: 'DELETE',
+      path: '/identities/{id}/mfa',
+      api: 'management',
+      access: 'admin',
+      responds: (r) => r.empty("the identity's MFA is removed"),
+      handler: (ctx) => adminRemove(rt, ctx),
+    },
   ];
 }
 
@@ -194,3 +205,47 @@ async function adminRemove(rt: Runtime, ctx: Ctx) {
   return { data: {} };
 }
 
+const mfaPassed = (r: Responses) => r.empty('the session has passed MFA');
+const enrollmentVerified = (r: Responses) => r.empty('MFA enrollment is complete');
+
+function enrollmentStarted(r: Responses): Success {
+  return r.created(resource('mfa'), 'MFA enrollment started; verify it with a code');
+}
+
+const RECOVERY_CODES = {
+  type: 'object',
+  properties: { recoveryCodes: { type: 'array', items: { type: 'string' } } },
+  required: ['recoveryCodes'],
+};
+
+function mfaDetail(r: Responses): Success {
+  const description = 'the MFA enrollment; the provisioning URL and recovery codes only while unverified';
+  return r.data('detailMfaEnvelope', description, {
+    type: 'object',
+    properties: {
+      id: { type: 'string' },
+      createdAt: { type: 'string', format: 'date-time' },
+      updatedAt: { type: 'string', format: 'date-time' },
+      tags: ref('tags'),
+      _links: ref('links'),
+      isVerified: { type: 'boolean' },
+      provisioningUrl: { type: 'string' },
+      recoveryCodes: RECOVERY_CODES.properties.recoveryCodes,
+    },
+    required: ['id', 'createdAt', 'updatedAt', '_links', 'isVerified'],
+  });
+}
+
+function qrCodeAnswer(r: Responses): Success {
+  return r.raw('the provisioning URL as a QR code, while unverified', { type: 'file' }, ['image/png']);
+}
+
+function recoveryCodesShown(r: Responses): Success {
+  const description = 'never answered here: recovery codes are kept as hashes (404 says to regenerate them)';
+  return r.data('detailMfaRecoveryCodesEnvelope', description, RECOVERY_CODES);
+}
+
+function recoveryCodesMade(r: Responses): Success {
+  const description = 'the new recovery codes (GET ./recovery-codes shows them again for a current code)';
+  return r.data('mfaRecoveryCodesEnvelope', description, RECOVERY_CODES);
+}

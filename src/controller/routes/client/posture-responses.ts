@@ -5,6 +5,7 @@ import { MFA_PROMPT_GRACE_SECONDS, NO_TIMEOUT } from '../../model/posture/evalua
 import { endFailingPostureSessions } from '../../model/posture/sessions.js';
 import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
+import type { Responses, Success } from '../../server/responses.js';
 
 /**
  * Posture responses: what a client reports about its device (OS, domain, MAC addresses, processes, endpoint state),
@@ -155,6 +156,7 @@ export function postureResponseRoutes(rt: Runtime): Route[] {
       path: '/posture-response',
       api: 'client',
       access: 'session',
+      responds: (r) => ({ ...shortenedAnswer(r), status: 201 }),
       handler: async (ctx) => respond(rt, ctx, [rt.validators.custom(RESPONSE_SCHEMA, await ctx.json()) as Response], 201),
     },
     {
@@ -162,7 +164,27 @@ export function postureResponseRoutes(rt: Runtime): Route[] {
       path: '/posture-response-bulk',
       api: 'client',
       access: 'session',
+      responds: shortenedAnswer,
       handler: async (ctx) => respond(rt, ctx, rt.validators.custom(BULK_SCHEMA, await ctx.json()) as unknown as Response[], 200),
     },
   ];
+}
+
+function shortenedAnswer(r: Responses): Success {
+  const service = {
+    type: 'object',
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      postureQueryType: { type: 'string' },
+      timeout: { type: 'integer' },
+      timeoutRemaining: { type: 'integer' },
+    },
+    required: ['id', 'name', 'postureQueryType', 'timeout', 'timeoutRemaining'],
+  };
+  return r.data('postureResponseEnvelope', 'the services whose posture timers the responses shortened', {
+    type: 'object',
+    properties: { services: { type: 'array', items: service } },
+    required: ['services'],
+  });
 }

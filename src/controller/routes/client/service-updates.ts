@@ -1,5 +1,6 @@
 import type { Runtime } from '../../runtime.js';
 import type { Route } from '../../server/types.js';
+import type { Responses, Success } from '../../server/responses.js';
 
 /**
  * The service update check: when what the caller sees through the client API last changed, as the write hooks of
@@ -12,6 +13,7 @@ export function serviceUpdateRoutes(rt: Runtime): Route[] {
       path: '/current-api-session/service-updates',
       api: 'client',
       access: 'session',
+      responds: lastChangeAnswer,
       handler: async (ctx) => {
         // As OpenZiti: never before the API session began (a new session has not listed its services yet).
         const session = await rt.store.repo('api-session').findOne({ id: ctx.principal!.apiSessionId }, { columns: [] });
@@ -21,4 +23,13 @@ export function serviceUpdateRoutes(rt: Runtime): Route[] {
       },
     },
   ];
+}
+
+function lastChangeAnswer(r: Responses): Success {
+  const description = 'when what this identity sees through the client API last changed';
+  return r.data('listCurrentApiSessionServiceUpdatesEnvelope', description, {
+    type: 'object',
+    properties: { lastChangeAt: { type: 'string', format: 'date-time' } },
+    required: ['lastChangeAt'],
+  });
 }

@@ -10,6 +10,8 @@ import { listResource } from '../kit/crud.js';
 import { policiesPosture } from '../../model/posture/access.js';
 import { sessionToken } from '../../model/session-token.js';
 import { entityRef, toWire } from '../../model/present.js';
+import type { Responses, Success } from '../../server/responses.js';
+import { answers } from '../kit/describe.js';
 
 const session = resource('session');
 const servicePolicy = resource('service-policy');
@@ -23,12 +25,48 @@ const apiSession = resource('api-session');
  */
 function sessionRoutes(rt: Runtime): Route[] {
   return [
-    { method: 'GET', path: '/sessions/{id}/route-path', api: 'management', access: 'admin', handler: (ctx) => routePath(rt, ctx) },
-    { method: 'POST', path: '/sessions', api: 'client', access: 'session', handler: (ctx) => createSession(rt, ctx) },
+    {
+      method: 'GET',
+      path: '/sessions/{id}/route-path',
+      api: 'management',
+      access: 'admin',
+      responds: routePathAnswer,
+      handler: (ctx) => routePath(rt, ctx),
+    },
+    {
+      method: 'POST',
+      path: '/sessions',
+      api: 'client',
+      access: 'session',
+      responds: answers.created(session),
+      takes: { resource: session.name, verb: 'create' },
+      handler: (ctx) => createSession(rt, ctx),
+    },
     // The client API shows a caller its own sessions only; another identity's session is "not found".
-    { method: 'GET', path: '/sessions', api: 'client', access: 'session', handler: (ctx) => listResource(rt, session, ctx, { where: { identityId: ctx.principal!.identityId } }) },
-    { method: 'GET', path: '/sessions/{id}', api: 'client', access: 'session', handler: async (ctx) => ({ data: (await rt.present(session, [await ownSession(rt, ctx)]))[0] }) },
-    { method: 'DELETE', path: '/sessions/{id}', api: 'client', access: 'session', handler: (ctx) => deleteOwnSession(rt, ctx) },
+    {
+      method: 'GET',
+      path: '/sessions',
+      api: 'client',
+      access: 'session',
+      responds: answers.list(session),
+      handler: (ctx) => listResource(rt, session, ctx, { where: { identityId: ctx.principal!.identityId } }),
+    },
+    {
+      method: 'GET',
+      path: '/sessions/{id}',
+      api: 'client',
+      access: 'session',
+      responds: answers.detail(session),
+      handler: async (ctx) => ({ data: (await rt.present(session, [await ownSession(rt, ctx)]))[0] }),
+    },
+    {
+      method: 'DELETE',
+      path: '/sessions/{id}',
+      api: 'client',
+      access: 'session',
+      responds: answers.deleted(session),
+      handler: (ctx) => deleteOwnSession(rt, ctx),
+    },
   ];
 }
 
@@ -187,3 +225,11 @@ async function presentSessions(rows: Row[], rt: Runtime): Promise<Record<string,
 }
 
 export const sessionBehaviour: ResourceBehaviour = { resource: 'session', routes: sessionRoutes, present: presentSessions };
+
+function routePathAnswer(r: Responses): Success {
+  return r.data('detailSessionRoutePathEnvelope', "the routers of the session's circuit (none without a data plane)", {
+    type: 'object',
+    properties: { routePath: { type: 'array', items: { type: 'string' } } },
+    required: ['routePath'],
+  });
+}

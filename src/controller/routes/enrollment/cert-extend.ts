@@ -9,6 +9,7 @@ import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
 import { enrollBody } from './body.js';
+import type { Responses, Success } from '../../server/responses.js';
 
 const EXTEND_BODY = { type: 'object', properties: {}, additionalProperties: false };
 
@@ -104,10 +105,32 @@ export function certExtendRoutes(rt: Runtime): Route[] {
       api: 'management',
       access: 'admin',
       operationId: 'requestExtendAuthenticator',
-      describes: { resource: 'authenticator', answer: 'empty' },
+      responds: (r) => r.empty('done (authenticator)'),
       handler: (ctx) => requestExtend(rt, ctx),
     },
-    { method: 'POST', path: '/current-identity/authenticators/{id}/extend', api: 'both', access: 'session', handler: (ctx) => extend(rt, ctx) },
-    { method: 'POST', path: '/current-identity/authenticators/{id}/extend-verify', api: 'both', access: 'session', handler: (ctx) => verifyExtension(rt, ctx) },
+    {
+      method: 'POST',
+      path: '/current-identity/authenticators/{id}/extend',
+      api: 'both',
+      access: 'session',
+      responds: extendAnswer,
+      handler: (ctx) => extend(rt, ctx),
+    },
+    {
+      method: 'POST',
+      path: '/current-identity/authenticators/{id}/extend-verify',
+      api: 'both',
+      access: 'session',
+      responds: (r) => r.empty('the new certificate replaces the old one'),
+      handler: (ctx) => verifyExtension(rt, ctx),
+    },
   ];
+}
+
+function extendAnswer(r: Responses): Success {
+  return r.data('identityExtendEnrollmentEnvelope', 'the new client certificate and the CA bundle', {
+    type: 'object',
+    properties: { ca: { type: 'string' }, clientCert: { type: 'string' } },
+    required: ['ca', 'clientCert'],
+  });
 }

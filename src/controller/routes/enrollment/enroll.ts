@@ -18,6 +18,8 @@ import { redeemRouterToken, routerCsrs, routerEnrollRoutes, routerWithToken, typ
 import { checkPasswordRules } from '../../model/auth/auth-policy-rules.js';
 import { enrollBody } from './body.js';
 import { tokenEnrollRoutes } from './token-enroll.js';
+import type { Responses, Success } from '../../server/responses.js';
+import { certificatesAnswer } from './certificates-answer.js';
 
 const OTT_BODY = {
   type: 'object',
@@ -49,17 +51,74 @@ const PEM_BODY_TYPES = ['', 'application/x-pem-file', 'application/pkcs7', 'text
 
 export function enrollRoutes(rt: Runtime): Route[] {
   return [
-    { method: 'POST', path: '/enroll', api: 'client', access: 'public', handler: (ctx) => genericEnroll(rt, ctx) },
-    { method: 'POST', path: '/enroll/ott', api: 'client', access: 'public', handler: (ctx) => ottEnroll(rt, ctx) },
-    { method: 'POST', path: '/enroll/ca', api: 'client', access: 'public', handler: (ctx) => caEnroll(rt, ctx) },
-    { method: 'POST', path: '/enroll/ottca', api: 'client', access: 'public', handler: (ctx) => ottcaEnroll(rt, ctx) },
-    { method: 'POST', path: '/enroll/updb', api: 'client', access: 'public', handler: (ctx) => updbEnroll(rt, ctx) },
-    { method: 'GET', path: '/network-jwts', api: 'both', access: 'public', handler: () => networkJwts(rt) },
+    {
+      method: 'POST',
+      path: '/enroll',
+      api: 'client',
+      access: 'public',
+      responds: (r) => certificatesAnswer(r, 'the issued client certificate chain and the CA bundle'),
+      handler: (ctx) => genericEnroll(rt, ctx),
+    },
+    {
+      method: 'POST',
+      path: '/enroll/ott',
+      api: 'client',
+      access: 'public',
+      responds: (r) => certificatesAnswer(r, 'the issued client certificate chain and the CA bundle'),
+      handler: (ctx) => ottEnroll(rt, ctx),
+    },
+    {
+      method: 'POST',
+      path: '/enroll/ca',
+      api: 'client',
+      access: 'public',
+      responds: (r) => r.empty('an identity was created for the client certificate'),
+      handler: (ctx) => caEnroll(rt, ctx),
+    },
+    {
+      method: 'POST',
+      path: '/enroll/ottca',
+      api: 'client',
+      access: 'public',
+      responds: (r) => r.empty("the client certificate is now the identity's"),
+      handler: (ctx) => ottcaEnroll(rt, ctx),
+    },
+    {
+      method: 'POST',
+      path: '/enroll/updb',
+      api: 'client',
+      access: 'public',
+      responds: updbAnswer,
+      handler: (ctx) => updbEnroll(rt, ctx),
+    },
+    {
+      method: 'GET',
+      path: '/network-jwts',
+      api: 'both',
+      access: 'public',
+      responds: networkJwtsAnswer,
+      handler: () => networkJwts(rt),
+    },
     // The keys that sign enrollment JWTs, as a bare JWK set (no envelope), for clients that verify tokens offline.
     ...routerEnrollRoutes(rt),
     ...tokenEnrollRoutes(rt),
-    { method: 'GET', path: '/enroll/jwks', api: 'client', access: 'public', handler: async () => ({ raw: JSON.stringify(await rt.enrollmentSigner.jwks()), contentType: 'application/json' }) },
-    { method: 'POST', path: '/enroll/challenge', api: 'client', access: 'public', operationId: 'enrollmentChallenge', handler: (ctx) => enrollmentChallenge(rt, ctx) },
+    {
+      method: 'GET',
+      path: '/enroll/jwks',
+      api: 'client',
+      access: 'public',
+      responds: jwksAnswer,
+      handler: async () => ({ raw: JSON.stringify(await rt.enrollmentSigner.jwks()), contentType: 'application/json' }),
+    },
+    {
+      method: 'POST',
+      path: '/enroll/challenge',
+      api: 'client',
+      access: 'public',
+      operationId: 'enrollmentChallenge',
+      responds: challengeAnswer,
+      handler: (ctx) => enrollmentChallenge(rt, ctx),
+    },
   ];
 }
 
@@ -280,4 +339,32 @@ async function redeemUpdb(rt: Runtime, ctx: Ctx, enrollment: Row, password: stri
   // The username is the one the enrollment was made for: the enrolling client chooses only the password.
   await replaceWithAuthenticator(rt, enrollment, { method: 'updb', username: enrollment.username, password: hash }, ctx.now);
   return { data: { username: enrollment.username } };
+}
+
+const TEXT = { type: 'string' };
+
+function updbAnswer(r: Responses): Success {
+  const username = { type: 'object', properties: { username: TEXT } };
+  return r.data('enrollUpdbEnvelope', 'the username the identity logs in with', username);
+}
+
+function networkJwtsAnswer(r: Responses): Success {
+  return r.data('listNetworkJWTsEnvelope', 'JWTs naming this controller, signed by its certificate', {
+    type: 'array',
+    items: { type: 'object', properties: { name: TEXT, token: TEXT }, required: ['name', 'token'] },
+  });
+}
+
+function jwksAnswer(r: Responses): Success {
+  const list = { type: 'array', items: { type: 'object' } };
+  const keys = { type: 'object', properties: { keys: list }, required: ['keys'] };
+  return r.raw('the keys that sign enrollment JWTs (not an envelope)', keys);
+}
+
+function challengeAnswer(r: Responses): Success {
+  return r.raw('the nonce signed by the key the kid names, and the CA bundle (not an envelope)', {
+    type: 'object',
+    properties: { algorithm: TEXT, caPool: TEXT, kid: TEXT, signature: TEXT },
+    required: ['algorithm', 'caPool', 'kid', 'signature'],
+  });
 }

@@ -15,6 +15,8 @@ import type { Ctx, Reply, Route } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
 import { peerCertificate } from './cert-auth.js';
 import { enrollBody } from './body.js';
+import type { Responses } from '../../server/responses.js';
+import { certificatesAnswer } from './certificates-answer.js';
 
 const EDGE = resource('edge-router');
 const TRANSIT = resource('transit-router');
@@ -158,7 +160,24 @@ async function extendRouter(rt: Runtime, ctx: Ctx): Promise<Reply> {
 
 export function routerEnrollRoutes(rt: Runtime): Route[] {
   return [
-    { method: 'POST', path: '/enroll/erott', api: 'client', access: 'public', handler: (ctx) => erottEnroll(rt, ctx) },
-    { method: 'POST', path: '/enroll/extend/router', api: 'client', access: 'public', handler: (ctx) => extendRouter(rt, ctx) },
+    {
+      method: 'POST',
+      path: '/enroll/erott',
+      api: 'client',
+      access: 'public',
+      responds: routerCertificates,
+      handler: (ctx) => erottEnroll(rt, ctx),
+    },
+    {
+      method: 'POST',
+      path: '/enroll/extend/router',
+      api: 'client',
+      access: 'public',
+      responds: routerCertificates,
+      handler: (ctx) => extendRouter(rt, ctx),
+    },
   ];
 }
+
+const routerCertificates = (r: Responses) =>
+  certificatesAnswer(r, "the router's client and server certificate chains and the CA bundle");

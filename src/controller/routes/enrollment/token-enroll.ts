@@ -15,6 +15,7 @@ import { bearerOf, headerOf } from '../../server/auth-stage.js';
 import type { Ctx, Reply, Route } from '../../server/types.js';
 import { newId, type Row } from '../../store/repository.js';
 import { enrollBody } from './body.js';
+import { certificatesAnswer } from './certificates-answer.js';
 
 const identity = resource('identity');
 
@@ -154,6 +155,14 @@ async function tokenEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
 
 export function tokenEnrollRoutes(rt: Runtime): Route[] {
   return [
-    { method: 'POST', path: '/enroll/token', api: 'client', access: 'public', handler: (ctx) => tokenEnroll(rt, ctx) },
+    {
+      method: 'POST',
+      path: '/enroll/token',
+      api: 'client',
+      access: 'public',
+      responds: (r) =>
+        certificatesAnswer(r, "the new identity's certificate chain and the CA bundle; {} without a CSR"),
+      handler: (ctx) => tokenEnroll(rt, ctx),
+    },
   ];
 }

@@ -6,6 +6,7 @@ import type { Verb } from '../../server/schemas.js';
 import type { Ctx, Route } from '../../server/types.js';
 import type { Page, Row, Scope } from '../../store/repository.js';
 import { links } from '../../model/present.js';
+import { answers } from './describe.js';
 import { listParams } from './query.js';
 
 /**
@@ -23,18 +24,29 @@ export function crudRoutes(rt: Runtime, taken: (route: Pick<Route, 'method' | 'p
     const ops = new Set(def.operations);
     const api = def.api;
     const access = 'admin';
-    if (ops.has('list')) add({ method: 'GET', path: base, api, access, handler: (ctx) => listResource(rt, def, ctx) });
-    if (ops.has('get')) add({ method: 'GET', path: item, api, access, handler: (ctx) => getResource(rt, def, ctx) });
-    if (ops.has('create')) add({ method: 'POST', path: base, api, access, handler: (ctx) => createResource(rt, def, ctx) });
-    if (ops.has('replace')) add({ method: 'PUT', path: item, api, access, handler: (ctx) => updateResource(rt, def, ctx, 'replace') });
-    if (ops.has('patch')) add({ method: 'PATCH', path: item, api, access, handler: (ctx) => updateResource(rt, def, ctx, 'patch') });
-    if (ops.has('delete')) add({ method: 'DELETE', path: item, api, access, handler: (ctx) => deleteResource(rt, def, ctx) });
+    type Responds = Route['responds'];
+    const standard = (method: Route['method'], path: string, responds: Responds, handler: Route['handler']) =>
+      add({ method, path, api, access, responds, handler });
+    type Handler = Route['handler'];
+    const writing = (method: Route['method'], path: string, verb: Verb, responds: Responds, handler: Handler) =>
+      add({ method, path, api, access, responds, takes: { resource: def.name, verb }, handler });
+    if (ops.has('list')) standard('GET', base, answers.list(def), (ctx) => listResource(rt, def, ctx));
+    if (ops.has('get')) standard('GET', item, answers.detail(def), (ctx) => getResource(rt, def, ctx));
+    if (ops.has('create')) writing('POST', base, 'create', answers.created(def), (ctx) => createResource(rt, def, ctx));
+    if (ops.has('replace')) {
+      writing('PUT', item, 'replace', answers.updated(def), (ctx) => updateResource(rt, def, ctx, 'replace'));
+    }
+    if (ops.has('patch')) {
+      writing('PATCH', item, 'patch', answers.updated(def), (ctx) => updateResource(rt, def, ctx, 'patch'));
+    }
+    if (ops.has('delete')) standard('DELETE', item, answers.deleted(def), (ctx) => deleteResource(rt, def, ctx));
     for (const [name, rel] of Object.entries(def.relations ?? {})) {
-      add({ method: 'GET', path: `${item}/${name}`, api, access, handler: (ctx) => listRelation(rt, def, rel, ctx) });
+      standard('GET', `${item}/${name}`, answers.relation(rel), (ctx) => listRelation(rt, def, rel, ctx));
     }
     if (def.roleAttributes) {
       const field = def.roleAttributes.field;
-      add({ method: 'GET', path: `/${def.roleAttributes.listPath}`, api, access, handler: (ctx) => listAttributes(rt, def, field, ctx) });
+      const path = `/${def.roleAttributes.listPath}`;
+      standard('GET', path, answers.attributes(), (ctx) => listAttributes(rt, def, field, ctx));
     }
   }
   return routes;

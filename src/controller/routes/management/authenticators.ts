@@ -9,6 +9,7 @@ import type { Row } from '../../store/repository.js';
 import { checkPasswordRules } from '../../model/auth/auth-policy-rules.js';
 import { created, listResource, validBody } from '../kit/crud.js';
 import type { ResourceBehaviour } from '../../model/behaviour.js';
+import { answers } from '../kit/describe.js';
 
 const authenticator = resource('authenticator');
 
@@ -36,14 +37,73 @@ const OWN_PATCH = {
 
 export function authenticatorRoutes(rt: Runtime): Route[] {
   return [
-    { method: 'POST', path: '/authenticators', api: 'management', access: 'admin', handler: (ctx) => createAuthenticator(rt, ctx) },
-    { method: 'PUT', path: '/authenticators/{id}', api: 'management', access: 'admin', handler: (ctx) => adminUpdate(rt, ctx, 'replace') },
-    { method: 'PATCH', path: '/authenticators/{id}', api: 'management', access: 'admin', handler: (ctx) => adminUpdate(rt, ctx, 'patch') },
-    { method: 'DELETE', path: '/authenticators/{id}', api: 'management', access: 'admin', handler: (ctx) => adminDelete(rt, ctx) },
-    { method: 'GET', path: '/current-identity/authenticators', api: 'both', access: 'session', handler: (ctx) => listOwn(rt, ctx) },
-    { method: 'GET', path: '/current-identity/authenticators/{id}', api: 'both', access: 'session', handler: async (ctx) => ({ data: (await rt.present(authenticator, [await ownAuthenticator(rt, ctx)]))[0] }) },
-    { method: 'PUT', path: '/current-identity/authenticators/{id}', api: 'both', access: 'session', handler: (ctx) => updateOwn(rt, ctx, OWN_REPLACE) },
-    { method: 'PATCH', path: '/current-identity/authenticators/{id}', api: 'both', access: 'session', handler: (ctx) => updateOwn(rt, ctx, OWN_PATCH) },
+    {
+      method: 'POST',
+      path: '/authenticators',
+      api: 'management',
+      access: 'admin',
+      responds: answers.created(authenticator),
+      takes: { resource: authenticator.name, verb: 'create' },
+      handler: (ctx) => createAuthenticator(rt, ctx),
+    },
+    {
+      method: 'PUT',
+      path: '/authenticators/{id}',
+      api: 'management',
+      access: 'admin',
+      responds: answers.updated(authenticator),
+      takes: { resource: authenticator.name, verb: 'replace' },
+      handler: (ctx) => adminUpdate(rt, ctx, 'replace'),
+    },
+    {
+      method: 'PATCH',
+      path: '/authenticators/{id}',
+      api: 'management',
+      access: 'admin',
+      responds: answers.updated(authenticator),
+      takes: { resource: authenticator.name, verb: 'patch' },
+      handler: (ctx) => adminUpdate(rt, ctx, 'patch'),
+    },
+    {
+      method: 'DELETE',
+      path: '/authenticators/{id}',
+      api: 'management',
+      access: 'admin',
+      responds: answers.deleted(authenticator),
+      handler: (ctx) => adminDelete(rt, ctx),
+    },
+    {
+      method: 'GET',
+      path: '/current-identity/authenticators',
+      api: 'both',
+      access: 'session',
+      responds: answers.list(authenticator),
+      handler: (ctx) => listOwn(rt, ctx),
+    },
+    {
+      method: 'GET',
+      path: '/current-identity/authenticators/{id}',
+      api: 'both',
+      access: 'session',
+      responds: answers.detail(authenticator),
+      handler: async (ctx) => ({ data: (await rt.present(authenticator, [await ownAuthenticator(rt, ctx)]))[0] }),
+    },
+    {
+      method: 'PUT',
+      path: '/current-identity/authenticators/{id}',
+      api: 'both',
+      access: 'session',
+      responds: answers.updated(authenticator),
+      handler: (ctx) => updateOwn(rt, ctx, OWN_REPLACE),
+    },
+    {
+      method: 'PATCH',
+      path: '/current-identity/authenticators/{id}',
+      api: 'both',
+      access: 'session',
+      responds: answers.updated(authenticator),
+      handler: (ctx) => updateOwn(rt, ctx, OWN_PATCH),
+    },
   ];
 }
 

@@ -13,6 +13,7 @@ import type { Ctx, Route } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
 import { created, validBody } from '../kit/crud.js';
 import { toWire } from '../../model/present.js';
+import { answers } from '../kit/describe.js';
 
 const ca = resource('ca');
 
@@ -117,8 +118,30 @@ export const caBehaviour: ResourceBehaviour = {
     },
   },
   routes: (rt): Route[] => [
-    { method: 'POST', path: '/cas', api: 'management', access: 'admin', handler: (ctx) => createCa(rt, ctx) },
-    { method: 'POST', path: '/cas/{id}/verify', api: 'management', access: 'admin', handler: (ctx) => verifyCa(rt, ctx) },
-    { method: 'GET', path: '/cas/{id}/jwt', api: 'management', access: 'admin', handler: (ctx) => caJwt(rt, ctx) },
+    {
+      method: 'POST',
+      path: '/cas',
+      api: 'management',
+      access: 'admin',
+      responds: answers.created(ca),
+      takes: { resource: ca.name, verb: 'create' },
+      handler: (ctx) => createCa(rt, ctx),
+    },
+    {
+      method: 'POST',
+      path: '/cas/{id}/verify',
+      api: 'management',
+      access: 'admin',
+      responds: (r) => r.empty('the CA is verified'),
+      handler: (ctx) => verifyCa(rt, ctx),
+    },
+    {
+      method: 'GET',
+      path: '/cas/{id}/jwt',
+      api: 'management',
+      access: 'admin',
+      responds: (r) => r.raw("the CA's enrollment JWT", { type: 'string' }, ['application/jwt']),
+      handler: (ctx) => caJwt(rt, ctx),
+    },
   ],
 };

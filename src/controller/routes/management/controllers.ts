@@ -9,6 +9,7 @@ import type { Ctx, Route } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
 import { listResource } from '../kit/crud.js';
 import { toWire } from '../../model/present.js';
+import { answers } from '../kit/describe.js';
 
 const controller = resource('controller');
 
@@ -61,9 +62,30 @@ function controllerRoutes(rt: Runtime): Route[] {
     return { ...page, data: page.data.map(forClients) };
   };
   return [
-    { method: 'GET', path: '/controllers', api: 'management', access: 'admin', handler: management },
-    { method: 'GET', path: '/controllers/{id}', api: 'management', access: 'admin', handler: detail },
-    { method: 'GET', path: '/controllers', api: 'client', access: 'session', handler: client },
+    {
+      method: 'GET',
+      path: '/controllers',
+      api: 'management',
+      access: 'admin',
+      responds: answers.list(controller),
+      handler: management,
+    },
+    {
+      method: 'GET',
+      path: '/controllers/{id}',
+      api: 'management',
+      access: 'admin',
+      responds: answers.detail(controller),
+      handler: detail,
+    },
+    {
+      method: 'GET',
+      path: '/controllers',
+      api: 'client',
+      access: 'session',
+      responds: answers.list(controller),
+      handler: client,
+    },
   ];
 }
 

@@ -2,6 +2,8 @@ import { ApiError } from '../../../protocol/errors.js';
 import type { Runtime } from '../../runtime.js';
 import type { Route } from '../../server/types.js';
 import type { IntegrityIssue } from '../../store/integrity.js';
+import type { Responses, Success } from '../../server/responses.js';
+import type { JsonSchema } from '../../server/schemas.js';
 
 /** OpenZiti keeps at most this many results of a check, and says so with `tooManyErrors`. */
 const MAX_RESULTS = 1000;
@@ -51,10 +53,38 @@ function rateLimited(message: string): ApiError {
 export function databaseRoutes(rt: Runtime): Route[] {
   const api = 'management';
   return [
-    { method: 'POST', path: '/database/check-data-integrity', api, access: 'admin', handler: () => startCheck(rt, false) },
-    { method: 'POST', path: '/database/fix-data-integrity', api, access: 'admin', handler: () => startCheck(rt, true) },
-    { method: 'GET', path: '/database/data-integrity-results', api, access: 'admin', handler: () => results(rt) },
-    { method: 'POST', path: '/database/snapshot', api, access: 'admin', handler: (ctx) => snapshot(rt, ctx.now) },
+    {
+      method: 'POST',
+      path: '/database/check-data-integrity',
+      api,
+      access: 'admin',
+      responds: checkStarted,
+      handler: () => startCheck(rt, false),
+    },
+    {
+      method: 'POST',
+      path: '/database/fix-data-integrity',
+      api,
+      access: 'admin',
+      responds: checkStarted,
+      handler: () => startCheck(rt, true),
+    },
+    {
+      method: 'GET',
+      path: '/database/data-integrity-results',
+      api,
+      access: 'admin',
+      responds: resultsAnswer,
+      handler: () => results(rt),
+    },
+    {
+      method: 'POST',
+      path: '/database/snapshot',
+      api,
+      access: 'admin',
+      responds: snapshotAnswer,
+      handler: (ctx) => snapshot(rt, ctx.now),
+    },
   ];
 }
 
@@ -113,4 +143,45 @@ async function snapshot(rt: Runtime, now: Date) {
   rt.log(`database snapshot written to ${path}`);
   // OpenZiti answers an empty object; the path is added so the operator knows where the copy went.
   return { data: { path } };
+}
+
+/** The answer to starting a check: accepted, the check goes on after it. */
+function checkStarted(r: Responses): Success {
+  return { ...r.empty('the check started; read its results at /database/data-integrity-results'), status: 202 };
+}
+
+function resultsAnswer(r: Responses): Success {
+  const description = 'the progress and findings of the last check';
+  return r.data('dataIntegrityCheckResultEnvelope', description, integrityResults(), 'listMeta');
+}
+
+/** `GET /database/data-integrity-results`: times are null until known (no check yet, or still running). */
+function integrityResults(): JsonSchema {
+  const time = { type: 'string', format: 'date-time', 'x-nullable': true };
+  const finding = {
+    type: 'object',
+    properties: { description: { type: 'string' }, fixed: { type: 'boolean' } },
+    required: ['description', 'fixed'],
+  };
+  return {
+    type: 'object',
+    properties: {
+      inProgress: { type: 'boolean' },
+      fixingErrors: { type: 'boolean' },
+      tooManyErrors: { type: 'boolean' },
+      startTime: time,
+      endTime: time,
+      error: { type: 'string', description: 'why the check failed; empty when it did not' },
+      results: { type: 'array', items: finding },
+    },
+    required: ['inProgress', 'fixingErrors', 'tooManyErrors', 'startTime', 'endTime', 'error', 'results'],
+  };
+}
+
+function snapshotAnswer(r: Responses): Success {
+  return r.data('databaseSnapshotEnvelope', 'the snapshot was written (SQLite); its path', {
+    type: 'object',
+    properties: { path: { type: 'string' } },
+    required: ['path'],
+  });
 }

@@ -4,6 +4,7 @@ import type { ResourceBehaviour } from '../../model/behaviour.js';
 import type { Runtime, Write } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
+import { answers } from '../kit/describe.js';
 import { toWire } from '../../model/present.js';
 import { createRouterWithEnrollment, mirrorEdgeRouter, presentRouterState, routerEnrollment } from './routers.js';
 
@@ -82,7 +83,15 @@ async function reEnroll(rt: Runtime, ctx: Ctx) {
 function edgeRouterRoutes(rt: Runtime): Route[] {
   const api = 'management';
   return [
-    { method: 'POST', path: '/edge-routers', api, access: 'admin', handler: (ctx) => createRouterWithEnrollment(rt, edgeRouter, ctx, 'erott') },
+    {
+      method: 'POST',
+      path: '/edge-routers',
+      api,
+      access: 'admin',
+      handler: (ctx) => createRouterWithEnrollment(rt, edgeRouter, ctx, 'erott'),
+      responds: answers.created(edgeRouter),
+      takes: { resource: edgeRouter.name, verb: 'create' },
+    },
     {
       method: 'POST',
       path: '/edge-routers/{id}/re-enroll',
@@ -90,7 +99,7 @@ function edgeRouterRoutes(rt: Runtime): Route[] {
       access: 'admin',
       handler: (ctx) => reEnroll(rt, ctx),
       operationId: 'reEnrollEdgeRouter',
-      describes: { resource: 'edge-router', answer: 'empty' },
+      responds: (r) => r.empty(`done (${edgeRouter.label})`),
     },
   ];
 }

@@ -11,6 +11,7 @@ import { created, validBody } from '../kit/crud.js';
 import { enrollRoutes } from '../enrollment/enroll.js';
 import { certExtendRoutes } from '../enrollment/cert-extend.js';
 import { pemCertificates, signedByCa } from './cas.js';
+import { answers } from '../kit/describe.js';
 
 export type EnrollmentRequest = { method: 'ott' } | { method: 'updb'; username: string } | { method: 'ottca'; caId: string };
 
@@ -207,9 +208,31 @@ async function reEnroll(rt: Runtime, ctx: Ctx) {
 export const enrollmentBehaviour: ResourceBehaviour = {
   resource: 'enrollment',
   routes: (rt) => [
-    { method: 'POST', path: '/enrollments', api: 'management', access: 'admin', handler: (ctx) => createEnrollment(rt, ctx) },
-    { method: 'POST', path: '/enrollments/{id}/refresh', api: 'management', access: 'admin', handler: (ctx) => refreshEnrollment(rt, ctx) },
-    { method: 'POST', path: '/authenticators/{id}/re-enroll', api: 'management', access: 'admin', handler: (ctx) => reEnroll(rt, ctx) },
+    {
+      method: 'POST',
+      path: '/enrollments',
+      api: 'management',
+      access: 'admin',
+      responds: answers.created(enrollment),
+      takes: { resource: enrollment.name, verb: 'create' },
+      handler: (ctx) => createEnrollment(rt, ctx),
+    },
+    {
+      method: 'POST',
+      path: '/enrollments/{id}/refresh',
+      api: 'management',
+      access: 'admin',
+      responds: (r) => ({ ...r.created(enrollment, 'the enrollment has a new token and JWT'), status: 200 }),
+      handler: (ctx) => refreshEnrollment(rt, ctx),
+    },
+    {
+      method: 'POST',
+      path: '/authenticators/{id}/re-enroll',
+      api: 'management',
+      access: 'admin',
+      responds: (r) => r.created(enrollment, 'the authenticator is gone; the enrollment that replaces it'),
+      handler: (ctx) => reEnroll(rt, ctx),
+    },
     ...enrollRoutes(rt),
     // The certificate's later life (extension) lives with its enrollment.
     ...certExtendRoutes(rt),

@@ -15,6 +15,9 @@ import type { Row } from '../../store/repository.js';
 import { createResource, listMeta, updateResource } from '../kit/crud.js';
 import { toWire } from '../../model/present.js';
 import { listParams } from '../kit/query.js';
+import type { Responses, Success } from '../../server/responses.js';
+import { readSchema, type JsonSchema } from '../../server/schemas.js';
+import { answers } from '../kit/describe.js';
 
 const signer = resource('external-jwt-signer');
 /** What OpenZiti's Go model serves for a time it does not have (a JWKS signer's certificate validity). */
@@ -209,9 +212,52 @@ export const externalJwtSignerBehaviour: ResourceBehaviour = {
   hooks: { beforeWrite },
   present: (rows) => present(rows),
   routes: (rt): Route[] => [
-    { method: 'POST', path: '/external-jwt-signers', api: 'management', access: 'admin', handler: (ctx) => write(rt, ctx, 'create') },
-    { method: 'PUT', path: '/external-jwt-signers/{id}', api: 'management', access: 'admin', handler: (ctx) => write(rt, ctx, 'replace') },
-    { method: 'PATCH', path: '/external-jwt-signers/{id}', api: 'management', access: 'admin', handler: (ctx) => write(rt, ctx, 'patch') },
-    { method: 'GET', path: '/external-jwt-signers', api: 'client', access: 'public', handler: (ctx) => clientList(rt, ctx) },
+    {
+      method: 'POST',
+      path: '/external-jwt-signers',
+      api: 'management',
+      access: 'admin',
+      responds: answers.created(signer),
+      takes: { resource: signer.name, verb: 'create' },
+      handler: (ctx) => write(rt, ctx, 'create'),
+    },
+    {
+      method: 'PUT',
+      path: '/external-jwt-signers/{id}',
+      api: 'management',
+      access: 'admin',
+      responds: answers.updated(signer),
+      takes: { resource: signer.name, verb: 'replace' },
+      handler: (ctx) => write(rt, ctx, 'replace'),
+    },
+    {
+      method: 'PATCH',
+      path: '/external-jwt-signers/{id}',
+      api: 'management',
+      access: 'admin',
+      responds: answers.updated(signer),
+      takes: { resource: signer.name, verb: 'patch' },
+      handler: (ctx) => write(rt, ctx, 'patch'),
+    },
+    {
+      method: 'GET',
+      path: '/external-jwt-signers',
+      api: 'client',
+      access: 'public',
+      responds: clientListAnswer,
+      handler: (ctx) => clientList(rt, ctx),
+    },
   ],
 };
+
+/** The client API's anonymous signer list: the management read model cut down to what anonymous callers see. */
+function clientListAnswer(r: Responses): Success {
+  const full = readSchema(signer);
+  const keep = new Set<string>(['id', 'createdAt', 'updatedAt', 'tags', '_links', ...CLIENT_VIEW_FIELDS]);
+  const all = Object.entries(full.properties as Record<string, JsonSchema>);
+  const properties = Object.fromEntries(all.filter(([name]) => keep.has(name)));
+  const required = [...keep].filter((name) => name !== 'tags');
+  const item = r.define('clientExternalJwtSignerDetail', { ...full, properties, required });
+  const description = 'the enabled external JWT signers, as anonymous callers see them';
+  return r.page('listClientExternalJwtSignersEnvelope', description, { type: 'array', items: item });
+}

@@ -10,6 +10,7 @@ import { insertEnrollment, parseEnrollmentRequest, prepareEnrollment } from './e
 import { entityRef, toWire } from '../../model/present.js';
 import { newId } from '../../store/repository.js';
 import type { ResourceBehaviour } from '../../model/behaviour.js';
+import { answers } from '../kit/describe.js';
 
 const identity = resource('identity');
 const identityType = resource('identity-type');
@@ -61,12 +62,57 @@ function guardUpdate(body: Record<string, unknown>, existing: Row): Record<strin
 export function identityRoutes(rt: Runtime): Route[] {
   const api = 'management';
   return [
-    { method: 'POST', path: '/identities', api, access: 'admin', handler: (ctx) => createIdentity(rt, ctx) },
-    { method: 'PUT', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => updateResource(rt, identity, ctx, 'replace', guardUpdate) },
-    { method: 'PATCH', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => updateResource(rt, identity, ctx, 'patch', guardUpdate) },
-    { method: 'DELETE', path: '/identities/{id}', api, access: 'admin', handler: (ctx) => deleteIdentity(rt, ctx) },
-    { method: 'POST', path: '/identities/{id}/disable', api, access: 'admin', handler: (ctx) => disableIdentity(rt, ctx) },
-    { method: 'POST', path: '/identities/{id}/enable', api, access: 'admin', handler: (ctx) => enableIdentity(rt, ctx) },
+    {
+      method: 'POST',
+      path: '/identities',
+      api,
+      access: 'admin',
+      responds: answers.created(identity),
+      takes: { resource: identity.name, verb: 'create' },
+      handler: (ctx) => createIdentity(rt, ctx),
+    },
+    {
+      method: 'PUT',
+      path: '/identities/{id}',
+      api,
+      access: 'admin',
+      responds: answers.updated(identity),
+      takes: { resource: identity.name, verb: 'replace' },
+      handler: (ctx) => updateResource(rt, identity, ctx, 'replace', guardUpdate),
+    },
+    {
+      method: 'PATCH',
+      path: '/identities/{id}',
+      api,
+      access: 'admin',
+      responds: answers.updated(identity),
+      takes: { resource: identity.name, verb: 'patch' },
+      handler: (ctx) => updateResource(rt, identity, ctx, 'patch', guardUpdate),
+    },
+    {
+      method: 'DELETE',
+      path: '/identities/{id}',
+      api,
+      access: 'admin',
+      responds: answers.deleted(identity),
+      handler: (ctx) => deleteIdentity(rt, ctx),
+    },
+    {
+      method: 'POST',
+      path: '/identities/{id}/disable',
+      api,
+      access: 'admin',
+      responds: (r) => r.empty('the identity was disabled'),
+      handler: (ctx) => disableIdentity(rt, ctx),
+    },
+    {
+      method: 'POST',
+      path: '/identities/{id}/enable',
+      api,
+      access: 'admin',
+      responds: (r) => r.empty('the identity was enabled'),
+      handler: (ctx) => enableIdentity(rt, ctx),
+    },
   ];
 }
 

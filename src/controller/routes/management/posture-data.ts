@@ -4,6 +4,7 @@ import type { Route } from '../../server/types.js';
 import type { Reported } from '../../client-state.js';
 import { postureOfSessionRow } from '../../model/posture/access.js';
 import { promptMissed } from '../../model/posture/evaluate.js';
+import type { Responses, Success } from '../../server/responses.js';
 
 const identity = resource('identity');
 
@@ -28,6 +29,7 @@ export function postureDataRoutes(rt: Runtime): Route[] {
       path: '/identities/{id}/posture-data',
       api: 'management',
       access: 'admin',
+      responds: postureDataAnswer,
       handler: async (ctx) => {
         const id = await exists(ctx.params.id);
         const data = rt.client.peekPosture(id);
@@ -59,7 +61,36 @@ export function postureDataRoutes(rt: Runtime): Route[] {
       path: '/identities/{id}/failed-service-requests',
       api: 'management',
       access: 'admin',
+      responds: failedRequestsAnswer,
       handler: async (ctx) => ({ data: [...rt.client.failuresOf(await exists(ctx.params.id))] }),
     },
   ];
+}
+
+function failedRequestsAnswer(r: Responses): Success {
+  const requests = { type: 'array', items: { type: 'object' } };
+  return r.data('failedServiceRequestEnvelope', 'the latest service requests refused on posture', requests);
+}
+
+function postureDataAnswer(r: Responses): Success {
+  const text = { type: 'string' };
+  const at = { type: 'string', format: 'date-time' };
+  const base = { postureCheckId: text, timedOut: { type: 'boolean' }, lastUpdatedAt: at };
+  const piece = (own: Record<string, unknown>) => ({
+    type: 'object',
+    properties: { ...base, ...own },
+    required: [...Object.keys(base), ...Object.keys(own)],
+  });
+  const description = 'the posture its clients last reported (zero values for what they never reported)';
+  return r.data('postureDataEnvelope', description, {
+    type: 'object',
+    properties: {
+      os: piece({ type: text, version: text, build: text }),
+      mac: piece({ addresses: { type: 'array', items: text } }),
+      domain: piece({ domain: text }),
+      processes: { type: 'array', items: { type: 'object' } },
+      apiSessionPostureData: { type: 'object' },
+    },
+    required: ['os', 'mac', 'domain', 'processes', 'apiSessionPostureData'],
+  });
 }

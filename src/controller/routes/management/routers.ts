@@ -4,10 +4,12 @@ import { resource, type ResourceDef } from '../../../resources/index.js';
 import type { EnrollmentMethod } from '../../pki/enrollment-jwt.js';
 import type { ResourceBehaviour } from '../../model/behaviour.js';
 import type { Runtime } from '../../runtime.js';
+import type { Verb } from '../../server/schemas.js';
 import type { Ctx, Route } from '../../server/types.js';
 import { newId, type Row } from '../../store/repository.js';
 import { withBody } from '../kit/body.js';
 import { created, listResource, updateResource, validBody } from '../kit/crud.js';
+import { answers } from '../kit/describe.js';
 import { fabricRoutes } from './fabric.js';
 import { toWire } from '../../model/present.js';
 
@@ -124,27 +126,37 @@ function routerRoutes(rt: Runtime): Route[] {
   const resource = routerDef.name;
   for (const base of ['/transit-routers', '/routers']) {
     const item = `${base}/{id}`;
-    // The /routers alias says what it answers, as /transit-routers does by its catalogue path.
-    const alias = base === '/routers';
-    const describes = (answer: 'list' | 'detail' | 'created' | 'empty', body?: 'create' | 'replace' | 'patch') =>
-      alias ? { describes: { resource, answer, ...(body ? { body } : {}) } } : {};
+    const takes = (verb: Verb) => ({ takes: { resource, verb } });
+    const update = (verb: 'replace' | 'patch') => (ctx: Ctx) =>
+      updateResource(rt, routerDef, withoutEdgeFields(ctx), verb, guardEdgeRow);
+    const create = (ctx: Ctx) => createRouterWithEnrollment(rt, routerDef, withoutEdgeFields(ctx), 'trott');
+    const created = answers.created(routerDef);
+    const updated = answers.updated(routerDef);
+    const deleted = answers.deleted(routerDef);
     routes.push(
-      { method: 'POST', path: base, api, access, handler: (ctx) => createRouterWithEnrollment(rt, routerDef, withoutEdgeFields(ctx), 'trott'), ...describes('created', 'create') },
-      { method: 'PUT', path: item, api, access, handler: (ctx) => updateResource(rt, routerDef, withoutEdgeFields(ctx), 'replace', guardEdgeRow), ...describes('empty', 'replace') },
-      { method: 'PATCH', path: item, api, access, handler: (ctx) => updateResource(rt, routerDef, withoutEdgeFields(ctx), 'patch', guardEdgeRow), ...describes('empty', 'patch') },
-      { method: 'DELETE', path: item, api, access, handler: (ctx) => deleteRouter(rt, ctx), ...describes('empty') },
+      { method: 'POST', path: base, api, access, handler: create, responds: created, ...takes('create') },
+      { method: 'PUT', path: item, api, access, handler: update('replace'), responds: updated, ...takes('replace') },
+      { method: 'PATCH', path: item, api, access, handler: update('patch'), responds: updated, ...takes('patch') },
+      { method: 'DELETE', path: item, api, access, handler: (ctx) => deleteRouter(rt, ctx), responds: deleted },
     );
   }
   // /transit-routers list and get are the generic ones; /routers serves the same.
   routes.push(
-    { method: 'GET', path: '/routers', api, access, handler: (ctx) => listResource(rt, routerDef, ctx), describes: { resource, answer: 'list' } },
+    {
+      method: 'GET',
+      path: '/routers',
+      api,
+      access,
+      handler: (ctx) => listResource(rt, routerDef, ctx),
+      responds: answers.list(routerDef),
+    },
     {
       method: 'GET',
       path: '/routers/{id}',
       api,
       access,
       handler: async (ctx) => ({ data: (await rt.present(routerDef, [await rt.store.repoFor(routerDef).get(ctx.params.id)]))[0] }),
-      describes: { resource, answer: 'detail' },
+      responds: answers.detail(routerDef),
     },
   );
   return routes;

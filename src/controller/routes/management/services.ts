@@ -10,6 +10,7 @@ import { toWire } from '../../model/present.js';
 import type { Permission } from '../../model/access.js';
 import { servicePostureQueries } from '../../model/posture/access.js';
 import { listParams } from '../kit/query.js';
+import { answers } from '../kit/describe.js';
 
 const service = resource('service');
 const identity = resource('identity');
@@ -263,6 +264,7 @@ function clientRoutes(rt: Runtime, present: ServicePresenter, provider: Permissi
       path: '/services',
       api: 'client',
       access: 'session',
+      responds: answers.list(service),
       handler: async (ctx) => {
         const view = { ...(await viewOf(rt, ctx, false)), apiSessionId: ctx.principal!.apiSessionId, now: ctx.now };
         const page = await repo().list({ ...listParams(ctx.query), scope: await provider.accessible(rt, view.identityId!) });
@@ -274,6 +276,7 @@ function clientRoutes(rt: Runtime, present: ServicePresenter, provider: Permissi
       path: '/services/{id}',
       api: 'client',
       access: 'session',
+      responds: answers.detail(service),
       handler: async (ctx) => {
         const view = { ...(await viewOf(rt, ctx, false)), apiSessionId: ctx.principal!.apiSessionId, now: ctx.now };
         const row = await repo().find(ctx.params.id);
@@ -283,9 +286,32 @@ function clientRoutes(rt: Runtime, present: ServicePresenter, provider: Permissi
       },
     },
     // OpenZiti's client API also lets admins change and delete services, as its management API does.
-    { method: 'PUT', path: '/services/{id}', api: 'client', access: 'admin', handler: (ctx) => updateResource(rt, service, ctx, 'replace') },
-    { method: 'PATCH', path: '/services/{id}', api: 'client', access: 'admin', handler: (ctx) => updateResource(rt, service, ctx, 'patch') },
-    { method: 'DELETE', path: '/services/{id}', api: 'client', access: 'admin', handler: (ctx) => deleteResource(rt, service, ctx) },
+    {
+      method: 'PUT',
+      path: '/services/{id}',
+      api: 'client',
+      access: 'admin',
+      responds: answers.updated(service),
+      takes: { resource: service.name, verb: 'replace' },
+      handler: (ctx) => updateResource(rt, service, ctx, 'replace'),
+    },
+    {
+      method: 'PATCH',
+      path: '/services/{id}',
+      api: 'client',
+      access: 'admin',
+      responds: answers.updated(service),
+      takes: { resource: service.name, verb: 'patch' },
+      handler: (ctx) => updateResource(rt, service, ctx, 'patch'),
+    },
+    {
+      method: 'DELETE',
+      path: '/services/{id}',
+      api: 'client',
+      access: 'admin',
+      responds: answers.deleted(service),
+      handler: (ctx) => deleteResource(rt, service, ctx),
+    },
   ];
 }
 
@@ -304,6 +330,7 @@ export function serviceBehaviour(provider?: PermissionsProvider): ResourceBehavi
       path: '/services',
       api,
       access,
+      responds: answers.list(service),
       handler: async (ctx) => {
         const repo = rt.store.repoFor(service);
         const page = await repo.list(listParams(ctx.query));
@@ -315,14 +342,29 @@ export function serviceBehaviour(provider?: PermissionsProvider): ResourceBehavi
       path: '/services/{id}',
       api,
       access,
+      responds: answers.detail(service),
       handler: async (ctx) => {
         const row = await rt.store.repoFor(service).get(ctx.params.id);
         return { data: (await present([row], rt, await viewOf(rt, ctx)))[0] };
       },
     },
-    { method: 'POST', path: '/identities/{id}/service-configs', api, access, handler: (ctx) => assignServiceConfigs(rt, ctx) },
+    {
+      method: 'POST',
+      path: '/identities/{id}/service-configs',
+      api,
+      access,
+      responds: (r) => r.empty("the identity's service configs were set"),
+      handler: (ctx) => assignServiceConfigs(rt, ctx),
+    },
     ...(provider ? clientRoutes(rt, present, provider) : []),
-    { method: 'DELETE', path: '/identities/{id}/service-configs', api, access, handler: (ctx) => removeServiceConfigs(rt, ctx) },
+    {
+      method: 'DELETE',
+      path: '/identities/{id}/service-configs',
+      api,
+      access,
+      responds: (r) => r.empty("the identity's service configs were removed"),
+      handler: (ctx) => removeServiceConfigs(rt, ctx),
+    },
   ];
   return { resource: 'service', routes, hooks: { beforeWrite: beforeServiceWrite }, present: (rows, rt) => present(rows, rt) };
 }

@@ -7,6 +7,7 @@ import type { Row } from '../../store/repository.js';
 import { withBody } from '../kit/body.js';
 import { createResource, updateResource } from '../kit/crud.js';
 import { entityRef, toWire } from '../../model/present.js';
+import { answers } from '../kit/describe.js';
 
 const terminator = resource('terminator');
 const service = resource('service');
@@ -71,9 +72,33 @@ function terminatorRoutes(rt: Runtime): Route[] {
   const api = 'management';
   const access = 'admin';
   return [
-    { method: 'POST', path: '/terminators', api, access, handler: (ctx) => createResource(rt, terminator, withBody(ctx, emptyPrecedence)) },
-    { method: 'PUT', path: '/terminators/{id}', api, access, handler: (ctx) => update(rt, ctx, 'replace') },
-    { method: 'PATCH', path: '/terminators/{id}', api, access, handler: (ctx) => update(rt, ctx, 'patch') },
+    {
+      method: 'POST',
+      path: '/terminators',
+      api,
+      access,
+      responds: answers.created(terminator),
+      takes: { resource: terminator.name, verb: 'create' },
+      handler: (ctx) => createResource(rt, terminator, withBody(ctx, emptyPrecedence)),
+    },
+    {
+      method: 'PUT',
+      path: '/terminators/{id}',
+      api,
+      access,
+      responds: answers.updated(terminator),
+      takes: { resource: terminator.name, verb: 'replace' },
+      handler: (ctx) => update(rt, ctx, 'replace'),
+    },
+    {
+      method: 'PATCH',
+      path: '/terminators/{id}',
+      api,
+      access,
+      responds: answers.updated(terminator),
+      takes: { resource: terminator.name, verb: 'patch' },
+      handler: (ctx) => update(rt, ctx, 'patch'),
+    },
   ];
 }
 

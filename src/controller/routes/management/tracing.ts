@@ -4,6 +4,7 @@ import { resource } from '../../../resources/index.js';
 import { type IdentityTrace, tracesOf } from '../../model/traces.js';
 import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
+import type { Responses, Success } from '../../server/responses.js';
 
 const identity = resource('identity');
 
@@ -22,7 +23,14 @@ const TRACE_SPEC_SCHEMA = {
 };
 
 export function tracingRoutes(rt: Runtime): Route[] {
-  return [{ method: 'PUT', path: '/identities/{id}/trace', api: 'management', access: 'admin', handler: (ctx) => updateTracing(rt, ctx) }];
+  return [{
+    method: 'PUT',
+    path: '/identities/{id}/trace',
+    api: 'management',
+    access: 'admin',
+    responds: traceAnswer,
+    handler: (ctx) => updateTracing(rt, ctx),
+  }];
 }
 
 async function updateTracing(rt: Runtime, ctx: Ctx) {
@@ -75,4 +83,16 @@ export function parseGoDuration(text: string): number | undefined {
     at = part.lastIndex;
   }
   return sign * total;
+}
+
+function traceAnswer(r: Responses): Success {
+  return r.data('traceDetailEnvelope', 'the trace now recorded for the identity', {
+    type: 'object',
+    properties: {
+      enabled: { type: 'boolean' },
+      traceId: { type: 'string' },
+      until: { type: 'string', format: 'date-time' },
+    },
+    required: ['enabled'],
+  });
 }
