@@ -1,0 +1,66 @@
+// The code cache of the CLI's common script (bin/cached-script.js): made after the first run in the user's cache
+// directory, used as it is after, replaced when damaged, and never a reason for a command to fail.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { CTL_BIN } from '../helpers/cli.js';
+
+const work = mkdtempSync(join(tmpdir(), 'ctl-code-cache-'));
+
+/** `ctl --help` with XDG_CACHE_HOME set to `cacheHome`. */
+function help(cacheHome: string) {
+  const result = spawnSync(process.execPath, [CTL_BIN, '--help'], {
+    env: { PATH: process.env.PATH, CTL_CONFIG_DIR: join(work, 'config'), XDG_CACHE_HOME: cacheHome },
+    encoding: 'utf8',
+  });
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stderr, '');
+  return result.stdout;
+}
+
+const cacheFiles = (home: string) => readdirSync(join(home, 'ctl')).map((name) => join(home, 'ctl', name));
+
+describe('the code cache of the CLI', () => {
+  after(() => rmSync(work, { recursive: true, force: true }));
+  const unwritable = join(work, 'a-file');
+  writeFileSync(unwritable, '');
+
+  it('is written after the first run, private to the user, and then used as it is', () => {
+    const home = join(work, 'first');
+    const expected = help(unwritable);
+    assert.equal(help(home), expected);
+    const [file, ...others] = cacheFiles(home);
+    assert.deepEqual(others, []);
+    assert.equal(statSync(join(home, 'ctl')).mode & 0o777, 0o700);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    const made = readFileSync(file);
+    assert.ok(made.length > 0);
+    const { mtimeMs } = statSync(file);
+    assert.equal(help(home), expected);
+    assert.equal(statSync(file).mtimeMs, mtimeMs, 'an accepted cache is not written again');
+    assert.deepEqual(readFileSync(file), made);
+  });
+
+  it('replaces a damaged cache, and a stale one of another build, without a word', () => {
+    const home = join(work, 'damaged');
+    const expected = help(home);
+    const [file] = cacheFiles(home);
+    const stale = file.replace(/-[0-9a-f]{16}-/, '-0123456789abcdef-');
+    writeFileSync(stale, 'from an older build');
+    writeFileSync(file, 'not a code cache');
+    assert.equal(help(home), expected);
+    assert.deepEqual(cacheFiles(home), [file]);
+    const remade = readFileSync(file);
+    assert.notDeepEqual(remade, Buffer.from('not a code cache'));
+    assert.equal(help(home), expected);
+    assert.deepEqual(readFileSync(file), remade, 'the cache made again is accepted');
+  });
+
+  it('runs uncached where the cache directory cannot be made', () => {
+    assert.equal(help(unwritable), help(join(work, 'fine')));
+    assert.equal(readFileSync(unwritable, 'utf8'), '');
+  });
+});
