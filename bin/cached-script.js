@@ -2,10 +2,11 @@
 // so that a start deserialises compiled code instead of parsing and compiling the script. The cache is only ever
 // a saving: one V8 rejects (another Node, other flags) or a damaged file is replaced after the run, and a cache
 // directory that cannot be read or written leaves the script running uncached. Nothing here fails a command.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import path from 'node:path';
-import { Script } from 'node:vm';
+'use strict';
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { homedir } = require('node:os');
+const path = require('node:path');
+const { Script } = require('node:vm');
 
 /** $XDG_CACHE_HOME/ctl, or the platform's own cache directory. */
 function cacheDirectory(env) {
@@ -15,16 +16,17 @@ function cacheDirectory(env) {
   return path.join(homedir(), '.cache', 'ctl');
 }
 
-/** V8 rejects a cache made under other flags: a file per set of flags, named by a short hash of them. */
-function flagsTag(env) {
+/** A short name for a text in a file name (FNV-1a): node:crypto would cost more to load than the rest. */
+function tag(text) {
   let hash = 0x811c9dc5;
-  for (const char of `${process.execArgv.join(' ')}\0${env.NODE_OPTIONS ?? ''}`) {
-    hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
-  }
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return hash.toString(16);
 }
 
-/** Writes the cache atomically (0600 in a 0700 directory) and removes the caches of other builds of this name. */
+/**
+ * Writes the cache atomically (0600 in a 0700 directory) and removes those `prefix` names: the caches older
+ * builds at the same place left.
+ */
 function keep(script, directory, file, prefix) {
   const temporary = `${file}.${process.pid}.tmp`;
   try {
@@ -45,16 +47,20 @@ function keep(script, directory, file, prefix) {
 }
 
 /**
- * Runs `file` (a script whose first line is `// ctl-script <hash> ...`) as a CommonJS module whose `require` is
- * `requireFor`, and returns its exports. `name` names its cache: scripts run for different kinds of command line
- * keep one cache each, since a cache holds the functions compiled by the run that made it.
+ * Runs `file` (a script whose first line is `// ctl-script <hash> ...`; `source` its text, when read already) as a
+ * CommonJS module whose `require` is `requireFor`, and returns its exports. `name` names its cache: the script
+ * run for different kinds of command line keeps one cache for each, as a cache holds what the run that made it
+ * compiled.
  */
-export function runCachedScript(file, name, requireFor, env = process.env) {
-  const source = readFileSync(file, 'utf8');
+function runCachedScript(file, name, requireFor, source = readFileSync(file, 'utf8')) {
+  const { env } = process;
   const hash = /^\/\/ ctl-script ([0-9a-f]+) /.exec(source)?.[1];
   const directory = cacheDirectory(env);
-  const prefix = `${name}-`;
-  const cacheFile = hash && path.join(directory, `${prefix}${hash}-${process.version}-${flagsTag(env)}.bin`);
+  // Named by the script's place, so that two installations each keep theirs, and by what V8 checks: the content,
+  // Node's version and the flags (V8 rejects a cache made under other flags).
+  const prefix = `${name}-${tag(file)}-`;
+  const flags = tag(`${process.execArgv.join(' ')}\0${env.NODE_OPTIONS ?? ''}`);
+  const cacheFile = hash && path.join(directory, `${prefix}${hash}-${process.version}-${flags}.bin`);
   let cachedData;
   try {
     cachedData = cacheFile ? readFileSync(cacheFile) : undefined;
@@ -72,3 +78,5 @@ export function runCachedScript(file, name, requireFor, env = process.env) {
   script.runInThisContext()(module.exports, requireFor, module, file, path.dirname(file));
   return module.exports;
 }
+
+module.exports = { runCachedScript };

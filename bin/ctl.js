@@ -3,22 +3,27 @@
 // A command line runs dist/cli.cjs, the common path as one script compiled from a code cache (cached-script.js),
 // unless it names a command kept out of that script (the script's first line lists them), or asks for --debug:
 // Node maps no vm.Script's stack traces through a source map, and the ES module build's are mapped.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { runCachedScript } from './cached-script.js';
+// CommonJS (bin/package.json), as Node's ES module loader would cost this start a few milliseconds more.
+'use strict';
+const { existsSync, readFileSync } = require('node:fs');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { runCachedScript } = require('./cached-script.js');
 
 const argv = process.argv.slice(2);
-const script = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
-const modules = new URL('../dist/main.js', import.meta.url);
+const dist = path.join(__dirname, '..', 'dist');
+const script = path.join(dist, 'cli.cjs');
+const modules = path.join(dist, 'main.js');
 if (!existsSync(script) || !existsSync(modules)) {
-  process.stderr.write(`error: ctl is not built (${fileURLToPath(modules)} is missing)\n` +
+  process.stderr.write(`error: ctl is not built (${modules} is missing)\n` +
     "  run 'npm install' in the ctl package, which builds it\n");
   process.exit(1);
 }
 
+const source = readFileSync(script, 'utf8');
 /** The commands the script leaves to the ES module build, read from its first line. */
 function fullBuildCommands() {
-  const firstLine = readFileSync(script, 'utf8').slice(0, 1024).split('\n', 1)[0];
+  const firstLine = source.slice(0, source.indexOf('\n'));
   return new Set(JSON.parse(firstLine.slice(firstLine.indexOf('{'))).fullBuild);
 }
 
@@ -26,8 +31,7 @@ function fullBuildCommands() {
 // runs on the ES module build, which runs every command alike.
 const fullBuild = fullBuildCommands();
 if (argv.includes('--debug') || argv.some((word) => fullBuild.has(word))) {
-  const { main } = await import(modules.href);
-  await main(argv);
+  import(pathToFileURL(modules).href).then(({ main }) => main(argv));
 } else {
   let extras;
   let childProcess;
@@ -39,7 +43,7 @@ if (argv.includes('--debug') || argv.some((word) => fullBuild.has(word))) {
     }
     const builtin = process.getBuiltinModule(id);
     if (builtin !== undefined) return builtin;
-    extras ??= runCachedScript(fileURLToPath(new URL('../dist/cli-extras.cjs', import.meta.url)), 'extras', requireFor);
+    extras ??= runCachedScript(path.join(dist, 'cli-extras.cjs'), 'extras', requireFor);
     const load = extras[id];
     if (load === undefined) throw new Error(`the build cannot require '${id}'`);
     return load();
@@ -47,6 +51,5 @@ if (argv.includes('--debug') || argv.some((word) => fullBuild.has(word))) {
   // Help and completion compile other functions than a command that does something: each kind keeps its cache.
   const helpWords = ['--help', '-h', 'help', '__complete', '--version', '-v'];
   const helpOnly = argv.length === 0 || argv.some((word) => helpWords.includes(word));
-  const { main } = runCachedScript(script, helpOnly ? 'cli-help' : 'cli-run', requireFor);
-  await main(argv);
+  runCachedScript(script, helpOnly ? 'cli-help' : 'cli-run', requireFor, source).main(argv);
 }

@@ -2,17 +2,17 @@
 // directory, used as it is after, replaced when damaged, and never a reason for a command to fail.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CTL_BIN } from '../helpers/cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ctl-code-cache-'));
 
-/** `ctl --help` with XDG_CACHE_HOME set to `cacheHome`. */
-function help(cacheHome: string) {
-  const result = spawnSync(process.execPath, [CTL_BIN, '--help'], {
+/** `ctl --help` with XDG_CACHE_HOME set to `cacheHome`, from the build `bin` is in. */
+function help(cacheHome: string, bin = CTL_BIN) {
+  const result = spawnSync(process.execPath, [bin, '--help'], {
     env: { PATH: process.env.PATH, CTL_CONFIG_DIR: join(work, 'config'), XDG_CACHE_HOME: cacheHome },
     encoding: 'utf8',
   });
@@ -57,6 +57,21 @@ describe('the code cache of the CLI', () => {
     assert.notDeepEqual(remade, Buffer.from('not a code cache'));
     assert.equal(help(home), expected);
     assert.deepEqual(readFileSync(file), remade, 'the cache made again is accepted');
+  });
+
+  it('is kept for each installation of ctl', () => {
+    const home = join(work, 'two');
+    const other = join(work, 'other-installation');
+    const installed = join(dirname(CTL_BIN), '..');
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(installed, part), join(other, part), { recursive: true });
+    help(home);
+    help(home, join(other, 'bin', 'ctl.js'));
+    const files = cacheFiles(home);
+    assert.equal(files.length, 2);
+    const [first, second] = files.map((file) => statSync(file).mtimeMs);
+    help(home);
+    help(home, join(other, 'bin', 'ctl.js'));
+    assert.deepEqual(files.map((file) => statSync(file).mtimeMs), [first, second], 'neither replaced the other');
   });
 
   it('runs uncached where the cache directory cannot be made', () => {
