@@ -21,15 +21,13 @@ if (!existsSync(script) || !existsSync(modules)) {
 }
 
 const source = readFileSync(script, 'utf8');
-/** The commands the script leaves to the ES module build, read from its first line. */
-function fullBuildCommands() {
-  const firstLine = source.slice(0, source.indexOf('\n'));
-  return new Set(JSON.parse(firstLine.slice(firstLine.indexOf('{'))).fullBuild);
-}
+const firstLine = source.slice(0, source.indexOf('\n'));
+/** The script's first line: the commands it leaves to the ES module build, and the nouns' words. */
+const about = JSON.parse(firstLine.slice(firstLine.indexOf('{')));
 
 // A word naming one of those commands anywhere (an identity called `export` included) is enough: such a line
 // runs on the ES module build, which runs every command alike.
-const fullBuild = fullBuildCommands();
+const fullBuild = new Set(about.fullBuild);
 if (argv.includes('--debug') || argv.some((word) => fullBuild.has(word))) {
   import(pathToFileURL(modules).href).then(({ main }) => main(argv));
 } else {
@@ -48,8 +46,11 @@ if (argv.includes('--debug') || argv.some((word) => fullBuild.has(word))) {
     if (load === undefined) throw new Error(`the build cannot require '${id}'`);
     return load();
   };
-  // Help and completion compile other functions than a command that does something: each kind keeps its cache.
+  // A cache holds what the run that made it compiled: help and completion keep one, each noun's commands one
+  // (a list, a show), and the other commands one.
   const helpWords = ['--help', '-h', 'help', '__complete', '--version', '-v'];
+  const noun = argv.find((word) => about.nouns.includes(word));
   const helpOnly = argv.length === 0 || argv.some((word) => helpWords.includes(word));
-  runCachedScript(script, helpOnly ? 'cli-help' : 'cli-run', requireFor, source).main(argv);
+  const cache = helpOnly ? 'cli-help' : noun ? `cli-noun-${noun}` : 'cli-run';
+  runCachedScript(script, cache, requireFor, source).main(argv);
 }

@@ -118,7 +118,8 @@ const result = await build({
 });
 
 // The common path as one script (see scripts/common-script.mjs): what --help, a TAB and a noun's commands load.
-await buildCommonScript({ common, outdir, plugins: [nounSummaries, ...catalogue] });
+const nounWords = NOUNS.flatMap((noun) => [noun.name, ...noun.aliases]);
+await buildCommonScript({ common, outdir, plugins: [nounSummaries, ...catalogue], nounWords });
 
 // Chunk names carry content hashes, so each change leaves old chunks behind: remove what this build did not write.
 const written = new Set(Object.keys(result.metafile.outputs).map((file) => path.resolve(root, file)));

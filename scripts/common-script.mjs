@@ -34,8 +34,8 @@ export const COMMON_SCRIPT_FILES = ['cli.cjs', 'cli.cjs.map', 'cli-extras.cjs'];
 
 /**
  * The first line of each script names its content: `// ctl-script <hash> <JSON>`. The loader keys its cache by the
- * hash; the JSON tells bin/ctl.js which commands run elsewhere. Written after the build over a placeholder of the
- * same length, so the source map's lines and columns still hold.
+ * hash; the JSON tells bin/ctl.js which commands run elsewhere, and the nouns' words (each noun keeps a cache).
+ * Written after the build over a placeholder of the same length, so the source map's lines and columns hold.
  */
 const PLACEHOLDER = '0'.repeat(16);
 const header = (info) => `// ctl-script ${PLACEHOLDER} ${JSON.stringify(info)}`;
@@ -85,8 +85,8 @@ function commonPath(specifiers) {
   };
 }
 
-/** Builds dist/cli.cjs (with its source map) and dist/cli-extras.cjs. */
-export async function buildCommonScript({ common, outdir, plugins }) {
+/** Builds dist/cli.cjs (with its source map) and dist/cli-extras.cjs. `nounWords`: each noun's name and aliases. */
+export async function buildCommonScript({ common, outdir, plugins, nounWords }) {
   const specifiers = new Set();
   const options = { ...common, format: 'cjs', write: false, metafile: false };
   const core = await build({
@@ -95,7 +95,7 @@ export async function buildCommonScript({ common, outdir, plugins }) {
     outfile: path.join(outdir, 'cli.cjs'),
     alias: { '@commander-js/extra-typings': 'commander' },
     plugins: [...plugins, commonPath(specifiers)],
-    banner: { js: header({ fullBuild: Object.keys(FULL_BUILD_COMMANDS) }) },
+    banner: { js: header({ fullBuild: Object.keys(FULL_BUILD_COMMANDS), nouns: nounWords }) },
     sourcemap: true,
   });
   // The extras script: a table from each specifier the common path imports to a function that loads it.

@@ -59,6 +59,21 @@ describe('the code cache of the CLI', () => {
     assert.deepEqual(readFileSync(file), remade, 'the cache made again is accepted');
   });
 
+  it('is kept apart for help and for a noun\'s commands, which compile different code', () => {
+    const home = join(work, 'kinds');
+    help(home);
+    const [helpCache] = cacheFiles(home);
+    const { mtimeMs } = statSync(helpCache);
+    // Nothing listens on port 9: the command fails after running what a list runs, which is all this needs.
+    const list = spawnSync(process.execPath, [CTL_BIN, 'identity', 'list'], {
+      env: { PATH: process.env.PATH, XDG_CACHE_HOME: home, CTL_CONTROLLER: 'https://127.0.0.1:9', CTL_TOKEN: 'x' },
+      encoding: 'utf8',
+    });
+    assert.equal(list.status, 1, list.stderr);
+    assert.equal(cacheFiles(home).length, 2);
+    assert.equal(statSync(helpCache).mtimeMs, mtimeMs, 'the list left the help cache alone');
+  });
+
   it('is kept for each installation of ctl', () => {
     const home = join(work, 'two');
     const other = join(work, 'other-installation');
