@@ -78,7 +78,9 @@ describe('the code cache of the CLI', () => {
     const home = join(work, 'two');
     const other = join(work, 'other-installation');
     const installed = join(dirname(CTL_BIN), '..');
-    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(installed, part), join(other, part), { recursive: true });
+    for (const part of ['bin', 'dist', 'package.json']) {
+      cpSync(join(installed, part), join(other, part), { recursive: true });
+    }
     help(home);
     help(home, join(other, 'bin', 'ctl.js'));
     const files = cacheFiles(home);
