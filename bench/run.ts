@@ -85,7 +85,10 @@ async function login(url: string, ca: string): Promise<string> {
   return body.data.token;
 }
 
-const cliEnv = (configDir: string) => ({ CTL_CONFIG_DIR: configDir, CI: 'true', NO_COLOR: '1' });
+// The CLI's code caches in the bench's own directory: each build's first run makes them, as a user's first does.
+const cliEnv = (configDir: string) => ({
+  CTL_CONFIG_DIR: configDir, CI: 'true', NO_COLOR: '1', XDG_CACHE_HOME: join(work, 'cli-cache'),
+});
 
 /** A copy of a logged-in profile directory where no TLS session can be kept: its file is a directory. */
 function unkeptSessions(configDir: string): string {

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildCommonScript, COMMON_SCRIPT_FILES } from './common-script.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: flags } = parseArgs({ options: { outdir: { type: 'string' }, 'synthetic-nouns': { type: 'string', default: '0' } } });
@@ -116,15 +117,22 @@ const result = await build({
   metafile: true,
 });
 
+// The common path as one script (see scripts/common-script.mjs): what --help, a TAB and a noun's commands load.
+const nounWords = NOUNS.flatMap((noun) => [noun.name, ...noun.aliases]);
+await buildCommonScript({ common, outdir, plugins: [nounSummaries, ...catalogue], nounWords });
+
 // Chunk names carry content hashes, so each change leaves old chunks behind: remove what this build did not write.
 const written = new Set(Object.keys(result.metafile.outputs).map((file) => path.resolve(root, file)));
+for (const file of COMMON_SCRIPT_FILES) written.add(path.join(outdir, file));
 for (const entry of readdirSync(outdir, { recursive: true, withFileTypes: true })) {
   const file = path.join(entry.parentPath ?? entry.path, entry.name);
   if (entry.isFile() && !written.has(file)) rmSync(file);
 }
 if (target !== root) {
   mkdirSync(path.join(target, 'bin'), { recursive: true });
-  copyFileSync(path.join(root, 'bin/ctl.js'), path.join(target, 'bin/ctl.js'));
+  for (const file of readdirSync(path.join(root, 'bin'))) {
+    copyFileSync(path.join(root, 'bin', file), path.join(target, 'bin', file));
+  }
   // As in the package: without it Node would first try each .js file as CommonJS, and time that too.
   writeFileSync(path.join(target, 'package.json'), `${JSON.stringify({ type: 'module', private: true })}\n`);
 }

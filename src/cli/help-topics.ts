@@ -35,6 +35,7 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
       '                   --ca-fingerprint',
       '  CTL_CONFIG_DIR   configuration directory (default $XDG_CONFIG_HOME/ctl, else ~/.config/ctl)',
       '  XDG_CONFIG_HOME  base of the default configuration directory',
+      '  XDG_CACHE_HOME   base of the directory where ctl keeps its compiled code (default ~/.cache)',
       '  CTL_DATA_DIR     data directory of the local controller (default $XDG_DATA_HOME/ctl/controller,',
       '                   else ~/.local/share/ctl/controller); used by controller start|stop|status and quickstart',
       '  CTL_ADMIN_PASSWORD  password of the default admin a new controller creates (ctl controller start)',

@@ -1,9 +1,12 @@
-// What the built CLI loads for a command line, read from the process itself: a module hook lists every file the
-// ESM loader loads, each built file's source map says which sources it holds, and process.moduleLoadList gives the
-// Node built-ins. Start-up speed itself lives in the bench (bench/cli-start.ts); this checks its cause, the loading.
+// What the built CLI loads for a command line, read from the process itself. The common path is one script
+// (dist/cli.cjs) whose modules are each evaluated on first use by esbuild's wrappers: the test runs a copy of the
+// build whose wrappers also log the source of each module they evaluate, and adds the modules the script runs
+// unwrapped (those its entry imports). A module hook lists the ES modules loaded (the build the full-build
+// commands and --debug run on), and process.moduleLoadList gives the Node built-ins. Start-up speed itself lives
+// in the bench (bench/cli-start.ts); this checks its cause, the loading.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +14,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const work = mkdtempSync(join(tmpdir(), 'ctl-lazy-'));
+// A cache directory that cannot be made: runs keep no code cache, so each one compiles the same functions.
+const noCache = join(work, 'not-a-directory');
+writeFileSync(noCache, '');
 
 const hooks = join(work, 'hooks.mjs');
 writeFileSync(hooks, "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n" +
@@ -20,41 +26,99 @@ writeFileSync(
   preload,
   "import { appendFileSync } from 'node:fs';\nimport { register } from 'node:module';\n" +
     `register(${JSON.stringify(pathToFileURL(hooks).href)});\n` +
+    'const evaluated = [];\nglobalThis.__ctlTestEvaluated = (source) => evaluated.push(source);\n' +
     "process.on('exit', () => appendFileSync(process.env.CTL_TEST_LOADED, " +
+    "evaluated.map((s) => `evaluated ${s}\\n`).join('') + " +
     "process.moduleLoadList.map((m) => `builtin ${m}\\n`).join('')));\n",
 );
 
+/** esbuild's wrappers, each given a line that tells the preload which module's source it evaluates. */
+const WRAPPERS = [
+  ['var __esm = (fn, res) => function __init() {\n',
+    '  if (fn) globalThis.__ctlTestEvaluated(__getOwnPropNames(fn)[0]);\n'],
+  ['var __commonJS = (cb, mod) => function __require() {\n',
+    '  if (!mod) globalThis.__ctlTestEvaluated(__getOwnPropNames(cb)[0]);\n'],
+];
+
+interface Build {
+  dir: string;
+  /** Sources (relative to the package root) the common script evaluates whenever it runs: those not wrapped. */
+  unwrapped: string[];
+}
+
+/** A copy of the build in `dir` whose scripts log the modules they evaluate. */
+function instrumented(dir: string, copy: string): Build {
+  cpSync(join(dir, 'bin'), join(copy, 'bin'), { recursive: true });
+  cpSync(join(dir, 'dist'), join(copy, 'dist'), { recursive: true });
+  if (existsSync(join(dir, 'package.json'))) cpSync(join(dir, 'package.json'), join(copy, 'package.json'));
+  const wrapped = new Set<string>();
+  for (const name of ['cli.cjs', 'cli-extras.cjs']) {
+    const file = join(copy, 'dist', name);
+    let text = readFileSync(file, 'utf8');
+    for (const [helper, line] of WRAPPERS) {
+      assert.ok(text.includes(helper), `${name} has esbuild's wrapper ${helper.trim()}`);
+      text = text.replace(helper, helper + line);
+    }
+    for (const match of text.matchAll(/^var \w+ = __(?:esm|commonJS)\(\{\n {2}"([^"]+)"\(/gm)) wrapped.add(match[1]);
+    writeFileSync(file, text);
+  }
+  const map = JSON.parse(readFileSync(join(copy, 'dist', 'cli.cjs.map'), 'utf8')) as { sources: string[] };
+  const sources = map.sources.map((s) => resolve(join(copy, 'dist'), s).slice(copy.length + 1));
+  return { dir: copy, unwrapped: sources.filter((s) => !wrapped.has(s)) };
+}
+
 interface Loaded {
-  /** Sources (relative to the package root) of the built files loaded. */
+  /** Sources (relative to the package root) of the modules evaluated, from the script or the ES module build. */
   sources: Set<string>;
   /** Node built-ins loaded, e.g. `child_process`. */
   builtins: Set<string>;
-  /** Total size of the built files loaded. */
-  bytes: number;
+  /** Files of the ES module build loaded. */
+  modules: string[];
   stdout: string;
 }
 
 let run = 0;
-/** Runs `bin/ctl.js ...args` of the build in `dir` (exiting with one of `statuses`) and reports what it loaded. */
-function loadedBy(dir: string, args: string[], env: Record<string, string> = {}, statuses = [0, 2]): Loaded {
+/** Runs `bin/ctl.js ...args` of `build` (exiting with one of `statuses`) and reports what it loaded. */
+function loadedBy(build: Build, args: string[], env: Record<string, string> = {}, statuses = [0, 2]): Loaded {
+  const { dir } = build;
   const log = join(work, `loaded-${run++}.txt`);
   writeFileSync(log, '');
   const result = spawnSync(process.execPath, ['--import', pathToFileURL(preload).href, join(dir, 'bin/ctl.js'), ...args], {
-    env: { PATH: process.env.PATH, CTL_CONFIG_DIR: join(work, 'config'), CTL_TEST_LOADED: log, ...env },
+    env: {
+      PATH: process.env.PATH, CTL_CONFIG_DIR: join(work, 'config'), CTL_TEST_LOADED: log, XDG_CACHE_HOME: noCache,
+      ...env,
+    },
     encoding: 'utf8',
   });
   assert.ok(statuses.includes(result.status ?? -1), `ctl ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  const loaded: Loaded = { sources: new Set(), builtins: new Set(), bytes: 0, stdout: result.stdout };
-  for (const line of readFileSync(log, 'utf8').split('\n')) {
+  const loaded: Loaded = { sources: new Set(), builtins: new Set(), modules: [], stdout: result.stdout };
+  const lines = readFileSync(log, 'utf8').split('\n');
+  if (lines.some((line) => line.startsWith('evaluated '))) {
+    for (const source of build.unwrapped) loaded.sources.add(source);
+  }
+  for (const line of lines) {
     if (line.startsWith('builtin NativeModule ')) loaded.builtins.add(line.slice('builtin NativeModule '.length));
+    if (line.startsWith('evaluated ')) loaded.sources.add(line.slice('evaluated '.length));
     if (!line.startsWith('file:')) continue;
     const file = fileURLToPath(line);
     if (!file.startsWith(join(dir, 'dist'))) continue;
-    loaded.bytes += statSync(file).size;
+    loaded.modules.push(file);
     const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
-    for (const source of map.sources) loaded.sources.add(resolve(join(file, '..'), source).slice(root.length + 1));
+    for (const source of map.sources) loaded.sources.add(resolve(join(file, '..'), source).slice(dir.length + 1));
   }
   return loaded;
+}
+
+/** The size of the code cache `ctl ...args` of the build in `dir` leaves in a new cache directory. */
+function compiledBytes(dir: string, args: string[]): number {
+  const cache = join(work, `cache-${run++}`);
+  const result = spawnSync(process.execPath, [join(dir, 'bin/ctl.js'), ...args], {
+    env: { PATH: process.env.PATH, CTL_CONFIG_DIR: join(work, 'config'), XDG_CACHE_HOME: cache },
+  });
+  assert.equal(result.status, 0, String(result.stderr));
+  const files = readdirSync(join(cache, 'ctl'));
+  assert.equal(files.length, 1, `one cache: ${files.join(', ')}`);
+  return statSync(join(cache, 'ctl', files[0])).size;
 }
 
 const matching = (loaded: Loaded, pattern: RegExp) => [...loaded.sources].filter((s) => pattern.test(s));
@@ -71,15 +135,19 @@ const COMMAND_CODE = new RegExp(
 const HEAVY_BUILTINS = ['child_process', 'dgram', 'http', 'https', 'tls', 'crypto', 'fs/promises'];
 
 describe('what the built CLI loads', () => {
+  let built: Build;
   before(() => {
     // `npm test` builds first; a lone run of this file builds if it has to.
-    if (!existsSync(join(root, 'dist/main.js'))) spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
+    const script = join(root, 'dist/cli.cjs');
+    if (!existsSync(script)) spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
+    built = instrumented(root, join(work, 'built'));
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
   it('ctl --help lists every noun and loads none of their modules, nor any command\'s', () => {
-    const loaded = loadedBy(root, ['--help']);
-    assert.ok(loaded.sources.has('src/cli/tree.ts'), 'the hook saw the root chunk');
+    const loaded = loadedBy(built, ['--help']);
+    assert.ok(loaded.sources.has('src/cli/tree.ts'), 'the script ran');
+    assert.deepEqual(loaded.modules, [], 'nothing of the ES module build');
     assert.match(loaded.stdout, /^ {2}identity\|identities /m);
     assert.match(loaded.stdout, /^ {2}api-session\|api-sessions /m);
     assert.deepEqual(matching(loaded, COMMAND_CODE), []);
@@ -87,49 +155,60 @@ describe('what the built CLI loads', () => {
   });
 
   it('a TAB on a top-level word loads no noun', () => {
-    const loaded = loadedBy(root, ['__complete', 'ident']);
+    const loaded = loadedBy(built, ['__complete', 'ident']);
     assert.equal(loaded.stdout, 'identity\nidentity-type\n');
     assert.deepEqual(matching(loaded, COMMAND_CODE), []);
   });
 
   it('a noun loads its own modules and the generic verbs, and no other command', () => {
-    const identity = loadedBy(root, ['identity', '--help']);
+    const identity = loadedBy(built, ['identity', '--help']);
     assert.match(identity.stdout, /^ {2}enable <name-or-id>/m);
     for (const source of ['src/cli/identity/enable.ts', 'src/cli/generic/list.ts', 'src/resources/identity.ts']) assert.ok(identity.sources.has(source), source);
     assert.deepEqual(matching(identity, /^src\/cli\/(session|profile|controller)\//), []);
 
-    const policy = loadedBy(root, ['auth-policies', 'list', '--help']);
+    const policy = loadedBy(built, ['auth-policies', 'list', '--help']);
     assert.ok(policy.sources.has('src/cli/generic/list.ts'));
     assert.deepEqual(matching(policy, /^src\/cli\/identity\//), [], "auth-policy does not load identity's own verbs");
   });
 
   it('a TAB below a noun loads that noun only', () => {
-    const loaded = loadedBy(root, ['__complete', '--', 'identity', 'dis']);
+    const loaded = loadedBy(built, ['__complete', '--', 'identity', 'dis']);
     assert.equal(loaded.stdout, 'disable\n');
     assert.ok(loaded.sources.has('src/cli/identity/disable.ts'));
     assert.deepEqual(matching(loaded, /^src\/cli\/(session|profile|controller)\//), []);
   });
 
+  it('a command kept out of the common script, and --debug, run on the ES module build', () => {
+    for (const args of [['controller', '--help'], ['--debug', '--help']]) {
+      const loaded = loadedBy(built, args);
+      assert.ok(loaded.modules.includes(join(built.dir, 'dist/main.js')), `ctl ${args.join(' ')}`);
+    }
+    assert.match(loadedBy(built, ['controller', '--help']).stdout, /^ {2}start /m);
+  });
+
   it('a command that calls a controller sends its request with node:https, loading no HTTP library', () => {
     // Nothing listens on port 9: the request is made and refused, which is all this needs.
-    const loaded = loadedBy(root, ['identity', 'list'], { CTL_CONTROLLER: 'https://127.0.0.1:9', CTL_TOKEN: 'x' }, [1]);
+    const refused = { CTL_CONTROLLER: 'https://127.0.0.1:9', CTL_TOKEN: 'x' };
+    const loaded = loadedBy(built, ['identity', 'list'], refused, [1]);
     assert.ok(loaded.sources.has('src/client/transport.ts'), 'the request went through the transport');
     assert.deepEqual(matching(loaded, /^node_modules\/undici\//), []);
   });
 
   it('with 40 more resources in the catalogue, ctl --help lists them and still loads no resource definition', () => {
     const synthetic = join(work, 'synthetic');
-    const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--outdir', synthetic, '--synthetic-nouns', '40'], { encoding: 'utf8' });
-    assert.equal(built.status, 0, built.stderr);
-    const plain = loadedBy(root, ['--help']);
-    const loaded = loadedBy(synthetic, ['--help']);
+    const args = [join(root, 'scripts/build.mjs'), '--outdir', synthetic, '--synthetic-nouns', '40'];
+    const made = spawnSync(process.execPath, args, { encoding: 'utf8' });
+    assert.equal(made.status, 0, made.stderr);
+    const loaded = loadedBy(instrumented(synthetic, join(work, 'synthetic-built')), ['--help']);
     assert.match(loaded.stdout, /^ {2}synthetic-40\|synthetic-40s /m);
     assert.match(loaded.stdout, /^Posture checks:$/m);
     assert.deepEqual(matching(loaded, COMMAND_CODE), []);
-    // Each noun adds its summary (name, aliases, description, group) to the root, not its definition (~5 KB each).
-    const perNoun = (loaded.bytes - plain.bytes) / 40;
-    assert.ok(perNoun < 250, `the root grows by ${perNoun.toFixed(0)} bytes per noun`);
-    const tab = loadedBy(synthetic, ['__complete', '--', 'synthetic-07', '']);
+    // Each noun adds its summary (name, aliases, description, group) to what the root compiles, not its definition
+    // (~5 KB each): the code cache a run leaves holds what it compiled.
+    const perNoun = (compiledBytes(synthetic, ['--help']) - compiledBytes(root, ['--help'])) / 40;
+    assert.ok(perNoun < 250, `the root compiles ${perNoun.toFixed(0)} bytes more per noun`);
+    const tabBuild = instrumented(synthetic, join(work, 'synthetic-tab'));
+    const tab = loadedBy(tabBuild, ['__complete', '--', 'synthetic-07', '']);
     assert.equal(tab.stdout, 'list\nshow\nupdate\ndelete\nauthenticators\nenrollments\n' +
       'service-policies\nedge-router-policies\nservices\nedge-routers\nservice-configs\n');
   });
