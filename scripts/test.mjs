@@ -10,7 +10,8 @@
 // the end-to-end tests run a second time with CTL_TEST_STORE=postgres, so that each of them is checked against
 // both stores. The last line adds both runs up: "N passed, N failed".
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -76,12 +77,15 @@ const bundled = (file) => join(outdir, file.replace(/\.ts$/, '.mjs'));
  * One run of the test runner over `list`, its output passed through; resolves with its counts and exit code.
  * Three files at a time: on two cores, tests wait on sockets, timers and child processes as much as they compute.
  */
+// The binaries the tests spawn keep their code caches here rather than in the user's cache directory.
+const cacheHome = mkdtempSync(join(tmpdir(), 'ctl-test-cache-'));
+
 function run(list, env) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--test', '--test-concurrency=3', '--enable-source-maps', ...list.map(bundled)], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, NO_COLOR: '1', ...env },
+      env: { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: cacheHome, ...env },
     });
     let tail = '';
     child.stdout.on('data', (chunk) => {
@@ -101,6 +105,7 @@ if (process.env.CTL_TEST_PG_URL && e2e.length > 0) {
   console.log('\n# end-to-end tests again, against PostgreSQL (CTL_TEST_STORE=postgres)');
   runs.push(await run(e2e, { CTL_TEST_STORE: 'postgres' }));
 }
+rmSync(cacheHome, { recursive: true, force: true });
 const passed = runs.reduce((n, r) => n + r.pass, 0);
 const failed = runs.reduce((n, r) => n + r.fail, 0);
 console.log(`\n${passed} passed, ${failed} failed`);
