@@ -16,6 +16,7 @@ import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import { type PkiKey, readPkiKeyFile } from './pki/key-file.js';
 import { loadOrCreatePki, type Pki, readCa } from './pki/pki.js';
 import { loadOrCreateSharedPki, refuseSharedPkiWithoutKey } from './pki/shared-pki.js';
+import { runInTurn } from './cluster/background.js';
 import { loadOrCreateControllerId, startHeartbeat } from './cluster/membership.js';
 import { recordSelf } from './routes/management/controllers.js';
 import { entityWrites } from './model/writes.js';
@@ -147,11 +148,19 @@ export async function createController(options: CreateControllerOptions): Promis
   await recordSelf(runtime);
   const heartbeat = startHeartbeat(store, controllerId, { clock: runtime.clock, log });
 
-  const sweep = setInterval(() => void runtime.apiSessions.sweep(new Date()).catch((err) => log(`session sweep failed: ${err}`)), SWEEP_INTERVAL_MS);
-  sweep.unref();
-  // MFA timeouts and wake/unlock prompts run out without a write: sessions that fail them end within this interval.
-  const postureSweep = setInterval(() => void enforcePostureTimeouts(runtime, new Date()).catch((err) => log(`posture sweep failed: ${err}`)), POSTURE_SWEEP_INTERVAL_MS);
-  postureSweep.unref();
+  const background = runInTurn(
+    store,
+    [
+      { name: 'session sweep', intervalMs: SWEEP_INTERVAL_MS, run: () => runtime.apiSessions.sweep(new Date()) },
+      // MFA timeouts and wake/unlock prompts run out without a write: sessions that fail them end within this interval.
+      {
+        name: 'posture sweep',
+        intervalMs: POSTURE_SWEEP_INTERVAL_MS,
+        run: () => enforcePostureTimeouts(runtime, new Date()),
+      },
+    ],
+    log,
+  );
 
   return {
     runtime,
@@ -169,8 +178,7 @@ export async function createController(options: CreateControllerOptions): Promis
       return { statusCode: res.statusCode, headers: res.headers, body: res.body, rawPayload: res.rawPayload, json: () => JSON.parse(res.body) };
     },
     async close() {
-      clearInterval(sweep);
-      clearInterval(postureSweep);
+      background.stop();
       heartbeat.stop();
       await store.close();
     },

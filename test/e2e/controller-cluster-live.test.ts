@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startController } from '../../src/controller/index.js';
@@ -84,6 +85,21 @@ describe('controllers serving one database at once (--experimental-shared-databa
     // A controller that did not opt in is refused while they serve, and told how.
     const alone = refusal('c', { experimentalSharedDatabase: false });
     await assert.rejects(alone, /unless every one is started with --experimental-shared-database/);
+  });
+
+  it('one of them runs the sweeps; when it stops, another takes them over', pgOnly, async () => {
+    const leading = (ctl: TestController) => ctl.logs.some((line) => /this controller runs the session sweep/.test(line));
+    const [a, b] = running;
+    // Leadership is asked at start; give the second controller's first answer time to arrive.
+    for (const start = Date.now(); !leading(a) && !leading(b) && Date.now() - start < 5_000; ) await sleep(50);
+    await sleep(200);
+    assert.equal([a, b].filter(leading).length, 1, 'exactly one of the two runs the background work');
+    const [leader, other] = leading(a) ? [a, b] : [b, a];
+    await leader.close();
+    // The other asks again at its next sweep tick (15 s for the posture sweep).
+    for (const start = Date.now(); !leading(other); await sleep(200)) {
+      assert.ok(Date.now() - start < 25_000, `the other takes over the sweeps: ${other.logs.join(' | ')}`);
+    }
   });
 
   it('a controller older than the schema refuses to start, naming the migration it lacks', pgOnly, async () => {

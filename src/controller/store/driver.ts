@@ -52,6 +52,11 @@ export interface Driver {
    * another may be writing. A cache of what the store holds is kept only while this holds the value it was read in.
    */
   readonly soleWriterEpoch: number | undefined;
+  /**
+   * Whether this process is the one that runs the database's background work (expiry sweeps): of the controllers
+   * sharing a PostgreSQL database only one does at a time, so a sweep is not run once per controller.
+   */
+  leadsBackgroundWork(): Promise<boolean>;
   close(): Promise<void>;
 }
 

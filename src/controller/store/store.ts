@@ -128,6 +128,11 @@ export class Store {
     return this.driver.soleWriterEpoch;
   }
 
+  /** Whether this process runs the database's background work now (Driver.leadsBackgroundWork). */
+  leadsBackgroundWork(): Promise<boolean> {
+    return this.driver.leadsBackgroundWork();
+  }
+
   /** The access index of a policy's role set, e.g. `roleIndex('service-policy', 'identityRoles')`. */
   roleIndex(policy: string, field: string): RoleIndex {
     const index = this.roleIndexes.get(`${policy}.${field}`);
