@@ -13,6 +13,7 @@ import type { ControllerOptions } from '../../src/controller/types.js';
 import {
   assertStatus,
   createIdentity,
+  createUser,
   HttpHelper,
   startTestController,
   storeUnderTest,
@@ -21,6 +22,7 @@ import {
 } from '../helpers/controller.js';
 import { TEST_PASSWORD_COST } from '../helpers/fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { code, secretOf } from '../helpers/totp.js';
 import { MIGRATIONS } from '../../src/controller/store/migrations/index.js';
 
 const postgres = storeUnderTest() === 'postgres';
@@ -85,6 +87,43 @@ describe('controllers serving one database at once (--experimental-shared-databa
     // A controller that did not opt in is refused while they serve, and told how.
     const alone = refusal('c', { experimentalSharedDatabase: false });
     await assert.rejects(alone, /unless every one is started with --experimental-shared-database/);
+  });
+
+  it('an MFA code accepted by one controller is refused by the other, even sent to both at once', pgOnly, async () => {
+    const [a, b] = running;
+    const adminA = await a.admin();
+    const client = (ctl: TestController, token?: string) => new HttpHelper(ctl.url, ctl.caPem, token, 'client');
+    // Several users, so that codes sent to both at once meet in the database more than once.
+    const users = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const user = await createUser(adminA);
+        const onA = client(a, await client(a).login(user.username, user.password));
+        assertStatus(await onA.post('/current-identity/mfa', {}), 201, 'MFA enrollment begins');
+        const secret = secretOf((await onA.get('/current-identity/mfa')).body.data.provisioningUrl);
+        assertStatus(await onA.post('/current-identity/mfa/verify', { code: await code(secret, -1) }), 200, 'verified');
+        return { ...user, secret };
+      }),
+    );
+    const partial = async (ctl: TestController, user: (typeof users)[number]) =>
+      client(ctl, await client(ctl).login(user.username, user.password));
+    // One after the other: the code A accepted is a replay on B.
+    const [first] = users;
+    const [firstOnA, firstOnB] = [await partial(a, first), await partial(b, first)];
+    const current = await code(first.secret);
+    assertStatus(await firstOnA.post('/authenticate/mfa', { code: current }), 200, 'the code on A');
+    const replay = await firstOnB.post('/authenticate/mfa', { code: current });
+    assertStatus(replay, 400, 'the same code on B');
+    assert.equal(replay.body.error.code, 'MFA_INVALID_TOKEN');
+    // At once: of each user's two sessions exactly one passes with the code (the next step's, unused so far).
+    const answers = await Promise.all(
+      users.map(async (user) => {
+        const sessions = [await partial(a, user), await partial(b, user)];
+        const next = await code(user.secret, 1);
+        const results = await Promise.all(sessions.map((s) => s.post('/authenticate/mfa', { code: next })));
+        return results.map((res) => res.status).sort();
+      }),
+    );
+    assert.deepEqual(answers, users.map(() => [200, 400]), 'one code, one session, whichever controller');
   });
 
   it('one of them runs the sweeps; when it stops, another takes them over', pgOnly, async () => {

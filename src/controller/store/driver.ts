@@ -62,9 +62,10 @@ export interface Driver {
 
 /**
  * Writes that must not interleave: `access-index` is taken by every write that can change what a policy selects
- * (docs/architecture.md, "The access index").
+ * (docs/architecture.md, "The access index"); `mfa-codes` by every check of an MFA code, so that of two controllers
+ * given the same code at once the second reads the time step the first used.
  */
-export type WriteLock = 'access-index';
+export type WriteLock = 'access-index' | 'mfa-codes';
 
 /** A store that cannot be opened or reached: a clear message for the operator, never a stack trace. */
 export class StoreUnavailableError extends Error {

@@ -1,5 +1,5 @@
 import { CATALOGUE, resource, type ResourceDef } from '../../resources/index.js';
-import { type Driver, StoreUrlError } from './driver.js';
+import { type Driver, StoreUrlError, type WriteLock } from './driver.js';
 import { Integrity } from './integrity.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -126,6 +126,11 @@ export class Store {
    */
   get soleWriterEpoch(): number | undefined {
     return this.driver.soleWriterEpoch;
+  }
+
+  /** Inside a transaction: holds `lock` until it ends, once no other transaction holds it (Driver.hold). */
+  hold(lock: WriteLock): Promise<void> {
+    return this.driver.hold(lock);
   }
 
   /** Whether this process runs the database's background work now (Driver.leadsBackgroundWork). */

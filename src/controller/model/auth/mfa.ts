@@ -72,25 +72,27 @@ export async function consumeCode(rt: Runtime, record: Row, code: string, opts: 
     // Checked in the queue: guesses sent all at once are counted one after the other, never all let through.
     const wait = throttle.waitMs(identityId);
     if (wait > 0) throw new ThrottledError(Math.ceil(wait / 1000), 'wrong MFA codes');
-    // Read again inside the queue: an earlier check may have used a step or a recovery code since.
-    const current = await mfaRepo(rt).find(record.id);
-    if (!current) throw new ApiError('MFA_NOT_ENROLLED');
-    const now = rt.clock();
-    if (opts.recovery && !looksLikeTotp(code)) {
-      const codes = recoveryCodesOf(current);
-      const index = matchRecoveryCode(code, codes);
-      if (index >= 0) {
+    const used = await rt.store.tx(async () => {
+      // The queue orders this controller's checks; the lock orders them with other controllers' on one database.
+      // Read again under both: an earlier check may have used a step or a recovery code since.
+      await rt.store.hold('mfa-codes');
+      const current = await mfaRepo(rt).find(record.id);
+      if (!current) throw new ApiError('MFA_NOT_ENROLLED');
+      const now = rt.clock();
+      if (opts.recovery && !looksLikeTotp(code)) {
+        const codes = recoveryCodesOf(current);
+        const index = matchRecoveryCode(code, codes);
+        if (index < 0) return undefined;
         const left = codes.filter((_, i) => i !== index);
         await rt.writes.update('mfa', current, { recoveryCodes: left.join(',') }, now.toISOString());
-        return 'recovery';
+        return 'recovery' as const;
       }
-    } else {
       const step = totpStep(current.secret as string, code, now, Number(current.lastTimeStep ?? 0));
-      if (step !== undefined) {
-        await rt.writes.update('mfa', current, { lastTimeStep: step }, current.updatedAt);
-        return 'totp';
-      }
-    }
+      if (step === undefined) return undefined;
+      await rt.writes.update('mfa', current, { lastTimeStep: step }, current.updatedAt);
+      return 'totp' as const;
+    });
+    if (used) return used;
     throttle.take(identityId);
     throw invalidCode(opts.recovery ? 'the MFA code is not valid, already used, or not a recovery code' : 'the MFA code is not valid or was already used');
   });
