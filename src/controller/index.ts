@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { ApiSessions } from './auth/api-sessions.js';
 import { ConcurrencyLimiter } from './auth/limiter.js';
 import { PasswordHasher } from './auth/password.js';
+import { SharedLoginThrottle } from './auth/shared-attempts.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './auth/throttle.js';
 import { ClientState } from './client-state.js';
 import { enforcePostureTimeouts } from './model/posture/sessions.js';
@@ -116,6 +117,11 @@ export async function createController(options: CreateControllerOptions): Promis
     throw err;
   }
 
+  const throttleOptions = options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE;
+  // Controllers sharing a database count failed logins there: otherwise guessing is multiplied by their number.
+  const loginThrottle = options.experimentalSharedDatabase
+    ? new SharedLoginThrottle(store.loginAttempts, throttleOptions)
+    : new LoginThrottle(throttleOptions);
   const runtime: Runtime = {
     store,
     writes: entityWrites(store, (resource) => registry.hooks(resource), () => runtime),
@@ -123,7 +129,7 @@ export async function createController(options: CreateControllerOptions): Promis
     passwords,
     // As many checks as libuv has threads to run scrypt on (4 by default); a burst beyond 256 waiting gets 429.
     passwordChecks: new ConcurrencyLimiter(4, 256),
-    loginThrottle: new LoginThrottle(options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
+    loginThrottle,
     client: new ClientState(new Date(), options.clientRateLimit),
     validators: new Validators(),
     pki,
@@ -151,6 +157,9 @@ export async function createController(options: CreateControllerOptions): Promis
   const background = runInTurn(
     store,
     [
+      ...(loginThrottle instanceof SharedLoginThrottle
+        ? [{ name: 'login throttle expiry', intervalMs: SWEEP_INTERVAL_MS, run: () => loginThrottle.forgetRefilled() }]
+        : []),
       { name: 'session sweep', intervalMs: SWEEP_INTERVAL_MS, run: () => runtime.apiSessions.sweep(new Date()) },
       // MFA timeouts and wake/unlock prompts run out without a write: sessions that fail them end within this interval.
       {

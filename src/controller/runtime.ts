@@ -3,7 +3,7 @@ import type { ApiSessions } from './auth/api-sessions.js';
 import type { ConcurrencyLimiter } from './auth/limiter.js';
 import type { ClientState } from './client-state.js';
 import type { PasswordHasher } from './auth/password.js';
-import type { LoginThrottle } from './auth/throttle.js';
+import type { LoginThrottling } from './auth/throttle.js';
 import type { EnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import type { Pki } from './pki/pki.js';
 import type { Validators } from './server/validation.js';
@@ -84,7 +84,7 @@ export interface Runtime {
   /** Bounds the password checks (scrypt) that unauthenticated callers can start. */
   passwordChecks: ConcurrencyLimiter;
   /** Failed password checks per client address and per username (429 with Retry-After), and per identity. */
-  loginThrottle: LoginThrottle;
+  loginThrottle: LoginThrottling;
   /** The client API's volatile state: reported posture, service update stamps, per-client request budget. */
   client: ClientState;
   validators: Validators;

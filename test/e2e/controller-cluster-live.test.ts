@@ -67,6 +67,7 @@ describe('controllers serving one database at once (--experimental-shared-databa
   });
 
   const pgOnly = { skip: !postgres && 'PostgreSQL only' };
+  const client = (ctl: TestController, token?: string) => new HttpHelper(ctl.url, ctl.caPem, token, 'client');
 
   it('both serve at once: what one writes the other answers, and both are listed online', pgOnly, async () => {
     const a = await startTestController(options('a'));
@@ -92,7 +93,6 @@ describe('controllers serving one database at once (--experimental-shared-databa
   it('an MFA code accepted by one controller is refused by the other, even sent to both at once', pgOnly, async () => {
     const [a, b] = running;
     const adminA = await a.admin();
-    const client = (ctl: TestController, token?: string) => new HttpHelper(ctl.url, ctl.caPem, token, 'client');
     // Several users, so that codes sent to both at once meet in the database more than once.
     const users = await Promise.all(
       Array.from({ length: 6 }, async () => {
@@ -126,8 +126,51 @@ describe('controllers serving one database at once (--experimental-shared-databa
     assert.deepEqual(answers, users.map(() => [200, 400]), 'one code, one session, whichever controller');
   });
 
+  it('failed logins count across the controllers: a lockout and the username throttle', pgOnly, async () => {
+    const [a, b] = running;
+    const adminA = await a.admin();
+    const anonymous = [client(a), client(b)];
+    const policy = await adminA.post('/auth-policies', {
+      name: unique('three-attempts'),
+      primary: {
+        cert: { allowed: true, allowExpiredCerts: false },
+        updb: {
+          allowed: true,
+          minPasswordLength: 5,
+          requireSpecialChar: false,
+          requireNumberChar: false,
+          requireMixedCase: false,
+          maxAttempts: 3,
+          lockoutDurationMinutes: 5,
+        },
+        extJwt: { allowed: true, allowedSigners: [] },
+      },
+      secondary: { requireTotp: false, requireExtJwtSigner: null },
+    });
+    assertStatus(policy, 201, 'an auth policy locking out after three failed passwords');
+    const guarded = await createUser(adminA);
+    const patched = await adminA.patch(`/identities/${guarded.id}`, { authPolicyId: policy.body.data.id });
+    assertStatus(patched, 200, 'the user under that policy');
+    const attempt = (on: number, username: string, password: string) =>
+      anonymous[on].post('/authenticate?method=password', { username, password });
+    // Two failures on A and one on B are three: the right password is refused afterwards, on either.
+    for (const on of [0, 1, 0]) assertStatus(await attempt(on, guarded.username, 'wrong-password'), 401, 'a guess');
+    assertStatus(await attempt(1, guarded.username, guarded.password), 401, 'locked out, on B too');
+    const locked = (await adminA.get(`/identities/${guarded.id}`)).body.data;
+    assert.equal(typeof locked.disabledUntil, 'string', 'the identity is disabled until the lockout ends');
+    // A username may fail five times at once, from all addresses and controllers together: the sixth is refused.
+    const guessed = await createUser(adminA);
+    for (const on of [0, 1, 0, 1, 0]) {
+      assertStatus(await attempt(on, guessed.username, 'wrong-password'), 401, 'a guess');
+    }
+    const throttled = await attempt(1, guessed.username, guessed.password);
+    assertStatus(throttled, 429, 'the sixth attempt, on B');
+    assert.ok(Number(throttled.headers['retry-after']) > 0, 'with Retry-After');
+  });
+
   it('one of them runs the sweeps; when it stops, another takes them over', pgOnly, async () => {
-    const leading = (ctl: TestController) => ctl.logs.some((line) => /this controller runs the session sweep/.test(line));
+    const runsSweeps = /this controller runs the database.s .*session sweep/;
+    const leading = (ctl: TestController) => ctl.logs.some((line) => runsSweeps.test(line));
     const [a, b] = running;
     // Leadership is asked at start; give the second controller's first answer time to arrive.
     for (const start = Date.now(); !leading(a) && !leading(b) && Date.now() - start < 5_000; ) await sleep(50);

@@ -93,9 +93,24 @@ export const DEFAULT_LOGIN_THROTTLE: LoginThrottleOptions = {
 /**
  * Password guessing throttled per client address and per username, with token buckets: an attacker slows down
  * himself (his address) and the usernames he guesses at, nobody else. The username bucket exists whether or not
- * the user does, so a 429 says nothing about which usernames exist.
+ * the user does, so a 429 says nothing about which usernames exist. Kept in memory (LoginThrottle) by a controller
+ * alone on its database, in the database (SharedLoginThrottle) by controllers sharing one.
  */
-export class LoginThrottle {
+export interface LoginThrottling {
+  /** Refuses with 429 and `Retry-After` when the address or the username has no attempt left. */
+  check(addressKey: string, username: string): Promise<void>;
+  /** A failed attempt: takes a token from both buckets; counts against the identity when the username has one. */
+  failed(addressKey: string, username: string, identityId?: string): Promise<void>;
+  /** A successful login resets the identity's count of consecutive failures. */
+  succeeded(identityId: string): Promise<void>;
+  /** A deleted identity's count goes with it. */
+  forget(identityId: string): Promise<void>;
+  /** Consecutive failed password checks of an identity since its last success (none: undefined). */
+  failuresOf(identityId: string): Promise<FailureCount | undefined>;
+}
+
+/** In memory, bounded in the keys it tracks: for a controller that is the only one on its database. */
+export class LoginThrottle implements LoginThrottling {
   private readonly byAddress: TokenBuckets;
   private readonly byUsername: TokenBuckets;
   private readonly failures = new Map<string, FailureCount>();
@@ -108,14 +123,12 @@ export class LoginThrottle {
     this.byUsername = new TokenBuckets(options.perUsername, now);
   }
 
-  /** Refuses with 429 and `Retry-After` when the address or the username has no attempt left. */
-  check(addressKey: string, username: string): void {
+  async check(addressKey: string, username: string): Promise<void> {
     const wait = Math.max(this.byAddress.waitMs(addressKey), this.byUsername.waitMs(usernameKey(username)));
     if (wait > 0) throw new ThrottledError(Math.ceil(wait / 1000));
   }
 
-  /** A failed attempt: takes a token from both buckets; counts against the identity when the username has one. */
-  failed(addressKey: string, username: string, identityId?: string): void {
+  async failed(addressKey: string, username: string, identityId?: string): Promise<void> {
     this.byAddress.take(addressKey);
     this.byUsername.take(usernameKey(username));
     if (identityId === undefined) return;
@@ -125,18 +138,15 @@ export class LoginThrottle {
     while (this.failures.size > this.options.maxTrackedIdentities) this.failures.delete(this.failures.keys().next().value as string);
   }
 
-  /** A successful login resets the identity's count of consecutive failures. */
-  succeeded(identityId: string): void {
+  async succeeded(identityId: string): Promise<void> {
     this.failures.delete(identityId);
   }
 
-  /** A deleted identity's count goes with it. */
-  forget(identityId: string): void {
+  async forget(identityId: string): Promise<void> {
     this.failures.delete(identityId);
   }
 
-  /** Consecutive failed password checks of an identity since its last success (none: undefined). */
-  failuresOf(identityId: string): FailureCount | undefined {
+  async failuresOf(identityId: string): Promise<FailureCount | undefined> {
     const count = this.failures.get(identityId);
     return count && { ...count };
   }
@@ -148,7 +158,7 @@ export class LoginThrottle {
 }
 
 /** Usernames are matched exactly by the store; the bucket key is the same string, bounded in length by validation. */
-function usernameKey(username: string): string {
+export function usernameKey(username: string): string {
   return username;
 }
 

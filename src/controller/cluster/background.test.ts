@@ -18,7 +18,7 @@ describe('runInTurn', () => {
       leads = true;
       await sleep(40);
       assert.ok(runs > 0, 'leading: the task runs');
-      assert.deepEqual(logs, ['background: this controller runs the test sweep for the database']);
+      assert.deepEqual(logs, ["background: this controller runs the database's test sweep"]);
       leads = false;
       await sleep(20);
       const stopped = runs;

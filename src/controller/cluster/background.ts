@@ -26,7 +26,7 @@ export function runInTurn(
     if (now !== leading) {
       log(
         now
-          ? `background: this controller runs the ${tasks.map((t) => t.name).join(' and ')} for the database`
+          ? `background: this controller runs the database's ${tasks.map((t) => t.name).join(', ')}`
           : 'background: this controller no longer runs the background work (another controller may)',
       );
     }

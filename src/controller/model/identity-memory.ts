@@ -10,6 +10,6 @@ export const IDENTITY_MEMORY_HOOKS: WriteHooks = {
   async afterDelete(rt, row) {
     rt.client.forgetIdentity(row.id);
     tracesOf(rt).delete(row.id);
-    rt.loginThrottle.forget(row.id);
+    await rt.loginThrottle.forget(row.id);
   },
 };

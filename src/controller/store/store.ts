@@ -1,6 +1,7 @@
 import { CATALOGUE, resource, type ResourceDef } from '../../resources/index.js';
 import { type Driver, StoreUrlError, type WriteLock } from './driver.js';
 import { Integrity } from './integrity.js';
+import { LoginAttempts } from './login-attempts.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresDriver, MIGRATION_LOCK } from './postgres-driver.js';
@@ -69,8 +70,11 @@ export class Store {
   private readonly repos = new Map<string, Repository>();
   private readonly roleIndexes: Map<string, RoleIndex>;
   private readonly listeners: Array<(event: WriteEvent) => void> = [];
+  /** Failed logins counted in the database (controllers sharing one). */
+  readonly loginAttempts: LoginAttempts;
 
   private constructor(private readonly driver: Driver) {
+    this.loginAttempts = new LoginAttempts(driver);
     const referrers = referrersOf(CATALOGUE);
     const uniqueIndexes: Record<string, string[]> = {};
     for (const index of Object.values(declaredSchema(CATALOGUE, resource).indexes)) {
