@@ -90,6 +90,23 @@ describe('controllers serving one database at once (--experimental-shared-databa
     await assert.rejects(alone, /unless every one is started with --experimental-shared-database/);
   });
 
+  it('a fact a controller keeps until a write is read again after another controller writes it', pgOnly, async () => {
+    // Whether any identity has MFA is kept (identity pages read nothing for it until one has): B keeps "none" here,
+    // then A completes an enrollment, and B's very next answer shows it. Runs before any other MFA enrollment.
+    const [a, b] = running;
+    const adminA = await a.admin();
+    const adminB = new HttpHelper(b.url, b.caPem, adminA.token);
+    const user = await createUser(adminA);
+    for (let i = 0; i < 2; i++) {
+      assert.equal((await adminB.get(`/identities/${user.id}`)).body.data.isMfaEnabled, false, 'no MFA yet');
+    }
+    const onA = client(a, await client(a).login(user.username, user.password));
+    assertStatus(await onA.post('/current-identity/mfa', {}), 201, 'MFA enrollment begins');
+    const secret = secretOf((await onA.get('/current-identity/mfa')).body.data.provisioningUrl);
+    assertStatus(await onA.post('/current-identity/mfa/verify', { code: await code(secret, -1) }), 200, 'verified');
+    assert.equal((await adminB.get(`/identities/${user.id}`)).body.data.isMfaEnabled, true, 'seen on B at once');
+  });
+
   it('an MFA code accepted by one controller is refused by the other, even sent to both at once', pgOnly, async () => {
     const [a, b] = running;
     const adminA = await a.admin();
