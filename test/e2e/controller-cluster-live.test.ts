@@ -68,6 +68,14 @@ describe('controllers serving one database at once (--experimental-shared-databa
 
   const pgOnly = { skip: !postgres && 'PostgreSQL only' };
   const client = (ctl: TestController, token?: string) => new HttpHelper(ctl.url, ctl.caPem, token, 'client');
+  /** Completes the user's MFA enrollment on `ctl` with the code of the step before now; answers its secret. */
+  const enrolMfa = async (ctl: TestController, user: { username: string; password: string }) => {
+    const session = client(ctl, await client(ctl).login(user.username, user.password));
+    assertStatus(await session.post('/current-identity/mfa', {}), 201, 'MFA enrollment begins');
+    const secret = secretOf((await session.get('/current-identity/mfa')).body.data.provisioningUrl);
+    assertStatus(await session.post('/current-identity/mfa/verify', { code: await code(secret, -1) }), 200, 'verified');
+    return secret;
+  };
 
   it('both serve at once: what one writes the other answers, and both are listed online', pgOnly, async () => {
     const a = await startTestController(options('a'));
@@ -100,10 +108,7 @@ describe('controllers serving one database at once (--experimental-shared-databa
     for (let i = 0; i < 2; i++) {
       assert.equal((await adminB.get(`/identities/${user.id}`)).body.data.isMfaEnabled, false, 'no MFA yet');
     }
-    const onA = client(a, await client(a).login(user.username, user.password));
-    assertStatus(await onA.post('/current-identity/mfa', {}), 201, 'MFA enrollment begins');
-    const secret = secretOf((await onA.get('/current-identity/mfa')).body.data.provisioningUrl);
-    assertStatus(await onA.post('/current-identity/mfa/verify', { code: await code(secret, -1) }), 200, 'verified');
+    await enrolMfa(a, user);
     assert.equal((await adminB.get(`/identities/${user.id}`)).body.data.isMfaEnabled, true, 'seen on B at once');
   });
 
@@ -114,11 +119,7 @@ describe('controllers serving one database at once (--experimental-shared-databa
     const users = await Promise.all(
       Array.from({ length: 6 }, async () => {
         const user = await createUser(adminA);
-        const onA = client(a, await client(a).login(user.username, user.password));
-        assertStatus(await onA.post('/current-identity/mfa', {}), 201, 'MFA enrollment begins');
-        const secret = secretOf((await onA.get('/current-identity/mfa')).body.data.provisioningUrl);
-        assertStatus(await onA.post('/current-identity/mfa/verify', { code: await code(secret, -1) }), 200, 'verified');
-        return { ...user, secret };
+        return { ...user, secret: await enrolMfa(a, user) };
       }),
     );
     const partial = async (ctl: TestController, user: (typeof users)[number]) =>
@@ -143,7 +144,7 @@ describe('controllers serving one database at once (--experimental-shared-databa
     assert.deepEqual(answers, users.map(() => [200, 400]), 'one code, one session, whichever controller');
   });
 
-  it('failed logins count across the controllers: a lockout and the username throttle', pgOnly, async () => {
+  it('failed logins and wrong MFA codes count across the controllers: lockout and throttles', pgOnly, async () => {
     const [a, b] = running;
     const adminA = await a.admin();
     const anonymous = [client(a), client(b)];
@@ -183,6 +184,17 @@ describe('controllers serving one database at once (--experimental-shared-databa
     const throttled = await attempt(1, guessed.username, guessed.password);
     assertStatus(throttled, 429, 'the sixth attempt, on B');
     assert.ok(Number(throttled.headers['retry-after']) > 0, 'with Retry-After');
+    // Wrong MFA codes of one identity: five at once, from all its sessions on every controller; the sixth is refused.
+    const mfaUser = await createUser(adminA);
+    const secret = await enrolMfa(a, mfaUser);
+    const partial = async (ctl: TestController) =>
+      client(ctl, await client(ctl).login(mfaUser.username, mfaUser.password));
+    const [onA, onB] = await Promise.all([partial(a), partial(b)]);
+    const wrong = String((Number(await code(secret)) + 500_000) % 1_000_000).padStart(6, '0');
+    for (const on of [onA, onB, onA, onB, onA]) {
+      assertStatus(await on.post('/authenticate/mfa', { code: wrong }), 400, 'a wrong code');
+    }
+    assertStatus(await onB.post('/authenticate/mfa', { code: wrong }), 429, 'the sixth wrong code, on B');
   });
 
   it('one of them runs the sweeps; when it stops, another takes them over', pgOnly, async () => {

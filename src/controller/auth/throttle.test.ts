@@ -142,5 +142,20 @@ for (const kind of storesUnderTest()) {
       assert.equal((await store.loginAttempts.read(['address:a', 'username:u'])).size, 0);
       assert.equal((await t.failuresOf('id-1'))?.consecutive, 1);
     });
+
+    it('keeps the buckets of other attempts in the database too, seen by another throttle on it', async () => {
+      const c = clock();
+      const mfa = { capacity: 2, refillPerSecond: 0.5, maxKeys: 10 };
+      const t = new SharedLoginThrottle(store.loginAttempts, options, c.now);
+      const here = t.bucketsFor('mfa', mfa, c.now);
+      const there = new SharedLoginThrottle(store.loginAttempts, options, c.now).bucketsFor('mfa', mfa, c.now);
+      await here.take('id-1');
+      await there.take('id-1');
+      assert.equal(await here.waitMs('id-1'), 2000, 'two taken, one here and one there: a token in 2 s');
+      assert.equal(await there.waitMs('id-2'), 0);
+      c.advance(4001);
+      await t.forgetRefilled();
+      assert.equal((await store.loginAttempts.read(['mfa:id-1'])).size, 0, 'full again (4 s), forgotten');
+    });
   });
 }

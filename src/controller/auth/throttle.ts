@@ -13,7 +13,7 @@ interface Bucket {
   at: number;
 }
 
-export class TokenBuckets {
+export class TokenBuckets implements AttemptBuckets {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(
@@ -107,6 +107,16 @@ export interface LoginThrottling {
   forget(identityId: string): Promise<void>;
   /** Consecutive failed password checks of an identity since its last success (none: undefined). */
   failuresOf(identityId: string): Promise<FailureCount | undefined>;
+  /** Buckets of another `kind` of attempt (wrong MFA codes), kept where these are. */
+  bucketsFor(kind: string, options: BucketOptions, now: () => number): AttemptBuckets;
+}
+
+/** Token buckets as a throttle asks them, in memory (TokenBuckets) or in the database (SharedBuckets). */
+export interface AttemptBuckets {
+  /** Milliseconds until `key` has a token; 0 when it has one now. Does not take it. */
+  waitMs(key: string): number | Promise<number>;
+  /** Takes a token (the bucket may go empty). */
+  take(key: string): void | Promise<void>;
 }
 
 /** In memory, bounded in the keys it tracks: for a controller that is the only one on its database. */
@@ -149,6 +159,10 @@ export class LoginThrottle implements LoginThrottling {
   async failuresOf(identityId: string): Promise<FailureCount | undefined> {
     const count = this.failures.get(identityId);
     return count && { ...count };
+  }
+
+  bucketsFor(_kind: string, options: BucketOptions, now: () => number): AttemptBuckets {
+    return new TokenBuckets(options, now);
   }
 
   /** Keys tracked (for tests: the memory stays bounded). */

@@ -4,7 +4,7 @@ import type { Row } from '../../store/repository.js';
 import { recordMfaPassed } from '../posture/access.js';
 import { keptUntilWritten } from '../../store/kept-until-written.js';
 import type { LoginSubject } from './auth-policy-rules.js';
-import { ThrottledError, TokenBuckets, type BucketOptions } from '../../auth/throttle.js';
+import { type AttemptBuckets, type BucketOptions, ThrottledError } from '../../auth/throttle.js';
 import { looksLikeTotp, matchRecoveryCode, totpStep } from '../../auth/totp.js';
 
 /**
@@ -14,9 +14,9 @@ import { looksLikeTotp, matchRecoveryCode, totpStep } from '../../auth/totp.js';
  */
 const MFA_THROTTLE: BucketOptions = { capacity: 5, refillPerSecond: 1 / 30, maxKeys: 10_000 };
 
-/** What a controller keeps in memory for MFA: the throttle, and one queue per identity for code checks. */
+/** What a controller keeps for MFA: the wrong codes' throttle, and one queue per identity for code checks. */
 interface MfaState {
-  throttle: TokenBuckets;
+  throttle: AttemptBuckets;
   queues: Map<string, Promise<unknown>>;
 }
 
@@ -25,7 +25,9 @@ const states = new WeakMap<Runtime, MfaState>();
 function stateOf(rt: Runtime): MfaState {
   let state = states.get(rt);
   if (!state) {
-    state = { throttle: new TokenBuckets(MFA_THROTTLE, () => rt.clock().getTime()), queues: new Map() };
+    // Where the login throttle keeps its buckets: in the database when controllers share one.
+    const throttle = rt.loginThrottle.bucketsFor('mfa', MFA_THROTTLE, () => rt.clock().getTime());
+    state = { throttle, queues: new Map() };
     states.set(rt, state);
   }
   return state;
@@ -70,7 +72,7 @@ export async function consumeCode(rt: Runtime, record: Row, code: string, opts: 
   const { throttle } = stateOf(rt);
   return serialised(rt, identityId, async () => {
     // Checked in the queue: guesses sent all at once are counted one after the other, never all let through.
-    const wait = throttle.waitMs(identityId);
+    const wait = await throttle.waitMs(identityId);
     if (wait > 0) throw new ThrottledError(Math.ceil(wait / 1000), 'wrong MFA codes');
     const used = await rt.store.tx(async () => {
       // The queue orders this controller's checks; the lock orders them with other controllers' on one database.
@@ -93,7 +95,7 @@ export async function consumeCode(rt: Runtime, record: Row, code: string, opts: 
       return 'totp' as const;
     });
     if (used) return used;
-    throttle.take(identityId);
+    await throttle.take(identityId);
     throw invalidCode(opts.recovery ? 'the MFA code is not valid, already used, or not a recovery code' : 'the MFA code is not valid or was already used');
   });
 }
