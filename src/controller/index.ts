@@ -18,6 +18,7 @@ import { type PkiKey, readPkiKeyFile } from './pki/key-file.js';
 import { loadOrCreatePki, type Pki, readCa } from './pki/pki.js';
 import { loadOrCreateSharedPki, refuseSharedPkiWithoutKey } from './pki/shared-pki.js';
 import { runInTurn } from './cluster/background.js';
+import { SharedServiceUpdateStamps } from './cluster/service-update-stamps.js';
 import { loadOrCreateControllerId, startHeartbeat } from './cluster/membership.js';
 import { recordSelf } from './routes/management/controllers.js';
 import { entityWrites } from './model/writes.js';
@@ -122,6 +123,7 @@ export async function createController(options: CreateControllerOptions): Promis
   const loginThrottle = options.experimentalSharedDatabase
     ? new SharedLoginThrottle(store.loginAttempts, throttleOptions)
     : new LoginThrottle(throttleOptions);
+  const client = new ClientState(new Date(), options.clientRateLimit);
   const runtime: Runtime = {
     store,
     writes: entityWrites(store, (resource) => registry.hooks(resource), () => runtime),
@@ -130,7 +132,11 @@ export async function createController(options: CreateControllerOptions): Promis
     // As many checks as libuv has threads to run scrypt on (4 by default); a burst beyond 256 waiting gets 429.
     passwordChecks: new ConcurrencyLimiter(4, 256),
     loginThrottle,
-    client: new ClientState(new Date(), options.clientRateLimit),
+    client,
+    // Controllers sharing a database stamp changes there: an SDK may poll another controller than the writer.
+    serviceUpdates: options.experimentalSharedDatabase
+      ? new SharedServiceUpdateStamps(store.serviceUpdateStamps)
+      : client,
     validators: new Validators(),
     pki,
     controllerId,

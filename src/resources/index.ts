@@ -23,6 +23,7 @@ import { session } from './session.js';
 import { controller } from './controller.js';
 import { controllerPki } from './controller-pki.js';
 import { loginAttempt } from './login-attempt.js';
+import { serviceUpdateStamp } from './service-update-stamp.js';
 import { terminator } from './terminator.js';
 import type { ResourceDef } from './types.js';
 
@@ -54,6 +55,7 @@ export const CATALOGUE: readonly ResourceDef[] = [
   apiSessionCertificate,
   controllerPki,
   loginAttempt,
+  serviceUpdateStamp,
 ];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));

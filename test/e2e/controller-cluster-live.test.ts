@@ -112,6 +112,20 @@ describe('controllers serving one database at once (--experimental-shared-databa
     assert.equal((await adminB.get(`/identities/${user.id}`)).body.data.isMfaEnabled, true, 'seen on B at once');
   });
 
+  it('a change written through one controller moves the service update check on the other', pgOnly, async () => {
+    const [a, b] = running;
+    const adminA = await a.admin();
+    const user = await createUser(adminA);
+    const onB = client(b, await client(b).login(user.username, user.password));
+    const stamp = async () => (await onB.get('/current-api-session/service-updates')).body.data.lastChangeAt;
+    const before = await stamp();
+    await sleep(5);
+    const patched = await adminA.patch(`/identities/${user.id}`, { roleAttributes: ['moved'] });
+    assertStatus(patched, 200, 'new attributes, on A');
+    const after = await stamp();
+    assert.ok(Date.parse(after) > Date.parse(before), `the check on B moved (${before} -> ${after})`);
+  });
+
   it('an MFA code accepted by one controller is refused by the other, even sent to both at once', pgOnly, async () => {
     const [a, b] = running;
     const adminA = await a.admin();

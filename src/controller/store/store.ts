@@ -8,6 +8,7 @@ import { PostgresDriver, MIGRATION_LOCK } from './postgres-driver.js';
 import { type Lookup, type Referrer, Repository, type WriteEvent } from './repository.js';
 import { RoleIndex } from './role-index.js';
 import { declaredSchema } from './schema-model.js';
+import { ServiceUpdateStampRows } from './service-update-stamps.js';
 import { SqliteDriver } from './sqlite-driver.js';
 
 /** What `Store.readTogether` answers: the decoded rows of each lookup, in order. */
@@ -72,9 +73,12 @@ export class Store {
   private readonly listeners: Array<(event: WriteEvent) => void> = [];
   /** Failed logins counted in the database (controllers sharing one). */
   readonly loginAttempts: LoginAttempts;
+  /** Service update stamps kept in the database (controllers sharing one). */
+  readonly serviceUpdateStamps: ServiceUpdateStampRows;
 
   private constructor(private readonly driver: Driver) {
     this.loginAttempts = new LoginAttempts(driver);
+    this.serviceUpdateStamps = new ServiceUpdateStampRows(driver);
     const referrers = referrersOf(CATALOGUE);
     const uniqueIndexes: Record<string, string[]> = {};
     for (const index of Object.values(declaredSchema(CATALOGUE, resource).indexes)) {

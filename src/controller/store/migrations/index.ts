@@ -7,7 +7,7 @@ import { migration as m0005 } from './0005-mfa-and-pki.js';
 import { migration as m0006 } from './0006-signer-enrollment.js';
 import { migration as m0007 } from './0007-name-search.js';
 import { migration as m0008 } from './0008-controllers-and-shared-pki.js';
-import { migration as m0009 } from './0009-login-attempts.js';
+import { migration as m0009 } from './0009-shared-login-attempts-and-service-update-stamps.js';
 
 /**
  * The recorded history of the schema, oldest first. Never edit a migration that has shipped: change the catalogue,
