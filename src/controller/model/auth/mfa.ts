@@ -74,10 +74,9 @@ export async function consumeCode(rt: Runtime, record: Row, code: string, opts: 
     // Checked in the queue: guesses sent all at once are counted one after the other, never all let through.
     const wait = await throttle.waitMs(identityId);
     if (wait > 0) throw new ThrottledError(Math.ceil(wait / 1000), 'wrong MFA codes');
-    const used = await rt.store.tx(async () => {
-      // The queue orders this controller's checks; the lock orders them with other controllers' on one database.
-      // Read again under both: an earlier check may have used a step or a recovery code since.
-      await rt.store.hold('mfa-codes');
+    // The queue orders this controller's checks; where other controllers write to the database too, a lock held in
+    // a transaction orders theirs with these. Read again under both: an earlier check may have used a code since.
+    const check = async () => {
       const current = await mfaRepo(rt).find(record.id);
       if (!current) throw new ApiError('MFA_NOT_ENROLLED');
       const now = rt.clock();
@@ -93,7 +92,13 @@ export async function consumeCode(rt: Runtime, record: Row, code: string, opts: 
       if (step === undefined) return undefined;
       await rt.writes.update('mfa', current, { lastTimeStep: step }, current.updatedAt);
       return 'totp' as const;
-    });
+    };
+    const alone = rt.store.soleWriterEpoch !== undefined;
+    const ordered = async () => {
+      await rt.store.hold('mfa-codes');
+      return check();
+    };
+    const used = alone ? await check() : await rt.store.tx(ordered);
     if (used) return used;
     await throttle.take(identityId);
     throw invalidCode(opts.recovery ? 'the MFA code is not valid, already used, or not a recovery code' : 'the MFA code is not valid or was already used');
