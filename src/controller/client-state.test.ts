@@ -4,20 +4,20 @@ import { ApiError } from '../protocol/errors.js';
 import { ClientState } from './client-state.js';
 
 describe('ClientState', () => {
-  it('service update stamps: the start until touched, per identity, and one stamp for everyone', () => {
+  it('service update stamps: the start until touched, per identity, and one stamp for everyone', async () => {
     const start = new Date('2026-01-01T00:00:00Z');
     const s = new ClientState(start);
-    assert.equal(s.lastChangeAt('a').getTime(), start.getTime());
-    s.touch(['a'], new Date('2026-01-01T00:01:00Z'));
-    assert.equal(s.lastChangeAt('a').toISOString(), '2026-01-01T00:01:00.000Z');
-    assert.equal(s.lastChangeAt('b').getTime(), start.getTime());
-    s.touch(['a'], new Date('2026-01-01T00:00:30Z'));
-    assert.equal(s.lastChangeAt('a').toISOString(), '2026-01-01T00:01:00.000Z', 'never backwards');
-    s.touchEveryone(new Date('2026-01-01T00:02:00Z'));
-    assert.equal(s.lastChangeAt('a').toISOString(), '2026-01-01T00:02:00.000Z');
-    assert.equal(s.lastChangeAt('b').toISOString(), '2026-01-01T00:02:00.000Z');
-    s.forgetIdentity('a');
-    assert.equal(s.lastChangeAt('a').toISOString(), '2026-01-01T00:02:00.000Z');
+    assert.equal((await s.lastChangeAt('a')).getTime(), start.getTime());
+    await s.touch(['a'], new Date('2026-01-01T00:01:00Z'));
+    assert.equal((await s.lastChangeAt('a')).toISOString(), '2026-01-01T00:01:00.000Z');
+    assert.equal((await s.lastChangeAt('b')).getTime(), start.getTime());
+    await s.touch(['a'], new Date('2026-01-01T00:00:30Z'));
+    assert.equal((await s.lastChangeAt('a')).toISOString(), '2026-01-01T00:01:00.000Z', 'never backwards');
+    await s.touchEveryone(new Date('2026-01-01T00:02:00Z'));
+    assert.equal((await s.lastChangeAt('a')).toISOString(), '2026-01-01T00:02:00.000Z');
+    assert.equal((await s.lastChangeAt('b')).toISOString(), '2026-01-01T00:02:00.000Z');
+    await s.forget('a');
+    assert.equal((await s.lastChangeAt('a')).toISOString(), '2026-01-01T00:02:00.000Z');
   });
 
   it('budget: a burst per API session, regained over time; addresses get ten times as much', () => {

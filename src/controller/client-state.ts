@@ -6,7 +6,8 @@ import { TokenBuckets } from './auth/throttle.js';
  * refresh map are not in its database either): posture data clients report, the service requests posture refused,
  * when what each identity sees last changed, and the per-client request budget. All of it is volatile by design:
  * after a restart clients report posture again (SDKs do on reconnect, and whenever a posture query says so), and
- * every identity's service list counts as changed at the start.
+ * every identity's service list counts as changed at the start. Controllers sharing a database keep the service
+ * update stamps there instead (Runtime.serviceUpdates); the rest stays per controller.
  */
 
 /** Common to every piece of reported posture data (OpenZiti's postureDataBase). */
@@ -72,7 +73,19 @@ const ADDRESS_FACTOR = 10;
 
 const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimit = { burst: 50, perSecond: 10 };
 
-export class ClientState {
+/**
+ * When what each identity sees through the client API last changed (the service update check): kept in memory by
+ * ClientState, in the database by controllers sharing one (cluster/service-update-stamps.ts).
+ */
+export interface ServiceUpdateStamps {
+  touch(identityIds: Iterable<string>, at: Date): Promise<void>;
+  touchEveryone(at: Date): Promise<void>;
+  lastChangeAt(identityId: string): Promise<Date>;
+  /** A deleted identity's stamp goes with it. */
+  forget(identityId: string): Promise<void>;
+}
+
+export class ClientState implements ServiceUpdateStamps {
   private readonly posture = new Map<string, PostureData>();
   private readonly failures = new Map<string, FailedServiceRequest[]>();
   private readonly changes = new Map<string, Date>();
@@ -114,10 +127,16 @@ export class ClientState {
     return s;
   }
 
-  /** Forget an identity (deleted) or an API session (ended): their posture goes with them, as in OpenZiti. */
+  /**
+   * Forget an identity (deleted) or an API session (ended): their posture goes with them, as in OpenZiti. The
+   * identity's service update stamp goes through `forget`, which the stamps kept in the database answer too.
+   */
   forgetIdentity(identityId: string): void {
     this.posture.delete(identityId);
     this.failures.delete(identityId);
+  }
+
+  async forget(identityId: string): Promise<void> {
     this.changes.delete(identityId);
   }
 
@@ -135,17 +154,17 @@ export class ClientState {
   }
 
   /** What an identity sees changed at `at` (service update check). */
-  touch(identityIds: Iterable<string>, at: Date): void {
+  async touch(identityIds: Iterable<string>, at: Date): Promise<void> {
     for (const id of identityIds) if ((this.changes.get(id)?.getTime() ?? 0) < at.getTime()) this.changes.set(id, at);
   }
 
   /** What every identity sees changed (a policy over `#all` identities). */
-  touchEveryone(at: Date): void {
+  async touchEveryone(at: Date): Promise<void> {
     if (this.everyoneChangedAt.getTime() < at.getTime()) this.everyoneChangedAt = at;
   }
 
   /** When what the identity sees last changed: the controller's start when nothing changed since. */
-  lastChangeAt(identityId: string): Date {
+  async lastChangeAt(identityId: string): Promise<Date> {
     const own = this.changes.get(identityId);
     return own && own.getTime() > this.everyoneChangedAt.getTime() ? own : this.everyoneChangedAt;
   }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { ApiSessions } from './auth/api-sessions.js';
 import { ConcurrencyLimiter } from './auth/limiter.js';
 import { PasswordHasher } from './auth/password.js';
+import { SharedLoginThrottle } from './auth/shared-attempts.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './auth/throttle.js';
 import { ClientState } from './client-state.js';
 import { enforcePostureTimeouts } from './model/posture/sessions.js';
@@ -16,6 +17,8 @@ import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import { type PkiKey, readPkiKeyFile } from './pki/key-file.js';
 import { loadOrCreatePki, type Pki, readCa } from './pki/pki.js';
 import { loadOrCreateSharedPki, refuseSharedPkiWithoutKey } from './pki/shared-pki.js';
+import { runInTurn } from './cluster/background.js';
+import { SharedServiceUpdateStamps } from './cluster/service-update-stamps.js';
 import { loadOrCreateControllerId, startHeartbeat } from './cluster/membership.js';
 import { recordSelf } from './routes/management/controllers.js';
 import { entityWrites } from './model/writes.js';
@@ -115,6 +118,12 @@ export async function createController(options: CreateControllerOptions): Promis
     throw err;
   }
 
+  const throttleOptions = options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE;
+  // Controllers sharing a database count failed logins there: otherwise guessing is multiplied by their number.
+  const loginThrottle = options.experimentalSharedDatabase
+    ? new SharedLoginThrottle(store.loginAttempts, throttleOptions)
+    : new LoginThrottle(throttleOptions);
+  const client = new ClientState(new Date(), options.clientRateLimit);
   const runtime: Runtime = {
     store,
     writes: entityWrites(store, (resource) => registry.hooks(resource), () => runtime),
@@ -122,8 +131,12 @@ export async function createController(options: CreateControllerOptions): Promis
     passwords,
     // As many checks as libuv has threads to run scrypt on (4 by default); a burst beyond 256 waiting gets 429.
     passwordChecks: new ConcurrencyLimiter(4, 256),
-    loginThrottle: new LoginThrottle(options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
-    client: new ClientState(new Date(), options.clientRateLimit),
+    loginThrottle,
+    client,
+    // Controllers sharing a database stamp changes there: an SDK may poll another controller than the writer.
+    serviceUpdates: options.experimentalSharedDatabase
+      ? new SharedServiceUpdateStamps(store.serviceUpdateStamps)
+      : client,
     validators: new Validators(),
     pki,
     controllerId,
@@ -147,11 +160,22 @@ export async function createController(options: CreateControllerOptions): Promis
   await recordSelf(runtime);
   const heartbeat = startHeartbeat(store, controllerId, { clock: runtime.clock, log });
 
-  const sweep = setInterval(() => void runtime.apiSessions.sweep(new Date()).catch((err) => log(`session sweep failed: ${err}`)), SWEEP_INTERVAL_MS);
-  sweep.unref();
-  // MFA timeouts and wake/unlock prompts run out without a write: sessions that fail them end within this interval.
-  const postureSweep = setInterval(() => void enforcePostureTimeouts(runtime, new Date()).catch((err) => log(`posture sweep failed: ${err}`)), POSTURE_SWEEP_INTERVAL_MS);
-  postureSweep.unref();
+  const background = runInTurn(
+    store,
+    [
+      ...(loginThrottle instanceof SharedLoginThrottle
+        ? [{ name: 'login throttle expiry', intervalMs: SWEEP_INTERVAL_MS, run: () => loginThrottle.forgetRefilled() }]
+        : []),
+      { name: 'session sweep', intervalMs: SWEEP_INTERVAL_MS, run: () => runtime.apiSessions.sweep(new Date()) },
+      // MFA timeouts and wake/unlock prompts run out without a write: sessions that fail them end within this interval.
+      {
+        name: 'posture sweep',
+        intervalMs: POSTURE_SWEEP_INTERVAL_MS,
+        run: () => enforcePostureTimeouts(runtime, new Date()),
+      },
+    ],
+    log,
+  );
 
   return {
     runtime,
@@ -169,8 +193,7 @@ export async function createController(options: CreateControllerOptions): Promis
       return { statusCode: res.statusCode, headers: res.headers, body: res.body, rawPayload: res.rawPayload, json: () => JSON.parse(res.body) };
     },
     async close() {
-      clearInterval(sweep);
-      clearInterval(postureSweep);
+      background.stop();
       heartbeat.stop();
       await store.close();
     },

@@ -1,9 +1,9 @@
 import type { ResourceDef } from '../resources/index.js';
 import type { ApiSessions } from './auth/api-sessions.js';
 import type { ConcurrencyLimiter } from './auth/limiter.js';
-import type { ClientState } from './client-state.js';
+import type { ClientState, ServiceUpdateStamps } from './client-state.js';
 import type { PasswordHasher } from './auth/password.js';
-import type { LoginThrottle } from './auth/throttle.js';
+import type { LoginThrottling } from './auth/throttle.js';
 import type { EnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import type { Pki } from './pki/pki.js';
 import type { Validators } from './server/validation.js';
@@ -84,9 +84,11 @@ export interface Runtime {
   /** Bounds the password checks (scrypt) that unauthenticated callers can start. */
   passwordChecks: ConcurrencyLimiter;
   /** Failed password checks per client address and per username (429 with Retry-After), and per identity. */
-  loginThrottle: LoginThrottle;
+  loginThrottle: LoginThrottling;
   /** The client API's volatile state: reported posture, service update stamps, per-client request budget. */
   client: ClientState;
+  /** When what each identity sees last changed: `client` alone on a database, the database's rows when shared. */
+  serviceUpdates: ServiceUpdateStamps;
   validators: Validators;
   pki: Pki;
   /** This controller's row in `controllers` (src/controller/cluster/membership.ts). */

@@ -20,7 +20,8 @@ export interface ControllerOptions {
   pkiKeyFile?: string;
   /**
    * Experimental: serve a PostgreSQL database together with other controllers started with this too (and the same
-   * `pkiKeyFile`). What each keeps in memory is not shared yet (docs/controller.md says what that means).
+   * `pkiKeyFile`). Posture reports and request budgets stay per controller (docs/controller.md says what is
+   * shared).
    */
   experimentalSharedDatabase?: boolean;
   /** TCP port; 0 picks a free one (tests). */

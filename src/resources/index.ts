@@ -22,6 +22,8 @@ import { service } from './service.js';
 import { session } from './session.js';
 import { controller } from './controller.js';
 import { controllerPki } from './controller-pki.js';
+import { loginAttempt } from './login-attempt.js';
+import { serviceUpdateStamp } from './service-update-stamp.js';
 import { terminator } from './terminator.js';
 import type { ResourceDef } from './types.js';
 
@@ -52,6 +54,8 @@ export const CATALOGUE: readonly ResourceDef[] = [
   mfa,
   apiSessionCertificate,
   controllerPki,
+  loginAttempt,
+  serviceUpdateStamp,
 ];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));

@@ -29,20 +29,20 @@ for (const store of storesUnderTest()) {
         when: new Date().toISOString(),
         policyFailures: [],
       });
-      rt.client.touch([id], LATER);
-      rt.loginThrottle.failed('127.0.0.1', `user-of-${id}`, id);
+      await rt.serviceUpdates.touch([id], LATER);
+      await rt.loginThrottle.failed('127.0.0.1', `user-of-${id}`, id);
       const trace = { enabled: true, duration: '1h' };
       const traced = await t.admin.request('PUT', `/identities/${id}/trace`, { json: trace });
       assert.equal(traced.status, 200);
       assert.ok(rt.client.peekPosture(id) && activeTrace(rt, id), 'the memory is filled before the delete');
     }
 
-    function assertForgotten(id: string): void {
+    async function assertForgotten(id: string): Promise<void> {
       const rt = t.app.runtime;
       assert.equal(rt.client.peekPosture(id), undefined, 'reported posture');
       assert.deepEqual(rt.client.failuresOf(id), [], 'refused service requests');
-      assert.notEqual(rt.client.lastChangeAt(id).getTime(), LATER.getTime(), 'service update stamp');
-      assert.equal(rt.loginThrottle.failuresOf(id), undefined, 'failed logins');
+      assert.notEqual((await rt.serviceUpdates.lastChangeAt(id)).getTime(), LATER.getTime(), 'service update stamp');
+      assert.equal(await rt.loginThrottle.failuresOf(id), undefined, 'failed logins');
       assert.equal(activeTrace(rt, id), undefined, 'trace');
     }
 
@@ -56,14 +56,14 @@ for (const store of storesUnderTest()) {
       const id = await create('/identities', { name: 'forgotten', type: 'User', isAdmin: false });
       await remember(id);
       assert.equal((await t.admin.request('DELETE', `/identities/${id}`)).status, 200);
-      assertForgotten(id);
+      await assertForgotten(id);
     });
 
     it('DELETE /edge-routers/{id} of a tunneler router (its identity goes with it)', async () => {
       const id = await create('/edge-routers', { name: 'forgotten-er-1', isTunnelerEnabled: true });
       await remember(id);
       assert.equal((await t.admin.request('DELETE', `/edge-routers/${id}`)).status, 200);
-      assertForgotten(id);
+      await assertForgotten(id);
     });
 
     it('PATCH /edge-routers/{id} turning the tunneler off', async () => {
@@ -71,14 +71,14 @@ for (const store of storesUnderTest()) {
       await remember(id);
       const off = await t.admin.request('PATCH', `/edge-routers/${id}`, { json: { isTunnelerEnabled: false } });
       assert.equal(off.status, 200);
-      assertForgotten(id);
+      await assertForgotten(id);
     });
 
     it('DELETE /routers/{id} of a tunneler edge router', async () => {
       const id = await create('/edge-routers', { name: 'forgotten-er-3', isTunnelerEnabled: true });
       await remember(id);
       assert.equal((await t.admin.request('DELETE', `/routers/${id}`)).status, 200);
-      assertForgotten(id);
+      await assertForgotten(id);
     });
   });
 }

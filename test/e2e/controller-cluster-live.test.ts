@@ -1,10 +1,13 @@
 // Two controllers serving one PostgreSQL database at the same time, behind the experimental opt-in: each answers
-// for what the other wrote, both are listed online, and a controller that did not opt in is kept apart. And the
-// upgrade rule they depend on: a controller older than the database's schema does not start.
+// for what the other wrote, both are listed online, and a controller that did not opt in is kept apart. What they
+// share: facts kept until a write, service update stamps, used MFA codes, failed-login and wrong-code counts, and
+// background work run by one of them at a time. And the upgrade rule they depend on: a controller older than the
+// database's schema does not start.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startController } from '../../src/controller/index.js';
@@ -12,6 +15,7 @@ import type { ControllerOptions } from '../../src/controller/types.js';
 import {
   assertStatus,
   createIdentity,
+  createUser,
   HttpHelper,
   startTestController,
   storeUnderTest,
@@ -20,6 +24,7 @@ import {
 } from '../helpers/controller.js';
 import { TEST_PASSWORD_COST } from '../helpers/fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { code, secretOf } from '../helpers/totp.js';
 import { MIGRATIONS } from '../../src/controller/store/migrations/index.js';
 
 const postgres = storeUnderTest() === 'postgres';
@@ -64,6 +69,15 @@ describe('controllers serving one database at once (--experimental-shared-databa
   });
 
   const pgOnly = { skip: !postgres && 'PostgreSQL only' };
+  const client = (ctl: TestController, token?: string) => new HttpHelper(ctl.url, ctl.caPem, token, 'client');
+  /** Completes the user's MFA enrollment on `ctl` with the code of the step before now; answers its secret. */
+  const enrolMfa = async (ctl: TestController, user: { username: string; password: string }) => {
+    const session = client(ctl, await client(ctl).login(user.username, user.password));
+    assertStatus(await session.post('/current-identity/mfa', {}), 201, 'MFA enrollment begins');
+    const secret = secretOf((await session.get('/current-identity/mfa')).body.data.provisioningUrl);
+    assertStatus(await session.post('/current-identity/mfa/verify', { code: await code(secret, -1) }), 200, 'verified');
+    return secret;
+  };
 
   it('both serve at once: what one writes the other answers, and both are listed online', pgOnly, async () => {
     const a = await startTestController(options('a'));
@@ -84,6 +98,135 @@ describe('controllers serving one database at once (--experimental-shared-databa
     // A controller that did not opt in is refused while they serve, and told how.
     const alone = refusal('c', { experimentalSharedDatabase: false });
     await assert.rejects(alone, /unless every one is started with --experimental-shared-database/);
+  });
+
+  it('a fact a controller keeps until a write is read again after another controller writes it', pgOnly, async () => {
+    // Whether any identity has MFA is kept (identity pages read nothing for it until one has): B keeps "none" here,
+    // then A completes an enrollment, and B's very next answer shows it. Runs before any other MFA enrollment.
+    const [a, b] = running;
+    const adminA = await a.admin();
+    const adminB = new HttpHelper(b.url, b.caPem, adminA.token);
+    const user = await createUser(adminA);
+    for (let i = 0; i < 2; i++) {
+      assert.equal((await adminB.get(`/identities/${user.id}`)).body.data.isMfaEnabled, false, 'no MFA yet');
+    }
+    await enrolMfa(a, user);
+    assert.equal((await adminB.get(`/identities/${user.id}`)).body.data.isMfaEnabled, true, 'seen on B at once');
+  });
+
+  it('a change written through one controller moves the service update check on the other', pgOnly, async () => {
+    const [a, b] = running;
+    const adminA = await a.admin();
+    const user = await createUser(adminA);
+    const onB = client(b, await client(b).login(user.username, user.password));
+    const stamp = async () => (await onB.get('/current-api-session/service-updates')).body.data.lastChangeAt;
+    const before = await stamp();
+    await sleep(5);
+    const patched = await adminA.patch(`/identities/${user.id}`, { roleAttributes: ['moved'] });
+    assertStatus(patched, 200, 'new attributes, on A');
+    const after = await stamp();
+    assert.ok(Date.parse(after) > Date.parse(before), `the check on B moved (${before} -> ${after})`);
+  });
+
+  it('an MFA code accepted by one controller is refused by the other, even sent to both at once', pgOnly, async () => {
+    const [a, b] = running;
+    const adminA = await a.admin();
+    // Several users, so that codes sent to both at once meet in the database more than once.
+    const users = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const user = await createUser(adminA);
+        return { ...user, secret: await enrolMfa(a, user) };
+      }),
+    );
+    const partial = async (ctl: TestController, user: (typeof users)[number]) =>
+      client(ctl, await client(ctl).login(user.username, user.password));
+    // One after the other: the code A accepted is a replay on B.
+    const [first] = users;
+    const [firstOnA, firstOnB] = [await partial(a, first), await partial(b, first)];
+    const current = await code(first.secret);
+    assertStatus(await firstOnA.post('/authenticate/mfa', { code: current }), 200, 'the code on A');
+    const replay = await firstOnB.post('/authenticate/mfa', { code: current });
+    assertStatus(replay, 400, 'the same code on B');
+    assert.equal(replay.body.error.code, 'MFA_INVALID_TOKEN');
+    // At once: of each user's two sessions exactly one passes with the code (the next step's, unused so far).
+    const answers = await Promise.all(
+      users.map(async (user) => {
+        const sessions = [await partial(a, user), await partial(b, user)];
+        const next = await code(user.secret, 1);
+        const results = await Promise.all(sessions.map((s) => s.post('/authenticate/mfa', { code: next })));
+        return results.map((res) => res.status).sort();
+      }),
+    );
+    assert.deepEqual(answers, users.map(() => [200, 400]), 'one code, one session, whichever controller');
+  });
+
+  it('failed logins and wrong MFA codes count across the controllers: lockout and throttles', pgOnly, async () => {
+    const [a, b] = running;
+    const adminA = await a.admin();
+    const anonymous = [client(a), client(b)];
+    const policy = await adminA.post('/auth-policies', {
+      name: unique('three-attempts'),
+      primary: {
+        cert: { allowed: true, allowExpiredCerts: false },
+        updb: {
+          allowed: true,
+          minPasswordLength: 5,
+          requireSpecialChar: false,
+          requireNumberChar: false,
+          requireMixedCase: false,
+          maxAttempts: 3,
+          lockoutDurationMinutes: 5,
+        },
+        extJwt: { allowed: true, allowedSigners: [] },
+      },
+      secondary: { requireTotp: false, requireExtJwtSigner: null },
+    });
+    assertStatus(policy, 201, 'an auth policy locking out after three failed passwords');
+    const guarded = await createUser(adminA);
+    const patched = await adminA.patch(`/identities/${guarded.id}`, { authPolicyId: policy.body.data.id });
+    assertStatus(patched, 200, 'the user under that policy');
+    const attempt = (on: number, username: string, password: string) =>
+      anonymous[on].post('/authenticate?method=password', { username, password });
+    // Two failures on A and one on B are three: the right password is refused afterwards, on either.
+    for (const on of [0, 1, 0]) assertStatus(await attempt(on, guarded.username, 'wrong-password'), 401, 'a guess');
+    assertStatus(await attempt(1, guarded.username, guarded.password), 401, 'locked out, on B too');
+    const locked = (await adminA.get(`/identities/${guarded.id}`)).body.data;
+    assert.equal(typeof locked.disabledUntil, 'string', 'the identity is disabled until the lockout ends');
+    // A username may fail five times at once, from all addresses and controllers together: the sixth is refused.
+    const guessed = await createUser(adminA);
+    for (const on of [0, 1, 0, 1, 0]) {
+      assertStatus(await attempt(on, guessed.username, 'wrong-password'), 401, 'a guess');
+    }
+    const throttled = await attempt(1, guessed.username, guessed.password);
+    assertStatus(throttled, 429, 'the sixth attempt, on B');
+    assert.ok(Number(throttled.headers['retry-after']) > 0, 'with Retry-After');
+    // Wrong MFA codes of one identity: five at once, from all its sessions on every controller; the sixth is refused.
+    const mfaUser = await createUser(adminA);
+    const secret = await enrolMfa(a, mfaUser);
+    const partial = async (ctl: TestController) =>
+      client(ctl, await client(ctl).login(mfaUser.username, mfaUser.password));
+    const [onA, onB] = await Promise.all([partial(a), partial(b)]);
+    const wrong = String((Number(await code(secret)) + 500_000) % 1_000_000).padStart(6, '0');
+    for (const on of [onA, onB, onA, onB, onA]) {
+      assertStatus(await on.post('/authenticate/mfa', { code: wrong }), 400, 'a wrong code');
+    }
+    assertStatus(await onB.post('/authenticate/mfa', { code: wrong }), 429, 'the sixth wrong code, on B');
+  });
+
+  it('one of them runs the sweeps; when it stops, another takes them over', pgOnly, async () => {
+    const runsSweeps = /this controller runs the database.s .*session sweep/;
+    const leading = (ctl: TestController) => ctl.logs.some((line) => runsSweeps.test(line));
+    const [a, b] = running;
+    // Leadership is asked at start; give the second controller's first answer time to arrive.
+    for (const start = Date.now(); !leading(a) && !leading(b) && Date.now() - start < 5_000; ) await sleep(50);
+    await sleep(200);
+    assert.equal([a, b].filter(leading).length, 1, 'exactly one of the two runs the background work');
+    const [leader, other] = leading(a) ? [a, b] : [b, a];
+    await leader.close();
+    // The other asks again at its next sweep tick (15 s for the posture sweep).
+    for (const start = Date.now(); !leading(other); await sleep(200)) {
+      assert.ok(Date.now() - start < 25_000, `the other takes over the sweeps: ${other.logs.join(' | ')}`);
+    }
   });
 
   it('a controller older than the schema refuses to start, naming the migration it lacks', pgOnly, async () => {

@@ -112,7 +112,8 @@ export function buildStart(deps: Deps, run = runStart) {
       new Option(
         '--experimental-shared-database',
         'EXPERIMENTAL: serve the PostgreSQL database at the same time as other controllers started with this ' +
-          'flag and the same --pki-key-file; their in-memory state is not shared yet (docs/controller.md)',
+          'flag and the same --pki-key-file; posture reports and request budgets are not shared yet ' +
+          '(docs/controller.md)',
       ),
     )
     .addOption(new Option('--cors-origin <origin>', 'an origin (https://host[:port]) allowed CORS with credentials; repeatable').argParser(collect))

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { createTestDatabase, storesUnderTest, type TestDatabase } from '../../../test/helpers/postgres.js';
+import { Store } from '../store/store.js';
 import { ApiError } from '../../protocol/errors.js';
-import { LoginThrottle, ThrottledError, TokenBuckets } from './throttle.js';
+import { SharedLoginThrottle } from './shared-attempts.js';
+import { LoginThrottle, type LoginThrottling, ThrottledError, TokenBuckets } from './throttle.js';
 
 function clock(start = 1_000_000) {
   let t = start;
@@ -45,53 +48,114 @@ describe('TokenBuckets', () => {
   });
 });
 
-describe('LoginThrottle', () => {
-  const options = {
-    perAddress: { capacity: 4, refillPerSecond: 1, maxKeys: 100 },
-    perUsername: { capacity: 2, refillPerSecond: 0.1, maxKeys: 100 },
-    maxTrackedIdentities: 3,
-  };
+const options = {
+  perAddress: { capacity: 4, refillPerSecond: 1, maxKeys: 100 },
+  perUsername: { capacity: 2, refillPerSecond: 0.1, maxKeys: 100 },
+  maxTrackedIdentities: 3,
+};
 
-  it('refuses an address after its failures with 429 and Retry-After, and nobody else', () => {
-    const c = clock();
-    const t = new LoginThrottle(options, c.now);
-    for (let i = 0; i < 4; i++) {
-      t.check('198.51.100.1', `u${i}`);
-      t.failed('198.51.100.1', `u${i}`);
-    }
-    assert.throws(
-      () => t.check('198.51.100.1', 'someone-else'),
-      (err: unknown) => err instanceof ThrottledError && err instanceof ApiError && err.status === 429 && err.retryAfterSeconds === 1,
-    );
-    t.check('198.51.100.2', 'someone-else');
-    c.advance(1000);
-    t.check('198.51.100.1', 'someone-else');
+/** The same rules whether failures are counted in memory (one controller) or in the database (several). */
+function throttleRules(name: string, make: (now: () => number) => Promise<LoginThrottling>) {
+  describe(name, () => {
+    it('refuses an address after its failures with 429 and Retry-After, and nobody else', async () => {
+      const c = clock();
+      const t = await make(c.now);
+      for (let i = 0; i < 4; i++) {
+        await t.check('198.51.100.1', `u${i}`);
+        await t.failed('198.51.100.1', `u${i}`);
+      }
+      await assert.rejects(
+        t.check('198.51.100.1', 'someone-else'),
+        (err: unknown) =>
+          err instanceof ThrottledError && err instanceof ApiError && err.status === 429 && err.retryAfterSeconds === 1,
+      );
+      await t.check('198.51.100.2', 'someone-else');
+      c.advance(1000);
+      await t.check('198.51.100.1', 'someone-else');
+    });
+
+    it('refuses a username guessed at from many addresses, whether or not it exists', async () => {
+      const c = clock();
+      const t = await make(c.now);
+      await t.failed('a1', 'victim', 'id-1');
+      await t.failed('a2', 'victim', 'id-1');
+      await t.failed('a3', 'nobody');
+      await t.failed('a4', 'nobody');
+      for (const name of ['victim', 'nobody']) {
+        const tenSeconds = (err: unknown) => err instanceof ThrottledError && err.retryAfterSeconds === 10;
+        await assert.rejects(t.check('a9', name), tenSeconds);
+      }
+      await t.check('a9', 'bystander');
+    });
+
+    it('counts consecutive failures per identity, reset by a success', async () => {
+      const c = clock();
+      const t = await make(c.now);
+      await t.failed('a', 'u', 'id-1');
+      c.advance(5);
+      await t.failed('b', 'u', 'id-1');
+      assert.deepEqual(await t.failuresOf('id-1'), { consecutive: 2, lastAt: new Date(c.now()) });
+      await t.succeeded('id-1');
+      assert.equal(await t.failuresOf('id-1'), undefined);
+    });
   });
+}
 
-  it('refuses a username guessed at from many addresses, whether or not it exists', () => {
-    const c = clock();
-    const t = new LoginThrottle(options, c.now);
-    t.failed('a1', 'victim', 'id-1');
-    t.failed('a2', 'victim', 'id-1');
-    t.failed('a3', 'nobody');
-    t.failed('a4', 'nobody');
-    for (const name of ['victim', 'nobody']) {
-      assert.throws(() => t.check('a9', name), (err: unknown) => err instanceof ThrottledError && err.retryAfterSeconds === 10);
-    }
-    t.check('a9', 'bystander');
-  });
+throttleRules('LoginThrottle', async (now) => new LoginThrottle(options, now));
 
-  it('counts consecutive failures per identity, reset by a success, bounded in identities', () => {
-    const c = clock();
-    const t = new LoginThrottle(options, c.now);
-    t.failed('a', 'u', 'id-1');
-    c.advance(5);
-    t.failed('b', 'u', 'id-1');
-    assert.deepEqual(t.failuresOf('id-1'), { consecutive: 2, lastAt: new Date(c.now()) });
-    t.succeeded('id-1');
-    assert.equal(t.failuresOf('id-1'), undefined);
-    for (let i = 0; i < 10; i++) t.failed('a', 'u', `id-${i}`);
+describe('LoginThrottle in memory', () => {
+  it('is bounded in the identities it counts', async () => {
+    const t = new LoginThrottle(options, clock().now);
+    for (let i = 0; i < 10; i++) await t.failed('a', 'u', `id-${i}`);
     assert.equal(t.trackedKeys.identities, 3);
-    assert.equal(t.failuresOf('id-9')?.consecutive, 1);
+    assert.equal((await t.failuresOf('id-9'))?.consecutive, 1);
   });
 });
+
+for (const kind of storesUnderTest()) {
+  describe(`SharedLoginThrottle (${kind})`, () => {
+    let db: TestDatabase | undefined;
+    let store: Store;
+    before(async () => {
+      db = kind === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined;
+      store = await Store.open(db ? { postgres: db.url } : { sqlite: ':memory:' });
+    });
+    after(async () => {
+      await store.close();
+      await db?.drop();
+    });
+    // Each test starts from an empty table: the rows of the test before are cleared first.
+    throttleRules('rules', async (now) => {
+      await store.loginAttempts.forgetIdle('', Number.MAX_SAFE_INTEGER);
+      return new SharedLoginThrottle(store.loginAttempts, options, now);
+    });
+
+    it('forgets buckets once they are full again, never identities\' counts', async () => {
+      const c = clock();
+      const t = new SharedLoginThrottle(store.loginAttempts, options, c.now);
+      await t.failed('a', 'u', 'id-1');
+      c.advance(19_000);
+      await t.forgetRefilled();
+      assert.equal((await store.loginAttempts.read(['address:a', 'username:u'])).size, 1, 'the address is full again');
+      c.advance(2_000);
+      await t.forgetRefilled();
+      assert.equal((await store.loginAttempts.read(['address:a', 'username:u'])).size, 0);
+      assert.equal((await t.failuresOf('id-1'))?.consecutive, 1);
+    });
+
+    it('keeps the buckets of other attempts in the database too, seen by another throttle on it', async () => {
+      const c = clock();
+      const mfa = { capacity: 2, refillPerSecond: 0.5, maxKeys: 10 };
+      const t = new SharedLoginThrottle(store.loginAttempts, options, c.now);
+      const here = t.bucketsFor('mfa', mfa, c.now);
+      const there = new SharedLoginThrottle(store.loginAttempts, options, c.now).bucketsFor('mfa', mfa, c.now);
+      await here.take('id-1');
+      await there.take('id-1');
+      assert.equal(await here.waitMs('id-1'), 2000, 'two taken, one here and one there: a token in 2 s');
+      assert.equal(await there.waitMs('id-2'), 0);
+      c.advance(4001);
+      await t.forgetRefilled();
+      assert.equal((await store.loginAttempts.read(['mfa:id-1'])).size, 0, 'full again (4 s), forgotten');
+    });
+  });
+}

@@ -13,7 +13,7 @@ interface Bucket {
   at: number;
 }
 
-export class TokenBuckets {
+export class TokenBuckets implements AttemptBuckets {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(
@@ -93,9 +93,34 @@ export const DEFAULT_LOGIN_THROTTLE: LoginThrottleOptions = {
 /**
  * Password guessing throttled per client address and per username, with token buckets: an attacker slows down
  * himself (his address) and the usernames he guesses at, nobody else. The username bucket exists whether or not
- * the user does, so a 429 says nothing about which usernames exist.
+ * the user does, so a 429 says nothing about which usernames exist. Kept in memory (LoginThrottle) by a controller
+ * alone on its database, in the database (SharedLoginThrottle) by controllers sharing one.
  */
-export class LoginThrottle {
+export interface LoginThrottling {
+  /** Refuses with 429 and `Retry-After` when the address or the username has no attempt left. */
+  check(addressKey: string, username: string): Promise<void>;
+  /** A failed attempt: takes a token from both buckets; counts against the identity when the username has one. */
+  failed(addressKey: string, username: string, identityId?: string): Promise<void>;
+  /** A successful login resets the identity's count of consecutive failures. */
+  succeeded(identityId: string): Promise<void>;
+  /** A deleted identity's count goes with it. */
+  forget(identityId: string): Promise<void>;
+  /** Consecutive failed password checks of an identity since its last success (none: undefined). */
+  failuresOf(identityId: string): Promise<FailureCount | undefined>;
+  /** Buckets of another `kind` of attempt (wrong MFA codes), kept where these are. */
+  bucketsFor(kind: string, options: BucketOptions, now: () => number): AttemptBuckets;
+}
+
+/** Token buckets as a throttle asks them, in memory (TokenBuckets) or in the database (SharedBuckets). */
+export interface AttemptBuckets {
+  /** Milliseconds until `key` has a token; 0 when it has one now. Does not take it. */
+  waitMs(key: string): number | Promise<number>;
+  /** Takes a token (the bucket may go empty). */
+  take(key: string): void | Promise<void>;
+}
+
+/** In memory, bounded in the keys it tracks: for a controller that is the only one on its database. */
+export class LoginThrottle implements LoginThrottling {
   private readonly byAddress: TokenBuckets;
   private readonly byUsername: TokenBuckets;
   private readonly failures = new Map<string, FailureCount>();
@@ -108,14 +133,12 @@ export class LoginThrottle {
     this.byUsername = new TokenBuckets(options.perUsername, now);
   }
 
-  /** Refuses with 429 and `Retry-After` when the address or the username has no attempt left. */
-  check(addressKey: string, username: string): void {
+  async check(addressKey: string, username: string): Promise<void> {
     const wait = Math.max(this.byAddress.waitMs(addressKey), this.byUsername.waitMs(usernameKey(username)));
     if (wait > 0) throw new ThrottledError(Math.ceil(wait / 1000));
   }
 
-  /** A failed attempt: takes a token from both buckets; counts against the identity when the username has one. */
-  failed(addressKey: string, username: string, identityId?: string): void {
+  async failed(addressKey: string, username: string, identityId?: string): Promise<void> {
     this.byAddress.take(addressKey);
     this.byUsername.take(usernameKey(username));
     if (identityId === undefined) return;
@@ -125,20 +148,21 @@ export class LoginThrottle {
     while (this.failures.size > this.options.maxTrackedIdentities) this.failures.delete(this.failures.keys().next().value as string);
   }
 
-  /** A successful login resets the identity's count of consecutive failures. */
-  succeeded(identityId: string): void {
+  async succeeded(identityId: string): Promise<void> {
     this.failures.delete(identityId);
   }
 
-  /** A deleted identity's count goes with it. */
-  forget(identityId: string): void {
+  async forget(identityId: string): Promise<void> {
     this.failures.delete(identityId);
   }
 
-  /** Consecutive failed password checks of an identity since its last success (none: undefined). */
-  failuresOf(identityId: string): FailureCount | undefined {
+  async failuresOf(identityId: string): Promise<FailureCount | undefined> {
     const count = this.failures.get(identityId);
     return count && { ...count };
+  }
+
+  bucketsFor(_kind: string, options: BucketOptions, now: () => number): AttemptBuckets {
+    return new TokenBuckets(options, now);
   }
 
   /** Keys tracked (for tests: the memory stays bounded). */
@@ -148,7 +172,7 @@ export class LoginThrottle {
 }
 
 /** Usernames are matched exactly by the store; the bucket key is the same string, bounded in length by validation. */
-function usernameKey(username: string): string {
+export function usernameKey(username: string): string {
   return username;
 }
 

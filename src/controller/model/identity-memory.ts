@@ -9,7 +9,8 @@ import { tracesOf } from './traces.js';
 export const IDENTITY_MEMORY_HOOKS: WriteHooks = {
   async afterDelete(rt, row) {
     rt.client.forgetIdentity(row.id);
+    await rt.serviceUpdates.forget(row.id);
     tracesOf(rt).delete(row.id);
-    rt.loginThrottle.forget(row.id);
+    await rt.loginThrottle.forget(row.id);
   },
 };

@@ -10,7 +10,8 @@ import { updatesAny } from './write-changes.js';
  * one of its own service configs, its attributes, a posture check its policies require, or the verdict of one of those
  * checks after a posture response. Nothing else moves it: the check stays a map lookup.
  *
- * The stamps are kept in memory (src/controller/client-state.ts), written by the hooks below inside the writes'
+ * The stamps are kept in memory (src/controller/client-state.ts), or in the database by controllers sharing one
+ * (cluster/service-update-stamps.ts), written by the hooks below inside the writes'
  * transactions: each write looks up only the identities it concerns, through the access index; a policy over `#all`
  * identities moves one stamp every identity shares. A write that fails after its hook ran leaves a stamp moved:
  * clients then list services once for nothing, which is harmless. After a restart every stamp is the start time.
@@ -26,8 +27,8 @@ const changed = (write: Write, fields: readonly string[]) => !write.existing || 
 async function touchSelectedBy(rt: Runtime, policyIds: readonly string[], at: Date): Promise<void> {
   if (policyIds.length === 0) return;
   const index = rt.store.roleIndex('service-policy', 'identityRoles');
-  if (await index.anySelectsAll(policyIds)) return rt.client.touchEveryone(at);
-  rt.client.touch(await index.selectedIds(policyIds), at);
+  if (await index.anySelectsAll(policyIds)) return rt.serviceUpdates.touchEveryone(at);
+  await rt.serviceUpdates.touch(await index.selectedIds(policyIds), at);
 }
 
 /** Moves the stamps of the identities some service policy grants one of these services. */
@@ -69,12 +70,12 @@ export const SERVICE_UPDATE_HOOKS: Record<string, WriteHooks> = {
       const at = when(write);
       await touchReaching(rt, await servicesUsing(rt, write.id), at);
       const overrides = await rt.store.repo('identity-service-config').findAll({ configId: write.id }, { columns: ['identityId'] });
-      rt.client.touch(overrides.map((o) => o.identityId as string), at);
+      await rt.serviceUpdates.touch(overrides.map((o) => o.identityId as string), at);
     },
   },
   identity: {
     async afterWrite(rt, write) {
-      if (write.existing && changed(write, ['roleAttributes'])) rt.client.touch([write.id], when(write));
+      if (write.existing && changed(write, ['roleAttributes'])) await rt.serviceUpdates.touch([write.id], when(write));
     },
   },
   'posture-check': {

@@ -52,14 +52,20 @@ export interface Driver {
    * another may be writing. A cache of what the store holds is kept only while this holds the value it was read in.
    */
   readonly soleWriterEpoch: number | undefined;
+  /**
+   * Whether this process is the one that runs the database's background work (expiry sweeps): of the controllers
+   * sharing a PostgreSQL database only one does at a time, so a sweep is not run once per controller.
+   */
+  leadsBackgroundWork(): Promise<boolean>;
   close(): Promise<void>;
 }
 
 /**
  * Writes that must not interleave: `access-index` is taken by every write that can change what a policy selects
- * (docs/architecture.md, "The access index").
+ * (docs/architecture.md, "The access index"); `mfa-codes` by every check of an MFA code, so that of two controllers
+ * given the same code at once the second reads the time step the first used.
  */
-export type WriteLock = 'access-index';
+export type WriteLock = 'access-index' | 'mfa-codes';
 
 /** A store that cannot be opened or reached: a clear message for the operator, never a stack trace. */
 export class StoreUnavailableError extends Error {

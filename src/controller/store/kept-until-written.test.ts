@@ -39,3 +39,27 @@ describe('keptUntilWritten', () => {
     }
   });
 });
+
+describe('keptUntilWritten beside other writers', () => {
+  /** A store's write notices and writer epoch, as a test sets them. */
+  function fakeStore(epoch: number | undefined) {
+    return { onWrite: () => {}, readsWaitForWrites: true, soleWriterEpoch: epoch };
+  }
+
+  it('reads on every call while other processes may write to the database', async () => {
+    let reads = 0;
+    const count = keptUntilWritten(fakeStore(undefined), ['config'], async () => ++reads);
+    assert.equal(await count(), 1);
+    assert.equal(await count(), 2, 'not kept: another controller may have written since');
+  });
+
+  it('reads again when this process became the one writer anew (another may have written meanwhile)', async () => {
+    let reads = 0;
+    const store = fakeStore(1);
+    const count = keptUntilWritten(store, ['config'], async () => ++reads);
+    assert.equal(await count(), 1);
+    assert.equal(await count(), 1, 'kept while the epoch holds');
+    store.soleWriterEpoch = 2;
+    assert.equal(await count(), 2);
+  });
+});

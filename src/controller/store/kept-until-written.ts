@@ -10,17 +10,28 @@ const RACE_BOUND_MS = 1_000;
  * A value read from the store once and kept until a repository writes one of `resources` (or the store says it was
  * changed outside them): for facts most requests ask and almost no write changes, such as "does any auth policy
  * require a second token", so that asking costs no statement.
+ *
+ * Kept only while this process is the database's one writer, within one stretch of it (Store.soleWriterEpoch), as
+ * the API session cache is: the writes it hears are this process's own. Controllers sharing a database read the
+ * value on every call, so that what one of them wrote the next request to any other sees.
  */
-export function keptUntilWritten<T>(store: Pick<Store, 'onWrite' | 'readsWaitForWrites'>, resources: readonly string[], read: () => Promise<T>): () => Promise<T> {
-  let known: { value: Promise<T>; at: number } | undefined;
+export function keptUntilWritten<T>(
+  store: Pick<Store, 'onWrite' | 'readsWaitForWrites' | 'soleWriterEpoch'>,
+  resources: readonly string[],
+  read: () => Promise<T>,
+): () => Promise<T> {
+  let known: { value: Promise<T>; at: number; epoch: number } | undefined;
   store.onWrite((event) => {
     if (event.resource === '*' || resources.includes(event.resource)) known = undefined;
   });
   return () => {
+    const epoch = store.soleWriterEpoch;
+    if (epoch === undefined) return read();
     const now = Date.now();
-    if (!known || (!store.readsWaitForWrites && now - known.at >= RACE_BOUND_MS)) {
+    const stale = !known || known.epoch !== epoch || (!store.readsWaitForWrites && now - known.at >= RACE_BOUND_MS);
+    if (!known || stale) {
       const value = read();
-      known = { value, at: now };
+      known = { value, at: now, epoch };
       value.catch(() => {
         if (known?.value === value) known = undefined;
       });

@@ -18,8 +18,10 @@ const NAMED_STATEMENTS = 1000;
 /** Advisory lock keys (arbitrary constants of this program): migrations, and the one controller per database. */
 export const MIGRATION_LOCK = 0x63746c01;
 export const CONTROLLER_LOCK = 0x63746c02;
+/** Held by the one controller of a shared database that runs the background work (leadsBackgroundWork). */
+const BACKGROUND_LOCK = 0x63746c04;
 /** Transaction-level advisory locks behind `hold`. */
-const WRITE_LOCKS: Record<WriteLock, number> = { 'access-index': 0x63746c03 };
+const WRITE_LOCKS: Record<WriteLock, number> = { 'access-index': 0x63746c03, 'mfa-codes': 0x63746c05 };
 
 /**
  * How many times a transaction is run when PostgreSQL aborts it for a deadlock (40P01) or a serialisation failure
@@ -70,6 +72,8 @@ export class PostgresDriver implements Driver {
   private readonly names = new Map<string, string>();
   /** Held for the life of the process: the one controller allowed on this database. */
   private ownerLock: Client | undefined;
+  /** The controller lock's connection on which this process also holds the background lock, if it does. */
+  private leadingOn: Client | undefined;
 
   private ownership: Ownership = 'unclaimed';
   private claimMode: ClaimMode = 'alone';
@@ -197,6 +201,20 @@ export class PostgresDriver implements Driver {
   get soleWriterEpoch(): number | undefined {
     // A shared claim means other controllers write too: nothing this process caches can know of their writes.
     return this.ownership === 'held' && this.claimMode === 'alone' ? this.claims : undefined;
+  }
+
+  /**
+   * Takes the background lock when no other controller holds it, on the controller lock's connection: a session
+   * lock, so it is let go when that connection is lost (or the process dies) and another controller takes it at its
+   * next try. A process that does not hold the database (the connection lost, being taken again) leads nothing.
+   */
+  async leadsBackgroundWork(): Promise<boolean> {
+    const client = this.ownerLock;
+    if (!client || this.ownership !== 'held') return false;
+    if (this.leadingOn === client) return true;
+    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [BACKGROUND_LOCK]);
+    if (rows[0].ok) this.leadingOn = client;
+    return rows[0].ok;
   }
 
   /** Refuses a write while this process does not hold the controller lock (another controller could be writing). */

@@ -54,6 +54,11 @@ export class SqliteDriver implements Driver {
   /** The data directory's lock keeps any other controller out of the file. */
   readonly soleWriterEpoch = 0;
 
+  /** One process per database file (the data directory's lock): it runs the background work. */
+  async leadsBackgroundWork(): Promise<boolean> {
+    return true;
+  }
+
   private constructor(
     private readonly db: Database,
     cacheSize: number,

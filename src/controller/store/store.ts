@@ -1,12 +1,14 @@
 import { CATALOGUE, resource, type ResourceDef } from '../../resources/index.js';
-import { type Driver, StoreUrlError } from './driver.js';
+import { type Driver, StoreUrlError, type WriteLock } from './driver.js';
 import { Integrity } from './integrity.js';
+import { LoginAttempts } from './login-attempts.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresDriver, MIGRATION_LOCK } from './postgres-driver.js';
 import { type Lookup, type Referrer, Repository, type WriteEvent } from './repository.js';
 import { RoleIndex } from './role-index.js';
 import { declaredSchema } from './schema-model.js';
+import { ServiceUpdateStampRows } from './service-update-stamps.js';
 import { SqliteDriver } from './sqlite-driver.js';
 
 /** What `Store.readTogether` answers: the decoded rows of each lookup, in order. */
@@ -69,8 +71,14 @@ export class Store {
   private readonly repos = new Map<string, Repository>();
   private readonly roleIndexes: Map<string, RoleIndex>;
   private readonly listeners: Array<(event: WriteEvent) => void> = [];
+  /** Failed logins counted in the database (controllers sharing one). */
+  readonly loginAttempts: LoginAttempts;
+  /** Service update stamps kept in the database (controllers sharing one). */
+  readonly serviceUpdateStamps: ServiceUpdateStampRows;
 
   private constructor(private readonly driver: Driver) {
+    this.loginAttempts = new LoginAttempts(driver);
+    this.serviceUpdateStamps = new ServiceUpdateStampRows(driver);
     const referrers = referrersOf(CATALOGUE);
     const uniqueIndexes: Record<string, string[]> = {};
     for (const index of Object.values(declaredSchema(CATALOGUE, resource).indexes)) {
@@ -126,6 +134,16 @@ export class Store {
    */
   get soleWriterEpoch(): number | undefined {
     return this.driver.soleWriterEpoch;
+  }
+
+  /** Inside a transaction: holds `lock` until it ends, once no other transaction holds it (Driver.hold). */
+  hold(lock: WriteLock): Promise<void> {
+    return this.driver.hold(lock);
+  }
+
+  /** Whether this process runs the database's background work now (Driver.leadsBackgroundWork). */
+  leadsBackgroundWork(): Promise<boolean> {
+    return this.driver.leadsBackgroundWork();
   }
 
   /** The access index of a policy's role set, e.g. `roleIndex('service-policy', 'identityRoles')`. */

@@ -69,19 +69,19 @@ export async function lockoutAfterFailure(rt: Runtime, identityId: string, now: 
   const identity = await rt.store.repo('identity').find(identityId);
   // Failures while locked out neither count nor lengthen the lockout: it ends when it said it would.
   if (!identity || isDisabled(identity, now)) {
-    rt.loginThrottle.succeeded(identityId);
+    await rt.loginThrottle.succeeded(identityId);
     return;
   }
   const policy = await policyOfIdentity(rt, identity);
   const max = policy?.primary.updb.maxAttempts ?? 0;
   if (max <= 0) return;
-  const failures = rt.loginThrottle.failuresOf(identity.id);
+  const failures = await rt.loginThrottle.failuresOf(identity.id);
   if (!failures || failures.consecutive < max) return;
   const minutes = policy!.primary.updb.lockoutDurationMinutes;
   const disabledUntil = minutes > 0 ? new Date(now.getTime() + minutes * 60_000).toISOString() : null;
   // Not an administrator's change: updatedAt stays; the identity's sessions stop at the next request (disabled).
   await rt.writes.update('identity', identity, { disabledAt: now.toISOString(), disabledUntil }, identity.updatedAt);
-  rt.loginThrottle.succeeded(identity.id);
+  await rt.loginThrottle.succeeded(identity.id);
   rt.log(`identity ${identity.id} locked out after ${failures.consecutive} ` +
     `failed passwords${disabledUntil ? ` until ${disabledUntil}` : ''}`);
 }

@@ -93,7 +93,7 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ subject: Log
   try {
     const { claims } = peekJwt(token);
     throttleKey = `ext-jwt:${String(claims.iss).slice(0, 200)}:${String(claims.sub).slice(0, 200)}`;
-    rt.loginThrottle.check(client, throttleKey);
+    await rt.loginThrottle.check(client, throttleKey);
     const signer = typeof claims.iss === 'string' ? await rt.store.repo('external-jwt-signer').findOne({ issuer: claims.iss }) : undefined;
     if (!signer) refuse(rt, `no signer has the issuer ${JSON.stringify(claims.iss ?? null)}`);
     if (signer.enabled !== true) refuse(rt, `the signer ${signer.name} is disabled`);
@@ -102,7 +102,7 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ subject: Log
     if (!identity) refuse(rt, `the signer ${signer.name}'s token names no enabled identity (${subject})`);
     const policy = await policyOfIdentity(rt, identity);
     if (!allowsSigner(policy, signer.id)) refuse(rt, `the auth policy of ${identity.name} does not allow ext-jwt with the signer ${signer.name}`);
-    rt.loginThrottle.succeeded(identity.id);
+    await rt.loginThrottle.succeeded(identity.id);
     return { subject: { identity, policy }, authenticatorId: signer.id, body };
   } catch (caught) {
     let err = caught;
@@ -111,7 +111,7 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ subject: Log
       err = new ApiError('INVALID_AUTH');
     }
     // Not counted against the identity: its consecutive failures are the passwords maxAttempts locks out after.
-    if (err instanceof ApiError && err.code === 'INVALID_AUTH') rt.loginThrottle.failed(client, throttleKey);
+    if (err instanceof ApiError && err.code === 'INVALID_AUTH') await rt.loginThrottle.failed(client, throttleKey);
     throw err;
   }
 }

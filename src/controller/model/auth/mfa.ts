@@ -4,7 +4,7 @@ import type { Row } from '../../store/repository.js';
 import { recordMfaPassed } from '../posture/access.js';
 import { keptUntilWritten } from '../../store/kept-until-written.js';
 import type { LoginSubject } from './auth-policy-rules.js';
-import { ThrottledError, TokenBuckets, type BucketOptions } from '../../auth/throttle.js';
+import { type AttemptBuckets, type BucketOptions, ThrottledError } from '../../auth/throttle.js';
 import { looksLikeTotp, matchRecoveryCode, totpStep } from '../../auth/totp.js';
 
 /**
@@ -14,9 +14,9 @@ import { looksLikeTotp, matchRecoveryCode, totpStep } from '../../auth/totp.js';
  */
 const MFA_THROTTLE: BucketOptions = { capacity: 5, refillPerSecond: 1 / 30, maxKeys: 10_000 };
 
-/** What a controller keeps in memory for MFA: the throttle, and one queue per identity for code checks. */
+/** What a controller keeps for MFA: the wrong codes' throttle, and one queue per identity for code checks. */
 interface MfaState {
-  throttle: TokenBuckets;
+  throttle: AttemptBuckets;
   queues: Map<string, Promise<unknown>>;
 }
 
@@ -25,7 +25,9 @@ const states = new WeakMap<Runtime, MfaState>();
 function stateOf(rt: Runtime): MfaState {
   let state = states.get(rt);
   if (!state) {
-    state = { throttle: new TokenBuckets(MFA_THROTTLE, () => rt.clock().getTime()), queues: new Map() };
+    // Where the login throttle keeps its buckets: in the database when controllers share one.
+    const throttle = rt.loginThrottle.bucketsFor('mfa', MFA_THROTTLE, () => rt.clock().getTime());
+    state = { throttle, queues: new Map() };
     states.set(rt, state);
   }
   return state;
@@ -70,28 +72,35 @@ export async function consumeCode(rt: Runtime, record: Row, code: string, opts: 
   const { throttle } = stateOf(rt);
   return serialised(rt, identityId, async () => {
     // Checked in the queue: guesses sent all at once are counted one after the other, never all let through.
-    const wait = throttle.waitMs(identityId);
+    const wait = await throttle.waitMs(identityId);
     if (wait > 0) throw new ThrottledError(Math.ceil(wait / 1000), 'wrong MFA codes');
-    // Read again inside the queue: an earlier check may have used a step or a recovery code since.
-    const current = await mfaRepo(rt).find(record.id);
-    if (!current) throw new ApiError('MFA_NOT_ENROLLED');
-    const now = rt.clock();
-    if (opts.recovery && !looksLikeTotp(code)) {
-      const codes = recoveryCodesOf(current);
-      const index = matchRecoveryCode(code, codes);
-      if (index >= 0) {
+    // The queue orders this controller's checks; where other controllers write to the database too, a lock held in
+    // a transaction orders theirs with these. Read again under both: an earlier check may have used a code since.
+    const check = async () => {
+      const current = await mfaRepo(rt).find(record.id);
+      if (!current) throw new ApiError('MFA_NOT_ENROLLED');
+      const now = rt.clock();
+      if (opts.recovery && !looksLikeTotp(code)) {
+        const codes = recoveryCodesOf(current);
+        const index = matchRecoveryCode(code, codes);
+        if (index < 0) return undefined;
         const left = codes.filter((_, i) => i !== index);
         await rt.writes.update('mfa', current, { recoveryCodes: left.join(',') }, now.toISOString());
-        return 'recovery';
+        return 'recovery' as const;
       }
-    } else {
       const step = totpStep(current.secret as string, code, now, Number(current.lastTimeStep ?? 0));
-      if (step !== undefined) {
-        await rt.writes.update('mfa', current, { lastTimeStep: step }, current.updatedAt);
-        return 'totp';
-      }
-    }
-    throttle.take(identityId);
+      if (step === undefined) return undefined;
+      await rt.writes.update('mfa', current, { lastTimeStep: step }, current.updatedAt);
+      return 'totp' as const;
+    };
+    const alone = rt.store.soleWriterEpoch !== undefined;
+    const ordered = async () => {
+      await rt.store.hold('mfa-codes');
+      return check();
+    };
+    const used = alone ? await check() : await rt.store.tx(ordered);
+    if (used) return used;
+    await throttle.take(identityId);
     throw invalidCode(opts.recovery ? 'the MFA code is not valid, already used, or not a recovery code' : 'the MFA code is not valid or was already used');
   });
 }

@@ -43,7 +43,7 @@ export async function endFailingPostureSessions(rt: Runtime, where: Where, now: 
     ended.add(row.identityId as string);
     count++;
   }
-  if (ended.size) rt.client.touch(ended, now);
+  if (ended.size) await rt.serviceUpdates.touch(ended, now);
   return count;
 }
 

@@ -56,17 +56,17 @@ async function authenticate(rt: Runtime, ctx: Ctx) {
   const body = rt.validators.custom(PASSWORD_BODY, await ctx.json());
   const { store } = rt;
   const client = addressKey(ctx.remoteAddress);
-  rt.loginThrottle.check(client, body.username as string);
+  await rt.loginThrottle.check(client, body.username as string);
   const credential = await store.repo('authenticator').findOne({ method: 'updb', username: body.username as string });
   const ok = await rt.passwordChecks.run(() => rt.passwords.verify(body.password as string, credential?.password as string | undefined));
   const identity = ok && credential ? await store.repo('identity').get(credential.identityId as string) : undefined;
   const policy = identity ? await policyOfIdentity(rt, identity) : undefined;
   if (!identity || !credential || isDisabled(identity, ctx.now) || policy?.primary.updb.allowed !== true) {
-    rt.loginThrottle.failed(client, body.username as string, credential?.identityId as string | undefined);
+    await rt.loginThrottle.failed(client, body.username as string, credential?.identityId as string | undefined);
     if (!ok && credential) await lockoutAfterFailure(rt, credential.identityId as string, ctx.now);
     throw INVALID_AUTH();
   }
-  rt.loginThrottle.succeeded(identity.id);
+  await rt.loginThrottle.succeeded(identity.id);
   return startSession(rt, ctx, { identity, policy }, credential.id, body);
 }
 

@@ -140,7 +140,7 @@ async function respond(rt: Runtime, ctx: Ctx, responses: Response[], status: 200
   }
   const after = await checkStates(rt, identityId, apiSessionId, ctx.now);
   if ([...after].some(([id, passing]) => before.get(id) !== passing)) {
-    rt.client.touch([identityId], ctx.now);
+    await rt.serviceUpdates.touch([identityId], ctx.now);
     // As OpenZiti: sessions whose posture fails now end (a passing one is never created by a response).
     await rt.store.tx(() => endFailingPostureSessions(rt, { identityId }, ctx.now));
   }

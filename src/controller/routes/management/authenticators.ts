@@ -187,9 +187,9 @@ async function updateOwn(rt: Runtime, ctx: Ctx, schema: Record<string, unknown>)
   const stored = (existing.password as string | null) ?? null;
   // A session is no licence to guess the password it was opened with: the same throttle as logins.
   const client = addressKey(ctx.remoteAddress);
-  rt.loginThrottle.check(client, String(existing.username));
+  await rt.loginThrottle.check(client, String(existing.username));
   if (!(await rt.passwordChecks.run(() => rt.passwords.verify(body.currentPassword as string, stored)))) {
-    rt.loginThrottle.failed(client, String(existing.username), existing.identityId as string);
+    await rt.loginThrottle.failed(client, String(existing.username), existing.identityId as string);
     throw invalidField('currentPassword', 'does not match the current password', '<redacted>');
   }
   await applyUpdate(rt, existing, body, ctx.now, ctx.principal!.apiSessionId);

@@ -230,7 +230,7 @@ async function assignServiceConfigs(rt: Runtime, ctx: Ctx) {
       await rt.writes.insert(overrides, { identityId: owner.id, serviceId, configId, configTypeId }, { now });
     }
   });
-  rt.client.touch([owner.id], ctx.now);
+  await rt.serviceUpdates.touch([owner.id], ctx.now);
   return { data: {} };
 }
 
@@ -248,7 +248,7 @@ async function removeServiceConfigs(rt: Runtime, ctx: Ctx) {
       await rt.writes.deleteWhere('identity-service-config', { identityId: owner.id, serviceId, configTypeId: configs.get(configId)!.configTypeId as string });
     }
   });
-  if (pairs.length > 0) rt.client.touch([owner.id], ctx.now);
+  if (pairs.length > 0) await rt.serviceUpdates.touch([owner.id], ctx.now);
   return { data: {} };
 }
 
