@@ -254,3 +254,57 @@ describe('against a controller', () => {
     assert.equal(kept(), trust);
   });
 });
+
+describe('a profile of several controllers', () => {
+  const creds = { username: 'admin', password: 'admin-pw' };
+  const stubs: StubController[] = [];
+  after(async () => {
+    await Promise.all(stubs.map((s) => s.close()));
+  });
+  /** Two controllers of one network: one database keeps the sessions of both. */
+  async function network(o: { secondPresentsOtherChain?: boolean } = {}): Promise<[StubController, StubController]> {
+    const a = await startStubController();
+    const b = await startStubController({ sessions: a.sessions, presentOtherChain: o.secondPresentsOtherChain });
+    stubs.push(a, b);
+    return [a, b];
+  }
+
+  it('logs in to both with one trust, keeps the list, and fails over to the second, which is remembered', async () => {
+    const [a, b] = await network();
+    const dir = tempDir();
+    const login = await manager(dir).sm.login({ url: `${a.url},${b.url}`, ...creds, profileName: 'default', trust: { yes: true } });
+    assert.equal(login.profile.controller, a.url);
+    assert.deepEqual(login.profile.controllers, [a.url, b.url]);
+    assert.equal(b.requests.filter((r) => r.url.includes('cacerts')).length, 0, 'the second is trusted without asking');
+
+    await a.close();
+    const api = await manager(dir).sm.client();
+    assert.equal((await api.get<{ name: string }>('/current-identity')).name, 'Default Admin');
+    assert.equal(b.requests.at(-1)?.url, '/edge/management/v1/current-identity');
+    const saved = (await openProfileStore({ env: {}, dir })).get('default');
+    assert.equal(saved?.controller, b.url, 'the next command starts with the controller that answered');
+    assert.deepEqual(saved?.controllers, [a.url, b.url], 'the list keeps the order given at login');
+    assert.deepEqual((await manager(dir).sm.current()).controllers, [b.url, a.url]);
+  });
+
+  it('refuses a controller that does not chain to the CA trusted for the first, naming it, and saves nothing', async () => {
+    const [a, b] = await network({ secondPresentsOtherChain: true });
+    const dir = tempDir();
+    await assert.rejects(
+      manager(dir).sm.login({ url: `${a.url},${b.url}`, ...creds, profileName: 'default', trust: { yes: true } }),
+      (err: unknown) => err instanceof Error && err.message === `${b.url} does not serve the CA trusted for ${a.url}; nothing was saved`,
+    );
+    assert.deepEqual((await openProfileStore({ env: {}, dir })).list(), []);
+  });
+
+  it('CTL_CONTROLLER may list several; an answer through it is not written to the profile', async () => {
+    const [a, b] = await network();
+    const dir = tempDir();
+    await manager(dir).sm.login({ url: `${a.url},${b.url}`, ...creds, profileName: 'default', trust: { yes: true } });
+    await a.close();
+    const env = { CTL_CONTROLLER: `${a.url},${b.url}` };
+    assert.deepEqual((await manager(dir, { env }).sm.current()).controllers, [a.url, b.url]);
+    await (await manager(dir, { env }).sm.client()).get('/current-identity');
+    assert.equal((await openProfileStore({ env: {}, dir })).get('default')?.controller, a.url);
+  });
+});
