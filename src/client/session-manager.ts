@@ -457,14 +457,16 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       trust = await verifyChosen(url, req.caPem, 'the CA bundle of the identity file', net);
     } else {
       const trusting = (p: Profile) => profileControllers(p).includes(url);
-      const knownCaPem = existing && trusting(existing) ? existing.caPem : s.list().find((p) => trusting(p) && p.caPem)?.caPem;
+      const knownCaPem =
+        existing && trusting(existing) ? existing.caPem : s.list().find((p) => trusting(p) && p.caPem)?.caPem;
       const confirm = async (m: string) => (await prompter()).confirm(m, { default: false });
       const selection = profileSelection(name, s.current());
       trust = await establishTrust({ url, knownCaPem, ...req.trust, io, confirm, selection, ...net });
     }
     if (urls.length > 1) await extendTrust(urls, trust, io, net);
     const login = await how();
-    const { token, session, url: answered } = await authenticate(urls, trust.caPem, login, { totp: req.totp, interactive: true });
+    const mfa = { totp: req.totp, interactive: true };
+    const { token, session, url: answered } = await authenticate(urls, trust.caPem, login, mfa);
     const identityName = session.identity?.name;
     const controllers = urls.length > 1 ? { controllers: urls } : {};
     const profile: Profile = { name, controller: answered, ...controllers, ...saved(identityName), ...trust };

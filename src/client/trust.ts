@@ -241,14 +241,20 @@ export async function establishTrust(opts: TrustOptions): Promise<TrustDecision>
  * Trust decided for the first of a network's controllers covers the others, which share its PKI: each must chain to
  * the same CA. One that does not is refused by name; one that does not answer now is verified on each connection.
  */
-export async function extendTrust(urls: readonly string[], decision: TrustDecision, io: IO, net: NetOptions): Promise<void> {
+export async function extendTrust(
+  urls: readonly string[],
+  decision: TrustDecision,
+  io: IO,
+  net: NetOptions,
+): Promise<void> {
   const [first, ...others] = urls;
   for (const url of others) {
     try {
       await verifyChain(url, decision.caPem, net);
     } catch (err) {
       if (!(err instanceof UntrustedCertificateError)) {
-        io.warn(`could not check the CA of ${url} now (${(err as Error).message}); its certificate is checked when used`);
+        const why = (err as Error).message;
+        io.warn(`could not check the CA of ${url} now (${why}); its certificate is checked when it is used`);
         continue;
       }
       const served = await fetchCaBundle(url, net).catch(() => undefined);

@@ -34,7 +34,8 @@ describe('normalizeControllerUrls', () => {
   });
 
   it('refuses the whole list for one bad entry, or an empty one', () => {
-    assert.throws(() => normalizeControllerUrls('a.example:1280,http://b.example'), /'http:\/\/b.example' is not an https URL/);
+    const plain = /'http:\/\/b.example' is not an https URL/;
+    assert.throws(() => normalizeControllerUrls('a.example:1280,http://b.example'), plain);
     assert.throws(() => normalizeControllerUrls('a.example:1280,,b.example'), /the controller URL is empty/);
   });
 });

@@ -36,7 +36,7 @@ export function buildLogin(deps: Deps, run = runLogin) {
     examples: [
       'ctl login ctrl.example.com:1280 -u admin',
       'ctl login https://ctrl.example.com:1280 -u admin --profile prod',
-      'ctl login https://a.example.com:1280,https://b.example.com:1280 -u admin',
+      'ctl login https://ctrl.example.com:1280,https://ctrl2.example.com:1280 -u admin',
       'echo "$PASSWORD" | ctl login ctrl:1280 -u ci --password-stdin --ca-fingerprint 3A:7F:...:C2',
       'ctl login ctrl:1280 -u admin --ca ./controller-ca.pem --totp 123456',
       'oathtool --totp -b "$(cat totp.secret)" | CTL_PASSWORD=... ctl login ctrl:1280 -u ci --totp-stdin',
@@ -219,7 +219,8 @@ export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   }
   // The profile's user is a sensible default only for the controller it was saved for.
   const sameController =
-    existing !== undefined && (opts.url === undefined || normalizeControllerUrls(opts.url).includes(existing.controller));
+    existing !== undefined &&
+    (opts.url === undefined || normalizeControllerUrls(opts.url).includes(existing.controller));
   let username = opts.username ?? env.CTL_USERNAME ?? (sameController ? existing.username : undefined);
   if (username === undefined) {
     if (!io.canPrompt()) throw new UsageError('no user name: pass -u USER (or set CTL_USERNAME)');
