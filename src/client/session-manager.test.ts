@@ -286,6 +286,12 @@ describe('a profile of several controllers', () => {
     assert.equal(saved?.controller, b.url, 'the next command starts with the controller that answered');
     assert.deepEqual(saved?.controllers, [a.url, b.url], 'the list keeps the order given at login');
     assert.deepEqual((await manager(dir).sm.current()).controllers, [b.url, a.url]);
+
+    b.sessions.clear();
+    await assert.rejects((await manager(dir).sm.client()).get('/current-identity'), {
+      message: `your session for profile 'default' has expired or was revoked; log in again with ` +
+        `\`ctl login ${b.url},${a.url} -u admin\``,
+    });
   });
 
   it('refuses a controller not chaining to the CA trusted for the first, naming it, and saves nothing', async () => {

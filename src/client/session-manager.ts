@@ -213,9 +213,13 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return opts.prompter();
   }
 
-  function loginCommand(ctx: Pick<SessionContext, 'controller' | 'username' | 'selection'>, profile?: Profile): string {
+  function loginCommand(
+    ctx: Pick<SessionContext, 'controllers' | 'username' | 'selection'>,
+    profile?: Profile,
+  ): string {
     const q = shellQuote;
-    const url = ctx.controller ? q(ctx.controller) : '<url>';
+    // Every controller: a login naming fewer would leave them out of the profile.
+    const url = ctx.controllers ? q(ctx.controllers.join(',')) : '<url>';
     const parts = profile?.identityFile
       ? ['ctl login', '--identity', q(profile.identityFile)]
       : profile?.certFile
