@@ -294,6 +294,19 @@ describe('a profile of several controllers', () => {
     });
   });
 
+  it('logs in while the first controller is down: trust and the session come from the next', async () => {
+    const [down, up] = await network();
+    await down.close();
+    const dir = tempDir();
+    const { sm, io } = manager(dir);
+    const both = { url: `${down.url},${up.url}`, ...creds, profileName: 'default', trust: { yes: true } };
+    const login = await sm.login(both);
+    assert.deepEqual([login.profile.controller, login.profile.controllers], [up.url, [down.url, up.url]]);
+    assert.equal(login.profile.caPem, tlsFixture().caBundlePem);
+    const next = new RegExp(`cannot connect to .*: connection refused .*; deciding trust with ${up.url}\n`);
+    assert.match(io.stderrText(), next);
+  });
+
   it('refuses a controller not chaining to the CA trusted for the first, naming it, and saves nothing', async () => {
     const [a, b] = await network({ secondPresentsOtherChain: true });
     const dir = tempDir();

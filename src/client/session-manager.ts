@@ -8,13 +8,14 @@ import type { IO } from '../console/io.js';
 import { profileSelection, shellQuote, suggestCommand } from '../console/command-hint.js';
 import type { Selection } from '../console/command-hint.js';
 import { ApiError } from '../protocol/errors.js';
-import { createApiClient } from './http.js';
+import { createApiClient, UntrustedCertificateError } from './http.js';
 import { tlsSessionStore } from './tls-sessions.js';
 import type { NetOptions } from './http.js';
 import { openProfileStore, profileControllers, unknownProfile, validateProfileName } from './profiles.js';
 import type { Profile, ProfileStore } from './profiles.js';
 import { sendMfaCode } from './mfa-code.js';
 import { establishTrust, extendTrust } from './trust.js';
+import type { TrustDecision } from './trust.js';
 import type { ApiClient } from './types.js';
 import { TransportError } from './types.js';
 import { normalizeControllerUrls } from './url.js';
@@ -453,21 +454,19 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     const typed = req.url ?? env.CTL_CONTROLLER;
     const urls = typed ? normalizeControllerUrls(typed) : existing ? profileControllers(existing) : undefined;
     if (!urls) throw new UsageError('missing controller URL', [`example: ${example}`]);
-    // Trust is decided with the first controller, and covers the others (extendTrust).
-    const url = urls[0];
-    let trust: { caPem?: string; caFingerprint?: string };
-    if (req.caPem) {
-      const { verifyChosen } = await import('./trust.js');
-      trust = await verifyChosen(url, req.caPem, 'the CA bundle of the identity file', net);
-    } else {
+    const decide = async (url: string): Promise<TrustDecision> => {
+      if (req.caPem) {
+        const { verifyChosen } = await import('./trust.js');
+        return verifyChosen(url, req.caPem, 'the CA bundle of the identity file', net);
+      }
       const trusting = (p: Profile) => profileControllers(p).includes(url);
       const knownCaPem =
         existing && trusting(existing) ? existing.caPem : s.list().find((p) => trusting(p) && p.caPem)?.caPem;
       const confirm = async (m: string) => (await prompter()).confirm(m, { default: false });
       const selection = profileSelection(name, s.current());
-      trust = await establishTrust({ url, knownCaPem, ...req.trust, io, confirm, selection, ...net });
-    }
-    if (urls.length > 1) await extendTrust(urls, trust, io, net);
+      return establishTrust({ url, knownCaPem, ...req.trust, io, confirm, selection, ...net });
+    };
+    const trust = await trustNetwork(urls, decide);
     const login = await how();
     const mfa = { totp: req.totp, interactive: true };
     const { token, session, url: answered } = await authenticate(urls, trust.caPem, login, mfa);
@@ -486,6 +485,25 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       isCurrent: s.current() === name,
       ...(mustEnroll(session) ? { mfaEnrollmentRequired: true } : {}),
     };
+  }
+
+  /**
+   * Trust decided with the first controller that answers, and extended to the others (extendTrust): a network whose
+   * first controller is down can still be logged in to.
+   */
+  async function trustNetwork(urls: string[], decide: (url: string) => Promise<TrustDecision>): Promise<TrustDecision> {
+    const [first, ...others] = urls;
+    let trust: TrustDecision;
+    try {
+      trust = await decide(first);
+    } catch (err) {
+      const unanswered = err instanceof TransportError && !(err instanceof UntrustedCertificateError);
+      if (!unanswered || others.length === 0) throw err;
+      io.warn(`${err.message}; deciding trust with ${others[0]}`);
+      return trustNetwork(others, decide);
+    }
+    if (others.length > 0) await extendTrust(urls, trust, io, net);
+    return trust;
   }
 
   const named = (identityName: string | undefined) => (identityName ? { username: identityName } : {});
