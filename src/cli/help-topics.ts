@@ -26,7 +26,7 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
       '',
       '  CTL_PROFILE      profile to use, as --profile',
       '  CTL_OUTPUT       output format, as -o/--output: table, wide, json or yaml',
-      '  CTL_CONTROLLER   controller URL, overriding the profile\'s',
+      '  CTL_CONTROLLER   controller URL (several of one network: comma-separated), overriding the profile\'s',
       '  CTL_TOKEN        session token to use instead of the stored one',
       '  CTL_USERNAME     username for login and for sessions made from CTL_PASSWORD',
       '  CTL_PASSWORD     password, for scripts that cannot prompt (prefer --password-stdin)',

@@ -8,6 +8,7 @@ import type { ErrorCause } from '../protocol/errors.js';
 import { suggestCommand } from '../console/command-hint.js';
 import type { Selection } from '../console/command-hint.js';
 import type { ConnectionPools } from './pools.js';
+import { mayRetryAfterFailure, mayRetryAnswer, NoControllerAnsweredError } from './failover.js';
 import { createTransport } from './transport.js';
 import type { Transport } from './transport.js';
 import type { TlsSessionStore } from './tls-sessions.js';
@@ -33,13 +34,20 @@ export interface NetOptions {
 export interface ApiClientOptions extends NetOptions {
   /** Controller origin, optionally with a path prefix (a reverse proxy): `https://ctrl.example:1280`. */
   baseUrl: string;
+  /**
+   * The network's other controllers (sharing its database and PKI), tried in turn when a request to the one before
+   * fails and may safely be made again (failover.ts).
+   */
+  fallbackUrls?: readonly string[];
+  /** Told when a controller other than the one in use answered: the next requests start there. */
+  onFailover?: (baseUrl: string) => void | Promise<void>;
   /** PEM bundle to trust instead of the system store; the server chain is verified against it. */
   caPem?: string;
   token?: string;
   /** A client certificate (PEM chain) and its key, presented on every connection (certificate authentication). */
   clientCert?: { cert: string; key: string };
-  /** Where the TLS session of the last run with this controller is kept, to resume instead of a full handshake. */
-  tlsSessions?: TlsSessionStore;
+  /** Where the TLS session of the last run with a controller is kept, to resume instead of a full handshake. */
+  tlsSessions?: (baseUrl: string) => TlsSessionStore;
   /** Called when the controller issues a session token (authenticate); the client also adopts it. */
   onSessionToken?: (token: string) => void;
   /** The options that select the profile this client works for: the commands its errors suggest carry them. */
@@ -211,27 +219,100 @@ function parseBody(text: string, contentType: string | undefined, where: string)
   }
 }
 
+/** What a request sends, the same to whichever controller serves it. */
+interface SendParts {
+  headers: Record<string, string>;
+  body?: string;
+}
+
 function unwrap<T>(body: unknown): T {
   return (isRecord(body) && 'data' in body ? body.data : body) as T;
 }
 
+/** What one controller made of a request: its answer, or why it gave none. */
+type Attempt = { answer: Exchanged } | { failure: TransportError; retryable: boolean };
+
+interface Exchanged {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const trimmed = (url: string) => url.replace(/\/+$/, '');
+  // The controller in use first, then the others in the order given.
+  let baseUrls = [...new Set([options.baseUrl, ...(options.fallbackUrls ?? [])].map(trimmed))];
   let token = options.token;
-  let transport: Transport | undefined;
+  const transports = new Map<string, Transport>();
 
-  function getTransport(): Transport {
+  function getTransport(baseUrl: string): Transport {
+    let transport = transports.get(baseUrl);
     if (transport) return transport;
     // With `ca`, Node verifies the chain against that bundle only (not the system store): the profile's pin.
-    transport = createTransport({ ca: options.caPem, ...options.clientCert, sessions: options.tlsSessions });
+    const sessions = options.tlsSessions?.(baseUrl);
+    transport = createTransport({ ca: options.caPem, ...options.clientCert, sessions });
+    transports.set(baseUrl, transport);
     options.pools?.opened(transport);
     return transport;
   }
 
-  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  /** One controller's go at the request; a failure says whether the next controller may be asked instead. */
+  async function attempt(
+    baseUrl: string,
+    verb: string,
+    path: string,
+    opts: RequestOptions,
+    send: SendParts,
+  ): Promise<Attempt> {
     const url = resolveUrl(baseUrl, path, opts.api, opts.query);
-    const where = url.origin + url.pathname;
+    const started = performance.now();
+    const trace = (outcome: string) =>
+      options.trace?.(`${verb} ${url.href} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
+    const exchange = async () => {
+      const signal = AbortSignal.timeout(timeoutMs);
+      const res = await getTransport(baseUrl).send(url, { method: verb, ...send, signal });
+      return { status: res.status, headers: flattenHeaders(res.headers), text: res.text };
+    };
+    try {
+      const answer = await (options.waiting ? options.waiting(url.host, exchange) : exchange());
+      trace(String(answer.status));
+      return { answer };
+    } catch (err) {
+      const failure = toTransportError(err, url, timeoutMs, options.selection);
+      trace(`failed: ${failure.message}`);
+      return { failure, retryable: mayRetryAfterFailure(verb, err) };
+    }
+  }
+
+  /** The first answer of the controllers in turn, moving on only while failover.ts allows it for this request. */
+  async function firstAnswer(verb: string, path: string, opts: RequestOptions, send: SendParts): Promise<Exchanged> {
+    const failures: { url: string; reason: string }[] = [];
+    let last: TransportError | undefined;
+    for (const [i, baseUrl] of baseUrls.entries()) {
+      const tried = await attempt(baseUrl, verb, path, opts, send);
+      const more = i < baseUrls.length - 1;
+      if ('answer' in tried) {
+        const { status, text } = tried.answer;
+        if (more && mayRetryAnswer(verb, status, text)) {
+          failures.push({ url: baseUrl, reason: `answered ${status} STORE_UNAVAILABLE` });
+          continue;
+        }
+        if (i > 0) {
+          baseUrls = [baseUrl, ...baseUrls.filter((u) => u !== baseUrl)];
+          await options.onFailover?.(baseUrl);
+        }
+        return tried.answer;
+      }
+      last = tried.failure;
+      failures.push({ url: baseUrl, reason: tried.failure.message });
+      if (!tried.retryable) break;
+    }
+    if (failures.length === 1 && last) throw last;
+    throw new NoControllerAnsweredError(failures, last?.hint);
+  }
+
+  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
     if (!opts.anonymous && token) headers[SESSION_HEADER] = token;
     let body = opts.rawBody;
@@ -240,26 +321,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       headers['content-type'] ??= 'application/json';
     }
     const verb = method.toUpperCase();
-    let status: number;
-    let resHeaders: Record<string, string>;
-    let text: string;
-    const started = performance.now();
-    const trace = (outcome: string) => options.trace?.(`${verb} ${url.href} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
-    const exchange = async () => {
-      const signal = AbortSignal.timeout(timeoutMs);
-      const res = await getTransport().send(url, { method: verb, headers, body, signal });
-      return { status: res.status, headers: flattenHeaders(res.headers), text: res.text };
-    };
-    try {
-      const answer = await (options.waiting ? options.waiting(url.host, exchange) : exchange());
-      ({ status, headers: resHeaders, text } = answer);
-    } catch (err) {
-      const failure = toTransportError(err, url, timeoutMs, options.selection);
-      trace(`failed: ${failure.message}`);
-      throw failure;
-    }
-    trace(String(status));
-    const parsed = parseBody(text, resHeaders['content-type'], where);
+    const { status, headers: resHeaders, text } = await firstAnswer(verb, path, opts, { headers, body });
+    const url = resolveUrl(baseUrls[0], path, opts.api, opts.query);
+    const parsed = parseBody(text, resHeaders['content-type'], url.origin + url.pathname);
     const ok = status >= 200 && status < 300;
     if (!ok) {
       if (opts.throwHttpErrors === false) return { status, headers: resHeaders, body: parsed as T };
@@ -275,7 +339,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   return {
-    baseUrl,
+    get baseUrl() {
+      return baseUrls[0];
+    },
     request,
     get: async <T>(path: string, opts?: RequestOptions) => unwrap<T>((await request('GET', path, opts)).body),
     list: async <T>(path: string, q: ListQuery = {}, opts: RequestOptions = {}) => {

@@ -4,7 +4,7 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { FailureError, NotFoundError, UsageError } from '../console/errors.js';
-import { configDir, openProfileStore } from './profiles.js';
+import { configDir, openProfileStore, profileControllers } from './profiles.js';
 
 const temps: string[] = [];
 function tempDir(): string {
@@ -85,6 +85,23 @@ describe('openProfileStore', () => {
     await assert.rejects(store.setToken('nope', { token: 'x' }), NotFoundError);
     await assert.rejects(store.save({ name: '../x', controller: 'https://c' }), UsageError);
     await assert.rejects(store.save({ name: '__proto__', controller: 'https://c' }), UsageError);
+  });
+
+  it('records the controller that answered, changing nothing else; a profile of one URL reads as before', async () => {
+    const dir = tempDir();
+    const store = await openProfileStore({ env: {}, dir });
+    const controllers = ['https://a:1280', 'https://b:1280'];
+    await store.save({ name: 'ha', controller: 'https://a:1280', controllers, username: 'admin', caPem: 'PEM' });
+    await store.setController('ha', 'https://b:1280');
+    const answered = { name: 'ha', controller: 'https://b:1280', controllers, username: 'admin', caPem: 'PEM' };
+    assert.deepEqual(store.get('ha'), answered);
+    assert.deepEqual(profileControllers(store.getExisting('ha')), ['https://b:1280', 'https://a:1280']);
+    assert.equal(mode(path.join(dir, 'config.json')), 0o600);
+    await assert.rejects(store.setController('nope', 'https://b:1280'), NotFoundError);
+    // A profile file written before lists: one `controller`, no `controllers`.
+    const before = { profiles: { old: { controller: 'https://c:1280' } } };
+    writeFileSync(path.join(dir, 'config.json'), JSON.stringify(before));
+    assert.deepEqual(profileControllers(store.getExisting('old')), ['https://c:1280']);
   });
 
   it('names the file when it is not valid JSON', async () => {

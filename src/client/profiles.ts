@@ -9,8 +9,13 @@ import { withDirLock } from './dir-lock.js';
 
 export interface Profile {
   name: string;
-  /** Controller base URL, e.g. https://ctrl.example:1280 */
+  /** Controller base URL, e.g. https://ctrl.example:1280: the one that answered last, where commands start. */
   controller: string;
+  /**
+   * Every controller of the network, in the order given at login, when there are several (they share a database and
+   * a PKI); a profile of one controller has none.
+   */
+  controllers?: string[];
   /** PEM bundle trusted for this controller; absent when the system trust store verifies it. */
   caPem?: string;
   /** SHA-256 fingerprint of the bundle's root (the one shown when it was trusted). */
@@ -46,6 +51,8 @@ export interface ProfileStore {
   use(name: string): Promise<void>;
   session(name: string): StoredSession | undefined;
   setToken(name: string, session: StoredSession): Promise<void>;
+  /** Records the controller that answered, so that the next command starts there (one of the profile's). */
+  setController(name: string, controller: string): Promise<void>;
   clearToken(name: string): Promise<void>;
 }
 
@@ -193,7 +200,17 @@ export async function openProfileStore(opts: { env: NodeJS.ProcessEnv; dir?: str
         (await writable()).credentials.set('sessions', { ...sessions(), [name]: session });
       }),
     clearToken: (name) => locked(() => dropToken(name)),
+    setController: (name, controller) =>
+      locked(async () => {
+        const { name: _name, ...rest } = getExisting(name);
+        (await writable()).settings.set('profiles', { ...profiles(), [name]: { ...rest, controller } });
+      }),
   };
+}
+
+/** The profile's controllers, the one that answered last first, then the others in the order given at login. */
+export function profileControllers(profile: Pick<Profile, 'controller' | 'controllers'>): string[] {
+  return [...new Set([profile.controller, ...(profile.controllers ?? [])])];
 }
 
 export function unknownProfile(name: string, known: string[]): NotFoundError {

@@ -254,3 +254,77 @@ describe('against a controller', () => {
     assert.equal(kept(), trust);
   });
 });
+
+describe('a profile of several controllers', () => {
+  const creds = { username: 'admin', password: 'admin-pw' };
+  const stubs: StubController[] = [];
+  after(async () => {
+    await Promise.all(stubs.map((s) => s.close()));
+  });
+  /** Two controllers of one network: one database keeps the sessions of both. */
+  async function network(o: { secondPresentsOtherChain?: boolean } = {}): Promise<[StubController, StubController]> {
+    const a = await startStubController();
+    const b = await startStubController({ sessions: a.sessions, presentOtherChain: o.secondPresentsOtherChain });
+    stubs.push(a, b);
+    return [a, b];
+  }
+
+  it('logs in to both with one trust, keeps the list, and fails over to the second, which is remembered', async () => {
+    const [a, b] = await network();
+    const dir = tempDir();
+    const both = { url: `${a.url},${b.url}`, ...creds, profileName: 'default', trust: { yes: true } };
+    const login = await manager(dir).sm.login(both);
+    assert.equal(login.profile.controller, a.url);
+    assert.deepEqual(login.profile.controllers, [a.url, b.url]);
+    assert.equal(b.requests.filter((r) => r.url.includes('cacerts')).length, 0, 'the second is trusted without asking');
+
+    await a.close();
+    const api = await manager(dir).sm.client();
+    assert.equal((await api.get<{ name: string }>('/current-identity')).name, 'Default Admin');
+    assert.equal(b.requests.at(-1)?.url, '/edge/management/v1/current-identity');
+    const saved = (await openProfileStore({ env: {}, dir })).get('default');
+    assert.equal(saved?.controller, b.url, 'the next command starts with the controller that answered');
+    assert.deepEqual(saved?.controllers, [a.url, b.url], 'the list keeps the order given at login');
+    assert.deepEqual((await manager(dir).sm.current()).controllers, [b.url, a.url]);
+
+    b.sessions.clear();
+    await assert.rejects((await manager(dir).sm.client()).get('/current-identity'), {
+      message: `your session for profile 'default' has expired or was revoked; log in again with ` +
+        `\`ctl login ${b.url},${a.url} -u admin\``,
+    });
+  });
+
+  it('logs in while the first controller is down: trust and the session come from the next', async () => {
+    const [down, up] = await network();
+    await down.close();
+    const dir = tempDir();
+    const { sm, io } = manager(dir);
+    const both = { url: `${down.url},${up.url}`, ...creds, profileName: 'default', trust: { yes: true } };
+    const login = await sm.login(both);
+    assert.deepEqual([login.profile.controller, login.profile.controllers], [up.url, [down.url, up.url]]);
+    assert.equal(login.profile.caPem, tlsFixture().caBundlePem);
+    const next = new RegExp(`cannot connect to .*: connection refused .*; deciding trust with ${up.url}\n`);
+    assert.match(io.stderrText(), next);
+  });
+
+  it('refuses a controller not chaining to the CA trusted for the first, naming it, and saves nothing', async () => {
+    const [a, b] = await network({ secondPresentsOtherChain: true });
+    const dir = tempDir();
+    await assert.rejects(
+      manager(dir).sm.login({ url: `${a.url},${b.url}`, ...creds, profileName: 'default', trust: { yes: true } }),
+      { message: `${b.url} does not serve the CA trusted for ${a.url}; nothing was saved` },
+    );
+    assert.deepEqual((await openProfileStore({ env: {}, dir })).list(), []);
+  });
+
+  it('CTL_CONTROLLER may list several; an answer through it is not written to the profile', async () => {
+    const [a, b] = await network();
+    const dir = tempDir();
+    await manager(dir).sm.login({ url: `${a.url},${b.url}`, ...creds, profileName: 'default', trust: { yes: true } });
+    await a.close();
+    const env = { CTL_CONTROLLER: `${a.url},${b.url}` };
+    assert.deepEqual((await manager(dir, { env }).sm.current()).controllers, [a.url, b.url]);
+    await (await manager(dir, { env }).sm.client()).get('/current-identity');
+    assert.equal((await openProfileStore({ env: {}, dir })).get('default')?.controller, a.url);
+  });
+});

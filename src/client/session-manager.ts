@@ -8,22 +8,26 @@ import type { IO } from '../console/io.js';
 import { profileSelection, shellQuote, suggestCommand } from '../console/command-hint.js';
 import type { Selection } from '../console/command-hint.js';
 import { ApiError } from '../protocol/errors.js';
-import { createApiClient } from './http.js';
+import { createApiClient, UntrustedCertificateError } from './http.js';
 import { tlsSessionStore } from './tls-sessions.js';
 import type { NetOptions } from './http.js';
-import { openProfileStore, unknownProfile, validateProfileName } from './profiles.js';
+import { openProfileStore, profileControllers, unknownProfile, validateProfileName } from './profiles.js';
 import type { Profile, ProfileStore } from './profiles.js';
 import { sendMfaCode } from './mfa-code.js';
-import { establishTrust } from './trust.js';
+import { establishTrust, extendTrust } from './trust.js';
+import type { TrustDecision } from './trust.js';
 import type { ApiClient } from './types.js';
 import { TransportError } from './types.js';
-import { normalizeControllerUrl } from './url.js';
+import { normalizeControllerUrls } from './url.js';
 
 export interface SessionContext {
   profileName: string;
   /** What chose the profile. */
   profileSource: 'flag' | 'env' | 'current' | 'default';
+  /** The controller commands start with. */
   controller?: string;
+  /** Every controller of the network, `controller` first: the others take over when it does not answer. */
+  controllers?: string[];
   caPem?: string;
   username?: string;
   /** CTL_CA / CTL_CA_FINGERPRINT: how to trust the controller without a saved profile (resolved on connect). */
@@ -199,18 +203,24 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
   let clientPromise: Promise<ApiClient> | undefined;
   let oneOff: { baseUrl: string; caPem?: string; token: string } | undefined;
   const store = () => (storePromise ??= openProfileStore({ env, dir: opts.configDir }));
-  /** The TLS session kept for a controller under the CA that verifies it, beside the profiles. */
-  const tlsSessions = async (url: string, caPem: string | undefined) =>
-    tlsSessionStore((await store()).dir, new URL(url).origin, caPem);
+  /** The TLS sessions kept for each controller under the CA that verifies it, beside the profiles. */
+  const tlsSessions = async (caPem: string | undefined) => {
+    const { dir } = await store();
+    return (url: string) => tlsSessionStore(dir, new URL(url).origin, caPem);
+  };
 
   async function prompter(): Promise<Prompter> {
     if (!opts.prompter) throw new UsageError('cannot prompt here');
     return opts.prompter();
   }
 
-  function loginCommand(ctx: Pick<SessionContext, 'controller' | 'username' | 'selection'>, profile?: Profile): string {
+  function loginCommand(
+    ctx: Pick<SessionContext, 'controllers' | 'username' | 'selection'>,
+    profile?: Profile,
+  ): string {
     const q = shellQuote;
-    const url = ctx.controller ? q(ctx.controller) : '<url>';
+    // Every controller: a login naming fewer would leave them out of the profile.
+    const url = ctx.controllers ? q(ctx.controllers.join(',')) : '<url>';
     const parts = profile?.identityFile
       ? ['ctl login', '--identity', q(profile.identityFile)]
       : profile?.certFile
@@ -230,15 +240,18 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     const profile = s.get(profileName);
     // An explicit --profile means exactly that profile: environment overrides apply only without it.
     const e: NodeJS.ProcessEnv = flag ? {} : env;
-    const envController = e.CTL_CONTROLLER ? normalizeControllerUrl(e.CTL_CONTROLLER) : undefined;
-    const controller = envController ?? profile?.controller;
-    const sameController = profile !== undefined && profile.controller === controller;
+    const envControllers = e.CTL_CONTROLLER ? normalizeControllerUrls(e.CTL_CONTROLLER) : undefined;
+    const controllers = envControllers ?? (profile ? profileControllers(profile) : undefined);
+    const controller = controllers?.[0];
+    const saved = (p: Profile) => controller !== undefined && profileControllers(p).includes(controller);
+    const sameController = profile !== undefined && saved(profile);
     // A CA is trusted per controller: reuse whichever profile trusted this one.
-    const caPem = sameController ? profile.caPem : s.list().find((p) => p.controller === controller && p.caPem)?.caPem;
+    const caPem = sameController ? profile.caPem : s.list().find((p) => saved(p) && p.caPem)?.caPem;
     const ctx: SessionContext = {
       profileName,
       profileSource,
       controller,
+      controllers,
       caPem,
       username: e.CTL_USERNAME || (sameController ? profile.username : undefined),
       selection: profileSelection(profileName, stored),
@@ -255,26 +268,34 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
    * Opens an API session with one login method, completing MFA when the controller asks for it (a person logging in
    * keeps a session that must enroll, to run `ctl mfa enable` with; a script gets the error).
    */
-  async function authenticate(url: string, caPem: string | undefined, how: LoginMethod, mfa: { totp?: string; interactive: boolean }): Promise<{ token: string; session: CurrentApiSession }> {
+  async function authenticate(
+    urls: readonly string[],
+    caPem: string | undefined,
+    how: LoginMethod,
+    mfa: { totp?: string; interactive: boolean },
+  ): Promise<{ token: string; session: CurrentApiSession; url: string }> {
     let issued: string | undefined;
     // A resumed TLS session carries the client certificate of its first handshake: certificate logins make their own.
-    const resume = how.clientCert ? {} : { tlsSessions: await tlsSessions(url, caPem) };
+    const resume = how.clientCert ? {} : { tlsSessions: await tlsSessions(caPem) };
     const onSessionToken = (t: string) => (issued = t);
-    const anon = createApiClient({ baseUrl: url, caPem, clientCert: how.clientCert, ...resume, ...net,
+    const [first, ...fallbackUrls] = urls;
+    const anon = createApiClient({ baseUrl: first, fallbackUrls, caPem, clientCert: how.clientCert, ...resume, ...net,
       onSessionToken });
     let session: CurrentApiSession;
     try {
       session = await anon.post<CurrentApiSession>(`/authenticate?method=${how.method}`, how.body ?? {}, { anonymous: true, headers: how.headers });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) throw how.refused(url, err.message);
+      if (err instanceof ApiError && err.status === 401) throw how.refused(anon.baseUrl, err.message);
       throw err;
     }
+    // The session is the network's: the controller that opened it completes it.
+    const url = anon.baseUrl;
     const token = issued ?? session.token;
     if (!token) throw new AuthError(`${url} accepted the login but returned no session token`);
     if (session.isMfaRequired && !session.isMfaComplete && !(mfa.interactive && mustEnroll(session))) {
       await completeMfa(url, caPem, token, { username: how.who ?? session.identity?.name ?? 'this identity', ...mfa });
     }
-    return { token, session };
+    return { token, session, url };
   }
 
   async function completeMfa(
@@ -340,6 +361,7 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       throw new AuthError('not logged in: run `ctl login <url> -u <user>`');
     }
     const baseUrl = ctx.controller;
+    const controllers = ctx.controllers ?? [baseUrl];
     const caPem = await trustedCa(ctx, baseUrl);
     let token: string;
     let rejected: () => AuthError;
@@ -348,8 +370,10 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       rejected = () => new AuthError(`the session token in CTL_TOKEN was rejected by ${baseUrl} (expired or revoked)`);
     } else if (ctx.credentials === 'env-password') {
       const username = env.CTL_USERNAME ?? '';
-      token = (await authenticate(baseUrl, caPem, passwordLogin(username, env.CTL_PASSWORD ?? ''), { interactive: false })).token;
-      oneOff = { baseUrl, caPem, token };
+      const login = passwordLogin(username, env.CTL_PASSWORD ?? '');
+      const opened = await authenticate(controllers, caPem, login, { interactive: false });
+      token = opened.token;
+      oneOff = { baseUrl: opened.url, caPem, token };
       rejected = () => new AuthError(`the session for ${username} (from CTL_USERNAME) was rejected by ${baseUrl}`);
     } else if (ctx.credentials === 'profile') {
       token = (await store()).session(ctx.profileName)?.token ?? '';
@@ -360,11 +384,15 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     } else {
       throw new AuthError(`not logged in to ${baseUrl} (profile '${ctx.profileName}'): run ${loginCommand(ctx)}`);
     }
+    // Where a saved profile's controller answered instead of the one it names, the next command starts.
+    const remember = ctx.credentials === 'profile' && !(ctx.profileSource !== 'flag' && env.CTL_CONTROLLER);
     const api: ApiClient = createApiClient({
       baseUrl,
+      fallbackUrls: controllers.slice(1),
+      onFailover: remember ? (url) => rememberController(ctx.profileName, url) : undefined,
       caPem,
       token,
-      tlsSessions: await tlsSessions(baseUrl, caPem),
+      tlsSessions: await tlsSessions(caPem),
       ...net,
       selection: ctx.selection,
       // The controller answers 401 both for a dead session and for an identity not allowed the call (there is
@@ -383,6 +411,15 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return api;
   }
 
+  /** The answer came: failing to record who gave it only costs the next command a failed connection first. */
+  async function rememberController(profileName: string, url: string): Promise<void> {
+    try {
+      await (await store()).setController(profileName, url);
+    } catch (err) {
+      io.warn(`could not record in profile '${profileName}' that ${url} answered: ${(err as Error).message}`);
+    }
+  }
+
   async function endOneOffSession(): Promise<void> {
     if (!oneOff) return;
     const { baseUrl, caPem, token } = oneOff;
@@ -396,7 +433,9 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
 
   async function anonymousClient(): Promise<ApiClient | undefined> {
     const ctx = await current();
-    return ctx.controller ? createApiClient({ baseUrl: ctx.controller, caPem: await trustedCa(ctx, ctx.controller), ...net }) : undefined;
+    if (!ctx.controller) return undefined;
+    const caPem = await trustedCa(ctx, ctx.controller);
+    return createApiClient({ baseUrl: ctx.controller, fallbackUrls: ctx.controllers?.slice(1), caPem, ...net });
   }
 
   /**
@@ -412,22 +451,28 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     const s = await store();
     const name = validateProfileName(req.profileName);
     const existing = s.get(name);
-    const typed = req.url ?? env.CTL_CONTROLLER ?? existing?.controller;
-    if (!typed) throw new UsageError('missing controller URL', [`example: ${example}`]);
-    const url = normalizeControllerUrl(typed);
-    let trust: { caPem?: string; caFingerprint?: string };
-    if (req.caPem) {
-      const { verifyChosen } = await import('./trust.js');
-      trust = await verifyChosen(url, req.caPem, 'the CA bundle of the identity file', net);
-    } else {
-      const knownCaPem = existing?.controller === url ? existing.caPem : s.list().find((p) => p.controller === url && p.caPem)?.caPem;
+    const typed = req.url ?? env.CTL_CONTROLLER;
+    const urls = typed ? normalizeControllerUrls(typed) : existing ? profileControllers(existing) : undefined;
+    if (!urls) throw new UsageError('missing controller URL', [`example: ${example}`]);
+    const decide = async (url: string): Promise<TrustDecision> => {
+      if (req.caPem) {
+        const { verifyChosen } = await import('./trust.js');
+        return verifyChosen(url, req.caPem, 'the CA bundle of the identity file', net);
+      }
+      const trusting = (p: Profile) => profileControllers(p).includes(url);
+      const knownCaPem =
+        existing && trusting(existing) ? existing.caPem : s.list().find((p) => trusting(p) && p.caPem)?.caPem;
       const confirm = async (m: string) => (await prompter()).confirm(m, { default: false });
       const selection = profileSelection(name, s.current());
-      trust = await establishTrust({ url, knownCaPem, ...req.trust, io, confirm, selection, ...net });
-    }
-    const { token, session } = await authenticate(url, trust.caPem, await how(), { totp: req.totp, interactive: true });
+      return establishTrust({ url, knownCaPem, ...req.trust, io, confirm, selection, ...net });
+    };
+    const trust = await trustNetwork(urls, decide);
+    const login = await how();
+    const mfa = { totp: req.totp, interactive: true };
+    const { token, session, url: answered } = await authenticate(urls, trust.caPem, login, mfa);
     const identityName = session.identity?.name;
-    const profile: Profile = { name, controller: url, ...saved(identityName), ...trust };
+    const controllers = urls.length > 1 ? { controllers: urls } : {};
+    const profile: Profile = { name, controller: answered, ...controllers, ...saved(identityName), ...trust };
     await s.save(profile);
     await s.setToken(name, { token, expiresAt: session.expiresAt });
     const selected = s.current();
@@ -436,10 +481,29 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     return {
       profile,
       identityName,
-      replacedController: existing && existing.controller !== url ? existing.controller : undefined,
+      replacedController: existing && !urls.includes(existing.controller) ? existing.controller : undefined,
       isCurrent: s.current() === name,
       ...(mustEnroll(session) ? { mfaEnrollmentRequired: true } : {}),
     };
+  }
+
+  /**
+   * Trust decided with the first controller that answers, and extended to the others (extendTrust): a network whose
+   * first controller is down can still be logged in to.
+   */
+  async function trustNetwork(urls: string[], decide: (url: string) => Promise<TrustDecision>): Promise<TrustDecision> {
+    const [first, ...others] = urls;
+    let trust: TrustDecision;
+    try {
+      trust = await decide(first);
+    } catch (err) {
+      const unanswered = err instanceof TransportError && !(err instanceof UntrustedCertificateError);
+      if (!unanswered || others.length === 0) throw err;
+      io.warn(`${err.message}; deciding trust with ${others[0]}`);
+      return trustNetwork(others, decide);
+    }
+    if (others.length > 0) await extendTrust(urls, trust, io, net);
+    return trust;
   }
 
   const named = (identityName: string | undefined) => (identityName ? { username: identityName } : {});
@@ -480,7 +544,8 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     const session = s.session(name);
     const result: LogoutResult = { profileName: name, controller: profile.controller, server: 'not-logged-in' };
     if (!session) return result;
-    const api = createApiClient({ baseUrl: profile.controller, caPem: profile.caPem, token: session.token, ...net });
+    const [first, ...fallbackUrls] = profileControllers(profile);
+    const api = createApiClient({ baseUrl: first, fallbackUrls, caPem: profile.caPem, token: session.token, ...net });
     try {
       await api.delete('/current-api-session');
       result.server = 'ended';

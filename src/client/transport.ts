@@ -32,6 +32,20 @@ export interface Exchange {
   text: string;
 }
 
+// Failures of requests that never left this machine: their connection failed before its TLS handshake completed,
+// and Node writes nothing of a request before that. Any of them may be made again elsewhere, a write too.
+const unsent = new WeakSet<object>();
+
+/** Whether a failed request may have reached the controller (its connection was up): a write must not be repeated. */
+export function mayHaveBeenSent(err: unknown): boolean {
+  return !(typeof err === 'object' && err !== null && unsent.has(err));
+}
+
+function failedUnsent(err: unknown, attempt: { secured: boolean }): unknown {
+  if (!attempt.secured && typeof err === 'object' && err !== null) unsent.add(err);
+  return err;
+}
+
 export interface Transport {
   send(url: URL, req: SendRequest): Promise<Exchange>;
   /** Closes the kept-alive connections (a command run inside a longer-lived process must not leave them open). */
@@ -83,16 +97,16 @@ export function createTransport(tls: TlsSettings): Transport {
     async send(url, req) {
       const session = sessions?.resume();
       const attempt = { secured: false };
-      if (!session) return exchange(url, req, attempt);
       try {
         return await exchange(url, req, attempt, session);
       } catch (err) {
         // Failed before the handshake completed, so nothing was sent: the controller did not take the session (it
         // restarted, or the session expired), and a full handshake verifies it against the CA as usual.
-        if (attempt.secured || req.signal.aborted) throw err;
-        sessions?.forget();
-        return exchange(url, req, { secured: false });
+        if (!session || attempt.secured || req.signal.aborted) throw failedUnsent(err, attempt);
       }
+      sessions?.forget();
+      const fresh = { secured: false };
+      return exchange(url, req, fresh).catch((err: unknown) => Promise.reject(failedUnsent(err, fresh)));
     },
     async close() {
       agent.destroy();

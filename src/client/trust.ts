@@ -236,3 +236,33 @@ export async function establishTrust(opts: TrustOptions): Promise<TrustDecision>
   }
   return verifyChosen(url, bundle, 'the CA bundle it serves', net);
 }
+
+/**
+ * Trust decided for the first of a network's controllers covers the others, which share its PKI: each must chain to
+ * the same CA. One that does not is refused by name; one that does not answer now is verified on each connection.
+ */
+export async function extendTrust(
+  urls: readonly string[],
+  decision: TrustDecision,
+  io: IO,
+  net: NetOptions,
+): Promise<void> {
+  const [first, ...others] = urls;
+  for (const url of others) {
+    try {
+      await verifyChain(url, decision.caPem, net);
+    } catch (err) {
+      if (!(err instanceof UntrustedCertificateError)) {
+        const why = (err as Error).message;
+        io.warn(`could not check the CA of ${url} now (${why}); its certificate is checked when it is used`);
+        continue;
+      }
+      const served = await fetchCaBundle(url, net).catch(() => undefined);
+      throw new FailureError(`${url} does not serve the CA trusted for ${first}; nothing was saved`, [
+        `trusted:    ${decision.caFingerprint ? `SHA-256 ${decision.caFingerprint}` : 'the system CA store'}`,
+        `${url} serves: ${served ? `SHA-256 ${bundleFingerprint(served)}` : '(no readable CA bundle)'}`,
+        'the controllers of one profile must share one PKI (`ctl controller start --pki-key-file`)',
+      ]);
+    }
+  }
+}

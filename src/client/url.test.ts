@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UsageError } from '../console/errors.js';
-import { normalizeControllerUrl } from './url.js';
+import { normalizeControllerUrl, normalizeControllerUrls } from './url.js';
 
 describe('normalizeControllerUrl', () => {
   const cases: Array<[string, string]> = [
@@ -22,4 +22,20 @@ describe('normalizeControllerUrl', () => {
   for (const bad of ['', 'http://ctrl:1280', 'ftp://ctrl', 'https://u:p@ctrl:1280', 'https://exa mple', 'ht!tp://bad url', 'ctrl:1280/a b', 'https://ctrl..example']) {
     it(`rejects '${bad}'`, () => assert.throws(() => normalizeControllerUrl(bad), UsageError));
   }
+});
+
+describe('normalizeControllerUrls', () => {
+  it('normalises each controller of a comma-separated list, in order, each once', () => {
+    assert.deepEqual(normalizeControllerUrls('a.example:1280, https://b.example:1280/,a.example:1280'), [
+      'https://a.example:1280',
+      'https://b.example:1280',
+    ]);
+    assert.deepEqual(normalizeControllerUrls('ctrl:1280'), ['https://ctrl:1280']);
+  });
+
+  it('refuses the whole list for one bad entry, or an empty one', () => {
+    const plain = /'http:\/\/b.example' is not an https URL/;
+    assert.throws(() => normalizeControllerUrls('a.example:1280,http://b.example'), plain);
+    assert.throws(() => normalizeControllerUrls('a.example:1280,,b.example'), /the controller URL is empty/);
+  });
 });

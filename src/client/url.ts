@@ -31,3 +31,11 @@ export function normalizeControllerUrl(input: string): string {
   const prefix = url.pathname.replace(API_SUFFIX, '').replace(/\/+$/, '');
   return url.origin + prefix;
 }
+
+/**
+ * The controllers of one network from a comma-separated list (`ctl login a:1280,b:1280`, CTL_CONTROLLER), each
+ * normalised as above, in the order given, each once.
+ */
+export function normalizeControllerUrls(input: string): string[] {
+  return [...new Set(input.split(',').map(normalizeControllerUrl))];
+}

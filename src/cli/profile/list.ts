@@ -1,4 +1,5 @@
 import { Command, Option } from '@commander-js/extra-typings';
+import { profileControllers } from '../../client/profiles.js';
 import type { ColumnDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
@@ -13,6 +14,7 @@ const COLUMNS: ColumnDef[] = [
   { header: 'current', field: 'current' },
   { header: 'name', field: 'name' },
   { header: 'controller', field: 'controller' },
+  { header: 'controllers', field: 'controllers', priority: 1 },
   { header: 'username', field: 'username' },
   { header: 'session', field: 'loggedIn' },
   { header: 'expiry last seen', field: 'sessionExpiresAt', priority: 1 },
@@ -38,6 +40,7 @@ export async function runProfileList(opts: ProfileListOptions, deps: Deps): Prom
       name: p.name,
       current: p.name === active,
       controller: p.controller,
+      controllers: profileControllers(p),
       username: p.username,
       caFingerprint: p.caFingerprint,
       loggedIn: session !== undefined,

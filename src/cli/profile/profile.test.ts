@@ -76,6 +76,25 @@ describe('ctl profile list', () => {
   });
 });
 
+describe('a profile of several controllers', () => {
+  it('list and show give every controller, the one in use first; a profile of one lists just it', async () => {
+    const remembered = 'https://b.example:1280';
+    await store.save({ name: 'ha', controller: remembered, controllers: ['https://a.example:1280', remembered] });
+    const list = testDeps({ configDir, globals: { output: 'json' } });
+    await runProfileList({}, list);
+    const rows = JSON.parse(list.io.stdoutText()) as Array<{ name: string; controller: string; controllers: string[] }>;
+    assert.deepEqual(rows.map((r) => [r.name, r.controller, r.controllers]), [
+      ['ha', remembered, [remembered, 'https://a.example:1280']],
+      ['lab', 'https://lab:1280', ['https://lab:1280']],
+      ['prod', 'https://prod:1280', ['https://prod:1280']],
+    ]);
+    const show = testDeps({ configDir, globals: { output: 'json', profile: 'ha' } });
+    await runProfileShow({}, show);
+    const shown = JSON.parse(show.io.stdoutText()) as { controller: string; controllers: string[] };
+    assert.deepEqual([shown.controller, shown.controllers], [remembered, [remembered, 'https://a.example:1280']]);
+  });
+});
+
 describe('ctl profile use', () => {
   it('switches, and refuses unknown names with exit 5', async () => {
     const deps = testDeps({ configDir, env: { CTL_PROFILE: 'lab' } });

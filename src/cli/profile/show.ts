@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { asFormat } from '../output/formats.js';
 import { renderOne } from '../output/render.js';
+import { profileControllers } from '../../client/profiles.js';
 import type { Profile, StoredSession } from '../../client/profiles.js';
 import { ApiError } from '../../protocol/errors.js';
 import { certificatePems } from '../../protocol/pem.js';
@@ -37,6 +38,7 @@ export async function runProfileShow(opts: { name?: string }, deps: Deps): Promi
       name,
       current: name === active,
       controller: profile.controller,
+      controllers: profileControllers(profile),
       username: profile.username,
       trust: profile.caPem ? 'CA bundle saved at login' : 'system CA store',
       caCertificates: pems.map((pem) => {
@@ -63,7 +65,8 @@ async function sessionNow(
   const { createApiClient } = await import('../../client/http.js');
   const net = deps.net();
   const timeoutMs = net.timeoutMs ?? CHECK_TIMEOUT_MS;
-  const api = createApiClient({ baseUrl: profile.controller, caPem: profile.caPem, token: stored.token, ...net, timeoutMs });
+  const [baseUrl, ...fallbackUrls] = profileControllers(profile);
+  const api = createApiClient({ baseUrl, fallbackUrls, caPem: profile.caPem, token: stored.token, ...net, timeoutMs });
   try {
     const { expiresAt } = await api.get<{ expiresAt?: string }>('/current-api-session');
     await (await (await deps.sessions()).profiles()).setToken(name, { token: stored.token, expiresAt });

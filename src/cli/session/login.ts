@@ -1,6 +1,6 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { TrustFlags } from '../../client/session-manager.js';
-import { normalizeControllerUrl } from '../../client/url.js';
+import { normalizeControllerUrls } from '../../client/url.js';
 import type { Deps } from '../deps.js';
 import { profileSelection, suggestCommand } from '../../console/command-hint.js';
 import { UsageError } from '../../console/errors.js';
@@ -31,10 +31,12 @@ export function buildLogin(deps: Deps, run = runLogin) {
     description:
       'Log in to a controller, with a username and password or a client certificate, and keep the session in a ' +
       'profile (--profile or CTL_PROFILE, else the current one, else `default`). On ' +
-        'first contact, shows the CA the controller serves and asks whether to trust it.',
+        'first contact, shows the CA the controller serves and asks whether to trust it. Several controllers of one ' +
+        'network (sharing a database and a PKI), separated by commas, make a profile that fails over between them.',
     examples: [
       'ctl login ctrl.example.com:1280 -u admin',
       'ctl login https://ctrl.example.com:1280 -u admin --profile prod',
+      'ctl login https://ctrl.example.com:1280,https://ctrl2.example.com:1280 -u admin',
       'echo "$PASSWORD" | ctl login ctrl:1280 -u ci --password-stdin --ca-fingerprint 3A:7F:...:C2',
       'ctl login ctrl:1280 -u admin --ca ./controller-ca.pem --totp 123456',
       'oathtool --totp -b "$(cat totp.secret)" | CTL_PASSWORD=... ctl login ctrl:1280 -u ci --totp-stdin',
@@ -44,7 +46,8 @@ export function buildLogin(deps: Deps, run = runLogin) {
       'get-token | ctl login ctrl:1280 --ext-jwt - --ca ./controller-ca.pem',
     ],
   })
-    .argument('[url]', 'controller address, host[:port] or https://host:port (default: CTL_CONTROLLER, then the profile\'s)')
+    .argument('[url]', 'controller address, host[:port] or https://host:port, or several separated by commas ' +
+      '(default: CTL_CONTROLLER, then the profile\'s)')
     .addOption(new Option('-u, --username <user>', 'user to log in as (default: CTL_USERNAME, then the profile\'s)'))
     .addOption(new Option('--password-stdin', 'read the password from the first line of stdin'))
     .addOption(new Option('-y, --yes', 'on first contact, trust the CA bundle the controller serves without asking (never a changed CA)'))
@@ -86,7 +89,7 @@ async function validate(opts: LoginOptions): Promise<void> {
   if (opts.totpStdin && opts.extJwt === '-') {
     throw new UsageError('--ext-jwt - and --totp-stdin cannot both read stdin', ['give the token in a file, or the code with --totp CODE']);
   }
-  if (opts.url !== undefined) normalizeControllerUrl(opts.url);
+  if (opts.url !== undefined) normalizeControllerUrls(opts.url);
   if (opts.caFingerprint !== undefined) {
     const { normalizeFingerprint } = await import('../../client/trust.js');
     normalizeFingerprint(opts.caFingerprint);
@@ -215,7 +218,9 @@ export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
     throw new UsageError('missing controller URL', ['example: ctl login ctrl.example.com:1280 -u admin']);
   }
   // The profile's user is a sensible default only for the controller it was saved for.
-  const sameController = existing !== undefined && (opts.url === undefined || normalizeControllerUrl(opts.url) === existing.controller);
+  const sameController =
+    existing !== undefined &&
+    (opts.url === undefined || normalizeControllerUrls(opts.url).includes(existing.controller));
   let username = opts.username ?? env.CTL_USERNAME ?? (sameController ? existing.username : undefined);
   if (username === undefined) {
     if (!io.canPrompt()) throw new UsageError('no user name: pass -u USER (or set CTL_USERNAME)');

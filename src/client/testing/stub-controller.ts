@@ -21,6 +21,8 @@ export interface StubOptions {
   mfaCode?: string;
   /** Present the chain of an unrelated CA (a rebuilt controller) while still serving the original bundle. */
   presentOtherChain?: boolean;
+  /** The sessions of another stub: two controllers of one network, whose shared database keeps them. */
+  sessions?: Map<string, boolean>;
 }
 
 export interface StubController {
@@ -45,7 +47,7 @@ const apiError = (res: ServerResponse, status: number, code: string, message: st
 export async function startStubController(opts: StubOptions = {}): Promise<StubController> {
   const tls = tlsFixture();
   const users = opts.users ?? { admin: 'admin-pw' };
-  const sessions = new Map<string, boolean>();
+  const sessions = opts.sessions ?? new Map<string, boolean>();
   const requests: RecordedRequest[] = [];
   const expiresAt = '2030-01-01T00:00:00.000Z';
 
