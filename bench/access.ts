@@ -27,7 +27,8 @@ interface Timing {
   p95: number;
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 
 /** Seeds, starts a controller on the store, and times each operation; returns the rows and the peak RSS. */
 async function measureStore(
@@ -42,7 +43,10 @@ async function measureStore(
   const seedSeconds = (JSON.parse(seeded.stdout) as { seconds: number }).seconds;
   // One client measures the latency of hundreds of client calls in a row: the request budget of a client (50 at
   // once, 10 a second by default) is not what is measured here.
-  const controller = await startControllerProcess(dataDir, { storeUrl, args: ['--client-rate-limit', '1000000/1000000'] });
+  const controller = await startControllerProcess(dataDir, {
+    storeUrl,
+    args: ['--client-rate-limit', '1000000/1000000'],
+  });
   const dispatcher = new Agent({ connect: { ca: controller.caBundlePem } });
   const call = async (method: string, path: string, token: string, body?: unknown, api = 'management') => {
     const r = await request(`${controller.url}/edge/${api}/v1${path}`, {
@@ -52,7 +56,8 @@ async function measureStore(
       body: body ? JSON.stringify(body) : undefined,
     });
     const json = (await r.body.json()) as { data: any };
-    if (r.statusCode >= 300) throw new Error(`${method} ${path} (${label}) answered ${r.statusCode}: ${JSON.stringify(json)}`);
+    if (r.statusCode >= 300)
+      throw new Error(`${method} ${path} (${label}) answered ${r.statusCode}: ${JSON.stringify(json)}`);
     return json.data;
   };
   const login = async (username: string, password: string) =>
@@ -60,8 +65,20 @@ async function measureStore(
   try {
     const admin = await login('admin', 'bench-admin');
     // A user whose attributes some policies select, to ask the client API as.
-    const user = (await call('POST', '/identities', admin, { name: 'bench-user', type: 'User', isAdmin: false, roleAttributes: ['team-7', 'team-42'] })).id as string;
-    await call('POST', '/authenticators', admin, { method: 'updb', identityId: user, username: 'bench-user', password: 'bench-user-pw' });
+    const user = (
+      await call('POST', '/identities', admin, {
+        name: 'bench-user',
+        type: 'User',
+        isAdmin: false,
+        roleAttributes: ['team-7', 'team-42'],
+      })
+    ).id as string;
+    await call('POST', '/authenticators', admin, {
+      method: 'updb',
+      identityId: user,
+      username: 'bench-user',
+      password: 'bench-user-pw',
+    });
     const userToken = await login('bench-user', 'bench-user-pw');
     const identities = ((await call('GET', '/identities?limit=500', admin)) as { id: string }[]).map((i) => i.id);
     const services = ((await call('GET', '/services?limit=500', admin)) as { id: string }[]).map((s) => s.id);
@@ -78,11 +95,31 @@ async function measureStore(
       return { what, p50: median(times), p95: percentile(times, 0.95) };
     };
     const rows: Timing[] = [];
-    rows.push(await timed('GET /identities/{id}/services (limit 100)', 200, (i) => call('GET', `/identities/${identities[i % identities.length]}/services?limit=100`, admin)));
-    rows.push(await timed('GET /identities/{id}/services?policyType=dial', 200, (i) => call('GET', `/identities/${identities[(i * 7) % identities.length]}/services?policyType=dial&limit=100`, admin)));
-    rows.push(await timed('client GET /services (limit 100)', 200, () => call('GET', '/services?limit=100', userToken, undefined, 'client')));
-    rows.push(await timed('GET /services/{id}/identities (limit 100)', 200, (i) => call('GET', `/services/${services[i % services.length]}/identities?limit=100`, admin)));
-    rows.push(await timed('GET /identities/{id}/edge-routers', 200, (i) => call('GET', `/identities/${identities[i % identities.length]}/edge-routers`, admin)));
+    rows.push(
+      await timed('GET /identities/{id}/services (limit 100)', 200, (i) =>
+        call('GET', `/identities/${identities[i % identities.length]}/services?limit=100`, admin),
+      ),
+    );
+    rows.push(
+      await timed('GET /identities/{id}/services?policyType=dial', 200, (i) =>
+        call('GET', `/identities/${identities[(i * 7) % identities.length]}/services?policyType=dial&limit=100`, admin),
+      ),
+    );
+    rows.push(
+      await timed('client GET /services (limit 100)', 200, () =>
+        call('GET', '/services?limit=100', userToken, undefined, 'client'),
+      ),
+    );
+    rows.push(
+      await timed('GET /services/{id}/identities (limit 100)', 200, (i) =>
+        call('GET', `/services/${services[i % services.length]}/identities?limit=100`, admin),
+      ),
+    );
+    rows.push(
+      await timed('GET /identities/{id}/edge-routers', 200, (i) =>
+        call('GET', `/identities/${identities[i % identities.length]}/edge-routers`, admin),
+      ),
+    );
     const created: string[] = [];
     const policy = (i: number) => ({
       name: `bench-policy-${i}-${Date.now()}`,
@@ -91,10 +128,29 @@ async function measureStore(
       identityRoles: [`#team-${i % 200}`, `#team-${(i * 3) % 200}`],
       serviceRoles: [`#app-${i % 200}`, `@${services[i % services.length]}`],
     });
-    rows.push(await timed('create a service policy (#attr and @id roles)', 50, async (i) => created.push((await call('POST', '/service-policies', admin, policy(i))).id)));
-    rows.push(await timed('update its roles (PATCH)', 50, (i) => call('PATCH', `/service-policies/${created[i]}`, admin, { identityRoles: [`#team-${(i + 50) % 200}`], serviceRoles: ['#all'] })));
-    rows.push(await timed('delete a service policy', 50, (i) => call('DELETE', `/service-policies/${created[i]}`, admin)));
-    rows.push(await timed("change an identity's role attributes", 100, (i) => call('PATCH', `/identities/${identities[i % identities.length]}`, admin, { roleAttributes: [`team-${i % 200}`, `team-${(i * 11) % 200}`] })));
+    rows.push(
+      await timed('create a service policy (#attr and @id roles)', 50, async (i) =>
+        created.push((await call('POST', '/service-policies', admin, policy(i))).id),
+      ),
+    );
+    rows.push(
+      await timed('update its roles (PATCH)', 50, (i) =>
+        call('PATCH', `/service-policies/${created[i]}`, admin, {
+          identityRoles: [`#team-${(i + 50) % 200}`],
+          serviceRoles: ['#all'],
+        }),
+      ),
+    );
+    rows.push(
+      await timed('delete a service policy', 50, (i) => call('DELETE', `/service-policies/${created[i]}`, admin)),
+    );
+    rows.push(
+      await timed("change an identity's role attributes", 100, (i) =>
+        call('PATCH', `/identities/${identities[i % identities.length]}`, admin, {
+          roleAttributes: [`team-${i % 200}`, `team-${(i * 11) % 200}`],
+        }),
+      ),
+    );
     const status = readFileSync(`/proc/${controller.pid}/status`, 'utf8');
     const peakMb = Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
     return { label, seedSeconds, rows, peakMb };
@@ -126,8 +182,10 @@ export async function accessScale(opts: { postgres: boolean; shapes?: readonly s
   console.log(`\nAccess decisions at scale: ${title}\n`);
   console.log(`| measurement | ${results.map((r) => `${r.label} p50 (p95)`).join(' | ')} |`);
   console.log(`|---|${results.map(() => '---').join('|')}|`);
-  console.log('| seeding the network (through the store, one transaction per kind) | ' +
-    `${results.map((r) => `${r.seedSeconds.toFixed(1)} s`).join(' | ')} |`);
+  console.log(
+    '| seeding the network (through the store, one transaction per kind) | ' +
+      `${results.map((r) => `${r.seedSeconds.toFixed(1)} s`).join(' | ')} |`,
+  );
   for (const [i, row] of results[0].rows.entries()) {
     console.log(`| ${row.what} | ${results.map((r) => `${fmt(r.rows[i].p50)} (${fmt(r.rows[i].p95)})`).join(' | ')} |`);
   }

@@ -41,7 +41,11 @@ export function startupTimes(commands: TimedCommand[], runs = RUNS, env: NodeJS.
 
 /** Builds into `dir` (dist/ and bin/ctl.js) a CLI whose catalogue has `count` more resources, each like identity. */
 export function buildWithSyntheticNouns(dir: string, count: number): string {
-  const r = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--outdir', dir, '--synthetic-nouns', String(count)], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [join(root, 'scripts/build.mjs'), '--outdir', dir, '--synthetic-nouns', String(count)],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`building with ${count} synthetic nouns failed: ${r.stderr}`);
   return join(dir, 'bin', 'ctl.js');
 }
@@ -75,12 +79,23 @@ export function startupRows(runs = RUNS): { rows: Row[]; note: string } {
     // A cache directory of its own: each command's first (untimed) run makes the code cache the timed runs use,
     // as a user's first run does, whatever caches earlier builds left.
     const env = { ...process.env, XDG_CACHE_HOME: join(work, 'cache') };
-    const timed = startupTimes(commands.map(([, args]) => args), runs, env);
+    const timed = startupTimes(
+      commands.map(([, args]) => args),
+      runs,
+      env,
+    );
     const { medians, cpu } = timed;
-    const cpuNote = (i: number) => (cpu ? `; CPU ${fmt(cpu[i])} vs ${fmt(cpu[0])}, ${(cpu[i] / cpu[0]).toFixed(2)}x` : '');
+    const cpuNote = (i: number) =>
+      cpu ? `; CPU ${fmt(cpu[i])} vs ${fmt(cpu[0])}, ${(cpu[i] / cpu[0]).toFixed(2)}x` : '';
     const rows = commands.slice(1).map(([what, , budget], j) => {
       const i = j + 1;
-      return { what, value: `${fmt(medians[i])}${cpuNote(i)}`, baseline: `${fmt(medians[0])} (\`node -e ""\`)`, ratio: medians[i] / medians[0], budget };
+      return {
+        what,
+        value: `${fmt(medians[i])}${cpuNote(i)}`,
+        baseline: `${fmt(medians[0])} (\`node -e ""\`)`,
+        ratio: medians[i] / medians[0],
+        budget,
+      };
     });
     return { rows, note: unsetNote(timed) };
   } finally {

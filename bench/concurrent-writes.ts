@@ -128,7 +128,11 @@ export async function concurrentWrites(opts: { postgres: boolean; root?: string 
   console.log(`| change a service policy's identity roles | ${figures.map((f) => timing(f.roles)).join(' | ')} |`);
   console.log(`| writes per second, all writers | ${figures.map((f) => f.writesPerSecond.toFixed(0)).join(' | ')} |`);
   const failed = (f: WriteFigures) => {
-    return Object.entries(f.failures).map(([status, n]) => `${n} x ${status}`).join(', ') || 'none';
+    return (
+      Object.entries(f.failures)
+        .map(([status, n]) => `${n} x ${status}`)
+        .join(', ') || 'none'
+    );
   };
   console.log(`| answers other than 200 | ${figures.map(failed).join(' | ')} |`);
   return figures;

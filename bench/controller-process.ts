@@ -35,7 +35,11 @@ export async function startControllerProcess(
   const profile = opts.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfileDir] : [];
   const args = [...profile, ctl, 'controller', 'start', '--data-dir', dataDir, '--port', '0', ...(opts.args ?? [])];
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, CTL_ADMIN_PASSWORD: 'bench-admin', ...(opts.storeUrl ? { CTL_STORE_URL: opts.storeUrl } : {}) },
+    env: {
+      ...process.env,
+      CTL_ADMIN_PASSWORD: 'bench-admin',
+      ...(opts.storeUrl ? { CTL_STORE_URL: opts.storeUrl } : {}),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const stateFile = join(dataDir, 'controller.json');

@@ -32,7 +32,9 @@ export function distinctFilter(i: number): string {
 
 /** Resident set size of a process, in MB (Linux). */
 function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.replace(/\D+/g, '')) / 1024;
 }
 

@@ -15,23 +15,45 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { startController as StartController } from '../src/controller/index.js';
 
-const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { root: { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' } } });
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { root: { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' } },
+});
 const rounds = Number(positionals[0] ?? 200);
 const root = flags.root ?? path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const { startController } = (await import(pathToFileURL(path.join(root, 'src/controller/index.ts')).href)) as { startController: typeof StartController };
+const { startController } = (await import(pathToFileURL(path.join(root, 'src/controller/index.ts')).href)) as {
+  startController: typeof StartController;
+};
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ctl-bench-limits-'));
 const password = `Pw-${randomBytes(9).toString('base64url')}`;
-const ctl = await startController({ dataDir: path.join(dir, 'data'), port: 0, adminPassword: password, ...(flags.store ? { storeUrl: flags.store } : {}) });
+const ctl = await startController({
+  dataDir: path.join(dir, 'data'),
+  port: 0,
+  adminPassword: password,
+  ...(flags.store ? { storeUrl: flags.store } : {}),
+});
 const agent = new https.Agent({ keepAlive: true, ca: ctl.caBundlePem, maxSockets: 1 });
 
-function call(method: string, p: string, body?: unknown, token?: string): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
+function call(
+  method: string,
+  p: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const url = new URL(ctl.url);
   return new Promise((resolve, reject) => {
     const req = https.request(
       {
-        host: url.hostname, port: url.port, method, path: p, agent,
-        headers: { ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}), ...(token ? { 'zt-session': token } : {}) },
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: p,
+        agent,
+        headers: {
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          ...(token ? { 'zt-session': token } : {}),
+        },
       },
       (res) => {
         let text = '';
@@ -45,10 +67,21 @@ function call(method: string, p: string, body?: unknown, token?: string): Promis
   });
 }
 
-const login = () => call('POST', '/edge/management/v1/authenticate?method=password', { username: 'admin', password, configTypes: ['all'], envInfo: { os: 'linux', arch: 'x64' } });
+const login = () =>
+  call('POST', '/edge/management/v1/authenticate?method=password', {
+    username: 'admin',
+    password,
+    configTypes: ['all'],
+    envInfo: { os: 'linux', arch: 'x64' },
+  });
 const token = JSON.parse((await login()).text).data.token as string;
 for (let i = 0; i < 100; i++) {
-  const r = await call('POST', '/edge/management/v1/identities', { name: `bench-${i}`, type: 'User', isAdmin: false, roleAttributes: ['a', 'b', 'c'], tags: { team: 'x', n: i } }, token);
+  const r = await call(
+    'POST',
+    '/edge/management/v1/identities',
+    { name: `bench-${i}`, type: 'User', isAdmin: false, roleAttributes: ['a', 'b', 'c'], tags: { team: 'x', n: i } },
+    token,
+  );
   if (r.status !== 201) throw new Error(r.text);
 }
 
@@ -69,9 +102,13 @@ const results: Record<string, number> = {};
 
 // Logins are spaced out by the scrypt cost anyway; they all succeed, so the failure throttle never bites.
 await median('login (password, scrypt)', Math.min(rounds, 40), login);
-await median('list identities (limit 100)', rounds, () => call('GET', '/edge/management/v1/identities?limit=100', undefined, token));
+await median('list identities (limit 100)', rounds, () =>
+  call('GET', '/edge/management/v1/identities?limit=100', undefined, token),
+);
 const benchFilter = encodeURIComponent('anyOf(roleAttributes) = "a" and name contains "bench"');
-await median('list identities filtered', rounds, () => call('GET', `/edge/management/v1/identities?filter=${benchFilter}&limit=100`, undefined, token));
+await median('list identities filtered', rounds, () =>
+  call('GET', `/edge/management/v1/identities?filter=${benchFilter}&limit=100`, undefined, token),
+);
 // Within the client API's request budget of one API session (a burst of 50): the creates are not spaced out.
 const SESSION_ROUNDS = Math.min(rounds, 40);
 const services: string[] = [];
@@ -90,9 +127,17 @@ for (const [p, body] of [
   const r = await call('POST', `/edge/management/v1/${p}`, body, token);
   if (r.status !== 201) throw new Error(r.text);
 }
-await median('create session (client API)', SESSION_ROUNDS, () => call('POST', '/edge/client/v1/sessions', { serviceId: services.pop() }, token));
+await median('create session (client API)', SESSION_ROUNDS, () =>
+  call('POST', '/edge/client/v1/sessions', { serviceId: services.pop() }, token),
+);
 await median('create identity (validated body)', Math.min(rounds, 100), () =>
-  call('POST', '/edge/management/v1/identities', { name: `b-${randomBytes(6).toString('hex')}`, type: 'User', isAdmin: false, tags: { k: 'v' }, appData: { a: 1 } }, token));
+  call(
+    'POST',
+    '/edge/management/v1/identities',
+    { name: `b-${randomBytes(6).toString('hex')}`, type: 'User', isAdmin: false, tags: { k: 'v' }, appData: { a: 1 } },
+    token,
+  ),
+);
 
 agent.destroy();
 await ctl.close();

@@ -67,7 +67,11 @@ interface Target {
 }
 
 function seed(checkout: string, location: string): number {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench', 'seed.ts'), checkout, location, String(IDENTITIES)], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'bench', 'seed.ts'), checkout, location, String(IDENTITIES)],
+    { cwd: root, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`seeding ${location} failed: ${r.stderr}`);
   return (JSON.parse(r.stdout) as { seconds: number }).seconds;
 }
@@ -87,7 +91,10 @@ async function login(url: string, ca: string): Promise<string> {
 
 // The CLI's code caches in the bench's own directory: each build's first run makes them, as a user's first does.
 const cliEnv = (configDir: string) => ({
-  CTL_CONFIG_DIR: configDir, CI: 'true', NO_COLOR: '1', XDG_CACHE_HOME: join(work, 'cli-cache'),
+  CTL_CONFIG_DIR: configDir,
+  CI: 'true',
+  NO_COLOR: '1',
+  XDG_CACHE_HOME: join(work, 'cli-cache'),
 });
 
 /** A copy of a logged-in profile directory where no TLS session can be kept: its file is a directory. */
@@ -108,15 +115,45 @@ async function startTarget(key: string, label: string, checkout: string, pgServe
   const controller = await startControllerProcess(dataDir, { root: checkout, storeUrl: postgres, cpuProfileDir });
   const headers = { 'zt-session': await login(controller.url, controller.caBundlePem) };
   const configDir = join(work, `${key}-config`);
-  const loggedIn = spawnSync(process.execPath, [join(checkout, 'bin', 'ctl.js'), 'login', controller.url, '-u', 'admin', '--password-stdin', '--ca', join(dataDir, 'ca-bundle.pem')], {
-    env: { ...process.env, ...cliEnv(configDir) },
-    input: 'bench-admin\n',
-  });
+  const loggedIn = spawnSync(
+    process.execPath,
+    [
+      join(checkout, 'bin', 'ctl.js'),
+      'login',
+      controller.url,
+      '-u',
+      'admin',
+      '--password-stdin',
+      '--ca',
+      join(dataDir, 'ca-bundle.pem'),
+    ],
+    {
+      env: { ...process.env, ...cliEnv(configDir) },
+      input: 'bench-admin\n',
+    },
+  );
   if (loggedIn.status !== 0) throw new Error(`ctl login (${label}) failed: ${loggedIn.stderr}`);
   const dispatcher = new Agent({ connect: { ca: controller.caBundlePem } });
-  const found = (await (await request(`${controller.url}/edge/management/v1/identities?filter=${encodeURIComponent('name = "identity-500"')}`, { headers, dispatcher })).body.json()) as { data: { id: string }[] };
+  const found = (await (
+    await request(
+      `${controller.url}/edge/management/v1/identities?filter=${encodeURIComponent('name = "identity-500"')}`,
+      { headers, dispatcher },
+    )
+  ).body.json()) as { data: { id: string }[] };
   const byIdUrl = `${controller.url}/edge/management/v1/identities/${found.data[0].id}`;
-  return { label, root: checkout, postgres, pgServer, dataDir, configDir, seedSeconds, controller, headers, dispatcher, byIdUrl };
+  return {
+    label,
+    root: checkout,
+    postgres,
+    pgServer,
+    dataDir,
+    configDir,
+    seedSeconds,
+    controller,
+    headers,
+    dispatcher,
+    byIdUrl,
+  };
 }
 
 /** A row of a side-by-side table: one value per target, the first being this checkout on SQLite. */
@@ -141,7 +178,8 @@ function printTable(title: string, targets: Target[], rows: Row[]): void {
   console.log(`| ${head.join(' | ')} |`);
   console.log(`|${head.map(() => '---').join('|')}|`);
   for (const row of rows) {
-    const cell = (i: number) => show(row.values[i], row.unit) + (row.against ? ` (${(row.values[i] / row.against[i]).toFixed(2)}x)` : '');
+    const cell = (i: number) =>
+      show(row.values[i], row.unit) + (row.against ? ` (${(row.values[i] / row.against[i]).toFixed(2)}x)` : '');
     const cells = [row.what, cell(0)];
     if (pg >= 0) cells.push(cell(pg), `${(row.values[pg] / row.values[0]).toFixed(2)}x`);
     for (const i of olds) cells.push(cell(i), `${(row.values[0] / row.values[i]).toFixed(2)}x`);
@@ -170,13 +208,13 @@ async function main() {
       if ('unavailable' in started) {
         notes.push(`PostgreSQL not measured (SQLite only): ${started.unavailable}`);
         console.error(notes[notes.length - 1]);
-      }
-      else {
+      } else {
         cluster = started;
         targets.push(await startTarget('postgres', 'PostgreSQL', root, cluster.url));
       }
     }
-    for (const [i, old] of olds.entries()) targets.push(await startTarget(`baseline-${i}`, `SQLite @${old.commit}`, old.dir));
+    for (const [i, old] of olds.entries())
+      targets.push(await startTarget(`baseline-${i}`, `SQLite @${old.commit}`, old.dir));
     await measure(targets, notes);
   } finally {
     for (const t of targets) {
@@ -196,7 +234,12 @@ async function main() {
 async function getByIdThroughput(targets: Target[]): Promise<{ rows: Row[]; summary: string }> {
   const pkiDir = join(targets[0].dataDir, 'pki');
   const bare = createServer(
-    { key: readFileSync(join(pkiDir, 'server.key.pem')), cert: readFileSync(join(pkiDir, 'server.cert.pem'), 'utf8') + readFileSync(join(pkiDir, 'intermediate.cert.pem'), 'utf8') },
+    {
+      key: readFileSync(join(pkiDir, 'server.key.pem')),
+      cert:
+        readFileSync(join(pkiDir, 'server.cert.pem'), 'utf8') +
+        readFileSync(join(pkiDir, 'intermediate.cert.pem'), 'utf8'),
+    },
     (_req, res) => {
       res.setHeader('content-type', 'application/json');
       res.end('{"data":{"hello":"world"},"meta":{}}');
@@ -221,7 +264,11 @@ async function getByIdThroughput(targets: Target[]): Promise<{ rows: Row[]; summ
   const bareMedian = median(bareRps);
   const what = 'authenticated GET /identities/{id} (÷ bare `node:https`)';
   const row: Row = { what, unit: 'req/s', values: rps.map(median), against: targets.map(() => bareMedian) };
-  const cpuRow: Row = { what: "the controller's CPU time per GET by id (its process only)", unit: 'µs', values: cpu.map(median) };
+  const cpuRow: Row = {
+    what: "the controller's CPU time per GET by id (its process only)",
+    unit: 'µs',
+    values: cpu.map(median),
+  };
   const perRound = (values: number[]) => values.map((r) => r.toFixed(0)).join(', ');
   const rounds = targets.map((t, i) => `${t.label} ${perRound(rps[i])}`).join('; ');
   const summary =
@@ -233,7 +280,11 @@ async function getByIdThroughput(targets: Target[]): Promise<{ rows: Row[]; summ
 const controllerTitle = () =>
   `Controller, ${IDENTITIES.toLocaleString('en')} identities ` +
   "(each value in its own process; ratios to the run's baselines in parentheses)";
-const loadAverage = async () => (await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ');
+const loadAverage = async () =>
+  (await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 async function measure(targets: Target[], notes: string[]): Promise<void> {
   if (throughputOnly) {
@@ -243,7 +294,11 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
     return;
   }
   const rows: Row[] = [];
-  rows.push({ what: `seeding ${IDENTITIES.toLocaleString('en')} identities (one transaction)`, unit: 's', values: targets.map((t) => t.seedSeconds) });
+  rows.push({
+    what: `seeding ${IDENTITIES.toLocaleString('en')} identities (one transaction)`,
+    unit: 's',
+    values: targets.map((t) => t.seedSeconds),
+  });
 
   // Filtered lists over the identities, through HTTP (what a client waits for), the targets alternated.
   const timed = async (path: string, runs: number): Promise<number[]> => {
@@ -262,10 +317,25 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
   const listPath = (filter: string) => `/edge/management/v1/identities?filter=${encodeURIComponent(filter)}`;
   await timed('/edge/management/v1/version', 10); // warm the connections
   const version = await timed('/edge/management/v1/version', 50);
-  rows.push({ what: 'filter `name = "identity-54321"` (÷ GET /version)', unit: 'ms', values: await timed(listPath('name = "identity-54321"'), 50), against: version });
-  rows.push({ what: 'filter `name contains "4321"`', unit: 'ms', values: await timed(listPath('name contains "4321"'), 20), against: version });
-  rows.push({ what: 'filter `anyOf(roleAttributes) = "finance"`', unit: 'ms', values: await timed(listPath('anyOf(roleAttributes) = "finance"'), 20), against: version });
-  rows.push({ what: 'GET /version (the filters\' baseline)', unit: 'ms', values: version });
+  rows.push({
+    what: 'filter `name = "identity-54321"` (÷ GET /version)',
+    unit: 'ms',
+    values: await timed(listPath('name = "identity-54321"'), 50),
+    against: version,
+  });
+  rows.push({
+    what: 'filter `name contains "4321"`',
+    unit: 'ms',
+    values: await timed(listPath('name contains "4321"'), 20),
+    against: version,
+  });
+  rows.push({
+    what: 'filter `anyOf(roleAttributes) = "finance"`',
+    unit: 'ms',
+    values: await timed(listPath('anyOf(roleAttributes) = "finance"'), 20),
+    against: version,
+  });
+  rows.push({ what: "GET /version (the filters' baseline)", unit: 'ms', values: version });
   if (flags['store-only']) return printTable(controllerTitle(), targets, rows);
 
   // `ctl identity list` (each build's own CLI, logged in to its controller), alternated with `node -e ''`: resuming
@@ -307,8 +377,12 @@ async function measure(targets: Target[], notes: string[]): Promise<void> {
     }
   }
   const whats = Object.keys(limits[0][0]);
-  printTable('Login and list latency (bench/limits.ts: in-process controller, ' +
-    '100 identities; median of 3 alternated runs, each a median)', targets, whats.map((what) => ({ what, unit: 'ms', values: limits.map((runs) => median(runs.map((r) => r[what]))) })));
+  printTable(
+    'Login and list latency (bench/limits.ts: in-process controller, ' +
+      '100 identities; median of 3 alternated runs, each a median)',
+    targets,
+    whats.map((what) => ({ what, unit: 'ms', values: limits.map((runs) => median(runs.map((r) => r[what]))) })),
+  );
 
   // What a client's filters cost in memory: bench/filter-memory.ts, a controller process of its own per target.
   const growth: number[] = [];

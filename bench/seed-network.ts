@@ -16,7 +16,13 @@ import { dirname } from 'node:path';
 import { Store } from '../src/controller/store/store.js';
 import { settle } from './pg-database.js';
 
-export const SCALE = { identities: 10_000, services: 10_000, routers: 100, servicePolicies: 1_000, routerPolicies: 100 };
+export const SCALE = {
+  identities: 10_000,
+  services: 10_000,
+  routers: 100,
+  servicePolicies: 1_000,
+  routerPolicies: 100,
+};
 const SHAPES = ['mixed', 'broad'];
 const ATTRIBUTES = 200;
 
@@ -30,7 +36,7 @@ if (!postgres) mkdirSync(dirname(location), { recursive: true, mode: 0o700 });
 
 // A small deterministic generator: the same network on every run and store.
 let state = 42;
-const random = () => ((state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const random = () => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 const pick = (n: number) => Math.floor(random() * n);
 const attrs = (prefix: string) => [...new Set([`${prefix}-${pick(ATTRIBUTES)}`, `${prefix}-${pick(ATTRIBUTES)}`])];
 const roles = (prefix: string, ids: string[], kind: number): string[] => {
@@ -56,11 +62,34 @@ const now = new Date().toISOString();
 const start = process.hrtime.bigint();
 const insertAll = async (name: string, rows: Array<Record<string, unknown>>) => {
   const repo = store.repo(name);
-  return store.tx(() => repo.insertMany(rows.map((values) => ({ values })), { now }));
+  return store.tx(() =>
+    repo.insertMany(
+      rows.map((values) => ({ values })),
+      { now },
+    ),
+  );
 };
-const identities = await insertAll('identity', Array.from({ length: SCALE.identities }, (_, i) => ({ name: `identity-${i}`, type: 'Default', isAdmin: false, roleAttributes: attrs('team') })));
-const services = await insertAll('service', Array.from({ length: SCALE.services }, (_, i) => ({ name: `service-${i}`, encryptionRequired: true, roleAttributes: attrs('app') })));
-const routers = await insertAll('edge-router', Array.from({ length: SCALE.routers }, (_, i) => ({ name: `router-${i}`, roleAttributes: [`region-${i % 10}`] })));
+const identities = await insertAll(
+  'identity',
+  Array.from({ length: SCALE.identities }, (_, i) => ({
+    name: `identity-${i}`,
+    type: 'Default',
+    isAdmin: false,
+    roleAttributes: attrs('team'),
+  })),
+);
+const services = await insertAll(
+  'service',
+  Array.from({ length: SCALE.services }, (_, i) => ({
+    name: `service-${i}`,
+    encryptionRequired: true,
+    roleAttributes: attrs('app'),
+  })),
+);
+const routers = await insertAll(
+  'edge-router',
+  Array.from({ length: SCALE.routers }, (_, i) => ({ name: `router-${i}`, roleAttributes: [`region-${i % 10}`] })),
+);
 /** In the broad shape, one policy in ten: every identity may dial the services of one attribute. */
 const broad = (i: number) => shape === 'broad' && i % 10 === 5;
 await insertAll(
@@ -75,11 +104,21 @@ await insertAll(
 );
 await insertAll(
   'edge-router-policy',
-  Array.from({ length: SCALE.routerPolicies }, (_, i) => ({ name: `edge-router-policy-${i}`, semantic: 'AnyOf', identityRoles: roles('team', identities, roleKind()), edgeRouterRoles: [`#region-${i % 10}`] })),
+  Array.from({ length: SCALE.routerPolicies }, (_, i) => ({
+    name: `edge-router-policy-${i}`,
+    semantic: 'AnyOf',
+    identityRoles: roles('team', identities, roleKind()),
+    edgeRouterRoles: [`#region-${i % 10}`],
+  })),
 );
 await insertAll(
   'service-edge-router-policy',
-  Array.from({ length: SCALE.routerPolicies }, (_, i) => ({ name: `serp-${i}`, semantic: 'AnyOf', serviceRoles: roles('app', services, roleKind()), edgeRouterRoles: [`#region-${i % 10}`] })),
+  Array.from({ length: SCALE.routerPolicies }, (_, i) => ({
+    name: `serp-${i}`,
+    semantic: 'AnyOf',
+    serviceRoles: roles('app', services, roleKind()),
+    edgeRouterRoles: [`#region-${i % 10}`],
+  })),
 );
 const seconds = Number(process.hrtime.bigint() - start) / 1e9;
 await store.close();

@@ -19,7 +19,12 @@ if (!root || !location || !Number.isInteger(count)) {
 }
 
 const attrs = ['sales', 'emea', 'finance', 'apac', 'ops'];
-const identity = (i: number) => ({ name: `identity-${i}`, type: 'Default', isAdmin: false, roleAttributes: [attrs[i % 5], attrs[(i * 7) % 5]] });
+const identity = (i: number) => ({
+  name: `identity-${i}`,
+  type: 'Default',
+  isAdmin: false,
+  roleAttributes: [attrs[i % 5], attrs[(i * 7) % 5]],
+});
 
 // The store's API changed shape between releases: typed loosely here on purpose.
 const mod: any = await import(pathToFileURL(join(root, 'src/controller/store/store.ts')).href);

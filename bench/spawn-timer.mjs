@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 const runs = Number(process.argv[2]);
 const commands = JSON.parse(process.argv[3]);
 if (!Number.isInteger(runs) || runs < 1 || !Array.isArray(commands) || commands.length === 0) {
-  process.stderr.write("usage: node bench/spawn-timer.mjs RUNS '[[\"-e\", \"\"], [\"bin/ctl.js\", \"--help\"]]'\n");
+  process.stderr.write('usage: node bench/spawn-timer.mjs RUNS \'[["-e", ""], ["bin/ctl.js", "--help"]]\'\n');
   process.exit(2);
 }
 

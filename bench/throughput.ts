@@ -4,8 +4,15 @@ import { Agent, request } from 'undici';
  * Requests per second for `total` GETs kept `concurrency` deep over keep-alive connections. The load comes
  * from this process, on the same two cores as the server: compare only ratios measured in one run.
  */
-export async function throughput(url: string, opts: { ca?: string; headers?: Record<string, string>; total: number; concurrency: number }): Promise<number> {
-  const dispatcher = new Agent({ connect: { ca: opts.ca, rejectUnauthorized: true }, connections: opts.concurrency, pipelining: 1 });
+export async function throughput(
+  url: string,
+  opts: { ca?: string; headers?: Record<string, string>; total: number; concurrency: number },
+): Promise<number> {
+  const dispatcher = new Agent({
+    connect: { ca: opts.ca, rejectUnauthorized: true },
+    connections: opts.concurrency,
+    pipelining: 1,
+  });
   let sent = 0;
   const worker = async () => {
     while (sent < opts.total) {
@@ -16,7 +23,11 @@ export async function throughput(url: string, opts: { ca?: string; headers?: Rec
     }
   };
   // Warm-up: establish connections and JIT the paths.
-  await Promise.all(Array.from({ length: opts.concurrency }, async () => (await request(url, { headers: opts.headers, dispatcher })).body.arrayBuffer()));
+  await Promise.all(
+    Array.from({ length: opts.concurrency }, async () =>
+      (await request(url, { headers: opts.headers, dispatcher })).body.arrayBuffer(),
+    ),
+  );
   const start = process.hrtime.bigint();
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;

@@ -18,13 +18,23 @@ import { build } from 'esbuild';
 import { buildCommonScript, COMMON_SCRIPT_FILES } from './common-script.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values: flags } = parseArgs({ options: { outdir: { type: 'string' }, 'synthetic-nouns': { type: 'string', default: '0' } } });
+const { values: flags } = parseArgs({
+  options: { outdir: { type: 'string' }, 'synthetic-nouns': { type: 'string', default: '0' } },
+});
 const target = flags.outdir ? path.resolve(flags.outdir) : root;
 const outdir = path.join(target, 'dist');
 const syntheticNouns = Number(flags['synthetic-nouns']);
-if (!Number.isInteger(syntheticNouns) || syntheticNouns < 0) throw new Error(`--synthetic-nouns takes a count, not '${flags['synthetic-nouns']}'`);
+if (!Number.isInteger(syntheticNouns) || syntheticNouns < 0)
+  throw new Error(`--synthetic-nouns takes a count, not '${flags['synthetic-nouns']}'`);
 
-const common = { absWorkingDir: root, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' };
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+};
 const catalogueIndex = path.join(root, 'src/resources/index.ts');
 const summaryModule = path.join(root, 'src/cli/nouns/summary.ts');
 
@@ -42,7 +52,14 @@ async function syntheticCatalogue() {
   const groups = ['Services', 'Edge routers', 'Policies', 'Configs', 'Posture checks'];
   const defs = Array.from({ length: syntheticNouns }, (_, i) => {
     const name = `synthetic-${String(i + 1).padStart(2, '0')}`;
-    return { ...model, name, plural: `${name}s`, label: name, table: name.replace('-', '_'), cli: { ...model.cli, noun: name, aliases: [`${name}s`], group: groups[i % groups.length] } };
+    return {
+      ...model,
+      name,
+      plural: `${name}s`,
+      label: name,
+      table: name.replace('-', '_'),
+      cli: { ...model.cli, noun: name, aliases: [`${name}s`], group: groups[i % groups.length] },
+    };
   });
   const contents = [
     `import { CATALOGUE as REAL } from ${JSON.stringify(catalogueIndex)};`,
@@ -72,8 +89,8 @@ const nounSummaries = {
   name: 'noun-summaries',
   setup(b) {
     b.onLoad({ filter: /src[\\/]cli[\\/]nouns[\\/]summary\.ts$/ }, () => ({
-      contents: '// Computed from the catalogue by scripts/build.mjs.\n' +
-        `export const NOUNS = ${JSON.stringify(NOUNS)};\n`,
+      contents:
+        '// Computed from the catalogue by scripts/build.mjs.\n' + `export const NOUNS = ${JSON.stringify(NOUNS)};\n`,
       loader: 'js',
     }));
   },
@@ -87,10 +104,13 @@ const lazyChildProcess = {
   name: 'lazy-child-process',
   setup(b) {
     b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'child_process', namespace: 'lazy-builtin' }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
-      contents: "let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_process'))[key] });",
+      contents:
+        "let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_process'))[key] });",
       loader: 'js',
     }));
   },
@@ -105,7 +125,8 @@ const result = await build({
   // Bundled CommonJS code calls require() for Node built-ins (and nothing else), which ESM output lacks.
   // process.getBuiltinModule serves them without loading node:module on every start, as createRequire would.
   banner: {
-    js: 'const require = (id) => { const m = process.getBuiltinModule(id); ' +
+    js:
+      'const require = (id) => { const m = process.getBuiltinModule(id); ' +
       "if (m === undefined) throw new Error(`the bundle cannot require '${id}'`); return m; };",
   },
   // extra-typings only adds types over commander's classes (its runtime re-exports them): loading commander directly

@@ -80,7 +80,9 @@ function commonPath(specifiers) {
         // A command that starts a controller belongs in FULL_BUILD_COMMANDS: reaching the controller from here would
         // put it in the common script, which every command loads.
         if (relative.startsWith('src/controller/')) {
-          return { errors: [{ text: `${relative} reached from the common path: list its command in FULL_BUILD_COMMANDS` }] };
+          return {
+            errors: [{ text: `${relative} reached from the common path: list its command in FULL_BUILD_COMMANDS` }],
+          };
         }
         if (!fullBuild.has(relative)) return undefined;
         const message = `internal error: ${relative} runs on the ES module build, which bin/ctl.js chooses for it`;

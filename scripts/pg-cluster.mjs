@@ -14,7 +14,16 @@
 // (Debian) or PATH.
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +42,10 @@ const USAGE = 'usage: node scripts/pg-cluster.mjs start|url|stop|halt|resume [--
 
 function parseArgs(argv) {
   const [command, ...rest] = argv;
-  let state = path.join(os.tmpdir(), `ctl-pg-cluster-${os.userInfo().uid}-${createHash('sha1').update(ROOT).digest('hex').slice(0, 10)}.json`);
+  let state = path.join(
+    os.tmpdir(),
+    `ctl-pg-cluster-${os.userInfo().uid}-${createHash('sha1').update(ROOT).digest('hex').slice(0, 10)}.json`,
+  );
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--state' && rest[i + 1]) state = path.resolve(rest[++i]);
     else fail(`unknown argument: ${rest[i]}`, [USAGE]);
@@ -47,7 +59,9 @@ function findBinDir() {
   const candidates = [];
   if (process.env.PG_BINDIR) candidates.push(process.env.PG_BINDIR);
   try {
-    const versions = readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync('/usr/lib/postgresql')
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => `/usr/lib/postgresql/${v}/bin`));
   } catch {
     // not Debian's layout
@@ -69,7 +83,10 @@ function serverUser() {
     .split('\n')
     .map((line) => line.split(':'))
     .find((fields) => fields[0] === 'postgres');
-  if (!entry) fail('PostgreSQL refuses to run as root and there is no `postgres` user to run it as', ['create one (useradd --system postgres) or run this as another user']);
+  if (!entry)
+    fail('PostgreSQL refuses to run as root and there is no `postgres` user to run it as', [
+      'create one (useradd --system postgres) or run this as another user',
+    ]);
   return { uid: Number(entry[2]), gid: Number(entry[3]), home: entry[5] };
 }
 
@@ -79,10 +96,17 @@ function pgRun(binDir, user, program, args, cwd) {
     cwd,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LC_ALL: 'C', ...(user ? { HOME: user.home || cwd, USER: 'postgres', LOGNAME: 'postgres' } : {}) },
+    env: {
+      ...process.env,
+      LC_ALL: 'C',
+      ...(user ? { HOME: user.home || cwd, USER: 'postgres', LOGNAME: 'postgres' } : {}),
+    },
     ...(user ? { uid: user.uid, gid: user.gid } : {}),
   });
-  return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`.trim() };
+  return {
+    ok: result.status === 0,
+    output: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`.trim(),
+  };
 }
 
 function freePort() {
@@ -138,10 +162,25 @@ async function start(stateFile) {
   if (user) chownSync(pwFile, user.uid, user.gid);
 
   // Password (SCRAM) on loopback TCP; trust only on the unix socket, which lives in this 0700 directory.
-  const init = pgRun(binDir, user, 'initdb', [
-    '-D', dataDir, '-U', ROLE, `--pwfile=${pwFile}`, '--auth-host=scram-sha-256', '--auth-local=trust',
-    '--encoding=UTF8', '--locale=C', '--no-sync', '--no-instructions',
-  ], dir);
+  const init = pgRun(
+    binDir,
+    user,
+    'initdb',
+    [
+      '-D',
+      dataDir,
+      '-U',
+      ROLE,
+      `--pwfile=${pwFile}`,
+      '--auth-host=scram-sha-256',
+      '--auth-local=trust',
+      '--encoding=UTF8',
+      '--locale=C',
+      '--no-sync',
+      '--no-instructions',
+    ],
+    dir,
+  );
   rmSync(pwFile, { force: true });
   if (!init.ok) {
     rmSync(dir, { recursive: true, force: true });
@@ -151,25 +190,34 @@ async function start(stateFile) {
   // The port is free when we look; if another process takes it before the server binds, try another one.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    appendFileSync(path.join(dataDir, 'postgresql.conf'), [
-      '',
-      '# throwaway test cluster (scripts/pg-cluster.mjs)',
-      "listen_addresses = '127.0.0.1'",
-      `port = ${port}`,
-      `unix_socket_directories = '${dir}'`,
-      'fsync = off',
-      'synchronous_commit = off',
-      'full_page_writes = off',
-      'shared_buffers = 32MB',
-      'max_connections = 200',
-      '',
-    ].join('\n'));
+    appendFileSync(
+      path.join(dataDir, 'postgresql.conf'),
+      [
+        '',
+        '# throwaway test cluster (scripts/pg-cluster.mjs)',
+        "listen_addresses = '127.0.0.1'",
+        `port = ${port}`,
+        `unix_socket_directories = '${dir}'`,
+        'fsync = off',
+        'synchronous_commit = off',
+        'full_page_writes = off',
+        'shared_buffers = 32MB',
+        'max_connections = 200',
+        '',
+      ].join('\n'),
+    );
     const run = pgRun(binDir, user, 'pg_ctl', ['-D', dataDir, '-l', logFile, '-w', '-t', '60', 'start'], dir);
     if (run.ok) {
       const url = `postgres://${ROLE}:${password}@127.0.0.1:${port}/postgres`;
-      writeFileSync(stateFile, `${JSON.stringify({ dir, dataDir, port, url, binDir, startedAt: new Date().toISOString() }, null, 2)}\n`, { mode: 0o600 });
-      console.error(`pg-cluster: PostgreSQL (${path.basename(path.dirname(binDir))}) on ` +
-        `127.0.0.1:${port}, data in ${dir}, ready in ${Date.now() - started} ms`);
+      writeFileSync(
+        stateFile,
+        `${JSON.stringify({ dir, dataDir, port, url, binDir, startedAt: new Date().toISOString() }, null, 2)}\n`,
+        { mode: 0o600 },
+      );
+      console.error(
+        `pg-cluster: PostgreSQL (${path.basename(path.dirname(binDir))}) on ` +
+          `127.0.0.1:${port}, data in ${dir}, ready in ${Date.now() - started} ms`,
+      );
       console.log(url);
       return;
     }
@@ -211,7 +259,8 @@ if (command === 'start') {
 } else {
   const state = readState(stateFile);
   if (command === 'url') {
-    if (!state || !isRunning(findBinDir(), serverUser(), state)) fail(`no cluster is running (state file ${stateFile})`, ['start one with: node scripts/pg-cluster.mjs start']);
+    if (!state || !isRunning(findBinDir(), serverUser(), state))
+      fail(`no cluster is running (state file ${stateFile})`, ['start one with: node scripts/pg-cluster.mjs start']);
     console.log(state.url);
   } else if (!state) {
     console.error(`pg-cluster: no cluster to stop (state file ${stateFile})`);

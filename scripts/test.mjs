@@ -82,11 +82,15 @@ const cacheHome = mkdtempSync(join(tmpdir(), 'ctl-test-cache-'));
 
 function run(list, env) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', '--test-concurrency=3', '--enable-source-maps', ...list.map(bundled)], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: cacheHome, ...env },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--test', '--test-concurrency=3', '--enable-source-maps', ...list.map(bundled)],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: cacheHome, ...env },
+      },
+    );
     let tail = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);

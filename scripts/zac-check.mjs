@@ -44,8 +44,10 @@ const { values: args } = parseArgs({
 
 function usage(message) {
   if (message) process.stderr.write(`error: ${message}\n`);
-  process.stderr.write('usage: node scripts/zac-check.mjs --zac DIR --report FILE ' +
-    '[--screens DIR] [--port N] [--chromium PATH] [--no-create]\n');
+  process.stderr.write(
+    'usage: node scripts/zac-check.mjs --zac DIR --report FILE ' +
+      '[--screens DIR] [--port N] [--chromium PATH] [--no-create]\n',
+  );
   process.exit(message ? 2 : 0);
 }
 if (args.help) usage();
@@ -101,10 +103,24 @@ async function startController(port, password) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ctl-zac-check-'));
   const env = { ...process.env, CTL_ADMIN_PASSWORD: password };
   delete env.CTL_STORE_URL;
-  const child = spawn(process.execPath, [join(REPO, 'bin', 'ctl.js'), 'controller', 'start', '--data-dir', join(dataDir, 'ctrl'), '--port', String(port), '--console', zacDir], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(REPO, 'bin', 'ctl.js'),
+      'controller',
+      'start',
+      '--data-dir',
+      join(dataDir, 'ctrl'),
+      '--port',
+      String(port),
+      '--console',
+      zacDir,
+    ],
+    {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
   for (let i = 0; i < 600 && child.exitCode === null && !stderr.includes('web console:'); i++) await sleep(50);
@@ -138,19 +154,26 @@ function template(path) {
 function api(method, path, body, token) {
   return new Promise((resolveCall, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers = { ...(token ? { 'zt-session': token } : {}), ...(payload ? { 'content-type': 'application/json' } : {}) };
-    const req = request(`${controller.url}/edge/management/v1${path}`, { method, ca: controller.ca, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => {
-        let json = {};
-        try {
-          json = JSON.parse(text);
-        } catch {}
-        resolveCall({ status: res.statusCode, body: json });
-      });
-    });
+    const headers = {
+      ...(token ? { 'zt-session': token } : {}),
+      ...(payload ? { 'content-type': 'application/json' } : {}),
+    };
+    const req = request(
+      `${controller.url}/edge/management/v1${path}`,
+      { method, ca: controller.ca, headers },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => {
+          let json = {};
+          try {
+            json = JSON.parse(text);
+          } catch {}
+          resolveCall({ status: res.statusCode, body: json });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -169,30 +192,79 @@ async function seed() {
   const make = async (key, path, body) => {
     const res = await api('POST', path, typeof body === 'function' ? body() : body, token);
     ids[key] = res.body?.data?.id;
-    results.push({ what: `${key} (${path})`, status: res.status, detail: res.status >= 400 ? errorText(res.body) : '' });
+    results.push({
+      what: `${key} (${path})`,
+      status: res.status,
+      detail: res.status >= 400 ? errorText(res.body) : '',
+    });
   };
-  await make('identity', '/identities', { name: 'seed-identity', type: 'Device', isAdmin: false, roleAttributes: ['seed'] });
+  await make('identity', '/identities', {
+    name: 'seed-identity',
+    type: 'Device',
+    isAdmin: false,
+    roleAttributes: ['seed'],
+  });
   await make('config type', '/config-types', { name: 'seed-type', schema: {} });
-  await make('config', '/configs', () => ({ name: 'seed-config', configTypeId: ids['config type'] ?? 'missing', data: {} }));
-  await make('service', '/services', () => ({ name: 'seed-service', encryptionRequired: true, roleAttributes: ['seed'], configs: ids.config ? [ids.config] : [] }));
-  await make('edge router', '/edge-routers', { name: 'seed-router', roleAttributes: ['seed'], isTunnelerEnabled: false });
+  await make('config', '/configs', () => ({
+    name: 'seed-config',
+    configTypeId: ids['config type'] ?? 'missing',
+    data: {},
+  }));
+  await make('service', '/services', () => ({
+    name: 'seed-service',
+    encryptionRequired: true,
+    roleAttributes: ['seed'],
+    configs: ids.config ? [ids.config] : [],
+  }));
+  await make('edge router', '/edge-routers', {
+    name: 'seed-router',
+    roleAttributes: ['seed'],
+    isTunnelerEnabled: false,
+  });
   await make('transit router', '/transit-routers', { name: 'seed-transit' });
-  await make('service policy', '/service-policies', { name: 'seed-dial', type: 'Dial', semantic: 'AnyOf', identityRoles: ['#seed'], serviceRoles: ['#seed'], postureCheckRoles: [] });
-  await make('edge router policy', '/edge-router-policies', { name: 'seed-erp', semantic: 'AnyOf', identityRoles: ['#seed'], edgeRouterRoles: ['#seed'] });
-  await make('service edge router policy', '/service-edge-router-policies', { name: 'seed-serp', semantic: 'AnyOf', serviceRoles: ['#seed'], edgeRouterRoles: ['#seed'] });
+  await make('service policy', '/service-policies', {
+    name: 'seed-dial',
+    type: 'Dial',
+    semantic: 'AnyOf',
+    identityRoles: ['#seed'],
+    serviceRoles: ['#seed'],
+    postureCheckRoles: [],
+  });
+  await make('edge router policy', '/edge-router-policies', {
+    name: 'seed-erp',
+    semantic: 'AnyOf',
+    identityRoles: ['#seed'],
+    edgeRouterRoles: ['#seed'],
+  });
+  await make('service edge router policy', '/service-edge-router-policies', {
+    name: 'seed-serp',
+    semantic: 'AnyOf',
+    serviceRoles: ['#seed'],
+    edgeRouterRoles: ['#seed'],
+  });
   await make('posture check', '/posture-checks', { name: 'seed-mfa', typeId: 'MFA', roleAttributes: ['seed'] });
-  await make('terminator', '/terminators', () => ({ service: ids.service ?? 'missing', router: ids['edge router'] ?? 'missing', binding: 'transport', address: 'tcp:127.0.0.1:8080' }));
+  await make('terminator', '/terminators', () => ({
+    service: ids.service ?? 'missing',
+    router: ids['edge router'] ?? 'missing',
+    binding: 'transport',
+    address: 'tcp:127.0.0.1:8080',
+  }));
   // Spares that nothing references, for the forms to edit and delete where their own create fails (deleting the
   // seed type above would rightly be refused: the seed config uses it).
   const spare = {};
   const makeSpare = async (label, path, body) => {
     const res = await api('POST', path, body, token);
     spare[label] = res.body?.data?.id;
-    if (res.status >= 400) results.push({ what: `spare ${label} (${path})`, status: res.status, detail: errorText(res.body) });
+    if (res.status >= 400)
+      results.push({ what: `spare ${label} (${path})`, status: res.status, detail: errorText(res.body) });
   };
   await makeSpare('identity', '/identities', { name: 'spare-identity', type: 'Device', isAdmin: false });
   await makeSpare('config type', '/config-types', { name: 'spare-type', schema: {} });
-  await makeSpare('config', '/configs', { name: 'spare-config', configTypeId: ids['config type'] ?? 'missing', data: {} });
+  await makeSpare('config', '/configs', {
+    name: 'spare-config',
+    configTypeId: ids['config type'] ?? 'missing',
+    data: {},
+  });
   await makeSpare('service', '/services', { name: 'spare-service', encryptionRequired: true });
   await makeSpare('transit router', '/transit-routers', { name: 'spare-transit' });
   await makeSpare('posture check', '/posture-checks', { name: 'spare-mfa', typeId: 'MFA' });
@@ -201,7 +273,10 @@ async function seed() {
 
 const errorText = (body) => {
   const e = body?.error ?? {};
-  return [e.code, e.cause?.field, e.cause?.reason ?? e.cause?.message].filter(Boolean).join(': ') || JSON.stringify(body).slice(0, 200);
+  return (
+    [e.code, e.cause?.field, e.cause?.reason ?? e.cause?.message].filter(Boolean).join(': ') ||
+    JSON.stringify(body).slice(0, 200)
+  );
 };
 
 const password = `Zac-${randomBytes(8).toString('hex')}`;
@@ -211,7 +286,15 @@ const browser = await chromium.launch({
   executablePath: args.chromium,
   headless: true,
   // As root and on a closed network: no sandbox, nothing Chromium would fetch for itself.
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 
 /** Everything seen, in order: { screen, method, path, query, status, code, body, failure }. */
@@ -224,7 +307,10 @@ let screen = 'login';
 
 const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1400, height: 900 } });
 // The console loads web fonts from the internet; this machine has none: answer at once instead of waiting.
-await context.route((url) => !url.hostname.startsWith('127.0.0.1'), (route) => route.abort());
+await context.route(
+  (url) => !url.hostname.startsWith('127.0.0.1'),
+  (route) => route.abort(),
+);
 const page = await context.newPage();
 page.on('console', (msg) => {
   if (msg.type() !== 'error') return;
@@ -233,7 +319,9 @@ page.on('console', (msg) => {
   if (msg.text().startsWith('Failed to load resource')) return;
   pageErrors.push({ screen, text: msg.text().slice(0, 400) });
 });
-page.on('pageerror', (err) => pageErrors.push({ screen, text: `uncaught: ${String(err.message ?? err).slice(0, 400)}` }));
+page.on('pageerror', (err) =>
+  pageErrors.push({ screen, text: `uncaught: ${String(err.message ?? err).slice(0, 400)}` }),
+);
 page.on('requestfinished', (req) => void record(req));
 page.on('requestfailed', (req) => void record(req, req.failure()?.errorText ?? 'failed'));
 
@@ -245,7 +333,16 @@ async function record(req, failure) {
     const res = await req.response().catch(() => null);
     if (res && res.status() < 400 && !failure) return;
   }
-  const entry = { screen, method: req.method(), path: url.pathname, query: url.search.slice(1), status: 0, code: '', body: undefined, failure };
+  const entry = {
+    screen,
+    method: req.method(),
+    path: url.pathname,
+    query: url.search.slice(1),
+    status: 0,
+    code: '',
+    body: undefined,
+    failure,
+  };
   calls.push(entry);
   const post = req.postData();
   if (post && req.method() !== 'GET') {
@@ -258,7 +355,9 @@ async function record(req, failure) {
     const text = await res.text().catch(() => '');
     try {
       const error = JSON.parse(text).error ?? {};
-      entry.code = [error.code, error.cause?.field, error.cause?.reason ?? error.cause?.message].filter(Boolean).join(': ');
+      entry.code = [error.code, error.cause?.field, error.cause?.reason ?? error.cause?.message]
+        .filter(Boolean)
+        .join(': ');
     } catch {
       entry.code = text.slice(0, 120);
     }
@@ -280,7 +379,9 @@ async function shot(name) {
 
 async function visit(name, route) {
   screen = name;
-  await page.goto(`${controller.url}/zac/${route}`, { waitUntil: 'domcontentloaded' }).catch((err) => pageErrors.push({ screen, text: `navigation: ${err.message}` }));
+  await page
+    .goto(`${controller.url}/zac/${route}`, { waitUntil: 'domcontentloaded' })
+    .catch((err) => pageErrors.push({ screen, text: `navigation: ${err.message}` }));
   await settle();
   await shot(name);
 }
@@ -310,7 +411,9 @@ const RECIPES = [
       const select = page.locator('select.config-type-select');
       if (made['config type']) return select.selectOption({ label: made['config type'] }, { timeout: 10_000 });
       // None made here (its form failed): any type there is, which may need data the empty form lacks.
-      const values = await select.locator('option').evaluateAll((options) => options.map((o) => o.value).filter(Boolean));
+      const values = await select
+        .locator('option')
+        .evaluateAll((options) => options.map((o) => o.value).filter(Boolean));
       if (!values.length) throw new Error('no config type to choose from');
       return select.selectOption(values[0], { timeout: 10_000 });
     },
@@ -338,7 +441,9 @@ const RECIPES = [
       const ports = page.getByPlaceholder('80 120-125 443 8080').first();
       await typeInto(ports, '443');
       await ports.press('Enter');
-      const tcp = page.locator('lib-checkbox-list-input div', { has: page.locator('span.boxlabel', { hasText: /^tcp$/ }) });
+      const tcp = page.locator('lib-checkbox-list-input div', {
+        has: page.locator('span.boxlabel', { hasText: /^tcp$/ }),
+      });
       await tcp.locator('input[type=checkbox]').first().check({ timeout: 10_000 });
       const addresses = page.getByPlaceholder('enter values separated with a comma').first();
       await typeInto(addresses, 'crm.zac-check.example');
@@ -381,7 +486,10 @@ const RECIPES = [
     prepare: async () => {
       await signerBasics('jwks');
       await page.getByText('JWKS Endpoint', { exact: true }).first().click({ timeout: 10_000 });
-      await typeInto(page.getByPlaceholder('Enter endpoint URL').first(), 'https://idp.example.invalid/.well-known/jwks.json');
+      await typeInto(
+        page.getByPlaceholder('Enter endpoint URL').first(),
+        'https://idp.example.invalid/.well-known/jwks.json',
+      );
     },
   }),
   form('auth policy', 'auth-policies', 'Name this Auth Policy', 'auth-policies'),
@@ -400,13 +508,27 @@ function makePems() {
     const key = join(dir, `${name}.key`);
     const cert = join(dir, `${name}.pem`);
     const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2'];
-    const out = spawnSync('openssl', [...args, '-subj', `/CN=zac-check-${name}`, ...extra, '-keyout', key, '-out', cert]);
+    const out = spawnSync('openssl', [
+      ...args,
+      '-subj',
+      `/CN=zac-check-${name}`,
+      ...extra,
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ]);
     if (out.status !== 0) throw new Error(`openssl could not make a certificate: ${out.stderr}`);
     return readFileSync(cert, 'utf8').trim();
   };
   try {
     return {
-      ca: make('ca', ['-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']),
+      ca: make('ca', [
+        '-addext',
+        'basicConstraints=critical,CA:TRUE',
+        '-addext',
+        'keyUsage=critical,keyCertSign,cRLSign',
+      ]),
       signer: make('signer', []),
     };
   } finally {
@@ -416,10 +538,12 @@ function makePems() {
 const pems = makePems();
 
 let token;
-const adminToken = async () => (token ??= (await api('POST', '/authenticate?method=password', { username: 'admin', password })).body?.data?.token);
+const adminToken = async () =>
+  (token ??= (await api('POST', '/authenticate?method=password', { username: 'admin', password })).body?.data?.token);
 
 const firstLine = (err) => String(err?.message ?? err).split('\n')[0];
-const isWriteTo = (resource, methods) => (res) => methods.includes(res.request().method()) && new URL(res.url()).pathname.replace(/\/+$/, '').includes(`/${resource}`);
+const isWriteTo = (resource, methods) => (res) =>
+  methods.includes(res.request().method()) && new URL(res.url()).pathname.replace(/\/+$/, '').includes(`/${resource}`);
 
 /**
  * Types as a person does: one key event per character, so that forms which react to typing (key-up validation,
@@ -468,7 +592,10 @@ async function editThroughForm(recipe, id, name) {
   try {
     await typeInto(page.getByPlaceholder(recipe.placeholder).first(), name);
     if (recipe.prepareEdit) await recipe.prepareEdit();
-    const result = await clickAndCatch(page.locator('.save-button').first(), (res) => ['PUT', 'PATCH'].includes(res.request().method()) && res.url().includes(id));
+    const result = await clickAndCatch(
+      page.locator('.save-button').first(),
+      (res) => ['PUT', 'PATCH'].includes(res.request().method()) && res.url().includes(id),
+    );
     noteWrite(what, result);
     await settle();
     return result.status < 400;
@@ -488,10 +615,16 @@ async function deleteFromList(recipe, name) {
     await typeInto(page.getByPlaceholder('Type to Filter').first(), name);
     await settle();
     // The grid pins the menu column in a container of its own: the same row there has the same row-index.
-    const index = await page.locator('.ag-center-cols-container .ag-row', { hasText: name }).first().getAttribute('row-index', { timeout: 10_000 });
+    const index = await page
+      .locator('.ag-center-cols-container .ag-row', { hasText: name })
+      .first()
+      .getAttribute('row-index', { timeout: 10_000 });
     await page.locator(`.ag-row[row-index="${index}"] .dots`).first().click({ timeout: 10_000 });
     await page.locator('#TableActionButton_delete').first().click({ timeout: 10_000 });
-    const result = await clickAndCatch(page.getByRole('button', { name: 'Yes' }).first(), isWriteTo(recipe.resource, ['DELETE']));
+    const result = await clickAndCatch(
+      page.getByRole('button', { name: 'Yes' }).first(),
+      isWriteTo(recipe.resource, ['DELETE']),
+    );
     noteWrite(what, result);
     await settle();
   } catch (err) {
@@ -507,7 +640,11 @@ async function tryAction(what, act, predicate) {
     const answered = page.waitForResponse(predicate, { timeout: 15_000 });
     await act();
     const res = await answered;
-    writes.push({ what, status: res.status(), detail: res.status() >= 400 ? errorText(await res.json().catch(() => ({}))) : '' });
+    writes.push({
+      what,
+      status: res.status(),
+      detail: res.status() >= 400 ? errorText(await res.json().catch(() => ({}))) : '',
+    });
     await settle();
   } catch (err) {
     writes.push({ what, status: 0, detail: `no request: ${firstLine(err)}` });
@@ -526,18 +663,38 @@ const listRequest = (resource, test) => (res) => {
  */
 async function listInteractions(token) {
   // Enough identities for a second page, three of them to delete together.
-  for (let i = 0; i < 60; i++) await api('POST', '/identities', { name: `zac-page-${String(i).padStart(2, '0')}`, type: 'Device', isAdmin: false }, token);
-  for (let i = 0; i < 3; i++) await api('POST', '/identities', { name: `zac-bulk-${i}`, type: 'Device', isAdmin: false }, token);
+  for (let i = 0; i < 60; i++)
+    await api(
+      'POST',
+      '/identities',
+      { name: `zac-page-${String(i).padStart(2, '0')}`, type: 'Device', isAdmin: false },
+      token,
+    );
+  for (let i = 0; i < 3; i++)
+    await api('POST', '/identities', { name: `zac-bulk-${i}`, type: 'Device', isAdmin: false }, token);
 
   await visit('identities: sort', 'identities');
-  await tryAction('identities: sort by name', () => page.locator('.ag-header-cell-text', { hasText: /^Name$/ }).first().click({ timeout: 10_000 }), listRequest('identities', (q) => (q.get('sort') ?? '').startsWith('name')));
-  await tryAction('identities: next page', () => page.locator('.navigate.next').first().click({ timeout: 10_000 }), listRequest('identities', (q) => Number(q.get('offset') ?? 0) > 0));
+  await tryAction(
+    'identities: sort by name',
+    () =>
+      page
+        .locator('.ag-header-cell-text', { hasText: /^Name$/ })
+        .first()
+        .click({ timeout: 10_000 }),
+    listRequest('identities', (q) => (q.get('sort') ?? '').startsWith('name')),
+  );
+  await tryAction(
+    'identities: next page',
+    () => page.locator('.navigate.next').first().click({ timeout: 10_000 }),
+    listRequest('identities', (q) => Number(q.get('offset') ?? 0) > 0),
+  );
 
   await visit('identities: bulk delete', 'identities');
   try {
     await typeInto(page.getByPlaceholder('Type to Filter').first(), 'zac-bulk-');
     await settle();
-    for (let i = 0; i < 3; i++) await page.locator(`[name="RowSelect0_zac-bulk-${i}"]`).first().click({ timeout: 10_000 });
+    for (let i = 0; i < 3; i++)
+      await page.locator(`[name="RowSelect0_zac-bulk-${i}"]`).first().click({ timeout: 10_000 });
     await page.locator('.icon-delete[data-action="delete"]').first().click({ timeout: 10_000 });
     const deletes = [];
     const onResponse = (res) => res.request().method() === 'DELETE' && deletes.push(res.status());
@@ -546,15 +703,37 @@ async function listInteractions(token) {
     await settle();
     page.off('response', onResponse);
     const bad = deletes.filter((status) => status >= 400);
-    writes.push({ what: 'identities: bulk delete of 3', status: deletes.length === 3 && !bad.length ? 200 : bad[0] ?? 0, detail: `${deletes.length} DELETE requests: ${deletes.join(', ')}` });
+    writes.push({
+      what: 'identities: bulk delete of 3',
+      status: deletes.length === 3 && !bad.length ? 200 : (bad[0] ?? 0),
+      detail: `${deletes.length} DELETE requests: ${deletes.join(', ')}`,
+    });
   } catch (err) {
     writes.push({ what: 'identities: bulk delete of 3', status: 0, detail: `no delete: ${firstLine(err)}` });
     await shot('identities bulk delete failed');
   }
 
-  const ca = await api('POST', '/cas', { name: 'zac-verify-ca', certPem: pems.ca, isAutoCaEnrollmentEnabled: true, isOttCaEnrollmentEnabled: true, isAuthEnabled: true, identityRoles: [] }, token);
-  if (ca.body?.data?.id) await visit('certificate authority: verify', `certificate-authorities/${ca.body.data.id}/verify`);
-  else writes.push({ what: 'certificate authority for verification (API)', status: ca.status, detail: errorText(ca.body) });
+  const ca = await api(
+    'POST',
+    '/cas',
+    {
+      name: 'zac-verify-ca',
+      certPem: pems.ca,
+      isAutoCaEnrollmentEnabled: true,
+      isOttCaEnrollmentEnabled: true,
+      isAuthEnabled: true,
+      identityRoles: [],
+    },
+    token,
+  );
+  if (ca.body?.data?.id)
+    await visit('certificate authority: verify', `certificate-authorities/${ca.body.data.id}/verify`);
+  else
+    writes.push({
+      what: 'certificate authority for verification (API)',
+      status: ca.status,
+      detail: errorText(ca.body),
+    });
   const apiSessions = await api('GET', '/api-sessions?limit=1', undefined, token);
   const apiSession = apiSessions.body?.data?.[0]?.id;
   if (apiSession) await visit('api session: details', `api-sessions/${apiSession}`);
@@ -575,7 +754,9 @@ try {
   await page.getByPlaceholder('Enter your admin username').fill('admin', { timeout: 15_000 });
   await page.getByPlaceholder('Enter your admin password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((u) => !u.pathname.endsWith('/login'), { timeout: 15_000 }).catch(() => pageErrors.push({ screen, text: 'still on the login page after logging in' }));
+  await page
+    .waitForURL((u) => !u.pathname.endsWith('/login'), { timeout: 15_000 })
+    .catch(() => pageErrors.push({ screen, text: 'still on the login page after logging in' }));
   await settle();
   await shot('login');
 
@@ -591,7 +772,7 @@ try {
     const made = {};
     const created = [];
     for (const recipe of RECIPES) {
-      let name = `zac-${recipe.label.replace(/[^a-z0-9]+/g, "-").replace(/-$/, "")}-${stamp}`;
+      let name = `zac-${recipe.label.replace(/[^a-z0-9]+/g, '-').replace(/-$/, '')}-${stamp}`;
       let id = await createThroughForm(recipe, name, made);
       const formMade = Boolean(id);
       if (!id && seeded.spare[recipe.label]) {
@@ -637,17 +818,24 @@ const speculative = (c) => {
 const expected = (c) => createFormLookup(c) || speculative(c);
 const failed = (c) => (c.status >= 400 || c.status === 0) && !expected(c);
 /** Every page load asks for these; they are listed once, on the first screen. */
-const startup = (c) => c.method === 'GET' && /^\/edge\/management\/v1\/(version|current-identity)$/.test(c.path) && c.status < 400;
+const startup = (c) =>
+  c.method === 'GET' && /^\/edge\/management\/v1\/(version|current-identity)$/.test(c.path) && c.status < 400;
 const firstScreen = calls[0]?.screen;
 const lines = [];
 const screensInOrder = [...new Set(calls.map((c) => c.screen).concat(pageErrors.map((e) => e.screen)))];
 const failures = calls.filter(failed);
 lines.push('# ZAC screen check', '');
-lines.push(`Console: \`${zacDir}\`. ${calls.length} API requests, ${failures.length} ` +
-  `failed (4xx/5xx or no answer), ${pageErrors.length} console errors.`, '');
-lines.push('Every page load also asks for `GET /edge/management/v1/version` and ' +
-  '`GET /edge/management/v1/current-identity`: listed on the first screen only. "expected" marks ' +
-  'the 404s OpenZiti gives too (a create form asking for relations of id `undefined`).', '');
+lines.push(
+  `Console: \`${zacDir}\`. ${calls.length} API requests, ${failures.length} ` +
+    `failed (4xx/5xx or no answer), ${pageErrors.length} console errors.`,
+  '',
+);
+lines.push(
+  'Every page load also asks for `GET /edge/management/v1/version` and ' +
+    '`GET /edge/management/v1/current-identity`: listed on the first screen only. "expected" marks ' +
+    'the 404s OpenZiti gives too (a create form asking for relations of id `undefined`).',
+  '',
+);
 if (seeded.results.length) {
   lines.push('## Seed data made through the API before the walk', '', '| entity | status | error |', '|---|---|---|');
   for (const r of seeded.results) lines.push(`| ${r.what} | ${r.status} | ${r.detail.replace(/\|/g, '\\|')} |`);
@@ -655,7 +843,10 @@ if (seeded.results.length) {
 }
 if (writes.length) {
   lines.push('## Writes through the forms', '', '| form | status | detail |', '|---|---|---|');
-  for (const w of writes) lines.push(`| ${w.what} | ${w.status || 'none'} | ${(w.detail || (w.id ? `id ${w.id}` : '')).replace(/\|/g, '\\|')} |`);
+  for (const w of writes)
+    lines.push(
+      `| ${w.what} | ${w.status || 'none'} | ${(w.detail || (w.id ? `id ${w.id}` : '')).replace(/\|/g, '\\|')} |`,
+    );
   lines.push('');
 }
 if (failures.length) {
@@ -668,8 +859,10 @@ if (failures.length) {
     byCall.set(key, f);
   }
   for (const { c, screens } of byCall.values()) {
-    lines.push(`| ${c.method} | \`${template(c.path)}\` | ${c.status || c.failure} ` +
-      `| ${c.code.replace(/\|/g, '\\|')} | ${[...screens].join(', ')} |`);
+    lines.push(
+      `| ${c.method} | \`${template(c.path)}\` | ${c.status || c.failure} ` +
+        `| ${c.code.replace(/\|/g, '\\|')} | ${[...screens].join(', ')} |`,
+    );
   }
   lines.push('');
 }
@@ -684,11 +877,14 @@ for (const s of screensInOrder) {
     lines.push('| | method | path | query | status | error |', '|---|---|---|---|---|---|');
     for (const c of own) {
       const q = c.query ? `\`${decodeURIComponent(c.query).replace(/\|/g, '\\|')}\`` : '';
-      lines.push(`| ${failed(c) ? '**FAIL**' : expected(c) ? 'expected' : ''} | ${c.method} | ` +
-        `\`${c.path}\` | ${q} | ${c.status || c.failure} | ${c.code.replace(/\|/g, '\\|')} |`);
+      lines.push(
+        `| ${failed(c) ? '**FAIL**' : expected(c) ? 'expected' : ''} | ${c.method} | ` +
+          `\`${c.path}\` | ${q} | ${c.status || c.failure} | ${c.code.replace(/\|/g, '\\|')} |`,
+      );
     }
     lines.push('');
-    for (const c of own.filter((c) => c.body !== undefined)) lines.push(`${c.method} \`${c.path}\` body: \`${c.body.replace(/`/g, "'")}\``, '');
+    for (const c of own.filter((c) => c.body !== undefined))
+      lines.push(`${c.method} \`${c.path}\` body: \`${c.body.replace(/`/g, "'")}\``, '');
   }
   if (early) lines.push(`(${early} speculative loads of the page's files under the deep link: 404, expected)`, '');
   for (const e of errs) lines.push(`- console: ${e.text.replace(/\n/g, ' ')}`);
@@ -704,13 +900,17 @@ for (const c of calls) {
   d.screens.add(c.screen.replace(/:.*/, ''));
   distinct.set(key, d);
 }
-for (const [key, d] of [...distinct].sort(([a], [b]) => a.split(' ')[1].localeCompare(b.split(' ')[1]) || a.localeCompare(b))) {
+for (const [key, d] of [...distinct].sort(
+  ([a], [b]) => a.split(' ')[1].localeCompare(b.split(' ')[1]) || a.localeCompare(b),
+)) {
   const [method, path] = key.split(' ');
   lines.push(`| ${method} | \`${path}\` | ${[...d.statuses].join(', ')} | ${[...d.screens].join(', ')} |`);
 }
 lines.push('');
 mkdirSync(dirname(resolve(args.report)), { recursive: true });
 writeFileSync(args.report, lines.join('\n'));
-process.stdout.write(`${calls.length} requests, ${failures.length} failed, ${pageErrors.length} console errors; report: ${args.report}\n`);
+process.stdout.write(
+  `${calls.length} requests, ${failures.length} failed, ${pageErrors.length} console errors; report: ${args.report}\n`,
+);
 if (failures.length || pageErrors.length || writes.some((w) => w.status === 0 || w.status >= 400)) exitCode = 1;
 process.exit(exitCode);

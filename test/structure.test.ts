@@ -133,7 +133,13 @@ describe('the structure of src/', () => {
   });
 
   it('has no circle of imports', () => {
-    assert.deepEqual(circles(relativeFiles, imports.filter((i) => !i.dynamic)), []);
+    assert.deepEqual(
+      circles(
+        relativeFiles,
+        imports.filter((i) => !i.dynamic),
+      ),
+      [],
+    );
   });
 
   it('imports between the top-level parts only in the documented directions', () => {
@@ -143,12 +149,19 @@ describe('the structure of src/', () => {
       const loader = CONTROLLER_LOADERS.some((p) => i.from.startsWith(p));
       return !(i.dynamic && from === 'cli' && to === 'controller' && loader);
     });
-    assert.deepEqual(wrong.map((i) => `${i.from} -> ${i.to}${i.dynamic ? ' (dynamic)' : ''}`), []);
+    assert.deepEqual(
+      wrong.map((i) => `${i.from} -> ${i.to}${i.dynamic ? ' (dynamic)' : ''}`),
+      [],
+    );
   });
 
   it('places every controller file on a floor, and no floor imports one above it', () => {
     const controller = relativeFiles.filter((f) => partOf(f) === 'controller').map((f) => f.slice(11));
-    assert.deepEqual(controller.filter((f) => floorOf(f) < 0), [], 'files on no floor');
+    assert.deepEqual(
+      controller.filter((f) => floorOf(f) < 0),
+      [],
+      'files on no floor',
+    );
     const upward = imports
       .filter((i) => partOf(i.from) === 'controller' && partOf(i.to) === 'controller')
       .map((i) => ({ ...i, fromFloor: floorOf(i.from.slice(11)), toFloor: floorOf(i.to.slice(11)) }))

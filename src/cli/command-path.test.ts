@@ -8,7 +8,15 @@ const exitOf = (argv: string[]) => run(argv, { env: {}, io: createTestIO() });
 
 describe('unknown command words', () => {
   it('are usage errors (exit 2) in every form, --help included', async () => {
-    for (const argv of [['nosuch'], ['nosuch', '--help'], ['nosuch', '-h'], ['nosuch', 'list'], ['help', 'nosuch'], ['--profile', 'x', 'nosuch', '--help'], ['identity', 'bogus', '--help']]) {
+    for (const argv of [
+      ['nosuch'],
+      ['nosuch', '--help'],
+      ['nosuch', '-h'],
+      ['nosuch', 'list'],
+      ['help', 'nosuch'],
+      ['--profile', 'x', 'nosuch', '--help'],
+      ['identity', 'bogus', '--help'],
+    ]) {
       assert.equal(await exitOf(argv), EXIT.usage, argv.join(' '));
     }
   });
@@ -25,7 +33,13 @@ describe('unknown command words', () => {
   });
 
   it('leave real commands, their options and their arguments alone', async () => {
-    for (const argv of [['--help'], ['identity', '--help'], ['--profile', 'x', 'identity', 'list', '--help'], ['-o', 'json', 'identity', 'ls', 'name = "x"', '-h'], ['help', 'filters']]) {
+    for (const argv of [
+      ['--help'],
+      ['identity', '--help'],
+      ['--profile', 'x', 'identity', 'list', '--help'],
+      ['-o', 'json', 'identity', 'ls', 'name = "x"', '-h'],
+      ['help', 'filters'],
+    ]) {
       assert.equal(await exitOf(argv), EXIT.ok, argv.join(' '));
     }
   });

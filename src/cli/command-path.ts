@@ -33,7 +33,10 @@ export function checkCommandPath(root: CommandUnknownOpts, argv: readonly string
       const path = names.join(' ');
       const visible = command.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
       const known = visible.map((c) => c.name());
-      const nearest = similarWords(arg, visible.flatMap((c) => [c.name(), ...c.aliases()]));
+      const nearest = similarWords(
+        arg,
+        visible.flatMap((c) => [c.name(), ...c.aliases()]),
+      );
       const suggestion = nearest.map((word) => `'ctl ${[...names, word].join(' ')}'`).join(' or ');
       throw new UsageError(`unknown command '${[...names, arg].join(' ')}'`, [
         ...(suggestion ? [`did you mean ${suggestion}?`] : []),

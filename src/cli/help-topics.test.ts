@@ -19,18 +19,32 @@ function sources(dir: string): string[] {
 
 describe('help topics', () => {
   it('has exit-codes, environment and filters', () => {
-    assert.deepEqual(HELP_TOPICS.map((t) => t.name), ['exit-codes', 'environment', 'filters']);
+    assert.deepEqual(
+      HELP_TOPICS.map((t) => t.name),
+      ['exit-codes', 'environment', 'filters'],
+    );
     assert.ok(topicsSummary().includes('environment  environment variables ctl reads'));
   });
 
   it('lists every exit code from the one table in errors.ts', () => {
     const text = topicText('exit-codes')!;
-    for (const [code, meaning] of EXIT_CODE_HELP) assert.ok(text.includes(`${String(code).padStart(3)}  ${meaning}`), meaning);
+    for (const [code, meaning] of EXIT_CODE_HELP)
+      assert.ok(text.includes(`${String(code).padStart(3)}  ${meaning}`), meaning);
   });
 
   it('names every environment variable ctl reads', () => {
     const text = topicText('environment')!;
-    for (const name of ['CTL_PROFILE', 'CTL_OUTPUT', 'CTL_CONTROLLER', 'CTL_TOKEN', 'CTL_USERNAME', 'CTL_PASSWORD', 'CTL_CONFIG_DIR', 'NO_COLOR', 'CI']) {
+    for (const name of [
+      'CTL_PROFILE',
+      'CTL_OUTPUT',
+      'CTL_CONTROLLER',
+      'CTL_TOKEN',
+      'CTL_USERNAME',
+      'CTL_PASSWORD',
+      'CTL_CONFIG_DIR',
+      'NO_COLOR',
+      'CI',
+    ]) {
       assert.ok(text.includes(name), name);
     }
     // Every CTL_ variable the sources mention, so that a new one cannot be left out of the topic.

@@ -16,7 +16,11 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
   {
     name: 'exit-codes',
     summary: 'what each exit status of ctl means',
-    lines: ['Exit status of every ctl command:', '', ...EXIT_CODE_HELP.map(([code, text]) => `  ${String(code).padStart(3)}  ${text}`)],
+    lines: [
+      'Exit status of every ctl command:',
+      '',
+      ...EXIT_CODE_HELP.map(([code, text]) => `  ${String(code).padStart(3)}  ${text}`),
+    ],
   },
   {
     name: 'environment',
@@ -26,7 +30,7 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
       '',
       '  CTL_PROFILE      profile to use, as --profile',
       '  CTL_OUTPUT       output format, as -o/--output: table, wide, json or yaml',
-      '  CTL_CONTROLLER   controller URL (several of one network: comma-separated), overriding the profile\'s',
+      "  CTL_CONTROLLER   controller URL (several of one network: comma-separated), overriding the profile's",
       '  CTL_TOKEN        session token to use instead of the stored one',
       '  CTL_USERNAME     username for login and for sessions made from CTL_PASSWORD',
       '  CTL_PASSWORD     password, for scripts that cannot prompt (prefer --password-stdin)',
@@ -60,7 +64,7 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
     name: 'filters',
     summary: 'the ZitiQL filter that list commands take',
     lines: [
-      "List commands take a ZitiQL filter as their argument, sent to the controller as it is: quote it for the shell.",
+      'List commands take a ZitiQL filter as their argument, sent to the controller as it is: quote it for the shell.',
       '',
       '  comparisons   name = "web"   isAdmin = true   createdAt > datetime(2025-01-02T03:04:05Z)   externalId = null',
       '                =  !=  <  <=  >  >=',
@@ -92,7 +96,9 @@ export function topicText(name: string): string | undefined {
 /** Lines for the root help: the topics and what each is about. */
 export function topicsSummary(): string {
   const width = Math.max(...HELP_TOPICS.map((t) => t.name.length));
-  return ['Help topics (ctl help TOPIC):', ...HELP_TOPICS.map((t) => `  ${t.name.padEnd(width)}  ${t.summary}`)].join('\n');
+  return ['Help topics (ctl help TOPIC):', ...HELP_TOPICS.map((t) => `  ${t.name.padEnd(width)}  ${t.summary}`)].join(
+    '\n',
+  );
 }
 
 /** The command a path of names or aliases leads to, from the root; undefined if any word matches nothing. */
@@ -111,10 +117,15 @@ export interface HelpOptions {
 }
 
 export function buildHelp(deps: Deps, run = runHelp): CommandUnknownOpts {
-  const command = withMeta(new Command('help').addArgument(completeWith(new Argument('[topic-or-command...]', 'a help topic, or a command path'), { kind: 'help' })), {
-    description: 'Show help for a command or a topic (exit-codes, environment, filters)',
-    examples: ['ctl help identity create', 'ctl help exit-codes', 'ctl help filters'],
-  });
+  const command = withMeta(
+    new Command('help').addArgument(
+      completeWith(new Argument('[topic-or-command...]', 'a help topic, or a command path'), { kind: 'help' }),
+    ),
+    {
+      description: 'Show help for a command or a topic (exit-codes, environment, filters)',
+      examples: ['ctl help identity create', 'ctl help exit-codes', 'ctl help filters'],
+    },
+  );
   return command.action(async (words, _opts, cmd) => run({ words, root: cmd.parent ?? cmd }, deps));
 }
 
@@ -126,7 +137,9 @@ export async function runHelp(opts: HelpOptions, deps: Deps): Promise<void> {
   }
   const command = findCommand(opts.root, opts.words);
   if (!command) {
-    throw new UsageError(`no help topic or command '${opts.words.join(' ')}'`, [`topics: ${HELP_TOPICS.map((t) => t.name).join(', ')}`]);
+    throw new UsageError(`no help topic or command '${opts.words.join(' ')}'`, [
+      `topics: ${HELP_TOPICS.map((t) => t.name).join(', ')}`,
+    ]);
   }
   command.outputHelp();
 }

@@ -19,8 +19,11 @@ const noCache = join(work, 'not-a-directory');
 writeFileSync(noCache, '');
 
 const hooks = join(work, 'hooks.mjs');
-writeFileSync(hooks, "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n" +
-  "  appendFileSync(process.env.CTL_TEST_LOADED, `${url}\\n`);\n  return next(url, context);\n}\n");
+writeFileSync(
+  hooks,
+  "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n" +
+    '  appendFileSync(process.env.CTL_TEST_LOADED, `${url}\\n`);\n  return next(url, context);\n}\n',
+);
 const preload = join(work, 'preload.mjs');
 writeFileSync(
   preload,
@@ -34,10 +37,14 @@ writeFileSync(
 
 /** esbuild's wrappers, each given a line that tells the preload which module's source it evaluates. */
 const WRAPPERS = [
-  ['var __esm = (fn, res) => function __init() {\n',
-    '  if (fn) globalThis.__ctlTestEvaluated(__getOwnPropNames(fn)[0]);\n'],
-  ['var __commonJS = (cb, mod) => function __require() {\n',
-    '  if (!mod) globalThis.__ctlTestEvaluated(__getOwnPropNames(cb)[0]);\n'],
+  [
+    'var __esm = (fn, res) => function __init() {\n',
+    '  if (fn) globalThis.__ctlTestEvaluated(__getOwnPropNames(fn)[0]);\n',
+  ],
+  [
+    'var __commonJS = (cb, mod) => function __require() {\n',
+    '  if (!mod) globalThis.__ctlTestEvaluated(__getOwnPropNames(cb)[0]);\n',
+  ],
 ];
 
 interface Build {
@@ -83,13 +90,20 @@ function loadedBy(build: Build, args: string[], env: Record<string, string> = {}
   const { dir } = build;
   const log = join(work, `loaded-${run++}.txt`);
   writeFileSync(log, '');
-  const result = spawnSync(process.execPath, ['--import', pathToFileURL(preload).href, join(dir, 'bin/ctl.js'), ...args], {
-    env: {
-      PATH: process.env.PATH, CTL_CONFIG_DIR: join(work, 'config'), CTL_TEST_LOADED: log, XDG_CACHE_HOME: noCache,
-      ...env,
+  const result = spawnSync(
+    process.execPath,
+    ['--import', pathToFileURL(preload).href, join(dir, 'bin/ctl.js'), ...args],
+    {
+      env: {
+        PATH: process.env.PATH,
+        CTL_CONFIG_DIR: join(work, 'config'),
+        CTL_TEST_LOADED: log,
+        XDG_CACHE_HOME: noCache,
+        ...env,
+      },
+      encoding: 'utf8',
     },
-    encoding: 'utf8',
-  });
+  );
   assert.ok(statuses.includes(result.status ?? -1), `ctl ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   const loaded: Loaded = { sources: new Set(), builtins: new Set(), modules: [], stdout: result.stdout };
   const lines = readFileSync(log, 'utf8').split('\n');
@@ -144,14 +158,17 @@ describe('what the built CLI loads', () => {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  it('ctl --help lists every noun and loads none of their modules, nor any command\'s', () => {
+  it("ctl --help lists every noun and loads none of their modules, nor any command's", () => {
     const loaded = loadedBy(built, ['--help']);
     assert.ok(loaded.sources.has('src/cli/tree.ts'), 'the script ran');
     assert.deepEqual(loaded.modules, [], 'nothing of the ES module build');
     assert.match(loaded.stdout, /^ {2}identity\|identities /m);
     assert.match(loaded.stdout, /^ {2}api-session\|api-sessions /m);
     assert.deepEqual(matching(loaded, COMMAND_CODE), []);
-    assert.deepEqual(HEAVY_BUILTINS.filter((b) => loaded.builtins.has(b)), []);
+    assert.deepEqual(
+      HEAVY_BUILTINS.filter((b) => loaded.builtins.has(b)),
+      [],
+    );
   });
 
   it('a TAB on a top-level word loads no noun', () => {
@@ -163,7 +180,8 @@ describe('what the built CLI loads', () => {
   it('a noun loads its own modules and the generic verbs, and no other command', () => {
     const identity = loadedBy(built, ['identity', '--help']);
     assert.match(identity.stdout, /^ {2}enable <name-or-id>/m);
-    for (const source of ['src/cli/identity/enable.ts', 'src/cli/generic/list.ts', 'src/resources/identity.ts']) assert.ok(identity.sources.has(source), source);
+    for (const source of ['src/cli/identity/enable.ts', 'src/cli/generic/list.ts', 'src/resources/identity.ts'])
+      assert.ok(identity.sources.has(source), source);
     assert.deepEqual(matching(identity, /^src\/cli\/(session|profile|controller)\//), []);
 
     const policy = loadedBy(built, ['auth-policies', 'list', '--help']);
@@ -179,7 +197,10 @@ describe('what the built CLI loads', () => {
   });
 
   it('a command kept out of the common script, and --debug, run on the ES module build', () => {
-    for (const args of [['controller', '--help'], ['--debug', '--help']]) {
+    for (const args of [
+      ['controller', '--help'],
+      ['--debug', '--help'],
+    ]) {
       const loaded = loadedBy(built, args);
       assert.ok(loaded.modules.includes(join(built.dir, 'dist/main.js')), `ctl ${args.join(' ')}`);
     }
@@ -209,7 +230,10 @@ describe('what the built CLI loads', () => {
     assert.ok(perNoun < 250, `the root compiles ${perNoun.toFixed(0)} bytes more per noun`);
     const tabBuild = instrumented(synthetic, join(work, 'synthetic-tab'));
     const tab = loadedBy(tabBuild, ['__complete', '--', 'synthetic-07', '']);
-    assert.equal(tab.stdout, 'list\nshow\nupdate\ndelete\nauthenticators\nenrollments\n' +
-      'service-policies\nedge-router-policies\nservices\nedge-routers\nservice-configs\n');
+    assert.equal(
+      tab.stdout,
+      'list\nshow\nupdate\ndelete\nauthenticators\nenrollments\n' +
+        'service-policies\nedge-router-policies\nservices\nedge-routers\nservice-configs\n',
+    );
   });
 });

@@ -46,7 +46,8 @@ describe('main', () => {
     };
     const bad = await env('xml');
     assert.equal(bad.code, EXIT.usage);
-    const invalid = "error: option '-o, --output <format>' value 'xml' from env 'CTL_OUTPUT' is invalid. " +
+    const invalid =
+      "error: option '-o, --output <format>' value 'xml' from env 'CTL_OUTPUT' is invalid. " +
       'Allowed choices are table, wide, json, yaml.';
     assert.ok(bad.stderr.startsWith(invalid), bad.stderr);
     assert.equal((await env('yaml')).code, EXIT.ok);

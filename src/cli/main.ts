@@ -34,14 +34,25 @@ import { assemble, usageHint } from './tree.js';
 export async function buildProgram(deps: Deps, argv?: readonly string[]): Promise<CommandUnknownOpts> {
   const program = withMeta(new Command('ctl'), {
     description: 'Administer OpenZiti-style Edge controllers, and run one locally',
-    examples: ['ctl quickstart', 'ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt', 'ctl identity list -o json | jq .'],
+    examples: [
+      'ctl quickstart',
+      'ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt',
+      'ctl identity list -o json | jq .',
+    ],
   })
-    .addOption(completeWith(envFallback(new Option('--profile <name>', 'profile to use'), 'CTL_PROFILE'), { kind: 'profile' }))
+    .addOption(
+      completeWith(envFallback(new Option('--profile <name>', 'profile to use'), 'CTL_PROFILE'), { kind: 'profile' }),
+    )
     .addOption(envFallback(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS), 'CTL_OUTPUT'))
     .addOption(new Option('--no-input', 'never prompt: fail with the flag to pass instead'))
     .addOption(new Option('--no-color', 'no colour (also NO_COLOR=1, TERM=dumb)'))
     .addOption(new Option('--debug', 'print stack traces of unexpected errors'))
-    .addOption(new Option('--timeout <duration>', 'give up on a controller call after this long, e.g. 10s, 2m (default 30s)').argParser(milliseconds))
+    .addOption(
+      new Option(
+        '--timeout <duration>',
+        'give up on a controller call after this long, e.g. 10s, 2m (default 30s)',
+      ).argParser(milliseconds),
+    )
     .addOption(new Option('--verbose', 'print each request to the controller, its status and timing on stderr'))
     .version(await clientVersion(), '-v, --version', "print ctl's version (ctl version also shows the controller's)")
     .helpCommand(false)
@@ -61,18 +72,38 @@ export async function buildProgram(deps: Deps, argv?: readonly string[]): Promis
 }
 
 function globalsOf(program: CommandUnknownOpts): GlobalOptions {
-  const o = program.opts() as { profile?: string; output?: string; input?: boolean; color?: boolean; debug?: boolean; timeout?: number; verbose?: boolean };
+  const o = program.opts() as {
+    profile?: string;
+    output?: string;
+    input?: boolean;
+    color?: boolean;
+    debug?: boolean;
+    timeout?: number;
+    verbose?: boolean;
+  };
   // CTL_PROFILE is declared on the option for the help text only: an explicit --profile outranks the CTL_* overrides,
   // the variable does not, so `profile` is the typed flag alone and readers fall back to env.CTL_PROFILE themselves.
   const profile = program.getOptionValueSource('profile') === 'cli' ? o.profile : undefined;
-  return { profile, output: o.output, noInput: o.input === false, noColor: o.color === false, debug: o.debug === true, timeoutMs: o.timeout, verbose: o.verbose === true };
+  return {
+    profile,
+    output: o.output,
+    noInput: o.input === false,
+    noColor: o.color === false,
+    debug: o.debug === true,
+    timeoutMs: o.timeout,
+    verbose: o.verbose === true,
+  };
 }
 
 /**
  * The process IO, whose colour and prompting follow --no-color and --no-input. Those flags are parsed after the
  * IO exists (commands receive it when the tree is built), so both are read when used rather than fixed up front.
  */
-function processIO(env: NodeJS.ProcessEnv, globals: () => GlobalOptions, running: () => CommandUnknownOpts | undefined): IO {
+function processIO(
+  env: NodeJS.ProcessEnv,
+  globals: () => GlobalOptions,
+  running: () => CommandUnknownOpts | undefined,
+): IO {
   return createProcessIO({
     env,
     get machineOutput() {

@@ -19,21 +19,39 @@ function helpOf(command: CommandUnknownOpts): string {
   return text;
 }
 
-const leaf = (name: string, aliases: string[] = []): TopCommand => ({ name, aliases, summary: name, load: async () => new Command(name).aliases(aliases) });
+const leaf = (name: string, aliases: string[] = []): TopCommand => ({
+  name,
+  aliases,
+  summary: name,
+  load: async () => new Command(name).aliases(aliases),
+});
 
 describe('command tree', () => {
   it('rejects a duplicate name or alias, a misnamed command and own verbs of no noun when assembling', async () => {
     const root = () => new Command('ctl');
     await assert.rejects(assemble(root(), testDeps(), undefined, [leaf('a'), leaf('a')], []), /'a' is declared twice/);
-    await assert.rejects(assemble(root(), testDeps(), undefined, [leaf('a', ['x']), leaf('b', ['x'])], []), /'x' is declared twice/);
-    await assert.rejects(assemble(root(), testDeps(), undefined, [{ ...leaf('a'), load: async () => new Command('b') }], []), /'a' is built as 'b'/);
-    await assert.rejects(assemble(root(), testDeps(), undefined, [{ ...leaf('a'), load: async () => new Command('a').alias('z') }], []), /built with aliases \[z\]/);
+    await assert.rejects(
+      assemble(root(), testDeps(), undefined, [leaf('a', ['x']), leaf('b', ['x'])], []),
+      /'x' is declared twice/,
+    );
+    await assert.rejects(
+      assemble(root(), testDeps(), undefined, [{ ...leaf('a'), load: async () => new Command('b') }], []),
+      /'a' is built as 'b'/,
+    );
+    await assert.rejects(
+      assemble(root(), testDeps(), undefined, [{ ...leaf('a'), load: async () => new Command('a').alias('z') }], []),
+      /built with aliases \[z\]/,
+    );
     const own = [nounCommands('nosuch', async () => ({ verbs: {} }))];
     await assert.rejects(assemble(root(), testDeps(), undefined, [leaf('a')], own), /'nosuch', which is no noun/);
   });
 
   it('registers its own verbs only for nouns of the catalogue', () => {
-    for (const o of NOUN_COMMANDS) assert.ok(NOUNS.some((n) => n.noun === o.noun), o.noun);
+    for (const o of NOUN_COMMANDS)
+      assert.ok(
+        NOUNS.some((n) => n.noun === o.noun),
+        o.noun,
+      );
   });
 
   it('gives no two siblings the same name or alias', () => {
@@ -53,7 +71,10 @@ describe('command tree', () => {
         if (!option.short) continue;
         const long = option.long ?? option.short;
         const before = meaning.get(option.short);
-        assert.ok(before === undefined || before === long, `${option.short} means ${before} elsewhere but ${long} in '${path}'`);
+        assert.ok(
+          before === undefined || before === long,
+          `${option.short} means ${before} elsewhere but ${long} in '${path}'`,
+        );
         meaning.set(option.short, long);
       }
     }
@@ -68,21 +89,54 @@ describe('command tree', () => {
 
   it('gives every catalogue resource with a cli entry its noun, with the verbs its operations allow', () => {
     const paths = new Set(all.map(([p]) => p));
-    const verbs: Array<[string, string]> = [['list', 'list'], ['get', 'show'], ['patch', 'update'], ['delete', 'delete']];
+    const verbs: Array<[string, string]> = [
+      ['list', 'list'],
+      ['get', 'show'],
+      ['patch', 'update'],
+      ['delete', 'delete'],
+    ];
     for (const def of CATALOGUE) {
       if (!def.cli) continue;
       const noun = def.cli.noun;
       assert.ok(paths.has(noun), `missing noun '${noun}'`);
-      for (const [op, verb] of verbs) assert.equal(paths.has(`${noun} ${verb}`), def.operations.includes(op as never), `'${noun} ${verb}' against operations [${def.operations}]`);
-      for (const relation of Object.keys(def.relations ?? {})) assert.ok(paths.has(`${noun} ${relation}`), `missing '${noun} ${relation}'`);
+      for (const [op, verb] of verbs)
+        assert.equal(
+          paths.has(`${noun} ${verb}`),
+          def.operations.includes(op as never),
+          `'${noun} ${verb}' against operations [${def.operations}]`,
+        );
+      for (const relation of Object.keys(def.relations ?? {}))
+        assert.ok(paths.has(`${noun} ${relation}`), `missing '${noun} ${relation}'`);
     }
-    for (const p of ['identity create', 'identity enable', 'identity disable']) assert.ok(paths.has(p), `missing '${p}'`);
-    for (const p of ['api-session create', 'identity-type create', 'enrollment update']) assert.ok(!paths.has(p), `unexpected '${p}'`);
+    for (const p of ['identity create', 'identity enable', 'identity disable'])
+      assert.ok(paths.has(p), `missing '${p}'`);
+    for (const p of ['api-session create', 'identity-type create', 'enrollment update'])
+      assert.ok(!paths.has(p), `unexpected '${p}'`);
   });
 
-  it('lists generic verbs first, then the noun\'s own, then relation lists', () => {
+  it("lists generic verbs first, then the noun's own, then relation lists", () => {
     const identity = program.commands.find((c) => c.name() === 'identity')!;
-    assert.deepEqual(identity.commands.map((c) => c.name()), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'mfa-reset', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers', 'service-configs']);
+    assert.deepEqual(
+      identity.commands.map((c) => c.name()),
+      [
+        'list',
+        'show',
+        'create',
+        'update',
+        'delete',
+        'enable',
+        'disable',
+        'extend-cert',
+        'mfa-reset',
+        'authenticators',
+        'enrollments',
+        'service-policies',
+        'edge-router-policies',
+        'services',
+        'edge-routers',
+        'service-configs',
+      ],
+    );
   });
 
   it('hides the completion machinery from help', () => {
@@ -92,11 +146,15 @@ describe('command tree', () => {
 
 describe('loading only what a command line uses', () => {
   const lazily = (argv: string[]) => buildProgram(testDeps(), argv);
-  const verbsOf = (root: CommandUnknownOpts, name: string) => root.commands.find((c) => c.name() === name)!.commands.length;
+  const verbsOf = (root: CommandUnknownOpts, name: string) =>
+    root.commands.find((c) => c.name() === name)!.commands.length;
 
   it('lists every command in the root help without loading any, word for word as the full tree does', async () => {
     const root = await lazily(['--help']);
-    assert.deepEqual(root.commands.map((c) => c.name()), program.commands.map((c) => c.name()));
+    assert.deepEqual(
+      root.commands.map((c) => c.name()),
+      program.commands.map((c) => c.name()),
+    );
     for (const noun of NOUNS) assert.equal(verbsOf(root, noun.noun), 0, `'${noun.noun}' was loaded for --help`);
     assert.equal(verbsOf(root, 'controller'), 0);
     assert.equal(helpOf(root), helpOf(program));
@@ -122,7 +180,11 @@ describe('loading only what a command line uses', () => {
     assert.deepEqual(names('help', 'identity', 'create'), ['help', 'identity']);
     assert.deepEqual(names('help', 'exit-codes'), ['help']);
     assert.deepEqual(names('__complete', '--', '-o', 'json', 'auth-policy', 'sh'), ['__complete', 'auth-policy']);
-    assert.deepEqual(names('__complete', 'ident'), ['__complete'], 'the word under the cursor is completed among the top-level names');
+    assert.deepEqual(
+      names('__complete', 'ident'),
+      ['__complete'],
+      'the word under the cursor is completed among the top-level names',
+    );
     const fromScript = names('__complete', '--shell', 'bash', '--', 'policy', "'#sa");
     assert.deepEqual(fromScript, ['__complete', 'policy'], 'the shell scripts name their shell');
     assert.deepEqual(rootOperands(program, ['-o', 'json', 'identity', '--limit', '5', 'x']), ['identity']);
@@ -130,6 +192,9 @@ describe('loading only what a command line uses', () => {
 
   it('fails loudly, never silently, if a command that was not loaded is run', async () => {
     const root = await lazily([]);
-    await assert.rejects(root.parseAsync(['identity', 'list'], { from: 'user' }), /'identity' was run without being loaded/);
+    await assert.rejects(
+      root.parseAsync(['identity', 'list'], { from: 'user' }),
+      /'identity' was run without being loaded/,
+    );
   });
 });

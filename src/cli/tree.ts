@@ -57,7 +57,13 @@ const CONTROLLER = 'Local controller';
 const NETWORK = 'Network as code';
 const OTHER = 'Other';
 
-function command(name: string, group: string | undefined, summary: string, load: TopCommand['load'], hidden = false): TopCommand {
+function command(
+  name: string,
+  group: string | undefined,
+  summary: string,
+  load: TopCommand['load'],
+  hidden = false,
+): TopCommand {
   return { name, aliases: [], summary, group, hidden, load };
 }
 
@@ -79,25 +85,101 @@ export function nounCommand(summary: NounSummary, own: readonly NounCommands[] =
 /** The top-level commands in the order of the root help; groups are listed in the order they first appear. */
 export function topCommands(nouns: readonly NounSummary[] = NOUNS): TopCommand[] {
   return [
-    command('login', SESSION, 'Log in to a controller and keep the session in a profile', async (d) => (await import('./session/login.js')).buildLogin(d)),
-    command('logout', SESSION, 'End the session on the controller, then forget it locally', async (d) => (await import('./session/logout.js')).buildLogout(d)),
-    command('whoami', SESSION, 'Show who you are logged in as, on which profile and controller', async (d) => (await import('./session/whoami.js')).buildWhoami(d)),
-    command('enroll', SESSION, 'Redeem an enrollment JWT: make a key, get a certificate, write an identity file', async (d) => (await import('./enroll/index.js')).buildEnroll(d)),
-    command('mfa', SESSION, 'Set up and manage TOTP multi-factor authentication for the identity you are logged in as', async (d) => (await import('./mfa/index.js')).buildMfa(d)),
-    command('as', SESSION, 'See the network as an identity does, with its identity file: services, sessions, posture, routers', async (d) => (await import('./as/index.js')).buildAs(d)),
-    command('profile', SESSION, 'Manage saved profiles: a controller, its trusted CA, a user and their session', async (d) => (await import('./profile/index.js')).buildProfile(d)),
+    command('login', SESSION, 'Log in to a controller and keep the session in a profile', async (d) =>
+      (await import('./session/login.js')).buildLogin(d),
+    ),
+    command('logout', SESSION, 'End the session on the controller, then forget it locally', async (d) =>
+      (await import('./session/logout.js')).buildLogout(d),
+    ),
+    command('whoami', SESSION, 'Show who you are logged in as, on which profile and controller', async (d) =>
+      (await import('./session/whoami.js')).buildWhoami(d),
+    ),
+    command(
+      'enroll',
+      SESSION,
+      'Redeem an enrollment JWT: make a key, get a certificate, write an identity file',
+      async (d) => (await import('./enroll/index.js')).buildEnroll(d),
+    ),
+    command(
+      'mfa',
+      SESSION,
+      'Set up and manage TOTP multi-factor authentication for the identity you are logged in as',
+      async (d) => (await import('./mfa/index.js')).buildMfa(d),
+    ),
+    command(
+      'as',
+      SESSION,
+      'See the network as an identity does, with its identity file: services, sessions, posture, routers',
+      async (d) => (await import('./as/index.js')).buildAs(d),
+    ),
+    command(
+      'profile',
+      SESSION,
+      'Manage saved profiles: a controller, its trusted CA, a user and their session',
+      async (d) => (await import('./profile/index.js')).buildProfile(d),
+    ),
     ...nouns.map((n) => nounCommand(n)),
-    { ...command('policy', 'Policies and posture', 'Create, list, change and explain policies: who may dial, bind, and use which routers', async (d) => (await import('./policy/index.js')).buildPolicy(d)), aliases: ['policies'] },
-    command('export', NETWORK, 'Write the network as a file to keep in git: names instead of ids, no secrets, stable order', async (d) => (await import('./ascode/export.js')).buildExport(d)),
-    command('diff', NETWORK, 'Show what apply would change to make the controller match a network file (exit 2 on changes)', async (d) => (await import('./ascode/diff.js')).buildDiff(d)),
-    command('apply', NETWORK, 'Make the controller match a network file: create and update by name, in dependency order', async (d) => (await import('./ascode/apply.js')).buildApply(d)),
-    command('controller', CONTROLLER, 'Run and manage the embedded reference controller', async (d) => (await import('./controller/index.js')).buildController(d)),
-    command('quickstart', CONTROLLER, 'Start a local controller (or reuse the running one) and log in a profile to it', async (d) => (await import('./controller/quickstart.js')).buildQuickstart(d)),
-    command('api', OTHER, 'Call any controller endpoint with the stored session and print the JSON response', async (d) => (await import('./session/api.js')).buildApi(d)),
-    command('version', OTHER, "Show the version of ctl and, when a controller is configured, the controller's", async (d) => (await import('./session/version.js')).buildVersion(d)),
-    command('completion', OTHER, 'Print the shell completion script for bash, zsh or fish', async (d) => (await import('./completion/command.js')).buildCompletion(d)),
-    command('help', OTHER, 'Show help for a command or a topic (exit-codes, environment, filters)', async (d) => (await import('./help-topics.js')).buildHelp(d)),
-    command('__complete', undefined, 'Print completion candidates for the words typed so far', async (d) => (await import('./completion/command.js')).buildComplete(d), true),
+    {
+      ...command(
+        'policy',
+        'Policies and posture',
+        'Create, list, change and explain policies: who may dial, bind, and use which routers',
+        async (d) => (await import('./policy/index.js')).buildPolicy(d),
+      ),
+      aliases: ['policies'],
+    },
+    command(
+      'export',
+      NETWORK,
+      'Write the network as a file to keep in git: names instead of ids, no secrets, stable order',
+      async (d) => (await import('./ascode/export.js')).buildExport(d),
+    ),
+    command(
+      'diff',
+      NETWORK,
+      'Show what apply would change to make the controller match a network file (exit 2 on changes)',
+      async (d) => (await import('./ascode/diff.js')).buildDiff(d),
+    ),
+    command(
+      'apply',
+      NETWORK,
+      'Make the controller match a network file: create and update by name, in dependency order',
+      async (d) => (await import('./ascode/apply.js')).buildApply(d),
+    ),
+    command('controller', CONTROLLER, 'Run and manage the embedded reference controller', async (d) =>
+      (await import('./controller/index.js')).buildController(d),
+    ),
+    command(
+      'quickstart',
+      CONTROLLER,
+      'Start a local controller (or reuse the running one) and log in a profile to it',
+      async (d) => (await import('./controller/quickstart.js')).buildQuickstart(d),
+    ),
+    command(
+      'api',
+      OTHER,
+      'Call any controller endpoint with the stored session and print the JSON response',
+      async (d) => (await import('./session/api.js')).buildApi(d),
+    ),
+    command(
+      'version',
+      OTHER,
+      "Show the version of ctl and, when a controller is configured, the controller's",
+      async (d) => (await import('./session/version.js')).buildVersion(d),
+    ),
+    command('completion', OTHER, 'Print the shell completion script for bash, zsh or fish', async (d) =>
+      (await import('./completion/command.js')).buildCompletion(d),
+    ),
+    command('help', OTHER, 'Show help for a command or a topic (exit-codes, environment, filters)', async (d) =>
+      (await import('./help-topics.js')).buildHelp(d),
+    ),
+    command(
+      '__complete',
+      undefined,
+      'Print completion candidates for the words typed so far',
+      async (d) => (await import('./completion/command.js')).buildComplete(d),
+      true,
+    ),
   ];
 }
 
@@ -115,7 +197,13 @@ export function* walk(command: CommandUnknownOpts, path = ''): Generator<[string
  * them, the others as stubs that only list in help. Fails at start-up, never at the user's command, on two commands
  * of one name or alias, own verbs registered for a noun the catalogue lacks, or a command built under another name.
  */
-export async function assemble(root: CommandUnknownOpts, deps: Deps, argv?: readonly string[], entries: readonly TopCommand[] = topCommands(), own: readonly NounCommands[] = NOUN_COMMANDS): Promise<CommandUnknownOpts> {
+export async function assemble(
+  root: CommandUnknownOpts,
+  deps: Deps,
+  argv?: readonly string[],
+  entries: readonly TopCommand[] = topCommands(),
+  own: readonly NounCommands[] = NOUN_COMMANDS,
+): Promise<CommandUnknownOpts> {
   const byWord = new Map<string, TopCommand>();
   for (const entry of entries) {
     for (const word of [entry.name, ...entry.aliases]) {
@@ -123,9 +211,13 @@ export async function assemble(root: CommandUnknownOpts, deps: Deps, argv?: read
       byWord.set(word, entry);
     }
   }
-  for (const o of own) if (!byWord.has(o.noun)) throw new Error(`own commands registered for '${o.noun}', which is no noun of the catalogue`);
+  for (const o of own)
+    if (!byWord.has(o.noun))
+      throw new Error(`own commands registered for '${o.noun}', which is no noun of the catalogue`);
   const wanted = argv === undefined ? undefined : selected(root, argv, byWord);
-  const built = await Promise.all(entries.map((entry) => (wanted === undefined || wanted.has(entry) ? loaded(entry, deps) : stub(entry))));
+  const built = await Promise.all(
+    entries.map((entry) => (wanted === undefined || wanted.has(entry) ? loaded(entry, deps) : stub(entry))),
+  );
   root.configureHelp({ ...root.configureHelp(), subcommandTerm: (command) => termOf(command) });
   entries.forEach((entry, i) => {
     const command = built[i];
@@ -151,8 +243,10 @@ async function loaded(entry: TopCommand, deps: Deps): Promise<CommandUnknownOpts
   if (command.name() !== entry.name) throw new Error(`command '${entry.name}' is built as '${command.name()}'`);
   const aliases = command.aliases();
   if (aliases.length !== entry.aliases.length || aliases.some((a, i) => a !== entry.aliases[i])) {
-    throw new Error(`command '${entry.name}' is built with aliases ` +
-      `[${aliases.join(', ')}], declared with [${entry.aliases.join(', ')}]`);
+    throw new Error(
+      `command '${entry.name}' is built with aliases ` +
+        `[${aliases.join(', ')}], declared with [${entry.aliases.join(', ')}]`,
+    );
   }
   // The root help lists the same line whether the command is loaded or not; its own help keeps its description.
   if (command.description() !== entry.summary) command.summary(entry.summary);
@@ -180,7 +274,11 @@ function stub(entry: TopCommand): CommandUnknownOpts {
  * help or words it asks about. Mirrors commander: the root's own options (and their values) are skipped wherever
  * they stand, `--` ends options, and an unknown option ends the operands the root dispatches on.
  */
-export function selected(root: CommandUnknownOpts, argv: readonly string[], byWord: ReadonlyMap<string, TopCommand>): Set<TopCommand> {
+export function selected(
+  root: CommandUnknownOpts,
+  argv: readonly string[],
+  byWord: ReadonlyMap<string, TopCommand>,
+): Set<TopCommand> {
   const out = new Set<TopCommand>();
   const [first, ...rest] = rootOperands(root, argv);
   const entry = first === undefined ? undefined : byWord.get(first);
@@ -210,7 +308,8 @@ export function rootOperands(root: CommandUnknownOpts, argv: readonly string[]):
       const option = known(word);
       if (option) {
         const next = argv[i + 1];
-        if (option.required || (option.optional && next !== undefined && !(next.length > 1 && next.startsWith('-')))) i++;
+        if (option.required || (option.optional && next !== undefined && !(next.length > 1 && next.startsWith('-'))))
+          i++;
         continue;
       }
       if (!word.startsWith('--') && word.length > 2 && known(word.slice(0, 2))) continue; // -ojson

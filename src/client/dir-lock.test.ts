@@ -36,7 +36,10 @@ describe('withDirLock', () => {
 
   it('releases the lock when the work fails', async () => {
     const lock = path.join(dir, 'fail.lock');
-    await assert.rejects(withDirLock(lock, async () => Promise.reject(new Error('boom'))), /boom/);
+    await assert.rejects(
+      withDirLock(lock, async () => Promise.reject(new Error('boom'))),
+      /boom/,
+    );
     assert.equal(await withDirLock(lock, async () => 'again'), 'again');
   });
 });

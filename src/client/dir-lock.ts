@@ -29,13 +29,16 @@ async function acquire(lockDir: string): Promise<void> {
     // of them removing a lock another has just taken needs both to run within microseconds of a crash's leftover.
     if ((await ageOf(lockDir)) > STALE_MS) {
       if ((await ageOf(lockDir)) > STALE_MS) await rmdir(lockDir).catch(() => undefined);
-    }
-    else if (Date.now() > deadline) throw lockFailure(lockDir, `still held after ${WAIT_MS / 1000}s`);
+    } else if (Date.now() > deadline) throw lockFailure(lockDir, `still held after ${WAIT_MS / 1000}s`);
     else await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
   }
 }
 
-const ageOf = (p: string): Promise<number> => stat(p).then((s) => Date.now() - s.mtimeMs, () => 0);
+const ageOf = (p: string): Promise<number> =>
+  stat(p).then(
+    (s) => Date.now() - s.mtimeMs,
+    () => 0,
+  );
 
 function lockFailure(lockDir: string, reason: string): FailureError {
   return new FailureError(`cannot lock the ctl configuration (${lockDir}): ${reason}`, [

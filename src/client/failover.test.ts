@@ -130,10 +130,12 @@ describe('failover between the controllers of a profile', () => {
 
   it('when every controller fails, one error lists each and why', async () => {
     const dying = await node(resetsAfterReading);
-    const err = await client([down, dying.url]).get('/identities').then(
-      () => assert.fail('no controller should have answered'),
-      (e: unknown) => e,
-    );
+    const err = await client([down, dying.url])
+      .get('/identities')
+      .then(
+        () => assert.fail('no controller should have answered'),
+        (e: unknown) => e,
+      );
     assert.ok(err instanceof NoControllerAnsweredError);
     assert.ok(err instanceof TransportError, 'the exit code of a connection failure');
     const port = (url: string) => new URL(url).port;

@@ -28,7 +28,10 @@ export function mayRetryAnswer(method: string, status: number, text: string): bo
 
 /** Every controller of the profile failed the request: each one and why, in the order they were tried. */
 export class NoControllerAnsweredError extends TransportError {
-  constructor(readonly failures: { url: string; reason: string }[], hint?: string) {
+  constructor(
+    readonly failures: { url: string; reason: string }[],
+    hint?: string,
+  ) {
     super(
       `no controller could serve the request:\n${failures.map((f) => `  ${f.url}: ${f.reason}`).join('\n')}`,
       failures[0].url,

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ApiError } from '../protocol/errors.js';
-import { apiErrorFromResponse, createApiClient, resolveUrl, toTransportError, UntrustedCertificateError } from './http.js';
+import {
+  apiErrorFromResponse,
+  createApiClient,
+  resolveUrl,
+  toTransportError,
+  UntrustedCertificateError,
+} from './http.js';
 import { startStubController } from './testing/stub-controller.js';
 import type { StubController } from './testing/stub-controller.js';
 import { tlsFixture } from './testing/tls-fixture.js';
@@ -45,7 +51,9 @@ describe('resolveUrl', () => {
 describe('apiErrorFromResponse', () => {
   it('reads the envelope', () => {
     const cause = { field: 'name', reason: 'duplicate', value: 'x' };
-    const err = apiErrorFromResponse(400, { error: { code: 'COULD_NOT_VALIDATE', message: 'bad', requestId: 'r1', cause } });
+    const err = apiErrorFromResponse(400, {
+      error: { code: 'COULD_NOT_VALIDATE', message: 'bad', requestId: 'r1', cause },
+    });
     assert.equal(err.code, 'COULD_NOT_VALIDATE');
     assert.equal(err.status, 400);
     assert.equal(err.message, 'bad');
@@ -89,7 +97,10 @@ describe('toTransportError', () => {
     assert.match(toTransportError(aggregate, url, 1000).message, /connection refused/);
     assert.match(toTransportError(withCode('ENOTFOUND'), url, 1000).message, /cannot resolve host c\.example/);
     const timeout = new DOMException('aborted', 'TimeoutError');
-    assert.match(toTransportError(timeout, url, 5000).message, /no answer from https:\/\/c\.example:1280\/edge\/management\/v1\/identities within 5s/);
+    assert.match(
+      toTransportError(timeout, url, 5000).message,
+      /no answer from https:\/\/c\.example:1280\/edge\/management\/v1\/identities within 5s/,
+    );
   });
 
   it('says an untrusted certificate is untrusted and how to re-trust it', () => {
@@ -127,13 +138,24 @@ describe('createApiClient against a TLS server', () => {
   });
 
   it('refuses a self-signed chain with the system store', async () => {
-    await assert.rejects(createApiClient({ baseUrl: stub.url }).get('/edge/client/v1/version'), UntrustedCertificateError);
+    await assert.rejects(
+      createApiClient({ baseUrl: stub.url }).get('/edge/client/v1/version'),
+      UntrustedCertificateError,
+    );
   });
 
   it('adopts the token the controller issues and sends it as zt-session', async () => {
     const seen: string[] = [];
-    const client = createApiClient({ baseUrl: stub.url, caPem: tlsFixture().caBundlePem, onSessionToken: (t) => seen.push(t) });
-    const session = await client.post<{ token: string }>('/authenticate?method=password', { username: 'admin', password: 'admin-pw' }, { anonymous: true });
+    const client = createApiClient({
+      baseUrl: stub.url,
+      caPem: tlsFixture().caBundlePem,
+      onSessionToken: (t) => seen.push(t),
+    });
+    const session = await client.post<{ token: string }>(
+      '/authenticate?method=password',
+      { username: 'admin', password: 'admin-pw' },
+      { anonymous: true },
+    );
     assert.deepEqual(seen, [session.token]);
     const identity = await client.get<{ name: string }>('/current-identity');
     assert.equal(identity.name, 'Default Admin');
@@ -141,9 +163,20 @@ describe('createApiClient against a TLS server', () => {
   });
 
   it('sends list parameters, repeating roleFilter', async () => {
-    const token = (await trusted().post<{ token: string }>('/authenticate?method=password', { username: 'admin', password: 'admin-pw' })).token;
+    const token = (
+      await trusted().post<{ token: string }>('/authenticate?method=password', {
+        username: 'admin',
+        password: 'admin-pw',
+      })
+    ).token;
     const client = createApiClient({ baseUrl: stub.url, caPem: tlsFixture().caBundlePem, token });
-    const page = await client.list('/identities', { filter: 'name contains "a"', limit: 2, offset: 4, roleFilter: ['#a', '#b'], roleSemantic: 'AnyOf' });
+    const page = await client.list('/identities', {
+      filter: 'name contains "a"',
+      limit: 2,
+      offset: 4,
+      roleFilter: ['#a', '#b'],
+      roleSemantic: 'AnyOf',
+    });
     assert.equal(page.meta.pagination.totalCount, 0);
     const sent = new URL(stub.requests.at(-1)?.url ?? '', 'https://x');
     assert.equal(sent.pathname, '/edge/management/v1/identities');
@@ -178,7 +211,12 @@ describe('createApiClient against a TLS server', () => {
   });
 
   it('times out with a TransportError naming the URL', async () => {
-    const token = (await trusted().post<{ token: string }>('/authenticate?method=password', { username: 'admin', password: 'admin-pw' })).token;
+    const token = (
+      await trusted().post<{ token: string }>('/authenticate?method=password', {
+        username: 'admin',
+        password: 'admin-pw',
+      })
+    ).token;
     const client = createApiClient({ baseUrl: stub.url, caPem: tlsFixture().caBundlePem, token, timeoutMs: 200 });
     await assert.rejects(client.get('/hang'), (err: unknown) => {
       assert.ok(err instanceof TransportError);

@@ -30,7 +30,6 @@ export interface NetOptions {
   waiting?: <T>(controller: string, request: () => Promise<T>) => Promise<T>;
 }
 
-
 export interface ApiClientOptions extends NetOptions {
   /** Controller origin, optionally with a path prefix (a reverse proxy): `https://ctrl.example:1280`. */
   baseUrl: string;
@@ -58,7 +57,12 @@ export interface ApiClientOptions extends NetOptions {
 
 /** The server's certificate does not chain to the CAs we trust: trusting the controller's CA again may help. */
 export class UntrustedCertificateError extends TransportError {
-  constructor(message: string, url: string, hint: string, readonly reason: string) {
+  constructor(
+    message: string,
+    url: string,
+    hint: string,
+    readonly reason: string,
+  ) {
     super(message, url, hint);
     this.name = 'UntrustedCertificateError';
   }
@@ -68,7 +72,12 @@ export class UntrustedCertificateError extends TransportError {
 const PASSTHROUGH = /^\/(?:edge\/|\.well-known\/|version(?:[?#]|$))/;
 
 /** Full URL of `path` (relative to the chosen API unless it names one itself) with `query` appended. */
-export function resolveUrl(baseUrl: string, path: string, api: ApiName = 'management', query?: RequestOptions['query']): URL {
+export function resolveUrl(
+  baseUrl: string,
+  path: string,
+  api: ApiName = 'management',
+  query?: RequestOptions['query'],
+): URL {
   const base = api === 'client' ? CLIENT_BASE : MANAGEMENT_BASE;
   // `./identities/x` is how `_links` hrefs are written; treat it like `identities/x`.
   const full = PASSTHROUGH.test(path) ? path : `${base}/${path.replace(/^\.?\/+/, '')}`;
@@ -183,7 +192,11 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number, sele
     );
   }
   if (code === 'ECONNREFUSED') {
-    return new TransportError(`cannot connect to ${url.host}: connection refused (${where})`, where, 'check that the controller is running and listening on that port');
+    return new TransportError(
+      `cannot connect to ${url.host}: connection refused (${where})`,
+      where,
+      'check that the controller is running and listening on that port',
+    );
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new TransportError(`cannot resolve host ${url.hostname} (${where})`, where, 'check the controller address');
@@ -193,7 +206,11 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number, sele
     // A failed socket write carries the reason only inside its message (`...:SSL routines:FUNCTION:REASON:...`).
     const written = /:SSL routines:[^:]*:([^:]+):/.exec(raw)?.[1];
     const reason = isErrorLike(err) && typeof err.reason === 'string' ? err.reason : (written ?? raw);
-    return new TransportError(`TLS handshake with ${url.origin} failed: ${reason}`, where, 'check that this address serves HTTPS');
+    return new TransportError(
+      `TLS handshake with ${url.origin} failed: ${reason}`,
+      where,
+      'check that this address serves HTTPS',
+    );
   }
   if (code === 'ECONNRESET' || code === 'EPIPE') {
     return new TransportError(`connection to ${url.origin} closed unexpectedly (${where})`, where);
@@ -215,7 +232,11 @@ function parseBody(text: string, contentType: string | undefined, where: string)
     return JSON.parse(text);
   } catch {
     if (!contentType?.includes('json')) return text;
-    throw new TransportError(`the response from ${where} is not valid JSON`, where, 'check that the URL points to a controller');
+    throw new TransportError(
+      `the response from ${where} is not valid JSON`,
+      where,
+      'check that the URL points to a controller',
+    );
   }
 }
 

@@ -17,7 +17,9 @@ function controller(good: string) {
 /** Answers a person types, in order; counts the questions. */
 function typing(...answers: string[]) {
   const queue = [...answers];
-  const person = { asked: 0, ask: async () => {
+  const person = {
+    asked: 0,
+    ask: async () => {
       person.asked++;
       return queue.shift() ?? 'nothing left to type';
     },

@@ -23,7 +23,10 @@ describe('configDir', () => {
     assert.equal(configDir({ CTL_CONFIG_DIR: '/a/b', XDG_CONFIG_HOME: '/x' }, 'linux'), '/a/b');
     assert.equal(configDir({ XDG_CONFIG_HOME: '/x' }, 'linux'), '/x/ctl');
     assert.equal(configDir({}, 'linux'), path.join(homedir(), '.config', 'ctl'));
-    assert.equal(configDir({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32'), path.join('C:\\Users\\u\\AppData\\Roaming', 'ctl'));
+    assert.equal(
+      configDir({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32'),
+      path.join('C:\\Users\\u\\AppData\\Roaming', 'ctl'),
+    );
   });
 });
 
@@ -33,7 +36,13 @@ describe('openProfileStore', () => {
     const store = await openProfileStore({ env: { CTL_CONFIG_DIR: dir } });
     assert.equal(store.dir, dir);
     assert.equal(mode(dir), 0o700);
-    await store.save({ name: 'prod', controller: 'https://c:1280', username: 'admin', caPem: 'PEM', caFingerprint: 'AA' });
+    await store.save({
+      name: 'prod',
+      controller: 'https://c:1280',
+      username: 'admin',
+      caPem: 'PEM',
+      caFingerprint: 'AA',
+    });
     await store.setToken('prod', { token: 'tok-1', expiresAt: '2030-01-01T00:00:00.000Z' });
     const config = path.join(dir, 'config.json');
     const credentials = path.join(dir, 'credentials.json');
@@ -58,7 +67,10 @@ describe('openProfileStore', () => {
     const store = await openProfileStore({ env: {}, dir });
     await store.save({ name: 'b.lab', controller: 'https://b:1280' });
     await store.save({ name: 'a', controller: 'https://a:1280', username: 'u' });
-    assert.deepEqual(store.list().map((p) => p.name), ['a', 'b.lab']);
+    assert.deepEqual(
+      store.list().map((p) => p.name),
+      ['a', 'b.lab'],
+    );
     assert.deepEqual(store.get('b.lab'), { name: 'b.lab', controller: 'https://b:1280' });
     assert.equal(store.current(), undefined);
     await store.use('b.lab');

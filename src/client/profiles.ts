@@ -215,7 +215,9 @@ export function profileControllers(profile: Pick<Profile, 'controller' | 'contro
 
 export function unknownProfile(name: string, known: string[]): NotFoundError {
   return new NotFoundError(`profile '${name}' does not exist`, [
-    known.length > 0 ? `known profiles: ${known.sort().join(', ')}` : 'no profiles yet: create one with `ctl login URL -u USER`',
+    known.length > 0
+      ? `known profiles: ${known.sort().join(', ')}`
+      : 'no profiles yet: create one with `ctl login URL -u USER`',
   ]);
 }
 

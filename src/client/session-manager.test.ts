@@ -24,10 +24,19 @@ function tempDir(): string {
   return d;
 }
 
-function manager(configDir: string, o: { env?: NodeJS.ProcessEnv; profileFlag?: string; tty?: boolean; answers?: Answers } = {}) {
+function manager(
+  configDir: string,
+  o: { env?: NodeJS.ProcessEnv; profileFlag?: string; tty?: boolean; answers?: Answers } = {},
+) {
   const io = createTestIO({ tty: o.tty });
   const prompter = fakePrompter(o.answers);
-  const sm = createSessionManager({ env: o.env ?? {}, configDir, profileFlag: o.profileFlag, io, prompter: async () => prompter });
+  const sm = createSessionManager({
+    env: o.env ?? {},
+    configDir,
+    profileFlag: o.profileFlag,
+    io,
+    prompter: async () => prompter,
+  });
   return { sm, io, prompter };
 }
 
@@ -35,8 +44,10 @@ describe('profile and value precedence', () => {
   it('--profile, then CTL_PROFILE, then the current profile, then `default`', async () => {
     const dir = tempDir();
     const store = await openProfileStore({ env: {}, dir });
-    for (const name of ['default', 'cur', 'envp', 'flagp']) await store.save({ name, controller: `https://${name}.example` });
-    const pick = async (o: { env?: NodeJS.ProcessEnv; profileFlag?: string }) => (await manager(dir, o).sm.current()).profileName;
+    for (const name of ['default', 'cur', 'envp', 'flagp'])
+      await store.save({ name, controller: `https://${name}.example` });
+    const pick = async (o: { env?: NodeJS.ProcessEnv; profileFlag?: string }) =>
+      (await manager(dir, o).sm.current()).profileName;
     assert.equal(await pick({}), 'default');
     await store.use('cur');
     assert.equal(await pick({}), 'cur');
@@ -83,8 +94,9 @@ describe('profile and value precedence', () => {
     const store = await openProfileStore({ env: {}, dir });
     await store.save({ name: 'lab', controller: 'https://lab.example:1280', username: 'admin' });
     await assert.rejects(manager(dir, { profileFlag: 'lab' }).sm.client(), {
-      message: "not logged in to https://lab.example:1280 (profile 'lab'): run " +
-        "`ctl login https://lab.example:1280 -u admin --profile lab`",
+      message:
+        "not logged in to https://lab.example:1280 (profile 'lab'): run " +
+        '`ctl login https://lab.example:1280 -u admin --profile lab`',
     });
   });
 });
@@ -128,8 +140,15 @@ describe('against a controller', () => {
   it('rejects wrong credentials with an AuthError and saves nothing', async () => {
     const dir = tempDir();
     await assert.rejects(
-      manager(dir).sm.login({ url: stub.url, username: 'admin', password: 'nope', profileName: 'default', trust: trustYes }),
-      (err: unknown) => err instanceof AuthError && /login to https:\/\/localhost:\d+ as admin failed/.test(err.message),
+      manager(dir).sm.login({
+        url: stub.url,
+        username: 'admin',
+        password: 'nope',
+        profileName: 'default',
+        trust: trustYes,
+      }),
+      (err: unknown) =>
+        err instanceof AuthError && /login to https:\/\/localhost:\d+ as admin failed/.test(err.message),
     );
     assert.deepEqual((await openProfileStore({ env: {}, dir })).list(), []);
   });
@@ -140,7 +159,10 @@ describe('against a controller', () => {
     const api = await manager(dir, { profileFlag: 'lab' }).sm.client();
     await assert.rejects(api.get('/admin-only'), (err: unknown) => {
       assert.ok(err instanceof AuthError);
-      assert.match(err.message, /^not authorised: https:\/\/localhost:\d+ refused GET \/admin-only for identity 'Default Admin'/);
+      assert.match(
+        err.message,
+        /^not authorised: https:\/\/localhost:\d+ refused GET \/admin-only for identity 'Default Admin'/,
+      );
       return true;
     });
     stub.sessions.clear();
@@ -186,7 +208,10 @@ describe('against a controller', () => {
     const dir = tempDir();
     const base = { url: mfa.url, ...creds, profileName: 'default', trust: trustYes };
     await manager(dir).sm.login({ ...base, totp: '123456' });
-    assert.equal((await (await manager(dir).sm.client()).get<{ name: string }>('/current-identity')).name, 'Default Admin');
+    assert.equal(
+      (await (await manager(dir).sm.client()).get<{ name: string }>('/current-identity')).name,
+      'Default Admin',
+    );
 
     const asking = manager(dir, { tty: true, answers: { input: ['123456'] } });
     await asking.sm.login(base);
@@ -198,10 +223,19 @@ describe('against a controller', () => {
     assert.match(retyping.io.stderrText(), /warning: That code was not accepted/);
 
     const before = mfa.sessions.size;
-    await assert.rejects(manager(dir).sm.login(base), (err: unknown) => err instanceof UsageError && /--totp CODE/.test(err.details.join()));
-    await assert.rejects(manager(dir).sm.login({ ...base, totp: '000000' }), /the MFA code was not accepted \(MFA_INVALID_TOKEN\)/);
+    await assert.rejects(
+      manager(dir).sm.login(base),
+      (err: unknown) => err instanceof UsageError && /--totp CODE/.test(err.details.join()),
+    );
+    await assert.rejects(
+      manager(dir).sm.login({ ...base, totp: '000000' }),
+      /the MFA code was not accepted \(MFA_INVALID_TOKEN\)/,
+    );
     const env = { CTL_CONTROLLER: mfa.url, CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' };
-    await assert.rejects(manager(dir, { env }).sm.client(), (err: unknown) => err instanceof AuthError && /CTL_USERNAME\/CTL_PASSWORD login cannot give/.test(err.message));
+    await assert.rejects(
+      manager(dir, { env }).sm.client(),
+      (err: unknown) => err instanceof AuthError && /CTL_USERNAME\/CTL_PASSWORD login cannot give/.test(err.message),
+    );
     assert.equal(mfa.sessions.size, before, 'half-authenticated sessions are ended');
   });
 
@@ -289,7 +323,8 @@ describe('a profile of several controllers', () => {
 
     b.sessions.clear();
     await assert.rejects((await manager(dir).sm.client()).get('/current-identity'), {
-      message: `your session for profile 'default' has expired or was revoked; log in again with ` +
+      message:
+        `your session for profile 'default' has expired or was revoked; log in again with ` +
         `\`ctl login ${b.url},${a.url} -u admin\``,
     });
   });

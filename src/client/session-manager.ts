@@ -100,7 +100,9 @@ function passwordLogin(username: string, password: string): LoginMethod {
     body: { username, password },
     who: username,
     refused: (url, message) =>
-      new AuthError(`login to ${url} as ${username} failed: ${message}`, ['check the username and password; the identity may also be disabled or not allowed to use a password']),
+      new AuthError(`login to ${url} as ${username} failed: ${message}`, [
+        'check the username and password; the identity may also be disabled or not allowed to use a password',
+      ]),
   };
 }
 
@@ -172,7 +174,11 @@ interface CurrentApiSession {
  * can be given, but the session may enroll, and verifying the enrollment completes it.
  */
 function mustEnroll(session: CurrentApiSession): boolean {
-  return session.isMfaRequired === true && session.isMfaComplete !== true && (session.authQueries ?? []).some((q) => q.typeId === 'MFA' && q.isTotpEnrolled === false);
+  return (
+    session.isMfaRequired === true &&
+    session.isMfaComplete !== true &&
+    (session.authQueries ?? []).some((q) => q.typeId === 'MFA' && q.isTotpEnrolled === false)
+  );
 }
 
 /** The session is partial: the controller still asks for MFA (`authQueries`), and allows little else until then. */
@@ -256,7 +262,8 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       username: e.CTL_USERNAME || (sameController ? profile.username : undefined),
       selection: profileSelection(profileName, stored),
     };
-    if (e.CTL_CA || e.CTL_CA_FINGERPRINT) ctx.envTrust = { caFile: e.CTL_CA || undefined, caFingerprint: e.CTL_CA_FINGERPRINT || undefined };
+    if (e.CTL_CA || e.CTL_CA_FINGERPRINT)
+      ctx.envTrust = { caFile: e.CTL_CA || undefined, caFingerprint: e.CTL_CA_FINGERPRINT || undefined };
     if (e.CTL_TOKEN) ctx.credentials = 'env-token';
     else if (e.CTL_USERNAME && e.CTL_PASSWORD) ctx.credentials = 'env-password';
     else if (sameController && s.session(profileName)) ctx.credentials = 'profile';
@@ -279,11 +286,21 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     const resume = how.clientCert ? {} : { tlsSessions: await tlsSessions(caPem) };
     const onSessionToken = (t: string) => (issued = t);
     const [first, ...fallbackUrls] = urls;
-    const anon = createApiClient({ baseUrl: first, fallbackUrls, caPem, clientCert: how.clientCert, ...resume, ...net,
-      onSessionToken });
+    const anon = createApiClient({
+      baseUrl: first,
+      fallbackUrls,
+      caPem,
+      clientCert: how.clientCert,
+      ...resume,
+      ...net,
+      onSessionToken,
+    });
     let session: CurrentApiSession;
     try {
-      session = await anon.post<CurrentApiSession>(`/authenticate?method=${how.method}`, how.body ?? {}, { anonymous: true, headers: how.headers });
+      session = await anon.post<CurrentApiSession>(`/authenticate?method=${how.method}`, how.body ?? {}, {
+        anonymous: true,
+        headers: how.headers,
+      });
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) throw how.refused(anon.baseUrl, err.message);
       throw err;
@@ -312,10 +329,14 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       // Do not leave a half-authenticated session behind, whatever went wrong.
       await client.delete('/current-api-session').catch(() => undefined);
       if (err instanceof ApiError && err.status === 429) {
-        throw new AuthError(`too many wrong MFA codes: ${err.message}`, ['wait, then log in again with a current code']);
+        throw new AuthError(`too many wrong MFA codes: ${err.message}`, [
+          'wait, then log in again with a current code',
+        ]);
       }
       if (err instanceof ApiError && err.status < 500) {
-        throw new AuthError(`the MFA code was not accepted (${err.code})`, ['codes change every 30 seconds and each works once; try the current one, or a recovery code']);
+        throw new AuthError(`the MFA code was not accepted (${err.code})`, [
+          'codes change every 30 seconds and each works once; try the current one, or a recovery code',
+        ]);
       }
       throw err;
     }
@@ -323,13 +344,16 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
 
   async function askMfaCode(creds: { username: string; interactive: boolean }): Promise<string> {
     if (!creds.interactive) {
-      throw new AuthError(`the controller requires an MFA code for ${creds.username}, ` +
-        'which a CTL_USERNAME/CTL_PASSWORD login cannot give', [
-        'log in with `ctl login URL -u USER --totp CODE` and use the saved profile',
-      ]);
+      throw new AuthError(
+        `the controller requires an MFA code for ${creds.username}, ` +
+          'which a CTL_USERNAME/CTL_PASSWORD login cannot give',
+        ['log in with `ctl login URL -u USER --totp CODE` and use the saved profile'],
+      );
     }
     if (!io.canPrompt()) {
-      throw new UsageError(`the controller requires an MFA code for ${creds.username}`, ['pass it with --totp CODE or --totp-stdin (a recovery code works too)']);
+      throw new UsageError(`the controller requires an MFA code for ${creds.username}`, [
+        'pass it with --totp CODE or --totp-stdin (a recovery code works too)',
+      ]);
     }
     return (await (await prompter()).input('MFA code (authenticator app or recovery code):')).trim();
   }
@@ -356,7 +380,10 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
     const ctx = await current();
     if (!ctx.controller) {
       if (ctx.profileSource === 'flag' || ctx.profileSource === 'env') {
-        throw unknownProfile(ctx.profileName, (await store()).list().map((p) => p.name));
+        throw unknownProfile(
+          ctx.profileName,
+          (await store()).list().map((p) => p.name),
+        );
       }
       throw new AuthError('not logged in: run `ctl login <url> -u <user>`');
     }
@@ -379,8 +406,10 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       token = (await store()).session(ctx.profileName)?.token ?? '';
       const profile = (await store()).get(ctx.profileName);
       rejected = () =>
-        new AuthError(`your session for profile '${ctx.profileName}' has expired or ` +
-          `was revoked; log in again with ${loginCommand(ctx, profile)}`);
+        new AuthError(
+          `your session for profile '${ctx.profileName}' has expired or ` +
+            `was revoked; log in again with ${loginCommand(ctx, profile)}`,
+        );
     } else {
       throw new AuthError(`not logged in to ${baseUrl} (profile '${ctx.profileName}'): run ${loginCommand(ctx)}`);
     }
@@ -399,13 +428,16 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       // no 403); asking for our own session tells the two apart.
       mapError: async (err, req) => {
         if (err.status !== 401) return err;
-        const probe = await api.request<{ data?: CurrentApiSession }>('GET', '/current-api-session', { throwHttpErrors: false }).catch(() => undefined);
+        const probe = await api
+          .request<{ data?: CurrentApiSession }>('GET', '/current-api-session', { throwHttpErrors: false })
+          .catch(() => undefined);
         if (probe?.status !== 200) return rejected();
         const who = probe.body.data?.identity?.name;
         if (probe.body.data && mfaPending(probe.body.data)) return pendingMfa(probe.body.data, who, ctx.selection);
-        return new AuthError(`not authorised: ${baseUrl} refused ${req.method} ${req.path}${who ? ` for identity '${who}'` : ''}`, [
-          'the management API requires an admin identity',
-        ]);
+        return new AuthError(
+          `not authorised: ${baseUrl} refused ${req.method} ${req.path}${who ? ` for identity '${who}'` : ''}`,
+          ['the management API requires an admin identity'],
+        );
       },
     });
     return api;
@@ -510,7 +542,8 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
 
   function login(req: LoginRequest): Promise<LoginResult> {
     // The password is asked for (when it is a function) once the controller is trusted.
-    const how = async () => passwordLogin(req.username, typeof req.password === 'string' ? req.password : await req.password());
+    const how = async () =>
+      passwordLogin(req.username, typeof req.password === 'string' ? req.password : await req.password());
     return loginWith(req, 'ctl login ctrl.example.com:1280 -u admin', how, () => ({ username: req.username }));
   }
 
@@ -519,9 +552,16 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       method: 'cert',
       clientCert: req.credential,
       refused: (url, message) =>
-        new AuthError(`certificate login to ${url} failed: ${message}`, ['the certificate must be one this controller issued at enrollment, and its identity must still have it']),
+        new AuthError(`certificate login to ${url} failed: ${message}`, [
+          'the certificate must be one this controller issued at enrollment, and its identity must still have it',
+        ]),
     };
-    return loginWith(req, 'ctl login ctrl.example.com:1280 --cert me.pem --key me.key', async () => how, (identityName) => ({ ...named(identityName), ...req.files }));
+    return loginWith(
+      req,
+      'ctl login ctrl.example.com:1280 --cert me.pem --key me.key',
+      async () => how,
+      (identityName) => ({ ...named(identityName), ...req.files }),
+    );
   }
 
   function loginWithExtJwt(req: ExtJwtLoginRequest): Promise<LoginResult & { identityName?: string }> {
@@ -534,7 +574,12 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
           '`ctl signer test SIGNER TOKEN_FILE` says which check the token fails',
         ]),
     };
-    return loginWith(req, 'ctl login ctrl.example.com:1280 --ext-jwt token.jwt', async () => how, (identityName) => ({ ...named(identityName), extJwtFile: req.source }));
+    return loginWith(
+      req,
+      'ctl login ctrl.example.com:1280 --ext-jwt token.jwt',
+      async () => how,
+      (identityName) => ({ ...named(identityName), extJwtFile: req.source }),
+    );
   }
 
   async function logout(o: { profileName?: string } = {}): Promise<LogoutResult> {
@@ -553,7 +598,9 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       if (err instanceof ApiError && err.status === 401) result.server = 'already-ended';
       else if (err instanceof TransportError || err instanceof ApiError) {
         // Forgetting the token is still what the user asked for; the controller expires it after inactivity.
-        io.warn(`could not end the session on ${profile.controller}: ${err.message}; it expires there after inactivity`);
+        io.warn(
+          `could not end the session on ${profile.controller}: ${err.message}; it expires there after inactivity`,
+        );
         result.server = 'unreachable';
       } else throw err;
     }

@@ -68,7 +68,8 @@ export function createTransport(tls: TlsSettings): Transport {
       const { method, body, signal } = req;
       // Node frames a body of DELETE (and GET, OPTIONS) neither by length nor by chunks unless told its length: the
       // controller would read the body as the start of the next request.
-      const headers = body == null ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(body)) };
+      const headers =
+        body == null ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(body)) };
       const outgoing = request(url, { method, headers, agent, ...(session ? resuming(session) : {}) }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

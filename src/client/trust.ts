@@ -41,9 +41,14 @@ const CA_PATH = '/.well-known/est/cacerts';
 
 /** `AB:CD:..`, `abcd..`, `sha256 Fingerprint=AB:..` (openssl) all become 64 upper-case hex digits. */
 export function normalizeFingerprint(input: string): string {
-  const hex = input.replace(/^\s*sha-?256\s*(?:fingerprint)?\s*[=:]?\s*/i, '').replace(/[\s:]/g, '').toUpperCase();
+  const hex = input
+    .replace(/^\s*sha-?256\s*(?:fingerprint)?\s*[=:]?\s*/i, '')
+    .replace(/[\s:]/g, '')
+    .toUpperCase();
   if (!/^[0-9A-F]{64}$/.test(hex)) {
-    throw new UsageError(`'${input}' is not a SHA-256 fingerprint`, ['expected 64 hex digits, colons optional, e.g. as `ctl login` prints it']);
+    throw new UsageError(`'${input}' is not a SHA-256 fingerprint`, [
+      'expected 64 hex digits, colons optional, e.g. as `ctl login` prints it',
+    ]);
   }
   return hex;
 }
@@ -136,7 +141,10 @@ export function pinnedSubset(bundle: string, fingerprint: string): string | unde
   };
   walk((member, other) => issued(member, other)); // ancestors
   walk((member, other) => issued(other, member)); // descendants
-  return certs.filter((c) => kept.has(c)).map((c) => c.pem).join('');
+  return certs
+    .filter((c) => kept.has(c))
+    .map((c) => c.pem)
+    .join('');
 }
 
 /** A verified request: resolves when the server's chain verifies against `caPem` (or the system store). */

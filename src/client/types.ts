@@ -52,7 +52,11 @@ export interface ApiClient {
 
 /** The controller could not be reached or spoke something other than the API (TLS failure, refused, timeout). */
 export class TransportError extends Error {
-  constructor(message: string, readonly url: string, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly url: string,
+    readonly hint?: string,
+  ) {
     super(message);
     this.name = 'TransportError';
   }

@@ -19,7 +19,16 @@ describe('normalizeControllerUrl', () => {
     it(`${input} -> ${want}`, () => assert.equal(normalizeControllerUrl(input), want));
   }
 
-  for (const bad of ['', 'http://ctrl:1280', 'ftp://ctrl', 'https://u:p@ctrl:1280', 'https://exa mple', 'ht!tp://bad url', 'ctrl:1280/a b', 'https://ctrl..example']) {
+  for (const bad of [
+    '',
+    'http://ctrl:1280',
+    'ftp://ctrl',
+    'https://u:p@ctrl:1280',
+    'https://exa mple',
+    'ht!tp://bad url',
+    'ctrl:1280/a b',
+    'https://ctrl..example',
+  ]) {
     it(`rejects '${bad}'`, () => assert.throws(() => normalizeControllerUrl(bad), UsageError));
   }
 });

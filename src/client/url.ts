@@ -12,7 +12,8 @@ const HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/i;
 export function normalizeControllerUrl(input: string): string {
   const text = input.trim();
   if (text === '') throw new UsageError('the controller URL is empty');
-  const invalid = () => new UsageError(`'${input}' is not a valid controller URL`, ['example: ctl login ctrl.example.com:1280 -u admin']);
+  const invalid = () =>
+    new UsageError(`'${input}' is not a valid controller URL`, ['example: ctl login ctrl.example.com:1280 -u admin']);
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);
@@ -26,7 +27,9 @@ export function normalizeControllerUrl(input: string): string {
     throw new UsageError(`'${input}' is not an https URL: ctl talks to controllers over HTTPS only`);
   }
   if (url.username || url.password) {
-    throw new UsageError('the controller URL must not contain credentials', ['pass the user with -u and the password with --password-stdin']);
+    throw new UsageError('the controller URL must not contain credentials', [
+      'pass the user with -u and the password with --password-stdin',
+    ]);
   }
   const prefix = url.pathname.replace(API_SUFFIX, '').replace(/\/+$/, '');
   return url.origin + prefix;

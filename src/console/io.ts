@@ -51,7 +51,11 @@ export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag
  * Whether a spinner may draw on stderr. Not in CI, not for machine output, and never on a terminal that reports no
  * size: a spinner redraws by counting lines, and a width of 0 (script, docker run -t) makes that count infinite.
  */
-export function spinnerAllowed(stderr: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv, machineOutput = false): boolean {
+export function spinnerAllowed(
+  stderr: { isTTY?: boolean; columns?: number },
+  env: NodeJS.ProcessEnv,
+  machineOutput = false,
+): boolean {
   return Boolean(stderr.isTTY) && (stderr.columns ?? 0) > 0 && !env.CI && !machineOutput;
 }
 

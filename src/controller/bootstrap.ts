@@ -9,7 +9,13 @@ import type { Store } from './store/store.js';
  */
 export async function ensureDefaultAdmin(
   store: Store,
-  opts: { username: string; password?: string; now: Date; passwords: PasswordHasher; announce?: (password: string) => void },
+  opts: {
+    username: string;
+    password?: string;
+    now: Date;
+    passwords: PasswordHasher;
+    announce?: (password: string) => void;
+  },
 ): Promise<void> {
   if (await store.repo('identity').exists({ isDefaultAdmin: true })) return;
   const password = opts.password ?? randomBytes(18).toString('base64url');
@@ -18,10 +24,14 @@ export async function ensureDefaultAdmin(
   if (!opts.password) opts.announce?.(password);
   const now = opts.now.toISOString();
   await store.tx(async () => {
-    const identityId = await store.repo('identity').insert(
-      { name: 'Default Admin', type: 'Default', isAdmin: true, isDefaultAdmin: true, authPolicyId: 'default' },
-      { now },
-    );
-    await store.repo('authenticator').insert({ identityId, method: 'updb', username: opts.username, password: hash }, { id: newId(), now });
+    const identityId = await store
+      .repo('identity')
+      .insert(
+        { name: 'Default Admin', type: 'Default', isAdmin: true, isDefaultAdmin: true, authPolicyId: 'default' },
+        { now },
+      );
+    await store
+      .repo('authenticator')
+      .insert({ identityId, method: 'updb', username: opts.username, password: hash }, { id: newId(), now });
   });
 }

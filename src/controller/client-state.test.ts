@@ -25,7 +25,14 @@ describe('ClientState', () => {
     const s = new ClientState(new Date(0), { burst: 2, perSecond: 1 }, () => now);
     s.spend({ apiSessionId: 'x' });
     s.spend({ apiSessionId: 'x' });
-    assert.throws(() => s.spend({ apiSessionId: 'x' }), (err: unknown) => err instanceof ApiError && err.status === 429 && err.code === 'RATE_LIMITED' && (err as unknown as { retryAfterSeconds: number }).retryAfterSeconds === 1);
+    assert.throws(
+      () => s.spend({ apiSessionId: 'x' }),
+      (err: unknown) =>
+        err instanceof ApiError &&
+        err.status === 429 &&
+        err.code === 'RATE_LIMITED' &&
+        (err as unknown as { retryAfterSeconds: number }).retryAfterSeconds === 1,
+    );
     s.spend({ apiSessionId: 'y' });
     now = 1000;
     s.spend({ apiSessionId: 'x' });

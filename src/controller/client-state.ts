@@ -99,10 +99,20 @@ export class ClientState implements ServiceUpdateStamps {
     now: () => number = Date.now,
   ) {
     this.everyoneChangedAt = startedAt;
-    this.budget = new TokenBuckets({ capacity: rateLimit.burst, refillPerSecond: rateLimit.perSecond, maxKeys: 100_000 }, now);
+    this.budget = new TokenBuckets(
+      { capacity: rateLimit.burst, refillPerSecond: rateLimit.perSecond, maxKeys: 100_000 },
+      now,
+    );
     // Before login a client is known by its address only, and many clients may share one (NAT, a tunneler host
     // enrolling its identities): ten times the budget.
-    this.addressBudget = new TokenBuckets({ capacity: rateLimit.burst * ADDRESS_FACTOR, refillPerSecond: rateLimit.perSecond * ADDRESS_FACTOR, maxKeys: 100_000 }, now);
+    this.addressBudget = new TokenBuckets(
+      {
+        capacity: rateLimit.burst * ADDRESS_FACTOR,
+        refillPerSecond: rateLimit.perSecond * ADDRESS_FACTOR,
+        maxKeys: 100_000,
+      },
+      now,
+    );
   }
 
   /** The identity's posture data, created empty on first use (what OpenZiti serves for one that never reported). */
@@ -174,7 +184,10 @@ export class ClientState implements ServiceUpdateStamps {
    * 429 RATE_LIMITED with Retry-After (seconds).
    */
   spend(client: { apiSessionId: string } | { address: string }): void {
-    const [budget, key, burst] = 'apiSessionId' in client ? [this.budget, client.apiSessionId, this.rateLimit.burst] : [this.addressBudget, client.address, this.rateLimit.burst * ADDRESS_FACTOR];
+    const [budget, key, burst] =
+      'apiSessionId' in client
+        ? [this.budget, client.apiSessionId, this.rateLimit.burst]
+        : [this.addressBudget, client.address, this.rateLimit.burst * ADDRESS_FACTOR];
     const wait = budget.waitMs(key);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);

@@ -1,5 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { refuseDamagedDatabase } from './store/sqlite-file.js';
 
@@ -24,8 +36,10 @@ export class DataDirLockedError extends Error {
 /** Refused because an entry of the data directory is a symbolic link (chmod and writes would follow it). */
 export class DataDirSymlinkError extends Error {
   constructor(readonly path: string) {
-    super(`refusing to use ${path}: it is a symbolic link; the data ` +
-      `directory's entries must be plain files and directories`);
+    super(
+      `refusing to use ${path}: it is a symbolic link; the data ` +
+        `directory's entries must be plain files and directories`,
+    );
     this.name = 'DataDirSymlinkError';
   }
 }
@@ -58,9 +72,13 @@ export function lockDataDir(dataDir: string): DataDirLock {
     const current = readOwner(file);
     if (current === 'missing') continue;
     if (current === 'empty') {
-      if (Date.now() - mtimeOf(file) < EMPTY_LOCK_GRACE_MS) throw new DataDirLockedError(dataDir, 'another controller is starting on it');
+      if (Date.now() - mtimeOf(file) < EMPTY_LOCK_GRACE_MS)
+        throw new DataDirLockedError(dataDir, 'another controller is starting on it');
     } else if (isAlive(current)) {
-      throw new DataDirLockedError(dataDir, `a controller (pid ${current.pid}) holds ${file}; stop it or choose another data directory`);
+      throw new DataDirLockedError(
+        dataDir,
+        `a controller (pid ${current.pid}) holds ${file}; stop it or choose another data directory`,
+      );
     }
     breakStale(dataDir, file, current);
   }

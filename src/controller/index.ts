@@ -126,7 +126,11 @@ export async function createController(options: CreateControllerOptions): Promis
   const client = new ClientState(new Date(), options.clientRateLimit);
   const runtime: Runtime = {
     store,
-    writes: entityWrites(store, (resource) => registry.hooks(resource), () => runtime),
+    writes: entityWrites(
+      store,
+      (resource) => registry.hooks(resource),
+      () => runtime,
+    ),
     apiSessions: new ApiSessions(store, timeoutMinutes * 60_000),
     passwords,
     // As many checks as libuv has threads to run scrypt on (4 by default); a burst beyond 256 waiting gets 429.
@@ -190,7 +194,13 @@ export async function createController(options: CreateControllerOptions): Promis
         payload: request.payload as string,
         remoteAddress: '127.0.0.1',
       });
-      return { statusCode: res.statusCode, headers: res.headers, body: res.body, rawPayload: res.rawPayload, json: () => JSON.parse(res.body) };
+      return {
+        statusCode: res.statusCode,
+        headers: res.headers,
+        body: res.body,
+        rawPayload: res.rawPayload,
+        json: () => JSON.parse(res.body),
+      };
     },
     async close() {
       background.stop();
@@ -243,7 +253,10 @@ async function openPki(store: Store, key: PkiKey | undefined, options: CreateCon
  * Binds the port before anything is written, so a busy port never leaves a half-made first start behind.
  * Connections that arrive while the controller is still being made wait, paused, until `serve` hands them over.
  */
-async function bind(port: number, host: string): Promise<{ server: NetServer; serve(handler: (socket: Socket) => void): void; destroyAll(): void }> {
+async function bind(
+  port: number,
+  host: string,
+): Promise<{ server: NetServer; serve(handler: (socket: Socket) => void): void; destroyAll(): void }> {
   const sockets = new Set<Socket>();
   let handler: ((socket: Socket) => void) | undefined;
   // noDelay as node's own HTTP servers set it: without it, Nagle's algorithm holds small responses back.
@@ -254,9 +267,18 @@ async function bind(port: number, host: string): Promise<{ server: NetServer; se
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new ControllerStartError(`port ${port} is in use on ${host}: stop what uses it or choose another --port`));
-      else if (err.code === 'EACCES') reject(new ControllerStartError(`not allowed to listen on port ${port} (ports below 1024 need privileges): choose another --port`));
-      else if (err.code === 'EADDRNOTAVAIL') reject(new ControllerStartError(`cannot listen on ${host}: no such address on this machine`));
+      if (err.code === 'EADDRINUSE')
+        reject(
+          new ControllerStartError(`port ${port} is in use on ${host}: stop what uses it or choose another --port`),
+        );
+      else if (err.code === 'EACCES')
+        reject(
+          new ControllerStartError(
+            `not allowed to listen on port ${port} (ports below 1024 need privileges): choose another --port`,
+          ),
+        );
+      else if (err.code === 'EADDRNOTAVAIL')
+        reject(new ControllerStartError(`cannot listen on ${host}: no such address on this machine`));
       else reject(err);
     });
     server.listen(port, host, () => resolve());
@@ -307,7 +329,10 @@ export async function startController(options: ControllerOptions): Promise<Runni
   // What clients must trust, where an operator finds it: `ctl login URL --ca <dataDir>/ca-bundle.pem`.
   writeFileSync(join(options.dataDir, 'ca-bundle.pem'), pki.caBundlePem, { mode: 0o644 });
 
-  const server = createListener({ key: pki.serverKeyPem, cert: pki.serverChainPem, clientCa: pki.caBundlePem }, { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits });
+  const server = createListener(
+    { key: pki.serverKeyPem, cert: pki.serverChainPem, clientCa: pki.caBundlePem },
+    { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits },
+  );
   const requests = trackRequests(server);
   server.on('request', (req, res) => void controller.handle(req, res));
   // The HTTPS server never listens itself: the bound socket hands it its connections. 'listening' starts its

@@ -24,7 +24,11 @@ import { routerBehaviour } from './routes/management/routers.js';
 import { terminatorBehaviour } from './routes/management/terminators.js';
 import { metaRoutes } from './routes/meta.js';
 import { mfaBehaviour } from './routes/client/mfa.js';
-import { edgeRouterPolicyBehaviour, serviceEdgeRouterPolicyBehaviour, servicePolicyBehaviour } from './routes/management/policies.js';
+import {
+  edgeRouterPolicyBehaviour,
+  serviceEdgeRouterPolicyBehaviour,
+  servicePolicyBehaviour,
+} from './routes/management/policies.js';
 import { postureCheckBehaviour } from './routes/management/posture-checks.js';
 import { SESSION_LIFECYCLE_HOOKS } from './model/session-lifecycle.js';
 import { sessionBehaviour } from './routes/client/sessions.js';

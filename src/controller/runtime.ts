@@ -33,8 +33,8 @@ export interface Write {
 }
 
 /**
- * A resource's behaviour around every write of it (`EntityWrites`), run inside the write's transaction: check against other rows,
- * maintain a derived table, refuse a delete (throw an ApiError, e.g. 409 CAN_NOT_DELETE_REFERENCED_ENTITY).
+ * A resource's behaviour around every write of it (`EntityWrites`), run inside the write's transaction: check against
+ * other rows, maintain a derived table, refuse a delete (throw an ApiError, e.g. 409 CAN_NOT_DELETE_REFERENCED_ENTITY).
  */
 export interface WriteHooks {
   /** Answers the values to write instead of the given ones, or nothing to keep them. */

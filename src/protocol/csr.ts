@@ -2,7 +2,22 @@
 // the controller at enrollment. Keys, signatures and their checks are node:crypto's (RSA and EC alike); the
 // structure around them is the small DER module beside this file.
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { bits, children, decodeOid, DerError, nullValue, oid, pemDecode, pemEncode, readOne, seq, set, smallInt, TAG, utf8 } from './der.js';
+import {
+  bits,
+  children,
+  decodeOid,
+  DerError,
+  nullValue,
+  oid,
+  pemDecode,
+  pemEncode,
+  readOne,
+  seq,
+  set,
+  smallInt,
+  TAG,
+  utf8,
+} from './der.js';
 
 export const OID = {
   commonName: '2.5.4.3',
@@ -36,7 +51,12 @@ export function signatureAlgorithmFor(key: KeyObject): { algorithmId: Buffer; ha
   if (key.asymmetricKeyType === 'rsa') return { algorithmId: seq(oid(OID.sha256WithRSA), nullValue()), hash: 'sha256' };
   if (key.asymmetricKeyType === 'ec') {
     const curve = key.asymmetricKeyDetails?.namedCurve;
-    const [id, hash] = curve === 'secp384r1' ? [OID.ecdsaWithSha384, 'sha384'] : curve === 'secp521r1' ? [OID.ecdsaWithSha512, 'sha512'] : [OID.ecdsaWithSha256, 'sha256'];
+    const [id, hash] =
+      curve === 'secp384r1'
+        ? [OID.ecdsaWithSha384, 'sha384']
+        : curve === 'secp521r1'
+          ? [OID.ecdsaWithSha512, 'sha512']
+          : [OID.ecdsaWithSha256, 'sha256'];
     // ECDSA identifiers have no parameters at all (RFC 5758 3.2), not even NULL.
     return { algorithmId: seq(oid(id)), hash };
   }
@@ -74,12 +94,22 @@ export function parseCsr(pem: string): ParsedCsr {
   try {
     const der = pemDecode(pem, 'CERTIFICATE REQUEST', 'NEW CERTIFICATE REQUEST');
     const [info, algorithm, signature, ...rest] = children(readOne(der, TAG.SEQUENCE).content);
-    if (!info || !algorithm || !signature || rest.length > 0 || info.tag !== TAG.SEQUENCE || algorithm.tag !== TAG.SEQUENCE || signature.tag !== TAG.BIT_STRING) {
+    if (
+      !info ||
+      !algorithm ||
+      !signature ||
+      rest.length > 0 ||
+      info.tag !== TAG.SEQUENCE ||
+      algorithm.tag !== TAG.SEQUENCE ||
+      signature.tag !== TAG.BIT_STRING
+    ) {
       throw new CsrError('not a PKCS#10 certificate request');
     }
     const [version, subject, spki] = children(info.content);
-    if (!version || version.tag !== TAG.INTEGER || !version.content.equals(Buffer.from([0]))) throw new CsrError('unsupported CSR version');
-    if (!subject || subject.tag !== TAG.SEQUENCE || !spki || spki.tag !== TAG.SEQUENCE) throw new CsrError('not a PKCS#10 certificate request');
+    if (!version || version.tag !== TAG.INTEGER || !version.content.equals(Buffer.from([0])))
+      throw new CsrError('unsupported CSR version');
+    if (!subject || subject.tag !== TAG.SEQUENCE || !spki || spki.tag !== TAG.SEQUENCE)
+      throw new CsrError('not a PKCS#10 certificate request');
     let publicKey: KeyObject;
     try {
       publicKey = createPublicKey({ key: spki.raw, format: 'der', type: 'spki' });
@@ -89,11 +119,16 @@ export function parseCsr(pem: string): ParsedCsr {
     const algOid = children(algorithm.content)[0];
     if (!algOid || algOid.tag !== TAG.OID) throw new CsrError('the CSR has no signature algorithm');
     const alg = SIGNATURE_ALGORITHMS[decodeOid(algOid.content)];
-    if (!alg) throw new CsrError('the CSR is signed with an algorithm not accepted ' +
-      `(${decodeOid(algOid.content)}); use SHA-256 or stronger with RSA or ECDSA`);
-    if (alg.keyType !== publicKey.asymmetricKeyType) throw new CsrError(`the CSR's signature algorithm does not fit its ${publicKey.asymmetricKeyType} key`);
+    if (!alg)
+      throw new CsrError(
+        'the CSR is signed with an algorithm not accepted ' +
+          `(${decodeOid(algOid.content)}); use SHA-256 or stronger with RSA or ECDSA`,
+      );
+    if (alg.keyType !== publicKey.asymmetricKeyType)
+      throw new CsrError(`the CSR's signature algorithm does not fit its ${publicKey.asymmetricKeyType} key`);
     if (signature.content[0] !== 0) throw new CsrError('malformed CSR signature');
-    if (!verify(alg.hash, info.raw, publicKey, signature.content.subarray(1))) throw new CsrError('the CSR signature does not verify: it was not signed by the key it carries');
+    if (!verify(alg.hash, info.raw, publicKey, signature.content.subarray(1)))
+      throw new CsrError('the CSR signature does not verify: it was not signed by the key it carries');
     return { subjectDer: subject.raw, spkiDer: spki.raw, publicKey };
   } catch (err) {
     if (err instanceof CsrError) throw err;

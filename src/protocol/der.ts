@@ -43,7 +43,8 @@ export function readTlv(buf: Buffer, offset = 0): Tlv & { end: number } {
 export function readOne(buf: Buffer, expectTag?: number): Tlv {
   const tlv = readTlv(buf, 0);
   if (tlv.end !== buf.length) throw new DerError('trailing bytes after the element');
-  if (expectTag !== undefined && tlv.tag !== expectTag) throw new DerError(`expected tag 0x${expectTag.toString(16)}, found 0x${tlv.tag.toString(16)}`);
+  if (expectTag !== undefined && tlv.tag !== expectTag)
+    throw new DerError(`expected tag 0x${expectTag.toString(16)}, found 0x${tlv.tag.toString(16)}`);
   return tlv;
 }
 
@@ -142,7 +143,9 @@ export function oid(dotted: string): Buffer {
 export function time(d: Date): Buffer {
   const iso = d.toISOString(); // 2026-01-02T03:04:05.678Z
   const digits = iso.slice(0, 19).replace(/[-T:]/g, '');
-  return d.getUTCFullYear() < 2050 ? tlv(TAG.UTC_TIME, Buffer.from(`${digits.slice(2)}Z`)) : tlv(TAG.GENERALIZED_TIME, Buffer.from(`${digits}Z`));
+  return d.getUTCFullYear() < 2050
+    ? tlv(TAG.UTC_TIME, Buffer.from(`${digits.slice(2)}Z`))
+    : tlv(TAG.GENERALIZED_TIME, Buffer.from(`${digits}Z`));
 }
 
 export function pemEncode(label: string, der: Buffer): string {

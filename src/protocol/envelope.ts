@@ -42,7 +42,9 @@ export const ERROR_META = { apiEnrollmentVersion: API_ENROLLMENT_VERSION, apiVer
 
 export const MANAGEMENT_BASE = '/edge/management/v1';
 export const CLIENT_BASE = '/edge/client/v1';
-/** OpenZiti's fabric API: the routers and terminators its console reads (src/controller/routes/management/fabric.ts). */
+/**
+ * OpenZiti's fabric API: the routers and terminators its console reads (src/controller/routes/management/fabric.ts).
+ */
 export const FABRIC_BASE = '/fabric/v1';
 
 /** Session token header (legacy OpenZiti scheme); `Authorization: Bearer` is accepted too. */

@@ -10,9 +10,13 @@ const signer = { issuer: 'https://idp', audience: 'ctl', jwksEndpoint: 'https://
 const now = new Date('2030-01-01T00:00:00Z');
 const s = now.getTime() / 1000;
 // A key set that holds the one key under kid k1, with no network.
-const jwks = new JwksCache({ fetch: async () => JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'k1' }] }) });
+const jwks = new JwksCache({
+  fetch: async () => JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'k1' }] }),
+});
 const token = (claims: Record<string, unknown>, header: Record<string, unknown> = {}) =>
-  new SignJWT({ iss: 'https://idp', aud: 'ctl', sub: 'id-1', exp: s + 60, ...claims }).setProtectedHeader({ alg: 'ES256', kid: 'k1', ...header } as { alg: string }).sign(privateKey);
+  new SignJWT({ iss: 'https://idp', aud: 'ctl', sub: 'id-1', exp: s + 60, ...claims })
+    .setProtectedHeader({ alg: 'ES256', kid: 'k1', ...header } as { alg: string })
+    .sign(privateKey);
 const step = async (t: Promise<string>) => {
   try {
     await validateExtJwt(await t, signer, { jwks, now });
@@ -31,7 +35,9 @@ describe('validateExtJwt', () => {
     const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
     const header = b64({ alg: 'ES256', kid: 'k1', crit: ['x'], x: 1 });
     const input = `${header}.${b64({ iss: 'https://idp', aud: 'ctl', sub: 'id-1', exp: s + 60 })}`;
-    const signature = sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+    const signature = sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString(
+      'base64url',
+    );
     assert.equal(await step(Promise.resolve(`${input}.${signature}`)), 'format');
     assert.equal(await step(token({ iss: 'https://other' })), 'issuer');
     assert.equal(await step(token({ aud: 'x' })), 'audience');

@@ -9,10 +9,31 @@ import { JwksError, type JwksCache } from './jwks.js';
  * Asymmetric algorithms only. Never `none`, and never HMAC: an HS256 token "signed" with a signer's public key
  * (which anyone can read) would otherwise verify. The key's type must also fit the algorithm (jose checks it).
  */
-export const EXT_JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
+export const EXT_JWT_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+] as const;
 
 /** Which check refused a token, in the order they run. */
-export type ExtJwtStep = 'format' | 'algorithm' | 'kid' | 'keys' | 'signature' | 'issuer' | 'audience' | 'expiry' | 'not-yet-valid' | 'claim';
+export type ExtJwtStep =
+  | 'format'
+  | 'algorithm'
+  | 'kid'
+  | 'keys'
+  | 'signature'
+  | 'issuer'
+  | 'audience'
+  | 'expiry'
+  | 'not-yet-valid'
+  | 'claim';
 
 export class ExtJwtError extends Error {
   override name = 'ExtJwtError';
@@ -45,7 +66,8 @@ export interface ValidatedExtJwt {
 /** Header and claims of a compact JWS, read without verifying anything (to find the signer by `iss`). */
 export function peekJwt(token: string): { header: Record<string, unknown>; claims: Record<string, unknown> } {
   const parts = token.trim().split('.');
-  if (parts.length !== 3 || parts.some((p, i) => i < 2 && p === '')) throw new ExtJwtError('format', 'the token is not a JWT (three base64url parts separated by dots)');
+  if (parts.length !== 3 || parts.some((p, i) => i < 2 && p === ''))
+    throw new ExtJwtError('format', 'the token is not a JWT (three base64url parts separated by dots)');
   const json = (s: string, what: string) => {
     try {
       const value = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown;
@@ -76,7 +98,8 @@ export function claimAt(claims: Record<string, unknown>, property: string): unkn
  */
 async function keyFor(signer: ExtJwtSignerKeys, kid: string, jwks: JwksCache): Promise<KeyObject> {
   if (signer.certPem) {
-    if (kid !== signer.kid) throw new ExtJwtError('kid', `the token's kid '${kid}' is not the signer's kid '${signer.kid ?? ''}'`);
+    if (kid !== signer.kid)
+      throw new ExtJwtError('kid', `the token's kid '${kid}' is not the signer's kid '${signer.kid ?? ''}'`);
     try {
       return new X509Certificate(signer.certPem).publicKey;
     } catch {
@@ -109,9 +132,13 @@ export async function validateExtJwt(
   const { header } = peekJwt(compact);
   const alg = header.alg;
   if (typeof alg !== 'string' || !(EXT_JWT_ALGORITHMS as readonly string[]).includes(alg)) {
-    throw new ExtJwtError('algorithm', `the token's algorithm '${String(alg)}' is not accepted (only ${EXT_JWT_ALGORITHMS.join(', ')})`);
+    throw new ExtJwtError(
+      'algorithm',
+      `the token's algorithm '${String(alg)}' is not accepted (only ${EXT_JWT_ALGORITHMS.join(', ')})`,
+    );
   }
-  if (header.crit !== undefined) throw new ExtJwtError('format', 'the token has critical header parameters this controller does not understand');
+  if (header.crit !== undefined)
+    throw new ExtJwtError('format', 'the token has critical header parameters this controller does not understand');
   const kid = header.kid;
   if (typeof kid !== 'string' || kid === '') throw new ExtJwtError('kid', 'the token has no kid header');
   const key = await keyFor(signer, kid, opts.jwks);
@@ -119,7 +146,10 @@ export async function validateExtJwt(
   try {
     ({ payload } = await compactVerify(compact, key, { algorithms: [alg] }));
   } catch (err) {
-    throw new ExtJwtError('signature', `the signature does not verify with the signer's key (${(err as Error).message})`);
+    throw new ExtJwtError(
+      'signature',
+      `the signature does not verify with the signer's key (${(err as Error).message})`,
+    );
   }
   let claims: Record<string, unknown>;
   try {
@@ -128,23 +158,38 @@ export async function validateExtJwt(
   } catch {
     throw new ExtJwtError('format', "the token's payload is not a JSON object");
   }
-  if (claims.iss !== signer.issuer) throw new ExtJwtError('issuer', `the token's iss '${String(claims.iss)}' is not the signer's issuer '${signer.issuer}'`);
+  if (claims.iss !== signer.issuer)
+    throw new ExtJwtError(
+      'issuer',
+      `the token's iss '${String(claims.iss)}' is not the signer's issuer '${signer.issuer}'`,
+    );
   if (signer.audience) {
     const aud = claims.aud;
     const ok = typeof aud === 'string' ? aud === signer.audience : Array.isArray(aud) && aud.includes(signer.audience);
-    if (!ok) throw new ExtJwtError('audience', `the token's aud ${JSON.stringify(aud ?? null)} does not name the signer's audience '${signer.audience}'`);
+    if (!ok)
+      throw new ExtJwtError(
+        'audience',
+        `the token's aud ${JSON.stringify(aud ?? null)} does not name the signer's audience '${signer.audience}'`,
+      );
   }
   const nowSeconds = opts.now.getTime() / 1000;
   const tolerance = opts.toleranceSeconds ?? 0;
-  if (typeof claims.exp !== 'number') throw new ExtJwtError('expiry', 'the token has no exp claim (tokens without an expiry are refused)');
-  if (claims.exp + tolerance <= nowSeconds) throw new ExtJwtError('expiry', `the token expired at ${new Date(claims.exp * 1000).toISOString()}`);
+  if (typeof claims.exp !== 'number')
+    throw new ExtJwtError('expiry', 'the token has no exp claim (tokens without an expiry are refused)');
+  if (claims.exp + tolerance <= nowSeconds)
+    throw new ExtJwtError('expiry', `the token expired at ${new Date(claims.exp * 1000).toISOString()}`);
   if (claims.nbf !== undefined) {
-    if (typeof claims.nbf !== 'number') throw new ExtJwtError('not-yet-valid', 'the token\'s nbf claim is not a number');
-    if (claims.nbf - tolerance > nowSeconds) throw new ExtJwtError('not-yet-valid', `the token is not valid before ${new Date(claims.nbf * 1000).toISOString()}`);
+    if (typeof claims.nbf !== 'number') throw new ExtJwtError('not-yet-valid', "the token's nbf claim is not a number");
+    if (claims.nbf - tolerance > nowSeconds)
+      throw new ExtJwtError(
+        'not-yet-valid',
+        `the token is not valid before ${new Date(claims.nbf * 1000).toISOString()}`,
+      );
   }
   const property = signer.claimsProperty || 'sub';
   const subject = claimAt(claims, property);
-  if (typeof subject !== 'string' || subject === '') throw new ExtJwtError('claim', `the token has no string claim '${property}' to match an identity with`);
+  if (typeof subject !== 'string' || subject === '')
+    throw new ExtJwtError('claim', `the token has no string claim '${property}' to match an identity with`);
   return { header, claims, subject };
 }
 

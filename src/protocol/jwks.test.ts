@@ -11,7 +11,10 @@ describe('JwksCache', () => {
     let now = 0;
     let calls = 0;
     let answer = JSON.stringify({ keys: [jwk('a')] });
-    const cache = new JwksCache({ now: () => now, minRefetchIntervalMs: 1_000, fetch: async () => {
+    const cache = new JwksCache({
+      now: () => now,
+      minRefetchIntervalMs: 1_000,
+      fetch: async () => {
         calls++;
         return answer;
       },
@@ -31,7 +34,15 @@ describe('JwksCache', () => {
     let now = 0;
     let calls = 0;
     let fail = true;
-    const cache = new JwksCache({ now: () => now, minRefetchIntervalMs: 1_000, fetch: async () => { calls++; if (fail) throw new JwksError('down'); return JSON.stringify({ keys: [jwk('a')] }); } });
+    const cache = new JwksCache({
+      now: () => now,
+      minRefetchIntervalMs: 1_000,
+      fetch: async () => {
+        calls++;
+        if (fail) throw new JwksError('down');
+        return JSON.stringify({ keys: [jwk('a')] });
+      },
+    });
     await assert.rejects(cache.key('u', 'a'), /down/);
     await assert.rejects(cache.key('u', 'a'), /down/);
     assert.equal(calls, 1);
@@ -47,7 +58,16 @@ describe('JwksCache', () => {
 
 describe('parseKeySet', () => {
   it('skips symmetric, encryption-only and kid-less keys; reads public members only', () => {
-    const keys = parseKeySet(JSON.stringify({ keys: [{ kty: 'oct', k: 'c2VjcmV0', kid: 'hmac' }, { ...jwk('enc'), use: 'enc' }, { ...jwk('x'), kid: undefined }, jwk('good')] }));
+    const keys = parseKeySet(
+      JSON.stringify({
+        keys: [
+          { kty: 'oct', k: 'c2VjcmV0', kid: 'hmac' },
+          { ...jwk('enc'), use: 'enc' },
+          { ...jwk('x'), kid: undefined },
+          jwk('good'),
+        ],
+      }),
+    );
     assert.deepEqual([...keys.keys()], ['good']);
     const priv = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
     const fromPrivate = parseKeySet(JSON.stringify({ keys: [{ ...priv, kid: 'p' }] }));
@@ -63,7 +83,10 @@ describe('boundedFetch', () => {
   it('never fetches from link-local addresses (instance metadata), by literal or by name', async () => {
     assert.ok(isLinkLocal('169.254.169.254') && isLinkLocal('fe80::1') && isLinkLocal('::ffff:169.254.1.1'));
     assert.ok(!isLinkLocal('127.0.0.1') && !isLinkLocal('10.0.0.1') && !isLinkLocal('::1'));
-    await assert.rejects(fetchBounded('http://169.254.169.254/latest/meta-data', { timeoutMs: 500, maxBytes: 1024 }), /link-local/);
+    await assert.rejects(
+      fetchBounded('http://169.254.169.254/latest/meta-data', { timeoutMs: 500, maxBytes: 1024 }),
+      /link-local/,
+    );
     await assert.rejects(fetchBounded('http://[fe80::1]/jwks', { timeoutMs: 500, maxBytes: 1024 }), /link-local/);
   });
 
@@ -73,7 +96,10 @@ describe('boundedFetch', () => {
     await new Promise<void>((r) => server.listen(0, 'localhost', r));
     try {
       const port = (server.address() as { port: number }).port;
-      assert.equal(await fetchBounded(`http://localhost:${port}/jwks`, { timeoutMs: 2_000, maxBytes: 1024 }), '{"keys":[]}');
+      assert.equal(
+        await fetchBounded(`http://localhost:${port}/jwks`, { timeoutMs: 2_000, maxBytes: 1024 }),
+        '{"keys":[]}',
+      );
     } finally {
       server.close();
     }

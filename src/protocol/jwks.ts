@@ -169,7 +169,13 @@ function guardedLookup(hostname: string, options: LookupOptions, callback: Looku
     if (err) return callback(err, []);
     const usable = addresses.filter((a) => !isLinkLocal(a.address));
     if (usable.length === 0) {
-      return callback(Object.assign(new Error(`${hostname} resolves only to link-local addresses, which key sets are never fetched from`), { code: 'EACCES' }), []);
+      return callback(
+        Object.assign(
+          new Error(`${hostname} resolves only to link-local addresses, which key sets are never fetched from`),
+          { code: 'EACCES' },
+        ),
+        [],
+      );
     }
     if (options.all) callback(null, usable);
     else callback(null, usable[0].address, usable[0].family);
@@ -179,14 +185,20 @@ function guardedLookup(hostname: string, options: LookupOptions, callback: Looku
 /** What a bounded fetch needs of undici: its Agent and its request function, loaded by the caller when first used. */
 export interface UndiciParts {
   Agent: new (options: { connect: never }) => Dispatcher;
-  request(url: URL, opts: { dispatcher: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'>): Promise<Dispatcher.ResponseData>;
+  request(
+    url: URL,
+    opts: { dispatcher: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'>,
+  ): Promise<Dispatcher.ResponseData>;
 }
 
 /** `JwksOptions.fetch` over undici, which `load` supplies on the first fetch (one agent for every fetch after). */
 export function boundedFetch(load: () => Promise<UndiciParts>): JwksOptions['fetch'] {
   let loaded: Promise<{ agent: Dispatcher; request: UndiciParts['request'] }> | undefined;
   return async (url, opts) => {
-    loaded ??= load().then(({ Agent, request }) => ({ agent: new Agent({ connect: { timeout: opts.timeoutMs, lookup: guardedLookup } as never }), request }));
+    loaded ??= load().then(({ Agent, request }) => ({
+      agent: new Agent({ connect: { timeout: opts.timeoutMs, lookup: guardedLookup } as never }),
+      request,
+    }));
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
     if (isLinkLocal(host)) throw new JwksError(`key set ${url}: link-local addresses are never fetched from`);
     return fetchBounded(url, opts, await loaded);
@@ -205,16 +217,25 @@ async function fetchBounded(
   const timer = setTimeout(() => abort.abort(), opts.timeoutMs);
   let res: Dispatcher.ResponseData;
   try {
-    res = await request(new URL(url), { dispatcher: agent, signal, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs, headers: { accept: 'application/json' } });
+    res = await request(new URL(url), {
+      dispatcher: agent,
+      signal,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+      headers: { accept: 'application/json' },
+    });
   } catch (err) {
     clearTimeout(timer);
-    throw new JwksError(`key set ${url} could not be fetched: ` +
-      `${signal.aborted ? `no answer within ${opts.timeoutMs} ms` : (err as Error).message}`);
+    throw new JwksError(
+      `key set ${url} could not be fetched: ` +
+        `${signal.aborted ? `no answer within ${opts.timeoutMs} ms` : (err as Error).message}`,
+    );
   }
   try {
     if (res.statusCode !== 200) throw new JwksError(`key set ${url} answered HTTP ${res.statusCode}`);
     const declared = Number(res.headers['content-length']);
-    if (Number.isFinite(declared) && declared > opts.maxBytes) throw new JwksError(`key set ${url} is larger than ${opts.maxBytes} bytes`);
+    if (Number.isFinite(declared) && declared > opts.maxBytes)
+      throw new JwksError(`key set ${url} is larger than ${opts.maxBytes} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of res.body) {
@@ -225,8 +246,10 @@ async function fetchBounded(
     return Buffer.concat(chunks).toString('utf8');
   } catch (err) {
     if (err instanceof JwksError) throw err;
-    throw new JwksError(`key set ${url} could not be read: ` +
-      `${signal.aborted ? `no answer within ${opts.timeoutMs} ms` : (err as Error).message}`);
+    throw new JwksError(
+      `key set ${url} could not be read: ` +
+        `${signal.aborted ? `no answer within ${opts.timeoutMs} ms` : (err as Error).message}`,
+    );
   } finally {
     clearTimeout(timer);
     res.body.on('error', () => {}).destroy();

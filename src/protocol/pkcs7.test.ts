@@ -77,11 +77,25 @@ describe('certsOnlyPkcs7Base64 / parsePkcs7Certs', () => {
     assert.equal(out.match(/-----BEGIN CERTIFICATE-----/g)?.length, 2);
   });
 
-  it('reads openssl-made bundles and carries EC certificates', { skip: !hasOpenssl && 'openssl not installed' }, async () => {
+  it('reads openssl-made bundles and carries EC certificates', {
+    skip: !hasOpenssl && 'openssl not installed',
+  }, async () => {
     const key = path.join(tmp, 'ec.key');
     const crt = path.join(tmp, 'ec.crt');
     execFileSync('openssl', ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', key]);
-    execFileSync('openssl', ['req', '-x509', '-new', '-key', key, '-subj', '/CN=ec test CA', '-days', '2', '-out', crt]);
+    execFileSync('openssl', [
+      'req',
+      '-x509',
+      '-new',
+      '-key',
+      key,
+      '-subj',
+      '/CN=ec test CA',
+      '-days',
+      '2',
+      '-out',
+      crt,
+    ]);
     const ecPem = await readFile(crt, 'utf8');
     await writeFile(path.join(tmp, 'root.pem'), pki.rootCertPem);
     const p7 = execFileSync(
@@ -90,7 +104,10 @@ describe('certsOnlyPkcs7Base64 / parsePkcs7Certs', () => {
       { encoding: 'utf8' },
     );
     const certs = parsePkcs7Certs(p7); // PEM-wrapped, as openssl writes it
-    assert.deepEqual(new Set(certs.map((c) => sha256Fingerprint(c))), new Set([sha256Fingerprint(pki.rootCertPem), sha256Fingerprint(ecPem)]));
+    assert.deepEqual(
+      new Set(certs.map((c) => sha256Fingerprint(c))),
+      new Set([sha256Fingerprint(pki.rootCertPem), sha256Fingerprint(ecPem)]),
+    );
     const again = parsePkcs7Certs(certsOnlyPkcs7Base64([ecPem]));
     assert.deepEqual(der(again[0]), der(ecPem));
   });

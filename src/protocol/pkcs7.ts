@@ -90,10 +90,13 @@ export function parsePkcs7Certs(body: string): string[] {
   } catch (err) {
     throw new Error(`PKCS#7 body is not valid DER: ${(err as Error).message}`);
   }
-  const children = (n: forge.asn1.Asn1 | undefined): forge.asn1.Asn1[] =>
-    n && Array.isArray(n.value) ? n.value : [];
+  const children = (n: forge.asn1.Asn1 | undefined): forge.asn1.Asn1[] => (n && Array.isArray(n.value) ? n.value : []);
   const [oid, explicit] = children(root);
-  if (!oid || oid.type !== asn1.Type.OID || asn1.derToOid(forge.util.createBuffer(oid.value as string)) !== OID_SIGNED_DATA) {
+  if (
+    !oid ||
+    oid.type !== asn1.Type.OID ||
+    asn1.derToOid(forge.util.createBuffer(oid.value as string)) !== OID_SIGNED_DATA
+  ) {
     throw new Error('PKCS#7 body is not SignedData');
   }
   const signedData = children(explicit)[0];

@@ -130,7 +130,10 @@ function versionError(v: string): string | undefined {
   if (plus !== -1) [build, patch] = [patch.slice(plus + 1).split('.'), patch.slice(0, plus)];
   const dash = patch.indexOf('-');
   if (dash !== -1) [prerelease, patch] = [patch.slice(dash + 1).split('.'), patch.slice(0, dash)];
-  const problem = numberError('major', v.slice(0, first)) ?? numberError('minor', v.slice(first + 1, second)) ?? numberError('patch', patch);
+  const problem =
+    numberError('major', v.slice(0, first)) ??
+    numberError('minor', v.slice(first + 1, second)) ??
+    numberError('patch', patch);
   if (problem) return problem;
   for (const p of prerelease) {
     if (p === '') return 'an empty prerelease part';
@@ -186,7 +189,8 @@ function compareVersions(a: string, b: string): number {
   const x = parse(a);
   const y = parse(b);
   for (let i = 0; i < 3; i++) if (x.numbers[i] !== y.numbers[i]) return x.numbers[i] < y.numbers[i] ? -1 : 1;
-  if (x.pre.length === 0 || y.pre.length === 0) return y.pre.length - x.pre.length === 0 ? 0 : x.pre.length === 0 ? 1 : -1;
+  if (x.pre.length === 0 || y.pre.length === 0)
+    return y.pre.length - x.pre.length === 0 ? 0 : x.pre.length === 0 ? 1 : -1;
   for (let i = 0; i < Math.min(x.pre.length, y.pre.length); i++) {
     const [p, q] = [x.pre[i], y.pre[i]];
     if (p === q) continue;

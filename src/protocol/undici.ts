@@ -4,8 +4,8 @@ import { commonJs } from '../protocol/commonjs.js';
 
 type AgentClass = typeof Undici.Agent;
 type RequestOptions = { dispatcher: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {
-  method?: Dispatcher.HttpMethod;
-};
+    method?: Dispatcher.HttpMethod;
+  };
 export type Send = (url: URL, opts: RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 /**
@@ -15,7 +15,10 @@ export type Send = (url: URL, opts: RequestOptions) => Promise<Dispatcher.Respon
  * (client/transport.ts).
  */
 export async function loadUndici(): Promise<{ Agent: AgentClass; request: Send }> {
-  const [agent, api] = await Promise.all([import('undici/lib/dispatcher/agent.js'), import('undici/lib/api/api-request.js')]);
+  const [agent, api] = await Promise.all([
+    import('undici/lib/dispatcher/agent.js'),
+    import('undici/lib/api/api-request.js'),
+  ]);
   const apiRequest = commonJs(api);
   // What undici's top-level request() does: split the URL into origin and path, then call the API on the dispatcher.
   const request: Send = ({ origin, pathname, search }, { dispatcher, ...opts }) =>

@@ -2,7 +2,24 @@
 // and the CLI's CA verification certificates. Reading an issuer keeps the exact bytes of its subject.
 import { createHash, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { signatureAlgorithmFor } from './csr.js';
-import { bits, bool, children, decodeOid, explicit, octets, oid, pemDecode, pemEncode, readOne, seq, smallInt, TAG, time, tlv, unsignedInt } from './der.js';
+import {
+  bits,
+  bool,
+  children,
+  decodeOid,
+  explicit,
+  octets,
+  oid,
+  pemDecode,
+  pemEncode,
+  readOne,
+  seq,
+  smallInt,
+  TAG,
+  time,
+  tlv,
+  unsignedInt,
+} from './der.js';
 import { certificatePems } from './pem.js';
 
 export const EXTENSION_OIDS = {
@@ -60,13 +77,15 @@ export interface CertificateSpec {
 /** A v3 certificate, signed by the issuer's key; returns its DER and PEM. */
 export function buildCertificate(spec: CertificateSpec): { der: Buffer; pem: string } {
   const serial = randomBytes(16);
-  serial[0] = (serial[0] & 0x7f) || 1;
+  serial[0] = serial[0] & 0x7f || 1;
   const spkiBits = children(readOne(spec.spkiDer, TAG.SEQUENCE).content)[1].content.subarray(1);
   const { algorithmId, hash } = signatureAlgorithmFor(spec.issuer.key);
   const extensions = [
     ...spec.extensions,
     extension(EXTENSION_OIDS.subjectKeyIdentifier, false, octets(createHash('sha1').update(spkiBits).digest())),
-    ...(spec.issuer.keyId ? [extension(EXTENSION_OIDS.authorityKeyIdentifier, false, seq(tlv(0x80, spec.issuer.keyId)))] : []),
+    ...(spec.issuer.keyId
+      ? [extension(EXTENSION_OIDS.authorityKeyIdentifier, false, seq(tlv(0x80, spec.issuer.keyId)))]
+      : []),
   ];
   const tbs = seq(
     explicit(0, smallInt(2)),

@@ -14,28 +14,62 @@ export const apiSession: ResourceDef = {
   table: 'api_sessions',
   description: 'An authenticated session of an identity',
   fields: {
-    identityId: serverField({ kind: 'ref', resource: 'identity', as: 'identity', onDelete: 'cascade' }, 'The authenticated identity', {
+    identityId: serverField(
+      { kind: 'ref', resource: 'identity', as: 'identity', onDelete: 'cascade' },
+      'The authenticated identity',
+      {
+        filterable: true,
+        sortable: true,
+        read: { required: true },
+      },
+    ),
+    authenticatorId: serverField({ kind: 'string' }, 'The authenticator used', {
+      filterable: true,
+      read: { required: true },
+    }),
+    ipAddress: serverField({ kind: 'string' }, 'Address the session was created from', {
       filterable: true,
       sortable: true,
       read: { required: true },
     }),
-    authenticatorId: serverField({ kind: 'string' }, 'The authenticator used', { filterable: true, read: { required: true } }),
-    ipAddress: serverField({ kind: 'string' }, 'Address the session was created from', { filterable: true, sortable: true, read: { required: true } }),
-    lastActivityAt: serverField(datetime, 'Last authenticated request', { filterable: true, sortable: true, read: { required: true } }),
-    isMfaRequired: serverField({ kind: 'boolean' }, 'A second factor is required', { filterable: true, default: false }),
-    isMfaComplete: serverField({ kind: 'boolean' }, 'The second factor was given', { filterable: true, default: false }),
+    lastActivityAt: serverField(datetime, 'Last authenticated request', {
+      filterable: true,
+      sortable: true,
+      read: { required: true },
+    }),
+    isMfaRequired: serverField({ kind: 'boolean' }, 'A second factor is required', {
+      filterable: true,
+      default: false,
+    }),
+    isMfaComplete: serverField({ kind: 'boolean' }, 'The second factor was given', {
+      filterable: true,
+      default: false,
+    }),
     configTypes: serverField({ kind: 'attributes' }, 'Config types the client asked for'),
-    token: computedField({ kind: 'string' }, 'The session token: empty here, shown only to its owner (authentication, /current-api-session)'),
-    authQueries: computedField({ kind: 'array', items: { kind: 'object' } }, 'Further authentication the session must pass (a TOTP query while MFA is required and not yet passed)'),
+    token: computedField(
+      { kind: 'string' },
+      'The session token: empty here, shown only to its owner (authentication, /current-api-session)',
+    ),
+    authQueries: computedField(
+      { kind: 'array', items: { kind: 'object' } },
+      'Further authentication the session must pass (a TOTP query while MFA is required and not yet passed)',
+    ),
     cachedLastActivityAt: computedField(datetime, 'Last authenticated request (as lastActivityAt)'),
     cachedUpdatedAt: computedField(datetime, 'Last update (as updatedAt)'),
     isCertExtendable: computedField({ kind: 'boolean' }, 'The session could extend its certificate (always false)'),
     isCertExtendRequested: computedField({ kind: 'boolean' }, 'A certificate extension was requested (always false)'),
     isCertKeyRollRequested: computedField({ kind: 'boolean' }, 'A key roll was requested (always false)'),
-    improperClientCertChain: computedField({ kind: 'boolean' }, 'The client certificate chain was incomplete (always false)'),
+    improperClientCertChain: computedField(
+      { kind: 'boolean' },
+      'The client certificate chain was incomplete (always false)',
+    ),
     expiresAt: computedField(datetime, 'When the session expires without further activity'),
     expirationSeconds: computedField({ kind: 'integer' }, 'Session lifetime after the last activity, in seconds'),
-    tokenHash: { ...serverField({ kind: 'string' }, 'SHA-256 of the session token (the token itself is never stored)'), internal: true, unique: true },
+    tokenHash: {
+      ...serverField({ kind: 'string' }, 'SHA-256 of the session token (the token itself is never stored)'),
+      internal: true,
+      unique: true,
+    },
   },
   cli: {
     noun: 'api-session',

@@ -8,7 +8,11 @@ const int: FieldType = { kind: 'integer' };
 const primary: FieldType = {
   kind: 'object',
   properties: {
-    cert: { kind: 'object', properties: { allowed: bool, allowExpiredCerts: bool }, required: ['allowed', 'allowExpiredCerts'] },
+    cert: {
+      kind: 'object',
+      properties: { allowed: bool, allowExpiredCerts: bool },
+      required: ['allowed', 'allowExpiredCerts'],
+    },
     updb: {
       kind: 'object',
       properties: {
@@ -20,24 +24,37 @@ const primary: FieldType = {
         maxAttempts: int,
         lockoutDurationMinutes: int,
       },
-      required: ['allowed', 'minPasswordLength', 'requireSpecialChar', 'requireNumberChar', 'requireMixedCase', 'maxAttempts', 'lockoutDurationMinutes'],
+      required: [
+        'allowed',
+        'minPasswordLength',
+        'requireSpecialChar',
+        'requireNumberChar',
+        'requireMixedCase',
+        'maxAttempts',
+        'lockoutDurationMinutes',
+      ],
     },
-    extJwt: { kind: 'object', properties: { allowed: bool, allowedSigners: { kind: 'array', items: { kind: 'string' } } }, required: ['allowed', 'allowedSigners'] },
+    extJwt: {
+      kind: 'object',
+      properties: { allowed: bool, allowedSigners: { kind: 'array', items: { kind: 'string' } } },
+      required: ['allowed', 'allowedSigners'],
+    },
   },
   required: ['cert', 'updb', 'extJwt'],
 };
 
 /**
  * The shape of `secondary` (authPolicySecondary). `requireExtJwtSigner` (a signer id, or null) is not declared as a
- * member: the vocabulary has no nullable member, and the behaviour checks it (src/controller/routes/management/auth-policies.ts).
+ * member: the vocabulary has no nullable member, and the behaviour checks it
+ * (src/controller/routes/management/auth-policies.ts).
  */
 const secondary: FieldType = { kind: 'object', properties: { requireTotp: bool }, required: ['requireTotp'] };
 
 /**
- * How identities may authenticate. The built-in `default` policy (the one identities get unless told otherwise) may
- * be edited but not deleted; a policy an identity uses cannot be deleted (the identity's reference refuses it). The
- * behaviour (src/controller/routes/management/auth-policies.ts) checks the nested shape, normalises it as OpenZiti does, and
- * checks the signers it names; src/controller/model/auth/auth-policy-rules.ts enforces it.
+ * How identities may authenticate. The built-in `default` policy (the one identities get unless told otherwise) may be
+ * edited but not deleted; a policy an identity uses cannot be deleted (the identity's reference refuses it). The
+ * behaviour (src/controller/routes/management/auth-policies.ts) checks the nested shape, normalises it as OpenZiti
+ * does, and checks the signers it names; src/controller/model/auth/auth-policy-rules.ts enforces it.
  */
 export const authPolicy: ResourceDef = {
   name: 'auth-policy',
@@ -71,7 +88,15 @@ export const authPolicy: ResourceDef = {
   example: {
     primary: {
       cert: { allowed: true, allowExpiredCerts: false },
-      updb: { allowed: true, minPasswordLength: 8, requireSpecialChar: false, requireNumberChar: true, requireMixedCase: false, maxAttempts: 5, lockoutDurationMinutes: 15 },
+      updb: {
+        allowed: true,
+        minPasswordLength: 8,
+        requireSpecialChar: false,
+        requireNumberChar: true,
+        requireMixedCase: false,
+        maxAttempts: 5,
+        lockoutDurationMinutes: 15,
+      },
       extJwt: { allowed: false, allowedSigners: [] },
     },
     secondary: { requireTotp: false, requireExtJwtSigner: null },
@@ -80,7 +105,8 @@ export const authPolicy: ResourceDef = {
     name: nameField('Unique name of the policy'),
     primary: {
       type: primary,
-      description: 'Primary authentication: {cert: {allowed, allowExpiredCerts}, updb: {allowed, ' +
+      description:
+        'Primary authentication: {cert: {allowed, allowExpiredCerts}, updb: {allowed, ' +
         'minPasswordLength, requireSpecialChar, requireNumberChar, requireMixedCase, ' +
         'maxAttempts, lockoutDurationMinutes}, extJwt: {allowed, allowedSigners}}',
       create: 'required',
@@ -89,7 +115,8 @@ export const authPolicy: ResourceDef = {
     },
     secondary: {
       type: secondary,
-      description: 'Secondary factors: {requireTotp, requireExtJwtSigner (a ' +
+      description:
+        'Secondary factors: {requireTotp, requireExtJwtSigner (a ' +
         'signer id whose token every request must carry, or null)}',
       create: 'required',
       replace: 'required',

@@ -50,9 +50,19 @@ export const ca: ResourceDef = {
       replace: 'no',
       patch: 'no',
     },
-    fingerprint: serverField({ kind: 'string' }, 'SHA-1 fingerprint of the CA certificate', { filterable: true, read: { required: true } }),
-    isVerified: serverField({ kind: 'boolean' }, 'The CA proved it holds its key (verify)', { filterable: true, default: false, read: { required: true } }),
-    verificationToken: serverField({ kind: 'string' }, 'The common name a verification certificate must carry', { filterable: true, read: { required: true } }),
+    fingerprint: serverField({ kind: 'string' }, 'SHA-1 fingerprint of the CA certificate', {
+      filterable: true,
+      read: { required: true },
+    }),
+    isVerified: serverField({ kind: 'boolean' }, 'The CA proved it holds its key (verify)', {
+      filterable: true,
+      default: false,
+      read: { required: true },
+    }),
+    verificationToken: serverField({ kind: 'string' }, 'The common name a verification certificate must carry', {
+      filterable: true,
+      read: { required: true },
+    }),
     isAutoCaEnrollmentEnabled: flag('Certificates of this CA may enroll without a prior identity (/enroll/ca)'),
     isOttCaEnrollmentEnabled: flag('Identities may enroll with a certificate of this CA and a one-time token (ottca)'),
     isAuthEnabled: flag('Certificates of this CA may authenticate (method=cert)'),
@@ -70,8 +80,8 @@ export const ca: ResourceDef = {
       type: { kind: 'object' },
       description:
         'How certificates of this CA name an identity by its externalId: location ' +
-          '(COMMON_NAME, SAN_URI, SAN_EMAIL), matcher (ALL, PREFIX, SUFFIX, ' +
-          'SCHEME), matcherCriteria, parser (NONE, SPLIT), parserCriteria, index',
+        '(COMMON_NAME, SAN_URI, SAN_EMAIL), matcher (ALL, PREFIX, SUFFIX, ' +
+        'SCHEME), matcherCriteria, parser (NONE, SPLIT), parserCriteria, index',
       create: 'optional',
       replace: 'optional',
       patch: 'optional',
@@ -81,7 +91,8 @@ export const ca: ResourceDef = {
     },
     identityNameFormat: {
       type: { kind: 'string', minLength: 1, maxLength: 1024 },
-      description: 'Name of identities created by auto enrollment: [caName], [caId], [commonName], [requestedName], [identityId]',
+      description:
+        'Name of identities created by auto enrollment: [caName], [caId], [commonName], [requestedName], [identityId]',
       create: 'optional',
       replace: 'optional',
       patch: 'optional',
@@ -90,7 +101,13 @@ export const ca: ResourceDef = {
     },
   },
   // A self-signed example CA (EC P-256, valid until 2126) for the generic tests' bodies; its key is nowhere.
-  example: { certPem: EXAMPLE_CA_PEM, isAutoCaEnrollmentEnabled: false, isOttCaEnrollmentEnabled: true, isAuthEnabled: true, identityRoles: [] },
+  example: {
+    certPem: EXAMPLE_CA_PEM,
+    isAutoCaEnrollmentEnabled: false,
+    isOttCaEnrollmentEnabled: true,
+    isAuthEnabled: true,
+    identityRoles: [],
+  },
   cli: {
     noun: 'ca',
     aliases: ['cas'],

@@ -66,13 +66,29 @@ export function optionalListField(type: FieldType, description: string): FieldDe
 
 /** A policy's role set over `resource`: optional everywhere, empty by default (wire-protocol section 4). */
 export function rolesField(resource: string, description: string): FieldDef {
-  return { type: { kind: 'roles', resource }, description, create: 'optional', replace: 'optional', patch: 'optional', nullable: true, default: [], filterable: true };
+  return {
+    type: { kind: 'roles', resource },
+    description,
+    create: 'optional',
+    replace: 'optional',
+    patch: 'optional',
+    nullable: true,
+    default: [],
+    filterable: true,
+  };
 }
 
 /** `identityRolesDisplay`: each role of the set with a name a person reads (`@id` as `@name`), computed when served. */
 export function namedRolesField(rolesField: string): FieldDef {
-  const namedRole: FieldType = { kind: 'object', properties: { role: { kind: 'string' }, name: { kind: 'string' } }, required: ['role', 'name'] };
-  return computedField({ kind: 'array', items: namedRole }, `The roles of ${rolesField}, each with the name it stands for`);
+  const namedRole: FieldType = {
+    kind: 'object',
+    properties: { role: { kind: 'string' }, name: { kind: 'string' } },
+    required: ['role', 'name'],
+  };
+  return computedField(
+    { kind: 'array', items: namedRole },
+    `The roles of ${rolesField}, each with the name it stands for`,
+  );
 }
 
 /** How a policy combines the `#attribute` roles of each role set: every one (AllOf) or any one (AnyOf). */

@@ -41,7 +41,11 @@ const healthActions: Schema = { type: 'array', minItems: 1, maxItems: 20, items:
 const healthChecks: Record<string, Schema> = {
   portChecks: {
     type: 'array',
-    items: closed({ interval: duration, timeout: duration, address: { type: 'string' }, actions: healthActions }, ['interval', 'timeout', 'address']),
+    items: closed({ interval: duration, timeout: duration, address: { type: 'string' }, actions: healthActions }, [
+      'interval',
+      'timeout',
+      'address',
+    ]),
   },
   httpChecks: {
     type: 'array',
@@ -89,7 +93,11 @@ const channelOptions = closed({
   connectTimeout: duration,
   writeTimeout: duration,
 });
-const backoff = closed({ retryBackoffFactor: { type: 'number', minimum: 1, maximum: 100 }, minRetryInterval: duration, maxRetryInterval: duration });
+const backoff = closed({
+  retryBackoffFactor: { type: 'number', minimum: 1, maximum: 100 },
+  minRetryInterval: duration,
+  maxRetryInterval: duration,
+});
 
 /** A built-in config type as the store keeps it. */
 export type BuiltInConfigType = {
@@ -111,7 +119,15 @@ export const BUILT_IN_CONFIG_TYPES: readonly BuiltInConfigType[] = [
     id: 'cea49285-6c07-42cf-9f52-09a9b115c783',
     name: 'ziti-tunneler-server.v1',
     target: 'service',
-    schema: closed({ protocol: { type: ['string', 'null'], enum: ['tcp', 'udp', null] }, hostname: { type: 'string' }, port, ...healthChecks }, ['hostname', 'port']),
+    schema: closed(
+      {
+        protocol: { type: ['string', 'null'], enum: ['tcp', 'udp', null] },
+        hostname: { type: 'string' },
+        port,
+        ...healthChecks,
+      },
+      ['hostname', 'port'],
+    ),
   },
   { id: 'g7cIWbcGg', name: 'intercept.v1', target: 'service', schema: interceptV1 },
   { id: 'NH5p4FpGR', name: 'host.v1', target: 'service', schema: hostV1 },

@@ -4,7 +4,14 @@ import type { FieldType, ResourceDef } from './types.js';
 /** `{"edge-client": [{url, version}], "edge-management": [...]}`: where each API of a controller is served. */
 const apiAddresses: FieldType = {
   kind: 'map',
-  values: { kind: 'array', items: { kind: 'object', properties: { url: { kind: 'string' }, version: { kind: 'string' } }, required: ['url', 'version'] } },
+  values: {
+    kind: 'array',
+    items: {
+      kind: 'object',
+      properties: { url: { kind: 'string' }, version: { kind: 'string' } },
+      required: ['url', 'version'],
+    },
+  },
 };
 
 /**
@@ -23,17 +30,33 @@ export const controller: ResourceDef = {
   table: 'controllers',
   description: 'A controller of the network',
   fields: {
-    name: serverField({ kind: 'string' }, 'Common name of the controller server certificate', { filterable: true, sortable: true, read: { required: true } }),
-    ctrlAddress: serverField({ kind: 'string' }, 'Control channel address for routers; null: this controller has no control channel', {
-      readsNull: true,
-    }),
-    apiAddresses: serverField(apiAddresses, 'Where each API is served, by API binding', { default: {} }),
-    certPem: serverField({ kind: 'string' }, 'The server certificate (PEM)', { read: { required: true } }),
-    fingerprint: serverField({ kind: 'string' }, 'SHA-1 fingerprint of the server certificate (lowercase hex), as OpenZiti gives it', {
+    name: serverField({ kind: 'string' }, 'Common name of the controller server certificate', {
       filterable: true,
+      sortable: true,
       read: { required: true },
     }),
-    lastJoinedAt: serverField(datetime, 'When the controller last started', { filterable: true, sortable: true, read: { required: true } }),
+    ctrlAddress: serverField(
+      { kind: 'string' },
+      'Control channel address for routers; null: this controller has no control channel',
+      {
+        readsNull: true,
+      },
+    ),
+    apiAddresses: serverField(apiAddresses, 'Where each API is served, by API binding', { default: {} }),
+    certPem: serverField({ kind: 'string' }, 'The server certificate (PEM)', { read: { required: true } }),
+    fingerprint: serverField(
+      { kind: 'string' },
+      'SHA-1 fingerprint of the server certificate (lowercase hex), as OpenZiti gives it',
+      {
+        filterable: true,
+        read: { required: true },
+      },
+    ),
+    lastJoinedAt: serverField(datetime, 'When the controller last started', {
+      filterable: true,
+      sortable: true,
+      read: { required: true },
+    }),
     lastSeenAt: serverField(datetime, "When the controller's heartbeat last said it serves", {
       filterable: true,
       sortable: true,

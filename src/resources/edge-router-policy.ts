@@ -21,7 +21,11 @@ export const edgeRouterPolicy: ResourceDef = {
   },
   relations: {
     identities: { resource: 'identity', roles: 'identityRoles', description: 'Identities the policy selects' },
-    'edge-routers': { resource: 'edge-router', roles: 'edgeRouterRoles', description: 'Edge routers the policy selects' },
+    'edge-routers': {
+      resource: 'edge-router',
+      roles: 'edgeRouterRoles',
+      description: 'Edge routers the policy selects',
+    },
   },
   cli: {
     noun: 'edge-router-policy',

@@ -3,9 +3,9 @@ import { routerFields } from './router-fields.js';
 import type { ResourceDef } from './types.js';
 
 /**
- * An edge router: where identities connect to the network; policies select it by its attributes. Every edge router
- * is also a router (it has a row in the routers table too, kept in step by src/controller/routes/management/edge-routers.ts), as in
- * OpenZiti, where edge routers are a child store of routers.
+ * An edge router: where identities connect to the network; policies select it by its attributes. Every edge router is
+ * also a router (it has a row in the routers table too, kept in step by
+ * src/controller/routes/management/edge-routers.ts), as in OpenZiti, where edge routers are a child store of routers.
  */
 export const edgeRouter: ResourceDef = {
   name: 'edge-router',
@@ -27,20 +27,36 @@ export const edgeRouter: ResourceDef = {
     ),
     appData: optionalField({ kind: 'object' }, 'Free-form data for applications', { nullable: true, default: {} }),
     certPem: serverField({ kind: 'string' }, "The router's enrolled client certificate (PEM)", { readsNull: true }),
-    hostname: computedField({ kind: 'string' }, 'Host name the router reported when it connected (empty: never connected)'),
+    hostname: computedField(
+      { kind: 'string' },
+      'Host name the router reported when it connected (empty: never connected)',
+    ),
     syncStatus: computedField({ kind: 'string' }, 'State of the router data model sync (UNKNOWN: never connected)'),
-    supportedProtocols: computedField({ kind: 'map', values: { kind: 'string' } }, 'Edge listener address per protocol, as the router reported them'),
+    supportedProtocols: computedField(
+      { kind: 'map', values: { kind: 'string' } },
+      'Edge listener address per protocol, as the router reported them',
+    ),
     versionInfo: computedField(
       {
         kind: 'object',
-        properties: { os: { kind: 'string' }, arch: { kind: 'string' }, version: { kind: 'string' }, revision: { kind: 'string' }, buildDate: { kind: 'string' } },
+        properties: {
+          os: { kind: 'string' },
+          arch: { kind: 'string' },
+          version: { kind: 'string' },
+          revision: { kind: 'string' },
+          buildDate: { kind: 'string' },
+        },
         required: ['os', 'arch', 'version', 'revision', 'buildDate'],
       },
       'Version the router reported when it connected (empty strings: never connected)',
     ),
   },
   relations: {
-    'edge-router-policies': { resource: 'edge-router-policy', policyRoles: 'edgeRouterRoles', description: 'Edge router policies that select the router' },
+    'edge-router-policies': {
+      resource: 'edge-router-policy',
+      policyRoles: 'edgeRouterRoles',
+      description: 'Edge router policies that select the router',
+    },
     'service-edge-router-policies': {
       resource: 'service-edge-router-policy',
       policyRoles: 'edgeRouterRoles',
@@ -78,6 +94,16 @@ export const edgeRouter: ResourceDef = {
       { header: 'Enrollment Expires', field: 'enrollmentExpiresAt', priority: 1 },
       { header: 'Created', field: 'createdAt', priority: 1 },
     ],
-    showFirst: ['id', 'name', 'roleAttributes', 'isVerified', 'isOnline', 'isTunnelerEnabled', 'disabled', 'cost', 'noTraversal'],
+    showFirst: [
+      'id',
+      'name',
+      'roleAttributes',
+      'isVerified',
+      'isOnline',
+      'isTunnelerEnabled',
+      'disabled',
+      'cost',
+      'noTraversal',
+    ],
   },
 };

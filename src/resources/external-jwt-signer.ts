@@ -30,12 +30,11 @@ const optionalText = (type: FieldType, description: string, extra: Partial<Field
   optionalField(type, description, { nullable: true, default: null, ...extra });
 
 /**
- * A trusted issuer of JWTs (wire-protocol section 7): the key is either a static certificate (`certPem` with its
- * `kid`) or a key set fetched from `jwksEndpoint`, never both. Authentication with its tokens:
- * src/controller/model/auth/ext-jwt.ts.
- * The certificate's `fingerprint`, `commonName`, `notBefore` and `notAfter`
- * are derived by the behaviour (src/controller/routes/management/external-jwt-signers.ts), which also serves the client API's
- * anonymous list (enabled signers, a few fields).
+ * A trusted issuer of JWTs (wire-protocol section 7): the key is either a static certificate (`certPem` with its `kid`)
+ * or a key set fetched from `jwksEndpoint`, never both. Authentication with its tokens:
+ * src/controller/model/auth/ext-jwt.ts. The certificate's `fingerprint`, `commonName`, `notBefore` and `notAfter` are
+ * derived by the behaviour (src/controller/routes/management/external-jwt-signers.ts), which also serves the client
+ * API's anonymous list (enabled signers, a few fields).
  */
 export const externalJwtSigner: ResourceDef = {
   name: 'external-jwt-signer',
@@ -68,15 +67,34 @@ export const externalJwtSigner: ResourceDef = {
       filterable: true,
       sortable: true,
     },
-    certPem: optionalText({ kind: 'string', minLength: 1, maxLength: 65536, format: 'pem' }, 'The signing certificate (PEM); exclusive with jwksEndpoint, needs kid', { readsNull: true }),
+    certPem: optionalText(
+      { kind: 'string', minLength: 1, maxLength: 65536, format: 'pem' },
+      'The signing certificate (PEM); exclusive with jwksEndpoint, needs kid',
+      { readsNull: true },
+    ),
     kid: optionalText(text(), 'Key id of certPem: the `kid` header of its tokens', { filterable: true }),
-    jwksEndpoint: optionalText(url, 'HTTPS URL of the key set (JWKS); exclusive with certPem', { readsNull: true, filterable: true }),
-    claimsProperty: optionalField(text(), 'The claim matched to an identity (default sub)', { nullable: true, default: 'sub' }),
-    useExternalId: optionalField({ kind: 'boolean' }, 'Match the claim to identities\' externalId instead of their id', { nullable: true, default: false }),
-    externalAuthUrl: optionalText(url, 'Where clients obtain tokens (the provider\'s URL)', { filterable: true }),
+    jwksEndpoint: optionalText(url, 'HTTPS URL of the key set (JWKS); exclusive with certPem', {
+      readsNull: true,
+      filterable: true,
+    }),
+    claimsProperty: optionalField(text(), 'The claim matched to an identity (default sub)', {
+      nullable: true,
+      default: 'sub',
+    }),
+    useExternalId: optionalField({ kind: 'boolean' }, "Match the claim to identities' externalId instead of their id", {
+      nullable: true,
+      default: false,
+    }),
+    externalAuthUrl: optionalText(url, "Where clients obtain tokens (the provider's URL)", { filterable: true }),
     clientId: optionalText(text(), 'OAuth client id clients use with the provider'),
-    scopes: optionalField({ kind: 'array', items: text(), maxItems: 64 }, 'OAuth scopes clients request', { nullable: true, default: [] }),
-    targetToken: optionalField({ kind: 'enum', values: TARGET_TOKENS }, 'Which token clients present: ACCESS or ID', { default: 'ACCESS', filterable: true }),
+    scopes: optionalField({ kind: 'array', items: text(), maxItems: 64 }, 'OAuth scopes clients request', {
+      nullable: true,
+      default: [],
+    }),
+    targetToken: optionalField({ kind: 'enum', values: TARGET_TOKENS }, 'Which token clients present: ACCESS or ID', {
+      default: 'ACCESS',
+      filterable: true,
+    }),
     // Enrollment with the signer's tokens (OpenZiti's POST /enroll/token): a token naming no identity yet creates one.
     enrollToCertEnabled: optionalField(
       { kind: 'boolean' },
@@ -106,12 +124,18 @@ export const externalJwtSigner: ResourceDef = {
       { nullable: true, default: 'default', filterable: true },
     ),
     fingerprint: serverField({ kind: 'string' }, 'SHA-1 fingerprint of certPem (hex)', { filterable: true }),
-    commonName: serverField({ kind: 'string' }, 'Common name of certPem\'s subject', { filterable: true }),
-    notBefore: serverField(datetime, 'Start of certPem\'s validity'),
-    notAfter: serverField(datetime, 'End of certPem\'s validity', { filterable: true }),
+    commonName: serverField({ kind: 'string' }, "Common name of certPem's subject", { filterable: true }),
+    notBefore: serverField(datetime, "Start of certPem's validity"),
+    notAfter: serverField(datetime, "End of certPem's validity", { filterable: true }),
   },
   // Any certificate will do for the generic tests' bodies: the CA example's (its key is nowhere).
-  example: { certPem: EXAMPLE_CA_PEM, kid: 'example-kid', jwksEndpoint: null, issuer: 'https://issuer.example/$unique', audience: 'ctl' },
+  example: {
+    certPem: EXAMPLE_CA_PEM,
+    kid: 'example-kid',
+    jwksEndpoint: null,
+    issuer: 'https://issuer.example/$unique',
+    audience: 'ctl',
+  },
   cli: {
     noun: 'signer',
     aliases: ['signers', 'ext-jwt-signer'],
@@ -126,6 +150,18 @@ export const externalJwtSigner: ResourceDef = {
       { header: 'JWKS', field: 'jwksEndpoint', priority: 1 },
       { header: 'Not after', field: 'notAfter', priority: 1 },
     ],
-    showFirst: ['id', 'name', 'enabled', 'issuer', 'audience', 'kid', 'jwksEndpoint', 'fingerprint', 'commonName', 'notBefore', 'notAfter'],
+    showFirst: [
+      'id',
+      'name',
+      'enabled',
+      'issuer',
+      'audience',
+      'kid',
+      'jwksEndpoint',
+      'fingerprint',
+      'commonName',
+      'notBefore',
+      'notAfter',
+    ],
   },
 };

@@ -1,4 +1,14 @@
-import { computedField, datetime, IDENTITY_TYPES, nameField, optionalField, roleAttributesField, serverField, TERMINATOR_PRECEDENCES, terminatorCost } from './common.js';
+import {
+  computedField,
+  datetime,
+  IDENTITY_TYPES,
+  nameField,
+  optionalField,
+  roleAttributesField,
+  serverField,
+  TERMINATOR_PRECEDENCES,
+  terminatorCost,
+} from './common.js';
 import type { FieldType } from './types.js';
 import type { ResourceDef } from './types.js';
 
@@ -43,7 +53,8 @@ export const identity: ResourceDef = {
     externalId: {
       // No minimum length, as in OpenZiti's write models: clients (ZAC) send "" for "none", stored as null.
       type: { kind: 'string', maxLength: 1024 },
-      description: 'Identifier of the identity in an external identity provider; unique; an empty string means none (null)',
+      description:
+        'Identifier of the identity in an external identity provider; unique; an empty string means none (null)',
       create: 'optional',
       replace: 'optional',
       patch: 'optional',
@@ -66,7 +77,11 @@ export const identity: ResourceDef = {
       sortable: true,
     },
     appData: optionalField({ kind: 'object' }, 'Free-form data for applications', { nullable: true, default: {} }),
-    defaultHostingCost: optionalField(terminatorCost, 'Cost of terminators this identity hosts, unless set per service', { default: 0 }),
+    defaultHostingCost: optionalField(
+      terminatorCost,
+      'Cost of terminators this identity hosts, unless set per service',
+      { default: 0 },
+    ),
     defaultHostingPrecedence: {
       type: { kind: 'enum', values: TERMINATOR_PRECEDENCES },
       description: 'Precedence of terminators this identity hosts, unless set per service',
@@ -75,7 +90,10 @@ export const identity: ResourceDef = {
       patch: 'optional',
       default: 'default',
     },
-    serviceHostingCosts: optionalField({ kind: 'map', values: terminatorCost }, 'Hosting cost per service id', { nullable: true, default: {} }),
+    serviceHostingCosts: optionalField({ kind: 'map', values: terminatorCost }, 'Hosting cost per service id', {
+      nullable: true,
+      default: {},
+    }),
     serviceHostingPrecedences: {
       type: { kind: 'map', values: { kind: 'enum', values: TERMINATOR_PRECEDENCES } },
       description: 'Hosting precedence per service id',
@@ -100,15 +118,31 @@ export const identity: ResourceDef = {
             ott: outstandingEnrollment,
             updb: outstandingEnrollment,
             // A one-time token whose certificate a third-party CA signs: that CA beside it.
-            ottca: { kind: 'object', properties: { ...(outstandingEnrollment as { properties: Record<string, FieldType> }).properties, caId: { kind: 'string' }, ca: { kind: 'entityRef', resource: 'ca' } }, required: ['id', 'jwt', 'token', 'expiresAt', 'caId', 'ca'] },
+            ottca: {
+              kind: 'object',
+              properties: {
+                ...(outstandingEnrollment as { properties: Record<string, FieldType> }).properties,
+                caId: { kind: 'string' },
+                ca: { kind: 'entityRef', resource: 'ca' },
+              },
+              required: ['id', 'jwt', 'token', 'expiresAt', 'caId', 'ca'],
+            },
           },
         },
       },
     },
-    isDefaultAdmin: serverField({ kind: 'boolean' }, 'The administrator created with the controller', { filterable: true, default: false }),
+    isDefaultAdmin: serverField({ kind: 'boolean' }, 'The administrator created with the controller', {
+      filterable: true,
+      default: false,
+    }),
     disabledAt: serverField(datetime, 'When the identity was disabled', { readsNull: true }),
-    disabledUntil: serverField(datetime, 'When a timed disable ends; null while disabled indefinitely', { readsNull: true }),
-    envInfo: serverField({ kind: 'object' }, 'Environment the identity last authenticated from (os, arch, hostname, ...)'),
+    disabledUntil: serverField(datetime, 'When a timed disable ends; null while disabled indefinitely', {
+      readsNull: true,
+    }),
+    envInfo: serverField(
+      { kind: 'object' },
+      'Environment the identity last authenticated from (os, arch, hostname, ...)',
+    ),
     sdkInfo: serverField({ kind: 'object' }, 'SDK the identity last authenticated with (type, version, ...)'),
     typeId: computedField({ kind: 'string' }, 'Id of the identity type (Default)'),
     disabled: computedField({ kind: 'boolean' }, 'Disabled now (disabledAt set and disabledUntil not yet passed)'),
@@ -116,23 +150,56 @@ export const identity: ResourceDef = {
       {
         kind: 'object',
         properties: {
-          updb: { kind: 'object', properties: { id: { kind: 'string' }, username: { kind: 'string' } }, required: ['id', 'username'] },
-          cert: { kind: 'object', properties: { id: { kind: 'string' }, fingerprint: { kind: 'string' } }, required: ['id'] },
+          updb: {
+            kind: 'object',
+            properties: { id: { kind: 'string' }, username: { kind: 'string' } },
+            required: ['id', 'username'],
+          },
+          cert: {
+            kind: 'object',
+            properties: { id: { kind: 'string' }, fingerprint: { kind: 'string' } },
+            required: ['id'],
+          },
         },
       },
       "The identity's authenticators, by method",
     ),
     hasApiSession: computedField({ kind: 'boolean' }, 'The identity has at least one API session'),
     isMfaEnabled: computedField({ kind: 'boolean' }, 'The identity has completed TOTP MFA enrollment'),
-    hasEdgeRouterConnection: computedField({ kind: 'boolean' }, 'Connected to an edge router (always false: this controller has no data plane for a connection to exist)'),
-    edgeRouterConnectionStatus: computedField({ kind: 'enum', values: ['online', 'offline', 'unknown'] }, 'Edge router connection status'),
-    permissions: computedField({ kind: 'array', items: { kind: 'string' } }, 'Fine-grained permissions (none yet: isAdmin decides)'),
+    hasEdgeRouterConnection: computedField(
+      { kind: 'boolean' },
+      'Connected to an edge router (always false: this controller has no data plane for a connection to exist)',
+    ),
+    edgeRouterConnectionStatus: computedField(
+      { kind: 'enum', values: ['online', 'offline', 'unknown'] },
+      'Edge router connection status',
+    ),
+    permissions: computedField(
+      { kind: 'array', items: { kind: 'string' } },
+      'Fine-grained permissions (none yet: isAdmin decides)',
+    ),
   },
   relations: {
-    authenticators: { resource: 'authenticator', foreignKey: 'identityId', description: "The identity's authenticators" },
-    enrollments: { resource: 'enrollment', foreignKey: 'identityId', description: "The identity's outstanding enrollments" },
-    'service-policies': { resource: 'service-policy', policyRoles: 'identityRoles', description: 'Service policies that select the identity' },
-    'edge-router-policies': { resource: 'edge-router-policy', policyRoles: 'identityRoles', description: 'Edge router policies that select the identity' },
+    authenticators: {
+      resource: 'authenticator',
+      foreignKey: 'identityId',
+      description: "The identity's authenticators",
+    },
+    enrollments: {
+      resource: 'enrollment',
+      foreignKey: 'identityId',
+      description: "The identity's outstanding enrollments",
+    },
+    'service-policies': {
+      resource: 'service-policy',
+      policyRoles: 'identityRoles',
+      description: 'Service policies that select the identity',
+    },
+    'edge-router-policies': {
+      resource: 'edge-router-policy',
+      policyRoles: 'identityRoles',
+      description: 'Edge router policies that select the identity',
+    },
     services: {
       resource: 'service',
       through: 'service-policy',

@@ -66,4 +66,14 @@ export function resource(name: string): ResourceDef {
   return def;
 }
 
-export type { ResourceDef, FieldDef, FieldType, ColumnDef, CliDef, RelationDef, Operation, Presence, OnDelete } from './types.js';
+export type {
+  ResourceDef,
+  FieldDef,
+  FieldType,
+  ColumnDef,
+  CliDef,
+  RelationDef,
+  Operation,
+  Presence,
+  OnDelete,
+} from './types.js';

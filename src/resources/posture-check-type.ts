@@ -22,7 +22,8 @@ export const postureCheckType: ResourceDef = {
   api: 'management',
   operations: ['list', 'get'],
   table: 'posture_check_types',
-  description: 'Built-in kinds of posture check (OS, PROCESS, PROCESS_MULTI, ' +
+  description:
+    'Built-in kinds of posture check (OS, PROCESS, PROCESS_MULTI, ' +
     'DOMAIN, MAC) and the operating systems each applies to',
   hasSystemEntities: true,
   builtIns: [
@@ -33,8 +34,16 @@ export const postureCheckType: ResourceDef = {
     { id: 'PROCESS_MULTI', name: 'Process Multi Check', operatingSystems: [linux, windows, macOS].map(anyVersion) },
   ],
   fields: {
-    name: serverField({ kind: 'string' }, 'Name of the kind of check', { filterable: true, sortable: true, read: { required: true } }),
-    operatingSystems: serverField({ kind: 'array', items: operatingSystem }, 'Operating systems this kind of check applies to', { read: { required: true } }),
+    name: serverField({ kind: 'string' }, 'Name of the kind of check', {
+      filterable: true,
+      sortable: true,
+      read: { required: true },
+    }),
+    operatingSystems: serverField(
+      { kind: 'array', items: operatingSystem },
+      'Operating systems this kind of check applies to',
+      { read: { required: true } },
+    ),
     version: serverField({ kind: 'string' }, 'Version of the type', { default: '1' }),
   },
   cli: {

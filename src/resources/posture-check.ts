@@ -10,7 +10,12 @@ export const OS_TYPES = ['Windows', 'WindowsServer', 'Android', 'iOS', 'Linux', 
 
 /** How many entries a posture check's lists may hold (OpenZiti sets no bound; a body is capped anyway). */
 const LIST_MAX = 256;
-const strings = (minItems?: number): FieldType => ({ kind: 'array', items: { kind: 'string', minLength: 1 }, maxItems: LIST_MAX, ...(minItems ? { minItems } : {}) });
+const strings = (minItems?: number): FieldType => ({
+  kind: 'array',
+  items: { kind: 'string', minLength: 1 },
+  maxItems: LIST_MAX,
+  ...(minItems ? { minItems } : {}),
+});
 
 /**
  * `{type, versions}`: an operating system and the versions of it that pass (OS checks; posture check types list
@@ -53,8 +58,22 @@ const processMultiMatch: FieldType = {
  * A field of some kinds of check only: required on create and replace as `presence` says, optional on patch,
  * refused in a body of another kind and left out of that kind's read model.
  */
-function kindField(kinds: readonly PostureCheckKind[], type: FieldType, description: string, presence: 'required' | 'optional', extra: Partial<FieldDef> = {}): FieldDef {
-  return { type, description, create: presence, replace: presence, patch: 'optional', when: { field: 'typeId', in: kinds }, ...extra };
+function kindField(
+  kinds: readonly PostureCheckKind[],
+  type: FieldType,
+  description: string,
+  presence: 'required' | 'optional',
+  extra: Partial<FieldDef> = {},
+): FieldDef {
+  return {
+    type,
+    description,
+    create: presence,
+    replace: presence,
+    patch: 'optional',
+    when: { field: 'typeId', in: kinds },
+    ...extra,
+  };
 }
 
 /**
@@ -93,18 +112,62 @@ export const postureCheck: ResourceDef = {
       default: 1,
     },
     roleAttributes: roleAttributesField('check'),
-    operatingSystems: kindField(['OS'], { kind: 'array', items: operatingSystem, minItems: 1, maxItems: OS_TYPES.length }, 'OS: the operating systems that pass, each with the versions that pass (none: any version)', 'required'),
+    operatingSystems: kindField(
+      ['OS'],
+      { kind: 'array', items: operatingSystem, minItems: 1, maxItems: OS_TYPES.length },
+      'OS: the operating systems that pass, each with the versions that pass (none: any version)',
+      'required',
+    ),
     process: kindField(['PROCESS'], processMatch, 'PROCESS: the process that must run', 'required'),
-    semantic: kindField(['PROCESS_MULTI'], { kind: 'enum', values: SEMANTICS }, 'PROCESS_MULTI: AllOf (every process must run) or AnyOf (one is enough)', 'required'),
-    processes: kindField(['PROCESS_MULTI'], { kind: 'array', items: processMultiMatch, minItems: 1, maxItems: LIST_MAX }, 'PROCESS_MULTI: the processes', 'required'),
+    semantic: kindField(
+      ['PROCESS_MULTI'],
+      { kind: 'enum', values: SEMANTICS },
+      'PROCESS_MULTI: AllOf (every process must run) or AnyOf (one is enough)',
+      'required',
+    ),
+    processes: kindField(
+      ['PROCESS_MULTI'],
+      { kind: 'array', items: processMultiMatch, minItems: 1, maxItems: LIST_MAX },
+      'PROCESS_MULTI: the processes',
+      'required',
+    ),
     domains: kindField(['DOMAIN'], strings(1), 'DOMAIN: the Windows domains that pass', 'required'),
-    macAddresses: kindField(['MAC'], strings(1), 'MAC: the MAC addresses that pass (any one present on the device)', 'required'),
+    macAddresses: kindField(
+      ['MAC'],
+      strings(1),
+      'MAC: the MAC addresses that pass (any one present on the device)',
+      'required',
+    ),
     // MFA options have no declared default: the behaviour fills -1/false into MFA checks only, so that the other
     // kinds hold null there, and `promptOnWake = false` finds MFA checks only, as in OpenZiti.
-    timeoutSeconds: kindField(['MFA'], { kind: 'integer' }, 'MFA: seconds an MFA code stays good (-1, or 0 or less: no timeout; default -1)', 'optional', { nullable: true }),
-    promptOnWake: kindField(['MFA'], { kind: 'boolean' }, 'MFA: ask for a code again when the device wakes (default false)', 'optional', { nullable: true, filterable: true }),
-    promptOnUnlock: kindField(['MFA'], { kind: 'boolean' }, 'MFA: ask for a code again when the device is unlocked (default false)', 'optional', { nullable: true, filterable: true }),
-    ignoreLegacyEndpoints: kindField(['MFA'], { kind: 'boolean' }, 'MFA: let clients that cannot prompt pass on MFA at login alone (default false)', 'optional', { nullable: true }),
+    timeoutSeconds: kindField(
+      ['MFA'],
+      { kind: 'integer' },
+      'MFA: seconds an MFA code stays good (-1, or 0 or less: no timeout; default -1)',
+      'optional',
+      { nullable: true },
+    ),
+    promptOnWake: kindField(
+      ['MFA'],
+      { kind: 'boolean' },
+      'MFA: ask for a code again when the device wakes (default false)',
+      'optional',
+      { nullable: true, filterable: true },
+    ),
+    promptOnUnlock: kindField(
+      ['MFA'],
+      { kind: 'boolean' },
+      'MFA: ask for a code again when the device is unlocked (default false)',
+      'optional',
+      { nullable: true, filterable: true },
+    ),
+    ignoreLegacyEndpoints: kindField(
+      ['MFA'],
+      { kind: 'boolean' },
+      'MFA: let clients that cannot prompt pass on MFA at login alone (default false)',
+      'optional',
+      { nullable: true },
+    ),
   },
   roleAttributes: { field: 'roleAttributes', listPath: 'posture-check-role-attributes' },
   example: { typeId: 'MFA' },

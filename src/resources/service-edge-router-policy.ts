@@ -20,7 +20,11 @@ export const serviceEdgeRouterPolicy: ResourceDef = {
   },
   relations: {
     services: { resource: 'service', roles: 'serviceRoles', description: 'Services the policy selects' },
-    'edge-routers': { resource: 'edge-router', roles: 'edgeRouterRoles', description: 'Edge routers the policy selects' },
+    'edge-routers': {
+      resource: 'edge-router',
+      roles: 'edgeRouterRoles',
+      description: 'Edge routers the policy selects',
+    },
   },
   cli: {
     noun: 'service-edge-router-policy',

@@ -32,7 +32,11 @@ export const servicePolicy: ResourceDef = {
   relations: {
     identities: { resource: 'identity', roles: 'identityRoles', description: 'Identities the policy selects' },
     services: { resource: 'service', roles: 'serviceRoles', description: 'Services the policy selects' },
-    'posture-checks': { resource: 'posture-check', roles: 'postureCheckRoles', description: 'Posture checks the policy requires' },
+    'posture-checks': {
+      resource: 'posture-check',
+      roles: 'postureCheckRoles',
+      description: 'Posture checks the policy requires',
+    },
   },
   cli: {
     noun: 'service-policy',

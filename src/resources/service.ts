@@ -76,8 +76,16 @@ export const service: ResourceDef = {
   },
   relations: {
     configs: { resource: 'config', listField: 'configs', description: 'Configs of the service' },
-    terminators: { resource: 'terminator', foreignKey: 'service', description: 'Where the service is hosted: its terminators' },
-    'service-policies': { resource: 'service-policy', policyRoles: 'serviceRoles', description: 'Service policies that select the service' },
+    terminators: {
+      resource: 'terminator',
+      foreignKey: 'service',
+      description: 'Where the service is hosted: its terminators',
+    },
+    'service-policies': {
+      resource: 'service-policy',
+      policyRoles: 'serviceRoles',
+      description: 'Service policies that select the service',
+    },
     'service-edge-router-policies': {
       resource: 'service-edge-router-policy',
       policyRoles: 'serviceRoles',

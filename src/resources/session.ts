@@ -15,7 +15,17 @@ const sessionEdgeRouter: FieldType = {
     supportedProtocols: { kind: 'map', values: { kind: 'string' } },
     urls: { kind: 'map', values: { kind: 'string' } },
   },
-  required: ['name', 'hostname', 'isOnline', 'cost', 'noTraversal', 'disabled', 'syncStatus', 'supportedProtocols', 'urls'],
+  required: [
+    'name',
+    'hostname',
+    'isOnline',
+    'cost',
+    'noTraversal',
+    'disabled',
+    'syncStatus',
+    'supportedProtocols',
+    'urls',
+  ],
 };
 
 /**
@@ -43,25 +53,43 @@ export const session: ResourceDef = {
       'The identity of the API session',
       { filterable: true, sortable: true, read: { required: true } },
     ),
-    serviceId: serverField({ kind: 'ref', resource: 'service', as: 'service', onDelete: 'cascade' }, 'The service dialed or bound (the session goes with it)', {
-      filterable: true,
-      sortable: true,
-      read: { required: true },
-    }),
+    serviceId: serverField(
+      { kind: 'ref', resource: 'service', as: 'service', onDelete: 'cascade' },
+      'The service dialed or bound (the session goes with it)',
+      {
+        filterable: true,
+        sortable: true,
+        read: { required: true },
+      },
+    ),
     type: serverField({ kind: 'enum', values: ['Dial', 'Bind'] }, 'Dial (connect to the service) or Bind (host it)', {
       filterable: true,
       sortable: true,
       read: { required: true },
     }),
-    servicePolicies: serverField({ kind: 'refList', resource: 'service-policy', onDelete: 'clear' }, 'The service policies that granted the session when it was created', {
-      default: [],
-      read: { type: { kind: 'array', items: { kind: 'entityRef', resource: 'service-policy' } }, required: true },
-    }),
+    servicePolicies: serverField(
+      { kind: 'refList', resource: 'service-policy', onDelete: 'clear' },
+      'The service policies that granted the session when it was created',
+      {
+        default: [],
+        read: { type: { kind: 'array', items: { kind: 'entityRef', resource: 'service-policy' } }, required: true },
+      },
+    ),
     // API sessions have no name: the reference is served with an empty one, as OpenZiti does.
     apiSession: computedField({ kind: 'entityRef', resource: 'api-session' }, 'The API session it belongs to'),
-    token: computedField({ kind: 'string' }, 'The session token: empty here, only its hash is stored (its creator saw it once)'),
-    edgeRouters: computedField({ kind: 'array', items: sessionEdgeRouter }, 'Edge routers the identity may use for the service, by policy'),
-    tokenHash: { ...serverField({ kind: 'string' }, 'SHA-256 of the session token (the token itself is never stored)'), internal: true, unique: true },
+    token: computedField(
+      { kind: 'string' },
+      'The session token: empty here, only its hash is stored (its creator saw it once)',
+    ),
+    edgeRouters: computedField(
+      { kind: 'array', items: sessionEdgeRouter },
+      'Edge routers the identity may use for the service, by policy',
+    ),
+    tokenHash: {
+      ...serverField({ kind: 'string' }, 'SHA-256 of the session token (the token itself is never stored)'),
+      internal: true,
+      unique: true,
+    },
   },
   cli: {
     noun: 'session',

@@ -49,7 +49,11 @@ export const terminator: ResourceDef = {
       filterable: true,
       sortable: true,
     },
-    cost: optionalField(terminatorCost, 'Static cost the terminator strategy adds (0..65535)', { default: 0, filterable: true, sortable: true }),
+    cost: optionalField(terminatorCost, 'Static cost the terminator strategy adds (0..65535)', {
+      default: 0,
+      filterable: true,
+      sortable: true,
+    }),
     precedence: {
       type: { kind: 'enum', values: TERMINATOR_PRECEDENCES },
       description: 'default, required (preferred over default) or failed (used only when nothing else is left)',
@@ -72,7 +76,8 @@ export const terminator: ResourceDef = {
     },
     identitySecret: {
       type: { kind: 'string', maxLength: 4096 },
-      description: 'Base64 secret that proves a later terminator with the same identity belongs to the same host; never served',
+      description:
+        'Base64 secret that proves a later terminator with the same identity belongs to the same host; never served',
       create: 'optional',
       replace: 'no',
       patch: 'no',
@@ -80,7 +85,10 @@ export const terminator: ResourceDef = {
     },
     serviceId: computedField({ kind: 'string' }, 'Id of the service'),
     routerId: computedField({ kind: 'string' }, 'Id of the router'),
-    dynamicCost: computedField(terminatorCost, 'Cost as the strategy sees it now: the static cost (no circuits run through this controller)'),
+    dynamicCost: computedField(
+      terminatorCost,
+      'Cost as the strategy sees it now: the static cost (no circuits run through this controller)',
+    ),
   },
   cli: {
     noun: 'terminator',

@@ -22,7 +22,12 @@ export type FieldType =
    * `process`). Other members pass, as OpenZiti's generated models ignore them (its console sends some): the
    * resource's behaviour drops them.
    */
-  | { kind: 'object'; properties?: Readonly<Record<string, FieldType>>; required?: readonly string[]; checked?: boolean }
+  | {
+      kind: 'object';
+      properties?: Readonly<Record<string, FieldType>>;
+      required?: readonly string[];
+      checked?: boolean;
+    }
   /**
    * An array of values of one type (permissions, authQueries, a posture check's domains), with bounds on its length.
    */

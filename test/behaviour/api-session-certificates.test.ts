@@ -18,7 +18,11 @@ const ecCsr = (cn = 'whatever') => createCsr(generateKeyPairSync('ec', { namedCu
 
 function opensslCsr(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ctl-sesscert-'));
-  execFileSync('openssl', ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'k.pem', '-out', 'r.csr', '-subj', '/CN=from-openssl'], { cwd: dir, stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'k.pem', '-out', 'r.csr', '-subj', '/CN=from-openssl'],
+    { cwd: dir, stdio: 'ignore' },
+  );
   return readFileSync(path.join(dir, 'r.csr'), 'utf8');
 }
 
@@ -32,7 +36,10 @@ for (const store of storesUnderTest()) {
 
     /** A second session of the conformance user, with its token. */
     async function secondSession(): Promise<{ client: Client; token: string; id: string }> {
-      const res = await t.anonymous.request('POST', '/edge/client/v1/authenticate', { query: 'method=password', json: { username: 'conformance-user', password: 'User-password-1' } });
+      const res = await t.anonymous.request('POST', '/edge/client/v1/authenticate', {
+        query: 'method=password',
+        json: { username: 'conformance-user', password: 'User-password-1' },
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const token = res.body.data.token as string;
       const client: Client = {
@@ -40,7 +47,10 @@ for (const store of storesUnderTest()) {
           const r = await t.app.inject({
             method,
             url: `${p}${opts.query ? `?${opts.query}` : ''}`,
-            headers: { 'zt-session': token, ...(opts.json === undefined ? {} : { 'content-type': 'application/json' }) },
+            headers: {
+              'zt-session': token,
+              ...(opts.json === undefined ? {} : { 'content-type': 'application/json' }),
+            },
             payload: opts.json === undefined ? undefined : JSON.stringify(opts.json),
           });
           return { status: r.statusCode, body: r.body ? JSON.parse(r.body) : undefined };
@@ -61,7 +71,10 @@ for (const store of storesUnderTest()) {
       assert.ok(leaf.checkIssued(new X509Certificate(t.app.runtime.pki.intermediateCertPem)));
       assert.ok(leaf.verify(new X509Certificate(t.app.runtime.pki.intermediateCertPem).publicKey));
       const spiffeId = `spiffe://${t.app.runtime.pki.trustDomain}/identity/${me.id}`;
-      assert.match(leaf.subjectAltName ?? '', new RegExp(`URI:${spiffeId}/apiSession/${session.id}/apiSessionCertificate/${id}`));
+      assert.match(
+        leaf.subjectAltName ?? '',
+        new RegExp(`URI:${spiffeId}/apiSession/${session.id}/apiSessionCertificate/${id}`),
+      );
       const hours = (Date.parse(leaf.validTo) - Date.parse(leaf.validFrom)) / 3_600_000;
       assert.ok(hours > 11.9 && hours <= 12.1, `valid for ${hours} hours`);
       assert.equal(cas, t.app.runtime.pki.caBundlePem);
@@ -78,8 +91,13 @@ for (const store of storesUnderTest()) {
       const list = await t.user.request('GET', BASE);
       assert.equal(list.status, 200);
       assert.deepEqual(list.body.data.map((c: { id: string }) => c.id).sort(), [id, second.body.data.id].sort());
-      const filtered = await t.user.request('GET', BASE, { query: `filter=${encodeURIComponent(`fingerprint = "${detail.body.data.fingerprint}"`)}` });
-      assert.deepEqual(filtered.body.data.map((c: { id: string }) => c.id), [id]);
+      const filtered = await t.user.request('GET', BASE, {
+        query: `filter=${encodeURIComponent(`fingerprint = "${detail.body.data.fingerprint}"`)}`,
+      });
+      assert.deepEqual(
+        filtered.body.data.map((c: { id: string }) => c.id),
+        [id],
+      );
       const bad = await t.user.request('GET', BASE, { query: `filter=${encodeURIComponent('apiSessionId = "x"')}` });
       assert.equal(bad.status, 400, 'the session link is not a filter symbol');
 
@@ -104,7 +122,11 @@ for (const store of storesUnderTest()) {
       await assert.rejects(resolveCertificate(t.app.runtime, der, new Date()), /belongs to no identity/);
 
       assert.equal((await other.client.request('DELETE', '/edge/client/v1/current-api-session')).status, 200);
-      assert.equal(await t.app.runtime.store.repo('api-session-certificate').find(id), undefined, 'gone with its session');
+      assert.equal(
+        await t.app.runtime.store.repo('api-session-certificate').find(id),
+        undefined,
+        'gone with its session',
+      );
     });
 
     it('bad CSRs are refused naming csr, and nothing is stored; no session, no certificate', async () => {

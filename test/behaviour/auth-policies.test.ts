@@ -13,11 +13,28 @@ import { storesUnderTest } from '../helpers/postgres.js';
 const CLIENT = '/edge/client/v1';
 
 type Policy = { primary: any; secondary: any };
-const body = (over: { name?: string; updb?: Record<string, unknown>; cert?: Record<string, unknown>; extJwt?: Record<string, unknown>; secondary?: Record<string, unknown> } = {}) => ({
+const body = (
+  over: {
+    name?: string;
+    updb?: Record<string, unknown>;
+    cert?: Record<string, unknown>;
+    extJwt?: Record<string, unknown>;
+    secondary?: Record<string, unknown>;
+  } = {},
+) => ({
   name: over.name ?? `policy-${randomBytes(4).toString('hex')}`,
   primary: {
     cert: { allowed: true, allowExpiredCerts: false, ...over.cert },
-    updb: { allowed: true, minPasswordLength: 5, requireSpecialChar: false, requireNumberChar: false, requireMixedCase: false, maxAttempts: 0, lockoutDurationMinutes: 0, ...over.updb },
+    updb: {
+      allowed: true,
+      minPasswordLength: 5,
+      requireSpecialChar: false,
+      requireNumberChar: false,
+      requireMixedCase: false,
+      maxAttempts: 0,
+      lockoutDurationMinutes: 0,
+      ...over.updb,
+    },
     extJwt: { allowed: true, allowedSigners: [], ...over.extJwt },
   },
   secondary: { requireTotp: false, requireExtJwtSigner: null, ...over.secondary },
@@ -34,7 +51,10 @@ for (const store of storesUnderTest()) {
       t.app.runtime.clock = () => new Date(Date.now() + offsetMs);
       // Every failure here comes from one address: that bucket is not what these tests are about. The throttle
       // runs on the same moved clock (its username bucket refills during a lockout, as it would).
-      t.app.runtime.loginThrottle = new LoginThrottle({ ...DEFAULT_LOGIN_THROTTLE, perAddress: { capacity: 10_000, refillPerSecond: 1, maxKeys: 100 } }, () => Date.now() + offsetMs);
+      t.app.runtime.loginThrottle = new LoginThrottle(
+        { ...DEFAULT_LOGIN_THROTTLE, perAddress: { capacity: 10_000, refillPerSecond: 1, maxKeys: 100 } },
+        () => Date.now() + offsetMs,
+      );
     });
     after(async () => t?.close());
 
@@ -43,32 +63,55 @@ for (const store of storesUnderTest()) {
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return res.body.data.id as string;
     };
-    const get = async (id: string): Promise<Policy & { name: string }> => (await t.admin.request('GET', `/auth-policies/${id}`)).body.data;
+    const get = async (id: string): Promise<Policy & { name: string }> =>
+      (await t.admin.request('GET', `/auth-policies/${id}`)).body.data;
     const identity = async (policyId: string, password?: string) => {
       const name = `ap-${randomBytes(4).toString('hex')}`;
-      const id = (await t.admin.request('POST', '/identities', { json: { name, type: 'User', isAdmin: false, authPolicyId: policyId } })).body.data.id as string;
+      const id = (
+        await t.admin.request('POST', '/identities', {
+          json: { name, type: 'User', isAdmin: false, authPolicyId: policyId },
+        })
+      ).body.data.id as string;
       if (password) {
-        const res = await t.admin.request('POST', '/authenticators', { json: { method: 'updb', identityId: id, username: name, password } });
+        const res = await t.admin.request('POST', '/authenticators', {
+          json: { method: 'updb', identityId: id, username: name, password },
+        });
         assert.equal(res.status, 201, JSON.stringify(res.body));
       }
       return { id, name };
     };
-    const login = (username: string, password: string) => t.anonymous.request('POST', `${CLIENT}/authenticate`, { query: 'method=password', json: { username, password } });
+    const login = (username: string, password: string) =>
+      t.anonymous.request('POST', `${CLIENT}/authenticate`, { query: 'method=password', json: { username, password } });
     const signer = async () =>
-      (await t.admin.request('POST', '/external-jwt-signers', { json: { name: `s-${randomBytes(3).toString('hex')}`, enabled: true, issuer: `https://${randomBytes(3).toString('hex')}.example`, audience: 'ctl', certPem: idp.pem, kid: 'k' } })).body.data.id as string;
+      (
+        await t.admin.request('POST', '/external-jwt-signers', {
+          json: {
+            name: `s-${randomBytes(3).toString('hex')}`,
+            enabled: true,
+            issuer: `https://${randomBytes(3).toString('hex')}.example`,
+            audience: 'ctl',
+            certPem: idp.pem,
+            kid: 'k',
+          },
+        })
+      ).body.data.id as string;
 
     it('create, show, patch (members left out keep their value), replace and delete', async () => {
       const id = await create(body({ updb: { minPasswordLength: 10, maxAttempts: 3, lockoutDurationMinutes: 5 } }));
       const shown = await get(id);
       assert.equal(shown.primary.updb.minPasswordLength, 10);
       assert.equal(shown.secondary.requireExtJwtSigner, null);
-      const patched = await t.admin.request('PATCH', `/auth-policies/${id}`, { json: { primary: { updb: { requireNumberChar: true } } } });
+      const patched = await t.admin.request('PATCH', `/auth-policies/${id}`, {
+        json: { primary: { updb: { requireNumberChar: true } } },
+      });
       assert.equal(patched.status, 200, JSON.stringify(patched.body));
       const after = await get(id);
       assert.equal(after.primary.updb.requireNumberChar, true);
       assert.equal(after.primary.updb.minPasswordLength, 10, 'kept');
       assert.equal(after.primary.cert.allowed, true, 'kept');
-      const replaced = await t.admin.request('PUT', `/auth-policies/${id}`, { json: body({ name: 'replaced-policy' }) });
+      const replaced = await t.admin.request('PUT', `/auth-policies/${id}`, {
+        json: body({ name: 'replaced-policy' }),
+      });
       assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
       assert.equal((await get(id)).primary.updb.minPasswordLength, 5);
       assert.equal((await t.admin.request('DELETE', `/auth-policies/${id}`)).status, 200);
@@ -88,10 +131,16 @@ for (const store of storesUnderTest()) {
       await bad(body({ secondary: { requireExtJwtSigner: 'no-such-signer' } }), 'secondary.requireExtJwtSigner');
       await bad(body({ updb: { surprise: 1 } }), 'primary.updb.surprise');
       const { primary } = body();
-      await bad({ name: 'x1', primary: { cert: primary.cert, updb: primary.updb }, secondary: { requireTotp: false } }, 'primary.extJwt');
+      await bad(
+        { name: 'x1', primary: { cert: primary.cert, updb: primary.updb }, secondary: { requireTotp: false } },
+        'primary.extJwt',
+      );
       const id = await create(body({ updb: { minPasswordLength: 2, maxAttempts: -1, lockoutDurationMinutes: -3 } }));
       const p = await get(id);
-      assert.deepEqual([p.primary.updb.minPasswordLength, p.primary.updb.maxAttempts, p.primary.updb.lockoutDurationMinutes], [5, 0, 0]);
+      assert.deepEqual(
+        [p.primary.updb.minPasswordLength, p.primary.updb.maxAttempts, p.primary.updb.lockoutDurationMinutes],
+        [5, 0, 0],
+      );
       // A known signer is accepted in both places.
       const s = await signer();
       const ok = await create(body({ extJwt: { allowedSigners: [s] }, secondary: { requireExtJwtSigner: s } }));
@@ -99,10 +148,14 @@ for (const store of storesUnderTest()) {
     });
 
     it('the default policy can be edited but not deleted', async () => {
-      const patched = await t.admin.request('PATCH', '/auth-policies/default', { json: { primary: { updb: { minPasswordLength: 6 } } } });
+      const patched = await t.admin.request('PATCH', '/auth-policies/default', {
+        json: { primary: { updb: { minPasswordLength: 6 } } },
+      });
       assert.equal(patched.status, 200, JSON.stringify(patched.body));
       assert.equal((await get('default')).primary.updb.minPasswordLength, 6);
-      await t.admin.request('PATCH', '/auth-policies/default', { json: { primary: { updb: { minPasswordLength: 5 } } } });
+      await t.admin.request('PATCH', '/auth-policies/default', {
+        json: { primary: { updb: { minPasswordLength: 5 } } },
+      });
       const del = await t.admin.request('DELETE', '/auth-policies/default');
       // OpenZiti answers 409 (its identities always reference the default policy).
       assert.equal(del.status, 409);
@@ -115,16 +168,28 @@ for (const store of storesUnderTest()) {
       const del = await t.admin.request('DELETE', `/auth-policies/${id}`);
       assert.equal(del.status, 409);
       assert.equal(del.body.error.code, 'CAN_NOT_DELETE_REFERENCED_ENTITY');
-      assert.equal((await t.admin.request('PATCH', `/identities/${identityId}`, { json: { authPolicyId: 'no-such-policy' } })).status, 400);
+      assert.equal(
+        (await t.admin.request('PATCH', `/identities/${identityId}`, { json: { authPolicyId: 'no-such-policy' } }))
+          .status,
+        400,
+      );
       for (const where of ['allowed', 'required'] as const) {
         const s = await signer();
-        const pid = await create(where === 'allowed' ? body({ extJwt: { allowedSigners: [s] } }) : body({ secondary: { requireExtJwtSigner: s } }));
+        const pid = await create(
+          where === 'allowed'
+            ? body({ extJwt: { allowedSigners: [s] } })
+            : body({ secondary: { requireExtJwtSigner: s } }),
+        );
         const refused = await t.admin.request('DELETE', `/external-jwt-signers/${s}`);
         assert.equal(refused.status, 409, where);
         assert.equal(refused.body.error.code, 'CAN_NOT_DELETE_REFERENCED_ENTITY');
         assert.match(refused.body.error.cause.field, where === 'allowed' ? /allowedSigners/ : /requireExtJwtSigner/);
         await t.admin.request('DELETE', `/auth-policies/${pid}`);
-        assert.equal((await t.admin.request('DELETE', `/external-jwt-signers/${s}`)).status, 200, 'free once the policy is gone');
+        assert.equal(
+          (await t.admin.request('DELETE', `/external-jwt-signers/${s}`)).status,
+          200,
+          'free once the policy is gone',
+        );
       }
     });
 
@@ -139,9 +204,14 @@ for (const store of storesUnderTest()) {
     });
 
     it('password rules apply on authenticator create, update, own change, and on updb enrollment', async () => {
-      const id = await create(body({ updb: { minPasswordLength: 12, requireSpecialChar: true, requireNumberChar: true, requireMixedCase: true } }));
+      const id = await create(
+        body({
+          updb: { minPasswordLength: 12, requireSpecialChar: true, requireNumberChar: true, requireMixedCase: true },
+        }),
+      );
       const { id: identityId, name } = await identity(id);
-      const tryCreate = (password: string) => t.admin.request('POST', '/authenticators', { json: { method: 'updb', identityId, username: name, password } });
+      const tryCreate = (password: string) =>
+        t.admin.request('POST', '/authenticators', { json: { method: 'updb', identityId, username: name, password } });
       const cases: [string, RegExp][] = [
         ['Short-1!', /at least 12 characters/],
         ['No-digits-here!', /digit/],
@@ -157,8 +227,13 @@ for (const store of storesUnderTest()) {
       const ok = await tryCreate('Long-enough-pw-1!');
       assert.equal(ok.status, 201, JSON.stringify(ok.body));
       const authId = ok.body.data.id;
-      assert.equal((await t.admin.request('PATCH', `/authenticators/${authId}`, { json: { password: 'weak' } })).status, 400);
-      const weakPatch = await t.admin.request('PATCH', `/authenticators/${authId}`, { json: { password: 'weakbutlongenough' } });
+      assert.equal(
+        (await t.admin.request('PATCH', `/authenticators/${authId}`, { json: { password: 'weak' } })).status,
+        400,
+      );
+      const weakPatch = await t.admin.request('PATCH', `/authenticators/${authId}`, {
+        json: { password: 'weakbutlongenough' },
+      });
       assert.match(weakPatch.body.error.cause.reason, /digit/);
       const session = (await login(name, 'Long-enough-pw-1!')).body.data.token;
       const own = await t.app.inject({
@@ -169,13 +244,27 @@ for (const store of storesUnderTest()) {
       });
       assert.equal(own.statusCode, 400, own.body);
       // updb enrollment: the enrolling client's password meets the identity's policy.
-      const enrolled = await t.admin.request('POST', '/identities', { json: { name: `enr-${randomBytes(3).toString('hex')}`, type: 'User', isAdmin: false, authPolicyId: id, enrollment: { updb: `enr-${randomBytes(3).toString('hex')}` } } });
+      const enrolled = await t.admin.request('POST', '/identities', {
+        json: {
+          name: `enr-${randomBytes(3).toString('hex')}`,
+          type: 'User',
+          isAdmin: false,
+          authPolicyId: id,
+          enrollment: { updb: `enr-${randomBytes(3).toString('hex')}` },
+        },
+      });
       const detail = (await t.admin.request('GET', `/identities/${enrolled.body.data.id}`)).body.data;
       const token = detail.enrollment.updb.token;
-      const weak = await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, { query: `token=${token}`, json: { password: 'Secret-123' } });
+      const weak = await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, {
+        query: `token=${token}`,
+        json: { password: 'Secret-123' },
+      });
       assert.equal(weak.status, 400);
       assert.match(weak.body.error.cause.reason, /at least 12/);
-      const strong = await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, { query: `token=${token}`, json: { password: 'Secret-123-long!' } });
+      const strong = await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, {
+        query: `token=${token}`,
+        json: { password: 'Secret-123-long!' },
+      });
       assert.equal(strong.status, 200, JSON.stringify(strong.body));
     });
 

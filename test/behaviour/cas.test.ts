@@ -18,14 +18,28 @@ for (const store of storesUnderTest()) {
     after(async () => t?.close());
 
     const createCa = (name: string, certPem: string) =>
-      t.admin.request('POST', '/cas', { json: { name, certPem, isAutoCaEnrollmentEnabled: false, isOttCaEnrollmentEnabled: true, isAuthEnabled: true, identityRoles: ['from-ca'] } });
+      t.admin.request('POST', '/cas', {
+        json: {
+          name,
+          certPem,
+          isAutoCaEnrollmentEnabled: false,
+          isOttCaEnrollmentEnabled: true,
+          isAuthEnabled: true,
+          identityRoles: ['from-ca'],
+        },
+      });
     // Raw requests (a text/plain body, a JWT answer) need the admin's token: the session shows it to its owner.
     let adminToken = '';
     before(async () => {
       adminToken = (await t.admin.request('GET', '/current-api-session')).body.data.token;
     });
     const verify = (id: string, body: string) =>
-      t.app.inject({ method: 'POST', url: `/edge/management/v1/cas/${id}/verify`, headers: { 'content-type': 'text/plain', 'zt-session': adminToken }, payload: body });
+      t.app.inject({
+        method: 'POST',
+        url: `/edge/management/v1/cas/${id}/verify`,
+        headers: { 'content-type': 'text/plain', 'zt-session': adminToken },
+        payload: body,
+      });
 
     it('created unverified with a token; verified only by its own certificate with the token as CN', async () => {
       const caFiles = opensslCa('corp-ca');
@@ -46,10 +60,18 @@ for (const store of storesUnderTest()) {
       };
       await expectCode('not pem at all', 400, 'COULD_NOT_PARSE_BODY');
       await expectCode(readFileSync(caFiles.key, 'utf8'), 400, 'EXPECTED_PEM_CERTIFICATE');
-      await expectCode('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n', 400, 'COULD_NOT_PARSE_DER_BLOCK');
+      await expectCode(
+        '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n',
+        400,
+        'COULD_NOT_PARSE_DER_BLOCK',
+      );
       await expectCode(opensslSigned(caFiles, 'not-the-token'), 400, 'INVALID_COMMON_NAME');
       const other = opensslCa('other-ca');
-      await expectCode(opensslSigned(other, detail.verificationToken, 'by-other'), 400, 'CERTIFICATE_FAILED_VALIDATION');
+      await expectCode(
+        opensslSigned(other, detail.verificationToken, 'by-other'),
+        400,
+        'CERTIFICATE_FAILED_VALIDATION',
+      );
       assert.equal((await t.admin.request('GET', `/cas/${id}`)).body.data.isVerified, false, 'nothing changed');
 
       const ok = await verify(id, opensslSigned(caFiles, detail.verificationToken, 'good'));
@@ -70,13 +92,25 @@ for (const store of storesUnderTest()) {
       const garbage = await createCa('garbage', 'hello');
       assert.equal(garbage.status, 400);
       assert.equal(garbage.body.error.code, 'INVALID_CERT_PEM');
-      const missing = await t.admin.request('POST', '/cas', { json: { name: 'x', isAutoCaEnrollmentEnabled: false, isOttCaEnrollmentEnabled: false, isAuthEnabled: false, identityRoles: [] } });
+      const missing = await t.admin.request('POST', '/cas', {
+        json: {
+          name: 'x',
+          isAutoCaEnrollmentEnabled: false,
+          isOttCaEnrollmentEnabled: false,
+          isAuthEnabled: false,
+          identityRoles: [],
+        },
+      });
       assert.equal(missing.body.error.cause.field, 'certPem');
     });
 
     it("serves the CA's enrollment JWT as application/jwt (em ca, no expiry)", async () => {
       const id = (await createCa('jwt-ca', opensslCa('jwt-ca').pem)).body.data.id;
-      const res = await t.app.inject({ method: 'GET', url: `/edge/management/v1/cas/${id}/jwt`, headers: { 'zt-session': adminToken } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/edge/management/v1/cas/${id}/jwt`,
+        headers: { 'zt-session': adminToken },
+      });
       assert.equal(res.statusCode, 200, res.body);
       assert.match(String(res.headers['content-type']), /^application\/jwt/);
       const [, payload] = res.body.split('.');
@@ -88,7 +122,9 @@ for (const store of storesUnderTest()) {
       assert.equal(claims.exp, undefined);
       assert.equal(claims.iss, 'https://127.0.0.1:1/');
       // Signed with the key of every enrollment JWT, the server certificate's.
-      await jwtVerify(res.body, new X509Certificate(t.app.runtime.pki.serverCertPem).publicKey, { algorithms: ['RS256'] });
+      await jwtVerify(res.body, new X509Certificate(t.app.runtime.pki.serverCertPem).publicKey, {
+        algorithms: ['RS256'],
+      });
     });
   });
 }

@@ -17,7 +17,13 @@ import { hasOperation, validateResponse } from '../helpers/spec.js';
 const CLIENT = '/edge/client/v1';
 
 type Res = { status: number; body: any; headers: Record<string, unknown> };
-type Caller = { request(method: string, path: string, opts?: { json?: unknown; query?: string; headers?: Record<string, string> }): Promise<Res> };
+type Caller = {
+  request(
+    method: string,
+    path: string,
+    opts?: { json?: unknown; query?: string; headers?: Record<string, string> },
+  ): Promise<Res>;
+};
 
 /** A client API caller with a token (or none), every answer checked against the Swagger. */
 function caller(app: TestApp['app'], token?: string): Caller {
@@ -26,7 +32,11 @@ function caller(app: TestApp['app'], token?: string): Caller {
       const res = await app.inject({
         method,
         url: `${CLIENT}${path}${opts.query ? `?${opts.query}` : ''}`,
-        headers: { ...(token ? { 'zt-session': token } : {}), ...(opts.json === undefined ? {} : { 'content-type': 'application/json' }), ...opts.headers },
+        headers: {
+          ...(token ? { 'zt-session': token } : {}),
+          ...(opts.json === undefined ? {} : { 'content-type': 'application/json' }),
+          ...opts.headers,
+        },
         payload: opts.json === undefined ? undefined : JSON.stringify(opts.json),
       });
       const body = res.body ? JSON.parse(res.body) : undefined;
@@ -55,16 +65,38 @@ for (const store of storesUnderTest()) {
     async function identity(name: string, roleAttributes: string[] = [name]) {
       const id = await create('/identities', { name, type: 'User', isAdmin: false, roleAttributes });
       await create('/authenticators', { method: 'updb', identityId: id, username: name, password: 'Pass-word-1' });
-      const login = expectStatus(await caller(t.app).request('POST', '/authenticate', { query: 'method=password', json: { username: name, password: 'Pass-word-1' } }), 200);
-      return { id, apiSessionId: login.data.id as string, token: login.data.token as string, client: caller(t.app, login.data.token) };
+      const login = expectStatus(
+        await caller(t.app).request('POST', '/authenticate', {
+          query: 'method=password',
+          json: { username: name, password: 'Pass-word-1' },
+        }),
+        200,
+      );
+      return {
+        id,
+        apiSessionId: login.data.id as string,
+        token: login.data.token as string,
+        client: caller(t.app, login.data.token),
+      };
     }
 
     /** An identity, a routed service and a Dial policy requiring one posture check (by attribute `name`). */
     async function guarded(name: string, check: Record<string, unknown>) {
       const who = await identity(`${name}-identity`, [name]);
       const checkId = await create('/posture-checks', { name: `${name}-check`, roleAttributes: [name], ...check });
-      const serviceId = await create('/services', { name: `${name}-service`, roleAttributes: [name, 'routed'], encryptionRequired: true });
-      const policyId = await create('/service-policies', { name: `${name}-dial`, type: 'Dial', semantic: 'AllOf', identityRoles: [`#${name}`], serviceRoles: [`#${name}`], postureCheckRoles: [`#${name}`] });
+      const serviceId = await create('/services', {
+        name: `${name}-service`,
+        roleAttributes: [name, 'routed'],
+        encryptionRequired: true,
+      });
+      const policyId = await create('/service-policies', {
+        name: `${name}-dial`,
+        type: 'Dial',
+        semantic: 'AllOf',
+        identityRoles: [`#${name}`],
+        serviceRoles: [`#${name}`],
+        postureCheckRoles: [`#${name}`],
+      });
       return { ...who, checkId, serviceId, policyId };
     }
 
@@ -72,7 +104,10 @@ for (const store of storesUnderTest()) {
 
     /** The service's posture query for the check, as the client lists services. */
     async function query(w: World) {
-      const list = expectStatus(await w.client.request('GET', '/services', { query: `filter=${encodeURIComponent(`id="${w.serviceId}"`)}` }), 200);
+      const list = expectStatus(
+        await w.client.request('GET', '/services', { query: `filter=${encodeURIComponent(`id="${w.serviceId}"`)}` }),
+        200,
+      );
       const [policy] = list.data[0].postureQueries;
       assert.equal(policy.policyId, w.policyId);
       assert.equal(policy.policyType, 'Dial');
@@ -84,13 +119,24 @@ for (const store of storesUnderTest()) {
 
     /** A fresh admin session on the client API (the shared admin helper speaks to the management API). */
     async function adminToken(): Promise<string> {
-      const id = await create('/identities', { name: `client-admin-${randomBytes(3).toString('hex')}`, type: 'User', isAdmin: true });
+      const id = await create('/identities', {
+        name: `client-admin-${randomBytes(3).toString('hex')}`,
+        type: 'User',
+        isAdmin: true,
+      });
       const name = `admin-${id}`;
       await create('/authenticators', { method: 'updb', identityId: id, username: name, password: 'Pass-word-1' });
-      return expectStatus(await caller(t.app).request('POST', '/authenticate', { query: 'method=password', json: { username: name, password: 'Pass-word-1' } }), 200).data.token;
+      return expectStatus(
+        await caller(t.app).request('POST', '/authenticate', {
+          query: 'method=password',
+          json: { username: name, password: 'Pass-word-1' },
+        }),
+        200,
+      ).data.token;
     }
 
-    const session = (w: World) => w.client.request('POST', '/sessions', { json: { serviceId: w.serviceId, type: 'Dial' } });
+    const session = (w: World) =>
+      w.client.request('POST', '/sessions', { json: { serviceId: w.serviceId, type: 'Dial' } });
 
     async function expectPassing(w: World, passing: boolean) {
       assert.equal((await query(w)).isPassing, passing);
@@ -98,11 +144,15 @@ for (const store of storesUnderTest()) {
       if (passing) expectStatus(res, 201);
       else {
         expectStatus(res, 409, 'INVALID_POSTURE');
-        assert.deepEqual(res.body.error.cause.data[w.policyId].map((c: { id: string; isPassing: boolean }) => [c.id, c.isPassing]), [[w.checkId, false]]);
+        assert.deepEqual(
+          res.body.error.cause.data[w.policyId].map((c: { id: string; isPassing: boolean }) => [c.id, c.isPassing]),
+          [[w.checkId, false]],
+        );
       }
     }
 
-    const respond = (w: World, json: Record<string, unknown>) => w.client.request('POST', '/posture-response', { json: { id: w.checkId, ...json } });
+    const respond = (w: World, json: Record<string, unknown>) =>
+      w.client.request('POST', '/posture-response', { json: { id: w.checkId, ...json } });
 
     before(async () => {
       t = await createTestApp(store);
@@ -111,16 +161,36 @@ for (const store of storesUnderTest()) {
       now = new Date(Math.ceil(Date.now() / 1000) * 1000 + 1000);
       t.app.runtime.clock = () => now;
       await create('/edge-routers', { name: 'er-client', roleAttributes: ['public'] });
-      await create('/edge-router-policies', { name: 'all-public', semantic: 'AnyOf', identityRoles: ['#all'], edgeRouterRoles: ['#public'] });
-      await create('/service-edge-router-policies', { name: 'routed', semantic: 'AnyOf', serviceRoles: ['#routed'], edgeRouterRoles: ['#public'] });
+      await create('/edge-router-policies', {
+        name: 'all-public',
+        semantic: 'AnyOf',
+        identityRoles: ['#all'],
+        edgeRouterRoles: ['#public'],
+      });
+      await create('/service-edge-router-policies', {
+        name: 'routed',
+        semantic: 'AnyOf',
+        serviceRoles: ['#routed'],
+        edgeRouterRoles: ['#public'],
+      });
     });
     after(async () => t?.close());
 
     describe('posture responses', () => {
       it('refuses a caller without a session (401) and non-response bodies (400, naming the field)', async () => {
         const w = await guarded('refusals', { typeId: 'DOMAIN', domains: ['corp'] });
-        expectStatus(await caller(t.app).request('POST', '/posture-response', { json: { id: w.checkId, typeId: 'DOMAIN', domain: 'corp' } }), 401, 'UNAUTHORIZED');
-        expectStatus(await caller(t.app, 'not-a-token').request('POST', '/posture-response-bulk', { json: [] }), 401, 'UNAUTHORIZED');
+        expectStatus(
+          await caller(t.app).request('POST', '/posture-response', {
+            json: { id: w.checkId, typeId: 'DOMAIN', domain: 'corp' },
+          }),
+          401,
+          'UNAUTHORIZED',
+        );
+        expectStatus(
+          await caller(t.app, 'not-a-token').request('POST', '/posture-response-bulk', { json: [] }),
+          401,
+          'UNAUTHORIZED',
+        );
         const cases: Array<[string, unknown, string]> = [
           ['/posture-response', { typeId: 'DOMAIN', domain: 'corp' }, 'id'],
           ['/posture-response', { id: w.checkId, typeId: 'SHOE_SIZE' }, 'typeId'],
@@ -129,20 +199,39 @@ for (const store of storesUnderTest()) {
           ['/posture-response', { id: w.checkId, typeId: 'MAC', macAddresses: 'aa' }, 'macAddresses'],
           ['/posture-response', { id: w.checkId, typeId: 'MFA' }, 'typeId'],
           ['/posture-response-bulk', { id: w.checkId, typeId: 'DOMAIN', domain: 'corp' }, ''],
-          ['/posture-response-bulk', [{ id: w.checkId, typeId: 'DOMAIN', domain: 'corp' }, { id: w.checkId, typeId: 'PROCESS' }], '[1].path'],
+          [
+            '/posture-response-bulk',
+            [
+              { id: w.checkId, typeId: 'DOMAIN', domain: 'corp' },
+              { id: w.checkId, typeId: 'PROCESS' },
+            ],
+            '[1].path',
+          ],
         ];
         for (const [path, json, field] of cases) {
           const body = expectStatus(await w.client.request('POST', path, { json }), 400, 'COULD_NOT_VALIDATE');
-          if (field) assert.ok(String(body.error.cause.field).endsWith(field), `${JSON.stringify(json)}: ${JSON.stringify(body.error.cause)}`);
+          if (field)
+            assert.ok(
+              String(body.error.cause.field).endsWith(field),
+              `${JSON.stringify(json)}: ${JSON.stringify(body.error.cause)}`,
+            );
         }
         // A refused bulk applies nothing, not even its valid first item.
         await expectPassing(w, false);
-        assert.deepEqual(expectStatus(await respond(w, { typeId: 'DOMAIN', domain: 'CORP' }), 201).data, { services: [] });
+        assert.deepEqual(expectStatus(await respond(w, { typeId: 'DOMAIN', domain: 'CORP' }), 201).data, {
+          services: [],
+        });
         await expectPassing(w, true);
       });
 
       it('OS: type and a version in one of the ranges', async () => {
-        const w = await guarded('os', { typeId: 'OS', operatingSystems: [{ type: 'Windows', versions: ['>=10.0.19041'] }, { type: 'Linux', versions: [] }] });
+        const w = await guarded('os', {
+          typeId: 'OS',
+          operatingSystems: [
+            { type: 'Windows', versions: ['>=10.0.19041'] },
+            { type: 'Linux', versions: [] },
+          ],
+        });
         await expectPassing(w, false);
         const q = await query(w);
         assert.deepEqual([q.queryType, q.timeout, q.timeoutRemaining], ['OS', -1, -1]);
@@ -163,17 +252,34 @@ for (const store of storesUnderTest()) {
         expectStatus(await respond(d, { typeId: 'DOMAIN', domain: 'Corp.Example' }), 201);
         await expectPassing(d, true);
         const m = await guarded('mac', { typeId: 'MAC', macAddresses: ['00:11:22:AA:BB:CC'] });
-        expectStatus(await m.client.request('POST', '/posture-response-bulk', { json: [{ id: m.checkId, typeId: 'MAC', macAddresses: ['de:ad:be:ef:00:01'] }] }), 200);
+        expectStatus(
+          await m.client.request('POST', '/posture-response-bulk', {
+            json: [{ id: m.checkId, typeId: 'MAC', macAddresses: ['de:ad:be:ef:00:01'] }],
+          }),
+          200,
+        );
         await expectPassing(m, false);
-        expectStatus(await respond(m, { typeId: 'MAC', macAddresses: ['de:ad:be:ef:00:01', '00-11-22-aa-bb-cc'] }), 201);
+        expectStatus(
+          await respond(m, { typeId: 'MAC', macAddresses: ['de:ad:be:ef:00:01', '00-11-22-aa-bb-cc'] }),
+          201,
+        );
         await expectPassing(m, true);
       });
 
       it('PROCESS: running, with a listed hash and the signer; PROCESS_MULTI: AllOf by path', async () => {
-        const p = await guarded('process', { typeId: 'PROCESS', process: { osType: 'Linux', path: '/usr/bin/agent', hashes: ['ABCDEF'], signerFingerprint: 'F00D' } });
+        const p = await guarded('process', {
+          typeId: 'PROCESS',
+          process: { osType: 'Linux', path: '/usr/bin/agent', hashes: ['ABCDEF'], signerFingerprint: 'F00D' },
+        });
         const q = await query(p);
         assert.deepEqual(q.process, { osType: 'Linux', path: '/usr/bin/agent' });
-        const report = { typeId: 'PROCESS', path: '/usr/bin/agent', isRunning: true, hash: 'abcdef', signerFingerprints: ['f0:0d'] };
+        const report = {
+          typeId: 'PROCESS',
+          path: '/usr/bin/agent',
+          isRunning: true,
+          hash: 'abcdef',
+          signerFingerprints: ['f0:0d'],
+        };
         expectStatus(await respond(p, { ...report, isRunning: false }), 201);
         await expectPassing(p, false);
         expectStatus(await respond(p, { ...report, hash: '123456' }), 201);
@@ -191,7 +297,10 @@ for (const store of storesUnderTest()) {
             { osType: 'Linux', path: '/b', hashes: ['aa'] },
           ],
         });
-        assert.deepEqual((await query(m)).processes, [{ osType: 'Linux', path: '/a' }, { osType: 'Linux', path: '/b' }]);
+        assert.deepEqual((await query(m)).processes, [
+          { osType: 'Linux', path: '/a' },
+          { osType: 'Linux', path: '/b' },
+        ]);
         expectStatus(await respond(m, { typeId: 'PROCESS_MULTI', path: '/a', isRunning: true }), 201);
         await expectPassing(m, false);
         expectStatus(await respond(m, { typeId: 'PROCESS_MULTI', path: '/b', isRunning: true, hash: 'AA' }), 201);
@@ -214,11 +323,15 @@ for (const store of storesUnderTest()) {
 
         // Woken: the services behind checks that prompt on wake are listed with the grace period left.
         const woke = expectStatus(await respond(w, { typeId: 'ENDPOINT_STATE', woken: true }), 201);
-        assert.deepEqual(woke.data.services, [{ id: w.serviceId, name: 'mfa-service', postureQueryType: 'MFA', timeout: 600, timeoutRemaining: 300 }]);
+        assert.deepEqual(woke.data.services, [
+          { id: w.serviceId, name: 'mfa-service', postureQueryType: 'MFA', timeout: 600, timeoutRemaining: 300 },
+        ]);
         q = await query(w);
         assert.deepEqual([q.isPassing, q.timeoutRemaining], [true, 300]);
         // The admin's view of the API session: passed on wake while the grace period runs, not once it ran out.
-        const mfaData = async () => expectStatus(await t.admin.request('GET', `/identities/${w.id}/posture-data`), 200).data.apiSessionPostureData[w.apiSessionId].mfa;
+        const mfaData = async () =>
+          expectStatus(await t.admin.request('GET', `/identities/${w.id}/posture-data`), 200).data
+            .apiSessionPostureData[w.apiSessionId].mfa;
         let mfa = await mfaData();
         assert.deepEqual([mfa.passedMfa, mfa.passedOnWake, mfa.passedOnUnlock], [true, true, true]);
         now = new Date(now.getTime() + 301_000);
@@ -233,20 +346,47 @@ for (const store of storesUnderTest()) {
         now = new Date(now.getTime() + 601_000);
         await expectPassing(w, false);
         // MFA is per API session: another login of the same identity has not passed it.
-        const other = await caller(t.app).request('POST', '/authenticate', { query: 'method=password', json: { username: 'mfa-identity', password: 'Pass-word-1' } });
+        const other = await caller(t.app).request('POST', '/authenticate', {
+          query: 'method=password',
+          json: { username: 'mfa-identity', password: 'Pass-word-1' },
+        });
         const second = caller(t.app, other.body.data.token);
         recordMfaPassed(t.app.runtime, w.id, w.apiSessionId, now);
-        expectStatus(await second.request('POST', '/sessions', { json: { serviceId: w.serviceId } }), 409, 'INVALID_POSTURE');
+        expectStatus(
+          await second.request('POST', '/sessions', { json: { serviceId: w.serviceId } }),
+          409,
+          'INVALID_POSTURE',
+        );
         expectStatus(await session(w), 201);
       });
 
       it('a wake lists each service behind a prompting MFA check once, with the shortest timeout on it', async () => {
         const w = await guarded('wake2', { typeId: 'MFA', timeoutSeconds: 900, promptOnWake: true });
         // A second policy guards the same service with a shorter check; a third guards another service with the first.
-        const short = await create('/posture-checks', { name: 'wake2-short', roleAttributes: ['wake2-short'], typeId: 'MFA', timeoutSeconds: 700, promptOnWake: true });
-        await create('/service-policies', { name: 'wake2-dial-short', type: 'Dial', semantic: 'AllOf', identityRoles: ['#wake2'], serviceRoles: ['#wake2'], postureCheckRoles: [`@${short}`] });
+        const short = await create('/posture-checks', {
+          name: 'wake2-short',
+          roleAttributes: ['wake2-short'],
+          typeId: 'MFA',
+          timeoutSeconds: 700,
+          promptOnWake: true,
+        });
+        await create('/service-policies', {
+          name: 'wake2-dial-short',
+          type: 'Dial',
+          semantic: 'AllOf',
+          identityRoles: ['#wake2'],
+          serviceRoles: ['#wake2'],
+          postureCheckRoles: [`@${short}`],
+        });
         const other = await create('/services', { name: 'wake2-x-service', encryptionRequired: true });
-        await create('/service-policies', { name: 'wake2-dial-x', type: 'Dial', semantic: 'AllOf', identityRoles: ['#wake2'], serviceRoles: [`@${other}`], postureCheckRoles: [`@${w.checkId}`] });
+        await create('/service-policies', {
+          name: 'wake2-dial-x',
+          type: 'Dial',
+          semantic: 'AllOf',
+          identityRoles: ['#wake2'],
+          serviceRoles: [`@${other}`],
+          postureCheckRoles: [`@${w.checkId}`],
+        });
         recordMfaPassed(t.app.runtime, w.id, w.apiSessionId, now);
         const woke = expectStatus(await respond(w, { typeId: 'ENDPOINT_STATE', woken: true }), 201);
         assert.deepEqual(woke.data.services, [
@@ -268,12 +408,28 @@ for (const store of storesUnderTest()) {
         expectStatus(await respond(w, { typeId: 'DOMAIN', domain: 'home' }), 201);
         assert.equal(await exists(id), false, 'a response failing the check');
         id = await live();
-        expectStatus(await t.admin.request('PATCH', `/posture-checks/${w.checkId}`, { json: { domains: ['lab'] } }), 200);
+        expectStatus(
+          await t.admin.request('PATCH', `/posture-checks/${w.checkId}`, { json: { domains: ['lab'] } }),
+          200,
+        );
         assert.equal(await exists(id), false, 'the check changed');
-        expectStatus(await t.admin.request('PATCH', `/posture-checks/${w.checkId}`, { json: { domains: ['corp'] } }), 200);
+        expectStatus(
+          await t.admin.request('PATCH', `/posture-checks/${w.checkId}`, { json: { domains: ['corp'] } }),
+          200,
+        );
         id = await live();
-        const mfa = await create('/posture-checks', { name: 'ending-mfa', typeId: 'MFA', timeoutSeconds: 60, roleAttributes: ['ending-mfa'] });
-        expectStatus(await t.admin.request('PATCH', `/service-policies/${w.policyId}`, { json: { semantic: 'AnyOf', postureCheckRoles: ['#ending', '#ending-mfa'] } }), 200);
+        const mfa = await create('/posture-checks', {
+          name: 'ending-mfa',
+          typeId: 'MFA',
+          timeoutSeconds: 60,
+          roleAttributes: ['ending-mfa'],
+        });
+        expectStatus(
+          await t.admin.request('PATCH', `/service-policies/${w.policyId}`, {
+            json: { semantic: 'AnyOf', postureCheckRoles: ['#ending', '#ending-mfa'] },
+          }),
+          200,
+        );
         assert.equal(await exists(id), false, 'the policy requires a check it does not pass');
         recordMfaPassed(t.app.runtime, w.id, w.apiSessionId, now);
         id = expectStatus(await session(w), 201).data.id;
@@ -318,13 +474,29 @@ for (const store of storesUnderTest()) {
         assert.equal(data.domain.postureCheckId, w.checkId);
         assert.deepEqual([data.os.type, data.os.version, data.os.build], ['Linux', '6.1.0', 'x']);
         assert.deepEqual(data.mac.addresses, ['aabbccddeeff']);
-        assert.deepEqual(data.processes.map((p: any) => [p.postureCheckId, p.isRunning, p.binaryHash]), [['proc-query', true, 'ab']]);
+        assert.deepEqual(
+          data.processes.map((p: any) => [p.postureCheckId, p.isRunning, p.binaryHash]),
+          [['proc-query', true, 'ab']],
+        );
         assert.equal(data.apiSessionPostureData[w.apiSessionId].mfa.passedMfa, false);
         assert.equal(data.apiSessionPostureData[w.apiSessionId].endpointState.unlockedAt, now.toISOString());
-        const failed = expectStatus(await t.admin.request('GET', `/identities/${w.id}/failed-service-requests`), 200).data;
+        const failed = expectStatus(
+          await t.admin.request('GET', `/identities/${w.id}/failed-service-requests`),
+          200,
+        ).data;
         assert.equal(failed.length, 1);
-        assert.deepEqual([failed[0].serviceId, failed[0].serviceName, failed[0].sessionType, failed[0].apiSessionId], [w.serviceId, 'mgmt-service', 'Dial', w.apiSessionId]);
-        assert.deepEqual(failed[0].policyFailures.map((p: any) => [p.policyId, p.policyName, p.checks.map((c: any) => [c.postureCheckId, c.postureCheckType])]), [[w.policyId, 'mgmt-dial', [[w.checkId, 'DOMAIN']]]]);
+        assert.deepEqual(
+          [failed[0].serviceId, failed[0].serviceName, failed[0].sessionType, failed[0].apiSessionId],
+          [w.serviceId, 'mgmt-service', 'Dial', w.apiSessionId],
+        );
+        assert.deepEqual(
+          failed[0].policyFailures.map((p: any) => [
+            p.policyId,
+            p.policyName,
+            p.checks.map((c: any) => [c.postureCheckId, c.postureCheckType]),
+          ]),
+          [[w.policyId, 'mgmt-dial', [[w.checkId, 'DOMAIN']]]],
+        );
         expectStatus(await t.admin.request('GET', '/identities/nobody/posture-data'), 404);
       });
     });
@@ -333,7 +505,8 @@ for (const store of storesUnderTest()) {
       it('moves only when something the identity sees changes', async () => {
         const w = await guarded('updates', { typeId: 'DOMAIN', domains: ['corp'] });
         const bystander = await identity('bystander', ['elsewhere']);
-        const stamp = async (c: Caller = w.client) => expectStatus(await c.request('GET', '/current-api-session/service-updates'), 200).data.lastChangeAt as string;
+        const stamp = async (c: Caller = w.client) =>
+          expectStatus(await c.request('GET', '/current-api-session/service-updates'), 200).data.lastChangeAt as string;
         expectStatus(await caller(t.app).request('GET', '/current-api-session/service-updates'), 401, 'UNAUTHORIZED');
         let last = await stamp();
         const bystanderLast = await stamp(bystander.client);
@@ -347,33 +520,95 @@ for (const store of storesUnderTest()) {
           last = next;
         };
         await step('reading services', () => w.client.request('GET', '/services'), false);
-        await step('a service it cannot see', () => create('/services', { name: 'unseen', roleAttributes: ['elsewhere-svc'], encryptionRequired: false }), false);
-        await step('its service renamed', () => t.admin.request('PATCH', `/services/${w.serviceId}`, { json: { name: 'updates-service-2' } }), true);
-        await step('its policy changed', () => t.admin.request('PATCH', `/service-policies/${w.policyId}`, { json: { semantic: 'AnyOf' } }), true);
-        await step('its policy tagged', () => t.admin.request('PATCH', `/service-policies/${w.policyId}`, { json: { tags: { note: 'x' } } }), false);
-        await step('its attributes', () => t.admin.request('PATCH', `/identities/${w.id}`, { json: { roleAttributes: ['updates', 'more'] } }), true);
-        await step('its posture check changed', () => t.admin.request('PATCH', `/posture-checks/${w.checkId}`, { json: { domains: ['corp', 'lab'] } }), true);
+        await step(
+          'a service it cannot see',
+          () => create('/services', { name: 'unseen', roleAttributes: ['elsewhere-svc'], encryptionRequired: false }),
+          false,
+        );
+        await step(
+          'its service renamed',
+          () => t.admin.request('PATCH', `/services/${w.serviceId}`, { json: { name: 'updates-service-2' } }),
+          true,
+        );
+        await step(
+          'its policy changed',
+          () => t.admin.request('PATCH', `/service-policies/${w.policyId}`, { json: { semantic: 'AnyOf' } }),
+          true,
+        );
+        await step(
+          'its policy tagged',
+          () => t.admin.request('PATCH', `/service-policies/${w.policyId}`, { json: { tags: { note: 'x' } } }),
+          false,
+        );
+        await step(
+          'its attributes',
+          () => t.admin.request('PATCH', `/identities/${w.id}`, { json: { roleAttributes: ['updates', 'more'] } }),
+          true,
+        );
+        await step(
+          'its posture check changed',
+          () => t.admin.request('PATCH', `/posture-checks/${w.checkId}`, { json: { domains: ['corp', 'lab'] } }),
+          true,
+        );
         await step('a response that changes no verdict', () => respond(w, { typeId: 'DOMAIN', domain: 'home' }), false);
         await step('a response that makes its check pass', () => respond(w, { typeId: 'DOMAIN', domain: 'lab' }), true);
         const configType = await create('/config-types', { name: 'updates-type', schema: {} });
         const configId = await create('/configs', { name: 'updates-config', configTypeId: configType, data: { a: 1 } });
-        await step('a config added to its service', () => t.admin.request('PATCH', `/services/${w.serviceId}`, { json: { configs: [configId] } }), true);
-        await step('that config changed', () => t.admin.request('PATCH', `/configs/${configId}`, { json: { data: { a: 2 } } }), true);
-        await step('a policy for it created', () => create('/service-policies', { name: 'updates-bind', type: 'Bind', semantic: 'AnyOf', identityRoles: [`@${w.id}`], serviceRoles: ['#updates'] }), true);
+        await step(
+          'a config added to its service',
+          () => t.admin.request('PATCH', `/services/${w.serviceId}`, { json: { configs: [configId] } }),
+          true,
+        );
+        await step(
+          'that config changed',
+          () => t.admin.request('PATCH', `/configs/${configId}`, { json: { data: { a: 2 } } }),
+          true,
+        );
+        await step(
+          'a policy for it created',
+          () =>
+            create('/service-policies', {
+              name: 'updates-bind',
+              type: 'Bind',
+              semantic: 'AnyOf',
+              identityRoles: [`@${w.id}`],
+              serviceRoles: ['#updates'],
+            }),
+          true,
+        );
         now = new Date(now.getTime() + 1000);
-        await create('/service-policies', { name: 'everyone', type: 'Dial', semantic: 'AnyOf', identityRoles: ['#all'], serviceRoles: ['#nothing'] });
+        await create('/service-policies', {
+          name: 'everyone',
+          type: 'Dial',
+          semantic: 'AnyOf',
+          identityRoles: ['#all'],
+          serviceRoles: ['#nothing'],
+        });
         assert.equal(await stamp(bystander.client), now.toISOString(), 'a policy over #all concerns everyone');
         assert.equal(await stamp(), now.toISOString());
         // A new API session has not listed anything yet: its stamp is never before it began, as in OpenZiti.
         now = new Date(now.getTime() + 1000);
-        const again = await caller(t.app).request('POST', '/authenticate', { query: 'method=password', json: { username: 'updates-identity', password: 'Pass-word-1' } });
+        const again = await caller(t.app).request('POST', '/authenticate', {
+          query: 'method=password',
+          json: { username: 'updates-identity', password: 'Pass-word-1' },
+        });
         assert.equal(await stamp(caller(t.app, again.body.data.token)), now.toISOString());
         assert.equal(await stamp(), new Date(now.getTime() - 1000).toISOString(), 'the older session keeps its stamp');
         // A policy over #all services grants them all: each lists it among its posture queries' policies.
-        const all = await create('/service-policies', { name: 'updates-all', type: 'Bind', semantic: 'AnyOf', identityRoles: [`@${w.id}`], serviceRoles: ['#all'] });
+        const all = await create('/service-policies', {
+          name: 'updates-all',
+          type: 'Bind',
+          semantic: 'AnyOf',
+          identityRoles: [`@${w.id}`],
+          serviceRoles: ['#all'],
+        });
         const listed = expectStatus(await w.client.request('GET', '/services'), 200).data;
         assert.ok(listed.length > 1);
-        for (const svc of listed) assert.ok(svc.postureQueries.some((p: { policyId: string }) => p.policyId === all), svc.name);
+        for (const svc of listed)
+          assert.ok(
+            svc.postureQueries.some((p: { policyId: string }) => p.policyId === all),
+            svc.name,
+          );
         await t.admin.request('DELETE', `/service-policies/${all}`);
       });
     });
@@ -383,19 +618,31 @@ for (const store of storesUnderTest()) {
         const w = await guarded('routers', { typeId: 'DOMAIN', domains: ['corp'] });
         await t.admin.request('PATCH', `/service-policies/${w.policyId}`, { json: { postureCheckRoles: [] } });
         const list = expectStatus(await w.client.request('GET', `/services/${w.serviceId}/edge-routers`), 200);
-        assert.deepEqual(list.data.edgeRouters.map((r: { name: string }) => r.name), ['er-client']);
-        const hidden = await create('/services', { name: 'routers-hidden', roleAttributes: ['routed'], encryptionRequired: true });
+        assert.deepEqual(
+          list.data.edgeRouters.map((r: { name: string }) => r.name),
+          ['er-client'],
+        );
+        const hidden = await create('/services', {
+          name: 'routers-hidden',
+          roleAttributes: ['routed'],
+          encryptionRequired: true,
+        });
         for (const id of [hidden, 'no-such-service']) {
           const res = expectStatus(await w.client.request('GET', `/services/${id}/edge-routers`), 404, 'NOT_FOUND');
           assert.equal(res.error.cause, undefined, 'no cause, as OpenZiti answers this 404');
         }
-        expectStatus(await w.client.request('GET', `/services/${w.serviceId}/edge-routers`, { query: 'filter=name%3D' }), 400);
+        expectStatus(
+          await w.client.request('GET', `/services/${w.serviceId}/edge-routers`, { query: 'filter=name%3D' }),
+          400,
+        );
         expectStatus(await caller(t.app).request('GET', `/services/${w.serviceId}/edge-routers`), 401, 'UNAUTHORIZED');
 
         const created = expectStatus(await session(w), 201).data;
-        const withToken = (token: string) => w.client.request('GET', `/services/${w.serviceId}/edge-routers`, { headers: { 'session-token': token } });
+        const withToken = (token: string) =>
+          w.client.request('GET', `/services/${w.serviceId}/edge-routers`, { headers: { 'session-token': token } });
         expectStatus(await withToken(created.token), 200);
-        for (const bad of ['garbage', `${created.token.slice(0, -4)}AAAA`, '']) expectStatus(await withToken(bad), 401, 'UNAUTHORIZED');
+        for (const bad of ['garbage', `${created.token.slice(0, -4)}AAAA`, ''])
+          expectStatus(await withToken(bad), 401, 'UNAUTHORIZED');
         // The same identity in another API session may not use it: the token is its API session's.
         const json = { username: 'routers-identity', password: 'Pass-word-1' };
         const login = await caller(t.app).request('POST', '/authenticate', { query: 'method=password', json });
@@ -407,41 +654,95 @@ for (const store of storesUnderTest()) {
         expectStatus(await routers({ 'session-token': created.token }), 401, 'UNAUTHORIZED');
         // Another identity's token, and the token of an ended session, are not valid either.
         const other = await guarded('routers-other', { typeId: 'DOMAIN', domains: ['corp'] });
-        await create('/service-policies', { name: 'routers-other-too', type: 'Dial', semantic: 'AnyOf', identityRoles: [`@${other.id}`], serviceRoles: [`@${w.serviceId}`] });
+        await create('/service-policies', {
+          name: 'routers-other-too',
+          type: 'Dial',
+          semantic: 'AnyOf',
+          identityRoles: [`@${other.id}`],
+          serviceRoles: [`@${w.serviceId}`],
+        });
         expectStatus(await other.client.request('GET', `/services/${w.serviceId}/edge-routers`), 200);
-        expectStatus(await other.client.request('GET', `/services/${w.serviceId}/edge-routers`, { headers: { 'session-token': created.token } }), 401, 'UNAUTHORIZED');
+        expectStatus(
+          await other.client.request('GET', `/services/${w.serviceId}/edge-routers`, {
+            headers: { 'session-token': created.token },
+          }),
+          401,
+          'UNAUTHORIZED',
+        );
         expectStatus(await w.client.request('DELETE', `/sessions/${created.id}`), 200);
         expectStatus(await withToken(created.token), 401, 'UNAUTHORIZED');
       });
 
       it('service terminators: the usable service’s, without addresses; 404 for others; 400; 401', async () => {
         const w = await guarded('terms', { typeId: 'DOMAIN', domains: ['corp'] });
-        const routerId = (await t.admin.request('GET', '/edge-routers', { query: 'filter=name%3D%22er-client%22' })).body.data[0].id;
-        await create('/terminators', { service: w.serviceId, router: routerId, address: 'tcp:10.0.0.1:80', binding: 'transport' });
+        const routerId = (await t.admin.request('GET', '/edge-routers', { query: 'filter=name%3D%22er-client%22' }))
+          .body.data[0].id;
+        await create('/terminators', {
+          service: w.serviceId,
+          router: routerId,
+          address: 'tcp:10.0.0.1:80',
+          binding: 'transport',
+        });
         const list = expectStatus(await w.client.request('GET', `/services/${w.serviceId}/terminators`), 200);
         assert.equal(list.data.length, 1);
-        assert.deepEqual([list.data[0].serviceId, list.data[0].routerId, list.data[0].service.name], [w.serviceId, routerId, 'terms-service']);
+        assert.deepEqual(
+          [list.data[0].serviceId, list.data[0].routerId, list.data[0].service.name],
+          [w.serviceId, routerId, 'terms-service'],
+        );
         assert.equal(list.data[0].address, undefined, 'the client never sees where a service is hosted');
         const hidden = await create('/services', { name: 'terms-hidden', encryptionRequired: true });
-        await create('/terminators', { service: hidden, router: routerId, address: 'tcp:10.0.0.2:80', binding: 'transport' });
+        await create('/terminators', {
+          service: hidden,
+          router: routerId,
+          address: 'tcp:10.0.0.2:80',
+          binding: 'transport',
+        });
         // As OpenZiti's listClientTerminators, which reads the service for the identity first.
         for (const id of [hidden, 'no-such-service']) {
           const res = expectStatus(await w.client.request('GET', `/services/${id}/terminators`), 404, 'NOT_FOUND');
           assert.equal(res.error.cause, undefined, 'no cause, as OpenZiti answers this 404');
         }
-        expectStatus(await w.client.request('GET', `/services/${w.serviceId}/terminators`, { query: 'filter=%3D%3D' }), 400);
+        expectStatus(
+          await w.client.request('GET', `/services/${w.serviceId}/terminators`, { query: 'filter=%3D%3D' }),
+          400,
+        );
         expectStatus(await caller(t.app).request('GET', `/services/${w.serviceId}/terminators`), 401, 'UNAUTHORIZED');
       });
 
       it('client API services: admins replace, patch and delete them (200, 400, 404); others get 401', async () => {
         const w = await guarded('client-admin', { typeId: 'DOMAIN', domains: ['corp'] });
         const adminClient = caller(t.app, await adminToken());
-        expectStatus(await w.client.request('PATCH', `/services/${w.serviceId}`, { json: { name: 'renamed' } }), 401, 'UNAUTHORIZED');
-        expectStatus(await adminClient.request('PATCH', `/services/${w.serviceId}`, { json: { name: 'client-admin-service-2' } }), 200);
-        expectStatus(await adminClient.request('PATCH', `/services/${w.serviceId}`, { json: { name: 7 } }), 400, 'COULD_NOT_VALIDATE');
-        expectStatus(await adminClient.request('PUT', `/services/${w.serviceId}`, { json: { name: 'client-admin-service-3', encryptionRequired: true } }), 200);
-        expectStatus(await adminClient.request('PUT', '/services/no-such-service', { json: { name: 'x', encryptionRequired: true } }), 404, 'NOT_FOUND');
-        assert.equal(expectStatus(await t.admin.request('GET', `/services/${w.serviceId}`), 200).data.name, 'client-admin-service-3');
+        expectStatus(
+          await w.client.request('PATCH', `/services/${w.serviceId}`, { json: { name: 'renamed' } }),
+          401,
+          'UNAUTHORIZED',
+        );
+        expectStatus(
+          await adminClient.request('PATCH', `/services/${w.serviceId}`, { json: { name: 'client-admin-service-2' } }),
+          200,
+        );
+        expectStatus(
+          await adminClient.request('PATCH', `/services/${w.serviceId}`, { json: { name: 7 } }),
+          400,
+          'COULD_NOT_VALIDATE',
+        );
+        expectStatus(
+          await adminClient.request('PUT', `/services/${w.serviceId}`, {
+            json: { name: 'client-admin-service-3', encryptionRequired: true },
+          }),
+          200,
+        );
+        expectStatus(
+          await adminClient.request('PUT', '/services/no-such-service', {
+            json: { name: 'x', encryptionRequired: true },
+          }),
+          404,
+          'NOT_FOUND',
+        );
+        assert.equal(
+          expectStatus(await t.admin.request('GET', `/services/${w.serviceId}`), 200).data.name,
+          'client-admin-service-3',
+        );
         expectStatus(await w.client.request('DELETE', `/services/${w.serviceId}`), 401, 'UNAUTHORIZED');
         expectStatus(await adminClient.request('DELETE', `/services/${w.serviceId}`), 200);
         expectStatus(await adminClient.request('DELETE', `/services/${w.serviceId}`), 404, 'NOT_FOUND');
@@ -469,7 +770,12 @@ describe('client API request budget', () => {
       passwordCost: TEST_PASSWORD_COST,
       clientRateLimit: { burst: 3, perSecond: 0.01 },
     });
-    adminToken = (await caller(app).request('POST', '/authenticate', { query: 'method=password', json: { username: 'admin', password: adminPassword } })).body.data.token;
+    adminToken = (
+      await caller(app).request('POST', '/authenticate', {
+        query: 'method=password',
+        json: { username: 'admin', password: adminPassword },
+      })
+    ).body.data.token;
   });
   after(async () => app?.close());
 
@@ -479,18 +785,30 @@ describe('client API request budget', () => {
     const refused = await admin.request('GET', '/current-api-session/service-updates');
     expectStatus(refused, 429, 'RATE_LIMITED');
     assert.ok(Number(refused.headers['retry-after']) >= 1, JSON.stringify(refused.headers));
-    for (const path of ['/services', '/sessions', '/current-identity/edge-routers', '/controllers']) expectStatus(await admin.request('GET', path), 429, 'RATE_LIMITED');
-    expectStatus(await admin.request('POST', '/posture-response', { json: { id: 'x', typeId: 'DOMAIN', domain: 'd' } }), 429, 'RATE_LIMITED');
+    for (const path of ['/services', '/sessions', '/current-identity/edge-routers', '/controllers'])
+      expectStatus(await admin.request('GET', path), 429, 'RATE_LIMITED');
+    expectStatus(
+      await admin.request('POST', '/posture-response', { json: { id: 'x', typeId: 'DOMAIN', domain: 'd' } }),
+      429,
+      'RATE_LIMITED',
+    );
     expectStatus(await admin.request('POST', '/posture-response-bulk', { json: [] }), 429, 'RATE_LIMITED');
     expectStatus(await admin.request('POST', '/sessions', { json: { serviceId: 'x' } }), 429, 'RATE_LIMITED');
-    for (const path of ['/services/x', '/services/x/edge-routers', '/services/x/terminators']) expectStatus(await admin.request('GET', path), 429, 'RATE_LIMITED');
+    for (const path of ['/services/x', '/services/x/edge-routers', '/services/x/terminators'])
+      expectStatus(await admin.request('GET', path), 429, 'RATE_LIMITED');
     expectStatus(await admin.request('PATCH', '/services/x', { json: {} }), 429, 'RATE_LIMITED');
     expectStatus(await admin.request('DELETE', '/sessions/x'), 429, 'RATE_LIMITED');
     // Operations the client API lists no 429 for are never refused.
     expectStatus(await admin.request('GET', '/current-identity'), 200);
     expectStatus(await admin.request('GET', '/version'), 200);
     // Another session has its own budget.
-    const login = expectStatus(await caller(app).request('POST', '/authenticate', { query: 'method=password', json: { username: 'admin', password: adminPassword } }), 200);
+    const login = expectStatus(
+      await caller(app).request('POST', '/authenticate', {
+        query: 'method=password',
+        json: { username: 'admin', password: adminPassword },
+      }),
+      200,
+    );
     expectStatus(await caller(app, login.data.token).request('GET', '/services'), 200);
   });
 

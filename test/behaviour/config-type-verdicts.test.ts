@@ -29,7 +29,9 @@ describe("OpenZiti's config type schemas, vendored", () => {
     const readme = readFileSync(path.join(VENDORED, 'README.md'), 'utf8');
     for (const type of VENDORED_TYPES) {
       const file = `${type}.json`;
-      const digest = createHash('sha256').update(readFileSync(path.join(VENDORED, file))).digest('hex');
+      const digest = createHash('sha256')
+        .update(readFileSync(path.join(VENDORED, file)))
+        .digest('hex');
       assert.ok(readme.includes(`${digest}  ${file}`), `${file} changed since it was copied`);
     }
   });

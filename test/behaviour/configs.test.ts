@@ -14,7 +14,16 @@ const PORTS = {
   additionalProperties: false,
 };
 
-const BUILT_IN_NAMES = new Set(['ziti-tunneler-client.v1', 'ziti-tunneler-server.v1', 'intercept.v1', 'host.v1', 'host.v2', 'interfaces.v1', 'proxy.v1', 'router.link.v1']);
+const BUILT_IN_NAMES = new Set([
+  'ziti-tunneler-client.v1',
+  'ziti-tunneler-server.v1',
+  'intercept.v1',
+  'host.v1',
+  'host.v2',
+  'interfaces.v1',
+  'proxy.v1',
+  'router.link.v1',
+]);
 
 for (const store of storesUnderTest()) {
   describe(`configs and their types (${store})`, () => {
@@ -29,13 +38,18 @@ for (const store of storesUnderTest()) {
     after(async () => t?.close());
 
     it('accepts data that satisfies the schema, and lists it under its type', async () => {
-      const res = await t.admin.request('POST', '/configs', { json: { name: 'web', configTypeId: typeId, data: { hostname: 'web.internal', port: 443 } } });
+      const res = await t.admin.request('POST', '/configs', {
+        json: { name: 'web', configTypeId: typeId, data: { hostname: 'web.internal', port: 443 } },
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       const config = (await t.admin.request('GET', `/configs/${res.body.data.id}`)).body.data;
       assert.deepEqual(config.data, { hostname: 'web.internal', port: 443 });
       assert.equal(config.configType.name, 'tunneler.v1');
       const listed = await t.admin.request('GET', `/config-types/${typeId}/configs`);
-      assert.deepEqual(listed.body.data.map((c: { name: string }) => c.name), ['web']);
+      assert.deepEqual(
+        listed.body.data.map((c: { name: string }) => c.name),
+        ['web'],
+      );
     });
 
     it("filters by OpenZiti's type symbol, and by the type's own symbols through it (type.name)", async () => {
@@ -64,46 +78,83 @@ for (const store of storesUnderTest()) {
     });
 
     it('refuses data that fails the schema, naming the failing path, on create and on patch', async () => {
-      const bad = await t.admin.request('POST', '/configs', { json: { name: 'bad', configTypeId: typeId, data: { hostname: 'x', port: 70000 } } });
+      const bad = await t.admin.request('POST', '/configs', {
+        json: { name: 'bad', configTypeId: typeId, data: { hostname: 'x', port: 70000 } },
+      });
       assert.equal(bad.status, 400);
       assert.equal(bad.body.error.code, 'COULD_NOT_VALIDATE');
       assert.equal(bad.body.error.cause.field, 'data.port');
-      const ok = await t.admin.request('POST', '/configs', { json: { name: 'ok', configTypeId: typeId, data: { hostname: 'x', port: 80 } } });
-      const patched = await t.admin.request('PATCH', `/configs/${ok.body.data.id}`, { json: { data: { hostname: 'x' } } });
+      const ok = await t.admin.request('POST', '/configs', {
+        json: { name: 'ok', configTypeId: typeId, data: { hostname: 'x', port: 80 } },
+      });
+      const patched = await t.admin.request('PATCH', `/configs/${ok.body.data.id}`, {
+        json: { data: { hostname: 'x' } },
+      });
       assert.equal(patched.status, 400);
       assert.equal(patched.body.error.cause.field, 'data.port', 'the missing property is named');
-      assert.deepEqual((await t.admin.request('GET', `/configs/${ok.body.data.id}`)).body.data.data, { hostname: 'x', port: 80 }, 'unchanged');
+      assert.deepEqual(
+        (await t.admin.request('GET', `/configs/${ok.body.data.id}`)).body.data.data,
+        { hostname: 'x', port: 80 },
+        'unchanged',
+      );
     });
 
     it('refuses a config type whose schema does not compile', async () => {
-      const res = await t.admin.request('POST', '/config-types', { json: { name: 'broken', schema: { type: 'no-such-type' } } });
+      const res = await t.admin.request('POST', '/config-types', {
+        json: { name: 'broken', schema: { type: 'no-such-type' } },
+      });
       assert.equal(res.status, 400);
       assert.equal(res.body.error.cause.field, 'schema');
     });
 
     it('a type in use cannot be deleted (409 naming the field); once unused it can', async () => {
       const type = (await t.admin.request('POST', '/config-types', { json: { name: 'short-lived' } })).body.data.id;
-      const config = (await t.admin.request('POST', '/configs', { json: { name: 'user-of-type', configTypeId: type, data: {} } })).body.data.id;
+      const config = (
+        await t.admin.request('POST', '/configs', { json: { name: 'user-of-type', configTypeId: type, data: {} } })
+      ).body.data.id;
       const refused = await t.admin.request('DELETE', `/config-types/${type}`);
       assert.equal(refused.status, 409);
       assert.equal(refused.body.error.code, 'CAN_NOT_DELETE_REFERENCED_ENTITY');
       assert.equal(refused.body.error.cause.field, 'configTypeId');
       // Named as a person knows them; the id of the type is the cause's value.
-      assert.match(refused.body.error.message, /^the config type 'short-lived' is referenced by config 'user-of-type' \(field configTypeId\)/);
-      assert.deepEqual(refused.body.error.cause, { field: 'configTypeId', reason: "referenced by config 'user-of-type'", value: type });
-      const second = (await t.admin.request('POST', '/configs', { json: { name: 'second-user', configTypeId: type, data: {} } })).body.data.id;
+      assert.match(
+        refused.body.error.message,
+        /^the config type 'short-lived' is referenced by config 'user-of-type' \(field configTypeId\)/,
+      );
+      assert.deepEqual(refused.body.error.cause, {
+        field: 'configTypeId',
+        reason: "referenced by config 'user-of-type'",
+        value: type,
+      });
+      const second = (
+        await t.admin.request('POST', '/configs', { json: { name: 'second-user', configTypeId: type, data: {} } })
+      ).body.data.id;
       const both = await t.admin.request('DELETE', `/config-types/${type}`);
       const holders = /is referenced by configs '(user-of-type|second-user)', '(user-of-type|second-user)' /.source;
-      assert.match(both.body.error.message, new RegExp(holders + /\(field configTypeId\); remove those references first$/.source));
+      assert.match(
+        both.body.error.message,
+        new RegExp(holders + /\(field configTypeId\); remove those references first$/.source),
+      );
       assert.equal((await t.admin.request('DELETE', `/configs/${second}`)).status, 200);
       assert.equal((await t.admin.request('DELETE', `/configs/${config}`)).status, 200);
       assert.equal((await t.admin.request('DELETE', `/config-types/${type}`)).status, 200);
     });
 
     it('a changed schema applies to the next write', async () => {
-      const type = (await t.admin.request('POST', '/config-types', { json: { name: 'evolving', schema: { type: 'object' } } })).body.data.id;
-      const config = (await t.admin.request('POST', '/configs', { json: { name: 'evolving-1', configTypeId: type, data: { a: 1 } } })).body.data.id;
-      assert.equal((await t.admin.request('PATCH', `/config-types/${type}`, { json: { schema: { type: 'object', required: ['b'] } } })).status, 200);
+      const type = (
+        await t.admin.request('POST', '/config-types', { json: { name: 'evolving', schema: { type: 'object' } } })
+      ).body.data.id;
+      const config = (
+        await t.admin.request('POST', '/configs', { json: { name: 'evolving-1', configTypeId: type, data: { a: 1 } } })
+      ).body.data.id;
+      assert.equal(
+        (
+          await t.admin.request('PATCH', `/config-types/${type}`, {
+            json: { schema: { type: 'object', required: ['b'] } },
+          })
+        ).status,
+        200,
+      );
       const res = await t.admin.request('PATCH', `/configs/${config}`, { json: { data: { a: 2 } } });
       assert.equal(res.status, 400, JSON.stringify(res.body));
     });
@@ -112,16 +163,21 @@ for (const store of storesUnderTest()) {
       const res = await t.admin.request('GET', '/config-types', { query: 'limit=100' });
       validateResponse('management', 'GET', '/config-types', res.status, res.body);
       const builtIn = res.body.data.filter((c: { name: string }) => BUILT_IN_NAMES.has(c.name));
-      assert.deepEqual(Object.fromEntries(builtIn.map((c: { name: string; id: string; target: string }) => [c.name, [c.id, c.target]])), {
-        'ziti-tunneler-client.v1': ['f2dd2df0-9c04-4b84-a91e-71437ac229f1', 'service'],
-        'ziti-tunneler-server.v1': ['cea49285-6c07-42cf-9f52-09a9b115c783', 'service'],
-        'intercept.v1': ['g7cIWbcGg', 'service'],
-        'host.v1': ['NH5p4FpGR', 'service'],
-        'host.v2': ['host.v2', 'service'],
-        'interfaces.v1': ['interfaces.v1', 'service'],
-        'proxy.v1': ['proxy.v1', 'service'],
-        'router.link.v1': ['router.link.v1', 'router'],
-      });
+      assert.deepEqual(
+        Object.fromEntries(
+          builtIn.map((c: { name: string; id: string; target: string }) => [c.name, [c.id, c.target]]),
+        ),
+        {
+          'ziti-tunneler-client.v1': ['f2dd2df0-9c04-4b84-a91e-71437ac229f1', 'service'],
+          'ziti-tunneler-server.v1': ['cea49285-6c07-42cf-9f52-09a9b115c783', 'service'],
+          'intercept.v1': ['g7cIWbcGg', 'service'],
+          'host.v1': ['NH5p4FpGR', 'service'],
+          'host.v2': ['host.v2', 'service'],
+          'interfaces.v1': ['interfaces.v1', 'service'],
+          'proxy.v1': ['proxy.v1', 'service'],
+          'router.link.v1': ['router.link.v1', 'router'],
+        },
+      );
     });
 
     it('built-in types can be neither changed nor deleted', async () => {
@@ -136,12 +192,18 @@ for (const store of storesUnderTest()) {
     it("a type's target is set at creation only", async () => {
       const res = await t.admin.request('POST', '/config-types', { json: { name: 'router-thing', target: 'router' } });
       assert.equal(res.status, 201);
-      const patched = await t.admin.request('PATCH', `/config-types/${res.body.data.id}`, { json: { target: 'service' } });
+      const patched = await t.admin.request('PATCH', `/config-types/${res.body.data.id}`, {
+        json: { target: 'service' },
+      });
       assert.equal(patched.status, 400);
       assert.equal(patched.body.error.cause.field, 'target');
       const put = await t.admin.request('PUT', `/config-types/${res.body.data.id}`, { json: { name: 'router-thing' } });
       assert.equal(put.status, 200);
-      assert.equal((await t.admin.request('GET', `/config-types/${res.body.data.id}`)).body.data.target, 'router', 'a replace keeps it');
+      assert.equal(
+        (await t.admin.request('GET', `/config-types/${res.body.data.id}`)).body.data.target,
+        'router',
+        'a replace keeps it',
+      );
     });
 
     it('refuses a target the Swagger document does not list, creating nothing', async () => {
@@ -153,21 +215,98 @@ for (const store of storesUnderTest()) {
     });
 
     let made = 0;
-    const create = (configTypeId: string, data: unknown) => t.admin.request('POST', '/configs', { json: { name: `builtin-${++made}`, configTypeId, data } });
+    const create = (configTypeId: string, data: unknown) =>
+      t.admin.request('POST', '/configs', { json: { name: `builtin-${++made}`, configTypeId, data } });
 
     it('the built-in schemas accept configs as tunnelers are given them', async () => {
       const good: [string, unknown][] = [
-        ['intercept.v1', { protocols: ['tcp', 'udp'], addresses: ['web.ziti', '*.internal.example', '10.0.0.0/24'], portRanges: [{ low: 80, high: 80 }, { low: 8000, high: 8100 }] }],
-        ['intercept.v1', { protocols: ['tcp'], addresses: ['db.ziti'], portRanges: [{ low: 5432, high: 5432 }], dialOptions: { identity: '$dst_ip', connectTimeoutSeconds: 10 }, sourceIp: '$tunneler_id.name', allowedSourceAddresses: ['192.168.1.0/24'] }],
+        [
+          'intercept.v1',
+          {
+            protocols: ['tcp', 'udp'],
+            addresses: ['web.ziti', '*.internal.example', '10.0.0.0/24'],
+            portRanges: [
+              { low: 80, high: 80 },
+              { low: 8000, high: 8100 },
+            ],
+          },
+        ],
+        [
+          'intercept.v1',
+          {
+            protocols: ['tcp'],
+            addresses: ['db.ziti'],
+            portRanges: [{ low: 5432, high: 5432 }],
+            dialOptions: { identity: '$dst_ip', connectTimeoutSeconds: 10 },
+            sourceIp: '$tunneler_id.name',
+            allowedSourceAddresses: ['192.168.1.0/24'],
+          },
+        ],
         ['host.v1', { protocol: 'tcp', address: 'localhost', port: 80 }],
-        ['host.v1', { forwardProtocol: true, allowedProtocols: ['tcp', 'udp'], forwardAddress: true, allowedAddresses: ['10.0.0.0/8'], forwardPort: true, allowedPortRanges: [{ low: 1, high: 65535 }], listenOptions: { bindUsingEdgeIdentity: true, precedence: 'required', cost: 10, connectTimeout: '5s', maxConnections: 10 } }],
-        ['host.v1', { protocol: 'tcp', address: 'web', port: 443, httpChecks: [{ url: 'https://web/health', interval: '5s', timeout: '1s', method: 'GET', expectStatus: 200, actions: [{ trigger: 'fail', consecutiveEvents: 3, action: 'mark unhealthy' }, { trigger: 'pass', action: 'increase cost 10', duration: '1m30s' }] }], portChecks: [{ address: 'web:443', interval: '10s', timeout: '500ms' }] }],
-        ['host.v2', { terminators: [{ protocol: 'tcp', address: 'a', port: 1 }, { protocol: 'udp', address: 'b', port: 53, listenOptions: { identity: '$tunneler_id.name' } }] }],
+        [
+          'host.v1',
+          {
+            forwardProtocol: true,
+            allowedProtocols: ['tcp', 'udp'],
+            forwardAddress: true,
+            allowedAddresses: ['10.0.0.0/8'],
+            forwardPort: true,
+            allowedPortRanges: [{ low: 1, high: 65535 }],
+            listenOptions: {
+              bindUsingEdgeIdentity: true,
+              precedence: 'required',
+              cost: 10,
+              connectTimeout: '5s',
+              maxConnections: 10,
+            },
+          },
+        ],
+        [
+          'host.v1',
+          {
+            protocol: 'tcp',
+            address: 'web',
+            port: 443,
+            httpChecks: [
+              {
+                url: 'https://web/health',
+                interval: '5s',
+                timeout: '1s',
+                method: 'GET',
+                expectStatus: 200,
+                actions: [
+                  { trigger: 'fail', consecutiveEvents: 3, action: 'mark unhealthy' },
+                  { trigger: 'pass', action: 'increase cost 10', duration: '1m30s' },
+                ],
+              },
+            ],
+            portChecks: [{ address: 'web:443', interval: '10s', timeout: '500ms' }],
+          },
+        ],
+        [
+          'host.v2',
+          {
+            terminators: [
+              { protocol: 'tcp', address: 'a', port: 1 },
+              { protocol: 'udp', address: 'b', port: 53, listenOptions: { identity: '$tunneler_id.name' } },
+            ],
+          },
+        ],
         ['ziti-tunneler-client.v1', { hostname: 'web.ziti', port: 80 }],
         ['ziti-tunneler-server.v1', { hostname: 'localhost', port: 8080, protocol: 'tcp' }],
         ['interfaces.v1', { interfaces: ['eth0'] }],
         ['proxy.v1', { port: 8080, protocols: ['tcp'], binding: 'edge' }],
-        ['router.link.v1', { listeners: [{ binding: 'transport', bind: 'tls:0.0.0.0:6262', advertise: 'tls:router:6262', groups: ['default'] }], dialers: [{ binding: 'transport', groups: 'default' }], heartbeats: { sendInterval: '10s' }, gcMode: 'orphaned' }],
+        [
+          'router.link.v1',
+          {
+            listeners: [
+              { binding: 'transport', bind: 'tls:0.0.0.0:6262', advertise: 'tls:router:6262', groups: ['default'] },
+            ],
+            dialers: [{ binding: 'transport', groups: 'default' }],
+            heartbeats: { sendInterval: '10s' },
+            gcMode: 'orphaned',
+          },
+        ],
       ];
       const ids = await typeIds();
       for (const [type, data] of good) {
@@ -179,16 +318,45 @@ for (const store of storesUnderTest()) {
     it('the built-in schemas refuse what OpenZiti refuses, naming the path', async () => {
       const bad: [string, unknown, string][] = [
         ['intercept.v1', { protocols: ['tcp'], addresses: ['a'] }, 'data.portRanges'],
-        ['intercept.v1', { protocols: ['icmp'], addresses: ['a'], portRanges: [{ low: 1, high: 1 }] }, 'data.protocols.0'],
-        ['intercept.v1', { protocols: ['tcp'], addresses: ['a'], portRanges: [{ low: 1, high: 70000 }] }, 'data.portRanges.0.high'],
-        ['intercept.v1', { protocols: ['tcp'], addresses: [''], portRanges: [{ low: 1, high: 1 }] }, 'data.addresses.0'],
+        [
+          'intercept.v1',
+          { protocols: ['icmp'], addresses: ['a'], portRanges: [{ low: 1, high: 1 }] },
+          'data.protocols.0',
+        ],
+        [
+          'intercept.v1',
+          { protocols: ['tcp'], addresses: ['a'], portRanges: [{ low: 1, high: 70000 }] },
+          'data.portRanges.0.high',
+        ],
+        [
+          'intercept.v1',
+          { protocols: ['tcp'], addresses: [''], portRanges: [{ low: 1, high: 1 }] },
+          'data.addresses.0',
+        ],
         ['intercept.v1', { protocols: [], addresses: ['a'], portRanges: [{ low: 1, high: 1 }] }, 'data.protocols'],
-        ['intercept.v1', { protocols: ['tcp'], addresses: ['a'], portRanges: [{ low: 1, high: 1 }], extra: true }, 'data.extra'],
+        [
+          'intercept.v1',
+          { protocols: ['tcp'], addresses: ['a'], portRanges: [{ low: 1, high: 1 }], extra: true },
+          'data.extra',
+        ],
         ['host.v1', { address: 'a', port: 1 }, 'data.protocol'],
         ['host.v1', { forwardProtocol: true, address: 'a', port: 1 }, 'data.allowedProtocols'],
         ['host.v1', { protocol: 'tcp', address: 'a', port: -1 }, 'data.port'],
-        ['host.v1', { protocol: 'tcp', address: 'a', port: 1, listenOptions: { precedence: 'sometimes' } }, 'data.listenOptions.precedence'],
-        ['host.v1', { protocol: 'tcp', address: 'a', port: 1, portChecks: [{ address: 'a:1', interval: 'often', timeout: '1s' }] }, 'data.portChecks.0.interval'],
+        [
+          'host.v1',
+          { protocol: 'tcp', address: 'a', port: 1, listenOptions: { precedence: 'sometimes' } },
+          'data.listenOptions.precedence',
+        ],
+        [
+          'host.v1',
+          {
+            protocol: 'tcp',
+            address: 'a',
+            port: 1,
+            portChecks: [{ address: 'a:1', interval: 'often', timeout: '1s' }],
+          },
+          'data.portChecks.0.interval',
+        ],
         ['host.v2', { terminators: [] }, 'data.terminators'],
         ['ziti-tunneler-client.v1', { hostname: 'a' }, 'data.port'],
         ['proxy.v1', { port: 0, protocols: ['tcp'] }, 'data.port'],
@@ -199,7 +367,11 @@ for (const store of storesUnderTest()) {
       for (const [type, data, field] of bad) {
         const res = await create(ids.get(type)!, data);
         assert.equal(res.status, 400, `${type} ${JSON.stringify(data)} was accepted`);
-        assert.equal(res.body.error.cause.field, field, `${type} ${JSON.stringify(data)}: ${JSON.stringify(res.body.error.cause)}`);
+        assert.equal(
+          res.body.error.cause.field,
+          field,
+          `${type} ${JSON.stringify(data)}: ${JSON.stringify(res.body.error.cause)}`,
+        );
       }
     });
 
@@ -209,7 +381,11 @@ for (const store of storesUnderTest()) {
       const b = (await t.admin.request('POST', '/config-types', { json: { name: 'with-id-b', schema } })).body.data.id;
       assert.equal((await create(a, { x: 1 })).status, 201);
       assert.equal((await create(b, { x: 1 })).status, 201);
-      assert.equal((await t.admin.request('PATCH', `/config-types/${a}`, { json: { schema: { ...schema, required: ['y'] } } })).status, 200);
+      assert.equal(
+        (await t.admin.request('PATCH', `/config-types/${a}`, { json: { schema: { ...schema, required: ['y'] } } }))
+          .status,
+        200,
+      );
       assert.equal((await create(a, { x: 1 })).status, 400);
     });
 

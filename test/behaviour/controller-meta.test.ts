@@ -33,7 +33,8 @@ describe('Go durations (traceSpec.duration)', () => {
     assert.equal(parseGoDuration('300ms'), 300);
     assert.equal(parseGoDuration('-2m'), -120_000);
     assert.equal(parseGoDuration('0'), 0);
-    for (const bad of ['', '10', 'h', '1x', '1h 30m', 'one hour', '1hh']) assert.equal(parseGoDuration(bad), undefined, bad);
+    for (const bad of ['', '10', 'h', '1x', '1h 30m', 'one hour', '1hh'])
+      assert.equal(parseGoDuration(bad), undefined, bad);
   });
 });
 
@@ -55,12 +56,21 @@ for (const store of storesUnderTest()) {
       assert.equal(self.id, pki.trustDomain);
       assert.equal(self.certPem, pki.serverCertPem);
       const cert = new X509Certificate(pki.serverCertPem);
-      assert.equal(self.fingerprint, createHash('sha1').update(cert.raw).digest('hex'), 'SHA-1 of the DER, lowercase hex, as OpenZiti');
-      assert.equal(`CN=${self.name}`, cert.subject.split('\n').find((l) => l.startsWith('CN=')));
+      assert.equal(
+        self.fingerprint,
+        createHash('sha1').update(cert.raw).digest('hex'),
+        'SHA-1 of the DER, lowercase hex, as OpenZiti',
+      );
+      assert.equal(
+        `CN=${self.name}`,
+        cert.subject.split('\n').find((l) => l.startsWith('CN=')),
+      );
       assert.equal(self.isOnline, true);
       assert.equal(self.ctrlAddress, null, 'no control channel');
       assert.ok(Date.parse(self.lastJoinedAt) <= Date.now());
-      assert.deepEqual(self.apiAddresses['edge-management'], [{ url: 'https://127.0.0.1:1/edge/management/v1', version: 'v1' }]);
+      assert.deepEqual(self.apiAddresses['edge-management'], [
+        { url: 'https://127.0.0.1:1/edge/management/v1', version: 'v1' },
+      ]);
       const one = await t.admin.request('GET', `/controllers/${self.id}`);
       assert.equal(one.status, 200);
       assert.deepEqual(one.body.data, self);
@@ -84,8 +94,17 @@ for (const store of storesUnderTest()) {
       assert.equal(res.status, 200);
       await checkResponse(t, 'management', 'GET', '/summary', 200, res.body);
       const counts = res.body.data as Record<string, number>;
-      for (const def of CATALOGUE) assert.equal(typeof counts[summaryKey(def)], 'number', `${def.name} counted as ${summaryKey(def)}`);
-      for (const key of ['identities', 'services', 'configs', 'servicePolicies', 'sessions', 'apiSessions', 'identityTypes']) {
+      for (const def of CATALOGUE)
+        assert.equal(typeof counts[summaryKey(def)], 'number', `${def.name} counted as ${summaryKey(def)}`);
+      for (const key of [
+        'identities',
+        'services',
+        'configs',
+        'servicePolicies',
+        'sessions',
+        'apiSessions',
+        'identityTypes',
+      ]) {
         assert.equal(typeof counts[key], 'number', key);
       }
       const keys = new Set(CATALOGUE.map(summaryKey).flatMap((k) => [k, k.split('.')[0]]));
@@ -108,20 +127,34 @@ for (const store of storesUnderTest()) {
     });
 
     it('treats an empty external id as none on create, replace and patch (ZAC sends "")', async () => {
-      const a = await t.admin.request('POST', '/identities', { json: { name: 'zac-a', type: 'User', isAdmin: false, externalId: '' } });
+      const a = await t.admin.request('POST', '/identities', {
+        json: { name: 'zac-a', type: 'User', isAdmin: false, externalId: '' },
+      });
       assert.equal(a.status, 201, JSON.stringify(a.body));
-      const b = await t.admin.request('POST', '/identities', { json: { name: 'zac-b', type: 'User', isAdmin: false, externalId: '' } });
+      const b = await t.admin.request('POST', '/identities', {
+        json: { name: 'zac-b', type: 'User', isAdmin: false, externalId: '' },
+      });
       assert.equal(b.status, 201, 'two identities without an external id do not clash');
       const read = async (id: string) => (await t.admin.request('GET', `/identities/${id}`)).body.data.externalId;
       assert.equal(await read(a.body.data.id), null);
-      assert.equal((await t.admin.request('PATCH', `/identities/${a.body.data.id}`, { json: { externalId: 'ext-1' } })).status, 200);
+      assert.equal(
+        (await t.admin.request('PATCH', `/identities/${a.body.data.id}`, { json: { externalId: 'ext-1' } })).status,
+        200,
+      );
       assert.equal(await read(a.body.data.id), 'ext-1');
-      assert.equal((await t.admin.request('PATCH', `/identities/${a.body.data.id}`, { json: { externalId: '' } })).status, 200);
+      assert.equal(
+        (await t.admin.request('PATCH', `/identities/${a.body.data.id}`, { json: { externalId: '' } })).status,
+        200,
+      );
       assert.equal(await read(a.body.data.id), null, 'clearing the field in the form clears it');
-      const replaced = await t.admin.request('PUT', `/identities/${b.body.data.id}`, { json: { name: 'zac-b', type: 'User', isAdmin: false, externalId: '' } });
+      const replaced = await t.admin.request('PUT', `/identities/${b.body.data.id}`, {
+        json: { name: 'zac-b', type: 'User', isAdmin: false, externalId: '' },
+      });
       assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
       assert.equal(await read(b.body.data.id), null);
-      const tooLong = await t.admin.request('PATCH', `/identities/${b.body.data.id}`, { json: { externalId: 'x'.repeat(1025) } });
+      const tooLong = await t.admin.request('PATCH', `/identities/${b.body.data.id}`, {
+        json: { externalId: 'x'.repeat(1025) },
+      });
       assert.equal(tooLong.status, 400);
       assert.equal(tooLong.body.error.cause.field, 'externalId');
     });
@@ -133,14 +166,22 @@ for (const store of storesUnderTest()) {
       assert.equal(me.hasEdgeRouterConnection, false, 'no edge router holds a connection: there is no data plane');
       assert.equal(me.edgeRouterConnectionStatus, 'offline');
       assert.equal(me.isMfaEnabled, false);
-      const fresh = (await t.admin.request('POST', '/identities', { json: { name: 'never-logged-in', type: 'Device', isAdmin: false } })).body.data.id;
+      const fresh = (
+        await t.admin.request('POST', '/identities', {
+          json: { name: 'never-logged-in', type: 'Device', isAdmin: false },
+        })
+      ).body.data.id;
       assert.equal((await t.admin.request('GET', `/identities/${fresh}`)).body.data.hasApiSession, false);
     });
 
     it('records a trace spec and answers as OpenZiti: traceId made up if absent, until = now + duration', async () => {
-      const id = (await t.admin.request('POST', '/identities', { json: { name: 'traced', type: 'User', isAdmin: false } })).body.data.id;
+      const id = (
+        await t.admin.request('POST', '/identities', { json: { name: 'traced', type: 'User', isAdmin: false } })
+      ).body.data.id;
       const started = Date.now();
-      const res = await t.admin.request('PUT', `/identities/${id}/trace`, { json: { enabled: true, duration: '10m', channels: ['selectPath'] } });
+      const res = await t.admin.request('PUT', `/identities/${id}/trace`, {
+        json: { enabled: true, duration: '10m', channels: ['selectPath'] },
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       await checkResponse(t, 'management', 'PUT', `/identities/${id}/trace`, 200, res.body);
       const { enabled, traceId, until } = res.body.data;
@@ -150,7 +191,9 @@ for (const store of storesUnderTest()) {
       assert.ok(ms >= 600_000 - 1000 && ms <= 600_000 + 5000, `until is ten minutes on: ${until}`);
       assert.deepEqual(activeTrace(t.app.runtime, id)?.channels, ['selectPath']);
 
-      const all = await t.admin.request('PUT', `/identities/${id}/trace`, { json: { enabled: true, duration: '1h', traceId: 'mine', channels: ['all'] } });
+      const all = await t.admin.request('PUT', `/identities/${id}/trace`, {
+        json: { enabled: true, duration: '1h', traceId: 'mine', channels: ['all'] },
+      });
       assert.equal(all.body.data.traceId, 'mine');
       assert.deepEqual(activeTrace(t.app.runtime, id)?.channels, ['selectPath', 'establishPath']);
 
@@ -161,7 +204,9 @@ for (const store of storesUnderTest()) {
     });
 
     it('refuses a bad trace spec with the field named, and an unknown identity with 404', async () => {
-      const id = (await t.admin.request('POST', '/identities', { json: { name: 'trace-refused', type: 'User', isAdmin: false } })).body.data.id;
+      const id = (
+        await t.admin.request('POST', '/identities', { json: { name: 'trace-refused', type: 'User', isAdmin: false } })
+      ).body.data.id;
       const cases: Array<[unknown, string]> = [
         [{ enabled: true }, 'duration'],
         [{ enabled: true, duration: 'ten minutes' }, 'duration'],
@@ -178,7 +223,10 @@ for (const store of storesUnderTest()) {
       const noBody = await t.admin.request('PUT', `/identities/${id}/trace`);
       assert.equal(noBody.status, 400, 'the trace spec is a required body');
       assert.equal(activeTrace(t.app.runtime, id), undefined, 'nothing recorded');
-      assert.equal((await t.admin.request('PUT', '/identities/nobody/trace', { json: { enabled: false } })).status, 404);
+      assert.equal(
+        (await t.admin.request('PUT', '/identities/nobody/trace', { json: { enabled: false } })).status,
+        404,
+      );
       assert.equal((await t.user.request('PUT', `/identities/${id}/trace`, { json: { enabled: false } })).status, 401);
     });
   });
@@ -190,7 +238,14 @@ describe('the controllers list across restarts', () => {
     const pki = await loadOrCreatePki(await sharedTestPki(), { hosts: ['127.0.0.1'] });
     const adminPassword = `Admin-${randomBytes(6).toString('hex')}`;
     const start = (publicUrl: string) =>
-      createController({ dataDir: dir, publicUrl, pki, store: { sqlite: path.join(dir, 'ctl.db') }, adminPassword, passwordCost: TEST_PASSWORD_COST });
+      createController({
+        dataDir: dir,
+        publicUrl,
+        pki,
+        store: { sqlite: path.join(dir, 'ctl.db') },
+        adminPassword,
+        passwordCost: TEST_PASSWORD_COST,
+      });
     const list = async (app: Awaited<ReturnType<typeof start>>) => {
       const login = await app.inject({
         method: 'POST',
@@ -198,8 +253,16 @@ describe('the controllers list across restarts', () => {
         headers: { 'content-type': 'application/json' },
         payload: JSON.stringify({ username: 'admin', password: adminPassword }),
       });
-      const res = await app.inject({ method: 'GET', url: '/edge/management/v1/controllers', headers: { 'zt-session': login.json().data.token } });
-      return res.json().data as Array<{ id: string; lastJoinedAt: string; apiAddresses: Record<string, Array<{ url: string }>> }>;
+      const res = await app.inject({
+        method: 'GET',
+        url: '/edge/management/v1/controllers',
+        headers: { 'zt-session': login.json().data.token },
+      });
+      return res.json().data as Array<{
+        id: string;
+        lastJoinedAt: string;
+        apiAddresses: Record<string, Array<{ url: string }>>;
+      }>;
     };
     try {
       const first = await start('https://127.0.0.1:1281');
@@ -212,7 +275,11 @@ describe('the controllers list across restarts', () => {
       assert.equal(after.length, 1);
       assert.equal(after[0].id, before[0].id);
       assert.ok(Date.parse(after[0].lastJoinedAt) > Date.parse(before[0].lastJoinedAt), 'the later start');
-      assert.equal(after[0].apiAddresses['edge-client'][0].url, 'https://127.0.0.1:1282/edge/client/v1', 'the new address');
+      assert.equal(
+        after[0].apiAddresses['edge-client'][0].url,
+        'https://127.0.0.1:1282/edge/client/v1',
+        'the new address',
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -75,8 +75,14 @@ for (const store of storesUnderTest()) {
       assert.deepEqual(first.body.data.results, []);
       // PostgreSQL: with amcheck installed, every index of the schema is checked too (and must pass).
       if (store === 'postgres') await driverOf(t).run('CREATE EXTENSION IF NOT EXISTS amcheck');
-      const idId = (await t.admin.request('POST', '/identities', { json: { name: 'sound', type: 'User', isAdmin: false, roleAttributes: ['a', 'b'] } })).body.data.id;
-      await t.admin.request('POST', '/service-policies', { json: { name: 'sound', type: 'Dial', semantic: 'AnyOf', identityRoles: [`@${idId}`], serviceRoles: ['#all'] } });
+      const idId = (
+        await t.admin.request('POST', '/identities', {
+          json: { name: 'sound', type: 'User', isAdmin: false, roleAttributes: ['a', 'b'] },
+        })
+      ).body.data.id;
+      await t.admin.request('POST', '/service-policies', {
+        json: { name: 'sound', type: 'Dial', semantic: 'AnyOf', identityRoles: [`@${idId}`], serviceRoles: ['#all'] },
+      });
       const result = await runCheck(t, 'check');
       assert.deepEqual(result.results, []);
       assert.ok(Date.parse(result.startTime) <= Date.parse(result.endTime));
@@ -85,15 +91,36 @@ for (const store of storesUnderTest()) {
     it('finds the damage, repairs what it can on fix, and a second check finds only what needs a person', async () => {
       const driver = driverOf(t);
       const admin = t.admin;
-      const identity = (await admin.request('POST', '/identities', { json: { name: 'damaged', type: 'User', isAdmin: false, roleAttributes: ['x', 'y'] } })).body.data.id;
-      const doomed = (await admin.request('POST', '/identities', { json: { name: 'doomed', type: 'User', isAdmin: false } })).body.data.id;
-      const policy = (
-        await admin.request('POST', '/service-policies', { json: { name: 'damaged', type: 'Bind', semantic: 'AllOf', identityRoles: [`@${doomed}`, '#x'], serviceRoles: ['#all'] } })
+      const identity = (
+        await admin.request('POST', '/identities', {
+          json: { name: 'damaged', type: 'User', isAdmin: false, roleAttributes: ['x', 'y'] },
+        })
       ).body.data.id;
-      const configType = (await admin.request('POST', '/config-types', { json: { name: 'damaged-type' } })).body.data.id;
-      const config = (await admin.request('POST', '/configs', { json: { name: 'damaged-config', configTypeId: configType, data: {} } })).body.data.id;
+      const doomed = (
+        await admin.request('POST', '/identities', { json: { name: 'doomed', type: 'User', isAdmin: false } })
+      ).body.data.id;
+      const policy = (
+        await admin.request('POST', '/service-policies', {
+          json: {
+            name: 'damaged',
+            type: 'Bind',
+            semantic: 'AllOf',
+            identityRoles: [`@${doomed}`, '#x'],
+            serviceRoles: ['#all'],
+          },
+        })
+      ).body.data.id;
+      const configType = (await admin.request('POST', '/config-types', { json: { name: 'damaged-type' } })).body.data
+        .id;
+      const config = (
+        await admin.request('POST', '/configs', {
+          json: { name: 'damaged-config', configTypeId: configType, data: {} },
+        })
+      ).body.data.id;
       const authenticator = (
-        await admin.request('POST', '/authenticators', { json: { method: 'updb', identityId: doomed, username: 'doomed-user', password: 'Doomed-password-1' } })
+        await admin.request('POST', '/authenticators', {
+          json: { method: 'updb', identityId: doomed, username: 'doomed-user', password: 'Doomed-password-1' },
+        })
       ).body.data.id;
 
       // A side row lost; an identity and a config type deleted under the rows that point at them.
@@ -110,12 +137,23 @@ for (const store of storesUnderTest()) {
       assert.ok(has('configs', config, 'configTypeId', configType), text.join('\n'));
       assert.ok(has('identities', identity, 'roleAttributes', 'missing ["y"]'), text.join('\n'));
       assert.ok(has('service_policies', policy, 'identityRoles', `@${doomed}`), text.join('\n'));
-      assert.ok(has('access index', policy, 'identityRoles', '1 extra'), 'the access index still selects the identity deleted under it');
-      assert.ok(found.results.every((r: { fixed: boolean }) => r.fixed === false), 'a check changes nothing');
-      assert.equal((await admin.request('GET', `/authenticators/${authenticator}`)).status, 200, 'still there after a check');
+      assert.ok(
+        has('access index', policy, 'identityRoles', '1 extra'),
+        'the access index still selects the identity deleted under it',
+      );
+      assert.ok(
+        found.results.every((r: { fixed: boolean }) => r.fixed === false),
+        'a check changes nothing',
+      );
+      assert.equal(
+        (await admin.request('GET', `/authenticators/${authenticator}`)).status,
+        200,
+        'still there after a check',
+      );
 
       const fixed = await runCheck(t, 'fix');
-      const outcome = (...parts: string[]) => fixed.results.find((r: { description: string }) => parts.every((p) => r.description.includes(p)))?.fixed;
+      const outcome = (...parts: string[]) =>
+        fixed.results.find((r: { description: string }) => parts.every((p) => r.description.includes(p)))?.fixed;
       assert.equal(outcome('authenticators', authenticator), true, 'a cascading reference: the row goes');
       assert.equal(outcome('configs', config), false, 'a required reference: a person must decide');
       assert.equal(outcome('identities', identity, 'roleAttributes'), true);
@@ -125,8 +163,14 @@ for (const store of storesUnderTest()) {
       assert.equal((await admin.request('GET', `/authenticators/${authenticator}`)).status, 404);
       const roles = (await admin.request('GET', `/service-policies/${policy}`)).body.data.identityRoles;
       assert.deepEqual(roles, ['#x'], 'the dangling @id left the role set');
-      const byAttribute = await admin.request('GET', '/identities', { query: `filter=${encodeURIComponent('anyOf(roleAttributes) = "y"')}` });
-      assert.deepEqual(byAttribute.body.data.map((i: { id: string }) => i.id), [identity], 'the filter finds the identity again');
+      const byAttribute = await admin.request('GET', '/identities', {
+        query: `filter=${encodeURIComponent('anyOf(roleAttributes) = "y"')}`,
+      });
+      assert.deepEqual(
+        byAttribute.body.data.map((i: { id: string }) => i.id),
+        [identity],
+        'the filter finds the identity again',
+      );
 
       const again = await runCheck(t, 'check');
       assert.deepEqual(
@@ -166,7 +210,11 @@ for (const store of storesUnderTest()) {
       const progress = await t.admin.request('GET', '/database/data-integrity-results');
       assert.equal(progress.body.data.fixingErrors, first.status === 429, 'the running one is the one accepted');
       await checkSettled(t.app.runtime);
-      assert.equal((await t.admin.request('POST', '/database/fix-data-integrity')).status, 202, 'free again once it ended');
+      assert.equal(
+        (await t.admin.request('POST', '/database/fix-data-integrity')).status,
+        202,
+        'free again once it ended',
+      );
       await checkSettled(t.app.runtime);
     });
 
@@ -182,12 +230,17 @@ for (const store of storesUnderTest()) {
       }
     });
 
-    it(store === 'postgres' ? 'refuses a snapshot, saying backups are the database server\'s job' : 'refuses a snapshot of an in-memory database', async () => {
-      const res = await t.admin.request('POST', '/database/snapshot');
-      assert.equal(res.status, 501);
-      assert.equal(res.body.error.code, 'SNAPSHOT_NOT_SUPPORTED');
-      assert.match(res.body.error.message, store === 'postgres' ? /pg_dump/ : /in memory/);
-    });
+    it(
+      store === 'postgres'
+        ? "refuses a snapshot, saying backups are the database server's job"
+        : 'refuses a snapshot of an in-memory database',
+      async () => {
+        const res = await t.admin.request('POST', '/database/snapshot');
+        assert.equal(res.status, 501);
+        assert.equal(res.body.error.code, 'SNAPSHOT_NOT_SUPPORTED');
+        assert.match(res.body.error.message, store === 'postgres' ? /pg_dump/ : /in memory/);
+      },
+    );
   });
 }
 
@@ -219,7 +272,8 @@ describe('database snapshot (SQLite file)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const snapshot = () => app.inject({ method: 'POST', url: '/edge/management/v1/database/snapshot', headers: { 'zt-session': token } });
+  const snapshot = () =>
+    app.inject({ method: 'POST', url: '/edge/management/v1/database/snapshot', headers: { 'zt-session': token } });
 
   it('copies the database beside itself, owner-only, named like OpenZiti snapshots; at most one a minute', async () => {
     const res = await snapshot();
@@ -231,7 +285,9 @@ describe('database snapshot (SQLite file)', () => {
     assert.equal((await stat(file)).mode & 0o777, 0o600, 'it holds password hashes');
     const copy = new Database(file, { readonly: true });
     try {
-      const row = copy.prepare('SELECT count(*) AS n FROM "identities" WHERE "isDefaultAdmin" = 1').get() as { n: number };
+      const row = copy.prepare('SELECT count(*) AS n FROM "identities" WHERE "isDefaultAdmin" = 1').get() as {
+        n: number;
+      };
       assert.equal(row.n, 1, 'the copy is a working database with the data');
     } finally {
       copy.close();

@@ -28,11 +28,22 @@ for (const store of storesUnderTest()) {
     /** A new identity with one enrollment; returns its id and the enrollment as the identity detail shows it. */
     async function identityWith(enrollment: Record<string, unknown>) {
       const name = `enr-${Math.random().toString(36).slice(2, 8)}`;
-      const res = await t.admin.request('POST', '/identities', { json: { name, type: 'Device', isAdmin: false, enrollment } });
+      const res = await t.admin.request('POST', '/identities', {
+        json: { name, type: 'Device', isAdmin: false, enrollment },
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       const id = res.body.data.id as string;
       const detail = (await t.admin.request('GET', `/identities/${id}`)).body.data;
-      return { id, name, enrollment: detail.enrollment[Object.keys(enrollment)[0]] as { id: string; token: string; jwt: string; expiresAt: string } };
+      return {
+        id,
+        name,
+        enrollment: detail.enrollment[Object.keys(enrollment)[0]] as {
+          id: string;
+          token: string;
+          jwt: string;
+          expiresAt: string;
+        },
+      };
     }
 
     const state = async (id: string) => {
@@ -41,7 +52,9 @@ for (const store of storesUnderTest()) {
     };
 
     const enrollOtt = (token: string, clientCsr?: string) =>
-      t.anonymous.request('POST', `${CLIENT}/enroll/ott`, { json: { token, ...(clientCsr === undefined ? {} : { clientCsr }) } });
+      t.anonymous.request('POST', `${CLIENT}/enroll/ott`, {
+        json: { token, ...(clientCsr === undefined ? {} : { clientCsr }) },
+      });
 
     it('ott: the CSR becomes an intermediate-CA certificate and a cert authenticator; the token is spent', async () => {
       const { id, enrollment } = await identityWith({ ott: true });
@@ -69,10 +82,15 @@ for (const store of storesUnderTest()) {
 
     it('ott through the legacy /enroll with a PEM body made by openssl', async () => {
       const { id, enrollment } = await identityWith({ ott: true });
-      const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+      const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+        type: 'pkcs8',
+        format: 'pem',
+      }) as string;
       const keyFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'ctl-enr-')), 'key.pem');
       writeFileSync(keyFile, key);
-      const csr = execFileSync('openssl', ['req', '-new', '-key', keyFile, '-subj', '/CN=legacy'], { encoding: 'utf8' });
+      const csr = execFileSync('openssl', ['req', '-new', '-key', keyFile, '-subj', '/CN=legacy'], {
+        encoding: 'utf8',
+      });
       const res = await t.app.inject({
         method: 'POST',
         url: `${CLIENT}/enroll?method=ott&token=${enrollment.token}`,
@@ -98,7 +116,11 @@ for (const store of storesUnderTest()) {
     it('refusals change nothing: weak key, garbage, no CSR, wrong-method token, unknown or forged tokens', async () => {
       const { id, enrollment } = await identityWith({ ott: true });
       const weak = createCsr(generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey, 'weak');
-      for (const [csr, reason] of [[weak, /fewer than the 2048/], ['not a csr', /no PEM block/], [undefined, /no CSR/]] as const) {
+      for (const [csr, reason] of [
+        [weak, /fewer than the 2048/],
+        ['not a csr', /no PEM block/],
+        [undefined, /no CSR/],
+      ] as const) {
         const res = await enrollOtt(enrollment.token, csr);
         assert.equal(res.status, 400);
         assert.equal(res.body.error.code, 'COULD_NOT_PROCESS_CSR');
@@ -122,13 +144,34 @@ for (const store of storesUnderTest()) {
       const { id, enrollment } = await identityWith({ ott: true });
       const dir = mkdtempSync(path.join(os.tmpdir(), 'ctl-wrong-key-'));
       const csrFor = (name: string, keyArgs: string[]) => {
-        execFileSync('openssl', ['req', '-new', ...keyArgs, '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`], { cwd: dir, stdio: 'ignore' });
+        execFileSync(
+          'openssl',
+          [
+            'req',
+            '-new',
+            ...keyArgs,
+            '-nodes',
+            '-keyout',
+            `${name}.key`,
+            '-out',
+            `${name}.csr`,
+            '-subj',
+            `/CN=${name}`,
+          ],
+          { cwd: dir, stdio: 'ignore' },
+        );
         return readFileSync(path.join(dir, `${name}.csr`), 'utf8');
       };
       const cases: [string, RegExp][] = [
         [csrFor('ed25519', ['-newkey', 'ed25519']), /algorithm not accepted|RSA or EC/],
-        [csrFor('secp256k1', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:secp256k1']), /curve secp256k1; P-256 or P-384 is required/],
-        [csrFor('p521', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-521']), /curve secp521r1; P-256 or P-384 is required/],
+        [
+          csrFor('secp256k1', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:secp256k1']),
+          /curve secp256k1; P-256 or P-384 is required/,
+        ],
+        [
+          csrFor('p521', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-521']),
+          /curve secp521r1; P-256 or P-384 is required/,
+        ],
         [csrFor('rsa6144', ['-newkey', 'rsa:6144']), /more than the 4096 accepted/],
       ];
       for (const [csr, reason] of cases) {
@@ -155,7 +198,9 @@ for (const store of storesUnderTest()) {
         t.app.runtime.clock = clock;
       }
       assert.equal((await state(id)).enrollment.ott.token, enrollment.token);
-      const refreshed = await t.admin.request('POST', `/enrollments/${enrollment.id}/refresh`, { json: { expiresAt: later(60) } });
+      const refreshed = await t.admin.request('POST', `/enrollments/${enrollment.id}/refresh`, {
+        json: { expiresAt: later(60) },
+      });
       assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
       assert.equal(refreshed.body.data.id, enrollment.id);
       const now = (await state(id)).enrollment.ott;
@@ -174,18 +219,30 @@ for (const store of storesUnderTest()) {
       const missing = await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, { json: { password: 'Secret-123' } });
       assert.equal(missing.status, 400);
       assert.equal(missing.body.error.cause.field, 'token');
-      const short = await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, { query: `token=${enrollment.token}`, json: { password: 'abc' } });
+      const short = await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, {
+        query: `token=${enrollment.token}`,
+        json: { password: 'abc' },
+      });
       assert.equal(short.status, 400);
       assert.equal(short.body.error.code, 'COULD_NOT_VALIDATE');
-      const res = await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, { query: `token=${enrollment.token}`, json: { password: 'Secret-123' } });
+      const res = await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, {
+        query: `token=${enrollment.token}`,
+        json: { password: 'Secret-123' },
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.body.data.username, username);
       const s = await state(id);
       assert.deepEqual(s.enrollment, {});
       assert.equal(s.authenticators.updb.username, username);
-      const login = await t.anonymous.request('POST', '/authenticate', { query: 'method=password', json: { username, password: 'Secret-123' } });
+      const login = await t.anonymous.request('POST', '/authenticate', {
+        query: 'method=password',
+        json: { username, password: 'Secret-123' },
+      });
       assert.equal(login.status, 200);
-      const again = await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, { query: `token=${enrollment.token}`, json: { password: 'Other-123' } });
+      const again = await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, {
+        query: `token=${enrollment.token}`,
+        json: { password: 'Other-123' },
+      });
       assert.equal(again.body.error.code, 'INVALID_ENROLLMENT_TOKEN');
     });
 
@@ -211,10 +268,18 @@ for (const store of storesUnderTest()) {
     });
 
     it('/enrollments: create, 409 for a second of the method, bad input named, delete spends the token', async () => {
-      const identityId = (await t.admin.request('POST', '/identities', { json: { name: `plain-${Date.now()}`, type: 'User', isAdmin: false } })).body.data.id;
-      const created = await t.admin.request('POST', '/enrollments', { json: { identityId, method: 'ott', expiresAt: later(30) } });
+      const identityId = (
+        await t.admin.request('POST', '/identities', {
+          json: { name: `plain-${Date.now()}`, type: 'User', isAdmin: false },
+        })
+      ).body.data.id;
+      const created = await t.admin.request('POST', '/enrollments', {
+        json: { identityId, method: 'ott', expiresAt: later(30) },
+      });
       assert.equal(created.status, 201, JSON.stringify(created.body));
-      const second = await t.admin.request('POST', '/enrollments', { json: { identityId, method: 'ott', expiresAt: later(30) } });
+      const second = await t.admin.request('POST', '/enrollments', {
+        json: { identityId, method: 'ott', expiresAt: later(30) },
+      });
       assert.equal(second.status, 409);
       assert.equal(second.body.error.code, 'ENROLLMENT_EXISTS');
       const detail = (await t.admin.request('GET', `/enrollments/${created.body.data.id}`)).body.data;
@@ -228,17 +293,27 @@ for (const store of storesUnderTest()) {
         assert.equal(res.body.error.cause.field, field, JSON.stringify(res.body));
       };
       await bad({ identityId, method: 'updb', expiresAt: later(30) }, 'username');
-      await bad({ identityId, method: 'updb', username: 'someone', expiresAt: new Date(Date.now() - 60_000).toISOString() }, 'expiresAt');
+      await bad(
+        { identityId, method: 'updb', username: 'someone', expiresAt: new Date(Date.now() - 60_000).toISOString() },
+        'expiresAt',
+      );
       await bad({ identityId, method: 'ottca', caId: 'x', expiresAt: later(30) }, 'caId');
       await bad({ identityId, method: 'ottca', expiresAt: later(30) }, 'caId');
       await bad({ identityId, method: 'ott', caId: 'x', expiresAt: later(30) }, 'caId');
       await bad({ identityId: 'nope', method: 'ott', expiresAt: later(30) }, 'identityId');
-      const updb = await t.admin.request('POST', '/enrollments', { json: { identityId, method: 'updb', username: `u-${Date.now()}`, expiresAt: later(30) } });
+      const updb = await t.admin.request('POST', '/enrollments', {
+        json: { identityId, method: 'updb', username: `u-${Date.now()}`, expiresAt: later(30) },
+      });
       assert.equal(updb.status, 201);
 
-      const refreshPast = await t.admin.request('POST', `/enrollments/${created.body.data.id}/refresh`, { json: { expiresAt: '2001-01-01T00:00:00Z' } });
+      const refreshPast = await t.admin.request('POST', `/enrollments/${created.body.data.id}/refresh`, {
+        json: { expiresAt: '2001-01-01T00:00:00Z' },
+      });
       assert.equal(refreshPast.body.error.cause.field, 'expiresAt');
-      assert.equal((await t.admin.request('POST', '/enrollments/nope/refresh', { json: { expiresAt: later(5) } })).status, 404);
+      assert.equal(
+        (await t.admin.request('POST', '/enrollments/nope/refresh', { json: { expiresAt: later(5) } })).status,
+        404,
+      );
 
       assert.equal((await t.admin.request('DELETE', `/enrollments/${created.body.data.id}`)).status, 200);
       assert.equal((await enrollOtt(detail.token, ecCsr())).body.error.code, 'INVALID_ENROLLMENT_TOKEN');
@@ -273,37 +348,77 @@ for (const store of storesUnderTest()) {
 
       const username = `rev-${Math.random().toString(36).slice(2, 8)}`;
       const user = await identityWith({ updb: username });
-      await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, { query: `token=${user.enrollment.token}`, json: { password: 'First-123' } });
-      const login = await t.anonymous.request('POST', '/authenticate', { query: 'method=password', json: { username, password: 'First-123' } });
+      await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, {
+        query: `token=${user.enrollment.token}`,
+        json: { password: 'First-123' },
+      });
+      const login = await t.anonymous.request('POST', '/authenticate', {
+        query: 'method=password',
+        json: { username, password: 'First-123' },
+      });
       assert.equal(login.status, 200);
       const updbAuth = (await state(user.id)).authenticators.updb.id;
-      assert.equal((await t.admin.request('POST', `/authenticators/${updbAuth}/re-enroll`, { json: { expiresAt } })).status, 201);
+      assert.equal(
+        (await t.admin.request('POST', `/authenticators/${updbAuth}/re-enroll`, { json: { expiresAt } })).status,
+        201,
+      );
       const again = (await state(user.id)).enrollment.updb;
       assert.ok(again, 'a updb enrollment replaces the password');
       // The session opened with the old password is gone, and the password no longer works.
-      const session = await t.app.inject({ method: 'GET', url: '/edge/client/v1/current-api-session', headers: { 'zt-session': login.body.data.token } });
+      const session = await t.app.inject({
+        method: 'GET',
+        url: '/edge/client/v1/current-api-session',
+        headers: { 'zt-session': login.body.data.token },
+      });
       assert.equal(session.statusCode, 401);
-      assert.equal((await t.anonymous.request('POST', '/authenticate', { query: 'method=password', json: { username, password: 'First-123' } })).status, 401);
-      await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, { query: `token=${again.token}`, json: { password: 'Second-123' } });
-      assert.equal((await t.anonymous.request('POST', '/authenticate', { query: 'method=password', json: { username, password: 'Second-123' } })).status, 200);
+      assert.equal(
+        (
+          await t.anonymous.request('POST', '/authenticate', {
+            query: 'method=password',
+            json: { username, password: 'First-123' },
+          })
+        ).status,
+        401,
+      );
+      await t.anonymous.request('POST', `${CLIENT}/enroll/updb`, {
+        query: `token=${again.token}`,
+        json: { password: 'Second-123' },
+      });
+      assert.equal(
+        (
+          await t.anonymous.request('POST', '/authenticate', {
+            query: 'method=password',
+            json: { username, password: 'Second-123' },
+          })
+        ).status,
+        200,
+      );
 
       // An outstanding enrollment of the method already: 409, and the authenticator stays.
       const busy = await identityWith({ ott: true });
       await enrollOtt(busy.enrollment.token, ecCsr());
       const busyAuth = (await state(busy.id)).authenticators.cert.id;
-      assert.equal((await t.admin.request('POST', '/enrollments', { json: { identityId: busy.id, method: 'ott', expiresAt } })).status, 201);
+      assert.equal(
+        (await t.admin.request('POST', '/enrollments', { json: { identityId: busy.id, method: 'ott', expiresAt } }))
+          .status,
+        201,
+      );
       const conflict = await t.admin.request('POST', `/authenticators/${busyAuth}/re-enroll`, { json: { expiresAt } });
       assert.equal(conflict.status, 409);
       assert.equal(conflict.body.error.code, 'ENROLLMENT_EXISTS');
       assert.ok((await state(busy.id)).authenticators.cert);
-      assert.equal((await t.admin.request('POST', '/authenticators/nope/re-enroll', { json: { expiresAt } })).status, 404);
+      assert.equal(
+        (await t.admin.request('POST', '/authenticators/nope/re-enroll', { json: { expiresAt } })).status,
+        404,
+      );
     });
 
     it('of five concurrent redemptions of one token, exactly one succeeds', async () => {
       const { id, enrollment } = await identityWith({ ott: true });
       const results = await Promise.all(Array.from({ length: 5 }, () => enrollOtt(enrollment.token, ecCsr())));
       assert.equal(results.filter((r) => r.status === 200).length, 1, results.map((r) => r.status).join(','));
-      for (const r of results.filter((r) => r.status !== 200)) assert.equal(r.body.error.code, 'INVALID_ENROLLMENT_TOKEN');
+      for (const r of results.filter((r) => r.status !== 200))
+        assert.equal(r.body.error.code, 'INVALID_ENROLLMENT_TOKEN');
       const auths = (await t.admin.request('GET', `/identities/${id}/authenticators`)).body.data;
       assert.equal(auths.length, 1);
     });
@@ -320,7 +435,19 @@ for (const store of storesUnderTest()) {
       assert.equal((await resolveCertificate(rt, leaf.raw, past)).subject.identity.id, id);
       const policy = (allowed: boolean, allowExpiredCerts: boolean) => ({
         name: `cert-${allowed}-${allowExpiredCerts}-${Math.random()}`,
-        primary: { cert: { allowed, allowExpiredCerts }, updb: { allowed: true, minPasswordLength: 5, requireSpecialChar: false, requireNumberChar: false, requireMixedCase: false, maxAttempts: 0, lockoutDurationMinutes: 0 }, extJwt: { allowed: false, allowedSigners: [] } },
+        primary: {
+          cert: { allowed, allowExpiredCerts },
+          updb: {
+            allowed: true,
+            minPasswordLength: 5,
+            requireSpecialChar: false,
+            requireNumberChar: false,
+            requireMixedCase: false,
+            maxAttempts: 0,
+            lockoutDurationMinutes: 0,
+          },
+          extJwt: { allowed: false, allowedSigners: [] },
+        },
         secondary: { requireTotp: false, requireExtJwtSigner: null },
       });
       const strict = await rt.writes.insert('auth-policy', policy(true, false), { now: now.toISOString() });

@@ -39,7 +39,14 @@ class KeySetServer {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/jwks`;
   }
   serve(keys: { kid: string; key: KeyObject }[]): void {
-    const body = JSON.stringify({ keys: keys.map(({ kid, key }) => ({ ...createPublicKey(key).export({ format: 'jwk' }), kid, use: 'sig', alg: 'ES256' })) });
+    const body = JSON.stringify({
+      keys: keys.map(({ kid, key }) => ({
+        ...createPublicKey(key).export({ format: 'jwk' }),
+        kid,
+        use: 'sig',
+        alg: 'ES256',
+      })),
+    });
     this.handler = (res) => {
       res.setHeader('content-type', 'application/json');
       res.end(body);
@@ -63,9 +70,17 @@ for (const store of storesUnderTest()) {
     let bob = '';
 
     const login = (token: string | undefined, path = `${CLIENT}/authenticate?method=ext-jwt`) =>
-      t.app.inject({ method: 'POST', url: path, headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+      t.app.inject({
+        method: 'POST',
+        url: path,
+        headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+      });
     const certToken = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) =>
-      sign(certKey, { kid: 'cert-kid', ...header }, { iss: certSigner.issuer, aud: 'ctl', sub: alice, exp: nowS() + 300, ...claims });
+      sign(
+        certKey,
+        { kid: 'cert-kid', ...header },
+        { iss: certSigner.issuer, aud: 'ctl', sub: alice, exp: nowS() + 300, ...claims },
+      );
     const jwksToken = (key: KeyObject, kid: string, claims: Record<string, unknown> = {}) =>
       sign(key, { kid }, { iss: jwksSigner.issuer, aud: 'ziti', sub: alice, exp: nowS() + 300, ...claims });
     /** Every refusal looks the same: status, code and message (no hint of which check failed). */
@@ -80,16 +95,41 @@ for (const store of storesUnderTest()) {
     before(async () => {
       t = await createTestApp(store);
       // The attack suite fails many times from one address: the throttle is tested on its own below.
-      t.app.runtime.loginThrottle = new LoginThrottle({ ...DEFAULT_LOGIN_THROTTLE, perAddress: { capacity: 10_000, refillPerSecond: 1, maxKeys: 100 }, perUsername: { capacity: 10_000, refillPerSecond: 1, maxKeys: 100 } });
-      configureJwks(t.app.runtime, { now: () => clock, minRefetchIntervalMs: 10_000, timeoutMs: 500, maxBytes: 16 * 1024 });
+      t.app.runtime.loginThrottle = new LoginThrottle({
+        ...DEFAULT_LOGIN_THROTTLE,
+        perAddress: { capacity: 10_000, refillPerSecond: 1, maxKeys: 100 },
+        perUsername: { capacity: 10_000, refillPerSecond: 1, maxKeys: 100 },
+      });
+      configureJwks(t.app.runtime, {
+        now: () => clock,
+        minRefetchIntervalMs: 10_000,
+        timeoutMs: 500,
+        maxBytes: 16 * 1024,
+      });
       jwksUrl = await keys.start();
       keys.serve([{ kid: 'k1', key: jwksKey1 }]);
-      alice = (await t.admin.request('POST', '/identities', { json: { name: 'jwt-alice', type: 'User', isAdmin: false, externalId: 'alice@corp.example' } })).body.data.id;
-      bob = (await t.admin.request('POST', '/identities', { json: { name: 'jwt-bob', type: 'User', isAdmin: false } })).body.data.id;
-      const c = await t.admin.request('POST', '/external-jwt-signers', { json: { name: 'cert-idp', enabled: true, issuer: certSigner.issuer, audience: 'ctl', certPem: idp.pem, kid: 'cert-kid' } });
+      alice = (
+        await t.admin.request('POST', '/identities', {
+          json: { name: 'jwt-alice', type: 'User', isAdmin: false, externalId: 'alice@corp.example' },
+        })
+      ).body.data.id;
+      bob = (await t.admin.request('POST', '/identities', { json: { name: 'jwt-bob', type: 'User', isAdmin: false } }))
+        .body.data.id;
+      const c = await t.admin.request('POST', '/external-jwt-signers', {
+        json: {
+          name: 'cert-idp',
+          enabled: true,
+          issuer: certSigner.issuer,
+          audience: 'ctl',
+          certPem: idp.pem,
+          kid: 'cert-kid',
+        },
+      });
       assert.equal(c.status, 201, JSON.stringify(c.body));
       certSigner = { ...certSigner, id: c.body.data.id };
-      const j = await t.admin.request('POST', '/external-jwt-signers', { json: { name: 'jwks-idp', enabled: true, issuer: jwksSigner.issuer, audience: 'ziti', jwksEndpoint: jwksUrl } });
+      const j = await t.admin.request('POST', '/external-jwt-signers', {
+        json: { name: 'jwks-idp', enabled: true, issuer: jwksSigner.issuer, audience: 'ziti', jwksEndpoint: jwksUrl },
+      });
       assert.equal(j.status, 201, JSON.stringify(j.body));
       jwksSigner = { ...jwksSigner, id: j.body.data.id };
     });
@@ -103,7 +143,11 @@ for (const store of storesUnderTest()) {
       assert.equal(res.statusCode, 200, res.body);
       const session = res.json().data;
       assert.equal(session.identity.id, alice);
-      const me = await t.app.inject({ method: 'GET', url: `${CLIENT}/current-identity`, headers: { 'zt-session': session.token } });
+      const me = await t.app.inject({
+        method: 'GET',
+        url: `${CLIENT}/current-identity`,
+        headers: { 'zt-session': session.token },
+      });
       assert.equal(me.json().data.name, 'jwt-alice');
       // The session records the signer as its authenticator.
       const listed = await t.admin.request('GET', `/api-sessions/${session.id}`);
@@ -121,17 +165,30 @@ for (const store of storesUnderTest()) {
       await refused(`${b64({ alg: 'none', kid: 'cert-kid' })}.${b64(claims)}.`, 'alg none');
       await refused(`${b64({ alg: 'none', kid: 'cert-kid' })}.${b64(claims)}.${b64('x')}`, 'alg none with a signature');
       // The classic key confusion: HS256 with the signer's public certificate (which anyone can read) as the secret.
-      const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: 'cert-kid' }).sign(new TextEncoder().encode(idp.pem));
+      const forged = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256', kid: 'cert-kid' })
+        .sign(new TextEncoder().encode(idp.pem));
       await refused(forged, 'HS256 keyed with the certificate');
       const publicPem = createPublicKey(certKey).export({ format: 'pem', type: 'spki' }) as string;
-      await refused(await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: 'cert-kid' }).sign(new TextEncoder().encode(publicPem)), 'HS256 keyed with the public key');
+      await refused(
+        await new SignJWT(claims)
+          .setProtectedHeader({ alg: 'HS256', kid: 'cert-kid' })
+          .sign(new TextEncoder().encode(publicPem)),
+        'HS256 keyed with the public key',
+      );
       // A token signed with a key of another type than its alg says.
       const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-      await refused(await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'cert-kid' }).sign(rsa), 'RS256 against an EC certificate');
+      await refused(
+        await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'cert-kid' }).sign(rsa),
+        'RS256 against an EC certificate',
+      );
     });
 
     it('refuses a missing, wrong or unknown kid', async () => {
-      await refused(await sign(certKey, { kid: undefined }, { iss: certSigner.issuer, aud: 'ctl', sub: alice, exp: nowS() + 300 }), 'no kid');
+      await refused(
+        await sign(certKey, { kid: undefined }, { iss: certSigner.issuer, aud: 'ctl', sub: alice, exp: nowS() + 300 }),
+        'no kid',
+      );
       await refused(await certToken({}, { kid: 'other-kid' }), 'wrong kid for the certificate');
       await refused(await jwksToken(jwksKey1, 'k-unknown'), 'kid not in the key set');
       // The right kid with another key: the signature fails.
@@ -143,7 +200,11 @@ for (const store of storesUnderTest()) {
       await refused(await certToken({ iss: jwksSigner.issuer }), "another signer's issuer with this signer's key");
       await refused(await certToken({ aud: 'other' }), 'wrong audience');
       await refused(await certToken({ aud: ['a', 'b'] }), 'audience list without ours');
-      assert.equal((await login(await certToken({ aud: ['a', 'ctl'] }))).statusCode, 200, 'a list holding our audience is fine');
+      assert.equal(
+        (await login(await certToken({ aud: ['a', 'ctl'] }))).statusCode,
+        200,
+        'a list holding our audience is fine',
+      );
       await refused(await certToken({ exp: nowS() - 5 }), 'expired');
       await refused(await certToken({ nbf: nowS() + 600 }), 'not yet valid');
       await refused(await certToken({ exp: undefined }), 'no exp');
@@ -176,7 +237,9 @@ for (const store of storesUnderTest()) {
     });
 
     it('matches externalId with useExternalId, and another claim with claimsProperty', async () => {
-      await t.admin.request('PATCH', `/external-jwt-signers/${certSigner.id}`, { json: { useExternalId: true, claimsProperty: 'email' } });
+      await t.admin.request('PATCH', `/external-jwt-signers/${certSigner.id}`, {
+        json: { useExternalId: true, claimsProperty: 'email' },
+      });
       try {
         const byEmail = await login(await certToken({ sub: 'ignored', email: 'alice@corp.example' }));
         assert.equal(byEmail.statusCode, 200, byEmail.body);
@@ -184,24 +247,39 @@ for (const store of storesUnderTest()) {
         await refused(await certToken({ email: alice }), 'the id where the externalId is expected');
         await refused(await certToken({ email: undefined }), 'the claim is missing');
         // OpenZiti spells claims properties as JSON pointers.
-        await t.admin.request('PATCH', `/external-jwt-signers/${certSigner.id}`, { json: { claimsProperty: '/ext/mail' } });
+        await t.admin.request('PATCH', `/external-jwt-signers/${certSigner.id}`, {
+          json: { claimsProperty: '/ext/mail' },
+        });
         assert.equal((await login(await certToken({ ext: { mail: 'alice@corp.example' } }))).statusCode, 200);
       } finally {
-        await t.admin.request('PATCH', `/external-jwt-signers/${certSigner.id}`, { json: { useExternalId: false, claimsProperty: 'sub' } });
+        await t.admin.request('PATCH', `/external-jwt-signers/${certSigner.id}`, {
+          json: { useExternalId: false, claimsProperty: 'sub' },
+        });
       }
     });
 
     it('follows key rotation, re-fetching an unknown kid at most once an interval (a flood is one fetch)', async () => {
       clock += 60_000;
-      keys.serve([{ kid: 'k1', key: jwksKey1 }, { kid: 'k2', key: jwksKey2 }]);
+      keys.serve([
+        { kid: 'k1', key: jwksKey1 },
+        { kid: 'k2', key: jwksKey2 },
+      ]);
       const before = keys.hits;
       assert.equal((await login(await jwksToken(jwksKey2, 'k2'))).statusCode, 200, 'the new kid is fetched');
       assert.equal(keys.hits, before + 1);
       // 25 tokens with made-up kids within the interval: no fetch at all (the last one was just now).
-      await Promise.all(Array.from({ length: 25 }, async () => refused(await jwksToken(jwksKey1, `flood-${randomBytes(4).toString('hex')}`), 'unknown kid')));
+      await Promise.all(
+        Array.from({ length: 25 }, async () =>
+          refused(await jwksToken(jwksKey1, `flood-${randomBytes(4).toString('hex')}`), 'unknown kid'),
+        ),
+      );
       assert.equal(keys.hits, before + 1, 'unknown kids within the interval fetch nothing');
       clock += 10_000;
-      await Promise.all(Array.from({ length: 25 }, async () => refused(await jwksToken(jwksKey1, `flood-${randomBytes(4).toString('hex')}`), 'unknown kid')));
+      await Promise.all(
+        Array.from({ length: 25 }, async () =>
+          refused(await jwksToken(jwksKey1, `flood-${randomBytes(4).toString('hex')}`), 'unknown kid'),
+        ),
+      );
       assert.equal(keys.hits, before + 2, 'a flood after the interval costs one fetch');
       // k1 retired: its tokens stop working once the set is fetched again.
       keys.serve([{ kid: 'k2', key: jwksKey2 }]);
@@ -214,16 +292,22 @@ for (const store of storesUnderTest()) {
       const token = async () => jwksToken(jwksKey1, `k-${randomBytes(4).toString('hex')}`);
       const cases: [string, (res: import('node:http').ServerResponse) => void][] = [
         ['oversized', (res) => res.end(JSON.stringify({ keys: [], pad: 'x'.repeat(64 * 1024) }))],
-        ['oversized without a length', (res) => {
-          res.write('{"keys":[],"pad":"');
-          res.write('x'.repeat(20 * 1024));
-          res.end('"}');
-        }],
+        [
+          'oversized without a length',
+          (res) => {
+            res.write('{"keys":[],"pad":"');
+            res.write('x'.repeat(20 * 1024));
+            res.end('"}');
+          },
+        ],
         ['not JSON', (res) => res.end('<html>')],
-        ['an HTTP error', (res) => {
-          res.statusCode = 500;
-          res.end('{}');
-        }],
+        [
+          'an HTTP error',
+          (res) => {
+            res.statusCode = 500;
+            res.end('{}');
+          },
+        ],
         ['slow', (res) => setTimeout(() => res.end('{"keys":[]}'), 1_500).unref()],
       ];
       for (const [why, handler] of cases) {
@@ -239,7 +323,9 @@ for (const store of storesUnderTest()) {
       await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
       const port = (dead.address() as AddressInfo).port;
       await new Promise<void>((r) => dead.close(() => r()));
-      await t.admin.request('PATCH', `/external-jwt-signers/${jwksSigner.id}`, { json: { jwksEndpoint: `http://127.0.0.1:${port}/jwks` } });
+      await t.admin.request('PATCH', `/external-jwt-signers/${jwksSigner.id}`, {
+        json: { jwksEndpoint: `http://127.0.0.1:${port}/jwks` },
+      });
       clock += 60_000;
       await refused(await token(), 'unreachable');
       await t.admin.request('PATCH', `/external-jwt-signers/${jwksSigner.id}`, { json: { jwksEndpoint: jwksUrl } });
@@ -254,7 +340,15 @@ for (const store of storesUnderTest()) {
               name: `jwt-policy-${randomBytes(3).toString('hex')}`,
               primary: {
                 cert: { allowed: true, allowExpiredCerts: false },
-                updb: { allowed: true, minPasswordLength: 5, requireSpecialChar: false, requireNumberChar: false, requireMixedCase: false, maxAttempts: 0, lockoutDurationMinutes: 0 },
+                updb: {
+                  allowed: true,
+                  minPasswordLength: 5,
+                  requireSpecialChar: false,
+                  requireNumberChar: false,
+                  requireMixedCase: false,
+                  maxAttempts: 0,
+                  lockoutDurationMinutes: 0,
+                },
                 extJwt,
               },
               secondary: { requireTotp: false, requireExtJwtSigner: null },
@@ -275,13 +369,23 @@ for (const store of storesUnderTest()) {
 
     it('requires the secondary token of requireExtJwtSigner on every request, beside zt-session', async () => {
       // bob logs in with a password; his policy requires a token of the certificate signer on every request.
-      await t.admin.request('POST', '/authenticators', { json: { method: 'updb', identityId: bob, username: 'jwt-bob', password: 'Bob-password-1' } });
+      await t.admin.request('POST', '/authenticators', {
+        json: { method: 'updb', identityId: bob, username: 'jwt-bob', password: 'Bob-password-1' },
+      });
       const p = await t.admin.request('POST', '/auth-policies', {
         json: {
           name: 'needs-jwt',
           primary: {
             cert: { allowed: true, allowExpiredCerts: false },
-            updb: { allowed: true, minPasswordLength: 5, requireSpecialChar: false, requireNumberChar: false, requireMixedCase: false, maxAttempts: 0, lockoutDurationMinutes: 0 },
+            updb: {
+              allowed: true,
+              minPasswordLength: 5,
+              requireSpecialChar: false,
+              requireNumberChar: false,
+              requireMixedCase: false,
+              maxAttempts: 0,
+              lockoutDurationMinutes: 0,
+            },
             extJwt: { allowed: true, allowedSigners: [] },
           },
           secondary: { requireTotp: false, requireExtJwtSigner: certSigner.id },
@@ -290,26 +394,64 @@ for (const store of storesUnderTest()) {
       assert.equal(p.status, 201, JSON.stringify(p.body));
       await t.admin.request('PATCH', `/identities/${bob}`, { json: { authPolicyId: p.body.data.id } });
       try {
-        const session = (await t.anonymous.request('POST', `${CLIENT}/authenticate`, { query: 'method=password', json: { username: 'jwt-bob', password: 'Bob-password-1' } })).body.data;
+        const session = (
+          await t.anonymous.request('POST', `${CLIENT}/authenticate`, {
+            query: 'method=password',
+            json: { username: 'jwt-bob', password: 'Bob-password-1' },
+          })
+        ).body.data;
         const get = (path: string, bearer?: string) =>
-          t.app.inject({ method: 'GET', url: `${CLIENT}${path}`, headers: { 'zt-session': session.token, ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) } });
+          t.app.inject({
+            method: 'GET',
+            url: `${CLIENT}${path}`,
+            headers: { 'zt-session': session.token, ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+          });
         const without = await get('/current-identity');
         assert.equal(without.statusCode, 401);
         assert.equal(without.json().error.code, 'UNAUTHORIZED');
-        assert.equal((await get('/current-identity', await certToken({ sub: bob }))).statusCode, 200, 'with a token naming bob');
-        assert.equal((await get('/current-identity', await certToken({ sub: alice }))).statusCode, 401, "alice's token does not do for bob");
-        assert.equal((await get('/current-identity', await certToken({ sub: bob, exp: nowS() - 1 }))).statusCode, 401, 'an expired token');
-        assert.equal((await get('/current-identity', await jwksToken(jwksKey1, 'k1', { sub: bob }))).statusCode, 401, "another signer's token");
+        assert.equal(
+          (await get('/current-identity', await certToken({ sub: bob }))).statusCode,
+          200,
+          'with a token naming bob',
+        );
+        assert.equal(
+          (await get('/current-identity', await certToken({ sub: alice }))).statusCode,
+          401,
+          "alice's token does not do for bob",
+        );
+        assert.equal(
+          (await get('/current-identity', await certToken({ sub: bob, exp: nowS() - 1 }))).statusCode,
+          401,
+          'an expired token',
+        );
+        assert.equal(
+          (await get('/current-identity', await jwksToken(jwksKey1, 'k1', { sub: bob }))).statusCode,
+          401,
+          "another signer's token",
+        );
         // The session itself stays readable, so the client learns what it owes: an EXT-JWT authQuery.
-        const owes = (q: any[]) => q.filter((a) => a.typeId === 'EXT-JWT' && a.id === certSigner.id && a.provider === 'url').length;
+        const owes = (q: any[]) =>
+          q.filter((a) => a.typeId === 'EXT-JWT' && a.id === certSigner.id && a.provider === 'url').length;
         assert.equal(owes(session.authQueries), 1, JSON.stringify(session.authQueries));
         const current = await get('/current-api-session');
         assert.equal(current.statusCode, 200);
         assert.equal(owes(current.json().data.authQueries), 1);
-        assert.equal(owes((await get('/current-api-session', await certToken({ sub: bob }))).json().data.authQueries), 0, 'paid with this request');
+        assert.equal(
+          owes((await get('/current-api-session', await certToken({ sub: bob }))).json().data.authQueries),
+          0,
+          'paid with this request',
+        );
         // Open are the routes a session may call before MFA (partialSession), no other: not the recovery codes.
-        assert.equal((await get('/current-identity/mfa')).json().error.code, 'MFA_ENROLLMENT_NOT_STARTED', 'MFA status stays open');
-        assert.equal((await get('/current-identity/mfa/recovery-codes')).statusCode, 401, 'recovery codes need the token');
+        assert.equal(
+          (await get('/current-identity/mfa')).json().error.code,
+          'MFA_ENROLLMENT_NOT_STARTED',
+          'MFA status stays open',
+        );
+        assert.equal(
+          (await get('/current-identity/mfa/recovery-codes')).statusCode,
+          401,
+          'recovery codes need the token',
+        );
         // Others are not affected.
         assert.equal((await t.user.request('GET', `${CLIENT}/current-identity`)).status, 200);
       } finally {

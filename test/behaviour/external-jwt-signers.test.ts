@@ -43,7 +43,14 @@ for (const store of storesUnderTest()) {
     const causeField = (res: { body: any }) => res.body.error?.cause?.field;
 
     it('a certPem signer gets the certificate facts derived; the detail validates', async () => {
-      const res = await create({ ...base(), certPem: idp.pem, kid: 'key-1', externalAuthUrl: 'https://idp.example/auth', clientId: 'ctl-cli', scopes: ['openid'] });
+      const res = await create({
+        ...base(),
+        certPem: idp.pem,
+        kid: 'key-1',
+        externalAuthUrl: 'https://idp.example/auth',
+        clientId: 'ctl-cli',
+        scopes: ['openid'],
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       const d = (await t.admin.request('GET', `/external-jwt-signers/${res.body.data.id}`)).body.data;
       const cert = new X509Certificate(idp.pem);
@@ -90,17 +97,27 @@ for (const store of storesUnderTest()) {
       const noKid = await create({ ...base(), certPem: idp.pem });
       assert.equal(noKid.status, 400);
       assert.equal(causeField(noKid), 'kid');
-      const key = await create({ ...base(), certPem: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', kid: 'k' });
+      const key = await create({
+        ...base(),
+        certPem: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n',
+        kid: 'k',
+      });
       assert.equal(key.status, 400);
       assert.equal(causeField(key), 'certPem');
-      const garbage = await create({ ...base(), certPem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n', kid: 'k' });
+      const garbage = await create({
+        ...base(),
+        certPem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n',
+        kid: 'k',
+      });
       assert.equal(garbage.status, 400);
       assert.equal(causeField(garbage), 'certPem');
       const control = await create({ ...base(), certPem: `${idp.pem}\u001b[31m`, kid: 'k' });
       assert.equal(control.status, 400);
       assert.equal(causeField(control), 'certPem');
       // Nothing of the refused bodies was written.
-      const names = (await t.admin.request('GET', '/external-jwt-signers', { query: 'limit=100' })).body.data.map((s: any) => s.name);
+      const names = (await t.admin.request('GET', '/external-jwt-signers', { query: 'limit=100' })).body.data.map(
+        (s: any) => s.name,
+      );
       assert.equal(new Set(names).size, names.length);
       assert.equal(names.length, 4);
     });
@@ -126,7 +143,9 @@ for (const store of storesUnderTest()) {
       assert.equal(noKid.status, 400);
       assert.equal(causeField(noKid), 'kid');
       // Switching to a key set clears the certificate and its facts.
-      const swap = await t.admin.request('PATCH', path, { json: { certPem: null, jwksEndpoint: 'https://idp.example/jwks' } });
+      const swap = await t.admin.request('PATCH', path, {
+        json: { certPem: null, jwksEndpoint: 'https://idp.example/jwks' },
+      });
       assert.equal(swap.status, 200, JSON.stringify(swap.body));
       let d = (await t.admin.request('GET', path)).body.data;
       assert.equal(d.certPem, null);
@@ -137,7 +156,9 @@ for (const store of storesUnderTest()) {
       const bare = await t.admin.request('PUT', path, { json: { name, issuer, enabled: false, audience: null } });
       assert.equal(bare.status, 400);
       assert.equal(causeField(bare), 'certPem');
-      const back = await t.admin.request('PUT', path, { json: { name, issuer, enabled: false, audience: null, certPem: idp.pem, kid: 'key-2' } });
+      const back = await t.admin.request('PUT', path, {
+        json: { name, issuer, enabled: false, audience: null, certPem: idp.pem, kid: 'key-2' },
+      });
       assert.equal(back.status, 200, JSON.stringify(back.body));
       d = (await t.admin.request('GET', path)).body.data;
       assert.equal(d.commonName, 'signer-idp');
@@ -146,8 +167,16 @@ for (const store of storesUnderTest()) {
       assert.equal(d.enabled, false);
       // A form sending the read model back (a key-set signer's blank certificate facts included) changes nothing.
       const jwksId = (await create({ ...base(), jwksEndpoint: 'https://idp.example/jwks' })).body.data.id;
-      const { id: _id, createdAt: _c, updatedAt: _u, _links: _l, ...echo } = (await t.admin.request('GET', `/external-jwt-signers/${jwksId}`)).body.data;
-      const echoed = await t.admin.request('PUT', `/external-jwt-signers/${jwksId}`, { json: { ...echo, enabled: false } });
+      const {
+        id: _id,
+        createdAt: _c,
+        updatedAt: _u,
+        _links: _l,
+        ...echo
+      } = (await t.admin.request('GET', `/external-jwt-signers/${jwksId}`)).body.data;
+      const echoed = await t.admin.request('PUT', `/external-jwt-signers/${jwksId}`, {
+        json: { ...echo, enabled: false },
+      });
       assert.equal(echoed.status, 200, JSON.stringify(echoed.body));
       assert.equal((await t.admin.request('GET', `/external-jwt-signers/${jwksId}`)).body.data.enabled, false);
       const readOnly = await t.admin.request('PATCH', path, { json: { fingerprint: 'ab' } });
@@ -158,17 +187,35 @@ for (const store of storesUnderTest()) {
     it('management needs an admin', async () => {
       assert.equal((await t.anonymous.request('GET', '/external-jwt-signers')).status, 401);
       assert.notEqual((await t.user.request('GET', '/external-jwt-signers')).status, 200);
-      const denied = await t.user.request('POST', '/external-jwt-signers', { json: { ...base(), jwksEndpoint: 'https://a.example/jwks' } });
+      const denied = await t.user.request('POST', '/external-jwt-signers', {
+        json: { ...base(), jwksEndpoint: 'https://a.example/jwks' },
+      });
       assert.ok(denied.status === 401 || denied.status === 403, String(denied.status));
     });
 
     it('the client list: anonymous, enabled signers only, only the login-page fields, paged', async () => {
-      const on = await create({ ...base(), name: 'zz-on', certPem: idp.pem, kid: 'secret-kid', externalAuthUrl: 'https://idp.example/auth', clientId: 'cli', scopes: ['openid', 'email'] });
-      const off = await create({ ...base(), name: 'zz-off', enabled: false, jwksEndpoint: 'https://idp.example/jwks', externalAuthUrl: 'https://idp.example/auth' });
+      const on = await create({
+        ...base(),
+        name: 'zz-on',
+        certPem: idp.pem,
+        kid: 'secret-kid',
+        externalAuthUrl: 'https://idp.example/auth',
+        clientId: 'cli',
+        scopes: ['openid', 'email'],
+      });
+      const off = await create({
+        ...base(),
+        name: 'zz-off',
+        enabled: false,
+        jwksEndpoint: 'https://idp.example/jwks',
+        externalAuthUrl: 'https://idp.example/auth',
+      });
       assert.equal(on.status, 201);
       assert.equal(off.status, 201);
       // As OpenZiti's console asks on its login page.
-      const res = await t.anonymous.request('GET', `${CLIENT}/external-jwt-signers`, { query: 'limit=100&offset=0&sort=name%20asc' });
+      const res = await t.anonymous.request('GET', `${CLIENT}/external-jwt-signers`, {
+        query: 'limit=100&offset=0&sort=name%20asc',
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const names = res.body.data.map((s: any) => s.name);
       assert.ok(names.includes('zz-on'));
@@ -183,10 +230,17 @@ for (const store of storesUnderTest()) {
       assert.equal(page.body.data.length, 1);
       assert.equal(page.body.meta.pagination.totalCount, names.length);
       // Filters may not probe what is not shown.
-      const probe = await t.anonymous.request('GET', `${CLIENT}/external-jwt-signers`, { query: `filter=${encodeURIComponent('kid = "secret-kid"')}` });
+      const probe = await t.anonymous.request('GET', `${CLIENT}/external-jwt-signers`, {
+        query: `filter=${encodeURIComponent('kid = "secret-kid"')}`,
+      });
       assert.equal(probe.status, 400);
-      const byName = await t.anonymous.request('GET', `${CLIENT}/external-jwt-signers`, { query: `filter=${encodeURIComponent('name = "zz-on"')}` });
-      assert.deepEqual(byName.body.data.map((s: any) => s.name), ['zz-on']);
+      const byName = await t.anonymous.request('GET', `${CLIENT}/external-jwt-signers`, {
+        query: `filter=${encodeURIComponent('name = "zz-on"')}`,
+      });
+      assert.deepEqual(
+        byName.body.data.map((s: any) => s.name),
+        ['zz-on'],
+      );
     });
   });
 }

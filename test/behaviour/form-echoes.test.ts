@@ -19,9 +19,12 @@ for (const store of storesUnderTest()) {
       return res.body.data.id as string;
     };
 
-    it('takes an empty id on create and the entity\'s own id on update', async () => {
+    it("takes an empty id on create and the entity's own id on update", async () => {
       const type = await create('/config-types', { name: 'echoed.v1', id: '', schema: {}, tags: {} });
-      assert.equal((await t.admin.request('PATCH', `/config-types/${type}`, { json: { id: type, name: 'echoed.v2' } })).status, 200);
+      assert.equal(
+        (await t.admin.request('PATCH', `/config-types/${type}`, { json: { id: type, name: 'echoed.v2' } })).status,
+        200,
+      );
       const other = await t.admin.request('PATCH', `/config-types/${type}`, { json: { id: 'someone-else' } });
       assert.equal(other.status, 400);
       assert.equal(other.body.error.cause.field, 'id');
@@ -31,7 +34,14 @@ for (const store of storesUnderTest()) {
       const type = await create('/config-types', { name: 'fixed.v1' });
       const otherType = await create('/config-types', { name: 'fixed.v2' });
       const config = await create('/configs', { name: 'fixed', configTypeId: type, data: {} });
-      assert.equal((await t.admin.request('PATCH', `/configs/${config}`, { json: { name: 'fixed-2', configTypeId: type, data: {} } })).status, 200);
+      assert.equal(
+        (
+          await t.admin.request('PATCH', `/configs/${config}`, {
+            json: { name: 'fixed-2', configTypeId: type, data: {} },
+          })
+        ).status,
+        200,
+      );
       const moved = await t.admin.request('PATCH', `/configs/${config}`, { json: { configTypeId: otherType } });
       assert.equal(moved.status, 400);
       assert.equal(moved.body.error.cause.field, 'configTypeId');
@@ -40,7 +50,13 @@ for (const store of storesUnderTest()) {
     });
 
     it('reads "" in a field that is optional on create as absent: the default applies', async () => {
-      const svc = await create('/services', { name: 'echo-svc', encryptionRequired: true, terminatorStrategy: '', configs: [], maxIdleTimeMillis: 0 });
+      const svc = await create('/services', {
+        name: 'echo-svc',
+        encryptionRequired: true,
+        terminatorStrategy: '',
+        configs: [],
+        maxIdleTimeMillis: 0,
+      });
       assert.equal((await t.admin.request('GET', `/services/${svc}`)).body.data.terminatorStrategy, 'smartrouting');
       const nameless = await t.admin.request('PATCH', `/services/${svc}`, { json: { name: '' } });
       assert.equal(nameless.status, 400, 'a required field stays required');

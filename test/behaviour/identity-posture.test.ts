@@ -10,7 +10,8 @@ describe('identity posture', () => {
   let id: string;
   before(async () => {
     t = await createTestApp('sqlite');
-    id = (await t.admin.request('POST', '/identities', { json: { name: 'postured', type: 'Device', isAdmin: false } })).body.data.id;
+    id = (await t.admin.request('POST', '/identities', { json: { name: 'postured', type: 'Device', isAdmin: false } }))
+      .body.data.id;
   });
   after(async () => t?.close());
 

@@ -57,20 +57,32 @@ for (const store of storesUnderTest()) {
       const selects = async (name: string) => (await index.selectedIds([byName.get(name)!])).length;
       const all = Array.from({ length: COUNT }, (_, i) => attributesOf(i));
       const count = (test: (attrs: string[]) => boolean) => all.filter(test).length;
-      assert.equal(await selects('any-a'), count((a) => a.includes('a')));
-      assert.equal(await selects('all-b-c'), count((a) => a.includes('b') && a.includes('c')));
-      assert.equal(await selects('any-b-c'), count((a) => a.includes('b') || a.includes('c')));
+      assert.equal(
+        await selects('any-a'),
+        count((a) => a.includes('a')),
+      );
+      assert.equal(
+        await selects('all-b-c'),
+        count((a) => a.includes('b') && a.includes('c')),
+      );
+      assert.equal(
+        await selects('any-b-c'),
+        count((a) => a.includes('b') || a.includes('c')),
+      );
     });
 
     it('refuses a batch holding a duplicate by its field, and writes none of it', async () => {
       const repo = t.app.runtime.store.repo('identity');
       const rows = ['dup-1', 'dup-2', 'many-7'].map((name) => ({ values: { name, type: 'Default', isAdmin: false } }));
       const now = new Date().toISOString();
-      await assert.rejects(t.app.runtime.store.tx(() => repo.insertMany(rows, { now })), (err: unknown) => {
-        assert.ok(err instanceof ApiError, String(err));
-        assert.equal((err.cause as { field?: string }).field, 'name');
-        return true;
-      });
+      await assert.rejects(
+        t.app.runtime.store.tx(() => repo.insertMany(rows, { now })),
+        (err: unknown) => {
+          assert.ok(err instanceof ApiError, String(err));
+          assert.equal((err.cause as { field?: string }).field, 'name');
+          return true;
+        },
+      );
       assert.equal((await repo.list({ filter: 'name contains "dup-"' })).totalCount, 0);
     });
   });

@@ -29,18 +29,37 @@ describe('intermediate CA rotation (a restarted controller)', () => {
       adminPassword: ADMIN_PASSWORD,
       passwordCost: TEST_PASSWORD_COST,
     });
-    const login = await app.inject({ method: 'POST', url: '/edge/management/v1/authenticate?method=password', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/edge/management/v1/authenticate?method=password',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    });
     assert.equal(login.statusCode, 200, login.body);
     return { app, token: login.json().data.token };
   }
 
   async function enroll(app: Controller, token: string, name: string): Promise<{ id: string; cert: X509Certificate }> {
     const json = (method: string, url: string, body: unknown) =>
-      app.inject({ method, url, headers: { 'content-type': 'application/json', 'zt-session': token }, payload: JSON.stringify(body) });
-    const created = await json('POST', '/edge/management/v1/identities', { name, type: 'Device', isAdmin: false, enrollment: { ott: true } });
+      app.inject({
+        method,
+        url,
+        headers: { 'content-type': 'application/json', 'zt-session': token },
+        payload: JSON.stringify(body),
+      });
+    const created = await json('POST', '/edge/management/v1/identities', {
+      name,
+      type: 'Device',
+      isAdmin: false,
+      enrollment: { ott: true },
+    });
     assert.equal(created.statusCode, 201, created.body);
     const id = created.json().data.id as string;
-    const detail = await app.inject({ method: 'GET', url: `/edge/management/v1/identities/${id}`, headers: { 'zt-session': token } });
+    const detail = await app.inject({
+      method: 'GET',
+      url: `/edge/management/v1/identities/${id}`,
+      headers: { 'zt-session': token },
+    });
     const ott = detail.json().data.enrollment.ott.token as string;
     const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
     const res = await json('POST', '/edge/client/v1/enroll/ott', { token: ott, clientCsr: createCsr(key, name) });
@@ -71,7 +90,10 @@ describe('intermediate CA rotation (a restarted controller)', () => {
     const found = await resolveCertificate(second.app.runtime, old.cert.raw, now);
     assert.equal(found.subject.identity.id, old.id, 'a certificate of the outgoing intermediate still logs in');
     const fresh = await enroll(second.app, second.token, 'after-rotation');
-    assert.ok(fresh.cert.verify(new X509Certificate(after.intermediateCertPem).publicKey), 'new certificates come from the new intermediate');
+    assert.ok(
+      fresh.cert.verify(new X509Certificate(after.intermediateCertPem).publicKey),
+      'new certificates come from the new intermediate',
+    );
     assert.equal(fresh.cert.verify(new X509Certificate(before.intermediateCertPem).publicKey), false);
     assert.equal((await resolveCertificate(second.app.runtime, fresh.cert.raw, later)).subject.identity.id, fresh.id);
     await second.app.close();

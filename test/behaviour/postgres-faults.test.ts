@@ -136,7 +136,7 @@ describe('PostgreSQL failing under the controller', { skip }, () => {
       which === 'lock'
         ? 'SELECT pg_terminate_backend($1::int), $1::int AS pid'
         : 'SELECT pg_terminate_backend(pid), pid FROM pg_stat_activity ' +
-          'WHERE datname = current_database() AND pid <> pg_backend_pid() AND pid <> $1::int',
+            'WHERE datname = current_database() AND pid <> pg_backend_pid() AND pid <> $1::int',
       [holder],
     );
     return rows.length;

@@ -24,7 +24,8 @@ describe('what a login and a session create read', () => {
   async function counting<T extends object>(target: T, method: keyof T & string, work: () => Promise<unknown>) {
     const original = target[method] as (...args: unknown[]) => unknown;
     const calls: unknown[][] = [];
-    Object.assign(target, { [method]: (...args: unknown[]) => {
+    Object.assign(target, {
+      [method]: (...args: unknown[]) => {
         calls.push(args);
         return original.apply(target, args);
       },

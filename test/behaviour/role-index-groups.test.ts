@@ -14,15 +14,27 @@ for (const store of storesUnderTest()) {
     const policies: Record<string, string> = {};
     before(async () => {
       t = await createTestApp(store);
-      for (const [name, roleAttributes] of [['corp-domain', ['corp']], ['lab-domain', []]] as const) {
-        const res = await t.admin.request('POST', '/posture-checks', { json: { name, typeId: 'DOMAIN', domains: [`${name}.example`], roleAttributes } });
+      for (const [name, roleAttributes] of [
+        ['corp-domain', ['corp']],
+        ['lab-domain', []],
+      ] as const) {
+        const res = await t.admin.request('POST', '/posture-checks', {
+          json: { name, typeId: 'DOMAIN', domains: [`${name}.example`], roleAttributes },
+        });
         assert.equal(res.status, 201, JSON.stringify(res.body));
         checks.push(res.body.data.id);
       }
       const roles = { all: ['#all'], byId: [`@${checks[1]}`], byAttribute: ['#corp'], none: [] };
       for (const [name, postureCheckRoles] of Object.entries(roles)) {
         const res = await t.admin.request('POST', '/service-policies', {
-          json: { name, type: 'Dial', semantic: 'AnyOf', identityRoles: ['#all'], serviceRoles: ['#all'], postureCheckRoles },
+          json: {
+            name,
+            type: 'Dial',
+            semantic: 'AnyOf',
+            identityRoles: ['#all'],
+            serviceRoles: ['#all'],
+            postureCheckRoles,
+          },
         });
         assert.equal(res.status, 201, JSON.stringify(res.body));
         policies[name] = res.body.data.id;
@@ -61,7 +73,11 @@ for (const store of storesUnderTest()) {
       const ids = Object.values(policies);
       const grouped = await index.policiesSelectingAmong(ids, checks);
       for (const check of checks) {
-        assert.deepEqual([...grouped.get(check)!].sort(), (await index.policiesSelecting(check)).filter((p) => ids.includes(p)).sort(), check);
+        assert.deepEqual(
+          [...grouped.get(check)!].sort(),
+          (await index.policiesSelecting(check)).filter((p) => ids.includes(p)).sort(),
+          check,
+        );
       }
       assert.deepEqual([...grouped.get(checks[0]!)!].sort(), [policies.all!, policies.byAttribute!].sort());
     });

@@ -25,7 +25,23 @@ function opensslCsr(cn: string, opts: { san?: string; key?: string[] } = {}): st
   const out = path.join(tmp, `${++files}.csr`);
   const key = opts.key ?? ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'];
   const san = opts.san ? ['-addext', `subjectAltName=${opts.san}`] : [];
-  execFileSync('openssl', ['req', '-new', ...key, '-nodes', '-keyout', path.join(tmp, `${files}.key`), '-out', out, '-subj', `/CN=${cn}`, ...san], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-new',
+      ...key,
+      '-nodes',
+      '-keyout',
+      path.join(tmp, `${files}.key`),
+      '-out',
+      out,
+      '-subj',
+      `/CN=${cn}`,
+      ...san,
+    ],
+    { stdio: 'ignore' },
+  );
   return readFileSync(out, 'utf8');
 }
 
@@ -42,7 +58,9 @@ for (const store of storesUnderTest()) {
     after(async () => t?.close());
 
     async function newRouter(base: '/edge-routers' | '/transit-routers' = '/edge-routers') {
-      const res = await t.admin.request('POST', base, { json: { name: `r-${Math.random().toString(36).slice(2, 8)}` } });
+      const res = await t.admin.request('POST', base, {
+        json: { name: `r-${Math.random().toString(36).slice(2, 8)}` },
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       const id = res.body.data.id as string;
       return { id, ...(await detail(id, base)) };
@@ -51,14 +69,26 @@ for (const store of storesUnderTest()) {
     async function detail(id: string, base = '/edge-routers') {
       const res = await t.admin.request('GET', `${base}/${id}`);
       assert.equal(res.status, 200);
-      return res.body.data as { isVerified: boolean; fingerprint: string; certPem?: string | null; enrollmentToken: string | null; enrollmentJwt: string | null; enrollmentExpiresAt: string | null };
+      return res.body.data as {
+        isVerified: boolean;
+        fingerprint: string;
+        certPem?: string | null;
+        enrollmentToken: string | null;
+        enrollmentJwt: string | null;
+        enrollmentExpiresAt: string | null;
+      };
     }
 
     const erott = (json: Record<string, unknown>) => t.anonymous.request('POST', `${CLIENT}/enroll/erott`, { json });
 
     /** The generic /enroll as OpenZiti's routers call it: method and token in the query, the CSR pair as JSON. */
     const generic = (method: string, token: string, json: Record<string, unknown>) =>
-      t.app.inject({ method: 'POST', url: `${CLIENT}/enroll?method=${method}&token=${token}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(json) });
+      t.app.inject({
+        method: 'POST',
+        url: `${CLIENT}/enroll?method=${method}&token=${token}`,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(json),
+      });
 
     it('erott: both certificates are from the intermediate CA; the router is verified, its token spent', async () => {
       const router = await newRouter();
@@ -67,7 +97,8 @@ for (const store of storesUnderTest()) {
       // A SPIFFE id asked for (it would name an identity) and a directory name are not copied, as in OpenZiti.
       const spiffe = `URI:SPIFFE://${t.app.runtime.pki.trustDomain}/identity/victim`;
       const names =
-        'DNS:edge-1.example.com,DNS:localhost,IP:10.1.2.3,IP:::1,' + 'email:ops@example.com,URI:https://edge-1.example.com/';
+        'DNS:edge-1.example.com,DNS:localhost,IP:10.1.2.3,IP:::1,' +
+        'email:ops@example.com,URI:https://edge-1.example.com/';
       const serverCsr = opensslCsr('edge-1.example.com', { san: `${names},${spiffe},RID:1.2.3.4` });
       const clientCsr = opensslCsr(router.id, { san: `DNS:edge-1.example.com,${spiffe}` });
       const res = await erott({ token: router.enrollmentToken, serverCsr, clientCsr });
@@ -78,8 +109,11 @@ for (const store of storesUnderTest()) {
       assert.ok(server.verify(intermediate.publicKey) && client.verify(intermediate.publicKey));
       assert.equal(res.body.data.ca, t.app.runtime.pki.caBundlePem);
       // The host names, addresses, e-mail and URI the server CSR asked for, and server authentication.
-      assert.equal(server.subjectAltName, 'DNS:edge-1.example.com, DNS:localhost, IP Address:10.1.2.3, ' +
-        'IP Address:0:0:0:0:0:0:0:1, email:ops@example.com, URI:https://edge-1.example.com/');
+      assert.equal(
+        server.subjectAltName,
+        'DNS:edge-1.example.com, DNS:localhost, IP Address:10.1.2.3, ' +
+          'IP Address:0:0:0:0:0:0:0:1, email:ops@example.com, URI:https://edge-1.example.com/',
+      );
       assert.deepEqual(server.keyUsage, [SERVER_AUTH]);
       assert.deepEqual(client.keyUsage, [CLIENT_AUTH]);
       assert.equal(client.subject, `CN=${router.id}`);
@@ -104,7 +138,10 @@ for (const store of storesUnderTest()) {
     it("erott through the legacy /enroll with the routers' own field names and RSA CSRs made by openssl", async () => {
       const router = await newRouter();
       const rsa = ['-newkey', 'rsa:2048'];
-      const res = await generic('erott', router.enrollmentToken!, { serverCertCsr: opensslCsr('edge-2', { san: 'DNS:edge-2.internal', key: rsa }), certCsr: opensslCsr(router.id, { key: rsa }) });
+      const res = await generic('erott', router.enrollmentToken!, {
+        serverCertCsr: opensslCsr('edge-2', { san: 'DNS:edge-2.internal', key: rsa }),
+        certCsr: opensslCsr(router.id, { key: rsa }),
+      });
       assert.equal(res.statusCode, 200, res.body);
       const data = res.json().data;
       assert.equal(leafOf(data.serverCert).subjectAltName, 'DNS:edge-2.internal');
@@ -126,13 +163,23 @@ for (const store of storesUnderTest()) {
       const router = await newRouter('/transit-routers');
       const claims = await verifyEnrollmentJwt(router.enrollmentJwt!, t.app.runtime.pki);
       assert.equal(claims.em, 'trott');
-      const wrong = await erott({ token: router.enrollmentToken, serverCsr: nodeCsr('t'), clientCsr: nodeCsr(router.id) });
+      const wrong = await erott({
+        token: router.enrollmentToken,
+        serverCsr: nodeCsr('t'),
+        clientCsr: nodeCsr(router.id),
+      });
       assert.equal(wrong.status, 400);
       assert.equal(wrong.body.error.code, 'INVALID_ENROLL_METHOD');
-      const res = await generic('trott', router.enrollmentToken!, { serverCertCsr: nodeCsr('transit'), certCsr: nodeCsr(router.id) });
+      const res = await generic('trott', router.enrollmentToken!, {
+        serverCertCsr: nodeCsr('transit'),
+        certCsr: nodeCsr(router.id),
+      });
       assert.equal(res.statusCode, 200, res.body);
       const after = await detail(router.id, '/transit-routers');
-      assert.deepEqual([after.isVerified, after.fingerprint, after.enrollmentJwt], [true, sha1(leafOf(res.json().data.cert)), null]);
+      assert.deepEqual(
+        [after.isVerified, after.fingerprint, after.enrollmentJwt],
+        [true, sha1(leafOf(res.json().data.cert)), null],
+      );
     });
 
     it('refuses unknown, expired and bad requests, changing nothing', async () => {
@@ -150,7 +197,11 @@ for (const store of storesUnderTest()) {
       await refused({ ...good, serverCsr: 'not a CSR' }, 'COULD_NOT_PROCESS_CSR', 'serverCsr');
       await refused({ ...good, serverCsr: undefined }, 'COULD_NOT_PROCESS_CSR', 'serverCertCsr');
       await refused({ ...good, clientCsr: nodeCsr('someone-else') }, 'COULD_NOT_PROCESS_CSR', 'clientCsr');
-      await refused({ ...good, clientCsr: opensslCsr(router.id, { key: ['-newkey', 'rsa:1024'] }) }, 'COULD_NOT_PROCESS_CSR', 'clientCsr');
+      await refused(
+        { ...good, clientCsr: opensslCsr(router.id, { key: ['-newkey', 'rsa:1024'] }) },
+        'COULD_NOT_PROCESS_CSR',
+        'clientCsr',
+      );
       // A CSR whose signature does not match its key: its text tampered with after signing.
       const csr = opensslCsr('edge', { san: 'DNS:a.example.com' });
       const der = Buffer.from(csr.replace(/-----[^-]+-----/g, '').replace(/\s/g, ''), 'base64');
@@ -161,43 +212,66 @@ for (const store of storesUnderTest()) {
       await refused({ ...good, serverCsr: forged }, 'COULD_NOT_PROCESS_CSR', 'serverCsr');
       // Expired: the router's enrollment expiry moved into the past.
       const past = new Date(Date.now() - 60_000).toISOString();
-      await t.app.runtime.writes.update('edge-router', router.id, { enrollmentExpiresAt: past }, new Date().toISOString());
+      await t.app.runtime.writes.update(
+        'edge-router',
+        router.id,
+        { enrollmentExpiresAt: past },
+        new Date().toISOString(),
+      );
       const expired = await detail(router.id);
       const res = await erott(good);
       assert.equal(res.status, 400);
       assert.equal(res.body.error.code, 'ENROLLMENT_EXPIRED');
       assert.deepEqual(await detail(router.id), expired);
-      const legacy = await generic('erott', router.enrollmentToken!, { serverCertCsr: good.serverCsr, certCsr: good.clientCsr });
+      const legacy = await generic('erott', router.enrollmentToken!, {
+        serverCertCsr: good.serverCsr,
+        certCsr: good.clientCsr,
+      });
       assert.equal(legacy.json().error.code, 'ENROLLMENT_EXPIRED');
     });
 
     it('re-enroll: the enrolled certificate no longer identifies the router; a new token re-enrolls it', async () => {
       const router = await newRouter();
-      const res = await erott({ token: router.enrollmentToken, serverCsr: nodeCsr('edge'), clientCsr: nodeCsr(router.id) });
+      const res = await erott({
+        token: router.enrollmentToken,
+        serverCsr: nodeCsr('edge'),
+        clientCsr: nodeCsr(router.id),
+      });
       assert.equal(res.status, 200);
       const old = leafOf(res.body.data.cert);
       assert.equal((await t.admin.request('POST', `/edge-routers/${router.id}/re-enroll`)).status, 200);
       const after = await detail(router.id);
       assert.deepEqual([after.isVerified, after.fingerprint, after.certPem], [false, '', null]);
       assert.ok(after.enrollmentToken && after.enrollmentToken !== router.enrollmentToken);
-      await assert.rejects(routerOfCertificate(t.app.runtime, old.raw), (err: Error & { code?: string }) => err.code === 'UNAUTHORIZED');
-      const again = await erott({ token: after.enrollmentToken, serverCsr: nodeCsr('edge'), clientCsr: nodeCsr(router.id) });
+      await assert.rejects(
+        routerOfCertificate(t.app.runtime, old.raw),
+        (err: Error & { code?: string }) => err.code === 'UNAUTHORIZED',
+      );
+      const again = await erott({
+        token: after.enrollmentToken,
+        serverCsr: nodeCsr('edge'),
+        clientCsr: nodeCsr(router.id),
+      });
       assert.equal(again.status, 200, JSON.stringify(again.body));
       assert.equal((await detail(router.id)).isVerified, true);
     });
 
     it('two requests racing with one token: one enrolls the router, the other is refused', async () => {
       const router = await newRouter();
-      const attempt = () => erott({ token: router.enrollmentToken, serverCsr: nodeCsr('edge'), clientCsr: nodeCsr(router.id) });
+      const attempt = () =>
+        erott({ token: router.enrollmentToken, serverCsr: nodeCsr('edge'), clientCsr: nodeCsr(router.id) });
       const results = await Promise.all([attempt(), attempt(), attempt()]);
       const ok = results.filter((r) => r.status === 200);
       assert.equal(ok.length, 1, JSON.stringify(results.map((r) => r.status)));
-      for (const r of results.filter((x) => x.status !== 200)) assert.equal(r.body.error.code, 'INVALID_ENROLLMENT_TOKEN');
+      for (const r of results.filter((x) => x.status !== 200))
+        assert.equal(r.body.error.code, 'INVALID_ENROLLMENT_TOKEN');
       assert.equal((await detail(router.id)).fingerprint, sha1(leafOf(ok[0].body.data.cert)));
     });
 
     it('router renewal needs the client certificate of the TLS connection', async () => {
-      const res = await t.anonymous.request('POST', `${CLIENT}/enroll/extend/router`, { json: { certCsr: nodeCsr('x'), serverCertCsr: nodeCsr('y') } });
+      const res = await t.anonymous.request('POST', `${CLIENT}/enroll/extend/router`, {
+        json: { certCsr: nodeCsr('x'), serverCertCsr: nodeCsr('y') },
+      });
       assert.equal(res.status, 401);
       assert.equal(res.body.error.code, 'UNAUTHORIZED');
       // A certificate this controller did not issue is nobody's.

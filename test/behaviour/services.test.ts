@@ -25,8 +25,10 @@ for (const store of storesUnderTest()) {
       assert.equal(res.status, 201, `${path}: ${JSON.stringify(res.body)}`);
       return res.body.data.id;
     }
-    const config = (configTypeId: string, data: unknown, name = fresh('cfg')) => created('/configs', { name, configTypeId, data });
-    const newService = (json: Record<string, unknown> = {}) => created('/services', { name: fresh('svc'), encryptionRequired: true, ...json });
+    const config = (configTypeId: string, data: unknown, name = fresh('cfg')) =>
+      created('/configs', { name, configTypeId, data });
+    const newService = (json: Record<string, unknown> = {}) =>
+      created('/services', { name: fresh('svc'), encryptionRequired: true, ...json });
     async function get(path: string, query?: string) {
       const res = await t.admin.request('GET', path, { query });
       assert.equal(res.status, 200, `${path}: ${JSON.stringify(res.body)}`);
@@ -43,8 +45,14 @@ for (const store of storesUnderTest()) {
       const h = await config(HOST, host);
       const svc = await newService({ configs: [i, h] });
       assert.deepEqual(new Set((await get(`/services/${svc}`)).data.configs), new Set([i, h]));
-      assert.deepEqual((await get(`/configs/${i}/services`)).data.map((s: { id: string }) => s.id), [svc]);
-      assert.deepEqual(new Set((await get(`/services/${svc}/configs`)).data.map((c: { id: string }) => c.id)), new Set([i, h]));
+      assert.deepEqual(
+        (await get(`/configs/${i}/services`)).data.map((s: { id: string }) => s.id),
+        [svc],
+      );
+      assert.deepEqual(
+        new Set((await get(`/services/${svc}/configs`)).data.map((c: { id: string }) => c.id)),
+        new Set([i, h]),
+      );
     });
 
     it('refuses two configs of a type, one of a non-service type, an unknown config (400 naming configs)', async () => {
@@ -52,7 +60,9 @@ for (const store of storesUnderTest()) {
       const b = await config(INTERCEPT, intercept('b.internal'));
       const link = await config('router.link.v1', { listeners: [{ bind: 'tls:0.0.0.0:6262' }] });
       for (const configs of [[a, b], [link], ['no-such-config']]) {
-        const res = await t.admin.request('POST', '/services', { json: { name: fresh('refused'), encryptionRequired: false, configs } });
+        const res = await t.admin.request('POST', '/services', {
+          json: { name: fresh('refused'), encryptionRequired: false, configs },
+        });
         assert.equal(res.status, 400, JSON.stringify(res.body));
         assert.equal(res.body.error.cause.field, 'configs');
       }
@@ -74,9 +84,14 @@ for (const store of storesUnderTest()) {
 
     it('encryptionRequired is set at create: accepted in an update body, never applied', async () => {
       const svc = await newService({ encryptionRequired: true });
-      assert.equal((await t.admin.request('PATCH', `/services/${svc}`, { json: { encryptionRequired: false } })).status, 200);
+      assert.equal(
+        (await t.admin.request('PATCH', `/services/${svc}`, { json: { encryptionRequired: false } })).status,
+        200,
+      );
       assert.equal((await get(`/services/${svc}`)).data.encryptionRequired, true);
-      const put = await t.admin.request('PUT', `/services/${svc}`, { json: { name: fresh('renamed'), encryptionRequired: false } });
+      const put = await t.admin.request('PUT', `/services/${svc}`, {
+        json: { name: fresh('renamed'), encryptionRequired: false },
+      });
       assert.equal(put.status, 200, JSON.stringify(put.body));
       const after = (await get(`/services/${svc}`)).data;
       assert.equal(after.encryptionRequired, true);
@@ -92,11 +107,20 @@ for (const store of storesUnderTest()) {
       assert.deepEqual((await get(`/services/${svc}`)).data.config, {}, 'none asked for, none served');
       assert.deepEqual(await listed('configTypes=intercept.v1'), { 'intercept.v1': intercept('typed.internal') });
       assert.deepEqual(await listed(`configTypes=${HOST}`), { 'host.v1': host });
-      assert.deepEqual(Object.keys(await listed('configTypes=intercept.v1,host.v1')).sort(), ['host.v1', 'intercept.v1']);
-      assert.deepEqual(Object.keys(await listed('configTypes=intercept.v1&configTypes=host.v1')).sort(), ['host.v1', 'intercept.v1']);
+      assert.deepEqual(Object.keys(await listed('configTypes=intercept.v1,host.v1')).sort(), [
+        'host.v1',
+        'intercept.v1',
+      ]);
+      assert.deepEqual(Object.keys(await listed('configTypes=intercept.v1&configTypes=host.v1')).sort(), [
+        'host.v1',
+        'intercept.v1',
+      ]);
       assert.deepEqual(Object.keys(await listed('configTypes=all')).sort(), ['host.v1', 'intercept.v1']);
       assert.deepEqual(await listed('configTypes=no-such-type'), {}, 'unknown types are ignored');
-      assert.deepEqual(Object.keys((await get(`/services/${svc}`, 'configTypes=all')).data.config).sort(), ['host.v1', 'intercept.v1']);
+      assert.deepEqual(Object.keys((await get(`/services/${svc}`, 'configTypes=all')).data.config).sort(), [
+        'host.v1',
+        'intercept.v1',
+      ]);
     });
 
     it('the config types of the API session apply when the request names none', async () => {
@@ -106,9 +130,16 @@ for (const store of storesUnderTest()) {
       const who = await created('/identities', { name: fresh('session-admin'), type: 'User', isAdmin: true });
       await created('/authenticators', { method: 'updb', identityId: who, username: fresh('session-admin'), password });
       const username = (await get(`/identities/${who}/authenticators`)).data[0].username;
-      const login = await t.anonymous.request('POST', '/edge/client/v1/authenticate', { query: 'method=password', json: { username, password, configTypes: ['intercept.v1'] } });
+      const login = await t.anonymous.request('POST', '/edge/client/v1/authenticate', {
+        query: 'method=password',
+        json: { username, password, configTypes: ['intercept.v1'] },
+      });
       assert.equal(login.status, 200, JSON.stringify(login.body));
-      const res = await t.app.inject({ method: 'GET', url: `/edge/management/v1/services/${svc}`, headers: { 'zt-session': login.body.data.token } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/edge/management/v1/services/${svc}`,
+        headers: { 'zt-session': login.body.data.token },
+      });
       assert.deepEqual(JSON.parse(res.body).data.config, { 'intercept.v1': intercept('session.internal') });
     });
 
@@ -121,14 +152,25 @@ for (const store of storesUnderTest()) {
       const row = await rt.store.repo('service').get(svc);
       const me = 'identity-1';
       const provider = {
-        permissions: async (_rt: unknown, identityId: string, ids: readonly string[]) => new Map(ids.map((id) => [id, identityId === me ? (['Dial', 'Bind'] as const) : ([] as const)])),
+        permissions: async (_rt: unknown, identityId: string, ids: readonly string[]) =>
+          new Map(ids.map((id) => [id, identityId === me ? (['Dial', 'Bind'] as const) : ([] as const)])),
         accessible: async () => ({ ids: [svc] }),
       };
       const [granted] = await servicePresenter(provider)([row], rt, { identityId: me });
       assert.deepEqual(granted.permissions, ['Dial', 'Bind']);
       assert.deepEqual(granted.postureQueries, [
-        { policyId: 'dummy dial policy: no posture checks defined', policyType: 'Dial', isPassing: true, postureQueries: [] },
-        { policyId: 'dummy bind policy: no posture checks defined', policyType: 'Bind', isPassing: true, postureQueries: [] },
+        {
+          policyId: 'dummy dial policy: no posture checks defined',
+          policyType: 'Dial',
+          isPassing: true,
+          postureQueries: [],
+        },
+        {
+          policyId: 'dummy bind policy: no posture checks defined',
+          policyType: 'Bind',
+          isPassing: true,
+          postureQueries: [],
+        },
       ]);
       const [denied] = await servicePresenter(provider)([row], rt, { identityId: 'someone-else' });
       assert.deepEqual(denied.permissions, ['Invalid'], 'as OpenZiti serves an identity with neither');
@@ -161,13 +203,25 @@ for (const store of storesUnderTest()) {
 
         const other = await config(INTERCEPT, intercept('other.internal'));
         const hostOverride = await config(HOST, host);
-        const both = await t.admin.request('POST', path, { json: [{ serviceId: svc, configId: other }, { serviceId: svc, configId: hostOverride }] });
+        const both = await t.admin.request('POST', path, {
+          json: [
+            { serviceId: svc, configId: other },
+            { serviceId: svc, configId: hostOverride },
+          ],
+        });
         assert.equal(both.status, 200, JSON.stringify(both.body));
-        assert.deepEqual(new Set((await get(path)).data.map((o: { configId: string }) => o.configId)), new Set([other, hostOverride]), 'one per type: the later intercept replaced');
+        assert.deepEqual(
+          new Set((await get(path)).data.map((o: { configId: string }) => o.configId)),
+          new Set([other, hostOverride]),
+          'one per type: the later intercept replaced',
+        );
 
         const removed = await t.admin.request('DELETE', path, { json: [{ serviceId: svc, configId: other }] });
         assert.equal(removed.status, 200);
-        assert.deepEqual((await get(path)).data.map((o: { configId: string }) => o.configId), [hostOverride]);
+        assert.deepEqual(
+          (await get(path)).data.map((o: { configId: string }) => o.configId),
+          [hostOverride],
+        );
         const empty = await t.admin.request('DELETE', path);
         assert.equal(empty.status, 200, 'an empty body removes nothing, as in OpenZiti');
         assert.equal((await get(path)).data.length, 1);
@@ -178,10 +232,20 @@ for (const store of storesUnderTest()) {
         const path = `/identities/${identity}/service-configs`;
         await t.admin.request('POST', path, { json: [{ serviceId: svc, configId: mine }] });
         const q = `filter=${encodeURIComponent(`id = "${svc}"`)}&configTypes=intercept.v1`;
-        assert.deepEqual((await get('/services', `${q}&asIdentity=${identity}`)).data[0].config['intercept.v1'], intercept('only-mine.internal'));
-        assert.deepEqual((await get('/services', q)).data[0].config['intercept.v1'], intercept('shared.internal'), 'the caller has no override');
+        assert.deepEqual(
+          (await get('/services', `${q}&asIdentity=${identity}`)).data[0].config['intercept.v1'],
+          intercept('only-mine.internal'),
+        );
+        assert.deepEqual(
+          (await get('/services', q)).data[0].config['intercept.v1'],
+          intercept('shared.internal'),
+          'the caller has no override',
+        );
         const byName = (await get(`/identities/${identity}`)).data.name;
-        assert.deepEqual((await get('/services', `${q}&asIdentity=${byName}`)).data[0].config['intercept.v1'], intercept('only-mine.internal'));
+        assert.deepEqual(
+          (await get('/services', `${q}&asIdentity=${byName}`)).data[0].config['intercept.v1'],
+          intercept('only-mine.internal'),
+        );
         const unknown = await t.admin.request('GET', '/services', { query: 'asIdentity=nobody-here' });
         assert.equal(unknown.status, 404);
       });
@@ -210,15 +274,27 @@ for (const store of storesUnderTest()) {
         const service2 = await newService();
         const mine = await config(INTERCEPT, intercept('in-use.internal'));
         const path = `/identities/${who}/service-configs`;
-        await t.admin.request('POST', path, { json: [{ serviceId: svc, configId: mine }, { serviceId: service2, configId: mine }] });
+        await t.admin.request('POST', path, {
+          json: [
+            { serviceId: svc, configId: mine },
+            { serviceId: service2, configId: mine },
+          ],
+        });
         const refused = await t.admin.request('DELETE', `/configs/${mine}`);
         assert.equal(refused.status, 409);
         assert.equal(refused.body.error.code, 'CAN_NOT_DELETE_REFERENCED_ENTITY');
         assert.equal(refused.body.error.cause.field, 'configId');
         assert.equal((await t.admin.request('DELETE', `/services/${service2}`)).status, 200);
-        assert.deepEqual((await get(path)).data.map((o: { serviceId: string }) => o.serviceId), [svc]);
+        assert.deepEqual(
+          (await get(path)).data.map((o: { serviceId: string }) => o.serviceId),
+          [svc],
+        );
         assert.equal((await t.admin.request('DELETE', `/identities/${who}`)).status, 200);
-        assert.equal((await t.admin.request('DELETE', `/configs/${mine}`)).status, 200, 'no override holds it any more');
+        assert.equal(
+          (await t.admin.request('DELETE', `/configs/${mine}`)).status,
+          200,
+          'no override holds it any more',
+        );
       });
     });
   });

@@ -13,14 +13,18 @@ describe('a full database (sqlite)', () => {
   after(async () => t?.close());
 
   it('answers 503 STORE_UNAVAILABLE saying so, and keeps serving reads', async () => {
-    const kept = await t.admin.request('POST', '/identities', { json: { name: 'before-full', type: 'User', isAdmin: false } });
+    const kept = await t.admin.request('POST', '/identities', {
+      json: { name: 'before-full', type: 'User', isAdmin: false },
+    });
     assert.equal(kept.status, 201);
     // Reached through the private driver: this simulates the machine, not a client.
     const db = (t.app.runtime.store as unknown as { driver: { db: Database } }).driver.db;
     db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true })}`);
     let full: Reply | undefined;
     for (let i = 0; i < 200 && !full; i++) {
-      const res = await t.admin.request('POST', '/identities', { json: { name: `filler-${i}`, type: 'User', isAdmin: false, appData: { pad: 'x'.repeat(8000) } } });
+      const res = await t.admin.request('POST', '/identities', {
+        json: { name: `filler-${i}`, type: 'User', isAdmin: false, appData: { pad: 'x'.repeat(8000) } },
+      });
       assert.notEqual(res.status, 500, JSON.stringify(res.body));
       if (res.status !== 201) full = res;
     }

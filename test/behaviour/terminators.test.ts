@@ -25,13 +25,28 @@ for (const store of storesUnderTest()) {
     const edgeRouter = () => create('/edge-routers', { name: `er-${++n}` });
     const transitRouter = () => create('/transit-routers', { name: `tr-${++n}` });
     const terminator = (serviceId: string, routerId: string, extra: Record<string, unknown> = {}) =>
-      create('/terminators', { service: serviceId, router: routerId, binding: 'transport', address: 'tcp:10.0.0.1:443', ...extra });
+      create('/terminators', {
+        service: serviceId,
+        router: routerId,
+        binding: 'transport',
+        address: 'tcp:10.0.0.1:443',
+        ...extra,
+      });
 
     it('is read with entity references to its service and router, and their ids', async () => {
       const svc = await service();
       const er = await edgeRouter();
       const res = await t.admin.request('POST', '/terminators', {
-        json: { service: svc, router: er, binding: 'edge', address: 'hosted:abc', cost: 12, precedence: 'required', identity: 'host-a', identitySecret: 'c2VjcmV0' },
+        json: {
+          service: svc,
+          router: er,
+          binding: 'edge',
+          address: 'hosted:abc',
+          cost: 12,
+          precedence: 'required',
+          identity: 'host-a',
+          identitySecret: 'c2VjcmV0',
+        },
       });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       const term = (await t.admin.request('GET', `/terminators/${res.body.data.id}`)).body.data;
@@ -39,7 +54,10 @@ for (const store of storesUnderTest()) {
       assert.deepEqual([term.service.entity, term.service.id, term.service.name], ['services', svc, `svc-${n - 1}`]);
       assert.equal(term.routerId, er);
       assert.deepEqual([term.router.entity, term.router.id, term.router.name], ['transit-routers', er, `er-${n}`]);
-      assert.deepEqual([term.binding, term.address, term.cost, term.dynamicCost, term.precedence, term.identity], ['edge', 'hosted:abc', 12, 12, 'required', 'host-a']);
+      assert.deepEqual(
+        [term.binding, term.address, term.cost, term.dynamicCost, term.precedence, term.identity],
+        ['edge', 'hosted:abc', 12, 12, 'required', 'host-a'],
+      );
       assert.equal('identitySecret' in term, false, 'the secret is never served');
       const defaults = (await t.admin.request('GET', `/terminators/${await terminator(svc, er)}`)).body.data;
       assert.deepEqual([defaults.cost, defaults.precedence, defaults.identity], [0, 'default', '']);
@@ -76,13 +94,26 @@ for (const store of storesUnderTest()) {
       const er = await edgeRouter();
       const tr = await transitRouter();
       const term = await terminator(svc, er);
-      assert.equal((await t.admin.request('PATCH', `/terminators/${term}`, { json: { router: tr, address: 'tcp:10.0.0.2:80' } })).status, 200);
+      assert.equal(
+        (await t.admin.request('PATCH', `/terminators/${term}`, { json: { router: tr, address: 'tcp:10.0.0.2:80' } }))
+          .status,
+        200,
+      );
       const moved = (await t.admin.request('GET', `/terminators/${term}`)).body.data;
       assert.deepEqual([moved.routerId, moved.router.name, moved.address], [tr, `tr-${n}`, 'tcp:10.0.0.2:80']);
       const names = [`router.name = "tr-${n}"`, `service.name = "svc-${n - 2}" and router.name contains "tr-"`];
-      for (const filter of [`router = "${tr}"`, `service = "${svc}"`, `binding = "transport" and service = "${svc}"`, ...names]) {
+      for (const filter of [
+        `router = "${tr}"`,
+        `service = "${svc}"`,
+        `binding = "transport" and service = "${svc}"`,
+        ...names,
+      ]) {
         const res = await t.admin.request('GET', '/terminators', { query: `filter=${encodeURIComponent(filter)}` });
-        assert.deepEqual(res.body.data.map((x: { id: string }) => x.id), [term], filter);
+        assert.deepEqual(
+          res.body.data.map((x: { id: string }) => x.id),
+          [term],
+          filter,
+        );
       }
     });
 
@@ -90,23 +121,38 @@ for (const store of storesUnderTest()) {
       const svc = await service();
       const er = await edgeRouter();
       // What ZAC 4.5's terminator form sends when nothing was picked for them.
-      const form = { service: svc, router: er, identity: '', binding: 'transport', address: 'tcp:z:1', identitySecret: '', precedence: '', cost: 0 };
+      const form = {
+        service: svc,
+        router: er,
+        identity: '',
+        binding: 'transport',
+        address: 'tcp:z:1',
+        identitySecret: '',
+        precedence: '',
+        cost: 0,
+      };
       const created = await t.admin.request('POST', '/terminators', { json: form });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       const id = created.body.data.id;
       assert.equal((await t.admin.request('GET', `/terminators/${id}`)).body.data.precedence, 'default');
       // On edit it sends the whole form again, identity and secret included.
-      const edited = await t.admin.request('PATCH', `/terminators/${id}`, { json: { ...form, address: 'tcp:z:2', precedence: 'failed', cost: 5 } });
+      const edited = await t.admin.request('PATCH', `/terminators/${id}`, {
+        json: { ...form, address: 'tcp:z:2', precedence: 'failed', cost: 5 },
+      });
       assert.equal(edited.status, 200, JSON.stringify(edited.body));
       const after = (await t.admin.request('GET', `/terminators/${id}`)).body.data;
       assert.deepEqual([after.address, after.precedence, after.cost], ['tcp:z:2', 'failed', 5]);
       const withIdentity = await terminator(svc, er, { identity: 'host-z' });
-      const same = await t.admin.request('PUT', `/terminators/${withIdentity}`, { json: { ...form, identity: 'host-z' } });
+      const same = await t.admin.request('PUT', `/terminators/${withIdentity}`, {
+        json: { ...form, identity: 'host-z' },
+      });
       assert.equal(same.status, 200, 'the stored identity sent back changes nothing');
       const changed = await t.admin.request('PATCH', `/terminators/${withIdentity}`, { json: { identity: 'host-y' } });
       assert.equal(changed.status, 400, 'another identity is refused, not ignored');
       assert.equal(changed.body.error.cause.field, 'identity');
-      const secret = await t.admin.request('PATCH', `/terminators/${withIdentity}`, { json: { identitySecret: 'c2VjcmV0' } });
+      const secret = await t.admin.request('PATCH', `/terminators/${withIdentity}`, {
+        json: { identitySecret: 'c2VjcmV0' },
+      });
       assert.equal(secret.status, 400);
       assert.equal(secret.body.error.cause.field, 'identitySecret');
     });

@@ -95,7 +95,7 @@ for (const store of storesUnderTest()) {
     });
     after(async () => t?.close());
 
-    it('a signer serves its enrollment settings, with OpenZiti\'s defaults; its client view the flags', async () => {
+    it("a signer serves its enrollment settings, with OpenZiti's defaults; its client view the flags", async () => {
       const keySet = { issuer: 'https://plain.example', audience: 'a', jwksEndpoint: 'https://plain.example/jwks' };
       const plain = await signers.create({ name: 'plain-idp', enabled: true, ...keySet, id: '' });
       assert.equal(plain.status, 201, JSON.stringify(plain.body));
@@ -113,7 +113,10 @@ for (const store of storesUnderTest()) {
       const mine = listed.find((x: { id: string }) => x.id === signerId);
       assert.deepEqual([mine.enrollToCertEnabled, mine.enrollToTokenEnabled], [true, true]);
       const filtered = await t.admin.request('GET', '/external-jwt-signers', { query: filter('enrollToCertEnabled') });
-      assert.deepEqual(filtered.body.data.map((x: { id: string }) => x.id), [signerId]);
+      assert.deepEqual(
+        filtered.body.data.map((x: { id: string }) => x.id),
+        [signerId],
+      );
       // "" clears the attribute selector, as a form that empties the field sends it.
       const set = (value: string) => signers.patch(plainId, { enrollAttributeClaimsSelector: value });
       assert.equal((await set('roles')).status, 200);
@@ -197,7 +200,7 @@ for (const store of storesUnderTest()) {
       assert.equal(await identityCount(), before);
     });
 
-    it('a token alone enrolls an identity that then logs in with the signer\'s tokens', async () => {
+    it("a token alone enrolls an identity that then logs in with the signer's tokens", async () => {
       const jwt = await token({ groups: 'single' });
       const sub = `user-${n}@corp`;
       const res = await enroll(jwt, {}, { 'ziti-token-issuer-id': signerId });

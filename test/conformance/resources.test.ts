@@ -17,7 +17,9 @@ const token = () => randomBytes(4).toString('hex');
 async function validValue(admin: Client, type: FieldType, field: string): Promise<unknown> {
   switch (type.kind) {
     case 'string':
-      return type.format === 'date-time' ? new Date(Date.now() + 3_600_000).toISOString() : `${field}-${token()}`.slice(0, type.maxLength ?? 1024);
+      return type.format === 'date-time'
+        ? new Date(Date.now() + 3_600_000).toISOString()
+        : `${field}-${token()}`.slice(0, type.maxLength ?? 1024);
     case 'integer':
       return type.minimum ?? 0;
     case 'boolean':
@@ -77,10 +79,15 @@ function applies(field: FieldDef, body: Record<string, unknown>): boolean {
  * A valid body for `verb`: every required field from its type, then the resource's own example values (which may
  * choose the discriminator), then the required fields of that kind.
  */
-async function validBody(admin: Client, def: ResourceDef, verb: 'create' | 'replace'): Promise<Record<string, unknown>> {
+async function validBody(
+  admin: Client,
+  def: ResourceDef,
+  verb: 'create' | 'replace',
+): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(def.fields)) {
-    if (writable(field, verb) && field[verb] === 'required' && !field.when) body[name] = await validValue(admin, field.type, name);
+    if (writable(field, verb) && field[verb] === 'required' && !field.when)
+      body[name] = await validValue(admin, field.type, name);
   }
   for (const [name, value] of Object.entries(def.example ?? {})) {
     if (verb === 'create' || (def.fields[name] && writable(def.fields[name], verb))) {
@@ -88,7 +95,8 @@ async function validBody(admin: Client, def: ResourceDef, verb: 'create' | 'repl
     }
   }
   for (const [name, field] of Object.entries(def.fields)) {
-    if (writable(field, verb) && field[verb] === 'required' && field.when && applies(field, body) && !(name in body)) body[name] = await validValue(admin, field.type, name);
+    if (writable(field, verb) && field[verb] === 'required' && field.when && applies(field, body) && !(name in body))
+      body[name] = await validValue(admin, field.type, name);
   }
   return body;
 }
@@ -111,7 +119,13 @@ function assertRefused(res: { status: number; body: any }, field: string | undef
 
 /** A literal of the symbol's type, for `field = <literal>`. */
 function literalFor(type: string): string {
-  return type === 'number' ? '0' : type === 'boolean' ? 'true' : type === 'datetime' ? 'datetime(2026-01-01T00:00:00Z)' : '"x"';
+  return type === 'number'
+    ? '0'
+    : type === 'boolean'
+      ? 'true'
+      : type === 'datetime'
+        ? 'datetime(2026-01-01T00:00:00Z)'
+        : '"x"';
 }
 
 const managed = CATALOGUE.filter((def) => def.api === 'management');
@@ -138,10 +152,14 @@ for (const store of storesUnderTest()) {
         it('filters on every filterable field, and refuses an unknown one', async () => {
           for (const [name, symbol] of Object.entries(filterSchema(def).symbols)) {
             const filter = symbol.kind === 'set' ? `anyOf(${name}) = "x"` : `${name} = ${literalFor(symbol.type)}`;
-            const res = await t.admin.request('GET', `/${def.plural}`, { query: `filter=${encodeURIComponent(filter)}` });
+            const res = await t.admin.request('GET', `/${def.plural}`, {
+              query: `filter=${encodeURIComponent(filter)}`,
+            });
             assert.equal(res.status, 200, `${filter}: ${JSON.stringify(res.body)}`);
           }
-          const bad = await t.admin.request('GET', `/${def.plural}`, { query: `filter=${encodeURIComponent('noSuchField = 1')}` });
+          const bad = await t.admin.request('GET', `/${def.plural}`, {
+            query: `filter=${encodeURIComponent('noSuchField = 1')}`,
+          });
           assert.equal(bad.status, 400);
           assert.equal(bad.body.error.code, 'INVALID_FILTER');
         });
@@ -170,8 +188,10 @@ for (const store of storesUnderTest()) {
           for (const caller of [t.anonymous, t.user]) {
             const res = await caller.request('GET', `/${def.plural}`);
             assert.equal(res.status, 401);
-            if (ops.has('create')) assert.equal((await caller.request('POST', `/${def.plural}`, { json: {} })).status, 401);
-            if (ops.has('delete')) assert.equal((await caller.request('DELETE', `/${def.plural}/anything`)).status, 401);
+            if (ops.has('create'))
+              assert.equal((await caller.request('POST', `/${def.plural}`, { json: {} })).status, 401);
+            if (ops.has('delete'))
+              assert.equal((await caller.request('DELETE', `/${def.plural}/anything`)).status, 401);
           }
         });
 
@@ -194,7 +214,7 @@ for (const store of storesUnderTest()) {
           }
         });
 
-        it('takes what forms echo: an empty id on create, the entity\'s own id on patch', async () => {
+        it("takes what forms echo: an empty id on create, the entity's own id on patch", async () => {
           const body = await validBody(t.admin, def, 'create');
           const res = await t.admin.request('POST', `/${def.plural}`, { json: { ...body, id: '' } });
           assert.equal(res.status, 201, JSON.stringify(res.body));
@@ -209,12 +229,20 @@ for (const store of storesUnderTest()) {
         it('refuses unknown fields, wrong types and missing required fields, and writes nothing', async () => {
           const before = await count(t.admin, def);
           const body = await validBody(t.admin, def, 'create');
-          assertRefused(await t.admin.request('POST', `/${def.plural}`, { json: { ...body, noSuchField: 1 } }), undefined, 'unknown field');
+          assertRefused(
+            await t.admin.request('POST', `/${def.plural}`, { json: { ...body, noSuchField: 1 } }),
+            undefined,
+            'unknown field',
+          );
           for (const [name, field] of Object.entries(def.fields)) {
             // A field of another kind is not this body's: the behaviour drops it unchecked (as OpenZiti does).
             if (!writable(field, 'create') || !applies(field, body)) continue;
             const wrong = wrongValue(field.type);
-            assertRefused(await t.admin.request('POST', `/${def.plural}`, { json: { ...body, [name]: wrong } }), name, `${name}: ${JSON.stringify(wrong)}`);
+            assertRefused(
+              await t.admin.request('POST', `/${def.plural}`, { json: { ...body, [name]: wrong } }),
+              name,
+              `${name}: ${JSON.stringify(wrong)}`,
+            );
             if (field.create === 'required') {
               const { [name]: _left, ...rest } = body;
               assertRefused(await t.admin.request('POST', `/${def.plural}`, { json: rest }), name, `${name} missing`);
@@ -233,7 +261,12 @@ for (const store of storesUnderTest()) {
             if (type.kind === 'integer' && type.maximum !== undefined) outside.push(type.maximum + 1);
             if (type.kind === 'string' && type.maxLength !== undefined) outside.push('x'.repeat(type.maxLength + 1));
             if (type.kind === 'enum') outside.push('not-one-of-them');
-            for (const value of outside) assertRefused(await t.admin.request('POST', `/${def.plural}`, { json: { ...body, [name]: value } }), name, `${name} = ${String(value).slice(0, 20)}`);
+            for (const value of outside)
+              assertRefused(
+                await t.admin.request('POST', `/${def.plural}`, { json: { ...body, [name]: value } }),
+                name,
+                `${name} = ${String(value).slice(0, 20)}`,
+              );
           }
         });
 
@@ -249,9 +282,12 @@ for (const store of storesUnderTest()) {
 
         it('replaces, patches and deletes; then the entity is gone', async () => {
           const id = await createEntity(t.admin, def);
-          if (ops.has('patch')) assert.equal((await t.admin.request('PATCH', `/${def.plural}/${id}`, { json: {} })).status, 200);
+          if (ops.has('patch'))
+            assert.equal((await t.admin.request('PATCH', `/${def.plural}/${id}`, { json: {} })).status, 200);
           if (ops.has('replace')) {
-            const res = await t.admin.request('PUT', `/${def.plural}/${id}`, { json: await validBody(t.admin, def, 'replace') });
+            const res = await t.admin.request('PUT', `/${def.plural}/${id}`, {
+              json: await validBody(t.admin, def, 'replace'),
+            });
             assert.equal(res.status, 200, JSON.stringify(res.body));
           }
           if (!ops.has('delete')) return;

@@ -57,16 +57,31 @@ describe('password authentication', () => {
 
   it('refuses a wrong password or an unknown user with 401 INVALID_AUTH, on both APIs', async () => {
     for (const api of ['management', 'client'] as const) {
-      assertError(await authenticate(api, { username: ctl.adminUser, password: `${ctl.adminPassword}x` }), 401, 'INVALID_AUTH');
+      assertError(
+        await authenticate(api, { username: ctl.adminUser, password: `${ctl.adminPassword}x` }),
+        401,
+        'INVALID_AUTH',
+      );
       assertError(await authenticate(api, { username: 'nobody-here', password: 'whatever1' }), 401, 'INVALID_AUTH');
     }
   });
 
   it('refuses missing credentials with 400 COULD_NOT_VALIDATE and bad methods with 400', async () => {
     assertError(await authenticate('management', { username: ctl.adminUser }), 400, 'COULD_NOT_VALIDATE', 'password');
-    assertError(await authenticate('management', { password: ctl.adminPassword }), 400, 'COULD_NOT_VALIDATE', 'username');
-    assert.equal((await authenticate('management', { username: ctl.adminUser, password: ctl.adminPassword }, 'bogus')).status, 400);
-    assert.equal((await authenticate('management', { username: ctl.adminUser, password: ctl.adminPassword }, null)).status, 400);
+    assertError(
+      await authenticate('management', { password: ctl.adminPassword }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'username',
+    );
+    assert.equal(
+      (await authenticate('management', { username: ctl.adminUser, password: ctl.adminPassword }, 'bogus')).status,
+      400,
+    );
+    assert.equal(
+      (await authenticate('management', { username: ctl.adminUser, password: ctl.adminPassword }, null)).status,
+      400,
+    );
   });
 });
 
@@ -133,7 +148,10 @@ describe('management of API sessions', () => {
 
     const list = await admin.get('/api-sessions', { query: { limit: -1 } });
     assertStatus(list, 200);
-    assert.ok(list.body.data.some((s: { id: string }) => s.id === sessionId), 'the session is listed');
+    assert.ok(
+      list.body.data.some((s: { id: string }) => s.id === sessionId),
+      'the session is listed',
+    );
     assert.ok(list.body.meta.pagination.totalCount >= 2);
 
     const one = await admin.get(`/api-sessions/${sessionId}`);
@@ -190,13 +208,17 @@ describe('non-admin identities', () => {
   });
 
   /** The resources of this issue; the rest of the management spec is swept separately. */
-  const ISSUE_PATHS = /^\/(identities|identity-role-attributes|identity-types|authenticators|api-sessions|enrollments|summary)(\/|$)/;
+  const ISSUE_PATHS =
+    /^\/(identities|identity-role-attributes|identity-types|authenticators|api-sessions|enrollments|summary)(\/|$)/;
 
   async function sweep(select: (template: string) => boolean): Promise<void> {
     const mgmtToken = await ctl.api.login(user.username, user.password, 'management');
     const asUser = ctl.api.as(mgmtToken);
     const adminOps = operations('management').filter(
-      (op) => !op.anonymous && !/^\/(current-api-session|current-identity|authenticate)(\/|$)/.test(op.template) && select(op.template),
+      (op) =>
+        !op.anonymous &&
+        !/^\/(current-api-session|current-identity|authenticate)(\/|$)/.test(op.template) &&
+        select(op.template),
     );
     assert.ok(adminOps.length > 5, `expected the management spec to list admin operations, got ${adminOps.length}`);
     const countBefore = (await admin.get('/identities', { query: { limit: 1 } })).body.meta.pagination.totalCount;
@@ -206,14 +228,22 @@ describe('non-admin identities', () => {
       const hasBody = ['POST', 'PUT', 'PATCH'].includes(op.method);
       try {
         const res = await asUser.request(op.method, p, hasBody ? { json: {} } : {});
-        if (res.status !== 401 || res.body?.error?.code !== 'UNAUTHORIZED') failures.push(`${op.method} ${p}: ${res.status} ${res.text.slice(0, 120)}`);
+        if (res.status !== 401 || res.body?.error?.code !== 'UNAUTHORIZED')
+          failures.push(`${op.method} ${p}: ${res.status} ${res.text.slice(0, 120)}`);
       } catch (err) {
         failures.push(`${op.method} ${p}: ${(err as Error).message.split('\n').slice(0, 3).join(' | ')}`);
       }
     }
-    assert.deepEqual(failures, [], `${failures.length} of ${adminOps.length} admin operations did not answer 401 UNAUTHORIZED`);
+    assert.deepEqual(
+      failures,
+      [],
+      `${failures.length} of ${adminOps.length} admin operations did not answer 401 UNAUTHORIZED`,
+    );
     // nothing was written, and the non-admin session itself is still valid
-    assert.equal((await admin.get('/identities', { query: { limit: 1 } })).body.meta.pagination.totalCount, countBefore);
+    assert.equal(
+      (await admin.get('/identities', { query: { limit: 1 } })).body.meta.pagination.totalCount,
+      countBefore,
+    );
     assertStatus(await asUser.get('/current-api-session'), 200);
   }
 
@@ -229,11 +259,15 @@ describe('non-admin identities', () => {
     assertStatus(await userApi.get('/current-api-session', { api: 'client' }), 200);
     const list = await userApi.get('/current-identity/authenticators', { api: 'client' });
     assertStatus(list, 200);
-    assert.deepEqual(list.body.data.map((a: { identityId: string }) => a.identityId), [user.id], 'only its own authenticators');
+    assert.deepEqual(
+      list.body.data.map((a: { identityId: string }) => a.identityId),
+      [user.id],
+      'only its own authenticators',
+    );
   });
 });
 
-describe('changing one\'s own password', () => {
+describe("changing one's own password", () => {
   for (const [api, verb] of [
     ['client', 'PUT'],
     ['management', 'PATCH'],
@@ -250,11 +284,18 @@ describe('changing one\'s own password', () => {
 
       const newPassword = randomPassword();
       const body = (currentPassword: string) =>
-        verb === 'PUT' ? { username: user.username, password: newPassword, currentPassword } : { password: newPassword, currentPassword };
+        verb === 'PUT'
+          ? { username: user.username, password: newPassword, currentPassword }
+          : { password: newPassword, currentPassword };
 
       // wrong current password: refused, nothing changes
-      const wrong = await me.request(verb, `/current-identity/authenticators/${authId}`, { json: body(`${user.password}-wrong`) });
-      assert.ok([400, 401].includes(wrong.status), `a wrong currentPassword is refused (400/401), got ${wrong.status} ${wrong.text}`);
+      const wrong = await me.request(verb, `/current-identity/authenticators/${authId}`, {
+        json: body(`${user.password}-wrong`),
+      });
+      assert.ok(
+        [400, 401].includes(wrong.status),
+        `a wrong currentPassword is refused (400/401), got ${wrong.status} ${wrong.text}`,
+      );
       await ctl.api.login(user.username, user.password);
 
       // missing current password: refused
@@ -274,7 +315,11 @@ describe('changing one\'s own password', () => {
       const ok = await me.request(verb, `/current-identity/authenticators/${authId}`, { json: body(user.password) });
       assertStatus(ok, 200);
       assertError(
-        await ctl.api.post('/authenticate', { username: user.username, password: user.password }, { query: { method: 'password' } }),
+        await ctl.api.post(
+          '/authenticate',
+          { username: user.username, password: user.password },
+          { query: { method: 'password' } },
+        ),
         401,
         'INVALID_AUTH',
       );
@@ -283,7 +328,7 @@ describe('changing one\'s own password', () => {
     });
   }
 
-  it('cannot change another identity\'s authenticator through /current-identity', async () => {
+  it("cannot change another identity's authenticator through /current-identity", async () => {
     const a = await createUser(admin);
     const b = await createUser(admin);
     const me = await ctl.api.loginAs(a.username, a.password, 'client');
@@ -301,8 +346,19 @@ describe('admin management of authenticators', () => {
   it('an admin replaces and patches a updb authenticator; the old password stops working', async () => {
     const user = await createUser(admin);
     const p2 = randomPassword();
-    assertStatus(await admin.put(`/authenticators/${user.authenticatorId}`, { username: user.username, password: p2 }), 200);
-    assertError(await ctl.api.post('/authenticate', { username: user.username, password: user.password }, { query: { method: 'password' } }), 401, 'INVALID_AUTH');
+    assertStatus(
+      await admin.put(`/authenticators/${user.authenticatorId}`, { username: user.username, password: p2 }),
+      200,
+    );
+    assertError(
+      await ctl.api.post(
+        '/authenticate',
+        { username: user.username, password: user.password },
+        { query: { method: 'password' } },
+      ),
+      401,
+      'INVALID_AUTH',
+    );
     await ctl.api.login(user.username, p2);
     const p3 = randomPassword();
     assertStatus(await admin.patch(`/authenticators/${user.authenticatorId}`, { password: p3 }), 200);
@@ -315,7 +371,15 @@ describe('admin management of authenticators', () => {
   it('deleting the authenticator stops logins', async () => {
     const user = await createUser(admin);
     assertStatus(await admin.delete(`/authenticators/${user.authenticatorId}`), 200);
-    assertError(await ctl.api.post('/authenticate', { username: user.username, password: user.password }, { query: { method: 'password' } }), 401, 'INVALID_AUTH');
+    assertError(
+      await ctl.api.post(
+        '/authenticate',
+        { username: user.username, password: user.password },
+        { query: { method: 'password' } },
+      ),
+      401,
+      'INVALID_AUTH',
+    );
   });
 
   it('updb usernames are unique', async () => {

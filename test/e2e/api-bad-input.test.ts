@@ -107,7 +107,11 @@ async function detail(path: string): Promise<unknown> {
 
 /** Whether the user's password still works (the current-identity writes must not change it). */
 async function userCanLogIn(): Promise<boolean> {
-  const res = await ctl.api.post('/authenticate', { username: c.user.username, password: c.user.password }, { query: { method: 'password' }, token: null });
+  const res = await ctl.api.post(
+    '/authenticate',
+    { username: c.user.username, password: c.user.password },
+    { query: { method: 'password' }, token: null },
+  );
   return res.status === 200;
 }
 
@@ -190,7 +194,12 @@ const WRITES: WriteCase[] = [
     api: 'management',
     path: () => '/authenticators',
     caller: () => admin,
-    valid: () => ({ method: 'updb', identityId: c.bareIdentityId, username: unique('login'), password: randomPassword() }),
+    valid: () => ({
+      method: 'updb',
+      identityId: c.bareIdentityId,
+      username: unique('login'),
+      password: randomPassword(),
+    }),
     required: ['method', 'identityId'],
     wrongTypes: { method: [5], identityId: [5], username: [5], password: [5], tags: ['x'] },
     badValues: { method: ['bogus'], password: ['abc', 'x'.repeat(101)], username: ['abc', 'x'.repeat(101)] },
@@ -263,7 +272,11 @@ function send(w: WriteCase, opts: { json?: unknown; body?: string }): Promise<Ht
   return w.caller().request(w.method, w.path(), { api: w.api, query: w.query, ...opts });
 }
 
-async function refusedAndUnchanged(w: WriteCase, send1: () => Promise<HttpResponse>, check: (res: HttpResponse) => void): Promise<void> {
+async function refusedAndUnchanged(
+  w: WriteCase,
+  send1: () => Promise<HttpResponse>,
+  check: (res: HttpResponse) => void,
+): Promise<void> {
   const before = await w.snapshot();
   const res = await send1();
   check(res);
@@ -274,25 +287,37 @@ for (const w of WRITES) {
   describe(`bad input: ${w.label}`, () => {
     it('malformed JSON -> 400 COULD_NOT_PARSE_BODY', async () => {
       for (const body of ['{"name": ', '{name: "x"}', '{"a":1}}', 'not json', '{"a": 1,}']) {
-        await refusedAndUnchanged(w, () => send(w, { body }), (res) => assertError(res, 400, 'COULD_NOT_PARSE_BODY'));
+        await refusedAndUnchanged(
+          w,
+          () => send(w, { body }),
+          (res) => assertError(res, 400, 'COULD_NOT_PARSE_BODY'),
+        );
       }
     });
 
     it('a JSON document that is not an object -> 400', async () => {
       for (const body of ['[]', '"x"', '42', 'null']) {
-        await refusedAndUnchanged(w, () => send(w, { body }), (res) => {
-          assert.equal(res.status, 400, `${body}: ${res.text}`);
-          assert.ok(['COULD_NOT_PARSE_BODY', 'COULD_NOT_VALIDATE'].includes(res.body.error.code), res.text);
-        });
+        await refusedAndUnchanged(
+          w,
+          () => send(w, { body }),
+          (res) => {
+            assert.equal(res.status, 400, `${body}: ${res.text}`);
+            assert.ok(['COULD_NOT_PARSE_BODY', 'COULD_NOT_VALIDATE'].includes(res.body.error.code), res.text);
+          },
+        );
       }
     });
 
     if (w.method !== 'PATCH') {
       it('an empty body -> 400', async () => {
-        await refusedAndUnchanged(w, () => send(w, { body: '' }), (res) => {
-          assert.equal(res.status, 400, res.text);
-          assert.ok(['COULD_NOT_PARSE_BODY', 'COULD_NOT_VALIDATE'].includes(res.body.error.code), res.text);
-        });
+        await refusedAndUnchanged(
+          w,
+          () => send(w, { body: '' }),
+          (res) => {
+            assert.equal(res.status, 400, res.text);
+            assert.ok(['COULD_NOT_PARSE_BODY', 'COULD_NOT_VALIDATE'].includes(res.body.error.code), res.text);
+          },
+        );
       });
     }
 
@@ -300,17 +325,28 @@ for (const w of WRITES) {
       it(`missing ${field} -> 400 COULD_NOT_VALIDATE naming it`, async () => {
         const body = w.valid();
         delete body[field];
-        await refusedAndUnchanged(w, () => send(w, { json: body }), (res) => assertError(res, 400, 'COULD_NOT_VALIDATE', field));
+        await refusedAndUnchanged(
+          w,
+          () => send(w, { json: body }),
+          (res) => assertError(res, 400, 'COULD_NOT_VALIDATE', field),
+        );
       });
     }
 
     for (const [field, values] of Object.entries(w.wrongTypes)) {
       it(`wrong type for ${field} -> 400 COULD_NOT_VALIDATE with a cause`, async () => {
         for (const value of values) {
-          await refusedAndUnchanged(w, () => send(w, { json: { ...w.valid(), [field]: value } }), (res) => {
-            const err = assertError(res, 400, 'COULD_NOT_VALIDATE');
-            assert.ok(String(err.cause?.field ?? '').startsWith(field), `${field}=${JSON.stringify(value)}: cause names ${field}: ${res.text}`);
-          });
+          await refusedAndUnchanged(
+            w,
+            () => send(w, { json: { ...w.valid(), [field]: value } }),
+            (res) => {
+              const err = assertError(res, 400, 'COULD_NOT_VALIDATE');
+              assert.ok(
+                String(err.cause?.field ?? '').startsWith(field),
+                `${field}=${JSON.stringify(value)}: cause names ${field}: ${res.text}`,
+              );
+            },
+          );
         }
       });
     }
@@ -318,21 +354,36 @@ for (const w of WRITES) {
     for (const [field, values] of Object.entries(w.badValues ?? {})) {
       it(`bad value for ${field} -> 400 COULD_NOT_VALIDATE with a cause`, async () => {
         for (const value of values) {
-          await refusedAndUnchanged(w, () => send(w, { json: { ...w.valid(), [field]: value } }), (res) => {
-            const err = assertError(res, 400, 'COULD_NOT_VALIDATE');
-            assert.ok(String(err.cause?.field ?? '').startsWith(field), `${field}=${JSON.stringify(value)}: cause names ${field}: ${res.text}`);
-          });
+          await refusedAndUnchanged(
+            w,
+            () => send(w, { json: { ...w.valid(), [field]: value } }),
+            (res) => {
+              const err = assertError(res, 400, 'COULD_NOT_VALIDATE');
+              assert.ok(
+                String(err.cause?.field ?? '').startsWith(field),
+                `${field}=${JSON.stringify(value)}: cause names ${field}: ${res.text}`,
+              );
+            },
+          );
         }
       });
     }
 
     it('an unknown field -> 400 COULD_NOT_VALIDATE naming it', async () => {
-      await refusedAndUnchanged(w, () => send(w, { json: { ...w.valid(), bogusField: 1 } }), (res) => assertError(res, 400, 'COULD_NOT_VALIDATE', 'bogusField'));
+      await refusedAndUnchanged(
+        w,
+        () => send(w, { json: { ...w.valid(), bogusField: 1 } }),
+        (res) => assertError(res, 400, 'COULD_NOT_VALIDATE', 'bogusField'),
+      );
     });
 
     it('a body over 1 MiB -> 413 REQUEST_ENTITY_TOO_LARGE', async () => {
       const body = JSON.stringify({ ...w.valid(), tags: { big: 'x'.repeat(1024 * 1024 + 10) } });
-      await refusedAndUnchanged(w, () => send(w, { body }), (res) => assertError(res, 413, 'REQUEST_ENTITY_TOO_LARGE'));
+      await refusedAndUnchanged(
+        w,
+        () => send(w, { body }),
+        (res) => assertError(res, 413, 'REQUEST_ENTITY_TOO_LARGE'),
+      );
     });
   });
 }
@@ -340,17 +391,37 @@ for (const w of WRITES) {
 describe('bad input: values that only some endpoints check', () => {
   it('POST /authenticators for an unknown identity, or updb without username or password, is refused', async () => {
     const before = await total('/authenticators');
-    const unknownIdentity = await admin.post('/authenticators', { method: 'updb', identityId: 'no-such-id', username: unique('u'), password: randomPassword() });
+    const unknownIdentity = await admin.post('/authenticators', {
+      method: 'updb',
+      identityId: 'no-such-id',
+      username: unique('u'),
+      password: randomPassword(),
+    });
     assert.ok([400, 404].includes(unknownIdentity.status), unknownIdentity.text);
-    assertError(await admin.post('/authenticators', { method: 'updb', identityId: c.bareIdentityId, password: randomPassword() }), 400, 'COULD_NOT_VALIDATE', 'username');
-    assertError(await admin.post('/authenticators', { method: 'updb', identityId: c.bareIdentityId, username: unique('u') }), 400, 'COULD_NOT_VALIDATE', 'password');
+    assertError(
+      await admin.post('/authenticators', { method: 'updb', identityId: c.bareIdentityId, password: randomPassword() }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'username',
+    );
+    assertError(
+      await admin.post('/authenticators', { method: 'updb', identityId: c.bareIdentityId, username: unique('u') }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'password',
+    );
     assert.equal(await total('/authenticators'), before);
   });
 
   it('a duplicate updb username is refused', async () => {
     const before = await total('/authenticators');
     assertError(
-      await admin.post('/authenticators', { method: 'updb', identityId: c.bareIdentityId, username: c.user.username, password: randomPassword() }),
+      await admin.post('/authenticators', {
+        method: 'updb',
+        identityId: c.bareIdentityId,
+        username: c.user.username,
+        password: randomPassword(),
+      }),
       400,
       'COULD_NOT_VALIDATE',
       'username',
@@ -399,10 +470,25 @@ function endpoints(id: string, authId: string, sessionId: string, enrollmentId: 
     { method: 'GET', api: 'management', path: '/identity-role-attributes' },
     { method: 'GET', api: 'management', path: '/identity-types' },
     { method: 'GET', api: 'management', path: '/authenticators' },
-    { method: 'POST', api: 'management', path: '/authenticators', body: () => ({ method: 'updb', identityId: c.bareIdentityId, username: unique('u'), password: randomPassword() }) },
+    {
+      method: 'POST',
+      api: 'management',
+      path: '/authenticators',
+      body: () => ({ method: 'updb', identityId: c.bareIdentityId, username: unique('u'), password: randomPassword() }),
+    },
     { method: 'GET', api: 'management', path: `/authenticators/${authId}` },
-    { method: 'PUT', api: 'management', path: `/authenticators/${authId}`, body: () => ({ username: unique('u'), password: randomPassword() }) },
-    { method: 'PATCH', api: 'management', path: `/authenticators/${authId}`, body: () => ({ password: randomPassword() }) },
+    {
+      method: 'PUT',
+      api: 'management',
+      path: `/authenticators/${authId}`,
+      body: () => ({ username: unique('u'), password: randomPassword() }),
+    },
+    {
+      method: 'PATCH',
+      api: 'management',
+      path: `/authenticators/${authId}`,
+      body: () => ({ password: randomPassword() }),
+    },
     { method: 'DELETE', api: 'management', path: `/authenticators/${authId}` },
     { method: 'GET', api: 'management', path: '/api-sessions' },
     { method: 'GET', api: 'management', path: `/api-sessions/${sessionId}` },
@@ -416,8 +502,20 @@ function endpoints(id: string, authId: string, sessionId: string, enrollmentId: 
       { method: 'GET', api, path: '/current-identity', self: true },
       { method: 'GET', api, path: '/current-identity/authenticators', self: true },
       { method: 'GET', api, path: `/current-identity/authenticators/${authId}`, self: true },
-      { method: 'PUT', api, path: `/current-identity/authenticators/${authId}`, self: true, body: () => ({ username: c.user.username, password: randomPassword(), currentPassword: c.user.password }) },
-      { method: 'PATCH', api, path: `/current-identity/authenticators/${authId}`, self: true, body: () => ({ password: randomPassword(), currentPassword: c.user.password }) },
+      {
+        method: 'PUT',
+        api,
+        path: `/current-identity/authenticators/${authId}`,
+        self: true,
+        body: () => ({ username: c.user.username, password: randomPassword(), currentPassword: c.user.password }),
+      },
+      {
+        method: 'PATCH',
+        api,
+        path: `/current-identity/authenticators/${authId}`,
+        self: true,
+        body: () => ({ password: randomPassword(), currentPassword: c.user.password }),
+      },
     ]),
   ];
 }
@@ -467,7 +565,14 @@ describe('unknown ids', () => {
 });
 
 describe('bad filters', () => {
-  const lists = ['/identities', '/authenticators', '/api-sessions', '/identity-role-attributes', '/enrollments', '/identity-types'];
+  const lists = [
+    '/identities',
+    '/authenticators',
+    '/api-sessions',
+    '/identity-role-attributes',
+    '/enrollments',
+    '/identity-types',
+  ];
   for (const list of lists) {
     it(`GET ${list} with a bad filter -> 400 INVALID_FILTER`, async () => {
       for (const filter of ['name = ', 'nosuchfield = "x"', '(((', 'name = "x" andd true', 'limit -']) {
@@ -488,9 +593,13 @@ describe('tokens', () => {
     const failures: string[] = [];
     for (const token of [null, 'garbage', 'eyJhbGciOiJIUzI1NiJ9.e30.x', '00000000-0000-4000-8000-000000000000']) {
       for (const e of endpoints(c.identityId, c.user.authenticatorId, c.apiSessionId, c.enrollmentId)) {
-        const res = await ctl.api.as(token).request(e.method, e.path, { api: e.api, ...(e.body ? { json: e.body() } : {}) });
-        if (res.status !== 401 || res.body?.error?.code !== 'UNAUTHORIZED') failures.push(`[token ${token}] ${e.method} ${e.api} ${e.path}: ${res.status} ${res.text.slice(0, 160)}`);
-        else if (!res.headers['www-authenticate']) failures.push(`[token ${token}] ${e.method} ${e.api} ${e.path}: 401 without WWW-Authenticate`);
+        const res = await ctl.api
+          .as(token)
+          .request(e.method, e.path, { api: e.api, ...(e.body ? { json: e.body() } : {}) });
+        if (res.status !== 401 || res.body?.error?.code !== 'UNAUTHORIZED')
+          failures.push(`[token ${token}] ${e.method} ${e.api} ${e.path}: ${res.status} ${res.text.slice(0, 160)}`);
+        else if (!res.headers['www-authenticate'])
+          failures.push(`[token ${token}] ${e.method} ${e.api} ${e.path}: 401 without WWW-Authenticate`);
       }
     }
     assert.deepEqual(failures, []);
@@ -507,7 +616,8 @@ describe('tokens', () => {
     for (const e of endpoints(c.identityId, c.user.authenticatorId, c.apiSessionId, c.enrollmentId)) {
       if (e.self || e.api !== 'management') continue;
       const res = await c.userMgmt.request(e.method, e.path, { api: e.api, ...(e.body ? { json: e.body() } : {}) });
-      if (res.status !== 401 || res.body?.error?.code !== 'UNAUTHORIZED') failures.push(`${e.method} ${e.path}: ${res.status} ${res.text.slice(0, 160)}`);
+      if (res.status !== 401 || res.body?.error?.code !== 'UNAUTHORIZED')
+        failures.push(`${e.method} ${e.path}: ${res.status} ${res.text.slice(0, 160)}`);
     }
     assert.deepEqual(failures, []);
     assert.equal(await total('/identities'), identitiesBefore);
@@ -522,7 +632,9 @@ describe('tokens', () => {
 describe('concurrent creates', () => {
   it('twenty concurrent creates of one name: exactly one 201, nineteen 400 COULD_NOT_VALIDATE (name)', async () => {
     const name = unique('race');
-    const results = await Promise.all(Array.from({ length: 20 }, () => admin.post('/identities', { name, type: 'User', isAdmin: false })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => admin.post('/identities', { name, type: 'User', isAdmin: false })),
+    );
     const created = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status === 400);
     assert.equal(created.length, 1, results.map((r) => `${r.status}`).join(','));
@@ -535,8 +647,15 @@ describe('concurrent creates', () => {
 
   it('twenty concurrent creates of different names all succeed', async () => {
     const prefix = unique('par');
-    const results = await Promise.all(Array.from({ length: 20 }, (_v, i) => admin.post('/identities', { name: `${prefix}-${i}`, type: 'User', isAdmin: false })));
-    assert.deepEqual(results.map((r) => r.status), Array(20).fill(201));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_v, i) =>
+        admin.post('/identities', { name: `${prefix}-${i}`, type: 'User', isAdmin: false }),
+      ),
+    );
+    assert.deepEqual(
+      results.map((r) => r.status),
+      Array(20).fill(201),
+    );
     const list = await admin.get('/identities', { query: { filter: `name contains "${prefix}-"`, limit: -1 } });
     assert.equal(list.body.meta.pagination.totalCount, 20);
   });
@@ -544,7 +663,13 @@ describe('concurrent creates', () => {
 
 describe('paths and routes', () => {
   it('duplicate and trailing slashes are tolerated', async () => {
-    for (const p of ['//identities/', '/identities/', '//identities', `/identities/${c.identityId}/`, `//identities//${c.identityId}`]) {
+    for (const p of [
+      '//identities/',
+      '/identities/',
+      '//identities',
+      `/identities/${c.identityId}/`,
+      `//identities//${c.identityId}`,
+    ]) {
       const res = await admin.get(p);
       assertStatus(res, 200, p);
     }

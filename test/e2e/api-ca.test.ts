@@ -6,7 +6,16 @@ import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import { before, describe, it } from 'node:test';
-import { assertError, assertStatus, createIdentity, serverCertificatePem, useTestController, unique, type HttpHelper, type TestController } from '../helpers/controller.js';
+import {
+  assertError,
+  assertStatus,
+  createIdentity,
+  serverCertificatePem,
+  useTestController,
+  unique,
+  type HttpHelper,
+  type TestController,
+} from '../helpers/controller.js';
 import { mtlsRequest } from '../helpers/mtls.js';
 import { opensslCa, opensslSigned, opensslSignedKey } from '../helpers/openssl.js';
 
@@ -39,7 +48,11 @@ describe('a third-party CA: verify, ottca enrollment, certificate authentication
     assert.equal(enrollments[0].method, 'ottca');
     assert.equal(enrollments[0].caId, caId);
     const shown = (await admin.get(`/identities/${identityId}`)).body.data.enrollment.ottca;
-    assert.deepEqual([shown.caId, shown.ca.id, shown.ca.entity], [caId, caId, 'cas'], 'the identity shows the CA of its ottca enrollment');
+    assert.deepEqual(
+      [shown.caId, shown.ca.id, shown.ca.entity],
+      [caId, caId, 'cas'],
+      'the identity shows the CA of its ottca enrollment',
+    );
     const token = enrollments[0].token as string;
     const device = { cert: opensslSigned(files, name, name), key: opensslSignedKey(name) };
 
@@ -58,16 +71,28 @@ describe('a third-party CA: verify, ottca enrollment, certificate authentication
     // A certificate of another CA is not this enrollment's.
     const stranger = opensslCa(unique('stranger-ca'));
     const strangerName = unique('stranger');
-    const wrong = await mtlsRequest(target, { cert: opensslSigned(stranger, strangerName), key: opensslSignedKey(strangerName) }, 'POST', '/enroll/ottca', { json: { token } });
+    const wrong = await mtlsRequest(
+      target,
+      { cert: opensslSigned(stranger, strangerName), key: opensslSignedKey(strangerName) },
+      'POST',
+      '/enroll/ottca',
+      { json: { token } },
+    );
     assert.equal(wrong.body.error.code, 'ENROLLMENT_CA_NOT_VALID');
-    assert.equal((await mtlsRequest(target, undefined, 'POST', '/enroll/ottca', { json: { token } })).body.error.code, 'INVALID_CLIENT_CERT');
+    assert.equal(
+      (await mtlsRequest(target, undefined, 'POST', '/enroll/ottca', { json: { token } })).body.error.code,
+      'INVALID_CLIENT_CERT',
+    );
 
     const enrolled = await mtlsRequest(target, device, 'POST', '/enroll/ottca', { json: { token } });
     assert.equal(enrolled.status, 200, enrolled.text);
     const auth = (await admin.get(`/identities/${identityId}`)).body.data.authenticators.cert;
     assert.ok(auth.fingerprint);
     assert.equal((await admin.get(`/authenticators/${auth.id}`)).body.data.isIssuedByNetwork, false);
-    assert.equal((await mtlsRequest(target, device, 'POST', '/enroll/ottca', { json: { token } })).body.error.code, 'INVALID_ENROLLMENT_TOKEN');
+    assert.equal(
+      (await mtlsRequest(target, device, 'POST', '/enroll/ottca', { json: { token } })).body.error.code,
+      'INVALID_ENROLLMENT_TOKEN',
+    );
 
     const login = await mtlsRequest(target, device, 'POST', '/authenticate?method=cert');
     assert.equal(login.status, 200, login.text);
@@ -75,19 +100,29 @@ describe('a third-party CA: verify, ottca enrollment, certificate authentication
 
     // Another certificate of the CA belongs to nobody.
     const otherName = unique('unenrolled');
-    const other = await mtlsRequest(target, { cert: opensslSigned(files, otherName), key: opensslSignedKey(otherName) }, 'POST', '/authenticate?method=cert');
+    const other = await mtlsRequest(
+      target,
+      { cert: opensslSigned(files, otherName), key: opensslSignedKey(otherName) },
+      'POST',
+      '/authenticate?method=cert',
+    );
     assert.equal(other.status, 401);
     assert.match(other.body.error.message, /belongs to no identity/);
 
     // Reverting the authenticator: a CA's certificate becomes an ottca enrollment for that CA, and stops working.
-    const reverted = await admin.post(`/authenticators/${auth.id}/re-enroll`, { expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const reverted = await admin.post(`/authenticators/${auth.id}/re-enroll`, {
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     assertStatus(reverted, 201, 're-enroll');
     const back = (await admin.get(`/enrollments/${reverted.body.data.id}`)).body.data;
     assert.equal(back.method, 'ottca');
     assert.equal(back.caId, caId);
     assert.equal(back.ca.id, caId);
     assert.equal((await mtlsRequest(target, device, 'POST', '/authenticate?method=cert')).status, 401);
-    assert.equal((await mtlsRequest(target, device, 'POST', '/enroll/ottca', { json: { token: back.token } })).status, 200);
+    assert.equal(
+      (await mtlsRequest(target, device, 'POST', '/enroll/ottca', { json: { token: back.token } })).status,
+      200,
+    );
     assert.equal((await mtlsRequest(target, device, 'POST', '/authenticate?method=cert')).status, 200);
 
     // The CA stops allowing authentication: its certificates stop working.
@@ -99,21 +134,39 @@ describe('a third-party CA: verify, ottca enrollment, certificate authentication
     const target = { baseUrl: ctl.url, caPem: ctl.caPem };
     const files = opensslCa(unique('fleet-ca'));
     const caName = unique('fleet');
-    const caId = (await admin.post('/cas', { name: caName, certPem: files.pem, isAutoCaEnrollmentEnabled: true, isOttCaEnrollmentEnabled: false, isAuthEnabled: true, identityRoles: ['fleet', 'sensors'] })).body.data.id;
+    const caId = (
+      await admin.post('/cas', {
+        name: caName,
+        certPem: files.pem,
+        isAutoCaEnrollmentEnabled: true,
+        isOttCaEnrollmentEnabled: false,
+        isAuthEnabled: true,
+        identityRoles: ['fleet', 'sensors'],
+      })
+    ).body.data.id;
     const sensor = unique('sensor');
     const device = { cert: opensslSigned(files, sensor, `${sensor}-a`), key: opensslSignedKey(`${sensor}-a`) };
     const early = await mtlsRequest(target, device, 'POST', '/enroll/ca');
     assert.equal(early.status, 400, early.text);
     assert.equal(early.body.error.code, 'ENROLLMENT_NO_VALID_CAS');
     const token = (await admin.get(`/cas/${caId}`)).body.data.verificationToken;
-    assertStatus(await admin.request('POST', `/cas/${caId}/verify`, { body: opensslSigned(files, token, unique('v')), headers: { 'content-type': 'text/plain' } }), 200);
+    assertStatus(
+      await admin.request('POST', `/cas/${caId}/verify`, {
+        body: opensslSigned(files, token, unique('v')),
+        headers: { 'content-type': 'text/plain' },
+      }),
+      200,
+    );
 
     const enrolled = await mtlsRequest(target, device, 'POST', '/enroll/ca');
     assert.equal(enrolled.status, 200, enrolled.text);
     const made = (await admin.get('/identities', { query: { filter: `name = "${caName}-${sensor}"` } })).body.data[0];
     assert.ok(made, 'the identity is named by the CA format');
     assert.deepEqual([...made.roleAttributes].sort(), ['fleet', 'sensors']);
-    assert.equal((await mtlsRequest(target, device, 'POST', '/enroll/ca')).body.error.code, 'ENROLLMENT_IDENTITY_ALREADY_ENROLLED');
+    assert.equal(
+      (await mtlsRequest(target, device, 'POST', '/enroll/ca')).body.error.code,
+      'ENROLLMENT_IDENTITY_ALREADY_ENROLLED',
+    );
     const login = await mtlsRequest(target, device, 'POST', '/authenticate?method=cert');
     assert.equal(login.status, 200, login.text);
     assert.equal(login.body.data.identity.id, made.id);
@@ -121,7 +174,10 @@ describe('a third-party CA: verify, ottca enrollment, certificate authentication
     // A second device with the same common name gets a numbered name.
     const twin = { cert: opensslSigned(files, sensor, `${sensor}-b`), key: opensslSignedKey(`${sensor}-b`) };
     assert.equal((await mtlsRequest(target, twin, 'POST', '/enroll/ca')).status, 200);
-    assert.equal((await admin.get('/identities', { query: { filter: `name = "${caName}-${sensor}-2"` } })).body.data.length, 1);
+    assert.equal(
+      (await admin.get('/identities', { query: { filter: `name = "${caName}-${sensor}-2"` } })).body.data.length,
+      1,
+    );
   });
 
   it('network JWTs name this controller and verify with its certificate', async () => {
@@ -138,7 +194,16 @@ describe('a third-party CA: verify, ottca enrollment, certificate authentication
 
   it('the CA JWT, ENROLLMENT_EXISTS for ottca, and deleting a CA takes its enrollments', async () => {
     const files = opensslCa(unique('gone-ca'));
-    const caId = (await admin.post('/cas', { name: unique('gone'), certPem: files.pem, isAutoCaEnrollmentEnabled: false, isOttCaEnrollmentEnabled: true, isAuthEnabled: true, identityRoles: [] })).body.data.id;
+    const caId = (
+      await admin.post('/cas', {
+        name: unique('gone'),
+        certPem: files.pem,
+        isAutoCaEnrollmentEnabled: false,
+        isOttCaEnrollmentEnabled: true,
+        isAuthEnabled: true,
+        identityRoles: [],
+      })
+    ).body.data.id;
     const jwt = await admin.get(`/cas/${caId}/jwt`);
     assertStatus(jwt, 200, 'CA JWT');
     assert.match(String(jwt.headers['content-type']), /application\/jwt/);
@@ -147,8 +212,17 @@ describe('a third-party CA: verify, ottca enrollment, certificate authentication
     const identityId = await createIdentity(admin, { name: unique('gone-device') });
     const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
     assertStatus(await admin.post('/enrollments', { identityId, method: 'ottca', caId, expiresAt }), 201);
-    assertError(await admin.post('/enrollments', { identityId, method: 'ottca', caId, expiresAt }), 409, 'ENROLLMENT_EXISTS');
-    assertError(await admin.post('/enrollments', { identityId, method: 'ott', caId, expiresAt }), 400, 'COULD_NOT_VALIDATE', 'caId');
+    assertError(
+      await admin.post('/enrollments', { identityId, method: 'ottca', caId, expiresAt }),
+      409,
+      'ENROLLMENT_EXISTS',
+    );
+    assertError(
+      await admin.post('/enrollments', { identityId, method: 'ott', caId, expiresAt }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'caId',
+    );
     assertStatus(await admin.delete(`/cas/${caId}`), 200);
     assert.equal((await admin.get(`/identities/${identityId}/enrollments`)).body.data.length, 0);
   });

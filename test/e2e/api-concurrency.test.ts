@@ -158,7 +158,10 @@ async function assertAccessExact(api: HttpHelper): Promise<void> {
     assert.deepEqual(await idsOf(api, `/services/${id}/service-policies`), selectingIt, `policies of ${id}`);
   }
   for (const policy of policies) {
-    const selected = identities.filter((e) => selecting([policy], 'identityRoles', e).length).map((e) => e.id).sort();
+    const selected = identities
+      .filter((e) => selecting([policy], 'identityRoles', e).length)
+      .map((e) => e.id)
+      .sort();
     const got = await idsOf(api, `/service-policies/${policy.id}/identities`);
     assert.deepEqual(got, selected, `identities of ${policy.id}`);
   }
@@ -178,9 +181,11 @@ describe('concurrent writers keep the access index exact', () => {
     await fc.assert(
       fc.asyncProperty(clientsOperations, async (clients) => {
         const made: Made = { identities: [], services: [], 'service-policies': [] };
-        await Promise.all(clients.map(async (ops) => {
-          for (const op of ops) await apply(api, made, op);
-        }));
+        await Promise.all(
+          clients.map(async (ops) => {
+            for (const op of ops) await apply(api, made, op);
+          }),
+        );
         assert.deepEqual(await integrityIssues(api), [], 'the integrity check finds nothing');
         await assertAccessExact(api);
       }),

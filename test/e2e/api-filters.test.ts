@@ -3,7 +3,15 @@
 // errors that say where the filter went wrong. Every response is validated against the spec by the HTTP helper.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type HttpHelper, type TestController, assertError, assertStatus, createIdentity, startTestController, unique } from '../helpers/controller.js';
+import {
+  type HttpHelper,
+  type TestController,
+  assertError,
+  assertStatus,
+  createIdentity,
+  startTestController,
+  unique,
+} from '../helpers/controller.js';
 
 let ctl: TestController;
 let admin: HttpHelper;
@@ -29,7 +37,11 @@ before(async () => {
   // 12 identities: P-00 .. P-11, created one after another so createdAt is non-decreasing.
   for (let i = 0; i < 12; i++) {
     const name = `${P}-${String(i).padStart(2, '0')}`;
-    const roleAttributes = [i % 2 === 0 ? 'even' : 'odd', ...(i % 3 === 0 ? ['three'] : []), ...(i < 4 ? ['grp-low'] : ['grp-high'])];
+    const roleAttributes = [
+      i % 2 === 0 ? 'even' : 'odd',
+      ...(i % 3 === 0 ? ['three'] : []),
+      ...(i < 4 ? ['grp-low'] : ['grp-high']),
+    ];
     if (i === 11) roleAttributes.length = 0;
     const body = {
       name,
@@ -41,7 +53,15 @@ before(async () => {
     const id = await createIdentity(admin, body);
     const got = await admin.get(`/identities/${id}`);
     assertStatus(got, 200);
-    fixtures.push({ id, name, createdAt: got.body.data.createdAt, roleAttributes, isAdmin: body.isAdmin, externalId: body.externalId, tags: body.tags });
+    fixtures.push({
+      id,
+      name,
+      createdAt: got.body.data.createdAt,
+      roleAttributes,
+      isAdmin: body.isAdmin,
+      externalId: body.externalId,
+      tags: body.tags,
+    });
   }
 });
 
@@ -61,7 +81,10 @@ async function scoped(expr: string): Promise<string[]> {
 }
 
 function expect(pred: (f: Fixture, i: number) => boolean): string[] {
-  return fixtures.filter(pred).map((f) => f.name).sort();
+  return fixtures
+    .filter(pred)
+    .map((f) => f.name)
+    .sort();
 }
 
 const n = (i: number) => `${P}-${String(i).padStart(2, '0')}`;
@@ -69,18 +92,33 @@ const n = (i: number) => `${P}-${String(i).padStart(2, '0')}`;
 describe('ZitiQL operators', () => {
   it('= and !=', async () => {
     assert.deepEqual(await scoped(`name = "${n(3)}"`), [n(3)]);
-    assert.deepEqual(await scoped(`name != "${n(3)}"`), expect((_f, i) => i !== 3));
+    assert.deepEqual(
+      await scoped(`name != "${n(3)}"`),
+      expect((_f, i) => i !== 3),
+    );
     assert.deepEqual(await scoped(`id = "${fixtures[4]!.id}"`), [n(4)]);
     assert.deepEqual(await scoped('isAdmin = true'), [n(5)]);
     assert.deepEqual(await scoped('isAdmin'), [n(5)], 'a bare bool symbol');
   });
 
   it('contains, icontains and their negations', async () => {
-    assert.deepEqual(await names(`name contains "${P}-0"`).then((a) => a.sort()), expect((_f, i) => i < 10));
-    assert.deepEqual((await names(`name icontains "${P.toUpperCase()}-0"`)).sort(), expect((_f, i) => i < 10));
+    assert.deepEqual(
+      await names(`name contains "${P}-0"`).then((a) => a.sort()),
+      expect((_f, i) => i < 10),
+    );
+    assert.deepEqual(
+      (await names(`name icontains "${P.toUpperCase()}-0"`)).sort(),
+      expect((_f, i) => i < 10),
+    );
     assert.deepEqual(await names(`name contains "${P.toUpperCase()}-0"`), [], 'contains is case-sensitive');
-    assert.deepEqual(await scoped(`name not contains "${P}-0"`), expect((_f, i) => i >= 10));
-    assert.deepEqual(await scoped(`name not icontains "${P.toUpperCase()}-1"`), expect((_f, i) => i < 10));
+    assert.deepEqual(
+      await scoped(`name not contains "${P}-0"`),
+      expect((_f, i) => i >= 10),
+    );
+    assert.deepEqual(
+      await scoped(`name not icontains "${P.toUpperCase()}-1"`),
+      expect((_f, i) => i < 10),
+    );
   });
 
   it('contains takes %, _ and \\ literally (PostgreSQL tests it with LIKE, which a trigram index serves)', async () => {
@@ -100,7 +138,10 @@ describe('ZitiQL operators', () => {
 
   it('in and not in', async () => {
     assert.deepEqual(await scoped(`name in ["${n(1)}", "${n(2)}", "nope"]`), [n(1), n(2)]);
-    assert.deepEqual(await scoped(`name not in ["${n(1)}", "${n(2)}"]`), expect((_f, i) => i !== 1 && i !== 2));
+    assert.deepEqual(
+      await scoped(`name not in ["${n(1)}", "${n(2)}"]`),
+      expect((_f, i) => i !== 1 && i !== 2),
+    );
     assert.deepEqual(await scoped(`id in ["${fixtures[0]!.id}"]`), [n(0)]);
   });
 
@@ -108,8 +149,14 @@ describe('ZitiQL operators', () => {
     const c3 = fixtures[3]!.createdAt;
     const c7 = fixtures[7]!.createdAt;
     const t = (s: string) => Date.parse(s);
-    assert.deepEqual(await scoped(`createdAt >= datetime(${c3})`), expect((f) => t(f.createdAt) >= t(c3)));
-    assert.deepEqual(await scoped(`createdAt < datetime(${c3})`), expect((f) => t(f.createdAt) < t(c3)));
+    assert.deepEqual(
+      await scoped(`createdAt >= datetime(${c3})`),
+      expect((f) => t(f.createdAt) >= t(c3)),
+    );
+    assert.deepEqual(
+      await scoped(`createdAt < datetime(${c3})`),
+      expect((f) => t(f.createdAt) < t(c3)),
+    );
     assert.deepEqual(
       await scoped(`createdAt between datetime(${c3}) and datetime(${c7})`),
       expect((f) => t(f.createdAt) >= t(c3) && t(f.createdAt) < t(c7)),
@@ -119,38 +166,71 @@ describe('ZitiQL operators', () => {
       expect((f) => !(t(f.createdAt) >= t(c3) && t(f.createdAt) < t(c7))),
     );
     assert.deepEqual(await scoped('createdAt < datetime(2000-01-01T00:00:00Z)'), []);
-    assert.deepEqual(await scoped('createdAt > datetime(2000-01-01T00:00:00.000+02:00)'), expect(() => true));
+    assert.deepEqual(
+      await scoped('createdAt > datetime(2000-01-01T00:00:00.000+02:00)'),
+      expect(() => true),
+    );
   });
 
   it('anyOf, allOf, count and isEmpty on roleAttributes', async () => {
-    assert.deepEqual(await scoped('anyOf(roleAttributes) = "three"'), expect((f) => f.roleAttributes.includes('three')));
-    assert.deepEqual(await scoped('anyOf(roleAttributes) in ["three", "odd"]'), expect((f) => f.roleAttributes.some((a) => a === 'three' || a === 'odd')));
+    assert.deepEqual(
+      await scoped('anyOf(roleAttributes) = "three"'),
+      expect((f) => f.roleAttributes.includes('three')),
+    );
+    assert.deepEqual(
+      await scoped('anyOf(roleAttributes) in ["three", "odd"]'),
+      expect((f) => f.roleAttributes.some((a) => a === 'three' || a === 'odd')),
+    );
     assert.deepEqual(
       await scoped('allOf(roleAttributes) contains "o" and not isEmpty(roleAttributes)'),
       expect((f) => f.roleAttributes.length > 0 && f.roleAttributes.every((a) => a.includes('o'))),
     );
     assert.deepEqual(await scoped('allOf(roleAttributes) contains "o" and not isEmpty(roleAttributes)'), [n(1)]);
-    assert.deepEqual(await scoped('anyOf(roleAttributes) contains "grp-"'), expect((f) => f.roleAttributes.some((a) => a.includes('grp-'))));
-    assert.deepEqual(await scoped('count(roleAttributes) > 2'), expect((f) => f.roleAttributes.length > 2));
+    assert.deepEqual(
+      await scoped('anyOf(roleAttributes) contains "grp-"'),
+      expect((f) => f.roleAttributes.some((a) => a.includes('grp-'))),
+    );
+    assert.deepEqual(
+      await scoped('count(roleAttributes) > 2'),
+      expect((f) => f.roleAttributes.length > 2),
+    );
     assert.deepEqual(await scoped('count(roleAttributes) = 0'), [n(11)]);
     assert.deepEqual(await scoped('isEmpty(roleAttributes)'), [n(11)]);
-    assert.deepEqual(await scoped('not isEmpty(roleAttributes)'), expect((_f, i) => i !== 11));
+    assert.deepEqual(
+      await scoped('not isEmpty(roleAttributes)'),
+      expect((_f, i) => i !== 11),
+    );
   });
 
   it('tags.<key>, quoted identifiers and null', async () => {
-    assert.deepEqual(await scoped('tags.color = "red"'), expect((f) => f.tags.color === 'red'));
+    assert.deepEqual(
+      await scoped('tags.color = "red"'),
+      expect((f) => f.tags.color === 'red'),
+    );
     assert.deepEqual(await scoped('tags.vip = true'), [n(7)]);
     assert.deepEqual(await scoped(`'tags.my-key' = "v"`), [n(3)]);
-    assert.deepEqual(await scoped('externalId = null'), expect((f) => f.externalId === null));
-    assert.deepEqual(await scoped('externalId != null'), expect((f) => f.externalId !== null));
+    assert.deepEqual(
+      await scoped('externalId = null'),
+      expect((f) => f.externalId === null),
+    );
+    assert.deepEqual(
+      await scoped('externalId != null'),
+      expect((f) => f.externalId !== null),
+    );
   });
 
   it('not, and, or, parentheses; AND binds tighter than OR; keywords are case-insensitive', async () => {
-    assert.deepEqual(await scoped(`not (name = "${n(1)}")`), expect((_f, i) => i !== 1));
+    assert.deepEqual(
+      await scoped(`not (name = "${n(1)}")`),
+      expect((_f, i) => i !== 1),
+    );
     assert.deepEqual(await scoped(`name = "${n(1)}" or name = "${n(5)}" and isAdmin = true`), [n(1), n(5)]);
     assert.deepEqual(await scoped(`(name = "${n(1)}" or name = "${n(4)}") and isAdmin = false`), [n(1), n(4)]);
     assert.deepEqual(await scoped(`name = "${n(1)}" OR name = "${n(2)}"`), [n(1), n(2)]);
-    assert.deepEqual(await scoped('true'), expect(() => true));
+    assert.deepEqual(
+      await scoped('true'),
+      expect(() => true),
+    );
     assert.deepEqual(await scoped('false'), []);
   });
 
@@ -175,7 +255,10 @@ describe('sort by, skip and limit inside the filter', () => {
   it('skip and limit', async () => {
     const res = await admin.get('/identities', { query: { filter: `${scope} sort by name skip 2 limit 3` } });
     assertStatus(res, 200);
-    assert.deepEqual(res.body.data.map((i: { name: string }) => i.name), [n(2), n(3), n(4)]);
+    assert.deepEqual(
+      res.body.data.map((i: { name: string }) => i.name),
+      [n(2), n(3), n(4)],
+    );
     assert.equal(res.body.meta.pagination.limit, 3);
     assert.equal(res.body.meta.pagination.offset, 2);
     assert.equal(res.body.meta.pagination.totalCount, 12);
@@ -189,15 +272,23 @@ describe('sort by, skip and limit inside the filter', () => {
   });
 
   it('limit and skip in the filter take precedence over the parameters', async () => {
-    const res = await admin.get('/identities', { query: { filter: `${scope} sort by name skip 1 limit 4`, limit: 2, offset: 7 } });
+    const res = await admin.get('/identities', {
+      query: { filter: `${scope} sort by name skip 1 limit 4`, limit: 2, offset: 7 },
+    });
     assertStatus(res, 200);
-    assert.deepEqual(res.body.data.map((i: { name: string }) => i.name), [n(1), n(2), n(3), n(4)]);
+    assert.deepEqual(
+      res.body.data.map((i: { name: string }) => i.name),
+      [n(1), n(2), n(3), n(4)],
+    );
   });
 
   it('default order is by id', async () => {
     const res = await admin.get('/identities', { query: { filter: scope, limit: -1 } });
     const ids = res.body.data.map((i: { id: string }) => i.id);
-    assert.deepEqual(ids, [...ids].sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
   });
 });
 
@@ -223,7 +314,10 @@ describe('paging parameters', () => {
   async function page(query: Record<string, string | number>) {
     const res = await admin.get('/identities', { query: { filter, ...query } });
     assertStatus(res, 200, JSON.stringify(query));
-    return { count: res.body.data.length as number, p: res.body.meta.pagination as { limit: number; offset: number; totalCount: number } };
+    return {
+      count: res.body.data.length as number,
+      p: res.body.meta.pagination as { limit: number; offset: number; totalCount: number },
+    };
   }
 
   it('defaults to 10', async () => {
@@ -282,7 +376,18 @@ describe('filterable fields and invalid filters', () => {
   it('meta.filterableFields lists the identity symbols', async () => {
     const res = await admin.get('/identities', { query: { limit: 1 } });
     const fields = res.body.meta.filterableFields as string[];
-    for (const f of ['id', 'createdAt', 'updatedAt', 'name', 'roleAttributes', 'externalId', 'type', 'authPolicyId', 'isAdmin', 'isDefaultAdmin']) {
+    for (const f of [
+      'id',
+      'createdAt',
+      'updatedAt',
+      'name',
+      'roleAttributes',
+      'externalId',
+      'type',
+      'authPolicyId',
+      'isAdmin',
+      'isDefaultAdmin',
+    ]) {
       assert.ok(fields.includes(f), `${f} in ${JSON.stringify(fields)}`);
     }
   });

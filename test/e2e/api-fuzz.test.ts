@@ -83,8 +83,7 @@ function requestsFor(api: ApiName, doc: any, random: () => number): FuzzRequest[
       const bodyPath = withId('fuzz-unknown-id');
       const unlisted = !hasOperation(api, method, withId('x'));
       const notImplemented = NOT_IMPLEMENTED.get(`${method} ${template}`);
-      const add = (r: Omit<FuzzRequest, 'api' | 'method'>) =>
-        out.push({ api, method, ...r, unlisted, notImplemented });
+      const add = (r: Omit<FuzzRequest, 'api' | 'method'>) => out.push({ api, method, ...r, unlisted, notImplemented });
       for (const path of paths) add({ path, ...(method === 'GET' || method === 'DELETE' ? {} : { body: '{}' }) });
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
         for (const body of hostileBodies(op, definitions, random, n++)) add({ path: bodyPath, body });

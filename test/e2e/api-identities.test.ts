@@ -159,17 +159,30 @@ describe('identity create', () => {
   for (const [field, value] of invalid) {
     it(`rejects ${field}=${JSON.stringify(value)} with 400 COULD_NOT_VALIDATE`, async () => {
       const before = await identityCount();
-      const res = await admin.post('/identities', { name: unique('bad'), type: 'User', isAdmin: false, [field]: value });
+      const res = await admin.post('/identities', {
+        name: unique('bad'),
+        type: 'User',
+        isAdmin: false,
+        [field]: value,
+      });
       const err = assertError(res, 400, 'COULD_NOT_VALIDATE');
       assert.ok(err.cause, 'a cause is given');
-      assert.ok(String(err.cause.field ?? '').startsWith(field), `cause.field names ${field}: ${JSON.stringify(err.cause)}`);
+      assert.ok(
+        String(err.cause.field ?? '').startsWith(field),
+        `cause.field names ${field}: ${JSON.stringify(err.cause)}`,
+      );
       assert.equal(await identityCount(), before);
     });
   }
 
   it('rejects role attributes prefixed with # or @', async () => {
     for (const attr of ['#sales', '@abc']) {
-      const res = await admin.post('/identities', { name: unique('prefixed'), type: 'User', isAdmin: false, roleAttributes: [attr] });
+      const res = await admin.post('/identities', {
+        name: unique('prefixed'),
+        type: 'User',
+        isAdmin: false,
+        roleAttributes: [attr],
+      });
       const err = assertError(res, 400, 'COULD_NOT_VALIDATE');
       assert.ok(err.cause, 'a cause is given');
     }
@@ -179,7 +192,12 @@ describe('identity create', () => {
     const name = unique('dup');
     await createIdentity(admin, { name });
     const before = await identityCount();
-    const err = assertError(await admin.post('/identities', { name, type: 'User', isAdmin: false }), 400, 'COULD_NOT_VALIDATE', 'name');
+    const err = assertError(
+      await admin.post('/identities', { name, type: 'User', isAdmin: false }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'name',
+    );
     assert.equal(err.cause.value, name);
     assert.ok(err.cause.reason.length > 0);
     assert.equal(await identityCount(), before);
@@ -285,7 +303,8 @@ describe('identity replace (PUT) and patch (PATCH)', () => {
       if (field === 'type') assert.equal(after.typeId, 'Default');
       else assert.deepEqual(after[field], value, `PATCH ${field}`);
       for (const other of Object.keys(changes)) {
-        if (other !== field && other !== 'type') assert.deepEqual(after[other], before[other], `PATCH ${field} left ${other} alone`);
+        if (other !== field && other !== 'type')
+          assert.deepEqual(after[other], before[other], `PATCH ${field} left ${other} alone`);
       }
     }
   });
@@ -331,7 +350,18 @@ describe('identity replace (PUT) and patch (PATCH)', () => {
     const body = fullBody(unique('put-full-2'));
     assertStatus(await admin.put(`/identities/${id}`, body), 200);
     const got = await getIdentity(id);
-    for (const field of ['name', 'isAdmin', 'externalId', 'appData', 'defaultHostingCost', 'defaultHostingPrecedence', 'serviceHostingCosts', 'serviceHostingPrecedences', 'tags', 'authPolicyId']) {
+    for (const field of [
+      'name',
+      'isAdmin',
+      'externalId',
+      'appData',
+      'defaultHostingCost',
+      'defaultHostingPrecedence',
+      'serviceHostingCosts',
+      'serviceHostingPrecedences',
+      'tags',
+      'authPolicyId',
+    ]) {
       assert.deepEqual(got[field], body[field], field);
     }
     assert.deepEqual(sorted(got.roleAttributes), sorted(body.roleAttributes));
@@ -351,8 +381,23 @@ describe('identity replace (PUT) and patch (PATCH)', () => {
   it('PUT and PATCH do not accept enrollment', async () => {
     const id = await createIdentity(admin, { name: unique('no-enroll-update') });
     const before = await getIdentity(id);
-    assertError(await admin.put(`/identities/${id}`, { name: before.name, type: 'User', isAdmin: false, enrollment: { ott: true } }), 400, 'COULD_NOT_VALIDATE', 'enrollment');
-    assertError(await admin.patch(`/identities/${id}`, { enrollment: { ott: true } }), 400, 'COULD_NOT_VALIDATE', 'enrollment');
+    assertError(
+      await admin.put(`/identities/${id}`, {
+        name: before.name,
+        type: 'User',
+        isAdmin: false,
+        enrollment: { ott: true },
+      }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'enrollment',
+    );
+    assertError(
+      await admin.patch(`/identities/${id}`, { enrollment: { ott: true } }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'enrollment',
+    );
     assert.deepEqual(await getIdentity(id), before);
   });
 
@@ -363,16 +408,36 @@ describe('identity replace (PUT) and patch (PATCH)', () => {
     const id = await createIdentity(admin, { name: unique('mover') });
     const before = await getIdentity(id);
     assertError(await admin.patch(`/identities/${id}`, { name: takenName }), 400, 'COULD_NOT_VALIDATE', 'name');
-    assertError(await admin.put(`/identities/${id}`, { name: takenName, type: 'User', isAdmin: false }), 400, 'COULD_NOT_VALIDATE', 'name');
-    assertError(await admin.patch(`/identities/${id}`, { externalId: takenExt }), 400, 'COULD_NOT_VALIDATE', 'externalId');
+    assertError(
+      await admin.put(`/identities/${id}`, { name: takenName, type: 'User', isAdmin: false }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'name',
+    );
+    assertError(
+      await admin.patch(`/identities/${id}`, { externalId: takenExt }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'externalId',
+    );
     assert.deepEqual(await getIdentity(id), before);
   });
 
   it('PATCH enforces bounds and enums too', async () => {
     const id = await createIdentity(admin, { name: unique('patch-bounds') });
     const before = await getIdentity(id);
-    assertError(await admin.patch(`/identities/${id}`, { defaultHostingCost: 65536 }), 400, 'COULD_NOT_VALIDATE', 'defaultHostingCost');
-    assertError(await admin.patch(`/identities/${id}`, { defaultHostingPrecedence: 'x' }), 400, 'COULD_NOT_VALIDATE', 'defaultHostingPrecedence');
+    assertError(
+      await admin.patch(`/identities/${id}`, { defaultHostingCost: 65536 }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'defaultHostingCost',
+    );
+    assertError(
+      await admin.patch(`/identities/${id}`, { defaultHostingPrecedence: 'x' }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'defaultHostingPrecedence',
+    );
     assertError(await admin.patch(`/identities/${id}`, { type: 'Robot' }), 400, 'COULD_NOT_VALIDATE', 'type');
     assert.deepEqual(await getIdentity(id), before);
   });
@@ -396,7 +461,11 @@ describe('identity delete', () => {
     assertError(await admin.get(`/identities/${user.id}`), 404, 'NOT_FOUND');
     assertError(await admin.delete(`/identities/${user.id}`), 404, 'NOT_FOUND');
     assertError(await admin.get(`/authenticators/${user.authenticatorId}`), 404, 'NOT_FOUND');
-    const login = await ctl.api.post('/authenticate', { username: user.username, password: user.password }, { query: { method: 'password' } });
+    const login = await ctl.api.post(
+      '/authenticate',
+      { username: user.username, password: user.password },
+      { query: { method: 'password' } },
+    );
     assertError(login, 401, 'INVALID_AUTH');
   });
 });
@@ -416,7 +485,10 @@ describe('role attributes and role filters', () => {
   async function roleFiltered(roleFilter: string[], roleSemantic?: string): Promise<string[]> {
     const res = await admin.get('/identities', { query: { roleFilter, roleSemantic, limit: -1 } });
     assertStatus(res, 200);
-    return (res.body.data as Array<{ id: string }>).map((i) => i.id).filter((id) => [a, b, c].includes(id)).sort();
+    return (res.body.data as Array<{ id: string }>)
+      .map((i) => i.id)
+      .filter((id) => [a, b, c].includes(id))
+      .sort();
   }
 
   it('roleFilter with AllOf (the default) and AnyOf', async () => {
@@ -437,7 +509,10 @@ describe('role attributes and role filters', () => {
       query: { roleFilter: [`#${tag}x`], filter: `id = "${b}"` },
     });
     assertStatus(res, 200);
-    assert.deepEqual(res.body.data.map((i: { id: string }) => i.id), [b]);
+    assert.deepEqual(
+      res.body.data.map((i: { id: string }) => i.id),
+      [b],
+    );
   });
 
   it('an unknown roleSemantic is refused', async () => {
@@ -477,8 +552,24 @@ describe('disable and enable', () => {
     assert.ok(msFrom(got.disabledAt, at) < 120_000, `disabledAt ~ now: ${got.disabledAt}`);
     assert.ok(msFrom(got.disabledUntil, at + 30 * 60_000) < 120_000, `disabledUntil ~ now+30m: ${got.disabledUntil}`);
 
-    assertError(await ctl.api.post('/authenticate', { username: user.username, password: user.password }, { query: { method: 'password' }, token: null }), 401, 'INVALID_AUTH');
-    assertError(await ctl.api.post('/authenticate', { username: user.username, password: user.password }, { api: 'client', query: { method: 'password' }, token: null }), 401, 'INVALID_AUTH');
+    assertError(
+      await ctl.api.post(
+        '/authenticate',
+        { username: user.username, password: user.password },
+        { query: { method: 'password' }, token: null },
+      ),
+      401,
+      'INVALID_AUTH',
+    );
+    assertError(
+      await ctl.api.post(
+        '/authenticate',
+        { username: user.username, password: user.password },
+        { api: 'client', query: { method: 'password' }, token: null },
+      ),
+      401,
+      'INVALID_AUTH',
+    );
     assertError(await session.get('/current-api-session'), 401, 'UNAUTHORIZED');
 
     assertStatus(await admin.post(`/identities/${user.id}/enable`), 200);
@@ -496,7 +587,15 @@ describe('disable and enable', () => {
     assert.equal(got.disabled, true);
     assert.equal(typeof got.disabledAt, 'string');
     assert.equal(got.disabledUntil ?? null, null);
-    assertError(await ctl.api.post('/authenticate', { username: user.username, password: user.password }, { query: { method: 'password' } }), 401, 'INVALID_AUTH');
+    assertError(
+      await ctl.api.post(
+        '/authenticate',
+        { username: user.username, password: user.password },
+        { query: { method: 'password' } },
+      ),
+      401,
+      'INVALID_AUTH',
+    );
     assertStatus(await admin.post(`/identities/${user.id}/enable`), 200);
     await ctl.api.login(user.username, user.password);
   });
@@ -504,7 +603,12 @@ describe('disable and enable', () => {
   it('disable requires durationMinutes as an integer; unknown ids are 404', async () => {
     const user = await createUser(admin);
     assertError(await admin.post(`/identities/${user.id}/disable`, {}), 400, 'COULD_NOT_VALIDATE', 'durationMinutes');
-    assertError(await admin.post(`/identities/${user.id}/disable`, { durationMinutes: 'ten' }), 400, 'COULD_NOT_VALIDATE', 'durationMinutes');
+    assertError(
+      await admin.post(`/identities/${user.id}/disable`, { durationMinutes: 'ten' }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'durationMinutes',
+    );
     assert.equal((await getIdentity(user.id)).disabled, false);
     assertError(await admin.post('/identities/no-such-id/disable', { durationMinutes: 5 }), 404, 'NOT_FOUND');
     assertError(await admin.post('/identities/no-such-id/enable'), 404, 'NOT_FOUND');

@@ -3,7 +3,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FIELD_LIMITS } from '../../src/controller/server/limits.js';
-import { type HttpHelper, type TestController, assertError, assertStatus, createUser, randomPassword, startTestController, unique } from '../helpers/controller.js';
+import {
+  type HttpHelper,
+  type TestController,
+  assertError,
+  assertStatus,
+  createUser,
+  randomPassword,
+  startTestController,
+  unique,
+} from '../helpers/controller.js';
 
 let ctl: TestController;
 let admin: HttpHelper;
@@ -15,48 +24,113 @@ before(async () => {
 after(() => ctl?.close());
 
 const L = FIELD_LIMITS;
-const keys = (n: number, value: (i: number) => unknown = () => 'v') => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, value(i)]));
-const identity = (extra: Record<string, unknown>) => ({ name: unique('bounded'), type: 'User', isAdmin: false, ...extra });
+const keys = (n: number, value: (i: number) => unknown = () => 'v') =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, value(i)]));
+const identity = (extra: Record<string, unknown>) => ({
+  name: unique('bounded'),
+  type: 'User',
+  isAdmin: false,
+  ...extra,
+});
 
 describe('login body', () => {
   const login = (extra: Record<string, unknown>) =>
-    ctl.api.post('/authenticate', { username: ctl.adminUser, password: ctl.adminPassword, ...extra }, { query: { method: 'password' }, api: 'client', token: null });
+    ctl.api.post(
+      '/authenticate',
+      { username: ctl.adminUser, password: ctl.adminPassword, ...extra },
+      { query: { method: 'password' }, api: 'client', token: null },
+    );
 
   it(`configTypes: at most ${L.configTypesMaxItems} of at most ${L.configTypeMaxLength} characters`, async () => {
-    assertStatus(await login({ configTypes: Array.from({ length: L.configTypesMaxItems }, (_, i) => `${'c'.repeat(L.configTypeMaxLength - 4)}${i}`.padEnd(L.configTypeMaxLength, 'x')) }), 200);
-    assertError(await login({ configTypes: Array.from({ length: L.configTypesMaxItems + 1 }, (_, i) => `c${i}`) }), 400, 'COULD_NOT_VALIDATE', 'configTypes');
-    assertError(await login({ configTypes: ['c'.repeat(L.configTypeMaxLength + 1)] }), 400, 'COULD_NOT_VALIDATE', 'configTypes.0');
+    assertStatus(
+      await login({
+        configTypes: Array.from({ length: L.configTypesMaxItems }, (_, i) =>
+          `${'c'.repeat(L.configTypeMaxLength - 4)}${i}`.padEnd(L.configTypeMaxLength, 'x'),
+        ),
+      }),
+      200,
+    );
+    assertError(
+      await login({ configTypes: Array.from({ length: L.configTypesMaxItems + 1 }, (_, i) => `c${i}`) }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'configTypes',
+    );
+    assertError(
+      await login({ configTypes: ['c'.repeat(L.configTypeMaxLength + 1)] }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'configTypes.0',
+    );
   });
 
   for (const field of ['envInfo', 'sdkInfo']) {
     it(`${field}: at most ${L.infoMaxKeys} keys, values of at most ${L.infoValueMaxLength} characters`, async () => {
       assertStatus(await login({ [field]: keys(L.infoMaxKeys, () => 'v'.repeat(L.infoValueMaxLength)) }), 200);
       assertError(await login({ [field]: keys(L.infoMaxKeys + 1) }), 400, 'COULD_NOT_VALIDATE', field);
-      assertError(await login({ [field]: { os: 'v'.repeat(L.infoValueMaxLength + 1) } }), 400, 'COULD_NOT_VALIDATE', `${field}.os`);
-      assertError(await login({ [field]: { ['k'.repeat(L.keyMaxLength + 1)]: 'v' } }), 400, 'COULD_NOT_VALIDATE', field);
+      assertError(
+        await login({ [field]: { os: 'v'.repeat(L.infoValueMaxLength + 1) } }),
+        400,
+        'COULD_NOT_VALIDATE',
+        `${field}.os`,
+      );
+      assertError(
+        await login({ [field]: { ['k'.repeat(L.keyMaxLength + 1)]: 'v' } }),
+        400,
+        'COULD_NOT_VALIDATE',
+        field,
+      );
     });
   }
 });
 
 describe('entity fields', () => {
   it(`tags: at most ${L.tagsMaxKeys} keys of ${L.keyMaxLength} chars, values of ${L.tagValueMaxLength}`, async () => {
-    assertStatus(await admin.post('/identities', identity({ tags: keys(L.tagsMaxKeys, () => 'v'.repeat(L.tagValueMaxLength)) })), 201);
-    assertError(await admin.post('/identities', identity({ tags: keys(L.tagsMaxKeys + 1) })), 400, 'COULD_NOT_VALIDATE', 'tags');
-    assertError(await admin.post('/identities', identity({ tags: { a: 'v'.repeat(L.tagValueMaxLength + 1) } })), 400, 'COULD_NOT_VALIDATE', 'tags.a');
-    assertError(await admin.post('/identities', identity({ tags: { ['k'.repeat(L.keyMaxLength + 1)]: 1 } })), 400, 'COULD_NOT_VALIDATE', 'tags');
+    assertStatus(
+      await admin.post('/identities', identity({ tags: keys(L.tagsMaxKeys, () => 'v'.repeat(L.tagValueMaxLength)) })),
+      201,
+    );
+    assertError(
+      await admin.post('/identities', identity({ tags: keys(L.tagsMaxKeys + 1) })),
+      400,
+      'COULD_NOT_VALIDATE',
+      'tags',
+    );
+    assertError(
+      await admin.post('/identities', identity({ tags: { a: 'v'.repeat(L.tagValueMaxLength + 1) } })),
+      400,
+      'COULD_NOT_VALIDATE',
+      'tags.a',
+    );
+    assertError(
+      await admin.post('/identities', identity({ tags: { ['k'.repeat(L.keyMaxLength + 1)]: 1 } })),
+      400,
+      'COULD_NOT_VALIDATE',
+      'tags',
+    );
     assertStatus(await admin.post('/identities', identity({ tags: { n: 1, b: true, z: null } })), 201);
   });
 
   it(`roleAttributes: at most ${L.attributesMaxItems}`, async () => {
     const attrs = (n: number) => Array.from({ length: n }, (_, i) => `a${i}`);
     assertStatus(await admin.post('/identities', identity({ roleAttributes: attrs(L.attributesMaxItems) })), 201);
-    assertError(await admin.post('/identities', identity({ roleAttributes: attrs(L.attributesMaxItems + 1) })), 400, 'COULD_NOT_VALIDATE', 'roleAttributes');
+    assertError(
+      await admin.post('/identities', identity({ roleAttributes: attrs(L.attributesMaxItems + 1) })),
+      400,
+      'COULD_NOT_VALIDATE',
+      'roleAttributes',
+    );
   });
 
   it(`appData: at most ${L.objectMaxBytes} bytes as JSON, nested at most ${L.bodyMaxDepth} levels`, async () => {
     const sized = (bytes: number) => ({ d: 'x'.repeat(bytes - '{"d":""}'.length) });
-    assertStatus(await admin.post('/identities', identity({ appData: { ...sized(L.objectMaxBytes), } })), 201);
-    assertError(await admin.post('/identities', identity({ appData: sized(L.objectMaxBytes + 1) })), 400, 'COULD_NOT_VALIDATE', 'appData');
+    assertStatus(await admin.post('/identities', identity({ appData: { ...sized(L.objectMaxBytes) } })), 201);
+    assertError(
+      await admin.post('/identities', identity({ appData: sized(L.objectMaxBytes + 1) })),
+      400,
+      'COULD_NOT_VALIDATE',
+      'appData',
+    );
     let deep: unknown = 1;
     for (let i = 0; i < L.bodyMaxDepth + 2; i++) deep = { d: deep };
     const res = await admin.post('/identities', identity({ appData: deep }));
@@ -68,7 +142,12 @@ describe('entity fields', () => {
 
   it(`strings with no declared maximum: at most ${L.stringMaxLength} chars; refs ${L.refMaxLength}`, async () => {
     // authPolicyId is a reference: an id far longer than any id is refused before it is looked up.
-    const error = assertError(await admin.post('/identities', identity({ authPolicyId: 'p'.repeat(L.refMaxLength + 1) })), 400, 'COULD_NOT_VALIDATE', 'authPolicyId');
+    const error = assertError(
+      await admin.post('/identities', identity({ authPolicyId: 'p'.repeat(L.refMaxLength + 1) })),
+      400,
+      'COULD_NOT_VALIDATE',
+      'authPolicyId',
+    );
     assert.match(error.cause.reason, new RegExp(`more than ${L.refMaxLength} characters`));
   });
 });
@@ -93,18 +172,46 @@ describe('names and strings without control characters or invalid UTF-8', () => 
   }
 
   it('refuses control characters in tags (keys and values), attributes, usernames and login fields', async () => {
-    assertError(await admin.post('/identities', identity({ tags: { k: 'a\u001bb' } })), 400, 'COULD_NOT_VALIDATE', 'tags.k');
-    assertError(await admin.post('/identities', identity({ tags: { 'a\u0007': 'b' } })), 400, 'COULD_NOT_VALIDATE', 'tags.a\u0007');
-    assertError(await admin.post('/identities', identity({ roleAttributes: ['ok', 'bad\u0000'] })), 400, 'COULD_NOT_VALIDATE', 'roleAttributes.1');
+    assertError(
+      await admin.post('/identities', identity({ tags: { k: 'a\u001bb' } })),
+      400,
+      'COULD_NOT_VALIDATE',
+      'tags.k',
+    );
+    assertError(
+      await admin.post('/identities', identity({ tags: { 'a\u0007': 'b' } })),
+      400,
+      'COULD_NOT_VALIDATE',
+      'tags.a\u0007',
+    );
+    assertError(
+      await admin.post('/identities', identity({ roleAttributes: ['ok', 'bad\u0000'] })),
+      400,
+      'COULD_NOT_VALIDATE',
+      'roleAttributes.1',
+    );
     const bare = await admin.post('/identities', identity({}));
-    const res = await admin.post('/authenticators', { method: 'updb', identityId: bare.body.data.id, username: 'user\u001b]0;x\u0007', password: randomPassword() });
+    const res = await admin.post('/authenticators', {
+      method: 'updb',
+      identityId: bare.body.data.id,
+      username: 'user\u001b]0;x\u0007',
+      password: randomPassword(),
+    });
     assertError(res, 400, 'COULD_NOT_VALIDATE', 'username');
-    const login = await ctl.api.post('/authenticate', { username: ctl.adminUser, password: ctl.adminPassword, envInfo: { os: '\u001b[31mred' } }, { query: { method: 'password' }, token: null });
+    const login = await ctl.api.post(
+      '/authenticate',
+      { username: ctl.adminUser, password: ctl.adminPassword, envInfo: { os: '\u001b[31mred' } },
+      { query: { method: 'password' }, token: null },
+    );
     assertError(login, 400, 'COULD_NOT_VALIDATE', 'envInfo.os');
   });
 
   it('refuses a body that is not valid UTF-8', async () => {
-    const name = Buffer.concat([Buffer.from(`{"name":"bad-`), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(`","type":"User","isAdmin":false}`)]);
+    const name = Buffer.concat([
+      Buffer.from(`{"name":"bad-`),
+      Buffer.from([0xc3, 0x28, 0xff]),
+      Buffer.from(`","type":"User","isAdmin":false}`),
+    ]);
     const res = await admin.post('/identities', undefined, { body: name });
     assertError(res, 400, 'COULD_NOT_PARSE_BODY');
     assert.match(res.body.error.message, /UTF-8/);
@@ -121,14 +228,21 @@ describe('usernames cannot be enumerated by renaming oneself', () => {
     const other = await createUser(admin);
     const session = await ctl.api.on('client').loginAs(me.username, me.password);
     const rename = (username: string) =>
-      session.patch(`/current-identity/authenticators/${me.authenticatorId}`, { currentPassword: me.password, username });
+      session.patch(`/current-identity/authenticators/${me.authenticatorId}`, {
+        currentPassword: me.password,
+        username,
+      });
     const taken = await rename(other.username);
     const free = await rename(unique('free-name'));
     assertError(taken, 400, 'COULD_NOT_VALIDATE', 'username');
     assert.deepEqual({ ...taken.body.error, requestId: '' }, { ...free.body.error, requestId: '' });
     await ctl.api.login(me.username, me.password);
     // Keeping one's username (PUT requires it) still works.
-    const put = await session.put(`/current-identity/authenticators/${me.authenticatorId}`, { currentPassword: me.password, username: me.username, password: randomPassword() });
+    const put = await session.put(`/current-identity/authenticators/${me.authenticatorId}`, {
+      currentPassword: me.password,
+      username: me.username,
+      password: randomPassword(),
+    });
     assertStatus(put, 200);
   });
 });

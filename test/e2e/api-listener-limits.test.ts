@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { type HttpHelper, type TestController, assertError, assertStatus, startTestController, unique } from '../helpers/controller.js';
+import {
+  type HttpHelper,
+  type TestController,
+  assertError,
+  assertStatus,
+  startTestController,
+  unique,
+} from '../helpers/controller.js';
 
 let ctl: TestController;
 let admin: HttpHelper;
@@ -13,7 +20,13 @@ const MAX_CONNECTIONS = 8;
 
 before(async () => {
   ctl = await startTestController({
-    serverLimits: { handshakeTimeoutMs: 500, headersTimeoutMs: 500, requestTimeoutMs: 1500, checkIntervalMs: 100, maxConnectionsPerAddress: MAX_CONNECTIONS },
+    serverLimits: {
+      handshakeTimeoutMs: 500,
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 1500,
+      checkIntervalMs: 100,
+      maxConnectionsPerAddress: MAX_CONNECTIONS,
+    },
   });
   admin = await ctl.admin();
 });
@@ -52,7 +65,10 @@ function tlsConnect(extra: tls.ConnectionOptions = {}): Promise<tls.TLSSocket> {
 
 describe('body limits by route access', () => {
   it('a public route (authenticate) refuses a body over 16 KiB with 413', async () => {
-    const body = JSON.stringify({ username: 'admin', password: 'x'.repeat(20), pad: ' ' }).replace('"pad"', `${' '.repeat(17 * 1024)}"pad"`);
+    const body = JSON.stringify({ username: 'admin', password: 'x'.repeat(20), pad: ' ' }).replace(
+      '"pad"',
+      `${' '.repeat(17 * 1024)}"pad"`,
+    );
     const res = await ctl.api.post('/authenticate', undefined, { query: { method: 'password' }, body, token: null });
     assertError(res, 413, 'REQUEST_ENTITY_TOO_LARGE');
   });
@@ -80,8 +96,10 @@ describe('timeouts before a request is complete', () => {
     const socket = await tlsConnect();
     let answer = '';
     socket.on('data', (d: Buffer) => (answer += d.toString()));
-    socket.write('POST /edge/client/v1/authenticate?method=password HTTP/1.1\r\nHost: localhost\r\n' +
-      'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"user');
+    socket.write(
+      'POST /edge/client/v1/authenticate?method=password HTTP/1.1\r\nHost: localhost\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"user',
+    );
     await closedWithin(socket, 6_000);
     assert.match(answer, /^HTTP\/1\.1 408/);
   });
@@ -107,7 +125,9 @@ describe('connections per client address', () => {
 
 describe('TLS', () => {
   it('offers TLS 1.2 only with forward secrecy (ECDHE)', async () => {
-    await assert.rejects(tlsConnect({ maxVersion: 'TLSv1.2', ciphers: 'AES128-GCM-SHA256:AES256-GCM-SHA384:AES128-SHA256:AES128-SHA' }));
+    await assert.rejects(
+      tlsConnect({ maxVersion: 'TLSv1.2', ciphers: 'AES128-GCM-SHA256:AES256-GCM-SHA384:AES128-SHA256:AES128-SHA' }),
+    );
     const ok = await tlsConnect({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-RSA-AES128-GCM-SHA256' });
     assert.equal(ok.getCipher().name, 'ECDHE-RSA-AES128-GCM-SHA256');
     ok.destroy();

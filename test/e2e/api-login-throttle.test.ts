@@ -4,7 +4,14 @@
 import assert from 'node:assert/strict';
 import https from 'node:https';
 import { after, before, describe, it } from 'node:test';
-import { type HttpHelper, type TestController, assertError, createUser, randomPassword, startTestController } from '../helpers/controller.js';
+import {
+  type HttpHelper,
+  type TestController,
+  assertError,
+  createUser,
+  randomPassword,
+  startTestController,
+} from '../helpers/controller.js';
 import { validateResponse } from '../helpers/spec.js';
 
 let ctl: TestController;
@@ -75,7 +82,10 @@ describe('failed logins are throttled per client address and per username', () =
 
   it('a username guessed at from several addresses gets 429, for existing and unknown usernames alike', async () => {
     const target = await createUser(admin);
-    const sources = { [target.username]: ['127.0.0.3', '127.0.0.4', '127.0.0.5'], 'no-such-user-x': ['127.0.0.7', '127.0.0.8', '127.0.0.9'] };
+    const sources = {
+      [target.username]: ['127.0.0.3', '127.0.0.4', '127.0.0.5'],
+      'no-such-user-x': ['127.0.0.7', '127.0.0.8', '127.0.0.9'],
+    };
     for (const [name, from] of Object.entries(sources)) {
       // Fewer failures per address than the address limit (3): only the username's bucket (5) runs out.
       for (let i = 0; i < 5; i++) assert.equal((await login(from[i % 3], name, randomPassword())).status, 401);
@@ -92,10 +102,16 @@ describe('failed logins are throttled per client address and per username', () =
     const user = await createUser(admin);
     const session = await ctl.api.on('client').loginAs(user.username, user.password);
     for (let i = 0; i < 3; i++) {
-      const res = await session.patch(`/current-identity/authenticators/${user.authenticatorId}`, { currentPassword: randomPassword(), password: randomPassword() });
+      const res = await session.patch(`/current-identity/authenticators/${user.authenticatorId}`, {
+        currentPassword: randomPassword(),
+        password: randomPassword(),
+      });
       assertError(res, 400, 'COULD_NOT_VALIDATE', 'currentPassword');
     }
-    const res = await session.patch(`/current-identity/authenticators/${user.authenticatorId}`, { currentPassword: user.password, password: randomPassword() });
+    const res = await session.patch(`/current-identity/authenticators/${user.authenticatorId}`, {
+      currentPassword: user.password,
+      password: randomPassword(),
+    });
     assertError(res, 429, 'SERVER_TOO_MANY_REQUESTS');
   });
 });

@@ -6,7 +6,16 @@ import { X509Certificate } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import forge from 'node-forge';
 import { parse as parseYaml } from 'yaml';
-import { type HttpHelper, type TestController, assertError, assertStatus, createIdentity, createUser, startTestController, unique } from '../helpers/controller.js';
+import {
+  type HttpHelper,
+  type TestController,
+  assertError,
+  assertStatus,
+  createIdentity,
+  createUser,
+  startTestController,
+  unique,
+} from '../helpers/controller.js';
 import { BASE_PATHS } from '../helpers/spec.js';
 
 let ctl: TestController;
@@ -115,7 +124,11 @@ describe('capabilities and specs', () => {
 
   it('GET /specs lists the API specs; /specs/{id} and /specs/{id}/spec return them', async () => {
     for (const [api, id, mustHave] of [
-      ['management', 'edge-management', ['/identities', '/identities/{id}', '/identities/{id}/disable', '/authenticators']],
+      [
+        'management',
+        'edge-management',
+        ['/identities', '/identities/{id}', '/identities/{id}/disable', '/authenticators'],
+      ],
       ['client', 'edge-client', ['/authenticate', '/current-identity', '/current-api-session']],
     ] as const) {
       const list = await ctl.api.get('/specs', { api });
@@ -131,7 +144,8 @@ describe('capabilities and specs', () => {
       const body = await ctl.api.get(`/specs/${id}/spec`, { api });
       assertStatus(body, 200);
       // The controller writes the document itself; an envelope with the document as a string is accepted too.
-      const doc = typeof body.body === 'object' && body.body.paths ? body.body : parseYaml(String(body.body?.data ?? body.text));
+      const doc =
+        typeof body.body === 'object' && body.body.paths ? body.body : parseYaml(String(body.body?.data ?? body.text));
       assert.equal(doc.swagger, '2.0');
       assert.equal(doc.basePath, BASE_PATHS[api]);
       for (const p of mustHave) assert.ok(doc.paths?.[p], `the ${id} spec lists ${p}`);
@@ -202,8 +216,12 @@ describe('EST CA certificates', () => {
       assert.match(text, /^[A-Za-z0-9+/=\n]+$/, 'base64 text');
       assert.ok(!text.endsWith('\n'), 'no trailing newline');
       for (const line of text.split('\n').slice(0, -1)) assert.equal(line.length, 64, 'wrapped at 64 characters');
-      const got = pkcs7CertDers(text).map((d) => d.toString('hex')).sort();
-      const want = pemBundleDers(ctl.caPem).map((d) => d.toString('hex')).sort();
+      const got = pkcs7CertDers(text)
+        .map((d) => d.toString('hex'))
+        .sort();
+      const want = pemBundleDers(ctl.caPem)
+        .map((d) => d.toString('hex'))
+        .sort();
       assert.ok(want.length >= 1);
       assert.deepEqual(got, want, 'the store holds exactly the CA bundle');
     });
@@ -228,11 +246,16 @@ describe('CORS', () => {
       });
       assert.equal(res.status, 200, res.text);
       const h = res.headers;
-      assert.ok(['*', 'https://console.example.com'].includes(String(h['access-control-allow-origin'])), `allow-origin: ${h['access-control-allow-origin']}`);
+      assert.ok(
+        ['*', 'https://console.example.com'].includes(String(h['access-control-allow-origin'])),
+        `allow-origin: ${h['access-control-allow-origin']}`,
+      );
       const methods = String(h['access-control-allow-methods'] ?? '').toUpperCase();
-      for (const m of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']) assert.ok(methods.includes(m), `allow-methods has ${m}: ${methods}`);
+      for (const m of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'])
+        assert.ok(methods.includes(m), `allow-methods has ${m}: ${methods}`);
       const headers = String(h['access-control-allow-headers'] ?? '').toLowerCase();
-      for (const x of ['content-type', 'accept', 'authorization', 'zt-session']) assert.ok(headers.includes(x), `allow-headers has ${x}: ${headers}`);
+      for (const x of ['content-type', 'accept', 'authorization', 'zt-session'])
+        assert.ok(headers.includes(x), `allow-headers has ${x}: ${headers}`);
       // Credentials only for origins configured with --cors-origin (api-cors.test.ts); this one is not.
       assert.equal(h['access-control-allow-credentials'], undefined);
     }

@@ -10,7 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { createCsr } from '../../src/protocol/csr.js';
-import { assertError, assertStatus, createIdentity, unique, useTestController, type HttpHelper, type TestController } from '../helpers/controller.js';
+import {
+  assertError,
+  assertStatus,
+  createIdentity,
+  unique,
+  useTestController,
+  type HttpHelper,
+  type TestController,
+} from '../helpers/controller.js';
 import { mtlsRequest } from '../helpers/mtls.js';
 import { opensslCa, opensslSigned } from '../helpers/openssl.js';
 
@@ -19,11 +27,47 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'ctl-e2e-pki-'));
 /** A client certificate openssl signs with `ca`, with a subjectAltName; its PEM and key. */
 function opensslClient(ca: { key: string; cert: string }, cn: string, san: string): { cert: string; key: string } {
   const name = unique('client');
-  writeFileSync(path.join(tmp, `${name}.ext`), `basicConstraints=critical,CA:FALSE\nextendedKeyUsage=clientAuth\nsubjectAltName=${san}\n`);
+  writeFileSync(
+    path.join(tmp, `${name}.ext`),
+    `basicConstraints=critical,CA:FALSE\nextendedKeyUsage=clientAuth\nsubjectAltName=${san}\n`,
+  );
   const run = (...args: string[]) => execFileSync('openssl', args, { cwd: tmp, stdio: 'ignore' });
-  run('req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`);
-  run('x509', '-req', '-in', `${name}.csr`, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-out', `${name}.crt`, '-days', '1', '-extfile', `${name}.ext`);
-  return { cert: readFileSync(path.join(tmp, `${name}.crt`), 'utf8'), key: readFileSync(path.join(tmp, `${name}.key`), 'utf8') };
+  run(
+    'req',
+    '-new',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.csr`,
+    '-subj',
+    `/CN=${cn}`,
+  );
+  run(
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    ca.cert,
+    '-CAkey',
+    ca.key,
+    '-CAcreateserial',
+    '-out',
+    `${name}.crt`,
+    '-days',
+    '1',
+    '-extfile',
+    `${name}.ext`,
+  );
+  return {
+    cert: readFileSync(path.join(tmp, `${name}.crt`), 'utf8'),
+    key: readFileSync(path.join(tmp, `${name}.key`), 'utf8'),
+  };
 }
 
 describe('PKI over HTTPS: external ids, session flags, session certificates, the challenge', () => {
@@ -42,7 +86,14 @@ describe('PKI over HTTPS: external ids, session flags, session certificates, the
       isOttCaEnrollmentEnabled: false,
       isAuthEnabled: true,
       identityRoles: [],
-      externalIdClaim: { location: 'SAN_EMAIL', matcher: 'SUFFIX', matcherCriteria: '@hr.example', parser: 'NONE', parserCriteria: null, index: 0 },
+      externalIdClaim: {
+        location: 'SAN_EMAIL',
+        matcher: 'SUFFIX',
+        matcherCriteria: '@hr.example',
+        parser: 'NONE',
+        parserCriteria: null,
+        index: 0,
+      },
     });
     assertStatus(created, 201, 'create CA');
     const caId = created.body.data.id;
@@ -53,7 +104,10 @@ describe('PKI over HTTPS: external ids, session flags, session certificates, the
     const unverified = await mtlsRequest(target(), credential, 'POST', '/authenticate?method=cert');
     assert.equal(unverified.status, 401, 'an unverified CA is trusted for nothing');
     const token = (await admin.get(`/cas/${caId}`)).body.data.verificationToken;
-    const verified = await admin.request('POST', `/cas/${caId}/verify`, { body: opensslSigned(files, token, unique('verify')), headers: { 'content-type': 'text/plain' } });
+    const verified = await admin.request('POST', `/cas/${caId}/verify`, {
+      body: opensslSigned(files, token, unique('verify')),
+      headers: { 'content-type': 'text/plain' },
+    });
     assertStatus(verified, 200, 'verify');
 
     for (const api of ['client', 'management'] as const) {
@@ -78,12 +132,25 @@ describe('PKI over HTTPS: external ids, session flags, session certificates, the
       isOttCaEnrollmentEnabled: false,
       isAuthEnabled: true,
       identityRoles: ['badge'],
-      externalIdClaim: { location: 'SAN_URI', matcher: 'SCHEME', matcherCriteria: 'urn', parser: 'SPLIT', parserCriteria: ':', index: 2 },
+      externalIdClaim: {
+        location: 'SAN_URI',
+        matcher: 'SCHEME',
+        matcherCriteria: 'urn',
+        parser: 'SPLIT',
+        parserCriteria: ':',
+        index: 2,
+      },
     });
     assertStatus(created, 201);
     const caId = created.body.data.id;
     const token = (await admin.get(`/cas/${caId}`)).body.data.verificationToken;
-    assertStatus(await admin.request('POST', `/cas/${caId}/verify`, { body: opensslSigned(files, token, unique('v')), headers: { 'content-type': 'text/plain' } }), 200);
+    assertStatus(
+      await admin.request('POST', `/cas/${caId}/verify`, {
+        body: opensslSigned(files, token, unique('v')),
+        headers: { 'content-type': 'text/plain' },
+      }),
+      200,
+    );
 
     const badge = unique('b');
     const device = opensslClient(files, 'door-7', `URI:urn:badge:${badge}`);
@@ -102,27 +169,43 @@ describe('PKI over HTTPS: external ids, session flags, session certificates, the
     const again = await mtlsRequest(target(), second, 'POST', '/enroll/ca');
     assert.equal(again.status, 409, again.text);
     assert.equal(again.body.error.code, 'ENROLLMENT_IDENTITY_ALREADY_ENROLLED');
-    assert.equal((await mtlsRequest(target(), second, 'POST', '/authenticate?method=cert')).body.data.identity.id, made.id);
+    assert.equal(
+      (await mtlsRequest(target(), second, 'POST', '/authenticate?method=cert')).body.data.identity.id,
+      made.id,
+    );
     // A certificate that names no id cannot enroll, and nothing is made.
     const nameless = opensslClient(files, 'door-9', 'URI:https://elsewhere.example');
     const refused = await mtlsRequest(target(), nameless, 'POST', '/enroll/ca');
     assert.equal(refused.status, 400, refused.text);
     assert.equal(refused.body.error.code, 'MISSING_CERT_CLAIM');
-    assert.equal((await admin.get('/identities', { query: { filter: `name = "${caName}-door-9"` } })).body.data.length, 0);
+    assert.equal(
+      (await admin.get('/identities', { query: { filter: `name = "${caName}-door-9"` } })).body.data.length,
+      0,
+    );
   });
 
   it("an enrolled cert's session is extendable, shows an extend request; its session certs open nothing", async () => {
     const id = await createIdentity(admin, { name: unique('dev'), enrollment: { ott: true } });
     const ott = (await admin.get(`/identities/${id}`)).body.data.enrollment.ott.token;
     const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
-    const enrolled = await ctl.api.post('/enroll/ott', { token: ott, clientCsr: createCsr(key, 'dev') }, { api: 'client' });
+    const enrolled = await ctl.api.post(
+      '/enroll/ott',
+      { token: ott, clientCsr: createCsr(key, 'dev') },
+      { api: 'client' },
+    );
     assertStatus(enrolled, 200, 'enroll');
-    const credential = { cert: enrolled.body.data.cert as string, key: key.export({ type: 'pkcs8', format: 'pem' }) as string };
+    const credential = {
+      cert: enrolled.body.data.cert as string,
+      key: key.export({ type: 'pkcs8', format: 'pem' }) as string,
+    };
     const login = await mtlsRequest(target(), credential, 'POST', '/authenticate?method=cert');
     assert.equal(login.status, 200, login.text);
     assert.equal(login.body.data.isCertExtendable, true);
     assert.equal(login.body.data.isCertExtendRequested, false);
-    assertStatus(await admin.post(`/authenticators/${login.body.data.authenticatorId}/request-extend`, { rollKeys: true }), 200);
+    assertStatus(
+      await admin.post(`/authenticators/${login.body.data.authenticatorId}/request-extend`, { rollKeys: true }),
+      200,
+    );
     const session = ctl.api.as(login.body.data.token).on('client');
     const current = (await session.get('/current-api-session')).body.data;
     assert.equal(current.isCertExtendRequested, true);
@@ -132,11 +215,19 @@ describe('PKI over HTTPS: external ids, session flags, session certificates, the
     const made = await session.post('/current-api-session/certificates', { csr: createCsr(sessionKey, 'ephemeral') });
     assertStatus(made, 201, 'session certificate');
     assert.equal(made.body.data.cas, ctl.caPem);
-    const ephemeral = { cert: made.body.data.certificate as string, key: sessionKey.export({ type: 'pkcs8', format: 'pem' }) as string };
+    const ephemeral = {
+      cert: made.body.data.certificate as string,
+      key: sessionKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    };
     const refused = await mtlsRequest(target(), ephemeral, 'POST', '/authenticate?method=cert');
     assert.equal(refused.status, 401, 'a session certificate is not a credential');
     assertStatus(await session.get(`/current-api-session/certificates/${made.body.data.id}`), 200);
-    assertError(await session.post('/current-api-session/certificates', { csr: 'garbage' }), 400, 'COULD_NOT_PROCESS_CSR', 'csr');
+    assertError(
+      await session.post('/current-api-session/certificates', { csr: 'garbage' }),
+      400,
+      'COULD_NOT_PROCESS_CSR',
+      'csr',
+    );
   });
 
   it('the enrollment challenge is signed by the key /enroll/jwks publishes', async () => {
@@ -148,7 +239,19 @@ describe('PKI over HTTPS: external ids, session flags, session certificates, the
     assertStatus(res, 200, 'challenge');
     assert.equal(res.body.kid, jwk.kid);
     assert.equal(res.body.caPool, ctl.caPem);
-    assert.ok(verify('sha256', Buffer.from(nonce), createPublicKey({ key: jwk, format: 'jwk' }), Buffer.from(res.body.signature, 'base64')));
-    assertError(await ctl.api.post('/enroll/challenge', { keyId: 'other', nonce }, { api: 'client' }), 400, 'COULD_NOT_VALIDATE', 'keyId');
+    assert.ok(
+      verify(
+        'sha256',
+        Buffer.from(nonce),
+        createPublicKey({ key: jwk, format: 'jwk' }),
+        Buffer.from(res.body.signature, 'base64'),
+      ),
+    );
+    assertError(
+      await ctl.api.post('/enroll/challenge', { keyId: 'other', nonce }, { api: 'client' }),
+      400,
+      'COULD_NOT_VALIDATE',
+      'keyId',
+    );
   });
 });

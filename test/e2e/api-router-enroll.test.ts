@@ -10,7 +10,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { before, describe, it } from 'node:test';
 import { createCsr } from '../../src/protocol/csr.js';
-import { assertStatus, useTestController, unique, type HttpHelper, type TestController } from '../helpers/controller.js';
+import {
+  assertStatus,
+  useTestController,
+  unique,
+  type HttpHelper,
+  type TestController,
+} from '../helpers/controller.js';
 import { mtlsRequest, type ClientCredential } from '../helpers/mtls.js';
 import { validateResponse } from '../helpers/spec.js';
 
@@ -34,7 +40,11 @@ describe('router enrollment and renewal (HTTPS)', () => {
     const id = created.body.data.id as string;
     const token = (await admin.get(`/edge-routers/${id}`)).body.data.enrollmentToken as string;
     const key = ecKey();
-    const res = await ctl.api.post('/enroll/erott', { token, serverCsr: createCsr(ecKey(), 'edge'), clientCsr: createCsr(key, id) }, { api: 'client' });
+    const res = await ctl.api.post(
+      '/enroll/erott',
+      { token, serverCsr: createCsr(ecKey(), 'edge'), clientCsr: createCsr(key, id) },
+      { api: 'client' },
+    );
     assertStatus(res, 200, 'erott');
     return { id, credential: { cert: res.body.data.cert, key: pkcs8(key) } };
   }
@@ -53,12 +63,18 @@ describe('router enrollment and renewal (HTTPS)', () => {
     assert.notEqual(detail.fingerprint, sha1(credential.cert));
     assert.equal(detail.certPem, res.body.data.cert);
 
-    const stale = await extend(credential, { certCsr: createCsr(ecKey(), id), serverCertCsr: createCsr(ecKey(), 'edge') });
+    const stale = await extend(credential, {
+      certCsr: createCsr(ecKey(), id),
+      serverCertCsr: createCsr(ecKey(), 'edge'),
+    });
     assert.equal(stale.status, 401, stale.text);
     assert.equal(stale.body.error.code, 'UNAUTHORIZED');
     // The new certificate renews in its turn; a bad CSR changes nothing.
     const renewed = { cert: res.body.data.cert, key: pkcs8(newKey) };
-    const bad = await extend(renewed, { certCsr: createCsr(ecKey(), 'not-the-router'), serverCertCsr: createCsr(ecKey(), 'edge') });
+    const bad = await extend(renewed, {
+      certCsr: createCsr(ecKey(), 'not-the-router'),
+      serverCertCsr: createCsr(ecKey(), 'edge'),
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error.code, 'COULD_NOT_PROCESS_CSR');
     assert.equal((await admin.get(`/edge-routers/${id}`)).body.data.fingerprint, detail.fingerprint);
@@ -75,13 +91,48 @@ describe('router enrollment and renewal (HTTPS)', () => {
       return p;
     };
     const csr = (cn: string, name: string) => {
-      execFileSync('openssl', ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(tmp, `${id}.${name}.key`), '-out', path.join(tmp, `${id}.${name}.csr`), '-subj', `/CN=${cn}`, '-addext', 'subjectAltName=DNS:router.example.net,IP:192.0.2.7'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-new',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          path.join(tmp, `${id}.${name}.key`),
+          '-out',
+          path.join(tmp, `${id}.${name}.csr`),
+          '-subj',
+          `/CN=${cn}`,
+          '-addext',
+          'subjectAltName=DNS:router.example.net,IP:192.0.2.7',
+        ],
+        { stdio: 'ignore' },
+      );
       return readFileSync(path.join(tmp, `${id}.${name}.csr`), 'utf8');
     };
-    const body = files('body.json', JSON.stringify({ certCsr: csr(id, 'client'), serverCertCsr: csr('router.example.net', 'server') }));
+    const body = files(
+      'body.json',
+      JSON.stringify({ certCsr: csr(id, 'client'), serverCertCsr: csr('router.example.net', 'server') }),
+    );
     const { stdout } = await execFileAsync('curl', [
-      '-sS', '--cacert', ctl.caFile, '--cert', files('crt', credential.cert), '--key', files('key', credential.key),
-      '-X', 'POST', '-H', 'content-type: application/json', '--data-binary', `@${body}`, `${ctl.url}/edge/client/v1/enroll/extend/router`, '-w', '\n%{http_code}',
+      '-sS',
+      '--cacert',
+      ctl.caFile,
+      '--cert',
+      files('crt', credential.cert),
+      '--key',
+      files('key', credential.key),
+      '-X',
+      'POST',
+      '-H',
+      'content-type: application/json',
+      '--data-binary',
+      `@${body}`,
+      `${ctl.url}/edge/client/v1/enroll/extend/router`,
+      '-w',
+      '\n%{http_code}',
     ]);
     const [text, code] = [stdout.slice(0, stdout.lastIndexOf('\n')), stdout.slice(stdout.lastIndexOf('\n') + 1)];
     assert.equal(code, '200', text);
@@ -94,10 +145,16 @@ describe('router enrollment and renewal (HTTPS)', () => {
   it('after re-enroll the enrolled certificate renews nothing; without a certificate nothing is renewed', async () => {
     const { id, credential } = await enrolledRouter();
     assertStatus(await admin.post(`/edge-routers/${id}/re-enroll`, {}), 200, 're-enroll');
-    const res = await extend(credential, { certCsr: createCsr(ecKey(), id), serverCertCsr: createCsr(ecKey(), 'edge') });
+    const res = await extend(credential, {
+      certCsr: createCsr(ecKey(), id),
+      serverCertCsr: createCsr(ecKey(), 'edge'),
+    });
     assert.equal(res.status, 401, res.text);
     assert.equal(res.body.error.code, 'UNAUTHORIZED');
-    const none = await extend(undefined, { certCsr: createCsr(ecKey(), id), serverCertCsr: createCsr(ecKey(), 'edge') });
+    const none = await extend(undefined, {
+      certCsr: createCsr(ecKey(), id),
+      serverCertCsr: createCsr(ecKey(), 'edge'),
+    });
     assert.equal(none.status, 401);
   });
 });

@@ -3,7 +3,14 @@
 // own password stays.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type HttpHelper, type TestController, assertStatus, createUser, randomPassword, startTestController } from '../helpers/controller.js';
+import {
+  type HttpHelper,
+  type TestController,
+  assertStatus,
+  createUser,
+  randomPassword,
+  startTestController,
+} from '../helpers/controller.js';
 
 let ctl: TestController;
 let admin: HttpHelper;
@@ -31,15 +38,19 @@ async function userWithTwoSessions() {
 }
 
 describe('sessions end with the credentials they were made with', () => {
-  it('changing one\'s own password ends the other sessions and keeps the one that changed it', async () => {
+  it("changing one's own password ends the other sessions and keeps the one that changed it", async () => {
     const { user, first, second } = await userWithTwoSessions();
-    const res = await first.patch(`/current-identity/authenticators/${user.authenticatorId}`, { currentPassword: user.password, password: randomPassword() }, { api: 'client' });
+    const res = await first.patch(
+      `/current-identity/authenticators/${user.authenticatorId}`,
+      { currentPassword: user.password, password: randomPassword() },
+      { api: 'client' },
+    );
     assertStatus(res, 200);
     assert.equal(await alive(first), true, 'the session that changed the password stays');
     assert.equal(await alive(second), false, 'the other session ended');
   });
 
-  it('PUT of one\'s own authenticator with a new password does the same', async () => {
+  it("PUT of one's own authenticator with a new password does the same", async () => {
     const { user, first, second } = await userWithTwoSessions();
     const res = await second.put(
       `/current-identity/authenticators/${user.authenticatorId}`,
@@ -51,9 +62,13 @@ describe('sessions end with the credentials they were made with', () => {
     assert.equal(await alive(first), false);
   });
 
-  it('changing only the tags of one\'s own authenticator ends nothing', async () => {
+  it("changing only the tags of one's own authenticator ends nothing", async () => {
     const { user, first, second } = await userWithTwoSessions();
-    const res = await first.patch(`/current-identity/authenticators/${user.authenticatorId}`, { currentPassword: user.password, tags: { a: 'b' } }, { api: 'client' });
+    const res = await first.patch(
+      `/current-identity/authenticators/${user.authenticatorId}`,
+      { currentPassword: user.password, tags: { a: 'b' } },
+      { api: 'client' },
+    );
     assertStatus(res, 200);
     assert.equal(await alive(second), true);
   });
@@ -61,11 +76,12 @@ describe('sessions end with the credentials they were made with', () => {
   for (const verb of ['patch', 'put'] as const) {
     it(`an admin resetting the password (${verb.toUpperCase()}) ends all the identity's sessions`, async () => {
       const { user, first, second } = await userWithTwoSessions();
-      const body = verb === 'put' ? { username: user.username, password: randomPassword() } : { password: randomPassword() };
+      const body =
+        verb === 'put' ? { username: user.username, password: randomPassword() } : { password: randomPassword() };
       assertStatus(await admin[verb](`/authenticators/${user.authenticatorId}`, body), 200);
       assert.equal(await alive(first), false);
       assert.equal(await alive(second), false);
-      assert.equal(await alive(admin.on('client')), true, 'the admin\'s own session is untouched');
+      assert.equal(await alive(admin.on('client')), true, "the admin's own session is untouched");
     });
   }
 
@@ -75,7 +91,7 @@ describe('sessions end with the credentials they were made with', () => {
     assert.equal(await alive(first), true);
   });
 
-  it('deleting the authenticator ends the identity\'s sessions', async () => {
+  it("deleting the authenticator ends the identity's sessions", async () => {
     const { user, first, second } = await userWithTwoSessions();
     assertStatus(await admin.delete(`/authenticators/${user.authenticatorId}`), 200);
     assert.equal(await alive(first), false);

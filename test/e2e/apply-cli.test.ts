@@ -158,8 +158,11 @@ describe('ctl diff and ctl apply', () => {
     await bad('field.yaml', coloured, /service "never": unknown field 'colour'/);
     await bad('twice.yaml', stringify({ services: [newService, newService] }), /service "never" is declared twice/);
     const dangling = { name: 'p', type: 'Dial', semantic: 'AnyOf', serviceRoles: ['@never', '@nowhere'] };
-    await bad('ref.yaml', stringify({ services: [newService], servicePolicies: [dangling] }),
-      /service policy "p": serviceRoles names service "nowhere", which is neither in the file nor on the controller/);
+    await bad(
+      'ref.yaml',
+      stringify({ services: [newService], servicePolicies: [dangling] }),
+      /service policy "p": serviceRoles names service "nowhere", which is neither in the file nor on the controller/,
+    );
     const bare = stringify({ services: [{ name: 'never' }] });
     await bad('required.yaml', bare, /service "never": 'encryptionRequired' is required/);
     const schema = { type: 'object', properties: { port: { type: 'integer' } } };

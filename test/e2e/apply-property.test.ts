@@ -24,42 +24,40 @@ const roles = (entities: string[]) =>
 
 type Entity = Record<string, unknown> & { name: string };
 
-const networkArb = fc
-  .record({ services: names('svc'), identities: names('id'), policies: names('sp') })
-  .chain((n) =>
-    fc.record({
-      services: fc.tuple(
-        ...n.services.map((name) =>
-          fc.record({
-            name: fc.constant(name),
-            encryptionRequired: fc.boolean(),
-            roleAttributes: attributes,
-          }),
-        ),
+const networkArb = fc.record({ services: names('svc'), identities: names('id'), policies: names('sp') }).chain((n) =>
+  fc.record({
+    services: fc.tuple(
+      ...n.services.map((name) =>
+        fc.record({
+          name: fc.constant(name),
+          encryptionRequired: fc.boolean(),
+          roleAttributes: attributes,
+        }),
       ),
-      identities: fc.tuple(
-        ...n.identities.map((name) =>
-          fc.record({
-            name: fc.constant(name),
-            type: fc.constant('User'),
-            isAdmin: fc.boolean(),
-            roleAttributes: attributes,
-          }),
-        ),
+    ),
+    identities: fc.tuple(
+      ...n.identities.map((name) =>
+        fc.record({
+          name: fc.constant(name),
+          type: fc.constant('User'),
+          isAdmin: fc.boolean(),
+          roleAttributes: attributes,
+        }),
       ),
-      servicePolicies: fc.tuple(
-        ...n.policies.map((name) =>
-          fc.record({
-            name: fc.constant(name),
-            type: fc.constantFrom('Dial', 'Bind'),
-            semantic: fc.constantFrom('AllOf', 'AnyOf'),
-            identityRoles: roles(n.identities),
-            serviceRoles: roles(n.services),
-          }),
-        ),
+    ),
+    servicePolicies: fc.tuple(
+      ...n.policies.map((name) =>
+        fc.record({
+          name: fc.constant(name),
+          type: fc.constantFrom('Dial', 'Bind'),
+          semantic: fc.constantFrom('AllOf', 'AnyOf'),
+          identityRoles: roles(n.identities),
+          serviceRoles: roles(n.services),
+        }),
       ),
-    }),
-  );
+    ),
+  }),
+);
 
 const sorted = (v: unknown) => (Array.isArray(v) ? [...v].sort() : v);
 

@@ -120,7 +120,8 @@ describe('ctl apply --replace', () => {
     const type = { name: 'web.v1', schema: { type: 'object' }, target: 'router' };
     await writeFile(held, stringify({ configTypes: [type] }));
     const r = await f.cli.expect(6, ['apply', '-f', held, '--replace', '--yes']);
-    const line = '! conflict config type "web.v1": target "service" → "router" (target cannot change after create; ' +
+    const line =
+      '! conflict config type "web.v1": target "service" → "router" (target cannot change after create; ' +
       'held by config "web-cfg" (configType), which refuses its delete)';
     assert.ok(r.stderr.split('\n').includes(line), r.stderr);
     assert.match(r.stderr, /1 conflict: nothing was written/);
@@ -190,7 +191,10 @@ describe('ctl apply --replace', () => {
     assert.match(r.stderr, /^restored: config type "odd.v1" as it was/m);
     assert.match(r.stderr, /^deleted, not created again: config "odd-cfg" \(apply the file again\)$/m);
     const repoint = 'not re-pointed: service "odd": configs must name config "odd-cfg" again';
-    assert.ok(r.stderr.split('\n').some((l) => l.startsWith(repoint)), r.stderr);
+    assert.ok(
+      r.stderr.split('\n').some((l) => l.startsWith(repoint)),
+      r.stderr,
+    );
     types[0].schema = { type: 'object' };
     await writeFile(p, stringify({ configTypes: types, configs }));
     const again = await f.cli.expect(0, ['apply', '-f', p, '--replace', '--yes']);

@@ -13,7 +13,15 @@ const f = useCliFixture('as-cli');
 describe('ctl as IDENTITY_FILE', () => {
   it('sees services with configs, creates a session, reports posture, sees it end on a policy change', async () => {
     const admin = (args: string[]) => f.cli.expect(0, args);
-    await admin(['config', 'create', 'web-intercept', '--type', 'intercept.v1', '--data', '{"protocols":["tcp"],"addresses":["web.ziti"],"portRanges":[{"low":443,"high":443}]}']);
+    await admin([
+      'config',
+      'create',
+      'web-intercept',
+      '--type',
+      'intercept.v1',
+      '--data',
+      '{"protocols":["tcp"],"addresses":["web.ziti"],"portRanges":[{"low":443,"high":443}]}',
+    ]);
     await admin(['service', 'create', 'web', '-a', 'web', '--config', 'web-intercept', '--encryption-required']);
     await admin(['router', 'create', 'edge-1', '-a', 'public']);
     await admin(['policy', 'create', 'router', 'everyone-public', '--identities', '#all', '--routers', '#public']);
@@ -41,11 +49,20 @@ describe('ctl as IDENTITY_FILE', () => {
     assert.match(bind.stderr, /laptop-7 may Dial web, not Bind/);
     const session = parseJsonOutput(await as(['session', 'create', 'web', '-o', 'json']));
     assert.equal(session.type, 'Dial');
-    assert.deepEqual(session.edgeRouters.map((r: { name: string }) => r.name), ['edge-1']);
+    assert.deepEqual(
+      session.edgeRouters.map((r: { name: string }) => r.name),
+      ['edge-1'],
+    );
     assert.ok(session.token);
-    assert.deepEqual(parseJsonOutput(await as(['session', 'list', '-o', 'json'])).map((s: { id: string }) => s.id), [session.id]);
+    assert.deepEqual(
+      parseJsonOutput(await as(['session', 'list', '-o', 'json'])).map((s: { id: string }) => s.id),
+      [session.id],
+    );
     // An admin's list names the session's identity (served only as an id) as well as its service.
-    assert.match((await f.cli.expect(0, ['session', 'list'])).stdout, new RegExp(`^${session.id}\\s+Dial\\s+web\\s+laptop-7\\b`, 'm'));
+    assert.match(
+      (await f.cli.expect(0, ['session', 'list'])).stdout,
+      new RegExp(`^${session.id}\\s+Dial\\s+web\\s+laptop-7\\b`, 'm'),
+    );
     assert.match((await as(['updates'])).stdout, /lastChangeAt/);
 
     // A posture check on the policy: refused until the device reports its domain.
@@ -54,15 +71,24 @@ describe('ctl as IDENTITY_FILE', () => {
     assert.match((await as(['services'])).stdout, /web\s+Dial\s+failing: DOMAIN/);
     const refused = await as(['session', 'create', 'web', '--dial'], 6);
     // The controller's cause first, then what to do about it.
-    assert.match(refused.stderr, /laptop-7 cannot dial web: .*\n.*Failed to pass posture checks .*\n.*posture: failing: DOMAIN/);
+    assert.match(
+      refused.stderr,
+      /laptop-7 cannot dial web: .*\n.*Failed to pass posture checks .*\n.*posture: failing: DOMAIN/,
+    );
     const after = await as(['posture', 'submit', '--domain', 'corp.example.com']);
     assert.match(after.stdout, /web\s+Dial\s+passing/);
-    const posture = parseJsonOutput(await f.cli.expect(0, ['api', 'GET', `/identities/${await identityId()}/posture-data`]));
+    const posture = parseJsonOutput(
+      await f.cli.expect(0, ['api', 'GET', `/identities/${await identityId()}/posture-data`]),
+    );
     assert.equal(posture.data.domain.domain, 'corp.example.com');
 
     // The policy no longer selects the identity: its session ends, and it sees nothing, with where to look.
     await admin(['policy', 'update', 'sales-web', '--identities', '#nobody']);
-    assert.equal((await runCtl(['session', 'show', session.id], { configDir: f.cli.configDir })).code !== 0, true, 'the session ended');
+    assert.equal(
+      (await runCtl(['session', 'show', session.id], { configDir: f.cli.configDir })).code !== 0,
+      true,
+      'the session ended',
+    );
     assert.deepEqual(parseJsonOutput(await as(['session', 'list', '-o', 'json'])), []);
     const none = await as(['services']);
     assert.equal(none.stdout, '');

@@ -20,10 +20,26 @@ async function idpSetup() {
   const files = opensslCa(name, { isCa: false });
   const key = createPrivateKey(readFileSync(files.key, 'utf8'));
   const issuer = `https://${name}.example`;
-  await f.cli.expect(0, ['signer', 'create', name, '--enabled', '--issuer', issuer, '--audience', 'ctl', '--cert-pem', `@${files.cert}`, '--kid', 'kid-1']);
-  const id = (await f.admin.get('/external-jwt-signers', { query: { filter: `name = "${name}"` } })).body.data[0].id as string;
+  await f.cli.expect(0, [
+    'signer',
+    'create',
+    name,
+    '--enabled',
+    '--issuer',
+    issuer,
+    '--audience',
+    'ctl',
+    '--cert-pem',
+    `@${files.cert}`,
+    '--kid',
+    'kid-1',
+  ]);
+  const id = (await f.admin.get('/external-jwt-signers', { query: { filter: `name = "${name}"` } })).body.data[0]
+    .id as string;
   const token = async (claims: Record<string, unknown>, header: Record<string, unknown> = {}) => {
-    const jwt = await new SignJWT({ iss: issuer, aud: 'ctl', exp: nowS() + 300, ...claims }).setProtectedHeader({ alg: 'ES256', kid: 'kid-1', ...header } as { alg: string }).sign(key);
+    const jwt = await new SignJWT({ iss: issuer, aud: 'ctl', exp: nowS() + 300, ...claims })
+      .setProtectedHeader({ alg: 'ES256', kid: 'kid-1', ...header } as { alg: string })
+      .sign(key);
     const file = path.join(f.tmp, `${unique('token')}.jwt`);
     writeFileSync(file, `${jwt}\n`);
     return { jwt, file };
@@ -36,15 +52,38 @@ describe('ctl auth-policy', () => {
     const idp = await idpSetup();
     const name = unique('strict');
     const created = await f.cli.expect(0, [
-      'auth-policy', 'create', name, '--primary', 'password,ext-jwt', '--signers', idp.name, '--min-password-length', '12',
-      '--require-special-char', '--require-number', '--require-mixed-case', '--max-attempts', '5', '--lockout', '1h', '--require-totp',
+      'auth-policy',
+      'create',
+      name,
+      '--primary',
+      'password,ext-jwt',
+      '--signers',
+      idp.name,
+      '--min-password-length',
+      '12',
+      '--require-special-char',
+      '--require-number',
+      '--require-mixed-case',
+      '--max-attempts',
+      '5',
+      '--lockout',
+      '1h',
+      '--require-totp',
     ]);
     const id = created.stdout.trim();
     const p = (await f.admin.get(`/auth-policies/${id}`)).body.data;
     assert.equal(p.name, name);
     assert.deepEqual(p.primary, {
       cert: { allowed: false, allowExpiredCerts: false },
-      updb: { allowed: true, minPasswordLength: 12, requireSpecialChar: true, requireNumberChar: true, requireMixedCase: true, maxAttempts: 5, lockoutDurationMinutes: 60 },
+      updb: {
+        allowed: true,
+        minPasswordLength: 12,
+        requireSpecialChar: true,
+        requireNumberChar: true,
+        requireMixedCase: true,
+        maxAttempts: 5,
+        lockoutDurationMinutes: 60,
+      },
       extJwt: { allowed: true, allowedSigners: [idp.id] },
     });
     assert.deepEqual(p.secondary, { requireTotp: true, requireExtJwtSigner: null });
@@ -52,7 +91,16 @@ describe('ctl auth-policy', () => {
     const renamed = await f.cli.expect(0, ['auth-policy', 'update', name, '--name', `${name}-2`]);
     assert.equal(renamed.stderr, `updated auth policy "${name}-2"\n`, 'named by its new name');
     await f.cli.expect(0, ['auth-policy', 'update', `${name}-2`, '--name', name]);
-    await f.cli.expect(0, ['auth-policy', 'update', name, '--require-ext-jwt', idp.name, '--no-require-totp', '--lockout', '15m']);
+    await f.cli.expect(0, [
+      'auth-policy',
+      'update',
+      name,
+      '--require-ext-jwt',
+      idp.name,
+      '--no-require-totp',
+      '--lockout',
+      '15m',
+    ]);
     const q = (await f.admin.get(`/auth-policies/${id}`)).body.data;
     assert.deepEqual(q.secondary, { requireTotp: false, requireExtJwtSigner: idp.id });
     assert.equal(q.primary.updb.lockoutDurationMinutes, 15);
@@ -68,7 +116,11 @@ describe('ctl auth-policy', () => {
     assert.match(bad.stderr, /smoke-signals/);
     const list = await f.cli.expect(0, ['auth-policy', 'list']);
     assert.match(list.stdout, new RegExp(name));
-    assert.equal((await f.cli.run(['auth-policy', 'delete', 'default', '--yes'])).code !== 0, true, 'the default policy stays');
+    assert.equal(
+      (await f.cli.run(['auth-policy', 'delete', 'default', '--yes'])).code !== 0,
+      true,
+      'the default policy stays',
+    );
   });
 });
 
@@ -105,7 +157,9 @@ describe('ctl signer test', () => {
     const viaStdin = await f.cli.run(['signer', 'test', idp.name, '-'], { stdin: jwt });
     assert.equal(viaStdin.code, 0, describeRun(['signer test -'], viaStdin));
     // A policy that forbids ext-jwt: the token is fine, the login would not be.
-    const policyId = (await f.cli.expect(0, ['auth-policy', 'create', unique('no-jwt'), '--primary', 'password'])).stdout.trim();
+    const policyId = (
+      await f.cli.expect(0, ['auth-policy', 'create', unique('no-jwt'), '--primary', 'password'])
+    ).stdout.trim();
     await f.admin.patch(`/identities/${identityId}`, { authPolicyId: policyId }, { api: 'management' });
     await run((await idp.token({ sub: identityId })).file, 6, /auth policy check: .* does not allow ext-jwt logins/);
     // A policy that allows ext-jwt from another signer only: the rule the controller applies at login.
@@ -130,15 +184,22 @@ describe('ctl login --ext-jwt', () => {
     const me = await expectCtl(0, ['whoami'], { configDir });
     assert.match(me.stdout, new RegExp(identityName));
     // When the session ends, the hint says how this profile logs in again.
-    const sessions = (await f.admin.get('/api-sessions', { query: { filter: `identityId = "${identityId}"` } })).body.data as { id: string }[];
+    const sessions = (await f.admin.get('/api-sessions', { query: { filter: `identityId = "${identityId}"` } })).body
+      .data as { id: string }[];
     for (const s of sessions) await f.admin.delete(`/api-sessions/${s.id}`);
     const ended = await runCtl(['whoami'], { configDir });
     assert.equal(ended.code, 4, describeRun(['whoami after the session ended'], ended));
     assert.match(ended.stderr, new RegExp(`--ext-jwt ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     const { jwt } = await idp.token({ sub: identityId });
-    await expectCtl(0, ['login', f.ctl.url, '--ext-jwt', '-', '--ca', f.ctl.caFile, '--profile', 'stdin'], { configDir, stdin: jwt });
+    await expectCtl(0, ['login', f.ctl.url, '--ext-jwt', '-', '--ca', f.ctl.caFile, '--profile', 'stdin'], {
+      configDir,
+      stdin: jwt,
+    });
     const expired = await idp.token({ sub: identityId, exp: nowS() - 5 });
-    const refused = await runCtl(['login', f.ctl.url, '--ext-jwt', expired.file, '--ca', f.ctl.caFile, '--profile', 'bad'], { configDir });
+    const refused = await runCtl(
+      ['login', f.ctl.url, '--ext-jwt', expired.file, '--ca', f.ctl.caFile, '--profile', 'bad'],
+      { configDir },
+    );
     assert.equal(refused.code, 4, describeRun(['login --ext-jwt expired'], refused));
     assert.match(refused.stderr, /signer test/);
     const mixed = await runCtl(['login', f.ctl.url, '--ext-jwt', file, '-u', 'admin'], { configDir });
@@ -148,14 +209,27 @@ describe('ctl login --ext-jwt', () => {
   it('says to set up MFA when a policy requires TOTP an identity lacks, as other login methods do', async () => {
     const idp = await idpSetup();
     const policy = unique('jwt-totp');
-    await f.cli.expect(0, ['auth-policy', 'create', policy, '--primary', 'ext-jwt', '--signers', idp.name, '--require-totp']);
-    const policyId = (await f.admin.get('/auth-policies', { query: { filter: `name = "${policy}"` } })).body.data[0].id as string;
+    await f.cli.expect(0, [
+      'auth-policy',
+      'create',
+      policy,
+      '--primary',
+      'ext-jwt',
+      '--signers',
+      idp.name,
+      '--require-totp',
+    ]);
+    const policyId = (await f.admin.get('/auth-policies', { query: { filter: `name = "${policy}"` } })).body.data[0]
+      .id as string;
     const identityId = await createIdentity(f.admin, { name: unique('jwt-mfa'), authPolicyId: policyId });
     const configDir = await tempConfigDir();
     const { file } = await idp.token({ sub: identityId });
     const login = await expectCtl(0, ['login', f.ctl.url, '--ext-jwt', file, '--ca', f.ctl.caFile], { configDir });
     assert.match(login.stderr, /requires MFA of this identity.*ctl mfa enable/);
-    const both = await runCtl(['login', f.ctl.url, '--ext-jwt', '-', '--totp-stdin', '--ca', f.ctl.caFile], { configDir, stdin: 'x\n' });
+    const both = await runCtl(['login', f.ctl.url, '--ext-jwt', '-', '--totp-stdin', '--ca', f.ctl.caFile], {
+      configDir,
+      stdin: 'x\n',
+    });
     assert.equal(both.code, 2, describeRun(['login --ext-jwt - --totp-stdin'], both));
     assert.match(both.stderr, /cannot both read stdin/);
   });

@@ -11,13 +11,24 @@ import { opensslCa, opensslSigned } from '../helpers/openssl.js';
 
 const f = useCliFixture('ca-cli');
 
-const caByName = async (name: string) => (await f.admin.get('/cas', { query: { filter: `name = "${name}"` } })).body.data[0];
+const caByName = async (name: string) =>
+  (await f.admin.get('/cas', { query: { filter: `name = "${name}"` } })).body.data[0];
 
 describe('ctl ca', () => {
   it('create prints the id; verify --ca-key makes the verification certificate here; jwt writes the JWT', async () => {
     const name = unique('corp');
     const files = opensslCa(unique('corp-ca'));
-    const created = await f.cli.expect(0, ['ca', 'create', name, '--cert', files.cert, '--ott-ca', '--auth', '--roles', 'corp,emea']);
+    const created = await f.cli.expect(0, [
+      'ca',
+      'create',
+      name,
+      '--cert',
+      files.cert,
+      '--ott-ca',
+      '--auth',
+      '--roles',
+      'corp,emea',
+    ]);
     const ca = await caByName(name);
     assert.equal(created.stdout.trim(), ca.id);
     assert.equal(ca.isVerified, false);

@@ -59,7 +59,7 @@ describe('the code cache of the CLI', () => {
     assert.deepEqual(readFileSync(file), remade, 'the cache made again is accepted');
   });
 
-  it('is kept apart for help and for a noun\'s commands, which compile different code', () => {
+  it("is kept apart for help and for a noun's commands, which compile different code", () => {
     const home = join(work, 'kinds');
     help(home);
     const [helpCache] = cacheFiles(home);
@@ -88,7 +88,11 @@ describe('the code cache of the CLI', () => {
     const [first, second] = files.map((file) => statSync(file).mtimeMs);
     help(home);
     help(home, join(other, 'bin', 'ctl.js'));
-    assert.deepEqual(files.map((file) => statSync(file).mtimeMs), [first, second], 'neither replaced the other');
+    assert.deepEqual(
+      files.map((file) => statSync(file).mtimeMs),
+      [first, second],
+      'neither replaced the other',
+    );
   });
 
   it('runs uncached where the cache directory cannot be made', () => {

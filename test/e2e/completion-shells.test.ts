@@ -23,27 +23,36 @@ function shellSetup(shell: Shell, dir: string, out: string): string[] {
   const script = (name: string) => path.join(REPO_ROOT, 'completions', name);
   switch (shell) {
     case 'bash':
-      writeFileSync(path.join(dir, 'bashrc'), [
-        "PS1='READY> '",
-        `source '${script('ctl.bash')}'`,
-        `bind -x '"\\C-x": printf "%s" "$READLINE_LINE" > ${out}'`,
-      ].join('\n'));
+      writeFileSync(
+        path.join(dir, 'bashrc'),
+        [
+          "PS1='READY> '",
+          `source '${script('ctl.bash')}'`,
+          `bind -x '"\\C-x": printf "%s" "$READLINE_LINE" > ${out}'`,
+        ].join('\n'),
+      );
       return ['bash', '--noprofile', '--rcfile', path.join(dir, 'bashrc'), '-i'];
     case 'zsh':
-      writeFileSync(path.join(dir, '.zshrc'), [
-        "PS1='READY> '",
-        'autoload -U compinit && compinit -u -D',
-        `source '${script('_ctl')}'`,
-        `dump() { print -rn -- "$BUFFER" > ${out} }`,
-        'zle -N dump && bindkey "^X" dump',
-      ].join('\n'));
+      writeFileSync(
+        path.join(dir, '.zshrc'),
+        [
+          "PS1='READY> '",
+          'autoload -U compinit && compinit -u -D',
+          `source '${script('_ctl')}'`,
+          `dump() { print -rn -- "$BUFFER" > ${out} }`,
+          'zle -N dump && bindkey "^X" dump',
+        ].join('\n'),
+      );
       return ['zsh', '-d', '-i'];
     case 'fish':
-      writeFileSync(path.join(dir, 'config.fish'), [
-        "function fish_prompt; echo -n 'READY> '; end",
-        `source '${script('ctl.fish')}'`,
-        `bind \\cx 'commandline > ${out}'`,
-      ].join('\n'));
+      writeFileSync(
+        path.join(dir, 'config.fish'),
+        [
+          "function fish_prompt; echo -n 'READY> '; end",
+          `source '${script('ctl.fish')}'`,
+          `bind \\cx 'commandline > ${out}'`,
+        ].join('\n'),
+      );
       return ['fish', '--no-config', '-i', '-C', `source ${path.join(dir, 'config.fish')}`];
   }
 }
@@ -114,7 +123,7 @@ describe('TAB in real shells, with quoted words', { skip: !hasScript && 'util-li
     [`${create} --services '@crm,#al`, `${create} --services '@crm,#all' `],
     [`${create} --identities \\#sa`, `${create} --identities \\#sales `],
     ['ctl identity show db', 'ctl identity show db\\ server '],
-    ['ctl identity show \'db', "ctl identity show 'db server' "],
+    ["ctl identity show 'db", "ctl identity show 'db server' "],
     ['ctl policy show sal', 'ctl policy show sales-crm '],
     ['ctl as laptop-7.json ses', 'ctl as laptop-7.json session '],
   ];

@@ -11,7 +11,11 @@ import { assertStatus } from '../helpers/controller.js';
 
 const f = useCliFixture('config-cli');
 
-const SCHEMA = { type: 'object', properties: { hostname: { type: 'string' }, port: { type: 'integer', maximum: 65535 } }, required: ['hostname', 'port'] };
+const SCHEMA = {
+  type: 'object',
+  properties: { hostname: { type: 'string' }, port: { type: 'integer', maximum: 65535 } },
+  required: ['hostname', 'port'],
+};
 
 describe('ctl config-type and ctl config', () => {
   it('creates a type from a schema file and a config of it by name; prints the ids', async () => {
@@ -19,7 +23,15 @@ describe('ctl config-type and ctl config', () => {
     await writeFile(schemaFile, JSON.stringify(SCHEMA));
     const type = await f.cli.expect(0, ['config-type', 'create', 'tunnel.v1', '--schema', `@${schemaFile}`]);
     const typeId = type.stdout.trim();
-    const config = await f.cli.expect(0, ['config', 'create', 'web', '--config-type', 'tunnel.v1', '--data', '{"hostname":"web.internal","port":443}']);
+    const config = await f.cli.expect(0, [
+      'config',
+      'create',
+      'web',
+      '--config-type',
+      'tunnel.v1',
+      '--data',
+      '{"hostname":"web.internal","port":443}',
+    ]);
     const res = await f.admin.get(`/configs/${config.stdout.trim()}`);
     assertStatus(res, 200);
     assert.equal(res.body.data.configTypeId, typeId);
@@ -27,12 +39,22 @@ describe('ctl config-type and ctl config', () => {
   });
 
   it('reads --data from stdin with -', async () => {
-    const r = await f.cli.expect(0, ['config', 'create', 'api', '--config-type', 'tunnel.v1', '--data', '-'], { stdin: '{"hostname":"api","port":8443}' });
+    const r = await f.cli.expect(0, ['config', 'create', 'api', '--config-type', 'tunnel.v1', '--data', '-'], {
+      stdin: '{"hostname":"api","port":8443}',
+    });
     assert.match(r.stdout.trim(), /^\S+$/);
   });
 
   it('reports data that fails the schema with the failing path, exit 6, and creates nothing', async () => {
-    const r = await f.cli.expect(6, ['config', 'create', 'bad', '--config-type', 'tunnel.v1', '--data', '{"hostname":"x","port":70000}']);
+    const r = await f.cli.expect(6, [
+      'config',
+      'create',
+      'bad',
+      '--config-type',
+      'tunnel.v1',
+      '--data',
+      '{"hostname":"x","port":70000}',
+    ]);
     assert.match(r.stderr, /data\.port/);
     const found = await f.admin.get('/configs', { query: { filter: 'name = "bad"' } });
     assert.equal(found.body.data.length, 0);
@@ -45,8 +67,16 @@ describe('ctl config-type and ctl config', () => {
 
   it('lists configs with their type, and will not delete a type in use', async () => {
     const list = await f.cli.expect(0, ['config', 'list', '-o', 'json']);
-    assert.deepEqual(jsonItems(JSON.parse(list.stdout)).map((c) => c.name).sort(), ['api', 'web']);
+    assert.deepEqual(
+      jsonItems(JSON.parse(list.stdout))
+        .map((c) => c.name)
+        .sort(),
+      ['api', 'web'],
+    );
     const refused = await f.cli.expect(6, ['config-type', 'delete', 'tunnel.v1', '--yes']);
-    assert.match(refused.stderr, /^error: the config type 'tunnel\.v1' is referenced by configs '(api|web)', '(api|web)' \(field configTypeId\)/);
+    assert.match(
+      refused.stderr,
+      /^error: the config type 'tunnel\.v1' is referenced by configs '(api|web)', '(api|web)' \(field configTypeId\)/,
+    );
   });
 });

@@ -93,7 +93,10 @@ describe('controllers serving one database at once (--experimental-shared-databa
     assert.equal(onB.body.data.name, name);
     for (const ctl of [a, b]) {
       const listed = (await (await ctl.admin()).get('/controllers')).body.data as Array<{ isOnline: boolean }>;
-      assert.deepEqual(listed.map((row) => row.isOnline), [true, true]);
+      assert.deepEqual(
+        listed.map((row) => row.isOnline),
+        [true, true],
+      );
     }
     // A controller that did not opt in is refused while they serve, and told how.
     const alone = refusal('c', { experimentalSharedDatabase: false });
@@ -157,7 +160,11 @@ describe('controllers serving one database at once (--experimental-shared-databa
         return results.map((res) => res.status).sort();
       }),
     );
-    assert.deepEqual(answers, users.map(() => [200, 400]), 'one code, one session, whichever controller');
+    assert.deepEqual(
+      answers,
+      users.map(() => [200, 400]),
+      'one code, one session, whichever controller',
+    );
   });
 
   it('failed logins and wrong MFA codes count across the controllers: lockout and throttles', pgOnly, async () => {

@@ -128,7 +128,13 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
     try {
       const listed = await cli.expect(0, ['controller', 'list', '-o', 'json'], { process: true });
       const json = jsonItems(parseJsonOutput(listed));
-      assert.deepEqual(json.map((row) => [row.id, row.isOnline]).sort(), [[self.id, true], [other.id, false]].sort());
+      assert.deepEqual(
+        json.map((row) => [row.id, row.isOnline]).sort(),
+        [
+          [self.id, true],
+          [other.id, false],
+        ].sort(),
+      );
       const table = (await cli.expect(0, ['controller', 'list'], { process: true })).stdout;
       assert.match(table, /ID\s+NAME\s+ONLINE\s+LAST SEEN\s+MANAGEMENT API/);
       assert.match(table, new RegExp(`${self.id}.*true.*${b.url.replace(/[.]/g, '\\.')}/edge/management/v1`));
@@ -150,7 +156,10 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
       try {
         assert.equal(sharing.caPem, alone.caPem);
         const after = (await (await sharing.admin()).get('/controllers')).body.data;
-        assert.deepEqual(after.map((row: { id: string }) => row.id), before.map((row: { id: string }) => row.id));
+        assert.deepEqual(
+          after.map((row: { id: string }) => row.id),
+          before.map((row: { id: string }) => row.id),
+        );
       } finally {
         await sharing.close();
       }

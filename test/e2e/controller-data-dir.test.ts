@@ -41,7 +41,10 @@ try {
 );
 
 function startChild(dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const line = new Promise<string>((resolve) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -65,7 +68,9 @@ describe('one controller per data directory', () => {
       assert.ok(refused?.includes(dataDir), `the refusal names the directory: ${refused}`);
     } finally {
       for (const c of [a, b]) c.child.stdin.end('stop\n');
-      await Promise.all([a, b].map((c) => new Promise((r) => (c.child.exitCode !== null ? r(null) : c.child.once('exit', r)))));
+      await Promise.all(
+        [a, b].map((c) => new Promise((r) => (c.child.exitCode !== null ? r(null) : c.child.once('exit', r)))),
+      );
     }
     assert.equal(existsSync(path.join(dataDir, 'controller.lock')), false, 'a clean stop releases the lock');
   });
@@ -85,7 +90,10 @@ describe('one controller per data directory', () => {
     const dataDir = path.join(tmp, 'same-process');
     const first = await startTestController({ dataDir });
     try {
-      await assert.rejects(startTestController({ dataDir }), (err: Error) => err.message.includes(dataDir) && /in use/.test(err.message));
+      await assert.rejects(
+        startTestController({ dataDir }),
+        (err: Error) => err.message.includes(dataDir) && /in use/.test(err.message),
+      );
     } finally {
       await first.close();
     }

@@ -37,23 +37,35 @@ async function newDataDir(): Promise<string> {
 /** GET without verification: only to learn that the port answers (trust is established from /cacerts after). */
 function probe(port: number, p: string): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = https.request({ host: '127.0.0.1', port, path: p, method: 'GET', rejectUnauthorized: false, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
-    });
+    const req = https.request(
+      { host: '127.0.0.1', port, path: p, method: 'GET', rejectUnauthorized: false, agent: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
-function startProcess(dataDir: string, port: number, env: Record<string, string | undefined> = {}, extra: string[] = []): Running {
-  const child = spawn(process.execPath, [CTL_BIN, 'controller', 'start', '--data-dir', dataDir, '--port', String(port), ...extra], {
-    cwd: REPO_ROOT,
-    env: ctlEnv({ env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function startProcess(
+  dataDir: string,
+  port: number,
+  env: Record<string, string | undefined> = {},
+  extra: string[] = [],
+): Running {
+  const child = spawn(
+    process.execPath,
+    [CTL_BIN, 'controller', 'start', '--data-dir', dataDir, '--port', String(port), ...extra],
+    {
+      cwd: REPO_ROOT,
+      env: ctlEnv({ env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   controllers.track(child);
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -85,7 +97,10 @@ async function start(dataDir: string, env: Record<string, string | undefined> = 
   assert.fail(`ctl controller start did not answer on port ${port}:\n${r.output()}`);
 }
 
-async function stop(r: Running, signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+async function stop(
+  r: Running,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   r.child.kill(signal);
   const e = await r.exited;
   return e;
@@ -97,7 +112,9 @@ async function servedCaPem(r: Running): Promise<string> {
   assert.equal(res.status, 200, res.text);
   const asn1 = forge.asn1.fromDer(forge.util.decode64(res.text.replace(/\s+/g, '')));
   const signedData = ((asn1.value as forge.asn1.Asn1[])[1]!.value as forge.asn1.Asn1[])[0]!;
-  const certs = (signedData.value as forge.asn1.Asn1[]).find((f) => f.tagClass === forge.asn1.Class.CONTEXT_SPECIFIC && f.type === 0);
+  const certs = (signedData.value as forge.asn1.Asn1[]).find(
+    (f) => f.tagClass === forge.asn1.Class.CONTEXT_SPECIFIC && f.type === 0,
+  );
   assert.ok(certs, 'certificates in the PKCS#7 store');
   return (certs.value as forge.asn1.Asn1[])
     .map((c) => new X509Certificate(Buffer.from(forge.asn1.toDer(c).getBytes(), 'binary')).toString())
@@ -212,7 +229,8 @@ describe('ctl controller start', () => {
 
     const second = await start(dataDir);
     const admin2 = await (await helperFor(second)).loginAs('admin', password);
-    for (const id of ids.slice(0, 4)) assertStatus(await admin2.get(`/identities/${id}`), 200, `identity ${id} survived`);
+    for (const id of ids.slice(0, 4))
+      assertStatus(await admin2.get(`/identities/${id}`), 200, `identity ${id} survived`);
     assert.deepEqual((await admin2.get(`/identities/${ids[0]}`)).body.data.roleAttributes, ['patched']);
     assertError(await admin2.get(`/identities/${ids[4]}`), 404, 'NOT_FOUND');
     assert.deepEqual(await stop(second), { code: 0, signal: null });
@@ -264,7 +282,11 @@ describe('ctl controller start', () => {
     const r = await start(dataDir, { CTL_ADMIN_PASSWORD: password });
     const api = await helperFor(r);
     await api.login('admin', password);
-    assertError(await api.post('/authenticate', { username: 'admin', password: 'admin' }, { query: { method: 'password' } }), 401, 'INVALID_AUTH');
+    assertError(
+      await api.post('/authenticate', { username: 'admin', password: 'admin' }, { query: { method: 'password' } }),
+      401,
+      'INVALID_AUTH',
+    );
     assert.deepEqual(await stop(r), { code: 0, signal: null });
     assert.ok(!r.output().includes(password), 'a password given by the operator is not echoed');
     assert.equal(generatedPassword(r.output()), undefined, 'nothing is generated');
@@ -280,7 +302,7 @@ describe('ctl controller start', () => {
       // admin out. The port is checked before anything is written.
       const r = startProcess(dataDir, port, await storeEnvFor(dataDir));
       const e = await r.exited;
-          assert.equal(e.code, 1, r.output());
+      assert.equal(e.code, 1, r.output());
       assert.match(r.output(), new RegExp(`port ${port} is in use`));
       assert.doesNotMatch(r.output(), /bug in ctl|\n\s+at .+\(.+:\d+:\d+\)/, 'no stack trace, not called a bug');
       assert.doesNotMatch(r.output(), /generated password/);
@@ -299,7 +321,10 @@ describe('ctl controller start', () => {
     const password = randomPassword();
     const r = await start(dataDir, { CTL_ADMIN_PASSWORD: password });
     const configDir = path.join(await controllers.tmpDir('ctl-cli-'), 'config');
-    const login = await runCtl(['login', r.url, '-u', 'admin', '--password-stdin', '--yes'], { configDir, stdin: `${password}\n` });
+    const login = await runCtl(['login', r.url, '-u', 'admin', '--password-stdin', '--yes'], {
+      configDir,
+      stdin: `${password}\n`,
+    });
     assert.equal(login.code, 0, login.stderr);
     const list = await runCtl(['identity', 'list', '-o', 'json'], { configDir });
     assert.equal(list.code, 0, list.stderr);

@@ -32,7 +32,10 @@ describe('ctl controller start: secrets and the data directory', () => {
     try {
       assert.doesNotMatch(b.stderr(), /warning/);
       assert.doesNotMatch(b.stderr(), new RegExp(filePassword));
-      const api = new HttpHelper(`https://127.0.0.1:${port2}`, readFileSync(path.join(dataDir, 'ca-bundle.pem'), 'utf8'));
+      const api = new HttpHelper(
+        `https://127.0.0.1:${port2}`,
+        readFileSync(path.join(dataDir, 'ca-bundle.pem'), 'utf8'),
+      );
       await api.login('admin', filePassword);
 
       // A second start on the same directory is refused with a message naming it.

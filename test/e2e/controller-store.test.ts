@@ -23,11 +23,25 @@ after(async () => {
 async function startWithStore(store: string): Promise<{ code: number | null; stderr: string }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ctl-store-'));
   dirs.push(dir);
-  const child = spawn(process.execPath, [CTL_BIN, 'controller', 'start', '--data-dir', path.join(dir, 'data'), '--port', String(await freePort()), '--store', store], {
-    cwd: REPO_ROOT,
-    env: ctlEnv({ env: { CTL_ADMIN_PASSWORD: 'Admin-password-1' } }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      CTL_BIN,
+      'controller',
+      'start',
+      '--data-dir',
+      path.join(dir, 'data'),
+      '--port',
+      String(await freePort()),
+      '--store',
+      store,
+    ],
+    {
+      cwd: REPO_ROOT,
+      env: ctlEnv({ env: { CTL_ADMIN_PASSWORD: 'Admin-password-1' } }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
@@ -55,13 +69,17 @@ describe('ctl controller start --store', () => {
   });
 
   const pgUrl = process.env[PG_URL_VARIABLE];
-  it('says when the credentials are wrong (PostgreSQL)', { skip: pgUrl ? false : `${PG_URL_VARIABLE} is not set` }, async () => {
+  it('says when the credentials are wrong (PostgreSQL)', {
+    skip: pgUrl ? false : `${PG_URL_VARIABLE} is not set`,
+  }, async () => {
     const url = new URL(pgUrl!);
     url.password = 'wrong-password';
     assertPlainFailure(await startWithStore(url.toString()), /authentication failed/);
   });
 
-  it('refuses a second controller on a database one is using (PostgreSQL)', { skip: pgUrl ? false : `${PG_URL_VARIABLE} is not set` }, async () => {
+  it('refuses a second controller on a database one is using (PostgreSQL)', {
+    skip: pgUrl ? false : `${PG_URL_VARIABLE} is not set`,
+  }, async () => {
     const db = await createTestDatabase();
     const first = await startTestController({ storeUrl: db.url });
     try {

@@ -16,7 +16,14 @@ import { buildProgram, run } from '../../src/cli/main.js';
 import { createTestIO } from '../../src/client/testing/test-io.js';
 import { testDeps } from '../../src/cli/testing/test-deps.js';
 import { CTL_BIN, type LoggedInCli, ctlEnv, withLoggedInCli } from '../helpers/cli.js';
-import { type HttpHelper, type TestController, assertStatus, createIdentity, randomPassword, startTestController } from '../helpers/controller.js';
+import {
+  type HttpHelper,
+  type TestController,
+  assertStatus,
+  createIdentity,
+  randomPassword,
+  startTestController,
+} from '../helpers/controller.js';
 import { REPO_ROOT } from '../helpers/spec.js';
 
 interface Shown {
@@ -26,7 +33,12 @@ interface Shown {
 
 /** `ctl ...` lines of fenced blocks and `ctl ...` code spans, with trailing comments removed. */
 function shownCommands(): Shown[] {
-  const files = ['README.md', ...readdirSync(path.join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    ...readdirSync(path.join(REPO_ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   const out: Shown[] = [];
   for (const file of files) {
     let fenced = false;
@@ -56,7 +68,9 @@ function shapeOnly(line: string): boolean {
     // a bare login needs a terminal to ask; `a|b` in a code span lists alternatives
     /^ctl login( \.\.\.)?$/.test(line) ||
     /\w\|\w/.test(line) ||
-    /^ctl (authenticator|enrollment|auth-policy|identity-type|api-session|api|enroll|as|mfa|apply|diff|export)$/.test(line)
+    /^ctl (authenticator|enrollment|auth-policy|identity-type|api-session|api|enroll|as|mfa|apply|diff|export)$/.test(
+      line,
+    )
   );
 }
 
@@ -80,10 +94,23 @@ before(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-docs-'));
   // The examples log in as ci-runner.
   const runner = { id: await createIdentity(admin, { name: 'ci-runner' }), password: randomPassword() };
-  assertStatus(await admin.post('/authenticators', { method: 'updb', identityId: runner.id, username: 'ci-runner', password: runner.password }), 201);
+  assertStatus(
+    await admin.post('/authenticators', {
+      method: 'updb',
+      identityId: runner.id,
+      username: 'ci-runner',
+      password: runner.password,
+    }),
+    201,
+  );
   const bin = path.join(tmp, 'bin');
   const home = path.join(tmp, 'home');
-  for (const d of [bin, path.join(home, '.local/share/bash-completion/completions'), path.join(home, '.config/fish/completions'), path.join(home, 'zsh')]) {
+  for (const d of [
+    bin,
+    path.join(home, '.local/share/bash-completion/completions'),
+    path.join(home, '.config/fish/completions'),
+    path.join(home, 'zsh'),
+  ]) {
     mkdirSync(d, { recursive: true });
   }
   writeFileSync(path.join(bin, 'ctl'), `#!/bin/sh\nexec "${process.execPath}" "${CTL_BIN}" "$@"\n`);
@@ -102,7 +129,10 @@ before(async () => {
     mkdirSync(path.join(home, dir));
     copyFileSync(path.join(home, 'net.yaml'), path.join(home, dir, 'net.yaml'));
   }
-  copyFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'openziti-export', 'export.json'), path.join(home, 'ziti-export.json'));
+  copyFileSync(
+    path.join(REPO_ROOT, 'test', 'fixtures', 'openziti-export', 'export.json'),
+    path.join(home, 'ziti-export.json'),
+  );
   // A shell variable, not exported: the examples echo it into --password-stdin; ctl itself must not see it.
   shellVariables = `CTL_PASSWORD='${runner.password}'`;
 });
@@ -123,31 +153,49 @@ async function resetEntities(line: string): Promise<void> {
     for (const e of found.body.data) await admin.delete(`/identities/${e.id}`);
   }
   const made = (name: string) => new RegExp(`(create|--name) ${name}\\b`).test(line);
-  const laptop7 = made('laptop-7') ? undefined : await createIdentity(admin, { name: 'laptop-7', roleAttributes: ['sales', 'emea'] });
+  const laptop7 = made('laptop-7')
+    ? undefined
+    : await createIdentity(admin, { name: 'laptop-7', roleAttributes: ['sales', 'emea'] });
   const laptop8 = made('laptop-8') ? undefined : await createIdentity(admin, { name: 'laptop-8' });
   // The config examples: `web` exists unless the line makes it; so does its type `tunnel.v1`.
-  for (const e of (await admin.get('/configs', { query: { filter: 'name = "web"' } })).body.data) await admin.delete(`/configs/${e.id}`);
-  for (const e of (await admin.get('/config-types', { query: { filter: 'name = "tunnel.v1"' } })).body.data) await admin.delete(`/config-types/${e.id}`);
+  for (const e of (await admin.get('/configs', { query: { filter: 'name = "web"' } })).body.data)
+    await admin.delete(`/configs/${e.id}`);
+  for (const e of (await admin.get('/config-types', { query: { filter: 'name = "tunnel.v1"' } })).body.data)
+    await admin.delete(`/config-types/${e.id}`);
   if (!made('tunnel\\.v1')) {
     const type = await admin.post('/config-types', { name: 'tunnel.v1', schema: { type: 'object' } });
-    if (!made('web')) await admin.post('/configs', { name: 'web', configTypeId: type.body.data.id, data: { hostname: 'web.internal', port: 443 } });
+    if (!made('web'))
+      await admin.post('/configs', {
+        name: 'web',
+        configTypeId: type.body.data.id,
+        data: { hostname: 'web.internal', port: 443 },
+      });
   }
   const home = env.HOME!;
   rmSync(path.join(home, 'laptop-7.jwt'), { force: true });
-  writeFileSync(path.join(home, 'authenticator.json'), JSON.stringify({ method: 'updb', identityId: laptop8, username: 'laptop-8-login', password: 'Pa55-word' }));
+  writeFileSync(
+    path.join(home, 'authenticator.json'),
+    JSON.stringify({ method: 'updb', identityId: laptop8, username: 'laptop-8-login', password: 'Pa55-word' }),
+  );
   process.env.DOCS_LAPTOP7_ID = laptop7;
 }
 
 /** The placeholders of a runnable inline example, filled with real values. */
 function fill(line: string): string {
-  return line.replace('"identityId":"ID"', `"identityId":"${process.env.DOCS_LAPTOP7_ID}"`).replace('"PASSWORD"', '"Pa55-word"');
+  return line
+    .replace('"identityId":"ID"', `"identityId":"${process.env.DOCS_LAPTOP7_ID}"`)
+    .replace('"PASSWORD"', '"Pa55-word"');
 }
 
 function bash(line: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // zsh's $fpath, for the zsh completion example; bash arrays index like zsh's from 1 here because of the filler.
     const script = `fpath=("$HOME/zsh" "$HOME/zsh")\n${shellVariables}\n${line}`;
-    const child = spawn('bash', ['-o', 'pipefail', '-c', script], { cwd: env.HOME, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-o', 'pipefail', '-c', script], {
+      cwd: env.HOME,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -204,10 +252,12 @@ async function unknownFlags(line: string): Promise<{ path: string; unknown: stri
   // The CLI builds only the noun a command line selects: build it for these words.
   const program = await buildProgram(testDeps(), words);
   const names: string[] = [];
-  while (names.length < words.length && findCommand(program, [...names, words[names.length]!])) names.push(words[names.length]!);
+  while (names.length < words.length && findCommand(program, [...names, words[names.length]!]))
+    names.push(words[names.length]!);
   const command = findCommand(program, names)!;
   const flags = new Set<string>(['--help', '-h']);
-  for (let c: CommandUnknownOpts | null = command; c; c = c.parent) for (const o of c.options) for (const f of [o.long, o.short]) if (f) flags.add(f);
+  for (let c: CommandUnknownOpts | null = command; c; c = c.parent)
+    for (const o of c.options) for (const f of [o.long, o.short]) if (f) flags.add(f);
   const shown = [...line.matchAll(/(?:^|[\s[|])(--?[a-z][a-z0-9-]*)/g)].map((m) => m[1]!);
   return { path: names.join(' '), unknown: shown.filter((f) => !flags.has(f)) };
 }
@@ -221,7 +271,11 @@ describe('every command shown in README.md and docs/', () => {
   const shown = shownCommands();
   it('finds the examples', () => {
     assert.ok(shown.length > 50, `${shown.length} commands found`);
-    for (const [line] of PROMISED_OUTPUT) assert.ok(shown.some((s) => s.line === line), `not shown: ${line}`);
+    for (const [line] of PROMISED_OUTPUT)
+      assert.ok(
+        shown.some((s) => s.line === line),
+        `not shown: ${line}`,
+      );
   });
   for (const { file, line } of shown) {
     if (shapeOnly(line)) {
@@ -235,12 +289,21 @@ describe('every command shown in README.md and docs/', () => {
         const filled = fill(line);
         const words = plainWords(filled);
         const r = words ? await inProcess(words) : await bash(filled);
-        assert.equal(r.code, 0, `exit ${r.code}\n--- stdout ---\n${r.stdout.slice(0, 1500)}\n--- stderr ---\n${r.stderr.slice(0, 1500)}`);
+        assert.equal(
+          r.code,
+          0,
+          `exit ${r.code}\n--- stdout ---\n${r.stdout.slice(0, 1500)}\n--- stderr ---\n${r.stderr.slice(0, 1500)}`,
+        );
         assert.doesNotMatch(r.stderr, /^error:/m);
         const promised = PROMISED_OUTPUT.find(([shownLine]) => shownLine === line)?.[1];
         if (promised) assert.match(r.stdout, promised);
         // Examples that log in or out change the profile the next example uses: put the admin back.
-        if (/\blog(in|out)\b/.test(line)) await cli.expect(0, ['login', ctl.url, '-u', ctl.adminUser, '--password-stdin', '--ca', ctl.caFile, '--profile', 'default'], { stdin: `${ctl.adminPassword}\n` });
+        if (/\blog(in|out)\b/.test(line))
+          await cli.expect(
+            0,
+            ['login', ctl.url, '-u', ctl.adminUser, '--password-stdin', '--ca', ctl.caFile, '--profile', 'default'],
+            { stdin: `${ctl.adminPassword}\n` },
+          );
       });
     }
   }

@@ -79,17 +79,28 @@ describe('ctl enroll (ott) and ctl login --identity', () => {
       const keyFile = path.join(f.tmp, `${name}.key`);
       await writeFile(certFile, file.id.cert.slice(4));
       lastCert = certFile;
-      const converted = execFileSync('openssl', [...convert], { input: file.id.key.slice(4), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] });
+      const converted = execFileSync('openssl', [...convert], {
+        input: file.id.key.slice(4),
+        encoding: 'utf8',
+        stdio: ['pipe', 'pipe', 'ignore'],
+      });
       assert.match(converted, keyType === 'rsa' ? /BEGIN RSA PRIVATE KEY/ : /BEGIN EC PRIVATE KEY/);
       await writeFile(keyFile, converted, { mode: 0o600 });
-      await expectCtl(0, ['login', f.ctl.url, '--cert', certFile, '--key', keyFile, '--ca', f.ctl.caFile], { configDir });
+      await expectCtl(0, ['login', f.ctl.url, '--cert', certFile, '--key', keyFile, '--ca', f.ctl.caFile], {
+        configDir,
+      });
       assert.equal(parseJsonOutput(await expectCtl(0, ['whoami', '-o', 'json'], { configDir })).name, name);
     }
     // A key that is not the certificate's is refused before anything is sent.
-    const other = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const other = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    }) as string;
     const otherKey = path.join(f.tmp, 'other.key');
     await writeFile(otherKey, other);
-    const r = await runCtl(['login', f.ctl.url, '--cert', lastCert, '--key', otherKey, '--ca', f.ctl.caFile], { configDir });
+    const r = await runCtl(['login', f.ctl.url, '--cert', lastCert, '--key', otherKey, '--ca', f.ctl.caFile], {
+      configDir,
+    });
     assert.equal(r.code, 2, describeRun(['login --cert mismatch'], r));
     assert.match(r.stderr, /does not belong to the certificate/);
   });
@@ -103,7 +114,9 @@ describe('ctl enroll refuses, and nothing is spent', () => {
     // The same claims (this controller's URL, the real token), signed by a key of another controller.
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-    const foreign = await new SignJWT(claims).setProtectedHeader(JSON.parse(Buffer.from(header, 'base64url').toString())).sign(stranger);
+    const foreign = await new SignJWT(claims)
+      .setProtectedHeader(JSON.parse(Buffer.from(header, 'base64url').toString()))
+      .sign(stranger);
     const foreignFile = path.join(f.tmp, 'foreign.jwt');
     await writeFile(foreignFile, foreign);
     const configDir = await tempConfigDir();
@@ -137,7 +150,12 @@ describe('ctl enroll refuses, and nothing is spent', () => {
     const { id } = await newIdentity();
     const token = (await detail(id)).enrollment.ott.token;
     const pki = await loadOrCreatePki(await sharedTestPki(), { hosts: ['127.0.0.1'] });
-    const expired = await createEnrollmentJwtSigner(pki, f.ctl.url).sign({ em: 'ott', sub: id, jti: token, exp: new Date(Date.now() - 60_000) });
+    const expired = await createEnrollmentJwtSigner(pki, f.ctl.url).sign({
+      em: 'ott',
+      sub: id,
+      jti: token,
+      exp: new Date(Date.now() - 60_000),
+    });
     const file = path.join(f.tmp, 'expired.jwt');
     await writeFile(file, expired);
     const r = await runCtl(['enroll', file], { configDir: await tempConfigDir() });
@@ -199,7 +217,8 @@ describe('ctl identity extend-cert', () => {
     assert.notEqual(after.id.cert, before.id.cert);
     assert.notEqual(after.id.key, before.id.key);
     // The new certificate names the identity as the enrolled one did: its id, not a placeholder.
-    const leaf = (pem: string) => new X509Certificate(pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/)![0]);
+    const leaf = (pem: string) =>
+      new X509Certificate(pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/)![0]);
     assert.equal(leaf(after.id.cert).subject, `CN=${id}`);
     assert.equal(leaf(before.id.cert).subject, `CN=${id}`);
     assert.equal((await stat(file)).mode & 0o777, 0o600);
@@ -236,7 +255,14 @@ describe('ctl enroll (updb)', () => {
     const configDir = await tempConfigDir();
     const r = await expectCtl(0, ['enroll', jwtFile, '--password-stdin'], { configDir, stdin: 'Alice-Secret-1\n' });
     assert.match(r.stderr, new RegExp(`ctl login ${f.ctl.url.replace(/[.]/g, '\\.')} -u ${username}`));
-    assertStatus(await f.ctl.api.post('/authenticate', { username, password: 'Alice-Secret-1' }, { query: { method: 'password' }, token: null }), 200);
+    assertStatus(
+      await f.ctl.api.post(
+        '/authenticate',
+        { username, password: 'Alice-Secret-1' },
+        { query: { method: 'password' }, token: null },
+      ),
+      200,
+    );
     assert.equal((await detail(id)).authenticators.updb.username, username);
     const bad = await runCtl(['enroll', jwtFile, '--out', 'x.json'], { configDir });
     assert.equal(bad.code, 2);

@@ -26,27 +26,66 @@ describe('generic verbs through ctl', () => {
   let laptop = '';
   let web = '';
   before(async () => {
-    const res = await f.admin.post('/identities', { name: 'laptop-7', type: 'User', isAdmin: false, roleAttributes: ['sales'] });
+    const res = await f.admin.post('/identities', {
+      name: 'laptop-7',
+      type: 'User',
+      isAdmin: false,
+      roleAttributes: ['sales'],
+    });
     assertStatus(res, 201);
     laptop = res.body.data.id;
   });
 
   it('creates with typed tags and prints the id', async () => {
-    web = (await f.cli.expect(0, ['service', 'create', 'web', '-a', 'public', '--tag', 'team=a', '--tag', 'replicas:=3'])).stdout.trim();
+    web = (
+      await f.cli.expect(0, ['service', 'create', 'web', '-a', 'public', '--tag', 'team=a', '--tag', 'replicas:=3'])
+    ).stdout.trim();
     assert.deepEqual((await entity(`/services/${web}`)).tags, { team: 'a', replicas: 3 });
   });
 
   it('sends @name roles as @id, keeping #attributes', async () => {
-    const r = await f.cli.expect(0, ['service-policy', 'create', 'dial-web', '--type', 'Dial', '--semantic', 'AnyOf', '--identities', '@laptop-7,#emea', '--services', '@web']);
+    const r = await f.cli.expect(0, [
+      'service-policy',
+      'create',
+      'dial-web',
+      '--type',
+      'Dial',
+      '--semantic',
+      'AnyOf',
+      '--identities',
+      '@laptop-7,#emea',
+      '--services',
+      '@web',
+    ]);
     const policy = await entity(`/service-policies/${r.stdout.trim()}`);
     assert.deepEqual(policy.identityRoles, [`@${laptop}`, '#emea']);
     assert.deepEqual(policy.serviceRoles, [`@${web}`]);
   });
 
   it('names the flag of an unknown name (exit 5) and of a malformed role (exit 2), creating nothing', async () => {
-    const unknown = await f.cli.expect(5, ['service-policy', 'create', 'p2', '--type', 'Bind', '--semantic', 'AllOf', '--services', '@ghost']);
+    const unknown = await f.cli.expect(5, [
+      'service-policy',
+      'create',
+      'p2',
+      '--type',
+      'Bind',
+      '--semantic',
+      'AllOf',
+      '--services',
+      '@ghost',
+    ]);
     assert.match(unknown.stderr, /--services: no service named or with id "ghost"/);
-    const malformed = await f.cli.expect(2, ['service-policy', 'create', 'p2', '--type', 'Bind', '--semantic', 'AllOf', '--identities', '#all,#x']);
+    const malformed = await f.cli.expect(2, [
+      'service-policy',
+      'create',
+      'p2',
+      '--type',
+      'Bind',
+      '--semantic',
+      'AllOf',
+      '--identities',
+      '#all,#x',
+    ]);
     assert.match(malformed.stderr, /--identities.*#all selects everything and stands alone/);
     const found = await f.cli.expect(0, ['service-policy', 'list', 'name = "p2"', '-q']);
     assert.equal(found.stdout, '');
@@ -70,7 +109,8 @@ describe('generic verbs through ctl', () => {
   });
 
   it('delete --where refuses without --yes off a terminal, then deletes every match and says how many', async () => {
-    for (const name of ['tmp-1', 'tmp-2', 'tmp-3']) assertStatus(await f.admin.post('/services', { name, encryptionRequired: true }), 201);
+    for (const name of ['tmp-1', 'tmp-2', 'tmp-3'])
+      assertStatus(await f.admin.post('/services', { name, encryptionRequired: true }), 201);
     await f.cli.expect(3, ['service', 'delete', '--where', 'name contains "tmp-"']);
     const dry = await f.cli.expect(0, ['service', 'delete', '--where', 'name contains "tmp-"', '--dry-run']);
     assert.equal(dry.stdout.trim().split('\n').length, 3);

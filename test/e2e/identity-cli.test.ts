@@ -8,8 +8,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
-import { type LoggedInCli, describeRun, jsonEntity, jsonItems, parseJsonOutput, withLoggedInCli } from '../helpers/cli.js';
-import { type HttpHelper, type TestController, assertError, assertStatus, createIdentity, msFrom, startTestController } from '../helpers/controller.js';
+import {
+  type LoggedInCli,
+  describeRun,
+  jsonEntity,
+  jsonItems,
+  parseJsonOutput,
+  withLoggedInCli,
+} from '../helpers/cli.js';
+import {
+  type HttpHelper,
+  type TestController,
+  assertError,
+  assertStatus,
+  createIdentity,
+  msFrom,
+  startTestController,
+} from '../helpers/controller.js';
 import { verifyEnrollmentJwt } from '../helpers/jwt.js';
 
 let ctl: TestController;
@@ -71,13 +86,24 @@ describe('the laptop-7 story', () => {
   it('ctl identity list \'anyOf(roleAttributes) = "sales"\' -o json finds it, and only sales identities', async () => {
     const r = await cli.expect(0, ['identity', 'list', 'anyOf(roleAttributes) = "sales"', '-o', 'json']);
     const items = jsonItems(parseJsonOutput(r));
-    assert.ok(items.some((i) => i.name === 'laptop-7' && i.id === id), 'laptop-7 is listed');
+    assert.ok(
+      items.some((i) => i.name === 'laptop-7' && i.id === id),
+      'laptop-7 is listed',
+    );
     assert.ok(!items.some((i) => i.name === 'desk-1'), 'desk-1 is not');
     for (const i of items) assert.ok((i.roleAttributes ?? []).includes('sales'), `${i.name} has sales`);
   });
 
   it('ctl identity update laptop-7 --add-attributes finance --remove-attributes emea', async () => {
-    await cli.expect(0, ['identity', 'update', 'laptop-7', '--add-attributes', 'finance', '--remove-attributes', 'emea']);
+    await cli.expect(0, [
+      'identity',
+      'update',
+      'laptop-7',
+      '--add-attributes',
+      'finance',
+      '--remove-attributes',
+      'emea',
+    ]);
     const shown = await showJson('laptop-7');
     assert.deepEqual([...shown.roleAttributes].sort(), ['finance', 'sales']);
     const res = await admin.get(`/identities/${id}`);
@@ -89,7 +115,10 @@ describe('the laptop-7 story', () => {
     await cli.expect(0, ['identity', 'disable', 'laptop-7', '--for', '30m']);
     const shown = await showJson('laptop-7');
     assert.equal(shown.disabled, true);
-    assert.ok(msFrom(shown.disabledUntil, at + 30 * 60_000) < 120_000, `disabledUntil ~ now+30m: ${shown.disabledUntil}`);
+    assert.ok(
+      msFrom(shown.disabledUntil, at + 30 * 60_000) < 120_000,
+      `disabledUntil ~ now+30m: ${shown.disabledUntil}`,
+    );
   });
 
   it('ctl identity enable laptop-7', async () => {
@@ -126,7 +155,8 @@ describe('output conventions', () => {
 
   before(async () => {
     ids = [];
-    for (let i = 0; i < 5; i++) ids.push(await createIdentity(admin, { name: `${prefix}${i}`, roleAttributes: ['paging'] }));
+    for (let i = 0; i < 5; i++)
+      ids.push(await createIdentity(admin, { name: `${prefix}${i}`, roleAttributes: ['paging'] }));
     for (let i = 0; i < 12; i++) await createIdentity(admin, { name: `bulk-${String(i).padStart(2, '0')}` });
   });
 
@@ -168,27 +198,53 @@ describe('output conventions', () => {
   });
 
   it('a table on stdout, the paging footer on stderr (--limit/--offset)', async () => {
-    const r = await cli.expect(0, ['identity', 'list', `name contains "${prefix}" sort by name`, '--limit', '2', '--offset', '1']);
+    const r = await cli.expect(0, [
+      'identity',
+      'list',
+      `name contains "${prefix}" sort by name`,
+      '--limit',
+      '2',
+      '--offset',
+      '1',
+    ]);
     assert.ok(r.stdout.includes(`${prefix}1`) && r.stdout.includes(`${prefix}2`), `rows 2-3 shown:\n${r.stdout}`);
     assert.ok(!r.stdout.includes(`${prefix}0`) && !r.stdout.includes(`${prefix}3`), `only rows 2-3:\n${r.stdout}`);
     assert.match(r.stderr, /\b5\b/, `the footer says how many there are: ${r.stderr}`);
     assert.match(r.stderr, /--offset/, `the footer says how to get the next page: ${r.stderr}`);
     assert.doesNotMatch(r.stdout, /--offset/, 'the footer is not on stdout');
-    const j = await cli.expect(0, ['identity', 'list', `name contains "${prefix}" sort by name`, '--limit', '2', '--offset', '1', '-o', 'json']);
-    assert.deepEqual(jsonItems(parseJsonOutput(j)).map((i) => i.name), [`${prefix}1`, `${prefix}2`]);
+    const j = await cli.expect(0, [
+      'identity',
+      'list',
+      `name contains "${prefix}" sort by name`,
+      '--limit',
+      '2',
+      '--offset',
+      '1',
+      '-o',
+      'json',
+    ]);
+    assert.deepEqual(
+      jsonItems(parseJsonOutput(j)).map((i) => i.name),
+      [`${prefix}1`, `${prefix}2`],
+    );
   });
 
   it('--all follows the pages', async () => {
     const page = await cli.expect(0, ['identity', 'list', 'name contains "bulk-"', '-o', 'json']);
     assert.ok(jsonItems(parseJsonOutput(page)).length < 12, 'one page is not everything');
     const all = await cli.expect(0, ['identity', 'list', 'name contains "bulk-"', '--all', '-o', 'json']);
-    const names = jsonItems(parseJsonOutput(all)).map((i) => i.name).sort();
-    assert.deepEqual(names, Array.from({ length: 12 }, (_v, i) => `bulk-${String(i).padStart(2, '0')}`));
+    const names = jsonItems(parseJsonOutput(all))
+      .map((i) => i.name)
+      .sort();
+    assert.deepEqual(
+      names,
+      Array.from({ length: 12 }, (_v, i) => `bulk-${String(i).padStart(2, '0')}`),
+    );
     const q = await cli.expect(0, ['identity', 'list', 'name contains "bulk-"', '--all', '-q']);
     assert.equal(q.stdout.split('\n').filter(Boolean).length, 12, '--all -q prints every id');
   });
 
-  it('a bad filter exits 6 with the controller\'s message on stderr and nothing on stdout', async () => {
+  it("a bad filter exits 6 with the controller's message on stderr and nothing on stdout", async () => {
     const r = await cli.expect(6, ['identity', 'list', 'nosuchfield = "x"']);
     assert.equal(r.stdout, '');
     assert.ok(r.stderr.includes('nosuchfield'), r.stderr);
@@ -202,7 +258,13 @@ describe('output conventions', () => {
   });
 
   it('an unwritable --jwt-output fails before the identity is created, so a retry is not a duplicate', async () => {
-    const r = await cli.expect(1, ['identity', 'create', `${prefix}-jwt`, '--jwt-output', path.join(tmp, 'no', 'such', 'x.jwt')]);
+    const r = await cli.expect(1, [
+      'identity',
+      'create',
+      `${prefix}-jwt`,
+      '--jwt-output',
+      path.join(tmp, 'no', 'such', 'x.jwt'),
+    ]);
     assert.match(r.stderr, /cannot write/);
     assert.equal(await byName(`${prefix}-jwt`), undefined, 'nothing was created');
     const file = path.join(tmp, `${prefix}-jwt.jwt`);

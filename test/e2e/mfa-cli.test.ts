@@ -8,7 +8,14 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CTL_BIN, type LoggedInCli, ctlEnv, parseJsonOutput, withLoggedInCli } from '../helpers/cli.js';
-import { type TestController, assertStatus, createIdentity, createUser, randomPassword, startTestController } from '../helpers/controller.js';
+import {
+  type TestController,
+  assertStatus,
+  createIdentity,
+  createUser,
+  randomPassword,
+  startTestController,
+} from '../helpers/controller.js';
 import { code, secretOf } from '../helpers/totp.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -27,7 +34,11 @@ function inTerminal(
 ): Promise<{ code: number | null; output: string; killed: boolean }> {
   const line = [process.execPath, CTL_BIN, ...args].map(quote).join(' ');
   return new Promise((resolve) => {
-    const child = spawn('script', ['-qfec', line, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn('script', ['-qfec', line, '/dev/null'], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     let busy = false;
     let killed = false;
@@ -85,7 +96,9 @@ describe('ctl mfa and ctl login with MFA', () => {
     assert.match((await cli.expect(0, ['mfa', 'status'])).stdout, /not enabled/);
   });
 
-  it('ctl mfa enable in a terminal: draws the QR code and the URL, takes a typed code, shows the recovery codes', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
+  it('ctl mfa enable in a terminal: draws the QR code and the URL, takes a typed code, shows the recovery codes', {
+    skip: !hasScript && 'util-linux script is not installed',
+  }, async () => {
     let typed = 0;
     const r = await inTerminal(['mfa', 'enable'], terminalEnv(), async (out) => {
       if (!/Code shown by the app:/.test(out)) return undefined;
@@ -108,16 +121,24 @@ describe('ctl mfa and ctl login with MFA', () => {
   });
 
   it('ctl login without a code and without a terminal fails with exit 2, naming --totp', async () => {
-    const r = await cli.expect(2, ['login', ctl.url, '-u', alice.username, '--password-stdin', '--ca', ctl.caFile], { stdin: `${alice.password}\n` });
+    const r = await cli.expect(2, ['login', ctl.url, '-u', alice.username, '--password-stdin', '--ca', ctl.caFile], {
+      stdin: `${alice.password}\n`,
+    });
     assert.match(r.stderr, /requires an MFA code/);
     assert.match(r.stderr, /--totp/);
   });
 
   it('ctl login --totp CODE completes MFA; a wrong code is exit 4', async () => {
     assert.ok(secret, 'enabled in the previous test');
-    const wrong = await cli.expect(4, ['login', ctl.url, '-u', alice.username, '--ca', ctl.caFile, '--totp', '000000'], { env: { CTL_PASSWORD: alice.password } });
+    const wrong = await cli.expect(
+      4,
+      ['login', ctl.url, '-u', alice.username, '--ca', ctl.caFile, '--totp', '000000'],
+      { env: { CTL_PASSWORD: alice.password } },
+    );
     assert.match(wrong.stderr, /not accepted/);
-    await cli.expect(0, ['login', ctl.url, '-u', alice.username, '--ca', ctl.caFile, '--totp', await code(secret, 1)], { env: { CTL_PASSWORD: alice.password } });
+    await cli.expect(0, ['login', ctl.url, '-u', alice.username, '--ca', ctl.caFile, '--totp', await code(secret, 1)], {
+      env: { CTL_PASSWORD: alice.password },
+    });
     assert.match((await cli.expect(0, ['whoami'])).stdout, new RegExp(alice.name));
   });
 
@@ -128,13 +149,19 @@ describe('ctl mfa and ctl login with MFA', () => {
     await cli.expect(2, [...args, '--password-stdin'], { stdin: 'x\n' });
   });
 
-  it('ctl login asks for the code in a terminal', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
+  it('ctl login asks for the code in a terminal', {
+    skip: !hasScript && 'util-linux script is not installed',
+  }, async () => {
     let typed = false;
-    const r = await inTerminal(['login', ctl.url, '-u', alice.username, '--ca', ctl.caFile], terminalEnv({ CTL_PASSWORD: alice.password }), async (out) => {
-      if (typed || !/MFA code/.test(out)) return undefined;
-      typed = true;
-      return `${await code(secret, 2)}\r`;
-    });
+    const r = await inTerminal(
+      ['login', ctl.url, '-u', alice.username, '--ca', ctl.caFile],
+      terminalEnv({ CTL_PASSWORD: alice.password }),
+      async (out) => {
+        if (typed || !/MFA code/.test(out)) return undefined;
+        typed = true;
+        return `${await code(secret, 2)}\r`;
+      },
+    );
     assert.equal(r.code, 0, r.output.slice(-2000));
     assert.match(r.output, /Logged in/);
   });
@@ -144,7 +171,9 @@ describe('ctl mfa and ctl login with MFA', () => {
     await admin.expect(0, ['identity', 'mfa-reset', alice.name, '--yes']);
     const again = await admin.expect(5, ['identity', 'mfa-reset', alice.name, '--yes']);
     assert.match(again.stderr, /no MFA/);
-    await cli.expect(0, ['login', ctl.url, '-u', alice.username, '--password-stdin', '--ca', ctl.caFile], { stdin: `${alice.password}\n` });
+    await cli.expect(0, ['login', ctl.url, '-u', alice.username, '--password-stdin', '--ca', ctl.caFile], {
+      stdin: `${alice.password}\n`,
+    });
   });
 
   it('scripted: --secret-out FILE (0600), ctl mfa verify, regenerate, recovery-codes, disable', async () => {
@@ -157,15 +186,21 @@ describe('ctl mfa and ctl login with MFA', () => {
       const bobSecret = (await readFile(file, 'utf8')).trim();
       assert.match(bobSecret, /^[A-Z2-7]{32}$/);
       assert.match((await bobCli.expect(0, ['mfa', 'status'])).stdout, /not verified/);
-      await bobCli.expect(2, ['mfa', 'enable', '--secret-out', file], {}).then((r) => assert.match(r.stderr, /already exists/));
+      await bobCli
+        .expect(2, ['mfa', 'enable', '--secret-out', file], {})
+        .then((r) => assert.match(r.stderr, /already exists/));
 
       const verified = parseJsonOutput(await bobCli.expect(0, ['mfa', 'verify', await code(bobSecret), '-o', 'json']));
       assert.equal(verified.recoveryCodes.length, 20);
-      const regenerated = parseJsonOutput(await bobCli.expect(0, ['mfa', 'regenerate', '--code', await code(bobSecret, 1), '-o', 'json']));
+      const regenerated = parseJsonOutput(
+        await bobCli.expect(0, ['mfa', 'regenerate', '--code', await code(bobSecret, 1), '-o', 'json']),
+      );
       assert.equal(regenerated.recoveryCodes.length, 20);
       assert.notDeepEqual(regenerated.recoveryCodes, verified.recoveryCodes);
       await bobCli.expect(6, ['mfa', 'recovery-codes', '--code', '123456']);
-      const view = parseJsonOutput(await bobCli.expect(0, ['mfa', 'recovery-codes', '--code', await code(bobSecret, 2), '-o', 'json']));
+      const view = parseJsonOutput(
+        await bobCli.expect(0, ['mfa', 'recovery-codes', '--code', await code(bobSecret, 2), '-o', 'json']),
+      );
       assert.deepEqual(view.recoveryCodes, regenerated.recoveryCodes);
       await bobCli.expect(6, ['mfa', 'disable', '--code', '000000']);
       await bobCli.expect(0, ['mfa', 'disable', '--code', regenerated.recoveryCodes[0]]);
@@ -176,18 +211,34 @@ describe('ctl mfa and ctl login with MFA', () => {
   });
 
   it('an auth policy requiring TOTP: login keeps an enroll-only session, and ctl mfa enable completes it', async () => {
-    const made = await admin.expect(0, ['auth-policy', 'create', 'totp-required', '--primary', 'password,cert', '--require-totp']);
+    const made = await admin.expect(0, [
+      'auth-policy',
+      'create',
+      'totp-required',
+      '--primary',
+      'password,cert',
+      '--require-totp',
+    ]);
     const policyId = made.stdout.trim();
     const http = await ctl.admin();
     const name = `carol-${Date.now()}`;
     const id = await createIdentity(http, { name, isAdmin: false, authPolicyId: policyId });
     const password = randomPassword();
-    assertStatus(await http.post('/authenticators', { method: 'updb', identityId: id, username: name, password }, { api: 'management' }), 201);
+    assertStatus(
+      await http.post(
+        '/authenticators',
+        { method: 'updb', identityId: id, username: name, password },
+        { api: 'management' },
+      ),
+      201,
+    );
 
     const carol = await withLoggedInCli(ctl, { username: name, password });
     try {
       await carol.expect(4, ['whoami']);
-      const login = await carol.expect(0, ['login', ctl.url, '-u', name, '--password-stdin', '--ca', ctl.caFile], { stdin: `${password}\n` });
+      const login = await carol.expect(0, ['login', ctl.url, '-u', name, '--password-stdin', '--ca', ctl.caFile], {
+        stdin: `${password}\n`,
+      });
       assert.match(login.stderr, /requires MFA .*ctl mfa enable/);
       // The partial session is not mistaken for a missing admin right: whoami says MFA is pending, and what to run.
       const pending = await carol.expect(4, ['whoami']);

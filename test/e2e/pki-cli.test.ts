@@ -13,17 +13,44 @@ import { opensslCa } from '../helpers/openssl.js';
 
 const f = useCliFixture('pki-cli');
 
-const caByName = async (name: string) => (await f.admin.get('/cas', { query: { filter: `name = "${name}"` } })).body.data[0];
+const caByName = async (name: string) =>
+  (await f.admin.get('/cas', { query: { filter: `name = "${name}"` } })).body.data[0];
 
 describe('ctl ca create --external-id-claim', () => {
   it('sends the claim (inline or @FILE); the controller completes it; update replaces and clears it', async () => {
     const name = unique('staff');
     const files = opensslCa(unique('staff-ca'));
-    await f.cli.expect(0, ['ca', 'create', name, '--cert', files.cert, '--auth', '--external-id-claim', '{"location":"SAN_EMAIL","matcher":"SUFFIX","matcherCriteria":"@corp.example","parser":"NONE"}']);
-    assert.deepEqual((await caByName(name)).externalIdClaim, { location: 'SAN_EMAIL', matcher: 'SUFFIX', matcherCriteria: '@corp.example', parser: 'NONE', parserCriteria: null, index: 0 });
+    await f.cli.expect(0, [
+      'ca',
+      'create',
+      name,
+      '--cert',
+      files.cert,
+      '--auth',
+      '--external-id-claim',
+      '{"location":"SAN_EMAIL","matcher":"SUFFIX","matcherCriteria":"@corp.example","parser":"NONE"}',
+    ]);
+    assert.deepEqual((await caByName(name)).externalIdClaim, {
+      location: 'SAN_EMAIL',
+      matcher: 'SUFFIX',
+      matcherCriteria: '@corp.example',
+      parser: 'NONE',
+      parserCriteria: null,
+      index: 0,
+    });
 
     const claimFile = path.join(f.tmp, 'claim.json');
-    await writeFile(claimFile, JSON.stringify({ location: 'SAN_URI', matcher: 'SCHEME', matcherCriteria: 'urn', parser: 'SPLIT', parserCriteria: ':', index: 2 }));
+    await writeFile(
+      claimFile,
+      JSON.stringify({
+        location: 'SAN_URI',
+        matcher: 'SCHEME',
+        matcherCriteria: 'urn',
+        parser: 'SPLIT',
+        parserCriteria: ':',
+        index: 2,
+      }),
+    );
     await f.cli.expect(0, ['ca', 'update', name, '--external-id-claim', `@${claimFile}`]);
     assert.equal((await caByName(name)).externalIdClaim.location, 'SAN_URI');
     await f.cli.expect(0, ['ca', 'update', name, '--external-id-claim', '']);
@@ -33,7 +60,15 @@ describe('ctl ca create --external-id-claim', () => {
   it('a claim the controller refuses names the member, and no CA is made; bad JSON never leaves the CLI', async () => {
     const name = unique('bad-claim');
     const files = opensslCa(unique('bad-claim-ca'));
-    const refused = await f.cli.run(['ca', 'create', name, '--cert', files.cert, '--external-id-claim', '{"location":"COMMON_NAME","matcher":"SCHEME","matcherCriteria":"x","parser":"NONE"}']);
+    const refused = await f.cli.run([
+      'ca',
+      'create',
+      name,
+      '--cert',
+      files.cert,
+      '--external-id-claim',
+      '{"location":"COMMON_NAME","matcher":"SCHEME","matcherCriteria":"x","parser":"NONE"}',
+    ]);
     assert.equal(refused.code, 6, describeRun(['ca create bad claim'], refused));
     assert.match(refused.stderr, /externalIdClaim\.matcher/);
     assert.equal(await caByName(name), undefined);
@@ -48,7 +83,11 @@ describe('ctl authenticator request-extend', () => {
     const id = await createIdentity(f.admin, { name, enrollment: { ott: true } });
     const token = (await f.admin.get(`/identities/${id}`)).body.data.enrollment.ott.token;
     const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
-    assertStatus(await f.ctl.api.post('/enroll/ott', { token, clientCsr: createCsr(key, name) }, { api: 'client' }), 200, 'enroll');
+    assertStatus(
+      await f.ctl.api.post('/enroll/ott', { token, clientCsr: createCsr(key, name) }, { api: 'client' }),
+      200,
+      'enroll',
+    );
     const auth = (await f.admin.get('/authenticators', { query: { filter: `identity = "${id}"` } })).body.data[0];
 
     const done = await f.cli.expect(0, ['authenticator', 'request-extend', auth.id, '--roll-keys']);

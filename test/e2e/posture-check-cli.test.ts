@@ -19,17 +19,48 @@ async function check(id: string): Promise<Record<string, any>> {
 
 describe('ctl posture-check', () => {
   it('creates a check of each kind from its flags; the controller stores what clients compare against', async () => {
-    const create = async (...argv: string[]) => (await f.cli.expect(0, ['posture-check', 'create', ...argv])).stdout.trim();
-    const os = await check(await create('os', 'win', '--os', 'windows:10.0.19041,10', '--os', 'Linux', '-a', 'laptops'));
-    assert.deepEqual(os.operatingSystems, [{ type: 'Windows', versions: ['10.0.19041', '10.x'] }, { type: 'Linux', versions: [] }]);
+    const create = async (...argv: string[]) =>
+      (await f.cli.expect(0, ['posture-check', 'create', ...argv])).stdout.trim();
+    const os = await check(
+      await create('os', 'win', '--os', 'windows:10.0.19041,10', '--os', 'Linux', '-a', 'laptops'),
+    );
+    assert.deepEqual(os.operatingSystems, [
+      { type: 'Windows', versions: ['10.0.19041', '10.x'] },
+      { type: 'Linux', versions: [] },
+    ]);
     assert.deepEqual(os.roleAttributes, ['laptops']);
-    assert.deepEqual((await check(await create('mac', 'lab', '--mac', '00:11:22:AA:BB:CC'))).macAddresses, ['001122aabbcc']);
-    assert.deepEqual((await check(await create('domain', 'corp', '--domain', 'corp.example.com'))).domains, ['corp.example.com']);
-    const av = await check(await create('process', 'av', '--os-type', 'Windows', '--path', 'C:\\av.exe', '--hash', SHA512, '--signer', SHA1));
-    assert.deepEqual(av.process, { osType: 'Windows', path: 'C:\\av.exe', hashes: [SHA512.toLowerCase()], signerFingerprint: SHA1.toLowerCase() });
-    const multi = await check(await create('process-multi', 'edr', '--process', 'Linux:/usr/bin/edr', '--hash', SHA512, '--process', 'macOS:/Applications/EDR'));
+    assert.deepEqual((await check(await create('mac', 'lab', '--mac', '00:11:22:AA:BB:CC'))).macAddresses, [
+      '001122aabbcc',
+    ]);
+    assert.deepEqual((await check(await create('domain', 'corp', '--domain', 'corp.example.com'))).domains, [
+      'corp.example.com',
+    ]);
+    const av = await check(
+      await create('process', 'av', '--os-type', 'Windows', '--path', 'C:\\av.exe', '--hash', SHA512, '--signer', SHA1),
+    );
+    assert.deepEqual(av.process, {
+      osType: 'Windows',
+      path: 'C:\\av.exe',
+      hashes: [SHA512.toLowerCase()],
+      signerFingerprint: SHA1.toLowerCase(),
+    });
+    const multi = await check(
+      await create(
+        'process-multi',
+        'edr',
+        '--process',
+        'Linux:/usr/bin/edr',
+        '--hash',
+        SHA512,
+        '--process',
+        'macOS:/Applications/EDR',
+      ),
+    );
     assert.equal(multi.semantic, 'AllOf');
-    assert.deepEqual(multi.processes.map((p: { hashes: string[] }) => p.hashes.length), [1, 0]);
+    assert.deepEqual(
+      multi.processes.map((p: { hashes: string[] }) => p.hashes.length),
+      [1, 0],
+    );
     const mfa = await check(await create('mfa', 'mfa-5m', '--mfa-timeout', '5m', '--prompt-on-wake'));
     assert.deepEqual([mfa.timeoutSeconds, mfa.promptOnWake, mfa.promptOnUnlock], [300, true, false]);
   });

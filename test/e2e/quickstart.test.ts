@@ -35,7 +35,9 @@ describe('ctl quickstart', () => {
     assert.equal(r.stdout, '');
     assert.match(r.stderr, new RegExp(`started a controller on https://127\\.0\\.0\\.1:${port}`));
     assert.match(r.stderr, /profile 'quickstart' is now the current profile/);
-    const who = JSON.parse((await expectCtl(0, ['whoami', '-o', 'json'], { env, configDir, process: true })).stdout) as Record<string, unknown>;
+    const who = JSON.parse(
+      (await expectCtl(0, ['whoami', '-o', 'json'], { env, configDir, process: true })).stdout,
+    ) as Record<string, unknown>;
     assert.equal(who.profile, 'quickstart');
     assert.equal(who.admin, true);
     const profiles = await expectCtl(0, ['profile', 'list', '-q'], { env, configDir, process: true });
@@ -45,13 +47,28 @@ describe('ctl quickstart', () => {
   });
 
   it('lets the example of the README run without flags', async () => {
-    const id = (await expectCtl(0, ['identity', 'create', 'laptop-7', '-a', 'sales,emea'], { env, configDir, process: true })).stdout.trim();
-    const listed = JSON.parse((await expectCtl(0, ['identity', 'list', 'anyOf(roleAttributes) = "sales"', '-o', 'json'], { env, configDir, process: true })).stdout);
-    assert.deepEqual(listed.map((i: { id: string }) => i.id), [id]);
+    const id = (
+      await expectCtl(0, ['identity', 'create', 'laptop-7', '-a', 'sales,emea'], { env, configDir, process: true })
+    ).stdout.trim();
+    const listed = JSON.parse(
+      (
+        await expectCtl(0, ['identity', 'list', 'anyOf(roleAttributes) = "sales"', '-o', 'json'], {
+          env,
+          configDir,
+          process: true,
+        })
+      ).stdout,
+    );
+    assert.deepEqual(
+      listed.map((i: { id: string }) => i.id),
+      [id],
+    );
   });
 
   it('reuses the running controller when run again', async () => {
-    const status = JSON.parse((await expectCtl(0, ['controller', 'status', '-o', 'json'], { env, configDir, process: true })).stdout);
+    const status = JSON.parse(
+      (await expectCtl(0, ['controller', 'status', '-o', 'json'], { env, configDir, process: true })).stdout,
+    );
     const r = await expectCtl(0, ['quickstart', '--port', String(port)], { env, configDir, process: true });
     assert.match(r.stderr, new RegExp(`reusing the controller running on .* \\(pid ${status.pid}\\)`));
   });
@@ -72,7 +89,9 @@ describe('ctl quickstart', () => {
 
   it('is stopped by ctl controller stop', async () => {
     await expectCtl(0, ['controller', 'stop'], { env, configDir, process: true });
-    const status = JSON.parse((await expectCtl(0, ['controller', 'status', '-o', 'json'], { env, configDir, process: true })).stdout);
+    const status = JSON.parse(
+      (await expectCtl(0, ['controller', 'status', '-o', 'json'], { env, configDir, process: true })).stdout,
+    );
     assert.equal(status.running, false);
   });
 });

@@ -15,7 +15,18 @@ const f = useCliFixture('router-cli');
 describe('ctl router, ctl transit-router and ctl terminator', () => {
   it('creates an edge router and writes its erott enrollment JWT to a file only the owner can read', async () => {
     const file = path.join(f.tmp, 'er-1.jwt');
-    const r = await f.cli.expect(0, ['router', 'create', 'er-1', '-a', 'public,eu', '--cost', '5', '--no-traversal', '--jwt-output', file]);
+    const r = await f.cli.expect(0, [
+      'router',
+      'create',
+      'er-1',
+      '-a',
+      'public,eu',
+      '--cost',
+      '5',
+      '--no-traversal',
+      '--jwt-output',
+      file,
+    ]);
     const id = r.stdout.trim();
     assert.match(r.stderr, /wrote the enrollment JWT/);
     assert.equal((await stat(file)).mode & 0o777, 0o600);
@@ -23,7 +34,10 @@ describe('ctl router, ctl transit-router and ctl terminator', () => {
     const detail = (await f.admin.get(`/edge-routers/${id}`)).body.data;
     assert.equal(jwt, detail.enrollmentJwt);
     await verifyEnrollmentJwt(jwt, f.ctl, { em: 'erott', sub: id, jti: detail.enrollmentToken });
-    assert.deepEqual([detail.roleAttributes, detail.cost, detail.noTraversal, detail.isTunnelerEnabled], [['public', 'eu'], 5, true, false]);
+    assert.deepEqual(
+      [detail.roleAttributes, detail.cost, detail.noTraversal, detail.isTunnelerEnabled],
+      [['public', 'eu'], 5, true, false],
+    );
   });
 
   it('--tunneler makes a tunneler-enabled router, whose Router identity shows in the identity list', async () => {
@@ -51,7 +65,9 @@ describe('ctl router, ctl transit-router and ctl terminator', () => {
 
   it('transit routers are their own noun; their list shows edge routers too, as OpenZiti lists them', async () => {
     const file = path.join(f.tmp, 'tr-1.jwt');
-    const id = (await f.cli.expect(0, ['transit-router', 'create', 'tr-1', '--cost', '3', '--jwt-output', file])).stdout.trim();
+    const id = (
+      await f.cli.expect(0, ['transit-router', 'create', 'tr-1', '--cost', '3', '--jwt-output', file])
+    ).stdout.trim();
     await verifyEnrollmentJwt((await readFile(file, 'utf8')).trim(), f.ctl, { em: 'trott', sub: id });
     const list = await f.cli.expect(0, ['transit-router', 'list', '-o', 'json']);
     const names = jsonItems(JSON.parse(list.stdout)).map((x) => x.name);
@@ -66,17 +82,56 @@ describe('ctl router, ctl transit-router and ctl terminator', () => {
     const secret = path.join(f.tmp, 'host.secret');
     await writeFile(secret, Buffer.from([1, 2, 3, 250]));
     const r = await f.cli.expect(0, [
-      'terminator', 'create', '--service', 'web', '--router', 'er-1', '--binding', 'edge', '--address', 'hosted:web-1',
-      '--precedence', 'required', '--identity', 'web-1', '--identity-secret-file', secret,
+      'terminator',
+      'create',
+      '--service',
+      'web',
+      '--router',
+      'er-1',
+      '--binding',
+      'edge',
+      '--address',
+      'hosted:web-1',
+      '--precedence',
+      'required',
+      '--identity',
+      'web-1',
+      '--identity-secret-file',
+      secret,
     ]);
     const term = (await f.admin.get(`/terminators/${r.stdout.trim()}`)).body.data;
-    assert.deepEqual([term.service.name, term.router.name, term.precedence, term.identity], ['web', 'er-1', 'required', 'web-1']);
-    const onTransit = await f.cli.expect(0, ['terminator', 'create', '--service', 'web', '--router', 'tr-1', '--binding', 'transport', '--address', 'tcp:10.0.0.9:80']);
+    assert.deepEqual(
+      [term.service.name, term.router.name, term.precedence, term.identity],
+      ['web', 'er-1', 'required', 'web-1'],
+    );
+    const onTransit = await f.cli.expect(0, [
+      'terminator',
+      'create',
+      '--service',
+      'web',
+      '--router',
+      'tr-1',
+      '--binding',
+      'transport',
+      '--address',
+      'tcp:10.0.0.9:80',
+    ]);
     assert.match(onTransit.stdout.trim(), /^\S+$/);
     const list = await f.cli.expect(0, ['terminator', 'list']);
     assert.match(list.stdout, /er-1.*edge.*hosted:web-1/);
     assert.match(list.stdout, /tr-1.*transport.*tcp:10\.0\.0\.9:80/);
-    const bad = await f.cli.expect(5, ['terminator', 'create', '--service', 'nope', '--router', 'er-1', '--binding', 'edge', '--address', 'x']);
+    const bad = await f.cli.expect(5, [
+      'terminator',
+      'create',
+      '--service',
+      'nope',
+      '--router',
+      'er-1',
+      '--binding',
+      'edge',
+      '--address',
+      'x',
+    ]);
     assert.match(bad.stderr, /no service named/);
   });
 });

@@ -18,7 +18,13 @@ import {
   tempConfigDir,
   withLoggedInCli,
 } from '../helpers/cli.js';
-import { type HttpHelper, type TestController, assertStatus, createUser, startTestController } from '../helpers/controller.js';
+import {
+  type HttpHelper,
+  type TestController,
+  assertStatus,
+  createUser,
+  startTestController,
+} from '../helpers/controller.js';
 import { opensslCa } from '../helpers/openssl.js';
 import { REPO_ROOT } from '../helpers/spec.js';
 
@@ -74,7 +80,10 @@ describe('login', () => {
 
   it('with --ca-fingerprint of the root CA: exit 0', async () => {
     const configDir = await freshDir();
-    await expectCtl(0, loginArgs(['--ca-fingerprint', rootFingerprint()]), { configDir, stdin: `${ctl.adminPassword}\n` });
+    await expectCtl(0, loginArgs(['--ca-fingerprint', rootFingerprint()]), {
+      configDir,
+      stdin: `${ctl.adminPassword}\n`,
+    });
     await expectCtl(0, ['whoami'], { configDir });
   });
 
@@ -159,7 +168,10 @@ describe('version and api', () => {
     const r = await cli.expect(0, ['version']);
     assert.ok(r.stdout.includes(pkg.version), r.stdout);
     const v = await ctl.api.get('/version');
-    assert.ok(r.stdout.includes(v.body.data.version), `the controller version ${v.body.data.version} is shown:\n${r.stdout}`);
+    assert.ok(
+      r.stdout.includes(v.body.data.version),
+      `the controller version ${v.body.data.version} is shown:\n${r.stdout}`,
+    );
     const bare = await expectCtl(0, ['version'], { configDir: await freshDir() });
     assert.ok(bare.stdout.includes(pkg.version), 'works without any profile');
   });
@@ -183,9 +195,13 @@ describe('profiles', () => {
 
   before(async () => {
     cli = await loggedIn();
-    await cli.expect(0, ['login', ctl.url, '-u', bob.username, '--password-stdin', '--ca', ctl.caFile, '--profile', 'second'], {
-      stdin: `${bob.password}\n`,
-    });
+    await cli.expect(
+      0,
+      ['login', ctl.url, '-u', bob.username, '--password-stdin', '--ca', ctl.caFile, '--profile', 'second'],
+      {
+        stdin: `${bob.password}\n`,
+      },
+    );
   });
 
   it('ctl profile list shows both and marks the current one', async () => {
@@ -213,9 +229,18 @@ describe('profiles', () => {
     assert.ok((await cli.expect(0, ['whoami'])).stdout.includes(bob.name));
     const token = parseJsonOutput(await cli.expect(0, ['api', 'GET', '/current-api-session'])).data.token as string;
     assert.equal(typeof token, 'string');
-    for (const args of [['profile', 'show'], ['profile', 'show', '-o', 'json'], ['profile', 'show', 'second'], ['profile', 'list'], ['profile', 'list', '-o', 'json']]) {
+    for (const args of [
+      ['profile', 'show'],
+      ['profile', 'show', '-o', 'json'],
+      ['profile', 'show', 'second'],
+      ['profile', 'list'],
+      ['profile', 'list', '-o', 'json'],
+    ]) {
       const r = await cli.expect(0, args);
-      assert.ok(!r.stdout.includes(token) && !r.stderr.includes(token), `ctl ${args.join(' ')} must not print the token`);
+      assert.ok(
+        !r.stdout.includes(token) && !r.stderr.includes(token),
+        `ctl ${args.join(' ')} must not print the token`,
+      );
     }
     const shown = await cli.expect(0, ['profile', 'show']);
     assert.match(shown.stdout, /second/);
@@ -256,7 +281,10 @@ describe('--timeout and --verbose', () => {
     try {
       const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`;
       const started = Date.now();
-      const r = await runCtl(['whoami', '--timeout', '1s'], { configDir: await freshDir(), env: { CTL_CONTROLLER: url, CTL_TOKEN: 'x' } });
+      const r = await runCtl(['whoami', '--timeout', '1s'], {
+        configDir: await freshDir(),
+        env: { CTL_CONTROLLER: url, CTL_TOKEN: 'x' },
+      });
       assert.equal(r.code, 1, describeRun(['whoami'], r));
       assert.match(r.stderr, /no answer from .* within 1s/);
       assert.ok(Date.now() - started < 15_000, 'well before the 30 s default');
@@ -272,7 +300,9 @@ describe('concurrent writers', () => {
     const configDir = await freshDir();
     const names = Array.from({ length: 10 }, (_, i) => `p${i}`);
     const runs = await Promise.all(
-      names.map((n) => runCtl(loginArgs(['--ca', ctl.caFile, '--profile', n]), { configDir, stdin: `${ctl.adminPassword}\n` })),
+      names.map((n) =>
+        runCtl(loginArgs(['--ca', ctl.caFile, '--profile', n]), { configDir, stdin: `${ctl.adminPassword}\n` }),
+      ),
     );
     for (const [i, r] of runs.entries()) assert.equal(r.code, 0, describeRun(['login', '--profile', names[i]!], r));
     const listed = jsonItems(parseJsonOutput(await expectCtl(0, ['profile', 'list', '-o', 'json'], { configDir })));
@@ -288,7 +318,7 @@ describe('environment overrides', () => {
     cli = await loggedIn();
   });
 
-  it('CTL_USERNAME and CTL_PASSWORD override the profile\'s user', async () => {
+  it("CTL_USERNAME and CTL_PASSWORD override the profile's user", async () => {
     const r = await cli.expect(0, ['whoami'], { env: { CTL_USERNAME: bob.username, CTL_PASSWORD: bob.password } });
     assert.ok(r.stdout.includes(bob.name), r.stdout);
     // the profile itself is untouched
@@ -298,7 +328,12 @@ describe('environment overrides', () => {
   it('CTL_CONTROLLER + CTL_USERNAME + CTL_PASSWORD work without any profile', async () => {
     const r = await expectCtl(0, ['whoami'], {
       configDir: await freshDir(),
-      env: { CTL_CONTROLLER: ctl.url, CTL_USERNAME: bob.username, CTL_PASSWORD: bob.password, NODE_EXTRA_CA_CERTS: ctl.caFile },
+      env: {
+        CTL_CONTROLLER: ctl.url,
+        CTL_USERNAME: bob.username,
+        CTL_PASSWORD: bob.password,
+        NODE_EXTRA_CA_CERTS: ctl.caFile,
+      },
       process: true,
     });
     assert.ok(r.stdout.includes(bob.name), r.stdout);
@@ -338,11 +373,15 @@ describe('environment overrides', () => {
     assert.equal(wrong.code, 1, describeRun(['whoami'], wrong));
     assert.match(wrong.stderr, /CTL_CA_FINGERPRINT/);
     // ctl login takes them too, in place of --ca / --ca-fingerprint
-    await expectCtl(0, ['login', ctl.url, '-u', bob.username, '--password-stdin'], { configDir, env: { CTL_CA: ctl.caFile }, stdin: `${bob.password}\n` });
+    await expectCtl(0, ['login', ctl.url, '-u', bob.username, '--password-stdin'], {
+      configDir,
+      env: { CTL_CA: ctl.caFile },
+      stdin: `${bob.password}\n`,
+    });
     assert.ok((await expectCtl(0, ['whoami'], { configDir })).stdout.includes(bob.name));
   });
 
-  it('CTL_CONTROLLER overrides the profile\'s controller', async () => {
+  it("CTL_CONTROLLER overrides the profile's controller", async () => {
     const r = await cli.run(['identity', 'list'], { env: { CTL_CONTROLLER: 'https://127.0.0.1:1' } });
     assert.notEqual(r.code, 0, 'the unreachable controller from the environment is used');
     assert.equal(r.stdout, '');
@@ -365,7 +404,12 @@ describe('environment overrides', () => {
       { name: 'current profile', args: [], env: {}, overridable: true },
       { name: 'CTL_PROFILE=ci2', args: [], env: { CTL_PROFILE: 'ci2' }, overridable: true },
       { name: '--profile ci2', args: ['--profile', 'ci2'], env: {}, overridable: false },
-      { name: '--profile ci2 beside CTL_PROFILE=nope', args: ['--profile', 'ci2'], env: { CTL_PROFILE: 'nope' }, overridable: false },
+      {
+        name: '--profile ci2 beside CTL_PROFILE=nope',
+        args: ['--profile', 'ci2'],
+        env: { CTL_PROFILE: 'nope' },
+        overridable: false,
+      },
     ];
     const overrides: Array<{ name: string; env: Record<string, string>; code: number; who?: RegExp; err?: RegExp }> = [
       { name: 'none', env: {}, code: 0, who: /admin/i },
@@ -373,7 +417,12 @@ describe('environment overrides', () => {
       { name: 'bogus CTL_TOKEN', env: { CTL_TOKEN: 'bogus' }, code: 4, err: /CTL_TOKEN was rejected/ },
       // The stored session belongs to another controller: it is never sent to this one.
       { name: 'CTL_CONTROLLER', env: { CTL_CONTROLLER: 'https://127.0.0.1:1' }, code: 4, err: /127\.0\.0\.1:1/ },
-      { name: 'CTL_USERNAME+CTL_PASSWORD', env: { CTL_USERNAME: bob.username, CTL_PASSWORD: bob.password }, code: 0, who: new RegExp(bob.name) },
+      {
+        name: 'CTL_USERNAME+CTL_PASSWORD',
+        env: { CTL_USERNAME: bob.username, CTL_PASSWORD: bob.password },
+        code: 0,
+        who: new RegExp(bob.name),
+      },
     ];
     for (const sel of selections) {
       for (const o of overrides) {
@@ -390,7 +439,15 @@ describe('environment overrides', () => {
 
   it('ctl help environment lists the variables', async () => {
     const r = await cli.expect(0, ['help', 'environment']);
-    for (const v of ['CTL_CONFIG_DIR', 'CTL_PROFILE', 'CTL_CONTROLLER', 'CTL_TOKEN', 'CTL_USERNAME', 'CTL_PASSWORD', 'CTL_OUTPUT']) {
+    for (const v of [
+      'CTL_CONFIG_DIR',
+      'CTL_PROFILE',
+      'CTL_CONTROLLER',
+      'CTL_TOKEN',
+      'CTL_USERNAME',
+      'CTL_PASSWORD',
+      'CTL_OUTPUT',
+    ]) {
       assert.ok(r.stdout.includes(v), `${v} is documented`);
     }
   });

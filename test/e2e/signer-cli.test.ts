@@ -10,14 +10,34 @@ import { opensslCa } from '../helpers/openssl.js';
 
 const f = useCliFixture('signer-cli');
 
-const signerByName = async (name: string) => (await f.admin.get('/external-jwt-signers', { query: { filter: `name = "${name}"` } })).body.data[0];
+const signerByName = async (name: string) =>
+  (await f.admin.get('/external-jwt-signers', { query: { filter: `name = "${name}"` } })).body.data[0];
 
 describe('ctl signer', () => {
   it('create --cert-pem @FILE --kid; update; the anonymous client list; delete', async () => {
     const name = unique('idp');
     const files = opensslCa(unique('idp-cert'), { isCa: false });
     const issuer = `https://${name}.example`;
-    const created = await f.cli.expect(0, ['signer', 'create', name, '--enabled', '--issuer', issuer, '--audience', 'ctl', '--cert-pem', `@${files.cert}`, '--kid', 'key-1', '--external-auth-url', 'https://idp.example/auth', '--scopes', 'openid,email', '--scopes', 'profile']);
+    const created = await f.cli.expect(0, [
+      'signer',
+      'create',
+      name,
+      '--enabled',
+      '--issuer',
+      issuer,
+      '--audience',
+      'ctl',
+      '--cert-pem',
+      `@${files.cert}`,
+      '--kid',
+      'key-1',
+      '--external-auth-url',
+      'https://idp.example/auth',
+      '--scopes',
+      'openid,email',
+      '--scopes',
+      'profile',
+    ]);
     const signer = await signerByName(name);
     assert.equal(created.stdout.trim(), signer.id);
     assert.equal(signer.certPem, files.pem);
@@ -26,24 +46,57 @@ describe('ctl signer', () => {
     assert.deepEqual(signer.scopes, ['openid', 'email', 'profile']);
 
     // The rule's refusal reaches the user naming the field, and nothing is created.
-    const again = await f.cli.run(['signer', 'create', unique('idp'), '--enabled', '--issuer', `${issuer}/other`, '--audience', 'ctl', '--cert-pem', `@${files.cert}`]);
+    const again = await f.cli.run([
+      'signer',
+      'create',
+      unique('idp'),
+      '--enabled',
+      '--issuer',
+      `${issuer}/other`,
+      '--audience',
+      'ctl',
+      '--cert-pem',
+      `@${files.cert}`,
+    ]);
     assert.notEqual(again.code, 0, describeRun(['signer create without kid'], again));
     assert.match(again.stderr, /kid/);
-    const missing = await f.cli.run(['signer', 'create', unique('idp'), '--enabled', '--issuer', `${issuer}/x`, '--audience', 'ctl', '--cert-pem', '@/nonexistent/idp.pem', '--kid', 'k']);
+    const missing = await f.cli.run([
+      'signer',
+      'create',
+      unique('idp'),
+      '--enabled',
+      '--issuer',
+      `${issuer}/x`,
+      '--audience',
+      'ctl',
+      '--cert-pem',
+      '@/nonexistent/idp.pem',
+      '--kid',
+      'k',
+    ]);
     assert.equal(missing.code, 2, describeRun(['signer create missing file'], missing));
 
     await f.cli.expect(0, ['signer', 'update', name, '--no-enabled', '--scopes', '']);
     assert.equal((await signerByName(name)).enabled, false);
     assert.deepEqual((await signerByName(name)).scopes, []);
     const clientList = async () =>
-      (await f.ctl.api.on('client').get('/external-jwt-signers', { query: { limit: '100', offset: '0', sort: 'name asc' } })).body.data as { name: string }[];
+      (
+        await f.ctl.api
+          .on('client')
+          .get('/external-jwt-signers', { query: { limit: '100', offset: '0', sort: 'name asc' } })
+      ).body.data as { name: string }[];
     assert.ok(!(await clientList()).some((s) => s.name === name));
     await f.cli.expect(0, ['signer', 'update', name, '--enabled']);
     assert.ok((await clientList()).some((s) => s.name === name));
 
-    const shown = parseJsonOutput(await f.cli.expect(0, ['signer', 'show', name, '-o', 'json'])) as Record<string, unknown>;
+    const shown = parseJsonOutput(await f.cli.expect(0, ['signer', 'show', name, '-o', 'json'])) as Record<
+      string,
+      unknown
+    >;
     assert.equal(shown.commonName, new X509Certificate(files.pem).subject.replace(/^CN=/, ''));
-    const listed = jsonItems(parseJsonOutput(await f.cli.expect(0, ['signer', 'list', `name = "${name}"`, '-o', 'json'])));
+    const listed = jsonItems(
+      parseJsonOutput(await f.cli.expect(0, ['signer', 'list', `name = "${name}"`, '-o', 'json'])),
+    );
     assert.equal(listed.length, 1);
 
     await f.cli.expect(0, ['signer', 'delete', name, '--yes']);
@@ -53,7 +106,24 @@ describe('ctl signer', () => {
   it('--cert-pem - reads the certificate from stdin when the command runs', async () => {
     const name = unique('idp');
     const files = opensslCa(unique('idp-cert'), { isCa: false });
-    await f.cli.expect(0, ['signer', 'create', name, '--enabled', '--issuer', `https://${name}.example`, '--audience', 'ctl', '--cert-pem', '-', '--kid', 'k-1'], { stdin: files.pem });
+    await f.cli.expect(
+      0,
+      [
+        'signer',
+        'create',
+        name,
+        '--enabled',
+        '--issuer',
+        `https://${name}.example`,
+        '--audience',
+        'ctl',
+        '--cert-pem',
+        '-',
+        '--kid',
+        'k-1',
+      ],
+      { stdin: files.pem },
+    );
     assert.equal((await signerByName(name)).certPem, files.pem);
     await f.cli.expect(0, ['signer', 'delete', name, '--yes']);
   });

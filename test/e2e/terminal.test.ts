@@ -53,14 +53,23 @@ function runShell(command: string, env: NodeJS.ProcessEnv, limitMs: number): Pro
 
 /** A terminal like an interactive user's: no CI, colour allowed. `script` gives the child a pty of size 0x0. */
 function terminalEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return ctlEnv({ configDir: cli.configDir, env: { CI: undefined, NO_COLOR: undefined, TERM: 'xterm-256color', ...extra } });
+  return ctlEnv({
+    configDir: cli.configDir,
+    env: { CI: undefined, NO_COLOR: undefined, TERM: 'xterm-256color', ...extra },
+  });
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
-describe('under a pseudo-terminal that reports no size', { skip: !hasScript && 'util-linux script is not installed' }, () => {
-  for (const args of [['identity', 'list', '--all'], ['identity', 'list', '--all', '-q'], ['identity', 'list', '--all', '-o', 'json']]) {
+describe('under a pseudo-terminal that reports no size', {
+  skip: !hasScript && 'util-linux script is not installed',
+}, () => {
+  for (const args of [
+    ['identity', 'list', '--all'],
+    ['identity', 'list', '--all', '-q'],
+    ['identity', 'list', '--all', '-o', 'json'],
+  ]) {
     it(`ctl ${args.join(' ')} ends promptly with the result, without a spinner`, async () => {
       const line = [process.execPath, CTL_BIN, ...args].map(quote).join(' ');
       const r = await runShell(`script -qec ${quote(line)} /dev/null`, terminalEnv(), 20_000);
@@ -108,7 +117,10 @@ describe('a request left unanswered, under a sized pseudo-terminal', { skip: noS
   });
 
   it('shows no spinner with CI set, nor when stderr is not the terminal', async () => {
-    for (const [env, redirect] of [[{ CI: 'true' }, ''], [{}, ' 2>/dev/null; echo done']] as const) {
+    for (const [env, redirect] of [
+      [{ CI: 'true' }, ''],
+      [{}, ' 2>/dev/null; echo done'],
+    ] as const) {
       const r = await interrupted(env, redirect);
       assert.doesNotMatch(r.output, /waiting for/);
       assert.doesNotMatch(r.output, /\x1b\[/);
@@ -133,7 +145,7 @@ describe('signals and closed pipes', () => {
       ]);
       if (!ended) child.kill('SIGKILL');
       silent.close();
-            assert.ok(ended, `ctl did not end within 5 s of ${signal}`);
+      assert.ok(ended, `ctl did not end within 5 s of ${signal}`);
     });
   }
 

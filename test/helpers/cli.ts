@@ -64,8 +64,12 @@ const LAUNCHERS = new Set(['controller', 'quickstart']);
 async function runInProcess(args: string[], opts: RunOptions): Promise<CtlResult> {
   assert.ok(opts.cwd === undefined, 'a working directory needs a ctl process of its own: pass process: true');
   assert.ok(!LAUNCHERS.has(args[0]!), `'ctl ${args[0]}' launches processes: pass process: true`);
-  for (const read of ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS']) assert.ok(opts.env?.[read] === undefined, `${read} is read when a process starts: pass process: true`);
-  const [{ run }, { createTestIO }] = await Promise.all([import('../../src/cli/main.js'), import('../../src/client/testing/test-io.js')]);
+  for (const read of ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'])
+    assert.ok(opts.env?.[read] === undefined, `${read} is read when a process starts: pass process: true`);
+  const [{ run }, { createTestIO }] = await Promise.all([
+    import('../../src/cli/main.js'),
+    import('../../src/client/testing/test-io.js'),
+  ]);
   const io = createTestIO({ stdin: opts.stdin });
   const code = await run(args, { env: ctlEnv(opts), io });
   return { code, signal: null, stdout: io.stdoutText(), stderr: io.stderrText() };
@@ -101,8 +105,10 @@ function spawnCtl(args: string[], opts: RunOptions): Promise<CtlResult> {
 
 /** A readable summary of a CLI run, for assertion messages. */
 export function describeRun(args: string[], r: CtlResult): string {
-  return `ctl ${args.join(' ')} -> exit ${r.code}${r.signal ? ` (${r.signal})` : ''}\n` +
-    `--- stdout ---\n${r.stdout.slice(0, 3000)}\n--- stderr ---\n${r.stderr.slice(0, 3000)}`;
+  return (
+    `ctl ${args.join(' ')} -> exit ${r.code}${r.signal ? ` (${r.signal})` : ''}\n` +
+    `--- stdout ---\n${r.stdout.slice(0, 3000)}\n--- stderr ---\n${r.stderr.slice(0, 3000)}`
+  );
 }
 
 /** Runs ctl and asserts the exit code. */

@@ -115,7 +115,10 @@ export class HttpHelper {
     const res = parseResponse<T>(raw, `${method} ${fullPath}`);
     const what = `${method.toUpperCase()} ${fullPath} -> ${res.status}`;
     if (!opts.allow5xx) {
-      assert.ok(res.status < 500, `${what}: the server answered with a 5xx (never acceptable): ${res.text.slice(0, 2000)}`);
+      assert.ok(
+        res.status < 500,
+        `${what}: the server answered with a 5xx (never acceptable): ${res.text.slice(0, 2000)}`,
+      );
     }
     if (method.toUpperCase() === 'OPTIONS') {
       // CORS preflight is not an operation of the spec; an error, if any, must still be the standard envelope.
@@ -250,7 +253,9 @@ function parseResponse<T>(raw: RawResponse, what: string): HttpResponse<T> {
     try {
       body = JSON.parse(text);
     } catch (err) {
-      assert.fail(`${what}: content-type ${type} but the body is not JSON (${(err as Error).message}): ${text.slice(0, 500)}`);
+      assert.fail(
+        `${what}: content-type ${type} but the body is not JSON (${(err as Error).message}): ${text.slice(0, 500)}`,
+      );
     }
   }
   return { status: raw.status, headers: raw.headers, body: body as T, text };
@@ -296,7 +301,8 @@ export async function startTestController(options: Partial<ControllerOptions> = 
   const dataDir = options.dataDir ?? path.join(tmp, 'data');
   const adminPassword = options.adminPassword ?? randomPassword();
   const logs: string[] = [];
-  const database = storeUnderTest() === 'postgres' && !options.storeUrl ? await createTestDatabase({ migrated: true }) : undefined;
+  const database =
+    storeUnderTest() === 'postgres' && !options.storeUrl ? await createTestDatabase({ migrated: true }) : undefined;
   const running = await startController({
     port: 0,
     adminUser: 'admin',
@@ -351,7 +357,10 @@ export function assertError(res: HttpResponse, status: number, code: string, fie
   assert.equal(res.status, status, `expected HTTP ${status} ${code}, got ${ctx}`);
   assert.equal(res.body?.error?.code, code, `expected code ${code}, got ${ctx}`);
   if (field !== undefined) {
-    assert.ok(res.body.error.cause && typeof res.body.error.cause === 'object', `expected a cause naming ${field}: ${ctx}`);
+    assert.ok(
+      res.body.error.cause && typeof res.body.error.cause === 'object',
+      `expected a cause naming ${field}: ${ctx}`,
+    );
     assert.equal(res.body.error.cause.field, field, `expected cause.field ${field}: ${ctx}`);
     assert.equal(typeof res.body.error.cause.reason, 'string', `cause.reason is a string: ${ctx}`);
   }
@@ -359,7 +368,11 @@ export function assertError(res: HttpResponse, status: number, code: string, fie
 }
 
 export function assertStatus(res: HttpResponse, status: number, what = ''): void {
-  assert.equal(res.status, status, `${what ? `${what}: ` : ''}expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 800)}`);
+  assert.equal(
+    res.status,
+    status,
+    `${what ? `${what}: ` : ''}expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 800)}`,
+  );
 }
 
 /** POST /identities and return the new id (asserting the documented 201 shape). */
@@ -378,7 +391,11 @@ export async function createUser(
   const id = await createIdentity(admin, { name, isAdmin: opts.isAdmin ?? false });
   const username = `${name}-login`;
   const password = randomPassword();
-  const res = await admin.post('/authenticators', { method: 'updb', identityId: id, username, password }, { api: 'management' });
+  const res = await admin.post(
+    '/authenticators',
+    { method: 'updb', identityId: id, username, password },
+    { api: 'management' },
+  );
   assertStatus(res, 201, 'create updb authenticator');
   return { id, name, username, password, authenticatorId: res.body.data.id };
 }
@@ -388,7 +405,12 @@ export function serverCertificatePem(baseUrl: string, caPem: string): Promise<st
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = tls.connect(
-      { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port), ca: caPem, servername: isIpHost(url.hostname) ? undefined : url.hostname },
+      {
+        host: url.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(url.port),
+        ca: caPem,
+        servername: isIpHost(url.hostname) ? undefined : url.hostname,
+      },
       () => {
         const cert = socket.getPeerCertificate();
         socket.end();

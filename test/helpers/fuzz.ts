@@ -26,7 +26,9 @@ export function toJsonText(value: unknown): string {
   if (value instanceof RawNumber) return value.text;
   if (Array.isArray(value)) return `[${value.map(toJsonText).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${toJsonText(v)}`).join(',')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${toJsonText(v)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

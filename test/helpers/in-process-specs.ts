@@ -19,7 +19,14 @@ async function servedSpec(t: TestApp, api: ApiName): Promise<ServedSpec> {
   return specs[api]!;
 }
 
-export async function checkResponse(t: TestApp, api: ApiName, method: string, path: string, status: number, body: unknown): Promise<void> {
+export async function checkResponse(
+  t: TestApp,
+  api: ApiName,
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+): Promise<void> {
   validateResponse(api, method, path, status, body);
   validateServedResponse(await servedSpec(t, api), method, path, status, body);
 }

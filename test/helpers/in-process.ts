@@ -39,7 +39,12 @@ function client(app: Controller, token: string | undefined): Client {
       const url = `${path.startsWith('/edge/') ? '' : MANAGEMENT}${path}${opts.query ? `?${opts.query}` : ''}`;
       const headers: Record<string, string> = token ? { 'zt-session': token } : {};
       if (opts.json !== undefined) headers['content-type'] = 'application/json';
-      const res = await app.inject({ method, url, headers, payload: opts.json === undefined ? undefined : JSON.stringify(opts.json) });
+      const res = await app.inject({
+        method,
+        url,
+        headers,
+        payload: opts.json === undefined ? undefined : JSON.stringify(opts.json),
+      });
       const body = res.body ? JSON.parse(res.body) : undefined;
       // Every answer must be what OpenZiti's Swagger says the operation answers (test/helpers/spec.ts); routes it does
       // not have (a controller's own detail, 405 for a verb a resource lacks) have nothing to be checked against.
@@ -52,7 +57,10 @@ function client(app: Controller, token: string | undefined): Client {
 }
 
 async function login(app: Controller, username: string, password: string): Promise<string> {
-  const res = await client(app, undefined).request('POST', '/authenticate', { query: 'method=password', json: { username, password } });
+  const res = await client(app, undefined).request('POST', '/authenticate', {
+    query: 'method=password',
+    json: { username, password },
+  });
   if (res.status !== 200) throw new Error(`login of ${username} failed: ${JSON.stringify(res.body)}`);
   return res.body.data.token as string;
 }
@@ -69,8 +77,12 @@ export async function createTestApp(store: StoreKind): Promise<TestApp> {
     passwordCost: TEST_PASSWORD_COST,
   });
   const admin = client(app, await login(app, 'admin', adminPassword));
-  const userId = (await admin.request('POST', '/identities', { json: { name: 'conformance-user', type: 'User', isAdmin: false } })).body.data.id;
-  await admin.request('POST', '/authenticators', { json: { method: 'updb', identityId: userId, username: 'conformance-user', password: 'User-password-1' } });
+  const userId = (
+    await admin.request('POST', '/identities', { json: { name: 'conformance-user', type: 'User', isAdmin: false } })
+  ).body.data.id;
+  await admin.request('POST', '/authenticators', {
+    json: { method: 'updb', identityId: userId, username: 'conformance-user', password: 'User-password-1' },
+  });
   const user = client(app, await login(app, 'conformance-user', 'User-password-1'));
   return {
     app,

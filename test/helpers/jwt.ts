@@ -43,7 +43,11 @@ export async function verifyEnrollmentJwt(
 
   const certPem = await serverCertificatePem(controller.url, controller.caPem);
   const cert = new X509Certificate(certPem);
-  assert.equal(header.kid, createHash('sha1').update(cert.raw).digest('hex'), 'kid is the hex SHA-1 of the TLS server certificate');
+  assert.equal(
+    header.kid,
+    createHash('sha1').update(cert.raw).digest('hex'),
+    'kid is the hex SHA-1 of the TLS server certificate',
+  );
   await compactVerify(jwt.trim(), cert.publicKey);
   return claims;
 }

@@ -37,30 +37,38 @@ export async function mtlsRequest(
     headers['content-length'] = String(payload.length);
   }
   if (opts.token) headers['zt-session'] = opts.token;
-  const raw = await new Promise<{ status: number; headers: MtlsResponse['headers']; text: string }>((resolve, reject) => {
-    const req = https.request(
-      {
-        hostname: url.hostname.replace(/^\[|\]$/g, ''),
-        port: url.port,
-        method,
-        path: fullPath,
-        headers,
-        ca: target.caPem,
-        rejectUnauthorized: true,
-        agent: false,
-        ...(credential ? { cert: credential.cert, key: credential.key } : {}),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    if (payload) req.write(payload);
-    req.end();
-  });
+  const raw = await new Promise<{ status: number; headers: MtlsResponse['headers']; text: string }>(
+    (resolve, reject) => {
+      const req = https.request(
+        {
+          hostname: url.hostname.replace(/^\[|\]$/g, ''),
+          port: url.port,
+          method,
+          path: fullPath,
+          headers,
+          ca: target.caPem,
+          rejectUnauthorized: true,
+          agent: false,
+          ...(credential ? { cert: credential.cert, key: credential.key } : {}),
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      if (payload) req.write(payload);
+      req.end();
+    },
+  );
   const body = raw.text ? JSON.parse(raw.text) : undefined;
   assert.ok(raw.status < 500, `${method} ${fullPath} -> ${raw.status}: ${raw.text.slice(0, 500)}`);
   validateResponse(api, method, path, raw.status, body);

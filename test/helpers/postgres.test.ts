@@ -10,13 +10,19 @@ import { PG_URL_VARIABLE, SKIPPED_NOTICE, createTestDatabase, storesUnderTest } 
 describe('storesUnderTest', () => {
   it('adds postgres when CTL_TEST_PG_URL is set', () => {
     const notices: string[] = [];
-    assert.deepEqual(storesUnderTest({ [PG_URL_VARIABLE]: 'postgres://ctl@127.0.0.1:5432/postgres' }, (t) => notices.push(t)), ['sqlite', 'postgres']);
+    assert.deepEqual(
+      storesUnderTest({ [PG_URL_VARIABLE]: 'postgres://ctl@127.0.0.1:5432/postgres' }, (t) => notices.push(t)),
+      ['sqlite', 'postgres'],
+    );
     assert.deepEqual(notices, []);
   });
 
   it('tests SQLite only without it, and says why PostgreSQL is skipped', () => {
     const notices: string[] = [];
-    assert.deepEqual(storesUnderTest({}, (t) => notices.push(t)), ['sqlite']);
+    assert.deepEqual(
+      storesUnderTest({}, (t) => notices.push(t)),
+      ['sqlite'],
+    );
     assert.deepEqual(notices, [SKIPPED_NOTICE]);
     assert.match(SKIPPED_NOTICE, /PostgreSQL tests are skipped: CTL_TEST_PG_URL is not set/);
   });
@@ -85,11 +91,16 @@ describe('createTestDatabase', { skip: serverUrl ? false : `${PG_URL_VARIABLE} i
           await client.end();
         }
       };
-      for (const db of [a, b]) assert.equal(await count(db.url, 'SELECT count(*) AS n FROM schema_migrations'), MIGRATIONS.length);
+      for (const db of [a, b])
+        assert.equal(await count(db.url, 'SELECT count(*) AS n FROM schema_migrations'), MIGRATIONS.length);
       const client = await connect(a.url);
       await client.query('DELETE FROM schema_migrations').finally(() => client.end());
       assert.equal(await count(a.url, 'SELECT count(*) AS n FROM schema_migrations'), 0);
-      assert.equal(await count(b.url, 'SELECT count(*) AS n FROM schema_migrations'), MIGRATIONS.length, 'a change to one copy is not in the other');
+      assert.equal(
+        await count(b.url, 'SELECT count(*) AS n FROM schema_migrations'),
+        MIGRATIONS.length,
+        'a change to one copy is not in the other',
+      );
     } finally {
       await Promise.all([a.drop(), b.drop()]);
     }

@@ -26,7 +26,10 @@ export const SKIPPED_NOTICE =
  * The stores every end-to-end test runs against: SQLite always, PostgreSQL when CTL_TEST_PG_URL is set. When it is
  * not, `notice` gets SKIPPED_NOTICE (by default written on stderr once per test run).
  */
-export function storesUnderTest(env: NodeJS.ProcessEnv = process.env, notice: (text: string) => void = noticeOncePerRun): StoreKind[] {
+export function storesUnderTest(
+  env: NodeJS.ProcessEnv = process.env,
+  notice: (text: string) => void = noticeOncePerRun,
+): StoreKind[] {
   if (env[PG_URL_VARIABLE]) return ['sqlite', 'postgres'];
   notice(SKIPPED_NOTICE);
   return ['sqlite'];
@@ -42,7 +45,9 @@ function noticeOncePerRun(text: string): void {
   if (noticed) return;
   noticed = true;
   try {
-    writeFileSync(path.join(os.tmpdir(), `ctl-test-pg-skipped-${os.userInfo().uid}-${process.ppid}`), '', { flag: 'wx' });
+    writeFileSync(path.join(os.tmpdir(), `ctl-test-pg-skipped-${os.userInfo().uid}-${process.ppid}`), '', {
+      flag: 'wx',
+    });
   } catch {
     return; // another test file of this run has said it already
   }
@@ -61,7 +66,10 @@ export interface TestDatabase {
 /** The PostgreSQL URL from the environment, or an error that says how to get one. */
 export function testPgUrl(env: NodeJS.ProcessEnv = process.env): string {
   const url = env[PG_URL_VARIABLE];
-  if (!url) throw new Error(`${PG_URL_VARIABLE} is not set: start a cluster with node scripts/pg-cluster.mjs start and export its URL`);
+  if (!url)
+    throw new Error(
+      `${PG_URL_VARIABLE} is not set: start a cluster with node scripts/pg-cluster.mjs start and export its URL`,
+    );
   return url;
 }
 
@@ -99,7 +107,10 @@ function migratedTemplate(serverUrl: string): Promise<string> {
   if (!template) {
     template = (async () => {
       const name = `ctl_template_${createHash('sha256').update(JSON.stringify(MIGRATIONS)).digest('hex').slice(0, 16)}`;
-      const exists = await withAdminClient(serverUrl, async (client) => (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1);
+      const exists = await withAdminClient(
+        serverUrl,
+        async (client) => (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1,
+      );
       if (exists) return name;
       const making = uniqueName('ctl_template_making');
       await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(making)}`));
@@ -107,7 +118,9 @@ function migratedTemplate(serverUrl: string): Promise<string> {
       await store.close();
       await withAdminClient(serverUrl, async (client) => {
         try {
-          await client.query(`ALTER DATABASE ${client.escapeIdentifier(making)} RENAME TO ${client.escapeIdentifier(name)}`);
+          await client.query(
+            `ALTER DATABASE ${client.escapeIdentifier(making)} RENAME TO ${client.escapeIdentifier(name)}`,
+          );
         } catch {
           await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(making)}`);
         }
@@ -127,7 +140,9 @@ export async function createTestDatabase(opts: { migrated?: boolean; serverUrl?:
   const serverUrl = opts.serverUrl ?? testPgUrl();
   const name = uniqueName('ctl_test');
   const template = opts.migrated ? ` TEMPLATE ${await migratedTemplate(serverUrl)}` : '';
-  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}${template}`));
+  await withAdminClient(serverUrl, (client) =>
+    client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}${template}`),
+  );
   const url = new URL(databaseUrl(serverUrl, name));
   let dropped = false;
   return {
@@ -137,8 +152,13 @@ export async function createTestDatabase(opts: { migrated?: boolean; serverUrl?:
       if (dropped) return;
       await withAdminClient(serverUrl, async (client) => {
         // A pool the test did not close would keep the database busy: end those sessions first.
-        await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
-        const { rows } = await client.query<{ version: string }>("SELECT current_setting('server_version_num') AS version");
+        await client.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
+        const { rows } = await client.query<{ version: string }>(
+          "SELECT current_setting('server_version_num') AS version",
+        );
         // FORCE (PostgreSQL 13+) also ends a session that connected between the two statements.
         const force = Number(rows[0]!.version) >= 130000 ? ' WITH (FORCE)' : '';
         await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)}${force}`);

@@ -9,12 +9,29 @@ import type { ApiName } from './spec.js';
 import { compileServedSpec, validateServedResponse } from './served-spec.js';
 
 const routes = buildRoutes({} as Runtime).routes;
-const served = (api: ApiName) => compileServedSpec(api, JSON.parse(JSON.stringify(buildSpec(api, routes.filter((r) => r.api === api || r.api === 'both'), '0.0.0'))));
+const served = (api: ApiName) =>
+  compileServedSpec(
+    api,
+    JSON.parse(
+      JSON.stringify(
+        buildSpec(
+          api,
+          routes.filter((r) => r.api === api || r.api === 'both'),
+          '0.0.0',
+        ),
+      ),
+    ),
+  );
 const management = served('management');
 const client = served('client');
 
 const NOW = '2026-08-22T13:03:03.123Z';
-const ref = (entity: string, id: string, name = id) => ({ entity, id, name, _links: { self: { href: `./${entity}/${id}` } } });
+const ref = (entity: string, id: string, name = id) => ({
+  entity,
+  id,
+  name,
+  _links: { self: { href: `./${entity}/${id}` } },
+});
 
 function identity(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -54,8 +71,12 @@ function identity(overrides: Record<string, unknown> = {}): Record<string, unkno
 }
 
 const detail = (data: unknown) => ({ data, meta: {} });
-const list = (data: unknown[]) => ({ data, meta: { pagination: { limit: 10, offset: 0, totalCount: data.length }, filterableFields: ['id'] } });
-const rejects = (fn: () => void, pattern: RegExp) => assert.throws(fn, (err: Error) => err.name === 'AssertionError' && pattern.test(err.message));
+const list = (data: unknown[]) => ({
+  data,
+  meta: { pagination: { limit: 10, offset: 0, totalCount: data.length }, filterableFields: ['id'] },
+});
+const rejects = (fn: () => void, pattern: RegExp) =>
+  assert.throws(fn, (err: Error) => err.name === 'AssertionError' && pattern.test(err.message));
 
 describe('served-document check', () => {
   it('accepts an identity as the controller serves it, in a detail and in a list', () => {
@@ -65,27 +86,67 @@ describe('served-document check', () => {
   });
 
   it('rejects a wrong type: identity type as an enum name, a string typeId turned number, a non-boolean', () => {
-    rejects(() => validateServedResponse(management, 'GET', '/identities/abc123', 200, detail(identity({ type: 'Default' }))), /\/data\/type must be object/);
-    rejects(() => validateServedResponse(management, 'GET', '/identities/abc123', 200, detail(identity({ typeId: 5 }))), /\/data\/typeId must be string/);
-    rejects(() => validateServedResponse(management, 'GET', '/identities', 200, list([identity({ disabled: 'no' })])), /\/data\/0\/disabled must be boolean/);
-    rejects(() => validateServedResponse(management, 'GET', '/identities/abc123', 200, detail(identity({ name: null }))), /\/data\/name must be string/);
-    rejects(() => validateServedResponse(management, 'GET', '/identities/abc123', 200, detail(identity({ authenticators: { updb: { id: 1 } } }))), /authenticators\/updb/);
+    rejects(
+      () => validateServedResponse(management, 'GET', '/identities/abc123', 200, detail(identity({ type: 'Default' }))),
+      /\/data\/type must be object/,
+    );
+    rejects(
+      () => validateServedResponse(management, 'GET', '/identities/abc123', 200, detail(identity({ typeId: 5 }))),
+      /\/data\/typeId must be string/,
+    );
+    rejects(
+      () => validateServedResponse(management, 'GET', '/identities', 200, list([identity({ disabled: 'no' })])),
+      /\/data\/0\/disabled must be boolean/,
+    );
+    rejects(
+      () => validateServedResponse(management, 'GET', '/identities/abc123', 200, detail(identity({ name: null }))),
+      /\/data\/name must be string/,
+    );
+    rejects(
+      () =>
+        validateServedResponse(
+          management,
+          'GET',
+          '/identities/abc123',
+          200,
+          detail(identity({ authenticators: { updb: { id: 1 } } })),
+        ),
+      /authenticators\/updb/,
+    );
   });
 
   it('rejects a missing computed field and a missing envelope member', () => {
     const data = identity();
     delete data.hasApiSession;
-    rejects(() => validateServedResponse(management, 'GET', '/identities/abc123', 200, detail(data)), /required property 'hasApiSession'/);
-    rejects(() => validateServedResponse(management, 'GET', '/identities', 200, { data: [identity()], meta: {} }), /required property 'pagination'/);
+    rejects(
+      () => validateServedResponse(management, 'GET', '/identities/abc123', 200, detail(data)),
+      /required property 'hasApiSession'/,
+    );
+    rejects(
+      () => validateServedResponse(management, 'GET', '/identities', 200, { data: [identity()], meta: {} }),
+      /required property 'pagination'/,
+    );
   });
 
   it('checks the other statuses: 201 create, empty envelopes, error envelopes', () => {
-    validateServedResponse(management, 'POST', '/identities', 201, { data: { id: 'x', _links: { self: { href: './identities/x' } } }, meta: {} });
+    validateServedResponse(management, 'POST', '/identities', 201, {
+      data: { id: 'x', _links: { self: { href: './identities/x' } } },
+      meta: {},
+    });
     validateServedResponse(management, 'DELETE', '/identities/x', 200, { data: {}, meta: {} });
-    const error = { error: { code: 'NOT_FOUND', message: 'no', requestId: 'r1' }, meta: { apiVersion: '0.0.1', apiEnrollmentVersion: '0.0.1' } };
+    const error = {
+      error: { code: 'NOT_FOUND', message: 'no', requestId: 'r1' },
+      meta: { apiVersion: '0.0.1', apiEnrollmentVersion: '0.0.1' },
+    };
     validateServedResponse(management, 'GET', '/identities/x', 404, error);
-    rejects(() => validateServedResponse(management, 'GET', '/identities/x', 404, { error: { code: 'NOT_FOUND' }, meta: {} }), /required property 'message'/);
-    rejects(() => validateServedResponse(management, 'POST', '/identities', 201, { data: {}, meta: {} }), /required property 'id'/);
+    rejects(
+      () => validateServedResponse(management, 'GET', '/identities/x', 404, { error: { code: 'NOT_FOUND' }, meta: {} }),
+      /required property 'message'/,
+    );
+    rejects(
+      () => validateServedResponse(management, 'POST', '/identities', 201, { data: {}, meta: {} }),
+      /required property 'id'/,
+    );
   });
 
   it('fails a success status the route does not declare (it is held to the error answer)', () => {
@@ -96,7 +157,10 @@ describe('served-document check', () => {
   });
 
   it('fails a success on a route the document does not describe, and leaves unknown-route errors alone', () => {
-    rejects(() => validateServedResponse(management, 'GET', '/no-such-things', 200, { data: [], meta: {} }), /does not describe/);
+    rejects(
+      () => validateServedResponse(management, 'GET', '/no-such-things', 200, { data: [], meta: {} }),
+      /does not describe/,
+    );
     validateServedResponse(management, 'GET', '/no-such-things', 404, {});
   });
 });

@@ -44,7 +44,10 @@ let ajvInstance: Ajv | undefined;
 function ajv(): Ajv {
   if (ajvInstance) return ajvInstance;
   const a = new Ajv({ strict: false, allErrors: true, validateFormats: true });
-  a.addFormat('date-time', { type: 'string', validate: (s: string) => RFC3339.test(s) && !Number.isNaN(Date.parse(s)) });
+  a.addFormat('date-time', {
+    type: 'string',
+    validate: (s: string) => RFC3339.test(s) && !Number.isNaN(Date.parse(s)),
+  });
   a.addFormat('uri', { type: 'string', validate: (s: string) => URL.canParse(s, 'https://base.invalid/') });
   ajvInstance = a;
   return a;
@@ -64,7 +67,9 @@ export function convertServedSchema(node: unknown, id: string): unknown {
       if (!ref.startsWith('#/definitions/')) throw new Error(`served document: unsupported $ref ${ref}`);
       out.$ref = `${id}${ref}`;
     } else if (key === 'properties' || key === 'definitions') {
-      out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, convertServedSchema(v, id)]));
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, convertServedSchema(v, id)]),
+      );
     } else if (key === 'enum' || key === 'required' || key === 'description' || key === 'default') {
       out[key] = value;
     } else {
@@ -83,7 +88,9 @@ export function compileServedSpec(api: ApiName, doc: any): ServedSpec {
   const known = byText.get(`${api}\n${text}`);
   if (known) return known;
   if (doc?.swagger !== '2.0' || !doc.paths || typeof doc.paths !== 'object') {
-    throw new AssertionError({ message: `the served ${api} document is not a Swagger 2.0 document: ${text.slice(0, 300)}` });
+    throw new AssertionError({
+      message: `the served ${api} document is not a Swagger 2.0 document: ${text.slice(0, 300)}`,
+    });
   }
   const id = `https://served.test.invalid/${byText.size}/${api}.json`;
   ajv().addSchema({ $id: id, definitions: convertServedSchema(doc.definitions ?? {}, id) as object });
@@ -140,17 +147,26 @@ export function findServedOperation(spec: ServedSpec, method: string, rawPath: s
  * Checks one response against the served document. A success on a route the document does not describe fails
  * (the controller serves what it does not document); an error there is left to the OpenZiti check (unknown routes).
  */
-export function validateServedResponse(spec: ServedSpec, method: string, rawPath: string, status: number, body: unknown): void {
+export function validateServedResponse(
+  spec: ServedSpec,
+  method: string,
+  rawPath: string,
+  status: number,
+  body: unknown,
+): void {
   const what = `${method.toUpperCase()} ${rawPath} -> ${status} (served ${spec.api} document)`;
   const op = findServedOperation(spec, method, rawPath);
   if (!op) {
     if (status >= 400) return;
-    throw new AssertionError({ message: `${what}: the controller answered a route its own document does not describe` });
+    throw new AssertionError({
+      message: `${what}: the controller answered a route its own document does not describe`,
+    });
   }
   const key = String(status) in op.responses ? String(status) : 'default';
   if (!(key in op.responses)) {
     throw new AssertionError({
-      message: `${what}: status ${status} is not documented for ${op.operationId} (documented: ` +
+      message:
+        `${what}: status ${status} is not documented for ${op.operationId} (documented: ` +
         `${Object.keys(op.responses).join(', ')})\n  body: ${preview(body)}`,
     });
   }
@@ -159,7 +175,8 @@ export function validateServedResponse(spec: ServedSpec, method: string, rawPath
   const v = validatorFor(op, key, schema);
   if (!v(body)) {
     throw new AssertionError({
-      message: `${what}: body does not match the served ${op.operationId} response ` +
+      message:
+        `${what}: body does not match the served ${op.operationId} response ` +
         `${key} schema:\n${formatErrors(v.errors)}\n  body: ${preview(body)}`,
     });
   }
@@ -175,14 +192,23 @@ function getJson(baseUrl: string, caPem: string, fullPath: string): Promise<unkn
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = https.request(
-      { hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port, method: 'GET', path: fullPath, ca: caPem, agent: false, headers: { accept: 'application/json' } },
+      {
+        hostname: url.hostname.replace(/^\[|\]$/g, ''),
+        port: url.port,
+        method: 'GET',
+        path: fullPath,
+        ca: caPem,
+        agent: false,
+        headers: { accept: 'application/json' },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', reject);
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) return reject(new Error(`GET ${fullPath} -> ${res.statusCode}: ${text.slice(0, 300)}`));
+          if (res.statusCode !== 200)
+            return reject(new Error(`GET ${fullPath} -> ${res.statusCode}: ${text.slice(0, 300)}`));
           try {
             resolve(JSON.parse(text));
           } catch (err) {
@@ -202,7 +228,9 @@ export function servedSpecs(baseUrl: string, caPem: string): Promise<Record<ApiN
   if (!specs) {
     specs = (async () => {
       const [management, client] = await Promise.all(
-        (['management', 'client'] as const).map(async (api) => compileServedSpec(api, await getJson(baseUrl, caPem, SERVED_SPEC_PATHS[api]))),
+        (['management', 'client'] as const).map(async (api) =>
+          compileServedSpec(api, await getJson(baseUrl, caPem, SERVED_SPEC_PATHS[api])),
+        ),
       );
       return { management: management!, client: client! };
     })();

@@ -265,7 +265,8 @@ function dropUndeclaredRequired(schema: any, defs: Record<string, any>, where: s
   const allowed = new Set([...own, ...(inherited ?? [])]);
   if (Array.isArray(schema.allOf)) {
     const union = declaredProperties(schema, defs);
-    for (const [i, part] of (schema.allOf as any[]).entries()) dropUndeclaredRequired(part, defs, `${where}/allOf/${i}`, union);
+    for (const [i, part] of (schema.allOf as any[]).entries())
+      dropUndeclaredRequired(part, defs, `${where}/allOf/${i}`, union);
   }
   if (Array.isArray(schema.required) && (schema.properties || schema.allOf || inherited)) {
     const kept = schema.required.filter((n: string) => allowed.has(n));
@@ -275,7 +276,8 @@ function dropUndeclaredRequired(schema: any, defs: Record<string, any>, where: s
       schema.required = kept;
     }
   }
-  for (const [k, v] of Object.entries<any>(schema.properties ?? {})) dropUndeclaredRequired(v, defs, `${where}/properties/${k}`);
+  for (const [k, v] of Object.entries<any>(schema.properties ?? {}))
+    dropUndeclaredRequired(v, defs, `${where}/properties/${k}`);
   if (schema.items) dropUndeclaredRequired(schema.items, defs, `${where}/items`);
   if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
     dropUndeclaredRequired(schema.additionalProperties, defs, `${where}/additionalProperties`);
@@ -302,7 +304,8 @@ export function convertSchema(node: unknown, api: ApiName): unknown {
       const props: Record<string, unknown> = {};
       for (const [name, sub] of Object.entries(value as Record<string, unknown>)) {
         // appData is `$ref: tags` in the spec, but it is free-form application data (any JSON object), not tags.
-        props[name] = key === 'properties' && name === 'appData' ? { type: ['object', 'null'] } : convertSchema(sub, api);
+        props[name] =
+          key === 'properties' && name === 'appData' ? { type: ['object', 'null'] } : convertSchema(sub, api);
       }
       out[key] = props;
     } else if (key === 'enum' || key === 'required' || key === 'default' || key === 'description') {
@@ -364,7 +367,11 @@ function responseOverride(op: SpecOperation, status: string, converted: unknown)
     return {
       anyOf: [
         converted,
-        { type: 'object', required: ['swagger', 'paths'], properties: { swagger: { type: 'string' }, paths: { type: 'object' } } },
+        {
+          type: 'object',
+          required: ['swagger', 'paths'],
+          properties: { swagger: { type: 'string' }, paths: { type: 'object' } },
+        },
       ],
     };
   }
@@ -394,14 +401,20 @@ let ajvInstance: Ajv | undefined;
 function ajv(): Ajv {
   if (ajvInstance) return ajvInstance;
   const a = new Ajv({ strict: false, allErrors: true, validateFormats: true });
-  a.addFormat('date-time', { type: 'string', validate: (s: string) => DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)) });
+  a.addFormat('date-time', {
+    type: 'string',
+    validate: (s: string) => DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)),
+  });
   a.addFormat('date', { type: 'string', validate: (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) });
   a.addFormat('uri', { type: 'string', validate: isUriReference });
   a.addFormat('url', { type: 'string', validate: isUriReference });
   a.addFormat('uuid', { type: 'string', validate: (s: string) => UUID.test(s) });
   a.addFormat('byte', { type: 'string', validate: (s: string) => BASE64.test(s) });
   a.addFormat('password', { type: 'string', validate: () => true });
-  a.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  a.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+  });
   a.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   a.addFormat('float', { type: 'number', validate: () => true });
   a.addFormat('double', { type: 'number', validate: () => true });
@@ -433,8 +446,11 @@ export function definitionValidator(api: ApiName, name: string): ValidateFunctio
 export function formatErrors(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? [])
     .slice(0, 25)
-    .map((e) => `  ${e.instancePath || '(root)'} ` +
-      `${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`)
+    .map(
+      (e) =>
+        `  ${e.instancePath || '(root)'} ` +
+        `${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+    )
     .join('\n');
 }
 
@@ -464,16 +480,21 @@ export function checkErrorEnvelope(status: number, body: unknown, what: string):
   const b = body as { error?: Record<string, unknown>; meta?: Record<string, unknown> | null };
   const e = b.error ?? {};
   const problems: string[] = [];
-  if (typeof e.code !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(e.code)) problems.push('error.code must be an UPPER_SNAKE string');
+  if (typeof e.code !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(e.code))
+    problems.push('error.code must be an UPPER_SNAKE string');
   if (typeof e.message !== 'string' || e.message === '') problems.push('error.message must be a non-empty string');
-  if (typeof e.requestId !== 'string' || e.requestId === '') problems.push('error.requestId must be a non-empty string');
+  if (typeof e.requestId !== 'string' || e.requestId === '')
+    problems.push('error.requestId must be a non-empty string');
   if (!b.meta || typeof b.meta.apiVersion !== 'string' || typeof b.meta.apiEnrollmentVersion !== 'string') {
     problems.push('meta must carry apiVersion and apiEnrollmentVersion strings');
   }
-  if (e.cause !== undefined && (e.cause === null || typeof e.cause !== 'object')) problems.push('error.cause, when present, must be an object');
+  if (e.cause !== undefined && (e.cause === null || typeof e.cause !== 'object'))
+    problems.push('error.cause, when present, must be an object');
   const expected = typeof e.code === 'string' ? ERROR_STATUS[e.code] : undefined;
-  if (expected !== undefined && expected !== status) problems.push(`code ${String(e.code)} goes with HTTP ${expected}, got ${status}`);
-  if (problems.length > 0) fail(`${what}: error envelope violates wire-protocol section 2:\n  ${problems.join('\n  ')}`, body);
+  if (expected !== undefined && expected !== status)
+    problems.push(`code ${String(e.code)} goes with HTTP ${expected}, got ${status}`);
+  if (problems.length > 0)
+    fail(`${what}: error envelope violates wire-protocol section 2:\n  ${problems.join('\n  ')}`, body);
 }
 
 /**
@@ -488,12 +509,19 @@ export function hasOperation(api: ApiName, method: string, pathWithoutBase: stri
   return findOperation(api, method, pathWithoutBase) !== undefined;
 }
 
-export function validateResponse(api: ApiName, method: string, pathWithoutBase: string, status: number, body: unknown): void {
+export function validateResponse(
+  api: ApiName,
+  method: string,
+  pathWithoutBase: string,
+  status: number,
+  body: unknown,
+): void {
   const op = findOperation(api, method, pathWithoutBase);
   const what = `${method.toUpperCase()} ${BASE_PATHS[api]}${normalisePath(api, pathWithoutBase)} -> ${status}`;
   if (!op) {
     throw new AssertionError({
-      message: `${what}: no operation in ${api}.yml matches ${method.toUpperCase()} ` +
+      message:
+        `${what}: no operation in ${api}.yml matches ${method.toUpperCase()} ` +
         `${normalisePath(api, pathWithoutBase)} (route not in the spec)`,
     });
   }
@@ -506,10 +534,13 @@ export function validateServerRootResponse(method: string, rawPath: string, stat
   if (p.length > 1 && p.endsWith('/')) p = p.replace(/\/+$/, '');
   const allowed = SERVER_ROOT_ROUTES.some((r) => r.method === method.toUpperCase() && r.path === p);
   if (!allowed) {
-    throw new AssertionError({ message: `${method.toUpperCase()} ${p} (server root): not an allow-listed server-root route` });
+    throw new AssertionError({
+      message: `${method.toUpperCase()} ${p} (server root): not an allow-listed server-root route`,
+    });
   }
   const op = findOperation('client', method, p);
-  if (!op) throw new AssertionError({ message: `${method.toUpperCase()} ${p}: allow-listed but missing from client.yml` });
+  if (!op)
+    throw new AssertionError({ message: `${method.toUpperCase()} ${p}: allow-listed but missing from client.yml` });
   validateOperationResponse(op, status, body, `${method.toUpperCase()} ${p} (server root) -> ${status}`);
 }
 
@@ -522,7 +553,8 @@ function validateOperationResponse(op: SpecOperation, status: number, body: unkn
       return;
     }
     throw new AssertionError({
-      message: `${what}: status ${status} is not documented for ${op.operationId} (documented: ` +
+      message:
+        `${what}: status ${status} is not documented for ${op.operationId} (documented: ` +
         `${Object.keys(op.responses).join(', ')})\n  body: ${preview(body)}`,
     });
   }
@@ -530,8 +562,11 @@ function validateOperationResponse(op: SpecOperation, status: number, body: unkn
     const schema = responseOverride(op, key, convertSchema(response.schema, op.api));
     const v = compiled(`op:${op.api}:${op.method}:${op.template}:${key}`, schema);
     if (!v(body)) {
-      fail(`${what}: body does not match the ${op.api}.yml ${op.operationId} ` +
-        `response ${key} schema:\n${formatErrors(v.errors)}`, body);
+      fail(
+        `${what}: body does not match the ${op.api}.yml ${op.operationId} ` +
+          `response ${key} schema:\n${formatErrors(v.errors)}`,
+        body,
+      );
     }
   }
   if (status >= 400) checkErrorEnvelope(status, body, `${what} (${op.operationId})`);

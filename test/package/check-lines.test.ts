@@ -19,7 +19,10 @@ function checkout(name: string, tracked: Record<string, string>, untracked: Reco
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
   }
-  for (const args of [['init', '-q'], ['add', '--', ...Object.keys(tracked)]]) {
+  for (const args of [
+    ['init', '-q'],
+    ['add', '--', ...Object.keys(tracked)],
+  ]) {
     const git = spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
     assert.equal(git.status, 0, git.stderr);
   }

@@ -31,7 +31,11 @@ function compare(a: Version, b: Version): number {
  */
 function satisfies(version: Version, range: string): boolean {
   return range.split('||').some((clause) => {
-    const comparators = clause.trim().replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1').split(/\s+/).filter(Boolean);
+    const comparators = clause
+      .trim()
+      .replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1')
+      .split(/\s+/)
+      .filter(Boolean);
     return comparators.every((comparator) => holds(version, comparator));
   });
 }

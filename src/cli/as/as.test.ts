@@ -16,18 +16,45 @@ describe('ctl as (before any request)', () => {
 
   it('refuses an unknown command, a flag a command lacks, and --dial with --bind, naming the commands', async () => {
     const file = path.join(dir, 'never-read.json');
-    await assert.rejects(runAs(file, ['sessions'], deps()), (err: unknown) => err instanceof UsageError && /unknown command 'sessions'/.test(err.message) && err.details.some((d) => d.startsWith('services')));
-    await assert.rejects(runAs(file, ['routers', '--bogus'], deps()), (err: unknown) => err instanceof UsageError && /unknown option '--bogus'/.test(err.message));
-    await assert.rejects(runAs(file, ['session', 'create', 'web', '--dial', '--bind'], deps()), (err: unknown) => err instanceof UsageError && /cannot be combined/.test(err.message));
-    await assert.rejects(runAs(file, ['session', 'create'], deps()), (err: unknown) => err instanceof UsageError && /missing required argument 'service'/.test(err.message));
+    await assert.rejects(
+      runAs(file, ['sessions'], deps()),
+      (err: unknown) =>
+        err instanceof UsageError &&
+        /unknown command 'sessions'/.test(err.message) &&
+        err.details.some((d) => d.startsWith('services')),
+    );
+    await assert.rejects(
+      runAs(file, ['routers', '--bogus'], deps()),
+      (err: unknown) => err instanceof UsageError && /unknown option '--bogus'/.test(err.message),
+    );
+    await assert.rejects(
+      runAs(file, ['session', 'create', 'web', '--dial', '--bind'], deps()),
+      (err: unknown) => err instanceof UsageError && /cannot be combined/.test(err.message),
+    );
+    await assert.rejects(
+      runAs(file, ['session', 'create'], deps()),
+      (err: unknown) => err instanceof UsageError && /missing required argument 'service'/.test(err.message),
+    );
   });
 
   it('refuses a file that is not an identity file, and posture submit with nothing to report', async () => {
-    await assert.rejects(runAs(path.join(dir, 'missing.json'), ['services'], deps()), (err: unknown) => err instanceof UsageError && /cannot read the identity file/.test(err.message));
+    await assert.rejects(
+      runAs(path.join(dir, 'missing.json'), ['services'], deps()),
+      (err: unknown) => err instanceof UsageError && /cannot read the identity file/.test(err.message),
+    );
     const bad = path.join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ ztAPI: 'https://ctrl.example.com:1280/edge/client/v1' }));
-    await assert.rejects(runAs(bad, ['routers'], deps()), (err: unknown) => err instanceof UsageError && /is not an identity file/.test(err.message));
-    await assert.rejects(runAs(bad, ['posture', 'submit'], deps()), (err: unknown) => err instanceof UsageError && /nothing to report/.test(err.message));
-    await assert.rejects(runAs(bad, ['posture', 'submit', '--os', 'Windows'], deps()), (err: unknown) => err instanceof UsageError && /TYPE:VERSION/.test(err.message));
+    await assert.rejects(
+      runAs(bad, ['routers'], deps()),
+      (err: unknown) => err instanceof UsageError && /is not an identity file/.test(err.message),
+    );
+    await assert.rejects(
+      runAs(bad, ['posture', 'submit'], deps()),
+      (err: unknown) => err instanceof UsageError && /nothing to report/.test(err.message),
+    );
+    await assert.rejects(
+      runAs(bad, ['posture', 'submit', '--os', 'Windows'], deps()),
+      (err: unknown) => err instanceof UsageError && /TYPE:VERSION/.test(err.message),
+    );
   });
 });

@@ -32,7 +32,7 @@ export function buildAs(deps: Deps): CommandUnknownOpts {
       'Act as an identity, with the certificate of its identity file (`ctl enroll` writes one), and see the ' +
       'network as its SDK or tunneler does: services with permissions, posture and configs; sessions; posture ' +
       'responses; edge routers. The identity logs in for this command ' +
-        'only: profiles and their sessions are left as they are.\n\n' +
+      'only: profiles and their sessions are left as they are.\n\n' +
       USAGE,
     examples: [
       'ctl as laptop-7.json services',
@@ -50,7 +50,9 @@ export function buildAs(deps: Deps): CommandUnknownOpts {
     .allowExcessArguments();
   // TAB after the file completes the commands below, which only run once the file is read.
   completeWith(command, { kind: 'commands', positionals: 1, tree: () => inner('IDENTITY_FILE', deps, notConnected) });
-  return command.action(async (file, name, args) => runAs(file, [name, ...args], deps)) as unknown as CommandUnknownOpts;
+  return command.action(async (file, name, args) =>
+    runAs(file, [name, ...args], deps),
+  ) as unknown as CommandUnknownOpts;
 }
 
 /** The identity's session for this command: its client (client API), its name, and how to end it. */
@@ -66,9 +68,17 @@ interface AsSession {
 }
 
 async function login(file: string, deps: Deps): Promise<AsSession & { end(): Promise<void> }> {
-  const [{ readIdentityFile }, { createApiClient }] = await Promise.all([import('../enroll/identity-file.js'), import('../../client/http.js')]);
+  const [{ readIdentityFile }, { createApiClient }] = await Promise.all([
+    import('../enroll/identity-file.js'),
+    import('../../client/http.js'),
+  ]);
   const identity = await readIdentityFile(file);
-  const api = createApiClient({ baseUrl: identity.controller, caPem: identity.ca, clientCert: { cert: identity.cert, key: identity.key }, ...deps.net() });
+  const api = createApiClient({
+    baseUrl: identity.controller,
+    caPem: identity.ca,
+    clientCert: { cert: identity.cert, key: identity.key },
+    ...deps.net(),
+  });
   try {
     await api.request('POST', '/authenticate', { api: 'client', query: { method: 'cert' }, body: {}, anonymous: true });
   } catch (err) {
@@ -108,7 +118,12 @@ export async function runAs(file: string, argv: readonly string[], deps: Deps): 
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return;
-      throw new UsageError(err.message.replace(/^error: /, ''), [`usage: ctl as ${file} COMMAND ...`, ...USAGE.split('\n').slice(1).map((l) => l.trim())]);
+      throw new UsageError(err.message.replace(/^error: /, ''), [
+        `usage: ctl as ${file} COMMAND ...`,
+        ...USAGE.split('\n')
+          .slice(1)
+          .map((l) => l.trim()),
+      ]);
     }
     throw err;
   } finally {
@@ -166,7 +181,11 @@ function inner(file: string, deps: Deps, connect: Connect): Command {
     .option('--os <type:version[:build]>', 'the operating system, e.g. Windows:10.0.19045 or Linux:6.1.0')
     .option('--domain <name>', 'the Windows domain')
     .option('--mac <addresses>', 'MAC addresses, comma-separated')
-    .option('--process <path[=sha512]>', 'a running process (repeatable), with its binary hash', (v: string, all: string[] = []) => [...all, v])
+    .option(
+      '--process <path[=sha512]>',
+      'a running process (repeatable), with its binary hash',
+      (v: string, all: string[] = []) => [...all, v],
+    )
     .option('--signer <fingerprint>', 'the signer fingerprint of the processes given')
     .option('--woken', 'the device woke up')
     .option('--unlocked', 'the device was unlocked')
@@ -175,7 +194,8 @@ function inner(file: string, deps: Deps, connect: Connect): Command {
       if (!o.os && o.domain === undefined && o.mac === undefined && !o.process?.length && !o.woken && !o.unlocked) {
         throw new UsageError('nothing to report: give --os, --domain, --mac, --process, --woken or --unlocked');
       }
-      if (o.os !== undefined && !/^[^:]+:[^:]+(:.*)?$/.test(o.os)) throw new UsageError(`--os ${o.os}: give TYPE:VERSION[:BUILD], e.g. Windows:10.0.19045`);
+      if (o.os !== undefined && !/^[^:]+:[^:]+(:.*)?$/.test(o.os))
+        throw new UsageError(`--os ${o.os}: give TYPE:VERSION[:BUILD], e.g. Windows:10.0.19045`);
       await submitPosture(await connect(), deps, format(), o);
     });
 
@@ -223,7 +243,8 @@ interface ClientService {
 /** Every service the identity may use (all pages). */
 async function allServices(s: AsSession, deps: Deps, configTypes: string, filter?: string): Promise<ClientService[]> {
   const target = { api: 'client' as const, query: configTypes ? { configTypes } : {} };
-  return (await everyPage<ClientService>(s.api, '/services', { filter }, target, (n) => deps.io.warn(stoppedAt(n)))).rows;
+  return (await everyPage<ClientService>(s.api, '/services', { filter }, target, (n) => deps.io.warn(stoppedAt(n))))
+    .rows;
 }
 
 /** Whether posture lets the identity use the service: one passing policy is enough; which checks fail otherwise. */
@@ -233,12 +254,25 @@ function postureSummary(service: ClientService): string {
     const timers = policies.flatMap((p) => p.postureQueries).filter((q) => q.isPassing && q.timeoutRemaining > 0);
     return timers.length ? `passing (MFA again in ${Math.min(...timers.map((q) => q.timeoutRemaining))}s)` : 'passing';
   }
-  const failing = [...new Set(policies.flatMap((p) => p.postureQueries.filter((q) => !q.isPassing).map((q) => q.queryType)))];
+  const failing = [
+    ...new Set(policies.flatMap((p) => p.postureQueries.filter((q) => !q.isPassing).map((q) => q.queryType))),
+  ];
   return `failing: ${failing.join(', ')}`;
 }
 
-async function services(s: AsSession, deps: Deps, format: OutputFormat, name: string | undefined, configTypes: string): Promise<void> {
-  const list = await allServices(s, deps, configTypes, name === undefined ? undefined : `name = ${quote(name)} or id = ${quote(name)}`);
+async function services(
+  s: AsSession,
+  deps: Deps,
+  format: OutputFormat,
+  name: string | undefined,
+  configTypes: string,
+): Promise<void> {
+  const list = await allServices(
+    s,
+    deps,
+    configTypes,
+    name === undefined ? undefined : `name = ${quote(name)} or id = ${quote(name)}`,
+  );
   if (name !== undefined) {
     if (list.length === 0) throw notVisible(s, name);
     await renderOne(deps.io, list[0] as unknown as Record<string, unknown>, { format });
@@ -260,7 +294,8 @@ async function services(s: AsSession, deps: Deps, format: OutputFormat, name: st
       { header: 'Configs', field: 'configs' },
       { header: 'ID', field: 'id', priority: 1 },
     ],
-    empty: `no services visible to ${s.name}: with an admin profile, ` +
+    empty:
+      `no services visible to ${s.name}: with an admin profile, ` +
       `\`ctl policy explain ${s.name} SERVICE\` tells what is missing`,
   });
 }
@@ -272,7 +307,13 @@ function notVisible(s: AsSession, service: string): UsageError {
   ]);
 }
 
-async function createSession(s: AsSession, deps: Deps, format: OutputFormat, service: string, type: 'Dial' | 'Bind'): Promise<void> {
+async function createSession(
+  s: AsSession,
+  deps: Deps,
+  format: OutputFormat,
+  service: string,
+  type: 'Dial' | 'Bind',
+): Promise<void> {
   const [found] = await allServices(s, deps, '', `name = ${quote(service)} or id = ${quote(service)}`);
   if (!found) throw notVisible(s, service);
   let created: Record<string, unknown>;
@@ -301,8 +342,14 @@ async function createSession(s: AsSession, deps: Deps, format: OutputFormat, ser
 /** The controller's refusal, with what to look at next (exit 6, as any refused request). */
 function explainRefusal(err: ApiError, s: AsSession, service: ClientService, type: string): Error {
   const hints: Record<string, string[]> = {
-    INVALID_POSTURE: [`posture: ${postureSummary(service)}; report it with \`ctl as ${s.file} posture submit ...\``, `with an admin profile: ctl policy explain ${s.name} ${service.name}`],
-    NO_EDGE_ROUTERS_AVAILABLE: [`no edge router is both in ${s.name}'s edge router policies and in the service's service edge router policies`, `with an admin profile: ctl policy explain ${s.name} ${service.name}`],
+    INVALID_POSTURE: [
+      `posture: ${postureSummary(service)}; report it with \`ctl as ${s.file} posture submit ...\``,
+      `with an admin profile: ctl policy explain ${s.name} ${service.name}`,
+    ],
+    NO_EDGE_ROUTERS_AVAILABLE: [
+      `no edge router is both in ${s.name}'s edge router policies and in the service's service edge router policies`,
+      `with an admin profile: ctl policy explain ${s.name} ${service.name}`,
+    ],
     COULD_NOT_VALIDATE: [`${s.name} may ${service.permissions.join(' and ')} ${service.name}, not ${type}`],
   };
   const details = hints[err.code];
@@ -326,7 +373,9 @@ interface PostureFlags {
  * process is reported for every query that watches its path. Then the services again, with what changed.
  */
 async function submitPosture(s: AsSession, deps: Deps, format: OutputFormat, o: PostureFlags): Promise<void> {
-  const queries = (await allServices(s, deps, '')).flatMap((svc) => svc.postureQueries.flatMap((p) => p.postureQueries));
+  const queries = (await allServices(s, deps, '')).flatMap((svc) =>
+    svc.postureQueries.flatMap((p) => p.postureQueries),
+  );
   const idOf = (type: string) => queries.find((q) => q.queryType === type)?.id ?? type.toLowerCase();
   const responses: Record<string, unknown>[] = [];
   if (o.os !== undefined) {
@@ -334,7 +383,15 @@ async function submitPosture(s: AsSession, deps: Deps, format: OutputFormat, o: 
     responses.push({ id: idOf('OS'), typeId: 'OS', type, version, build: build.join(':') });
   }
   if (o.domain !== undefined) responses.push({ id: idOf('DOMAIN'), typeId: 'DOMAIN', domain: o.domain });
-  if (o.mac !== undefined) responses.push({ id: idOf('MAC'), typeId: 'MAC', macAddresses: o.mac.split(',').map((m) => m.trim()).filter(Boolean) });
+  if (o.mac !== undefined)
+    responses.push({
+      id: idOf('MAC'),
+      typeId: 'MAC',
+      macAddresses: o.mac
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
+    });
   for (const spec of o.process ?? []) {
     const [path, hash] = spec.split('=');
     const watching = queries.filter((q) => q.process?.path === path || q.processes?.some((p) => p.path === path));
@@ -342,8 +399,17 @@ async function submitPosture(s: AsSession, deps: Deps, format: OutputFormat, o: 
     if (watching.length === 0) responses.push({ id: path, typeId: 'PROCESS', ...report });
     for (const q of watching) responses.push({ id: q.id, typeId: q.queryType, ...report });
   }
-  if (o.woken || o.unlocked) responses.push({ id: idOf('MFA'), typeId: 'ENDPOINT_STATE', woken: o.woken === true, unlocked: o.unlocked === true });
-  const answer = await s.api.post<{ services: Array<Record<string, unknown>> }>('/posture-response-bulk', responses, { api: 'client' });
-  for (const svc of answer.services ?? []) deps.io.info(`${svc.name}: MFA needed again within ${svc.timeoutRemaining}s`);
+  if (o.woken || o.unlocked)
+    responses.push({
+      id: idOf('MFA'),
+      typeId: 'ENDPOINT_STATE',
+      woken: o.woken === true,
+      unlocked: o.unlocked === true,
+    });
+  const answer = await s.api.post<{ services: Array<Record<string, unknown>> }>('/posture-response-bulk', responses, {
+    api: 'client',
+  });
+  for (const svc of answer.services ?? [])
+    deps.io.info(`${svc.name}: MFA needed again within ${svc.timeoutRemaining}s`);
   await services(s, deps, format, undefined, 'all');
 }

@@ -71,7 +71,10 @@ export async function runApply(opts: ApplyOptions, deps: Deps): Promise<void> {
   const jwtFiles = opts.jwtDir === undefined ? new Map() : await reserveJwtFiles(plan, opts.jwtDir, opts.force);
   const outcome = await applyPlan(api, plan, network);
   for (const p of await writeJwtFiles(api, jwtFiles, outcome)) deps.io.info(`wrote an enrollment JWT to ${p}`);
-  const why = (error: unknown) => formatFailure(describeFailure(error, false)).join(' ').replace(/^error: /, '');
+  const why = (error: unknown) =>
+    formatFailure(describeFailure(error, false))
+      .join(' ')
+      .replace(/^error: /, '');
   if (isHuman(format)) for (const line of outcomeLines(outcome, why)) deps.io.info(line);
   else {
     const data = { ...planData(plan), outcome: outcomeData(outcome, why) };
@@ -86,11 +89,15 @@ export async function runApply(opts: ApplyOptions, deps: Deps): Promise<void> {
 
 function conflictHint(replacing: boolean): string {
   if (!replacing) {
-    return 'a conflicting field cannot be changed by an update: change the file, or apply with --replace to delete ' +
-      'the entity and create it again';
+    return (
+      'a conflicting field cannot be changed by an update: change the file, or apply with --replace to delete ' +
+      'the entity and create it again'
+    );
   }
-  return 'what holds an entity to replace by a reference that refuses its delete is named in the plan: change it ' +
-    'not to name the entity, or delete it (the file creates again what it declares), then apply again';
+  return (
+    'what holds an entity to replace by a reference that refuses its delete is named in the plan: change it ' +
+    'not to name the entity, or delete it (the file creates again what it declares), then apply again'
+  );
 }
 
 function outcomeLines(outcome: Outcome, why: (error: unknown) => string): string[] {

@@ -20,8 +20,14 @@ function kind(word: string) {
 describe('toFileEntity', () => {
   it('writes references, reference lists and @roles by name, sets sorted, and no id or timestamps', () => {
     const row = {
-      id: 's1', name: 'web', createdAt: 'x', encryptionRequired: true, configs: ['c1', 'c2'],
-      roleAttributes: ['z', 'a'], tags: { b: 1, a: 2 }, _links: {},
+      id: 's1',
+      name: 'web',
+      createdAt: 'x',
+      encryptionRequired: true,
+      configs: ['c1', 'c2'],
+      roleAttributes: ['z', 'a'],
+      tags: { b: 1, a: 2 },
+      _links: {},
     };
     assert.deepEqual(toFileEntity(kind('service'), row, nameOf), {
       name: 'web',
@@ -45,10 +51,13 @@ describe('toFileEntity', () => {
 
   it('fails naming the entity and field when a role names an entity the controller does not have', () => {
     const policy = { id: 'p', name: 'dial', type: 'Dial', semantic: 'AnyOf', identityRoles: ['@gone'] };
-    assert.throws(() => toFileEntity(kind('service-policy'), policy, nameOf), (err: unknown) => {
-      assert.ok(err instanceof FailureError);
-      assert.match(err.message, /service policy "dial": identityRoles names identity "gone"/);
-      return true;
-    });
+    assert.throws(
+      () => toFileEntity(kind('service-policy'), policy, nameOf),
+      (err: unknown) => {
+        assert.ok(err instanceof FailureError);
+        assert.match(err.message, /service policy "dial": identityRoles names identity "gone"/);
+        return true;
+      },
+    );
   });
 });

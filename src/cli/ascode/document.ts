@@ -66,7 +66,10 @@ function readValue(field: string, def: FieldDef, row: Record<string, unknown>, n
       return typeof served === 'string' ? served : name(type.resource, String(value));
     }
     case 'refList':
-      return normalise(type, (value as string[]).map((id) => name(type.resource, id)));
+      return normalise(
+        type,
+        (value as string[]).map((id) => name(type.resource, id)),
+      );
     case 'roles':
       return normalise(
         type,

@@ -85,6 +85,7 @@ export const KINDS: readonly Kind[] = [
  * and aliases (`identity`, `identities`, `id`, `service-policy`). Unknown words are the caller's usage error.
  */
 export function kindNamed(word: string): Kind | undefined {
-  return KINDS.find((k) => [k.key, k.def.name, k.def.plural, k.def.cli?.noun, ...(k.def.cli?.aliases ?? [])]
-    .includes(word));
+  return KINDS.find((k) =>
+    [k.key, k.def.name, k.def.plural, k.def.cli?.noun, ...(k.def.cli?.aliases ?? [])].includes(word),
+  );
 }

@@ -166,7 +166,10 @@ export function namesIn(def: FieldDef, value: unknown): string[] {
   if (def.type.kind === 'ref') return [String(value)];
   if (def.type.kind === 'refList') return (value as unknown[]).map(String);
   if (def.type.kind !== 'roles') return [];
-  return (value as unknown[]).map(String).filter((r) => r.startsWith('@')).map((r) => r.slice(1));
+  return (value as unknown[])
+    .map(String)
+    .filter((r) => r.startsWith('@'))
+    .map((r) => r.slice(1));
 }
 
 function unknownName(item: Declared, key: string, resource: string, name: string): UsageError {

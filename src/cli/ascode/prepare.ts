@@ -48,7 +48,10 @@ export async function prepare(files: readonly string[], deps: Deps, options: Pla
   const conflicting = new Set(plan.changes.filter((c) => c.action === 'conflict').map((c) => c.kind.def.name));
   if (!options.replace || conflicting.size === 0) return { plan, network };
   const holders = holderKinds(conflicting);
-  const wider = await readNetwork(api, KINDS.filter((k) => declared.includes(k) || holders.includes(k)));
+  const wider = await readNetwork(
+    api,
+    KINDS.filter((k) => declared.includes(k) || holders.includes(k)),
+  );
   return { plan: planReplacements(planChanges(declaration, wider, options.prune), wider), network: wider };
 }
 

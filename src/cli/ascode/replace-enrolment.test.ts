@@ -29,7 +29,8 @@ const plan: Plan = {
 
 describe('a replace of an entity that enrols', () => {
   it('says in the plan that it must enrol again', () => {
-    const line = '-/+ replace identity "laptop": isAdmin false → true (isAdmin cannot change after create; it must ' +
+    const line =
+      '-/+ replace identity "laptop": isAdmin false → true (isAdmin cannot change after create; it must ' +
       'enrol again)';
     assert.equal(planLines(plan)[0], line);
     assert.equal(planData(plan).changes[0].enrolsAgain, true);
@@ -39,7 +40,10 @@ describe('a replace of an entity that enrols', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'ctl-replace-jwt-'));
     try {
       const files = await reserveJwtFiles(plan, dir, false);
-      assert.deepEqual([...files.values()].map((f) => path.basename(f.path)), ['laptop.jwt']);
+      assert.deepEqual(
+        [...files.values()].map((f) => path.basename(f.path)),
+        ['laptop.jwt'],
+      );
       assert.deepEqual(await readdir(dir), ['laptop.jwt']);
       for (const { file } of files.values()) await file.abandon();
     } finally {

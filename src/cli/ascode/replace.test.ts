@@ -52,12 +52,10 @@ describe('planReplacements', () => {
     const type = conflict('config-type', 't.v1', 't1', 'target', 'service', 'router');
     const config = conflict('config', 'c', 'c1', 'configType', 't.v1', 't.v2');
     const [t, c] = planReplacements({ changes: [type, config] }, free).changes;
-    assert.deepEqual([t.action, t.deleteAt?.key, c.action, c.deleteAt?.key], [
-      'replace',
-      'configTypes',
-      'replace',
-      'configTypes',
-    ]);
+    assert.deepEqual(
+      [t.action, t.deleteAt?.key, c.action, c.deleteAt?.key],
+      ['replace', 'configTypes', 'replace', 'configTypes'],
+    );
     assert.deepEqual(c.entity, { name: 'c', configType: 't.v2', data: {} });
   });
 });

@@ -13,8 +13,15 @@ describe('auth-policy flags', () => {
   });
 
   it('turns flags into the nested body; on update only what they name', async () => {
-    const api = { get: async () => ({}), list: async () => ({ data: [{ id: 'sig-1', name: 'corp' }] }) } as unknown as ApiClient;
-    const created = await policyBody(api, { primary: ['password'], maxAttempts: 3, lockoutMinutes: 15, requireTotp: true }, NEW_POLICY);
+    const api = {
+      get: async () => ({}),
+      list: async () => ({ data: [{ id: 'sig-1', name: 'corp' }] }),
+    } as unknown as ApiClient;
+    const created = await policyBody(
+      api,
+      { primary: ['password'], maxAttempts: 3, lockoutMinutes: 15, requireTotp: true },
+      NEW_POLICY,
+    );
     assert.equal(created.primary.updb.allowed, true);
     assert.equal(created.primary.cert.allowed, false);
     assert.equal(created.primary.extJwt.allowed, false);
@@ -23,6 +30,9 @@ describe('auth-policy flags', () => {
     assert.equal(created.secondary.requireTotp, true);
     assert.equal(NEW_POLICY.primary.cert.allowed, true, 'the template is not changed');
     const patch = await policyBody(api, { requireNumber: true, requireExtJwt: null }, { primary: {}, secondary: {} });
-    assert.deepEqual(patch, { primary: { updb: { requireNumberChar: true } }, secondary: { requireExtJwtSigner: null } });
+    assert.deepEqual(patch, {
+      primary: { updb: { requireNumberChar: true } },
+      secondary: { requireExtJwtSigner: null },
+    });
   });
 });

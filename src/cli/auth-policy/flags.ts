@@ -30,13 +30,27 @@ export interface PolicyFlags {
 
 /** `password,cert`: the methods, known words only, without repeats; "" or `none` allows none. */
 export function methodList(value: string): MethodWord[] {
-  const words = value.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+  const words = value
+    .split(',')
+    .map((w) => w.trim().toLowerCase())
+    .filter(Boolean);
   if (words.length === 1 && words[0] === 'none') return [];
-  const aliases: Record<string, MethodWord> = { password: 'password', updb: 'password', cert: 'cert', certificate: 'cert', 'ext-jwt': 'ext-jwt', extjwt: 'ext-jwt', jwt: 'ext-jwt' };
+  const aliases: Record<string, MethodWord> = {
+    password: 'password',
+    updb: 'password',
+    cert: 'cert',
+    certificate: 'cert',
+    'ext-jwt': 'ext-jwt',
+    extjwt: 'ext-jwt',
+    jwt: 'ext-jwt',
+  };
   const out: MethodWord[] = [];
   for (const w of words) {
     const m = aliases[w];
-    if (!m) throw new InvalidArgumentError(`unknown method '${w}': use password, cert and ext-jwt (comma-separated), or none.`);
+    if (!m)
+      throw new InvalidArgumentError(
+        `unknown method '${w}': use password, cert and ext-jwt (comma-separated), or none.`,
+      );
     if (!out.includes(m)) out.push(m);
   }
   return out;
@@ -55,7 +69,15 @@ export function lockoutMinutes(value: string): number {
 
 /** `--signers a,b --signers c`: one list in order, without repeats; "" clears it. */
 function signerList(value: string, previous: string[] = []): string[] {
-  return [...new Set([...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)])];
+  return [
+    ...new Set([
+      ...previous,
+      ...value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ]),
+  ];
 }
 
 /** Adds the policy flags; returns how to read what was given. */
@@ -64,17 +86,46 @@ export function addPolicyFlags(command: CommandUnknownOpts): (cmd: CommandUnknow
     command.addOption(new Option(`--${name}`, description));
     command.addOption(new Option(`--no-${name}`, `turn --${name} off`));
   };
-  command.addOption(new Option('--primary <methods>', 'primary methods allowed: password, cert, ext-jwt, comma-separated (none: none); the others are refused').argParser(methodList));
-  command.addOption(new Option('--signers <signers>', 'signers (names or ids) ext-jwt logins may come from, comma-separated or repeated; "" allows every signer').argParser(signerList));
+  command.addOption(
+    new Option(
+      '--primary <methods>',
+      'primary methods allowed: password, cert, ext-jwt, comma-separated (none: none); the others are refused',
+    ).argParser(methodList),
+  );
+  command.addOption(
+    new Option(
+      '--signers <signers>',
+      'signers (names or ids) ext-jwt logins may come from, comma-separated or repeated; "" allows every signer',
+    ).argParser(signerList),
+  );
   bool('allow-expired-certs', 'accept client certificates past their expiry');
-  command.addOption(new Option('--min-password-length <n>', 'passwords set from now on have at least this many characters (5 at least)').argParser(integer(5, MAX_COUNT)));
+  command.addOption(
+    new Option(
+      '--min-password-length <n>',
+      'passwords set from now on have at least this many characters (5 at least)',
+    ).argParser(integer(5, MAX_COUNT)),
+  );
   bool('require-special-char', 'require a character that is neither letter nor digit in passwords');
   bool('require-number', 'require a digit in passwords');
   bool('require-mixed-case', 'require upper and lower case letters in passwords');
-  command.addOption(new Option('--max-attempts <n>', 'failed passwords in a row that lock the identity out (0: no lockout)').argParser(integer(0, MAX_COUNT)));
-  command.addOption(new Option('--lockout <duration>', 'how long a lockout lasts: 15m, 1h, 1d12h, minutes (0: until an administrator enables the identity)').argParser(lockoutMinutes));
+  command.addOption(
+    new Option('--max-attempts <n>', 'failed passwords in a row that lock the identity out (0: no lockout)').argParser(
+      integer(0, MAX_COUNT),
+    ),
+  );
+  command.addOption(
+    new Option(
+      '--lockout <duration>',
+      'how long a lockout lasts: 15m, 1h, 1d12h, minutes (0: until an administrator enables the identity)',
+    ).argParser(lockoutMinutes),
+  );
   bool('require-totp', 'require a TOTP code (MFA) after the primary login');
-  command.addOption(new Option('--require-ext-jwt <signer>', 'require a token of this signer (name or id) on every request, as a second factor; none: no such requirement'));
+  command.addOption(
+    new Option(
+      '--require-ext-jwt <signer>',
+      'require a token of this signer (name or id) on every request, as a second factor; none: no such requirement',
+    ),
+  );
   return (cmd) => {
     const o = cmd.opts();
     const out: PolicyFlags = {};
@@ -108,13 +159,19 @@ async function signerIds(api: ApiClient, refs: readonly string[]): Promise<strin
  * The `primary` and `secondary` members the flags set, over `base` (a whole policy on create, {} on update: then
  * only what the flags touch is sent, as a patch).
  */
-export async function policyBody(api: ApiClient, flags: PolicyFlags, base: { primary: Record<string, Record<string, unknown>>; secondary: Record<string, unknown> }) {
+export async function policyBody(
+  api: ApiClient,
+  flags: PolicyFlags,
+  base: { primary: Record<string, Record<string, unknown>>; secondary: Record<string, unknown> },
+) {
   const primary = structuredClone(base.primary);
   const secondary = { ...base.secondary };
   const set = (member: string, key: string, value: unknown) => {
     primary[member] = { ...primary[member], [key]: value };
   };
-  if (flags.primary) for (const [word, member] of Object.entries(METHODS)) set(member, 'allowed', flags.primary.includes(word as MethodWord));
+  if (flags.primary)
+    for (const [word, member] of Object.entries(METHODS))
+      set(member, 'allowed', flags.primary.includes(word as MethodWord));
   if (flags.signers) set('extJwt', 'allowedSigners', await signerIds(api, flags.signers));
   if (flags.allowExpiredCerts !== undefined) set('cert', 'allowExpiredCerts', flags.allowExpiredCerts);
   if (flags.minPasswordLength !== undefined) set('updb', 'minPasswordLength', flags.minPasswordLength);
@@ -124,7 +181,9 @@ export async function policyBody(api: ApiClient, flags: PolicyFlags, base: { pri
   if (flags.maxAttempts !== undefined) set('updb', 'maxAttempts', flags.maxAttempts);
   if (flags.lockoutMinutes !== undefined) set('updb', 'lockoutDurationMinutes', flags.lockoutMinutes);
   if (flags.requireTotp !== undefined) secondary.requireTotp = flags.requireTotp;
-  if (flags.requireExtJwt !== undefined) secondary.requireExtJwtSigner = flags.requireExtJwt === null ? null : (await signerIds(api, [flags.requireExtJwt]))[0];
+  if (flags.requireExtJwt !== undefined)
+    secondary.requireExtJwtSigner =
+      flags.requireExtJwt === null ? null : (await signerIds(api, [flags.requireExtJwt]))[0];
   return { primary, secondary };
 }
 
@@ -132,7 +191,15 @@ export async function policyBody(api: ApiClient, flags: PolicyFlags, base: { pri
 export const NEW_POLICY = {
   primary: {
     cert: { allowed: true, allowExpiredCerts: false },
-    updb: { allowed: true, minPasswordLength: 5, requireSpecialChar: false, requireNumberChar: false, requireMixedCase: false, maxAttempts: 0, lockoutDurationMinutes: 0 },
+    updb: {
+      allowed: true,
+      minPasswordLength: 5,
+      requireSpecialChar: false,
+      requireNumberChar: false,
+      requireMixedCase: false,
+      maxAttempts: 0,
+      lockoutDurationMinutes: 0,
+    },
     extJwt: { allowed: true, allowedSigners: [] as string[] },
   },
   secondary: { requireTotp: false, requireExtJwtSigner: null as string | null },

@@ -26,7 +26,8 @@ export interface AuthPolicyCreateOptions {
 
 export function buildAuthPolicyCreate(deps: Deps, run = runAuthPolicyCreate): CommandUnknownOpts {
   const command = withMeta(new Command('create').argument('<name>', 'name of the new auth policy'), {
-    description: 'Create an auth policy: which primary methods identities under it ' +
+    description:
+      'Create an auth policy: which primary methods identities under it ' +
       'may use, password rules, lockout, second factors; prints its id',
     examples: [
       'ctl auth-policy create strict --primary password,cert --min-password-length 12 ' +
@@ -37,7 +38,9 @@ export function buildAuthPolicyCreate(deps: Deps, run = runAuthPolicyCreate): Co
   });
   const fields = addFieldFlags(command, authPolicy, 'create', ['name', ...NESTED]);
   const read = addPolicyFlags(command);
-  return command.action(async (name, _o, cmd) => run({ name, input: collectFields(cmd, fields), flags: read(cmd) }, deps));
+  return command.action(async (name, _o, cmd) =>
+    run({ name, input: collectFields(cmd, fields), flags: read(cmd) }, deps),
+  );
 }
 
 export async function runAuthPolicyCreate(opts: AuthPolicyCreateOptions, deps: Deps): Promise<void> {
@@ -67,8 +70,14 @@ export function buildAuthPolicyUpdate(deps: Deps, run = runAuthPolicyUpdate): Co
   const read = addPolicyFlags(command);
   return command.action(async (ref, _o, cmd) => {
     const opts = { ref, input: collectFields(cmd, fields), flags: read(cmd) };
-    if (Object.keys(opts.input.body).length === 0 && Object.keys(opts.flags).length === 0 && opts.input.tagEdit === undefined) {
-      throw new UsageError('nothing to update', ['give --name, --tags, or policy flags such as --primary, --max-attempts, --require-totp (see --help)']);
+    if (
+      Object.keys(opts.input.body).length === 0 &&
+      Object.keys(opts.flags).length === 0 &&
+      opts.input.tagEdit === undefined
+    ) {
+      throw new UsageError('nothing to update', [
+        'give --name, --tags, or policy flags such as --primary, --max-attempts, --require-totp (see --help)',
+      ]);
     }
     await run(opts, deps);
   });
@@ -80,7 +89,11 @@ export async function runAuthPolicyUpdate(opts: AuthPolicyUpdateOptions, deps: D
   const id = await resolveId(api, authPolicy, opts.ref);
   const { primary, secondary } = await policyBody(api, opts.flags, { primary: {}, secondary: {} });
   const body: Record<string, unknown> = { ...opts.input.body };
-  if (opts.input.tagEdit) body.tags = mergeTags(((await fetchEntity(api, authPolicy, id)).tags ?? {}) as Record<string, TagValue>, opts.input.tagEdit);
+  if (opts.input.tagEdit)
+    body.tags = mergeTags(
+      ((await fetchEntity(api, authPolicy, id)).tags ?? {}) as Record<string, TagValue>,
+      opts.input.tagEdit,
+    );
   if (Object.keys(primary).length > 0) body.primary = primary;
   if (Object.keys(secondary).length > 0) body.secondary = secondary;
   await api.patch(entityPath(authPolicy, id), body, { api: authPolicy.api });

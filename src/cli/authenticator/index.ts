@@ -26,8 +26,11 @@ export function buildAuthenticatorRevert(deps: Deps, run = runAuthenticatorRever
         'Replace an authenticator by an enrollment, so that the identity enrolls again: a password becomes a updb ' +
         "enrollment (same username), a certificate this controller issued an ott one, a CA's certificate an ottca " +
         "one. The credential stops working and the identity's sessions " +
-          "end. The enrollment JWT goes to stdout, or to --jwt-output FILE.",
-      examples: ['ctl authenticator revert 4fG7kq2 --jwt-output laptop-7.jwt', 'ctl authenticator revert 4fG7kq2 --expires-in 1d'],
+        'end. The enrollment JWT goes to stdout, or to --jwt-output FILE.',
+      examples: [
+        'ctl authenticator revert 4fG7kq2 --jwt-output laptop-7.jwt',
+        'ctl authenticator revert 4fG7kq2 --expires-in 1d',
+      ],
     }),
   );
   return command.action(async (id, o) => run({ id, ...o }, deps));
@@ -57,10 +60,15 @@ export function buildAuthenticatorRequestExtend(deps: Deps, run = runAuthenticat
   return command.action(async (id, o) => run({ id, ...o }, deps));
 }
 
-export async function runAuthenticatorRequestExtend(opts: AuthenticatorRequestExtendOptions, deps: Deps): Promise<void> {
+export async function runAuthenticatorRequestExtend(
+  opts: AuthenticatorRequestExtendOptions,
+  deps: Deps,
+): Promise<void> {
   const api = await deps.api();
   await api.post(`${entityPath(authenticator, opts.id)}/request-extend`, { rollKeys: opts.rollKeys === true });
-  deps.io.info(`asked the holder of authenticator ${opts.id} to extend its certificate${opts.rollKeys ? ' with a new key' : ''}`);
+  deps.io.info(
+    `asked the holder of authenticator ${opts.id} to extend its certificate${opts.rollKeys ? ' with a new key' : ''}`,
+  );
 }
 
 export const verbs: NounModule['verbs'] = {

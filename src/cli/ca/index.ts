@@ -24,7 +24,13 @@ async function readText(file: string, flag: string): Promise<string> {
   }
 }
 
-const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+const list = (value: string, previous: string[] = []) => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean),
+];
 
 export interface CaCreateOptions {
   name: string;
@@ -51,10 +57,22 @@ export function buildCaCreate(deps: Deps, run = runCaCreate): CommandUnknownOpts
   })
     .requiredOption('--cert <file>', 'the CA certificate (PEM)')
     .addOption(new Option('--auto-enroll', 'certificates of the CA may enroll without a prior identity'))
-    .addOption(new Option('--ott-ca', 'identities may enroll with a certificate of the CA and a one-time token (ottca)'))
+    .addOption(
+      new Option('--ott-ca', 'identities may enroll with a certificate of the CA and a one-time token (ottca)'),
+    )
     .addOption(new Option('--auth', 'certificates of the CA may log in (certificate authentication)'))
-    .addOption(new Option('--roles <attributes>', 'role attributes of identities made by auto enrollment (comma-separated, repeatable)').argParser(list))
-    .addOption(new Option('--name-format <format>', 'names of identities made by auto enrollment: [caName], [caId], [commonName], [requestedName], [identityId]'))
+    .addOption(
+      new Option(
+        '--roles <attributes>',
+        'role attributes of identities made by auto enrollment (comma-separated, repeatable)',
+      ).argParser(list),
+    )
+    .addOption(
+      new Option(
+        '--name-format <format>',
+        'names of identities made by auto enrollment: [caName], [caId], [commonName], [requestedName], [identityId]',
+      ),
+    )
     .addOption(
       new Option(
         '--external-id-claim <json>',
@@ -98,38 +116,60 @@ export function buildCaVerify(deps: Deps, run = runCaVerify): CommandUnknownOpts
     description:
       "Prove that the CA's key is held here: send a certificate the CA signed whose common name is the CA's " +
       'verification token (--cert), or let ctl make that certificate ' +
-        'with the CA key (--ca-key; the key never leaves this machine).',
+      'with the CA key (--ca-key; the key never leaves this machine).',
     examples: ['ctl ca verify corp --ca-key corp-ca.key', 'ctl ca verify corp --cert verification.pem'],
   })
-    .addOption(new Option('--cert <file>', 'a verification certificate (PEM) signed by the CA, common name = the verification token'))
-    .addOption(new Option('--ca-key <file>', "the CA's private key (PEM): ctl makes and signs the verification certificate"));
+    .addOption(
+      new Option(
+        '--cert <file>',
+        'a verification certificate (PEM) signed by the CA, common name = the verification token',
+      ),
+    )
+    .addOption(
+      new Option('--ca-key <file>', "the CA's private key (PEM): ctl makes and signs the verification certificate"),
+    );
   return command.action(async (ref, o) => run({ ref, ...o }, deps));
 }
 
 export async function runCaVerify(opts: CaVerifyOptions, deps: Deps): Promise<void> {
-  if ((opts.cert === undefined) === (opts.caKey === undefined)) throw new UsageError('give one of --cert FILE or --ca-key FILE');
+  if ((opts.cert === undefined) === (opts.caKey === undefined))
+    throw new UsageError('give one of --cert FILE or --ca-key FILE');
   const api = await deps.api();
   const entity = await fetchEntity(api, ca, opts.ref);
   let pem: string;
   if (opts.cert !== undefined) pem = await readText(opts.cert, '--cert');
-  else pem = await verificationCertificate(entity as { certPem?: string; verificationToken?: string }, await readText(opts.caKey!, '--ca-key'));
-  await api.request('POST', `${entityPath(ca, entity.id)}/verify`, { rawBody: pem, headers: { 'content-type': 'text/plain' } });
+  else
+    pem = await verificationCertificate(
+      entity as { certPem?: string; verificationToken?: string },
+      await readText(opts.caKey!, '--ca-key'),
+    );
+  await api.request('POST', `${entityPath(ca, entity.id)}/verify`, {
+    rawBody: pem,
+    headers: { 'content-type': 'text/plain' },
+  });
   deps.io.info(`verified CA "${opts.ref}"`);
 }
 
 /** A short-lived certificate with CN = the verification token, signed by the CA key, for a fresh throwaway key. */
-async function verificationCertificate(entity: { certPem?: string; verificationToken?: string }, caKeyPem: string): Promise<string> {
+async function verificationCertificate(
+  entity: { certPem?: string; verificationToken?: string },
+  caKeyPem: string,
+): Promise<string> {
   const { createPrivateKey, createPublicKey, generateKeyPairSync, X509Certificate } = await import('node:crypto');
   const { buildCertificate, certificateParts } = await import('../../protocol/x509.js');
   const { commonNameSubject } = await import('../../protocol/csr.js');
-  if (!entity.certPem || !entity.verificationToken) throw new UsageError('the controller returned no certificate or verification token for this CA');
+  if (!entity.certPem || !entity.verificationToken)
+    throw new UsageError('the controller returned no certificate or verification token for this CA');
   let caKey: ReturnType<typeof createPrivateKey>;
   try {
     caKey = createPrivateKey(caKeyPem);
   } catch (err) {
-    throw new UsageError(`--ca-key cannot be read: ${(err as Error).message}`, ['an unencrypted PEM key (PKCS#1, PKCS#8 or EC) is needed']);
+    throw new UsageError(`--ca-key cannot be read: ${(err as Error).message}`, [
+      'an unencrypted PEM key (PKCS#1, PKCS#8 or EC) is needed',
+    ]);
   }
-  if (!new X509Certificate(entity.certPem).checkPrivateKey(caKey)) throw new UsageError("--ca-key is not the key of this CA's certificate");
+  if (!new X509Certificate(entity.certPem).checkPrivateKey(caKey))
+    throw new UsageError("--ca-key is not the key of this CA's certificate");
   const throwaway = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
   const now = Date.now();
   return buildCertificate({
@@ -150,7 +190,8 @@ export interface CaJwtOptions {
 
 export function buildCaJwt(deps: Deps, run = runCaJwt): CommandUnknownOpts {
   const command = withMeta(new Command('jwt').addArgument(nameArgument(ca, 'the CA')), {
-    description: "The CA's enrollment JWT (for auto enrollment with its certificates): to stdout, or to --out FILE (mode 0600)",
+    description:
+      "The CA's enrollment JWT (for auto enrollment with its certificates): to stdout, or to --out FILE (mode 0600)",
     examples: ['ctl ca jwt corp', 'ctl ca jwt corp --out corp-ca.jwt'],
   })
     .addOption(new Option('--out <file>', 'write the JWT to FILE (mode 0600) instead of stdout'))
@@ -159,11 +200,16 @@ export function buildCaJwt(deps: Deps, run = runCaJwt): CommandUnknownOpts {
 }
 
 export async function runCaJwt(opts: CaJwtOptions, deps: Deps): Promise<void> {
-  const file = opts.out !== undefined && opts.out !== '-' ? await reserveSecretFile(opts.out, { force: opts.force, flag: '--out' }) : undefined;
+  const file =
+    opts.out !== undefined && opts.out !== '-'
+      ? await reserveSecretFile(opts.out, { force: opts.force, flag: '--out' })
+      : undefined;
   try {
     const api = await deps.api();
     const id = await resolveId(api, ca, opts.ref);
-    const res = await api.request<string>('GET', `${entityPath(ca, id)}/jwt`, { headers: { accept: 'application/jwt' } });
+    const res = await api.request<string>('GET', `${entityPath(ca, id)}/jwt`, {
+      headers: { accept: 'application/jwt' },
+    });
     const jwt = String(res.body).trim();
     if (file) {
       await file.write(jwt);

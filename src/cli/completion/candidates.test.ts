@@ -33,7 +33,24 @@ describe('completion candidates', () => {
   });
 
   it('completes the verbs of a noun, also when reached through an alias', async () => {
-    const verbs = ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'mfa-reset', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers', 'service-configs'];
+    const verbs = [
+      'list',
+      'show',
+      'create',
+      'update',
+      'delete',
+      'enable',
+      'disable',
+      'extend-cert',
+      'mfa-reset',
+      'authenticators',
+      'enrollments',
+      'service-policies',
+      'edge-router-policies',
+      'services',
+      'edge-routers',
+      'service-configs',
+    ];
     assert.deepEqual(await complete('identity', ''), verbs);
     assert.deepEqual(await complete('identities', ''), verbs);
   });
@@ -72,15 +89,26 @@ describe('completion candidates', () => {
     assert.deepEqual(await complete('-o', 'json', '--output', '=', 'y'), ['yaml']);
     // a completed --flag=value earlier on the line is skipped like any option and its value
     assert.deepEqual(await complete('service-policy', 'create', 'p', '--type', '=', 'Dial', '--sem'), ['--semantic']);
-    assert.deepEqual(await complete('service-policy', 'create', 'p', '--type=Dial', '--semantic', 'A'), ['AllOf', 'AnyOf']);
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--type=Dial', '--semantic', 'A'), [
+      'AllOf',
+      'AnyOf',
+    ]);
   });
 
   it('completes roles over the resource they select, entity names for reference lists, after commas too', async () => {
     assert.deepEqual(await complete('service-policy', 'create', 'p', '--identities', '#s'), ['#sales']);
     assert.deepEqual(asked.at(-1), { kind: 'role', resource: 'identity', list: true });
     assert.deepEqual(await complete('service-policy', 'create', 'p', '--identities', '#sales,@'), ['#sales,@laptop-7']);
-    assert.deepEqual(await complete('service-policy', 'create', 'p', '--identities=#sales,#'), ['--identities=#sales,#all', '--identities=#sales,#emea']);
-    assert.deepEqual(await complete('service-policy', 'create', 'p', '--posture-checks', ''), ['#all', '#emea', '#sales', '@laptop-7']);
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--identities=#sales,#'), [
+      '--identities=#sales,#all',
+      '--identities=#sales,#emea',
+    ]);
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--posture-checks', ''), [
+      '#all',
+      '#emea',
+      '#sales',
+      '@laptop-7',
+    ]);
     assert.deepEqual(asked.at(-1), { kind: 'role', resource: 'posture-check', list: true });
     assert.deepEqual(await complete('policy', 'create', 'dial', 'p', '--identities', '#sales,@'), ['#sales,@laptop-7']);
     assert.deepEqual(await complete('policy', 'update', 'p', '--services', '#all,#'), ['#all,#emea', '#all,#sales']);

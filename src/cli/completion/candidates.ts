@@ -36,7 +36,10 @@ function locate(root: CommandUnknownOpts, typed: readonly string[]): Position {
       const option = word.includes('=') ? undefined : findOption(position.command, word);
       if (option?.required) position.pending = option;
     } else {
-      const sub = position.positionals === 0 ? position.command.commands.find((c) => c.name() === word || c.aliases().includes(word)) : undefined;
+      const sub =
+        position.positionals === 0
+          ? position.command.commands.find((c) => c.name() === word || c.aliases().includes(word))
+          : undefined;
       if (sub) position.command = sub;
       else position.positionals++;
       const nested = hintFor(position.command);
@@ -58,11 +61,22 @@ function flags(command: CommandUnknownOpts): string[] {
   return out;
 }
 
-async function valuesOf(target: { argChoices?: string[] } | undefined, dynamic: DynamicValues, root: CommandUnknownOpts): Promise<string[]> {
+async function valuesOf(
+  target: { argChoices?: string[] } | undefined,
+  dynamic: DynamicValues,
+  root: CommandUnknownOpts,
+): Promise<string[]> {
   if (!target) return [];
   if (target.argChoices) return target.argChoices;
   const hint = hintFor(target);
-  if (hint?.kind === 'help') return [...HELP_TOPICS.map((t) => t.name), ...root.createHelp().visibleCommands(root).map((c) => c.name())];
+  if (hint?.kind === 'help')
+    return [
+      ...HELP_TOPICS.map((t) => t.name),
+      ...root
+        .createHelp()
+        .visibleCommands(root)
+        .map((c) => c.name()),
+    ];
   return hint ? dynamic(hint) : [];
 }
 
@@ -106,7 +120,11 @@ function listValues(found: string[], current: string, target: object | undefined
  * possibly empty): an option's values (also as `--flag=value`), flags when the word starts with `-`, subcommands,
  * or argument values. Only candidates starting with the current word are returned; none means "complete file names".
  */
-export async function candidates(root: CommandUnknownOpts, typed: readonly string[], dynamic: DynamicValues): Promise<string[]> {
+export async function candidates(
+  root: CommandUnknownOpts,
+  typed: readonly string[],
+  dynamic: DynamicValues,
+): Promise<string[]> {
   const { words, split } = joinAssignments(typed);
   let current = words.length > 0 ? words[words.length - 1] : '';
   const { command, positionals, pending } = locate(root, words.slice(0, -1));
@@ -117,13 +135,17 @@ export async function candidates(root: CommandUnknownOpts, typed: readonly strin
     const option = findOption(command, assignment[1]);
     current = assignment[2];
     prefix = split ? '' : `${assignment[1]}=`;
-    found = option?.required || option?.optional ? listValues(await valuesOf(option, dynamic, root), current, option) : [];
+    found =
+      option?.required || option?.optional ? listValues(await valuesOf(option, dynamic, root), current, option) : [];
   } else if (pending) {
     found = listValues(await valuesOf(pending, dynamic, root), current, pending);
   } else if (current.startsWith('-')) {
     found = flags(command);
   } else if (positionals === 0 && command.commands.length > 0) {
-    found = command.createHelp().visibleCommands(command).map((c) => c.name());
+    found = command
+      .createHelp()
+      .visibleCommands(command)
+      .map((c) => c.name());
   } else {
     const args = command.registeredArguments;
     const last = args[args.length - 1];

@@ -13,10 +13,17 @@ export interface CompletionOptions {
 }
 
 export function buildCompletion(deps: Deps, run = runCompletion): CommandUnknownOpts {
-  const command = withMeta(new Command('completion').addArgument(new Argument('<shell>', 'the shell').choices(SHELLS)), {
-    description: 'Print the shell completion script for bash, zsh or fish (it never edits your rc files)',
-    examples: ['source <(ctl completion bash)', 'ctl completion zsh > "${fpath[1]}/_ctl"', 'ctl completion fish > ~/.config/fish/completions/ctl.fish'],
-  });
+  const command = withMeta(
+    new Command('completion').addArgument(new Argument('<shell>', 'the shell').choices(SHELLS)),
+    {
+      description: 'Print the shell completion script for bash, zsh or fish (it never edits your rc files)',
+      examples: [
+        'source <(ctl completion bash)',
+        'ctl completion zsh > "${fpath[1]}/_ctl"',
+        'ctl completion fish > ~/.config/fish/completions/ctl.fish',
+      ],
+    },
+  );
   return command.action(async (shell) => run({ shell }, deps));
 }
 
@@ -70,7 +77,11 @@ function rootOf(command: CommandUnknownOpts): CommandUnknownOpts {
 export async function runComplete(opts: CompleteOptions, deps: Deps): Promise<void> {
   const asValues = () => opts.words.map((value) => ({ value, beforeOpen: '' }));
   const words = opts.shell ? typedWords(opts.shell, opts.words) : asValues();
-  const found = await candidates(opts.root, words.map((w) => w.value), opts.dynamic);
+  const found = await candidates(
+    opts.root,
+    words.map((w) => w.value),
+    opts.dynamic,
+  );
   const current = words.at(-1) ?? { value: '', beforeOpen: '' };
   const replies = opts.shell === 'bash' ? found.map((c) => bashReply(current, c)) : found;
   if (replies.length > 0) deps.io.out(replies.join('\n'));

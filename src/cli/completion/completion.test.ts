@@ -14,7 +14,11 @@ describe('completion scripts', () => {
   for (const shell of SHELLS) {
     it(`completions/ for ${shell} is what ctl completion ${shell} prints`, () => {
       const checkedIn = readFileSync(join(root, SCRIPT_FILES[shell]), 'utf8');
-      assert.equal(checkedIn, completionScript(shell), `${SCRIPT_FILES[shell]} is stale: run  node bin/ctl.js completion ${shell} > ${SCRIPT_FILES[shell]}`);
+      assert.equal(
+        checkedIn,
+        completionScript(shell),
+        `${SCRIPT_FILES[shell]} is stale: run  node bin/ctl.js completion ${shell} > ${SCRIPT_FILES[shell]}`,
+      );
     });
   }
 });
@@ -23,7 +27,8 @@ describe('bash completion, for real', () => {
   const configDir = mkdtempSync(join(tmpdir(), 'ctl-completion-'));
   before(() => {
     // `npm test` builds first; a lone run of this file builds if it has to.
-    if (!existsSync(join(root, 'dist/main.js'))) spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
+    if (!existsSync(join(root, 'dist/main.js')))
+      spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
   });
   after(() => rmSync(configDir, { recursive: true, force: true }));
 
@@ -50,7 +55,9 @@ describe('bash completion, for real', () => {
   }
 
   it('registers _ctl for ctl, falling back to file names', () => {
-    const result = spawnSync('bash', ['--norc', '-c', `source "${join(root, SCRIPT_FILES.bash)}"; complete -p ctl`], { encoding: 'utf8' });
+    const result = spawnSync('bash', ['--norc', '-c', `source "${join(root, SCRIPT_FILES.bash)}"; complete -p ctl`], {
+      encoding: 'utf8',
+    });
     assert.equal(result.stdout.trim(), 'complete -o default -F _ctl ctl');
   });
 
@@ -59,7 +66,24 @@ describe('bash completion, for real', () => {
   });
 
   it('completes ctl identity <TAB>', () => {
-    assert.deepEqual(tab('ctl identity '), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'mfa-reset', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers', 'service-configs']);
+    assert.deepEqual(tab('ctl identity '), [
+      'list',
+      'show',
+      'create',
+      'update',
+      'delete',
+      'enable',
+      'disable',
+      'extend-cert',
+      'mfa-reset',
+      'authenticators',
+      'enrollments',
+      'service-policies',
+      'edge-router-policies',
+      'services',
+      'edge-routers',
+      'service-configs',
+    ]);
   });
 
   it('completes ctl -o <TAB>', () => {
@@ -111,14 +135,34 @@ describe('fish completion, for real', () => {
 
   it('completes ctl identity <TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
     // fish sorts candidates in its own order (it weighs punctuation differently from a plain sort): compare sets.
-    assert.deepEqual(tab('ctl identity ').sort(), ['authenticators', 'create', 'delete', 'disable', 'edge-router-policies', 'edge-routers', 'enable', 'enrollments', 'extend-cert', 'list', 'mfa-reset', 'service-configs', 'service-policies', 'services', 'show', 'update'].sort());
+    assert.deepEqual(
+      tab('ctl identity ').sort(),
+      [
+        'authenticators',
+        'create',
+        'delete',
+        'disable',
+        'edge-router-policies',
+        'edge-routers',
+        'enable',
+        'enrollments',
+        'extend-cert',
+        'list',
+        'mfa-reset',
+        'service-configs',
+        'service-policies',
+        'services',
+        'show',
+        'update',
+      ].sort(),
+    );
   });
 
   it('completes ctl -o <TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
     assert.deepEqual(tab('ctl -o '), ['json', 'table', 'wide', 'yaml']);
   });
 
-  it("completes ctl service-policy create p --type \"Di<TAB>", { skip: !hasFish && 'fish is not installed' }, () => {
+  it('completes ctl service-policy create p --type "Di<TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
     assert.deepEqual(tab('ctl service-policy create p --type "Di'), ['Dial']);
   });
 });
@@ -158,7 +202,24 @@ describe('zsh completion, in a real zsh', () => {
   });
 
   it('completes ctl identity <TAB>', { skip }, () => {
-    assert.deepEqual(tab(['ctl', 'identity', '']), ['list', 'show', 'create', 'update', 'delete', 'enable', 'disable', 'extend-cert', 'mfa-reset', 'authenticators', 'enrollments', 'service-policies', 'edge-router-policies', 'services', 'edge-routers', 'service-configs']);
+    assert.deepEqual(tab(['ctl', 'identity', '']), [
+      'list',
+      'show',
+      'create',
+      'update',
+      'delete',
+      'enable',
+      'disable',
+      'extend-cert',
+      'mfa-reset',
+      'authenticators',
+      'enrollments',
+      'service-policies',
+      'edge-router-policies',
+      'services',
+      'edge-routers',
+      'service-configs',
+    ]);
   });
 
   it("completes ctl service-policy create p --type 'Di<TAB>", { skip }, () => {

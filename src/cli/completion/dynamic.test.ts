@@ -21,7 +21,13 @@ describe('dynamic completion values', () => {
   });
 
   it('asks the controller for names once, then answers from the cache until it expires', async () => {
-    const api = fakeApi({ 'LIST /identities': [{ id: 'a1', name: 'laptop-7' }, { id: 'b2', name: 'server' }], 'LIST /identity-role-attributes': [] });
+    const api = fakeApi({
+      'LIST /identities': [
+        { id: 'a1', name: 'laptop-7' },
+        { id: 'b2', name: 'server' },
+      ],
+      'LIST /identity-role-attributes': [],
+    });
     const at = (ms: number) => testDeps({ api, env, now: new Date(Date.UTC(2025, 0, 1) + ms) });
     assert.deepEqual(await dynamicValues(at(0))(identities), ['laptop-7', 'server']);
     assert.deepEqual(api.calls[0].query, { limit: 500 });
@@ -39,18 +45,30 @@ describe('dynamic completion values', () => {
 
   it('offers the role attributes in use, and roles as #attribute, @name and #all', async () => {
     const api = fakeApi({
-      'LIST /identities': [{ id: 'a1', name: 'laptop-7' }, { id: 'b2', name: 'srv' }],
+      'LIST /identities': [
+        { id: 'a1', name: 'laptop-7' },
+        { id: 'b2', name: 'srv' },
+      ],
       // the controller's set in use, beyond the page of names
       'LIST /identity-role-attributes': ['sales', 'emea', 'ops'],
     });
     const deps = testDeps({ api, env: { CTL_CONFIG_DIR: join(dir, 'roles') }, now: new Date(Date.UTC(2025, 0, 1)) });
     assert.deepEqual(await dynamicValues(deps)({ kind: 'attribute', resource: 'identity' }), ['emea', 'ops', 'sales']);
-    assert.deepEqual(await dynamicValues(deps)({ kind: 'role', resource: 'identity' }), ['#all', '#emea', '#ops', '#sales', '@laptop-7', '@srv']);
+    assert.deepEqual(await dynamicValues(deps)({ kind: 'role', resource: 'identity' }), [
+      '#all',
+      '#emea',
+      '#ops',
+      '#sales',
+      '@laptop-7',
+      '@srv',
+    ]);
   });
 
   it('offers ids for resources without names', async () => {
     const api = fakeApi({ 'LIST /api-sessions': [{ id: 's1' }] });
-    assert.deepEqual(await dynamicValues(testDeps({ api, env }))({ kind: 'resource', resource: 'api-session' }), ['s1']);
+    assert.deepEqual(await dynamicValues(testDeps({ api, env }))({ kind: 'resource', resource: 'api-session' }), [
+      's1',
+    ]);
   });
 
   it('offers the names of several resources together (policies of every kind)', async () => {

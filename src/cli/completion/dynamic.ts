@@ -81,10 +81,15 @@ async function fetchEntities(deps: Deps, resourceName: string): Promise<Entities
   const listPath = def.roleAttributes?.listPath;
   const [page, attributes] = await Promise.all([
     api.list<Record<string, unknown> & { id: string }>(`/${def.plural}`, { limit: MAX_LIMIT }, { api: def.api }),
-    listPath ? api.list<unknown>(`/${listPath}`, { limit: MAX_LIMIT }, { api: def.api }).then((p) => p.data) : Promise.resolve([]),
+    listPath
+      ? api.list<unknown>(`/${listPath}`, { limit: MAX_LIMIT }, { api: def.api }).then((p) => p.data)
+      : Promise.resolve([]),
   ]);
   const inUse = attributes.filter((a): a is string => typeof a === 'string');
-  return { names: page.data.map((e) => (typeof e.name === 'string' ? e.name : e.id)), attributes: [...new Set(inUse)].sort() };
+  return {
+    names: page.data.map((e) => (typeof e.name === 'string' ? e.name : e.id)),
+    attributes: [...new Set(inUse)].sort(),
+  };
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {

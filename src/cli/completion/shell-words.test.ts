@@ -30,8 +30,14 @@ describe('words as the shell holds them', () => {
   });
 
   it('takes the words fish passes before the cursor as values, and the one under it as typed', () => {
-    assert.deepEqual(typedWords('fish', ["'a", "'b"]).map((w) => w.value), ["'a", 'b']);
-    assert.deepEqual(typedWords('zsh', ["'a'", "'b"]).map((w) => w.value), ['a', 'b']);
+    assert.deepEqual(
+      typedWords('fish', ["'a", "'b"]).map((w) => w.value),
+      ["'a", 'b'],
+    );
+    assert.deepEqual(
+      typedWords('zsh', ["'a'", "'b"]).map((w) => w.value),
+      ['a', 'b'],
+    );
   });
 });
 
@@ -42,7 +48,10 @@ describe('ctl __complete --shell', () => {
   async function complete(shell: Shell | undefined, ...words: string[]): Promise<string[]> {
     const deps = testDeps();
     await runComplete({ root: await buildProgram(deps), words, shell, dynamic: roles }, deps);
-    return deps.io.stdoutText().split('\n').filter((l) => l !== '');
+    return deps.io
+      .stdoutText()
+      .split('\n')
+      .filter((l) => l !== '');
   }
 
   it('completes words that start with a quote or a backslash', async () => {

@@ -36,12 +36,15 @@ describe('config create flags', () => {
   it('reads the name, the type, the data (inline or @file) and tags', async () => {
     const file = join(dir, 'data.json');
     writeFileSync(file, JSON.stringify(DATA));
-    assert.deepEqual(await options(['web', '--type', 'intercept.v1', '--data', JSON.stringify(DATA), '--tags', 'k=v']), {
-      name: 'web',
-      type: 'intercept.v1',
-      data: DATA,
-      input: { body: { tags: { k: 'v' } }, refs: [] },
-    });
+    assert.deepEqual(
+      await options(['web', '--type', 'intercept.v1', '--data', JSON.stringify(DATA), '--tags', 'k=v']),
+      {
+        name: 'web',
+        type: 'intercept.v1',
+        data: DATA,
+        input: { body: { tags: { k: 'v' } }, refs: [] },
+      },
+    );
     assert.deepEqual((await options(['web', '--type', 'intercept.v1', '--data', `@${file}`])).data, DATA);
   });
 
@@ -61,21 +64,37 @@ describe('config create run', () => {
     const api = controller({ 'POST /configs': { id: 'c1', _links: {} } });
     const deps = testDeps({ api });
     await runConfigCreate({ name: 'web', type: 'intercept.v1', data: DATA, input: { body: {}, refs: [] } }, deps);
-    assert.deepEqual(api.calls.at(-1), { method: 'POST', path: '/configs', body: { name: 'web', configTypeId: 'g7cIWbcGg', data: DATA } });
+    assert.deepEqual(api.calls.at(-1), {
+      method: 'POST',
+      path: '/configs',
+      body: { name: 'web', configTypeId: 'g7cIWbcGg', data: DATA },
+    });
     assert.equal(deps.io.stdoutText(), 'c1\n');
   });
 
   it('refuses data failing the schema before sending, naming the path (exit 6, as a controller refusal)', async () => {
     const api = controller();
     const bad = { ...DATA, portRanges: [{ low: 443, high: 70000 }] };
-    await assert.rejects(runConfigCreate({ name: 'web', type: 'intercept.v1', data: bad, input: { body: {}, refs: [] } }, testDeps({ api })), (err: Error & { exitCode: number; details: string[] }) => {
-      assert.match(err.message, /schema of config type intercept\.v1: data\.portRanges\.0\.high must be <= 65535/);
-      assert.ok(err.details.includes('field: data.portRanges.0.high'));
-      assert.equal(err.exitCode, 6);
-      return true;
-    });
+    await assert.rejects(
+      runConfigCreate(
+        { name: 'web', type: 'intercept.v1', data: bad, input: { body: {}, refs: [] } },
+        testDeps({ api }),
+      ),
+      (err: Error & { exitCode: number; details: string[] }) => {
+        assert.match(err.message, /schema of config type intercept\.v1: data\.portRanges\.0\.high must be <= 65535/);
+        assert.ok(err.details.includes('field: data.portRanges.0.high'));
+        assert.equal(err.exitCode, 6);
+        return true;
+      },
+    );
     assert.ok(!api.calls.some((c) => c.method === 'POST'), 'nothing was sent');
     const missing = { protocols: ['tcp'], addresses: ['x'] };
-    await assert.rejects(runConfigCreate({ name: 'web', type: 'intercept.v1', data: missing, input: { body: {}, refs: [] } }, testDeps({ api: controller() })), /data\.portRanges is required/);
+    await assert.rejects(
+      runConfigCreate(
+        { name: 'web', type: 'intercept.v1', data: missing, input: { body: {}, refs: [] } },
+        testDeps({ api: controller() }),
+      ),
+      /data\.portRanges is required/,
+    );
   });
 });

@@ -28,7 +28,8 @@ export interface ConfigCreateOptions {
 
 export function buildConfigCreate(deps: Deps, run = runConfigCreate): CommandUnknownOpts {
   const base = withMeta(new Command('create').argument('<name>', 'name of the new config'), {
-    description: "Create a config of a config type; the data is checked " +
+    description:
+      'Create a config of a config type; the data is checked ' +
       "against the type's schema before it is sent; prints its id",
     examples: [
       'ctl config create web-intercept --type intercept.v1 --data ' +
@@ -40,15 +41,31 @@ export function buildConfigCreate(deps: Deps, run = runConfigCreate): CommandUnk
   // The type and the data are the two things a config is made of: short flags, required.
   const flags = addFieldFlags(base, config, 'create', ['name', 'configTypeId', 'data']);
   const command = base
-    .addOption(completeWith(new Option('--type <name-or-id>', 'the config type, e.g. intercept.v1, host.v1 (required)'), { kind: 'resource', resource: 'config-type' }))
+    .addOption(
+      completeWith(new Option('--type <name-or-id>', 'the config type, e.g. intercept.v1, host.v1 (required)'), {
+        kind: 'resource',
+        resource: 'config-type',
+      }),
+    )
     // The spelling every other reference flag has (`--auth-policy` for authPolicyId), kept working.
-    .addOption(completeWith(new Option('--config-type <name-or-id>', 'the same as --type').hideHelp().conflicts('type'), { kind: 'resource', resource: 'config-type' }))
-    .addOption(new Option('--data <json>', 'the data: a JSON object, @FILE to read it from a file, - from stdin').argParser(jsonObject).makeOptionMandatory());
+    .addOption(
+      completeWith(new Option('--config-type <name-or-id>', 'the same as --type').hideHelp().conflicts('type'), {
+        kind: 'resource',
+        resource: 'config-type',
+      }),
+    )
+    .addOption(
+      new Option('--data <json>', 'the data: a JSON object, @FILE to read it from a file, - from stdin')
+        .argParser(jsonObject)
+        .makeOptionMandatory(),
+    );
   return addDryRun(command).action(async (name, o, cmd) => {
     const type = o.type ?? o.configType;
     if (type === undefined) {
       const list = (await suggester(deps))('ctl config-type list');
-      throw new UsageError("required option '--type <name-or-id>' not specified", [`e.g. --type intercept.v1 (${list} shows the types)`]);
+      throw new UsageError("required option '--type <name-or-id>' not specified", [
+        `e.g. --type intercept.v1 (${list} shows the types)`,
+      ]);
     }
     await dryRunnable(cmd, deps, (d) => run({ name, type, data: o.data, input: collectFields(cmd, flags) }, d));
   });
@@ -73,11 +90,14 @@ export function checkAgainstType(
   const failure = checkData(validate, data);
   if (failure) {
     // Exit 6, as when the controller refuses it: scripts see one outcome wherever the data was checked.
-    throw new RejectedError(`--data does not satisfy the schema of config type ${String(type.name)}: ${failure.reason}`, [
-      `field: ${failure.field}`,
-      `value: ${JSON.stringify(failure.value) ?? '(none)'}`,
-      `see the schema: ${suggest(`ctl config-type show ${shellQuote(String(type.name))} -o json`)}`,
-    ]);
+    throw new RejectedError(
+      `--data does not satisfy the schema of config type ${String(type.name)}: ${failure.reason}`,
+      [
+        `field: ${failure.field}`,
+        `value: ${JSON.stringify(failure.value) ?? '(none)'}`,
+        `see the schema: ${suggest(`ctl config-type show ${shellQuote(String(type.name))} -o json`)}`,
+      ],
+    );
   }
 }
 

@@ -16,11 +16,15 @@ export const spawnController: Launcher = (req) => {
   const logFile = join(req.dataDir, 'controller.log');
   const log = openSync(logFile, 'a', 0o600);
   // The running CLI's own entry point, so the background controller is the same version as this command.
-  const child = spawn(process.execPath, [process.argv[1], 'controller', 'start', '--data-dir', req.dataDir, '--port', String(req.port)], {
-    detached: true,
-    stdio: ['ignore', log, log],
-    env: { ...req.env, CTL_ADMIN_PASSWORD: req.adminPassword },
-  });
+  const child = spawn(
+    process.execPath,
+    [process.argv[1], 'controller', 'start', '--data-dir', req.dataDir, '--port', String(req.port)],
+    {
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: { ...req.env, CTL_ADMIN_PASSWORD: req.adminPassword },
+    },
+  );
   let code: number | null = null;
   child.on('exit', (c) => (code = c ?? 1));
   child.unref();

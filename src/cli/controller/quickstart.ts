@@ -25,19 +25,28 @@ const PASSWORD_FILE = 'quickstart-admin-password';
 
 export function buildQuickstart(deps: Deps, run = runQuickstart) {
   return withMeta(new Command('quickstart'), {
-    description: 'Start a local controller in the background (or reuse the running one) and log in a profile to it ' +
+    description:
+      'Start a local controller in the background (or reuse the running one) and log in a profile to it ' +
       '(--profile or CTL_PROFILE, else `quickstart`)',
     examples: ['ctl quickstart', 'ctl quickstart --port 1443 --profile lab'],
   })
-    .addOption(new Option('--data-dir <dir>', 'data directory (default: $CTL_DATA_DIR or ~/.local/share/ctl/controller)'))
-    .addOption(new Option('--port <port>', 'HTTPS port for a new controller').argParser(integer(1, 65535)).default(DEFAULT_PORT))
+    .addOption(
+      new Option('--data-dir <dir>', 'data directory (default: $CTL_DATA_DIR or ~/.local/share/ctl/controller)'),
+    )
+    .addOption(
+      new Option('--port <port>', 'HTTPS port for a new controller').argParser(integer(1, 65535)).default(DEFAULT_PORT),
+    )
     .action(async (o) => {
       const profile = deps.globals().profile ?? deps.env.CTL_PROFILE ?? 'quickstart';
       return run({ dataDir: o.dataDir ?? defaultDataDir(deps.env), port: o.port, profile, timeoutMs: 60_000 }, deps);
     });
 }
 
-export async function runQuickstart(opts: QuickstartOptions, deps: Deps, launch: Launcher = spawnController): Promise<void> {
+export async function runQuickstart(
+  opts: QuickstartOptions,
+  deps: Deps,
+  launch: Launcher = spawnController,
+): Promise<void> {
   const { io } = deps;
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   let state = runningState(opts.dataDir);
@@ -50,7 +59,13 @@ export async function runQuickstart(opts: QuickstartOptions, deps: Deps, launch:
     state = await io.spin('starting the controller', () => startInBackground(opts, deps, launch, password));
     io.info(`started a controller on ${state.url} (pid ${state.pid}); data in ${opts.dataDir}`);
   }
-  await sessions.login({ url: state.url, username: ADMIN, password, profileName: opts.profile, trust: { caFile: caBundleFile(opts.dataDir) } });
+  await sessions.login({
+    url: state.url,
+    username: ADMIN,
+    password,
+    profileName: opts.profile,
+    trust: { caFile: caBundleFile(opts.dataDir) },
+  });
   await (await sessions.profiles()).use(opts.profile);
   const dataDir = dataDirSelection(opts.dataDir, deps.env);
   io.info(
@@ -75,25 +90,35 @@ function adminPassword(dataDir: string, running: boolean, profile: Selection): s
   const file = join(dataDir, PASSWORD_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   if (running || existsSync(join(dataDir, 'ctl.db'))) {
-    throw new UsageError(`the controller in ${dataDir} was not set up by quickstart, so its admin password is unknown here`, [
-      `log in with: ${suggestCommand('ctl login <url> -u <admin user>', profile)}`,
-    ]);
+    throw new UsageError(
+      `the controller in ${dataDir} was not set up by quickstart, so its admin password is unknown here`,
+      [`log in with: ${suggestCommand('ctl login <url> -u <admin user>', profile)}`],
+    );
   }
   const password = randomBytes(18).toString('base64url');
   writeFileSync(file, `${password}\n`, { mode: 0o600 });
   return password;
 }
 
-async function startInBackground(opts: QuickstartOptions, deps: Deps, launch: Launcher, password: string): Promise<ControllerState> {
+async function startInBackground(
+  opts: QuickstartOptions,
+  deps: Deps,
+  launch: Launcher,
+  password: string,
+): Promise<ControllerState> {
   const child = launch({ dataDir: opts.dataDir, port: opts.port, adminPassword: password, env: deps.env });
   const deadline = Date.now() + opts.timeoutMs;
   for (;;) {
     const state = runningState(opts.dataDir);
     if (state?.pid === child.pid && existsSync(caBundleFile(opts.dataDir))) return state;
     if (child.exited() !== null) {
-      throw new FailureError(`the controller exited before it was ready (see ${child.logFile})`, lastLines(child.logFile));
+      throw new FailureError(
+        `the controller exited before it was ready (see ${child.logFile})`,
+        lastLines(child.logFile),
+      );
     }
-    if (Date.now() > deadline) throw new FailureError(`the controller did not start within ${opts.timeoutMs / 1000}s (see ${child.logFile})`);
+    if (Date.now() > deadline)
+      throw new FailureError(`the controller did not start within ${opts.timeoutMs / 1000}s (see ${child.logFile})`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

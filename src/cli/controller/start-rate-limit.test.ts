@@ -15,7 +15,10 @@ describe('ctl controller start --client-rate-limit', () => {
 
   async function parse(args: string[]): Promise<StartOptions> {
     let seen: StartOptions | undefined;
-    const command = buildStart(testDeps({ configDir: dir }), async (opts) => void (seen = opts)) as unknown as CommandUnknownOpts;
+    const command = buildStart(
+      testDeps({ configDir: dir }),
+      async (opts) => void (seen = opts),
+    ) as unknown as CommandUnknownOpts;
     await parseArgv(command, ['start', ...args]);
     return seen!;
   }
@@ -27,7 +30,11 @@ describe('ctl controller start --client-rate-limit', () => {
 
   it('refuses anything else as a usage error naming the form', async () => {
     for (const bad of ['100', '0/1', '10/0', 'ten/1', '10/-1']) {
-      await assert.rejects(parse(['--client-rate-limit', bad]), (err: unknown) => err instanceof UsageError && /BURST\/PER_SECOND/.test(err.message), bad);
+      await assert.rejects(
+        parse(['--client-rate-limit', bad]),
+        (err: unknown) => err instanceof UsageError && /BURST\/PER_SECOND/.test(err.message),
+        bad,
+      );
     }
   });
 });

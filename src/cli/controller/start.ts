@@ -45,7 +45,8 @@ function rateLimit(value: string): { burst: number; perSecond: number } {
   const m = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(value.trim());
   const burst = m ? Number(m[1]) : NaN;
   const perSecond = m ? Number(m[2]) : NaN;
-  if (!m || burst < 1 || perSecond <= 0) throw new UsageError(`--client-rate-limit ${value}: expected BURST/PER_SECOND with both above zero, e.g. 50/10`);
+  if (!m || burst < 1 || perSecond <= 0)
+    throw new UsageError(`--client-rate-limit ${value}: expected BURST/PER_SECOND with both above zero, e.g. 50/10`);
   return { burst, perSecond };
 }
 
@@ -77,7 +78,8 @@ function processStopSignal(graceSeconds: number): StopSignal {
 
 export function buildStart(deps: Deps, run = runStart) {
   const command = withMeta(new Command('start'), {
-    description: 'Run the embedded controller in the foreground (HTTPS; ' +
+    description:
+      'Run the embedded controller in the foreground (HTTPS; ' +
       'SQLite, or PostgreSQL with --store) until SIGTERM or Ctrl-C',
     examples: [
       'ctl controller start',
@@ -88,16 +90,40 @@ export function buildStart(deps: Deps, run = runStart) {
       'ctl controller start --console ./ziti-console/dist/app-ziti-console   # then open https://localhost:1280/zac/',
     ],
   })
-    .addOption(new Option('--data-dir <dir>', 'database, PKI and state (default: $CTL_DATA_DIR or ~/.local/share/ctl/controller)'))
+    .addOption(
+      new Option(
+        '--data-dir <dir>',
+        'database, PKI and state (default: $CTL_DATA_DIR or ~/.local/share/ctl/controller)',
+      ),
+    )
     .addOption(new Option('--port <port>', 'HTTPS port').argParser(integer(0, 65535)).default(DEFAULT_PORT))
     .addOption(new Option('--host <address>', 'address to listen on').default('127.0.0.1'))
-    .addOption(new Option('--advertise <names>', 'extra DNS names or addresses the server certificate covers, comma-separated'))
-    .addOption(new Option('--admin-user <name>', 'username of the default admin created on first start').default('admin'))
-    .addOption(new Option('--admin-password <password>', 'password of the default admin on first start (visible in ' +
-      'ps: prefer CTL_ADMIN_PASSWORD or --admin-password-file)'))
-    .addOption(new Option('--admin-password-file <file>', 'file whose first line is the password of the default admin on first start'))
-    .addOption(new Option('--pki-dir <dir>', 'where the CA keys and server certificate live (default: ' +
-      '<data-dir>/pki); keep the root CA key away from the database'))
+    .addOption(
+      new Option('--advertise <names>', 'extra DNS names or addresses the server certificate covers, comma-separated'),
+    )
+    .addOption(
+      new Option('--admin-user <name>', 'username of the default admin created on first start').default('admin'),
+    )
+    .addOption(
+      new Option(
+        '--admin-password <password>',
+        'password of the default admin on first start (visible in ' +
+          'ps: prefer CTL_ADMIN_PASSWORD or --admin-password-file)',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--admin-password-file <file>',
+        'file whose first line is the password of the default admin on first start',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--pki-dir <dir>',
+        'where the CA keys and server certificate live (default: ' +
+          '<data-dir>/pki); keep the root CA key away from the database',
+      ),
+    )
     .addOption(
       envFallback(
         new Option(
@@ -116,23 +142,57 @@ export function buildStart(deps: Deps, run = runStart) {
           '(docs/controller.md)',
       ),
     )
-    .addOption(new Option('--cors-origin <origin>', 'an origin (https://host[:port]) allowed CORS with credentials; repeatable').argParser(collect))
-    .addOption(new Option('--session-timeout <minutes>', 'API session inactivity timeout').argParser(integer(1, 525600)).default(30))
-    .addOption(envFallback(new Option('--store <url>', 'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)'), 'CTL_STORE_URL'))
-    .addOption(envFallback(new Option('--console <dir>', 'serve a built web console (OpenZiti\'s ZAC) from this directory under /zac/'), 'CTL_CONSOLE_DIR'))
+    .addOption(
+      new Option(
+        '--cors-origin <origin>',
+        'an origin (https://host[:port]) allowed CORS with credentials; repeatable',
+      ).argParser(collect),
+    )
+    .addOption(
+      new Option('--session-timeout <minutes>', 'API session inactivity timeout')
+        .argParser(integer(1, 525600))
+        .default(30),
+    )
+    .addOption(
+      envFallback(
+        new Option(
+          '--store <url>',
+          'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)',
+        ),
+        'CTL_STORE_URL',
+      ),
+    )
+    .addOption(
+      envFallback(
+        new Option('--console <dir>', "serve a built web console (OpenZiti's ZAC) from this directory under /zac/"),
+        'CTL_CONSOLE_DIR',
+      ),
+    )
     .addOption(
       new Option('--shutdown-timeout <seconds>', 'on SIGTERM or Ctrl-C, how long requests in flight may take to finish')
         .argParser(integer(0, 3600))
         .default(10),
     )
-    .addOption(new Option('--access-log', 'print one line per request on stderr (method, path, status, duration, request id)'))
-    .addOption(new Option('--client-rate-limit <burst/per-second>', 'client API requests a client may make at once / regains a second, beyond which 429 (default 50/10)').argParser(rateLimit));
+    .addOption(
+      new Option('--access-log', 'print one line per request on stderr (method, path, status, duration, request id)'),
+    )
+    .addOption(
+      new Option(
+        '--client-rate-limit <burst/per-second>',
+        'client API requests a client may make at once / regains a second, beyond which 429 (default 50/10)',
+      ).argParser(rateLimit),
+    );
   return command.action(async (o) => {
     const opts: StartOptions = {
       dataDir: o.dataDir ?? defaultDataDir(deps.env),
       port: o.port,
       host: o.host,
-      advertise: o.advertise ? o.advertise.split(',').map((s) => s.trim()).filter(Boolean) : [],
+      advertise: o.advertise
+        ? o.advertise
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
       adminUser: o.adminUser,
       adminPassword: o.adminPassword ?? deps.env.CTL_ADMIN_PASSWORD,
       adminPasswordFile: o.adminPasswordFile,
@@ -158,22 +218,28 @@ export function buildStart(deps: Deps, run = runStart) {
 export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopSignal): Promise<void> {
   const { io } = deps;
   if (opts.adminPasswordOnCommandLine) {
-    io.info('warning: --admin-password is visible to other users of this machine ' +
-      '(ps, shell history); prefer CTL_ADMIN_PASSWORD or --admin-password-file');
+    io.info(
+      'warning: --admin-password is visible to other users of this machine ' +
+        '(ps, shell history); prefer CTL_ADMIN_PASSWORD or --admin-password-file',
+    );
   }
   if (opts.adminPasswordFile !== undefined) opts = { ...opts, adminPassword: readPasswordFile(opts.adminPasswordFile) };
   for (const origin of opts.corsOrigins ?? []) {
-    if (!/^https?:\/\/[^/\s]+\/?$/i.test(origin)) throw new UsageError(`--cors-origin ${origin}: expected an origin such as https://console.example.com`);
+    if (!/^https?:\/\/[^/\s]+\/?$/i.test(origin))
+      throw new UsageError(`--cors-origin ${origin}: expected an origin such as https://console.example.com`);
   }
   if (opts.adminPassword !== undefined && (opts.adminPassword.length < 5 || opts.adminPassword.length > 100)) {
     throw new UsageError('the admin password must be 5 to 100 characters long');
   }
   const other = runningState(opts.dataDir);
   if (other && other.pid !== process.pid) {
-    throw new UsageError(`a controller (pid ${other.pid}) is already running on ${other.url} with data directory ${opts.dataDir}`, [
-      `stop it with \`${suggestCommand('ctl controller stop', dataDirSelection(opts.dataDir, deps.env))}\` ` +
-        'or choose another --data-dir',
-    ]);
+    throw new UsageError(
+      `a controller (pid ${other.pid}) is already running on ${other.url} with data directory ${opts.dataDir}`,
+      [
+        `stop it with \`${suggestCommand('ctl controller stop', dataDirSelection(opts.dataDir, deps.env))}\` ` +
+          'or choose another --data-dir',
+      ],
+    );
   }
   const { startController } = await import('../../controller/index.js');
   const { DataDirLockedError, DataDirSymlinkError } = await import('../../controller/data-dir.js');
@@ -203,11 +269,18 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     log: (line) => io.info(line),
     accessLog: opts.accessLog ? (line) => io.info(line) : undefined,
   }).catch((err: unknown) => {
-    const usage = [DataDirLockedError, DataDirSymlinkError, StaticSiteError, StoreUrlError].some((type) => err instanceof type);
+    const usage = [DataDirLockedError, DataDirSymlinkError, StaticSiteError, StoreUrlError].some(
+      (type) => err instanceof type,
+    );
     if (usage) throw new UsageError((err as Error).message);
     throw err;
   });
-  writeState(opts.dataDir, { pid: process.pid, url: controller.url, port: controller.port, startedAt: deps.clock().toISOString() });
+  writeState(opts.dataDir, {
+    pid: process.pid,
+    url: controller.url,
+    port: controller.port,
+    startedAt: deps.clock().toISOString(),
+  });
   const login = (await suggester(deps))(`ctl login ${controller.url} -u ${shellQuote(controller.adminUser)}`);
   if (opts.console !== undefined) io.info(`web console: ${controller.url}/zac/`);
   // Last: the line that tells a watching parent (quickstart, tests) that the start is complete.

@@ -30,7 +30,8 @@ export async function runStop(opts: StopOptions, deps: Deps): Promise<void> {
   process.kill(state.pid, 'SIGTERM');
   const deadline = Date.now() + opts.timeoutMs;
   while (runningState(opts.dataDir)?.pid === state.pid) {
-    if (Date.now() > deadline) throw new FailureError(`the controller (pid ${state.pid}) did not stop within ${opts.timeoutMs / 1000}s`);
+    if (Date.now() > deadline)
+      throw new FailureError(`the controller (pid ${state.pid}) did not stop within ${opts.timeoutMs / 1000}s`);
     await new Promise((r) => setTimeout(r, 100));
   }
   deps.io.info(`stopped the controller on ${state.url} (pid ${state.pid})`);

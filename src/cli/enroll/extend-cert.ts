@@ -32,8 +32,13 @@ export function buildIdentityExtendCert(deps: Deps, run = runIdentityExtendCert)
       'file: the one the current profile logged in with (`ctl login --identity`).',
     examples: ['ctl identity extend-cert', 'ctl identity extend-cert --identity laptop-7.json --key-type rsa'],
   })
-    .addOption(new Option('--identity <file>', 'the identity file to renew (default: the profile\'s)'))
-    .addOption(new Option('--key-type <type>', 'the new key: ec (P-256) or rsa (2048 bits); default: the kind of the current key').choices(['ec', 'rsa']));
+    .addOption(new Option('--identity <file>', "the identity file to renew (default: the profile's)"))
+    .addOption(
+      new Option(
+        '--key-type <type>',
+        'the new key: ec (P-256) or rsa (2048 bits); default: the kind of the current key',
+      ).choices(['ec', 'rsa']),
+    );
   return command.action(async (o) => run(o, deps));
 }
 
@@ -44,10 +49,20 @@ export async function runIdentityExtendCert(opts: ExtendCertOptions, deps: Deps)
   const { createApiClient } = await import('../../client/http.js');
   const net = deps.net();
   let token: string | undefined;
-  const anon = createApiClient({ baseUrl: current.controller, caPem: current.ca, clientCert: { cert: current.cert, key: current.key }, ...net, onSessionToken: (t) => (token = t) });
-  const session = await anon.post<ApiSession>('/authenticate?method=cert', {}, { api: 'client', anonymous: true }).catch((err: Error) => {
-    throw new FailureError(`cannot log in with the certificate of ${file}: ${err.message}`, ['it may have expired or been revoked: ask an administrator to revert the authenticator and enroll again']);
+  const anon = createApiClient({
+    baseUrl: current.controller,
+    caPem: current.ca,
+    clientCert: { cert: current.cert, key: current.key },
+    ...net,
+    onSessionToken: (t) => (token = t),
   });
+  const session = await anon
+    .post<ApiSession>('/authenticate?method=cert', {}, { api: 'client', anonymous: true })
+    .catch((err: Error) => {
+      throw new FailureError(`cannot log in with the certificate of ${file}: ${err.message}`, [
+        'it may have expired or been revoked: ask an administrator to revert the authenticator and enroll again',
+      ]);
+    });
   token ??= session.token;
   const identityId = session.identityId ?? session.identity?.id;
   if (!token || !session.authenticatorId || !identityId) {
@@ -57,11 +72,17 @@ export async function runIdentityExtendCert(opts: ExtendCertOptions, deps: Deps)
   const path = `/current-identity/authenticators/${encodeURIComponent(session.authenticatorId)}`;
   const next = `${file}.new`;
   try {
-    const key = await newKey(opts.keyType ?? (createPrivateKey(current.key).asymmetricKeyType === 'rsa' ? 'rsa' : 'ec'));
+    const key = await newKey(
+      opts.keyType ?? (createPrivateKey(current.key).asymmetricKeyType === 'rsa' ? 'rsa' : 'ec'),
+    );
     const { createCsr } = await import('../../protocol/csr.js');
     // The controller signs the subject the CSR asks for (as OpenZiti does): the identity's id, as at enrollment.
     const csr = createCsr(key, identityId);
-    const extended = await api.post<{ clientCert?: string }>(`${path}/extend`, { clientCertCsr: csr }, { api: 'client' });
+    const extended = await api.post<{ clientCert?: string }>(
+      `${path}/extend`,
+      { clientCertCsr: csr },
+      { api: 'client' },
+    );
     if (!extended.clientCert) throw new FailureError(`${current.controller} returned no certificate`);
     const keyPem = key.export({ type: 'pkcs8', format: 'pem' }) as string;
     // Saved before it is confirmed: once confirmed, the old certificate no longer works,
@@ -77,7 +98,10 @@ export async function runIdentityExtendCert(opts: ExtendCertOptions, deps: Deps)
   try {
     await rename(next, file);
   } catch (err) {
-    throw new FailureError(`the new certificate is confirmed but ${file} could not be replaced: ${(err as Error).message}`, [`the new identity file is ${next}: move it into place`]);
+    throw new FailureError(
+      `the new certificate is confirmed but ${file} could not be replaced: ${(err as Error).message}`,
+      [`the new identity file is ${next}: move it into place`],
+    );
   }
   deps.io.info(`renewed the certificate of ${file}; the old certificate no longer works`);
 }
@@ -91,4 +115,3 @@ async function profileIdentityFile(deps: Deps): Promise<string> {
   }
   return profile.identityFile;
 }
-

@@ -47,7 +47,9 @@ export async function readIdentityFile(file: string): Promise<IdentityFile> {
   try {
     doc = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
-    throw new UsageError(`cannot read the identity file ${file}: ${(err as Error).message}`, ['it is the JSON file `ctl enroll` wrote']);
+    throw new UsageError(`cannot read the identity file ${file}: ${(err as Error).message}`, [
+      'it is the JSON file `ctl enroll` wrote',
+    ]);
   }
   if (!doc || typeof doc !== 'object' || typeof doc.ztAPI !== 'string' || !doc.id || typeof doc.id !== 'object') {
     throw new UsageError(`${file} is not an identity file: it needs ztAPI and id.{cert,key}`);
@@ -61,7 +63,8 @@ export async function readIdentityFile(file: string): Promise<IdentityFile> {
   }
   const cert = await member(doc.id.cert, file, 'cert');
   const key = await member(doc.id.key, file, 'key');
-  if (!cert || !key) throw new UsageError(`${file} has no ${cert ? 'key' : 'certificate'} (id.${cert ? 'key' : 'cert'})`);
+  if (!cert || !key)
+    throw new UsageError(`${file} has no ${cert ? 'key' : 'certificate'} (id.${cert ? 'key' : 'cert'})`);
   const ca = await member(doc.id.ca, file, 'ca');
   checkCredential(cert, key, file);
   return { controller, cert, key, ca };
@@ -79,13 +82,17 @@ export function checkCredential(certPem: string, keyPem: string, where: string):
     throw new UsageError(`${where}: the certificate cannot be read: ${(err as Error).message}`);
   }
   if (/ENCRYPTED/.test(keyPem)) {
-    throw new UsageError(`${where}: the private key is encrypted`, ['decrypt it first, e.g. `openssl pkey -in key.pem -out plain.pem`']);
+    throw new UsageError(`${where}: the private key is encrypted`, [
+      'decrypt it first, e.g. `openssl pkey -in key.pem -out plain.pem`',
+    ]);
   }
   let key: ReturnType<typeof createPrivateKey>;
   try {
     key = createPrivateKey(keyPem);
   } catch (err) {
-    throw new UsageError(`${where}: the private key cannot be read: ${(err as Error).message}`, ['PEM keys in PKCS#1, PKCS#8 or EC (SEC1) form are accepted']);
+    throw new UsageError(`${where}: the private key cannot be read: ${(err as Error).message}`, [
+      'PEM keys in PKCS#1, PKCS#8 or EC (SEC1) form are accepted',
+    ]);
   }
   if (!cert.checkPrivateKey(key)) throw new UsageError(`${where}: the private key does not belong to the certificate`);
 }

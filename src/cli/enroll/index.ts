@@ -31,7 +31,7 @@ export function buildEnroll(deps: Deps, run = runEnroll) {
       'certificate request, and writes an identity file (key, certificate, CA bundle, controller URL; mode 0600) ' +
       'for `ctl login --identity`. For a updb enrollment it sets the password. The JWT must be signed by the ' +
       'controller it names, whose certificate must chain to the ' +
-        'CA bundle the controller serves: otherwise nothing is sent.',
+      'CA bundle the controller serves: otherwise nothing is sent.',
     examples: [
       'ctl enroll laptop-7.jwt',
       'ctl enroll laptop-7.jwt --out ~/.config/ctl/laptop-7.json --key-type rsa',
@@ -40,8 +40,17 @@ export function buildEnroll(deps: Deps, run = runEnroll) {
   })
     .argument('<jwt-file>', 'the enrollment JWT an administrator handed out (`-` reads it from stdin)')
     .addOption(new Option('--out <file>', 'where to write the identity file (default: the JWT file name with .json)'))
-    .addOption(new Option('--key-type <type>', 'the key to make: ec (P-256) or rsa (2048 bits)').choices(['ec', 'rsa']).default('ec'))
-    .addOption(new Option('--username <user>', 'updb: the username you expect (the enrollment decides it; a different one is reported)'))
+    .addOption(
+      new Option('--key-type <type>', 'the key to make: ec (P-256) or rsa (2048 bits)')
+        .choices(['ec', 'rsa'])
+        .default('ec'),
+    )
+    .addOption(
+      new Option(
+        '--username <user>',
+        'updb: the username you expect (the enrollment decides it; a different one is reported)',
+      ),
+    )
     .addOption(new Option('--password-stdin', 'updb: read the new password from the first line of stdin'))
     .addOption(new Option('--force', 'overwrite an existing identity file'))
     .action(async (jwtFile, o) => run({ jwtFile, ...o }, deps));
@@ -80,7 +89,8 @@ async function readClaims(jwt: string): Promise<Claims> {
     throw new UsageError(`this is not an enrollment JWT: ${(err as Error).message}`);
   }
   for (const name of ['em', 'iss', 'sub', 'jti']) {
-    if (typeof claims[name] !== 'string' || claims[name] === '') throw new UsageError(`this is not an enrollment JWT: it has no '${name}' claim`);
+    if (typeof claims[name] !== 'string' || claims[name] === '')
+      throw new UsageError(`this is not an enrollment JWT: it has no '${name}' claim`);
   }
   return claims as unknown as Claims;
 }
@@ -97,12 +107,17 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
   const jwt = findJwt(text, opts.jwtFile === '-' ? 'stdin' : opts.jwtFile);
   const claims = await readClaims(jwt);
   if (claims.em !== 'ott' && claims.em !== 'updb') {
-    throw new UsageError(`this JWT is for '${claims.em}' enrollment, which ctl cannot redeem yet (ott and updb can be)`);
+    throw new UsageError(
+      `this JWT is for '${claims.em}' enrollment, which ctl cannot redeem yet (ott and updb can be)`,
+    );
   }
   if (claims.em === 'ott' && (opts.username !== undefined || opts.passwordStdin)) {
-    throw new UsageError('this JWT is for a certificate (ott) enrollment: --username and --password-stdin are for updb enrollments');
+    throw new UsageError(
+      'this JWT is for a certificate (ott) enrollment: --username and --password-stdin are for updb enrollments',
+    );
   }
-  if (claims.em === 'updb' && opts.out !== undefined) throw new UsageError('this JWT is for a updb enrollment, which makes no identity file: drop --out');
+  if (claims.em === 'updb' && opts.out !== undefined)
+    throw new UsageError('this JWT is for a updb enrollment, which makes no identity file: drop --out');
   if (claims.exp !== undefined && claims.exp * 1000 <= deps.clock().getTime()) {
     throw new RejectedError(`the enrollment JWT expired at ${new Date(claims.exp * 1000).toISOString()}`, [
       'ask an administrator for a new one: `ctl enrollment refresh ID`',
@@ -121,7 +136,11 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
     const api = createApiClient({ baseUrl: controller, caPem, ...deps.net() });
     if (claims.em === 'updb') {
       const result = await redeem(() =>
-        api.post<{ username?: string }>(`/enroll/updb?token=${encodeURIComponent(claims.jti)}`, { ...(opts.username ? { username: opts.username } : {}), password }, { api: 'client', anonymous: true }),
+        api.post<{ username?: string }>(
+          `/enroll/updb?token=${encodeURIComponent(claims.jti)}`,
+          { ...(opts.username ? { username: opts.username } : {}), password },
+          { api: 'client', anonymous: true },
+        ),
       );
       const username = result.username ?? opts.username;
       if (opts.username && result.username && result.username !== opts.username) {
@@ -134,7 +153,13 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
     const key = await newKey(opts.keyType ?? 'ec');
     const { createCsr } = await import('../../protocol/csr.js');
     const csr = createCsr(key, claims.sub);
-    const result = await redeem(() => api.post<{ cert?: string; ca?: string }>('/enroll/ott', { token: claims.jti, clientCsr: csr }, { api: 'client', anonymous: true }));
+    const result = await redeem(() =>
+      api.post<{ cert?: string; ca?: string }>(
+        '/enroll/ott',
+        { token: claims.jti, clientCsr: csr },
+        { api: 'client', anonymous: true },
+      ),
+    );
     if (!result.cert) throw new FailureError(`${controller} accepted the enrollment but returned no certificate`);
     const { identityFileJson } = await import('./identity-file.js');
     const keyPem = key.export({ type: 'pkcs8', format: 'pem' }) as string;
@@ -201,9 +226,13 @@ async function verifiedController(controller: string, jwt: string, deps: Deps): 
     ]);
   const kid = decodeProtectedHeader(jwt).kid;
   const fingerprint = createHash('sha1').update(leaf).digest('hex');
-  if (kid !== undefined && kid !== fingerprint) throw refuse("the JWT was signed with another certificate than the controller's");
+  if (kid !== undefined && kid !== fingerprint)
+    throw refuse("the JWT was signed with another certificate than the controller's");
   try {
-    await jwtVerify(jwt, new X509Certificate(leaf).publicKey, { algorithms: ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512'], currentDate: deps.clock() });
+    await jwtVerify(jwt, new X509Certificate(leaf).publicKey, {
+      algorithms: ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512'],
+      currentDate: deps.clock(),
+    });
   } catch (err) {
     throw refuse(`the JWT's signature does not verify with the controller's certificate (${(err as Error).message})`);
   }
@@ -217,15 +246,22 @@ async function serverCertificate(controller: string, caPem: string, timeoutMs: n
   const url = new URL(controller);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise<Buffer>((resolve, reject) => {
-    const socket = tls.connect({ host, port: Number(url.port || 443), ca: caPem, servername: isIP(host) ? undefined : host, timeout: timeoutMs }, () => {
-      const der = socket.getPeerCertificate().raw;
-      socket.end();
-      resolve(der);
-    });
+    const socket = tls.connect(
+      { host, port: Number(url.port || 443), ca: caPem, servername: isIP(host) ? undefined : host, timeout: timeoutMs },
+      () => {
+        const der = socket.getPeerCertificate().raw;
+        socket.end();
+        resolve(der);
+      },
+    );
     socket.on('timeout', () => socket.destroy(new Error(`no TLS handshake within ${timeoutMs} ms`)));
     socket.on('error', (err: NodeJS.ErrnoException) =>
-      reject(new FailureError(`refusing to enroll with ${controller}: its TLS certificate does ` +
-        `not chain to the CA bundle it serves (${err.code ?? err.message})`)),
+      reject(
+        new FailureError(
+          `refusing to enroll with ${controller}: its TLS certificate does ` +
+            `not chain to the CA bundle it serves (${err.code ?? err.message})`,
+        ),
+      ),
     );
   });
 }

@@ -24,7 +24,10 @@ describe('the new password of a updb enrollment', () => {
 
   it('gives up after three mismatches (exit 2)', async () => {
     const deps = at(['a1', 'b1', 'a2', 'b2', 'a3', 'b3']);
-    await assert.rejects(newPassword({}, deps), (err: unknown) => err instanceof UsageError && /differed 3 times/.test(err.message));
+    await assert.rejects(
+      newPassword({}, deps),
+      (err: unknown) => err instanceof UsageError && /differed 3 times/.test(err.message),
+    );
   });
 
   it('is the first line of stdin with --password-stdin, and refused when there is none', async () => {

@@ -22,7 +22,8 @@ export async function newPassword(opts: { passwordStdin?: boolean }, deps: Deps)
   for (let attempt = 1; ; attempt++) {
     const first = await prompter.password('New password:');
     if ((await prompter.password('Repeat it:')) === first) return first;
-    if (attempt === ATTEMPTS) throw new UsageError(`the two passwords differed ${ATTEMPTS} times: nothing was enrolled`);
+    if (attempt === ATTEMPTS)
+      throw new UsageError(`the two passwords differed ${ATTEMPTS} times: nothing was enrolled`);
     deps.io.warn('the two passwords differ: type them again');
   }
 }

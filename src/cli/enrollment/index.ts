@@ -24,7 +24,11 @@ export function buildEnrollmentRefresh(deps: Deps, run = runEnrollmentRefresh): 
       description:
         'Give an enrollment a new one-time token and JWT with a new expiry (also one that has expired); the old ' +
         'JWT stops working at once. The new JWT goes to stdout, or to --jwt-output FILE (mode 0600).',
-      examples: ['ctl enrollment refresh 3kq9Zx1', 'ctl enrollment refresh 3kq9Zx1 --expires-in 2d --jwt-output laptop-7.jwt', 'ctl enrollment refresh 3kq9Zx1 --expires-at 2030-01-01T00:00:00Z'],
+      examples: [
+        'ctl enrollment refresh 3kq9Zx1',
+        'ctl enrollment refresh 3kq9Zx1 --expires-in 2d --jwt-output laptop-7.jwt',
+        'ctl enrollment refresh 3kq9Zx1 --expires-at 2030-01-01T00:00:00Z',
+      ],
     }),
   );
   return command.action(async (id, o) => run({ id, ...o }, deps));
@@ -50,23 +54,28 @@ export function buildEnrollmentCreate(deps: Deps, run = runEnrollmentCreate): Co
       description:
         'Give an identity a new enrollment (one per method at a time) and output its JWT: stdout, or --jwt-output ' +
         'FILE (mode 0600). ott: a certificate from this controller; ' +
-          'updb: a password for --username; ottca: a certificate from --ca.',
+        'updb: a password for --username; ottca: a certificate from --ca.',
       examples: [
         'ctl enrollment create laptop-7 --method ott --jwt-output laptop-7.jwt',
         'ctl enrollment create alice --method updb --username alice --expires-in 1d',
         'ctl enrollment create sensor-9 --method ottca --ca corp',
       ],
     })
-      .addOption(new Option('--method <method>', 'the enrollment method').choices(['ott', 'updb', 'ottca']).default('ott'))
+      .addOption(
+        new Option('--method <method>', 'the enrollment method').choices(['ott', 'updb', 'ottca']).default('ott'),
+      )
       .addOption(new Option('--username <user>', 'updb: the username the identity will log in with'))
       .addOption(new Option('--ca <name-or-id>', 'ottca: the CA whose certificate the identity will enroll with')),
   );
-  return command.action(async (ref, o) => run({ identity: ref, ...(o as Omit<EnrollmentCreateOptions, 'identity'>) }, deps));
+  return command.action(async (ref, o) =>
+    run({ identity: ref, ...(o as Omit<EnrollmentCreateOptions, 'identity'>) }, deps),
+  );
 }
 
 export async function runEnrollmentCreate(opts: EnrollmentCreateOptions, deps: Deps): Promise<void> {
   if (opts.method === 'updb' && opts.username === undefined) throw new UsageError('--method updb needs --username');
-  if (opts.method !== 'updb' && opts.username !== undefined) throw new UsageError('--username is only for --method updb');
+  if (opts.method !== 'updb' && opts.username !== undefined)
+    throw new UsageError('--username is only for --method updb');
   if (opts.method === 'ottca' && opts.ca === undefined) throw new UsageError('--method ottca needs --ca');
   if (opts.method !== 'ottca' && opts.ca !== undefined) throw new UsageError('--ca is only for --method ottca');
   await withNewJwt(opts, deps, 'created', async (api, expiresAt) => {

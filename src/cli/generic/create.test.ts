@@ -18,9 +18,27 @@ const widget: ResourceDef = {
   description: 'A test resource',
   fields: {
     name: { type: { kind: 'string' }, description: 'Name', create: 'required', replace: 'required', patch: 'optional' },
-    size: { type: { kind: 'enum', values: ['S', 'L'] }, description: 'Size', create: 'required', replace: 'required', patch: 'optional' },
-    isShiny: { type: { kind: 'boolean' }, description: 'Shiny', create: 'required', replace: 'required', patch: 'optional' },
-    ownerId: { type: { kind: 'ref', resource: 'identity' }, description: 'Owner', create: 'optional', replace: 'optional', patch: 'optional' },
+    size: {
+      type: { kind: 'enum', values: ['S', 'L'] },
+      description: 'Size',
+      create: 'required',
+      replace: 'required',
+      patch: 'optional',
+    },
+    isShiny: {
+      type: { kind: 'boolean' },
+      description: 'Shiny',
+      create: 'required',
+      replace: 'required',
+      patch: 'optional',
+    },
+    ownerId: {
+      type: { kind: 'ref', resource: 'identity' },
+      description: 'Owner',
+      create: 'optional',
+      replace: 'optional',
+      patch: 'optional',
+    },
   },
 };
 
@@ -54,7 +72,7 @@ describe('create steps', () => {
     }
   });
 
-  it('a required boolean takes the noun\'s declared CLI default instead of false', () => {
+  it("a required boolean takes the noun's declared CLI default instead of false", () => {
     assert.deepEqual(requiredBooleans(widget), { isShiny: false });
     assert.deepEqual(requiredBooleans(service), { encryptionRequired: true });
   });

@@ -29,15 +29,22 @@ export function hasGenericCreate(def: ResourceDef): boolean {
 export function buildCreate(deps: Deps, def: ResourceDef, run = runCreate): CommandUnknownOpts {
   const n = noun(def);
   const named = 'name' in def.fields;
-  const command: CommandUnknownOpts = withMeta(named ? new Command('create').argument('[name]', `name of the new ${def.label} (asked for when left out at a terminal)`) : new Command('create'), {
-    description: `Create ${/^[aeiou]/i.test(def.label) ? 'an' : 'a'} ${def.label}; prints its id`,
-    examples: createExamples(def, n, named),
-  });
+  const command: CommandUnknownOpts = withMeta(
+    named
+      ? new Command('create').argument('[name]', `name of the new ${def.label} (asked for when left out at a terminal)`)
+      : new Command('create'),
+    {
+      description: `Create ${/^[aeiou]/i.test(def.label) ? 'an' : 'a'} ${def.label}; prints its id`,
+      examples: createExamples(def, n, named),
+    },
+  );
   const flags = addFieldFlags(command, def, 'create', ['name']);
   addDryRun(command);
   return command.action(async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as CommandUnknownOpts;
-    await createAction(cmd, deps, def, flags, named ? (args[0] as string | undefined) : undefined, (name, input, d) => run(def, { name, input }, d));
+    await createAction(cmd, deps, def, flags, named ? (args[0] as string | undefined) : undefined, (name, input, d) =>
+      run(def, { name, input }, d),
+    );
   });
 }
 
@@ -55,7 +62,8 @@ export async function createAction(
   work: (name: string | undefined, input: FieldInput, deps: Deps) => Promise<void>,
   present: readonly string[] = [],
 ): Promise<void> {
-  const argument = 'name' in def.fields ? { label: 'NAME', message: `Name of the new ${def.label}:`, value: nameArg } : undefined;
+  const argument =
+    'name' in def.fields ? { label: 'NAME', message: `Name of the new ${def.label}:`, value: nameArg } : undefined;
   const name = await promptMissing(cmd, flags, deps, { argument, present });
   await dryRunnable(cmd, deps, (d) => work(name, collectFields(cmd, flags), d));
 }
@@ -72,7 +80,11 @@ function createExamples(def: ResourceDef, n: string, named: boolean): string[] {
   return [line, `${line} --tag owner=ops --dry-run`, `ctl ${n} create --help`];
 }
 
-export async function runCreate(def: ResourceDef, opts: { name?: string; input: FieldInput }, deps: Deps): Promise<void> {
+export async function runCreate(
+  def: ResourceDef,
+  opts: { name?: string; input: FieldInput },
+  deps: Deps,
+): Promise<void> {
   const base = { ...requiredBooleans(def), ...(opts.name === undefined ? {} : { name: opts.name }) };
   const id = await createEntity(await deps.api(), def, base, opts.input);
   await announceCreated(deps, def, opts.name, id);
@@ -92,7 +104,12 @@ export function requiredBooleans(def: ResourceDef): Record<string, boolean> {
 }
 
 /** POSTs `base` plus the flags given, with references resolved to ids; returns the new id. */
-export async function createEntity(api: ApiClient, def: ResourceDef, base: Record<string, unknown>, input: FieldInput): Promise<string> {
+export async function createEntity(
+  api: ApiClient,
+  def: ResourceDef,
+  base: Record<string, unknown>,
+  input: FieldInput,
+): Promise<string> {
   const body = { ...base, ...input.body, ...(await resolveInput(api, input, def)) };
   const created = await api.post<{ id: string }>(entityPath(def), body, { api: def.api });
   return created.id;

@@ -22,19 +22,34 @@ function controller(refs: string[], extra: Record<string, unknown> = {}, { delet
   return fakeApi({ ...routes, ...extra });
 }
 
-const opts = (refs: string[], more: Partial<DeleteOptions> = {}): DeleteOptions => ({ def: identity, refs, yes: true, ignoreMissing: false, ...more });
+const opts = (refs: string[], more: Partial<DeleteOptions> = {}): DeleteOptions => ({
+  def: identity,
+  refs,
+  yes: true,
+  ignoreMissing: false,
+  ...more,
+});
 
 describe('delete flags', () => {
   it('takes several names, --yes and --ignore-missing, and drops repeats', async () => {
     const spy = capture<DeleteOptions>();
-    await parse(buildDelete(testDeps(), identity, spy.run), ['laptop-7', 'laptop-8', 'laptop-7', '-y', '--ignore-missing']);
+    await parse(buildDelete(testDeps(), identity, spy.run), [
+      'laptop-7',
+      'laptop-8',
+      'laptop-7',
+      '-y',
+      '--ignore-missing',
+    ]);
     assert.deepEqual(spy.last(), opts(['laptop-7', 'laptop-8'], { ignoreMissing: true }));
   });
 
   it('refuses without --yes when it cannot ask (exit 3), before any request', async () => {
     const api = fakeApi({});
     const command = buildDelete(testDeps({ api, tty: false }), identity);
-    await assert.rejects(parse(command, ['laptop-7']), (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined);
+    await assert.rejects(
+      parse(command, ['laptop-7']),
+      (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined,
+    );
     assert.equal(api.calls.length, 0);
   });
 
@@ -43,14 +58,26 @@ describe('delete flags', () => {
     await parse(buildDelete(testDeps(), identity, spy.run), ['--where', 'name contains "tmp"', '--yes']);
     assert.equal(spy.last().where, 'name contains "tmp"');
     await parse(buildDelete(testDeps(), identity, spy.run), ['--where', 'name = "limit 5"', '--yes']);
-    for (const argv of [['a1', '--where', 'true', '-y'], ['-y'], ['--where', ' ', '-y'], ['--where', 'true limit 5', '-y'], ['--where', 'name contains "x" skip 10', '-y']]) {
-      await assert.rejects(parse(buildDelete(testDeps(), identity, spy.run), argv), (err: Error & { exitCode: number }) => err.exitCode === EXIT.usage);
+    for (const argv of [
+      ['a1', '--where', 'true', '-y'],
+      ['-y'],
+      ['--where', ' ', '-y'],
+      ['--where', 'true limit 5', '-y'],
+      ['--where', 'name contains "x" skip 10', '-y'],
+    ]) {
+      await assert.rejects(
+        parse(buildDelete(testDeps(), identity, spy.run), argv),
+        (err: Error & { exitCode: number }) => err.exitCode === EXIT.usage,
+      );
     }
   });
 
   it('refuses --where without --yes when it cannot ask (exit 3)', async () => {
     const api = fakeApi({});
-    await assert.rejects(parse(buildDelete(testDeps({ api, tty: false }), identity), ['--where', 'true']), (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined);
+    await assert.rejects(
+      parse(buildDelete(testDeps({ api, tty: false }), identity), ['--where', 'true']),
+      (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined,
+    );
     assert.equal(api.calls.length, 0);
   });
 
@@ -66,22 +93,31 @@ describe('delete run', () => {
     await runDelete(opts(['laptop-7', 'b2'], { yes: false }), deps);
     assert.deepEqual(deps.prompts, ['Delete these 2 identities?']);
     assert.match(deps.io.stderrText(), /about to delete 2 identities:\n {2}"laptop-7" \(a1\)\n {2}"laptop-8" \(b2\)\n/);
-    assert.deepEqual(api.calls.filter((c) => c.method === 'DELETE').map((c) => c.path), ['/identities/a1', '/identities/b2']);
+    assert.deepEqual(
+      api.calls.filter((c) => c.method === 'DELETE').map((c) => c.path),
+      ['/identities/a1', '/identities/b2'],
+    );
     assert.equal(deps.io.stdoutText(), '');
   });
 
   it('deletes nothing when the answer is no (exit 3)', async () => {
     const api = controller(['a1'], {}, { deletes: false });
-    await assert.rejects(runDelete(opts(['a1'], { yes: false }), testDeps({ api, tty: true, answers: { confirm: [false] } })), (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined);
+    await assert.rejects(
+      runDelete(opts(['a1'], { yes: false }), testDeps({ api, tty: true, answers: { confirm: [false] } })),
+      (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined,
+    );
     assert.ok(!api.calls.some((c) => c.method === 'DELETE'));
   });
 
   it('fails with exit 5 on a single name that matches nothing', async () => {
-    await assert.rejects(runDelete(opts(['ghost']), testDeps({ api: controller(['ghost']) })), (err: Error & { exitCode: number }) => {
-      assert.equal(err.exitCode, EXIT.notFound);
-      assert.equal(err.message, 'no identity named or with id "ghost"');
-      return true;
-    });
+    await assert.rejects(
+      runDelete(opts(['ghost']), testDeps({ api: controller(['ghost']) })),
+      (err: Error & { exitCode: number }) => {
+        assert.equal(err.exitCode, EXIT.notFound);
+        assert.equal(err.message, 'no identity named or with id "ghost"');
+        return true;
+      },
+    );
   });
 
   it('skips missing names with --ignore-missing', async () => {
@@ -133,7 +169,9 @@ describe('delete --where', () => {
   const rows = Array.from({ length: 25 }, (_, i) => ({ id: `t${i}`, name: `tmp-${i}` }));
   /** Pages of the matches as the controller serves them, and a DELETE for each (`deletes: false`: none). */
   function matching(found: typeof rows, extra: Record<string, unknown> = {}, { deletes = true } = {}) {
-    const routes: Record<string, unknown> = { 'LIST /identities': (call: { query: { limit: number; offset: number } }) => envelope(found, call.query) };
+    const routes: Record<string, unknown> = {
+      'LIST /identities': (call: { query: { limit: number; offset: number } }) => envelope(found, call.query),
+    };
     if (deletes) for (const r of found) routes[`DELETE /identities/${r.id}`] = {};
     return fakeApi({ ...routes, ...extra });
   }
@@ -153,9 +191,15 @@ describe('delete --where', () => {
   });
 
   it('follows pages beyond the first', async () => {
-    const api = matching(rows, { 'LIST /identities': (call: { query: { offset: number } }) => envelope(rows, { limit: 10, offset: call.query.offset }) });
+    const api = matching(rows, {
+      'LIST /identities': (call: { query: { offset: number } }) =>
+        envelope(rows, { limit: 10, offset: call.query.offset }),
+    });
     await runDelete(opts([], { where: 'true' }), testDeps({ api }));
-    assert.deepEqual(api.calls.filter((c) => c.method === 'GET').map((c) => c.query?.offset), [0, 10, 20]);
+    assert.deepEqual(
+      api.calls.filter((c) => c.method === 'GET').map((c) => c.query?.offset),
+      [0, 10, 20],
+    );
     assert.equal(api.calls.filter((c) => c.method === 'DELETE').length, 25);
   });
 
@@ -170,12 +214,17 @@ describe('delete --where', () => {
 
   it('deletes nothing when the answer is no (exit 3)', async () => {
     const api = matching(rows.slice(0, 2), {}, { deletes: false });
-    await assert.rejects(runDelete(opts([], { yes: false, where: 'true' }), testDeps({ api, tty: true, answers: { confirm: [false] } })), (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined);
+    await assert.rejects(
+      runDelete(opts([], { yes: false, where: 'true' }), testDeps({ api, tty: true, answers: { confirm: [false] } })),
+      (err: Error & { exitCode: number }) => err.exitCode === EXIT.declined,
+    );
     assert.ok(!api.calls.some((c) => c.method === 'DELETE'));
   });
 
   it('goes on past a refusal and exits with its code, counting what was deleted', async () => {
-    const api = matching(rows.slice(0, 3), { 'DELETE /identities/t1': new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY') });
+    const api = matching(rows.slice(0, 3), {
+      'DELETE /identities/t1': new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY'),
+    });
     const deps = testDeps({ api });
     await assert.rejects(runDelete(opts([], { where: 'true' }), deps), (err: Error & { exitCode: number }) => {
       assert.equal(err.exitCode, EXIT.rejected);

@@ -47,19 +47,32 @@ export function buildDelete(deps: Deps, def: ResourceDef, run = runDelete): Comm
   requireOperation(def, 'delete', 'delete');
   const n = noun(def);
   const arg = refArgument(def);
-  const examples = arg === 'id' ? [`ctl ${n} delete 3x9fQz1Ab 7Hk2LmP0q --yes`] : [`ctl ${n} delete laptop-7 laptop-8`, `ctl ${n} rm old-host --yes --ignore-missing`];
-  examples.push(`ctl ${n} delete --where ` +
-    `'${'name' in def.fields ? 'name contains "test-"' : 'createdAt < datetime(2025-01-01T00:00:00Z)'}' --yes`);
+  const examples =
+    arg === 'id'
+      ? [`ctl ${n} delete 3x9fQz1Ab 7Hk2LmP0q --yes`]
+      : [`ctl ${n} delete laptop-7 laptop-8`, `ctl ${n} rm old-host --yes --ignore-missing`];
+  examples.push(
+    `ctl ${n} delete --where ` +
+      `'${'name' in def.fields ? 'name contains "test-"' : 'createdAt < datetime(2025-01-01T00:00:00Z)'}' --yes`,
+  );
   examples.push(`ctl ${n} delete --where 'tags.owner = "ci"' --dry-run`);
-  const base = withMeta(new Command('delete').alias('rm').addArgument(nameArguments(def, `the ${plural(def)} to delete`).argOptional()), {
-    description: `Delete ${plural(def)} by name or id, or all that match --where, after confirming the exact set`,
-    examples,
-  });
+  const base = withMeta(
+    new Command('delete').alias('rm').addArgument(nameArguments(def, `the ${plural(def)} to delete`).argOptional()),
+    {
+      description: `Delete ${plural(def)} by name or id, or all that match --where, after confirming the exact set`,
+      examples,
+    },
+  );
   const filter = `delete every ${def.label} this ZitiQL filter matches (see: ctl help filters)`;
   const where = new Option('--where <filter>', filter);
   const command = addDryRun(addDeleteFlags(base).addOption(where));
   return command.action(async (refs, o) => {
-    const opts: DeleteOptions = { def, refs: [...new Set(refs)], yes: Boolean(o.yes), ignoreMissing: Boolean(o.ignoreMissing) };
+    const opts: DeleteOptions = {
+      def,
+      refs: [...new Set(refs)],
+      yes: Boolean(o.yes),
+      ignoreMissing: Boolean(o.ignoreMissing),
+    };
     if (o.where !== undefined) opts.where = o.where;
     if (o.dryRun) opts.dryRun = true;
     validateDelete(opts, deps.io);
@@ -73,10 +86,14 @@ export function buildDelete(deps: Deps, def: ResourceDef, run = runDelete): Comm
  */
 export function validateDelete(opts: DeleteOptions, io: IO): void {
   if (opts.where !== undefined && opts.refs.length > 0) throw new UsageError('give names or ids, or --where, not both');
-  if (opts.where === undefined && opts.refs.length === 0) throw new UsageError(`nothing to delete: give ${refArgument(opts.def)}s or --where FILTER`);
-  if (opts.where !== undefined && opts.where.trim() === '') throw new UsageError('--where needs a filter; to delete everything, say so: --where true');
+  if (opts.where === undefined && opts.refs.length === 0)
+    throw new UsageError(`nothing to delete: give ${refArgument(opts.def)}s or --where FILTER`);
+  if (opts.where !== undefined && opts.where.trim() === '')
+    throw new UsageError('--where needs a filter; to delete everything, say so: --where true');
   if (opts.where !== undefined && pages(opts.where)) {
-    throw new UsageError('--where deletes every match: leave skip and limit out of the filter', ['to see what matches first: --dry-run']);
+    throw new UsageError('--where deletes every match: leave skip and limit out of the filter', [
+      'to see what matches first: --dry-run',
+    ]);
   }
   if (!opts.yes && !opts.dryRun && !io.canPrompt()) {
     throw new DeclinedError('not deleting without confirmation', ['pass --yes (-y) to delete without a prompt']);
@@ -170,12 +187,14 @@ export async function runDeleteWhere(opts: DeleteOptions & { where: string }, de
       await api.delete(entityPath(def, entity.id), { api: def.api });
       gone.push(entity.id);
     } catch (err) {
-      if (isNotFound(err)) gone.push(entity.id); // gone meanwhile: the filter's set is deleted all the same
+      if (isNotFound(err))
+        gone.push(entity.id); // gone meanwhile: the filter's set is deleted all the same
       else failures.add(label(entity), err);
     }
   }
   const deleted = matches.length - failures.count;
-  if (!opts.dryRun) io.info(`deleted ${deleted} of ${matches.length} ${matches.length === 1 ? def.label : plural(def)}`);
+  if (!opts.dryRun)
+    io.info(`deleted ${deleted} of ${matches.length} ${matches.length === 1 ? def.label : plural(def)}`);
   await reportGone(opts, deps, gone);
   failures.finish(`${failures.count} of ${matches.length} ${plural(def)} not deleted`);
 }

@@ -14,7 +14,10 @@ const web = { id: 's1', name: 'web', tags: { team: 'a' } };
 
 describe('--dry-run', () => {
   it('create: resolves names, prints the POST with its body on stdout, and sends nothing', async () => {
-    const api = fakeApi({ 'GET /configs/web-host': notFound('config', 'web-host'), 'LIST /configs': [{ id: 'c2', name: 'web-host' }] });
+    const api = fakeApi({
+      'GET /configs/web-host': notFound('config', 'web-host'),
+      'LIST /configs': [{ id: 'c2', name: 'web-host' }],
+    });
     const deps = testDeps({ api });
     await parse(buildCreate(deps, service), ['web', '--config', 'web-host', '--tag', 'replicas:=3', '--dry-run']);
     assert.ok(api.calls.every((c) => c.method === 'GET'));
@@ -43,15 +46,24 @@ describe('--dry-run', () => {
     const api = fakeApi({ 'GET /services/s1': web });
     const deps = testDeps({ api });
     await parse(buildUpdate(deps, service), ['s1', '--tag', 'env=prod', '--dry-run']);
-    assert.equal(deps.io.stdoutText(), `PATCH /edge/management/v1/services/s1\n${JSON.stringify({ tags: { team: 'a', env: 'prod' } }, null, 2)}\n`);
+    assert.equal(
+      deps.io.stdoutText(),
+      `PATCH /edge/management/v1/services/s1\n${JSON.stringify({ tags: { team: 'a', env: 'prod' } }, null, 2)}\n`,
+    );
     assert.ok(api.calls.every((c) => c.method === 'GET'));
   });
 
   it('delete: prints each DELETE without asking, even with no terminal and no --yes', async () => {
-    const api = fakeApi({ 'GET /identities/a1': { id: 'a1', name: 'x' }, 'GET /identities/b2': { id: 'b2', name: 'y' } });
+    const api = fakeApi({
+      'GET /identities/a1': { id: 'a1', name: 'x' },
+      'GET /identities/b2': { id: 'b2', name: 'y' },
+    });
     const deps = testDeps({ api, tty: false });
     await parse(buildDelete(deps, identity), ['a1', 'b2', '--dry-run']);
-    assert.equal(deps.io.stdoutText(), 'DELETE /edge/management/v1/identities/a1\nDELETE /edge/management/v1/identities/b2\n');
+    assert.equal(
+      deps.io.stdoutText(),
+      'DELETE /edge/management/v1/identities/a1\nDELETE /edge/management/v1/identities/b2\n',
+    );
     assert.deepEqual(deps.prompts, []);
     assert.ok(!deps.io.stderrText().includes('deleted'));
   });

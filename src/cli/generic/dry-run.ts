@@ -43,7 +43,11 @@ export function isDryRun(command: CommandUnknownOpts): boolean {
  * Runs `work` with deps whose client prints writes instead of sending them when `--dry-run` was given (reads still
  * go to the controller: names must resolve to show the real body). Without the flag, `work` gets deps as they are.
  */
-export async function dryRunnable(command: CommandUnknownOpts, deps: Deps, work: (deps: Deps) => Promise<void>): Promise<void> {
+export async function dryRunnable(
+  command: CommandUnknownOpts,
+  deps: Deps,
+  work: (deps: Deps) => Promise<void>,
+): Promise<void> {
   if (!isDryRun(command)) return work(deps);
   try {
     await work(dryRunDeps(deps));

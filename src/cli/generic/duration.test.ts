@@ -11,6 +11,7 @@ describe('parseMinutes', () => {
   });
 
   it('rejects anything else, and zero', () => {
-    for (const bad of ['', '30', '2x', 'h', '0m', '1m2d', '-5m']) assert.throws(() => parseMinutes(bad), /duration|at least/, bad);
+    for (const bad of ['', '30', '2x', 'h', '0m', '1m2d', '-5m'])
+      assert.throws(() => parseMinutes(bad), /duration|at least/, bad);
   });
 });

@@ -43,6 +43,8 @@ function parsed(option: FlagLike, value: string, variable: string): unknown {
     return option.parseArg(value, undefined as never);
   } catch (err) {
     if ((err as { code?: string }).code !== 'commander.invalidArgument') throw err;
-    throw new UsageError(`option '${option.flags}' value '${value}' from env '${variable}' is invalid. ${(err as Error).message}`);
+    throw new UsageError(
+      `option '${option.flags}' value '${value}' from env '${variable}' is invalid. ${(err as Error).message}`,
+    );
   }
 }

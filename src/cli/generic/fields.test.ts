@@ -55,13 +55,24 @@ describe('field flags', () => {
   it('reads booleans, enums, integers, attributes, tags, JSON and references', async () => {
     const { input } = await parsed('patch', [
       '--no-admin',
-      '--default-hosting-precedence', 'required',
-      '--default-hosting-cost', '7',
-      '-a', 'sales,emea', '-a', 'ops',
-      '--tag', 'env=prod', '--tags', 'team=',
-      '--app-data', '{"k":1}',
-      '--auth-policy', 'strict',
-      '--name', 'laptop-8',
+      '--default-hosting-precedence',
+      'required',
+      '--default-hosting-cost',
+      '7',
+      '-a',
+      'sales,emea',
+      '-a',
+      'ops',
+      '--tag',
+      'env=prod',
+      '--tags',
+      'team=',
+      '--app-data',
+      '{"k":1}',
+      '--auth-policy',
+      'strict',
+      '--name',
+      'laptop-8',
     ]);
     assert.deepEqual(input.body, {
       isAdmin: false,
@@ -93,8 +104,10 @@ describe('field flags', () => {
   ];
   for (const [what, argv, message] of rejects) {
     it(`rejects ${what} as a usage error`, async () => {
-      await assert.rejects(parsed('patch', argv), (err: Error & { exitCode?: number }) => message.test(err.message) && err.exitCode === 1);
+      await assert.rejects(
+        parsed('patch', argv),
+        (err: Error & { exitCode?: number }) => message.test(err.message) && err.exitCode === 1,
+      );
     });
   }
-
 });

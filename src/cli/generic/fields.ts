@@ -101,12 +101,19 @@ const ACCEPTED_NOT_KEPT: Record<string, readonly string[]> = { identity: ['type'
 const SET_AT_CREATION: Record<string, readonly string[]> = { service: ['encryptionRequired'] };
 
 /** The fields a verb takes as flags, tags included (every entity carries tags). */
-export function writableFields(def: ResourceDef, verb: WriteVerb, exclude: readonly string[] = []): Array<[string, FieldDef]> {
+export function writableFields(
+  def: ResourceDef,
+  verb: WriteVerb,
+  exclude: readonly string[] = [],
+): Array<[string, FieldDef]> {
   const fixed = verb === 'patch' ? (SET_AT_CREATION[def.name] ?? []) : [];
   const ignored = [...(ACCEPTED_NOT_KEPT[def.name] ?? []), ...fixed];
   const own = Object.entries(def.fields).filter(
     ([name, f]) =>
-      !f.readOnly && !ignored.includes(name) && (verb === 'create' ? f.create !== 'no' : f.patch === 'optional') && hasFlag(f.type),
+      !f.readOnly &&
+      !ignored.includes(name) &&
+      (verb === 'create' ? f.create !== 'no' : f.patch === 'optional') &&
+      hasFlag(f.type),
   );
   return [...own, ['tags', TAGS] as [string, FieldDef]].filter(([name]) => !exclude.includes(name));
 }
@@ -169,13 +176,24 @@ export function addFieldFlags(
       aliasKeys.push(camel(alias));
     }
     const required = verb === 'create' && f.create === 'required' && f.type.kind !== 'boolean';
-    const flag: FieldFlag = { field, key: camel(name), flag: `--${inverted ? 'no-' : ''}${name}`, type: f.type, nullable: Boolean(f.nullable), required, option, verb };
+    const flag: FieldFlag = {
+      field,
+      key: camel(name),
+      flag: `--${inverted ? 'no-' : ''}${name}`,
+      type: f.type,
+      nullable: Boolean(f.nullable),
+      required,
+      option,
+      verb,
+    };
     if (inverted) flag.inverted = true;
     if (aliasKeys.length > 0) flag.aliasKeys = aliasKeys;
     return flag;
   });
   if (verb === 'patch' && flags.some((f) => f.type.kind === 'tags')) {
-    command.addOption(new Option('--remove-tag <key>', 'a tag to remove, keeping the others; repeat for several').argParser(repeated));
+    command.addOption(
+      new Option('--remove-tag <key>', 'a tag to remove, keeping the others; repeat for several').argParser(repeated),
+    );
   }
   return flags;
 }
@@ -200,32 +218,60 @@ function optionsFor(
     case 'enum':
       return [new Option(`--${name} <value>`, description).choices(f.type.values)];
     case 'integer':
-      return [new Option(`--${name} <n>`, description).argParser(integer(f.type.minimum ?? Number.MIN_SAFE_INTEGER, f.type.maximum ?? Number.MAX_SAFE_INTEGER))];
+      return [
+        new Option(`--${name} <n>`, description).argParser(
+          integer(f.type.minimum ?? Number.MIN_SAFE_INTEGER, f.type.maximum ?? Number.MAX_SAFE_INTEGER),
+        ),
+      ];
     case 'attributes': {
       const short = name === 'attributes' ? '-a, ' : '';
-      const option = new Option(`${short}--${name} <list>`, `${lowerFirst(f.description)}: comma-separated, replaces the set ("" clears it)`);
+      const option = new Option(
+        `${short}--${name} <list>`,
+        `${lowerFirst(f.description)}: comma-separated, replaces the set ("" clears it)`,
+      );
       return [completeWith(option.argParser(attributeList), { kind: 'attribute', resource: resourceName, list: true })];
     }
     case 'tags': {
       const how = verb === 'patch' ? '; sets these tags and keeps the others (--tag "" first drops them all)' : '';
-      return [new Option(`--${name} <key=value>`, `${f.description}${how}`).argParser((v: string, previous: string[] | undefined) => {
-          parseTag(v);
-          return repeated(v, previous);
-        }),
+      return [
+        new Option(`--${name} <key=value>`, `${f.description}${how}`).argParser(
+          (v: string, previous: string[] | undefined) => {
+            parseTag(v);
+            return repeated(v, previous);
+          },
+        ),
       ];
     }
     case 'object': {
-      const option = new Option(`--${name} <json>`, `${description} (a JSON object, @FILE to read it from a file, - from stdin)`);
-      return [option.argParser(verb === 'patch' && f.nullable ? (v: string) => (v === '' ? '' : jsonObject(v)) : jsonObject)];
+      const option = new Option(
+        `--${name} <json>`,
+        `${description} (a JSON object, @FILE to read it from a file, - from stdin)`,
+      );
+      return [
+        option.argParser(verb === 'patch' && f.nullable ? (v: string) => (v === '' ? '' : jsonObject(v)) : jsonObject),
+      ];
     }
     case 'ref':
-      return [completeWith(new Option(`--${name} <name-or-id>`, description), { kind: 'resource', resource: f.type.resource })];
+      return [
+        completeWith(new Option(`--${name} <name-or-id>`, description), {
+          kind: 'resource',
+          resource: f.type.resource,
+        }),
+      ];
     case 'refList': {
-      const option = new Option(`--${name} <names-or-ids>`, `${lowerFirst(f.description)}: names or ids, comma-separated or repeated; replaces the list ("" clears it)`);
-      return [completeWith(option.argParser(attributeList), { kind: 'resource', resource: f.type.resource, list: true })];
+      const option = new Option(
+        `--${name} <names-or-ids>`,
+        `${lowerFirst(f.description)}: names or ids, comma-separated or repeated; replaces the list ("" clears it)`,
+      );
+      return [
+        completeWith(option.argParser(attributeList), { kind: 'resource', resource: f.type.resource, list: true }),
+      ];
     }
     case 'roles': {
-      const option = new Option(`--${name} <roles>`, `${lowerFirst(f.description)}; @name works for @id; comma-separated or repeated ("" clears them)`);
+      const option = new Option(
+        `--${name} <roles>`,
+        `${lowerFirst(f.description)}; @name works for @id; comma-separated or repeated ("" clears them)`,
+      );
       return [completeWith(option.argParser(roleList), { kind: 'role', resource: f.type.resource, list: true })];
     }
     default:
@@ -249,7 +295,10 @@ function repeated(value: string, previous: string[] | undefined): string[] {
 
 /** `-a sales,emea -a ops` gives [sales, emea, ops]; `-a ""` gives [] (clear the set, never null). */
 export function attributeList(value: string, previous: string[] | undefined): string[] {
-  const items = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   return [...new Set([...(previous ?? []), ...items])];
 }
 
@@ -260,9 +309,11 @@ export function attributeList(value: string, previous: string[] | undefined): st
 export function roleList(value: string, previous: string[] | undefined): string[] {
   const roles = attributeList(value, previous);
   for (const role of roles) {
-    if (!/^[#@]./.test(role)) throw new InvalidArgumentError(`"${role}" is no role: write #attribute, @name-or-id or #all.`);
+    if (!/^[#@]./.test(role))
+      throw new InvalidArgumentError(`"${role}" is no role: write #attribute, @name-or-id or #all.`);
   }
-  if (roles.includes('#all') && roles.length > 1) throw new InvalidArgumentError('#all selects everything and stands alone.');
+  if (roles.includes('#all') && roles.length > 1)
+    throw new InvalidArgumentError('#all selects everything and stands alone.');
   return roles;
 }
 
@@ -273,7 +324,8 @@ export function roleList(value: string, previous: string[] | undefined): string[
 export function parseTag(text: string): [string, TagValue] | undefined {
   if (text === '') return undefined;
   const eq = text.indexOf('=');
-  if (eq <= 0 || (eq === 1 && text[0] === ':')) throw new InvalidArgumentError(`"${text}": expected key=value or key:=JSON.`);
+  if (eq <= 0 || (eq === 1 && text[0] === ':'))
+    throw new InvalidArgumentError(`"${text}": expected key=value or key:=JSON.`);
   if (text[eq - 1] !== ':') return [text.slice(0, eq), text.slice(eq + 1)];
   const key = text.slice(0, eq - 1);
   let value: unknown;
@@ -297,19 +349,24 @@ export function tagPair(value: string, previous: Record<string, TagValue> | unde
 /** A JSON object given as text, as `@FILE` (read from the file) or as `-` (from stdin, when the command runs). */
 export function jsonObject(value: string): Record<string, unknown> {
   // Typed as what the action sees: readStdinFlags replaces the marker before any action runs.
-  if (value === '-') return new FromStdin((text) => parseJsonObject(text, 'stdin', InvalidArgumentError)) as unknown as Record<string, unknown>;
+  if (value === '-')
+    return new FromStdin((text) => parseJsonObject(text, 'stdin', InvalidArgumentError)) as unknown as Record<
+      string,
+      unknown
+    >;
   let text = value;
   if (value.startsWith('@')) {
     try {
       text = decodeUtf8(readFileSync(value.slice(1)), value.slice(1), InvalidArgumentError);
     } catch (err) {
       if (err instanceof InvalidArgumentError) throw err;
-      throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+      throw new InvalidArgumentError(
+        `cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`,
+      );
     }
   }
   return parseJsonObject(text, text === value ? undefined : value.slice(1), InvalidArgumentError);
 }
-
 
 /** The values a flag was given under its name and its hidden synonyms, or undefined when none was typed. */
 function typed(command: CommandUnknownOpts, flag: FieldFlag): unknown[] | undefined {
@@ -337,7 +394,13 @@ export function collectFields(command: CommandUnknownOpts, flags: readonly Field
       const values = [...new Set(found.flat() as string[])];
       if (kind === 'roles') checkRoles(flag.flag, values);
       if (kind === 'attributes') input.body[flag.field] = values;
-      else (kind === 'roles' ? (input.roles ??= []) : (input.refLists ??= [])).push({ field: flag.field, resource: flag.type.resource, values, flag: flag.flag });
+      else
+        (kind === 'roles' ? (input.roles ??= []) : (input.refLists ??= [])).push({
+          field: flag.field,
+          resource: flag.type.resource,
+          values,
+          flag: flag.flag,
+        });
       continue;
     }
     const value = flag.inverted ? !found[found.length - 1] : found[found.length - 1];

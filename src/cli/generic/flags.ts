@@ -38,7 +38,9 @@ export function addPaging<A extends unknown[], O extends OptionValues, G extends
 ) {
   return command
     .addOption(
-      new Option('--limit <n>', `rows per page (server default 10, at most ${MAX_LIMIT})`).argParser(integer(1, MAX_LIMIT)),
+      new Option('--limit <n>', `rows per page (server default 10, at most ${MAX_LIMIT})`).argParser(
+        integer(1, MAX_LIMIT),
+      ),
     )
     .addOption(new Option('--offset <n>', 'rows to skip before the page').argParser(integer(0, MAX_OFFSET)))
     .addOption(new Option('--all', 'follow the pages and return every row').conflicts(['limit', 'offset']));
@@ -50,9 +52,7 @@ export function addQuiet<A extends unknown[], O extends OptionValues, G extends 
   return command.addOption(new Option('-q, --quiet', 'print only ids, one per line'));
 }
 
-export function addYes<A extends unknown[], O extends OptionValues, G extends OptionValues>(
-  command: Command<A, O, G>,
-) {
+export function addYes<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command.addOption(new Option('-y, --yes', 'do not ask for confirmation'));
 }
 

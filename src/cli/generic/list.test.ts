@@ -10,7 +10,8 @@ import { envelope, fakeApi } from '../testing/fake-api.js';
 import { capture, parse } from '../testing/parse.js';
 import { testDeps } from '../testing/test-deps.js';
 
-const ids = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `i${i + 1}`, name: `host-${i + 1}`, roleAttributes: [] }));
+const ids = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ id: `i${i + 1}`, name: `host-${i + 1}`, roleAttributes: [] }));
 
 async function options(argv: string[], def = identity, output?: string): Promise<ListOptions> {
   const spy = capture<ListOptions>();
@@ -20,7 +21,20 @@ async function options(argv: string[], def = identity, output?: string): Promise
 
 describe('list flags', () => {
   it('reads the filter, paging and role flags', async () => {
-    const o = await options(['name contains "h"', '--limit', '50', '--offset', '100', '--role-filter', '#a', '--role-filter', '#b', '--role-semantic', 'AllOf', '-q']);
+    const o = await options([
+      'name contains "h"',
+      '--limit',
+      '50',
+      '--offset',
+      '100',
+      '--role-filter',
+      '#a',
+      '--role-filter',
+      '#b',
+      '--role-semantic',
+      'AllOf',
+      '-q',
+    ]);
     assert.equal(o.filter, 'name contains "h"');
     assert.equal(o.limit, 50);
     assert.equal(o.offset, 100);
@@ -83,10 +97,17 @@ describe('list run', () => {
     });
     const deps = testDeps({ api });
     await runList({ ...base, def: session, path: '/sessions' }, deps);
-    assert.deepEqual(api.calls[1].query, { filter: 'id in ["i1", "i2", "gone"]', limit: 500 }, 'one lookup for every id');
+    assert.deepEqual(
+      api.calls[1].query,
+      { filter: 'id in ["i1", "i2", "gone"]', limit: 500 },
+      'one lookup for every id',
+    );
     const lines = deps.io.stdoutText().trimEnd().split('\n');
     assert.match(lines[0]!, /IDENTITY/i);
-    assert.deepEqual(lines.slice(1).map((l) => l.split(/\s+/)[3]), ['laptop-7', 'web-host', 'gone']);
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.split(/\s+/)[3]),
+      ['laptop-7', 'web-host', 'gone'],
+    );
 
     const json = testDeps({ api: fakeApi({ 'LIST /sessions': sessions }) });
     await runList({ ...base, def: session, path: '/sessions', format: 'json' }, json);
@@ -95,8 +116,17 @@ describe('list run', () => {
 
   it('passes the filter, paging and role filters to the controller', async () => {
     const api = fakeApi({ 'LIST /identities': [] });
-    await runList({ ...base, filter: 'isAdmin = true', limit: 5, offset: 5, roleFilter: ['#a'], roleSemantic: 'AnyOf' }, testDeps({ api }));
-    assert.deepEqual(api.calls[0].query, { filter: 'isAdmin = true', limit: 5, offset: 5, roleFilter: ['#a'], roleSemantic: 'AnyOf' });
+    await runList(
+      { ...base, filter: 'isAdmin = true', limit: 5, offset: 5, roleFilter: ['#a'], roleSemantic: 'AnyOf' },
+      testDeps({ api }),
+    );
+    assert.deepEqual(api.calls[0].query, {
+      filter: 'isAdmin = true',
+      limit: 5,
+      offset: 5,
+      roleFilter: ['#a'],
+      roleSemantic: 'AnyOf',
+    });
   });
 
   it('resolves @name in role filters to @id before sending, and leaves #attributes alone', async () => {
@@ -115,7 +145,14 @@ describe('list run', () => {
     const deps = testDeps({ api, globals: {} });
     await runList({ ...base, all: true, format: 'json' }, deps);
     assert.equal(JSON.parse(deps.io.stdoutText()).length, 1203);
-    assert.deepEqual(api.calls.map((c) => [c.query?.limit, c.query?.offset]), [[500, 0], [500, 500], [500, 1000]]);
+    assert.deepEqual(
+      api.calls.map((c) => [c.query?.limit, c.query?.offset]),
+      [
+        [500, 0],
+        [500, 500],
+        [500, 1000],
+      ],
+    );
     assert.equal(deps.io.stderrText(), '');
   });
 

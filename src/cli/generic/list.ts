@@ -42,7 +42,9 @@ export function addListFlags<A extends unknown[]>(command: Command<A>, def: Reso
   const paged = addPaging(addQuiet(command));
   if (!def.roleAttributes) return paged;
   const roleFilterHelp = 'only entities matching a role: #attribute, @name-or-id or #all; repeat for several';
-  const roleFilter = new Option('--role-filter <role>', roleFilterHelp).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  const roleFilter = new Option('--role-filter <role>', roleFilterHelp).argParser(
+    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+  );
   return paged
     .addOption(completeWith(roleFilter, { kind: 'role', resource: def.name }))
     .addOption(new Option('--role-semantic <semantic>', 'how several --role-filter combine').choices(SEMANTICS));
@@ -73,7 +75,8 @@ export function buildList(deps: Deps, def: ResourceDef, run = runList): CommandU
   const n = noun(def);
   const examples = [`ctl ${n} list`, `ctl ${n} list --all -o json`];
   if ('name' in def.fields) examples.push(`ctl ${n} list 'name contains "lap" sort by name' --limit 50`);
-  if (def.roleAttributes) examples.push(`ctl ${n} list --role-filter '#sales' --role-filter '#emea' --role-semantic AllOf`);
+  if (def.roleAttributes)
+    examples.push(`ctl ${n} list --role-filter '#sales' --role-filter '#emea' --role-semantic AllOf`);
   const command = withMeta(new Command('list').alias('ls').argument('[filter]', FILTER_ARGUMENT), {
     description: `List ${plural(def)}`,
     examples,
@@ -96,7 +99,11 @@ export async function runList(opts: ListOptions, deps: Deps): Promise<void> {
 /** `@name` in a role filter means that entity: the controller matches only `@id`, so names become ids here. */
 async function roleIds(api: ApiClient, def: ResourceDef, roles: string[] | undefined): Promise<string[] | undefined> {
   if (!roles) return undefined;
-  return Promise.all(roles.map(async (role) => (role.startsWith('@') && role.length > 1 ? `@${await resolveId(api, def, role.slice(1))}` : role)));
+  return Promise.all(
+    roles.map(async (role) =>
+      role.startsWith('@') && role.length > 1 ? `@${await resolveId(api, def, role.slice(1))}` : role,
+    ),
+  );
 }
 
 async function fetchRows(opts: ListOptions, deps: Deps): Promise<{ rows: unknown[]; page: Pagination }> {

@@ -24,8 +24,10 @@ export function expiryOptions<A extends unknown[], O extends OptionValues, G ext
 ) {
   const expiring = command
     .addOption(
-      new Option('--expires-in <duration>', `how long the new token lives (30m, 2h, 1d; default ${DEFAULT_HOURS}h)`)
-        .argParser(parseMinutes),
+      new Option(
+        '--expires-in <duration>',
+        `how long the new token lives (30m, 2h, 1d; default ${DEFAULT_HOURS}h)`,
+      ).argParser(parseMinutes),
     )
     .addOption(new Option('--expires-at <time>', 'when the new token expires (ISO 8601)'));
   return jwtOutputOptions(expiring, 'the new JWT');

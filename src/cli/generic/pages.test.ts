@@ -11,7 +11,10 @@ function rowsOf(total: number) {
     async list(_path: string, query: ListQuery = {}) {
       asked.push(query);
       const offset = query.offset ?? 0;
-      const data = Array.from({ length: Math.max(0, Math.min(query.limit ?? 10, total - offset)) }, (_, i) => offset + i);
+      const data = Array.from(
+        { length: Math.max(0, Math.min(query.limit ?? 10, total - offset)) },
+        (_, i) => offset + i,
+      );
       return { data, meta: { pagination: { limit: query.limit ?? 10, offset, totalCount: total } } };
     },
   } as unknown as ApiClient;
@@ -21,10 +24,18 @@ function rowsOf(total: number) {
 describe('everyPage', () => {
   it('reads page after page at the largest size, keeping the query, until the total', async () => {
     const { api, asked } = rowsOf(2 * MAX_LIMIT + 7);
-    const { rows, totalCount } = await everyPage<number>(api, '/x', { filter: 'a = 1' }, {}, () => assert.fail('not beyond'));
+    const { rows, totalCount } = await everyPage<number>(api, '/x', { filter: 'a = 1' }, {}, () =>
+      assert.fail('not beyond'),
+    );
     assert.equal(totalCount, 2 * MAX_LIMIT + 7);
-    assert.deepEqual(rows, Array.from({ length: totalCount }, (_, i) => i));
-    assert.deepEqual(asked.map((q) => [q.filter, q.limit, q.offset]), [0, MAX_LIMIT, 2 * MAX_LIMIT].map((o) => ['a = 1', MAX_LIMIT, o]));
+    assert.deepEqual(
+      rows,
+      Array.from({ length: totalCount }, (_, i) => i),
+    );
+    assert.deepEqual(
+      asked.map((q) => [q.filter, q.limit, q.offset]),
+      [0, MAX_LIMIT, 2 * MAX_LIMIT].map((o) => ['a = 1', MAX_LIMIT, o]),
+    );
   });
 
   it('stops past the last offset the controller serves, and says how many rows came', async () => {

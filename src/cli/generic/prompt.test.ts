@@ -12,11 +12,14 @@ import { testDeps } from '../testing/test-deps.js';
 describe('missing required values', () => {
   it('without a terminal: one usage error naming every missing flag (exit 2), nothing sent', async () => {
     const api = fakeApi({});
-    await assert.rejects(parse(buildCreate(testDeps({ api, tty: false }), servicePolicy), ['--identities', '#all']), (err: Error & { exitCode: number }) => {
-      assert.equal(err.exitCode, EXIT.usage);
-      assert.equal(err.message, 'missing NAME, --type VALUE, --semantic VALUE');
-      return true;
-    });
+    await assert.rejects(
+      parse(buildCreate(testDeps({ api, tty: false }), servicePolicy), ['--identities', '#all']),
+      (err: Error & { exitCode: number }) => {
+        assert.equal(err.exitCode, EXIT.usage);
+        assert.equal(err.message, 'missing NAME, --type VALUE, --semantic VALUE');
+        return true;
+      },
+    );
     assert.equal(api.calls.length, 0);
   });
 
@@ -27,7 +30,12 @@ describe('missing required values', () => {
     assert.equal(deps.prompts[0], 'Name of the new service policy:');
     assert.match(deps.prompts[1], /^--type: Dial \(use the services\) or Bind \(host them\) \(Dial\|Bind\)$/);
     assert.match(deps.prompts[2], /\[.*Allowed choices are Dial, Bind\]$/, 'a wrong answer is asked again, saying why');
-    assert.deepEqual(api.calls.at(-1)?.body, { name: 'dial-web', type: 'Dial', semantic: 'AnyOf', serviceRoles: ['#all'] });
+    assert.deepEqual(api.calls.at(-1)?.body, {
+      name: 'dial-web',
+      type: 'Dial',
+      semantic: 'AnyOf',
+      serviceRoles: ['#all'],
+    });
   });
 
   it('parses an answer as the flag would: a reference by name, JSON data', async () => {
@@ -43,7 +51,10 @@ describe('missing required values', () => {
 
   it('gives up after three bad answers with a usage error', async () => {
     const deps = testDeps({ api: fakeApi({}), tty: true, answers: { input: ['x', 'y', 'z'] } });
-    await assert.rejects(parse(buildCreate(deps, servicePolicy), ['p', '--semantic', 'AllOf']), (err: Error & { exitCode: number }) => err.exitCode === EXIT.usage && /--type/.test(err.message));
+    await assert.rejects(
+      parse(buildCreate(deps, servicePolicy), ['p', '--semantic', 'AllOf']),
+      (err: Error & { exitCode: number }) => err.exitCode === EXIT.usage && /--type/.test(err.message),
+    );
   });
 
   it('asks nothing when everything is given', async () => {

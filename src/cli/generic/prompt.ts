@@ -32,17 +32,26 @@ export async function promptMissing(
   opts: { argument?: MissingArgument; present?: readonly string[] } = {},
 ): Promise<string | undefined> {
   const present = new Set(opts.present ?? []);
-  const missing = flags.filter((f) => f.required && !present.has(f.field) && ![f.key, ...(f.aliasKeys ?? [])].some((k) => given(command, k)));
+  const missing = flags.filter(
+    (f) => f.required && !present.has(f.field) && ![f.key, ...(f.aliasKeys ?? [])].some((k) => given(command, k)),
+  );
   const argument = opts.argument;
   const argumentMissing = argument !== undefined && (argument.value === undefined || argument.value === '');
   if (!argumentMissing && missing.length === 0) return argument?.value;
   if (!deps.io.canPrompt()) {
     const names = [...(argumentMissing ? [argument.label] : []), ...missing.map((f) => `${f.flag} ${valueName(f)}`)];
-    throw new UsageError(`missing ${names.join(', ')}`, ['pass them on the command line (prompting needs a terminal, CI unset and no --no-input)']);
+    throw new UsageError(`missing ${names.join(', ')}`, [
+      'pass them on the command line (prompting needs a terminal, CI unset and no --no-input)',
+    ]);
   }
   const prompter = await deps.prompter();
   let value = argument?.value;
-  if (argumentMissing) value = await ask(argument.message, (text) => (text.trim() === '' ? fail('a value is needed') : text.trim()), (m) => prompter.input(m));
+  if (argumentMissing)
+    value = await ask(
+      argument.message,
+      (text) => (text.trim() === '' ? fail('a value is needed') : text.trim()),
+      (m) => prompter.input(m),
+    );
   for (const flag of missing) {
     const option = flag.option;
     const choices = option.argChoices;
@@ -65,7 +74,11 @@ function fail(message: string): never {
 }
 
 /** Asks until `parse` accepts the answer, saying why it did not; a usage error after a few tries. */
-async function ask<T>(message: string, parse: (text: string) => T, input: (message: string) => Promise<string>): Promise<T> {
+async function ask<T>(
+  message: string,
+  parse: (text: string) => T,
+  input: (message: string) => Promise<string>,
+): Promise<T> {
   let reason = '';
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const text = await input(reason === '' ? message : `${message} [${reason}]`);

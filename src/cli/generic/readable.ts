@@ -37,7 +37,10 @@ export function displayedRoles(entity: Record<string, unknown>, field: string): 
 async function namesOf(api: ApiClient, def: ResourceDef, ids: readonly string[]): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   for (let i = 0; i < ids.length; i += MAX_LIMIT) {
-    const filter = `id in [${ids.slice(i, i + MAX_LIMIT).map(quote).join(', ')}]`;
+    const filter = `id in [${ids
+      .slice(i, i + MAX_LIMIT)
+      .map(quote)
+      .join(', ')}]`;
     const query = { filter, limit: MAX_LIMIT };
     const page = await api.list<{ id: string; name: string }>(entityPath(def), query, { api: def.api });
     for (const entity of page.data) names.set(entity.id, entity.name);

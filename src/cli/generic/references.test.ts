@@ -23,13 +23,28 @@ async function parsed(def: ResourceDef, verb: WriteVerb, argv: string[], names: 
   return collectFields(command, flags);
 }
 
-const identities = [{ id: 'i1', name: 'laptop-7' }, { id: 'i2', name: 'server' }];
+const identities = [
+  { id: 'i1', name: 'laptop-7' },
+  { id: 'i2', name: 'server' },
+];
 const services = [{ id: 's1', name: 'web' }];
-const configRows = [{ id: 'c1', name: 'web-intercept' }, { id: 'c2', name: 'web-host' }];
+const configRows = [
+  { id: 'c1', name: 'web-intercept' },
+  { id: 'c2', name: 'web-host' },
+];
 
 describe('reference list and role flags', () => {
   it('name roles by what they select, take them comma-separated or repeated; the field name is a synonym', async () => {
-    const input = await parsed(servicePolicy, 'create', ['--identities', '#sales,@laptop-7', '--identities', '#emea', '--service-roles', '@web', '--posture-checks', '']);
+    const input = await parsed(servicePolicy, 'create', [
+      '--identities',
+      '#sales,@laptop-7',
+      '--identities',
+      '#emea',
+      '--service-roles',
+      '@web',
+      '--posture-checks',
+      '',
+    ]);
     assert.deepEqual(input.roles, [
       { field: 'identityRoles', resource: 'identity', values: ['#sales', '@laptop-7', '#emea'], flag: '--identities' },
       { field: 'serviceRoles', resource: 'service', values: ['@web'], flag: '--services' },
@@ -38,15 +53,23 @@ describe('reference list and role flags', () => {
   });
 
   it('take reference lists in the singular, repeated or comma-separated; "" clears them', async () => {
-    assert.deepEqual((await parsed(service, 'create', ['--config', 'web-intercept', '--config', 'web-host,c1'])).refLists, [
-      { field: 'configs', resource: 'config', values: ['web-intercept', 'web-host', 'c1'], flag: '--config' },
-    ]);
+    assert.deepEqual(
+      (await parsed(service, 'create', ['--config', 'web-intercept', '--config', 'web-host,c1'])).refLists,
+      [{ field: 'configs', resource: 'config', values: ['web-intercept', 'web-host', 'c1'], flag: '--config' }],
+    );
     assert.deepEqual((await parsed(service, 'patch', ['--configs', ''])).refLists?.[0].values, []);
   });
 
   it('can be renamed by a noun, the derived name staying a synonym', async () => {
-    const input = await parsed(servicePolicy, 'create', ['--who', '#a', '--identities', '#b'], { identityRoles: 'who' });
-    assert.deepEqual(input.roles?.[0], { field: 'identityRoles', resource: 'identity', values: ['#a', '#b'], flag: '--who' });
+    const input = await parsed(servicePolicy, 'create', ['--who', '#a', '--identities', '#b'], {
+      identityRoles: 'who',
+    });
+    assert.deepEqual(input.roles?.[0], {
+      field: 'identityRoles',
+      resource: 'identity',
+      values: ['#a', '#b'],
+      flag: '--who',
+    });
   });
 
   const malformed: Array<[string, string[], RegExp]> = [
@@ -57,16 +80,22 @@ describe('reference list and role flags', () => {
   ];
   for (const [what, argv, message] of malformed) {
     it(`refuses ${what}, naming the flag, before any request`, async () => {
-      await assert.rejects(parsed(servicePolicy, 'create', argv), (err: Error) => message.test(err.message) && err.message.includes(argv[argv.length - 2]));
+      await assert.rejects(
+        parsed(servicePolicy, 'create', argv),
+        (err: Error) => message.test(err.message) && err.message.includes(argv[argv.length - 2]),
+      );
     });
   }
 
   it('refuses #all given under a flag and its synonym together, naming the flag (exit 2)', async () => {
-    await assert.rejects(parsed(servicePolicy, 'create', ['--identities', '#all', '--identity-roles', '#x']), (err: Error & { exitCode: number }) => {
-      assert.equal(err.exitCode, EXIT.usage);
-      assert.match(err.message, /^--identities: #all selects everything/);
-      return true;
-    });
+    await assert.rejects(
+      parsed(servicePolicy, 'create', ['--identities', '#all', '--identity-roles', '#x']),
+      (err: Error & { exitCode: number }) => {
+        assert.equal(err.exitCode, EXIT.usage);
+        assert.match(err.message, /^--identities: #all selects everything/);
+        return true;
+      },
+    );
   });
 
   it('accepts #all alone', () => {
@@ -79,7 +108,10 @@ describe('resolving names to ids', () => {
     const identityLookups = lookups('identities', identities, ['laptop-7', 'i2']);
     const api = fakeApi({ ...identityLookups, ...lookups('configs', configRows, ['web-intercept', 'c2']) });
     const input = await parsed(servicePolicy, 'create', ['--identities', '@laptop-7,#sales,@i2', '--services', '#all']);
-    assert.deepEqual(await resolveInput(api, input, servicePolicy), { identityRoles: ['@i1', '#sales', '@i2'], serviceRoles: ['#all'] });
+    assert.deepEqual(await resolveInput(api, input, servicePolicy), {
+      identityRoles: ['@i1', '#sales', '@i2'],
+      serviceRoles: ['#all'],
+    });
     const configs = await parsed(service, 'create', ['--config', 'web-intercept,c2']);
     assert.deepEqual(await resolveInput(api, configs, service), { configs: ['c1', 'c2'] });
   });
@@ -98,14 +130,27 @@ describe('resolving names to ids', () => {
     const { config } = await import('../../resources/config.js');
     const input = await parsed(config, 'create', ['--config-type', 'nope', '--data', '{}']);
     const api = fakeApi({ 'GET /config-types/nope': notFound('config-type', 'nope'), 'LIST /config-types': [] });
-    await assert.rejects(resolveInput(api, input, config), /^Error: --config-type: no config type named or with id "nope"$|--config-type: no config type/);
+    await assert.rejects(
+      resolveInput(api, input, config),
+      /^Error: --config-type: no config type named or with id "nope"$|--config-type: no config type/,
+    );
   });
 
   it('creates a policy with every @name sent as @id (one POST)', async () => {
     const routes = { ...lookups('identities', identities, ['laptop-7']), ...lookups('services', services, ['web']) };
     const api = fakeApi({ ...routes, 'POST /service-policies': { id: 'p1' } });
     const deps = testDeps({ api });
-    await parse(buildCreate(deps, servicePolicy), ['dial-web', '--type', 'Dial', '--semantic', 'AnyOf', '--identities', '@laptop-7', '--services', '@web']);
+    await parse(buildCreate(deps, servicePolicy), [
+      'dial-web',
+      '--type',
+      'Dial',
+      '--semantic',
+      'AnyOf',
+      '--identities',
+      '@laptop-7',
+      '--services',
+      '@web',
+    ]);
     assert.deepEqual(api.calls.at(-1), {
       method: 'POST',
       path: '/service-policies',

@@ -10,9 +10,16 @@ import { testDeps } from '../testing/test-deps.js';
 describe('related lists', () => {
   it('take the parent and an optional filter', async () => {
     const spy = capture<RelationListOptions>();
-    await parse(buildRelationList(testDeps(), identity, 'authenticators', spy.run), ['laptop-7', 'method = "updb"', '--all']);
+    await parse(buildRelationList(testDeps(), identity, 'authenticators', spy.run), [
+      'laptop-7',
+      'method = "updb"',
+      '--all',
+    ]);
     const o = spy.last();
-    assert.deepEqual([o.parentRef, o.filter, o.all, o.def.name, o.relation], ['laptop-7', 'method = "updb"', true, 'authenticator', 'authenticators']);
+    assert.deepEqual(
+      [o.parentRef, o.filter, o.all, o.def.name, o.relation],
+      ['laptop-7', 'method = "updb"', true, 'authenticator', 'authenticators'],
+    );
   });
 
   it('are built only from relations in the catalogue', () => {
@@ -22,7 +29,9 @@ describe('related lists', () => {
   it('list under the parent with the related resource columns', async () => {
     const api = fakeApi({
       'GET /identities/a1': { id: 'a1', name: 'laptop-7' },
-      'LIST /identities/a1/authenticators': [{ id: 'au1', identity: { name: 'laptop-7' }, method: 'updb', username: 'alice' }],
+      'LIST /identities/a1/authenticators': [
+        { id: 'au1', identity: { name: 'laptop-7' }, method: 'updb', username: 'alice' },
+      ],
     });
     const deps = testDeps({ api });
     const spy = capture<RelationListOptions>();

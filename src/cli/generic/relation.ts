@@ -21,22 +21,43 @@ export interface RelationListOptions extends Omit<ListOptions, 'path'> {
  * A related list such as `ctl identity authenticators laptop-7`: `GET /{parents}/{id}/{relation}`, shown with the
  * related resource's columns. Built from the parent's `relations` in the catalogue.
  */
-export function buildRelationList(deps: Deps, parent: ResourceDef, relation: string, run = runRelationList): CommandUnknownOpts {
+export function buildRelationList(
+  deps: Deps,
+  parent: ResourceDef,
+  relation: string,
+  run = runRelationList,
+): CommandUnknownOpts {
   const rel = parent.relations?.[relation];
   if (!rel) throw new Error(`${parent.name} has no relation '${relation}'`);
   const child = resource(rel.resource);
   const command = withMeta(
-    new Command(relation).aliases(rel.aliases ?? []).addArgument(nameArgument(parent, `the ${parent.label}`)).argument('[filter]', FILTER_ARGUMENT),
-    { description: rel.description, examples: [`ctl ${noun(parent)} ${relation} laptop-7`, `ctl ${noun(parent)} ${relation} laptop-7 -o json`, ...('typeQuery' in rel && rel.typeQuery ? [`ctl ${noun(parent)} ${relation} laptop-7 --dial`] : [])] },
+    new Command(relation)
+      .aliases(rel.aliases ?? [])
+      .addArgument(nameArgument(parent, `the ${parent.label}`))
+      .argument('[filter]', FILTER_ARGUMENT),
+    {
+      description: rel.description,
+      examples: [
+        `ctl ${noun(parent)} ${relation} laptop-7`,
+        `ctl ${noun(parent)} ${relation} laptop-7 -o json`,
+        ...('typeQuery' in rel && rel.typeQuery ? [`ctl ${noun(parent)} ${relation} laptop-7 --dial`] : []),
+      ],
+    },
   );
   const listed = addListFlags(command, child);
   const types = 'typeQuery' in rel && rel.typeQuery ? policyTypes(rel.through, rel.typeQuery.field) : [];
   // `--dial` / `--bind`: only what policies of that type grant (the relation's typeQuery parameter).
-  for (const type of types) listed.addOption(new Option(`--${type}`, `only through ${type} policies`).conflicts(types.filter((t) => t !== type)));
+  for (const type of types)
+    listed.addOption(
+      new Option(`--${type}`, `only through ${type} policies`).conflicts(types.filter((t) => t !== type)),
+    );
   return listed.action(async (parentRef, filter, o, cmd) => {
     const chosen = types.find((t) => given(cmd, t));
     const query = chosen && 'typeQuery' in rel && rel.typeQuery ? { [rel.typeQuery.name]: chosen } : undefined;
-    await run({ ...listOptions(child, filter, o, deps), parent, parentRef, relation, ...(query ? { query } : {}) }, deps);
+    await run(
+      { ...listOptions(child, filter, o, deps), parent, parentRef, relation, ...(query ? { query } : {}) },
+      deps,
+    );
   });
 }
 

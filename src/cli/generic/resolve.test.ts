@@ -48,7 +48,10 @@ describe('resolve', () => {
   it('lists the matches of an ambiguous name instead of guessing', async () => {
     const api = fakeApi({
       'GET /identities/twin': notFound('identity', 'twin'),
-      'LIST /identities': [{ id: 'a1', name: 'twin' }, { id: 'b2', name: 'twin' }],
+      'LIST /identities': [
+        { id: 'a1', name: 'twin' },
+        { id: 'b2', name: 'twin' },
+      ],
     });
     await assert.rejects(resolveId(api, identity, 'twin'), (err: Error & { exitCode: number; details: string[] }) => {
       assert.equal(err.exitCode, EXIT.usage);
@@ -75,7 +78,12 @@ describe('resolve', () => {
   });
 
   it('resolves reference flags to ids by field', async () => {
-    const api = fakeApi({ 'GET /auth-policies/strict': notFound('auth policy', 'strict'), 'LIST /auth-policies': [{ id: 'p9', name: 'strict' }] });
-    assert.deepEqual(await resolveRefs(api, [{ field: 'authPolicyId', resource: 'auth-policy', value: 'strict' }]), { authPolicyId: 'p9' });
+    const api = fakeApi({
+      'GET /auth-policies/strict': notFound('auth policy', 'strict'),
+      'LIST /auth-policies': [{ id: 'p9', name: 'strict' }],
+    });
+    assert.deepEqual(await resolveRefs(api, [{ field: 'authPolicyId', resource: 'auth-policy', value: 'strict' }]), {
+      authPolicyId: 'p9',
+    });
   });
 });

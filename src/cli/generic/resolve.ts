@@ -37,11 +37,18 @@ async function find(api: ApiClient, def: ResourceDef, ref: string): Promise<{ en
     if (!isNotFound(err)) throw err;
   }
   if (!('name' in def.fields)) throw new NotFoundError(`no ${def.label} with id "${ref}"`);
-  const page = await api.list<Entity>(entityPath(def), { filter: `name = ${quote(ref)}`, limit: AMBIGUITY_SHOWN }, { api: def.api });
+  const page = await api.list<Entity>(
+    entityPath(def),
+    { filter: `name = ${quote(ref)}`, limit: AMBIGUITY_SHOWN },
+    { api: def.api },
+  );
   const [first, ...others] = page.data;
   if (first === undefined) throw new NotFoundError(`no ${def.label} named or with id "${ref}"`);
   if (others.length > 0) {
-    throw new UsageError(`"${ref}" names ${page.meta.pagination.totalCount} ${def.plural}: give the id of the one you mean`, page.data.map((e) => `${e.id}  ${String(e.name)}`));
+    throw new UsageError(
+      `"${ref}" names ${page.meta.pagination.totalCount} ${def.plural}: give the id of the one you mean`,
+      page.data.map((e) => `${e.id}  ${String(e.name)}`),
+    );
   }
   return { entity: first, viaName: true };
 }
@@ -62,9 +69,16 @@ export async function fetchEntity(api: ApiClient, def: ResourceDef, ref: string)
 }
 
 /** Resolves reference flags (`--auth-policy NAME`) to the ids the API expects, keyed by field. */
-export async function resolveRefs(api: ApiClient, refs: readonly PendingRef[], owner?: ResourceDef): Promise<Record<string, string>> {
+export async function resolveRefs(
+  api: ApiClient,
+  refs: readonly PendingRef[],
+  owner?: ResourceDef,
+): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
-  for (const ref of refs) ids[ref.field] = await naming(ref.flag ?? flagOf(owner, ref.field), () => resolveId(api, resource(ref.resource), ref.value));
+  for (const ref of refs)
+    ids[ref.field] = await naming(ref.flag ?? flagOf(owner, ref.field), () =>
+      resolveId(api, resource(ref.resource), ref.value),
+    );
   return ids;
 }
 
@@ -73,7 +87,11 @@ export async function resolveRefs(api: ApiClient, refs: readonly PendingRef[], o
  * ids, roles with `@name` as `@id` (`#attribute` and `#all` as given). Each name is looked up like any other (exact
  * id first, then exact name); a failure names the flag it came from.
  */
-export async function resolveInput(api: ApiClient, input: FieldInput, owner?: ResourceDef): Promise<Record<string, unknown>> {
+export async function resolveInput(
+  api: ApiClient,
+  input: FieldInput,
+  owner?: ResourceDef,
+): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = await resolveRefs(api, input.refs, owner);
   for (const list of input.refLists ?? []) {
     const def = resource(list.resource);

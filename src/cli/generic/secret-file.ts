@@ -22,7 +22,8 @@ export async function reserveSecretFile(path: string, opts: { force?: boolean; f
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'EEXIST') throw cannotWrite(path, err);
-    if (!opts.force) throw new UsageError(`${path} already exists`, [`pass --force to overwrite it, or choose another ${opts.flag}`]);
+    if (!opts.force)
+      throw new UsageError(`${path} already exists`, [`pass --force to overwrite it, or choose another ${opts.flag}`]);
     await access(path, constants.W_OK).catch((e: unknown) => {
       throw cannotWrite(path, e);
     });

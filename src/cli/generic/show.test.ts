@@ -17,7 +17,10 @@ describe('show', () => {
   });
 
   it('requires the argument', async () => {
-    await assert.rejects(parse(buildShow(testDeps(), identity, capture<ShowOptions>().run), []), /missing required argument/);
+    await assert.rejects(
+      parse(buildShow(testDeps(), identity, capture<ShowOptions>().run), []),
+      /missing required argument/,
+    );
   });
 
   it('names the argument after what the resource is addressed by', () => {

@@ -13,14 +13,19 @@ export class FromStdin {
 }
 
 /** A JSON object, or `Failure` saying why the text is not one (and where it came from). */
-export function parseJsonObject(text: string, source: string | undefined, Failure: new (message: string) => Error): Record<string, unknown> {
+export function parseJsonObject(
+  text: string,
+  source: string | undefined,
+  Failure: new (message: string) => Error,
+): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     throw new Failure(`not valid JSON${source ? ` in ${source}` : ''}.`);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Failure('expected a JSON object.');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Failure('expected a JSON object.');
   return parsed as Record<string, unknown>;
 }
 
@@ -30,7 +35,8 @@ export async function readStdinFlags(command: CommandUnknownOpts, io: IO): Promi
   const keys = Object.keys(values).filter((k) => values[k] instanceof FromStdin);
   if (keys.length === 0) return;
   const flagOf = (key: string) => command.options.find((o) => o.attributeName() === key)?.flags ?? key;
-  if (keys.length > 1) throw new UsageError(`only one flag can read stdin: ${keys.map(flagOf).join(' and ')} were both given '-'`);
+  if (keys.length > 1)
+    throw new UsageError(`only one flag can read stdin: ${keys.map(flagOf).join(' and ')} were both given '-'`);
   const key = keys[0]!;
   // Loaded here: this module is part of every start-up, stdin reading only of the commands that use it.
   const { readStdin } = await import('./stdin.js');

@@ -59,13 +59,19 @@ describe('update run', () => {
 
   it('adds and removes attributes as GET, merge, PATCH of the whole set', async () => {
     const api = fakeApi({ 'GET /identities/a1': current, 'PATCH /identities/a1': {} });
-    await runUpdate({ def: identity, ref: 'a1', input: { body: {}, refs: [] }, addAttributes: ['ops'], removeAttributes: ['sales'] }, testDeps({ api }));
+    await runUpdate(
+      { def: identity, ref: 'a1', input: { body: {}, refs: [] }, addAttributes: ['ops'], removeAttributes: ['sales'] },
+      testDeps({ api }),
+    );
     assert.deepEqual(api.calls.at(-1)?.body, { roleAttributes: ['emea', 'ops'] });
   });
 
   it('sends [] (never null) when the last attribute is removed', async () => {
     const api = fakeApi({ 'GET /identities/a1': current, 'PATCH /identities/a1': {} });
-    await runUpdate({ def: identity, ref: 'a1', input: { body: {}, refs: [] }, removeAttributes: ['sales', 'emea'] }, testDeps({ api }));
+    await runUpdate(
+      { def: identity, ref: 'a1', input: { body: {}, refs: [] }, removeAttributes: ['sales', 'emea'] },
+      testDeps({ api }),
+    );
     assert.deepEqual(api.calls.at(-1)?.body, { roleAttributes: [] });
   });
 
@@ -83,7 +89,10 @@ describe('update run', () => {
     const deps = testDeps({ api, globals: { output: 'json' } });
     await runUpdate({ def: identity, ref: 'a1', input: { body: { isAdmin: true }, refs: [] } }, deps);
     assert.deepEqual(JSON.parse(deps.io.stdoutText()), changed);
-    assert.deepEqual(api.calls.map((c) => c.method), ['GET', 'PATCH', 'GET']);
+    assert.deepEqual(
+      api.calls.map((c) => c.method),
+      ['GET', 'PATCH', 'GET'],
+    );
     const table = testDeps({ api: fakeApi({ 'GET /identities/a1': current, 'PATCH /identities/a1': {} }) });
     await runUpdate({ def: identity, ref: 'a1', input: { body: { isAdmin: true }, refs: [] } }, table);
     assert.equal(table.io.stdoutText(), '');

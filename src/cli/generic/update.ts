@@ -24,8 +24,11 @@ export interface UpdateOptions {
 export function buildUpdate(deps: Deps, def: ResourceDef, run = runUpdate): CommandUnknownOpts {
   requireOperation(def, 'patch', 'update');
   const n = noun(def);
-  const examples = 'name' in def.fields ? [`ctl ${n} update laptop-7 --name laptop-8`] : [`ctl ${n} update 3x9fQz1Ab --tag owner=ops`];
-  examples.push(`ctl ${n} update ${'name' in def.fields ? 'laptop-7' : '3x9fQz1Ab'} --tag env=prod --remove-tag temp --dry-run`);
+  const examples =
+    'name' in def.fields ? [`ctl ${n} update laptop-7 --name laptop-8`] : [`ctl ${n} update 3x9fQz1Ab --tag owner=ops`];
+  examples.push(
+    `ctl ${n} update ${'name' in def.fields ? 'laptop-7' : '3x9fQz1Ab'} --tag env=prod --remove-tag temp --dry-run`,
+  );
   if (def.roleAttributes) examples.push(`ctl ${n} update laptop-7 --add-attributes emea --remove-attributes sales`);
   const command = withMeta(new Command('update').addArgument(nameArgument(def, `the ${def.label} to change`)), {
     description: `Change ${def.label} fields: only the flags given are sent (--dry-run prints the PATCH instead)`,
@@ -43,7 +46,16 @@ export function buildUpdate(deps: Deps, def: ResourceDef, run = runUpdate): Comm
 
 export function validateUpdate(opts: UpdateOptions): void {
   const { body, refs, refLists, roles, tagEdit } = opts.input;
-  if (Object.keys(body).length > 0 || refs.length > 0 || refLists || roles || tagEdit || opts.addAttributes || opts.removeAttributes) return;
+  if (
+    Object.keys(body).length > 0 ||
+    refs.length > 0 ||
+    refLists ||
+    roles ||
+    tagEdit ||
+    opts.addAttributes ||
+    opts.removeAttributes
+  )
+    return;
   const names = writableFields(opts.def, 'patch').map(([field, f]) => `--${flagName(opts.def, field, f.type)}`);
   if (names.includes('--tag')) names.push('--remove-tag');
   if (opts.def.roleAttributes) names.push('--add-attributes', '--remove-attributes');
@@ -101,7 +113,11 @@ export async function runUpdate(opts: UpdateOptions, deps: Deps): Promise<void> 
   await printWritten(deps, def, id);
 }
 
-export function mergeAttributes(current: readonly string[], add: readonly string[], remove: readonly string[]): string[] {
+export function mergeAttributes(
+  current: readonly string[],
+  add: readonly string[],
+  remove: readonly string[],
+): string[] {
   const dropped = new Set(remove);
   return [...new Set([...current, ...add])].filter((a) => !dropped.has(a));
 }

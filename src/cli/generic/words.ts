@@ -47,5 +47,6 @@ export function nameArguments(def: ResourceDef, description: string) {
 
 /** Throws at build time when a verb is registered for a resource whose catalogue entry does not allow it. */
 export function requireOperation(def: ResourceDef, op: ResourceDef['operations'][number], verb: string): void {
-  if (!def.operations.includes(op)) throw new Error(`'${noun(def)} ${verb}' needs the '${op}' operation, which ${def.name} does not have`);
+  if (!def.operations.includes(op))
+    throw new Error(`'${noun(def)} ${verb}' needs the '${op}' operation, which ${def.name} does not have`);
 }

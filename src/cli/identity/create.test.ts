@@ -28,7 +28,22 @@ function controller(enrollment: Record<string, unknown>) {
 
 describe('identity create flags', () => {
   it('reads the name, attributes, admin, external id, auth policy, updb, jwt output and tags', async () => {
-    const o = await options(['laptop-7', '-a', 'sales,emea', '--admin', '--external-id', 'X1', '--auth-policy', 'strict', '--updb', 'alice', '--jwt-output', '-', '--tags', 'k=v']);
+    const o = await options([
+      'laptop-7',
+      '-a',
+      'sales,emea',
+      '--admin',
+      '--external-id',
+      'X1',
+      '--auth-policy',
+      'strict',
+      '--updb',
+      'alice',
+      '--jwt-output',
+      '-',
+      '--tags',
+      'k=v',
+    ]);
     assert.deepEqual(o, {
       name: 'laptop-7',
       input: {
@@ -55,15 +70,28 @@ describe('identity create run', () => {
     const api = fakeApi(CREATED);
     const deps = testDeps({ api });
     await runIdentityCreate({ name: 'laptop-7', input: { body: {}, refs: [] } }, deps);
-    assert.deepEqual(api.calls[0].body, { isAdmin: false, type: 'Default', name: 'laptop-7', enrollment: { ott: true } });
+    assert.deepEqual(api.calls[0].body, {
+      isAdmin: false,
+      type: 'Default',
+      name: 'laptop-7',
+      enrollment: { ott: true },
+    });
     assert.equal(deps.io.stdoutText(), 'n1\n');
     assert.equal(deps.io.stderrText(), 'created identity "laptop-7" with id n1\n');
   });
 
   it('lets the flags win over the defaults', async () => {
     const api = fakeApi(CREATED);
-    await runIdentityCreate({ name: 'bot', input: { body: { type: 'Service', isAdmin: true }, refs: [] }, updb: 'bot-user' }, testDeps({ api }));
-    assert.deepEqual(api.calls[0].body, { isAdmin: true, type: 'Service', name: 'bot', enrollment: { updb: 'bot-user' } });
+    await runIdentityCreate(
+      { name: 'bot', input: { body: { type: 'Service', isAdmin: true }, refs: [] }, updb: 'bot-user' },
+      testDeps({ api }),
+    );
+    assert.deepEqual(api.calls[0].body, {
+      isAdmin: true,
+      type: 'Service',
+      name: 'bot',
+      enrollment: { updb: 'bot-user' },
+    });
   });
 
   it('writes the JWT to a file readable by the owner only, even over an existing file with --force', async () => {
@@ -85,11 +113,14 @@ describe('identity create run', () => {
       [existing, /exists\.jwt already exists/, 2],
     ] as const) {
       const api = fakeApi({});
-      await assert.rejects(runIdentityCreate({ name: 'x', input: { body: {}, refs: [] }, jwtOutput }, testDeps({ api })), (err: Error & { exitCode: number }) => {
-        assert.match(err.message, pattern);
-        assert.equal(err.exitCode, exitCode);
-        return true;
-      });
+      await assert.rejects(
+        runIdentityCreate({ name: 'x', input: { body: {}, refs: [] }, jwtOutput }, testDeps({ api })),
+        (err: Error & { exitCode: number }) => {
+          assert.match(err.message, pattern);
+          assert.equal(err.exitCode, exitCode);
+          return true;
+        },
+      );
       assert.deepEqual(api.calls, [], 'nothing sent to the controller');
     }
     assert.equal(readFileSync(existing, 'utf8'), 'keep');
@@ -112,10 +143,16 @@ describe('identity create run', () => {
 
   it('fails (exit 1) when the controller returns no JWT, naming the identity created', async () => {
     const deps = testDeps({ api: controller({}) });
-    await assert.rejects(runIdentityCreate({ name: 'laptop-7', input: { body: {}, refs: [] }, jwtOutput: '-' }, deps), (err: Error & { exitCode: number }) => {
-      assert.equal(err.exitCode, 1);
-      assert.match(err.message, /created identity "laptop-7" \(n1\), but the controller returned no ott enrollment JWT/);
-      return true;
-    });
+    await assert.rejects(
+      runIdentityCreate({ name: 'laptop-7', input: { body: {}, refs: [] }, jwtOutput: '-' }, deps),
+      (err: Error & { exitCode: number }) => {
+        assert.equal(err.exitCode, 1);
+        assert.match(
+          err.message,
+          /created identity "laptop-7" \(n1\), but the controller returned no ott enrollment JWT/,
+        );
+        return true;
+      },
+    );
   });
 });

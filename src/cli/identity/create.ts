@@ -24,22 +24,28 @@ export interface IdentityCreateOptions extends JwtOutput {
 const DEFAULT_TYPE = 'Default';
 
 export function buildIdentityCreate(deps: Deps, run = runIdentityCreate): CommandUnknownOpts {
-  const base = withMeta(new Command('create').argument('[name]', 'name of the new identity (asked for on a terminal when left out)'), {
-    description: `Create an identity (type ${DEFAULT_TYPE} and a one-time-token ` +
-      'enrollment unless told otherwise); prints its id',
-    examples: [
-      'ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt',
-      'ctl identity create ci-bot --jwt-output - > ci-bot.jwt',
-      'ctl identity create alice --admin --updb alice',
-    ],
-  });
+  const base = withMeta(
+    new Command('create').argument('[name]', 'name of the new identity (asked for on a terminal when left out)'),
+    {
+      description:
+        `Create an identity (type ${DEFAULT_TYPE} and a one-time-token ` +
+        'enrollment unless told otherwise); prints its id',
+      examples: [
+        'ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt',
+        'ctl identity create ci-bot --jwt-output - > ci-bot.jwt',
+        'ctl identity create alice --admin --updb alice',
+      ],
+    },
+  );
   // The enrollment is chosen by --updb rather than given as JSON.
   const flags = addFieldFlags(base, identity, 'create', ['name', 'enrollment']);
   // Added after the field flags, so that --help lists them in this order; typed, so that the action reads them.
   const updb = new Option('--updb <username>', 'enroll with this username and a password instead of a one-time token');
   const command = addDryRun(jwtOutputOptions(base.addOption(updb)));
   return command.action(async (name, o, cmd) => {
-    await createAction(cmd, deps, identity, flags, name, (n, input, d) => run({ name: n!, input, updb: o.updb, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, d));
+    await createAction(cmd, deps, identity, flags, name, (n, input, d) =>
+      run({ name: n!, input, updb: o.updb, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, d),
+    );
   });
 }
 
@@ -61,6 +67,9 @@ async function enrollmentJwt(api: ApiClient, opts: IdentityCreateOptions, id: st
   const method = opts.updb === undefined ? 'ott' : 'updb';
   const detail = await api.get<{ enrollment?: Record<string, { jwt?: string } | undefined> }>(entityPath(identity, id));
   const jwt = detail.enrollment?.[method]?.jwt;
-  if (!jwt) throw new FailureError(`created identity "${opts.name}" (${id}), but the controller returned no ${method} enrollment JWT`);
+  if (!jwt)
+    throw new FailureError(
+      `created identity "${opts.name}" (${id}), but the controller returned no ${method} enrollment JWT`,
+    );
   return jwt;
 }

@@ -17,15 +17,20 @@ export interface IdentityDisableOptions {
 
 export function buildIdentityDisable(deps: Deps, run = runIdentityDisable): CommandUnknownOpts {
   const command = withMeta(
-    new Command('disable')
-      .addArgument(nameArgument(identity, 'the identity to disable'))
-      .addOption(new Option('--for <duration>', 'how long, e.g. 30m, 2h, 1d (default: until enabled)').argParser((text) => ({ minutes: parseMinutes(text), text: text.trim() }))),
+    new Command('disable').addArgument(nameArgument(identity, 'the identity to disable')).addOption(
+      new Option('--for <duration>', 'how long, e.g. 30m, 2h, 1d (default: until enabled)').argParser((text) => ({
+        minutes: parseMinutes(text),
+        text: text.trim(),
+      })),
+    ),
     {
       description: 'Stop an identity from authenticating, for a while or until enabled; its API sessions end',
       examples: ['ctl identity disable laptop-7 --for 2h', 'ctl identity disable laptop-7'],
     },
   );
-  return command.action(async (ref, opts) => run({ ref, minutes: opts.for?.minutes ?? 0, ...(opts.for ? { duration: opts.for.text } : {}) }, deps));
+  return command.action(async (ref, opts) =>
+    run({ ref, minutes: opts.for?.minutes ?? 0, ...(opts.for ? { duration: opts.for.text } : {}) }, deps),
+  );
 }
 
 export async function runIdentityDisable(opts: IdentityDisableOptions, deps: Deps): Promise<void> {

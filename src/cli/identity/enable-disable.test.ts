@@ -21,14 +21,21 @@ describe('identity enable and disable', () => {
   });
 
   it('rejects a malformed duration', async () => {
-    await assert.rejects(parse(buildIdentityDisable(testDeps(), capture<IdentityDisableOptions>().run), ['x', '--for', 'soon']), /duration/);
+    await assert.rejects(
+      parse(buildIdentityDisable(testDeps(), capture<IdentityDisableOptions>().run), ['x', '--for', 'soon']),
+      /duration/,
+    );
   });
 
   it('disable POSTs the duration', async () => {
     const fake = api('disable');
     const deps = testDeps({ api: fake });
     await runIdentityDisable({ ref: 'a1', minutes: 2160, duration: '1d12h' }, deps);
-    assert.deepEqual(fake.calls.at(-1), { method: 'POST', path: '/identities/a1/disable', body: { durationMinutes: 2160 } });
+    assert.deepEqual(fake.calls.at(-1), {
+      method: 'POST',
+      path: '/identities/a1/disable',
+      body: { durationMinutes: 2160 },
+    });
     assert.equal(deps.io.stderrText(), 'disabled identity "a1" for 1d12h\n');
   });
 

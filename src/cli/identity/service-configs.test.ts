@@ -12,18 +12,29 @@ async function options(argv: string[]): Promise<ServiceConfigsOptions> {
   return spy.last();
 }
 
-const ROW = { serviceId: 's1', service: { id: 's1', name: 'web' }, configId: 'c2', config: { id: 'c2', name: 'web-mine' } };
+const ROW = {
+  serviceId: 's1',
+  service: { id: 's1', name: 'web' },
+  configId: 'c2',
+  config: { id: 'c2', name: 'web-mine' },
+};
 
 /** A controller holding the identity laptop and its service configs, and what else a test gives. */
 function controller(routes: Record<string, unknown> = {}) {
-  const listed = { 'GET /identities/laptop': { id: 'i1', name: 'laptop' }, 'LIST /identities/i1/service-configs': [ROW] };
+  const listed = {
+    'GET /identities/laptop': { id: 'i1', name: 'laptop' },
+    'LIST /identities/i1/service-configs': [ROW],
+  };
   return fakeApi({ ...listed, ...routes });
 }
 
 describe('identity service-configs', () => {
   it('reads repeated --set and --unset as SERVICE=CONFIG pairs', async () => {
     const o = await options(['laptop', '--set', 'web=web-mine', '--set', 'db=a=b', '--unset', 'web=web-old']);
-    assert.deepEqual(o.set, [{ service: 'web', config: 'web-mine' }, { service: 'db', config: 'a=b' }]);
+    assert.deepEqual(o.set, [
+      { service: 'web', config: 'web-mine' },
+      { service: 'db', config: 'a=b' },
+    ]);
     assert.deepEqual(o.unset, [{ service: 'web', config: 'web-old' }]);
     await assert.rejects(options(['laptop', '--set', 'web']), /SERVICE=CONFIG/);
     await assert.rejects(options(['laptop', '--set', 'web=']), /SERVICE=CONFIG/);
@@ -38,9 +49,20 @@ describe('identity service-configs', () => {
       'DELETE /identities/i1/service-configs': {},
     });
     const deps = testDeps({ api });
-    await runIdentityServiceConfigs({ identity: 'laptop', set: [{ service: 'web', config: 'web-mine' }], unset: [{ service: 'web', config: 'web-old' }], format: 'table' }, deps);
+    await runIdentityServiceConfigs(
+      {
+        identity: 'laptop',
+        set: [{ service: 'web', config: 'web-mine' }],
+        unset: [{ service: 'web', config: 'web-old' }],
+        format: 'table',
+      },
+      deps,
+    );
     const writes = api.calls.filter((c) => c.method !== 'GET');
-    assert.deepEqual(writes.map((c) => `${c.method} ${c.path}`), ['DELETE /identities/i1/service-configs', 'POST /identities/i1/service-configs']);
+    assert.deepEqual(
+      writes.map((c) => `${c.method} ${c.path}`),
+      ['DELETE /identities/i1/service-configs', 'POST /identities/i1/service-configs'],
+    );
     assert.deepEqual(writes[0].body, [{ serviceId: 's1', configId: 'c1' }]);
     assert.deepEqual(writes[1].body, [{ serviceId: 's1', configId: 'c2' }]);
     assert.match(deps.io.stdoutText(), /web\s+web-mine/);

@@ -44,14 +44,23 @@ const COLUMNS = [
 export function buildIdentityServiceConfigs(deps: Deps, run = runIdentityServiceConfigs): CommandUnknownOpts {
   const command = new Command('service-configs')
     .addArgument(nameArgument(identity, 'the identity'))
-    .addOption(new Option('--set <service=config>', "use CONFIG for SERVICE for this identity; repeat for several").argParser(pair))
-    .addOption(new Option('--unset <service=config>', "stop using CONFIG's type override for SERVICE; repeat for several").argParser(pair))
+    .addOption(
+      new Option('--set <service=config>', 'use CONFIG for SERVICE for this identity; repeat for several').argParser(
+        pair,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--unset <service=config>',
+        "stop using CONFIG's type override for SERVICE; repeat for several",
+      ).argParser(pair),
+    )
     .addOption(new Option('-q, --quiet', 'print nothing but the config ids, one per line'));
   withMeta(command, {
     description:
       "List, set or unset the identity's own configs for services: for this identity a config set here stands in for " +
       "the service's config of the same type (one per service " +
-        "and config type; setting another of that type replaces it)",
+      'and config type; setting another of that type replaces it)',
     examples: [
       'ctl identity service-configs laptop-7',
       'ctl identity service-configs laptop-7 --set web=web-intercept-laptop',
@@ -59,13 +68,29 @@ export function buildIdentityServiceConfigs(deps: Deps, run = runIdentityService
     ],
   });
   return command.action(async (ref, o) => {
-    await run({ identity: ref, set: o.set ?? [], unset: o.unset ?? [], format: asFormat(deps.globals().output), ...(o.quiet ? { quiet: true } : {}) }, deps);
+    await run(
+      {
+        identity: ref,
+        set: o.set ?? [],
+        unset: o.unset ?? [],
+        format: asFormat(deps.globals().output),
+        ...(o.quiet ? { quiet: true } : {}),
+      },
+      deps,
+    );
   });
 }
 
-async function ids(api: ApiClient, pairs: readonly ServiceConfigPair[]): Promise<Array<{ serviceId: string; configId: string }>> {
+async function ids(
+  api: ApiClient,
+  pairs: readonly ServiceConfigPair[],
+): Promise<Array<{ serviceId: string; configId: string }>> {
   const out = [];
-  for (const p of pairs) out.push({ serviceId: await resolveId(api, resource('service'), p.service), configId: await resolveId(api, resource('config'), p.config) });
+  for (const p of pairs)
+    out.push({
+      serviceId: await resolveId(api, resource('service'), p.service),
+      configId: await resolveId(api, resource('config'), p.config),
+    });
   return out;
 }
 
@@ -84,5 +109,10 @@ export async function runIdentityServiceConfigs(opts: ServiceConfigsOptions, dep
   }
   const page = await api.list<Record<string, unknown>>(path, { limit: 500 });
   const rows = opts.quiet ? page.data.map((r) => ({ id: r.configId })) : page.data;
-  await render(deps.io, rows, { format: opts.format, columns: COLUMNS, quiet: opts.quiet, empty: `identity ${opts.identity} has no service configs of its own` });
+  await render(deps.io, rows, {
+    format: opts.format,
+    columns: COLUMNS,
+    quiet: opts.quiet,
+    empty: `identity ${opts.identity} has no service configs of its own`,
+  });
 }

@@ -26,7 +26,12 @@ const wrongCode = () => {
   throw new ApiError('MFA_INVALID_TOKEN');
 };
 const CODES = Array.from({ length: 20 }, (_, i) => `CODE${String.fromCharCode(65 + i)}A`);
-const unverified = { id: 'm1', isVerified: false, provisioningUrl: 'otpauth://totp/ctrl:alice?secret=JBSWY3DPEHPK3PXP&issuer=ctrl', recoveryCodes: CODES };
+const unverified = {
+  id: 'm1',
+  isVerified: false,
+  provisioningUrl: 'otpauth://totp/ctrl:alice?secret=JBSWY3DPEHPK3PXP&issuer=ctrl',
+  recoveryCodes: CODES,
+};
 
 describe('ctl mfa', () => {
   it('enable refuses flags that cannot work before any request', async () => {
@@ -39,7 +44,10 @@ describe('ctl mfa', () => {
   it('enable --code with no enrollment started refuses without starting one', async () => {
     const api = fakeApi({ 'GET /current-identity/mfa': notFound });
     await assert.rejects(runMfaEnable({ code: '123456' }, depsFor(api)), /none is started/);
-    assert.deepEqual(api.calls.map((c) => `${c.method} ${c.path}`), ['GET /current-identity/mfa']);
+    assert.deepEqual(
+      api.calls.map((c) => `${c.method} ${c.path}`),
+      ['GET /current-identity/mfa'],
+    );
   });
 
   it('enable --secret-out, on a profile a bare command would not pick, says how to finish on it', async () => {
@@ -72,8 +80,20 @@ describe('ctl mfa', () => {
     const deps = depsFor(api, { tty: true, answers: { input: ['111111', ' 222222 '] } });
     const { io, prompts } = deps;
     await runMfaEnable({}, deps);
-    assert.deepEqual(api.calls.map((c) => `${c.method} ${c.path}`), ['GET /current-identity/mfa', 'POST /current-identity/mfa', 'GET /current-identity/mfa', 'POST /current-identity/mfa/verify', 'POST /current-identity/mfa/verify']);
-    assert.deepEqual(api.calls.slice(-2).map((c) => c.body), [{ code: '111111' }, { code: '222222' }]);
+    assert.deepEqual(
+      api.calls.map((c) => `${c.method} ${c.path}`),
+      [
+        'GET /current-identity/mfa',
+        'POST /current-identity/mfa',
+        'GET /current-identity/mfa',
+        'POST /current-identity/mfa/verify',
+        'POST /current-identity/mfa/verify',
+      ],
+    );
+    assert.deepEqual(
+      api.calls.slice(-2).map((c) => c.body),
+      [{ code: '111111' }, { code: '222222' }],
+    );
     assert.equal(prompts.length, 2);
     assert.match(io.stderrText(), /otpauth:\/\/totp\/ctrl:alice\?secret=JBSWY3DPEHPK3PXP/);
     assert.match(io.stderrText(), /[▄▀█]/);
@@ -97,12 +117,18 @@ describe('ctl mfa', () => {
   });
 
   it('enable continues an unverified enrollment with --code, and gives up after one wrong --code', async () => {
-    const ok = fakeApi({ 'GET /current-identity/mfa': () => unverified, 'POST /current-identity/mfa/verify': () => ({}) });
+    const ok = fakeApi({
+      'GET /current-identity/mfa': () => unverified,
+      'POST /current-identity/mfa/verify': () => ({}),
+    });
     const deps = depsFor(ok, { output: 'json' });
     const { io } = deps;
     await runMfaEnable({ code: '123456' }, deps);
     assert.deepEqual(JSON.parse(io.stdoutText()), { recoveryCodes: CODES });
-    const bad = fakeApi({ 'GET /current-identity/mfa': () => unverified, 'POST /current-identity/mfa/verify': inTurn(wrongCode) });
+    const bad = fakeApi({
+      'GET /current-identity/mfa': () => unverified,
+      'POST /current-identity/mfa/verify': inTurn(wrongCode),
+    });
     await assert.rejects(runMfaEnable({ code: '000000' }, depsFor(bad)), ApiError);
   });
 
@@ -117,7 +143,11 @@ describe('ctl mfa', () => {
   });
 
   it('status says disabled, pending or enabled, and exits 0 in each case', async () => {
-    for (const [answer, expected] of [[notFound, 'disabled'], [() => unverified, 'pending'], [() => ({ id: 'm', isVerified: true }), 'enabled']] as const) {
+    for (const [answer, expected] of [
+      [notFound, 'disabled'],
+      [() => unverified, 'pending'],
+      [() => ({ id: 'm', isVerified: true }), 'enabled'],
+    ] as const) {
       const api = fakeApi({ 'GET /current-identity/mfa': answer });
       const deps = depsFor(api, { output: 'json' });
       const { io } = deps;
@@ -127,10 +157,16 @@ describe('ctl mfa', () => {
   });
 
   it('disable sends the code in mfa-validation-code; an unverified enrollment goes with an empty one', async () => {
-    const done = fakeApi({ 'GET /current-identity/mfa': () => ({ id: 'm', isVerified: true }), 'DELETE /current-identity/mfa': () => ({}) });
+    const done = fakeApi({
+      'GET /current-identity/mfa': () => ({ id: 'm', isVerified: true }),
+      'DELETE /current-identity/mfa': () => ({}),
+    });
     await runMfaDisable({ code: '123456' }, depsFor(done));
     assert.deepEqual(done.calls[1].headers, { 'mfa-validation-code': '123456' });
-    const pending = fakeApi({ 'GET /current-identity/mfa': () => unverified, 'DELETE /current-identity/mfa': () => ({}) });
+    const pending = fakeApi({
+      'GET /current-identity/mfa': () => unverified,
+      'DELETE /current-identity/mfa': () => ({}),
+    });
     await runMfaDisable({}, depsFor(pending));
     assert.deepEqual(pending.calls[1].headers, { 'mfa-validation-code': '' });
     const noTty = fakeApi({ 'GET /current-identity/mfa': () => ({ id: 'm', isVerified: true }) });
@@ -138,7 +174,10 @@ describe('ctl mfa', () => {
   });
 
   it('regenerate prints the codes in the answer, or (OpenZiti) reads them from the view with that code', async () => {
-    const ours = fakeApi({ 'GET /current-identity/mfa': () => ({ id: 'm', isVerified: true }), 'POST /current-identity/mfa/recovery-codes': () => ({ recoveryCodes: CODES }) });
+    const ours = fakeApi({
+      'GET /current-identity/mfa': () => ({ id: 'm', isVerified: true }),
+      'POST /current-identity/mfa/recovery-codes': () => ({ recoveryCodes: CODES }),
+    });
     const a = depsFor(ours, { output: 'json' });
     await runMfaRegenerate({ code: '123456' }, a);
     assert.deepEqual(JSON.parse(a.io.stdoutText()).recoveryCodes, CODES);
@@ -154,11 +193,13 @@ describe('ctl mfa', () => {
   });
 
   it('recovery-codes shows the codes the controller answers with, for the code given', async () => {
-    const controller = fakeApi({ 'GET /current-identity/mfa': () => ({ id: 'm', isVerified: true }), 'GET /current-identity/mfa/recovery-codes': () => ({ recoveryCodes: CODES }) });
+    const controller = fakeApi({
+      'GET /current-identity/mfa': () => ({ id: 'm', isVerified: true }),
+      'GET /current-identity/mfa/recovery-codes': () => ({ recoveryCodes: CODES }),
+    });
     const a = depsFor(controller, { output: 'json' });
     await runMfaRecoveryCodes({ code: '123456' }, a);
     assert.deepEqual(JSON.parse(a.io.stdoutText()).recoveryCodes, CODES);
     assert.equal(controller.calls.at(-1)?.headers?.['mfa-validation-code'], '123456');
   });
-
 });

@@ -38,7 +38,9 @@ function secretOf(provisioningUrl: string): string {
 /** A code from the person at the terminal; without one, a usage error naming the flag. */
 async function askCode(deps: Deps, question: string): Promise<string> {
   if (!deps.io.canPrompt()) {
-    throw new UsageError('a code from the authenticator app is needed: pass --code CODE (or run in a terminal to be asked)');
+    throw new UsageError(
+      'a code from the authenticator app is needed: pass --code CODE (or run in a terminal to be asked)',
+    );
   }
   return (await (await deps.prompter()).input(question)).trim();
 }
@@ -108,7 +110,10 @@ export async function runMfaEnable(opts: MfaEnableOptions, deps: Deps): Promise<
     ]);
   }
   // The file is claimed before anything changes on the controller: a path that cannot be written fails now.
-  const file = opts.secretOut === undefined ? undefined : await reserveSecretFile(opts.secretOut, { force: opts.force, flag: '--secret-out' });
+  const file =
+    opts.secretOut === undefined
+      ? undefined
+      : await reserveSecretFile(opts.secretOut, { force: opts.force, flag: '--secret-out' });
   try {
     const api = await deps.api();
     let status = await statusOf(api);
@@ -209,7 +214,9 @@ export async function runMfaRecoveryCodes(opts: { code?: string }, deps: Deps): 
   if (!status.isVerified) return showRecoveryCodes(deps, status.recoveryCodes ?? []);
   let codes: string[] = [];
   await withCode(deps, opts.code, 'Code from the app:', async (code) => {
-    codes = (await api.get<{ recoveryCodes: string[] }>(`${MFA}/recovery-codes`, { headers: { 'mfa-validation-code': code } })).recoveryCodes;
+    codes = (
+      await api.get<{ recoveryCodes: string[] }>(`${MFA}/recovery-codes`, { headers: { 'mfa-validation-code': code } })
+    ).recoveryCodes;
   });
   await showRecoveryCodes(deps, codes);
 }
@@ -226,7 +233,9 @@ export async function runMfaRegenerate(opts: { code?: string }, deps: Deps): Pro
     const answer = await api.post<{ recoveryCodes?: string[] } | undefined>(`${MFA}/recovery-codes`, { code });
     codes = answer?.recoveryCodes;
     // OpenZiti's controller answers empty and shows the new codes on the view, for the same code.
-    codes ??= (await api.get<{ recoveryCodes: string[] }>(`${MFA}/recovery-codes`, { headers: { 'mfa-validation-code': code } })).recoveryCodes;
+    codes ??= (
+      await api.get<{ recoveryCodes: string[] }>(`${MFA}/recovery-codes`, { headers: { 'mfa-validation-code': code } })
+    ).recoveryCodes;
   });
   deps.io.info('Every earlier recovery code is void now.');
   await showRecoveryCodes(deps, codes ?? []);

@@ -10,13 +10,16 @@ import { nameArgument } from '../generic/words.js';
 
 /** `ctl identity mfa-reset NAME`: an admin removes an identity's MFA, for one that lost its authenticator and codes. */
 export function buildIdentityMfaReset(deps: Deps): CommandUnknownOpts {
-  const command = withMeta(new Command('mfa-reset').addArgument(nameArgument(identity, 'the identity whose MFA to remove')), {
-    description:
-      "Remove an identity's MFA enrollment (admins), for one that lost its authenticator app and its recovery " +
-      'codes: it then logs in with its password alone (unless its auth ' +
+  const command = withMeta(
+    new Command('mfa-reset').addArgument(nameArgument(identity, 'the identity whose MFA to remove')),
+    {
+      description:
+        "Remove an identity's MFA enrollment (admins), for one that lost its authenticator app and its recovery " +
+        'codes: it then logs in with its password alone (unless its auth ' +
         'policy requires TOTP) and can enroll again with `ctl mfa enable`',
-    examples: ['ctl identity mfa-reset alice', 'ctl identity mfa-reset alice --yes'],
-  }).addOption(new Option('-y, --yes', 'do not ask for confirmation'));
+      examples: ['ctl identity mfa-reset alice', 'ctl identity mfa-reset alice --yes'],
+    },
+  ).addOption(new Option('-y, --yes', 'do not ask for confirmation'));
   return command.action(async (ref, o) => runIdentityMfaReset({ ref, yes: Boolean(o.yes) }, deps));
 }
 
@@ -24,14 +27,19 @@ export async function runIdentityMfaReset(opts: { ref: string; yes: boolean }, d
   const api = await deps.api();
   const id = await resolveId(api, identity, opts.ref);
   if (!opts.yes) {
-    if (!deps.io.canPrompt()) throw new DeclinedError(`removing the MFA of identity "${opts.ref}" needs confirmation`, ['pass --yes']);
-    const ok = await (await deps.prompter()).confirm(`Remove the MFA of identity "${opts.ref}"? It will log in without a second factor.`, { default: false });
+    if (!deps.io.canPrompt())
+      throw new DeclinedError(`removing the MFA of identity "${opts.ref}" needs confirmation`, ['pass --yes']);
+    const ok = await (await deps.prompter()).confirm(
+      `Remove the MFA of identity "${opts.ref}"? It will log in without a second factor.`,
+      { default: false },
+    );
     if (!ok) throw new DeclinedError('nothing was changed');
   }
   try {
     await api.delete(`${entityPath(identity, id)}/mfa`);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) throw new NotFoundError(`identity "${opts.ref}" has no MFA enrollment`);
+    if (err instanceof ApiError && err.status === 404)
+      throw new NotFoundError(`identity "${opts.ref}" has no MFA enrollment`);
     throw err;
   }
   deps.io.info(`removed the MFA of identity "${opts.ref}"`);

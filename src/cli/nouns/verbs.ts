@@ -44,14 +44,21 @@ export function buildNounCommand(deps: Deps, summary: NounSummary, own?: NounMod
  * Adds the verbs of `resourceName` to its noun command: the generic verbs its operations allow, then the noun's
  * own new verbs, then its relation lists (`identity authenticators`); own verbs replace generic ones in place.
  */
-export function addVerbs(noun: CommandUnknownOpts, deps: Deps, resourceName: string, own: NounModule['verbs'] = {}): CommandUnknownOpts {
+export function addVerbs(
+  noun: CommandUnknownOpts,
+  deps: Deps,
+  resourceName: string,
+  own: NounModule['verbs'] = {},
+): CommandUnknownOpts {
   const def = resource(resourceName);
   const builders = new Map<string, VerbBuilder | undefined>();
   for (const [verb, op, build] of STANDARD) builders.set(verb, def.operations.includes(op) ? build : undefined);
   const relations = Object.keys(def.relations ?? {});
-  for (const verb of Object.keys(own)) if (!builders.has(verb) && !relations.includes(verb)) builders.set(verb, undefined);
+  for (const verb of Object.keys(own))
+    if (!builders.has(verb) && !relations.includes(verb)) builders.set(verb, undefined);
   for (const relation of relations) {
-    if (STANDARD.some(([verb]) => verb === relation)) throw new Error(`${def.name}: relation '${relation}' has the name of a verb`);
+    if (STANDARD.some(([verb]) => verb === relation))
+      throw new Error(`${def.name}: relation '${relation}' has the name of a verb`);
     builders.set(relation, (d, parent) => buildRelationList(d, parent, relation));
   }
   // Map.set keeps a key's place: an own verb replaces a generic one where it stands.

@@ -6,13 +6,22 @@ const plain = { bold: (s: string) => s };
 
 suite('describe', () => {
   it('puts the given fields first, the rest alphabetically, and leaves out _links', () => {
-    const lines = describe({ zeta: 1, name: 'laptop-7', id: 'a1', alpha: true, _links: { self: { href: '/x' } } }, plain, ['id', 'name']);
+    const lines = describe(
+      { zeta: 1, name: 'laptop-7', id: 'a1', alpha: true, _links: { self: { href: '/x' } } },
+      plain,
+      ['id', 'name'],
+    );
     assert.deepEqual(lines, ['id:    a1', 'name:  laptop-7', 'alpha: true', 'zeta:  1']);
   });
 
   it('indents nested objects and lists of objects, joins plain lists', () => {
     const lines = describe(
-      { authPolicy: { name: 'Default', id: 'default' }, roleAttributes: ['sales', 'emea'], items: [{ a: 1 }, { a: 2, b: 'x' }], tags: {} },
+      {
+        authPolicy: { name: 'Default', id: 'default' },
+        roleAttributes: ['sales', 'emea'],
+        items: [{ a: 1 }, { a: 2, b: 'x' }],
+        tags: {},
+      },
       plain,
     );
     assert.deepEqual(lines, [

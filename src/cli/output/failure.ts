@@ -33,7 +33,8 @@ export function describeFailure(err: unknown, debug = false): Failure {
   if (err instanceof CliError) return { exitCode: err.exitCode, lines: [err.message, ...err.details] };
   if (err instanceof ApiError) return apiFailure(err);
   if (isOperatorError(err)) return { exitCode: EXIT.failure, lines: [err.message, ...(err.details ?? [])] };
-  if (err instanceof TransportError) return { exitCode: EXIT.failure, lines: [err.message, ...(err.hint ? [err.hint] : [])] };
+  if (err instanceof TransportError)
+    return { exitCode: EXIT.failure, lines: [err.message, ...(err.hint ? [err.hint] : [])] };
   // commander has already printed its message (unknown option, missing argument, help on stderr).
   if (err instanceof CommanderError) return { exitCode: err.exitCode === 0 ? EXIT.ok : EXIT.usage, lines: [] };
   if (isInterrupt(err)) return { exitCode: EXIT.interrupted, lines: [] };
@@ -43,7 +44,11 @@ export function describeFailure(err: unknown, debug = false): Failure {
   const stack = debug && err instanceof Error && err.stack ? err.stack.split('\n').slice(1) : [];
   return {
     exitCode: EXIT.failure,
-    lines: [`unexpected error: ${message}`, 'this is a bug in ctl: please report it, with the output of --debug', ...stack],
+    lines: [
+      `unexpected error: ${message}`,
+      'this is a bug in ctl: please report it, with the output of --debug',
+      ...stack,
+    ],
   };
 }
 
@@ -53,7 +58,12 @@ function apiFailure(err: ApiError): Failure {
   const causes = causeLines(err.cause);
   const message = `${err.message} (${err.code})`;
   // FORBIDDEN is the operation refused for this entity (request-extend on a password), not the session: exit 6 below.
-  if (err.code === 'UNAUTHORIZED' || err.code === 'INVALID_AUTH' || err.status === 401 || (err.status === 403 && err.code !== 'FORBIDDEN')) {
+  if (
+    err.code === 'UNAUTHORIZED' ||
+    err.code === 'INVALID_AUTH' ||
+    err.status === 401 ||
+    (err.status === 403 && err.code !== 'FORBIDDEN')
+  ) {
     return { exitCode: EXIT.auth, lines: [message, ...causes, LOGIN_HINT] };
   }
   if (err.code === 'NOT_FOUND' || err.status === 404) return { exitCode: EXIT.notFound, lines: [message, ...causes] };
@@ -96,7 +106,10 @@ function environmentFailure(err: unknown): string[] | undefined {
   const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
   const where = e.port !== undefined ? `port ${e.port}${e.address ? ` on ${e.address}` : ''}` : 'the port';
   if (e.syscall === 'listen' && e.code === 'EADDRINUSE') {
-    return [`${where} is already in use`, 'stop what listens there (perhaps another controller), or choose another --port'];
+    return [
+      `${where} is already in use`,
+      'stop what listens there (perhaps another controller), or choose another --port',
+    ];
   }
   if (e.syscall === 'listen' && e.code === 'EACCES') {
     return [`not allowed to listen on ${where}`, 'ports below 1024 need privileges: choose another --port'];
@@ -157,7 +170,15 @@ export function formatFailure(failure: Failure): string[] {
  * Which exit code wins when several targets failed: an unexpected failure first (the state is unknown), then
  * authorisation, a rejection, and last a missing target (it is already absent).
  */
-const SEVERITY: readonly ExitCode[] = [EXIT.interrupted, EXIT.failure, EXIT.auth, EXIT.rejected, EXIT.usage, EXIT.declined, EXIT.notFound];
+const SEVERITY: readonly ExitCode[] = [
+  EXIT.interrupted,
+  EXIT.failure,
+  EXIT.auth,
+  EXIT.rejected,
+  EXIT.usage,
+  EXIT.declined,
+  EXIT.notFound,
+];
 
 export function mostSevere(codes: readonly ExitCode[]): ExitCode {
   for (const code of SEVERITY) if (codes.includes(code)) return code;

@@ -5,7 +5,10 @@ import { hasMore, pageFooter, printFooter } from './footer.js';
 
 describe('pageFooter', () => {
   it('says which rows are shown and how to get the next page', () => {
-    assert.equal(pageFooter({ limit: 10, offset: 0, totalCount: 23 }, 10), 'showing 1-10 of 23 (next page: --offset 10, or --all)');
+    assert.equal(
+      pageFooter({ limit: 10, offset: 0, totalCount: 23 }, 10),
+      'showing 1-10 of 23 (next page: --offset 10, or --all)',
+    );
     assert.equal(pageFooter({ limit: 10, offset: 20, totalCount: 23 }, 3), 'showing 21-23 of 23');
     assert.equal(pageFooter({ limit: 10, offset: 40, totalCount: 23 }, 0), 'no rows at offset 40 (23 in total)');
   });
@@ -26,7 +29,10 @@ describe('printFooter', () => {
   it('goes under every table with rows, and in machine formats only when rows remain', () => {
     assert.equal(footerOf({ limit: 10, offset: 0, totalCount: 3 }, 3, true), 'showing 1-3 of 3\n');
     assert.equal(footerOf({ limit: 10, offset: 0, totalCount: 3 }, 3, false), '');
-    assert.equal(footerOf({ limit: 1, offset: 0, totalCount: 3 }, 1, false), 'showing 1-1 of 3 (next page: --offset 1, or --all)\n');
+    assert.equal(
+      footerOf({ limit: 1, offset: 0, totalCount: 3 }, 1, false),
+      'showing 1-1 of 3 (next page: --offset 1, or --all)\n',
+    );
     assert.equal(footerOf({ limit: 10, offset: 0, totalCount: 0 }, 0, true), '');
   });
 });

@@ -7,7 +7,8 @@ import type { Pagination } from '../../protocol/envelope.js';
  */
 export function pageFooter(page: Pagination, shown: number): string {
   const { offset, totalCount } = page;
-  if (shown === 0) return offset > 0 ? `no rows at offset ${offset} (${totalCount} in total)` : `showing 0 of ${totalCount}`;
+  if (shown === 0)
+    return offset > 0 ? `no rows at offset ${offset} (${totalCount} in total)` : `showing 0 of ${totalCount}`;
   const last = offset + shown;
   const range = `showing ${offset + 1}-${last} of ${totalCount}`;
   return last < totalCount ? `${range} (next page: --offset ${last}, or --all)` : range;

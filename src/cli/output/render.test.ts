@@ -50,7 +50,11 @@ describe('render (lists)', () => {
     await render(table, rows, { format: 'table', columns });
     assert.equal(
       table.stdoutText(),
-      ['ID  NAME      TYPE     ATTRIBUTES   ADMIN  DISABLED', 'a1  laptop-7  Default  sales, emea  false  false', ''].join('\n'),
+      [
+        'ID  NAME      TYPE     ATTRIBUTES   ADMIN  DISABLED',
+        'a1  laptop-7  Default  sales, emea  false  false',
+        '',
+      ].join('\n'),
     );
     const wide = createTestIO();
     await render(wide, rows, { format: 'wide', columns });
@@ -81,7 +85,10 @@ describe('render (lists)', () => {
 
   it('escapes control characters and cuts multi-line values in cells', async () => {
     const io = createTestIO();
-    await render(io, [{ id: 'a1', name: 'evil\u001b[2Jname\nsecond line' }], { format: 'table', columns: columns.slice(0, 2) });
+    await render(io, [{ id: 'a1', name: 'evil\u001b[2Jname\nsecond line' }], {
+      format: 'table',
+      columns: columns.slice(0, 2),
+    });
     assert.equal(io.stdoutText(), 'ID  NAME\na1  evil\\x1b[2Jname…\n');
   });
 
@@ -90,7 +97,12 @@ describe('render (lists)', () => {
     const shown = columns.filter((c) => ['id', 'name', 'roleAttributes'].includes(c.field));
     const tty = createTestIO({ tty: true });
     await render(tty, long, { format: 'table', columns: shown });
-    assert.ok(tty.stdoutText().split('\n').every((line) => line.length <= 100));
+    assert.ok(
+      tty
+        .stdoutText()
+        .split('\n')
+        .every((line) => line.length <= 100),
+    );
     assert.ok(tty.stdoutText().includes('laptop-7'));
     const pipe = createTestIO({ tty: false });
     await render(pipe, long, { format: 'table', columns: shown });
@@ -101,7 +113,11 @@ describe('render (lists)', () => {
     const colored = { ...createTestIO({ tty: true }), color: colorAllowed(true, {}) };
     await render(colored, rows, { format: 'table', columns });
     assert.match(colored.stdoutText(), /\u001b\[1mID\u001b\[22m/);
-    for (const color of [colorAllowed(true, { NO_COLOR: '1' }), colorAllowed(false, {}), colorAllowed(true, { TERM: 'dumb' })]) {
+    for (const color of [
+      colorAllowed(true, { NO_COLOR: '1' }),
+      colorAllowed(false, {}),
+      colorAllowed(true, { TERM: 'dumb' }),
+    ]) {
       const io = { ...createTestIO({ tty: true }), color };
       await render(io, rows, { format: 'table', columns });
       assert.doesNotMatch(io.stdoutText(), /\u001b/);

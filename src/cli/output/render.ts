@@ -34,7 +34,13 @@ export async function render(io: IO, rows: readonly unknown[], opts: ListRenderO
     io.info(opts.empty ?? 'no results');
     return;
   }
-  io.out(await formatTable(rows, opts.columns, { wide: opts.format === 'wide', width: io.width, paint: await paint(io.color) }));
+  io.out(
+    await formatTable(rows, opts.columns, {
+      wide: opts.format === 'wide',
+      width: io.width,
+      paint: await paint(io.color),
+    }),
+  );
 }
 
 export interface OneRenderOptions {

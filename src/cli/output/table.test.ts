@@ -21,7 +21,10 @@ describe('table', () => {
   });
 
   it('adds priority-1 columns only when wide', async () => {
-    assert.deepEqual(visibleColumns(columns, false).map((c) => c.header), ['ID', 'Name']);
+    assert.deepEqual(
+      visibleColumns(columns, false).map((c) => c.header),
+      ['ID', 'Name'],
+    );
     const text = await formatTable(rows, columns, { wide: true, paint: plain });
     assert.equal(text.split('\n')[0], 'ID   NAME      AUTH POLICY');
     assert.equal(text.split('\n')[1], 'a1   laptop-7  Default');

@@ -26,9 +26,20 @@ const STAGES: ReadonlyArray<(role: Role, header: number) => number> = [
 export type Role = 'id' | 'name' | 'other';
 
 const BORDERLESS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
   middle: ' '.repeat(GAP),
 };
 
@@ -48,7 +59,11 @@ export function visibleColumns(columns: readonly ColumnDef[], wide: boolean): Co
  * Renders rows as a borderless table with upper-case headers. Callers never pass zero rows: an empty result
  * prints no header at all.
  */
-export async function formatTable(rows: readonly unknown[], columns: readonly ColumnDef[], opts: TableOptions): Promise<string> {
+export async function formatTable(
+  rows: readonly unknown[],
+  columns: readonly ColumnDef[],
+  opts: TableOptions,
+): Promise<string> {
   const visible = visibleColumns(columns, opts.wide);
   let head = visible.map((c) => c.header.toUpperCase());
   let body = rows.map((row) => visible.map((c) => cell(valueAt(row, c.field))));

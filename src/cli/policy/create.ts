@@ -16,7 +16,9 @@ export interface PolicyCreateOptions extends PolicyFlagValues {
 
 export function buildPolicyCreate(deps: Deps, run = runPolicyCreate): CommandUnknownOpts {
   const command = withMeta(
-    new Command('create').addArgument(new Argument('<kind>', `the kind of policy: ${KIND_NAMES.join(', ')}`).choices(KIND_NAMES)).argument('<name>', 'name of the new policy'),
+    new Command('create')
+      .addArgument(new Argument('<kind>', `the kind of policy: ${KIND_NAMES.join(', ')}`).choices(KIND_NAMES))
+      .argument('<name>', 'name of the new policy'),
     {
       description: `Create a policy; prints its id. Kinds: ${KINDS.map((k) => `${k.kind} (${k.summary})`).join('; ')}`,
       examples: [
@@ -36,7 +38,11 @@ export function buildPolicyCreate(deps: Deps, run = runPolicyCreate): CommandUnk
 }
 
 /** The body of a create or update: role flags resolved to the role sets the controller takes. */
-export async function policyBody(deps: Deps, kind: PolicyKind, values: PolicyFlagValues): Promise<Record<string, unknown>> {
+export async function policyBody(
+  deps: Deps,
+  kind: PolicyKind,
+  values: PolicyFlagValues,
+): Promise<Record<string, unknown>> {
   checkRoleFlags(kind, values);
   const api = await deps.api();
   const body: Record<string, unknown> = {};
@@ -44,7 +50,12 @@ export async function policyBody(deps: Deps, kind: PolicyKind, values: PolicyFla
   if (values.tags !== undefined) body.tags = values.tags;
   for (const [flag, roles] of Object.entries(values.roles)) {
     const field = kind.roles[flag];
-    body[field] = await resolveRoles(api, { field, resource: roleTarget(kind.def, field).name, values: roles, flag: `--${flag}` });
+    body[field] = await resolveRoles(api, {
+      field,
+      resource: roleTarget(kind.def, field).name,
+      values: roles,
+      flag: `--${flag}`,
+    });
   }
   return body;
 }

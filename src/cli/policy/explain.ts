@@ -47,12 +47,15 @@ export interface Explanation {
 }
 
 export function buildPolicyExplain(deps: Deps, run = runPolicyExplain): CommandUnknownOpts {
-  const command = withMeta(new Command('explain')
+  const command = withMeta(
+    new Command('explain')
       .addArgument(nameArgument(identity, 'the identity (name or id)', 'identity'))
-      .addArgument(nameArgument(service, 'the service (name or id)', 'service')), {
-    description: 'Say whether an identity can dial and bind a service, and if not, what is missing',
-    examples: ['ctl policy explain laptop-7 crm', 'ctl policy explain laptop-7 crm -o json'],
-  });
+      .addArgument(nameArgument(service, 'the service (name or id)', 'service')),
+    {
+      description: 'Say whether an identity can dial and bind a service, and if not, what is missing',
+      examples: ['ctl policy explain laptop-7 crm', 'ctl policy explain laptop-7 crm -o json'],
+    },
+  );
   return command.action(async (who, what) => run({ identity: who, service: what }, deps));
 }
 
@@ -63,7 +66,9 @@ const named = (e: Record<string, unknown>): Named => ({ id: String(e.id), name: 
  */
 async function all(api: ApiClient, path: string): Promise<Entity[]> {
   const { rows } = await everyPage<Entity>(api, path, {}, {}, (n) => {
-    throw new FailureError(`${path} holds more than ${n} entries, more than the controller pages through: explain cannot read them all`);
+    throw new FailureError(
+      `${path} holds more than ${n} entries, more than the controller pages through: explain cannot read them all`,
+    );
   });
   return rows;
 }
@@ -83,7 +88,9 @@ export async function explain(api: ApiClient, identityRef: string, serviceRef: s
     const mine = identityPolicies.filter((p) => p.type === type);
     const its = servicePolicies.filter((p) => p.type === type);
     const granting = mine.filter((p) => its.some((q) => q.id === p.id));
-    const required = await Promise.all(granting.map((p) => all(api, `/service-policies/${encodeURIComponent(p.id)}/posture-checks`)));
+    const required = await Promise.all(
+      granting.map((p) => all(api, `/service-policies/${encodeURIComponent(p.id)}/posture-checks`)),
+    );
     const checks = new Map(required.flat().map((c) => [c.id, named(c)]));
     const postureFree = required.some((r) => r.length === 0);
     return {
@@ -96,8 +103,15 @@ export async function explain(api: ApiClient, identityRef: string, serviceRef: s
     };
   };
   const [dial, bind] = await Promise.all([permission('Dial'), permission('Bind')]);
-  const shared = (advice.commonRouters as Array<Record<string, unknown>>).map((r) => ({ ...named(r), isOnline: r.isOnline === true }));
-  const routers = { identityCount: Number(advice.identityRouterCount), serviceCount: Number(advice.serviceRouterCount), shared };
+  const shared = (advice.commonRouters as Array<Record<string, unknown>>).map((r) => ({
+    ...named(r),
+    isOnline: r.isOnline === true,
+  }));
+  const routers = {
+    identityCount: Number(advice.identityRouterCount),
+    serviceCount: Number(advice.serviceRouterCount),
+    shared,
+  };
   const base = { identity: named(who), service: named(what), dial, bind, routers };
   return { ...base, summary: sentences(base) };
 }
@@ -114,8 +128,10 @@ function permissionSentence(verb: string, type: string, who: string, what: strin
     );
   }
   const misses: string[] = [];
-  if (p.identityOnly.length) misses.push(`${list(p.identityOnly)} select${p.identityOnly.length === 1 ? 's' : ''} ${who} but not ${what}`);
-  if (p.serviceOnly.length) misses.push(`${list(p.serviceOnly)} select${p.serviceOnly.length === 1 ? 's' : ''} ${what} but not ${who}`);
+  if (p.identityOnly.length)
+    misses.push(`${list(p.identityOnly)} select${p.identityOnly.length === 1 ? 's' : ''} ${who} but not ${what}`);
+  if (p.serviceOnly.length)
+    misses.push(`${list(p.serviceOnly)} select${p.serviceOnly.length === 1 ? 's' : ''} ${what} but not ${who}`);
   const why = misses.length ? misses.join('; ') : `no ${type} policy selects either`;
   return `${who} cannot ${verb} ${what}: no ${type} policy selects both (${why}).`;
 }
@@ -123,13 +139,16 @@ function permissionSentence(verb: string, type: string, who: string, what: strin
 function sentences(e: Omit<Explanation, 'summary'>): string[] {
   const who = `"${e.identity.name}"`;
   const what = `"${e.service.name}"`;
-  const out = [permissionSentence('dial', 'Dial', who, what, e.dial), permissionSentence('bind', 'Bind', who, what, e.bind)];
+  const out = [
+    permissionSentence('dial', 'Dial', who, what, e.dial),
+    permissionSentence('bind', 'Bind', who, what, e.bind),
+  ];
   const { identityCount, serviceCount, shared } = e.routers;
   if (shared.length === 0) {
     out.push(
       `No edge router is shared: ${who} may use ${identityCount} edge router${identityCount === 1 ? '' : 's'} ` +
         `(edge router policies), ${what} is reachable through ${serviceCount} ` +
-          '(service edge router policies); both need at least one in common.',
+        '(service edge router policies); both need at least one in common.',
     );
   } else {
     const online = shared.filter((r) => r.isOnline);
@@ -144,6 +163,7 @@ function sentences(e: Omit<Explanation, 'summary'>): string[] {
 export async function runPolicyExplain(opts: { identity: string; service: string }, deps: Deps): Promise<void> {
   const result = await explain(await deps.api(), opts.identity, opts.service);
   const format = asFormat(deps.globals().output);
-  if (format === 'json' || format === 'yaml') await renderOne(deps.io, result as unknown as Record<string, unknown>, { format });
+  if (format === 'json' || format === 'yaml')
+    await renderOne(deps.io, result as unknown as Record<string, unknown>, { format });
   else for (const line of result.summary) deps.io.out(line);
 }

@@ -9,7 +9,11 @@ import { roleList, tagPair, type TagValue } from '../generic/fields.js';
 import { KINDS, type PolicyKind, roleTarget } from './kinds.js';
 
 /** Every role flag of every kind, once, with the resource its values name (for completion and help). */
-const ROLE_FLAGS = [...new Map(KINDS.flatMap((k) => Object.entries(k.roles).map(([flag, field]) => [flag, roleTarget(k.def, field)] as const))).entries()];
+const ROLE_FLAGS = [
+  ...new Map(
+    KINDS.flatMap((k) => Object.entries(k.roles).map(([flag, field]) => [flag, roleTarget(k.def, field)] as const)),
+  ).entries(),
+];
 
 export interface PolicyFlagValues {
   roles: Record<string, string[]>;
@@ -19,12 +23,22 @@ export interface PolicyFlagValues {
 
 export function addPolicyFlags<C extends CommandUnknownOpts>(command: C, semanticDefault?: string): C {
   for (const [flag, target] of ROLE_FLAGS) {
-    const option = new Option(`--${flag} <roles>`, `${target.plural.replace(/-/g, ' ')} it selects: #attribute, @name-or-id or #all (comma-separated or repeated)`).argParser(roleList);
+    const option = new Option(
+      `--${flag} <roles>`,
+      `${target.plural.replace(/-/g, ' ')} it selects: #attribute, @name-or-id or #all (comma-separated or repeated)`,
+    ).argParser(roleList);
     command.addOption(completeWith(option, { kind: 'role', resource: target.name, list: true }));
   }
-  const semantic = new Option('--semantic <semantic>', 'AllOf: an entity needs every #attribute of a role set; AnyOf: any one').choices(SEMANTICS);
+  const semantic = new Option(
+    '--semantic <semantic>',
+    'AllOf: an entity needs every #attribute of a role set; AnyOf: any one',
+  ).choices(SEMANTICS);
   command.addOption(semanticDefault ? semantic.default(semanticDefault) : semantic);
-  command.addOption(new Option('--tag <key=value>', 'a tag (key:=JSON for a number, boolean or null); repeat for several').argParser(tagPair));
+  command.addOption(
+    new Option('--tag <key=value>', 'a tag (key:=JSON for a number, boolean or null); repeat for several').argParser(
+      tagPair,
+    ),
+  );
   addDryRun(command);
   return command;
 }
@@ -44,7 +58,11 @@ export function readPolicyFlags(command: CommandUnknownOpts): PolicyFlagValues {
 export function checkRoleFlags(kind: PolicyKind, values: PolicyFlagValues): void {
   for (const flag of Object.keys(values.roles)) {
     if (!(flag in kind.roles)) {
-      throw new UsageError(`--${flag} does not apply to ${kind.kind} policies`, [`${kind.kind} policies take ${Object.keys(kind.roles).map((f) => `--${f}`).join(', ')}`]);
+      throw new UsageError(`--${flag} does not apply to ${kind.kind} policies`, [
+        `${kind.kind} policies take ${Object.keys(kind.roles)
+          .map((f) => `--${f}`)
+          .join(', ')}`,
+      ]);
     }
   }
 }

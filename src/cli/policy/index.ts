@@ -19,8 +19,20 @@ const DESCRIPTION =
 export function buildPolicy(deps: Deps): CommandUnknownOpts {
   const command = withMeta(new Command('policy').alias('policies'), {
     description: DESCRIPTION,
-    examples: ["ctl policy create dial sales-crm --identities '#sales' --services @crm", 'ctl policy list dial', 'ctl policy explain laptop-7 crm'],
+    examples: [
+      "ctl policy create dial sales-crm --identities '#sales' --services @crm",
+      'ctl policy list dial',
+      'ctl policy explain laptop-7 crm',
+    ],
   });
-  for (const build of [buildPolicyList, buildPolicyShow, buildPolicyCreate, buildPolicyUpdate, buildPolicyDelete, buildPolicyExplain]) command.addCommand(build(deps));
+  for (const build of [
+    buildPolicyList,
+    buildPolicyShow,
+    buildPolicyCreate,
+    buildPolicyUpdate,
+    buildPolicyDelete,
+    buildPolicyExplain,
+  ])
+    command.addCommand(build(deps));
   return command;
 }

@@ -18,8 +18,20 @@ const servicePolicy = resource('service-policy');
 const serviceRoles = { identities: 'identityRoles', services: 'serviceRoles', 'posture-checks': 'postureCheckRoles' };
 
 export const KINDS: readonly PolicyKind[] = [
-  { kind: 'dial', def: servicePolicy, fixed: { type: 'Dial' }, roles: serviceRoles, summary: 'identities may use (dial) services' },
-  { kind: 'bind', def: servicePolicy, fixed: { type: 'Bind' }, roles: serviceRoles, summary: 'identities may host (bind) services' },
+  {
+    kind: 'dial',
+    def: servicePolicy,
+    fixed: { type: 'Dial' },
+    roles: serviceRoles,
+    summary: 'identities may use (dial) services',
+  },
+  {
+    kind: 'bind',
+    def: servicePolicy,
+    fixed: { type: 'Bind' },
+    roles: serviceRoles,
+    summary: 'identities may host (bind) services',
+  },
   {
     kind: 'router',
     def: resource('edge-router-policy'),

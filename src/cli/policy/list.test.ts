@@ -17,7 +17,10 @@ describe('withCondition', () => {
   });
 
   it('puts the condition before sort by, skip and limit', () => {
-    assert.equal(withCondition('name contains "x" sort by name desc limit 5', kind), 'type = "Dial" and (name contains "x") sort by name desc limit 5');
+    assert.equal(
+      withCondition('name contains "x" sort by name desc limit 5', kind),
+      'type = "Dial" and (name contains "x") sort by name desc limit 5',
+    );
     assert.equal(withCondition('skip 10 LIMIT none', kind), 'type = "Dial" skip 10 LIMIT none');
     assert.equal(withCondition('sort  by name', kind), 'type = "Dial" sort  by name');
   });

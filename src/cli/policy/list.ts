@@ -27,12 +27,17 @@ export function buildPolicyList(deps: Deps, run = runPolicyList): CommandUnknown
       description:
         'List policies: of one kind (paged like every list), or of every kind in one table ' +
         '(--limit and --offset choose the rows shown)',
-      examples: ['ctl policy list', 'ctl policy list dial', "ctl policy list router 'name contains \"public\"' -o json"],
+      examples: [
+        'ctl policy list',
+        'ctl policy list dial',
+        'ctl policy list router \'name contains "public"\' -o json',
+      ],
     },
   );
   return addListFlags(command, KINDS[0].def).action(async (kind, filter, flags) => {
     // `ctl policy list 'name = "x"'`: a single word that is no kind is the filter.
-    if (kind !== undefined && filter === undefined && !KIND_NAMES.includes(kind)) await run({ filter: kind, flags }, deps);
+    if (kind !== undefined && filter === undefined && !KIND_NAMES.includes(kind))
+      await run({ filter: kind, flags }, deps);
     else await run({ kind, filter, flags }, deps);
   });
 }
@@ -60,7 +65,9 @@ export function withCondition(filter: string | undefined, condition: string): st
 export async function runPolicyList(opts: PolicyListOptions, deps: Deps): Promise<void> {
   if (opts.kind !== undefined) {
     const kind = kindNamed(opts.kind);
-    const condition = Object.entries(kind.fixed).map(([f, v]) => `${f} = "${v}"`).join(' and ');
+    const condition = Object.entries(kind.fixed)
+      .map(([f, v]) => `${f} = "${v}"`)
+      .join(' and ');
     const filter = condition ? withCondition(opts.filter, condition) : opts.filter;
     await runList({ ...listOptions(kind.def, filter, opts.flags, deps), path: entityPath(kind.def) }, deps);
     return;
@@ -69,7 +76,11 @@ export async function runPolicyList(opts: PolicyListOptions, deps: Deps): Promis
   const api = await deps.api();
   const rows: Record<string, unknown>[] = [];
   const pages = await Promise.all(
-    POLICY_RESOURCES.map((def) => everyPage<Record<string, unknown>>(api, entityPath(def), { filter: opts.filter }, { api: def.api }, (n) => deps.io.warn(stoppedAt(n)))),
+    POLICY_RESOURCES.map((def) =>
+      everyPage<Record<string, unknown>>(api, entityPath(def), { filter: opts.filter }, { api: def.api }, (n) =>
+        deps.io.warn(stoppedAt(n)),
+      ),
+    ),
   );
   for (const [i, def] of POLICY_RESOURCES.entries()) {
     for (const entity of pages[i]!.rows) {

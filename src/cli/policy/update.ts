@@ -20,10 +20,15 @@ export interface PolicyUpdateOptions extends PolicyFlagValues {
 export function buildPolicyUpdate(deps: Deps, run = runPolicyUpdate): CommandUnknownOpts {
   const base = withMeta(new Command('update').addArgument(policyArgument('<name-or-id>', 'the policy to change')), {
     description: 'Change a policy: each role flag given replaces that role set; the others stay',
-    examples: ["ctl policy update sales-crm --services '@crm,@wiki'", 'ctl policy update everyone-public --semantic AnyOf --name public-routers'],
+    examples: [
+      "ctl policy update sales-crm --services '@crm,@wiki'",
+      'ctl policy update everyone-public --semantic AnyOf --name public-routers',
+    ],
   });
   const command = addPolicyFlags(base.addOption(new Option('--name <name>', 'a new name')));
-  return command.action(async (ref, o, cmd) => dryRunnable(cmd, deps, (d) => run({ ref, rename: o.name, ...readPolicyFlags(cmd) }, d)));
+  return command.action(async (ref, o, cmd) =>
+    dryRunnable(cmd, deps, (d) => run({ ref, rename: o.name, ...readPolicyFlags(cmd) }, d)),
+  );
 }
 
 export async function runPolicyUpdate(opts: PolicyUpdateOptions, deps: Deps): Promise<void> {
@@ -31,7 +36,8 @@ export async function runPolicyUpdate(opts: PolicyUpdateOptions, deps: Deps): Pr
   const { def, entity } = await findPolicy(api, opts.ref);
   const kind = kindOf(def, entity);
   const body = { ...(opts.rename === undefined ? {} : { name: opts.rename }), ...(await policyBody(deps, kind, opts)) };
-  if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --name, --semantic, --tag or a role flag');
+  if (Object.keys(body).length === 0)
+    throw new UsageError('nothing to change: give --name, --semantic, --tag or a role flag');
   await api.patch(entityPath(def, entity.id), body, { api: def.api });
   deps.io.info(`updated ${kind.kind} policy "${nameAfter(String(entity.name), body)}" (${entity.id})`);
   await printWritten(deps, def, entity.id);

@@ -20,7 +20,13 @@ export interface PostureCheckCreateOptions {
 /**
  * Each `ctl posture-check create <word>`: the kind it makes, what it checks, its examples, what it cannot go without.
  */
-const KINDS: ReadonlyArray<{ word: string; kind: PostureCheckKind; description: string; examples: string[]; needs?: (i: KindInput) => string | undefined }> = [
+const KINDS: ReadonlyArray<{
+  word: string;
+  kind: PostureCheckKind;
+  description: string;
+  examples: string[];
+  needs?: (i: KindInput) => string | undefined;
+}> = [
   {
     word: 'os',
     kind: 'OS',
@@ -29,26 +35,36 @@ const KINDS: ReadonlyArray<{ word: string; kind: PostureCheckKind; description: 
       'ctl posture-check create os win-10 --os Windows:10.0.19041,10.0.22000 --os macOS:13',
       "ctl posture-check create os modern --os 'Windows:>=10.0.22000' --os Linux -a laptops",
     ],
-    needs: (i) => (i.operatingSystems ? undefined : 'give at least one --os, e.g. --os Windows:10.0.19041 or --os Linux (any version)'),
+    needs: (i) =>
+      i.operatingSystems
+        ? undefined
+        : 'give at least one --os, e.g. --os Windows:10.0.19041 or --os Linux (any version)',
   },
   {
     word: 'domain',
     kind: 'DOMAIN',
     description: 'Create a domain check: the (Windows) device is joined to one of these domains',
-    examples: ['ctl posture-check create domain corp --domain corp.example.com', 'ctl posture-check create domain corp --domain corp.example.com,lab.example.com -a windows'],
+    examples: [
+      'ctl posture-check create domain corp --domain corp.example.com',
+      'ctl posture-check create domain corp --domain corp.example.com,lab.example.com -a windows',
+    ],
     needs: (i) => (i.domains?.length ? undefined : 'give at least one --domain'),
   },
   {
     word: 'mac',
     kind: 'MAC',
     description: 'Create a MAC address check: the device has one of these MAC addresses',
-    examples: ['ctl posture-check create mac lab --mac 00:11:22:33:44:55', 'ctl posture-check create mac lab --mac 00:11:22:33:44:55 --mac 66-77-88-99-aa-bb'],
+    examples: [
+      'ctl posture-check create mac lab --mac 00:11:22:33:44:55',
+      'ctl posture-check create mac lab --mac 00:11:22:33:44:55 --mac 66-77-88-99-aa-bb',
+    ],
     needs: (i) => (i.macAddresses?.length ? undefined : 'give at least one --mac'),
   },
   {
     word: 'process',
     kind: 'PROCESS',
-    description: 'Create a process check: this executable runs on the device ' +
+    description:
+      'Create a process check: this executable runs on the device ' +
       '(optionally with one of these hashes, signed by this certificate)',
     examples: [
       "ctl posture-check create process av --os-type Windows --path 'C:\\Program Files\\AV\\av.exe'",
@@ -59,9 +75,10 @@ const KINDS: ReadonlyArray<{ word: string; kind: PostureCheckKind; description: 
   {
     word: 'process-multi',
     kind: 'PROCESS_MULTI',
-    description: 'Create a multi-process check: all (AllOf, the default) or any (AnyOf) of these executables run on the device',
+    description:
+      'Create a multi-process check: all (AllOf, the default) or any (AnyOf) of these executables run on the device',
     examples: [
-      "ctl posture-check create process-multi av --semantic AnyOf " +
+      'ctl posture-check create process-multi av --semantic AnyOf ' +
         "--process 'Windows:C:\\av.exe' --process Linux:/usr/bin/av",
       'ctl posture-check create process-multi edr --process ' +
         'Linux:/usr/bin/edr --hash SHA512HEX --process Linux:/usr/bin/av',
@@ -71,8 +88,12 @@ const KINDS: ReadonlyArray<{ word: string; kind: PostureCheckKind; description: 
   {
     word: 'mfa',
     kind: 'MFA',
-    description: 'Create an MFA check: the identity passed MFA (within --mfa-timeout, and again on wake or unlock if asked)',
-    examples: ['ctl posture-check create mfa timeout --mfa-timeout 300 --prompt-on-wake', 'ctl posture-check create mfa strict --mfa-timeout 1h --prompt-on-wake --prompt-on-unlock -a admins'],
+    description:
+      'Create an MFA check: the identity passed MFA (within --mfa-timeout, and again on wake or unlock if asked)',
+    examples: [
+      'ctl posture-check create mfa timeout --mfa-timeout 300 --prompt-on-wake',
+      'ctl posture-check create mfa strict --mfa-timeout 1h --prompt-on-wake --prompt-on-unlock -a admins',
+    ],
   },
 ];
 
@@ -85,7 +106,10 @@ export function buildPostureCheckCreate(deps: Deps, run = runPostureCheckCreate)
     examples: KINDS.map((k) => k.examples[0]),
   });
   for (const k of KINDS) {
-    const sub = withMeta(new Command(k.word).argument('<name>', 'name of the new posture check'), { description: `${k.description}; prints its id`, examples: k.examples });
+    const sub = withMeta(new Command(k.word).argument('<name>', 'name of the new posture check'), {
+      description: `${k.description}; prints its id`,
+      examples: k.examples,
+    });
     const flags = addFieldFlags(sub, postureCheck, 'create', COMMON_EXCLUDED);
     const readKind = addKindFlags(sub, [k.kind], 'create');
     sub.action(async (name, _opts, cmd) => {

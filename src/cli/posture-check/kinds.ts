@@ -51,7 +51,10 @@ export function osType(value: string): OsType {
 export function versionRange(value: string): string {
   const range = /^\d+(\.\d+)?$/.test(value) ? `${value}.x` : value;
   const problem = semverRangeError(range);
-  if (problem) throw new InvalidArgumentError(`'${value}' is not a version range (e.g. 10.0.19041, >=13.0.0, 11.x, 13): ${problem}.`);
+  if (problem)
+    throw new InvalidArgumentError(
+      `'${value}' is not a version range (e.g. 10.0.19041, >=13.0.0, 11.x, 13): ${problem}.`,
+    );
   return range;
 }
 
@@ -61,12 +64,16 @@ export function osSpec(value: string, previous: OperatingSystem[] = []): Operati
   const type = osType(colon === -1 ? value : value.slice(0, colon));
   const versions = colon === -1 ? [] : split(value.slice(colon + 1)).map(versionRange);
   const same = previous.find((os) => os.type === type);
-  if (same) return previous.map((os) => (os === same ? { type, versions: [...new Set([...os.versions, ...versions])] } : os));
+  if (same)
+    return previous.map((os) => (os === same ? { type, versions: [...new Set([...os.versions, ...versions])] } : os));
   return [...previous, { type, versions }];
 }
 
 function split(value: string): string[] {
-  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 function list(value: string, previous: string[] = []): string[] {
@@ -81,7 +88,8 @@ export function macAddress(value: string, previous: string[] = []): string[] {
   const out = [...previous];
   for (const raw of split(value)) {
     const mac = raw.toLowerCase().replace(/[:\-.\s]/g, '');
-    if (!/^(?:[0-9a-f]{12}|[0-9a-f]{16})$/.test(mac)) throw new InvalidArgumentError(`'${raw}' is not a MAC address (12 hex digits, e.g. 00:11:22:33:44:55).`);
+    if (!/^(?:[0-9a-f]{12}|[0-9a-f]{16})$/.test(mac))
+      throw new InvalidArgumentError(`'${raw}' is not a MAC address (12 hex digits, e.g. 00:11:22:33:44:55).`);
     if (!out.includes(mac)) out.push(mac);
   }
   return out;
@@ -90,7 +98,8 @@ export function macAddress(value: string, previous: string[] = []): string[] {
 /** A hash in lower-case hex, of the length its algorithm gives (SHA-512 of a binary, SHA-1 of a signer). */
 function hex(value: string, digits: number, what: string): string {
   const clean = value.trim().toLowerCase().replace(/[:\s]/g, '');
-  if (!new RegExp(`^[0-9a-f]{${digits}}$`).test(clean)) throw new InvalidArgumentError(`'${value}' is not ${what} (${digits} hex digits).`);
+  if (!new RegExp(`^[0-9a-f]{${digits}}$`).test(clean))
+    throw new InvalidArgumentError(`'${value}' is not ${what} (${digits} hex digits).`);
   return clean;
 }
 
@@ -100,7 +109,8 @@ export function timeout(value: string): number {
   if (v === 'none' || v === '0' || v === '-1') return -1;
   const m = /^(\d+)(s|m|h|d)?$/.exec(v);
   const seconds = m ? Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[(m[2] ?? 's') as 's' | 'm' | 'h' | 'd'] : NaN;
-  if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 2_147_483_647) throw new InvalidArgumentError('expected seconds (300) or a duration (5m, 1h, 1d), or none.');
+  if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 2_147_483_647)
+    throw new InvalidArgumentError('expected seconds (300) or a duration (5m, 1h, 1d), or none.');
   return seconds;
 }
 
@@ -121,7 +131,11 @@ const flagWord = (key: string): string => `--${key.replace(/[A-Z]/g, (c) => `-${
  * `--signer` belong to the `--process` before them (commander parses options in the order typed); before any
  * `--process` (a PROCESS check) they belong to the check's one process.
  */
-export function addKindFlags(command: CommandUnknownOpts, kinds: readonly PostureCheckKind[], verb: 'create' | 'update'): (cmd: CommandUnknownOpts) => KindInput {
+export function addKindFlags(
+  command: CommandUnknownOpts,
+  kinds: readonly PostureCheckKind[],
+  verb: 'create' | 'update',
+): (cmd: CommandUnknownOpts) => KindInput {
   const has = (kind: PostureCheckKind) => kinds.includes(kind);
   const replaces = verb === 'update' ? ' (replaces the list)' : '';
   let processes: ProcessSpec[] = [];
@@ -129,30 +143,60 @@ export function addKindFlags(command: CommandUnknownOpts, kinds: readonly Postur
   let signers: string[] = [];
   const lastProcess = () => (has('PROCESS_MULTI') ? processes[processes.length - 1] : undefined);
   if (has('OS')) {
-    command.addOption(new Option('--os <os[:versions]>', 'an OS that passes, with the versions that pass, comma-separated ' +
-      `(none: any version); repeat for each OS${replaces}`).argParser(osSpec));
+    command.addOption(
+      new Option(
+        '--os <os[:versions]>',
+        'an OS that passes, with the versions that pass, comma-separated ' +
+          `(none: any version); repeat for each OS${replaces}`,
+      ).argParser(osSpec),
+    );
   }
-  if (has('DOMAIN')) command.addOption(new Option('--domain <domain>', `a Windows domain that passes; repeat or comma-separate${replaces}`).argParser(list));
-  if (has('MAC')) command.addOption(new Option('--mac <address>', `a MAC address that passes; repeat or comma-separate${replaces}`).argParser(macAddress));
+  if (has('DOMAIN'))
+    command.addOption(
+      new Option('--domain <domain>', `a Windows domain that passes; repeat or comma-separate${replaces}`).argParser(
+        list,
+      ),
+    );
+  if (has('MAC'))
+    command.addOption(
+      new Option('--mac <address>', `a MAC address that passes; repeat or comma-separate${replaces}`).argParser(
+        macAddress,
+      ),
+    );
   if (has('PROCESS')) {
     // Choices rather than a case-blind parser: the shell completes them.
     command.addOption(new Option('--os-type <os>', 'the OS the process runs on').choices(OS_TYPES));
     command.addOption(new Option('--path <path>', 'the absolute path of the executable'));
   }
   if (has('PROCESS_MULTI')) {
-    command.addOption(new Option('--semantic <semantic>', 'AllOf: every process must run; AnyOf: one is enough').choices(['AllOf', 'AnyOf'] as const));
     command.addOption(
-      new Option('--process <os:path>', `a process that must run, as OS:PATH; repeat for each${replaces}; --hash and --signer after it belong to it`).argParser((value: string) => {
+      new Option('--semantic <semantic>', 'AllOf: every process must run; AnyOf: one is enough').choices([
+        'AllOf',
+        'AnyOf',
+      ] as const),
+    );
+    command.addOption(
+      new Option(
+        '--process <os:path>',
+        `a process that must run, as OS:PATH; repeat for each${replaces}; --hash and --signer after it belong to it`,
+      ).argParser((value: string) => {
         const colon = value.indexOf(':');
-        if (colon <= 0 || colon === value.length - 1) throw new InvalidArgumentError(`expected OS:PATH, e.g. Windows:C:\\av.exe.`);
-        processes = [...processes, { osType: osType(value.slice(0, colon)), path: value.slice(colon + 1), hashes: [], signerFingerprints: [] }];
+        if (colon <= 0 || colon === value.length - 1)
+          throw new InvalidArgumentError(`expected OS:PATH, e.g. Windows:C:\\av.exe.`);
+        processes = [
+          ...processes,
+          { osType: osType(value.slice(0, colon)), path: value.slice(colon + 1), hashes: [], signerFingerprints: [] },
+        ];
         return processes;
       }),
     );
   }
   if (has('PROCESS') || has('PROCESS_MULTI')) {
     command.addOption(
-      new Option('--hash <sha512>', `a SHA-512 hash of an accepted binary (128 hex digits); repeat for several${replaces}`).argParser((value: string) => {
+      new Option(
+        '--hash <sha512>',
+        `a SHA-512 hash of an accepted binary (128 hex digits); repeat for several${replaces}`,
+      ).argParser((value: string) => {
         const h = hex(value, 128, 'a SHA-512 hash');
         const p = lastProcess();
         if (p) p.hashes = [...new Set([...p.hashes, h])];
@@ -161,17 +205,24 @@ export function addKindFlags(command: CommandUnknownOpts, kinds: readonly Postur
       }),
     );
     command.addOption(
-      new Option('--signer <sha1>', "the SHA-1 fingerprint of the signing certificate (40 hex digits)").argParser((value: string) => {
-        const s = hex(value, 40, 'a SHA-1 fingerprint');
-        const p = lastProcess();
-        if (p) p.signerFingerprints = [...new Set([...p.signerFingerprints, s])];
-        else signers = [...new Set([...signers, s])];
-        return true;
-      }),
+      new Option('--signer <sha1>', 'the SHA-1 fingerprint of the signing certificate (40 hex digits)').argParser(
+        (value: string) => {
+          const s = hex(value, 40, 'a SHA-1 fingerprint');
+          const p = lastProcess();
+          if (p) p.signerFingerprints = [...new Set([...p.signerFingerprints, s])];
+          else signers = [...new Set([...signers, s])];
+          return true;
+        },
+      ),
     );
   }
   if (has('MFA')) {
-    command.addOption(new Option('--mfa-timeout <seconds>', 'how long an MFA code stays good: seconds, or 5m, 1h, 1d; none for no timeout').argParser(timeout));
+    command.addOption(
+      new Option(
+        '--mfa-timeout <seconds>',
+        'how long an MFA code stays good: seconds, or 5m, 1h, 1d; none for no timeout',
+      ).argParser(timeout),
+    );
     for (const [flag, what] of [
       ['prompt-on-wake', 'ask for a code again when the device wakes'],
       ['prompt-on-unlock', 'ask for a code again when the device is unlocked'],
@@ -196,7 +247,8 @@ export function addKindFlags(command: CommandUnknownOpts, kinds: readonly Postur
     if (typed('semantic')) input.semantic = o.semantic as 'AllOf' | 'AnyOf';
     if (processes.length) input.processes = processes;
     if (typed('mfaTimeout')) input.timeoutSeconds = o.mfaTimeout as number;
-    for (const key of ['promptOnWake', 'promptOnUnlock', 'ignoreLegacyEndpoints'] as const) if (typed(key)) input[key] = o[key] as boolean;
+    for (const key of ['promptOnWake', 'promptOnUnlock', 'ignoreLegacyEndpoints'] as const)
+      if (typed(key)) input[key] = o[key] as boolean;
     return input;
   };
 }
@@ -219,14 +271,21 @@ export function foreignFlags(kind: PostureCheckKind, input: KindInput): string[]
     promptOnUnlock: 'promptOnUnlock',
     ignoreLegacyEndpoints: 'ignoreLegacyEndpoints',
   };
-  return (Object.keys(input) as Array<keyof KindInput>).map((k) => used[k]).filter((k) => !mine.has(k)).map(flagWord);
+  return (Object.keys(input) as Array<keyof KindInput>)
+    .map((k) => used[k])
+    .filter((k) => !mine.has(k))
+    .map(flagWord);
 }
 
 /**
  * The kind fields of a body from the flags. `current` is the check's `process` on update: a PROCESS check's process
  * is sent whole, so what the flags leave out keeps its value.
  */
-export function kindBody(kind: PostureCheckKind, input: KindInput, current?: Record<string, unknown>): Record<string, unknown> {
+export function kindBody(
+  kind: PostureCheckKind,
+  input: KindInput,
+  current?: Record<string, unknown>,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   switch (kind) {
     case 'OS':
@@ -239,7 +298,13 @@ export function kindBody(kind: PostureCheckKind, input: KindInput, current?: Rec
       if (input.macAddresses) body.macAddresses = input.macAddresses;
       break;
     case 'PROCESS': {
-      if (input.osType === undefined && input.path === undefined && !input.hashes && input.signerFingerprint === undefined) break;
+      if (
+        input.osType === undefined &&
+        input.path === undefined &&
+        !input.hashes &&
+        input.signerFingerprint === undefined
+      )
+        break;
       const process: Record<string, unknown> = { ...(current ?? {}) };
       if (input.osType !== undefined) process.osType = input.osType;
       if (input.path !== undefined) process.path = input.path;
@@ -253,7 +318,8 @@ export function kindBody(kind: PostureCheckKind, input: KindInput, current?: Rec
       if (input.processes) body.processes = input.processes;
       break;
     case 'MFA':
-      for (const key of ['timeoutSeconds', 'promptOnWake', 'promptOnUnlock', 'ignoreLegacyEndpoints'] as const) if (input[key] !== undefined) body[key] = input[key];
+      for (const key of ['timeoutSeconds', 'promptOnWake', 'promptOnUnlock', 'ignoreLegacyEndpoints'] as const)
+        if (input[key] !== undefined) body[key] = input[key];
       break;
   }
   return body;

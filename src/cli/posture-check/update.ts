@@ -24,25 +24,36 @@ export interface PostureCheckUpdateOptions {
 const GENERIC_EXCLUDED = Object.keys(postureCheck.fields).filter((f) => f !== 'name' && f !== 'roleAttributes');
 
 export function buildPostureCheckUpdate(deps: Deps, run = runPostureCheckUpdate): CommandUnknownOpts {
-  const command = withMeta(new Command('update').addArgument(nameArgument(postureCheck, 'the posture check to change')), {
-    description: "Change a posture check: its name, attributes, tags, and the " +
-      "flags of its kind (as for create); a check's kind never changes",
-    examples: [
-      'ctl posture-check update win-10 --os Windows:10.0.22000 --os macOS:14',
-      'ctl posture-check update corp --domain corp.example.com,lab.example.com',
-      'ctl posture-check update av --hash SHA512HEX',
-      'ctl posture-check update timeout --mfa-timeout 10m --no-prompt-on-wake',
-      'ctl posture-check update lab --name lab-macs --add-attributes lab',
-    ],
-  });
+  const command = withMeta(
+    new Command('update').addArgument(nameArgument(postureCheck, 'the posture check to change')),
+    {
+      description:
+        'Change a posture check: its name, attributes, tags, and the ' +
+        "flags of its kind (as for create); a check's kind never changes",
+      examples: [
+        'ctl posture-check update win-10 --os Windows:10.0.22000 --os macOS:14',
+        'ctl posture-check update corp --domain corp.example.com,lab.example.com',
+        'ctl posture-check update av --hash SHA512HEX',
+        'ctl posture-check update timeout --mfa-timeout 10m --no-prompt-on-wake',
+        'ctl posture-check update lab --name lab-macs --add-attributes lab',
+      ],
+    },
+  );
   const flags = addFieldFlags(command, postureCheck, 'patch', GENERIC_EXCLUDED);
   addAttributeEdits(command, postureCheck);
   const readKind = addKindFlags(command, POSTURE_CHECK_TYPES, 'update');
   return command.action(async (ref, _opts, cmd) => {
     const input = collectFields(cmd, flags);
     const opts: PostureCheckUpdateOptions = { ref, input, kindInput: readKind(cmd), ...attributeEdits(cmd) };
-    if (Object.keys(opts.input.body).length === 0 && Object.keys(opts.kindInput).length === 0 && !opts.addAttributes && !opts.removeAttributes) {
-      throw new UsageError('nothing to update', ['give --name, -a, --add-attributes, --remove-attributes, --tags, or the flags of the check\'s kind (see --help)']);
+    if (
+      Object.keys(opts.input.body).length === 0 &&
+      Object.keys(opts.kindInput).length === 0 &&
+      !opts.addAttributes &&
+      !opts.removeAttributes
+    ) {
+      throw new UsageError('nothing to update', [
+        "give --name, -a, --add-attributes, --remove-attributes, --tags, or the flags of the check's kind (see --help)",
+      ]);
     }
     await run(opts, deps);
   });
@@ -57,9 +68,15 @@ export async function runPostureCheckUpdate(opts: PostureCheckUpdateOptions, dep
   const current = await fetchEntity(api, postureCheck, opts.ref);
   const kind = current.typeId as PostureCheckKind;
   const foreign = foreignFlags(kind, opts.kindInput);
-  if (foreign.length) throw new UsageError(`"${opts.ref}" is ${kind === 'OS' || kind === 'MFA' ? 'an' : 'a'} ${kind} check: ` +
-    `${foreign.join(', ')} ${foreign.length === 1 ? 'does' : 'do'} not apply to it`);
-  const body: Record<string, unknown> = { ...opts.input.body, ...kindBody(kind, opts.kindInput, current.process as Record<string, unknown> | undefined) };
+  if (foreign.length)
+    throw new UsageError(
+      `"${opts.ref}" is ${kind === 'OS' || kind === 'MFA' ? 'an' : 'a'} ${kind} check: ` +
+        `${foreign.join(', ')} ${foreign.length === 1 ? 'does' : 'do'} not apply to it`,
+    );
+  const body: Record<string, unknown> = {
+    ...opts.input.body,
+    ...kindBody(kind, opts.kindInput, current.process as Record<string, unknown> | undefined),
+  };
   if (opts.addAttributes || opts.removeAttributes) {
     const before = Array.isArray(current.roleAttributes) ? (current.roleAttributes as string[]) : [];
     const after = mergeAttributes(before, opts.addAttributes ?? [], opts.removeAttributes ?? []);

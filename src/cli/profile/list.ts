@@ -56,5 +56,9 @@ export async function runProfileList(opts: ProfileListOptions, deps: Deps): Prom
   const shown = isHuman(format)
     ? rows.map((r) => ({ ...r, current: r.current ? '*' : '', loggedIn: r.loggedIn ? 'logged in' : 'none' }))
     : rows;
-  await render(deps.io, shown, { format, columns: COLUMNS, empty: 'no profiles yet: create one with `ctl login URL -u USER`' });
+  await render(deps.io, shown, {
+    format,
+    columns: COLUMNS,
+    empty: 'no profiles yet: create one with `ctl login URL -u USER`',
+  });
 }

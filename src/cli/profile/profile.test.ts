@@ -36,14 +36,22 @@ afterEach(() => rmSync(configDir, { recursive: true, force: true }));
 describe('ctl profile flags', () => {
   it('has list/ls, use, show, remove/rm', async () => {
     const group = buildProfile(testDeps({ configDir }));
-    assert.deepEqual(group.commands.map((c) => [c.name(), ...c.aliases()]), [['list', 'ls'], ['use'], ['show'], ['remove', 'rm']]);
+    assert.deepEqual(
+      group.commands.map((c) => [c.name(), ...c.aliases()]),
+      [['list', 'ls'], ['use'], ['show'], ['remove', 'rm']],
+    );
   });
 
   it('remove takes a name and --yes', async () => {
     let seen: ProfileRemoveOptions | undefined;
-    await parseArgv(buildProfileRemove(testDeps({ configDir }), async (o) => void (seen = o)), ['remove', 'lab', '-y']);
+    await parseArgv(
+      buildProfileRemove(testDeps({ configDir }), async (o) => void (seen = o)),
+      ['remove', 'lab', '-y'],
+    );
     assert.deepEqual(seen, { name: 'lab', yes: true });
-    await assert.rejects(parseArgv(buildProfileRemove(testDeps({ configDir })), ['remove']), { code: 'commander.missingArgument' });
+    await assert.rejects(parseArgv(buildProfileRemove(testDeps({ configDir })), ['remove']), {
+      code: 'commander.missingArgument',
+    });
   });
 });
 
@@ -68,7 +76,13 @@ describe('ctl profile list', () => {
     const { io } = deps;
     await runProfileList({}, deps);
     const rows = JSON.parse(io.stdoutText()) as Array<{ name: string; current: boolean; loggedIn: boolean }>;
-    assert.deepEqual(rows.map((r) => [r.name, r.current, r.loggedIn]), [['lab', false, true], ['prod', true, false]]);
+    assert.deepEqual(
+      rows.map((r) => [r.name, r.current, r.loggedIn]),
+      [
+        ['lab', false, true],
+        ['prod', true, false],
+      ],
+    );
     assert.doesNotMatch(io.stdoutText(), /SECRET-TOKEN/);
     const quiet = testDeps({ configDir });
     await runProfileList({ quiet: true }, quiet);
@@ -83,11 +97,14 @@ describe('a profile of several controllers', () => {
     const list = testDeps({ configDir, globals: { output: 'json' } });
     await runProfileList({}, list);
     const rows = JSON.parse(list.io.stdoutText()) as Array<{ name: string; controller: string; controllers: string[] }>;
-    assert.deepEqual(rows.map((r) => [r.name, r.controller, r.controllers]), [
-      ['ha', remembered, [remembered, 'https://a.example:1280']],
-      ['lab', 'https://lab:1280', ['https://lab:1280']],
-      ['prod', 'https://prod:1280', ['https://prod:1280']],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.name, r.controller, r.controllers]),
+      [
+        ['ha', remembered, [remembered, 'https://a.example:1280']],
+        ['lab', 'https://lab:1280', ['https://lab:1280']],
+        ['prod', 'https://prod:1280', ['https://prod:1280']],
+      ],
+    );
     const show = testDeps({ configDir, globals: { output: 'json', profile: 'ha' } });
     await runProfileShow({}, show);
     const shown = JSON.parse(show.io.stdoutText()) as { controller: string; controllers: string[] };
@@ -180,7 +197,10 @@ describe('ctl profile remove', () => {
 
   it('without a terminal needs --yes', async () => {
     const deps = testDeps({ configDir });
-    await assert.rejects(runProfileRemove({ name: 'prod' }, deps), (err: unknown) => err instanceof DeclinedError && err.exitCode === 3);
+    await assert.rejects(
+      runProfileRemove({ name: 'prod' }, deps),
+      (err: unknown) => err instanceof DeclinedError && err.exitCode === 3,
+    );
     await runProfileRemove({ name: 'prod', yes: true }, deps);
     assert.equal(store.get('prod'), undefined);
     await assert.rejects(runProfileRemove({ name: 'prod', yes: true }, deps), NotFoundError);

@@ -19,7 +19,9 @@ export function buildProfileShow(deps: Deps, run = runProfileShow) {
       'whose expiry the controller is asked for',
     examples: ['ctl profile show', 'ctl profile show prod -o json'],
   })
-    .addArgument(completeWith(new Argument('[name]', 'profile name (default: the one commands use now)'), { kind: 'profile' }))
+    .addArgument(
+      completeWith(new Argument('[name]', 'profile name (default: the one commands use now)'), { kind: 'profile' }),
+    )
     .action(async (name) => run({ name }, deps));
 }
 

@@ -5,7 +5,8 @@ import { withMeta } from '../generic/meta.js';
 
 export function buildProfileUse(deps: Deps, run = runProfileUse) {
   return withMeta(new Command('use'), {
-    description: 'Make a saved profile the current one (commands use it unless --profile or CTL_PROFILE says otherwise)',
+    description:
+      'Make a saved profile the current one (commands use it unless --profile or CTL_PROFILE says otherwise)',
     examples: ['ctl profile use prod'],
   })
     .addArgument(completeWith(new Argument('<name>', 'profile name'), { kind: 'profile' }))

@@ -29,10 +29,24 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('router create flags', () => {
   it('reads attributes, cost, --tunneler, --no-traversal and the JWT output', async () => {
-    const o = await createOptions(['er-1', '-a', 'public,eu', '--cost', '5', '--tunneler', '--no-traversal', '--jwt-output', 'er-1.jwt', '--force']);
+    const o = await createOptions([
+      'er-1',
+      '-a',
+      'public,eu',
+      '--cost',
+      '5',
+      '--tunneler',
+      '--no-traversal',
+      '--jwt-output',
+      'er-1.jwt',
+      '--force',
+    ]);
     assert.deepEqual(o, {
       name: 'er-1',
-      input: { body: { roleAttributes: ['public', 'eu'], cost: 5, isTunnelerEnabled: true, noTraversal: true }, refs: [] },
+      input: {
+        body: { roleAttributes: ['public', 'eu'], cost: 5, isTunnelerEnabled: true, noTraversal: true },
+        refs: [],
+      },
       jwtOutput: 'er-1.jwt',
       force: true,
     });
@@ -80,7 +94,10 @@ describe('router create run', () => {
   it('leaves no file behind when the controller refuses the router', async () => {
     const file = join(dir, 'refused.jwt');
     const api = fakeApi({ 'POST /edge-routers': new Error('refused') });
-    await assert.rejects(runRouterCreate(edgeRouter, { name: 'x', input: { body: {}, refs: [] }, jwtOutput: file }, testDeps({ api })), /refused/);
+    await assert.rejects(
+      runRouterCreate(edgeRouter, { name: 'x', input: { body: {}, refs: [] }, jwtOutput: file }, testDeps({ api })),
+      /refused/,
+    );
     assert.throws(() => statSync(file), /ENOENT/);
   });
 });

@@ -25,14 +25,26 @@ export interface RouterCreateOptions extends JwtOutput {
 export function buildRouterCreate(deps: Deps, def: ResourceDef, run = runRouterCreate): CommandUnknownOpts {
   const n = noun(def);
   const edge = 'isTunnelerEnabled' in def.fields;
-  const base = withMeta(new Command('create').argument('[name]', `name of the new ${def.label} (asked for on a terminal when left out)`), {
-    description: `Create ${edge ? 'an edge router' : 'a transit router'} with its one-time enrollment; prints its id`,
-    examples: edge
-      ? [`ctl ${n} create er-eu-1 -a public,eu --jwt-output er-eu-1.jwt`, `ctl ${n} create er-tun --tunneler --jwt-output - > er-tun.jwt`]
-      : [`ctl ${n} create tr-core-1 --cost 10 --jwt-output tr-core-1.jwt`],
-  });
+  const base = withMeta(
+    new Command('create').argument('[name]', `name of the new ${def.label} (asked for on a terminal when left out)`),
+    {
+      description: `Create ${edge ? 'an edge router' : 'a transit router'} with its one-time enrollment; prints its id`,
+      examples: edge
+        ? [
+            `ctl ${n} create er-eu-1 -a public,eu --jwt-output er-eu-1.jwt`,
+            `ctl ${n} create er-tun --tunneler --jwt-output - > er-tun.jwt`,
+          ]
+        : [`ctl ${n} create tr-core-1 --cost 10 --jwt-output tr-core-1.jwt`],
+    },
+  );
   const flags = addFieldFlags(base, def, 'create', ['name', 'isTunnelerEnabled', 'configs']);
-  if (edge) base.addOption(new Option('--tunneler', 'the router also acts as a tunneler (gets a Router identity and a system edge router policy)'));
+  if (edge)
+    base.addOption(
+      new Option(
+        '--tunneler',
+        'the router also acts as a tunneler (gets a Router identity and a system edge router policy)',
+      ),
+    );
   const command = addDryRun(jwtOutputOptions(base));
   return command.action(async (name, o, cmd) => {
     await createAction(cmd, deps, def, flags, name, (n, input, d) => {

@@ -16,12 +16,18 @@ export interface RouterReEnrollOptions extends JwtOutput {
 }
 
 export function buildRouterReEnroll(deps: Deps, run = runRouterReEnroll): CommandUnknownOpts {
-  const base = withMeta(new Command('re-enroll').addArgument(nameArgument(edgeRouter, 'the edge router to re-enroll')), {
-    description:
-      'Give an edge router a new enrollment: its certificate is ' +
+  const base = withMeta(
+    new Command('re-enroll').addArgument(nameArgument(edgeRouter, 'the edge router to re-enroll')),
+    {
+      description:
+        'Give an edge router a new enrollment: its certificate is ' +
         'removed, so it cannot connect until it enrolls with the new JWT',
-    examples: ['ctl router re-enroll er-eu-1 --jwt-output er-eu-1.jwt', 'ctl router re-enroll er-eu-1 --jwt-output - | ssh er-eu-1 ziti router enroll ...'],
-  });
+      examples: [
+        'ctl router re-enroll er-eu-1 --jwt-output er-eu-1.jwt',
+        'ctl router re-enroll er-eu-1 --jwt-output - | ssh er-eu-1 ziti router enroll ...',
+      ],
+    },
+  );
   return jwtOutputOptions(base, 'the new enrollment JWT').action(async (ref, o) => {
     await run({ ref, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, deps);
   });
@@ -38,7 +44,8 @@ export async function runRouterReEnroll(opts: RouterReEnrollOptions, deps: Deps)
     await file?.abandon();
     throw err;
   }
-  const said = () => deps.io.info(`re-enrolled edge router "${opts.ref}": it cannot connect until it enrolls with the new JWT`);
+  const said = () =>
+    deps.io.info(`re-enrolled edge router "${opts.ref}": it cannot connect until it enrolls with the new JWT`);
   if (opts.jwtOutput === undefined) {
     said();
     const show = (await suggester(deps))(`ctl router show ${shellQuote(opts.ref)} -o json`);

@@ -31,7 +31,10 @@ export async function runServiceShow(opts: ServiceShowOptions, deps: Deps): Prom
   const ids = (entity.configs as string[] | undefined) ?? [];
   let shown = entity;
   if (isHuman(opts.format) && ids.length > 0) {
-    const page = await api.list<{ id: string; name: string; configType?: { name?: string } }>(`${entityPath(service, entity.id)}/configs`, { limit: 500 });
+    const page = await api.list<{ id: string; name: string; configType?: { name?: string } }>(
+      `${entityPath(service, entity.id)}/configs`,
+      { limit: 500 },
+    );
     const named = new Map(page.data.map((c) => [c.id, `${c.name} (${c.configType?.name ?? 'unknown type'})`]));
     shown = { ...entity, configs: ids.map((id) => named.get(id) ?? id) };
   }

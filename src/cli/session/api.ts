@@ -22,10 +22,10 @@ export function buildApi(deps: Deps, run = runApi) {
       'Call any controller endpoint with the stored session and print the JSON response. Paths are relative to ' +
       'the management API (or the client API with --client) unless they start with /edge/, /.well-known/ or ' +
       '/version. An error response is printed too, and sets the ' +
-        'exit code like any other command (ctl help exit-codes).',
+      'exit code like any other command (ctl help exit-codes).',
     examples: [
       'ctl api GET /identities',
-      "ctl api GET '/identities?filter=name contains \"laptop\"&limit=5'",
+      'ctl api GET \'/identities?filter=name contains "laptop"&limit=5\'',
       'ctl api POST /services --data \'{"name":"web","encryptionRequired":true}\'',
       'ctl api PATCH /identities/abc123 --data @patch.json',
       'ctl api GET /current-identity --client',

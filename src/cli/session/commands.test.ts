@@ -30,7 +30,10 @@ function emptyDir(): string {
 before(async () => {
   stub = await startStubController();
   configDir = mkdtempSync(path.join(tmpdir(), 'ctl-cmds-'));
-  await runLogin({ url: stub.url, yes: true }, testDeps({ configDir, env: { CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' } }));
+  await runLogin(
+    { url: stub.url, yes: true },
+    testDeps({ configDir, env: { CTL_USERNAME: 'admin', CTL_PASSWORD: 'admin-pw' } }),
+  );
 });
 after(async () => {
   await stub.close();
@@ -74,7 +77,10 @@ describe('ctl version', () => {
     const deps = testDeps({ configDir, globals: { output: 'json' } });
     const { io } = deps;
     await runVersion({}, deps);
-    const shown = JSON.parse(io.stdoutText()) as { client: { version: string }; controller: { version: string; url: string } };
+    const shown = JSON.parse(io.stdoutText()) as {
+      client: { version: string };
+      controller: { version: string; url: string };
+    };
     assert.equal(shown.client.version, await clientVersion());
     assert.deepEqual([shown.controller.version, shown.controller.url], ['v9.9.9', stub.url]);
     const versionCall = stub.requests.filter((r) => r.url === '/edge/client/v1/version').at(-1);
@@ -93,16 +99,24 @@ describe('ctl version', () => {
 describe('ctl api', () => {
   it('maps argv to options', async () => {
     let seen: ApiOptions | undefined;
-    await parseArgv(buildApi(testDeps({ configDir }), async (o) => void (seen = o)), ['api', 'post', '/services', '--data', '{}', '--client']);
+    await parseArgv(
+      buildApi(testDeps({ configDir }), async (o) => void (seen = o)),
+      ['api', 'post', '/services', '--data', '{}', '--client'],
+    );
     assert.deepEqual(seen, { method: 'post', path: '/services', data: '{}', client: true });
-    await assert.rejects(parseArgv(buildApi(testDeps({ configDir })), ['api', 'GET']), { code: 'commander.missingArgument' });
+    await assert.rejects(parseArgv(buildApi(testDeps({ configDir })), ['api', 'GET']), {
+      code: 'commander.missingArgument',
+    });
   });
 
   it('prints the JSON response', async () => {
     const deps = testDeps({ configDir });
     const { io } = deps;
     await runApi({ method: 'get', path: '/current-identity' }, deps);
-    assert.deepEqual(JSON.parse(io.stdoutText()), { data: { id: 'id1', name: 'Default Admin', isAdmin: true }, meta: null });
+    assert.deepEqual(JSON.parse(io.stdoutText()), {
+      data: { id: 'id1', name: 'Default Admin', isAdmin: true },
+      meta: null,
+    });
     assert.ok(io.stdoutText().includes('\n  "data"'), 'pretty printed');
   });
 
@@ -121,7 +135,11 @@ describe('ctl api', () => {
   it('sends --data from text, a file or stdin, and refuses what is not JSON', async () => {
     const file = path.join(configDir, 'body.json');
     writeFileSync(file, '{"name":"from-file"}');
-    for (const [data, stdin, want] of [['{"a":1}', '', '{"a":1}'], [`@${file}`, '', '{"name":"from-file"}'], ['@-', '{"s":2}', '{"s":2}']]) {
+    for (const [data, stdin, want] of [
+      ['{"a":1}', '', '{"a":1}'],
+      [`@${file}`, '', '{"name":"from-file"}'],
+      ['@-', '{"s":2}', '{"s":2}'],
+    ]) {
       await assert.rejects(runApi({ method: 'POST', path: '/echo', data }, testDeps({ configDir, stdin })), ApiError);
       const sent = stub.requests.at(-1);
       assert.equal(sent?.body, want);

@@ -25,14 +25,24 @@ export async function runExtJwtLogin(
     opts.cert !== undefined && '--cert',
     opts.key !== undefined && '--key',
   ].filter((f): f is string => typeof f === 'string');
-  if (others.length > 0) throw new UsageError(`--ext-jwt logs in with a token: ${others.join(' and ')} cannot be used with it`);
+  if (others.length > 0)
+    throw new UsageError(`--ext-jwt logs in with a token: ${others.join(' and ')} cannot be used with it`);
   const token = await readToken(opts.extJwt!, deps);
   const sessions = await deps.sessions();
   const { profileName } = await sessions.current();
   const source = opts.extJwt === '-' ? '-' : path.resolve(opts.extJwt!);
-  const result = await sessions.loginWithExtJwt({ url: opts.url, profileName, token, source, trust, totp: await totp() });
-  deps.io.info(`Logged in to ${result.profile.controller} as ${result.identityName ?? "the token's identity"} ` +
-    `with an external JWT (profile ${profileName})`);
+  const result = await sessions.loginWithExtJwt({
+    url: opts.url,
+    profileName,
+    token,
+    source,
+    trust,
+    totp: await totp(),
+  });
+  deps.io.info(
+    `Logged in to ${result.profile.controller} as ${result.identityName ?? "the token's identity"} ` +
+      `with an external JWT (profile ${profileName})`,
+  );
   if (result.replacedController) deps.io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
   return { profileName, result };
 }

@@ -28,18 +28,34 @@ describe('ctl login flags', () => {
   const parse = async (argv: string[]) => {
     let seen: LoginOptions | undefined;
     const deps = testDeps({ configDir: tempDir() });
-    await parseArgv(buildLogin(deps, async (o) => void (seen = o)), argv);
+    await parseArgv(
+      buildLogin(deps, async (o) => void (seen = o)),
+      argv,
+    );
     return seen;
   };
 
   it('maps argv to options', async () => {
-    assert.deepEqual(await parse(['login', 'ctrl:1280', '-u', 'admin', '--password-stdin', '--ca-fingerprint', 'AB', '--totp', '123456']), {
-      url: 'ctrl:1280',
-      username: 'admin',
-      passwordStdin: true,
-      caFingerprint: 'AB',
-      totp: '123456',
-    });
+    assert.deepEqual(
+      await parse([
+        'login',
+        'ctrl:1280',
+        '-u',
+        'admin',
+        '--password-stdin',
+        '--ca-fingerprint',
+        'AB',
+        '--totp',
+        '123456',
+      ]),
+      {
+        url: 'ctrl:1280',
+        username: 'admin',
+        passwordStdin: true,
+        caFingerprint: 'AB',
+        totp: '123456',
+      },
+    );
     assert.deepEqual(await parse(['login', '-y', '--ca', 'ca.pem']), { url: undefined, yes: true, ca: 'ca.pem' });
   });
 
@@ -58,28 +74,58 @@ describe('ctl login flags', () => {
   };
 
   it('refuses contradictory trust flags, bad URLs and bad fingerprints before asking anything', async () => {
-    await usage({ url: 'c:1', username: 'u', yes: true, ca: 'x.pem' }, { tty: true }, /--yes and --ca cannot be combined/);
-    await usage({ url: 'c:1', username: 'u', ca: 'x', caFingerprint: 'AB' }, { tty: true }, /--ca and --ca-fingerprint cannot be combined/);
+    await usage(
+      { url: 'c:1', username: 'u', yes: true, ca: 'x.pem' },
+      { tty: true },
+      /--yes and --ca cannot be combined/,
+    );
+    await usage(
+      { url: 'c:1', username: 'u', ca: 'x', caFingerprint: 'AB' },
+      { tty: true },
+      /--ca and --ca-fingerprint cannot be combined/,
+    );
     await usage({ url: 'http://c:1', username: 'u' }, { tty: true }, /HTTPS only/);
     await usage({ url: 'c:1', username: 'u', caFingerprint: 'xyz' }, { tty: true }, /not a SHA-256 fingerprint/);
   });
 
   it('certificate logins: flags that contradict each other, and files that hold no usable credential', async () => {
-    await usage({ identity: 'id.json', username: 'u' }, { tty: true }, /--identity logs in with a certificate: -u cannot be used/);
+    await usage(
+      { identity: 'id.json', username: 'u' },
+      { tty: true },
+      /--identity logs in with a certificate: -u cannot be used/,
+    );
     await usage({ cert: 'a.crt', passwordStdin: true, key: 'a.key' }, { tty: true }, /--password-stdin cannot be used/);
     await usage({ cert: 'a.crt' }, { tty: true }, /--cert needs --key too/);
     await usage({ key: 'a.key' }, { tty: true }, /--key needs --cert too/);
-    await usage({ identity: 'id.json', cert: 'a.crt', key: 'a.key' }, { tty: true }, /--identity cannot be combined with --cert/);
-    await usage({ identity: 'id.json', ca: 'x.pem' }, { tty: true }, /--identity trusts the CA bundle in the identity file: --ca/);
+    await usage(
+      { identity: 'id.json', cert: 'a.crt', key: 'a.key' },
+      { tty: true },
+      /--identity cannot be combined with --cert/,
+    );
+    await usage(
+      { identity: 'id.json', ca: 'x.pem' },
+      { tty: true },
+      /--identity trusts the CA bundle in the identity file: --ca/,
+    );
     const dir = tempDir();
     await usage({ identity: path.join(dir, 'missing.json') }, { tty: true }, /cannot read the identity file/);
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ ztAPI: 'https://c:1/edge/client/v1', id: { cert: 'pem:nope', key: 'pem:nope' } }));
+    writeFileSync(
+      path.join(dir, 'bad.json'),
+      JSON.stringify({ ztAPI: 'https://c:1/edge/client/v1', id: { cert: 'pem:nope', key: 'pem:nope' } }),
+    );
     await usage({ identity: path.join(dir, 'bad.json') }, { tty: true }, /the certificate cannot be read/);
     const fixture = tlsFixture();
     writeFileSync(path.join(dir, 'c.pem'), fixture.rootPem);
-    writeFileSync(path.join(dir, 'enc.key'), '-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n');
-    await usage({ url: 'c:1', cert: path.join(dir, 'c.pem'), key: path.join(dir, 'enc.key') }, { tty: true }, /private key is encrypted/);
+    writeFileSync(
+      path.join(dir, 'enc.key'),
+      '-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n',
+    );
+    await usage(
+      { url: 'c:1', cert: path.join(dir, 'c.pem'), key: path.join(dir, 'enc.key') },
+      { tty: true },
+      /private key is encrypted/,
+    );
   });
 
   it('without a terminal, names the flags for what it cannot ask', async () => {
@@ -130,7 +176,10 @@ describe('ctl login against a controller', () => {
     const configDir = tempDir();
     const deps = testDeps({ configDir, stdin: 'admin-pw\nignored\n', globals: { profile: 'ci' } });
     const { io } = deps;
-    await runLogin({ url: stub.url, username: 'admin', passwordStdin: true, caFingerprint: rootFingerprint().toLowerCase() }, deps);
+    await runLogin(
+      { url: stub.url, username: 'admin', passwordStdin: true, caFingerprint: rootFingerprint().toLowerCase() },
+      deps,
+    );
     assert.equal(io.stderrText(), `Logged in to ${stub.url} as admin (profile ci)\n`);
     assert.ok((await openProfileStore({ env: {}, dir: configDir })).session('ci'));
   });

@@ -31,8 +31,8 @@ export function buildLogin(deps: Deps, run = runLogin) {
     description:
       'Log in to a controller, with a username and password or a client certificate, and keep the session in a ' +
       'profile (--profile or CTL_PROFILE, else the current one, else `default`). On ' +
-        'first contact, shows the CA the controller serves and asks whether to trust it. Several controllers of one ' +
-        'network (sharing a database and a PKI), separated by commas, make a profile that fails over between them.',
+      'first contact, shows the CA the controller serves and asks whether to trust it. Several controllers of one ' +
+      'network (sharing a database and a PKI), separated by commas, make a profile that fails over between them.',
     examples: [
       'ctl login ctrl.example.com:1280 -u admin',
       'ctl login https://ctrl.example.com:1280 -u admin --profile prod',
@@ -46,17 +46,40 @@ export function buildLogin(deps: Deps, run = runLogin) {
       'get-token | ctl login ctrl:1280 --ext-jwt - --ca ./controller-ca.pem',
     ],
   })
-    .argument('[url]', 'controller address, host[:port] or https://host:port, or several separated by commas ' +
-      '(default: CTL_CONTROLLER, then the profile\'s)')
-    .addOption(new Option('-u, --username <user>', 'user to log in as (default: CTL_USERNAME, then the profile\'s)'))
+    .argument(
+      '[url]',
+      'controller address, host[:port] or https://host:port, or several separated by commas ' +
+        "(default: CTL_CONTROLLER, then the profile's)",
+    )
+    .addOption(new Option('-u, --username <user>', "user to log in as (default: CTL_USERNAME, then the profile's)"))
     .addOption(new Option('--password-stdin', 'read the password from the first line of stdin'))
-    .addOption(new Option('-y, --yes', 'on first contact, trust the CA bundle the controller serves without asking (never a changed CA)'))
+    .addOption(
+      new Option(
+        '-y, --yes',
+        'on first contact, trust the CA bundle the controller serves without asking (never a changed CA)',
+      ),
+    )
     .addOption(new Option('--ca <file>', 'trust this PEM CA bundle for the controller'))
-    .addOption(new Option('--ca-fingerprint <sha256>', 'trust the served CA bundle only if a CA in it has this SHA-256 fingerprint'))
-    .addOption(new Option('--totp <code>', 'MFA code (from the authenticator app, or a recovery code), if the controller asks for ' +
-      'one; asked for in a terminal otherwise. A code works once, so it is safe on a command line'))
+    .addOption(
+      new Option(
+        '--ca-fingerprint <sha256>',
+        'trust the served CA bundle only if a CA in it has this SHA-256 fingerprint',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--totp <code>',
+        'MFA code (from the authenticator app, or a recovery code), if the controller asks for ' +
+          'one; asked for in a terminal otherwise. A code works once, so it is safe on a command line',
+      ),
+    )
     .addOption(new Option('--totp-stdin', 'read the MFA code from the first line of stdin'))
-    .addOption(new Option('--identity <file>', 'log in with the certificate of an identity file (`ctl enroll` writes one); its CA bundle is trusted'))
+    .addOption(
+      new Option(
+        '--identity <file>',
+        'log in with the certificate of an identity file (`ctl enroll` writes one); its CA bundle is trusted',
+      ),
+    )
     .addOption(new Option('--cert <file>', 'log in with this client certificate (PEM; with --key)'))
     .addOption(new Option('--key <file>', 'the private key of --cert (PEM: PKCS#1, PKCS#8 or EC)'))
     .addOption(new Option('--ext-jwt <file>', 'log in with a JWT of an external signer, read from FILE (- for stdin)'))
@@ -65,18 +88,34 @@ export function buildLogin(deps: Deps, run = runLogin) {
 
 /** Flag combinations that cannot work, found before anything is read or asked. */
 async function validate(opts: LoginOptions): Promise<void> {
-  const trustFlags = [opts.yes && '--yes', opts.ca !== undefined && '--ca', opts.caFingerprint !== undefined && '--ca-fingerprint'];
+  const trustFlags = [
+    opts.yes && '--yes',
+    opts.ca !== undefined && '--ca',
+    opts.caFingerprint !== undefined && '--ca-fingerprint',
+  ];
   const given = trustFlags.filter((f): f is string => typeof f === 'string');
-  if (given.length > 1) throw new UsageError(`${given.join(' and ')} cannot be combined: choose one way to trust the controller`);
-  const certFlags = [opts.identity !== undefined && '--identity', opts.cert !== undefined && '--cert', opts.key !== undefined && '--key'].filter((f): f is string => typeof f === 'string');
+  if (given.length > 1)
+    throw new UsageError(`${given.join(' and ')} cannot be combined: choose one way to trust the controller`);
+  const certFlags = [
+    opts.identity !== undefined && '--identity',
+    opts.cert !== undefined && '--cert',
+    opts.key !== undefined && '--key',
+  ].filter((f): f is string => typeof f === 'string');
   if (certFlags.length > 0) {
-    const passwordFlags = [opts.username !== undefined && '-u', opts.passwordStdin && '--password-stdin'].filter((f): f is string => typeof f === 'string');
-    if (passwordFlags.length > 0) throw new UsageError(`${certFlags[0]} logs in with a certificate: ${passwordFlags.join(' and ')} cannot be used with it`);
+    const passwordFlags = [opts.username !== undefined && '-u', opts.passwordStdin && '--password-stdin'].filter(
+      (f): f is string => typeof f === 'string',
+    );
+    if (passwordFlags.length > 0)
+      throw new UsageError(
+        `${certFlags[0]} logs in with a certificate: ${passwordFlags.join(' and ')} cannot be used with it`,
+      );
     if (opts.identity !== undefined && (opts.cert !== undefined || opts.key !== undefined)) {
       throw new UsageError('--identity cannot be combined with --cert/--key: the identity file holds both');
     }
     if (opts.identity === undefined && (opts.cert === undefined) !== (opts.key === undefined)) {
-      throw new UsageError(`${opts.cert === undefined ? '--key' : '--cert'} needs ${opts.cert === undefined ? '--cert' : '--key'} too`);
+      throw new UsageError(
+        `${opts.cert === undefined ? '--key' : '--cert'} needs ${opts.cert === undefined ? '--cert' : '--key'} too`,
+      );
     }
     if (opts.identity !== undefined && given.length > 0) {
       throw new UsageError(`--identity trusts the CA bundle in the identity file: ${given[0]} cannot be used with it`);
@@ -84,10 +123,14 @@ async function validate(opts: LoginOptions): Promise<void> {
   }
   if (opts.totpStdin && opts.totp !== undefined) throw new UsageError('--totp and --totp-stdin cannot be combined');
   if (opts.totpStdin && opts.passwordStdin) {
-    throw new UsageError('--password-stdin and --totp-stdin cannot both read stdin', ['give the password with CTL_PASSWORD, or the code with --totp CODE']);
+    throw new UsageError('--password-stdin and --totp-stdin cannot both read stdin', [
+      'give the password with CTL_PASSWORD, or the code with --totp CODE',
+    ]);
   }
   if (opts.totpStdin && opts.extJwt === '-') {
-    throw new UsageError('--ext-jwt - and --totp-stdin cannot both read stdin', ['give the token in a file, or the code with --totp CODE']);
+    throw new UsageError('--ext-jwt - and --totp-stdin cannot both read stdin', [
+      'give the token in a file, or the code with --totp CODE',
+    ]);
   }
   if (opts.url !== undefined) normalizeControllerUrls(opts.url);
   if (opts.caFingerprint !== undefined) {
@@ -108,7 +151,11 @@ function trustFlags(opts: LoginOptions, env: NodeJS.ProcessEnv): TrustFlags {
  * The password, or how to ask for it. A prompt waits until the controller is trusted, so nobody types a password
  * for a controller they then refuse; a password that cannot be had fails now, before any request.
  */
-async function passwordSource(opts: LoginOptions, deps: Deps, username: string): Promise<string | (() => Promise<string>)> {
+async function passwordSource(
+  opts: LoginOptions,
+  deps: Deps,
+  username: string,
+): Promise<string | (() => Promise<string>)> {
   if (opts.passwordStdin) {
     const password = await readStdin(deps.io, { firstLine: true });
     if (password === '') throw new UsageError('--password-stdin was given but stdin holds no password');
@@ -167,8 +214,10 @@ async function runCertificateLogin(opts: LoginOptions, deps: Deps): Promise<void
     };
   }
   const result = await sessions.loginWithCertificate(request);
-  deps.io.info(`Logged in to ${result.profile.controller} as ` +
-    `${result.identityName ?? "the certificate's identity"} with a certificate (profile ${profileName})`);
+  deps.io.info(
+    `Logged in to ${result.profile.controller} as ` +
+      `${result.identityName ?? "the certificate's identity"} with a certificate (profile ${profileName})`,
+  );
   if (result.replacedController) deps.io.info(`Profile ${profileName} pointed to ${result.replacedController} before.`);
   await warnIfMustEnroll(deps, result, profileName);
   await warnIfNotCurrent(deps, profileName);
@@ -203,7 +252,9 @@ export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   await validate(opts);
   if (opts.extJwt !== undefined) {
     const { runExtJwtLogin } = await import('./ext-jwt-login.js');
-    const { profileName, result } = await runExtJwtLogin(opts, deps, trustFlags(opts, deps.env), () => totpOf(opts, deps));
+    const { profileName, result } = await runExtJwtLogin(opts, deps, trustFlags(opts, deps.env), () =>
+      totpOf(opts, deps),
+    );
     await warnIfMustEnroll(deps, result, profileName);
     return warnIfNotCurrent(deps, profileName);
   }

@@ -29,9 +29,14 @@ describe('ctl logout', () => {
 
   it('takes no arguments of its own', async () => {
     let ran = false;
-    await parseArgv(buildLogout(testDeps({ configDir }), async () => void (ran = true)), ['logout', '--profile', 'prod']);
+    await parseArgv(
+      buildLogout(testDeps({ configDir }), async () => void (ran = true)),
+      ['logout', '--profile', 'prod'],
+    );
     assert.ok(ran);
-    await assert.rejects(parseArgv(buildLogout(testDeps({ configDir })), ['logout', 'extra']), { code: 'commander.excessArguments' });
+    await assert.rejects(parseArgv(buildLogout(testDeps({ configDir })), ['logout', 'extra']), {
+      code: 'commander.excessArguments',
+    });
   });
 
   it('ends the session of the selected profile and says so on stderr', async () => {

@@ -31,5 +31,7 @@ export async function runVersion(_opts: Record<string, never>, deps: Deps): Prom
       deps.io.warn(`cannot read the controller version from ${anon.baseUrl}: ${(err as Error).message}`);
     }
   }
-  await renderOne(deps.io, controller ? { client, controller } : { client }, { format: asFormat(deps.globals().output) });
+  await renderOne(deps.io, controller ? { client, controller } : { client }, {
+    format: asFormat(deps.globals().output),
+  });
 }

@@ -8,7 +8,7 @@ export function buildWhoami(deps: Deps, run = runWhoami) {
   return withMeta(new Command('whoami'), {
     description:
       'Show who you are logged in as: identity, admin flag, profile ' +
-        '(or the CTL_ credentials), controller and session expiry',
+      '(or the CTL_ credentials), controller and session expiry',
     examples: ['ctl whoami', 'ctl whoami -o json', 'ctl whoami --profile prod'],
   }).action(async () => run({}, deps));
 }

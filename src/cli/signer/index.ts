@@ -20,13 +20,23 @@ export function pemArgument(value: string): string {
     return decodeUtf8(readFileSync(value.slice(1)), value.slice(1), InvalidArgumentError);
   } catch (err) {
     if (err instanceof InvalidArgumentError) throw err;
-    throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+    throw new InvalidArgumentError(
+      `cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`,
+    );
   }
 }
 
 /** `--scopes openid,email --scopes profile`: one list, in order, without repeats; "" gives the empty list. */
 export function scopeList(value: string, previous: string[] = []): string[] {
-  return [...new Set([...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)])];
+  return [
+    ...new Set([
+      ...previous,
+      ...value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ]),
+  ];
 }
 
 function option(command: CommandUnknownOpts, long: string) {

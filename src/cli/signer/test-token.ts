@@ -54,7 +54,7 @@ export function buildSignerTest(deps: Deps, run = runSignerTest): CommandUnknown
       description:
         'Check a JWT the way the controller does for this signer (algorithm, kid, signature, issuer, audience, ' +
         'expiry, claim), then find the identity it names and whether its ' +
-          'auth policy allows the signer; says which step fails (exit 6)',
+        'auth policy allows the signer; says which step fails (exit 6)',
       examples: ['ctl signer test corp-idp token.jwt', 'get-token | ctl signer test keycloak -'],
     },
   );
@@ -64,17 +64,27 @@ export function buildSignerTest(deps: Deps, run = runSignerTest): CommandUnknown
 export async function runSignerTest(opts: SignerTestOptions, deps: Deps): Promise<void> {
   const token = await readToken(opts.tokenFile, deps, 'token file');
   const api = await deps.api();
-  const signer = (await fetchEntity(api, externalJwtSigner, opts.ref)) as ExtJwtSignerKeys & Record<string, unknown> & { id: string };
+  const signer = (await fetchEntity(api, externalJwtSigner, opts.ref)) as ExtJwtSignerKeys &
+    Record<string, unknown> & { id: string };
   const report = (line: string) => deps.io.info(line);
-  if (signer.enabled !== true) throw new TokenRejected('signer', `the signer "${opts.ref}" is disabled: the controller refuses its tokens`);
+  if (signer.enabled !== true)
+    throw new TokenRejected('signer', `the signer "${opts.ref}" is disabled: the controller refuses its tokens`);
   // The read model serves "" where a signer has no certificate: that is no certificate.
-  const keys: ExtJwtSignerKeys = { ...signer, certPem: signer.certPem || null, jwksEndpoint: signer.jwksEndpoint || null };
+  const keys: ExtJwtSignerKeys = {
+    ...signer,
+    certPem: signer.certPem || null,
+    jwksEndpoint: signer.jwksEndpoint || null,
+  };
   let subject: string;
   try {
-    ({ subject } = await validateExtJwt(token, keys, { jwks: new JwksCache({ fetch: boundedFetch(loadUndici) }), now: opts.now ?? new Date() }));
+    ({ subject } = await validateExtJwt(token, keys, {
+      jwks: new JwksCache({ fetch: boundedFetch(loadUndici) }),
+      now: opts.now ?? new Date(),
+    }));
   } catch (err) {
     if (!(err instanceof ExtJwtError)) throw err;
-    for (const step of ORDER.slice(0, ORDER.indexOf(err.step))) if (step !== 'keys') report(`ok    ${STEP_TITLES[step]}`);
+    for (const step of ORDER.slice(0, ORDER.indexOf(err.step)))
+      if (step !== 'keys') report(`ok    ${STEP_TITLES[step]}`);
     throw new TokenRejected(STEP_TITLES[err.step], err.message);
   }
   for (const step of ORDER) if (step !== 'keys') report(`ok    ${STEP_TITLES[step]}`);
@@ -84,7 +94,8 @@ export async function runSignerTest(opts: SignerTestOptions, deps: Deps): Promis
     throw new TokenRejected('identity', `no identity has the ${how} (claim ${signer.claimsProperty || 'sub'})`);
   }
   report(`ok    identity (${found.name as string})`);
-  if (found.disabled === true) throw new TokenRejected('identity', `the identity "${found.name as string}" is disabled`);
+  if (found.disabled === true)
+    throw new TokenRejected('identity', `the identity "${found.name as string}" is disabled`);
   const policyId = (found.authPolicyId as string | undefined) ?? 'default';
   const policy = await api.get<ExtJwtPolicy>(`/auth-policies/${encodeURIComponent(policyId)}`);
   const refusal = signerRefusal(policy, signer.id);
@@ -92,15 +103,24 @@ export async function runSignerTest(opts: SignerTestOptions, deps: Deps): Promis
     throw new TokenRejected('auth policy', `the auth policy "${policyId}" of "${found.name as string}" ${refusal}`);
   }
   report('ok    auth policy');
-  deps.io.out(`the token is valid for signer "${opts.ref}": it logs in ` +
-    `identity "${found.name as string}" (${found.id as string})`);
+  deps.io.out(
+    `the token is valid for signer "${opts.ref}": it logs in ` +
+      `identity "${found.name as string}" (${found.id as string})`,
+  );
 }
 
 /** The identity the claim names, by id or by externalId, through the management API; none: undefined. */
-async function identityNamed(deps: Deps, signer: Record<string, unknown>, subject: string): Promise<Record<string, unknown> | undefined> {
+async function identityNamed(
+  deps: Deps,
+  signer: Record<string, unknown>,
+  subject: string,
+): Promise<Record<string, unknown> | undefined> {
   const api = await deps.api();
   if (signer.useExternalId === true) {
-    const page = await api.list<Record<string, unknown>>(entityPath(identityDef), { filter: `externalId = ${JSON.stringify(subject)}`, limit: 1 });
+    const page = await api.list<Record<string, unknown>>(entityPath(identityDef), {
+      filter: `externalId = ${JSON.stringify(subject)}`,
+      limit: 1,
+    });
     return page.data[0];
   }
   try {

@@ -15,7 +15,22 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 describe('terminator create', () => {
   it('takes service and router as references, other fields as flags, and no secret on the command line', async () => {
     const spy = capture<TerminatorCreateOptions>();
-    const argv = ['--service', 'web', '--router', 'er-1', '--binding', 'edge', '--address', 'hosted:x', '--precedence', 'failed', '--cost', '3', '--identity-secret-file', 's.bin'];
+    const argv = [
+      '--service',
+      'web',
+      '--router',
+      'er-1',
+      '--binding',
+      'edge',
+      '--address',
+      'hosted:x',
+      '--precedence',
+      'failed',
+      '--cost',
+      '3',
+      '--identity-secret-file',
+      's.bin',
+    ];
     await parse(buildTerminatorCreate(testDeps(), spy.run), argv);
     assert.deepEqual(spy.last(), {
       input: {
@@ -27,7 +42,10 @@ describe('terminator create', () => {
       },
       identitySecretFile: 's.bin',
     });
-    await assert.rejects(parse(buildTerminatorCreate(testDeps(), spy.run), ['--identity-secret', 'abc']), /unknown option '--identity-secret'/);
+    await assert.rejects(
+      parse(buildTerminatorCreate(testDeps(), spy.run), ['--identity-secret', 'abc']),
+      /unknown option '--identity-secret'/,
+    );
   });
 
   it('resolves names to ids and sends the secret file base64-encoded', async () => {
@@ -45,15 +63,30 @@ describe('terminator create', () => {
       { field: 'service', resource: 'service', value: 'web' },
       { field: 'router', resource: 'transit-router', value: 'er-1' },
     ];
-    await runTerminatorCreate({ input: { body: { binding: 'edge', address: 'hosted:x' }, refs }, identitySecretFile: secret }, deps);
+    await runTerminatorCreate(
+      { input: { body: { binding: 'edge', address: 'hosted:x' }, refs }, identitySecretFile: secret },
+      deps,
+    );
     const post = api.calls.find((c) => c.method === 'POST')!;
-    assert.deepEqual(post.body, { identitySecret: 'AAEC/w==', binding: 'edge', address: 'hosted:x', service: 's1', router: 'r1' });
+    assert.deepEqual(post.body, {
+      identitySecret: 'AAEC/w==',
+      binding: 'edge',
+      address: 'hosted:x',
+      service: 's1',
+      router: 'r1',
+    });
     assert.equal(deps.io.stdoutText(), 't1\n');
   });
 
   it('an unreadable secret file is a usage error, before any request', async () => {
     const api = fakeApi({});
-    await assert.rejects(runTerminatorCreate({ input: { body: {}, refs: [] }, identitySecretFile: join(dir, 'missing') }, testDeps({ api })), /cannot read .*ENOENT/);
+    await assert.rejects(
+      runTerminatorCreate(
+        { input: { body: {}, refs: [] }, identitySecretFile: join(dir, 'missing') },
+        testDeps({ api }),
+      ),
+      /cannot read .*ENOENT/,
+    );
     assert.equal(api.calls.length, 0);
   });
 });

@@ -30,7 +30,13 @@ export function buildTerminatorCreate(deps: Deps, run = runTerminatorCreate): Co
   const secretHelp = "a file holding the identity's secret (its bytes are sent base64-encoded)";
   const secretFile = new Option('--identity-secret-file <file>', secretHelp);
   return base.addOption(secretFile).action(async (o, cmd) => {
-    await run({ input: collectFields(cmd, flags), ...(o.identitySecretFile ? { identitySecretFile: o.identitySecretFile } : {}) }, deps);
+    await run(
+      {
+        input: collectFields(cmd, flags),
+        ...(o.identitySecretFile ? { identitySecretFile: o.identitySecretFile } : {}),
+      },
+      deps,
+    );
   });
 }
 

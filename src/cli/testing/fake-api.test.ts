@@ -7,7 +7,10 @@ describe('the fake API', () => {
     const api = fakeApi({ 'GET /a': { id: 'a' }, 'LIST /bs': [{ id: 'b1' }, { id: 'b2' }] });
     assert.deepEqual(await api.get('/a'), { id: 'a' });
     assert.deepEqual((await api.list('/bs', { limit: 1 })).data, [{ id: 'b1' }]);
-    assert.deepEqual(api.calls.map((c) => `${c.method} ${c.path}`), ['GET /a', 'GET /bs']);
+    assert.deepEqual(
+      api.calls.map((c) => `${c.method} ${c.path}`),
+      ['GET /a', 'GET /bs'],
+    );
     api.verify();
   });
 

@@ -12,7 +12,11 @@ export interface FakePrompter extends Prompter {
 }
 
 export function fakePrompter(answers: Answers = {}): FakePrompter {
-  const queues = { input: [...(answers.input ?? [])], password: [...(answers.password ?? [])], confirm: [...(answers.confirm ?? [])] };
+  const queues = {
+    input: [...(answers.input ?? [])],
+    password: [...(answers.password ?? [])],
+    confirm: [...(answers.confirm ?? [])],
+  };
   const asked: string[] = [];
   const next = <K extends keyof typeof queues>(kind: K, message: string): (typeof queues)[K][number] => {
     asked.push(message);

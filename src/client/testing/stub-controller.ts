@@ -52,8 +52,13 @@ export async function startStubController(opts: StubOptions = {}): Promise<StubC
   const expiresAt = '2030-01-01T00:00:00.000Z';
 
   const sessionDetail = (token: string) => ({
-    id: 'as1', token, identityId: 'id1', identity: { id: 'id1', name: 'Default Admin', entity: 'identities' },
-    isMfaRequired: opts.mfaCode !== undefined, isMfaComplete: sessions.get(token) === true, expiresAt,
+    id: 'as1',
+    token,
+    identityId: 'id1',
+    identity: { id: 'id1', name: 'Default Admin', entity: 'identities' },
+    isMfaRequired: opts.mfaCode !== undefined,
+    isMfaComplete: sessions.get(token) === true,
+    expiresAt,
   });
 
   // Each branch answers through send or apiError and returns what they return (nothing), ending the routing.
@@ -79,7 +84,13 @@ export async function startStubController(opts: StubOptions = {}): Promise<StubC
       sessions.set(issued, opts.mfaCode === undefined);
       return send(res, 200, { data: sessionDetail(issued), meta: {} }, { 'zt-session': issued });
     }
-    if (!live) return apiError(res, 401, 'UNAUTHORIZED', 'The request could not be completed. The session is not authorized or the credentials are invalid');
+    if (!live)
+      return apiError(
+        res,
+        401,
+        'UNAUTHORIZED',
+        'The request could not be completed. The session is not authorized or the credentials are invalid',
+      );
     if (key === `POST ${M}/authenticate/mfa`) {
       if ((JSON.parse(body || '{}') as { code?: string }).code !== opts.mfaCode) {
         return apiError(res, 400, 'MFA_INVALID_TOKEN', 'The supplied MFA token is invalid');
@@ -97,7 +108,10 @@ export async function startStubController(opts: StubOptions = {}): Promise<StubC
       return send(res, 200, { data: { id: 'id1', name: 'Default Admin', isAdmin: true }, meta: null });
     }
     if (key === `GET ${M}/identities`) {
-      return send(res, 200, { data: [], meta: { pagination: { limit: 10, offset: 0, totalCount: 0 }, filterableFields: [] } });
+      return send(res, 200, {
+        data: [],
+        meta: { pagination: { limit: 10, offset: 0, totalCount: 0 }, filterableFields: [] },
+      });
     }
     if (key === `GET ${M}/admin-only`) return apiError(res, 401, 'UNAUTHORIZED', 'not an admin');
     if (key === `GET ${M}/plain-error`) return send(res, 502, 'upstream unavailable');

@@ -32,24 +32,59 @@ export function tlsFixture(): TlsFixture {
 
   const selfSigned = (name: string, cn: string) => {
     key(`${name}.key`);
-    openssl('req', '-x509', '-new', '-key', f(`${name}.key`), '-subj', `/O=ctl-test/CN=${cn}`, '-days', '30',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
-      '-out', f(`${name}.pem`));
+    openssl(
+      'req',
+      '-x509',
+      '-new',
+      '-key',
+      f(`${name}.key`),
+      '-subj',
+      `/O=ctl-test/CN=${cn}`,
+      '-days',
+      '30',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+      '-out',
+      f(`${name}.pem`),
+    );
   };
   const issue = (name: string, cn: string, issuer: string, extensions: string[]) => {
     key(`${name}.key`);
     openssl('req', '-new', '-key', f(`${name}.key`), '-subj', `/O=ctl-test/CN=${cn}`, '-out', f(`${name}.csr`));
     ext(`${name}.ext`, extensions);
-    openssl('x509', '-req', '-in', f(`${name}.csr`), '-CA', f(`${issuer}.pem`), '-CAkey', f(`${issuer}.key`),
-      '-CAcreateserial', '-days', '30', '-extfile', f(`${name}.ext`), '-out', f(`${name}.pem`));
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      f(`${name}.csr`),
+      '-CA',
+      f(`${issuer}.pem`),
+      '-CAkey',
+      f(`${issuer}.key`),
+      '-CAcreateserial',
+      '-days',
+      '30',
+      '-extfile',
+      f(`${name}.ext`),
+      '-out',
+      f(`${name}.pem`),
+    );
   };
-  const leafExt = ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature',
-    'extendedKeyUsage=serverAuth', 'subjectAltName=DNS:localhost,IP:127.0.0.1'];
+  const leafExt = [
+    'basicConstraints=critical,CA:FALSE',
+    'keyUsage=critical,digitalSignature',
+    'extendedKeyUsage=serverAuth',
+    'subjectAltName=DNS:localhost,IP:127.0.0.1',
+  ];
 
   try {
     selfSigned('root', 'Test Root CA');
-    issue('intermediate', 'Test Intermediate CA', 'root',
-      ['basicConstraints=critical,CA:TRUE', 'keyUsage=critical,keyCertSign,cRLSign']);
+    issue('intermediate', 'Test Intermediate CA', 'root', [
+      'basicConstraints=critical,CA:TRUE',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ]);
     issue('server', 'localhost', 'intermediate', leafExt);
     selfSigned('other', 'Other Root CA');
     issue('other-server', 'localhost', 'other', leafExt);

@@ -14,9 +14,17 @@ const at = (ms: number) => new Date(t0.getTime() + ms);
 
 async function setup() {
   const store = await Store.open({ sqlite: ':memory:' });
-  const identityId = await store.repo('identity').insert({ name: 'alice', type: 'Default', isAdmin: false }, { now: t0.toISOString() });
+  const identityId = await store
+    .repo('identity')
+    .insert({ name: 'alice', type: 'Default', isAdmin: false }, { now: t0.toISOString() });
   const sessions = new ApiSessions(store, 30 * MINUTE);
-  const { id, token } = await sessions.create({ identityId, authenticatorId: 'a1', ipAddress: '127.0.0.1', configTypes: [], now: t0 });
+  const { id, token } = await sessions.create({
+    identityId,
+    authenticatorId: 'a1',
+    ipAddress: '127.0.0.1',
+    configTypes: [],
+    now: t0,
+  });
   return { store, sessions, id, token, identityId };
 }
 
@@ -46,14 +54,22 @@ test('a session idle past the timeout is refused and removed; activity keeps it 
 
 test('a disabled identity cannot use its session; unknown tokens are refused', async () => {
   const { store, sessions, token, identityId } = await setup();
-  await store.repo('identity').update(identityId, { disabledAt: t0.toISOString(), disabledUntil: null }, t0.toISOString());
+  await store
+    .repo('identity')
+    .update(identityId, { disabledAt: t0.toISOString(), disabledUntil: null }, t0.toISOString());
   await assert.rejects(sessions.resolve(token, at(MINUTE)), unauthorized);
   await assert.rejects(sessions.resolve('not-a-token', at(MINUTE)), unauthorized);
 });
 
 test('sweep removes idle sessions only', async () => {
   const { store, sessions, identityId } = await setup();
-  const fresh = await sessions.create({ identityId, authenticatorId: 'a1', ipAddress: '', configTypes: [], now: at(25 * MINUTE) });
+  const fresh = await sessions.create({
+    identityId,
+    authenticatorId: 'a1',
+    ipAddress: '',
+    configTypes: [],
+    now: at(25 * MINUTE),
+  });
   assert.equal(await sessions.sweep(at(31 * MINUTE)), 1);
   assert.equal((await sessions.resolve(fresh.token, at(31 * MINUTE))).apiSessionId, fresh.id);
   assert.equal(await store.repo('api-session').count(), 1);
@@ -83,23 +99,39 @@ test('a resolved session is kept until a write could change it: not its own acti
   await sessions.resolve(token, at(2 * MINUTE + 1_000));
   assert.equal(reads.count, 1, 'activity and new rows keep it');
   await store.repo('identity').update(identityId, { isAdmin: true }, t0.toISOString());
-  assert.equal((await sessions.resolve(token, at(2 * MINUTE + 2_000))).isAdmin, true, 'an identity change is seen at once');
+  assert.equal(
+    (await sessions.resolve(token, at(2 * MINUTE + 2_000))).isAdmin,
+    true,
+    'an identity change is seen at once',
+  );
   assert.equal(reads.count, 2);
 });
 
 test('a cached session stops working the moment it ends or its identity is disabled or deleted', async () => {
   const { store, sessions, token, id, identityId } = await setup();
   await sessions.resolve(token, at(MINUTE));
-  await store.repo('identity').update(identityId, { disabledAt: at(MINUTE).toISOString(), disabledUntil: null }, t0.toISOString());
+  await store
+    .repo('identity')
+    .update(identityId, { disabledAt: at(MINUTE).toISOString(), disabledUntil: null }, t0.toISOString());
   await assert.rejects(sessions.resolve(token, at(MINUTE + 1)), unauthorized, 'disabled');
   await store.repo('identity').update(identityId, { disabledAt: null, disabledUntil: null }, t0.toISOString());
   await sessions.resolve(token, at(MINUTE + 2));
   await sessions.delete(id);
   await assert.rejects(sessions.resolve(token, at(MINUTE + 3)), unauthorized, 'logged out');
-  const other = await sessions.create({ identityId, authenticatorId: 'a1', ipAddress: '', configTypes: [], now: at(MINUTE) });
+  const other = await sessions.create({
+    identityId,
+    authenticatorId: 'a1',
+    ipAddress: '',
+    configTypes: [],
+    now: at(MINUTE),
+  });
   await sessions.resolve(other.token, at(MINUTE + 4));
   await store.tx(() => store.repo('identity').delete(identityId));
-  await assert.rejects(sessions.resolve(other.token, at(MINUTE + 5)), unauthorized, 'identity deleted (its sessions cascade)');
+  await assert.rejects(
+    sessions.resolve(other.token, at(MINUTE + 5)),
+    unauthorized,
+    'identity deleted (its sessions cascade)',
+  );
 });
 
 const onPostgres = { skip: pgSkip, timeout: 30_000 };

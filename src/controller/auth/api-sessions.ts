@@ -69,12 +69,24 @@ export class ApiSessions {
     store.onWrite((event) => {
       // A new row changes no session already resolved; a change or a removal may.
       if (!PRINCIPAL_RESOURCES.has(event.resource) || event.op === 'insert') return;
-      if (event.resource === 'api-session' && event.op === 'update' && event.fields?.every((f) => f === 'lastActivityAt')) return;
+      if (
+        event.resource === 'api-session' &&
+        event.op === 'update' &&
+        event.fields?.every((f) => f === 'lastActivityAt')
+      )
+        return;
       this.generation++;
     });
   }
 
-  async create(input: { identityId: string; authenticatorId: string; ipAddress: string; configTypes: string[]; now: Date; mfaRequired?: boolean }): Promise<{
+  async create(input: {
+    identityId: string;
+    authenticatorId: string;
+    ipAddress: string;
+    configTypes: string[];
+    now: Date;
+    mfaRequired?: boolean;
+  }): Promise<{
     id: string;
     token: string;
   }> {
@@ -83,7 +95,18 @@ export class ApiSessions {
     const { identityId, authenticatorId, ipAddress, configTypes } = input;
     const now = input.now.toISOString();
     const isMfaRequired = input.mfaRequired === true;
-    await this.sessions().insert({ identityId, authenticatorId, ipAddress, configTypes, tokenHash: hashToken(token), lastActivityAt: now, isMfaRequired }, { id, now });
+    await this.sessions().insert(
+      {
+        identityId,
+        authenticatorId,
+        ipAddress,
+        configTypes,
+        tokenHash: hashToken(token),
+        lastActivityAt: now,
+        isMfaRequired,
+      },
+      { id, now },
+    );
     return { id, token };
   }
 
@@ -123,7 +146,10 @@ export class ApiSessions {
     const epoch = this.store.soleWriterEpoch;
     const row = await this.sessions().findOne(
       { tokenHash: hashToken(token) },
-      { columns: ['identityId', 'authenticatorId', 'lastActivityAt', 'isMfaRequired', 'isMfaComplete'], include: { identityId: ['name', 'isAdmin', 'disabledAt', 'disabledUntil'] } },
+      {
+        columns: ['identityId', 'authenticatorId', 'lastActivityAt', 'isMfaRequired', 'isMfaComplete'],
+        include: { identityId: ['name', 'isAdmin', 'disabledAt', 'disabledUntil'] },
+      },
     );
     if (!row) return undefined;
     const identity = (row.included as Record<string, Record<string, unknown>>).identityId;

@@ -31,6 +31,9 @@ test('runs at most `concurrency` at once, queues up to `queue`, refuses the rest
 
 test('a failing job frees its place', async () => {
   const limiter = new ConcurrencyLimiter(1, 0);
-  await assert.rejects(limiter.run(async () => Promise.reject(new Error('boom'))), /boom/);
+  await assert.rejects(
+    limiter.run(async () => Promise.reject(new Error('boom'))),
+    /boom/,
+  );
   assert.equal(await limiter.run(async () => 'next'), 'next');
 });

@@ -17,7 +17,9 @@ export class ConcurrencyLimiter {
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.active >= this.concurrency) {
       if (this.waiting.length >= this.queue) {
-        throw new ApiError('SERVER_TOO_MANY_REQUESTS', { message: 'too many authentication requests at once; try again shortly' });
+        throw new ApiError('SERVER_TOO_MANY_REQUESTS', {
+          message: 'too many authentication requests at once; try again shortly',
+        });
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }

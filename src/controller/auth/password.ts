@@ -43,6 +43,8 @@ export class PasswordHasher {
     if (scheme !== 'scrypt') return false;
     const expected = Buffer.from(keyB64, 'base64');
     const actual = await derive(password, Buffer.from(saltB64, 'base64'), Number(n), Number(r), Number(p));
-    return actual.length === expected.length && timingSafeEqual(actual, expected) && stored !== undefined && stored !== null;
+    return (
+      actual.length === expected.length && timingSafeEqual(actual, expected) && stored !== undefined && stored !== null
+    );
   }
 }

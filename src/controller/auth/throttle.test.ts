@@ -130,7 +130,7 @@ for (const kind of storesUnderTest()) {
       return new SharedLoginThrottle(store.loginAttempts, options, now);
     });
 
-    it('forgets buckets once they are full again, never identities\' counts', async () => {
+    it("forgets buckets once they are full again, never identities' counts", async () => {
       const c = clock();
       const t = new SharedLoginThrottle(store.loginAttempts, options, c.now);
       await t.failed('a', 'u', 'id-1');

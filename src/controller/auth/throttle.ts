@@ -48,7 +48,10 @@ export class TokenBuckets implements AttemptBuckets {
     const bucket = this.buckets.get(key);
     if (!bucket) return undefined;
     const now = this.now();
-    bucket.tokens = Math.min(this.options.capacity, bucket.tokens + ((now - bucket.at) / 1000) * this.options.refillPerSecond);
+    bucket.tokens = Math.min(
+      this.options.capacity,
+      bucket.tokens + ((now - bucket.at) / 1000) * this.options.refillPerSecond,
+    );
     bucket.at = now;
     if (bucket.tokens >= this.options.capacity) {
       this.buckets.delete(key);
@@ -145,7 +148,8 @@ export class LoginThrottle implements LoginThrottling {
     const previous = this.failures.get(identityId);
     this.failures.delete(identityId);
     this.failures.set(identityId, { consecutive: (previous?.consecutive ?? 0) + 1, lastAt: new Date(this.now()) });
-    while (this.failures.size > this.options.maxTrackedIdentities) this.failures.delete(this.failures.keys().next().value as string);
+    while (this.failures.size > this.options.maxTrackedIdentities)
+      this.failures.delete(this.failures.keys().next().value as string);
   }
 
   async succeeded(identityId: string): Promise<void> {

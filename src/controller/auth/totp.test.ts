@@ -26,7 +26,8 @@ describe('TOTP', () => {
   });
 
   it('accepts codes of up to two steps either side, and says which step', () => {
-    for (const offset of [-2, -1, 0, 1, 2]) assert.equal(totpStep(secret, codeAt(offset), now, 0), step + offset, `offset ${offset}`);
+    for (const offset of [-2, -1, 0, 1, 2])
+      assert.equal(totpStep(secret, codeAt(offset), now, 0), step + offset, `offset ${offset}`);
     for (const offset of [-4, -3, 3, 4]) {
       // A code of a step outside the window may by chance equal one inside it (1 in 200,000): then it is that one.
       const code = codeAt(offset);

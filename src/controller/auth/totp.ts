@@ -18,7 +18,14 @@ export function newTotpSecret(): string {
 
 /** The `otpauth://` URL an authenticator app reads from the QR code. */
 export function provisioningUrl(issuer: string, accountName: string, secret: string): string {
-  return generateURI({ issuer, label: accountName, secret, algorithm: 'sha1', digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS });
+  return generateURI({
+    issuer,
+    label: accountName,
+    secret,
+    algorithm: 'sha1',
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD_SECONDS,
+  });
 }
 
 /** What a TOTP code looks like; anything else is not a TOTP code (it may still be a recovery code). */

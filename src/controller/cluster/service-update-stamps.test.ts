@@ -17,7 +17,7 @@ for (const kind of storesUnderTest()) {
       await db?.drop();
     });
 
-    it('per identity, one stamp for everyone, never backwards, seen by another controller on the database', async () => {
+    it('per identity, one stamp for all, never backwards, seen by another controller on the database', async () => {
       const here = new SharedServiceUpdateStamps(store.serviceUpdateStamps);
       const there = new SharedServiceUpdateStamps(store.serviceUpdateStamps);
       const at = (time: string) => new Date(`2026-01-01T00:${time}Z`);

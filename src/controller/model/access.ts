@@ -5,18 +5,39 @@ import type { Scope } from '../store/repository.js';
 export type Permission = 'Dial' | 'Bind';
 
 /** The service policies of each type that select an identity: what every access question starts from. */
-export async function identityServicePolicies(rt: Runtime, identityId: string): Promise<{ dial: string[]; bind: string[] }> {
+export async function identityServicePolicies(
+  rt: Runtime,
+  identityId: string,
+): Promise<{ dial: string[]; bind: string[] }> {
   const index = rt.store.roleIndex('service-policy', 'identityRoles');
-  const [dial, bind] = await Promise.all([index.policiesSelecting(identityId, { type: 'Dial' }), index.policiesSelecting(identityId, { type: 'Bind' })]);
+  const [dial, bind] = await Promise.all([
+    index.policiesSelecting(identityId, { type: 'Dial' }),
+    index.policiesSelecting(identityId, { type: 'Bind' }),
+  ]);
   return { dial, bind };
 }
 
-/** `permissions` of each service for the identity: the subset of Bind and Dial its policies grant (wire-protocol section 4). */
-export async function permissionsOf(rt: Runtime, identityId: string, serviceIds: readonly string[]): Promise<Map<string, Permission[]>> {
+/**
+ * `permissions` of each service for the identity: the subset of Bind and Dial its policies grant (wire-protocol section
+ * 4).
+ */
+export async function permissionsOf(
+  rt: Runtime,
+  identityId: string,
+  serviceIds: readonly string[],
+): Promise<Map<string, Permission[]>> {
   const { dial, bind } = await identityServicePolicies(rt, identityId);
   const services = rt.store.roleIndex('service-policy', 'serviceRoles');
-  const [dialable, bindable] = await Promise.all([services.selectedAmong(dial, serviceIds), services.selectedAmong(bind, serviceIds)]);
-  return new Map(serviceIds.map((id) => [id, [...(bindable.has(id) ? ['Bind' as const] : []), ...(dialable.has(id) ? ['Dial' as const] : [])]]));
+  const [dialable, bindable] = await Promise.all([
+    services.selectedAmong(dial, serviceIds),
+    services.selectedAmong(bind, serviceIds),
+  ]);
+  return new Map(
+    serviceIds.map((id) => [
+      id,
+      [...(bindable.has(id) ? ['Bind' as const] : []), ...(dialable.has(id) ? ['Dial' as const] : [])],
+    ]),
+  );
 }
 
 /** What an identity may do with one service, and the service policies that grant each permission (sorted). */
@@ -47,18 +68,33 @@ export async function accessToService(rt: Runtime, identityId: string, serviceId
 /** The services an identity may dial or bind, as a list scope. */
 export async function accessibleServices(rt: Runtime, identityId: string): Promise<Scope> {
   const { dial, bind } = await identityServicePolicies(rt, identityId);
-  return { selectedBy: { index: rt.store.roleIndex('service-policy', 'serviceRoles'), policyIds: [...new Set([...dial, ...bind])] } };
+  return {
+    selectedBy: {
+      index: rt.store.roleIndex('service-policy', 'serviceRoles'),
+      policyIds: [...new Set([...dial, ...bind])],
+    },
+  };
 }
 
 /**
  * The edge routers an identity may use (its edge router policies) and a service may be reached through (its service
  * edge router policies), and those in both: where a session for the pair can go (OpenZiti's ListForIdentityAndService).
  */
-export async function edgeRoutersFor(rt: Runtime, identityId: string, serviceId: string): Promise<{ identity: string[]; service: Set<string>; shared: string[] }> {
+export async function edgeRoutersFor(
+  rt: Runtime,
+  identityId: string,
+  serviceId: string,
+): Promise<{ identity: string[]; service: Set<string>; shared: string[] }> {
   // The identity's side and the service's side are independent: read side by side (session create waits on this).
   const [identity, serviceRouters] = await Promise.all([
-    rt.store.roleIndex('edge-router-policy', 'identityRoles').policiesSelecting(identityId).then((ids) => rt.store.roleIndex('edge-router-policy', 'edgeRouterRoles').selectedIds(ids)),
-    rt.store.roleIndex('service-edge-router-policy', 'serviceRoles').policiesSelecting(serviceId).then((ids) => rt.store.roleIndex('service-edge-router-policy', 'edgeRouterRoles').selectedIds(ids)),
+    rt.store
+      .roleIndex('edge-router-policy', 'identityRoles')
+      .policiesSelecting(identityId)
+      .then((ids) => rt.store.roleIndex('edge-router-policy', 'edgeRouterRoles').selectedIds(ids)),
+    rt.store
+      .roleIndex('service-edge-router-policy', 'serviceRoles')
+      .policiesSelecting(serviceId)
+      .then((ids) => rt.store.roleIndex('service-edge-router-policy', 'edgeRouterRoles').selectedIds(ids)),
   ]);
   const service = new Set(serviceRouters);
   return { identity, service, shared: identity.filter((id) => service.has(id)) };

@@ -41,7 +41,11 @@ async function touchReaching(rt: Runtime, serviceIds: readonly string[], at: Dat
 
 /** Moves the stamps of the identities whose policies require this posture check. */
 async function touchRequiring(rt: Runtime, checkId: string, at: Date): Promise<void> {
-  await touchSelectedBy(rt, await rt.store.roleIndex('service-policy', 'postureCheckRoles').policiesSelecting(checkId), at);
+  await touchSelectedBy(
+    rt,
+    await rt.store.roleIndex('service-policy', 'postureCheckRoles').policiesSelecting(checkId),
+    at,
+  );
 }
 
 const when = (write: Write) => new Date(write.now);
@@ -69,8 +73,13 @@ export const SERVICE_UPDATE_HOOKS: Record<string, WriteHooks> = {
       if (!write.existing) return;
       const at = when(write);
       await touchReaching(rt, await servicesUsing(rt, write.id), at);
-      const overrides = await rt.store.repo('identity-service-config').findAll({ configId: write.id }, { columns: ['identityId'] });
-      await rt.serviceUpdates.touch(overrides.map((o) => o.identityId as string), at);
+      const overrides = await rt.store
+        .repo('identity-service-config')
+        .findAll({ configId: write.id }, { columns: ['identityId'] });
+      await rt.serviceUpdates.touch(
+        overrides.map((o) => o.identityId as string),
+        at,
+      );
     },
   },
   identity: {

@@ -15,14 +15,18 @@ async function endUnpermittedSessions(rt: Runtime, where: Where): Promise<void> 
   const repo = rt.store.repoFor(session);
   const rows = await repo.findAll(where, { columns: ['identityId', 'serviceId', 'type'] });
   const byIdentity = new Map<string, Row[]>();
-  for (const row of rows) byIdentity.set(row.identityId as string, [...(byIdentity.get(row.identityId as string) ?? []), row]);
+  for (const row of rows)
+    byIdentity.set(row.identityId as string, [...(byIdentity.get(row.identityId as string) ?? []), row]);
   for (const [identityId, sessions] of byIdentity) {
     const permissions = await permissionsOf(rt, identityId, [...new Set(sessions.map((s) => s.serviceId as string))]);
-    for (const s of sessions) if (!permissions.get(s.serviceId as string)?.includes(s.type as Permission)) await rt.writes.delete(session.name, s);
+    for (const s of sessions)
+      if (!permissions.get(s.serviceId as string)?.includes(s.type as Permission))
+        await rt.writes.delete(session.name, s);
   }
 }
 
-const attributesChanged = (write: { existing?: Row; values: Record<string, unknown> }) => updatesAny(write, ['roleAttributes']);
+const attributesChanged = (write: { existing?: Row; values: Record<string, unknown> }) =>
+  updatesAny(write, ['roleAttributes']);
 
 /**
  * Where a write can take a permission away, and the sessions to look at: any service policy write or delete (the
@@ -32,7 +36,9 @@ const attributesChanged = (write: { existing?: Row; values: Record<string, unkno
 export const SESSION_LIFECYCLE_HOOKS: Record<string, WriteHooks> = {
   'service-policy': {
     async afterWrite(rt, write) {
-      const types = new Set([write.existing?.type, write.values.type].filter((t): t is string => typeof t === 'string'));
+      const types = new Set(
+        [write.existing?.type, write.values.type].filter((t): t is string => typeof t === 'string'),
+      );
       if (write.verb !== 'create') await endUnpermittedSessions(rt, { type: [...types] });
     },
     afterDelete: (rt, row) => endUnpermittedSessions(rt, { type: row.type as string }),

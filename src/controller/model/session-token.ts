@@ -29,7 +29,13 @@ export async function sessionToken(
 ): Promise<string> {
   const { key, kid } = signingKeyOf(rt.pki);
   const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ z_asid: claims.apiSessionId, z_iid: claims.identityId, z_t: 's', z_st: claims.type, z_leg: true })
+  return new SignJWT({
+    z_asid: claims.apiSessionId,
+    z_iid: claims.identityId,
+    z_t: 's',
+    z_st: claims.type,
+    z_leg: true,
+  })
     .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
     .setIssuer(rt.enrollmentSigner.issuer)
     .setSubject(claims.serviceId)

@@ -12,5 +12,8 @@ const canonical = (v: unknown) => JSON.stringify(v === undefined || (Array.isArr
  */
 export function updatesAny(write: Pick<Write, 'existing' | 'values'>, fields: readonly string[]): boolean {
   const existing = write.existing;
-  return existing !== undefined && fields.some((f) => f in write.values && canonical(write.values[f]) !== canonical(existing[f]));
+  return (
+    existing !== undefined &&
+    fields.some((f) => f in write.values && canonical(write.values[f]) !== canonical(existing[f]))
+  );
 }

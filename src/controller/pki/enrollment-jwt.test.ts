@@ -70,14 +70,23 @@ describe('enrollment JWT', () => {
     const token = await signer.sign({ em: 'ott', sub: 'ident1', jti: 'j', exp: inOneHour() });
     const [h, p, s] = token.split('.');
     const forgedPayload = b64url(JSON.stringify({ ...decodeJwt(token), sub: 'admin' }));
-    await assert.rejects(verifyEnrollmentJwt(`${h}.${forgedPayload}.${s}`, pki), { code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+    await assert.rejects(verifyEnrollmentJwt(`${h}.${forgedPayload}.${s}`, pki), {
+      code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+    });
     const sig = Buffer.from(s, 'base64url');
     sig[10] ^= 1;
-    await assert.rejects(verifyEnrollmentJwt(`${h}.${p}.${b64url(sig)}`, pki), { code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+    await assert.rejects(verifyEnrollmentJwt(`${h}.${p}.${b64url(sig)}`, pki), {
+      code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+    });
   });
 
   it('rejects a token signed with another key, even with our kid', async () => {
-    const foreign = await createEnrollmentJwtSigner(other, ISSUER).sign({ em: 'ott', sub: 's', jti: 'j', exp: inOneHour() });
+    const foreign = await createEnrollmentJwtSigner(other, ISSUER).sign({
+      em: 'ott',
+      sub: 's',
+      jti: 'j',
+      exp: inOneHour(),
+    });
     await assert.rejects(verifyEnrollmentJwt(foreign, pki));
     const spoofed = await new SignJWT({ em: 'ott' })
       .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
@@ -90,13 +99,17 @@ describe('enrollment JWT', () => {
   });
 
   it('rejects alg none and other algorithms', async () => {
-    const payload = b64url(JSON.stringify({ em: 'ott', sub: 's', jti: 'j', iss: ISSUER, exp: Math.floor(Date.now() / 1000) + 3600 }));
+    const payload = b64url(
+      JSON.stringify({ em: 'ott', sub: 's', jti: 'j', iss: ISSUER, exp: Math.floor(Date.now() / 1000) + 3600 }),
+    );
     const none = `${b64url(JSON.stringify({ alg: 'none', kid, typ: 'JWT' }))}.${payload}.`;
     await assert.rejects(verifyEnrollmentJwt(none, pki));
     // RS512 with the right key is still refused: RS256 only.
     const header = b64url(JSON.stringify({ alg: 'RS512', kid, typ: 'JWT' }));
     const sig = createSign('RSA-SHA512').update(`${header}.${payload}`).sign(pki.serverKeyPem);
-    await assert.rejects(verifyEnrollmentJwt(`${header}.${payload}.${b64url(sig)}`, pki), { code: 'ERR_JOSE_ALG_NOT_ALLOWED' });
+    await assert.rejects(verifyEnrollmentJwt(`${header}.${payload}.${b64url(sig)}`, pki), {
+      code: 'ERR_JOSE_ALG_NOT_ALLOWED',
+    });
   });
 
   it('rejects a wrong kid, an expired token and an unknown em', async () => {
@@ -142,10 +155,17 @@ describe('enrollment JWT', () => {
   it('signs static CA and network JWTs with the same key and kid, no expiry, for openziti-enroller', async () => {
     const ca = await signer.signStatic({ em: 'ca', sub: 'ca1', jti: 'ca1' });
     assert.deepEqual(decodeProtectedHeader(ca), { alg: 'RS256', kid, typ: 'JWT' });
-    const { payload } = await jwtVerify(ca, new X509Certificate(pki.serverCertPem).publicKey, { algorithms: ['RS256'] });
-    assert.deepEqual({ ...payload, iat: 0 }, { em: 'ca', iss: `${ISSUER}/`, sub: 'ca1', jti: 'ca1', aud: ['openziti-enroller'], iat: 0 });
+    const { payload } = await jwtVerify(ca, new X509Certificate(pki.serverCertPem).publicKey, {
+      algorithms: ['RS256'],
+    });
+    assert.deepEqual(
+      { ...payload, iat: 0 },
+      { em: 'ca', iss: `${ISSUER}/`, sub: 'ca1', jti: 'ca1', aud: ['openziti-enroller'], iat: 0 },
+    );
     // A network JWT names the controller itself; a trailing slash in the issuer is not doubled.
-    const network = decodeJwt(await createEnrollmentJwtSigner(pki, `${ISSUER}/`).signStatic({ em: 'network', jti: 'n1' }));
+    const network = decodeJwt(
+      await createEnrollmentJwtSigner(pki, `${ISSUER}/`).signStatic({ em: 'network', jti: 'n1' }),
+    );
     assert.equal(network.iss, `${ISSUER}/`);
     assert.equal(network.sub, `${ISSUER}/`);
     assert.equal(network.exp, undefined);

@@ -60,7 +60,11 @@ export function createEnrollmentJwtSigner(pki: Pki, issuer: string): EnrollmentJ
     },
     signNonce(keyId, nonce) {
       if (keyId !== kid) return undefined;
-      return { algorithm: ALG, kid, signature: cryptoSign('sha256', Buffer.from(nonce, 'utf8'), privateKey).toString('base64') };
+      return {
+        algorithm: ALG,
+        kid,
+        signature: cryptoSign('sha256', Buffer.from(nonce, 'utf8'), privateKey).toString('base64'),
+      };
     },
     signStatic({ em, jti, sub }) {
       const iss = `${issuer.replace(/\/+$/, '')}/`;

@@ -48,7 +48,8 @@ export function normalizeExternalIdClaim(value: unknown): ExternalIdClaim | null
   const criteria = (member: string): string | null => {
     const x = v[member];
     if (x === undefined || x === null || x === '') return null;
-    if (typeof x !== 'string' || x.length > MAX_CRITERIA || /[\r\n]/.test(x)) throw bad(member, `must be a one-line string of at most ${MAX_CRITERIA} characters`, x);
+    if (typeof x !== 'string' || x.length > MAX_CRITERIA || /[\r\n]/.test(x))
+      throw bad(member, `must be a one-line string of at most ${MAX_CRITERIA} characters`, x);
     return x;
   };
   const location = oneOf('location', CLAIM_LOCATIONS);
@@ -57,12 +58,16 @@ export function normalizeExternalIdClaim(value: unknown): ExternalIdClaim | null
   const matcherCriteria = criteria('matcherCriteria');
   const parserCriteria = criteria('parserCriteria');
   const rawIndex = v.index ?? 0;
-  if (typeof rawIndex !== 'number' || !Number.isInteger(rawIndex) || rawIndex < 0 || rawIndex > 1000) throw bad('index', 'must be an integer from 0 to 1000', rawIndex);
+  if (typeof rawIndex !== 'number' || !Number.isInteger(rawIndex) || rawIndex < 0 || rawIndex > 1000)
+    throw bad('index', 'must be an integer from 0 to 1000', rawIndex);
   // Which matchers apply where: URIs are matched by scheme, strings by their ends.
   const fits = location === 'SAN_URI' ? ['ALL', 'SCHEME'] : ['ALL', 'PREFIX', 'SUFFIX'];
-  if (!fits.includes(matcher)) throw bad('matcher', `must be one of ${fits.join(', ')} for location ${location}`, matcher);
-  if (matcher !== 'ALL' && matcherCriteria === null) throw bad('matcherCriteria', `is required for matcher ${matcher}`, '');
-  if (parser === 'SPLIT' && parserCriteria === null) throw bad('parserCriteria', 'is required for parser SPLIT (the separator)', '');
+  if (!fits.includes(matcher))
+    throw bad('matcher', `must be one of ${fits.join(', ')} for location ${location}`, matcher);
+  if (matcher !== 'ALL' && matcherCriteria === null)
+    throw bad('matcherCriteria', `is required for matcher ${matcher}`, '');
+  if (parser === 'SPLIT' && parserCriteria === null)
+    throw bad('parserCriteria', 'is required for parser SPLIT (the separator)', '');
   return { location, matcher, matcherCriteria, parser, parserCriteria, index: rawIndex };
 }
 
@@ -83,7 +88,8 @@ function locate(der: Buffer, location: ExternalIdClaim['location']): string[] {
     for (const rdn of children(readOne(subjectDer, TAG.SEQUENCE).content)) {
       for (const atv of children(rdn.content)) {
         const [type, value] = children(atv.content);
-        if (decodeOid(type.content) === '2.5.4.3') out.push(value.content.toString(value.tag === 0x1e ? 'utf16le' : 'utf8'));
+        if (decodeOid(type.content) === '2.5.4.3')
+          out.push(value.content.toString(value.tag === 0x1e ? 'utf16le' : 'utf8'));
       }
     }
     // Go's x509 (and so OpenZiti) sees one common name, the last.
@@ -120,7 +126,8 @@ export function externalIdOf(claim: ExternalIdClaim, der: Buffer): string | unde
     if (claim.matcher === 'ALL') matched.push(value);
     else if (claim.matcher === 'SCHEME' && uriScheme(value) === criteria.toLowerCase()) matched.push(value);
     else if (claim.matcher === 'PREFIX' && value.startsWith(criteria)) matched.push(value.slice(criteria.length));
-    else if (claim.matcher === 'SUFFIX' && value.endsWith(criteria)) matched.push(value.slice(0, value.length - criteria.length));
+    else if (claim.matcher === 'SUFFIX' && value.endsWith(criteria))
+      matched.push(value.slice(0, value.length - criteria.length));
   }
   const claims = matched.flatMap((m) => (claim.parser === 'SPLIT' ? m.split(claim.parserCriteria ?? '') : [m]));
   const picked = claims[claim.index];

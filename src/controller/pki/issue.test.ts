@@ -18,7 +18,8 @@ const file = (name: string, text: string) => {
   writeFileSync(p, text);
   return p;
 };
-const openssl = (...args: string[]) => execFileSync('openssl', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const openssl = (...args: string[]) =>
+  execFileSync('openssl', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 /**
  * A CSR made by the openssl binary (a client nobody here wrote) for a key of the given kind made by openssl too
@@ -73,7 +74,14 @@ describe('CSRs: made here and by openssl, parsed and verified', () => {
       assert.match(text, /Digital Signature, Key Encipherment, Data Encipherment/);
       assert.match(text, /CA:FALSE/);
       const verified = openssl(
-        'verify', '-CAfile', file('root.pem', pki.rootCertPem), '-untrusted', file('int.pem', pki.intermediateCertPem), '-purpose', 'sslclient', file(`${label}-leaf.crt`, issued.leafPem),
+        'verify',
+        '-CAfile',
+        file('root.pem', pki.rootCertPem),
+        '-untrusted',
+        file('int.pem', pki.intermediateCertPem),
+        '-purpose',
+        'sslclient',
+        file(`${label}-leaf.crt`, issued.leafPem),
       );
       assert.match(verified, /OK/);
     });
@@ -89,22 +97,32 @@ describe('CSRs: made here and by openssl, parsed and verified', () => {
 
   it('validity is a year, but never beyond the intermediate', () => {
     const now = new Date();
-    const leaf = new X509Certificate(issueClientCert(pki, acceptCsr(createCsr(ec('prime256v1'), 'x')), { uris: [], now }).leafPem);
+    const leaf = new X509Certificate(
+      issueClientCert(pki, acceptCsr(createCsr(ec('prime256v1'), 'x')), { uris: [], now }).leafPem,
+    );
     const days = (Date.parse(leaf.validTo) - now.getTime()) / 86_400_000;
     assert.ok(days > 364 && days <= 366, `validity ${days} days`);
     const late = new Date(Date.parse(new X509Certificate(pki.intermediateCertPem).validTo) - 86_400_000);
-    const capped = new X509Certificate(issueClientCert(pki, acceptCsr(createCsr(ec('prime256v1'), 'x')), { uris: [], now: late }).leafPem);
+    const capped = new X509Certificate(
+      issueClientCert(pki, acceptCsr(createCsr(ec('prime256v1'), 'x')), { uris: [], now: late }).leafPem,
+    );
     assert.ok(Date.parse(capped.validTo) <= Date.parse(new X509Certificate(pki.intermediateCertPem).validTo));
   });
 });
 
 describe('CSRs refused', () => {
-  const refuses = (pem: string, pattern: RegExp) => assert.throws(() => acceptCsr(pem), (err: unknown) => err instanceof CsrError && pattern.test(err.message));
+  const refuses = (pem: string, pattern: RegExp) =>
+    assert.throws(
+      () => acceptCsr(pem),
+      (err: unknown) => err instanceof CsrError && pattern.test(err.message),
+    );
 
   it('weak and oversized RSA keys', () => {
     refuses(createCsr(rsa(1024), 'weak'), /1024 bits, fewer than the 2048/);
     refuses(opensslCsr('rsa-1024', ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:1024']), /fewer than the 2048/);
-    const big = cachedTestKey('rsa-4160', (out) => writeFileSync(out, rsa(4160).export({ type: 'pkcs8', format: 'pem' })));
+    const big = cachedTestKey('rsa-4160', (out) =>
+      writeFileSync(out, rsa(4160).export({ type: 'pkcs8', format: 'pem' })),
+    );
     refuses(createCsr(createPrivateKey(readFileSync(big, 'utf8')), 'big'), /more than the 4096/);
   });
 
@@ -142,7 +160,10 @@ function pem(der: Buffer): string {
 
 describe('csrStep', () => {
   it('turns a CSR refusal into COULD_NOT_PROCESS_CSR naming the member, and lets other errors through', () => {
-    assert.equal(csrStep('csr', () => 7), 7);
+    assert.equal(
+      csrStep('csr', () => 7),
+      7,
+    );
     assert.throws(
       () => csrStep('clientCsr', () => acceptCsr('not a csr')),
       (err: unknown) =>
@@ -152,10 +173,22 @@ describe('csrStep', () => {
         (err.cause as { value?: string }).value === '<csr>',
     );
     assert.throws(
-      () => csrStep((e) => (e.message.startsWith('server') ? 'serverCertCsr' : 'certCsr'), () => { throw new CsrError('server CSR: bad'); }),
+      () =>
+        csrStep(
+          (e) => (e.message.startsWith('server') ? 'serverCertCsr' : 'certCsr'),
+          () => {
+            throw new CsrError('server CSR: bad');
+          },
+        ),
       (err: unknown) => err instanceof ApiError && (err.cause as { field?: string }).field === 'serverCertCsr',
     );
     const other = new Error('disk full');
-    assert.throws(() => csrStep('csr', () => { throw other; }), (err: unknown) => err === other);
+    assert.throws(
+      () =>
+        csrStep('csr', () => {
+          throw other;
+        }),
+      (err: unknown) => err === other,
+    );
   });
 });

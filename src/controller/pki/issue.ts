@@ -34,7 +34,10 @@ export function csrStep<T>(field: string | ((err: CsrError) => string), step: ()
   } catch (err) {
     if (!(err instanceof CsrError)) throw err;
     const member = typeof field === 'string' ? field : field(err);
-    throw new ApiError('COULD_NOT_PROCESS_CSR', { message: `the CSR could not be processed: ${err.message}`, cause: { field: member, reason: err.message, value: '<csr>' } });
+    throw new ApiError('COULD_NOT_PROCESS_CSR', {
+      message: `the CSR could not be processed: ${err.message}`,
+      cause: { field: member, reason: err.message, value: '<csr>' },
+    });
   }
 }
 
@@ -52,7 +55,10 @@ export function identitySpiffeId(trustDomain: string, identityId: string): strin
   return `spiffe://${trustDomain}/identity/${encodeURIComponent(identityId)}`;
 }
 
-const issuers = new WeakMap<Pki, { certPem: string; keyPem: string; parts: ReturnType<typeof certificateParts> & { notAfter: Date; key: KeyObject } }>();
+const issuers = new WeakMap<
+  Pki,
+  { certPem: string; keyPem: string; parts: ReturnType<typeof certificateParts> & { notAfter: Date; key: KeyObject } }
+>();
 
 /**
  * What issuing needs of the intermediate: its subject (as encoded), key identifier, expiry and key. Parsed once per
@@ -61,8 +67,13 @@ const issuers = new WeakMap<Pki, { certPem: string; keyPem: string; parts: Retur
  */
 function issuerParts(pki: Pki) {
   const cached = issuers.get(pki);
-  if (cached && cached.certPem === pki.intermediateCertPem && cached.keyPem === pki.intermediateKeyPem) return cached.parts;
-  const parts = { ...certificateParts(pki.intermediateCertPem), notAfter: new Date(new X509Certificate(pki.intermediateCertPem).validTo), key: createPrivateKey(pki.intermediateKeyPem) };
+  if (cached && cached.certPem === pki.intermediateCertPem && cached.keyPem === pki.intermediateKeyPem)
+    return cached.parts;
+  const parts = {
+    ...certificateParts(pki.intermediateCertPem),
+    notAfter: new Date(new X509Certificate(pki.intermediateCertPem).validTo),
+    key: createPrivateKey(pki.intermediateKeyPem),
+  };
   issuers.set(pki, { certPem: pki.intermediateCertPem, keyPem: pki.intermediateKeyPem, parts });
   return parts;
 }
@@ -76,7 +87,11 @@ export interface IssuedCert {
 }
 
 /** Signs a certificate for an accepted CSR from the intermediate CA, with the given extensions. */
-export function issueCert(pki: Pki, csr: ParsedCsr, opts: { extensions: Buffer[]; now: Date; validityDays?: number; validityMs?: number }): IssuedCert {
+export function issueCert(
+  pki: Pki,
+  csr: ParsedCsr,
+  opts: { extensions: Buffer[]; now: Date; validityDays?: number; validityMs?: number },
+): IssuedCert {
   const issuer = issuerParts(pki);
   const notBefore = new Date(opts.now.getTime() - MINUTE);
   const wanted = new Date(opts.now.getTime());
@@ -84,7 +99,14 @@ export function issueCert(pki: Pki, csr: ParsedCsr, opts: { extensions: Buffer[]
   else wanted.setUTCDate(wanted.getUTCDate() + (opts.validityDays ?? 365));
   // Never beyond the issuer: a chain that expires before its leaf is refused by every verifier.
   const notAfter = new Date(Math.min(wanted.getTime(), issuer.notAfter.getTime()));
-  const { der, pem: leafPem } = buildCertificate({ issuer, subjectDer: csr.subjectDer, spkiDer: csr.spkiDer, notBefore, notAfter, extensions: opts.extensions });
+  const { der, pem: leafPem } = buildCertificate({
+    issuer,
+    subjectDer: csr.subjectDer,
+    spkiDer: csr.spkiDer,
+    notBefore,
+    notAfter,
+    extensions: opts.extensions,
+  });
   return { leafPem, chainPem: leafPem + withNewline(pki.intermediateCertPem), fingerprint: sha1FingerprintOfDer(der) };
 }
 
@@ -94,7 +116,11 @@ export function subjectAltNames(names: readonly Buffer[]): Buffer[] {
 }
 
 /** Signs a client certificate for an accepted CSR. */
-export function issueClientCert(pki: Pki, csr: ParsedCsr, opts: { uris: string[]; now: Date; validityDays?: number; validityMs?: number }): IssuedCert {
+export function issueClientCert(
+  pki: Pki,
+  csr: ParsedCsr,
+  opts: { uris: string[]; now: Date; validityDays?: number; validityMs?: number },
+): IssuedCert {
   return issueCert(pki, csr, {
     now: opts.now,
     validityDays: opts.validityDays,

@@ -40,12 +40,15 @@ describe('the PKI key file', () => {
   it('refuses another secret, naming the flag', async () => {
     const sealed = readPkiKeyFile(await keyFile('one.key', SECRET)).seal('keys', 'certs');
     const other = readPkiKeyFile(await keyFile('two.key', 'r'.repeat(MIN_SECRET_BYTES)));
-    assert.throws(() => other.open(sealed, 'certs'), (err: Error) => {
-      assert.ok(err instanceof PkiKeyMismatchError);
-      assert.equal(err.name, 'ControllerStartError');
-      assert.match(err.message, /do not open with --pki-key-file .*two\.key/);
-      return true;
-    });
+    assert.throws(
+      () => other.open(sealed, 'certs'),
+      (err: Error) => {
+        assert.ok(err instanceof PkiKeyMismatchError);
+        assert.equal(err.name, 'ControllerStartError');
+        assert.match(err.message, /do not open with --pki-key-file .*two\.key/);
+        return true;
+      },
+    );
   });
 
   it('refuses a file other users may read, a short secret, and a missing file', async () => {

@@ -139,16 +139,21 @@ describe('loadOrCreatePki: first call', () => {
 describe('loadOrCreatePki: TLS', () => {
   it('a client trusting only the root connects via localhost and 127.0.0.1, and rejects other names', async () => {
     const pki = await loadOrCreatePki(path.join(tmp, 'tls'), { hosts: ['localhost', '127.0.0.1', '::1'] });
-    const server = https.createServer({ cert: pki.serverChainPem, key: pki.serverKeyPem }, (_req, res) => res.end('ok'));
+    const server = https.createServer({ cert: pki.serverChainPem, key: pki.serverKeyPem }, (_req, res) =>
+      res.end('ok'),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const get = (opts: https.RequestOptions) =>
       new Promise<string>((resolve, reject) => {
-        const req = https.get({ host: '127.0.0.1', port, path: '/', ca: pki.rootCertPem, agent: false, ...opts }, (res) => {
-          let body = '';
-          res.on('data', (c) => (body += c));
-          res.on('end', () => resolve(body));
-        });
+        const req = https.get(
+          { host: '127.0.0.1', port, path: '/', ca: pki.rootCertPem, agent: false, ...opts },
+          (res) => {
+            let body = '';
+            res.on('data', (c) => (body += c));
+            res.on('end', () => resolve(body));
+          },
+        );
         req.on('error', reject);
       });
     try {
@@ -238,10 +243,18 @@ describe('loadOrCreatePki: intermediate rotation', () => {
     const b = await loadOrCreatePki(dir, { hosts: HOSTS, now: later });
     assert.equal(b.rootCertPem, a.rootCertPem);
     assert.notEqual(b.intermediateCertPem, a.intermediateCertPem);
-    assert.ok(x509(b.serverCertPem).verify(x509(b.intermediateCertPem).publicKey), 'the server certificate follows the new intermediate');
-    assert.deepEqual(b.previousIntermediateCertPems, [a.intermediateCertPem.endsWith('\n') ? a.intermediateCertPem : `${a.intermediateCertPem}\n`]);
+    assert.ok(
+      x509(b.serverCertPem).verify(x509(b.intermediateCertPem).publicKey),
+      'the server certificate follows the new intermediate',
+    );
+    assert.deepEqual(b.previousIntermediateCertPems, [
+      a.intermediateCertPem.endsWith('\n') ? a.intermediateCertPem : `${a.intermediateCertPem}\n`,
+    ]);
     assert.ok(issuedByThisPki(b, oldLeaf), 'an old client certificate still verifies');
-    assert.ok(b.caBundlePem.includes(a.intermediateCertPem.trim()), 'the bundle carries the old intermediate for peers');
+    assert.ok(
+      b.caBundlePem.includes(a.intermediateCertPem.trim()),
+      'the bundle carries the old intermediate for peers',
+    );
     const newLeaf = x509(issueClientCert(b, csr(), { uris: [], now: later }).leafPem);
     assert.ok(newLeaf.verify(x509(b.intermediateCertPem).publicKey), 'new certificates come from the new intermediate');
 
@@ -261,7 +274,10 @@ describe('loadOrCreatePki: intermediate rotation', () => {
     const dir = await copyOfPkiMadeAtNow('rotate-junk');
     const a = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
     const foreign = await anotherPki();
-    await writeFile(path.join(dir, 'intermediate-previous.cert.pem'), `${foreign.intermediateCertPem}\n-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n`);
+    await writeFile(
+      path.join(dir, 'intermediate-previous.cert.pem'),
+      `${foreign.intermediateCertPem}\n-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n`,
+    );
     const b = await loadOrCreatePki(dir, { hosts: HOSTS, now: NOW });
     assert.deepEqual(b.previousIntermediateCertPems, []);
     assert.equal(b.caBundlePem, a.caBundlePem);

@@ -233,7 +233,10 @@ function requireHosts(hosts: string[]): string[] {
  * Whether this PKI issued a certificate: its current intermediate or an earlier one signed it. Signatures only:
  * validity is for the caller to judge (an auth policy may allow expired certificates).
  */
-export function issuedByThisPki(pki: Pick<Pki, 'intermediateCertPem' | 'previousIntermediateCertPems'>, leaf: X509Certificate): boolean {
+export function issuedByThisPki(
+  pki: Pick<Pki, 'intermediateCertPem' | 'previousIntermediateCertPems'>,
+  leaf: X509Certificate,
+): boolean {
   return [pki.intermediateCertPem, ...pki.previousIntermediateCertPems].some((pem) => {
     const issuer = parsedIntermediate(pem);
     return leaf.checkIssued(issuer) && leaf.verify(issuer.publicKey);
@@ -282,7 +285,11 @@ interface CertSpec {
   hosts?: string[];
 }
 
-async function newRsaKey(): Promise<{ keyPem: string; publicKey: forge.pki.rsa.PublicKey; privateKey: forge.pki.rsa.PrivateKey }> {
+async function newRsaKey(): Promise<{
+  keyPem: string;
+  publicKey: forge.pki.rsa.PublicKey;
+  privateKey: forge.pki.rsa.PrivateKey;
+}> {
   // Native keygen: forge's pure-JS RSA keygen takes seconds.
   const { privateKey } = await generateKeyPairAsync('rsa', { modulusLength: 2048 });
   const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
@@ -299,7 +306,10 @@ async function issue(issuer: Issuer, spec: CertSpec): Promise<CertAndKey> {
   return { certPem: certToPem(cert), keyPem: key.keyPem };
 }
 
-function buildCert(spec: CertSpec & { publicKey: forge.pki.PublicKey }, issuerCert?: forge.pki.Certificate): forge.pki.Certificate {
+function buildCert(
+  spec: CertSpec & { publicKey: forge.pki.PublicKey },
+  issuerCert?: forge.pki.Certificate,
+): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = spec.publicKey;
   cert.serialNumber = randomSerialHex();
@@ -348,7 +358,7 @@ function buildCert(spec: CertSpec & { publicKey: forge.pki.PublicKey }, issuerCe
 /** 16 random bytes, high bit cleared (positive INTEGER) and first byte non-zero (minimal DER, exactly 16 bytes). */
 function randomSerialHex(): string {
   const b = randomBytes(16);
-  b[0] = (b[0] & 0x7f) || 0x01;
+  b[0] = b[0] & 0x7f || 0x01;
   return b.toString('hex');
 }
 
@@ -364,7 +374,10 @@ function addYears(d: Date, years: number): Date {
 }
 
 function toIssuer(pair: CertAndKey): Issuer {
-  return { cert: forge.pki.certificateFromPem(pair.certPem), key: forge.pki.privateKeyFromPem(pair.keyPem) as forge.pki.rsa.PrivateKey };
+  return {
+    cert: forge.pki.certificateFromPem(pair.certPem),
+    key: forge.pki.privateKeyFromPem(pair.keyPem) as forge.pki.rsa.PrivateKey,
+  };
 }
 
 // ---- checks on existing files (node:crypto, which also copes with files someone replaced by hand) ----

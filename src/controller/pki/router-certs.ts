@@ -58,7 +58,8 @@ export function commonNameOf(subjectDer: Buffer): string | undefined {
   for (const rdn of children(readOne(subjectDer, TAG.SEQUENCE).content)) {
     for (const atv of children(rdn.content)) {
       const [type, value] = children(atv.content);
-      if (type?.tag === TAG.OID && decodeOid(type.content) === OID.commonName && value) return value.content.toString('utf8');
+      if (type?.tag === TAG.OID && decodeOid(type.content) === OID.commonName && value)
+        return value.content.toString('utf8');
     }
   }
   return undefined;
@@ -73,14 +74,20 @@ export interface RouterCerts {
  * Checks both CSRs and signs both certificates; nothing is stored here, so a refusal (CsrError, naming which CSR)
  * changes nothing. The client CSR's common name must be the router's id, as OpenZiti requires.
  */
-export function issueRouterCerts(pki: Pki, opts: { routerId: string; serverCsr: string; clientCsr: string; now: Date }): RouterCerts {
+export function issueRouterCerts(
+  pki: Pki,
+  opts: { routerId: string; serverCsr: string; clientCsr: string; now: Date },
+): RouterCerts {
   const serverCsr = withWhich('server', () => acceptCsr(opts.serverCsr));
   const serverNames = withWhich('server', () => requestedAltNames(opts.serverCsr));
   const clientCsr = withWhich('client', () => acceptCsr(opts.clientCsr));
   const clientNames = withWhich('client', () => requestedAltNames(opts.clientCsr));
   const cn = commonNameOf(clientCsr.subjectDer);
-  if (cn !== opts.routerId) throw new CsrError(`the client CSR's common name must be the router's id ` +
-    `(${opts.routerId}), not ${cn === undefined ? 'absent' : `'${cn}'`}`);
+  if (cn !== opts.routerId)
+    throw new CsrError(
+      `the client CSR's common name must be the router's id ` +
+        `(${opts.routerId}), not ${cn === undefined ? 'absent' : `'${cn}'`}`,
+    );
   const basics = [extension(EXTENSION_OIDS.basicConstraints, true, seq())];
   const server = issueCert(pki, serverCsr, {
     now: opts.now,

@@ -85,7 +85,7 @@ describe('the PKI kept in the database', () => {
     });
   });
 
-  it("adopts the CA of a controller that ran alone, so its clients keep their trust", async () => {
+  it('adopts the CA of a controller that ran alone, so its clients keep their trust', async () => {
     const dir = path.join(tmp, 'alone');
     const alone = await loadOrCreatePki(dir, { hosts: ['localhost'] });
     await withStore(async (store) => {

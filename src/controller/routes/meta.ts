@@ -83,7 +83,10 @@ export function metaRoutes(rt: Runtime, routesOf: (api: ApiName) => Route[], sta
       handler: (ctx) => {
         // The document itself, not wrapped in an envelope: what OpenZiti serves and Swagger tools expect.
         const s = findSpec(ctx);
-        return { raw: JSON.stringify(buildSpec(s.api, routesOf(s.api), rt.config.version)), contentType: 'application/json' };
+        return {
+          raw: JSON.stringify(buildSpec(s.api, routesOf(s.api), rt.config.version)),
+          contentType: 'application/json',
+        };
       },
     },
     {

@@ -65,12 +65,22 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
       const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
       const located = locate(pathname);
       const method = req.method ?? 'GET';
-      if (!located) throw new ApiError('NOT_FOUND', { cause: { code: 'UNHANDLED', message: `no route for ${pathname}` } });
+      if (!located)
+        throw new ApiError('NOT_FOUND', { cause: { code: 'UNHANDLED', message: `no route for ${pathname}` } });
       const now = rt.clock();
-      const { route, params } = await matchOrRefuse(router, located.api, method === 'HEAD' ? 'GET' : method, located.path, () =>
-        authorise(req, 'admin', rt.apiSessions, now),
+      const { route, params } = await matchOrRefuse(
+        router,
+        located.api,
+        method === 'HEAD' ? 'GET' : method,
+        located.path,
+        () => authorise(req, 'admin', rt.apiSessions, now),
       );
-      const ctx = makeCtx(req, res, { api: located.api, method, path: located.path, params, query, requestId, now }, bodyLimitFor(route.access));
+      const ctx = makeCtx(
+        req,
+        res,
+        { api: located.api, method, path: located.path, params, query, requestId, now },
+        bodyLimitFor(route.access),
+      );
       ctx.principal = await authorise(req, route.access, rt.apiSessions, now, route.partialSession);
       refuseImpossibleIds(params);
       await requireSecondaryExtJwt(rt, req, ctx.principal, route, now);
@@ -85,7 +95,9 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
       sendError(res, apiError, requestId);
     } finally {
       // The path only: a query string may carry filters with names an operator would not want in a log file.
-      rt.accessLog?.(`${req.method} ${(req.url ?? '/').split('?')[0]} ${res.statusCode} ${Date.now() - started}ms ${requestId}`);
+      rt.accessLog?.(
+        `${req.method} ${(req.url ?? '/').split('?')[0]} ${res.statusCode} ${Date.now() - started}ms ${requestId}`,
+      );
     }
   }
 
@@ -96,7 +108,13 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
  * Everything under the management API needs an admin, so a non-admin asking for a path we do not serve is told
  * 401 like for any other management path: route existence is not disclosed before authorisation.
  */
-async function matchOrRefuse(router: Router, api: ApiName, method: string, path: string, requireAdmin: () => Promise<unknown>) {
+async function matchOrRefuse(
+  router: Router,
+  api: ApiName,
+  method: string,
+  path: string,
+  requireAdmin: () => Promise<unknown>,
+) {
   try {
     return router.match(api, method, path);
   } catch (err) {

@@ -34,11 +34,16 @@ export async function authorise(
 ): Promise<Principal | undefined> {
   if (access === 'public') return undefined;
   const token = tokenOf(req);
-  if (!token) throw new ApiError('UNAUTHORIZED', { message: 'no session token was provided (zt-session header or Authorization: Bearer)' });
+  if (!token)
+    throw new ApiError('UNAUTHORIZED', {
+      message: 'no session token was provided (zt-session header or Authorization: Bearer)',
+    });
   const principal = await sessions.resolve(token, now);
   // A session that has yet to pass MFA is not authenticated for anything but completing it (OpenZiti: 401).
   if (principal.mfaPending && !partialSession) {
-    throw new ApiError('UNAUTHORIZED', { message: 'the session must pass MFA first (POST /authenticate/mfa with a one-time or recovery code)' });
+    throw new ApiError('UNAUTHORIZED', {
+      message: 'the session must pass MFA first (POST /authenticate/mfa with a one-time or recovery code)',
+    });
   }
   if (access === 'admin' && !principal.isAdmin) {
     throw new ApiError('UNAUTHORIZED', { message: 'the operation requires an administrator' });

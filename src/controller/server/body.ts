@@ -57,7 +57,10 @@ export function parseJson(text: string): unknown {
   }
   try {
     return JSON.parse(text, (key, value) => {
-      if (key === '__proto__' || (key === 'constructor' && value && typeof value === 'object' && 'prototype' in value)) {
+      if (
+        key === '__proto__' ||
+        (key === 'constructor' && value && typeof value === 'object' && 'prototype' in value)
+      ) {
         throw new SyntaxError(`forbidden property '${key}'`);
       }
       return value;

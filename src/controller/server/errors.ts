@@ -37,8 +37,10 @@ function storeFailure(err: unknown): string | undefined {
   if (err instanceof StoreUnavailableError) return err.message;
   const code = String((err as { code?: unknown } | null)?.code ?? '');
   if (code === 'SQLITE_FULL' || code === '53100') return 'the database is full (no space left): nothing was written';
-  if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY')) return 'the database cannot be written (I/O error or read-only file): nothing was written';
-  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return 'the database file is damaged: restore it from a backup';
+  if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY'))
+    return 'the database cannot be written (I/O error or read-only file): nothing was written';
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB')
+    return 'the database file is damaged: restore it from a backup';
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return 'the database is locked by another process: try again';
   // PostgreSQL: deadlocks and serialisation failures the driver retried as often as it does, then gave up on.
   if (code === '40P01' || code === '40001') return 'the database is busy with conflicting writes: try again';

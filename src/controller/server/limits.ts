@@ -76,9 +76,17 @@ const FORBIDDEN_IN_FREE_FORM = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u
  * `bodyMaxDepth`, and free-form object fields (`kind: 'object'` in the catalogue) at most `objectMaxBytes`.
  */
 export function checkBody(body: unknown, def?: ResourceDef): void {
-  const freeForm = new Set(Object.entries(def?.fields ?? {}).filter(([, f]) => f.type.kind === 'object').map(([name]) => name));
+  const freeForm = new Set(
+    Object.entries(def?.fields ?? {})
+      .filter(([, f]) => f.type.kind === 'object')
+      .map(([name]) => name),
+  );
   // PEM text is multi-line: line breaks pass the control-character check there (its format checks the rest).
-  const multiLine = new Set(Object.entries(def?.fields ?? {}).filter(([, f]) => f.type.kind === 'string' && f.type.format === 'pem').map(([name]) => name));
+  const multiLine = new Set(
+    Object.entries(def?.fields ?? {})
+      .filter(([, f]) => f.type.kind === 'string' && f.type.format === 'pem')
+      .map(([name]) => name),
+  );
   walk(body, [], 0, false, new Set([...freeForm, ...multiLine]));
   if (!body || typeof body !== 'object') return;
   for (const name of freeForm) {
@@ -86,14 +94,22 @@ export function checkBody(body: unknown, def?: ResourceDef): void {
     if (value === undefined || value === null) continue;
     const bytes = Buffer.byteLength(JSON.stringify(value));
     if (bytes > FIELD_LIMITS.objectMaxBytes) {
-      throw refuse(name, `${name} is ${bytes} bytes as JSON; at most ${FIELD_LIMITS.objectMaxBytes} are allowed`, `<${bytes} bytes>`);
+      throw refuse(
+        name,
+        `${name} is ${bytes} bytes as JSON; at most ${FIELD_LIMITS.objectMaxBytes} are allowed`,
+        `<${bytes} bytes>`,
+      );
     }
   }
 }
 
 function walk(value: unknown, path: string[], depth: number, freeForm: boolean, freeFormFields: Set<string>): void {
   if (depth > FIELD_LIMITS.bodyMaxDepth) {
-    throw refuse(path.join('.'), `${path.join('.')} is nested more than ${FIELD_LIMITS.bodyMaxDepth} levels deep`, '<nested>');
+    throw refuse(
+      path.join('.'),
+      `${path.join('.')} is nested more than ${FIELD_LIMITS.bodyMaxDepth} levels deep`,
+      '<nested>',
+    );
   }
   if (typeof value === 'string') {
     checkText(value, path, freeForm);
@@ -119,8 +135,12 @@ function walk(value: unknown, path: string[], depth: number, freeForm: boolean, 
 function checkText(text: string, path: string[], freeForm: boolean, what: 'value' | 'key' = 'value'): void {
   if (!(freeForm ? FORBIDDEN_IN_FREE_FORM : FORBIDDEN).test(text)) return;
   const field = path.join('.') || 'body';
-  throw refuse(field, `${field} ${what === 'key' ? 'has a key that contains' : 'contains'} ` +
-    'a control character or an invalid character (not allowed)', visible(text));
+  throw refuse(
+    field,
+    `${field} ${what === 'key' ? 'has a key that contains' : 'contains'} ` +
+      'a control character or an invalid character (not allowed)',
+    visible(text),
+  );
 }
 
 /** The offending text with every control character escaped, so the error itself cannot carry one. */

@@ -51,7 +51,10 @@ export const TLS_CIPHERS = [
  * /authenticate?method=cert`) but requires none: a client without one still connects, and a certificate that does
  * not verify against `clientCa` still completes the handshake; the request handler decides what it is worth.
  */
-export function createListener(tls: { key: string; cert: string; clientCa?: string }, limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server {
+export function createListener(
+  tls: { key: string; cert: string; clientCa?: string },
+  limits: ServerLimits = DEFAULT_SERVER_LIMITS,
+): Server {
   const options: ServerOptions = {
     key: tls.key,
     cert: tls.cert,

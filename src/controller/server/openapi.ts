@@ -17,7 +17,12 @@ function commonDefinitions(): Record<string, JsonSchema> {
       required: ['entity', 'id', 'name', '_links'],
     },
     // Tag values are null, strings, booleans or numbers; Swagger 2.0 cannot say "one of these types".
-    tags: { type: 'object', description: 'User-defined tags: values are null, strings, booleans or numbers', additionalProperties: {}, 'x-nullable': true },
+    tags: {
+      type: 'object',
+      description: 'User-defined tags: values are null, strings, booleans or numbers',
+      additionalProperties: {},
+      'x-nullable': true,
+    },
     pagination: {
       type: 'object',
       properties: { limit: { type: 'integer' }, offset: { type: 'integer' }, totalCount: { type: 'integer' } },
@@ -25,7 +30,12 @@ function commonDefinitions(): Record<string, JsonSchema> {
     },
     meta: {
       type: 'object',
-      properties: { apiVersion: string, apiEnrollmentVersion: string, pagination: ref('pagination'), filterableFields: { type: 'array', items: string } },
+      properties: {
+        apiVersion: string,
+        apiEnrollmentVersion: string,
+        pagination: ref('pagination'),
+        filterableFields: { type: 'array', items: string },
+      },
     },
     listMeta: {
       type: 'object',
@@ -35,7 +45,11 @@ function commonDefinitions(): Record<string, JsonSchema> {
     },
     empty: { type: 'object', properties: { data: { type: 'object' }, meta: ref('meta') }, required: ['data', 'meta'] },
     createLocation: { type: 'object', properties: { id: string, _links: ref('links') }, required: ['id', '_links'] },
-    createEnvelope: { type: 'object', properties: { data: ref('createLocation'), meta: ref('meta') }, required: ['data', 'meta'] },
+    createEnvelope: {
+      type: 'object',
+      properties: { data: ref('createLocation'), meta: ref('meta') },
+      required: ['data', 'meta'],
+    },
     apiError: {
       type: 'object',
       properties: { code: string, message: string, requestId: string, cause: { type: 'object' } },
@@ -45,7 +59,11 @@ function commonDefinitions(): Record<string, JsonSchema> {
       type: 'object',
       properties: {
         error: ref('apiError'),
-        meta: { type: 'object', properties: { apiVersion: string, apiEnrollmentVersion: string }, required: ['apiVersion', 'apiEnrollmentVersion'] },
+        meta: {
+          type: 'object',
+          properties: { apiVersion: string, apiEnrollmentVersion: string },
+          required: ['apiVersion', 'apiEnrollmentVersion'],
+        },
       },
       required: ['error', 'meta'],
     },
@@ -113,7 +131,12 @@ export function buildSpec(api: ApiName, routes: Route[], version: string): Recor
   const responses = new Responses(definitions);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
-    const params: unknown[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, type: 'string' }));
+    const params: unknown[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      type: 'string',
+    }));
     const success = route.responds?.(responses);
     const op: Record<string, unknown> = {
       operationId: route.operationId ?? operationId(route),
@@ -146,6 +169,9 @@ export function buildSpec(api: ApiName, routes: Route[], version: string): Recor
 }
 
 function operationId(route: Route): string {
-  const words = route.path.split('/').filter(Boolean).map((s) => (s.startsWith('{') ? 'by-id' : s));
+  const words = route.path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (s.startsWith('{') ? 'by-id' : s));
   return camel(`${route.method.toLowerCase()}-${words.join('-')}`);
 }

@@ -22,7 +22,10 @@ export function sendError(res: ServerResponse, err: ApiError, requestId: string)
   const retryAfter = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
   if (typeof retryAfter === 'number') res.setHeader('retry-after', String(retryAfter));
   if (err.status === 401) {
-    res.setHeader('www-authenticate', 'zt-session realm="zt-session" error="invalid" error_description="token is invalid or missing"');
+    res.setHeader(
+      'www-authenticate',
+      'zt-session realm="zt-session" error="invalid" error_description="token is invalid or missing"',
+    );
   }
   sendJson(res, err.status, { error: err.toWire(requestId), meta: ERROR_META });
 }

@@ -7,8 +7,7 @@ import { readSchema, type JsonSchema } from './schemas.js';
  */
 
 export const ref = (name: string): JsonSchema => ({ $ref: `#/definitions/${name}` });
-const pascal = (name: string): string =>
-  name.replace(/(^|-)(\w)/g, (_, __: string, c: string) => c.toUpperCase());
+const pascal = (name: string): string => name.replace(/(^|-)(\w)/g, (_, __: string, c: string) => c.toUpperCase());
 export const camel = (name: string): string => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 /** What a successful call answers: its status and body schema (and the media type, when not JSON). */

@@ -31,7 +31,11 @@ test('an id no entity could have (control characters, NUL, too long) is NOT_FOUN
   r.add(route('GET', '/identities/{id}'));
   for (const id of ['%00', 'a%1Bb', '%C2%85', 'x'.repeat(257)]) {
     const { params } = r.match('management', 'GET', `/identities/${id}`);
-    assert.throws(() => refuseImpossibleIds(params), (e: ApiError) => e.code === 'NOT_FOUND', id);
+    assert.throws(
+      () => refuseImpossibleIds(params),
+      (e: ApiError) => e.code === 'NOT_FOUND',
+      id,
+    );
   }
   refuseImpossibleIds(r.match('management', 'GET', `/identities/${'x'.repeat(256)}`).params);
 });
@@ -39,9 +43,18 @@ test('an id no entity could have (control characters, NUL, too long) is NOT_FOUN
 test('unknown paths are NOT_FOUND, known paths with another method METHOD_NOT_ALLOWED', () => {
   const r = new Router();
   r.add(route('GET', '/identities'));
-  assert.throws(() => r.match('management', 'GET', '/nope'), (e: ApiError) => e.code === 'NOT_FOUND');
-  assert.throws(() => r.match('management', 'PUT', '/identities'), (e: ApiError) => e.code === 'METHOD_NOT_ALLOWED' && e.status === 405);
-  assert.throws(() => r.match('client', 'GET', '/identities'), (e: ApiError) => e.code === 'NOT_FOUND');
+  assert.throws(
+    () => r.match('management', 'GET', '/nope'),
+    (e: ApiError) => e.code === 'NOT_FOUND',
+  );
+  assert.throws(
+    () => r.match('management', 'PUT', '/identities'),
+    (e: ApiError) => e.code === 'METHOD_NOT_ALLOWED' && e.status === 405,
+  );
+  assert.throws(
+    () => r.match('client', 'GET', '/identities'),
+    (e: ApiError) => e.code === 'NOT_FOUND',
+  );
 });
 
 test('a duplicate route fails at boot', () => {

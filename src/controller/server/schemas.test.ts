@@ -14,7 +14,13 @@ const check: ResourceDef = {
   table: 'checks',
   description: 'test',
   fields: {
-    typeId: { type: { kind: 'enum', values: ['DOMAIN', 'OS'] }, description: '', create: 'required', replace: 'required', patch: 'optional' },
+    typeId: {
+      type: { kind: 'enum', values: ['DOMAIN', 'OS'] },
+      description: '',
+      create: 'required',
+      replace: 'required',
+      patch: 'optional',
+    },
     domains: {
       type: { kind: 'attributes' },
       description: '',
@@ -33,7 +39,11 @@ test('a field declared `when` is checked, required for its discriminator values,
   assert.equal(create({ typeId: 'DOMAIN' }), false, 'required for DOMAIN');
   assert.equal(create({ typeId: 'DOMAIN', domains: 'corp' }), false, 'checked for DOMAIN');
   assert.equal(create({ typeId: 'OS' }), true);
-  assert.equal(create({ typeId: 'OS', domains: 'anything' }), true, 'not an OS body member: unchecked, dropped by the behaviour');
+  assert.equal(
+    create({ typeId: 'OS', domains: 'anything' }),
+    true,
+    'not an OS body member: unchecked, dropped by the behaviour',
+  );
   assert.equal(create({ typeId: 'OS', nonsense: 1 }), false, 'unknown fields are still refused');
   const patch = ajv.compile(bodySchema(check, 'patch'));
   assert.equal(patch({ domains: ['corp'] }), true, 'a patch without the discriminator may carry it');

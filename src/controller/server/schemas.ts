@@ -30,7 +30,11 @@ export function typeSchema(type: FieldType): JsonSchema {
       return { type: 'string', enum: [...type.values] };
     case 'attributes':
       // Attributes are plain names: a leading # or @ would make them look like policy roles.
-      return { type: 'array', maxItems: FIELD_LIMITS.attributesMaxItems, items: { type: 'string', minLength: 1, maxLength: 1024, pattern: '^[^#@]' } };
+      return {
+        type: 'array',
+        maxItems: FIELD_LIMITS.attributesMaxItems,
+        items: { type: 'string', minLength: 1, maxLength: 1024, pattern: '^[^#@]' },
+      };
     case 'tags':
       return TAGS_SCHEMA;
     case 'object':
@@ -63,7 +67,11 @@ function checkedObjectSchema(type: Extract<FieldType, { kind: 'object' }>): Json
 
 function withNull(schema: JsonSchema): JsonSchema {
   const t = schema.type;
-  return { ...schema, type: Array.isArray(t) ? [...t, 'null'] : [t, 'null'], ...(schema.enum ? { enum: [...(schema.enum as unknown[]), null] } : {}) };
+  return {
+    ...schema,
+    type: Array.isArray(t) ? [...t, 'null'] : [t, 'null'],
+    ...(schema.enum ? { enum: [...(schema.enum as unknown[]), null] } : {}),
+  };
 }
 
 function presence(field: FieldDef, verb: Verb): 'required' | 'optional' | 'no' {
@@ -88,7 +96,13 @@ export function bodySchema(def: ResourceDef, verb: Verb): JsonSchema {
       if (p === 'required') required.push(name);
     }
   }
-  return { type: 'object', properties, required, additionalProperties: false, ...(conditional.length ? { allOf: conditional } : {}) };
+  return {
+    type: 'object',
+    properties,
+    required,
+    additionalProperties: false,
+    ...(conditional.length ? { allOf: conditional } : {}),
+  };
 }
 
 /**
@@ -98,7 +112,12 @@ export function bodySchema(def: ResourceDef, verb: Verb): JsonSchema {
  * members, and its console sends every kind's with empty values). Absent discriminator (a patch): validated, for
  * the behaviour to check against the stored value.
  */
-function whenSchema(name: string, schema: JsonSchema, when: { field: string; in: readonly string[] }, required: boolean): JsonSchema {
+function whenSchema(
+  name: string,
+  schema: JsonSchema,
+  when: { field: string; in: readonly string[] },
+  required: boolean,
+): JsonSchema {
   return {
     if: { properties: { [when.field]: { enum: [...when.in] } }, required: [when.field] },
     // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keywords, not a thenable
@@ -130,7 +149,8 @@ export function readTypeSchema(type: FieldType): JsonSchema {
       return { $ref: '#/definitions/tags' };
     case 'object': {
       const s: JsonSchema = { type: 'object' };
-      if (type.properties) s.properties = Object.fromEntries(Object.entries(type.properties).map(([k, t]) => [k, readTypeSchema(t)]));
+      if (type.properties)
+        s.properties = Object.fromEntries(Object.entries(type.properties).map(([k, t]) => [k, readTypeSchema(t)]));
       if (type.required?.length) s.required = [...type.required];
       return s;
     }
@@ -153,7 +173,15 @@ function readNullable(schema: JsonSchema): JsonSchema {
   return schema.$ref ? { allOf: [schema], 'x-nullable': true } : { ...schema, 'x-nullable': true };
 }
 
-const JSON_KINDS: ReadonlySet<FieldType['kind']> = new Set(['attributes', 'tags', 'object', 'map', 'refList', 'roles', 'array']);
+const JSON_KINDS: ReadonlySet<FieldType['kind']> = new Set([
+  'attributes',
+  'tags',
+  'object',
+  'map',
+  'refList',
+  'roles',
+  'array',
+]);
 
 /**
  * A stored field that always has a value: declared so (`read.required`), a non-null default, required on create and

@@ -39,7 +39,8 @@ describe('the console directory served under /zac/ through the whole pipeline', 
   let site: { base: string; dir: string };
   let app: Controller;
   let plain: Server;
-  const get = (url: string, headers: Record<string, string> = {}, method = 'GET') => app.inject({ method, url, headers });
+  const get = (url: string, headers: Record<string, string> = {}, method = 'GET') =>
+    app.inject({ method, url, headers });
   /**
    * The request path exactly as written: the injector (like a browser) resolves `..` and `%2e%2e` before sending,
    * a hostile client does not. A plain HTTP listener in this process hands the pipeline the raw target.
@@ -115,7 +116,13 @@ describe('the console directory served under /zac/ through the whole pipeline', 
   });
 
   test('client-side routes get the page; missing assets are 404, not the page', async () => {
-    for (const url of ['/zac/identities', '/zac/identities/abc-123', '/zac/login?returnUrl=x', '/zac/assets', '//zac//services/']) {
+    for (const url of [
+      '/zac/identities',
+      '/zac/identities/abc-123',
+      '/zac/login?returnUrl=x',
+      '/zac/assets',
+      '//zac//services/',
+    ]) {
       const res = await get(url);
       assert.equal(res.statusCode, 200, url);
       assert.equal(res.body, INDEX, url);
@@ -170,7 +177,10 @@ describe('the console directory served under /zac/ through the whole pipeline', 
 test('a console directory without index.html fails at once, naming the directory', () => {
   const base = mkdtempSync(join(tmpdir(), 'ctl-static-'));
   try {
-    assert.throws(() => createStaticSite(base), (err: unknown) => err instanceof StaticSiteError && err.message.includes(base));
+    assert.throws(
+      () => createStaticSite(base),
+      (err: unknown) => err instanceof StaticSiteError && err.message.includes(base),
+    );
     assert.throws(() => createStaticSite(join(base, 'absent')), StaticSiteError);
   } finally {
     rmSync(base, { recursive: true, force: true });
@@ -193,7 +203,12 @@ test('serve() on raw paths: literal dot segments refused; files over the size bo
           }),
         { method: 'GET', url: '/zac/' },
       );
-    for (const path of ['/zac/../secret.txt', '/zac/assets/../../secret.txt', '/zac/./index.html', '/zac/up/../../secret.txt']) {
+    for (const path of [
+      '/zac/../secret.txt',
+      '/zac/assets/../../secret.txt',
+      '/zac/./index.html',
+      '/zac/up/../../secret.txt',
+    ]) {
       const res = await serve(path);
       assert.equal(res.statusCode, 400, path);
       assert.equal(res.body, 'COULD_NOT_VALIDATE', path);

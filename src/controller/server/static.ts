@@ -74,7 +74,8 @@ export function contentTypeFor(path: string): string {
 /** Duplicate slashes collapsed (as the API router does), the trailing one kept: `/zac/` is the page, `/zac` is not. */
 const collapse = (path: string) => path.replace(/\/{2,}/g, '/');
 
-const notFound = (path: string) => new ApiError('NOT_FOUND', { cause: { code: 'UNHANDLED', message: `no file for ${path}` } });
+const notFound = (path: string) =>
+  new ApiError('NOT_FOUND', { cause: { code: 'UNHANDLED', message: `no file for ${path}` } });
 
 /**
  * The path under the mount as checked segments, or an error: `..`, `.`, empty-after-decoding, and segments that
@@ -89,10 +90,14 @@ export function safeSegments(relative: string): string[] {
     try {
       seg = decodeURIComponent(raw);
     } catch {
-      throw new ApiError('COULD_NOT_VALIDATE', { cause: { field: 'path', reason: 'is not valid percent-encoding', value: raw } });
+      throw new ApiError('COULD_NOT_VALIDATE', {
+        cause: { field: 'path', reason: 'is not valid percent-encoding', value: raw },
+      });
     }
     if (seg === '.' || seg === '..' || /[/\\\0]/.test(seg)) {
-      throw new ApiError('COULD_NOT_VALIDATE', { cause: { field: 'path', reason: 'must not leave the console directory', value: raw } });
+      throw new ApiError('COULD_NOT_VALIDATE', {
+        cause: { field: 'path', reason: 'must not leave the console directory', value: raw },
+      });
     }
     if (seg.startsWith('.')) throw notFound(relative);
     segments.push(seg);
@@ -112,11 +117,16 @@ export function createStaticSite(dir: string, options: StaticSiteOptions = {}): 
   try {
     root = realpathSync(dir);
     if (!statSync(root).isDirectory()) throw new StaticSiteError(`console directory ${dir} is not a directory`);
-    if (!statSync(join(root, 'index.html')).isFile()) throw new StaticSiteError(`console directory ${dir} has no index.html`);
+    if (!statSync(join(root, 'index.html')).isFile())
+      throw new StaticSiteError(`console directory ${dir} has no index.html`);
   } catch (err) {
     if (err instanceof StaticSiteError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new StaticSiteError(code === 'ENOENT' ? `console directory ${dir} has no index.html (is it a built web console?)` : `console directory ${dir}: ${code ?? String(err)}`);
+    throw new StaticSiteError(
+      code === 'ENOENT'
+        ? `console directory ${dir} has no index.html (is it a built web console?)`
+        : `console directory ${dir}: ${code ?? String(err)}`,
+    );
   }
   const rootPrefix = root.endsWith(sep) ? root : root + sep;
 

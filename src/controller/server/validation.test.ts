@@ -19,16 +19,22 @@ function cause(fn: () => unknown) {
 }
 
 test('create requires name, type and isAdmin', () => {
-  assert.deepEqual(cause(() => v.body(identity, 'create', { type: 'Device', isAdmin: false })), {
-    field: 'name',
-    reason: 'name in body is required',
-    value: '',
-  });
+  assert.deepEqual(
+    cause(() => v.body(identity, 'create', { type: 'Device', isAdmin: false })),
+    {
+      field: 'name',
+      reason: 'name in body is required',
+      value: '',
+    },
+  );
   assert.ok(v.body(identity, 'create', { name: 'a', type: 'Device', isAdmin: false }));
 });
 
 test('unknown fields, bad enums, wrong types and bounds are refused with the field named', () => {
-  assert.equal(cause(() => v.body(identity, 'create', { name: 'a', type: 'Device', isAdmin: false, colour: 'red' })).field, 'colour');
+  assert.equal(
+    cause(() => v.body(identity, 'create', { name: 'a', type: 'Device', isAdmin: false, colour: 'red' })).field,
+    'colour',
+  );
   const bad = cause(() => v.body(identity, 'create', { name: 'a', type: 'Robot', isAdmin: false }));
   assert.equal(bad.field, 'type');
   assert.match(bad.reason, /User, Device, Service, Router, Default/);

@@ -16,7 +16,10 @@ export class Validators {
   private readonly handlerSchemas = new WeakMap<JsonSchema, ValidateFunction>();
 
   constructor() {
-    this.ajv.addFormat('date-time', { type: 'string', validate: (s: string) => RFC3339.test(s) && !Number.isNaN(Date.parse(s)) });
+    this.ajv.addFormat('date-time', {
+      type: 'string',
+      validate: (s: string) => RFC3339.test(s) && !Number.isNaN(Date.parse(s)),
+    });
     this.ajv.addFormat('uri', { type: 'string', validate: (s: string) => URL.canParse(s) });
     this.ajv.addFormat('pem', { type: 'string', validate: (s: string) => /^[\x20-\x7e\t\r\n]*$/.test(s) });
   }

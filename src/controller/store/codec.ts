@@ -3,7 +3,15 @@ import type { FieldType } from '../../resources/index.js';
 /** How field values map to columns in every dialect: booleans as 0/1, structured values as JSON text. */
 function isJson(type: FieldType): boolean {
   const kind = type.kind;
-  return kind === 'attributes' || kind === 'tags' || kind === 'object' || kind === 'map' || kind === 'refList' || kind === 'roles' || kind === 'array';
+  return (
+    kind === 'attributes' ||
+    kind === 'tags' ||
+    kind === 'object' ||
+    kind === 'map' ||
+    kind === 'refList' ||
+    kind === 'roles' ||
+    kind === 'array'
+  );
 }
 
 function isList(type: FieldType): boolean {

@@ -16,10 +16,21 @@ export function filterSchema(def: ResourceDef, alias = 'e'): FilterSchema {
   for (const [name, field] of Object.entries(def.fields)) {
     if (!field.filterable) continue;
     if (isSetField(field)) {
-      symbols[name] = { kind: 'set', type: 'string', table: quote(setTableName(def, name)), ownerColumn: '"ownerId"', valueColumn: '"value"' };
+      symbols[name] = {
+        kind: 'set',
+        type: 'string',
+        table: quote(setTableName(def, name)),
+        ownerColumn: '"ownerId"',
+        valueColumn: '"value"',
+      };
       continue;
     }
-    const symbol: ScalarSymbol = { kind: 'scalar', type: symbolType(field.type), sql: col(name), sortable: field.sortable };
+    const symbol: ScalarSymbol = {
+      kind: 'scalar',
+      type: symbolType(field.type),
+      sql: col(name),
+      sortable: field.sortable,
+    };
     if (field.type.kind === 'integer') symbol.integer = true;
     symbols[name] = symbol;
     if (field.type.kind !== 'ref') continue;

@@ -29,34 +29,74 @@ db.exec(`
 
 const rows = [
   {
-    id: 'a', name: 'alpha', external_id: 'ext-1', cost: 10, score: 1.5, is_admin: 1,
-    created_at: '2026-01-01T00:00:00.000Z', last_seen_at: '2026-05-01T00:00:00.000Z', secret: 's1',
+    id: 'a',
+    name: 'alpha',
+    external_id: 'ext-1',
+    cost: 10,
+    score: 1.5,
+    is_admin: 1,
+    created_at: '2026-01-01T00:00:00.000Z',
+    last_seen_at: '2026-05-01T00:00:00.000Z',
+    secret: 's1',
     tags: JSON.stringify({ env: 'prod', tier: 1, managed: true, 'my-key': 'x', 'a.b': 'dotted', note: null }),
-    roles: ['sales', 'eng'], ports: [80, 443],
+    roles: ['sales', 'eng'],
+    ports: [80, 443],
   },
   {
-    id: 'b', name: 'Bravo', external_id: null, cost: 20, score: null, is_admin: 0,
-    created_at: '2026-02-01T00:00:00.000Z', last_seen_at: null, secret: 's2',
+    id: 'b',
+    name: 'Bravo',
+    external_id: null,
+    cost: 20,
+    score: null,
+    is_admin: 0,
+    created_at: '2026-02-01T00:00:00.000Z',
+    last_seen_at: null,
+    secret: 's2',
     tags: JSON.stringify({ env: 'dev', tier: '1', managed: false }),
-    roles: ['sales'], ports: [8080],
+    roles: ['sales'],
+    ports: [8080],
   },
   {
-    id: 'c', name: 'charlie 100%', external_id: 'ext-3', cost: null, score: 2.25, is_admin: 0,
-    created_at: '2026-03-01T00:00:00.000Z', last_seen_at: null, secret: null,
+    id: 'c',
+    name: 'charlie 100%',
+    external_id: 'ext-3',
+    cost: null,
+    score: 2.25,
+    is_admin: 0,
+    created_at: '2026-03-01T00:00:00.000Z',
+    last_seen_at: null,
+    secret: null,
     tags: null,
-    roles: [], ports: [],
+    roles: [],
+    ports: [],
   },
   {
-    id: 'd', name: 'delta_"quoted"', external_id: 'EXT-4', cost: 5, score: 0, is_admin: 1,
-    created_at: '2025-12-31T23:59:59.999Z', last_seen_at: null, secret: null,
+    id: 'd',
+    name: 'delta_"quoted"',
+    external_id: 'EXT-4',
+    cost: 5,
+    score: 0,
+    is_admin: 1,
+    created_at: '2025-12-31T23:59:59.999Z',
+    last_seen_at: null,
+    secret: null,
     tags: '{}',
-    roles: ['eng', 'ops'], ports: [22],
+    roles: ['eng', 'ops'],
+    ports: [22],
   },
   {
-    id: 'e', name: 'Echo', external_id: 'ext-5', cost: 100, score: -1, is_admin: 0,
-    created_at: '2026-01-01T00:00:00.001Z', last_seen_at: '2026-06-01T12:00:00.000Z', secret: null,
+    id: 'e',
+    name: 'Echo',
+    external_id: 'ext-5',
+    cost: 100,
+    score: -1,
+    is_admin: 0,
+    created_at: '2026-01-01T00:00:00.001Z',
+    last_seen_at: '2026-06-01T12:00:00.000Z',
+    secret: null,
     tags: JSON.stringify({ env: 'prod', tier: 2.5, seen: '2026-01-01T02:00:00+02:00' }),
-    roles: ['ops'], ports: [],
+    roles: ['ops'],
+    ports: [],
   },
 ];
 
@@ -83,7 +123,11 @@ const schema: FilterSchema = {
     lastSeenAt: { kind: 'scalar', type: 'datetime', sql: 'e.last_seen_at' },
     secret: { kind: 'scalar', type: 'string', sql: 'e.secret', sortable: false },
     roleAttributes: {
-      kind: 'set', type: 'string', table: 'identity_role_attributes', ownerColumn: 'identity_id', valueColumn: 'value',
+      kind: 'set',
+      type: 'string',
+      table: 'identity_role_attributes',
+      ownerColumn: 'identity_id',
+      valueColumn: 'value',
     },
     ports: { kind: 'set', type: 'number', table: 'identity_ports', ownerColumn: 'identity_id', valueColumn: 'value' },
   },
@@ -93,9 +137,7 @@ const schema: FilterSchema = {
 function ids(filter: string, s: FilterSchema = schema): string[] {
   const q = compileQuery(parseQuery(filter), s);
   const limit = q.limit === undefined || q.limit === 'none' ? -1 : q.limit;
-  const statement = db.prepare(
-    `SELECT e.id FROM identities e WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`,
-  );
+  const statement = db.prepare(`SELECT e.id FROM identities e WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`);
   return statement.pluck().all(...q.params, limit, q.skip ?? 0) as string[];
 }
 
@@ -103,11 +145,14 @@ function ids(filter: string, s: FilterSchema = schema): string[] {
 const idSet = (filter: string): string[] => ids(filter).sort();
 
 function assertFilterError(filter: string, message: string): void {
-  assert.throws(() => compileQuery(parseQuery(filter), schema), (err: unknown) => {
-    assert.ok(err instanceof FilterError, `expected FilterError, got ${String(err)}`);
-    assert.equal(err.message, message);
-    return true;
-  });
+  assert.throws(
+    () => compileQuery(parseQuery(filter), schema),
+    (err: unknown) => {
+      assert.ok(err instanceof FilterError, `expected FilterError, got ${String(err)}`);
+      assert.equal(err.message, message);
+      return true;
+    },
+  );
 }
 
 describe('compileQuery: scalar comparisons', () => {
@@ -244,10 +289,10 @@ describe('compileQuery: contains, in, between', () => {
     assert.deepEqual(idSet('name in ["alpha", "Echo", "nobody"]'), ['a', 'e']);
     assert.deepEqual(idSet('name not in ["alpha", "Echo"]'), ['b', 'c', 'd']);
     assert.deepEqual(idSet('cost in [5, 20.0]'), ['b', 'd']);
-    assert.deepEqual(
-      idSet('createdAt in [datetime(2026-01-01T00:00:00Z), datetime(2026-03-01T01:00:00+01:00)]'),
-      ['a', 'c'],
-    );
+    assert.deepEqual(idSet('createdAt in [datetime(2026-01-01T00:00:00Z), datetime(2026-03-01T01:00:00+01:00)]'), [
+      'a',
+      'c',
+    ]);
     assert.deepEqual(idSet('createdAt not in [datetime(2026-01-01T00:00:00Z)]'), ['b', 'c', 'd', 'e']);
   });
 
@@ -256,14 +301,15 @@ describe('compileQuery: contains, in, between', () => {
     assert.deepEqual(idSet('cost between 5 and 100'), ['a', 'b', 'd']);
     assert.deepEqual(idSet('cost between 10 and 10'), []);
     assert.deepEqual(idSet('cost not between 10 and 20'), ['b', 'c', 'd', 'e']);
-    assert.deepEqual(
-      idSet('createdAt between datetime(2026-01-01T00:00:00Z) and datetime(2026-02-01T00:00:00Z)'),
-      ['a', 'e'],
-    );
-    assert.deepEqual(
-      idSet('createdAt not between datetime(2026-01-01T00:00:00Z) and datetime(2026-02-01T00:00:00Z)'),
-      ['b', 'c', 'd'],
-    );
+    assert.deepEqual(idSet('createdAt between datetime(2026-01-01T00:00:00Z) and datetime(2026-02-01T00:00:00Z)'), [
+      'a',
+      'e',
+    ]);
+    assert.deepEqual(idSet('createdAt not between datetime(2026-01-01T00:00:00Z) and datetime(2026-02-01T00:00:00Z)'), [
+      'b',
+      'c',
+      'd',
+    ]);
   });
 });
 
@@ -312,7 +358,14 @@ describe('compileQuery: set functions', () => {
       const q = compileQuery(parseQuery(filter), schema);
       assert.ok(q.count, `${filter}: a count of its own`);
       assert.doesNotMatch(q.count.sql, /identities/, `${filter}: counted without the entities`);
-      assert.equal(db.prepare(q.count.sql).pluck().get(...q.count.params), ids(filter).length, filter);
+      assert.equal(
+        db
+          .prepare(q.count.sql)
+          .pluck()
+          .get(...q.count.params),
+        ids(filter).length,
+        filter,
+      );
     }
   });
 
@@ -364,7 +417,7 @@ describe('compileQuery: tags', () => {
   });
 
   it('takes keys with dashes and dots literally', () => {
-    assert.deepEqual(idSet("'tags.my-key' = \"x\""), ['a']);
+    assert.deepEqual(idSet('\'tags.my-key\' = "x"'), ['a']);
     assert.deepEqual(idSet('tags.my-key = "x"'), ['a']);
     assert.deepEqual(idSet('tags.a.b = "dotted"'), ['a']);
     assert.deepEqual(idSet('tags.a = null'), ['a', 'b', 'c', 'd', 'e']);
@@ -411,7 +464,11 @@ describe('compileQuery: sort, skip and limit', () => {
     assert.deepEqual(ids('isAdmin limit none'), ['a', 'd']);
     assert.deepEqual(compileQuery(parseQuery('limit none'), schema).limit, 'none');
     assert.deepEqual(compileQuery(parseQuery('skip 3 limit 7'), schema), {
-      where: '1 = 1', params: [], orderBy: 'e.id ASC', skip: 3, limit: 7,
+      where: '1 = 1',
+      params: [],
+      orderBy: 'e.id ASC',
+      skip: 3,
+      limit: 7,
     });
   });
 
@@ -493,7 +550,10 @@ describe('compileQuery: safety and performance', () => {
     const plan = db
       .prepare(`EXPLAIN QUERY PLAN SELECT e.id FROM identities e WHERE ${q.where} ORDER BY ${q.orderBy}`)
       .all(...q.params) as { detail: string }[];
-    assert.ok(plan.some((step) => /USING INDEX/.test(step.detail)), JSON.stringify(plan));
+    assert.ok(
+      plan.some((step) => /USING INDEX/.test(step.detail)),
+      JSON.stringify(plan),
+    );
   });
 });
 

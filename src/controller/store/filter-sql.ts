@@ -105,7 +105,11 @@ export const NO_FILTER = '1 = 1';
 export function compileQuery(q: Query, schema: FilterSchema, dialect: Dialect = sqliteDialect): CompiledQuery {
   const compiler = new Compiler(schema, dialect);
   const where = q.filter ? compiler.bool(q.filter) : raw(NO_FILTER);
-  const compiled: CompiledQuery = { where: where.sql, params: [...where.params], orderBy: compileOrderBy(q, schema, dialect) };
+  const compiled: CompiledQuery = {
+    where: where.sql,
+    params: [...where.params],
+    orderBy: compileOrderBy(q, schema, dialect),
+  };
   const count = q.filter && compiler.setCount(q.filter);
   if (count) compiled.count = { sql: count.sql, params: [...count.params] };
   if (q.skip !== undefined) compiled.skip = q.skip;
@@ -252,9 +256,7 @@ class Compiler {
   private boolSymbol(name: string): Fragment {
     const target = this.target({ kind: 'symbol', name });
     if (target.type !== 'boolean' && target.type !== 'any') {
-      throw new FilterError(
-        `symbol '${name}' is of type ${target.type} and cannot be used as a boolean condition`,
-      );
+      throw new FilterError(`symbol '${name}' is of type ${target.type} and cannot be used as a boolean condition`);
     }
     return sql`${target.value('boolean')} = ${param(true)}`;
   }
@@ -262,8 +264,7 @@ class Compiler {
   private compare(expr: CompareExpr): Fragment {
     const target = this.target(expr.left);
     const { op, right } = expr;
-    const fail = (): never =>
-      this.unsupported(`${target.text} ${op} ${formatLiteral(right)}`, target, right.kind);
+    const fail = (): never => this.unsupported(`${target.text} ${op} ${formatLiteral(right)}`, target, right.kind);
     if (right.kind === 'null') {
       if (!target.nullable || (op !== '=' && op !== '!=')) fail();
       return sql`${target.value('any')} ${raw(op === '=' ? 'IS NULL' : 'IS NOT NULL')}`;
@@ -294,7 +295,10 @@ class Compiler {
       const list = `[${expr.values.map(formatLiteral).join(', ')}]`;
       this.unsupported(`${target.text} ${expr.negated ? 'not in' : 'in'} ${list}`, target, kind);
     }
-    const list = join(expr.values.map((v) => this.literal(target, v)), ', ');
+    const list = join(
+      expr.values.map((v) => this.literal(target, v)),
+      ', ',
+    );
     const found = sql`${target.value(kind)} IN (${list})`;
     return target.wrap(expr.negated ? not(found) : found);
   }
@@ -386,15 +390,11 @@ class Compiler {
   /** Whether the entity has a set element (satisfying the condition, when given). */
   private setExists(symbol: SetSymbol, condition?: Fragment): Fragment {
     const from = this.setFrom(symbol);
-    return condition
-      ? sql`EXISTS (SELECT 1 FROM ${from} AND ${condition})`
-      : sql`EXISTS (SELECT 1 FROM ${from})`;
+    return condition ? sql`EXISTS (SELECT 1 FROM ${from} AND ${condition})` : sql`EXISTS (SELECT 1 FROM ${from})`;
   }
 
   private unsupported(operation: string, target: Target, literalKind: Literal['kind']): never {
-    throw new FilterError(
-      `operation ${operation} is not supported with operands types ${target.type}, ${literalKind}`,
-    );
+    throw new FilterError(`operation ${operation} is not supported with operands types ${target.type}, ${literalKind}`);
   }
 }
 

@@ -5,7 +5,14 @@ import type { ResourceDef } from '../../resources/index.js';
 import type { Driver } from './driver.js';
 import { quote } from './fragment.js';
 import type { RoleIndex } from './role-index.js';
-import { declaredSchema, isSetField, matchTableName, setTableName, type ForeignKeyModel, type TableModel } from './schema-model.js';
+import {
+  declaredSchema,
+  isSetField,
+  matchTableName,
+  setTableName,
+  type ForeignKeyModel,
+  type TableModel,
+} from './schema-model.js';
 
 /** One problem found: what is wrong, in words, and whether the fix run repaired it. */
 export interface IntegrityIssue {
@@ -54,7 +61,8 @@ export class Integrity {
     const schema = declaredSchema(this.catalogue, this.resolve);
     const sideTables = new Set<string>();
     for (const def of this.catalogue) {
-      for (const [field, f] of Object.entries(def.fields)) if (isSetField(f) && !f.virtual && !f.computed) sideTables.add(setTableName(def, field));
+      for (const [field, f] of Object.entries(def.fields))
+        if (isSetField(f) && !f.virtual && !f.computed) sideTables.add(setTableName(def, field));
     }
     // The access index's rows are derived: checked against the policies below, not as references.
     for (const index of this.roleIndexes) sideTables.add(matchTableName(index.policy, index.field));
@@ -83,7 +91,8 @@ export class Integrity {
     // With the writers of the index held off, what is read is one state: none of them is half-way through.
     await this.driver.hold('access-index');
     for (const { policyId, missing, extra } of await index.drift()) {
-      const what = `access index of ${index.policy.label} '${policyId}' (${index.field}): ` +
+      const what =
+        `access index of ${index.policy.label} '${policyId}' (${index.field}): ` +
         `${missing} selected entities missing, ${extra} extra`;
       if (fix) await index.rebuild(policyId);
       report({ description: fix ? `${what}: rebuilt from its roles` : what, fixed: fix });
@@ -100,7 +109,9 @@ export class Integrity {
 
   /** `bt_index_check` on every B-tree index of the current schema's tables, when `amcheck` is installed. */
   private async postgresIndexCheck(report: (issue: IntegrityIssue) => void): Promise<void> {
-    const installed = await this.driver.get<{ n: number }>("SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'amcheck'");
+    const installed = await this.driver.get<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'amcheck'",
+    );
     if (!installed?.n) return;
     const indexes = await this.driver.all<{ name: string }>(
       'SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid ' +
@@ -116,7 +127,12 @@ export class Integrity {
     }
   }
 
-  private async danglingReferences(table: TableModel, fk: ForeignKeyModel, fix: boolean, report: (issue: IntegrityIssue) => void): Promise<void> {
+  private async danglingReferences(
+    table: TableModel,
+    fk: ForeignKeyModel,
+    fix: boolean,
+    report: (issue: IntegrityIssue) => void,
+  ): Promise<void> {
     const col = quote(fk.column);
     const rows = await this.driver.all<{ id: string; ref: string }>(
       `SELECT c."id" AS id, c.${col} AS ref FROM ${quote(table.name)} c WHERE c.${col} IS NOT NULL ` +
@@ -125,12 +141,21 @@ export class Integrity {
     for (const row of rows) {
       const what = `${table.name} '${row.id}': ${fk.column} refers to ${fk.table} '${row.ref}', which does not exist`;
       if (!fix || fk.onDelete === 'restrict') {
-        report({ description: fk.onDelete === 'restrict' && fix ? `${what} (not fixed: the reference is required; set it or delete the row)` : what, fixed: false });
+        report({
+          description:
+            fk.onDelete === 'restrict' && fix
+              ? `${what} (not fixed: the reference is required; set it or delete the row)`
+              : what,
+          fixed: false,
+        });
         continue;
       }
       if (fk.onDelete === 'cascade') {
         await this.driver.run(`DELETE FROM ${quote(table.name)} WHERE "id" = ?`, [row.id]);
-        report({ description: `${what}: the row was deleted, as deleting ${fk.table} '${row.ref}' would have done`, fixed: true });
+        report({
+          description: `${what}: the row was deleted, as deleting ${fk.table} '${row.ref}' would have done`,
+          fixed: true,
+        });
       } else {
         await this.driver.run(`UPDATE ${quote(table.name)} SET ${col} = NULL WHERE "id" = ?`, [row.id]);
         report({ description: `${what}: the reference was cleared`, fixed: true });
@@ -138,7 +163,12 @@ export class Integrity {
     }
   }
 
-  private async setConsistency(def: ResourceDef, field: string, fix: boolean, report: (issue: IntegrityIssue) => void): Promise<void> {
+  private async setConsistency(
+    def: ResourceDef,
+    field: string,
+    fix: boolean,
+    report: (issue: IntegrityIssue) => void,
+  ): Promise<void> {
     const owners = quote(def.table);
     const side = quote(setTableName(def, field));
     const type = def.fields[field].type;
@@ -149,8 +179,8 @@ export class Integrity {
         `(SELECT 1 FROM ${owners} o WHERE o."id" = s."ownerId") ORDER BY s."ownerId", s."value"`,
     );
     for (const o of orphans) {
-      const what = `${setTableName(def, field)}: '${o.value}' belongs ` +
-        `to ${def.table} '${o.ownerId}', which does not exist`;
+      const what =
+        `${setTableName(def, field)}: '${o.value}' belongs ` + `to ${def.table} '${o.ownerId}', which does not exist`;
       if (fix) await this.driver.run(`DELETE FROM ${side} WHERE "ownerId" = ? AND "value" = ?`, [o.ownerId, o.value]);
       report({ description: fix ? `${what}: removed` : what, fixed: fix });
     }
@@ -162,19 +192,35 @@ export class Integrity {
       exists = async (ids) => {
         if (ids.length === 0) return new Set();
         const list = this.driver.dialect.inList({ sql: '"id"', params: [] }, ids);
-        return new Set((await this.driver.all<{ id: string }>(`SELECT "id" AS id FROM ${target} WHERE ${list.sql}`, list.params)).map((r) => r.id));
+        return new Set(
+          (
+            await this.driver.all<{ id: string }>(`SELECT "id" AS id FROM ${target} WHERE ${list.sql}`, list.params)
+          ).map((r) => r.id),
+        );
       };
     }
 
-    const rows = await this.driver.all<{ id: string; v: string | null }>(`SELECT "id" AS id, ${quote(field)} AS v FROM ${owners} ORDER BY "id"`);
-    const sideRows = await this.driver.all<{ ownerId: string; value: string }>(`SELECT "ownerId" AS "ownerId", "value" AS value FROM ${side}`);
+    const rows = await this.driver.all<{ id: string; v: string | null }>(
+      `SELECT "id" AS id, ${quote(field)} AS v FROM ${owners} ORDER BY "id"`,
+    );
+    const sideRows = await this.driver.all<{ ownerId: string; value: string }>(
+      `SELECT "ownerId" AS "ownerId", "value" AS value FROM ${side}`,
+    );
     const sideOf = new Map<string, Set<string>>();
     for (const s of sideRows) {
       if (!sideOf.has(s.ownerId)) sideOf.set(s.ownerId, new Set());
       sideOf.get(s.ownerId)!.add(s.value);
     }
-    const idOf = (value: string) => (type.kind === 'roles' ? (value.startsWith('@') ? value.slice(1) : undefined) : value);
-    const referenced = [...new Set(rows.flatMap((r) => parseSet(r.v)).map(idOf).filter((x): x is string => x !== undefined))];
+    const idOf = (value: string) =>
+      type.kind === 'roles' ? (value.startsWith('@') ? value.slice(1) : undefined) : value;
+    const referenced = [
+      ...new Set(
+        rows
+          .flatMap((r) => parseSet(r.v))
+          .map(idOf)
+          .filter((x): x is string => x !== undefined),
+      ),
+    ];
     const existing = exists ? await exists(referenced) : undefined;
 
     for (const row of rows) {
@@ -189,8 +235,12 @@ export class Integrity {
       const kept = stored.filter((v) => !dangling.includes(v));
       if (dangling.length > 0) {
         if (fix) {
-          await this.driver.run(`UPDATE ${owners} SET ${quote(field)} = ? WHERE "id" = ?`, [JSON.stringify(kept), row.id]);
-          for (const v of dangling) await this.driver.run(`DELETE FROM ${side} WHERE "ownerId" = ? AND "value" = ?`, [row.id, v]);
+          await this.driver.run(`UPDATE ${owners} SET ${quote(field)} = ? WHERE "id" = ?`, [
+            JSON.stringify(kept),
+            row.id,
+          ]);
+          for (const v of dangling)
+            await this.driver.run(`DELETE FROM ${side} WHERE "ownerId" = ? AND "value" = ?`, [row.id, v]);
         }
         const target = this.resolve((type as { resource: string }).resource).table;
         for (const v of dangling) {
@@ -204,12 +254,16 @@ export class Integrity {
       const missing = [...expected].filter((v) => !actual.has(v));
       const extra = [...actual].filter((v) => !expected.has(v));
       if (missing.length === 0 && extra.length === 0) continue;
-      const what = `${where}: the side table ${setTableName(def, field)} disagrees with the stored ` +
+      const what =
+        `${where}: the side table ${setTableName(def, field)} disagrees with the stored ` +
         `value (missing ${JSON.stringify(missing)}, extra ${JSON.stringify(extra)})`;
       if (fix) {
         await this.driver.run(`DELETE FROM ${side} WHERE "ownerId" = ?`, [row.id]);
         if (expected.size > 0) {
-          await this.driver.run(`INSERT INTO ${side} ("ownerId", "value") VALUES ${[...expected].map(() => '(?, ?)').join(', ')}`, [...expected].flatMap((v) => [row.id, v]));
+          await this.driver.run(
+            `INSERT INTO ${side} ("ownerId", "value") VALUES ${[...expected].map(() => '(?, ?)').join(', ')}`,
+            [...expected].flatMap((v) => [row.id, v]),
+          );
         }
       }
       report({ description: fix ? `${what}: rebuilt from the stored value` : what, fixed: fix });
@@ -230,13 +284,25 @@ export class Integrity {
           "(or your database service's snapshots); the controller snapshots only its embedded SQLite database",
       });
     }
-    const main = (await this.driver.all<{ name: string; file: string }>('PRAGMA database_list')).find((d) => d.name === 'main');
+    const main = (await this.driver.all<{ name: string; file: string }>('PRAGMA database_list')).find(
+      (d) => d.name === 'main',
+    );
     if (!main?.file) {
-      throw new ApiError('SNAPSHOT_NOT_SUPPORTED', { status: 501, message: 'the database is in memory only: there is no file to snapshot beside' });
+      throw new ApiError('SNAPSHOT_NOT_SUPPORTED', {
+        status: 501,
+        message: 'the database is in memory only: there is no file to snapshot beside',
+      });
     }
-    const stamp = now.toISOString().replace(/\.\d+Z$/, '').replace(/-|:/g, '').replace('T', '-');
+    const stamp = now
+      .toISOString()
+      .replace(/\.\d+Z$/, '')
+      .replace(/-|:/g, '')
+      .replace('T', '-');
     const path = `${main.file}-${stamp}`;
-    if (existsSync(path)) throw new ApiError('SERVER_TOO_MANY_REQUESTS', { message: `a snapshot named ${path} exists already: try again in a second` });
+    if (existsSync(path))
+      throw new ApiError('SERVER_TOO_MANY_REQUESTS', {
+        message: `a snapshot named ${path} exists already: try again in a second`,
+      });
     // Created empty and owner-only first: VACUUM INTO writes into an empty file and keeps its mode.
     closeSync(openSync(path, 'wx', 0o600));
     await this.driver.run('VACUUM INTO ?', [path]);

@@ -36,7 +36,8 @@ export class SchemaTooNewError extends ControllerStartError {
   }
 }
 
-const HISTORY = 'CREATE TABLE IF NOT EXISTS "schema_migrations" ("id" INTEGER ' +
+const HISTORY =
+  'CREATE TABLE IF NOT EXISTS "schema_migrations" ("id" INTEGER ' +
   'PRIMARY KEY, "name" TEXT NOT NULL, "appliedAt" TEXT NOT NULL)';
 
 /**
@@ -63,7 +64,11 @@ export async function migrate(driver: Driver, migrations: readonly Migration[], 
         // Empty where the dialect has nothing to make (a trigram index on SQLite).
         if (ddl) await driver.exec(ddl);
       }
-      await driver.run(`INSERT INTO "schema_migrations" ("id", "name", "appliedAt") VALUES (?, ?, ?)`, [migration.id, migration.name, now()]);
+      await driver.run(`INSERT INTO "schema_migrations" ("id", "name", "appliedAt") VALUES (?, ?, ?)`, [
+        migration.id,
+        migration.name,
+        now(),
+      ]);
     });
     applied.push(migration.id);
   }
@@ -77,7 +82,11 @@ async function adoptUserVersion(driver: Driver, migrations: readonly Migration[]
   if ((recorded?.n ?? 0) > 0) return;
   await driver.tx(async () => {
     for (const m of migrations.filter((m) => m.id <= version)) {
-      await driver.run(`INSERT INTO "schema_migrations" ("id", "name", "appliedAt") VALUES (?, ?, ?)`, [m.id, m.name, now()]);
+      await driver.run(`INSERT INTO "schema_migrations" ("id", "name", "appliedAt") VALUES (?, ?, ?)`, [
+        m.id,
+        m.name,
+        now(),
+      ]);
     }
   });
 }

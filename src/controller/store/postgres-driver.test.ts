@@ -19,9 +19,12 @@ describe('PostgresDriver: named statements', { skip }, () => {
       // One transaction: one connection, whose prepared statements the server lists.
       const prepared = await driver.tx(async () => {
         for (let round = 0; round < 2; round++) {
-          for (let n = 0; n < 6; n++) assert.equal((await driver.get<{ v: number }>(`SELECT ? + ${n} AS v`, [round]))!.v, round + n);
+          for (let n = 0; n < 6; n++)
+            assert.equal((await driver.get<{ v: number }>(`SELECT ? + ${n} AS v`, [round]))!.v, round + n);
         }
-        return driver.all<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements ORDER BY name');
+        return driver.all<{ name: string; statement: string }>(
+          'SELECT name, statement FROM pg_prepared_statements ORDER BY name',
+        );
       });
       assert.deepEqual(
         prepared.map((p) => p.statement),
@@ -57,7 +60,10 @@ describe('PostgresDriver: deadlocks', { skip }, () => {
         });
       await Promise.all([writer(1, 2), writer(2, 1)]);
       assert.equal(runs, 3, 'one of the two ran twice');
-      assert.deepEqual(await driver.all('SELECT id, v FROM pair ORDER BY id'), [{ id: 1, v: 2 }, { id: 2, v: 2 }]);
+      assert.deepEqual(await driver.all('SELECT id, v FROM pair ORDER BY id'), [
+        { id: 1, v: 2 },
+        { id: 2, v: 2 },
+      ]);
     } finally {
       await driver.close();
       await db.drop();

@@ -2,7 +2,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, Pool, PoolClient } from 'pg';
 import { postgresDialect } from './dialects/postgres.js';
-import { type Driver, LruCache, type RunResult, StoreUnavailableError, StoreUrlError, type WriteLock } from './driver.js';
+import {
+  type Driver,
+  LruCache,
+  type RunResult,
+  StoreUnavailableError,
+  StoreUrlError,
+  type WriteLock,
+} from './driver.js';
 import type { Fragment } from './fragment.js';
 
 /** Connections of the pool; a handful keeps a 2-core machine busy without queueing in PostgreSQL. */
@@ -96,13 +103,20 @@ export class PostgresDriver implements Driver {
     try {
       parsed = new URL(url);
     } catch {
-      throw new StoreUrlError(`'${redact(url)}' is not a store URL: expected postgres://user[:password]@host[:port]/database`);
+      throw new StoreUrlError(
+        `'${redact(url)}' is not a store URL: expected postgres://user[:password]@host[:port]/database`,
+      );
     }
     if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-      throw new StoreUrlError(`unsupported store '${parsed.protocol}': expected postgres://user[:password]@host[:port]/database`);
+      throw new StoreUrlError(
+        `unsupported store '${parsed.protocol}': expected postgres://user[:password]@host[:port]/database`,
+      );
     }
     // Counts and BIGINT columns come back as numbers, as SQLite gives them (all of ours fit in 2^53).
-    const types = { getTypeParser: (oid: number, format?: string) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) };
+    const types = {
+      getTypeParser: (oid: number, format?: string) =>
+        oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'),
+    };
     // A server that does not answer is reported within seconds (503), not after a request has waited for long.
     const config = { connectionString: url, connectionTimeoutMillis: 5_000, types };
     const pool = new pg.Pool({ ...config, max: POOL_SIZE });

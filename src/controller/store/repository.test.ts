@@ -11,8 +11,12 @@ test('the statement cache stays bounded whatever filters clients send', async ()
   const store = await Store.open({ sqlite: ':memory:' });
   const repo = store.repo('identity');
   // Each distinct filter shape is a distinct SQL text; before the LRU every one stayed prepared for ever.
-  for (let i = 0; i < STATEMENT_CACHE_SIZE + 200; i++) await repo.list({ filter: `name = "a" or ${'name = "b" or '.repeat(i % 50)}isAdmin = ${i % 2 === 0} and createdAt > ` +
-    `datetime(2026-01-0${(i % 9) + 1}T00:00:00Z) ${'and isAdmin = true '.repeat(Math.floor(i / 50))}` });
+  for (let i = 0; i < STATEMENT_CACHE_SIZE + 200; i++)
+    await repo.list({
+      filter:
+        `name = "a" or ${'name = "b" or '.repeat(i % 50)}isAdmin = ${i % 2 === 0} and createdAt > ` +
+        `datetime(2026-01-0${(i % 9) + 1}T00:00:00Z) ${'and isAdmin = true '.repeat(Math.floor(i / 50))}`,
+    });
   const driver = (store as unknown as { driver: SqliteDriver }).driver;
   assert.ok(driver.cachedStatements <= STATEMENT_CACHE_SIZE, `${driver.cachedStatements} statements cached`);
   await store.close();
@@ -79,9 +83,14 @@ test('a list asking for everything returns at most MAX_ALL_ROWS rows, and says s
 
 test('an attributes field that is not filterable can be written and updated (no side table needed)', async () => {
   const store = await Store.open({ sqlite: ':memory:' });
-  const identityId = await store.repo('identity').insert({ name: 'x', type: 'Default', isAdmin: false }, { now: now() });
+  const identityId = await store
+    .repo('identity')
+    .insert({ name: 'x', type: 'Default', isAdmin: false }, { now: now() });
   const sessions = store.repo('api-session');
-  const id = await sessions.insert({ identityId, authenticatorId: 'a', ipAddress: '', lastActivityAt: now(), tokenHash: 'h', configTypes: ['a'] }, { now: now() });
+  const id = await sessions.insert(
+    { identityId, authenticatorId: 'a', ipAddress: '', lastActivityAt: now(), tokenHash: 'h', configTypes: ['a'] },
+    { now: now() },
+  );
   await sessions.update(id, { configTypes: ['b', 'c'] }, now());
   assert.deepEqual((await sessions.get(id)).configTypes, ['b', 'c']);
   await store.close();

@@ -41,7 +41,10 @@ export interface Lookup<T> extends Fragment {
  * Conditions on stored scalar fields: a value, a list of values (any of them), null (no value),
  * below a bound, or not a value.
  */
-export type Where = Record<string, string | number | boolean | null | readonly string[] | { lt: string | number } | { ne: string }>;
+export type Where = Record<
+  string,
+  string | number | boolean | null | readonly string[] | { lt: string | number } | { ne: string }
+>;
 
 /** Restricts a list to part of the resource, e.g. one identity's authenticators or the configs of a service. */
 export type Scope =
@@ -191,7 +194,10 @@ export class Repository {
     /** Unique index name -> its fields, to name the field of a violation the database reports by constraint. */
     private readonly uniqueIndexes: Record<string, string[]> = {},
     /** The access indexes of this resource's own role sets, and of the role sets that select this resource. */
-    private readonly roleIndexes: { own: readonly RoleIndex[]; selectedBy: readonly RoleIndex[] } = { own: [], selectedBy: [] },
+    private readonly roleIndexes: { own: readonly RoleIndex[]; selectedBy: readonly RoleIndex[] } = {
+      own: [],
+      selectedBy: [],
+    },
     /** Told of every write, once the statement ran (caches that depend on this resource drop what it changed). */
     private readonly onWrite: (event: WriteEvent) => void = () => {},
   ) {
@@ -204,8 +210,10 @@ export class Repository {
       .filter(([, f]) => f.type.kind === 'ref' && f.type.as && isStored(f))
       .map(([name, f]) => {
         const target = resolve((f.type as { resource: string }).resource);
-        return `, (SELECT r."name" FROM ${quote(target.table)} r WHERE ` +
-          `r."id" = e.${quote(name)}) AS ${quote(`ref:${name}`)}`;
+        return (
+          `, (SELECT r."name" FROM ${quote(target.table)} r WHERE ` +
+          `r."id" = e.${quote(name)}) AS ${quote(`ref:${name}`)}`
+        );
       })
       .join('');
   }
@@ -215,7 +223,10 @@ export class Repository {
   }
 
   async find(id: string): Promise<Row | undefined> {
-    const raw = await this.driver.get<Record<string, unknown>>(`SELECT e.*${this.refSelect} FROM ${this.table} e WHERE e."id" = ?`, [id]);
+    const raw = await this.driver.get<Record<string, unknown>>(
+      `SELECT e.*${this.refSelect} FROM ${this.table} e WHERE e."id" = ?`,
+      [id],
+    );
     return raw ? this.decode(raw) : undefined;
   }
 
@@ -257,7 +268,11 @@ export class Repository {
     const key = `${opts.columns?.join(',') ?? '*'}|${opts.include ? JSON.stringify(opts.include) : ''}`;
     let text = this.selects.get(key);
     if (text !== undefined) return text;
-    const select = [opts.columns ? ['id', 'createdAt', 'updatedAt', 'tags', 'isSystem', ...opts.columns].map((c) => `e.${quote(c)}`).join(', ') : 'e.*'];
+    const select = [
+      opts.columns
+        ? ['id', 'createdAt', 'updatedAt', 'tags', 'isSystem', ...opts.columns].map((c) => `e.${quote(c)}`).join(', ')
+        : 'e.*',
+    ];
     const joins: string[] = [];
     for (const [i, [field, columns]] of Object.entries(opts.include ?? {}).entries()) {
       const type = this.def.fields[field]?.type;
@@ -291,7 +306,10 @@ export class Repository {
 
   async count(where: Where = {}): Promise<number> {
     const cond = this.whereClause(where);
-    return (await this.driver.get<{ n: number }>(`SELECT count(*) AS n FROM ${this.table} e WHERE ${cond.sql}`, cond.params))!.n;
+    return (await this.driver.get<{ n: number }>(
+      `SELECT count(*) AS n FROM ${this.table} e WHERE ${cond.sql}`,
+      cond.params,
+    ))!.n;
   }
 
   async exists(where: Where): Promise<boolean> {
@@ -307,7 +325,12 @@ export class Repository {
     if (params.scope) parts.push(await this.scopeClause(params.scope));
     const role = this.roleClause(params.roleFilter, params.roleSemantic);
     if (role) parts.push({ where: role });
-    const where = parts.length ? join(parts.map((p) => sql`(${p.where})`), ' AND ') : raw(NO_FILTER);
+    const where = parts.length
+      ? join(
+          parts.map((p) => sql`(${p.where})`),
+          ' AND ',
+        )
+      : raw(NO_FILTER);
     const { limit, offset } = pageBounds(compiled, params);
     const from = `${this.table} e WHERE ${where.sql}`;
     const counted = { sql: `SELECT count(*) AS n FROM ${from}`, params: where.params };
@@ -327,7 +350,9 @@ export class Repository {
       try {
         query.sort = parseQuery(`sort by ${params.sort}`).sort;
       } catch (err) {
-        throw new ApiError('INVALID_SORT_IDENTIFIER', { cause: { code: 'UNHANDLED', message: (err as Error).message } });
+        throw new ApiError('INVALID_SORT_IDENTIFIER', {
+          cause: { code: 'UNHANDLED', message: (err as Error).message },
+        });
       }
     }
     return compileQuery(query, this.schema, this.dialect);
@@ -339,7 +364,8 @@ export class Repository {
     const params: unknown[] = [];
     for (const name in where) {
       const value = where[name];
-      if (name !== 'id' && !this.columns.includes(name)) throw new Error(`${this.def.name} has no stored field '${name}'`);
+      if (name !== 'id' && !this.columns.includes(name))
+        throw new Error(`${this.def.name} has no stored field '${name}'`);
       const column = `e."${name}"`;
       if (value === null) text += ` AND ${column} IS NULL`;
       else if (Array.isArray(value) && value.length === 1) {
@@ -400,7 +426,12 @@ export class Repository {
     for (const role of roles) {
       if (role.startsWith('@') && role.length > 1) ids.push(role.slice(1));
       else if (role.startsWith('#') && role.length > 1) attrs.push(role.slice(1));
-      else throw invalidField('roleFilter', `'${role}' is neither a role attribute (prefixed with #) nor an entity id (prefixed with @)`, role);
+      else
+        throw invalidField(
+          'roleFilter',
+          `'${role}' is neither a role attribute (prefixed with #) nor an entity id (prefixed with @)`,
+          role,
+        );
     }
     if (attrs.includes('all')) return undefined;
     const parts: Fragment[] = [];
@@ -408,17 +439,23 @@ export class Repository {
     if (attrs.length) {
       const side = raw(quote(setTableName(this.def, field)));
       const found = this.dialect.inList(raw('s."value"'), attrs);
-      if ((semantic ?? 'AllOf') === 'AnyOf') parts.push(sql`EXISTS (SELECT 1 FROM ${side} s WHERE s."ownerId" = e."id" AND ${found})`);
+      if ((semantic ?? 'AllOf') === 'AnyOf')
+        parts.push(sql`EXISTS (SELECT 1 FROM ${side} s WHERE s."ownerId" = e."id" AND ${found})`);
       else {
         const needed = param(new Set(attrs).size);
-        parts.push(sql`(SELECT count(DISTINCT s."value") FROM ${side} s WHERE s."ownerId" = e."id" AND ${found}) = ${needed}`);
+        parts.push(
+          sql`(SELECT count(DISTINCT s."value") FROM ${side} s WHERE s."ownerId" = e."id" AND ${found}) = ${needed}`,
+        );
       }
     }
     return join(parts, ' OR ');
   }
 
   /** Inserts a row; `values` are field values (already validated) plus server and internal fields. */
-  async insert(values: Record<string, unknown>, opts: { id?: string; now: string; isSystem?: boolean }): Promise<string> {
+  async insert(
+    values: Record<string, unknown>,
+    opts: { id?: string; now: string; isSystem?: boolean },
+  ): Promise<string> {
     const [id] = await this.insertMany([{ values, id: opts.id }], opts);
     return id;
   }
@@ -456,15 +493,21 @@ export class Repository {
     ]);
     const typed = [...COMMON_COLUMNS, ...columns.map((name) => ({ name, type: columnType(this.def.fields[name]) }))];
     const changes = rows.map((r) => this.accessChanges(r.values, true));
-    await this.withAccessLock(changes.some((c) => c.policy || c.entity), async () => {
-      // A duplicate in a batch of one names its value; in a larger batch only its field is known.
-      const named = rows.length === 1 ? rows[0].values : undefined;
-      await this.unique(named, () => insertRows(this.driver, this.def.table, typed, records));
-      await this.writeSets(rows.map((r, i) => ({ id: ids[i], values: r.values })), true);
-      for (const [i, r] of rows.entries()) if (changes[i].policy) await this.refreshPolicies(ids[i], r.values, true);
-      const attributed = rows.flatMap((r, i) => (changes[i].entity ? [{ id: ids[i], values: r.values }] : []));
-      await this.refreshEntities(attributed, true);
-    });
+    await this.withAccessLock(
+      changes.some((c) => c.policy || c.entity),
+      async () => {
+        // A duplicate in a batch of one names its value; in a larger batch only its field is known.
+        const named = rows.length === 1 ? rows[0].values : undefined;
+        await this.unique(named, () => insertRows(this.driver, this.def.table, typed, records));
+        await this.writeSets(
+          rows.map((r, i) => ({ id: ids[i], values: r.values })),
+          true,
+        );
+        for (const [i, r] of rows.entries()) if (changes[i].policy) await this.refreshPolicies(ids[i], r.values, true);
+        const attributed = rows.flatMap((r, i) => (changes[i].entity ? [{ id: ids[i], values: r.values }] : []));
+        await this.refreshEntities(attributed, true);
+      },
+    );
     this.onWrite({ resource: this.def.name, op: 'insert' });
     return ids;
   }
@@ -599,22 +642,39 @@ export class Repository {
         `SELECT "id" FROM ${holderTable} WHERE ${quote(ref.field)} = ? ORDER BY "id" LIMIT ${HOLDERS_NAMED + 1}`,
         [id],
       );
-      if (holders.length > 0) throw await this.referenced(id, ref, holders.map((h) => h.id));
+      if (holders.length > 0)
+        throw await this.referenced(
+          id,
+          ref,
+          holders.map((h) => h.id),
+        );
       return;
     }
     const side = quote(setTableName(ref.def, ref.field));
     const value = ref.kind === 'roles' ? `@${id}` : id;
-    const owners = await this.driver.all<{ ownerId: string }>(`SELECT "ownerId" FROM ${side} WHERE "value" = ?`, [value]);
+    const owners = await this.driver.all<{ ownerId: string }>(`SELECT "ownerId" FROM ${side} WHERE "value" = ?`, [
+      value,
+    ]);
     if (owners.length === 0) return;
     if (ref.kind === 'refList' && ref.onDelete === 'restrict') {
-      throw await this.referenced(id, ref, owners.map((o) => o.ownerId));
+      throw await this.referenced(
+        id,
+        ref,
+        owners.map((o) => o.ownerId),
+      );
     }
     // The set's JSON copy in each holder row is rewritten without the id, and its side rows removed.
     for (const { ownerId } of owners) {
-      const row = await this.driver.get<Record<string, string>>(`SELECT ${quote(ref.field)} AS v FROM ${holderTable} WHERE "id" = ?`, [ownerId]);
+      const row = await this.driver.get<Record<string, string>>(
+        `SELECT ${quote(ref.field)} AS v FROM ${holderTable} WHERE "id" = ?`,
+        [ownerId],
+      );
       const stored = decodeJson(row?.v ?? '[]', { entity: ref.def.label, id: ownerId, field: ref.field }) as string[];
       const values = stored.filter((v) => v !== value);
-      await this.driver.run(`UPDATE ${holderTable} SET ${quote(ref.field)} = ? WHERE "id" = ?`, [JSON.stringify(values), ownerId]);
+      await this.driver.run(`UPDATE ${holderTable} SET ${quote(ref.field)} = ? WHERE "id" = ?`, [
+        JSON.stringify(values),
+        ownerId,
+      ]);
     }
     await this.driver.run(`DELETE FROM ${side} WHERE "value" = ?`, [value]);
   }
@@ -631,8 +691,8 @@ export class Repository {
     const holders = `${kind} ${named.join(', ')}${holderIds.length > HOLDERS_NAMED ? ' and others' : ''}`;
     const remove = one ? 'that reference' : 'those references';
     return new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
-      message: `the ${this.def.label} ${target} is referenced by ` +
-        `${holders} (field ${ref.field}); remove ${remove} first`,
+      message:
+        `the ${this.def.label} ${target} is referenced by ` + `${holders} (field ${ref.field}); remove ${remove} first`,
       cause: { field: ref.field, reason: `referenced by ${holders}`, value: id },
     });
   }
@@ -650,11 +710,17 @@ export class Repository {
   /** Distinct values of a set field in use (`/identity-role-attributes`), filtered and paged like any list. */
   async setValues(field: string, params: ListParams): Promise<Page & { values: string[] }> {
     const side = quote(setTableName(this.def, field));
-    const schema: FilterSchema = { idSql: 'v."value"', symbols: { id: { kind: 'scalar', type: 'string', sql: 'v."value"', sortable: true } } };
+    const schema: FilterSchema = {
+      idSql: 'v."value"',
+      symbols: { id: { kind: 'scalar', type: 'string', sql: 'v."value"', sortable: true } },
+    };
     const compiled = compileQuery(parseQuery(params.filter ?? ''), schema, this.dialect);
     const { limit, offset } = pageBounds(compiled, params);
     const from = `(SELECT DISTINCT "value" FROM ${side}) v`;
-    const total = (await this.driver.get<{ n: number }>(`SELECT count(*) AS n FROM ${from} WHERE ${compiled.where}`, compiled.params))!.n;
+    const total = (await this.driver.get<{ n: number }>(
+      `SELECT count(*) AS n FROM ${from} WHERE ${compiled.where}`,
+      compiled.params,
+    ))!.n;
     const values = await this.driver.all<{ value: string }>(
       `SELECT v."value" AS value FROM ${from} WHERE ${compiled.where} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
       [...compiled.params, limit ?? MAX_ALL_ROWS, offset],
@@ -672,7 +738,8 @@ export class Repository {
     } catch (err) {
       const violation = this.dialect.violation(err);
       if (violation?.kind !== 'unique') throw err;
-      const fields = violation.columns ?? (violation.constraint ? this.uniqueIndexes[violation.constraint] : undefined) ?? ['id'];
+      const fields = violation.columns ??
+        (violation.constraint ? this.uniqueIndexes[violation.constraint] : undefined) ?? ['id'];
       const field = fields[fields.length - 1];
       const index = `unique index on ${this.def.plural} store`;
       if (!values) throw invalidField(field, `a duplicate value in ${index}`, undefined);
@@ -693,7 +760,10 @@ export class Repository {
       if (owners.length === 0) continue;
       const side = setTableName(this.def, field);
       if (!fresh) {
-        const ids = this.dialect.inList(raw('"ownerId"'), owners.map((o) => o.id));
+        const ids = this.dialect.inList(
+          raw('"ownerId"'),
+          owners.map((o) => o.id),
+        );
         await this.driver.run(`DELETE FROM ${quote(side)} WHERE ${ids.sql}`, ids.params);
       }
       const set = (values: Record<string, unknown>) => [...new Set((values[field] as string[] | null) ?? [])];

@@ -80,10 +80,25 @@ export class RoleIndex {
     );
     const out: Array<{ policyId: string; missing: number; extra: number }> = [];
     for (const p of policies) {
-      const roles = (await this.driver.all<{ value: string }>(`SELECT "value" AS value FROM ${this.roles} WHERE "ownerId" = ?`, [p.id])).map((r) => r.value);
+      const roles = (
+        await this.driver.all<{ value: string }>(`SELECT "value" AS value FROM ${this.roles} WHERE "ownerId" = ?`, [
+          p.id,
+        ])
+      ).map((r) => r.value);
       const selection = this.selection(roles, p.semantic);
-      const expected = new Set(selection ? (await this.driver.all<{ entityId: string }>(selection.sql, selection.params)).map((r) => r.entityId) : []);
-      const actual = new Set((await this.driver.all<{ entityId: string }>(`SELECT "entityId" AS "entityId" FROM ${this.matches} WHERE "policyId" = ?`, [p.id])).map((r) => r.entityId));
+      const expected = new Set(
+        selection
+          ? (await this.driver.all<{ entityId: string }>(selection.sql, selection.params)).map((r) => r.entityId)
+          : [],
+      );
+      const actual = new Set(
+        (
+          await this.driver.all<{ entityId: string }>(
+            `SELECT "entityId" AS "entityId" FROM ${this.matches} WHERE "policyId" = ?`,
+            [p.id],
+          )
+        ).map((r) => r.entityId),
+      );
       const missing = [...expected].filter((id) => !actual.has(id)).length;
       const extra = [...actual].filter((id) => !expected.has(id)).length;
       if (missing || extra) out.push({ policyId: p.id, missing, extra });
@@ -93,7 +108,11 @@ export class RoleIndex {
 
   /** Re-evaluates one policy from its stored roles and semantic (the integrity fix). */
   async rebuild(policyId: string): Promise<void> {
-    const roles = (await this.driver.all<{ value: string }>(`SELECT "value" AS value FROM ${this.roles} WHERE "ownerId" = ?`, [policyId])).map((r) => r.value);
+    const roles = (
+      await this.driver.all<{ value: string }>(`SELECT "value" AS value FROM ${this.roles} WHERE "ownerId" = ?`, [
+        policyId,
+      ])
+    ).map((r) => r.value);
     const row = await this.driver.get<{ semantic: string | null }>(
       `SELECT ${this.semanticField ? `p.${quote(this.semanticField)}` : 'NULL'} ` +
         `AS semantic FROM ${this.policyTable} p WHERE p."id" = ?`,
@@ -108,7 +127,10 @@ export class RoleIndex {
     if (ids.length === 0 && attributes.length === 0) return undefined;
     const parts: Fragment[] = [];
     const dialect = this.driver.dialect;
-    if (ids.length) parts.push(sql`SELECT t."id" AS "entityId" FROM ${raw(this.targetTable)} t WHERE ${dialect.inList(raw('t."id"'), ids)}`);
+    if (ids.length)
+      parts.push(
+        sql`SELECT t."id" AS "entityId" FROM ${raw(this.targetTable)} t WHERE ${dialect.inList(raw('t."id"'), ids)}`,
+      );
     if (attributes.length) {
       // AnyOf: any one of the attributes; AllOf: every one (the side table holds each value once per owner).
       const needed = semantic === 'AnyOf' ? 1 : attributes.length;
@@ -127,7 +149,10 @@ export class RoleIndex {
   async refreshEntities(entities: ReadonlyArray<AttributedEntity>, created: boolean): Promise<void> {
     const dialect = this.driver.dialect;
     if (!created) {
-      const ids = dialect.inList(raw('"entityId"'), entities.map((e) => e.id));
+      const ids = dialect.inList(
+        raw('"entityId"'),
+        entities.map((e) => e.id),
+      );
       await this.driver.run(`DELETE FROM ${this.matches} WHERE ${ids.sql}`, ids.params);
     }
     // A new entity has no rows yet, and nothing can name its fresh id: without attributes nothing selects it.
@@ -183,13 +208,15 @@ export class RoleIndex {
    * fields have those values (`{type: 'Dial'}`).
    */
   selecting(entityId: string, policyWhere: PolicyWhere = {}): Fragment {
-    let text = `SELECT s."id" FROM (SELECT m."policyId" AS "id" FROM ${this.matches} m WHERE m."entityId" = ? ` +
+    let text =
+      `SELECT s."id" FROM (SELECT m."policyId" AS "id" FROM ${this.matches} m WHERE m."entityId" = ? ` +
       `UNION SELECT r."ownerId" AS "id" FROM ${this.roles} r WHERE r."value" = '#all') s`;
     const params: unknown[] = [entityId];
     const fields = Object.keys(policyWhere);
     if (fields.length) {
       for (const f of fields) if (!this.policy.fields[f]) throw new Error(`${this.policy.name} has no field '${f}'`);
-      text += ` JOIN ${this.policyTable} p ON p."id" = s."id" WHERE ` +
+      text +=
+        ` JOIN ${this.policyTable} p ON p."id" = s."id" WHERE ` +
         `${fields.map((f) => `p.${quote(f)} = ?`).join(' AND ')}`;
       params.push(...fields.map((f) => policyWhere[f]));
     }
@@ -200,7 +227,10 @@ export class RoleIndex {
   async anySelectsAll(policyIds: readonly string[]): Promise<boolean> {
     if (policyIds.length === 0) return false;
     const owners = this.driver.dialect.inList(raw('r."ownerId"'), policyIds);
-    const row = await this.driver.get(`SELECT 1 AS one FROM ${this.roles} r WHERE r."value" = '#all' AND ${owners.sql} LIMIT 1`, owners.params);
+    const row = await this.driver.get(
+      `SELECT 1 AS one FROM ${this.roles} r WHERE r."value" = '#all' AND ${owners.sql} LIMIT 1`,
+      owners.params,
+    );
     return row !== undefined;
   }
 
@@ -231,7 +261,10 @@ export class RoleIndex {
    * Which of these policies select each of these entities, in two queries whatever their numbers (the posture
    * queries of a page of services): `#all` policies select every one.
    */
-  async policiesSelectingAmong(policyIds: readonly string[], entityIds: readonly string[]): Promise<Map<string, string[]>> {
+  async policiesSelectingAmong(
+    policyIds: readonly string[],
+    entityIds: readonly string[],
+  ): Promise<Map<string, string[]>> {
     const out = new Map(entityIds.map((id) => [id, [] as string[]]));
     if (policyIds.length === 0 || entityIds.length === 0) return out;
     const all = await this.selectingAll(policyIds);
@@ -248,7 +281,8 @@ export class RoleIndex {
     const out = new Map(policyIds.map((id) => [id, [] as string[]]));
     if (policyIds.length === 0) return out;
     const all = await this.selectingAll(policyIds);
-    for (const r of await this.matchPairs(this.driver.dialect.inList(raw('m."policyId"'), policyIds))) out.get(r.policyId)?.push(r.entityId);
+    for (const r of await this.matchPairs(this.driver.dialect.inList(raw('m."policyId"'), policyIds)))
+      out.get(r.policyId)?.push(r.entityId);
     if (all.length > 0) {
       const every = (await this.driver.all<{ id: string }>(`SELECT "id" FROM ${this.targetTable}`)).map((r) => r.id);
       for (const id of all) out.set(id, every);
@@ -259,7 +293,10 @@ export class RoleIndex {
   /** Those of the policies whose role set is `#all`. */
   private async selectingAll(policyIds: readonly string[]): Promise<string[]> {
     const owners = this.driver.dialect.inList(raw('r."ownerId"'), policyIds);
-    const rows = await this.driver.all<{ id: string }>(`SELECT DISTINCT r."ownerId" AS "id" FROM ${this.roles} r WHERE r."value" = '#all' AND ${owners.sql}`, owners.params);
+    const rows = await this.driver.all<{ id: string }>(
+      `SELECT DISTINCT r."ownerId" AS "id" FROM ${this.roles} r WHERE r."value" = '#all' AND ${owners.sql}`,
+      owners.params,
+    );
     return rows.map((r) => r.id);
   }
 
@@ -276,15 +313,24 @@ export class RoleIndex {
 
   /** The (policy, entity) rows of the index that `cond` (on `m`) keeps. */
   private matchPairs(cond: Fragment): Promise<MatchPair[]> {
-    return this.driver.all(`SELECT DISTINCT m."policyId" AS "policyId", m."entityId" AS "entityId" FROM ${this.matches} m WHERE ${cond.sql}`, cond.params);
+    return this.driver.all(
+      `SELECT DISTINCT m."policyId" AS "policyId", m."entityId" AS "entityId" FROM ${this.matches} m WHERE ${cond.sql}`,
+      cond.params,
+    );
   }
 
   /** Ids of every entity one of the policies selects (policy advice compares two such sets). */
   async selectedIds(policyIds: readonly string[]): Promise<string[]> {
     if (policyIds.length === 0) return [];
-    if (await this.anySelectsAll(policyIds)) return (await this.driver.all<{ id: string }>(`SELECT "id" FROM ${this.targetTable}`)).map((r) => r.id);
+    if (await this.anySelectsAll(policyIds))
+      return (await this.driver.all<{ id: string }>(`SELECT "id" FROM ${this.targetTable}`)).map((r) => r.id);
     const owners = this.driver.dialect.inList(raw('m."policyId"'), policyIds);
-    return (await this.driver.all<{ id: string }>(`SELECT DISTINCT m."entityId" AS "id" FROM ${this.matches} m WHERE ${owners.sql}`, owners.params)).map((r) => r.id);
+    return (
+      await this.driver.all<{ id: string }>(
+        `SELECT DISTINCT m."entityId" AS "id" FROM ${this.matches} m WHERE ${owners.sql}`,
+        owners.params,
+      )
+    ).map((r) => r.id);
   }
 
   /** Ids of the policies (among all, or matching `policyWhere`) that select the entity. */

@@ -28,7 +28,8 @@ export function applyOps(schema: SchemaModel, ops: readonly SchemaOp[]): SchemaM
         break;
       case 'dropTable':
         delete next.tables[op.name];
-        for (const [name, index] of Object.entries(next.indexes)) if (index.table === op.name) delete next.indexes[name];
+        for (const [name, index] of Object.entries(next.indexes))
+          if (index.table === op.name) delete next.indexes[name];
         break;
       case 'addColumn':
         next.tables[op.table].columns.push(structuredClone(op.column));
@@ -70,7 +71,9 @@ export function diffSchemas(from: SchemaModel, to: SchemaModel): SchemaOp[] {
       continue;
     }
     if (tableShape(old) !== tableShape(table)) {
-      throw new Error(`table ${name}: its primary or foreign keys changed; write that migration by hand (a table rebuild)`);
+      throw new Error(
+        `table ${name}: its primary or foreign keys changed; write that migration by hand (a table rebuild)`,
+      );
     }
     const oldColumns = new Map(old.columns.map((c) => [c.name, c]));
     for (const column of table.columns) {
@@ -85,7 +88,8 @@ export function diffSchemas(from: SchemaModel, to: SchemaModel): SchemaOp[] {
       }
     }
     const newNames = new Set(table.columns.map((c) => c.name));
-    for (const column of old.columns) if (!newNames.has(column.name)) ops.push({ op: 'dropColumn', table: name, name: column.name });
+    for (const column of old.columns)
+      if (!newNames.has(column.name)) ops.push({ op: 'dropColumn', table: name, name: column.name });
   }
   for (const [name, index] of Object.entries(to.indexes)) {
     const was = from.indexes[name];

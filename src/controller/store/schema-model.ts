@@ -138,21 +138,36 @@ export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name
       // A field of some kinds only (`when`) is null in the rows of the other kinds.
       const notNull = field.create === 'required' && !field.nullable && !field.when;
       const fallback = sqlDefault(field.default);
-      table.columns.push({ name, type: columnType(field), notNull, ...(fallback === undefined ? {} : { default: fallback }) });
+      table.columns.push({
+        name,
+        type: columnType(field),
+        notNull,
+        ...(fallback === undefined ? {} : { default: fallback }),
+      });
       if (field.unique) addIndex({ table: def.table, columns: [name], unique: true });
       // Names are what people search by part (`name contains "web"`): the one text field given a trigram index.
       if (name === 'name' && field.filterable && field.type.kind === 'string') {
         addIndex({ table: def.table, columns: [name], unique: false, method: 'trigram' });
       }
       if (field.type.kind === 'ref') {
-        table.foreignKeys.push({ column: name, table: resolve(field.type.resource).table, onDelete: foreignKeyAction(field.type.onDelete) });
+        table.foreignKeys.push({
+          column: name,
+          table: resolve(field.type.resource).table,
+          onDelete: foreignKeyAction(field.type.onDelete),
+        });
         if (!field.unique) addIndex({ table: def.table, columns: [name], unique: false });
       }
       if (isSetField(field)) {
         const side = setTableName(def, name);
         const valueKey: ForeignKeyModel[] =
           field.type.kind === 'refList'
-            ? [{ column: 'value', table: resolve(field.type.resource).table, onDelete: foreignKeyAction(field.type.onDelete) }]
+            ? [
+                {
+                  column: 'value',
+                  table: resolve(field.type.resource).table,
+                  onDelete: foreignKeyAction(field.type.onDelete),
+                },
+              ]
             : [];
         schema.tables[side] = {
           name: side,
@@ -184,7 +199,12 @@ export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name
       }
     }
     for (const index of def.indexes ?? []) {
-      addIndex({ table: def.table, columns: [...index.columns], unique: index.unique ?? false, ...(index.where ? { where: { ...index.where } } : {}) });
+      addIndex({
+        table: def.table,
+        columns: [...index.columns],
+        unique: index.unique ?? false,
+        ...(index.where ? { where: { ...index.where } } : {}),
+      });
     }
   }
   return schema;

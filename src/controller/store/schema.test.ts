@@ -21,7 +21,11 @@ function tempDir(): string {
 test('the recorded migrations produce exactly the schema the catalogue declares', () => {
   const recorded = MIGRATIONS.reduce((schema, m) => applyOps(schema, m.ops), EMPTY_SCHEMA);
   const missing = diffSchemas(recorded, declaredSchema(CATALOGUE, resource));
-  assert.deepEqual(missing, [], 'the catalogue changed without a migration: run `npm run schema:migration -- <name>` and commit the file');
+  assert.deepEqual(
+    missing,
+    [],
+    'the catalogue changed without a migration: run `npm run schema:migration -- <name>` and commit the file',
+  );
 });
 
 test('migrations are numbered 1..n without gaps', () => {
@@ -31,7 +35,10 @@ test('migrations are numbered 1..n without gaps', () => {
 test('a fresh database has every declared table, column and index, and the built-in rows', async () => {
   const dir = tempDir();
   const store = await Store.open({ sqlite: join(dir, 'ctl.db') });
-  assert.deepEqual((await store.repo('identity-type').findAll({})).map((r) => r.id), ['Default', 'Router']);
+  assert.deepEqual(
+    (await store.repo('identity-type').findAll({})).map((r) => r.id),
+    ['Default', 'Router'],
+  );
   const policy = await store.repo('auth-policy').get('default');
   assert.equal(policy.isSystem, true);
   assert.equal((policy.primary as { updb: { allowed: boolean } }).updb.allowed, true);
@@ -42,7 +49,9 @@ test('a fresh database has every declared table, column and index, and the built
     const columns = (db.pragma(`table_info("${table.name}")`) as { name: string }[]).map((c) => c.name);
     assert.deepEqual(columns.sort(), table.columns.map((c) => c.name).sort(), `columns of ${table.name}`);
   }
-  const indexes = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).all() as { name: string }[]).map((r) => r.name));
+  const indexes = new Set(
+    (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).all() as { name: string }[]).map((r) => r.name),
+  );
   for (const [name, index] of Object.entries(declared.indexes)) {
     // SQLite has no trigram index: `contains` reads every row there.
     assert.equal(indexes.has(name), index.method !== 'trigram', `index ${name}`);
@@ -61,15 +70,30 @@ test('a database of the first release upgrades in place and keeps its rows', asy
   const laptop = await store.repo('identity').get('legacy1');
   assert.equal(laptop.name, 'legacy-laptop');
   assert.deepEqual(laptop.roleAttributes, ['sales']);
-  assert.deepEqual((await store.repo('identity').list({ filter: 'anyOf(roleAttributes) = "sales"' })).rows.map((r) => r.id), ['legacy1']);
+  assert.deepEqual(
+    (await store.repo('identity').list({ filter: 'anyOf(roleAttributes) = "sales"' })).rows.map((r) => r.id),
+    ['legacy1'],
+  );
   // What the later migrations add works on the upgraded file: one password per identity.
   const now = new Date().toISOString();
-  await store.repo('authenticator').insert({ identityId: 'legacy1', method: 'updb', username: 'legacy-user', password: 'x' }, { now });
-  await assert.rejects(store.repo('authenticator').insert({ identityId: 'legacy1', method: 'updb', username: 'legacy-two', password: 'x' }, { now }), (err: { cause?: { field?: string } }) => err.cause?.field === 'identityId');
+  await store
+    .repo('authenticator')
+    .insert({ identityId: 'legacy1', method: 'updb', username: 'legacy-user', password: 'x' }, { now });
+  await assert.rejects(
+    store
+      .repo('authenticator')
+      .insert({ identityId: 'legacy1', method: 'updb', username: 'legacy-two', password: 'x' }, { now }),
+    (err: { cause?: { field?: string } }) => err.cause?.field === 'identityId',
+  );
   await store.close();
   const db = new Database(file, { readonly: true });
-  const applied = (db.prepare('SELECT id FROM schema_migrations ORDER BY id').all() as { id: number }[]).map((r) => r.id);
-  assert.deepEqual(applied, MIGRATIONS.map((m) => m.id));
+  const applied = (db.prepare('SELECT id FROM schema_migrations ORDER BY id').all() as { id: number }[]).map(
+    (r) => r.id,
+  );
+  assert.deepEqual(
+    applied,
+    MIGRATIONS.map((m) => m.id),
+  );
   db.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -77,7 +101,9 @@ test('a database of the first release upgrades in place and keeps its rows', asy
 test('the database file is readable by its owner only', async () => {
   const dir = tempDir();
   const store = await Store.open({ sqlite: join(dir, 'ctl.db') });
-  await store.repo('identity').insert({ name: 'x', type: 'Default', isAdmin: false }, { now: new Date().toISOString() });
+  await store
+    .repo('identity')
+    .insert({ name: 'x', type: 'Default', isAdmin: false }, { now: new Date().toISOString() });
   for (const f of ['ctl.db', 'ctl.db-wal']) assert.equal(statSync(join(dir, f)).mode & 0o777, 0o600, f);
   await store.close();
   rmSync(dir, { recursive: true, force: true });
@@ -86,8 +112,14 @@ test('the database file is readable by its owner only', async () => {
 test('a file that is not a database is a clear error naming it', async () => {
   const dir = tempDir();
   const file = join(dir, 'ctl.db');
-  (await import('node:fs')).writeFileSync(file, 'this is not a database, it is a text file with enough bytes to look like a header'.repeat(20));
-  await assert.rejects(Store.open({ sqlite: file }), (err: Error) => err.name === 'StoreUnavailableError' && err.message.includes(file));
+  (await import('node:fs')).writeFileSync(
+    file,
+    'this is not a database, it is a text file with enough bytes to look like a header'.repeat(20),
+  );
+  await assert.rejects(
+    Store.open({ sqlite: file }),
+    (err: Error) => err.name === 'StoreUnavailableError' && err.message.includes(file),
+  );
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -108,7 +140,10 @@ test('a database a newer controller migrated is refused, naming the unknown migr
   });
   const after = new Database(file, { readonly: true });
   const rows = after.prepare('SELECT id FROM schema_migrations ORDER BY id').all() as { id: number }[];
-  assert.deepEqual(rows.map((r) => r.id), [...MIGRATIONS.map((m) => m.id), future]);
+  assert.deepEqual(
+    rows.map((r) => r.id),
+    [...MIGRATIONS.map((m) => m.id), future],
+  );
   after.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -33,7 +33,10 @@ describe('loading the SQLite native module', () => {
     assert.match(err.message, /SQLite native module \(better-sqlite3\) is not built/);
     assert.ok(err.message.includes(missing), err.message);
     assert.ok(err.details.includes('rebuild it with: npm rebuild better-sqlite3'), err.details.join('\n'));
-    assert.ok(err.details.some((d) => /compiles from source: .*C\+\+ compiler and Node\.js headers/.test(d)), err.details.join('\n'));
+    assert.ok(
+      err.details.some((d) => /compiles from source: .*C\+\+ compiler and Node\.js headers/.test(d)),
+      err.details.join('\n'),
+    );
   });
 
   it('says when the file is there but cannot be loaded', () => {
@@ -58,7 +61,10 @@ describe('loading the SQLite native module', () => {
     const err = describeLoadFailure(thrown);
     assert.ok(err instanceof SqliteNativeError);
     assert.equal(err.problem, 'node-version');
-    assert.match(err.message, /built for another Node\.js version \(NODE_MODULE_VERSION 127; Node\.js v[\d.]+ needs 115\)/);
+    assert.match(
+      err.message,
+      /built for another Node\.js version \(NODE_MODULE_VERSION 127; Node\.js v[\d.]+ needs 115\)/,
+    );
     assert.match(err.details[0]!, /^rebuild it with: npm rebuild better-sqlite3/);
     assert.equal(err.cause, thrown);
   });

@@ -14,7 +14,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 export type SqliteNativeProblem = 'missing' | 'node-version' | 'load-failed' | 'not-installed';
 
 const FIX = 'rebuild it with: npm rebuild better-sqlite3';
-const FROM_SOURCE = 'without network access to a prebuilt binary it compiles from ' +
+const FROM_SOURCE =
+  'without network access to a prebuilt binary it compiles from ' +
   'source: that needs python3, make, a C++ compiler and Node.js headers';
 
 /** better-sqlite3 or its native binding cannot be loaded. `details` are the lines that say how to fix it. */
@@ -38,7 +39,9 @@ export interface SqliteNative {
 const loaded = new Map<string, SqliteNative>();
 
 /** Loads better-sqlite3 and its binding once (per binding path); throws SqliteNativeError when it cannot. */
-export function loadSqlite(bindingPath: string | undefined = process.env.CTL_SQLITE_BINDING || undefined): SqliteNative {
+export function loadSqlite(
+  bindingPath: string | undefined = process.env.CTL_SQLITE_BINDING || undefined,
+): SqliteNative {
   const key = bindingPath ?? '';
   const cached = loaded.get(key);
   if (cached) return cached;
@@ -49,7 +52,12 @@ export function loadSqlite(bindingPath: string | undefined = process.env.CTL_SQL
     packageRoot = path.dirname(requireHere.resolve('better-sqlite3/package.json'));
     Database = requireHere('better-sqlite3') as typeof BetterSqlite3;
   } catch (err) {
-    throw new SqliteNativeError('not-installed', 'the SQLite module better-sqlite3 is not installed', ['install the dependencies with: npm install'], err);
+    throw new SqliteNativeError(
+      'not-installed',
+      'the SQLite module better-sqlite3 is not installed',
+      ['install the dependencies with: npm install'],
+      err,
+    );
   }
   let nativeBinding: object;
   try {
@@ -91,7 +99,10 @@ export function describeLoadFailure(err: unknown, bindingPath?: string): Error {
       err,
     );
   }
-  if (message.startsWith('Could not locate the bindings file') || (code === 'MODULE_NOT_FOUND' && /\.node\b/.test(message))) {
+  if (
+    message.startsWith('Could not locate the bindings file') ||
+    (code === 'MODULE_NOT_FOUND' && /\.node\b/.test(message))
+  ) {
     return new SqliteNativeError(
       'missing',
       `the SQLite native module (better-sqlite3) is not built${where || ': no better_sqlite3.node was found'}`,

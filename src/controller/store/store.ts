@@ -24,7 +24,10 @@ export function parseStoreLocation(value: string): StoreLocation {
   if (/^postgres(ql)?:/i.test(value)) return { postgres: value };
   if (/^sqlite:/i.test(value)) return { sqlite: value.replace(/^sqlite:(\/\/)?/i, '') };
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value);
-  if (scheme) throw new StoreUrlError(`unsupported store '${scheme[1]}://': expected postgres://user@host:port/db, or the path of a SQLite file`);
+  if (scheme)
+    throw new StoreUrlError(
+      `unsupported store '${scheme[1]}://': expected postgres://user@host:port/db, or the path of a SQLite file`,
+    );
   return { sqlite: value };
 }
 
@@ -90,7 +93,12 @@ export class Store {
         own: roleIndexes.filter((i) => i.policy.name === def.name),
         selectedBy: roleIndexes.filter((i) => i.target.name === def.name),
       };
-      this.repos.set(def.name, new Repository(driver, def, resource, referrers.get(def.name) ?? [], uniqueIndexes, indexes, (event) => this.emit(event)));
+      this.repos.set(
+        def.name,
+        new Repository(driver, def, resource, referrers.get(def.name) ?? [], uniqueIndexes, indexes, (event) =>
+          this.emit(event),
+        ),
+      );
     }
     this.roleIndexes = new Map(roleIndexes.map((i) => [`${i.policy.name}.${i.field}`, i]));
   }
@@ -226,13 +234,16 @@ export class Store {
 
   /** Consistency checks, repairs and snapshots of the whole database (integrity.ts). */
   integrity(): Integrity {
-    return new Integrity(this.driver, CATALOGUE, resource, [...this.roleIndexes.values()], () => this.changedOutsideRepositories());
+    return new Integrity(this.driver, CATALOGUE, resource, [...this.roleIndexes.values()], () =>
+      this.changedOutsideRepositories(),
+    );
   }
 
   private async ensureBuiltIns(now: string): Promise<void> {
     await this.tx(async () => {
       for (const def of CATALOGUE) {
-        for (const row of def.builtIns ?? []) await this.repoFor(def).ensure(row as Record<string, unknown> & { id: string }, now);
+        for (const row of def.builtIns ?? [])
+          await this.repoFor(def).ensure(row as Record<string, unknown> & { id: string }, now);
       }
     });
   }

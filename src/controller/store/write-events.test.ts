@@ -23,7 +23,7 @@ for (const kind of storesUnderTest()) {
     });
     const identity = (name: string) => ({ name, type: 'Default', isAdmin: false });
 
-    it('tells a transaction\'s writes as made, then each kind of them once more after the commit', async () => {
+    it("tells a transaction's writes as made, then each kind of them once more after the commit", async () => {
       heard.length = 0;
       let during = 0;
       await store.tx(async () => {

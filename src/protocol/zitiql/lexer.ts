@@ -39,8 +39,7 @@ const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?(?:0|[1-9][0-9]*))?/
 /** Characters that may not directly follow a number; catches `0123`, `1.`, `12abc` as one bad number. */
 const NUMBER_TAIL = /[A-Za-z0-9_.]/;
 const BAD_NUMBER = /[-+A-Za-z0-9_.]+/y;
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 const SYMBOLS = ['!=', '<=', '>=', '(', ')', '[', ']', ',', '=', '<', '>'];
 const ESCAPES = new Map([
   ['"', '"'],
@@ -138,11 +137,7 @@ export function tokenize(text: string): Token[] {
 
     // Same wording as the Go controller's ANTLR errors, which users may already know.
     const bad = String.fromCodePoint(text.codePointAt(i)!);
-    throw new ZitiQlError(
-      `Unexpected symbol: "${bad}" at line: ${at.line} column: ${at.column}`,
-      at.line,
-      at.column,
-    );
+    throw new ZitiQlError(`Unexpected symbol: "${bad}" at line: ${at.line} column: ${at.column}`, at.line, at.column);
   }
 
   tokens.push({ kind: 'eof', text: '', ...positions.at(text.length) });

@@ -73,7 +73,10 @@ describe('parseQuery: structure', () => {
     const notAnd = { kind: 'not', operand: { kind: 'and', operands: [eq('a', 1), eq('b', 2)] } };
     assert.deepEqual(filter('not a = 1 and b = 2'), notAnd);
     assert.deepEqual(filter('not (a = 1 and b = 2)'), notAnd);
-    assert.deepEqual(filter('(not a = 1) and b = 2'), { kind: 'and', operands: [{ kind: 'not', operand: eq('a', 1) }, eq('b', 2)] });
+    assert.deepEqual(filter('(not a = 1) and b = 2'), {
+      kind: 'and',
+      operands: [{ kind: 'not', operand: eq('a', 1) }, eq('b', 2)],
+    });
     assert.deepEqual(filter('c = 3 or not a = 1 or b = 2'), {
       kind: 'or',
       operands: [eq('c', 3), { kind: 'not', operand: { kind: 'or', operands: [eq('a', 1), eq('b', 2)] } }],
@@ -112,7 +115,11 @@ describe('parseQuery: operators', () => {
 
   it('parses contains, icontains and their negations', () => {
     const contains = (negated: boolean, ignoreCase: boolean, right: Literal) => ({
-      kind: 'contains', left: sym('name'), negated, ignoreCase, right,
+      kind: 'contains',
+      left: sym('name'),
+      negated,
+      ignoreCase,
+      right,
     });
     assert.deepEqual(filter('name contains "ab"'), contains(false, false, str('ab')));
     assert.deepEqual(filter('name not contains "ab"'), contains(true, false, str('ab')));
@@ -122,24 +129,40 @@ describe('parseQuery: operators', () => {
 
   it('parses in and not in lists of each literal kind', () => {
     assert.deepEqual(filter('name in ["a", "b"]'), {
-      kind: 'in', left: sym('name'), negated: false, values: [str('a'), str('b')],
+      kind: 'in',
+      left: sym('name'),
+      negated: false,
+      values: [str('a'), str('b')],
     });
     assert.deepEqual(filter('cost not in [1,2.5 , -3]'), {
-      kind: 'in', left: sym('cost'), negated: true, values: [num(1), num(2.5), num(-3)],
+      kind: 'in',
+      left: sym('cost'),
+      negated: true,
+      values: [num(1), num(2.5), num(-3)],
     });
     assert.deepEqual(filter('createdAt in [datetime(2026-01-02T03:04:05Z)]'), {
-      kind: 'in', left: sym('createdAt'), negated: false, values: [dt('2026-01-02T03:04:05.000Z')],
+      kind: 'in',
+      left: sym('createdAt'),
+      negated: false,
+      values: [dt('2026-01-02T03:04:05.000Z')],
     });
   });
 
   it('parses between and not between with numbers and datetimes', () => {
     assert.deepEqual(filter('cost between 1 and 10'), {
-      kind: 'between', left: sym('cost'), negated: false, lower: num(1), upper: num(10),
+      kind: 'between',
+      left: sym('cost'),
+      negated: false,
+      lower: num(1),
+      upper: num(10),
     });
     const range = 'datetime(2026-01-01T00:00:00Z) and datetime(2027-01-01T00:00:00Z)';
     assert.deepEqual(filter(`createdAt not between ${range}`), {
-      kind: 'between', left: sym('createdAt'), negated: true,
-      lower: dt('2026-01-01T00:00:00.000Z'), upper: dt('2027-01-01T00:00:00.000Z'),
+      kind: 'between',
+      left: sym('createdAt'),
+      negated: true,
+      lower: dt('2026-01-01T00:00:00.000Z'),
+      upper: dt('2027-01-01T00:00:00.000Z'),
     });
   });
 
@@ -155,7 +178,10 @@ describe('parseQuery: operators', () => {
 
   it('parses set functions as operands', () => {
     assert.deepEqual(filter('anyOf(roleAttributes) = "sales"'), {
-      kind: 'compare', left: { kind: 'anyOf', set: 'roleAttributes' }, op: '=', right: str('sales'),
+      kind: 'compare',
+      left: { kind: 'anyOf', set: 'roleAttributes' },
+      op: '=',
+      right: str('sales'),
     });
     assert.deepEqual(filter('allOf(roleAttributes) contains "s"'), {
       kind: 'contains',
@@ -165,10 +191,17 @@ describe('parseQuery: operators', () => {
       right: str('s'),
     });
     assert.deepEqual(filter('count(roleAttributes) >= 2'), {
-      kind: 'compare', left: { kind: 'count', set: 'roleAttributes' }, op: '>=', right: num(2),
+      kind: 'compare',
+      left: { kind: 'count', set: 'roleAttributes' },
+      op: '>=',
+      right: num(2),
     });
     assert.deepEqual(filter('anyOf(ports) between 1 and 2'), {
-      kind: 'between', left: { kind: 'anyOf', set: 'ports' }, negated: false, lower: num(1), upper: num(2),
+      kind: 'between',
+      left: { kind: 'anyOf', set: 'ports' },
+      negated: false,
+      lower: num(1),
+      upper: num(2),
     });
   });
 });
@@ -222,7 +255,7 @@ describe('parseQuery: identifiers and keywords', () => {
   });
 
   it('accepts single-quoted identifiers, including keywords', () => {
-    assert.deepEqual(filter("'tags.my-key' = \"v\""), cmp('tags.my-key', '=', str('v')));
+    assert.deepEqual(filter('\'tags.my-key\' = "v"'), cmp('tags.my-key', '=', str('v')));
     assert.deepEqual(filter("'limit' = 1"), eq('limit', 1));
     assert.deepEqual(parseQuery("sort by 'count' desc").sort, [{ field: 'count', direction: 'desc' }]);
   });
@@ -383,7 +416,7 @@ describe('parseQuery: errors', () => {
       1,
       7,
     );
-    assertSyntaxError('name < true', "expected a string, a number or a datetime after '<' but found \"true\"", 1, 8);
+    assertSyntaxError('name < true', 'expected a string, a number or a datetime after \'<\' but found "true"', 1, 8);
     assertSyntaxError('name < null', "after '<'", 1, 8);
     assertSyntaxError('name contains datetime(2026-01-01T00:00:00Z)', 'expected a string or a number', 1, 15);
     assertSyntaxError('name = other', 'but found "other"', 1, 8);
@@ -407,7 +440,7 @@ describe('parseQuery: errors', () => {
     assertSyntaxError('sort by limit', "quote it as 'limit'", 1, 9);
     assertSyntaxError('sort by name skip 1 sort by x', "expected 'limit' or end of input", 1, 21);
     assertSyntaxError('sort by a desc b', "expected ',', 'skip', 'limit' or end of input", 1, 16);
-    assertSyntaxError('skip 1.5', "expected an integer after 'skip' but found \"1.5\"", 1, 6);
+    assertSyntaxError('skip 1.5', 'expected an integer after \'skip\' but found "1.5"', 1, 6);
     assertSyntaxError('limit all', "expected an integer or 'none' after 'limit'", 1, 7);
     assertSyntaxError('limit 5 skip 1', 'expected end of input but found "skip"', 1, 9);
   });

@@ -41,9 +41,29 @@ export const MAX_CONDITIONS = 256;
 export const MAX_LIST_VALUES = 1000;
 
 const KEYWORDS = new Set([
-  'and', 'or', 'not', 'true', 'false', 'null', 'contains', 'icontains', 'in', 'between',
-  'sort', 'by', 'asc', 'desc', 'skip', 'limit', 'none', 'from', 'where',
-  'allof', 'anyof', 'count', 'isempty',
+  'and',
+  'or',
+  'not',
+  'true',
+  'false',
+  'null',
+  'contains',
+  'icontains',
+  'in',
+  'between',
+  'sort',
+  'by',
+  'asc',
+  'desc',
+  'skip',
+  'limit',
+  'none',
+  'from',
+  'where',
+  'allof',
+  'anyof',
+  'count',
+  'isempty',
 ]);
 const FOLLOWERS = {
   filter: ["'and'", "'or'", "'sort by'", "'skip'", "'limit'"],

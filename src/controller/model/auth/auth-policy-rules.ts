@@ -36,22 +36,33 @@ export interface LoginSubject {
 
 /** The policy an identity is under; an identity without one (never: the reference is required) is under `default`. */
 export async function policyOfIdentity(rt: Runtime, identity: Row): Promise<AuthPolicyShape | undefined> {
-  const row = await rt.store.repo('auth-policy').find(((identity.authPolicyId as string | null) ?? 'default') || 'default');
+  const row = await rt.store
+    .repo('auth-policy')
+    .find(((identity.authPolicyId as string | null) ?? 'default') || 'default');
   return row as unknown as AuthPolicyShape | undefined;
 }
 
 /** The first password rule `password` breaks, as a sentence naming the rule; undefined when it keeps them all. */
 export function passwordRuleBroken(rules: UpdbRules, password: string): string | undefined {
   const chars = [...password];
-  if (chars.length < rules.minPasswordLength) return `must be at least ${rules.minPasswordLength} characters long (minPasswordLength of the auth policy)`;
-  if (rules.requireNumberChar && !/\p{Nd}/u.test(password)) return 'must contain a digit (requireNumberChar of the auth policy)';
-  if (rules.requireSpecialChar && !/[^\p{L}\p{Nd}\s]/u.test(password)) return 'must contain a special character, neither letter nor digit (requireSpecialChar of the auth policy)';
-  if (rules.requireMixedCase && !(/\p{Lu}/u.test(password) && /\p{Ll}/u.test(password))) return 'must mix upper and lower case letters (requireMixedCase of the auth policy)';
+  if (chars.length < rules.minPasswordLength)
+    return `must be at least ${rules.minPasswordLength} characters long (minPasswordLength of the auth policy)`;
+  if (rules.requireNumberChar && !/\p{Nd}/u.test(password))
+    return 'must contain a digit (requireNumberChar of the auth policy)';
+  if (rules.requireSpecialChar && !/[^\p{L}\p{Nd}\s]/u.test(password))
+    return 'must contain a special character, neither letter nor digit (requireSpecialChar of the auth policy)';
+  if (rules.requireMixedCase && !(/\p{Lu}/u.test(password) && /\p{Ll}/u.test(password)))
+    return 'must mix upper and lower case letters (requireMixedCase of the auth policy)';
   return undefined;
 }
 
 /** Refuses (400 on `field`) a password the identity's auth policy does not accept. */
-export async function checkPasswordRules(rt: Runtime, identityId: string, password: string, field = 'password'): Promise<void> {
+export async function checkPasswordRules(
+  rt: Runtime,
+  identityId: string,
+  password: string,
+  field = 'password',
+): Promise<void> {
   const identity = await rt.store.repo('identity').find(identityId);
   const policy = identity ? await policyOfIdentity(rt, identity) : undefined;
   if (!policy) return;
@@ -82,6 +93,8 @@ export async function lockoutAfterFailure(rt: Runtime, identityId: string, now: 
   // Not an administrator's change: updatedAt stays; the identity's sessions stop at the next request (disabled).
   await rt.writes.update('identity', identity, { disabledAt: now.toISOString(), disabledUntil }, identity.updatedAt);
   await rt.loginThrottle.succeeded(identity.id);
-  rt.log(`identity ${identity.id} locked out after ${failures.consecutive} ` +
-    `failed passwords${disabledUntil ? ` until ${disabledUntil}` : ''}`);
+  rt.log(
+    `identity ${identity.id} locked out after ${failures.consecutive} ` +
+      `failed passwords${disabledUntil ? ` until ${disabledUntil}` : ''}`,
+  );
 }

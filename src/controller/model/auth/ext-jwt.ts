@@ -26,7 +26,9 @@ export type SessionOwner = Pick<Principal, 'identityId' | 'token'>;
 /** One key-set cache per controller (the runtime is the controller's). */
 const caches = new WeakMap<Runtime, JwksCache>();
 
-/** Key sets are fetched with undici itself, loaded on the first fetch: the controller never imports the CLI's client. */
+/**
+ * Key sets are fetched with undici itself, loaded on the first fetch: the controller never imports the CLI's client.
+ */
 const fetchKeySet = boundedFetch(async () => commonJs(await import('undici')));
 
 function jwksCacheOf(rt: Runtime): JwksCache {
@@ -47,7 +49,8 @@ export function configureJwks(rt: Runtime, options: Partial<JwksOptions>): JwksC
  */
 async function identityNamed(rt: Runtime, signer: Row, subject: string, now: Date): Promise<Row | undefined> {
   const identities = rt.store.repo('identity');
-  const identity = signer.useExternalId === true ? await identities.findOne({ externalId: subject }) : await identities.find(subject);
+  const identity =
+    signer.useExternalId === true ? await identities.findOne({ externalId: subject }) : await identities.find(subject);
   if (!identity || isDisabled(identity, now)) return undefined;
   return identity;
 }
@@ -83,25 +86,35 @@ function refuse(rt: Runtime, why: string): never {
  * `allowedSigners` when it lists any). Every failure is the same 401 INVALID_AUTH, and counts on the login throttle
  * (per address, and per issuer and subject as the "username").
  */
-export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ subject: LoginSubject; authenticatorId: string; body: Record<string, unknown> }> {
+export async function extJwtLogin(
+  rt: Runtime,
+  ctx: Ctx,
+): Promise<{ subject: LoginSubject; authenticatorId: string; body: Record<string, unknown> }> {
   const text = await ctx.text();
   const body = rt.validators.custom(EXTRAS_BODY, text.trim() === '' ? {} : await ctx.json());
   const token = bearerOf(ctx.req);
-  if (!token) throw new ApiError('INVALID_AUTH', { message: 'The authentication request failed: method ext-jwt needs the token in Authorization: Bearer' });
+  if (!token)
+    throw new ApiError('INVALID_AUTH', {
+      message: 'The authentication request failed: method ext-jwt needs the token in Authorization: Bearer',
+    });
   const client = addressKey(ctx.remoteAddress);
   let throttleKey = 'ext-jwt';
   try {
     const { claims } = peekJwt(token);
     throttleKey = `ext-jwt:${String(claims.iss).slice(0, 200)}:${String(claims.sub).slice(0, 200)}`;
     await rt.loginThrottle.check(client, throttleKey);
-    const signer = typeof claims.iss === 'string' ? await rt.store.repo('external-jwt-signer').findOne({ issuer: claims.iss }) : undefined;
+    const signer =
+      typeof claims.iss === 'string'
+        ? await rt.store.repo('external-jwt-signer').findOne({ issuer: claims.iss })
+        : undefined;
     if (!signer) refuse(rt, `no signer has the issuer ${JSON.stringify(claims.iss ?? null)}`);
     if (signer.enabled !== true) refuse(rt, `the signer ${signer.name} is disabled`);
     const { subject } = await validateSignerToken(rt, token, signer, ctx.now);
     const identity = await identityNamed(rt, signer, subject, ctx.now);
     if (!identity) refuse(rt, `the signer ${signer.name}'s token names no enabled identity (${subject})`);
     const policy = await policyOfIdentity(rt, identity);
-    if (!allowsSigner(policy, signer.id)) refuse(rt, `the auth policy of ${identity.name} does not allow ext-jwt with the signer ${signer.name}`);
+    if (!allowsSigner(policy, signer.id))
+      refuse(rt, `the auth policy of ${identity.name} does not allow ext-jwt with the signer ${signer.name}`);
     await rt.loginThrottle.succeeded(identity.id);
     return { subject: { identity, policy }, authenticatorId: signer.id, body };
   } catch (caught) {
@@ -123,19 +136,33 @@ export async function extJwtLogin(rt: Runtime, ctx: Ctx): Promise<{ subject: Log
  * itself, to learn what it owes or end it, and the MFA steps) stay open, as OpenZiti lets a partly authenticated
  * session do: one declaration on the route decides both.
  */
-export async function requireSecondaryExtJwt(rt: Runtime, req: IncomingMessage, principal: SessionOwner | undefined, route: Pick<Route, 'partialSession'>, now: Date): Promise<void> {
+export async function requireSecondaryExtJwt(
+  rt: Runtime,
+  req: IncomingMessage,
+  principal: SessionOwner | undefined,
+  route: Pick<Route, 'partialSession'>,
+  now: Date,
+): Promise<void> {
   if (!principal || route.partialSession === true) return;
   const owed = await owedSigner(rt, principal.identityId);
   if (owed) await checkSecondary(rt, req, principal, owed, now);
 }
 
 /** Refuses (401) a request that does not carry a valid token of the owed signer naming the session's identity. */
-async function checkSecondary(rt: Runtime, req: IncomingMessage, principal: SessionOwner, owed: Owed, now: Date): Promise<void> {
+async function checkSecondary(
+  rt: Runtime,
+  req: IncomingMessage,
+  principal: SessionOwner,
+  owed: Owed,
+  now: Date,
+): Promise<void> {
   const { signer, identity } = owed;
   const token = bearerOf(req);
   const refused = (why: string) => {
     rt.log(`secondary ext-jwt refused for ${identity.name}: ${why}`);
-    return new ApiError('UNAUTHORIZED', { message: `this session needs a valid token of the signer '${signer.name}' in Authorization: Bearer` });
+    return new ApiError('UNAUTHORIZED', {
+      message: `this session needs a valid token of the signer '${signer.name}' in Authorization: Bearer`,
+    });
   };
   if (!token || token === principal.token) throw refused('no token');
   if (signer.enabled !== true) throw refused(`the signer ${signer.name} is disabled`);
@@ -166,7 +193,9 @@ function anyPolicyRequiresExtJwt(rt: Runtime): Promise<boolean> {
 
 async function readAnyRequired(rt: Runtime): Promise<boolean> {
   const rows = await rt.store.repo('auth-policy').findAll({}, { columns: ['secondary'] });
-  return rows.some((row) => Boolean((row.secondary as { requireExtJwtSigner?: string | null } | null)?.requireExtJwtSigner));
+  return rows.some((row) =>
+    Boolean((row.secondary as { requireExtJwtSigner?: string | null } | null)?.requireExtJwtSigner),
+  );
 }
 
 /** The signer an identity's policy requires as a secondary factor, with the identity; none: undefined. */
@@ -195,7 +224,13 @@ async function owedSigner(rt: Runtime, identityId: string, known?: LoginSubject)
  * where to get one (the signer's externalAuthUrl, clientId, scopes). Empty when nothing is owed, or the current
  * request carries a valid token.
  */
-async function extJwtAuthQueries(rt: Runtime, req: IncomingMessage, principal: SessionOwner, now: Date, known?: LoginSubject): Promise<Record<string, unknown>[]> {
+async function extJwtAuthQueries(
+  rt: Runtime,
+  req: IncomingMessage,
+  principal: SessionOwner,
+  now: Date,
+  known?: LoginSubject,
+): Promise<Record<string, unknown>[]> {
   const owed = await owedSigner(rt, principal.identityId, known);
   if (!owed) return [];
   try {
@@ -227,5 +262,7 @@ export async function withExtJwtQueries(
 ): Promise<Record<string, unknown>> {
   if (!principal) return session;
   const queries = await extJwtAuthQueries(rt, ctx.req, principal, ctx.now, known);
-  return queries.length === 0 ? session : { ...session, authQueries: [...((session.authQueries as unknown[]) ?? []), ...queries] };
+  return queries.length === 0
+    ? session
+    : { ...session, authQueries: [...((session.authQueries as unknown[]) ?? []), ...queries] };
 }

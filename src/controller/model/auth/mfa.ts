@@ -67,7 +67,12 @@ export const invalidCode = (message = 'the MFA code is not valid') => new ApiErr
  *   as OpenZiti does, but only for what looks like one.
  * Wrong codes take from the identity's throttle; an empty throttle answers 429 before any check.
  */
-export async function consumeCode(rt: Runtime, record: Row, code: string, opts: { recovery: boolean }): Promise<'totp' | 'recovery'> {
+export async function consumeCode(
+  rt: Runtime,
+  record: Row,
+  code: string,
+  opts: { recovery: boolean },
+): Promise<'totp' | 'recovery'> {
   const identityId = record.identityId as string;
   const { throttle } = stateOf(rt);
   return serialised(rt, identityId, async () => {
@@ -101,7 +106,11 @@ export async function consumeCode(rt: Runtime, record: Row, code: string, opts: 
     const used = alone ? await check() : await rt.store.tx(ordered);
     if (used) return used;
     await throttle.take(identityId);
-    throw invalidCode(opts.recovery ? 'the MFA code is not valid, already used, or not a recovery code' : 'the MFA code is not valid or was already used');
+    throw invalidCode(
+      opts.recovery
+        ? 'the MFA code is not valid, already used, or not a recovery code'
+        : 'the MFA code is not valid or was already used',
+    );
   });
 }
 
@@ -159,11 +168,20 @@ function anyMfaEnabled(rt: Runtime): Promise<boolean> {
 /** The identities (of those given) with a completed MFA enrollment: their `isMfaEnabled`. */
 export async function mfaEnabledOf(rt: Runtime, identityIds: string[]): Promise<Set<string>> {
   if (identityIds.length === 0 || !(await anyMfaEnabled(rt))) return new Set();
-  return new Set((await mfaRepo(rt).findAll({ identityId: identityIds, isVerified: true }, { columns: ['identityId'] })).map((r) => r.identityId as string));
+  return new Set(
+    (await mfaRepo(rt).findAll({ identityId: identityIds, isVerified: true }, { columns: ['identityId'] })).map(
+      (r) => r.identityId as string,
+    ),
+  );
 }
 
 /** Marks the session as having passed MFA now, the time MFA posture checks count their timeout from. */
-export async function completeSession(rt: Runtime, identityId: string, apiSessionId: string, fields: Record<string, unknown> = {}): Promise<void> {
+export async function completeSession(
+  rt: Runtime,
+  identityId: string,
+  apiSessionId: string,
+  fields: Record<string, unknown> = {},
+): Promise<void> {
   const at = rt.clock();
   await rt.writes.update('api-session', apiSessionId, { ...fields, isMfaComplete: true }, at.toISOString());
   recordMfaPassed(rt, identityId, apiSessionId, at);

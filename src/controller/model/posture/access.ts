@@ -18,15 +18,27 @@ export interface PolicyPosture {
  * authentication (an API session whose MFA is complete); when it was is recorded by `recordMfaPassed`, and for a
  * session completed without a record, the time its row last changed stands in (MFA completion writes the row).
  */
-export async function sessionPosture(rt: Runtime, identityId: string, apiSessionId: string | undefined): Promise<ApiSessionPosture | undefined> {
+export async function sessionPosture(
+  rt: Runtime,
+  identityId: string,
+  apiSessionId: string | undefined,
+): Promise<ApiSessionPosture | undefined> {
   if (!apiSessionId) return undefined;
   const kept = rt.client.peekPosture(identityId)?.apiSessions.get(apiSessionId);
   if (kept?.mfaPassedAt) return kept;
-  return postureOfSessionRow(rt, identityId, await rt.store.repo('api-session').findOne({ id: apiSessionId }, { columns: ['isMfaComplete'] }));
+  return postureOfSessionRow(
+    rt,
+    identityId,
+    await rt.store.repo('api-session').findOne({ id: apiSessionId }, { columns: ['isMfaComplete'] }),
+  );
 }
 
 /** As sessionPosture, from an API session row already read (with `isMfaComplete`). */
-export function postureOfSessionRow(rt: Runtime, identityId: string, row: Row | undefined): ApiSessionPosture | undefined {
+export function postureOfSessionRow(
+  rt: Runtime,
+  identityId: string,
+  row: Row | undefined,
+): ApiSessionPosture | undefined {
   const kept = row ? rt.client.peekPosture(identityId)?.apiSessions.get(row.id) : undefined;
   if (kept?.mfaPassedAt || row?.isMfaComplete !== true) return kept;
   return { ...kept, mfaPassedAt: new Date((row.updatedAt as string | undefined) ?? (row.createdAt as string)) };
@@ -41,25 +53,49 @@ export function recordMfaPassed(rt: Runtime, identityId: string, apiSessionId: s
 export async function checksOfPolicies(rt: Runtime, policyIds: readonly string[]): Promise<Map<string, Row[]>> {
   const ids = await rt.store.roleIndex('service-policy', 'postureCheckRoles').selectedByEach(policyIds);
   const all = [...new Set([...ids.values()].flat())];
-  const rows = new Map(all.length ? (await rt.store.repo('posture-check').findAll({ id: all })).map((r) => [r.id, r]) : []);
-  return new Map([...ids].map(([policy, checks]) => [policy, checks.map((c) => rows.get(c)).filter((r): r is Row => !!r).sort((a, b) => a.id.localeCompare(b.id))]));
+  const rows = new Map(
+    all.length ? (await rt.store.repo('posture-check').findAll({ id: all })).map((r) => [r.id, r]) : [],
+  );
+  return new Map(
+    [...ids].map(([policy, checks]) => [
+      policy,
+      checks
+        .map((c) => rows.get(c))
+        .filter((r): r is Row => !!r)
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    ]),
+  );
 }
 
 /** Each policy's posture for the identity's API session now. */
-export async function policiesPosture(rt: Runtime, identityId: string, apiSessionId: string | undefined, policyIds: readonly string[], now: Date): Promise<Map<string, PolicyPosture>> {
+export async function policiesPosture(
+  rt: Runtime,
+  identityId: string,
+  apiSessionId: string | undefined,
+  policyIds: readonly string[],
+  now: Date,
+): Promise<Map<string, PolicyPosture>> {
   const checks = await checksOfPolicies(rt, policyIds);
   const data = rt.client.peekPosture(identityId);
   const session = await sessionPosture(rt, identityId, apiSessionId);
   const out = new Map<string, PolicyPosture>();
   for (const id of policyIds) {
-    const evaluated = (checks.get(id) ?? []).map((check) => ({ check, outcome: evaluateCheck(check, data, session, now) }));
+    const evaluated = (checks.get(id) ?? []).map((check) => ({
+      check,
+      outcome: evaluateCheck(check, data, session, now),
+    }));
     out.set(id, { policyId: id, isPassing: evaluated.every((c) => c.outcome.isPassing), checks: evaluated });
   }
   return out;
 }
 
 /** The service policies of a type that select both the identity and the service. */
-export async function grantingPolicies(rt: Runtime, identityId: string, serviceId: string, type: Permission): Promise<string[]> {
+export async function grantingPolicies(
+  rt: Runtime,
+  identityId: string,
+  serviceId: string,
+  type: Permission,
+): Promise<string[]> {
   const [byIdentity, byService] = await Promise.all([
     rt.store.roleIndex('service-policy', 'identityRoles').policiesSelecting(identityId, { type }),
     rt.store.roleIndex('service-policy', 'serviceRoles').policiesSelecting(serviceId, { type }),
@@ -86,7 +122,11 @@ function postureQuery(check: Row, outcome: CheckOutcome): Record<string, unknown
     const p = check.process as { osType: string; path: string };
     query.process = { osType: p.osType, path: p.path };
   }
-  if (check.typeId === 'PROCESS_MULTI') query.processes = ((check.processes as Array<{ osType: string; path: string }> | null) ?? []).map((p) => ({ osType: p.osType, path: p.path }));
+  if (check.typeId === 'PROCESS_MULTI')
+    query.processes = ((check.processes as Array<{ osType: string; path: string }> | null) ?? []).map((p) => ({
+      osType: p.osType,
+      path: p.path,
+    }));
   if (check.typeId === 'MFA') {
     query.promptOnWake = check.promptOnWake === true;
     query.promptOnUnlock = check.promptOnUnlock === true;
@@ -108,8 +148,13 @@ export async function servicePostureQueries(
   now: Date,
 ): Promise<Map<string, Array<Record<string, unknown>>>> {
   const { dial, bind } = await identityServicePolicies(rt, identityId);
-  const typeOf = new Map<string, Permission>([...dial.map((id) => [id, 'Dial'] as const), ...bind.map((id) => [id, 'Bind'] as const)]);
-  const selecting = await rt.store.roleIndex('service-policy', 'serviceRoles').policiesSelectingAmong([...typeOf.keys()], serviceIds);
+  const typeOf = new Map<string, Permission>([
+    ...dial.map((id) => [id, 'Dial'] as const),
+    ...bind.map((id) => [id, 'Bind'] as const),
+  ]);
+  const selecting = await rt.store
+    .roleIndex('service-policy', 'serviceRoles')
+    .policiesSelectingAmong([...typeOf.keys()], serviceIds);
   const perService = new Map([...selecting].map(([s, policies]) => [s, [...policies].sort()] as const));
   const policyIds = [...new Set([...perService.values()].flat())];
   const posture = await policiesPosture(rt, identityId, apiSessionId, policyIds, now);
@@ -118,7 +163,12 @@ export async function servicePostureQueries(
       s,
       (perService.get(s) ?? []).map((policyId) => {
         const p = posture.get(policyId)!;
-        return { policyId, policyType: typeOf.get(policyId), isPassing: p.isPassing, postureQueries: p.checks.map((c) => postureQuery(c.check, c.outcome)) };
+        return {
+          policyId,
+          policyType: typeOf.get(policyId),
+          isPassing: p.isPassing,
+          postureQueries: p.checks.map((c) => postureQuery(c.check, c.outcome)),
+        };
       }),
     ]),
   );
@@ -128,7 +178,12 @@ export async function servicePostureQueries(
  * The passing state of every check that decides what the identity may use (those of the policies selecting it),
  * by check id: compared before and after a posture response, to know whether the identity's services changed.
  */
-export async function checkStates(rt: Runtime, identityId: string, apiSessionId: string | undefined, now: Date): Promise<Map<string, boolean>> {
+export async function checkStates(
+  rt: Runtime,
+  identityId: string,
+  apiSessionId: string | undefined,
+  now: Date,
+): Promise<Map<string, boolean>> {
   const policies = await rt.store.roleIndex('service-policy', 'identityRoles').policiesSelecting(identityId);
   const posture = await policiesPosture(rt, identityId, apiSessionId, policies, now);
   const out = new Map<string, boolean>();

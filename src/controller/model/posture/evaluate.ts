@@ -35,39 +35,86 @@ export interface CheckOutcome {
  *   prompts on unless the 5 minute grace period after it still runs.
  * No data: failing.
  */
-export function evaluateCheck(check: Row, data: PostureData | undefined, session: ApiSessionPosture | undefined, now: Date): CheckOutcome {
-  const passive = (isPassing: boolean, expected: unknown, actual: unknown): CheckOutcome => ({ isPassing, timeout: NO_TIMEOUT, timeoutRemaining: NO_TIMEOUT, expected, actual });
+export function evaluateCheck(
+  check: Row,
+  data: PostureData | undefined,
+  session: ApiSessionPosture | undefined,
+  now: Date,
+): CheckOutcome {
+  const passive = (isPassing: boolean, expected: unknown, actual: unknown): CheckOutcome => ({
+    isPassing,
+    timeout: NO_TIMEOUT,
+    timeoutRemaining: NO_TIMEOUT,
+    expected,
+    actual,
+  });
   switch (check.typeId) {
     case 'OS': {
       const oses = (check.operatingSystems as Array<{ type: string; versions: string[] }> | null) ?? [];
       const os = data?.os;
-      const passing = !!os && oses.some((o) => o.type.toLowerCase() === os.type.toLowerCase() && (o.versions.length === 0 || o.versions.some((r) => semverRangeSatisfied(r, os.version))));
+      const passing =
+        !!os &&
+        oses.some(
+          (o) =>
+            o.type.toLowerCase() === os.type.toLowerCase() &&
+            (o.versions.length === 0 || o.versions.some((r) => semverRangeSatisfied(r, os.version))),
+        );
       return passive(passing, oses, os ? { type: os.type, version: os.version, build: os.build } : null);
     }
     case 'DOMAIN': {
       const domains = (check.domains as string[] | null) ?? [];
       const reported = data?.domain?.domain;
-      return passive(reported !== undefined && domains.some((d) => d.toLowerCase() === reported.toLowerCase()), domains, reported ?? null);
+      return passive(
+        reported !== undefined && domains.some((d) => d.toLowerCase() === reported.toLowerCase()),
+        domains,
+        reported ?? null,
+      );
     }
     case 'MAC': {
       const allowed = new Set((check.macAddresses as string[] | null) ?? []);
       const reported = data?.mac?.addresses ?? [];
-      return passive(reported.some((a) => allowed.has(a)), [...allowed], reported);
+      return passive(
+        reported.some((a) => allowed.has(a)),
+        [...allowed],
+        reported,
+      );
     }
     case 'PROCESS': {
-      const wanted = check.process as { osType: string; path: string; hashes?: string[]; signerFingerprint?: string } | null;
+      const wanted = check.process as {
+        osType: string;
+        path: string;
+        hashes?: string[];
+        signerFingerprint?: string;
+      } | null;
       const report = data?.processes.get(check.id);
-      const passing = !!wanted && !!report && processMatches(report, wanted.hashes ?? [], wanted.signerFingerprint ? [wanted.signerFingerprint] : []);
+      const passing =
+        !!wanted &&
+        !!report &&
+        processMatches(report, wanted.hashes ?? [], wanted.signerFingerprint ? [wanted.signerFingerprint] : []);
       return passive(passing, wanted, report ? processActual(report) : null);
     }
     case 'PROCESS_MULTI': {
-      const wanted = (check.processes as Array<{ osType: string; path: string; hashes?: string[]; signerFingerprints?: string[] }> | null) ?? [];
+      const wanted =
+        (check.processes as Array<{
+          osType: string;
+          path: string;
+          hashes?: string[];
+          signerFingerprints?: string[];
+        }> | null) ?? [];
       const results = wanted.map((p) => {
         const report = data?.processesByPath.get(p.path);
         return !!report && processMatches(report, p.hashes ?? [], p.signerFingerprints ?? []);
       });
-      const passing = wanted.length > 0 && (check.semantic === 'AnyOf' ? results.some(Boolean) : results.every(Boolean));
-      return passive(passing, { semantic: check.semantic, processes: wanted }, wanted.map((p) => data?.processesByPath.get(p.path)).filter(Boolean).map((r) => processActual(r!)));
+      const passing =
+        wanted.length > 0 && (check.semantic === 'AnyOf' ? results.some(Boolean) : results.every(Boolean));
+      return passive(
+        passing,
+        { semantic: check.semantic, processes: wanted },
+        wanted
+          .map((p) => data?.processesByPath.get(p.path))
+          .filter(Boolean)
+          .map((r) => processActual(r!)),
+      );
     }
     case 'MFA':
       return evaluateMfa(check, session, now);
@@ -91,16 +138,41 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** An event (wake, unlock) after MFA was passed, whose grace period is over: the user must answer MFA again. */
 export function promptMissed(event: Date | undefined, passedAt: Date, now: Date): boolean {
-  return !!event && event.getTime() >= passedAt.getTime() && now.getTime() - event.getTime() > MFA_PROMPT_GRACE_SECONDS * 1000;
+  return (
+    !!event &&
+    event.getTime() >= passedAt.getTime() &&
+    now.getTime() - event.getTime() > MFA_PROMPT_GRACE_SECONDS * 1000
+  );
 }
 
 function evaluateMfa(check: Row, session: ApiSessionPosture | undefined, now: Date): CheckOutcome {
-  const timeoutSeconds = typeof check.timeoutSeconds === 'number' && check.timeoutSeconds > 0 ? check.timeoutSeconds : NO_TIMEOUT;
+  const timeoutSeconds =
+    typeof check.timeoutSeconds === 'number' && check.timeoutSeconds > 0 ? check.timeoutSeconds : NO_TIMEOUT;
   const passedAt = session?.mfaPassedAt;
-  const expected = { passedMfa: true, timeoutSeconds, promptOnWake: check.promptOnWake === true, promptOnUnlock: check.promptOnUnlock === true };
-  const actual = { passedMfa: !!passedAt, passedAt: passedAt?.toISOString() ?? null, wokenAt: session?.wokenAt?.toISOString() ?? null, unlockedAt: session?.unlockedAt?.toISOString() ?? null };
-  if (!passedAt) return { isPassing: false, timeout: timeoutSeconds, timeoutRemaining: timeoutSeconds === NO_TIMEOUT ? NO_TIMEOUT : 0, expected, actual };
-  let remaining = timeoutSeconds === NO_TIMEOUT ? NO_TIMEOUT : Math.max(timeoutSeconds - seconds(now.getTime() - passedAt.getTime()), 0);
+  const expected = {
+    passedMfa: true,
+    timeoutSeconds,
+    promptOnWake: check.promptOnWake === true,
+    promptOnUnlock: check.promptOnUnlock === true,
+  };
+  const actual = {
+    passedMfa: !!passedAt,
+    passedAt: passedAt?.toISOString() ?? null,
+    wokenAt: session?.wokenAt?.toISOString() ?? null,
+    unlockedAt: session?.unlockedAt?.toISOString() ?? null,
+  };
+  if (!passedAt)
+    return {
+      isPassing: false,
+      timeout: timeoutSeconds,
+      timeoutRemaining: timeoutSeconds === NO_TIMEOUT ? NO_TIMEOUT : 0,
+      expected,
+      actual,
+    };
+  let remaining =
+    timeoutSeconds === NO_TIMEOUT
+      ? NO_TIMEOUT
+      : Math.max(timeoutSeconds - seconds(now.getTime() - passedAt.getTime()), 0);
   let passing = remaining !== 0;
   // A wake or unlock after MFA leaves the grace period to answer again: the time left is at most what remains of it.
   for (const [prompts, event] of [

@@ -53,8 +53,15 @@ export async function endFailingPostureSessions(rt: Runtime, where: Where, now: 
  * Nothing to do (no such check): one query.
  */
 export async function enforcePostureTimeouts(rt: Runtime, now: Date): Promise<number> {
-  const checks = await rt.store.repo('posture-check').findAll({ typeId: 'MFA' }, { columns: ['timeoutSeconds', 'promptOnWake', 'promptOnUnlock'] });
-  const timed = checks.filter((c) => (typeof c.timeoutSeconds === 'number' && c.timeoutSeconds > 0) || c.promptOnWake === true || c.promptOnUnlock === true);
+  const checks = await rt.store
+    .repo('posture-check')
+    .findAll({ typeId: 'MFA' }, { columns: ['timeoutSeconds', 'promptOnWake', 'promptOnUnlock'] });
+  const timed = checks.filter(
+    (c) =>
+      (typeof c.timeoutSeconds === 'number' && c.timeoutSeconds > 0) ||
+      c.promptOnWake === true ||
+      c.promptOnUnlock === true,
+  );
   if (timed.length === 0) return 0;
   const checkIndex = rt.store.roleIndex('service-policy', 'postureCheckRoles');
   const policies = new Set<string>();
@@ -89,7 +96,11 @@ export const POSTURE_SESSION_HOOKS: Record<string, WriteHooks> = {
   'service-policy': {
     async afterWrite(rt, write) {
       if (!updatesAny(write, ['postureCheckRoles'])) return;
-      await endFailingPostureSessions(rt, { type: (write.values.type ?? write.existing!.type) as string }, new Date(write.now));
+      await endFailingPostureSessions(
+        rt,
+        { type: (write.values.type ?? write.existing!.type) as string },
+        new Date(write.now),
+      );
     },
   },
 };

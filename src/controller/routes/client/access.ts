@@ -22,7 +22,9 @@ async function ownEdgeRouters(rt: Runtime, ctx: Ctx) {
   if (isAdmin) return listResource(rt, edgeRouter, ctx, { where: { isVerified: true } });
   const policyIds = await rt.store.roleIndex('edge-router-policy', 'identityRoles').policiesSelecting(identityId);
   const selected = await rt.store.roleIndex('edge-router-policy', 'edgeRouterRoles').selectedIds(policyIds);
-  const verified = selected.length ? await rt.store.repoFor(edgeRouter).findAll({ id: selected, isVerified: true }, { columns: ['id'] }) : [];
+  const verified = selected.length
+    ? await rt.store.repoFor(edgeRouter).findAll({ id: selected, isVerified: true }, { columns: ['id'] })
+    : [];
   return listResource(rt, edgeRouter, ctx, { ids: verified.map((r) => r.id) });
 }
 
@@ -44,7 +46,10 @@ async function policyAdvice(rt: Runtime, ctx: Ctx) {
       isBindAllowed: permissions.includes('Bind'),
       identityRouterCount: identityRouters.length,
       serviceRouterCount: serviceRouters.size,
-      commonRouters: presented.map((r) => ({ ...entityRef(edgeRouter, r.id as string, r.name as string), isOnline: r.isOnline === true })),
+      commonRouters: presented.map((r) => ({
+        ...entityRef(edgeRouter, r.id as string, r.name as string),
+        isOnline: r.isOnline === true,
+      })),
     },
   };
 }
@@ -89,8 +94,15 @@ function policyAdviceAnswer(r: Responses): Success {
       commonRouters: { type: 'array', items: { allOf: [entity, online] } },
     },
     required: [
-      'identityId', 'identity', 'serviceId', 'service', 'isDialAllowed', 'isBindAllowed',
-      'identityRouterCount', 'serviceRouterCount', 'commonRouters',
+      'identityId',
+      'identity',
+      'serviceId',
+      'service',
+      'isDialAllowed',
+      'isBindAllowed',
+      'identityRouterCount',
+      'serviceRouterCount',
+      'commonRouters',
     ],
   });
 }

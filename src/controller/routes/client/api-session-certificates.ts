@@ -32,7 +32,8 @@ function present(rows: Row[]): Record<string, unknown>[] {
 /** One of the caller's session's certificates; anything else (another session's, unknown) is 404. */
 async function own(rt: Runtime, ctx: Ctx): Promise<Row> {
   const row = await rt.store.repoFor(certificate).find(ctx.params.id);
-  if (!row || row.apiSessionId !== ctx.principal!.apiSessionId) throw notFound('api-session-certificate', ctx.params.id);
+  if (!row || row.apiSessionId !== ctx.principal!.apiSessionId)
+    throw notFound('api-session-certificate', ctx.params.id);
   return row;
 }
 
@@ -44,17 +45,22 @@ function sessionSpiffeId(trustDomain: string, identityId: string, apiSessionId: 
 
 async function create(rt: Runtime, ctx: Ctx) {
   const body = enrollBody(rt, CREATE_BODY, await ctx.json(), ['csr']) as { csr?: string };
-  if (!body.csr || body.csr.trim() === '') throw new ApiError('COULD_NOT_VALIDATE', { cause: { field: 'csr', reason: 'csr in body is required', value: '' } });
+  if (!body.csr || body.csr.trim() === '')
+    throw new ApiError('COULD_NOT_VALIDATE', { cause: { field: 'csr', reason: 'csr in body is required', value: '' } });
   const { identityId, apiSessionId } = ctx.principal!;
   const id = newId();
   const csrPem = body.csr;
   const issued = csrStep('csr', () =>
     // The subject is the identity, whatever the CSR asked for (as OpenZiti): the certificate speaks for it alone.
-    issueClientCert(rt.pki, { ...acceptCsr(csrPem), subjectDer: commonNameSubject(identityId) }, {
-      uris: [sessionSpiffeId(rt.pki.trustDomain, identityId, apiSessionId, id)],
-      now: ctx.now,
-      validityMs: SESSION_CERT_LIFETIME_MS,
-    }),
+    issueClientCert(
+      rt.pki,
+      { ...acceptCsr(csrPem), subjectDer: commonNameSubject(identityId) },
+      {
+        uris: [sessionSpiffeId(rt.pki.trustDomain, identityId, apiSessionId, id)],
+        now: ctx.now,
+        validityMs: SESSION_CERT_LIFETIME_MS,
+      },
+    ),
   );
   const leaf = new X509Certificate(issued.leafPem);
   await rt.store.tx(() =>
@@ -122,4 +128,3 @@ export const apiSessionCertificateBehaviour: ResourceBehaviour = {
     ];
   },
 };
-

@@ -46,7 +46,8 @@ export function authenticateRoutes(rt: Runtime): Route[] {
  */
 async function authenticate(rt: Runtime, ctx: Ctx) {
   const method = ctx.query.get('method');
-  if (method === null || method === '') throw invalidField('method', 'method in query is required (password, cert or ext-jwt)', '');
+  if (method === null || method === '')
+    throw invalidField('method', 'method in query is required (password, cert or ext-jwt)', '');
   if (method === 'cert') return certAuthenticate(rt, ctx);
   if (method === 'ext-jwt') {
     const { subject, authenticatorId, body } = await extJwtLogin(rt, ctx);
@@ -58,7 +59,9 @@ async function authenticate(rt: Runtime, ctx: Ctx) {
   const client = addressKey(ctx.remoteAddress);
   await rt.loginThrottle.check(client, body.username as string);
   const credential = await store.repo('authenticator').findOne({ method: 'updb', username: body.username as string });
-  const ok = await rt.passwordChecks.run(() => rt.passwords.verify(body.password as string, credential?.password as string | undefined));
+  const ok = await rt.passwordChecks.run(() =>
+    rt.passwords.verify(body.password as string, credential?.password as string | undefined),
+  );
   const identity = ok && credential ? await store.repo('identity').get(credential.identityId as string) : undefined;
   const policy = identity ? await policyOfIdentity(rt, identity) : undefined;
   if (!identity || !credential || isDisabled(identity, ctx.now) || policy?.primary.updb.allowed !== true) {
@@ -84,7 +87,13 @@ async function certAuthenticate(rt: Runtime, ctx: Ctx) {
  * Opens the API session of an authenticated identity and records what the client reports about itself. The
  * identity and its auth policy are what the login read: MFA and a secondary token are decided from them.
  */
-async function startSession(rt: Runtime, ctx: Ctx, subject: LoginSubject, authenticatorId: string, body: Record<string, unknown>) {
+async function startSession(
+  rt: Runtime,
+  ctx: Ctx,
+  subject: LoginSubject,
+  authenticatorId: string,
+  body: Record<string, unknown>,
+) {
   const { store } = rt;
   const { identity } = subject;
   const mfaRequired = await totpRequired(rt, subject);
@@ -104,6 +113,12 @@ async function startSession(rt: Runtime, ctx: Ctx, subject: LoginSubject, authen
     if (Object.keys(info).length > 0) await rt.writes.update('identity', identity, info, identity.updatedAt);
     return session;
   });
-  const data = await withExtJwtQueries(rt, ctx, await presentCurrentSession(rt, id, token), { identityId: identity.id, token }, subject);
+  const data = await withExtJwtQueries(
+    rt,
+    ctx,
+    await presentCurrentSession(rt, id, token),
+    { identityId: identity.id, token },
+    subject,
+  );
   return { data, headers: { 'zt-session': token } };
 }

@@ -40,11 +40,15 @@ async function usableService(rt: Runtime, ctx: Ctx): Promise<string> {
 async function checkSessionToken(rt: Runtime, ctx: Ctx, serviceId: string): Promise<void> {
   const token = headerOf(ctx.req, 'session-token');
   if (token === undefined) return;
-  const refuse = (why: string) => new ApiError('UNAUTHORIZED', { message: `the session-token header is not a valid session token: ${why}` });
+  const refuse = (why: string) =>
+    new ApiError('UNAUTHORIZED', { message: `the session-token header is not a valid session token: ${why}` });
   if (!token) throw refuse('it is empty');
   let claims: Awaited<ReturnType<typeof jwtVerify>>['payload'];
   try {
-    ({ payload: claims } = await jwtVerify(token, new X509Certificate(rt.pki.serverCertPem).publicKey, { issuer: rt.enrollmentSigner.issuer, algorithms: ['RS256'] }));
+    ({ payload: claims } = await jwtVerify(token, new X509Certificate(rt.pki.serverCertPem).publicKey, {
+      issuer: rt.enrollmentSigner.issuer,
+      algorithms: ['RS256'],
+    }));
   } catch (err) {
     throw refuse((err as Error).message);
   }

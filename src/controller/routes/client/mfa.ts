@@ -5,14 +5,7 @@ import type { Runtime } from '../../runtime.js';
 import { headerOf } from '../../server/auth-stage.js';
 import type { Ctx, Route } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
-import {
-  completeSession,
-  consumeCode,
-  invalidCode,
-  mfaOf,
-  mfaRepo,
-  recoveryCodesOf,
-} from '../../model/auth/mfa.js';
+import { completeSession, consumeCode, invalidCode, mfaOf, mfaRepo, recoveryCodesOf } from '../../model/auth/mfa.js';
 import { newRecoveryCodes, newTotpSecret, provisioningUrl } from '../../auth/totp.js';
 import { ref, type Responses, type Success } from '../../server/responses.js';
 import { resource } from '../../../resources/index.js';
@@ -44,7 +37,12 @@ function mfaRoutes(rt: Runtime): Route[] {
     partial(route('GET', '/current-identity/mfa', mfaDetail, (ctx) => status(rt, ctx))),
     partial(route('GET', '/current-identity/mfa/qr-code', qrCodeAnswer, (ctx) => qrCode(rt, ctx))),
     partial(route('POST', '/current-identity/mfa/verify', enrollmentVerified, (ctx) => verify(rt, ctx))),
-    route('DELETE', '/current-identity/mfa', (r) => r.empty('MFA is disabled'), (ctx) => disable(rt, ctx)),
+    route(
+      'DELETE',
+      '/current-identity/mfa',
+      (r) => r.empty('MFA is disabled'),
+      (ctx) => disable(rt, ctx),
+    ),
     route('GET', '/current-identity/mfa/recovery-codes', recoveryCodesShown, (ctx) => viewRecoveryCodes(rt, ctx)),
     route('POST', '/current-identity/mfa/recovery-codes', recoveryCodesMade, (ctx) => regenerateRecoveryCodes(rt, ctx)),
     {
@@ -78,7 +76,10 @@ async function ownRecord(rt: Runtime, ctx: Ctx): Promise<Row> {
   return record;
 }
 
-const LINKS = { self: { href: './current-identity/mfa' }, 'recovery-codes': { href: './current-identity/mfa/recovery-codes' } };
+const LINKS = {
+  self: { href: './current-identity/mfa' },
+  'recovery-codes': { href: './current-identity/mfa/recovery-codes' },
+};
 
 /** The account an authenticator app shows: the identity at this controller (its public host name is the issuer). */
 function urlOf(rt: Runtime, ctx: Ctx, record: Row): string {
@@ -90,7 +91,9 @@ async function authenticateMfa(rt: Runtime, ctx: Ctx) {
   const code = await codeFromBody(rt, ctx);
   const record = await mfaOf(rt, ctx.principal!.identityId);
   if (record?.isVerified !== true) {
-    throw new ApiError('MFA_NOT_ENROLLED', { message: 'the identity has no completed MFA enrollment: enroll with POST /current-identity/mfa first' });
+    throw new ApiError('MFA_NOT_ENROLLED', {
+      message: 'the identity has no completed MFA enrollment: enroll with POST /current-identity/mfa first',
+    });
   }
   await consumeCode(rt, record, code, { recovery: true });
   await completeSession(rt, ctx.principal!.identityId, ctx.principal!.apiSessionId);
@@ -101,7 +104,10 @@ async function authenticateMfa(rt: Runtime, ctx: Ctx) {
 async function initiate(rt: Runtime, ctx: Ctx) {
   const identityId = ctx.principal!.identityId;
   if (await mfaOf(rt, identityId)) {
-    throw new ApiError('MFA_EXISTS', { message: 'an MFA enrollment exists: verify it, or disable it (DELETE /current-identity/mfa) before starting again' });
+    throw new ApiError('MFA_EXISTS', {
+      message:
+        'an MFA enrollment exists: verify it, or disable it (DELETE /current-identity/mfa) before starting again',
+    });
   }
   const id = await rt.writes.insert(
     'mfa',
@@ -124,14 +130,26 @@ async function status(rt: Runtime, ctx: Ctx) {
 
 /** The enrollment as an entity: what every MFA answer about it carries. */
 function entityOf(record: Row): Record<string, unknown> {
-  return { id: record.id, createdAt: record.createdAt, updatedAt: record.updatedAt, tags: record.tags ?? {}, _links: LINKS };
+  return {
+    id: record.id,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    tags: record.tags ?? {},
+    _links: LINKS,
+  };
 }
 
 /** `GET /current-identity/mfa/qr-code`: the provisioning URL as a 256×256 PNG, while unverified only. */
 async function qrCode(rt: Runtime, ctx: Ctx) {
   const record = await ownRecord(rt, ctx);
-  if (record.isVerified === true) throw new ApiError('NOT_FOUND', { message: 'MFA enrollment is complete: its QR code is no longer shown' });
-  const png = await QRCode.toBuffer(urlOf(rt, ctx, record), { type: 'png', width: 256, margin: 2, errorCorrectionLevel: 'M' });
+  if (record.isVerified === true)
+    throw new ApiError('NOT_FOUND', { message: 'MFA enrollment is complete: its QR code is no longer shown' });
+  const png = await QRCode.toBuffer(urlOf(rt, ctx, record), {
+    type: 'png',
+    width: 256,
+    margin: 2,
+    errorCorrectionLevel: 'M',
+  });
   return { raw: png, contentType: 'image/png', headers: { 'cache-control': 'no-store' } };
 }
 
@@ -169,7 +187,10 @@ async function disable(rt: Runtime, ctx: Ctx) {
  */
 async function viewRecoveryCodes(rt: Runtime, ctx: Ctx) {
   const record = await ownRecord(rt, ctx);
-  if (record.isVerified !== true) throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', { message: 'MFA enrollment is not complete: its status (GET /current-identity/mfa) shows the recovery codes' });
+  if (record.isVerified !== true)
+    throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', {
+      message: 'MFA enrollment is not complete: its status (GET /current-identity/mfa) shows the recovery codes',
+    });
   await consumeCode(rt, record, validationCode(ctx, 'showing the recovery codes'), { recovery: false });
   const current = (await mfaRepo(rt).find(record.id)) ?? record;
   return { data: { ...entityOf(current), recoveryCodes: recoveryCodesOf(current) } };
@@ -182,7 +203,8 @@ async function viewRecoveryCodes(rt: Runtime, ctx: Ctx) {
 async function regenerateRecoveryCodes(rt: Runtime, ctx: Ctx) {
   const code = await codeFromBody(rt, ctx);
   const record = await ownRecord(rt, ctx);
-  if (record.isVerified !== true) throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', { message: 'MFA enrollment is not complete: verify it first' });
+  if (record.isVerified !== true)
+    throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', { message: 'MFA enrollment is not complete: verify it first' });
   await consumeCode(rt, record, code, { recovery: false });
   const codes = newRecoveryCodes();
   await rt.writes.update('mfa', record, { recoveryCodes: codes.join(',') }, rt.clock().toISOString());
@@ -201,7 +223,8 @@ async function adminRemove(rt: Runtime, ctx: Ctx) {
   const identityId = ctx.params.id;
   if (!(await rt.store.repo('identity').find(identityId))) throw notFound('identity', identityId);
   const removed = await rt.writes.deleteWhere('mfa', { identityId });
-  if (removed === 0) throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', { message: `identity ${identityId} has no MFA enrollment` });
+  if (removed === 0)
+    throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', { message: `identity ${identityId} has no MFA enrollment` });
   return { data: {} };
 }
 

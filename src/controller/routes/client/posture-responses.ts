@@ -42,13 +42,25 @@ const BULK_SCHEMA = { type: 'array', maxItems: 256, items: RESPONSE_SCHEMA };
 type Response = Record<string, unknown> & { id: string; typeId: string };
 
 /** The fields each kind needs (OpenZiti's postureResponse*Create models), named in the 400. */
-const REQUIRED: Record<string, string[]> = { OS: ['type', 'version'], DOMAIN: ['domain'], MAC: ['macAddresses'], PROCESS: ['path'], PROCESS_MULTI: ['path'] };
+const REQUIRED: Record<string, string[]> = {
+  OS: ['type', 'version'],
+  DOMAIN: ['domain'],
+  MAC: ['macAddresses'],
+  PROCESS: ['path'],
+  PROCESS_MULTI: ['path'],
+};
 
 function checkResponse(r: Response, at: string): void {
   if (r.typeId === 'MFA') {
-    throw invalidField(`${at}typeId`, 'MFA posture is proven by authenticating with MFA (POST /authenticate/mfa), not by a posture response', r.typeId);
+    throw invalidField(
+      `${at}typeId`,
+      'MFA posture is proven by authenticating with MFA (POST /authenticate/mfa), not by a posture response',
+      r.typeId,
+    );
   }
-  for (const field of REQUIRED[r.typeId] ?? []) if (r[field] === undefined) throw invalidField(`${at}${field}`, `${field} is required in a ${r.typeId} posture response`, r);
+  for (const field of REQUIRED[r.typeId] ?? [])
+    if (r[field] === undefined)
+      throw invalidField(`${at}${field}`, `${field} is required in a ${r.typeId} posture response`, r);
 }
 
 /** Lower-case hex only: how OpenZiti compares MAC addresses, hashes and fingerprints. */
@@ -59,7 +71,12 @@ function apply(data: PostureData, r: Response, session: () => ApiSessionPosture,
   const base = { postureCheckId: r.id, lastUpdatedAt: now };
   switch (r.typeId) {
     case 'OS':
-      data.os = { ...base, type: r.type as string, version: r.version as string, build: (r.build as string | undefined) ?? '' };
+      data.os = {
+        ...base,
+        type: r.type as string,
+        version: r.version as string,
+        build: (r.build as string | undefined) ?? '',
+      };
       break;
     case 'DOMAIN':
       data.domain = { ...base, domain: r.domain as string };
@@ -109,17 +126,36 @@ async function shortenedServices(rt: Runtime, ctx: Ctx, woken: boolean, unlocked
       (c) =>
         c.typeId === 'MFA' &&
         ((c.promptOnWake === true && woken) || (c.promptOnUnlock === true && unlocked)) &&
-        (typeof c.timeoutSeconds !== 'number' || c.timeoutSeconds <= 0 || (c.timeoutSeconds as number) - sinceMfa > MFA_PROMPT_GRACE_SECONDS),
+        (typeof c.timeoutSeconds !== 'number' ||
+          c.timeoutSeconds <= 0 ||
+          (c.timeoutSeconds as number) - sinceMfa > MFA_PROMPT_GRACE_SECONDS),
     );
-    if (affected.length) timeouts.set(policyId, Math.min(...affected.map((c) => (typeof c.timeoutSeconds === 'number' && c.timeoutSeconds > 0 ? c.timeoutSeconds : NO_TIMEOUT))));
+    if (affected.length)
+      timeouts.set(
+        policyId,
+        Math.min(
+          ...affected.map((c) =>
+            typeof c.timeoutSeconds === 'number' && c.timeoutSeconds > 0 ? c.timeoutSeconds : NO_TIMEOUT,
+          ),
+        ),
+      );
   }
   if (timeouts.size === 0) return [];
   // The services of all those policies in one read (not three per policy), then their names in one more.
   const selected = await rt.store.roleIndex('service-policy', 'serviceRoles').selectedByEach([...timeouts.keys()]);
   const timeoutOf = new Map<string, number>();
-  for (const [policyId, serviceIds] of selected) for (const id of serviceIds) timeoutOf.set(id, Math.min(timeoutOf.get(id) ?? Infinity, timeouts.get(policyId)!));
-  const rows = timeoutOf.size ? await rt.store.repo('service').findAll({ id: [...timeoutOf.keys()] }, { columns: ['name'] }) : [];
-  const services = rows.map((row) => ({ id: row.id, name: row.name as string, postureQueryType: 'MFA', timeout: timeoutOf.get(row.id)!, timeoutRemaining: MFA_PROMPT_GRACE_SECONDS }));
+  for (const [policyId, serviceIds] of selected)
+    for (const id of serviceIds) timeoutOf.set(id, Math.min(timeoutOf.get(id) ?? Infinity, timeouts.get(policyId)!));
+  const rows = timeoutOf.size
+    ? await rt.store.repo('service').findAll({ id: [...timeoutOf.keys()] }, { columns: ['name'] })
+    : [];
+  const services = rows.map((row) => ({
+    id: row.id,
+    name: row.name as string,
+    postureQueryType: 'MFA',
+    timeout: timeoutOf.get(row.id)!,
+    timeoutRemaining: MFA_PROMPT_GRACE_SECONDS,
+  }));
   return services.sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -135,7 +171,9 @@ async function respond(rt: Runtime, ctx: Ctx, responses: Response[], status: 200
   for (const r of responses) apply(data, r, () => rt.client.apiSessionPosture(identityId, apiSessionId), ctx.now);
   // Endpoint state and MFA of API sessions that ended (logout, timeout) go: memory stays bounded by live sessions.
   if (data.apiSessions.size > 1) {
-    const live = new Set((await rt.store.repo('api-session').findAll({ identityId }, { columns: [] })).map((r) => r.id));
+    const live = new Set(
+      (await rt.store.repo('api-session').findAll({ identityId }, { columns: [] })).map((r) => r.id),
+    );
     for (const id of [...data.apiSessions.keys()]) if (!live.has(id)) data.apiSessions.delete(id);
   }
   const after = await checkStates(rt, identityId, apiSessionId, ctx.now);
@@ -157,7 +195,8 @@ export function postureResponseRoutes(rt: Runtime): Route[] {
       api: 'client',
       access: 'session',
       responds: (r) => ({ ...shortenedAnswer(r), status: 201 }),
-      handler: async (ctx) => respond(rt, ctx, [rt.validators.custom(RESPONSE_SCHEMA, await ctx.json()) as Response], 201),
+      handler: async (ctx) =>
+        respond(rt, ctx, [rt.validators.custom(RESPONSE_SCHEMA, await ctx.json()) as Response], 201),
     },
     {
       method: 'POST',
@@ -165,7 +204,8 @@ export function postureResponseRoutes(rt: Runtime): Route[] {
       api: 'client',
       access: 'session',
       responds: shortenedAnswer,
-      handler: async (ctx) => respond(rt, ctx, rt.validators.custom(BULK_SCHEMA, await ctx.json()) as unknown as Response[], 200),
+      handler: async (ctx) =>
+        respond(rt, ctx, rt.validators.custom(BULK_SCHEMA, await ctx.json()) as unknown as Response[], 200),
     },
   ];
 }

@@ -16,7 +16,9 @@ export function serviceUpdateRoutes(rt: Runtime): Route[] {
       responds: lastChangeAnswer,
       handler: async (ctx) => {
         // As OpenZiti: never before the API session began (a new session has not listed its services yet).
-        const session = await rt.store.repo('api-session').findOne({ id: ctx.principal!.apiSessionId }, { columns: [] });
+        const session = await rt.store
+          .repo('api-session')
+          .findOne({ id: ctx.principal!.apiSessionId }, { columns: [] });
         const stamp = await rt.serviceUpdates.lastChangeAt(ctx.principal!.identityId);
         const began = session ? new Date(session.createdAt as string) : stamp;
         return { data: { lastChangeAt: (began.getTime() > stamp.getTime() ? began : stamp).toISOString() } };

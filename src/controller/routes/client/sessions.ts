@@ -110,13 +110,29 @@ const CREATE_SCHEMA = {
  * policy id, in OpenZiti's shape, and the refusal is kept for `GET /identities/{id}/failed-service-requests`.
  * Returns the passing policies (the session's `servicePolicies`).
  */
-async function passingPolicies(rt: Runtime, ctx: Ctx, serviceId: string, type: Permission, policyIds: string[]): Promise<string[]> {
+async function passingPolicies(
+  rt: Runtime,
+  ctx: Ctx,
+  serviceId: string,
+  type: Permission,
+  policyIds: string[],
+): Promise<string[]> {
   const { identityId, apiSessionId } = ctx.principal!;
   const posture = await policiesPosture(rt, identityId, apiSessionId, policyIds, ctx.now);
   const passing = policyIds.filter((id) => posture.get(id)!.isPassing);
   if (passing.length > 0) return passing;
-  const data = Object.fromEntries(policyIds.map((id) => [id, posture.get(id)!.checks.map((c) => ({ id: c.check.id, typeId: c.check.typeId, isPassing: c.outcome.isPassing }))]));
-  const names = new Map((await rt.store.repoFor(servicePolicy).findAll({ id: policyIds }, { columns: ['name'] })).map((p) => [p.id, p.name as string]));
+  const data = Object.fromEntries(
+    policyIds.map((id) => [
+      id,
+      posture.get(id)!.checks.map((c) => ({ id: c.check.id, typeId: c.check.typeId, isPassing: c.outcome.isPassing })),
+    ]),
+  );
+  const names = new Map(
+    (await rt.store.repoFor(servicePolicy).findAll({ id: policyIds }, { columns: ['name'] })).map((p) => [
+      p.id,
+      p.name as string,
+    ]),
+  );
   const serviceRow = await rt.store.repo('service').findOne({ id: serviceId }, { columns: ['name'] });
   rt.client.recordFailure(identityId, {
     apiSessionId,
@@ -130,10 +146,18 @@ async function passingPolicies(rt: Runtime, ctx: Ctx, serviceId: string, type: P
       checks: posture
         .get(id)!
         .checks.filter((c) => !c.outcome.isPassing)
-        .map((c) => ({ postureCheckId: c.check.id, postureCheckName: c.check.name, postureCheckType: c.check.typeId, expectedValue: c.outcome.expected, actualValue: c.outcome.actual })),
+        .map((c) => ({
+          postureCheckId: c.check.id,
+          postureCheckName: c.check.name,
+          postureCheckType: c.check.typeId,
+          expectedValue: c.outcome.expected,
+          actualValue: c.outcome.actual,
+        })),
     })),
   });
-  throw new ApiError('INVALID_POSTURE', { cause: { message: `Failed to pass posture checks for service policies: [${policyIds.join(' ')}]`, data } });
+  throw new ApiError('INVALID_POSTURE', {
+    cause: { message: `Failed to pass posture checks for service policies: [${policyIds.join(' ')}]`, data },
+  });
 }
 
 /**
@@ -152,7 +176,8 @@ async function createSession(rt: Runtime, ctx: Ctx) {
   if (permissions.length === 0) throw notFound('service', serviceId);
   if (!permissions.includes(type)) throw invalidField('serviceId', 'service not found', serviceId);
   const servicePolicies = await passingPolicies(rt, ctx, serviceId, type, granting[type]);
-  if ((await edgeRoutersFor(rt, identityId, serviceId)).shared.length === 0) throw new ApiError('NO_EDGE_ROUTERS_AVAILABLE');
+  if ((await edgeRoutersFor(rt, identityId, serviceId)).shared.length === 0)
+    throw new ApiError('NO_EDGE_ROUTERS_AVAILABLE');
 
   const repo = rt.store.repoFor(session);
   const now = ctx.now.toISOString();
@@ -161,7 +186,15 @@ async function createSession(rt: Runtime, ctx: Ctx) {
     if (existing) return { id: existing.id };
     const id = newSessionId();
     const token = await sessionToken(rt, { id, serviceId, apiSessionId, identityId, type }, ctx.now);
-    const values = { apiSessionId, identityId, serviceId, type, servicePolicies, tags: body.tags ?? {}, tokenHash: hashToken(token) };
+    const values = {
+      apiSessionId,
+      identityId,
+      serviceId,
+      type,
+      servicePolicies,
+      tags: body.tags ?? {},
+      tokenHash: hashToken(token),
+    };
     await rt.writes.insert(session.name, values, { id, now });
     return { id, token };
   });
@@ -178,7 +211,11 @@ async function createSession(rt: Runtime, ctx: Ctx) {
  * router policies both allow (OpenZiti's `ListForIdentityAndService`), online or not, each with its state as the
  * edge router read model gives it. The access index decides, as it does for the relation lists.
  */
-async function sessionEdgeRouters(rt: Runtime, identityId: string, serviceId: string): Promise<Record<string, unknown>[]> {
+async function sessionEdgeRouters(
+  rt: Runtime,
+  identityId: string,
+  serviceId: string,
+): Promise<Record<string, unknown>[]> {
   const ids = (await edgeRoutersFor(rt, identityId, serviceId)).shared;
   if (ids.length === 0) return [];
   const routers = await rt.present(edgeRouter, await rt.store.repoFor(edgeRouter).findAll({ id: ids }));
@@ -205,7 +242,12 @@ async function presentSessions(rows: Row[], rt: Runtime): Promise<Record<string,
   if (rows.length === 0) return [];
   const policyIds = [...new Set(rows.flatMap((r) => (r.servicePolicies as string[] | null) ?? []))];
   const policies = new Map(
-    policyIds.length === 0 ? [] : (await rt.store.repoFor(servicePolicy).findAll({ id: policyIds }, { columns: ['name'] })).map((p) => [p.id, p.name as string]),
+    policyIds.length === 0
+      ? []
+      : (await rt.store.repoFor(servicePolicy).findAll({ id: policyIds }, { columns: ['name'] })).map((p) => [
+          p.id,
+          p.name as string,
+        ]),
   );
   const routers = new Map<string, Promise<Record<string, unknown>[]>>();
   const routersOf = (row: Row) => {
@@ -217,14 +259,20 @@ async function presentSessions(rows: Row[], rt: Runtime): Promise<Record<string,
     rows.map(async (row) => ({
       ...toWire(session, row),
       apiSession: entityRef(apiSession, row.apiSessionId as string, ''),
-      servicePolicies: ((row.servicePolicies as string[] | null) ?? []).filter((id) => policies.has(id)).map((id) => entityRef(servicePolicy, id, policies.get(id))),
+      servicePolicies: ((row.servicePolicies as string[] | null) ?? [])
+        .filter((id) => policies.has(id))
+        .map((id) => entityRef(servicePolicy, id, policies.get(id))),
       token: '',
       edgeRouters: await routersOf(row),
     })),
   );
 }
 
-export const sessionBehaviour: ResourceBehaviour = { resource: 'session', routes: sessionRoutes, present: presentSessions };
+export const sessionBehaviour: ResourceBehaviour = {
+  resource: 'session',
+  routes: sessionRoutes,
+  present: presentSessions,
+};
 
 function routePathAnswer(r: Responses): Success {
   return r.data('detailSessionRoutePathEnvelope', "the routers of the session's circuit (none without a data plane)", {

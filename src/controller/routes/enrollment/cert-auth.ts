@@ -15,7 +15,8 @@ import { signedByCa } from '../management/cas.js';
 import { issuedByThisPki } from '../../pki/pki.js';
 import { externalIdOf, storedClaim } from '../../pki/external-id.js';
 
-const INVALID_AUTH = (why: string) => new ApiError('INVALID_AUTH', { message: `The authentication request failed: ${why}` });
+const INVALID_AUTH = (why: string) =>
+  new ApiError('INVALID_AUTH', { message: `The authentication request failed: ${why}` });
 
 /** The DER of the certificate the client presented on this connection, if any (none over a plain socket). */
 export function peerCertificate(ctx: Ctx): Buffer | undefined {
@@ -27,7 +28,9 @@ export function peerCertificate(ctx: Ctx): Buffer | undefined {
 
 /** The verified third-party CA that allows authentication and issued it, if any (an unverified CA is never trusted). */
 async function trustedCaOf(rt: Runtime, leaf: X509Certificate): Promise<Row | undefined> {
-  const cas = await rt.store.repo('ca').findAll({ isVerified: true, isAuthEnabled: true }, { columns: ['certPem', 'externalIdClaim'] });
+  const cas = await rt.store
+    .repo('ca')
+    .findAll({ isVerified: true, isAuthEnabled: true }, { columns: ['certPem', 'externalIdClaim'] });
   return cas.find((ca) => signedByCa(ca, leaf));
 }
 
@@ -39,21 +42,39 @@ const EXTERNAL_ID_AUTHENTICATOR_ID = 'internal-cert-external-id';
  * authenticator row for it (the CA's certificates are the credential), so the certificate cannot be extended
  * (only ours can).
  */
-async function byExternalId(rt: Runtime, ca: Row, der: Buffer): Promise<{ identity: Row; authenticator: Row } | undefined> {
+async function byExternalId(
+  rt: Runtime,
+  ca: Row,
+  der: Buffer,
+): Promise<{ identity: Row; authenticator: Row } | undefined> {
   const claim = storedClaim(ca.externalIdClaim);
   const externalId = claim ? externalIdOf(claim, der) : undefined;
   if (externalId === undefined) return undefined;
   const identity = await rt.store.repo('identity').findOne({ externalId });
-  if (!identity) throw INVALID_AUTH(`no identity has the externalId the certificate names (by the CA's externalIdClaim)`);
+  if (!identity)
+    throw INVALID_AUTH(`no identity has the externalId the certificate names (by the CA's externalIdClaim)`);
   const fingerprint = sha1FingerprintOfDer(der);
-  return { identity, authenticator: { id: EXTERNAL_ID_AUTHENTICATOR_ID, identityId: identity.id, method: 'cert', fingerprint, isIssuedByNetwork: false } as unknown as Row };
+  return {
+    identity,
+    authenticator: {
+      id: EXTERNAL_ID_AUTHENTICATOR_ID,
+      identityId: identity.id,
+      method: 'cert',
+      fingerprint,
+      isIssuedByNetwork: false,
+    } as unknown as Row,
+  };
 }
 
 /**
  * The identity and cert authenticator a presented certificate stands for. Every refusal is the same 401
  * INVALID_AUTH (with the reason in the message: the certificate is the caller's own, nothing leaks).
  */
-export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, now: Date): Promise<{ subject: LoginSubject; authenticator: Row }> {
+export async function resolveCertificate(
+  rt: Runtime,
+  der: Buffer | undefined,
+  now: Date,
+): Promise<{ subject: LoginSubject; authenticator: Row }> {
   if (!der) throw INVALID_AUTH('no client certificate was presented on the TLS connection');
   let leaf: X509Certificate;
   try {
@@ -65,7 +86,9 @@ export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, n
   const ours = issuedByThisPki(rt.pki, leaf);
   const ca = ours ? undefined : await trustedCaOf(rt, leaf);
   if (!ours && !ca) {
-    throw INVALID_AUTH('the client certificate was issued neither by this controller nor by a verified CA that allows authentication');
+    throw INVALID_AUTH(
+      'the client certificate was issued neither by this controller nor by a verified CA that allows authentication',
+    );
   }
   // A CA with an externalIdClaim names the identity in its certificates; one that names none (or a CA without a
   // claim) falls back to the certificate's own authenticator, found by fingerprint.
@@ -75,7 +98,10 @@ export async function resolveCertificate(rt: Runtime, der: Buffer | undefined, n
   const cert = policy?.primary.cert;
   if (cert?.allowed !== true) throw INVALID_AUTH("the identity's auth policy does not allow certificates");
   const expired = Date.parse(leaf.validTo) < now.getTime() || Date.parse(leaf.validFrom) > now.getTime();
-  if (expired && cert.allowExpiredCerts !== true) throw INVALID_AUTH("the client certificate is outside its validity and the identity's auth policy requires a valid one");
+  if (expired && cert.allowExpiredCerts !== true)
+    throw INVALID_AUTH(
+      "the client certificate is outside its validity and the identity's auth policy requires a valid one",
+    );
   if (isDisabled(identity, now)) throw INVALID_AUTH('the identity is disabled');
   return { subject: { identity, policy }, authenticator };
 }

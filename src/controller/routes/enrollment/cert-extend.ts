@@ -18,10 +18,14 @@ async function extendable(rt: Runtime, ctx: Ctx): Promise<Row> {
   const row = await rt.store.repo('authenticator').find(ctx.params.id);
   if (!row || row.identityId !== ctx.principal!.identityId) throw notFound('authenticator', ctx.params.id);
   if (row.method !== 'cert' || row.isIssuedByNetwork !== true) {
-    throw new ApiError('CAN_NOT_UPDATE_AUTHENTICATOR', { message: 'only certificates this controller issued can be extended' });
+    throw new ApiError('CAN_NOT_UPDATE_AUTHENTICATOR', {
+      message: 'only certificates this controller issued can be extended',
+    });
   }
   if (ctx.principal!.authenticatorId !== row.id) {
-    throw new ApiError('UNAUTHORIZED', { message: 'a certificate is extended from a session opened with that certificate' });
+    throw new ApiError('UNAUTHORIZED', {
+      message: 'a certificate is extended from a session opened with that certificate',
+    });
   }
   return row;
 }
@@ -29,26 +33,40 @@ async function extendable(rt: Runtime, ctx: Ctx): Promise<Row> {
 async function extend(rt: Runtime, ctx: Ctx) {
   const row = await extendable(rt, ctx);
   const body = enrollBody(rt, EXTEND_BODY, await ctx.json(), ['clientCertCsr']) as { clientCertCsr?: string };
-  if (!body.clientCertCsr) throw new ApiError('COULD_NOT_PROCESS_CSR', { message: 'clientCertCsr is required', cause: { field: 'clientCertCsr', reason: 'is required', value: '' } });
+  if (!body.clientCertCsr)
+    throw new ApiError('COULD_NOT_PROCESS_CSR', {
+      message: 'clientCertCsr is required',
+      cause: { field: 'clientCertCsr', reason: 'is required', value: '' },
+    });
   const csrPem = body.clientCertCsr;
   const issued = csrStep('clientCertCsr', () =>
-    issueClientCert(rt.pki, acceptCsr(csrPem), { uris: [identitySpiffeId(rt.pki.trustDomain, row.identityId as string)], now: ctx.now }),
+    issueClientCert(rt.pki, acceptCsr(csrPem), {
+      uris: [identitySpiffeId(rt.pki.trustDomain, row.identityId as string)],
+      now: ctx.now,
+    }),
   );
-  await rt.writes.update('authenticator', row, { pendingCertPem: issued.chainPem, pendingFingerprint: issued.fingerprint }, ctx.now.toISOString());
+  await rt.writes.update(
+    'authenticator',
+    row,
+    { pendingCertPem: issued.chainPem, pendingFingerprint: issued.fingerprint },
+    ctx.now.toISOString(),
+  );
   return { data: { ca: rt.pki.caBundlePem, clientCert: issued.chainPem } };
 }
 
 async function verifyExtension(rt: Runtime, ctx: Ctx) {
   const row = await extendable(rt, ctx);
   const body = enrollBody(rt, EXTEND_BODY, await ctx.json(), ['clientCert']) as { clientCert?: string };
-  if (!row.pendingFingerprint) throw new ApiError('INVALID_CLIENT_CERT', { message: 'no extended certificate awaits verification: extend first' });
+  if (!row.pendingFingerprint)
+    throw new ApiError('INVALID_CLIENT_CERT', { message: 'no extended certificate awaits verification: extend first' });
   let fingerprint: string | undefined;
   try {
     fingerprint = body.clientCert ? sha1FingerprintHex(body.clientCert) : undefined;
   } catch {
     fingerprint = undefined;
   }
-  if (fingerprint !== row.pendingFingerprint) throw new ApiError('INVALID_CLIENT_CERT', { message: 'clientCert is not the certificate the extension issued' });
+  if (fingerprint !== row.pendingFingerprint)
+    throw new ApiError('INVALID_CLIENT_CERT', { message: 'clientCert is not the certificate the extension issued' });
   // Whether the holder made a new key (what request-extend's rollKeys asks for): the two certificates' keys differ.
   const spki = (pem: string) => new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
   const rolledKeys = !spki(row.certPem as string).equals(spki(row.pendingCertPem as string));
@@ -56,7 +74,16 @@ async function verifyExtension(rt: Runtime, ctx: Ctx) {
     'authenticator',
     row,
     // The extension asked for (request-extend) has happened: the request is answered.
-    { certPem: row.pendingCertPem, fingerprint: row.pendingFingerprint, pendingCertPem: null, pendingFingerprint: null, isExtendRequested: false, isKeyRollRequested: false, extendRequestedAt: null, lastExtendRolledKeys: rolledKeys },
+    {
+      certPem: row.pendingCertPem,
+      fingerprint: row.pendingFingerprint,
+      pendingCertPem: null,
+      pendingFingerprint: null,
+      isExtendRequested: false,
+      isKeyRollRequested: false,
+      extendRequestedAt: null,
+      lastExtendRolledKeys: rolledKeys,
+    },
     ctx.now.toISOString(),
   );
   return { data: {} };
@@ -68,20 +95,37 @@ async function verifyExtension(rt: Runtime, ctx: Ctx) {
  * session they get at authentication and from /current-api-session; administrators from the API session list.
  * One read for all the sessions given.
  */
-export async function sessionCertFlags(rt: Runtime, sessions: Row[]): Promise<Map<string, { isCertExtendable: boolean; isCertExtendRequested: boolean; isCertKeyRollRequested: boolean }>> {
+export async function sessionCertFlags(
+  rt: Runtime,
+  sessions: Row[],
+): Promise<
+  Map<string, { isCertExtendable: boolean; isCertExtendRequested: boolean; isCertKeyRollRequested: boolean }>
+> {
   const ids = [...new Set(sessions.map((s) => s.authenticatorId as string).filter(Boolean))];
-  const authenticators = ids.length === 0 ? [] : await rt.store.repo('authenticator').findAll({ id: ids, method: 'cert' });
+  const authenticators =
+    ids.length === 0 ? [] : await rt.store.repo('authenticator').findAll({ id: ids, method: 'cert' });
   const byId = new Map(authenticators.map((a) => [a.id, a]));
   return new Map(
     sessions.map((session) => {
       const auth = byId.get(session.authenticatorId as string);
       const cert = auth?.identityId === session.identityId ? auth : undefined;
-      return [session.id, { isCertExtendable: cert?.isIssuedByNetwork === true, isCertExtendRequested: cert?.isExtendRequested === true, isCertKeyRollRequested: cert?.isKeyRollRequested === true }];
+      return [
+        session.id,
+        {
+          isCertExtendable: cert?.isIssuedByNetwork === true,
+          isCertExtendRequested: cert?.isExtendRequested === true,
+          isCertKeyRollRequested: cert?.isKeyRollRequested === true,
+        },
+      ];
     }),
   );
 }
 
-const REQUEST_EXTEND_BODY = { type: 'object', properties: { rollKeys: { type: 'boolean' } }, additionalProperties: false };
+const REQUEST_EXTEND_BODY = {
+  type: 'object',
+  properties: { rollKeys: { type: 'boolean' } },
+  additionalProperties: false,
+};
 
 /**
  * `POST /authenticators/{id}/request-extend` (admin): flags a certificate authenticator for early extension, and
@@ -91,9 +135,19 @@ const REQUEST_EXTEND_BODY = { type: 'object', properties: { rollKeys: { type: 'b
 async function requestExtend(rt: Runtime, ctx: Ctx) {
   const row = await rt.store.repo('authenticator').get(ctx.params.id);
   const text = await ctx.text();
-  const body = rt.validators.custom(REQUEST_EXTEND_BODY, text.trim() === '' ? {} : await ctx.json()) as { rollKeys?: boolean };
-  if (row.method !== 'cert') throw new ApiError('FORBIDDEN', { message: `authenticator ${row.id} is not a certificate authenticator: only certificates can be extended` });
-  await rt.writes.update('authenticator', row, { isExtendRequested: true, isKeyRollRequested: body.rollKeys === true, extendRequestedAt: ctx.now.toISOString() }, ctx.now.toISOString());
+  const body = rt.validators.custom(REQUEST_EXTEND_BODY, text.trim() === '' ? {} : await ctx.json()) as {
+    rollKeys?: boolean;
+  };
+  if (row.method !== 'cert')
+    throw new ApiError('FORBIDDEN', {
+      message: `authenticator ${row.id} is not a certificate authenticator: only certificates can be extended`,
+    });
+  await rt.writes.update(
+    'authenticator',
+    row,
+    { isExtendRequested: true, isKeyRollRequested: body.rollKeys === true, extendRequestedAt: ctx.now.toISOString() },
+    ctx.now.toISOString(),
+  );
   return { data: {} };
 }
 

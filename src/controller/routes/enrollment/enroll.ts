@@ -14,7 +14,13 @@ import { acceptCsr, csrStep, identitySpiffeId, issueClientCert } from '../../pki
 import { typeSchema } from '../../server/schemas.js';
 import type { Ctx, Reply, Route } from '../../server/types.js';
 import { newId, type Row } from '../../store/repository.js';
-import { redeemRouterToken, routerCsrs, routerEnrollRoutes, routerWithToken, type RouterWithToken } from './router-enroll.js';
+import {
+  redeemRouterToken,
+  routerCsrs,
+  routerEnrollRoutes,
+  routerWithToken,
+  type RouterWithToken,
+} from './router-enroll.js';
 import { checkPasswordRules } from '../../model/auth/auth-policy-rules.js';
 import { enrollBody } from './body.js';
 import { tokenEnrollRoutes } from './token-enroll.js';
@@ -184,30 +190,48 @@ async function genericEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const found = await outstanding(rt, token, method, ctx.now);
   const type = (ctx.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   let body: Record<string, unknown>;
-  if (type === 'application/json') body = enrollBody(rt, GENERIC_BODY, await ctx.json(), ['clientCsr', 'serverCertCsr', 'certCsr']);
+  if (type === 'application/json')
+    body = enrollBody(rt, GENERIC_BODY, await ctx.json(), ['clientCsr', 'serverCertCsr', 'certCsr']);
   else if (PEM_BODY_TYPES.includes(type)) body = found.method === 'ott' ? { clientCsr: await ctx.text() } : {};
-  else throw new ApiError('INVALID_CONTENT_TYPE', { message: `content type '${type}' is not accepted here: send the ` +
-    'PEM CSR as application/x-pem-file or text/plain, or JSON' });
+  else
+    throw new ApiError('INVALID_CONTENT_TYPE', {
+      message:
+        `content type '${type}' is not accepted here: send the ` +
+        'PEM CSR as application/x-pem-file or text/plain, or JSON',
+    });
   if (!acceptsJson(ctx)) {
     throw new ApiError('UNSUPPORTED_MEDIA', { message: 'the enrollment answer is JSON: accept application/json' });
   }
   if (found.method === 'ott') return redeemOtt(rt, ctx, found, body.clientCsr as string | undefined);
   if (found.method === 'ottca') return redeemOttca(rt, ctx, found);
-  if (typeof body.password !== 'string') throw invalidField('password', 'password in body is required for updb enrollment', '');
+  if (typeof body.password !== 'string')
+    throw invalidField('password', 'password in body is required for updb enrollment', '');
   return redeemUpdb(rt, ctx, found, body.password);
 }
 
 /** `POST /enroll?method=erott&token=...` with `{serverCertCsr, certCsr}`, as OpenZiti's routers enroll. */
-async function genericRouterEnroll(rt: Runtime, ctx: Ctx, token: string, router: RouterWithToken | undefined, method: string | undefined): Promise<Reply> {
+async function genericRouterEnroll(
+  rt: Runtime,
+  ctx: Ctx,
+  token: string,
+  router: RouterWithToken | undefined,
+  method: string | undefined,
+): Promise<Reply> {
   const type = (ctx.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/json') throw new ApiError('INVALID_CONTENT_TYPE', { message: `a router enrolls with JSON ({serverCertCsr, certCsr}), not '${type}'` });
+  if (type !== 'application/json')
+    throw new ApiError('INVALID_CONTENT_TYPE', {
+      message: `a router enrolls with JSON ({serverCertCsr, certCsr}), not '${type}'`,
+    });
   const body = enrollBody(rt, GENERIC_BODY, await ctx.json(), ['clientCsr', 'serverCertCsr', 'certCsr']);
   return redeemRouterToken(rt, ctx, token, router, method, routerCsrs(body));
 }
 
 function acceptsJson(ctx: Ctx): boolean {
   const accept = String(ctx.req.headers.accept ?? '').toLowerCase();
-  return accept === '' || accept.split(',').some((part) => /^\s*(\*\/\*|application\/\*|application\/json)\s*(;|$)/.test(part));
+  return (
+    accept === '' ||
+    accept.split(',').some((part) => /^\s*(\*\/\*|application\/\*|application\/json)\s*(;|$)/.test(part))
+  );
 }
 
 function requiredToken(ctx: Ctx): string {
@@ -222,27 +246,46 @@ function requiredToken(ctx: Ctx): string {
  */
 async function outstanding(rt: Runtime, token: string, method: string | undefined, now: Date): Promise<Row> {
   const found = await rt.store.repo('enrollment').findOne({ token });
-  if (!found) throw new ApiError('INVALID_ENROLLMENT_TOKEN', { message: 'the enrollment token is unknown or has already been used' });
+  if (!found)
+    throw new ApiError('INVALID_ENROLLMENT_TOKEN', {
+      message: 'the enrollment token is unknown or has already been used',
+    });
   if (method !== undefined && found.method !== method) {
-    throw new ApiError('INVALID_ENROLL_METHOD', { message: `the token is for ${found.method} enrollment, not ${method}` });
+    throw new ApiError('INVALID_ENROLL_METHOD', {
+      message: `the token is for ${found.method} enrollment, not ${method}`,
+    });
   }
   if (Date.parse(found.expiresAt as string) <= now.getTime()) {
-    throw new ApiError('ENROLLMENT_EXPIRED', { message: `the enrollment expired at ${found.expiresAt}; an administrator can refresh it` });
+    throw new ApiError('ENROLLMENT_EXPIRED', {
+      message: `the enrollment expired at ${found.expiresAt}; an administrator can refresh it`,
+    });
   }
   return found;
 }
 
 /** Removes the enrollment and adds the authenticator in one transaction; a token used meanwhile is refused. */
-async function replaceWithAuthenticator(rt: Runtime, enrollment: Row, values: Record<string, unknown>, now: Date): Promise<void> {
+async function replaceWithAuthenticator(
+  rt: Runtime,
+  enrollment: Row,
+  values: Record<string, unknown>,
+  now: Date,
+): Promise<void> {
   await rt.store.tx(async () => {
     const removed = await rt.writes.deleteWhere('enrollment', { id: enrollment.id, token: enrollment.token as string });
-    if (removed !== 1) throw new ApiError('INVALID_ENROLLMENT_TOKEN', { message: 'the enrollment token has already been used' });
+    if (removed !== 1)
+      throw new ApiError('INVALID_ENROLLMENT_TOKEN', { message: 'the enrollment token has already been used' });
     try {
-      await rt.writes.insert('authenticator', { identityId: enrollment.identityId, ...values }, { now: now.toISOString() });
+      await rt.writes.insert(
+        'authenticator',
+        { identityId: enrollment.identityId, ...values },
+        { now: now.toISOString() },
+      );
     } catch (err) {
       // The one-password-per-identity index: the identity got a updb authenticator some other way meanwhile.
       if (err instanceof ApiError && (err.cause as { field?: string } | undefined)?.field === 'identityId') {
-        throw new ApiError('MAX_AUTHENTICATOR_METHODS_REACHED', { message: 'the identity already has a username and password' });
+        throw new ApiError('MAX_AUTHENTICATOR_METHODS_REACHED', {
+          message: 'the identity already has a username and password',
+        });
       }
       throw err;
     }
@@ -251,12 +294,23 @@ async function replaceWithAuthenticator(rt: Runtime, enrollment: Row, values: Re
 
 async function redeemOtt(rt: Runtime, ctx: Ctx, enrollment: Row, clientCsr: string | undefined): Promise<Reply> {
   if (clientCsr === undefined || clientCsr.trim() === '') {
-    throw new ApiError('COULD_NOT_PROCESS_CSR', { message: 'no CSR was given: send a PEM certificate signing request', cause: { field: 'clientCsr', reason: 'is required', value: '' } });
+    throw new ApiError('COULD_NOT_PROCESS_CSR', {
+      message: 'no CSR was given: send a PEM certificate signing request',
+      cause: { field: 'clientCsr', reason: 'is required', value: '' },
+    });
   }
   const issued = csrStep('clientCsr', () =>
-    issueClientCert(rt.pki, acceptCsr(clientCsr), { uris: [identitySpiffeId(rt.pki.trustDomain, enrollment.identityId as string)], now: ctx.now }),
+    issueClientCert(rt.pki, acceptCsr(clientCsr), {
+      uris: [identitySpiffeId(rt.pki.trustDomain, enrollment.identityId as string)],
+      now: ctx.now,
+    }),
   );
-  await replaceWithAuthenticator(rt, enrollment, { method: 'cert', certPem: issued.chainPem, fingerprint: issued.fingerprint, isIssuedByNetwork: true }, ctx.now);
+  await replaceWithAuthenticator(
+    rt,
+    enrollment,
+    { method: 'cert', certPem: issued.chainPem, fingerprint: issued.fingerprint, isIssuedByNetwork: true },
+    ctx.now,
+  );
   // `cert` is the client chain without the root (as OpenZiti); `ca` the bundle to trust the controller with.
   return { data: { cert: issued.chainPem, ca: rt.pki.caBundlePem } };
 }
@@ -270,21 +324,36 @@ async function redeemOttca(rt: Runtime, ctx: Ctx, enrollment: Row): Promise<Repl
   const { der, cert } = clientCertificate(ctx, 'ottca enrollment');
   const ca = enrollment.caId ? await rt.store.repo('ca').find(enrollment.caId as string) : undefined;
   if (ca?.isVerified !== true || ca.isOttCaEnrollmentEnabled !== true) {
-    throw new ApiError('ENROLLMENT_CA_NOT_VALID', { message: "the enrollment's CA is missing, unverified, or does not allow ottca enrollment" });
+    throw new ApiError('ENROLLMENT_CA_NOT_VALID', {
+      message: "the enrollment's CA is missing, unverified, or does not allow ottca enrollment",
+    });
   }
-  if (!signedByCa(ca, cert)) throw new ApiError('ENROLLMENT_CA_NOT_VALID', { message: "the client certificate was not issued by the enrollment's CA" });
+  if (!signedByCa(ca, cert))
+    throw new ApiError('ENROLLMENT_CA_NOT_VALID', {
+      message: "the client certificate was not issued by the enrollment's CA",
+    });
   const fingerprint = sha1FingerprintOfDer(der);
   if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint })) throw new ApiError('CERT_IN_USE');
-  await replaceWithAuthenticator(rt, enrollment, { method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false }, ctx.now);
+  await replaceWithAuthenticator(
+    rt,
+    enrollment,
+    { method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false },
+    ctx.now,
+  );
   return { data: {} };
 }
 
-const CA_BODY = { type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: 100 } }, additionalProperties: false };
+const CA_BODY = {
+  type: 'object',
+  properties: { name: { type: 'string', minLength: 1, maxLength: 100 } },
+  additionalProperties: false,
+};
 
 /** The client certificate of the TLS connection, parsed, or a 400 saying why there is none. */
 function clientCertificate(ctx: Ctx, why: string): { der: Buffer; cert: X509Certificate } {
   const der = peerCertificate(ctx);
-  if (!der) throw new ApiError('INVALID_CLIENT_CERT', { message: `${why} needs the client certificate on the TLS connection` });
+  if (!der)
+    throw new ApiError('INVALID_CLIENT_CERT', { message: `${why} needs the client certificate on the TLS connection` });
   try {
     return { der, cert: new X509Certificate(der) };
   } catch {
@@ -305,27 +374,51 @@ async function caEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const { der, cert } = clientCertificate(ctx, 'CA auto enrollment');
   const cas = await rt.store.repo('ca').findAll({ isVerified: true, isAutoCaEnrollmentEnabled: true });
   const ca = cas.find((c) => signedByCa(c, cert));
-  if (!ca) throw new ApiError('ENROLLMENT_NO_VALID_CAS', { message: 'no verified CA that allows auto enrollment issued the client certificate' });
+  if (!ca)
+    throw new ApiError('ENROLLMENT_NO_VALID_CAS', {
+      message: 'no verified CA that allows auto enrollment issued the client certificate',
+    });
   const fingerprint = sha1FingerprintOfDer(der);
-  if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint })) throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED');
+  if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint }))
+    throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED');
   const claim = storedClaim(ca.externalIdClaim);
   const externalId = claim ? externalIdOf(claim, der) : undefined;
-  if (claim && externalId === undefined) throw new ApiError('MISSING_CERT_CLAIM', { message: "the client certificate carries no externalId by its CA's externalIdClaim" });
+  if (claim && externalId === undefined)
+    throw new ApiError('MISSING_CERT_CLAIM', {
+      message: "the client certificate carries no externalId by its CA's externalIdClaim",
+    });
   if (externalId !== undefined && (await rt.store.repo('identity').exists({ externalId }))) {
-    throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED', { message: `an identity with the externalId the certificate names (${externalId}) exists already` });
+    throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED', {
+      message: `an identity with the externalId the certificate names (${externalId}) exists already`,
+    });
   }
   const identityId = newId();
   const cn = commonName(cert) ?? '';
   const format = (ca.identityNameFormat as string | null) ?? '[caName]-[commonName]';
-  const symbols: Record<string, string> = { caName: ca.name as string, caId: ca.id, commonName: cn, requestedName: body.name ?? '', identityId };
-  const base = format.replace(/\[(caName|caId|commonName|requestedName|identityId)\]/g, (_, key: string) => symbols[key]).slice(0, 1000) || identityId;
+  const symbols: Record<string, string> = {
+    caName: ca.name as string,
+    caId: ca.id,
+    commonName: cn,
+    requestedName: body.name ?? '',
+    identityId,
+  };
+  const base =
+    format
+      .replace(/\[(caName|caId|commonName|requestedName|identityId)\]/g, (_, key: string) => symbols[key])
+      .slice(0, 1000) || identityId;
   const now = ctx.now.toISOString();
   await rt.store.tx(async () => {
     // Names are unique: a taken one gets a number, as two devices of one CA may share a common name.
     let name = base;
     for (let n = 2; await rt.store.repo('identity').exists({ name }); n++) name = `${base}-${n}`;
     const roleAttributes = (ca.identityRoles as string[]) ?? [];
-    const values = { name, type: 'Default', isAdmin: false, roleAttributes, ...(externalId !== undefined ? { externalId } : {}) };
+    const values = {
+      name,
+      type: 'Default',
+      isAdmin: false,
+      roleAttributes,
+      ...(externalId !== undefined ? { externalId } : {}),
+    };
     await rt.writes.insert('identity', values, { id: identityId, now });
     const certificate = { identityId, method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false };
     if (externalId === undefined) await rt.writes.insert('authenticator', certificate, { now });
@@ -337,7 +430,12 @@ async function redeemUpdb(rt: Runtime, ctx: Ctx, enrollment: Row, password: stri
   await checkPasswordRules(rt, enrollment.identityId as string, password);
   const hash = await rt.passwordChecks.run(() => rt.passwords.hash(password));
   // The username is the one the enrollment was made for: the enrolling client chooses only the password.
-  await replaceWithAuthenticator(rt, enrollment, { method: 'updb', username: enrollment.username, password: hash }, ctx.now);
+  await replaceWithAuthenticator(
+    rt,
+    enrollment,
+    { method: 'updb', username: enrollment.username, password: hash },
+    ctx.now,
+  );
   return { data: { username: enrollment.username } };
 }
 

@@ -25,7 +25,12 @@ const TRANSIT = resource('transit-router');
  * `/enroll/erott`: OpenZiti's Swagger names the CSRs `serverCsr` and `clientCsr`, while its routers send the generic
  * enrollment's `serverCertCsr` and `certCsr`; either pair is accepted.
  */
-const ERROTT_BODY = { type: 'object', properties: { token: { type: 'string', minLength: 1, maxLength: 100 } }, required: ['token'], additionalProperties: false };
+const ERROTT_BODY = {
+  type: 'object',
+  properties: { token: { type: 'string', minLength: 1, maxLength: 100 } },
+  required: ['token'],
+  additionalProperties: false,
+};
 const CSR_MEMBERS = ['serverCsr', 'clientCsr', 'serverCertCsr', 'certCsr'] as const;
 const EXTEND_BODY = { type: 'object', properties: {}, additionalProperties: false };
 
@@ -36,7 +41,8 @@ export interface RouterCsrs {
 
 /** The two CSRs of a router enrollment body, under either naming. */
 export function routerCsrs(body: Record<string, unknown>): RouterCsrs {
-  const pick = (...names: string[]) => names.map((n) => body[n]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  const pick = (...names: string[]) =>
+    names.map((n) => body[n]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
   return { serverCsr: pick('serverCertCsr', 'serverCsr'), clientCsr: pick('certCsr', 'clientCsr') };
 }
 
@@ -54,12 +60,26 @@ export async function routerWithToken(rt: Runtime, token: string): Promise<Route
   return transit ? { def: TRANSIT, row: transit, method: 'trott' } : undefined;
 }
 
-const INVALID_TOKEN = () => new ApiError('INVALID_ENROLLMENT_TOKEN', { message: 'the enrollment token is unknown or has already been used' });
+const INVALID_TOKEN = () =>
+  new ApiError('INVALID_ENROLLMENT_TOKEN', { message: 'the enrollment token is unknown or has already been used' });
 
 /** Signs both certificates, turning a CSR refusal into COULD_NOT_PROCESS_CSR (before anything is written). */
-function signPair(rt: Runtime, routerId: string, csrs: RouterCsrs, now: Date, fields: { server: string; client: string }): RouterCerts {
-  for (const [which, value] of [['server', csrs.serverCsr], ['client', csrs.clientCsr]] as const) {
-    if (!value) throw new ApiError('COULD_NOT_PROCESS_CSR', { message: `no ${which} CSR was given`, cause: { field: fields[which], reason: 'is required', value: '' } });
+function signPair(
+  rt: Runtime,
+  routerId: string,
+  csrs: RouterCsrs,
+  now: Date,
+  fields: { server: string; client: string },
+): RouterCerts {
+  for (const [which, value] of [
+    ['server', csrs.serverCsr],
+    ['client', csrs.clientCsr],
+  ] as const) {
+    if (!value)
+      throw new ApiError('COULD_NOT_PROCESS_CSR', {
+        message: `no ${which} CSR was given`,
+        cause: { field: fields[which], reason: 'is required', value: '' },
+      });
   }
   return csrStep(
     (err) => (err.message.startsWith('server') ? fields.server : fields.client),
@@ -70,9 +90,24 @@ function signPair(rt: Runtime, routerId: string, csrs: RouterCsrs, now: Date, fi
 /**
  * Writes the router's new certificate (and whatever else `values` says) with the resource's hooks, in one transaction.
  */
-async function storeCertificate(rt: Runtime, def: ResourceDef, existing: Row, certs: RouterCerts, values: Record<string, unknown>, now: Date, stillValid: (row: Row) => boolean, lost: () => ApiError): Promise<void> {
+async function storeCertificate(
+  rt: Runtime,
+  def: ResourceDef,
+  existing: Row,
+  certs: RouterCerts,
+  values: Record<string, unknown>,
+  now: Date,
+  stillValid: (row: Row) => boolean,
+  lost: () => ApiError,
+): Promise<void> {
   const at = now.toISOString();
-  const all: Record<string, unknown> = { ...values, isVerified: true, fingerprint: certs.client.fingerprint, unverifiedCertPem: null, unverifiedFingerprint: null };
+  const all: Record<string, unknown> = {
+    ...values,
+    isVerified: true,
+    fingerprint: certs.client.fingerprint,
+    unverifiedCertPem: null,
+    unverifiedFingerprint: null,
+  };
   // Transit routers keep no certificate, only its fingerprint (as OpenZiti's fabric routers).
   if ('certPem' in def.fields) all.certPem = certs.client.chainPem;
   await rt.store.tx(async () => {
@@ -105,29 +140,51 @@ export async function redeemRouterToken(
 ): Promise<Reply> {
   if (!found) throw INVALID_TOKEN();
   if (method !== undefined && method !== found.method) {
-    throw new ApiError('INVALID_ENROLL_METHOD', { message: `the token is for ${found.method} enrollment, not ${method}` });
+    throw new ApiError('INVALID_ENROLL_METHOD', {
+      message: `the token is for ${found.method} enrollment, not ${method}`,
+    });
   }
   const expiresAt = found.row.enrollmentExpiresAt as string | null;
   if (expiresAt && Date.parse(expiresAt) <= ctx.now.getTime()) {
-    throw new ApiError('ENROLLMENT_EXPIRED', { message: `the enrollment expired at ${expiresAt}; an administrator can re-enroll the router` });
+    throw new ApiError('ENROLLMENT_EXPIRED', {
+      message: `the enrollment expired at ${expiresAt}; an administrator can re-enroll the router`,
+    });
   }
   const certs = signPair(rt, found.row.id, csrs, ctx.now, fields);
   const cleared = { enrollmentToken: null, enrollmentJwt: null, enrollmentCreatedAt: null, enrollmentExpiresAt: null };
-  await storeCertificate(rt, found.def, found.row, certs, cleared, ctx.now, (row) => row.enrollmentToken === token, INVALID_TOKEN);
+  await storeCertificate(
+    rt,
+    found.def,
+    found.row,
+    certs,
+    cleared,
+    ctx.now,
+    (row) => row.enrollmentToken === token,
+    INVALID_TOKEN,
+  );
   return answer(rt, certs);
 }
 
 async function erottEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const body = enrollBody(rt, ERROTT_BODY, await ctx.json(), CSR_MEMBERS);
   const csrs = routerCsrs(body);
-  const fields = { server: body.serverCsr !== undefined ? 'serverCsr' : 'serverCertCsr', client: body.clientCsr !== undefined ? 'clientCsr' : 'certCsr' };
+  const fields = {
+    server: body.serverCsr !== undefined ? 'serverCsr' : 'serverCertCsr',
+    client: body.clientCsr !== undefined ? 'clientCsr' : 'certCsr',
+  };
   const token = body.token as string;
   return redeemRouterToken(rt, ctx, token, await routerWithToken(rt, token), 'erott', csrs, fields);
 }
 
 /** The router a client certificate stands for: issued by this controller and the current one of a verified router. */
-export async function routerOfCertificate(rt: Runtime, der: Buffer | undefined): Promise<{ def: ResourceDef; row: Row }> {
-  const unauthorized = (why: string) => new ApiError('UNAUTHORIZED', { message: `router certificate renewal needs the router's current client certificate: ${why}` });
+export async function routerOfCertificate(
+  rt: Runtime,
+  der: Buffer | undefined,
+): Promise<{ def: ResourceDef; row: Row }> {
+  const unauthorized = (why: string) =>
+    new ApiError('UNAUTHORIZED', {
+      message: `router certificate renewal needs the router's current client certificate: ${why}`,
+    });
   if (!der) throw unauthorized('none was presented on the TLS connection');
   let leaf: X509Certificate;
   try {
@@ -154,7 +211,16 @@ async function extendRouter(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const body = enrollBody(rt, EXTEND_BODY, await ctx.json(), ['certCsr', 'serverCertCsr']);
   const { def, row } = await routerOfCertificate(rt, peerCertificate(ctx));
   const certs = signPair(rt, row.id, routerCsrs(body), ctx.now, { server: 'serverCertCsr', client: 'certCsr' });
-  await storeCertificate(rt, def, row, certs, {}, ctx.now, (current) => current.fingerprint === row.fingerprint && current.isVerified === true, () => new ApiError('UNAUTHORIZED', { message: 'the certificate was renewed or revoked meanwhile' }));
+  await storeCertificate(
+    rt,
+    def,
+    row,
+    certs,
+    {},
+    ctx.now,
+    (current) => current.fingerprint === row.fingerprint && current.isVerified === true,
+    () => new ApiError('UNAUTHORIZED', { message: 'the certificate was renewed or revoked meanwhile' }),
+  );
   return answer(rt, certs);
 }
 

@@ -10,7 +10,9 @@ export function withBody(ctx: Ctx, change: (body: Record<string, unknown>) => Re
     ...ctx,
     json: async () => {
       const body = await ctx.json();
-      return body && typeof body === 'object' && !Array.isArray(body) ? change({ ...(body as Record<string, unknown>) }) : body;
+      return body && typeof body === 'object' && !Array.isArray(body)
+        ? change({ ...(body as Record<string, unknown>) })
+        : body;
     },
   };
 }

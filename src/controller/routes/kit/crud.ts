@@ -75,10 +75,20 @@ async function listRelation(rt: Runtime, parent: ResourceDef, rel: RelationDef, 
 }
 
 /** Which entities of the relation's resource belong to the parent's sub-list. */
-async function relationScope(rt: Runtime, parent: ResourceDef, rel: RelationDef, id: string, query: URLSearchParams): Promise<Scope> {
+async function relationScope(
+  rt: Runtime,
+  parent: ResourceDef,
+  rel: RelationDef,
+  id: string,
+  query: URLSearchParams,
+): Promise<Scope> {
   if ('foreignKey' in rel) return { where: { [rel.foreignKey]: id } };
-  if ('listField' in rel) return rel.reverse ? { holding: { field: rel.listField, value: id } } : { memberOf: { def: parent, field: rel.listField, ownerId: id } };
-  if ('policyRoles' in rel) return { selecting: { index: rt.store.roleIndex(rel.resource, rel.policyRoles), entityId: id } };
+  if ('listField' in rel)
+    return rel.reverse
+      ? { holding: { field: rel.listField, value: id } }
+      : { memberOf: { def: parent, field: rel.listField, ownerId: id } };
+  if ('policyRoles' in rel)
+    return { selecting: { index: rt.store.roleIndex(rel.resource, rel.policyRoles), entityId: id } };
   if ('roles' in rel) return { selectedBy: { index: rt.store.roleIndex(parent.name, rel.roles), policyIds: [id] } };
   const policyWhere = rel.typeQuery ? policyTypeWhere(resource(rel.through), rel.typeQuery, query) : undefined;
   const policyIds = await rt.store.roleIndex(rel.through, rel.from).policiesSelecting(id, policyWhere);
@@ -86,13 +96,18 @@ async function relationScope(rt: Runtime, parent: ResourceDef, rel: RelationDef,
 }
 
 /** `policyType=dial` as a condition on the policies' type field; absent means every type. */
-function policyTypeWhere(policy: ResourceDef, typeQuery: { name: string; field: string }, query: URLSearchParams): Record<string, string> | undefined {
+function policyTypeWhere(
+  policy: ResourceDef,
+  typeQuery: { name: string; field: string },
+  query: URLSearchParams,
+): Record<string, string> | undefined {
   const wanted = query.get(typeQuery.name);
   if (wanted === null || wanted === '') return undefined;
   const type = policy.fields[typeQuery.field].type;
   const values = type.kind === 'enum' ? type.values : [];
   const value = values.find((v) => v.toLowerCase() === wanted.toLowerCase());
-  if (!value) throw invalidField(typeQuery.name, `must be one of ${values.map((v) => v.toLowerCase()).join(', ')}`, wanted);
+  if (!value)
+    throw invalidField(typeQuery.name, `must be one of ${values.map((v) => v.toLowerCase()).join(', ')}`, wanted);
   return { [typeQuery.field]: value };
 }
 
@@ -106,7 +121,13 @@ async function listAttributes(rt: Runtime, def: ResourceDef, field: string, ctx:
  * Validated body of a verb, with every reference checked to exist (a dangling id is the client's mistake: 400):
  * single references, reference lists, and the `@id`s of role sets.
  */
-export async function validBody(rt: Runtime, def: ResourceDef, verb: Verb, ctx: Ctx, existing?: Row): Promise<Record<string, unknown>> {
+export async function validBody(
+  rt: Runtime,
+  def: ResourceDef,
+  verb: Verb,
+  ctx: Ctx,
+  existing?: Row,
+): Promise<Record<string, unknown>> {
   const body = rt.validators.body(def, verb, withoutEchoes(def, verb, await ctx.json(), existing));
   for (const [name, field] of Object.entries(def.fields)) {
     const type = field.type;
@@ -114,8 +135,15 @@ export async function validBody(rt: Runtime, def: ResourceDef, verb: Verb, ctx: 
     const value = body[name];
     if (value === undefined || value === null) continue;
     const target = resource(type.resource);
-    const ids = type.kind === 'ref' ? [value as string] : type.kind === 'refList' ? (value as string[]) : roleIds(name, value as string[]);
-    const found = new Set((await rt.store.repoFor(target).findAll({ id: [...new Set(ids)] }, { columns: [] })).map((r) => r.id));
+    const ids =
+      type.kind === 'ref'
+        ? [value as string]
+        : type.kind === 'refList'
+          ? (value as string[])
+          : roleIds(name, value as string[]);
+    const found = new Set(
+      (await rt.store.repoFor(target).findAll({ id: [...new Set(ids)] }, { columns: [] })).map((r) => r.id),
+    );
     const missing = ids.find((id) => !found.has(id));
     if (missing !== undefined) throw invalidField(name, `no ${target.label} found with id '${missing}'`, missing);
   }
@@ -142,10 +170,21 @@ export function withoutEchoes(def: ResourceDef, verb: Verb, raw: unknown, existi
     const presence = verb === 'patch' ? field.patch : field[verb];
     if (existing && (presence === 'no' || field.readOnly) && !field.computed && !field.virtual) {
       if (!isDeepStrictEqual(body[name], existing[name] ?? null)) {
-        throw invalidField(name, field.readOnly ? 'is set by the controller and cannot be written' : 'cannot be changed once the entity exists', body[name]);
+        throw invalidField(
+          name,
+          field.readOnly
+            ? 'is set by the controller and cannot be written'
+            : 'cannot be changed once the entity exists',
+          body[name],
+        );
       }
       delete body[name];
-    } else if (body[name] === '' && presence === 'optional' && field.create !== 'required' && (field.type.kind === 'string' || field.type.kind === 'enum')) {
+    } else if (
+      body[name] === '' &&
+      presence === 'optional' &&
+      field.create !== 'required' &&
+      (field.type.kind === 'string' || field.type.kind === 'enum')
+    ) {
       if (field.nullable && field.default === null) body[name] = null;
       else delete body[name];
     }
@@ -155,7 +194,8 @@ export function withoutEchoes(def: ResourceDef, verb: Verb, raw: unknown, existi
 
 /** The `@id`s of a role set; `#all` must stand alone (wire-protocol section 4). */
 function roleIds(field: string, roles: string[]): string[] {
-  if (roles.includes('#all') && roles.length > 1) throw invalidField(field, '#all must be the only role when it is used', roles);
+  if (roles.includes('#all') && roles.length > 1)
+    throw invalidField(field, '#all must be the only role when it is used', roles);
   return roles.filter((r) => r.startsWith('@')).map((r) => r.slice(1));
 }
 
@@ -166,7 +206,8 @@ function roleIds(field: string, roles: string[]): string[] {
 export function withReplaceDefaults(def: ResourceDef, body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { tags: {}, ...body };
   for (const [name, field] of Object.entries(def.fields)) {
-    if (field.replace === 'no' || field.readOnly || field.virtual || field.internal || field.computed || name in out) continue;
+    if (field.replace === 'no' || field.readOnly || field.virtual || field.internal || field.computed || name in out)
+      continue;
     if (field.create === 'required' && field.default === undefined) continue;
     out[name] = field.default ?? null;
   }
@@ -195,7 +236,10 @@ export async function updateResource(
   const existing = await repo.get(ctx.params.id);
   // Built-ins are read-only where the resource says so (isSystem served); the default auth policy is editable (its
   // behaviour refuses its deletion).
-  if (existing.isSystem && def.hasSystemEntities) throw new ApiError('ENTITY_CAN_NOT_BE_UPDATED', { message: `the ${def.label} '${existing.id}' is built in and cannot be updated` });
+  if (existing.isSystem && def.hasSystemEntities)
+    throw new ApiError('ENTITY_CAN_NOT_BE_UPDATED', {
+      message: `the ${def.label} '${existing.id}' is built in and cannot be updated`,
+    });
   const body = await validBody(rt, def, verb, ctx, existing);
   const values = transform(verb === 'replace' ? withReplaceDefaults(def, body) : body, existing);
   await rt.writes.update(def.name, existing, values, ctx.now.toISOString(), verb);
@@ -205,7 +249,10 @@ export async function updateResource(
 export async function deleteResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
   const repo = rt.store.repoFor(def);
   const existing = await repo.get(ctx.params.id);
-  if (existing.isSystem && def.hasSystemEntities) throw new ApiError('ENTITY_CAN_NOT_BE_DELETED', { message: `the ${def.label} '${existing.id}' is built in and cannot be deleted` });
+  if (existing.isSystem && def.hasSystemEntities)
+    throw new ApiError('ENTITY_CAN_NOT_BE_DELETED', {
+      message: `the ${def.label} '${existing.id}' is built in and cannot be deleted`,
+    });
   await rt.writes.delete(def.name, existing);
   return { data: {} };
 }

@@ -12,10 +12,12 @@ export const answers = {
   updated: (def: ResourceDef) => (r: Responses) => r.empty(`the ${def.label} was updated`),
   deleted: (def: ResourceDef) => (r: Responses) => r.empty(`the ${def.label} was deleted`),
   /** A sub-list answered without reading its parent lists nothing for an unknown parent, never 404. */
-  relation: (rel: RelationDef) => (r: Responses): Success => ({
-    ...r.list(resource(rel.resource)),
-    emptyForUnknownParent: !rel.readsParent,
-  }),
+  relation:
+    (rel: RelationDef) =>
+    (r: Responses): Success => ({
+      ...r.list(resource(rel.resource)),
+      emptyForUnknownParent: !rel.readsParent,
+    }),
   attributes: () => (r: Responses) =>
     r.page('listRoleAttributesEnvelope', 'role attributes in use', { type: 'array', items: { type: 'string' } }),
 };

@@ -17,7 +17,9 @@ function integerParam(query: URLSearchParams, name: string): number | undefined 
   const raw = query.get(name);
   if (raw === null || raw === '') return undefined;
   if (!/^-?\d+$/.test(raw.trim())) {
-    throw new ApiError('INVALID_PAGINATION', { cause: { field: name, reason: `${name} must be an integer`, value: raw } });
+    throw new ApiError('INVALID_PAGINATION', {
+      cause: { field: name, reason: `${name} must be an integer`, value: raw },
+    });
   }
   return Number(raw);
 }

@@ -17,7 +17,8 @@ type Kind = 'boolean' | 'integer' | 'ids' | 'id-or-null';
 
 /** The members of a declared nested object with the kind each is checked as (signer ids: arrays of strings). */
 function shapeOf(type: FieldType): Json {
-  if (type.kind !== 'object' || !type.properties) throw new Error('auth-policy: primary and secondary are declared as objects');
+  if (type.kind !== 'object' || !type.properties)
+    throw new Error('auth-policy: primary and secondary are declared as objects');
   const kinds: Partial<Record<FieldType['kind'], Kind>> = { boolean: 'boolean', integer: 'integer', array: 'ids' };
   return Object.fromEntries(
     Object.entries(type.properties).map(([key, member]) => {
@@ -46,9 +47,16 @@ function checkValue(path: string, kind: Kind, value: unknown): void {
       : kind === 'integer'
         ? Number.isInteger(value) && Math.abs(value as number) <= 1_000_000_000
         : kind === 'ids'
-          ? Array.isArray(value) && value.length <= 256 && value.every((v) => typeof v === 'string' && v !== '' && v.length <= 256)
+          ? Array.isArray(value) &&
+            value.length <= 256 &&
+            value.every((v) => typeof v === 'string' && v !== '' && v.length <= 256)
           : value === null || (typeof value === 'string' && value.length <= 256);
-  const want = { boolean: 'a boolean', integer: 'an integer', ids: 'an array of signer ids', 'id-or-null': 'a signer id or null' }[kind];
+  const want = {
+    boolean: 'a boolean',
+    integer: 'an integer',
+    ids: 'an array of signer ids',
+    'id-or-null': 'a signer id or null',
+  }[kind];
   if (!ok) throw invalidField(path, `${path} must be ${want}`, value);
 }
 
@@ -60,7 +68,8 @@ function checkValue(path: string, kind: Kind, value: unknown): void {
 function merged(path: string, shape: Json, body: unknown, existing: unknown, patch: boolean): Json {
   if (!isObject(body)) throw invalidField(path, `${path} must be an object`, body);
   const out: Json = {};
-  for (const key of Object.keys(body)) if (!(key in shape)) throw invalidField(`${path}.${key}`, `${path} has no member ${key}`, body[key]);
+  for (const key of Object.keys(body))
+    if (!(key in shape)) throw invalidField(`${path}.${key}`, `${path} has no member ${key}`, body[key]);
   for (const [key, kind] of Object.entries(shape)) {
     const at = `${path}.${key}`;
     const before = isObject(existing) ? existing[key] : undefined;
@@ -90,22 +99,41 @@ function normalised(primary: AuthPolicyShape['primary']): AuthPolicyShape['prima
   updb.minPasswordLength = Math.max(updb.minPasswordLength, 5);
   updb.maxAttempts = Math.max(updb.maxAttempts, 0);
   updb.lockoutDurationMinutes = Math.max(updb.lockoutDurationMinutes, 0);
-  return { ...primary, updb, extJwt: { ...primary.extJwt, allowedSigners: [...new Set(primary.extJwt.allowedSigners)] } };
+  return {
+    ...primary,
+    updb,
+    extJwt: { ...primary.extJwt, allowedSigners: [...new Set(primary.extJwt.allowedSigners)] },
+  };
 }
 
 async function beforeWrite(rt: Runtime, w: Write): Promise<Json> {
   const values = { ...w.values };
   const patch = w.verb === 'patch';
   if (!patch || values.primary !== undefined) {
-    values.primary = normalised(merged('primary', SHAPE.primary, values.primary, patch ? w.existing?.primary : undefined, patch) as AuthPolicyShape['primary']);
+    values.primary = normalised(
+      merged(
+        'primary',
+        SHAPE.primary,
+        values.primary,
+        patch ? w.existing?.primary : undefined,
+        patch,
+      ) as AuthPolicyShape['primary'],
+    );
   }
   if (!patch || values.secondary !== undefined) {
-    values.secondary = merged('secondary', SHAPE.secondary, values.secondary, patch ? w.existing?.secondary : undefined, patch);
+    values.secondary = merged(
+      'secondary',
+      SHAPE.secondary,
+      values.secondary,
+      patch ? w.existing?.secondary : undefined,
+      patch,
+    );
   }
   const signers = rt.store.repo('external-jwt-signer');
   const primary = values.primary as AuthPolicyShape['primary'] | undefined;
   for (const [i, id] of (primary?.extJwt.allowedSigners ?? []).entries()) {
-    if (!(await signers.exists({ id }))) throw invalidField(`primary.extJwt.allowedSigners[${i}]`, `no external JWT signer has the id '${id}'`, id);
+    if (!(await signers.exists({ id })))
+      throw invalidField(`primary.extJwt.allowedSigners[${i}]`, `no external JWT signer has the id '${id}'`, id);
   }
   const required = (values.secondary as AuthPolicyShape['secondary'] | undefined)?.requireExtJwtSigner;
   if (required && !(await signers.exists({ id: required }))) {
@@ -119,7 +147,8 @@ async function policiesNamingSigner(rt: Runtime, signerId: string): Promise<{ po
   const out: { policy: Row; field: string }[] = [];
   for (const policy of await rt.store.repo('auth-policy').findAll({})) {
     const p = policy as unknown as Row & AuthPolicyShape;
-    if (p.primary?.extJwt?.allowedSigners?.includes(signerId)) out.push({ policy, field: 'primary.extJwt.allowedSigners' });
+    if (p.primary?.extJwt?.allowedSigners?.includes(signerId))
+      out.push({ policy, field: 'primary.extJwt.allowedSigners' });
     if (p.secondary?.requireExtJwtSigner === signerId) out.push({ policy, field: 'secondary.requireExtJwtSigner' });
   }
   return out;
@@ -131,7 +160,8 @@ async function signerBeforeDelete(rt: Runtime, row: Row): Promise<void> {
   if (naming.length === 0) return;
   const { policy, field } = naming[0];
   throw new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
-    message: `the external JWT signer '${row.name as string}' is named by the auth policy ` +
+    message:
+      `the external JWT signer '${row.name as string}' is named by the auth policy ` +
       `'${policy.name as string}' (${field})${naming.length > 1 ? ` and ${naming.length - 1} more` : ''}`,
     cause: { field, reason: `referenced by auth policy ${policy.id}`, value: row.id },
   });
@@ -154,7 +184,8 @@ async function refuseIfASignerEnrollsWith(rt: Runtime, row: Row): Promise<void> 
 async function beforeDelete(rt: Runtime, row: Row): Promise<void> {
   if (!row.isSystem) return refuseIfASignerEnrollsWith(rt, row);
   throw new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
-    message: `the auth policy '${row.id}' is built in: identities get ` +
+    message:
+      `the auth policy '${row.id}' is built in: identities get ` +
       'it when none is named; it can be edited, not deleted',
     cause: { field: 'authPolicyId', reason: 'the default of every identity', value: row.id },
   });
@@ -162,4 +193,7 @@ async function beforeDelete(rt: Runtime, row: Row): Promise<void> {
 
 export const authPolicyBehaviour: ResourceBehaviour = { resource: 'auth-policy', hooks: { beforeWrite, beforeDelete } };
 
-export const authPolicySignerBehaviour: ResourceBehaviour = { resource: 'external-jwt-signer', hooks: { beforeDelete: signerBeforeDelete } };
+export const authPolicySignerBehaviour: ResourceBehaviour = {
+  resource: 'external-jwt-signer',
+  hooks: { beforeDelete: signerBeforeDelete },
+};

@@ -19,7 +19,12 @@ const tags = { ...TAGS_SCHEMA, type: ['object', 'null'] };
 /** Bodies of the current identity's own password change: the current password proves it is really them. */
 const OWN_REPLACE = {
   type: 'object',
-  properties: { username: typeSchema(usernameType), password: typeSchema(passwordType), currentPassword: typeSchema(passwordType), tags },
+  properties: {
+    username: typeSchema(usernameType),
+    password: typeSchema(passwordType),
+    currentPassword: typeSchema(passwordType),
+    tags,
+  },
   required: ['username', 'password', 'currentPassword'],
   additionalProperties: false,
 };
@@ -116,17 +121,26 @@ async function createAuthenticator(rt: Runtime, ctx: Ctx) {
     });
   }
   if (body.certPem !== undefined) throw invalidField('certPem', 'is only valid for method cert', '<certificate>');
-  if (typeof body.username !== 'string') throw invalidField('username', 'username in body is required for method updb', body.username);
-  if (typeof body.password !== 'string') throw invalidField('password', 'password in body is required for method updb', '');
+  if (typeof body.username !== 'string')
+    throw invalidField('username', 'username in body is required for method updb', body.username);
+  if (typeof body.password !== 'string')
+    throw invalidField('password', 'password in body is required for method updb', '');
   const repo = rt.store.repoFor(authenticator);
-  const oneMore = () => new ApiError('MAX_AUTHENTICATOR_METHODS_REACHED', { message: 'the identity already has a updb authenticator; update it instead' });
+  const oneMore = () =>
+    new ApiError('MAX_AUTHENTICATOR_METHODS_REACHED', {
+      message: 'the identity already has a updb authenticator; update it instead',
+    });
   if (await repo.exists({ identityId: body.identityId as string, method: 'updb' })) throw oneMore();
   await checkPasswordRules(rt, body.identityId as string, body.password);
   const hash = await rt.passwords.hash(body.password);
   // The check above spares the hashing work; the unique index decides when two creates race past it.
-  const id = await rt.writes.insert(authenticator.name, { ...body, password: hash }, { now: ctx.now.toISOString() }).catch((err: unknown) => {
-    throw err instanceof ApiError && (err.cause as { field?: string } | undefined)?.field === 'identityId' ? oneMore() : err;
-  });
+  const id = await rt.writes
+    .insert(authenticator.name, { ...body, password: hash }, { now: ctx.now.toISOString() })
+    .catch((err: unknown) => {
+      throw err instanceof ApiError && (err.cause as { field?: string } | undefined)?.field === 'identityId'
+        ? oneMore()
+        : err;
+    });
   return created(authenticator, id);
 }
 
@@ -149,9 +163,17 @@ async function adminDelete(rt: Runtime, ctx: Ctx) {
 
 /** Changes username and/or password of a updb authenticator; a password is stored only as its hash. */
 /** A new password ends the identity's other sessions: whoever knew the old one is logged out (`keep` is spared). */
-async function applyUpdate(rt: Runtime, existing: Row, body: Record<string, unknown>, now: Date, keep?: string): Promise<void> {
+async function applyUpdate(
+  rt: Runtime,
+  existing: Row,
+  body: Record<string, unknown>,
+  now: Date,
+  keep?: string,
+): Promise<void> {
   if (existing.method !== 'updb') {
-    throw new ApiError('CAN_NOT_UPDATE_AUTHENTICATOR', { message: 'only updb authenticators have a username and password to change' });
+    throw new ApiError('CAN_NOT_UPDATE_AUTHENTICATOR', {
+      message: 'only updb authenticators have a username and password to change',
+    });
   }
   const values: Record<string, unknown> = {};
   if (typeof body.username === 'string') values.username = body.username;
@@ -182,7 +204,11 @@ async function updateOwn(rt: Runtime, ctx: Ctx, schema: Record<string, unknown>)
   const body = rt.validators.custom(schema, await ctx.json());
   // Renaming oneself would tell taken usernames from free ones: only an administrator renames, one answer for all.
   if (typeof body.username === 'string' && body.username !== existing.username) {
-    throw invalidField('username', 'a username is changed by an administrator; send the current one or leave it out', '<redacted>');
+    throw invalidField(
+      'username',
+      'a username is changed by an administrator; send the current one or leave it out',
+      '<redacted>',
+    );
   }
   const stored = (existing.password as string | null) ?? null;
   // A session is no licence to guess the password it was opened with: the same throttle as logins.

@@ -20,11 +20,14 @@ const ca = resource('ca');
 /** The certificates of a PEM bundle; any block that is not a readable certificate is refused. */
 export function pemCertificates(pem: string): X509Certificate[] {
   return pemBlocks(pem).map(({ label, base64 }) => {
-    if (label !== 'CERTIFICATE') throw new ApiError('EXPECTED_PEM_CERTIFICATE', { message: `expected PEM CERTIFICATE blocks, found ${label}` });
+    if (label !== 'CERTIFICATE')
+      throw new ApiError('EXPECTED_PEM_CERTIFICATE', { message: `expected PEM CERTIFICATE blocks, found ${label}` });
     try {
       return new X509Certificate(Buffer.from(base64, 'base64'));
     } catch (err) {
-      throw new ApiError('COULD_NOT_PARSE_DER_BLOCK', { message: `a certificate cannot be parsed: ${(err as Error).message}` });
+      throw new ApiError('COULD_NOT_PARSE_DER_BLOCK', {
+        message: `a certificate cannot be parsed: ${(err as Error).message}`,
+      });
     }
   });
 }
@@ -33,18 +36,35 @@ async function createCa(rt: Runtime, ctx: Ctx) {
   const body = await validBody(rt, ca, 'create', ctx);
   const certPem = body.certPem as string;
   const certs = pemCertificates(certPem);
-  if (certs.length === 0) throw new ApiError('INVALID_CERT_PEM', { message: 'certPem holds no PEM certificate', cause: { field: 'certPem', reason: 'no PEM certificate', value: '<pem>' } });
+  if (certs.length === 0)
+    throw new ApiError('INVALID_CERT_PEM', {
+      message: 'certPem holds no PEM certificate',
+      cause: { field: 'certPem', reason: 'no PEM certificate', value: '<pem>' },
+    });
   const notCa = certs.find((c) => !c.ca);
-  if (notCa) throw new ApiError('CERTIFICATE_IS_NOT_CA', { message: `${notCa.subject.replace(/\n/g, ', ')} is not a CA certificate (basicConstraints CA:TRUE)` });
+  if (notCa)
+    throw new ApiError('CERTIFICATE_IS_NOT_CA', {
+      message: `${notCa.subject.replace(/\n/g, ', ')} is not a CA certificate (basicConstraints CA:TRUE)`,
+    });
   const fingerprint = sha1FingerprintOfDer(certs[0].raw);
-  const values = { ...body, certPem, fingerprint, isVerified: false, verificationToken: randomUUID(), externalIdClaim: normalizeExternalIdClaim(body.externalIdClaim) };
+  const values = {
+    ...body,
+    certPem,
+    fingerprint,
+    isVerified: false,
+    verificationToken: randomUUID(),
+    externalIdClaim: normalizeExternalIdClaim(body.externalIdClaim),
+  };
   const id = await rt.writes.insert(ca.name, values, { now: ctx.now.toISOString() });
   return created(ca, id);
 }
 
 /** The common name of a certificate subject (node renders it one attribute per line). */
 export function commonName(cert: X509Certificate): string | undefined {
-  return cert.subject.split('\n').find((line) => line.startsWith('CN='))?.slice(3);
+  return cert.subject
+    .split('\n')
+    .find((line) => line.startsWith('CN='))
+    ?.slice(3);
 }
 
 /**
@@ -66,7 +86,9 @@ function caCertificates(certPem: string): X509Certificate[] {
 
 /** Whether one of the CA's certificates signed `cert`. */
 export function signedByCa(row: Row, cert: X509Certificate): boolean {
-  return caCertificates(row.certPem as string).some((issuer) => cert.checkIssued(issuer) && cert.verify(issuer.publicKey));
+  return caCertificates(row.certPem as string).some(
+    (issuer) => cert.checkIssued(issuer) && cert.verify(issuer.publicKey),
+  );
 }
 
 /**
@@ -80,9 +102,12 @@ async function verifyCa(rt: Runtime, ctx: Ctx) {
   const [cert] = pemCertificates(text);
   if (!cert) throw new ApiError('COULD_NOT_PARSE_BODY', { message: 'the body is not a PEM certificate' });
   if (commonName(cert) !== row.verificationToken) {
-    throw new ApiError('INVALID_COMMON_NAME', { message: `the certificate's common name must be the CA's verification token (${row.verificationToken})` });
+    throw new ApiError('INVALID_COMMON_NAME', {
+      message: `the certificate's common name must be the CA's verification token (${row.verificationToken})`,
+    });
   }
-  if (!signedByCa(row, cert)) throw new ApiError('CERTIFICATE_FAILED_VALIDATION', { message: 'the certificate was not signed by this CA' });
+  if (!signedByCa(row, cert))
+    throw new ApiError('CERTIFICATE_FAILED_VALIDATION', { message: 'the certificate was not signed by this CA' });
   await rt.writes.update(ca.name, row, { isVerified: true }, ctx.now.toISOString());
   return { data: {} };
 }

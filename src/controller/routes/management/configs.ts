@@ -10,7 +10,9 @@ import { LruCache } from '../../store/driver.js';
  * request bodies) and a bounded cache: a compiled schema is dropped from both when the cache lets it go.
  */
 const ajv = configSchemaAjv();
-const compiled = new LruCache<string, { schema: object; validate: ValidateFunction }>(256, (entry) => ajv.removeSchema(entry.schema));
+const compiled = new LruCache<string, { schema: object; validate: ValidateFunction }>(256, (entry) =>
+  ajv.removeSchema(entry.schema),
+);
 
 /** The schema as compiled (see compilable) and its validator; refused, naming `field`, when it does not compile. */
 function compile(schema: object, field: string): { schema: object; validate: ValidateFunction } {
@@ -54,7 +56,11 @@ async function checkData(rt: Runtime, write: Write): Promise<void> {
   if (!failure) return;
   throw new ApiError('COULD_NOT_VALIDATE', {
     message: `the data does not satisfy the schema of config type '${type.name}'`,
-    cause: { field: failure.field, reason: `${failure.reason} (schema of config type ${type.name})`, value: renderValue(failure.value) },
+    cause: {
+      field: failure.field,
+      reason: `${failure.reason} (schema of config type ${type.name})`,
+      value: renderValue(failure.value),
+    },
   });
 }
 

@@ -56,7 +56,9 @@ function commonName(pem: string): string {
 
 function controllerRoutes(rt: Runtime): Route[] {
   const management = (ctx: Ctx) => listResource(rt, controller, ctx);
-  const detail = async (ctx: Ctx) => ({ data: (await rt.present(controller, [await rt.store.repoFor(controller).get(ctx.params.id)]))[0] });
+  const detail = async (ctx: Ctx) => ({
+    data: (await rt.present(controller, [await rt.store.repoFor(controller).get(ctx.params.id)]))[0],
+  });
   const client = async (ctx: Ctx) => {
     const page = await management(ctx);
     return { ...page, data: page.data.map(forClients) };
@@ -95,11 +97,19 @@ function controllerRoutes(rt: Runtime): Route[] {
  */
 function forClients(entity: Record<string, unknown>): Record<string, unknown> {
   const addresses = (entity.apiAddresses ?? {}) as Record<string, unknown>;
-  return { ...entity, ctrlAddress: null, apiAddresses: Object.fromEntries(Object.entries(addresses).filter(([binding]) => CLIENT_BINDINGS.has(binding))) };
+  return {
+    ...entity,
+    ctrlAddress: null,
+    apiAddresses: Object.fromEntries(Object.entries(addresses).filter(([binding]) => CLIENT_BINDINGS.has(binding))),
+  };
 }
 
 function presentControllers(rows: Row[], rt: Runtime): Record<string, unknown>[] {
   return rows.map((row) => ({ ...toWire(controller, row), ...membershipOf(row, selfId(rt), rt.clock()) }));
 }
 
-export const controllerBehaviour: ResourceBehaviour = { resource: 'controller', routes: controllerRoutes, present: presentControllers };
+export const controllerBehaviour: ResourceBehaviour = {
+  resource: 'controller',
+  routes: controllerRoutes,
+  present: presentControllers,
+};

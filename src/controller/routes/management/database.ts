@@ -33,7 +33,17 @@ const states = new WeakMap<Runtime, DatabaseState>();
 function stateOf(rt: Runtime): DatabaseState {
   let state = states.get(rt);
   if (!state) {
-    state = { check: { running: false, fixingErrors: false, startTime: null, endTime: null, error: null, tooManyErrors: false, results: [] } };
+    state = {
+      check: {
+        running: false,
+        fixingErrors: false,
+        startTime: null,
+        endTime: null,
+        error: null,
+        tooManyErrors: false,
+        results: [],
+      },
+    };
     states.set(rt, state);
   }
   return state;
@@ -90,8 +100,19 @@ export function databaseRoutes(rt: Runtime): Route[] {
 
 function startCheck(rt: Runtime, fix: boolean) {
   const check = stateOf(rt).check;
-  if (check.running) throw rateLimited('a data integrity check is already running: read its progress at /database/data-integrity-results');
-  Object.assign(check, { running: true, fixingErrors: fix, startTime: rt.clock(), endTime: null, error: null, tooManyErrors: false, results: [] });
+  if (check.running)
+    throw rateLimited(
+      'a data integrity check is already running: read its progress at /database/data-integrity-results',
+    );
+  Object.assign(check, {
+    running: true,
+    fixingErrors: fix,
+    startTime: rt.clock(),
+    endTime: null,
+    error: null,
+    tooManyErrors: false,
+    results: [],
+  });
   const report = (issue: IntegrityIssue) => {
     if (check.results.length < MAX_RESULTS) check.results.push(issue);
     else check.tooManyErrors = true;

@@ -26,11 +26,20 @@ function systemPolicyName(routerId: string): string {
 async function enableTunneler(rt: Runtime, router: Row, now: string): Promise<void> {
   const id = router.id;
   if (await rt.store.repo('identity').exists({ name: router.name as string })) {
-    throw invalidField('isTunnelerEnabled', 'a tunneler-enabled router gets an identity named after ' +
-      `it, and an identity named '${router.name}' exists already`, true);
+    throw invalidField(
+      'isTunnelerEnabled',
+      'a tunneler-enabled router gets an identity named after ' +
+        `it, and an identity named '${router.name}' exists already`,
+      true,
+    );
   }
   await rt.writes.insert('identity', { name: router.name, type: 'Router', isAdmin: false }, { id, now });
-  const policy = { name: systemPolicyName(id), semantic: 'AnyOf', identityRoles: [`@${id}`], edgeRouterRoles: [`@${id}`] };
+  const policy = {
+    name: systemPolicyName(id),
+    semantic: 'AnyOf',
+    identityRoles: [`@${id}`],
+    edgeRouterRoles: [`@${id}`],
+  };
   await rt.writes.insert('edge-router-policy', policy, { id, now, isSystem: true });
 }
 
@@ -57,7 +66,8 @@ async function afterWrite(rt: Runtime, write: Write & { id: string }): Promise<v
   const is = router.isTunnelerEnabled === true;
   if (!was && is) await enableTunneler(rt, router, write.now);
   else if (was && !is) await disableTunneler(rt, router.id);
-  else if (is && write.existing && write.existing.name !== router.name) await renameRouterIdentity(rt, router.id, router.name as string, write.now);
+  else if (is && write.existing && write.existing.name !== router.name)
+    await renameRouterIdentity(rt, router.id, router.name as string, write.now);
 }
 
 /** The router's row in the routers table goes too (and with it, by cascade, its terminators). */
@@ -75,7 +85,14 @@ async function reEnroll(rt: Runtime, ctx: Ctx) {
   const existing = await rt.store.repoFor(edgeRouter).get(ctx.params.id);
   const enrollment = await routerEnrollment(rt, existing.id, 'erott', ctx.now);
   const now = ctx.now.toISOString();
-  const values = { ...enrollment, fingerprint: null, certPem: null, unverifiedCertPem: null, unverifiedFingerprint: null, isVerified: false };
+  const values = {
+    ...enrollment,
+    fingerprint: null,
+    certPem: null,
+    unverifiedCertPem: null,
+    unverifiedFingerprint: null,
+    isVerified: false,
+  };
   await rt.writes.update(edgeRouter.name, existing, values, now);
   return { data: {} };
 }
@@ -116,5 +133,6 @@ export const edgeRouterBehaviour: ResourceBehaviour = {
   resource: 'edge-router',
   routes: edgeRouterRoutes,
   hooks: { afterWrite, afterDelete },
-  present: (rows) => rows.map((row) => ({ ...toWire(edgeRouter, row), ...presentRouterState(row), ...NEVER_CONNECTED })),
+  present: (rows) =>
+    rows.map((row) => ({ ...toWire(edgeRouter, row), ...presentRouterState(row), ...NEVER_CONNECTED })),
 };

@@ -13,7 +13,10 @@ import { certExtendRoutes } from '../enrollment/cert-extend.js';
 import { pemCertificates, signedByCa } from './cas.js';
 import { answers } from '../kit/describe.js';
 
-export type EnrollmentRequest = { method: 'ott' } | { method: 'updb'; username: string } | { method: 'ottca'; caId: string };
+export type EnrollmentRequest =
+  | { method: 'ott' }
+  | { method: 'updb'; username: string }
+  | { method: 'ottca'; caId: string };
 
 /**
  * Reads the `enrollment` member of an identity create body: `{ott: true}`, `{ottca: "<CA id>"}` or
@@ -26,7 +29,8 @@ export function parseEnrollmentRequest(value: unknown): EnrollmentRequest | unde
   const asked = (v: unknown) => v !== undefined && v !== null && v !== false && v !== '';
   const keys = Object.keys(obj).filter((k) => asked(obj[k]));
   if (keys.length === 0) return undefined;
-  if (keys.length > 1) throw invalidField('enrollment', 'give exactly one enrollment method: ott, ottca or updb', value);
+  if (keys.length > 1)
+    throw invalidField('enrollment', 'give exactly one enrollment method: ott, ottca or updb', value);
   const [method] = keys;
   if (method === 'ott') {
     if (obj.ott !== true) throw invalidField('enrollment.ott', 'must be true', obj.ott);
@@ -73,11 +77,21 @@ export async function prepareEnrollment(
   if (request.method === 'ottca' && !(await rt.store.repo('ca').find(request.caId))) {
     throw invalidField(fields.caId, `no CA found with id '${request.caId}'`, request.caId);
   }
-  return signEnrollment(rt, identityId, request, expiresAt ?? new Date(now.getTime() + rt.config.enrollmentDurationMinutes * 60_000));
+  return signEnrollment(
+    rt,
+    identityId,
+    request,
+    expiresAt ?? new Date(now.getTime() + rt.config.enrollmentDurationMinutes * 60_000),
+  );
 }
 
 /** A new enrollment's token and signed JWT, with no checks: for callers that have made theirs. */
-async function signEnrollment(rt: Runtime, identityId: string, request: EnrollmentRequest, expires: Date): Promise<PreparedEnrollment> {
+async function signEnrollment(
+  rt: Runtime,
+  identityId: string,
+  request: EnrollmentRequest,
+  expires: Date,
+): Promise<PreparedEnrollment> {
   const { token, jwt } = await newToken(rt, request.method, identityId, expires);
   return {
     id: newId(),
@@ -91,18 +105,30 @@ async function signEnrollment(rt: Runtime, identityId: string, request: Enrollme
 }
 
 /** A fresh one-time token and the enrollment JWT that carries it (its jti). */
-async function newToken(rt: Runtime, method: EnrollmentMethod, identityId: string, expires: Date): Promise<{ token: string; jwt: string }> {
+async function newToken(
+  rt: Runtime,
+  method: EnrollmentMethod,
+  identityId: string,
+  expires: Date,
+): Promise<{ token: string; jwt: string }> {
   const token = randomUUID();
   return { token, jwt: await rt.enrollmentSigner.sign({ em: method, sub: identityId, jti: token, exp: expires }) };
 }
 
 async function assertUsernameFree(rt: Runtime, username: string, field: string): Promise<void> {
-  const taken = (await rt.store.repo('authenticator').exists({ username })) || (await rt.store.repo('enrollment').exists({ username }));
+  const taken =
+    (await rt.store.repo('authenticator').exists({ username })) ||
+    (await rt.store.repo('enrollment').exists({ username }));
   if (taken) throw invalidField(field, `the username '${username}' is already in use`, username);
 }
 
 /** Stores a prepared enrollment; call inside the transaction that creates the identity. */
-export async function insertEnrollment(rt: Runtime, identityId: string, e: PreparedEnrollment, now: string): Promise<void> {
+export async function insertEnrollment(
+  rt: Runtime,
+  identityId: string,
+  e: PreparedEnrollment,
+  now: string,
+): Promise<void> {
   const { id, method, expiresAt, username, token, jwt, caId } = e;
   try {
     await rt.writes.insert('enrollment', { identityId, method, expiresAt, username, token, jwt, caId }, { id, now });
@@ -126,7 +152,8 @@ const REFRESH_BODY = {
 /** An expiry a client sends must lie ahead: an enrollment born expired could never be redeemed. */
 function futureExpiry(value: string, now: Date): Date {
   const at = new Date(value);
-  if (!(at.getTime() > now.getTime())) throw invalidField('expiresAt', 'must be after the current date and time', value);
+  if (!(at.getTime() > now.getTime()))
+    throw invalidField('expiresAt', 'must be after the current date and time', value);
   return at;
 }
 
@@ -141,22 +168,31 @@ async function createEnrollment(rt: Runtime, ctx: Ctx) {
   let request: EnrollmentRequest;
   if (body.method === 'ott') request = { method: 'ott' };
   else if (body.method === 'updb') {
-    if (typeof body.username !== 'string') throw invalidField('username', 'username in body is required for method updb', body.username ?? null);
+    if (typeof body.username !== 'string')
+      throw invalidField('username', 'username in body is required for method updb', body.username ?? null);
     request = { method: 'updb', username: body.username };
   } else {
-    if (typeof body.caId !== 'string') throw invalidField('caId', 'caId in body is required for method ottca', body.caId ?? null);
+    if (typeof body.caId !== 'string')
+      throw invalidField('caId', 'caId in body is required for method ottca', body.caId ?? null);
     request = { method: 'ottca', caId: body.caId };
   }
-  if (request.method !== 'updb' && body.username != null) throw invalidField('username', 'is only valid for method updb', body.username);
-  if (request.method !== 'ottca' && body.caId != null) throw invalidField('caId', 'is only valid for method ottca', body.caId);
+  if (request.method !== 'updb' && body.username != null)
+    throw invalidField('username', 'is only valid for method updb', body.username);
+  if (request.method !== 'ottca' && body.caId != null)
+    throw invalidField('caId', 'is only valid for method ottca', body.caId);
   if (await rt.store.repoFor(enrollment).exists({ identityId, method: request.method })) throw exists(request.method);
-  const prepared = await prepareEnrollment(rt, identityId, request, ctx.now, expiresAt, { username: 'username', caId: 'caId' });
+  const prepared = await prepareEnrollment(rt, identityId, request, ctx.now, expiresAt, {
+    username: 'username',
+    caId: 'caId',
+  });
   await rt.store.tx(() => insertEnrollment(rt, identityId, prepared, ctx.now.toISOString()));
   return created(enrollment, prepared.id);
 }
 
 function exists(method: string): ApiError {
-  return new ApiError('ENROLLMENT_EXISTS', { cause: { field: 'method', reason: `an ${method} enrollment already exists for the identity`, value: method } });
+  return new ApiError('ENROLLMENT_EXISTS', {
+    cause: { field: 'method', reason: `an ${method} enrollment already exists for the identity`, value: method },
+  });
 }
 
 /**
@@ -167,8 +203,18 @@ async function refreshEnrollment(rt: Runtime, ctx: Ctx) {
   const existing = await rt.store.repoFor(enrollment).get(ctx.params.id);
   const { expiresAt } = rt.validators.custom(REFRESH_BODY, await ctx.json()) as { expiresAt: string };
   const expires = futureExpiry(expiresAt, ctx.now);
-  const { token, jwt } = await newToken(rt, existing.method as EnrollmentMethod, existing.identityId as string, expires);
-  await rt.writes.update(enrollment.name, existing, { token, jwt, expiresAt: expires.toISOString() }, ctx.now.toISOString());
+  const { token, jwt } = await newToken(
+    rt,
+    existing.method as EnrollmentMethod,
+    existing.identityId as string,
+    expires,
+  );
+  await rt.writes.update(
+    enrollment.name,
+    existing,
+    { token, jwt, expiresAt: expires.toISOString() },
+    ctx.now.toISOString(),
+  );
   // OpenZiti documents the create shape for this 200 (`{id, _links}`), naming the same, refreshed enrollment.
   return { data: created(enrollment, existing.id).data };
 }

@@ -35,7 +35,16 @@ const EMPTY_WHEN_ABSENT = [
   'fingerprint',
   'enrollAttributeClaimsSelector',
 ] as const;
-const CLIENT_SYMBOLS = new Set<string>(['id', 'createdAt', 'updatedAt', 'name', 'externalAuthUrl', 'clientId', 'audience', 'targetToken']);
+const CLIENT_SYMBOLS = new Set<string>([
+  'id',
+  'createdAt',
+  'updatedAt',
+  'name',
+  'externalAuthUrl',
+  'clientId',
+  'audience',
+  'targetToken',
+]);
 
 /** create, replace, patch: the generic write, after what forms send back of the read model (see below). */
 async function write(rt: Runtime, ctx: Ctx, verb: 'create' | 'replace' | 'patch') {
@@ -50,7 +59,11 @@ async function write(rt: Runtime, ctx: Ctx, verb: 'create' | 'replace' | 'patch'
  * A form that sends back the read model sends the "" and zero times the presenter served for what the signer does
  * not have; the generic echo rule compares with the stored value (none), so those are taken out here.
  */
-async function withoutServedBlanks(rt: Runtime, id: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function withoutServedBlanks(
+  rt: Runtime,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const existing = await rt.store.repoFor(signer).get(id);
   const out = { ...body };
   for (const field of [...EMPTY_WHEN_ABSENT, 'notBefore', 'notAfter']) {
@@ -78,7 +91,12 @@ function certificateOf(pem: string): X509Certificate {
 
 /** The common name of a certificate subject (node renders it one attribute per line); empty when it has none. */
 function commonName(cert: X509Certificate): string {
-  return cert.subject.split('\n').find((line) => line.startsWith('CN='))?.slice(3) ?? '';
+  return (
+    cert.subject
+      .split('\n')
+      .find((line) => line.startsWith('CN='))
+      ?.slice(3) ?? ''
+  );
 }
 
 /**
@@ -96,7 +114,8 @@ function checkJwksEndpoint(value: string): void {
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
     throw invalidField('jwksEndpoint', 'jwksEndpoint must be an https URL (http only to localhost)', value);
   }
-  if (url.username || url.password) throw invalidField('jwksEndpoint', 'jwksEndpoint must not carry credentials', value);
+  if (url.username || url.password)
+    throw invalidField('jwksEndpoint', 'jwksEndpoint must not carry credentials', value);
 }
 
 /** A JSON pointer (RFC 6901) once `/` is put in front, as OpenZiti reads a claims selector: `~` only as `~0`, `~1`. */
@@ -139,7 +158,11 @@ async function beforeWrite(rt: Runtime, w: Write): Promise<Record<string, unknow
   if (certPem === null && jwks === null) throw invalidField('certPem', 'jwksEndpoint or certPem is required', null);
   if (certPem !== null && jwks !== null) {
     const field = 'jwksEndpoint' in values && values.jwksEndpoint !== null ? 'jwksEndpoint' : 'certPem';
-    throw invalidField(field, 'only one of jwksEndpoint or certPem may be defined', field === 'certPem' ? '<pem>' : jwks);
+    throw invalidField(
+      field,
+      'only one of jwksEndpoint or certPem may be defined',
+      field === 'certPem' ? '<pem>' : jwks,
+    );
   }
   if (certPem !== null && !after.kid) throw invalidField('kid', 'kid is required with certPem', after.kid ?? null);
   if (jwks !== null && 'jwksEndpoint' in values) checkJwksEndpoint(jwks);
@@ -194,13 +217,22 @@ async function clientList(rt: Runtime, ctx: Ctx) {
   if (params.sort) symbolsOf(parseQuery(`sort by ${params.sort}`), named);
   const hidden = [...named].find((s) => !CLIENT_SYMBOLS.has(s));
   if (hidden !== undefined) {
-    throw new ApiError('INVALID_FILTER', { message: `'${hidden}' is not a field of the signer list`, cause: { field: hidden, reason: 'not a field of the signer list', value: hidden } });
+    throw new ApiError('INVALID_FILTER', {
+      message: `'${hidden}' is not a field of the signer list`,
+      cause: { field: hidden, reason: 'not a field of the signer list', value: hidden },
+    });
   }
   const repo = rt.store.repoFor(signer);
   const page = await repo.list({ ...params, scope: { where: { enabled: true } } });
   const data = page.rows.map((row) => {
     const full = present([row])[0];
-    const out: Record<string, unknown> = { id: full.id, createdAt: full.createdAt, updatedAt: full.updatedAt, tags: full.tags, _links: full._links };
+    const out: Record<string, unknown> = {
+      id: full.id,
+      createdAt: full.createdAt,
+      updatedAt: full.updatedAt,
+      tags: full.tags,
+      _links: full._links,
+    };
     for (const field of CLIENT_VIEW_FIELDS) out[field] = full[field];
     return out;
   });

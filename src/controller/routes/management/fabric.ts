@@ -64,7 +64,12 @@ function fabricTerminator(t: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-function readOnly(rt: Runtime, path: string, def: ResourceDef, shape: (row: Record<string, unknown>) => Record<string, unknown>): Route[] {
+function readOnly(
+  rt: Runtime,
+  path: string,
+  def: ResourceDef,
+  shape: (row: Record<string, unknown>) => Record<string, unknown>,
+): Route[] {
   const api = 'fabric';
   const access = 'admin';
   return [
@@ -83,7 +88,9 @@ function readOnly(rt: Runtime, path: string, def: ResourceDef, shape: (row: Reco
       path: `${path}/{id}`,
       api,
       access,
-      handler: async (ctx: Ctx) => ({ data: shape((await rt.present(def, [await rt.store.repoFor(def).get(ctx.params.id)]))[0]) }),
+      handler: async (ctx: Ctx) => ({
+        data: shape((await rt.present(def, [await rt.store.repoFor(def).get(ctx.params.id)]))[0]),
+      }),
     },
   ];
 }

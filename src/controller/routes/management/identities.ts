@@ -52,7 +52,8 @@ function guardUpdate(body: Record<string, unknown>, existing: Row): Record<strin
     });
   }
   if (existing.type === 'Router') {
-    if (body.type !== undefined && body.type !== 'Router') throw invalidField('type', "is Router for a tunneler router's identity, and stays so", body.type);
+    if (body.type !== undefined && body.type !== 'Router')
+      throw invalidField('type', "is Router for a tunneler router's identity, and stays so", body.type);
     const { type: _, ...rest } = body;
     return rest;
   }
@@ -131,11 +132,13 @@ async function createIdentity(rt: Runtime, ctx: Ctx) {
 
 async function deleteIdentity(rt: Runtime, ctx: Ctx) {
   const existing = await rt.store.repoFor(identity).get(ctx.params.id);
-  if (existing.isDefaultAdmin) throw new ApiError('ENTITY_CAN_NOT_BE_DELETED', { message: 'the default admin cannot be deleted' });
+  if (existing.isDefaultAdmin)
+    throw new ApiError('ENTITY_CAN_NOT_BE_DELETED', { message: 'the default admin cannot be deleted' });
   // A tunneler router's identity goes with its router (or when the router stops being a tunneler), not before.
   if (existing.type === 'Router' && (await rt.store.repo('edge-router').exists({ id: existing.id }))) {
     throw new ApiError('CAN_NOT_DELETE_REFERENCED_ENTITY', {
-      message: `the identity '${existing.id}' is the tunneler identity of edge ` +
+      message:
+        `the identity '${existing.id}' is the tunneler identity of edge ` +
         `router '${existing.id}'; delete the router or turn its tunneler off`,
       cause: { field: 'id', reason: 'the identity of a tunneler-enabled edge router', value: existing.id },
     });
@@ -173,16 +176,26 @@ export async function presentIdentities(rows: Row[], rt: Runtime): Promise<Recor
   const ids = rows.map((r) => r.id);
   const { store } = rt;
   const [authenticators, enrollments, sessionOwners] = await store.readTogether([
-    store.repo('authenticator').lookup({ identityId: ids }, {
-      columns: ['identityId', 'method', 'username', 'fingerprint'],
-    }),
-    store.repo('enrollment').lookup({ identityId: ids }, {
-      columns: ['identityId', 'method', 'token', 'jwt', 'expiresAt', 'caId'],
-    }),
+    store.repo('authenticator').lookup(
+      { identityId: ids },
+      {
+        columns: ['identityId', 'method', 'username', 'fingerprint'],
+      },
+    ),
+    store.repo('enrollment').lookup(
+      { identityId: ids },
+      {
+        columns: ['identityId', 'method', 'token', 'jwt', 'expiresAt', 'caId'],
+      },
+    ),
     store.repo('api-session').distinctLookup('identityId', { identityId: ids }),
   ] as const);
   const caIds = [...new Set(enrollments.flatMap((e) => (typeof e.caId === 'string' ? [e.caId] : [])))];
-  const caNames = new Map(caIds.length ? (await store.repo('ca').findAll({ id: caIds }, { columns: ['name'] })).map((c) => [c.id, c.name as string]) : []);
+  const caNames = new Map(
+    caIds.length
+      ? (await store.repo('ca').findAll({ id: caIds }, { columns: ['name'] })).map((c) => [c.id, c.name as string])
+      : [],
+  );
   const withSession = new Set(sessionOwners);
   const mfaEnabled = await mfaEnabledOf(rt, ids);
   const now = rt.clock();
@@ -196,7 +209,8 @@ export async function presentIdentities(rows: Row[], rt: Runtime): Promise<Recor
     const enrollment: Record<string, unknown> = {};
     for (const e of enrollments.filter((x) => x.identityId === row.id)) {
       const served: Record<string, unknown> = { id: e.id, jwt: e.jwt, token: e.token, expiresAt: e.expiresAt };
-      if (e.method === 'ottca' && typeof e.caId === 'string') Object.assign(served, { caId: e.caId, ca: entityRef(resource('ca'), e.caId, caNames.get(e.caId)) });
+      if (e.method === 'ottca' && typeof e.caId === 'string')
+        Object.assign(served, { caId: e.caId, ca: entityRef(resource('ca'), e.caId, caNames.get(e.caId)) });
       enrollment[e.method as string] = served;
     }
     const links = wire._links as Record<string, unknown>;
@@ -218,4 +232,8 @@ export async function presentIdentities(rows: Row[], rt: Runtime): Promise<Recor
   });
 }
 
-export const identityBehaviour: ResourceBehaviour = { resource: 'identity', routes: identityRoutes, present: presentIdentities };
+export const identityBehaviour: ResourceBehaviour = {
+  resource: 'identity',
+  routes: identityRoutes,
+  present: presentIdentities,
+};

@@ -6,7 +6,9 @@ import { toWire } from '../../model/present.js';
 
 /** The role sets of a policy resource: field name -> the resource its `@id`s name. */
 function roleSets(def: ResourceDef): [string, ResourceDef][] {
-  return Object.entries(def.fields).flatMap(([name, f]) => (f.type.kind === 'roles' ? [[name, resource(f.type.resource)] as [string, ResourceDef]] : []));
+  return Object.entries(def.fields).flatMap(([name, f]) =>
+    f.type.kind === 'roles' ? [[name, resource(f.type.resource)] as [string, ResourceDef]] : [],
+  );
 }
 
 /**
@@ -17,12 +19,23 @@ function roleSets(def: ResourceDef): [string, ResourceDef][] {
 async function presentPolicies(def: ResourceDef, rows: Row[], rt: Runtime): Promise<Record<string, unknown>[]> {
   const out = rows.map((row) => toWire(def, row));
   for (const [field, target] of roleSets(def)) {
-    const ids = [...new Set(rows.flatMap((row) => ((row[field] as string[] | null) ?? []).filter((r) => r.startsWith('@')).map((r) => r.slice(1))))];
+    const ids = [
+      ...new Set(
+        rows.flatMap((row) =>
+          ((row[field] as string[] | null) ?? []).filter((r) => r.startsWith('@')).map((r) => r.slice(1)),
+        ),
+      ),
+    ];
     const names = new Map<string, string>();
-    if (ids.length) for (const e of await rt.store.repoFor(target).findAll({ id: ids }, { columns: ['name'] })) names.set(e.id, e.name as string);
+    if (ids.length)
+      for (const e of await rt.store.repoFor(target).findAll({ id: ids }, { columns: ['name'] }))
+        names.set(e.id, e.name as string);
     rows.forEach((row, i) => {
       const roles = (row[field] as string[] | null) ?? [];
-      out[i][`${field}Display`] = roles.map((role) => ({ role, name: role.startsWith('@') ? `@${names.get(role.slice(1)) ?? 'UNKNOWN'}` : role }));
+      out[i][`${field}Display`] = roles.map((role) => ({
+        role,
+        name: role.startsWith('@') ? `@${names.get(role.slice(1)) ?? 'UNKNOWN'}` : role,
+      }));
     });
   }
   return out;

@@ -14,12 +14,20 @@ import { toWire } from '../../model/present.js';
  */
 
 /** The fields that belong to some kinds only, from the declaration. */
-const KIND_FIELDS = Object.entries(postureCheck.fields).filter((entry): entry is [string, FieldDef & { when: NonNullable<FieldDef['when']> }] => Boolean(entry[1].when));
+const KIND_FIELDS = Object.entries(postureCheck.fields).filter(
+  (entry): entry is [string, FieldDef & { when: NonNullable<FieldDef['when']> }] => Boolean(entry[1].when),
+);
 
 const applies = (field: FieldDef, kind: string): boolean => !field.when || field.when.in.includes(kind);
 
 type OperatingSystem = { type: string; versions: string[] };
-type ProcessMatch = { osType: string; path: string; hashes?: string[]; signerFingerprint?: string; signerFingerprints?: string[] };
+type ProcessMatch = {
+  osType: string;
+  path: string;
+  hashes?: string[];
+  signerFingerprint?: string;
+  signerFingerprints?: string[];
+};
 
 async function beforeWrite(_rt: Runtime, write: Write): Promise<Record<string, unknown>> {
   const values = { ...write.values };
@@ -28,8 +36,12 @@ async function beforeWrite(_rt: Runtime, write: Write): Promise<Record<string, u
   // OpenZiti keeps the kind of a check whatever a replace or patch says (and files the other kind's fields where
   // nothing reads them); a body that names another kind is a mistake worth saying so.
   if (stored !== undefined && values.typeId !== undefined && values.typeId !== stored) {
-    throw invalidField('typeId', `a posture check keeps its kind: this one is ${stored}; delete ` +
-      `it and create a ${values.typeId as string} check instead`, values.typeId);
+    throw invalidField(
+      'typeId',
+      `a posture check keeps its kind: this one is ${stored}; delete ` +
+        `it and create a ${values.typeId as string} check instead`,
+      values.typeId,
+    );
   }
   for (const [name, field] of KIND_FIELDS) {
     const value = values[name];
@@ -45,7 +57,8 @@ async function beforeWrite(_rt: Runtime, write: Write): Promise<Record<string, u
       throw invalidField(name, `${name} in body is required`, value);
     }
   }
-  if (Array.isArray(values.operatingSystems)) values.operatingSystems = checkOperatingSystems(values.operatingSystems as OperatingSystem[]);
+  if (Array.isArray(values.operatingSystems))
+    values.operatingSystems = checkOperatingSystems(values.operatingSystems as OperatingSystem[]);
   if (Array.isArray(values.macAddresses)) values.macAddresses = cleanMacAddresses(values.macAddresses as string[]);
   if (values.process) values.process = normaliseProcess(values.process as ProcessMatch);
   if (Array.isArray(values.processes)) values.processes = normaliseProcesses(values.processes as ProcessMatch[]);
@@ -54,7 +67,12 @@ async function beforeWrite(_rt: Runtime, write: Write): Promise<Record<string, u
 }
 
 /** What an MFA check holds when a body leaves an option out (create, replace) or clears it with null (any verb). */
-const MFA_DEFAULTS: Record<string, number | boolean> = { timeoutSeconds: -1, promptOnWake: false, promptOnUnlock: false, ignoreLegacyEndpoints: false };
+const MFA_DEFAULTS: Record<string, number | boolean> = {
+  timeoutSeconds: -1,
+  promptOnWake: false,
+  promptOnUnlock: false,
+  ignoreLegacyEndpoints: false,
+};
 
 function applyMfaDefaults(write: Write, values: Record<string, unknown>): void {
   for (const [name, fallback] of Object.entries(MFA_DEFAULTS)) {
@@ -72,11 +90,21 @@ function applyMfaDefaults(write: Write, values: Record<string, unknown>): void {
 function checkOperatingSystems(list: OperatingSystem[]): OperatingSystem[] {
   const seen = new Set<string>();
   return list.map((os, i) => {
-    if (seen.has(os.type)) throw invalidField(`operatingSystems.${i}.type`, `${os.type} appears twice: list all its versions in one entry`, os.type);
+    if (seen.has(os.type))
+      throw invalidField(
+        `operatingSystems.${i}.type`,
+        `${os.type} appears twice: list all its versions in one entry`,
+        os.type,
+      );
     seen.add(os.type);
     os.versions.forEach((version, j) => {
       const problem = semverRangeError(version);
-      if (problem) throw invalidField(`operatingSystems.${i}.versions.${j}`, `'${version}' is not a version range (e.g. 10.0.19041, >=13.0.0, 11.x): ${problem}`, version);
+      if (problem)
+        throw invalidField(
+          `operatingSystems.${i}.versions.${j}`,
+          `'${version}' is not a version range (e.g. 10.0.19041, >=13.0.0, 11.x): ${problem}`,
+          version,
+        );
     });
     return { type: os.type, versions: os.versions };
   });
@@ -91,7 +119,12 @@ function cleanMacAddresses(list: string[]): string[] {
   const out: string[] = [];
   list.forEach((raw, i) => {
     const mac = raw.toLowerCase().replace(/[^0-9a-f]/g, '');
-    if (mac === '') throw invalidField(`macAddresses.${i}`, `'${raw}' has no hex digits: a MAC address is written like 00:11:22:33:44:55`, raw);
+    if (mac === '')
+      throw invalidField(
+        `macAddresses.${i}`,
+        `'${raw}' has no hex digits: a MAC address is written like 00:11:22:33:44:55`,
+        raw,
+      );
     if (!out.includes(mac)) out.push(mac);
   });
   return out;

@@ -22,7 +22,10 @@ const unreported = { postureCheckId: '', timedOut: false, lastUpdatedAt: NEVER }
 export function postureDataRoutes(rt: Runtime): Route[] {
   const exists = async (id: string) => (await rt.store.repoFor(identity).get(id)).id;
   const at = (d: Date | undefined) => d?.toISOString() ?? NEVER;
-  const reported = (r: Reported | undefined) => (r ? { postureCheckId: r.postureCheckId, timedOut: false, lastUpdatedAt: r.lastUpdatedAt.toISOString() } : unreported);
+  const reported = (r: Reported | undefined) =>
+    r
+      ? { postureCheckId: r.postureCheckId, timedOut: false, lastUpdatedAt: r.lastUpdatedAt.toISOString() }
+      : unreported;
   return [
     {
       method: 'GET',
@@ -41,16 +44,35 @@ export function postureDataRoutes(rt: Runtime): Route[] {
           // Passed on wake (unlock): MFA passed, and no wake (unlock) since whose grace period ran out unanswered.
           const passedSince = (event: Date | undefined) => !!passedAt && !promptMissed(event, passedAt, ctx.now);
           apiSessionPostureData[s.id] = {
-            mfa: { apiSessionId: s.id, passedMfa: !!passedAt, passedAt: at(passedAt), passedOnWake: passedSince(posture?.wokenAt), passedOnUnlock: passedSince(posture?.unlockedAt) },
-            ...(posture?.wokenAt || posture?.unlockedAt ? { endpointState: { wokenAt: at(posture.wokenAt), unlockedAt: at(posture.unlockedAt) } } : {}),
+            mfa: {
+              apiSessionId: s.id,
+              passedMfa: !!passedAt,
+              passedAt: at(passedAt),
+              passedOnWake: passedSince(posture?.wokenAt),
+              passedOnUnlock: passedSince(posture?.unlockedAt),
+            },
+            ...(posture?.wokenAt || posture?.unlockedAt
+              ? { endpointState: { wokenAt: at(posture.wokenAt), unlockedAt: at(posture.unlockedAt) } }
+              : {}),
           };
         }
         return {
           data: {
-            os: { ...reported(data?.os), type: data?.os?.type ?? '', version: data?.os?.version ?? '', build: data?.os?.build ?? '' },
+            os: {
+              ...reported(data?.os),
+              type: data?.os?.type ?? '',
+              version: data?.os?.version ?? '',
+              build: data?.os?.build ?? '',
+            },
             mac: { ...reported(data?.mac), addresses: data?.mac?.addresses ?? [] },
             domain: { ...reported(data?.domain), domain: data?.domain?.domain ?? '' },
-            processes: [...(data?.processes.values() ?? [])].map((p) => ({ ...reported(p), path: p.path, isRunning: p.isRunning, binaryHash: p.binaryHash, signerFingerprints: p.signerFingerprints })),
+            processes: [...(data?.processes.values() ?? [])].map((p) => ({
+              ...reported(p),
+              path: p.path,
+              isRunning: p.isRunning,
+              binaryHash: p.binaryHash,
+              signerFingerprints: p.signerFingerprints,
+            })),
             apiSessionPostureData,
           },
         };

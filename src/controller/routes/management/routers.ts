@@ -20,7 +20,18 @@ const routerDef = resource('transit-router');
  * through /edge-routers and copied, in the same transaction, so that terminators, /transit-routers, /routers and the
  * unique router name see every router.
  */
-const SHARED_ROUTER_FIELDS = ['name', 'cost', 'noTraversal', 'disabled', 'configs', 'ctrlChanListeners', 'fingerprint', 'isVerified', 'unverifiedCertPem', 'unverifiedFingerprint'] as const;
+const SHARED_ROUTER_FIELDS = [
+  'name',
+  'cost',
+  'noTraversal',
+  'disabled',
+  'configs',
+  'ctrlChanListeners',
+  'fingerprint',
+  'isVerified',
+  'unverifiedCertPem',
+  'unverifiedFingerprint',
+] as const;
 
 /**
  * Enrollment fields a router row carries while an enrollment is outstanding (OpenZiti keeps them as enrollment rows).
@@ -36,11 +47,21 @@ export interface RouterEnrollment {
  * Signs a router enrollment JWT (`erott` for edge routers, `trott` for transit routers), as identity enrollments are
  * signed (src/controller/pki/enrollment-jwt.ts): before the write's transaction, so it holds no slow work.
  */
-export async function routerEnrollment(rt: Runtime, routerId: string, method: Extract<EnrollmentMethod, 'erott' | 'trott'>, now: Date): Promise<RouterEnrollment> {
+export async function routerEnrollment(
+  rt: Runtime,
+  routerId: string,
+  method: Extract<EnrollmentMethod, 'erott' | 'trott'>,
+  now: Date,
+): Promise<RouterEnrollment> {
   const token = randomUUID();
   const expires = new Date(now.getTime() + rt.config.enrollmentDurationMinutes * 60_000);
   const jwt = await rt.enrollmentSigner.sign({ em: method, sub: routerId, jti: token, exp: expires });
-  return { enrollmentToken: token, enrollmentJwt: jwt, enrollmentCreatedAt: now.toISOString(), enrollmentExpiresAt: expires.toISOString() };
+  return {
+    enrollmentToken: token,
+    enrollmentJwt: jwt,
+    enrollmentCreatedAt: now.toISOString(),
+    enrollmentExpiresAt: expires.toISOString(),
+  };
 }
 
 /**
@@ -74,7 +95,9 @@ export function presentRouterState(row: Row): Record<string, unknown> {
     // Online means holding a control channel to this controller, which has none: never online (docs/controller.md).
     isOnline: false,
     // OpenZiti shows the outstanding enrollment only until the router has enrolled.
-    ...(enrolled ? { enrollmentToken: null, enrollmentJwt: null, enrollmentCreatedAt: null, enrollmentExpiresAt: null } : {}),
+    ...(enrolled
+      ? { enrollmentToken: null, enrollmentJwt: null, enrollmentCreatedAt: null, enrollmentExpiresAt: null }
+      : {}),
   };
 }
 
@@ -155,7 +178,9 @@ function routerRoutes(rt: Runtime): Route[] {
       path: '/routers/{id}',
       api,
       access,
-      handler: async (ctx) => ({ data: (await rt.present(routerDef, [await rt.store.repoFor(routerDef).get(ctx.params.id)]))[0] }),
+      handler: async (ctx) => ({
+        data: (await rt.present(routerDef, [await rt.store.repoFor(routerDef).get(ctx.params.id)]))[0],
+      }),
       responds: answers.detail(routerDef),
     },
   );
@@ -164,7 +189,8 @@ function routerRoutes(rt: Runtime): Route[] {
 
 export const routerBehaviour: ResourceBehaviour = {
   resource: 'transit-router',
-  // The fabric API's read-only routers and terminators come with the routers (src/controller/routes/management/fabric.ts).
+  // The fabric API's read-only routers and terminators come with the routers
+  // (src/controller/routes/management/fabric.ts).
   routes: (rt) => [...routerRoutes(rt), ...fabricRoutes(rt)],
   present: (rows) => rows.map((row) => ({ ...toWire(routerDef, row), ...presentRouterState(row) })),
 };

@@ -20,7 +20,11 @@ const identity = resource('identity');
  * service policies. The access index provides it; without one the read model carries no permissions.
  */
 export interface PermissionsProvider {
-  permissions(rt: Runtime, identityId: string, serviceIds: readonly string[]): Promise<ReadonlyMap<string, readonly Permission[]>>;
+  permissions(
+    rt: Runtime,
+    identityId: string,
+    serviceIds: readonly string[],
+  ): Promise<ReadonlyMap<string, readonly Permission[]>>;
   /** The services an identity may dial or bind, as a list scope (the client API lists only those). */
   accessible(rt: Runtime, identityId: string): Promise<Scope>;
 }
@@ -45,7 +49,12 @@ export type ServicePresenter = (rows: Row[], rt: Runtime, view?: ServiceView) =>
  * client API, read with an API session, computes them from the posture its client reported.
  */
 function placeholderPostureQueries(permissions: readonly string[]) {
-  return permissions.map((p) => ({ policyId: `dummy ${p.toLowerCase()} policy: no posture checks defined`, policyType: p, isPassing: true, postureQueries: [] }));
+  return permissions.map((p) => ({
+    policyId: `dummy ${p.toLowerCase()} policy: no posture checks defined`,
+    policyType: p,
+    isPassing: true,
+    postureQueries: [],
+  }));
 }
 
 /**
@@ -62,9 +71,14 @@ export function servicePresenter(provider?: PermissionsProvider): ServicePresent
   return async (rows, rt, view = {}) => {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const configs = view.configTypes ? await configData(rt, rows, view.identityId, view.configTypes) : new Map<string, Record<string, unknown>>();
+    const configs = view.configTypes
+      ? await configData(rt, rows, view.identityId, view.configTypes)
+      : new Map<string, Record<string, unknown>>();
     const permissions = view.identityId && provider ? await provider.permissions(rt, view.identityId, ids) : undefined;
-    const posture = view.identityId && view.apiSessionId ? await servicePostureQueries(rt, view.identityId, view.apiSessionId, ids, view.now ?? rt.clock()) : undefined;
+    const posture =
+      view.identityId && view.apiSessionId
+        ? await servicePostureQueries(rt, view.identityId, view.apiSessionId, ids, view.now ?? rt.clock())
+        : undefined;
     return rows.map((row) => {
       const granted = permissions ? [...(permissions.get(row.id) ?? [])] : [];
       const served = permissions && granted.length === 0 ? ['Invalid'] : granted;
@@ -75,13 +89,20 @@ export function servicePresenter(provider?: PermissionsProvider): ServicePresent
 }
 
 /** `config` of each service: chosen configs' data by type name, the identity's overrides winning. */
-async function configData(rt: Runtime, rows: Row[], identityId: string | undefined, selection: ConfigTypeSelection): Promise<Map<string, Record<string, unknown>>> {
+async function configData(
+  rt: Runtime,
+  rows: Row[],
+  identityId: string | undefined,
+  selection: ConfigTypeSelection,
+): Promise<Map<string, Record<string, unknown>>> {
   const wanted = (typeId: unknown) => selection === 'all' || selection.has(typeId as string);
   if (selection !== 'all' && selection.size === 0) return new Map();
   // service id -> config type id -> config id
   const chosen = new Map<string, Map<string, string>>();
   const configIds = [...new Set(rows.flatMap((r) => (r.configs as string[] | null) ?? []))];
-  const configs = configIds.length ? await rt.store.repo('config').findAll({ id: configIds }, { columns: ['configTypeId', 'data'] }) : [];
+  const configs = configIds.length
+    ? await rt.store.repo('config').findAll({ id: configIds }, { columns: ['configTypeId', 'data'] })
+    : [];
   const byId = new Map(configs.map((c) => [c.id, c]));
   for (const row of rows) {
     const mine = new Map<string, string>();
@@ -92,13 +113,24 @@ async function configData(rt: Runtime, rows: Row[], identityId: string | undefin
     chosen.set(row.id, mine);
   }
   if (identityId) {
-    const overrides = await rt.store.repo('identity-service-config').findAll({ identityId, serviceId: rows.map((r) => r.id) }, { columns: ['serviceId', 'configTypeId', 'configId'] });
+    const overrides = await rt.store
+      .repo('identity-service-config')
+      .findAll(
+        { identityId, serviceId: rows.map((r) => r.id) },
+        { columns: ['serviceId', 'configTypeId', 'configId'] },
+      );
     const missing = overrides.filter((o) => !byId.has(o.configId as string)).map((o) => o.configId as string);
-    if (missing.length) for (const c of await rt.store.repo('config').findAll({ id: missing }, { columns: ['configTypeId', 'data'] })) byId.set(c.id, c);
-    for (const o of overrides) if (wanted(o.configTypeId)) chosen.get(o.serviceId as string)?.set(o.configTypeId as string, o.configId as string);
+    if (missing.length)
+      for (const c of await rt.store.repo('config').findAll({ id: missing }, { columns: ['configTypeId', 'data'] }))
+        byId.set(c.id, c);
+    for (const o of overrides)
+      if (wanted(o.configTypeId))
+        chosen.get(o.serviceId as string)?.set(o.configTypeId as string, o.configId as string);
   }
   const typeIds = [...new Set([...chosen.values()].flatMap((m) => [...m.keys()]))];
-  const types = typeIds.length ? await rt.store.repo('config-type').findAll({ id: typeIds }, { columns: ['name'] }) : [];
+  const types = typeIds.length
+    ? await rt.store.repo('config-type').findAll({ id: typeIds }, { columns: ['name'] })
+    : [];
   const typeName = new Map(types.map((t) => [t.id, t.name as string]));
   const out = new Map<string, Record<string, unknown>>();
   for (const [serviceId, byType] of chosen) {
@@ -113,11 +145,17 @@ async function configData(rt: Runtime, rows: Row[], identityId: string | undefin
  * Config type names or ids, comma-separated or repeated; `all` for every type; unknown ones are ignored (as OpenZiti).
  */
 async function resolveConfigTypes(rt: Runtime, values: readonly string[]): Promise<ConfigTypeSelection> {
-  const wanted = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const wanted = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   if (wanted.includes('all')) return 'all';
   if (wanted.length === 0) return new Set();
   const repo = rt.store.repo('config-type');
-  const found = [...(await repo.findAll({ id: wanted }, { columns: [] })), ...(await repo.findAll({ name: wanted }, { columns: [] }))];
+  const found = [
+    ...(await repo.findAll({ id: wanted }, { columns: [] })),
+    ...(await repo.findAll({ name: wanted }, { columns: [] })),
+  ];
   return new Set(found.map((t) => t.id));
 }
 
@@ -131,12 +169,17 @@ async function viewOf(rt: Runtime, ctx: Ctx, asAllowed = true): Promise<ServiceV
   if (as) {
     const repo = rt.store.repoFor(identity);
     const found = (await repo.find(as)) ?? (await repo.findOne({ name: as }, { columns: [] }));
-    if (!found) throw new ApiError('NOT_FOUND', { cause: { field: 'asIdentity', reason: `no identity found with id or name '${as}'`, value: as } });
+    if (!found)
+      throw new ApiError('NOT_FOUND', {
+        cause: { field: 'asIdentity', reason: `no identity found with id or name '${as}'`, value: as },
+      });
     identityId = found.id;
   }
   let requested = ctx.query.getAll('configTypes');
   if (requested.length === 0 && ctx.principal) {
-    const session = await rt.store.repo('api-session').findOne({ id: ctx.principal.apiSessionId }, { columns: ['configTypes'] });
+    const session = await rt.store
+      .repo('api-session')
+      .findOne({ id: ctx.principal.apiSessionId }, { columns: ['configTypes'] });
     requested = (session?.configTypes as string[] | null) ?? [];
   }
   return { identityId, configTypes: await resolveConfigTypes(rt, requested) };
@@ -155,21 +198,40 @@ async function checkConfigs(rt: Runtime, configIds: readonly string[]): Promise<
     const type = types.get(config.configTypeId as string);
     const other = seen.get(config.configTypeId as string);
     if (other) {
-      throw invalidField('configs', `configs ${other.name} and ${config.name} are both of config type ` +
-        `${type?.name}: a service has at most one config of each type`, configIds);
+      throw invalidField(
+        'configs',
+        `configs ${other.name} and ${config.name} are both of config type ` +
+          `${type?.name}: a service has at most one config of each type`,
+        configIds,
+      );
     }
     seen.set(config.configTypeId as string, config);
   }
 }
 
 /** The types of these configs, by id, each checked to target services (400 naming `field`, valued by `value`). */
-async function serviceConfigTypes(rt: Runtime, configs: Iterable<Row>, field: string, value: (config: Row) => unknown): Promise<Map<string, Row>> {
+async function serviceConfigTypes(
+  rt: Runtime,
+  configs: Iterable<Row>,
+  field: string,
+  value: (config: Row) => unknown,
+): Promise<Map<string, Row>> {
   const list = [...configs];
   const typeIds = [...new Set(list.map((c) => c.configTypeId as string))];
-  const types = new Map((await rt.store.repo('config-type').findAll({ id: typeIds }, { columns: ['name', 'target'] })).map((t) => [t.id, t]));
+  const types = new Map(
+    (await rt.store.repo('config-type').findAll({ id: typeIds }, { columns: ['name', 'target'] })).map((t) => [
+      t.id,
+      t,
+    ]),
+  );
   for (const config of list) {
     const type = types.get(config.configTypeId as string);
-    if (type && type.target !== 'service') throw invalidField(field, `config ${config.name} has config type ${type.name}, which does not target services`, value(config));
+    if (type && type.target !== 'service')
+      throw invalidField(
+        field,
+        `config ${config.name} has config type ${type.name}, which does not target services`,
+        value(config),
+      );
   }
   return types;
 }
@@ -187,7 +249,10 @@ const SERVICE_CONFIGS_SCHEMA = {
   maxItems: 1000,
   items: {
     type: 'object',
-    properties: { serviceId: { type: 'string', minLength: 1, maxLength: 256 }, configId: { type: 'string', minLength: 1, maxLength: 256 } },
+    properties: {
+      serviceId: { type: 'string', minLength: 1, maxLength: 256 },
+      configId: { type: 'string', minLength: 1, maxLength: 256 },
+    },
     required: ['serviceId', 'configId'],
     additionalProperties: false,
   },
@@ -202,7 +267,9 @@ async function pairsOf(rt: Runtime, body: unknown): Promise<Pair[]> {
 /** The configs a body names, each checked to exist (400 naming `configId`). */
 async function configsOf(rt: Runtime, pairs: readonly Pair[]): Promise<Map<string, Row>> {
   const ids = [...new Set(pairs.map((p) => p.configId))];
-  const found = new Map((await rt.store.repo('config').findAll({ id: ids }, { columns: ['name', 'configTypeId'] })).map((c) => [c.id, c]));
+  const found = new Map(
+    (await rt.store.repo('config').findAll({ id: ids }, { columns: ['name', 'configTypeId'] })).map((c) => [c.id, c]),
+  );
   const missing = ids.find((id) => !found.has(id));
   if (missing !== undefined) throw invalidField('configId', `no config found with id '${missing}'`, missing);
   return found;
@@ -217,7 +284,9 @@ async function assignServiceConfigs(rt: Runtime, ctx: Ctx) {
   const pairs = await pairsOf(rt, await ctx.json());
   const configs = await configsOf(rt, pairs);
   const serviceIds = [...new Set(pairs.map((p) => p.serviceId))];
-  const services = new Set((await rt.store.repoFor(service).findAll({ id: serviceIds }, { columns: [] })).map((s) => s.id));
+  const services = new Set(
+    (await rt.store.repoFor(service).findAll({ id: serviceIds }, { columns: [] })).map((s) => s.id),
+  );
   const unknown = serviceIds.find((id) => !services.has(id));
   if (unknown !== undefined) throw invalidField('serviceId', `no service found with id '${unknown}'`, unknown);
   await serviceConfigTypes(rt, configs.values(), 'configId', (config) => config.id);
@@ -245,7 +314,11 @@ async function removeServiceConfigs(rt: Runtime, ctx: Ctx) {
   const configs = await configsOf(rt, pairs);
   await rt.store.tx(async () => {
     for (const { serviceId, configId } of pairs) {
-      await rt.writes.deleteWhere('identity-service-config', { identityId: owner.id, serviceId, configTypeId: configs.get(configId)!.configTypeId as string });
+      await rt.writes.deleteWhere('identity-service-config', {
+        identityId: owner.id,
+        serviceId,
+        configTypeId: configs.get(configId)!.configTypeId as string,
+      });
     }
   });
   if (pairs.length > 0) await rt.serviceUpdates.touch([owner.id], ctx.now);
@@ -267,7 +340,10 @@ function clientRoutes(rt: Runtime, present: ServicePresenter, provider: Permissi
       responds: answers.list(service),
       handler: async (ctx) => {
         const view = { ...(await viewOf(rt, ctx, false)), apiSessionId: ctx.principal!.apiSessionId, now: ctx.now };
-        const page = await repo().list({ ...listParams(ctx.query), scope: await provider.accessible(rt, view.identityId!) });
+        const page = await repo().list({
+          ...listParams(ctx.query),
+          scope: await provider.accessible(rt, view.identityId!),
+        });
         return { data: await present(page.rows, rt, view), meta: listMeta(page, repo().filterableFields) };
       },
     },
@@ -281,7 +357,10 @@ function clientRoutes(rt: Runtime, present: ServicePresenter, provider: Permissi
         const view = { ...(await viewOf(rt, ctx, false)), apiSessionId: ctx.principal!.apiSessionId, now: ctx.now };
         const row = await repo().find(ctx.params.id);
         const granted = row ? (await provider.permissions(rt, view.identityId!, [row.id])).get(row.id) : undefined;
-        if (!row || !granted?.length) throw new ApiError('NOT_FOUND', { cause: { field: 'id', reason: `no service '${ctx.params.id}' this identity may use`, value: ctx.params.id } });
+        if (!row || !granted?.length)
+          throw new ApiError('NOT_FOUND', {
+            cause: { field: 'id', reason: `no service '${ctx.params.id}' this identity may use`, value: ctx.params.id },
+          });
         return { data: (await present([row], rt, view))[0] };
       },
     },
@@ -334,7 +413,10 @@ export function serviceBehaviour(provider?: PermissionsProvider): ResourceBehavi
       handler: async (ctx) => {
         const repo = rt.store.repoFor(service);
         const page = await repo.list(listParams(ctx.query));
-        return { data: await present(page.rows, rt, await viewOf(rt, ctx)), meta: listMeta(page, repo.filterableFields) };
+        return {
+          data: await present(page.rows, rt, await viewOf(rt, ctx)),
+          meta: listMeta(page, repo.filterableFields),
+        };
       },
     },
     {
@@ -366,5 +448,10 @@ export function serviceBehaviour(provider?: PermissionsProvider): ResourceBehavi
       handler: (ctx) => removeServiceConfigs(rt, ctx),
     },
   ];
-  return { resource: 'service', routes, hooks: { beforeWrite: beforeServiceWrite }, present: (rows, rt) => present(rows, rt) };
+  return {
+    resource: 'service',
+    routes,
+    hooks: { beforeWrite: beforeServiceWrite },
+    present: (rows, rt) => present(rows, rt),
+  };
 }

@@ -18,16 +18,28 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 /** The identity secret is bytes, sent as base64 (Swagger `format: byte`). */
 async function beforeWrite(_rt: Runtime, write: Write): Promise<void> {
   const secret = write.values.identitySecret;
-  if (typeof secret === 'string' && !BASE64.test(secret)) throw invalidField('identitySecret', 'must be base64 (standard alphabet, padded)', secret);
+  if (typeof secret === 'string' && !BASE64.test(secret))
+    throw invalidField('identitySecret', 'must be base64 (standard alphabet, padded)', secret);
 }
 
 /** Entity references to each terminator's service and router, their names read once per page. */
 async function presentTerminators(rows: Row[], rt: Runtime): Promise<Record<string, unknown>[]> {
   if (rows.length === 0) return [];
   const names = async (def: typeof service, ids: string[]) =>
-    new Map((await rt.store.repoFor(def).findAll({ id: [...new Set(ids)] }, { columns: ['name'] })).map((r) => [r.id, r.name as string]));
-  const serviceNames = await names(service, rows.map((r) => r.service as string));
-  const routerNames = await names(router, rows.map((r) => r.router as string));
+    new Map(
+      (await rt.store.repoFor(def).findAll({ id: [...new Set(ids)] }, { columns: ['name'] })).map((r) => [
+        r.id,
+        r.name as string,
+      ]),
+    );
+  const serviceNames = await names(
+    service,
+    rows.map((r) => r.service as string),
+  );
+  const routerNames = await names(
+    router,
+    rows.map((r) => r.router as string),
+  );
   return rows.map((row) => {
     const serviceId = row.service as string;
     const routerId = row.router as string;

@@ -54,7 +54,9 @@ export function renderCreateTable(table: TableModel, typeOf: (c: ColumnModel) =>
 
 export function defaultClause(column: ColumnModel): string {
   if (column.default === undefined) return '';
-  return typeof column.default === 'number' ? ` DEFAULT ${column.default}` : ` DEFAULT '${column.default.replace(/'/g, "''")}'`;
+  return typeof column.default === 'number'
+    ? ` DEFAULT ${column.default}`
+    : ` DEFAULT '${column.default.replace(/'/g, "''")}'`;
 }
 
 export function renderCreateIndex(index: IndexModel): string {
@@ -64,6 +66,8 @@ export function renderCreateIndex(index: IndexModel): string {
         .map(([c, v]) => `${q(c)} = '${v.replace(/'/g, "''")}'`)
         .join(' AND ')}`
     : '';
-  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${q(index.name)} ON ` +
-    `${q(index.table)} (${index.columns.map(q).join(', ')})${where}`;
+  return (
+    `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${q(index.name)} ON ` +
+    `${q(index.table)} (${index.columns.map(q).join(', ')})${where}`
+  );
 }

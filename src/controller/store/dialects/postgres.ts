@@ -19,7 +19,8 @@ export const postgresDialect: Dialect = {
   createTable: (table) => renderCreateTable(table, (c) => TYPES[c.type]),
   createIndex: (index) => (index.method === 'trigram' ? createTrigramIndex(index) : renderCreateIndex(index)),
   dropIndex: (name) => `DROP INDEX IF EXISTS "${name}"`,
-  addColumn: (table, c) => `ALTER TABLE "${table}" ADD COLUMN "${c.name}" ${TYPES[c.type]}${c.notNull ? ' NOT NULL' : ''}${defaultClause(c)}`,
+  addColumn: (table, c) =>
+    `ALTER TABLE "${table}" ADD COLUMN "${c.name}" ${TYPES[c.type]}${c.notNull ? ' NOT NULL' : ''}${defaultClause(c)}`,
   dropColumn: (table, column) => `ALTER TABLE "${table}" DROP COLUMN "${column}"`,
   dropTable: (name) => `DROP TABLE IF EXISTS "${name}"`,
   noLimit: null,

@@ -1,5 +1,12 @@
 import { type Fragment, param, raw, sql } from '../fragment.js';
-import { type ConstraintViolation, type Dialect, type TagView, defaultClause, renderCreateIndex, renderCreateTable } from './dialect.js';
+import {
+  type ConstraintViolation,
+  type Dialect,
+  type TagView,
+  defaultClause,
+  renderCreateIndex,
+  renderCreateTable,
+} from './dialect.js';
 
 const TYPES = { text: 'TEXT', integer: 'INTEGER', json: 'TEXT' } as const;
 
@@ -13,7 +20,8 @@ export const sqliteDialect: Dialect = {
   // No trigram index: `contains` reads every row (instr), which SQLite does at a few ms per 100,000 rows.
   createIndex: (index) => (index.method === 'trigram' ? '' : renderCreateIndex(index)),
   dropIndex: (name) => `DROP INDEX IF EXISTS "${name}"`,
-  addColumn: (table, c) => `ALTER TABLE "${table}" ADD COLUMN "${c.name}" ${TYPES[c.type]}${c.notNull ? ' NOT NULL' : ''}${defaultClause(c)}`,
+  addColumn: (table, c) =>
+    `ALTER TABLE "${table}" ADD COLUMN "${c.name}" ${TYPES[c.type]}${c.notNull ? ' NOT NULL' : ''}${defaultClause(c)}`,
   dropColumn: (table, column) => `ALTER TABLE "${table}" DROP COLUMN "${column}"`,
   dropTable: (name) => `DROP TABLE IF EXISTS "${name}"`,
   noLimit: -1,
@@ -41,8 +49,15 @@ export const sqliteDialect: Dialect = {
     const message = (err as Error)?.message ?? '';
     if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
       // "UNIQUE constraint failed: enrollments.identityId, enrollments.method"
-      const pairs = message.replace(/^.*failed: /, '').split(', ').map((p) => p.split('.'));
-      return { kind: 'unique', table: pairs[0]?.[0], columns: pairs.map((p) => p[1]).filter(Boolean) } satisfies ConstraintViolation;
+      const pairs = message
+        .replace(/^.*failed: /, '')
+        .split(', ')
+        .map((p) => p.split('.'));
+      return {
+        kind: 'unique',
+        table: pairs[0]?.[0],
+        columns: pairs.map((p) => p[1]).filter(Boolean),
+      } satisfies ConstraintViolation;
     }
     if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return { kind: 'foreignKey' };
     return undefined;

@@ -3,22 +3,20 @@
 import type { Migration } from '../schema-diff.js';
 
 export const migration: Migration = {
-  "id": 2,
-  "name": "one-password-per-identity",
-  "ops": [
+  id: 2,
+  name: 'one-password-per-identity',
+  ops: [
     {
-      "op": "createIndex",
-      "index": {
-        "name": "authenticators_identityId_key",
-        "table": "authenticators",
-        "columns": [
-          "identityId"
-        ],
-        "unique": true,
-        "where": {
-          "method": "updb"
-        }
-      }
-    }
-  ]
+      op: 'createIndex',
+      index: {
+        name: 'authenticators_identityId_key',
+        table: 'authenticators',
+        columns: ['identityId'],
+        unique: true,
+        where: {
+          method: 'updb',
+        },
+      },
+    },
+  ],
 };
