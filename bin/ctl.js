@@ -16,7 +16,7 @@ const script = path.join(dist, 'cli.cjs');
 const modules = path.join(dist, 'main.js');
 if (!existsSync(script) || !existsSync(modules)) {
   process.stderr.write(
-    `error: ctl is not built (${modules} is missing)\n` + "  run 'npm install' in the ctl package, which builds it\n",
+    `error: ctl is not built (${modules} is missing)\n  run 'npm install' in the ctl package, which builds it\n`,
   );
   process.exit(1);
 }

@@ -90,7 +90,7 @@ const nounSummaries = {
   setup(b) {
     b.onLoad({ filter: /src[\\/]cli[\\/]nouns[\\/]summary\.ts$/ }, () => ({
       contents:
-        '// Computed from the catalogue by scripts/build.mjs.\n' + `export const NOUNS = ${JSON.stringify(NOUNS)};\n`,
+        `// Computed from the catalogue by scripts/build.mjs.\nexport const NOUNS = ${JSON.stringify(NOUNS)};\n`,
       loader: 'js',
     }));
   },

@@ -50,6 +50,17 @@ const primary: FieldType = {
  */
 const secondary: FieldType = { kind: 'object', properties: { requireTotp: bool }, required: ['requireTotp'] };
 
+/** The built-in default policy's password rules: any password of 5 or more characters, no lockout. */
+export const DEFAULT_UPDB_RULES = {
+  allowed: true,
+  minPasswordLength: 5,
+  requireSpecialChar: false,
+  requireNumberChar: false,
+  requireMixedCase: false,
+  maxAttempts: 0,
+  lockoutDurationMinutes: 0,
+} as const;
+
 /**
  * How identities may authenticate. The built-in `default` policy (the one identities get unless told otherwise) may be
  * edited but not deleted; a policy an identity uses cannot be deleted (the identity's reference refuses it). The
@@ -70,15 +81,7 @@ export const authPolicy: ResourceDef = {
       name: 'Default',
       primary: {
         cert: { allowed: true, allowExpiredCerts: true },
-        updb: {
-          allowed: true,
-          minPasswordLength: 5,
-          requireSpecialChar: false,
-          requireNumberChar: false,
-          requireMixedCase: false,
-          maxAttempts: 0,
-          lockoutDurationMinutes: 0,
-        },
+        updb: { ...DEFAULT_UPDB_RULES },
         extJwt: { allowed: true, allowedSigners: [] },
       },
       secondary: { requireTotp: false, requireExtJwtSigner: null },

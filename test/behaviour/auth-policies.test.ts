@@ -9,6 +9,7 @@ import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from '../../src/controller/auth
 import { opensslCa } from '../helpers/openssl.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
+import { DEFAULT_UPDB_RULES } from '../../src/resources/auth-policy.js';
 
 const CLIENT = '/edge/client/v1';
 
@@ -25,16 +26,7 @@ const body = (
   name: over.name ?? `policy-${randomBytes(4).toString('hex')}`,
   primary: {
     cert: { allowed: true, allowExpiredCerts: false, ...over.cert },
-    updb: {
-      allowed: true,
-      minPasswordLength: 5,
-      requireSpecialChar: false,
-      requireNumberChar: false,
-      requireMixedCase: false,
-      maxAttempts: 0,
-      lockoutDurationMinutes: 0,
-      ...over.updb,
-    },
+    updb: { ...DEFAULT_UPDB_RULES, ...over.updb },
     extJwt: { allowed: true, allowedSigners: [], ...over.extJwt },
   },
   secondary: { requireTotp: false, requireExtJwtSigner: null, ...over.secondary },

@@ -12,6 +12,7 @@ import { verifyEnrollmentJwt } from '../../src/controller/pki/enrollment-jwt.js'
 import { resolveCertificate } from '../../src/controller/routes/enrollment/cert-auth.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
+import { DEFAULT_UPDB_RULES } from '../../src/resources/auth-policy.js';
 
 const CLIENT = '/edge/client/v1';
 const ecCsr = (cn = 'device') => createCsr(generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey, cn);
@@ -437,15 +438,7 @@ for (const store of storesUnderTest()) {
         name: `cert-${allowed}-${allowExpiredCerts}-${Math.random()}`,
         primary: {
           cert: { allowed, allowExpiredCerts },
-          updb: {
-            allowed: true,
-            minPasswordLength: 5,
-            requireSpecialChar: false,
-            requireNumberChar: false,
-            requireMixedCase: false,
-            maxAttempts: 0,
-            lockoutDurationMinutes: 0,
-          },
+          updb: { ...DEFAULT_UPDB_RULES },
           extJwt: { allowed: false, allowedSigners: [] },
         },
         secondary: { requireTotp: false, requireExtJwtSigner: null },

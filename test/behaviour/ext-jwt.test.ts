@@ -13,6 +13,7 @@ import { LoginThrottle, DEFAULT_LOGIN_THROTTLE } from '../../src/controller/auth
 import { opensslCa } from '../helpers/openssl.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
+import { DEFAULT_UPDB_RULES } from '../../src/resources/auth-policy.js';
 
 const CLIENT = '/edge/client/v1';
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
@@ -340,15 +341,7 @@ for (const store of storesUnderTest()) {
               name: `jwt-policy-${randomBytes(3).toString('hex')}`,
               primary: {
                 cert: { allowed: true, allowExpiredCerts: false },
-                updb: {
-                  allowed: true,
-                  minPasswordLength: 5,
-                  requireSpecialChar: false,
-                  requireNumberChar: false,
-                  requireMixedCase: false,
-                  maxAttempts: 0,
-                  lockoutDurationMinutes: 0,
-                },
+                updb: { ...DEFAULT_UPDB_RULES },
                 extJwt,
               },
               secondary: { requireTotp: false, requireExtJwtSigner: null },
@@ -377,15 +370,7 @@ for (const store of storesUnderTest()) {
           name: 'needs-jwt',
           primary: {
             cert: { allowed: true, allowExpiredCerts: false },
-            updb: {
-              allowed: true,
-              minPasswordLength: 5,
-              requireSpecialChar: false,
-              requireNumberChar: false,
-              requireMixedCase: false,
-              maxAttempts: 0,
-              lockoutDurationMinutes: 0,
-            },
+            updb: { ...DEFAULT_UPDB_RULES },
             extJwt: { allowed: true, allowedSigners: [] },
           },
           secondary: { requireTotp: false, requireExtJwtSigner: certSigner.id },

@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
 import { BASE_PATHS, hasOperation, validateResponse } from '../helpers/spec.js';
 import { code, secretOf } from '../helpers/totp.js';
+import { DEFAULT_UPDB_RULES } from '../../src/resources/auth-policy.js';
 
 const CLIENT = '/edge/client/v1';
 const MANAGEMENT = '/edge/management/v1';
@@ -433,15 +434,7 @@ for (const store of storesUnderTest()) {
           name: `totp-required-${++serial}`,
           primary: {
             cert: { allowed: true, allowExpiredCerts: true },
-            updb: {
-              allowed: true,
-              minPasswordLength: 5,
-              requireSpecialChar: false,
-              requireNumberChar: false,
-              requireMixedCase: false,
-              maxAttempts: 0,
-              lockoutDurationMinutes: 0,
-            },
+            updb: { ...DEFAULT_UPDB_RULES },
             extJwt: { allowed: false, allowedSigners: [] },
           },
           secondary: { requireTotp: true, requireExtJwtSigner: null },

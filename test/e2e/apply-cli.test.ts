@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { parse, stringify } from 'yaml';
 import { useCliFixture } from '../helpers/cli-fixture.js';
 import { assertStatus } from '../helpers/controller.js';
+import { DEFAULT_UPDB_RULES } from '../../src/resources/auth-policy.js';
 
 const source = useCliFixture('apply-source');
 const target = useCliFixture('apply-target');
@@ -61,15 +62,7 @@ describe('ctl diff and ctl apply', () => {
     });
     const primary = {
       cert: { allowed: true, allowExpiredCerts: false },
-      updb: {
-        allowed: false,
-        minPasswordLength: 5,
-        requireSpecialChar: false,
-        requireNumberChar: false,
-        requireMixedCase: false,
-        maxAttempts: 0,
-        lockoutDurationMinutes: 0,
-      },
+      updb: { ...DEFAULT_UPDB_RULES, allowed: false },
       extJwt: { allowed: true, allowedSigners: [signer] },
     };
     const secondary = { requireTotp: false, requireExtJwtSigner: signer };

@@ -26,6 +26,7 @@ import { TEST_PASSWORD_COST } from '../helpers/fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { code, secretOf } from '../helpers/totp.js';
 import { MIGRATIONS } from '../../src/controller/store/migrations/index.js';
+import { DEFAULT_UPDB_RULES } from '../../src/resources/auth-policy.js';
 
 const postgres = storeUnderTest() === 'postgres';
 
@@ -175,15 +176,7 @@ describe('controllers serving one database at once (--experimental-shared-databa
       name: unique('three-attempts'),
       primary: {
         cert: { allowed: true, allowExpiredCerts: false },
-        updb: {
-          allowed: true,
-          minPasswordLength: 5,
-          requireSpecialChar: false,
-          requireNumberChar: false,
-          requireMixedCase: false,
-          maxAttempts: 3,
-          lockoutDurationMinutes: 5,
-        },
+        updb: { ...DEFAULT_UPDB_RULES, maxAttempts: 3, lockoutDurationMinutes: 5 },
         extJwt: { allowed: true, allowedSigners: [] },
       },
       secondary: { requireTotp: false, requireExtJwtSigner: null },

@@ -7,6 +7,7 @@ import { externalJwtSigner } from '../../resources/external-jwt-signer.js';
 import { given, integer } from '../generic/flags.js';
 import { resolveId } from '../generic/resolve.js';
 import { parseMinutes } from '../generic/duration.js';
+import { DEFAULT_UPDB_RULES } from '../../resources/auth-policy.js';
 
 /** The words of `--primary`, and the member of `primary` each allows. */
 export const METHODS = { password: 'updb', cert: 'cert', 'ext-jwt': 'extJwt' } as const;
@@ -191,15 +192,7 @@ export async function policyBody(
 export const NEW_POLICY = {
   primary: {
     cert: { allowed: true, allowExpiredCerts: false },
-    updb: {
-      allowed: true,
-      minPasswordLength: 5,
-      requireSpecialChar: false,
-      requireNumberChar: false,
-      requireMixedCase: false,
-      maxAttempts: 0,
-      lockoutDurationMinutes: 0,
-    },
+    updb: { ...DEFAULT_UPDB_RULES },
     extJwt: { allowed: true, allowedSigners: [] as string[] },
   },
   secondary: { requireTotp: false, requireExtJwtSigner: null as string | null },
