@@ -85,12 +85,13 @@ async function syntheticCatalogue() {
 
 const catalogue = await syntheticCatalogue();
 const { NOUNS } = await load(summaryModule, catalogue);
+/** The first line of the module that stands in for src/cli/nouns/summary.ts in the bundle. */
+const GENERATED = '// Computed from the catalogue by scripts/build.mjs.';
 const nounSummaries = {
   name: 'noun-summaries',
   setup(b) {
     b.onLoad({ filter: /src[\\/]cli[\\/]nouns[\\/]summary\.ts$/ }, () => ({
-      contents:
-        `// Computed from the catalogue by scripts/build.mjs.\nexport const NOUNS = ${JSON.stringify(NOUNS)};\n`,
+      contents: `${GENERATED}\nexport const NOUNS = ${JSON.stringify(NOUNS)};\n`,
       loader: 'js',
     }));
   },
