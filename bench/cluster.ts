@@ -135,9 +135,9 @@ export async function clusterBench(): Promise<void> {
     const cpuRow = `${cpuOne.toFixed(0)} µs | ${cpuTwo.toFixed(0)} µs | ${(cpuTwo / cpuOne).toFixed(2)}x`;
     console.log(`| controllers' CPU time per request (both processes) | ${cpuRow} |`);
     const [clientOne, clientTwo] = [median(clientCpu.one), median(clientCpu.two)];
-    console.log(
-      `| the clients' CPU time per request (this process) | ${clientOne.toFixed(0)} µs | ${clientTwo.toFixed(0)} µs | |`,
-    );
+    const clientRatio = (clientTwo / clientOne).toFixed(2);
+    const clientRow = `${clientOne.toFixed(0)} µs | ${clientTwo.toFixed(0)} µs | ${clientRatio}x`;
+    console.log(`| the clients' CPU time per request (this process) | ${clientRow} |`);
     console.log(`\nRounds (req/s): one ${rounds(rates.one)}; two ${rounds(rates.two)}.`);
     const moreThanOne = seen.filter((s) => s.reads > 1).length;
     console.log(
