@@ -8,6 +8,7 @@
 //   npm run bench -- --no-startup ...          the controller tables only
 //   npm run bench -- --no-access ...           without access decisions at scale (bench/access.ts, ~2 minutes)
 //   npm run bench -- --no-writes ...           without writes under 8 concurrent writers (bench/concurrent-writes.ts)
+//   npm run bench -- --no-cluster ...          without one controller against two on one database (bench/cluster.ts)
 //   npm run bench -- --throughput-only ...     only authenticated GET by id against the bare server (the request path)
 //   npm run bench -- --cpu-profile DIR ...     each controller writes its CPU profile (node --cpu-prof) there on stop
 //   npm run bench -- --store-only ...          seeding and the filtered lists only (add --no-startup --no-access
@@ -24,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { accessScale } from './access.js';
 import { prepareBaseline } from './baseline.js';
+import { clusterBench } from './cluster.js';
 import { concurrentWrites } from './concurrent-writes.js';
 import { type ControllerProcess, startControllerProcess } from './controller-process.js';
 import { markdownRow, startupRows, startupTimes, type TimedCommand, unsetNote } from './cli-start.js';
@@ -39,6 +41,7 @@ const { values: flags } = parseArgs({
     'no-postgres': { type: 'boolean' },
     'no-access': { type: 'boolean' },
     'no-writes': { type: 'boolean' },
+    'no-cluster': { type: 'boolean' },
     'throughput-only': { type: 'boolean' },
     'cpu-profile': { type: 'string' },
     'store-only': { type: 'boolean' },
@@ -228,6 +231,8 @@ async function main() {
   if (!flags['no-access']) await accessScale({ postgres: !flags['no-postgres'] });
   // 4. Writes that change what policies select, from 8 writers at once, on each store.
   if (!flags['no-writes']) await concurrentWrites({ postgres: !flags['no-postgres'] });
+  // 5. Two controllers on one PostgreSQL database against one, and how soon one sees the other's write.
+  if (!flags['no-cluster'] && !flags['no-postgres']) await clusterBench();
 }
 
 /** Authenticated GET by id against a bare node:https server with the same certificate, in alternated rounds. */
