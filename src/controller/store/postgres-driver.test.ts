@@ -119,3 +119,33 @@ describe('PostgreSQL: without trigram indexes', { skip }, () => {
     }
   });
 });
+
+describe('PostgresDriver: the background lock', { skip }, () => {
+  it('asks for it once when sweeps ask at the same moment, never two queries at once on the lock connection', async () => {
+    const db = await createTestDatabase();
+    const driver = await PostgresDriver.open(db.url);
+    try {
+      await driver.claim();
+      // The lock's connection is private: watched here through its query method, the one thing this test is about.
+      const connection = (driver as unknown as { ownerLock: { query: (...args: unknown[]) => Promise<unknown> } })
+        .ownerLock;
+      const query = connection.query.bind(connection);
+      let inFlight = 0;
+      let most = 0;
+      connection.query = async (...args: unknown[]) => {
+        most = Math.max(most, ++inFlight);
+        try {
+          return await query(...args);
+        } finally {
+          inFlight--;
+        }
+      };
+      const answers = await Promise.all([1, 2, 3, 4].map(() => driver.leadsBackgroundWork()));
+      assert.deepEqual(answers, [true, true, true, true]);
+      assert.equal(most, 1);
+    } finally {
+      await driver.close();
+      await db.drop();
+    }
+  });
+});

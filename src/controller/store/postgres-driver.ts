@@ -81,6 +81,7 @@ export class PostgresDriver implements Driver {
   private ownerLock: Client | undefined;
   /** The controller lock's connection on which this process also holds the background lock, if it does. */
   private leadingOn: Client | undefined;
+  private askingToLead: Promise<boolean> | undefined;
 
   private ownership: Ownership = 'unclaimed';
   private claimMode: ClaimMode = 'alone';
@@ -226,9 +227,17 @@ export class PostgresDriver implements Driver {
     const client = this.ownerLock;
     if (!client || this.ownership !== 'held') return false;
     if (this.leadingOn === client) return true;
-    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [BACKGROUND_LOCK]);
-    if (rows[0].ok) this.leadingOn = client;
-    return rows[0].ok;
+    // Sweeps ask at the same moment: one question on the connection at a time, the others share its answer.
+    this.askingToLead ??= client
+      .query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [BACKGROUND_LOCK])
+      .then(({ rows }) => {
+        if (rows[0].ok) this.leadingOn = client;
+        return rows[0].ok;
+      })
+      .finally(() => {
+        this.askingToLead = undefined;
+      });
+    return this.askingToLead;
   }
 
   /** Refuses a write while this process does not hold the controller lock (another controller could be writing). */
