@@ -121,7 +121,7 @@ describe('PostgreSQL: without trigram indexes', { skip }, () => {
 });
 
 describe('PostgresDriver: the background lock', { skip }, () => {
-  it('asks for it once when sweeps ask at the same moment, never two queries at once on the lock connection', async () => {
+  it('is asked for once when sweeps ask together: never two queries at once on its connection', async () => {
     const db = await createTestDatabase();
     const driver = await PostgresDriver.open(db.url);
     try {
