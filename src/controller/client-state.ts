@@ -1,5 +1,5 @@
 import { ApiError } from '../protocol/errors.js';
-import { TokenBuckets } from './auth/throttle.js';
+import { type AttemptBuckets, type BucketOptions, TokenBuckets } from './auth/throttle.js';
 
 /**
  * What the controller keeps in memory for the client API, as OpenZiti keeps it (its posture cache and its identity
@@ -7,7 +7,8 @@ import { TokenBuckets } from './auth/throttle.js';
  * when what each identity sees last changed, and the per-client request budget. All of it is volatile by design:
  * after a restart clients report posture again (SDKs do on reconnect, and whenever a posture query says so), and
  * every identity's service list counts as changed at the start. Controllers sharing a database keep the service
- * update stamps there instead (Runtime.serviceUpdates); the rest stays per controller.
+ * update stamps there instead (Runtime.serviceUpdates), and the request budget (the buckets they are given); the
+ * rest stays per controller.
  */
 
 /** Common to every piece of reported posture data (OpenZiti's postureDataBase). */
@@ -73,6 +74,9 @@ const ADDRESS_FACTOR = 10;
 
 const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimit = { burst: 50, perSecond: 10 };
 
+/** Where the budget's buckets of one `kind` are kept: in memory by default, in the database when shared. */
+export type BudgetBuckets = (kind: string, options: BucketOptions) => AttemptBuckets;
+
 /**
  * When what each identity sees through the client API last changed (the service update check): kept in memory by
  * ClientState, in the database by controllers sharing one (cluster/service-update-stamps.ts).
@@ -90,29 +94,28 @@ export class ClientState implements ServiceUpdateStamps {
   private readonly failures = new Map<string, FailedServiceRequest[]>();
   private readonly changes = new Map<string, Date>();
   private everyoneChangedAt: Date;
-  private readonly budget: TokenBuckets;
-  private readonly addressBudget: TokenBuckets;
+  private readonly budget: AttemptBuckets;
+  private readonly addressBudget: AttemptBuckets;
 
   constructor(
     readonly startedAt: Date,
     readonly rateLimit: ClientRateLimit = DEFAULT_CLIENT_RATE_LIMIT,
     now: () => number = Date.now,
+    buckets: BudgetBuckets = (_kind, options) => new TokenBuckets(options, now),
   ) {
     this.everyoneChangedAt = startedAt;
-    this.budget = new TokenBuckets(
-      { capacity: rateLimit.burst, refillPerSecond: rateLimit.perSecond, maxKeys: 100_000 },
-      now,
-    );
+    this.budget = buckets('budget', {
+      capacity: rateLimit.burst,
+      refillPerSecond: rateLimit.perSecond,
+      maxKeys: 100_000,
+    });
     // Before login a client is known by its address only, and many clients may share one (NAT, a tunneler host
     // enrolling its identities): ten times the budget.
-    this.addressBudget = new TokenBuckets(
-      {
-        capacity: rateLimit.burst * ADDRESS_FACTOR,
-        refillPerSecond: rateLimit.perSecond * ADDRESS_FACTOR,
-        maxKeys: 100_000,
-      },
-      now,
-    );
+    this.addressBudget = buckets('address-budget', {
+      capacity: rateLimit.burst * ADDRESS_FACTOR,
+      refillPerSecond: rateLimit.perSecond * ADDRESS_FACTOR,
+      maxKeys: 100_000,
+    });
   }
 
   /** The identity's posture data, created empty on first use (what OpenZiti serves for one that never reported). */
@@ -183,12 +186,12 @@ export class ClientState implements ServiceUpdateStamps {
    * Takes one request from the client's budget (an API session's, or an address's before login), or refuses it:
    * 429 RATE_LIMITED with Retry-After (seconds).
    */
-  spend(client: { apiSessionId: string } | { address: string }): void {
+  async spend(client: { apiSessionId: string } | { address: string }): Promise<void> {
     const [budget, key, burst] =
       'apiSessionId' in client
         ? [this.budget, client.apiSessionId, this.rateLimit.burst]
         : [this.addressBudget, client.address, this.rateLimit.burst * ADDRESS_FACTOR];
-    const wait = budget.waitMs(key);
+    const wait = await budget.takeIfAny(key);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       const err = new ApiError('RATE_LIMITED', {
@@ -197,6 +200,5 @@ export class ClientState implements ServiceUpdateStamps {
       // Sent as Retry-After by the error path (as the login throttle's refusals are).
       throw Object.assign(err, { retryAfterSeconds: seconds });
     }
-    budget.take(key);
   }
 }

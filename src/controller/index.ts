@@ -123,7 +123,11 @@ export async function createController(options: CreateControllerOptions): Promis
   const loginThrottle = options.experimentalSharedDatabase
     ? new SharedLoginThrottle(store.loginAttempts, throttleOptions)
     : new LoginThrottle(throttleOptions);
-  const client = new ClientState(new Date(), options.clientRateLimit);
+  // The request budget is kept where failed logins are: in the database when controllers share one, so a client
+  // spreading its requests over them gets one budget, not one per controller.
+  const client = new ClientState(new Date(), options.clientRateLimit, Date.now, (kind, bucketOptions) =>
+    loginThrottle.bucketsFor(kind, bucketOptions, Date.now),
+  );
   const runtime: Runtime = {
     store,
     writes: entityWrites(

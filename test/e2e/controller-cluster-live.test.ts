@@ -1,8 +1,8 @@
 // Two controllers serving one PostgreSQL database at the same time, behind the experimental opt-in: each answers
 // for what the other wrote, both are listed online, and a controller that did not opt in is kept apart. What they
-// share: facts kept until a write, service update stamps, used MFA codes, failed-login and wrong-code counts, and
-// background work run by one of them at a time. And the upgrade rule they depend on: a controller older than the
-// database's schema does not start.
+// share: facts kept until a write, service update stamps, used MFA codes, failed-login and wrong-code counts, the
+// per-session request budget, and background work run by one of them at a time. And the upgrade rule they depend
+// on: a controller older than the database's schema does not start.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -218,6 +218,35 @@ describe('controllers serving one database at once (--experimental-shared-databa
       assertStatus(await on.post('/authenticate/mfa', { code: wrong }), 400, 'a wrong code');
     }
     assertStatus(await onB.post('/authenticate/mfa', { code: wrong }), 429, 'the sixth wrong code, on B');
+  });
+
+  it('a client spreading its requests over the controllers has one request budget, not one each', pgOnly, async () => {
+    // Two more controllers with a small budget that hardly refills, stopped at the end (the sweeps test below
+    // counts on the first two alone).
+    const [a] = running;
+    const small = { clientRateLimit: { burst: 6, perSecond: 0.01 }, adminPassword: a.adminPassword };
+    const c = await startTestController(options('budget-c', small));
+    try {
+      const d = await startTestController(options('budget-d', small));
+      try {
+        const user = await createUser(await a.admin());
+        const token = await client(c).login(user.username, user.password);
+        const [onC, onD] = [client(c, token), client(d, token)];
+        for (const on of [onC, onD, onC, onD, onC, onD]) {
+          assertStatus(await on.get('/sessions'), 200, 'within the burst, three requests on each');
+        }
+        for (const on of [onC, onD]) {
+          const refused = await on.get('/sessions');
+          assertStatus(refused, 429, 'the seventh and eighth, on either controller');
+          assert.equal(refused.body.error.code, 'RATE_LIMITED');
+          assert.ok(Number(refused.headers['retry-after']) > 0, 'with Retry-After');
+        }
+      } finally {
+        await d.close();
+      }
+    } finally {
+      await c.close();
+    }
   });
 
   it('one of them runs the sweeps; when it stops, another takes them over', pgOnly, async () => {
