@@ -65,7 +65,9 @@ for (const kind of storesUnderTest()) {
       await a.spend({ apiSessionId: 's' });
       await b.spend({ apiSessionId: 's' });
       await a.spend({ apiSessionId: 's' });
+      const statements = store.statementsRun;
       await b.spend({ apiSessionId: 's' });
+      assert.equal(store.statementsRun - statements, 1, 'a request within the budget costs one statement');
       await assert.rejects(a.spend({ apiSessionId: 's' }), refusedFor(1), 'the fifth, on either controller');
       await assert.rejects(b.spend({ apiSessionId: 's' }), refusedFor(1));
       await b.spend({ apiSessionId: 'other' });
