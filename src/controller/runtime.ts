@@ -1,7 +1,7 @@
 import type { ResourceDef } from '../resources/index.js';
 import type { ApiSessions } from './auth/api-sessions.js';
 import type { ConcurrencyLimiter } from './auth/limiter.js';
-import type { ClientState, ServiceUpdateStamps } from './client-state.js';
+import type { ClientState, PostureReports, ServiceUpdateStamps } from './client-state.js';
 import type { PasswordHasher } from './auth/password.js';
 import type { LoginThrottling } from './auth/throttle.js';
 import type { EnrollmentJwtSigner } from './pki/enrollment-jwt.js';
@@ -89,6 +89,8 @@ export interface Runtime {
   client: ClientState;
   /** When what each identity sees last changed: `client` alone on a database, the database's rows when shared. */
   serviceUpdates: ServiceUpdateStamps;
+  /** What identities reported of their posture: `client` alone on a database, the database's rows when shared. */
+  posture: PostureReports;
   validators: Validators;
   pki: Pki;
   /** This controller's row in `controllers` (src/controller/cluster/membership.ts). */
