@@ -1,7 +1,7 @@
 // Two controllers serving one PostgreSQL database at the same time, behind the experimental opt-in: each answers
 // for what the other wrote, both are listed online, and a controller that did not opt in is kept apart. What they
-// share: facts kept until a write, service update stamps, used MFA codes, failed-login and wrong-code counts, the
-// per-session request budget, and background work run by one of them at a time. And the upgrade rule they depend
+// share: facts kept until a write, service update stamps, used MFA codes, failed-login and wrong-code counts,
+// reported posture and posture refusals, the per-session request budget, and background work run by one of them at a time. And the upgrade rule they depend
 // on: a controller older than the database's schema does not start.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -218,6 +218,71 @@ describe('controllers serving one database at once (--experimental-shared-databa
       assertStatus(await on.post('/authenticate/mfa', { code: wrong }), 400, 'a wrong code');
     }
     assertStatus(await onB.post('/authenticate/mfa', { code: wrong }), 429, 'the sixth wrong code, on B');
+  });
+
+  it('posture reported to one controller is what the other evaluates, passing or failing', pgOnly, async () => {
+    const [a, b] = running;
+    const adminA = await a.admin();
+    const tag = unique('posture');
+    const created = async (path: string, body: Record<string, unknown>) => {
+      const res = await adminA.post(path, body);
+      assertStatus(res, 201, path);
+      return res.body.data.id as string;
+    };
+    const user = await createUser(adminA);
+    assertStatus(await adminA.patch(`/identities/${user.id}`, { roleAttributes: [tag] }), 200, 'the user tagged');
+    const checkId = await created('/posture-checks', {
+      name: `${tag}-domain`,
+      typeId: 'DOMAIN',
+      domains: ['corp'],
+      roleAttributes: [tag],
+    });
+    const serviceId = await created('/services', {
+      name: `${tag}-service`,
+      roleAttributes: [tag],
+      encryptionRequired: true,
+    });
+    const roles = { identityRoles: [`#${tag}`], serviceRoles: [`#${tag}`], edgeRouterRoles: [`#${tag}`] };
+    await created('/service-policies', {
+      name: `${tag}-dial`,
+      type: 'Dial',
+      semantic: 'AllOf',
+      identityRoles: roles.identityRoles,
+      serviceRoles: roles.serviceRoles,
+      postureCheckRoles: [`#${tag}`],
+    });
+    await created('/edge-routers', { name: `${tag}-router`, roleAttributes: [tag] });
+    const { identityRoles, serviceRoles, edgeRouterRoles } = roles;
+    await created('/edge-router-policies', {
+      name: `${tag}-routers`,
+      semantic: 'AnyOf',
+      identityRoles,
+      edgeRouterRoles,
+    });
+    await created('/service-edge-router-policies', {
+      name: `${tag}-routed`,
+      semantic: 'AnyOf',
+      serviceRoles,
+      edgeRouterRoles,
+    });
+    const token = await client(a).login(user.username, user.password);
+    const [onA, onB] = [client(a, token), client(b, token)];
+    const dialOnB = () => onB.post('/sessions', { serviceId, type: 'Dial' });
+    const report = (domain: string) => onA.post('/posture-response', { id: checkId, typeId: 'DOMAIN', domain });
+    const before = await dialOnB();
+    assertStatus(before, 409, 'nothing reported yet');
+    assert.equal(before.body.error.code, 'INVALID_POSTURE');
+    assertStatus(await report('corp'), 201, 'the domain reported to A');
+    assertStatus(await dialOnB(), 201, 'a session created through B honours what A was told');
+    assertStatus(await report('elsewhere'), 201, 'another domain reported to A');
+    const failing = await dialOnB();
+    assertStatus(failing, 409, 'the check failing on A fails on B');
+    assert.equal(failing.body.error.code, 'INVALID_POSTURE');
+    const adminB = new HttpHelper(b.url, b.caPem, adminA.token);
+    const data = (await adminB.get(`/identities/${user.id}/posture-data`)).body.data;
+    assert.equal(data.domain.domain, 'elsewhere', "B's management API serves what A was told");
+    const refused = (await adminA.get(`/identities/${user.id}/failed-service-requests`)).body.data;
+    assert.equal(refused.length, 2, "A's management API lists both requests B refused");
   });
 
   it('a client spreading its requests over the controllers has one request budget, not one each', pgOnly, async () => {
