@@ -1,8 +1,8 @@
 // Two controllers serving one PostgreSQL database at the same time, behind the experimental opt-in: each answers
 // for what the other wrote, both are listed online, and a controller that did not opt in is kept apart. What they
 // share: facts kept until a write, service update stamps, used MFA codes, failed-login and wrong-code counts,
-// reported posture and posture refusals, the per-session request budget, and background work run by one of them at a time. And the upgrade rule they depend
-// on: a controller older than the database's schema does not start.
+// reported posture and posture refusals, the per-session request budget, and background work run by one of them
+// at a time. And the upgrade rule they depend on: a controller older than the database's schema does not start.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
