@@ -69,6 +69,9 @@ describe('controllers serving one database at once (--experimental-shared-databa
   });
 
   const pgOnly = { skip: !postgres && 'PostgreSQL only' };
+  const runsSweeps = /this controller runs the database.s .*session sweep/;
+  /** Whether the controller said it runs the background work (the sweeps). */
+  const leading = (ctl: TestController) => ctl.logs.some((line) => runsSweeps.test(line));
   const client = (ctl: TestController, token?: string) => new HttpHelper(ctl.url, ctl.caPem, token, 'client');
   /** Completes the user's MFA enrollment on `ctl` with the code of the step before now; answers its secret. */
   const enrolMfa = async (ctl: TestController, user: { username: string; password: string }) => {
@@ -285,6 +288,67 @@ describe('controllers serving one database at once (--experimental-shared-databa
     assert.equal(refused.length, 2, "A's management API lists both requests B refused");
   });
 
+  it('the posture sweep, run by one controller, reads what was reported to the other', pgOnly, async () => {
+    // A policy requiring a domain and MFA that prompts on wake: the sweep evaluates its sessions every 15 s. The
+    // identity does everything on the controller that does not run the sweeps; its session must outlive a sweep.
+    const [a, b] = running;
+    for (const start = Date.now(); !leading(a) && !leading(b) && Date.now() - start < 5_000; ) await sleep(50);
+    const other = leading(a) ? b : a;
+    const admin = await other.admin();
+    const tag = unique('swept');
+    const created = async (path: string, body: Record<string, unknown>) => {
+      const res = await admin.post(path, body);
+      assertStatus(res, 201, path);
+      return res.body.data.id as string;
+    };
+    const user = await createUser(admin);
+    assertStatus(await admin.patch(`/identities/${user.id}`, { roleAttributes: [tag] }), 200, 'the user tagged');
+    const domainCheck = await created('/posture-checks', {
+      name: `${tag}-domain`,
+      typeId: 'DOMAIN',
+      domains: ['corp'],
+      roleAttributes: [tag],
+    });
+    await created('/posture-checks', { name: `${tag}-mfa`, typeId: 'MFA', promptOnWake: true, roleAttributes: [tag] });
+    const serviceId = await created('/services', {
+      name: `${tag}-svc`,
+      roleAttributes: [tag],
+      encryptionRequired: true,
+    });
+    const [identityRoles, serviceRoles, edgeRouterRoles] = [[`#${tag}`], [`#${tag}`], [`#${tag}`]];
+    await created('/service-policies', {
+      name: `${tag}-dial`,
+      type: 'Dial',
+      semantic: 'AllOf',
+      identityRoles,
+      serviceRoles,
+      postureCheckRoles: [`#${tag}`],
+    });
+    await created('/edge-routers', { name: `${tag}-router`, roleAttributes: [tag] });
+    await created('/edge-router-policies', {
+      name: `${tag}-routers`,
+      semantic: 'AnyOf',
+      identityRoles,
+      edgeRouterRoles,
+    });
+    await created('/service-edge-router-policies', {
+      name: `${tag}-routed`,
+      semantic: 'AnyOf',
+      serviceRoles,
+      edgeRouterRoles,
+    });
+    const secret = await enrolMfa(other, user);
+    const session = client(other, await client(other).login(user.username, user.password));
+    assertStatus(await session.post('/authenticate/mfa', { code: await code(secret) }), 200, 'MFA passed');
+    const report = { id: domainCheck, typeId: 'DOMAIN', domain: 'corp' };
+    assertStatus(await session.post('/posture-response', report), 201, 'the domain reported');
+    const made = await session.post('/sessions', { serviceId, type: 'Dial' });
+    assertStatus(made, 201, 'a session, its posture passing');
+    await sleep(16_000);
+    const kept = await admin.get(`/sessions/${made.body.data.id}`);
+    assertStatus(kept, 200, 'the session outlived a sweep run by the other controller');
+  });
+
   it('a client spreading its requests over the controllers has one request budget, not one each', pgOnly, async () => {
     // Two more controllers with a small budget that hardly refills, stopped at the end (the sweeps test below
     // counts on the first two alone).
@@ -315,8 +379,6 @@ describe('controllers serving one database at once (--experimental-shared-databa
   });
 
   it('one of them runs the sweeps; when it stops, another takes them over', pgOnly, async () => {
-    const runsSweeps = /this controller runs the database.s .*session sweep/;
-    const leading = (ctl: TestController) => ctl.logs.some((line) => runsSweeps.test(line));
     const [a, b] = running;
     // Leadership is asked at start; give the second controller's first answer time to arrive.
     for (const start = Date.now(); !leading(a) && !leading(b) && Date.now() - start < 5_000; ) await sleep(50);
