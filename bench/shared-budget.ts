@@ -57,9 +57,8 @@ try {
   const [memoryUs, roundTripUs, sharedUs] = [median(rows.memory), median(rows.roundTrip), median(rows.shared)];
   console.log(`budget in memory:        ${memoryUs.toFixed(2)} us a request`);
   console.log(`SELECT 1 (a round trip): ${roundTripUs.toFixed(1)} us a request`);
-  console.log(
-    `budget in the database:  ${sharedUs.toFixed(1)} us a request (${(sharedUs / roundTripUs).toFixed(2)}x a round trip)`,
-  );
+  const ratio = (sharedUs / roundTripUs).toFixed(2);
+  console.log(`budget in the database:  ${sharedUs.toFixed(1)} us a request (${ratio}x a round trip)`);
 } finally {
   cluster.stop();
   rmSync(dir, { recursive: true, force: true });
