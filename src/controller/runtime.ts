@@ -85,7 +85,11 @@ export interface Runtime {
   passwordChecks: ConcurrencyLimiter;
   /** Failed password checks per client address and per username (429 with Retry-After), and per identity. */
   loginThrottle: LoginThrottling;
-  /** The client API's volatile state: reported posture, service update stamps, per-client request budget. */
+  /**
+   * The client API's state in memory (reported posture, service update stamps) and its per-client request budget,
+   * whose buckets are in the database when controllers share one; read posture and stamps through `posture` and
+   * `serviceUpdates`, which are this alone on a database.
+   */
   client: ClientState;
   /** When what each identity sees last changed: `client` alone on a database, the database's rows when shared. */
   serviceUpdates: ServiceUpdateStamps;
