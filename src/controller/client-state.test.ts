@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { createTestDatabase, storesUnderTest, type TestDatabase } from '../../test/helpers/postgres.js';
 import { ApiError } from '../protocol/errors.js';
+import { SharedLoginThrottle } from './auth/shared-attempts.js';
+import { DEFAULT_LOGIN_THROTTLE } from './auth/throttle.js';
 import { ClientState } from './client-state.js';
+import { Store } from './store/store.js';
 
 describe('ClientState', () => {
   it('service update stamps: the start until touched, per identity, and one stamp for everyone', async () => {
@@ -20,23 +24,81 @@ describe('ClientState', () => {
     assert.equal((await s.lastChangeAt('a')).toISOString(), '2026-01-01T00:02:00.000Z');
   });
 
-  it('budget: a burst per API session, regained over time; addresses get ten times as much', () => {
+  it('budget: a burst per API session, regained over time; addresses get ten times as much', async () => {
     let now = 0;
     const s = new ClientState(new Date(0), { burst: 2, perSecond: 1 }, () => now);
-    s.spend({ apiSessionId: 'x' });
-    s.spend({ apiSessionId: 'x' });
-    assert.throws(
-      () => s.spend({ apiSessionId: 'x' }),
-      (err: unknown) =>
-        err instanceof ApiError &&
-        err.status === 429 &&
-        err.code === 'RATE_LIMITED' &&
-        (err as unknown as { retryAfterSeconds: number }).retryAfterSeconds === 1,
-    );
-    s.spend({ apiSessionId: 'y' });
+    await s.spend({ apiSessionId: 'x' });
+    await s.spend({ apiSessionId: 'x' });
+    await assert.rejects(s.spend({ apiSessionId: 'x' }), refusedFor(1));
+    await s.spend({ apiSessionId: 'y' });
     now = 1000;
-    s.spend({ apiSessionId: 'x' });
-    for (let i = 0; i < 20; i++) s.spend({ address: '10.0.0.1' });
-    assert.throws(() => s.spend({ address: '10.0.0.1' }), ApiError);
+    await s.spend({ apiSessionId: 'x' });
+    for (let i = 0; i < 20; i++) await s.spend({ address: '10.0.0.1' });
+    await assert.rejects(s.spend({ address: '10.0.0.1' }), ApiError);
   });
 });
+
+for (const kind of storesUnderTest()) {
+  describe(`ClientState's budget shared through the database (${kind})`, () => {
+    let db: TestDatabase | undefined;
+    let store: Store;
+    before(async () => {
+      db = kind === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined;
+      store = await Store.open(db ? { postgres: db.url } : { sqlite: ':memory:' });
+    });
+    after(async () => {
+      await store.close();
+      await db?.drop();
+    });
+
+    /** A controller's client state whose budget is kept in the database, as index.ts wires it when shared. */
+    function sharedController(now: () => number): ClientState {
+      const throttle = new SharedLoginThrottle(store.loginAttempts, DEFAULT_LOGIN_THROTTLE, now);
+      return new ClientState(new Date(0), { burst: 4, perSecond: 2 }, now, (k, options) =>
+        throttle.bucketsFor(k, options, now),
+      );
+    }
+
+    it('one burst for requests spread over two controllers, regained over time, refusals taking nothing', async () => {
+      let now = 1_000_000;
+      const [a, b] = [sharedController(() => now), sharedController(() => now)];
+      await a.spend({ apiSessionId: 's' });
+      await b.spend({ apiSessionId: 's' });
+      await a.spend({ apiSessionId: 's' });
+      const statements = store.statementsRun;
+      await b.spend({ apiSessionId: 's' });
+      assert.equal(store.statementsRun - statements, 1, 'a request within the budget costs one statement');
+      await assert.rejects(a.spend({ apiSessionId: 's' }), refusedFor(1), 'the fifth, on either controller');
+      await assert.rejects(b.spend({ apiSessionId: 's' }), refusedFor(1));
+      await b.spend({ apiSessionId: 'other' });
+      now += 500;
+      await a.spend({ apiSessionId: 's' });
+      await assert.rejects(b.spend({ apiSessionId: 's' }), ApiError, 'one regained in 500 ms, and taken');
+      // Forty at once, half on each: every one is within ten times the burst, and all of them are counted.
+      await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).spend({ address: 'x' })));
+      const late = await Promise.allSettled([a.spend({ address: 'x' }), b.spend({ address: 'x' })]);
+      assert.deepEqual(
+        late.map((r) => r.status),
+        ['rejected', 'rejected'],
+        'none beyond ten times the burst',
+      );
+    });
+
+    it('many at once on both controllers: exactly the burst accepted', async () => {
+      const now = () => 2_000_000;
+      const [a, b] = [sharedController(now), sharedController(now)];
+      const results = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).spend({ apiSessionId: 'race' })),
+      );
+      assert.equal(results.filter((r) => r.status === 'fulfilled').length, 4);
+    });
+  });
+}
+
+function refusedFor(seconds: number): (err: unknown) => boolean {
+  return (err) =>
+    err instanceof ApiError &&
+    err.status === 429 &&
+    err.code === 'RATE_LIMITED' &&
+    (err as unknown as { retryAfterSeconds: number }).retryAfterSeconds === seconds;
+}

@@ -1,13 +1,14 @@
 import { ApiError } from '../protocol/errors.js';
-import { TokenBuckets } from './auth/throttle.js';
+import { type AttemptBuckets, type BucketOptions, TokenBuckets } from './auth/throttle.js';
 
 /**
  * What the controller keeps in memory for the client API, as OpenZiti keeps it (its posture cache and its identity
  * refresh map are not in its database either): posture data clients report, the service requests posture refused,
  * when what each identity sees last changed, and the per-client request budget. All of it is volatile by design:
  * after a restart clients report posture again (SDKs do on reconnect, and whenever a posture query says so), and
- * every identity's service list counts as changed at the start. Controllers sharing a database keep the service
- * update stamps there instead (Runtime.serviceUpdates); the rest stays per controller.
+ * every identity's service list counts as changed at the start. Controllers sharing a database keep all of it there
+ * instead: the service update stamps (Runtime.serviceUpdates), the posture reports (Runtime.posture) and the
+ * request budget (the buckets they are given).
  */
 
 /** Common to every piece of reported posture data (OpenZiti's postureDataBase). */
@@ -73,6 +74,9 @@ const ADDRESS_FACTOR = 10;
 
 const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimit = { burst: 50, perSecond: 10 };
 
+/** Where the budget's buckets of one `kind` are kept: in memory by default, in the database when shared. */
+export type BudgetBuckets = (kind: string, options: BucketOptions) => AttemptBuckets;
+
 /**
  * When what each identity sees through the client API last changed (the service update check): kept in memory by
  * ClientState, in the database by controllers sharing one (cluster/service-update-stamps.ts).
@@ -85,63 +89,84 @@ export interface ServiceUpdateStamps {
   forget(identityId: string): Promise<void>;
 }
 
-export class ClientState implements ServiceUpdateStamps {
+/**
+ * What identities reported of their posture and the service requests posture refused them: kept in memory by
+ * ClientState, in the database by controllers sharing one (cluster/posture-reports.ts).
+ */
+export interface PostureReports {
+  /** The identity's data if it ever reported (a read makes no entry). */
+  read(identityId: string): Promise<PostureData | undefined>;
+  /** Applies `change` to the identity's data (empty if it never reported) and keeps the result, which it answers. */
+  update(identityId: string, change: (data: PostureData) => void): Promise<PostureData>;
+  recordFailure(identityId: string, failure: FailedServiceRequest): Promise<void>;
+  /** The latest refused requests, oldest first. */
+  failuresOf(identityId: string): Promise<readonly FailedServiceRequest[]>;
+  /** A deleted identity's posture and refusals go with it, as in OpenZiti. */
+  forgetIdentity(identityId: string): Promise<void>;
+}
+
+/** What OpenZiti serves for an identity that never reported. */
+export function emptyPosture(): PostureData {
+  return { processes: new Map(), processesByPath: new Map(), apiSessions: new Map() };
+}
+
+/** The refusals kept after `failure` is added: the latest FAILURES_KEPT. */
+export function withFailure(list: readonly FailedServiceRequest[], failure: FailedServiceRequest) {
+  return [...list, failure].slice(-FAILURES_KEPT);
+}
+
+/** The posture of one API session within an identity's data, made empty on first use. */
+export function apiSessionPostureIn(data: PostureData, apiSessionId: string): ApiSessionPosture {
+  let s = data.apiSessions.get(apiSessionId);
+  if (!s) data.apiSessions.set(apiSessionId, (s = {}));
+  return s;
+}
+
+export class ClientState implements ServiceUpdateStamps, PostureReports {
   private readonly posture = new Map<string, PostureData>();
   private readonly failures = new Map<string, FailedServiceRequest[]>();
   private readonly changes = new Map<string, Date>();
   private everyoneChangedAt: Date;
-  private readonly budget: TokenBuckets;
-  private readonly addressBudget: TokenBuckets;
+  private readonly budget: AttemptBuckets;
+  private readonly addressBudget: AttemptBuckets;
 
   constructor(
     readonly startedAt: Date,
     readonly rateLimit: ClientRateLimit = DEFAULT_CLIENT_RATE_LIMIT,
     now: () => number = Date.now,
+    buckets: BudgetBuckets = (_kind, options) => new TokenBuckets(options, now),
   ) {
     this.everyoneChangedAt = startedAt;
-    this.budget = new TokenBuckets(
-      { capacity: rateLimit.burst, refillPerSecond: rateLimit.perSecond, maxKeys: 100_000 },
-      now,
-    );
+    this.budget = buckets('budget', {
+      capacity: rateLimit.burst,
+      refillPerSecond: rateLimit.perSecond,
+      maxKeys: 100_000,
+    });
     // Before login a client is known by its address only, and many clients may share one (NAT, a tunneler host
     // enrolling its identities): ten times the budget.
-    this.addressBudget = new TokenBuckets(
-      {
-        capacity: rateLimit.burst * ADDRESS_FACTOR,
-        refillPerSecond: rateLimit.perSecond * ADDRESS_FACTOR,
-        maxKeys: 100_000,
-      },
-      now,
-    );
+    this.addressBudget = buckets('address-budget', {
+      capacity: rateLimit.burst * ADDRESS_FACTOR,
+      refillPerSecond: rateLimit.perSecond * ADDRESS_FACTOR,
+      maxKeys: 100_000,
+    });
   }
 
-  /** The identity's posture data, created empty on first use (what OpenZiti serves for one that never reported). */
-  postureOf(identityId: string): PostureData {
-    let data = this.posture.get(identityId);
-    if (!data) {
-      data = { processes: new Map(), processesByPath: new Map(), apiSessions: new Map() };
-      this.posture.set(identityId, data);
-    }
-    return data;
-  }
-
-  /** The identity's data if it ever reported (no entry is made: a read must not grow the map). */
-  peekPosture(identityId: string): PostureData | undefined {
+  async read(identityId: string): Promise<PostureData | undefined> {
     return this.posture.get(identityId);
   }
 
-  apiSessionPosture(identityId: string, apiSessionId: string): ApiSessionPosture {
-    const data = this.postureOf(identityId);
-    let s = data.apiSessions.get(apiSessionId);
-    if (!s) data.apiSessions.set(apiSessionId, (s = {}));
-    return s;
+  async update(identityId: string, change: (data: PostureData) => void): Promise<PostureData> {
+    let data = this.posture.get(identityId);
+    if (!data) this.posture.set(identityId, (data = emptyPosture()));
+    change(data);
+    return data;
   }
 
   /**
-   * Forget an identity (deleted) or an API session (ended): their posture goes with them, as in OpenZiti. The
-   * identity's service update stamp goes through `forget`, which the stamps kept in the database answer too.
+   * Forget an identity (deleted): its posture and refusals go with it, as in OpenZiti. Its service update stamp goes
+   * through `forget`, which the stamps kept in the database answer too.
    */
-  forgetIdentity(identityId: string): void {
+  async forgetIdentity(identityId: string): Promise<void> {
     this.posture.delete(identityId);
     this.failures.delete(identityId);
   }
@@ -150,16 +175,11 @@ export class ClientState implements ServiceUpdateStamps {
     this.changes.delete(identityId);
   }
 
-  forgetApiSession(identityId: string, apiSessionId: string): void {
-    this.posture.get(identityId)?.apiSessions.delete(apiSessionId);
+  async recordFailure(identityId: string, failure: FailedServiceRequest): Promise<void> {
+    this.failures.set(identityId, withFailure(this.failures.get(identityId) ?? [], failure));
   }
 
-  recordFailure(identityId: string, failure: FailedServiceRequest): void {
-    const list = [...(this.failures.get(identityId) ?? []), failure];
-    this.failures.set(identityId, list.slice(-FAILURES_KEPT));
-  }
-
-  failuresOf(identityId: string): readonly FailedServiceRequest[] {
+  async failuresOf(identityId: string): Promise<readonly FailedServiceRequest[]> {
     return this.failures.get(identityId) ?? [];
   }
 
@@ -183,12 +203,12 @@ export class ClientState implements ServiceUpdateStamps {
    * Takes one request from the client's budget (an API session's, or an address's before login), or refuses it:
    * 429 RATE_LIMITED with Retry-After (seconds).
    */
-  spend(client: { apiSessionId: string } | { address: string }): void {
+  async spend(client: { apiSessionId: string } | { address: string }): Promise<void> {
     const [budget, key, burst] =
       'apiSessionId' in client
         ? [this.budget, client.apiSessionId, this.rateLimit.burst]
         : [this.addressBudget, client.address, this.rateLimit.burst * ADDRESS_FACTOR];
-    const wait = budget.waitMs(key);
+    const wait = await budget.takeIfAny(key);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       const err = new ApiError('RATE_LIMITED', {
@@ -197,6 +217,5 @@ export class ClientState implements ServiceUpdateStamps {
       // Sent as Retry-After by the error path (as the login throttle's refusals are).
       throw Object.assign(err, { retryAfterSeconds: seconds });
     }
-    budget.take(key);
   }
 }

@@ -18,6 +18,7 @@ import { type PkiKey, readPkiKeyFile } from './pki/key-file.js';
 import { loadOrCreatePki, type Pki, readCa } from './pki/pki.js';
 import { loadOrCreateSharedPki, refuseSharedPkiWithoutKey } from './pki/shared-pki.js';
 import { runInTurn } from './cluster/background.js';
+import { SharedPostureReports } from './cluster/posture-reports.js';
 import { SharedServiceUpdateStamps } from './cluster/service-update-stamps.js';
 import { loadOrCreateControllerId, startHeartbeat } from './cluster/membership.js';
 import { recordSelf } from './routes/management/controllers.js';
@@ -123,7 +124,11 @@ export async function createController(options: CreateControllerOptions): Promis
   const loginThrottle = options.experimentalSharedDatabase
     ? new SharedLoginThrottle(store.loginAttempts, throttleOptions)
     : new LoginThrottle(throttleOptions);
-  const client = new ClientState(new Date(), options.clientRateLimit);
+  // The request budget is kept where failed logins are: in the database when controllers share one, so a client
+  // spreading its requests over them gets one budget, not one per controller.
+  const client = new ClientState(new Date(), options.clientRateLimit, Date.now, (kind, bucketOptions) =>
+    loginThrottle.bucketsFor(kind, bucketOptions, Date.now),
+  );
   const runtime: Runtime = {
     store,
     writes: entityWrites(
@@ -141,6 +146,8 @@ export async function createController(options: CreateControllerOptions): Promis
     serviceUpdates: options.experimentalSharedDatabase
       ? new SharedServiceUpdateStamps(store.serviceUpdateStamps)
       : client,
+    // And posture: an identity may report to one controller and create its sessions through another.
+    posture: options.experimentalSharedDatabase ? new SharedPostureReports(store) : client,
     validators: new Validators(),
     pki,
     controllerId,

@@ -1,7 +1,7 @@
 import type { ResourceDef } from '../resources/index.js';
 import type { ApiSessions } from './auth/api-sessions.js';
 import type { ConcurrencyLimiter } from './auth/limiter.js';
-import type { ClientState, ServiceUpdateStamps } from './client-state.js';
+import type { ClientState, PostureReports, ServiceUpdateStamps } from './client-state.js';
 import type { PasswordHasher } from './auth/password.js';
 import type { LoginThrottling } from './auth/throttle.js';
 import type { EnrollmentJwtSigner } from './pki/enrollment-jwt.js';
@@ -85,10 +85,16 @@ export interface Runtime {
   passwordChecks: ConcurrencyLimiter;
   /** Failed password checks per client address and per username (429 with Retry-After), and per identity. */
   loginThrottle: LoginThrottling;
-  /** The client API's volatile state: reported posture, service update stamps, per-client request budget. */
+  /**
+   * The client API's state in memory (reported posture, service update stamps) and its per-client request budget,
+   * whose buckets are in the database when controllers share one; read posture and stamps through `posture` and
+   * `serviceUpdates`, which are this alone on a database.
+   */
   client: ClientState;
   /** When what each identity sees last changed: `client` alone on a database, the database's rows when shared. */
   serviceUpdates: ServiceUpdateStamps;
+  /** What identities reported of their posture: `client` alone on a database, the database's rows when shared. */
+  posture: PostureReports;
   validators: Validators;
   pki: Pki;
   /** This controller's row in `controllers` (src/controller/cluster/membership.ts). */

@@ -23,6 +23,7 @@ import { session } from './session.js';
 import { controller } from './controller.js';
 import { controllerPki } from './controller-pki.js';
 import { loginAttempt } from './login-attempt.js';
+import { postureReport } from './posture-report.js';
 import { serviceUpdateStamp } from './service-update-stamp.js';
 import { terminator } from './terminator.js';
 import type { ResourceDef } from './types.js';
@@ -56,6 +57,7 @@ export const CATALOGUE: readonly ResourceDef[] = [
   controllerPki,
   loginAttempt,
   serviceUpdateStamp,
+  postureReport,
 ];
 
 const byName = new Map(CATALOGUE.map((r) => [r.name, r]));

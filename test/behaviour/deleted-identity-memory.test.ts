@@ -3,6 +3,7 @@
 // the routes that delete a tunneler router's identity with its router or its tunneler.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { recordMfaPassed } from '../../src/controller/model/posture/access.js';
 import { activeTrace } from '../../src/controller/model/traces.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
@@ -20,8 +21,8 @@ for (const store of storesUnderTest()) {
     /** Fills every piece of per-identity memory the way the client API and the login path fill it. */
     async function remember(id: string): Promise<void> {
       const rt = t.app.runtime;
-      rt.client.apiSessionPosture(id, 'an-api-session').mfaPassedAt = new Date();
-      rt.client.recordFailure(id, {
+      await recordMfaPassed(rt, id, 'an-api-session', new Date());
+      await rt.posture.recordFailure(id, {
         apiSessionId: 'an-api-session',
         serviceId: 'a-service',
         serviceName: 'a-service',
@@ -34,13 +35,13 @@ for (const store of storesUnderTest()) {
       const trace = { enabled: true, duration: '1h' };
       const traced = await t.admin.request('PUT', `/identities/${id}/trace`, { json: trace });
       assert.equal(traced.status, 200);
-      assert.ok(rt.client.peekPosture(id) && activeTrace(rt, id), 'the memory is filled before the delete');
+      assert.ok((await rt.posture.read(id)) && activeTrace(rt, id), 'the memory is filled before the delete');
     }
 
     async function assertForgotten(id: string): Promise<void> {
       const rt = t.app.runtime;
-      assert.equal(rt.client.peekPosture(id), undefined, 'reported posture');
-      assert.deepEqual(rt.client.failuresOf(id), [], 'refused service requests');
+      assert.equal(await rt.posture.read(id), undefined, 'reported posture');
+      assert.deepEqual(await rt.posture.failuresOf(id), [], 'refused service requests');
       assert.notEqual((await rt.serviceUpdates.lastChangeAt(id)).getTime(), LATER.getTime(), 'service update stamp');
       assert.equal(await rt.loginThrottle.failuresOf(id), undefined, 'failed logins');
       assert.equal(activeTrace(rt, id), undefined, 'trace');

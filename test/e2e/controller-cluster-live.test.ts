@@ -1,8 +1,8 @@
 // Two controllers serving one PostgreSQL database at the same time, behind the experimental opt-in: each answers
 // for what the other wrote, both are listed online, and a controller that did not opt in is kept apart. What they
-// share: facts kept until a write, service update stamps, used MFA codes, failed-login and wrong-code counts, and
-// background work run by one of them at a time. And the upgrade rule they depend on: a controller older than the
-// database's schema does not start.
+// share: facts kept until a write, service update stamps, used MFA codes, failed-login and wrong-code counts,
+// reported posture and posture refusals, the per-session request budget, and background work run by one of them
+// at a time. And the upgrade rule they depend on: a controller older than the database's schema does not start.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -70,6 +70,9 @@ describe('controllers serving one database at once (--experimental-shared-databa
   });
 
   const pgOnly = { skip: !postgres && 'PostgreSQL only' };
+  const runsSweeps = /this controller runs the database.s .*session sweep/;
+  /** Whether the controller said it runs the background work (the sweeps). */
+  const leading = (ctl: TestController) => ctl.logs.some((line) => runsSweeps.test(line));
   const client = (ctl: TestController, token?: string) => new HttpHelper(ctl.url, ctl.caPem, token, 'client');
   /** Completes the user's MFA enrollment on `ctl` with the code of the step before now; answers its secret. */
   const enrolMfa = async (ctl: TestController, user: { username: string; password: string }) => {
@@ -213,9 +216,162 @@ describe('controllers serving one database at once (--experimental-shared-databa
     assertStatus(await onB.post('/authenticate/mfa', { code: wrong }), 429, 'the sixth wrong code, on B');
   });
 
+  it('posture reported to one controller is what the other evaluates, passing or failing', pgOnly, async () => {
+    const [a, b] = running;
+    const adminA = await a.admin();
+    const tag = unique('posture');
+    const created = async (path: string, body: Record<string, unknown>) => {
+      const res = await adminA.post(path, body);
+      assertStatus(res, 201, path);
+      return res.body.data.id as string;
+    };
+    const user = await createUser(adminA);
+    assertStatus(await adminA.patch(`/identities/${user.id}`, { roleAttributes: [tag] }), 200, 'the user tagged');
+    const checkId = await created('/posture-checks', {
+      name: `${tag}-domain`,
+      typeId: 'DOMAIN',
+      domains: ['corp'],
+      roleAttributes: [tag],
+    });
+    const serviceId = await created('/services', {
+      name: `${tag}-service`,
+      roleAttributes: [tag],
+      encryptionRequired: true,
+    });
+    const roles = { identityRoles: [`#${tag}`], serviceRoles: [`#${tag}`], edgeRouterRoles: [`#${tag}`] };
+    await created('/service-policies', {
+      name: `${tag}-dial`,
+      type: 'Dial',
+      semantic: 'AllOf',
+      identityRoles: roles.identityRoles,
+      serviceRoles: roles.serviceRoles,
+      postureCheckRoles: [`#${tag}`],
+    });
+    await created('/edge-routers', { name: `${tag}-router`, roleAttributes: [tag] });
+    const { identityRoles, serviceRoles, edgeRouterRoles } = roles;
+    await created('/edge-router-policies', {
+      name: `${tag}-routers`,
+      semantic: 'AnyOf',
+      identityRoles,
+      edgeRouterRoles,
+    });
+    await created('/service-edge-router-policies', {
+      name: `${tag}-routed`,
+      semantic: 'AnyOf',
+      serviceRoles,
+      edgeRouterRoles,
+    });
+    const token = await client(a).login(user.username, user.password);
+    const [onA, onB] = [client(a, token), client(b, token)];
+    const dialOnB = () => onB.post('/sessions', { serviceId, type: 'Dial' });
+    const report = (domain: string) => onA.post('/posture-response', { id: checkId, typeId: 'DOMAIN', domain });
+    const before = await dialOnB();
+    assertStatus(before, 409, 'nothing reported yet');
+    assert.equal(before.body.error.code, 'INVALID_POSTURE');
+    assertStatus(await report('corp'), 201, 'the domain reported to A');
+    assertStatus(await dialOnB(), 201, 'a session created through B honours what A was told');
+    assertStatus(await report('elsewhere'), 201, 'another domain reported to A');
+    const failing = await dialOnB();
+    assertStatus(failing, 409, 'the check failing on A fails on B');
+    assert.equal(failing.body.error.code, 'INVALID_POSTURE');
+    const adminB = new HttpHelper(b.url, b.caPem, adminA.token);
+    const data = (await adminB.get(`/identities/${user.id}/posture-data`)).body.data;
+    assert.equal(data.domain.domain, 'elsewhere', "B's management API serves what A was told");
+    const refused = (await adminA.get(`/identities/${user.id}/failed-service-requests`)).body.data;
+    assert.equal(refused.length, 2, "A's management API lists both requests B refused");
+  });
+
+  it('the posture sweep, run by one controller, reads what was reported to the other', pgOnly, async () => {
+    // A policy requiring a domain and MFA that prompts on wake: the sweep evaluates its sessions every 15 s. The
+    // identity does everything on the controller that does not run the sweeps; its session must outlive a sweep.
+    const [a, b] = running;
+    for (const start = Date.now(); !leading(a) && !leading(b) && Date.now() - start < 5_000; ) await sleep(50);
+    const other = leading(a) ? b : a;
+    const admin = await other.admin();
+    const tag = unique('swept');
+    const created = async (path: string, body: Record<string, unknown>) => {
+      const res = await admin.post(path, body);
+      assertStatus(res, 201, path);
+      return res.body.data.id as string;
+    };
+    const user = await createUser(admin);
+    assertStatus(await admin.patch(`/identities/${user.id}`, { roleAttributes: [tag] }), 200, 'the user tagged');
+    const domainCheck = await created('/posture-checks', {
+      name: `${tag}-domain`,
+      typeId: 'DOMAIN',
+      domains: ['corp'],
+      roleAttributes: [tag],
+    });
+    await created('/posture-checks', { name: `${tag}-mfa`, typeId: 'MFA', promptOnWake: true, roleAttributes: [tag] });
+    const serviceId = await created('/services', {
+      name: `${tag}-svc`,
+      roleAttributes: [tag],
+      encryptionRequired: true,
+    });
+    const [identityRoles, serviceRoles, edgeRouterRoles] = [[`#${tag}`], [`#${tag}`], [`#${tag}`]];
+    await created('/service-policies', {
+      name: `${tag}-dial`,
+      type: 'Dial',
+      semantic: 'AllOf',
+      identityRoles,
+      serviceRoles,
+      postureCheckRoles: [`#${tag}`],
+    });
+    await created('/edge-routers', { name: `${tag}-router`, roleAttributes: [tag] });
+    await created('/edge-router-policies', {
+      name: `${tag}-routers`,
+      semantic: 'AnyOf',
+      identityRoles,
+      edgeRouterRoles,
+    });
+    await created('/service-edge-router-policies', {
+      name: `${tag}-routed`,
+      semantic: 'AnyOf',
+      serviceRoles,
+      edgeRouterRoles,
+    });
+    const secret = await enrolMfa(other, user);
+    const session = client(other, await client(other).login(user.username, user.password));
+    assertStatus(await session.post('/authenticate/mfa', { code: await code(secret) }), 200, 'MFA passed');
+    const report = { id: domainCheck, typeId: 'DOMAIN', domain: 'corp' };
+    assertStatus(await session.post('/posture-response', report), 201, 'the domain reported');
+    const made = await session.post('/sessions', { serviceId, type: 'Dial' });
+    assertStatus(made, 201, 'a session, its posture passing');
+    await sleep(16_000);
+    const kept = await admin.get(`/sessions/${made.body.data.id}`);
+    assertStatus(kept, 200, 'the session outlived a sweep run by the other controller');
+  });
+
+  it('a client spreading its requests over the controllers has one request budget, not one each', pgOnly, async () => {
+    // Two more controllers with a small budget that hardly refills, stopped at the end (the sweeps test below
+    // counts on the first two alone).
+    const [a] = running;
+    const small = { clientRateLimit: { burst: 6, perSecond: 0.01 }, adminPassword: a.adminPassword };
+    const c = await startTestController(options('budget-c', small));
+    try {
+      const d = await startTestController(options('budget-d', small));
+      try {
+        const user = await createUser(await a.admin());
+        const token = await client(c).login(user.username, user.password);
+        const [onC, onD] = [client(c, token), client(d, token)];
+        for (const on of [onC, onD, onC, onD, onC, onD]) {
+          assertStatus(await on.get('/sessions'), 200, 'within the burst, three requests on each');
+        }
+        for (const on of [onC, onD]) {
+          const refused = await on.get('/sessions');
+          assertStatus(refused, 429, 'the seventh and eighth, on either controller');
+          assert.equal(refused.body.error.code, 'RATE_LIMITED');
+          assert.ok(Number(refused.headers['retry-after']) > 0, 'with Retry-After');
+        }
+      } finally {
+        await d.close();
+      }
+    } finally {
+      await c.close();
+    }
+  });
+
   it('one of them runs the sweeps; when it stops, another takes them over', pgOnly, async () => {
-    const runsSweeps = /this controller runs the database.s .*session sweep/;
-    const leading = (ctl: TestController) => ctl.logs.some((line) => runsSweeps.test(line));
     const [a, b] = running;
     // Leadership is asked at start; give the second controller's first answer time to arrive.
     for (const start = Date.now(); !leading(a) && !leading(b) && Date.now() - start < 5_000; ) await sleep(50);

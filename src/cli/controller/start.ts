@@ -138,8 +138,7 @@ export function buildStart(deps: Deps, run = runStart) {
       new Option(
         '--experimental-shared-database',
         'EXPERIMENTAL: serve the PostgreSQL database at the same time as other controllers started with this ' +
-          'flag and the same --pki-key-file; posture reports and request budgets are not shared yet ' +
-          '(docs/controller.md)',
+          'flag and the same --pki-key-file (what is still kept per controller: docs/controller.md)',
       ),
     )
     .addOption(

@@ -48,6 +48,16 @@ export class SharedBuckets implements AttemptBuckets {
     await this.attempts.add(this.rowOf(key), ONE, this.now(), this.options.refillPerSecond);
   }
 
+  /**
+   * One statement when there is a token: the addition is made in the database only if it leaves the bucket within
+   * its capacity, so tokens taken on several controllers at once never exceed it. A refusal reads the wait.
+   */
+  async takeIfAny(key: string): Promise<number> {
+    const { capacity, refillPerSecond } = this.options;
+    const taken = await this.attempts.add(this.rowOf(key), ONE, this.now(), refillPerSecond, capacity * ONE);
+    return taken === undefined ? Math.max(await this.waitMs(key), 1) : 0;
+  }
+
   /** Forgets the buckets that are full again (as TokenBuckets forgets them), so the table holds recent failures. */
   async forgetRefilled(): Promise<void> {
     const refillMs = Math.ceil((this.options.capacity / this.options.refillPerSecond) * 1000);

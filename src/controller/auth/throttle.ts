@@ -28,6 +28,12 @@ export class TokenBuckets implements AttemptBuckets {
     return Math.ceil(((1 - bucket.tokens) / this.options.refillPerSecond) * 1000);
   }
 
+  takeIfAny(key: string): number {
+    const wait = this.waitMs(key);
+    if (wait === 0) this.take(key);
+    return wait;
+  }
+
   /** Takes a token (the bucket may go empty, never below zero). */
   take(key: string): void {
     const bucket = this.refilled(key) ?? { tokens: this.options.capacity, at: this.now() };
@@ -120,6 +126,8 @@ export interface AttemptBuckets {
   waitMs(key: string): number | Promise<number>;
   /** Takes a token (the bucket may go empty). */
   take(key: string): void | Promise<void>;
+  /** Takes a token when `key` has one, answering 0; else takes nothing and answers the milliseconds until it has. */
+  takeIfAny(key: string): number | Promise<number>;
 }
 
 /** In memory, bounded in the keys it tracks: for a controller that is the only one on its database. */

@@ -8,7 +8,7 @@ import { tracesOf } from './traces.js';
  */
 export const IDENTITY_MEMORY_HOOKS: WriteHooks = {
   async afterDelete(rt, row) {
-    rt.client.forgetIdentity(row.id);
+    await rt.posture.forgetIdentity(row.id);
     await rt.serviceUpdates.forget(row.id);
     tracesOf(rt).delete(row.id);
     await rt.loginThrottle.forget(row.id);

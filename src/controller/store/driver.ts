@@ -65,7 +65,7 @@ export interface Driver {
  * (docs/architecture.md, "The access index"); `mfa-codes` by every check of an MFA code, so that of two controllers
  * given the same code at once the second reads the time step the first used.
  */
-export type WriteLock = 'access-index' | 'mfa-codes';
+export type WriteLock = 'access-index' | 'mfa-codes' | 'posture-reports';
 
 /** A store that cannot be opened or reached: a clear message for the operator, never a stack trace. */
 export class StoreUnavailableError extends Error {

@@ -17,18 +17,38 @@ const TABLE = '"login_attempts"';
 export class LoginAttempts {
   constructor(private readonly driver: Driver) {}
 
-  /** Adds `amount` thousandths to `key`'s count (refilled first), in one statement; answers the count after. */
-  async add(key: string, amount: number, nowMs: number, refillPerMs: number): Promise<number> {
+  /**
+   * Adds `amount` thousandths to `key`'s count (refilled first), in one statement; answers the count after. With a
+   * `limit`, an addition that would take the count over it is not made (nothing is written): undefined.
+   */
+  async add(
+    key: string,
+    amount: number,
+    nowMs: number,
+    refillPerMs: number,
+    limit?: number,
+  ): Promise<number | undefined> {
     const iso = new Date(nowMs).toISOString();
     const refilled = `${TABLE}."spent" - CAST((excluded."at" - ${TABLE}."at") * CAST(? AS DOUBLE PRECISION) AS BIGINT)`;
+    const after = `CASE WHEN ${refilled} > 0 THEN ${refilled} ELSE 0 END + excluded."spent"`;
+    const within = limit === undefined ? '' : ` WHERE ${after} <= ?`;
     const row = await this.driver.get<{ spent: number }>(
       `INSERT INTO ${TABLE} ("id", "createdAt", "updatedAt", "tags", "isSystem", "spent", "at") ` +
-        `VALUES (?, ?, ?, '{}', 0, ?, ?) ON CONFLICT ("id") DO UPDATE SET ` +
-        `"spent" = CASE WHEN ${refilled} > 0 THEN ${refilled} ELSE 0 END + excluded."spent", ` +
-        `"at" = excluded."at", "updatedAt" = excluded."updatedAt" RETURNING "spent"`,
-      [key, iso, iso, amount, nowMs, refillPerMs, refillPerMs],
+        `VALUES (?, ?, ?, '{}', 0, ?, ?) ON CONFLICT ("id") DO UPDATE SET "spent" = ${after}, ` +
+        `"at" = excluded."at", "updatedAt" = excluded."updatedAt"${within} RETURNING "spent"`,
+      [
+        key,
+        iso,
+        iso,
+        amount,
+        nowMs,
+        refillPerMs,
+        refillPerMs,
+        ...(limit === undefined ? [] : [refillPerMs, refillPerMs, limit]),
+      ],
     );
-    return Number(row?.spent ?? amount);
+    if (row) return Number(row.spent);
+    return limit === undefined ? amount : undefined;
   }
 
   /** The counts of `keys` that have one, by key, as last written. */

@@ -28,7 +28,11 @@ export const CONTROLLER_LOCK = 0x63746c02;
 /** Held by the one controller of a shared database that runs the background work (leadsBackgroundWork). */
 const BACKGROUND_LOCK = 0x63746c04;
 /** Transaction-level advisory locks behind `hold`. */
-const WRITE_LOCKS: Record<WriteLock, number> = { 'access-index': 0x63746c03, 'mfa-codes': 0x63746c05 };
+const WRITE_LOCKS: Record<WriteLock, number> = {
+  'access-index': 0x63746c03,
+  'mfa-codes': 0x63746c05,
+  'posture-reports': 0x63746c06,
+};
 
 /**
  * How many times a transaction is run when PostgreSQL aborts it for a deadlock (40P01) or a serialisation failure

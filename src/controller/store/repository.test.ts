@@ -114,3 +114,18 @@ test('a transaction that fails leaves nothing, and statements from outside wait 
   assert.equal(await repo.findOne({ name: 'uncommitted' }), undefined);
   await store.close();
 });
+
+test('transactions started while another runs wait their turn, however many wait', async () => {
+  const store = await Store.open({ sqlite: ':memory:' });
+  const repo = store.repo('identity');
+  // Three or more waiting woke together when the one running ended, and all but one failed to begin.
+  await Promise.all(
+    Array.from({ length: 5 }, (_, i) =>
+      store.tx(async () => {
+        await repo.insert({ name: `in-turn-${i}`, type: 'Default', isAdmin: false }, { now: now() });
+      }),
+    ),
+  );
+  assert.equal((await repo.findAll({ name: ['in-turn-0', 'in-turn-4'] })).length, 2);
+  await store.close();
+});

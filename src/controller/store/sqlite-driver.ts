@@ -175,7 +175,9 @@ export class SqliteDriver implements Driver {
 
   async tx<T>(fn: () => Promise<T>): Promise<T> {
     if (this.inTx.getStore()) return fn();
-    await this.idle();
+    // Checked again as this one resumes, not in idle(): every waiter wakes when the running one ends, and the first
+    // to resume must take the turn before the others find the driver free too.
+    while (this.busy) await this.busy;
     let release!: () => void;
     this.busy = new Promise((resolve) => (release = resolve));
     try {

@@ -8,6 +8,7 @@ import { PostgresDriver, MIGRATION_LOCK } from './postgres-driver.js';
 import { type Lookup, type Referrer, Repository, type WriteEvent } from './repository.js';
 import { RoleIndex } from './role-index.js';
 import { declaredSchema } from './schema-model.js';
+import { PostureReportRows } from './posture-reports.js';
 import { ServiceUpdateStampRows } from './service-update-stamps.js';
 import { SqliteDriver } from './sqlite-driver.js';
 
@@ -78,10 +79,12 @@ export class Store {
   readonly loginAttempts: LoginAttempts;
   /** Service update stamps kept in the database (controllers sharing one). */
   readonly serviceUpdateStamps: ServiceUpdateStampRows;
+  readonly postureReports: PostureReportRows;
 
   private constructor(private readonly driver: Driver) {
     this.loginAttempts = new LoginAttempts(driver);
     this.serviceUpdateStamps = new ServiceUpdateStampRows(driver);
+    this.postureReports = new PostureReportRows(driver);
     const referrers = referrersOf(CATALOGUE);
     const uniqueIndexes: Record<string, string[]> = {};
     for (const index of Object.values(declaredSchema(CATALOGUE, resource).indexes)) {

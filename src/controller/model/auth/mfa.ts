@@ -184,5 +184,5 @@ export async function completeSession(
 ): Promise<void> {
   const at = rt.clock();
   await rt.writes.update('api-session', apiSessionId, { ...fields, isMfaComplete: true }, at.toISOString());
-  recordMfaPassed(rt, identityId, apiSessionId, at);
+  await recordMfaPassed(rt, identityId, apiSessionId, at);
 }

@@ -1,7 +1,7 @@
 import { postureCheck } from '../../../resources/posture-check.js';
 import { identityServicePolicies, type Permission } from '../access.js';
 import { toWire } from '../present.js';
-import type { ApiSessionPosture } from '../../client-state.js';
+import { type ApiSessionPosture, apiSessionPostureIn, type PostureData } from '../../client-state.js';
 import type { Runtime } from '../../runtime.js';
 import type { Row } from '../../store/repository.js';
 import { evaluateCheck, type CheckOutcome } from './evaluate.js';
@@ -24,29 +24,39 @@ export async function sessionPosture(
   apiSessionId: string | undefined,
 ): Promise<ApiSessionPosture | undefined> {
   if (!apiSessionId) return undefined;
-  const kept = rt.client.peekPosture(identityId)?.apiSessions.get(apiSessionId);
+  return sessionPostureIn(rt, await rt.posture.read(identityId), apiSessionId);
+}
+
+/** As sessionPosture, from the identity's reported data already read. */
+async function sessionPostureIn(
+  rt: Runtime,
+  data: PostureData | undefined,
+  apiSessionId: string | undefined,
+): Promise<ApiSessionPosture | undefined> {
+  if (!apiSessionId) return undefined;
+  const kept = data?.apiSessions.get(apiSessionId);
   if (kept?.mfaPassedAt) return kept;
   return postureOfSessionRow(
-    rt,
-    identityId,
+    data,
     await rt.store.repo('api-session').findOne({ id: apiSessionId }, { columns: ['isMfaComplete'] }),
   );
 }
 
-/** As sessionPosture, from an API session row already read (with `isMfaComplete`). */
+/** As sessionPosture, from the identity's data and an API session row already read (with `isMfaComplete`). */
 export function postureOfSessionRow(
-  rt: Runtime,
-  identityId: string,
+  data: PostureData | undefined,
   row: Row | undefined,
 ): ApiSessionPosture | undefined {
-  const kept = row ? rt.client.peekPosture(identityId)?.apiSessions.get(row.id) : undefined;
+  const kept = row ? data?.apiSessions.get(row.id) : undefined;
   if (kept?.mfaPassedAt || row?.isMfaComplete !== true) return kept;
   return { ...kept, mfaPassedAt: new Date((row.updatedAt as string | undefined) ?? (row.createdAt as string)) };
 }
 
 /** Called where an API session passes MFA: MFA posture checks count their timeout from then. */
-export function recordMfaPassed(rt: Runtime, identityId: string, apiSessionId: string, at: Date): void {
-  rt.client.apiSessionPosture(identityId, apiSessionId).mfaPassedAt = at;
+export async function recordMfaPassed(rt: Runtime, identityId: string, apiSessionId: string, at: Date): Promise<void> {
+  await rt.posture.update(identityId, (data) => {
+    apiSessionPostureIn(data, apiSessionId).mfaPassedAt = at;
+  });
 }
 
 /** The posture checks each policy requires (its postureCheckRoles), the rows loaded once for all. */
@@ -76,8 +86,8 @@ export async function policiesPosture(
   now: Date,
 ): Promise<Map<string, PolicyPosture>> {
   const checks = await checksOfPolicies(rt, policyIds);
-  const data = rt.client.peekPosture(identityId);
-  const session = await sessionPosture(rt, identityId, apiSessionId);
+  const data = await rt.posture.read(identityId);
+  const session = await sessionPostureIn(rt, data, apiSessionId);
   const out = new Map<string, PolicyPosture>();
   for (const id of policyIds) {
     const evaluated = (checks.get(id) ?? []).map((check) => ({

@@ -182,9 +182,11 @@ const BUDGETED = new Set([
 /** The route with the client budget in front of its handler, when the client API lists 429 for it. */
 export function withClientBudget(rt: Runtime, route: Route): Route {
   if ((route.api !== 'client' && route.api !== 'both') || !BUDGETED.has(`${route.method} ${route.path}`)) return route;
-  const handler: Handler = (ctx) => {
+  const handler: Handler = async (ctx) => {
     if (ctx.api !== 'client') return route.handler(ctx);
-    rt.client.spend(ctx.principal ? { apiSessionId: ctx.principal.apiSessionId } : { address: ctx.remoteAddress });
+    await rt.client.spend(
+      ctx.principal ? { apiSessionId: ctx.principal.apiSessionId } : { address: ctx.remoteAddress },
+    );
     return route.handler(ctx);
   };
   return { ...route, handler };

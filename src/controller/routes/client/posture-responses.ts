@@ -1,5 +1,5 @@
 import { invalidField } from '../../../protocol/errors.js';
-import type { ApiSessionPosture, PostureData } from '../../client-state.js';
+import { type ApiSessionPosture, apiSessionPostureIn, type PostureData } from '../../client-state.js';
 import { checkStates, checksOfPolicies, sessionPosture } from '../../model/posture/access.js';
 import { MFA_PROMPT_GRACE_SECONDS, NO_TIMEOUT } from '../../model/posture/evaluate.js';
 import { endFailingPostureSessions } from '../../model/posture/sessions.js';
@@ -167,14 +167,18 @@ async function respond(rt: Runtime, ctx: Ctx, responses: Response[], status: 200
   for (const [i, r] of responses.entries()) checkResponse(r, status === 200 ? `[${i}].` : '');
   const { identityId, apiSessionId } = ctx.principal!;
   const before = await checkStates(rt, identityId, apiSessionId, ctx.now);
-  const data = rt.client.postureOf(identityId);
-  for (const r of responses) apply(data, r, () => rt.client.apiSessionPosture(identityId, apiSessionId), ctx.now);
+  const data = await rt.posture.update(identityId, (reported) => {
+    for (const r of responses) apply(reported, r, () => apiSessionPostureIn(reported, apiSessionId), ctx.now);
+  });
   // Endpoint state and MFA of API sessions that ended (logout, timeout) go: memory stays bounded by live sessions.
   if (data.apiSessions.size > 1) {
     const live = new Set(
       (await rt.store.repo('api-session').findAll({ identityId }, { columns: [] })).map((r) => r.id),
     );
-    for (const id of [...data.apiSessions.keys()]) if (!live.has(id)) data.apiSessions.delete(id);
+    if ([...data.apiSessions.keys()].some((id) => !live.has(id)))
+      await rt.posture.update(identityId, (reported) => {
+        for (const id of [...reported.apiSessions.keys()]) if (!live.has(id)) reported.apiSessions.delete(id);
+      });
   }
   const after = await checkStates(rt, identityId, apiSessionId, ctx.now);
   if ([...after].some(([id, passing]) => before.get(id) !== passing)) {

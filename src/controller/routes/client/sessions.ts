@@ -134,7 +134,7 @@ async function passingPolicies(
     ]),
   );
   const serviceRow = await rt.store.repo('service').findOne({ id: serviceId }, { columns: ['name'] });
-  rt.client.recordFailure(identityId, {
+  await rt.posture.recordFailure(identityId, {
     apiSessionId,
     serviceId,
     serviceName: (serviceRow?.name as string | undefined) ?? '',

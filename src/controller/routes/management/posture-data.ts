@@ -35,11 +35,11 @@ export function postureDataRoutes(rt: Runtime): Route[] {
       responds: postureDataAnswer,
       handler: async (ctx) => {
         const id = await exists(ctx.params.id);
-        const data = rt.client.peekPosture(id);
+        const data = await rt.posture.read(id);
         const sessions = await rt.store.repo('api-session').findAll({ identityId: id }, { columns: ['isMfaComplete'] });
         const apiSessionPostureData: Record<string, unknown> = {};
         for (const s of sessions) {
-          const posture = postureOfSessionRow(rt, id, s);
+          const posture = postureOfSessionRow(data, s);
           const passedAt = posture?.mfaPassedAt;
           // Passed on wake (unlock): MFA passed, and no wake (unlock) since whose grace period ran out unanswered.
           const passedSince = (event: Date | undefined) => !!passedAt && !promptMissed(event, passedAt, ctx.now);
@@ -84,7 +84,7 @@ export function postureDataRoutes(rt: Runtime): Route[] {
       api: 'management',
       access: 'admin',
       responds: failedRequestsAnswer,
-      handler: async (ctx) => ({ data: [...rt.client.failuresOf(await exists(ctx.params.id))] }),
+      handler: async (ctx) => ({ data: [...(await rt.posture.failuresOf(await exists(ctx.params.id)))] }),
     },
   ];
 }

@@ -8,10 +8,11 @@ import { migration as m0006 } from './0006-signer-enrollment.js';
 import { migration as m0007 } from './0007-name-search.js';
 import { migration as m0008 } from './0008-controllers-and-shared-pki.js';
 import { migration as m0009 } from './0009-shared-login-attempts-and-service-update-stamps.js';
+import { migration as m0010 } from './0010-shared-posture-reports.js';
 
 /**
  * The recorded history of the schema, oldest first. Never edit a migration that has shipped: change the catalogue,
  * then run `npm run schema:migration -- <name>` to record the difference as the next one. `schema.test.ts` fails
  * while the catalogue and this history disagree.
  */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010];
