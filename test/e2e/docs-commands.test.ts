@@ -64,6 +64,8 @@ function shapeOnly(line: string): boolean {
     /\b(NOUN|VERB|ARGS|FLAGS|URL|USER|NAME|NAMES|FILE|DIR|SHA256|METHOD|PATH|JSON)\b/.test(line) ||
     /\b(CODE|PASS|DURATION|IDENTITY|SERVICE)\b|\[|\.\.\.|<[a-z ]+>/.test(line) ||
     /ctrl\.example\.com|ctrl:1280|\$PW\b|\$ZITI_/.test(line) ||
+    // a profile of several controllers: the worked example runs two of its own, which this test does not start
+    /https:\/\/\S+,https:\/\//.test(line) ||
     /^([A-Z_]+=\S+ )*ctl (controller|quickstart)\b/.test(line) ||
     // a bare login needs a terminal to ask; `a|b` in a code span lists alternatives
     /^ctl login( \.\.\.)?$/.test(line) ||
