@@ -1,5 +1,6 @@
 // Records the difference between the catalogue's declared schema and the recorded migration history as the next
 // migration. Usage: npm run schema:migration -- <short-name>     (e.g. services-and-configs)
+import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,4 +48,8 @@ writeFileSync(
     ' * while the catalogue and this history disagree.\n */\n' +
     `export const MIGRATIONS: readonly Migration[] = [${files.map(alias).join(', ')}];\n`,
 );
+// Laid out as the rest of the tree, so that the lint step passes on what was just recorded.
+const biome = path.resolve(dir, '../../../../node_modules/.bin/biome');
+const formatted = spawnSync(biome, ['format', '--write', path.join(dir, `${file}.ts`), path.join(dir, 'index.ts')]);
+if (formatted.status !== 0) console.error(`could not format the migration: run npm run format (${formatted.stderr})`);
 console.error(`recorded ${ops.length} operation(s) as migration ${file}`);
