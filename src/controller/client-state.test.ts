@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, storesUnderTest, type TestDatabase } from '../../test/helpers/postgres.js';
 import { ApiError } from '../protocol/errors.js';
-import { SharedLoginThrottle } from './auth/shared-attempts.js';
+import { SharedLoginThrottle } from './auth/database-throttle.js';
 import { DEFAULT_LOGIN_THROTTLE } from './auth/throttle.js';
 import { ClientState } from './client-state.js';
 import { Store } from './store/store.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ApiSessions } from './auth/api-sessions.js';
 import { ConcurrencyLimiter } from './auth/limiter.js';
 import { PasswordHasher } from './auth/password.js';
-import { SharedLoginThrottle } from './auth/shared-attempts.js';
+import { SharedLoginThrottle } from './auth/database-throttle.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './auth/throttle.js';
 import { ClientState } from './client-state.js';
 import { enforcePostureTimeouts } from './model/posture/sessions.js';

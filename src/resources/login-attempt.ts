@@ -2,7 +2,7 @@ import { internalField } from './common.js';
 import type { ResourceDef } from './types.js';
 
 /**
- * Failed logins counted in the database, for controllers that share one (src/controller/auth/shared-attempts.ts):
+ * Failed logins counted in the database, for controllers that share one (src/controller/auth/database-throttle.ts):
  * a row per throttled key (a client address, a username, an identity's consecutive failures), so that guessing is
  * not multiplied by the number of controllers. A controller alone on its database counts in memory instead.
  *

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, storesUnderTest, type TestDatabase } from '../../../test/helpers/postgres.js';
 import { Store } from '../store/store.js';
 import { ApiError } from '../../protocol/errors.js';
-import { SharedLoginThrottle } from './shared-attempts.js';
+import { SharedLoginThrottle } from './database-throttle.js';
 import { LoginThrottle, type LoginThrottling, ThrottledError, TokenBuckets } from './throttle.js';
 
 function clock(start = 1_000_000) {

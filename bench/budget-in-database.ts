@@ -3,11 +3,11 @@
 // against one round trip of the same connection pool (`SELECT 1`), alternated over rounds, with 16 requests in
 // flight over 64 API sessions, as a controller under load would make them. Nothing passes or fails.
 //
-//   node --import tsx bench/shared-budget.ts
+//   node --import tsx bench/budget-in-database.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SharedLoginThrottle } from '../src/controller/auth/shared-attempts.js';
+import { SharedLoginThrottle } from '../src/controller/auth/database-throttle.js';
 import { DEFAULT_LOGIN_THROTTLE, type AttemptBuckets, TokenBuckets } from '../src/controller/auth/throttle.js';
 import { Store } from '../src/controller/store/store.js';
 import { freshDatabase, startCluster } from './pg-database.js';
