@@ -7,6 +7,7 @@
 import { X509Certificate, type KeyObject, createPublicKey } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { Dispatcher } from 'undici';
+import { loadUndici } from './undici.js';
 
 export interface JwksOptions {
   /** The whole fetch (connect, headers, body) must finish within this; default 5 s (as OpenZiti). */
@@ -191,8 +192,11 @@ export interface UndiciParts {
   ): Promise<Dispatcher.ResponseData>;
 }
 
-/** `JwksOptions.fetch` over undici, which `load` supplies on the first fetch (one agent for every fetch after). */
-export function boundedFetch(load: () => Promise<UndiciParts>): JwksOptions['fetch'] {
+/**
+ * `JwksOptions.fetch` over undici, loaded on the first fetch (one agent for every fetch after): by default the two
+ * pieces of it `loadUndici` loads, which both the controller and `ctl signer test` use.
+ */
+export function boundedFetch(load: () => Promise<UndiciParts> = loadUndici): JwksOptions['fetch'] {
   let loaded: Promise<{ agent: Dispatcher; request: UndiciParts['request'] }> | undefined;
   return async (url, opts) => {
     loaded ??= load().then(({ Agent, request }) => ({

@@ -1,6 +1,6 @@
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
-import { commonJs } from '../protocol/commonjs.js';
+import { commonJs } from './commonjs.js';
 
 type AgentClass = typeof Undici.Agent;
 type RequestOptions = { dispatcher: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {
@@ -9,9 +9,9 @@ type RequestOptions = { dispatcher: Dispatcher } & Omit<Dispatcher.RequestOption
 export type Send = (url: URL, opts: RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 /**
- * The two pieces of undici the controller's outgoing requests use (JWKS fetches): the Agent and request. undici's
- * index also builds fetch, WebSocket, caches and mocks, which cost about three times as much to load. These modules
- * are undici 7's own building blocks (the version is pinned in package.json). The CLI uses node:https instead
+ * The two pieces of undici that key-set fetches use (the controller's, and `ctl signer test`'s): the Agent and request.
+ * undici's index also builds fetch, WebSocket, caches and mocks, which cost about three times as much to load. These
+ * modules are undici 7's own building blocks (the version is pinned in package.json). The CLI uses node:https instead
  * (client/transport.ts).
  */
 export async function loadUndici(): Promise<{ Agent: AgentClass; request: Send }> {

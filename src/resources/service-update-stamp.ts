@@ -3,7 +3,7 @@ import type { ResourceDef } from './types.js';
 
 /**
  * When what an identity sees through the client API last changed (the service update check), kept in the database
- * by controllers that share one (src/controller/model/service-update-stamps.ts), so that a change written through
+ * by controllers that share one (src/controller/cluster/service-update-stamps.ts), so that a change written through
  * any of them moves the check on every one. Its id is the identity's, or `*` for a change every identity sees. A
  * controller alone on its database keeps the stamps in memory instead.
  *

@@ -6,7 +6,6 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../console/errors.js';
 import { ExtJwtError, signerRefusal, validateExtJwt } from '../../protocol/ext-jwt.js';
 import type { ExtJwtPolicy, ExtJwtSignerKeys } from '../../protocol/ext-jwt.js';
-import { loadUndici } from '../../protocol/undici.js';
 import { boundedFetch, JwksCache } from '../../protocol/jwks.js';
 import { externalJwtSigner } from '../../resources/external-jwt-signer.js';
 import { identity as identityDef } from '../../resources/identity.js';
@@ -78,7 +77,7 @@ export async function runSignerTest(opts: SignerTestOptions, deps: Deps): Promis
   let subject: string;
   try {
     ({ subject } = await validateExtJwt(token, keys, {
-      jwks: new JwksCache({ fetch: boundedFetch(loadUndici) }),
+      jwks: new JwksCache({ fetch: boundedFetch() }),
       now: opts.now ?? new Date(),
     }));
   } catch (err) {

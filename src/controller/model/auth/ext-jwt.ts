@@ -6,7 +6,6 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../../protocol/errors.js';
 import { allowsSigner, ExtJwtError, peekJwt, validateExtJwt } from '../../../protocol/ext-jwt.js';
 import type { ExtJwtSignerKeys, ValidatedExtJwt } from '../../../protocol/ext-jwt.js';
-import { commonJs } from '../../../protocol/commonjs.js';
 import { boundedFetch, JwksCache, type JwksOptions } from '../../../protocol/jwks.js';
 import type { Runtime } from '../../runtime.js';
 import { bearerOf } from '../../server/auth-stage.js';
@@ -26,10 +25,8 @@ export type SessionOwner = Pick<Principal, 'identityId' | 'token'>;
 /** One key-set cache per controller (the runtime is the controller's). */
 const caches = new WeakMap<Runtime, JwksCache>();
 
-/**
- * Key sets are fetched with undici itself, loaded on the first fetch: the controller never imports the CLI's client.
- */
-const fetchKeySet = boundedFetch(async () => commonJs(await import('undici')));
+/** Key sets are fetched over undici, loaded on the first fetch. */
+const fetchKeySet = boundedFetch();
 
 function jwksCacheOf(rt: Runtime): JwksCache {
   let cache = caches.get(rt);
