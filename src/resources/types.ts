@@ -210,5 +210,3 @@ export interface ResourceDef {
   description: string;
 }
 
-/** Fields every stored entity carries (C3), in addition to the resource's own. */
-export const COMMON_FIELDS = ['id', 'createdAt', 'updatedAt', 'tags', '_links'] as const;
