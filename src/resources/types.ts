@@ -209,4 +209,3 @@ export interface ResourceDef {
   cli?: CliDef;
   description: string;
 }
-
