@@ -1,7 +1,7 @@
 import { resource, type FieldType, type ResourceDef } from '../../resources/index.js';
 import type { FilterSchema, LinkedSchema, ScalarSymbol, SetSymbol, SymbolType } from './filter-sql.js';
 import { quote } from './fragment.js';
-import { isSetField, setTableName } from './schema-model.js';
+import { hasSubstringIndex, isSetField, setTableName, substringIndexName } from './schema-model.js';
 
 /** The ZitiQL symbols of a resource, derived from its catalogue entry: what `meta.filterableFields` lists. */
 export function filterSchema(def: ResourceDef, alias = 'e'): FilterSchema {
@@ -32,6 +32,7 @@ export function filterSchema(def: ResourceDef, alias = 'e'): FilterSchema {
       sortable: field.sortable,
     };
     if (field.type.kind === 'integer') symbol.integer = true;
+    if (hasSubstringIndex(name, field)) symbol.substringIndex = substringIndexName(def.table, name);
     symbols[name] = symbol;
     if (field.type.kind !== 'ref') continue;
     // A reference is filterable by its id under each name it goes by (`identity = "x"`, a config's `type`), and

@@ -40,6 +40,8 @@ export interface ScalarSymbol {
   sortable?: boolean;
   /** A number held in a 64-bit integer column: literals compared with it must be integers in its range. */
   integer?: boolean;
+  /** The name of the column's substring index (schema-model.ts), for `contains`. */
+  substringIndex?: string;
 }
 
 /** A multi-valued field kept in a side table with one row per (owner, value). */
@@ -92,7 +94,20 @@ export interface CompiledQuery {
    * Absent otherwise: the total is the count of the rows `where` keeps.
    */
   count?: { sql: string; params: unknown[] };
+  /**
+   * When the filter requires a `contains` that a substring index serves (it, or one operand of a top-level `and`):
+   * the ids of the entities the index offers, read up to `most` + 1 (SUBSTRING_CANDIDATES). At most `most` of them,
+   * and the list reads those entities alone, `where` still testing each; more, and it reads every row, as without
+   * the index, since a common needle's long list costs more than the scan.
+   */
+  candidates?: { sql: string; params: unknown[]; most: number };
 }
+
+/**
+ * The most candidates a substring index may offer for the list to read them alone: a few hundred lookups by id cost
+ * less than reading 100,000 names, while the index's answer for a common needle (every row) costs more.
+ */
+export const SUBSTRING_CANDIDATES = 500;
 
 /** A query that is syntactically valid but does not fit the schema (unknown field, wrong types, ...). */
 export class FilterError extends Error {
@@ -112,6 +127,10 @@ export function compileQuery(q: Query, schema: FilterSchema, dialect: Dialect = 
   };
   const count = q.filter && compiler.setCount(q.filter);
   if (count) compiled.count = { sql: count.sql, params: [...count.params] };
+  const candidates = q.filter && compiler.substringCandidates(q.filter);
+  if (candidates) {
+    compiled.candidates = { sql: candidates.sql, params: [...candidates.params], most: SUBSTRING_CANDIDATES };
+  }
   if (q.skip !== undefined) compiled.skip = q.skip;
   if (q.limit !== undefined) compiled.limit = q.limit;
   return compiled;
@@ -187,8 +206,11 @@ function lookup(name: string, schema: FilterSchema): Resolved | undefined {
 function throughLink(resolved: Resolved, link: LinkedSchema, linked: FilterSchema): Resolved {
   const via = (expression: string) => `(SELECT ${expression} FROM ${link.from} WHERE ${linked.idSql} = ${link.fkSql})`;
   switch (resolved.kind) {
-    case 'scalar':
-      return { kind: 'scalar', symbol: { ...resolved.symbol, sql: via(resolved.symbol.sql) } };
+    case 'scalar': {
+      // The linked table's substring index holds its ids, not ours.
+      const { substringIndex: _, ...symbol } = resolved.symbol;
+      return { kind: 'scalar', symbol: { ...symbol, sql: via(symbol.sql) } };
+    }
     case 'set':
       return { kind: 'set', symbol: { ...resolved.symbol, ownerSql: via(resolved.symbol.ownerSql ?? linked.idSql) } };
     case 'tag':
@@ -250,6 +272,25 @@ class Compiler {
     if (expr.kind === 'compare' && expr.op === '=') return sql`SELECT count(*) AS n FROM ${from} WHERE ${condition}`;
     const owner = raw(`${SET_ALIAS}.${symbol.ownerColumn}`);
     return sql`SELECT count(*) AS n FROM (SELECT DISTINCT ${owner} FROM ${from} WHERE ${condition}) owners`;
+  }
+
+  /** CompiledQuery.candidates: the first `contains` the filter requires whose field has a substring index. */
+  substringCandidates(expr: BoolExpr): Fragment | undefined {
+    if (expr.kind === 'and') {
+      for (const operand of expr.operands) {
+        const found = this.substringCandidates(operand);
+        if (found) return found;
+      }
+      return undefined;
+    }
+    // A number's decimal form is the database's to write (a needle of 1e21 is not the text "1e+21").
+    if (expr.kind !== 'contains' || expr.negated || expr.left.kind !== 'symbol' || expr.right.kind !== 'string') {
+      return undefined;
+    }
+    const resolved = lookup(expr.left.name, this.schema);
+    if (resolved?.kind !== 'scalar' || !resolved.symbol.substringIndex) return undefined;
+    const index = resolved.symbol.substringIndex;
+    return this.dialect.substringCandidates?.(index, expr.right.value, SUBSTRING_CANDIDATES + 1);
   }
 
   /** A bare field means `field = true`. */

@@ -322,6 +322,8 @@ export class Repository {
     const parts: Narrowing[] = [];
     const filter = { sql: compiled.where, params: compiled.params };
     if (compiled.where !== NO_FILTER) parts.push({ where: filter, count: compiled.count });
+    const candidates = compiled.candidates && (await this.substringCandidates(compiled.candidates));
+    if (candidates) parts.push({ where: this.dialect.inList(raw('e."id"'), candidates) });
     if (params.scope) parts.push(await this.scopeClause(params.scope));
     const role = this.roleClause(params.roleFilter, params.roleSemantic);
     if (role) parts.push({ where: role });
@@ -342,6 +344,14 @@ export class Repository {
       this.driver.all<Record<string, unknown>>(page, [...where.params, limit ?? MAX_ALL_ROWS, offset]),
     ]);
     return { rows: rows.map((r) => this.decode(r)), totalCount: total, limit: reportedLimit(limit, total), offset };
+  }
+
+  /** The ids a substring index offers for the filter (CompiledQuery.candidates), unless they are too many. */
+  private async substringCandidates(
+    candidates: NonNullable<CompiledQuery['candidates']>,
+  ): Promise<string[] | undefined> {
+    const rows = await this.driver.all<{ id: string }>(candidates.sql, candidates.params);
+    return rows.length <= candidates.most ? rows.map((r) => r.id) : undefined;
   }
 
   private compile(params: ListParams): CompiledQuery {

@@ -38,10 +38,12 @@ export interface IndexModel {
   /** Partial index: rows where each column equals the given text value. */
   where?: Record<string, string>;
   /**
-   * A trigram index, for `contains` filters (substring tests) on a text column: PostgreSQL's pg_trgm GIN index where
-   * that extension is available; nothing on SQLite, nor where it is not (the filter then reads every row).
+   * An index of a text column's trigrams, for `contains` filters (substring tests). `substring`: PostgreSQL's pg_trgm
+   * GIN index where that extension is available (else nothing: the filter reads every row); on SQLite an FTS5 table
+   * with the trigram tokenizer, kept by triggers (dialects/sqlite.ts). `trigram`, what migration 0007 recorded, is
+   * the PostgreSQL index alone: 0011 made every one a `substring` index of the same name.
    */
-  method?: 'trigram';
+  method?: 'trigram' | 'substring';
 }
 
 export interface SchemaModel {
@@ -80,6 +82,19 @@ export function setTableName(def: ResourceDef, field: string): string {
 export function matchTableName(def: ResourceDef, field: string): string {
   return `${setTableName(def, field)}_matches`;
 }
+
+/** Names are what people search by part (`name contains "web"`): the one text field given a substring index. */
+export function hasSubstringIndex(name: string, field: FieldDef): boolean {
+  return name === 'name' && field.filterable === true && field.type.kind === 'string';
+}
+
+/** The name of the substring index of a table's column (on SQLite, its FTS5 table's). */
+export function substringIndexName(table: string, column: string): string {
+  return identifier(`${table}_${column}${SUBSTRING_SUFFIX}`);
+}
+
+/** What names a substring index (`trgm`: both dialects index the column's trigrams). */
+export const SUBSTRING_SUFFIX = '_trgm';
 
 /** PostgreSQL cuts identifiers at 63 bytes; longer derived names end in a hash instead, so they stay distinct. */
 const MAX_IDENTIFIER = 63;
@@ -125,7 +140,7 @@ function foreignKeyAction(onDelete: OnDelete | undefined): ForeignKeyModel['onDe
 export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name: string) => ResourceDef): SchemaModel {
   const schema: SchemaModel = { tables: {}, indexes: {} };
   const addIndex = (index: Omit<IndexModel, 'name'>) => {
-    const suffix = index.method === 'trigram' ? '_trgm' : index.unique ? '_key' : '_idx';
+    const suffix = index.method ? SUBSTRING_SUFFIX : index.unique ? '_key' : '_idx';
     const name = identifier(`${index.table}_${index.columns.join('_')}${suffix}`);
     schema.indexes[name] = { name, ...index };
   };
@@ -145,9 +160,8 @@ export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name
         ...(fallback === undefined ? {} : { default: fallback }),
       });
       if (field.unique) addIndex({ table: def.table, columns: [name], unique: true });
-      // Names are what people search by part (`name contains "web"`): the one text field given a trigram index.
-      if (name === 'name' && field.filterable && field.type.kind === 'string') {
-        addIndex({ table: def.table, columns: [name], unique: false, method: 'trigram' });
+      if (hasSubstringIndex(name, field)) {
+        addIndex({ table: def.table, columns: [name], unique: false, method: 'substring' });
       }
       if (field.type.kind === 'ref') {
         table.foreignKeys.push({

@@ -31,6 +31,12 @@ export interface Dialect {
    * text whatever the number of rows, so a batch of inserts is one prepared statement and one round trip.
    */
   jsonRows(columns: readonly ColumnType[], rows: string): Fragment;
+  /**
+   * The ids a substring index offers for a needle, at most `most` of them: every entity whose column holds the
+   * needle, and perhaps others (the caller tests each). Undefined where the dialect reads no such index (PostgreSQL's
+   * planner uses its own for `containsText`) or the needle is too short for one.
+   */
+  substringCandidates?(index: string, needle: string, most: number): Fragment | undefined;
   /** Position-independent substring test (`instr`/`strpos`); numbers are tested in their decimal form. */
   containsText(haystack: Fragment, needle: string, ignoreCase: boolean): Fragment;
   /** A tag of the JSON text column `tagsSql`, read as `view`. */

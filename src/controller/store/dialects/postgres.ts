@@ -17,7 +17,7 @@ const ISO_DATETIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|
 export const postgresDialect: Dialect = {
   name: 'postgres',
   createTable: (table) => renderCreateTable(table, (c) => TYPES[c.type]),
-  createIndex: (index) => (index.method === 'trigram' ? createTrigramIndex(index) : renderCreateIndex(index)),
+  createIndex: (index) => (index.method ? createTrigramIndex(index) : renderCreateIndex(index)),
   dropIndex: (name) => `DROP INDEX IF EXISTS "${name}"`,
   addColumn: (table, c) =>
     `ALTER TABLE "${table}" ADD COLUMN "${c.name}" ${TYPES[c.type]}${c.notNull ? ' NOT NULL' : ''}${defaultClause(c)}`,

@@ -1,4 +1,5 @@
 import { type Fragment, param, raw, sql } from '../fragment.js';
+import { SUBSTRING_SUFFIX } from '../schema-model.js';
 import {
   type ConstraintViolation,
   type Dialect,
@@ -17,9 +18,14 @@ const TYPES = { text: 'TEXT', integer: 'INTEGER', json: 'TEXT' } as const;
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   createTable: (table) => renderCreateTable(table, (c) => TYPES[c.type], ' WITHOUT ROWID'),
-  // No trigram index: `contains` reads every row (instr), which SQLite does at a few ms per 100,000 rows.
-  createIndex: (index) => (index.method === 'trigram' ? '' : renderCreateIndex(index)),
-  dropIndex: (name) => `DROP INDEX IF EXISTS "${name}"`,
+  // Migration 0007's trigram indexes were PostgreSQL's alone: SQLite made nothing for them.
+  createIndex: (index) =>
+    index.method === 'substring'
+      ? createSubstringIndex(index.name, index.table, index.columns[0])
+      : index.method === 'trigram'
+        ? ''
+        : renderCreateIndex(index),
+  dropIndex: (name) => (name.endsWith(SUBSTRING_SUFFIX) ? dropSubstringIndex(name) : `DROP INDEX IF EXISTS "${name}"`),
   addColumn: (table, c) =>
     `ALTER TABLE "${table}" ADD COLUMN "${c.name}" ${TYPES[c.type]}${c.notNull ? ' NOT NULL' : ''}${defaultClause(c)}`,
   dropColumn: (table, column) => `ALTER TABLE "${table}" DROP COLUMN "${column}"`,
@@ -32,6 +38,15 @@ export const sqliteDialect: Dialect = {
   jsonRows: (columns, rows) => {
     const values = columns.map((_, i) => `value ->> ${i}`).join(', ');
     return sql`SELECT ${raw(values)} FROM json_each(${param(rows)})`;
+  },
+  substringCandidates: (index, needle, most) => {
+    // The trigram tokenizer finds nothing shorter than a trigram: such a needle has no candidates to offer.
+    if ([...needle].length < 3) return undefined;
+    // A phrase of the needle's trigrams, in order: its substring, case folded (a superset of contains and icontains).
+    const phrase = `"${needle.replace(/"/g, '""')}"`;
+    const [fts, rows] = [raw(`"${index}"`), raw(`"${index}_rows"`)];
+    const matches = sql`SELECT rowid AS "key" FROM ${fts} WHERE ${fts} MATCH ${param(phrase)} LIMIT ${param(most)}`;
+    return sql`SELECT r."id" AS id FROM (${matches}) m JOIN ${rows} r USING ("key")`;
   },
   containsText: (haystack, needle, ignoreCase) =>
     ignoreCase
@@ -63,6 +78,40 @@ export const sqliteDialect: Dialect = {
     return undefined;
   },
 };
+
+/**
+ * A substring index on SQLite: a contentless FTS5 table of the column's trigrams (case folded), named as the index,
+ * and the map of its rowids to the entity ids (entity tables are WITHOUT ROWID), both kept by triggers in the
+ * statement that writes the entity and filled from the rows already there.
+ */
+function createSubstringIndex(name: string, table: string, column: string): string {
+  const [fts, rows, entities, text] = [`"${name}"`, `"${name}_rows"`, `"${table}"`, `"${column}"`];
+  const keyOf = (row: string) => `(SELECT "key" FROM ${rows} WHERE "id" = ${row}."id")`;
+  const add = (row: string) =>
+    `INSERT INTO ${fts} (rowid, ${text}) SELECT "key", ${row}.${text} FROM ${rows} WHERE "id" = ${row}."id";`;
+  return `CREATE TABLE ${rows} ("key" INTEGER PRIMARY KEY, "id" TEXT NOT NULL UNIQUE);
+CREATE VIRTUAL TABLE ${fts} USING fts5(${text}, content='', contentless_delete=1, tokenize='trigram');
+INSERT INTO ${rows} ("id") SELECT "id" FROM ${entities};
+INSERT INTO ${fts} (rowid, ${text}) SELECT r."key", e.${text} FROM ${rows} r JOIN ${entities} e USING ("id");
+CREATE TRIGGER "${name}_insert" AFTER INSERT ON ${entities} BEGIN
+  INSERT INTO ${rows} ("id") VALUES (new."id");
+  ${add('new')}
+END;
+CREATE TRIGGER "${name}_update" AFTER UPDATE OF ${text} ON ${entities} BEGIN
+  DELETE FROM ${fts} WHERE rowid = ${keyOf('old')};
+  ${add('new')}
+END;
+CREATE TRIGGER "${name}_delete" AFTER DELETE ON ${entities} BEGIN
+  DELETE FROM ${fts} WHERE rowid = ${keyOf('old')};
+  DELETE FROM ${rows} WHERE "id" = old."id";
+END;`;
+}
+
+/** Everything createSubstringIndex made (none of it, for migration 0007's trigram index of the same name). */
+function dropSubstringIndex(name: string): string {
+  const triggers = ['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS "${name}_${op}";`);
+  return `${triggers.join('\n')}\nDROP TABLE IF EXISTS "${name}";\nDROP TABLE IF EXISTS "${name}_rows";`;
+}
 
 function typedTag(value: Fragment, type: Fragment, view: TagView): Fragment {
   switch (view) {

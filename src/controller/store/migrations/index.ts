@@ -9,10 +9,23 @@ import { migration as m0007 } from './0007-name-search.js';
 import { migration as m0008 } from './0008-controllers-and-shared-pki.js';
 import { migration as m0009 } from './0009-shared-login-attempts-and-service-update-stamps.js';
 import { migration as m0010 } from './0010-shared-posture-reports.js';
+import { migration as m0011 } from './0011-substring-indexes-on-sqlite.js';
 
 /**
  * The recorded history of the schema, oldest first. Never edit a migration that has shipped: change the catalogue,
  * then run `npm run schema:migration -- <name>` to record the difference as the next one. `schema.test.ts` fails
  * while the catalogue and this history disagree.
  */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010];
+export const MIGRATIONS: readonly Migration[] = [
+  m0001,
+  m0002,
+  m0003,
+  m0004,
+  m0005,
+  m0006,
+  m0007,
+  m0008,
+  m0009,
+  m0010,
+  m0011,
+];
