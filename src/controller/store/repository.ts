@@ -111,6 +111,8 @@ const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW
 interface Narrowing {
   where: Fragment;
   count?: Fragment;
+  /** The same condition tested entity by entity, for a page of a set that holds most of the table (walkPays). */
+  walked?: Fragment;
 }
 
 /** A row written: its id and the field values written. */
@@ -327,23 +329,45 @@ export class Repository {
     if (params.scope) parts.push(await this.scopeClause(params.scope));
     const role = this.roleClause(params.roleFilter, params.roleSemantic);
     if (role) parts.push({ where: role });
-    const where = parts.length
-      ? join(
-          parts.map((p) => sql`(${p.where})`),
-          ' AND ',
-        )
-      : raw(NO_FILTER);
+    const whereOf = (walked: boolean) =>
+      parts.length
+        ? join(
+            parts.map((p) => sql`(${(walked && p.walked) || p.where})`),
+            ' AND ',
+          )
+        : raw(NO_FILTER);
+    const where = whereOf(false);
     const { limit, offset } = pageBounds(compiled, params);
-    const from = `${this.table} e WHERE ${where.sql}`;
-    const counted = { sql: `SELECT count(*) AS n FROM ${from}`, params: where.params };
+    const counted = { sql: `SELECT count(*) AS n FROM ${this.table} e WHERE ${where.sql}`, params: where.params };
     const count = (parts.length === 1 && parts[0].count) || counted;
-    const page = `SELECT e.*${this.refSelect} FROM ${from} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`;
-    // Side by side: on PostgreSQL outside a transaction, two pooled connections answer at once.
-    const [total, rows] = await Promise.all([
-      this.driver.get<{ n: number }>(count.sql, count.params).then((r) => r!.n),
-      this.driver.all<Record<string, unknown>>(page, [...where.params, limit ?? MAX_ALL_ROWS, offset]),
-    ]);
+    const pageOf = (w: Fragment) =>
+      this.driver.all<Record<string, unknown>>(
+        `SELECT e.*${this.refSelect} FROM ${this.table} e WHERE ${w.sql} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
+        [...w.params, limit ?? MAX_ALL_ROWS, offset],
+      );
+    const totalOf = () => this.driver.get<{ n: number }>(count.sql, count.params).then((r) => r!.n);
+    let total: number;
+    let rows: Record<string, unknown>[];
+    if (parts.some((p) => p.walked)) {
+      // The page's plan depends on the total: counted first (SQLite, where the choice is offered, runs one at a time).
+      total = await totalOf();
+      rows = await pageOf(whereOf(await this.walkPays(total, offset + (limit ?? MAX_ALL_ROWS))));
+    } else {
+      // Side by side: on PostgreSQL outside a transaction, two pooled connections answer at once.
+      [total, rows] = await Promise.all([totalOf(), pageOf(where)]);
+    }
     return { rows: rows.map((r) => this.decode(r)), totalCount: total, limit: reportedLimit(limit, total), offset };
+  }
+
+  /**
+   * Whether walking the table in the list's order, testing each entity, reads less than the condition's own plan for
+   * a page ending at row `end`: the walk visits about end × entities ÷ total entities, the other plan at least
+   * `total` rows (an access list reads every match row of its policies) before its first.
+   */
+  private async walkPays(total: number, end: number): Promise<boolean> {
+    if (total === 0) return false;
+    const entities = (await this.driver.get<{ n: number }>(`SELECT count(*) AS n FROM ${this.table}`))!.n;
+    return end * entities < total * total;
   }
 
   /** The ids a substring index offers for the filter (CompiledQuery.candidates), unless they are too many. */
@@ -403,7 +427,9 @@ export class Repository {
       const { index, policyIds } = scope.selectedBy;
       if (policyIds.length === 0) return { where: raw('1 = 0') };
       if (await index.anySelectsAll(policyIds)) return { where: raw(NO_FILTER) };
-      return { where: index.selectedBy('e."id"', policyIds), count: index.countSelected(policyIds) };
+      const walked = index.selectedByWalk('e."id"', policyIds);
+      const narrowing = { where: index.selectedBy('e."id"', policyIds), count: index.countSelected(policyIds) };
+      return walked ? { ...narrowing, walked } : narrowing;
     }
     if ('selecting' in scope) {
       const { index, entityId } = scope.selecting;

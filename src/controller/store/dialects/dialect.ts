@@ -37,6 +37,12 @@ export interface Dialect {
    * planner uses its own for `containsText`) or the needle is too short for one.
    */
   substringCandidates?(index: string, needle: string, most: number): Fragment | undefined;
+  /**
+   * A column as a condition names it when it must not seek by it (SQLite's unary `+`): where the database plans
+   * without statistics, so that the store can choose the plan (Repository.list, an access list walked in order).
+   * Undefined where the planner weighs its ways itself (PostgreSQL).
+   */
+  unseekable?(column: string): string;
   /** Position-independent substring test (`instr`/`strpos`); numbers are tested in their decimal form. */
   containsText(haystack: Fragment, needle: string, ignoreCase: boolean): Fragment;
   /** A tag of the JSON text column `tagsSql`, read as `view`. */

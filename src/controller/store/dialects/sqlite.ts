@@ -39,6 +39,7 @@ export const sqliteDialect: Dialect = {
     const values = columns.map((_, i) => `value ->> ${i}`).join(', ');
     return sql`SELECT ${raw(values)} FROM json_each(${param(rows)})`;
   },
+  unseekable: (column) => `+${column}`,
   substringCandidates: (index, needle, most) => {
     // The trigram tokenizer finds nothing shorter than a trigram: such a needle has no candidates to offer.
     if ([...needle].length < 3) return undefined;
