@@ -1,7 +1,14 @@
 import { resource, type FieldType, type ResourceDef } from '../../resources/index.js';
 import type { FilterSchema, LinkedSchema, ScalarSymbol, SetSymbol, SymbolType } from './filter-sql.js';
 import { quote } from './fragment.js';
-import { hasSubstringIndex, isSetField, setTableName, substringIndexName } from './schema-model.js';
+import {
+  hasSubstringIndex,
+  hasValueCounts,
+  isSetField,
+  setTableName,
+  substringIndexName,
+  valueCountsName,
+} from './schema-model.js';
 
 /** The ZitiQL symbols of a resource, derived from its catalogue entry: what `meta.filterableFields` lists. */
 export function filterSchema(def: ResourceDef, alias = 'e'): FilterSchema {
@@ -22,6 +29,7 @@ export function filterSchema(def: ResourceDef, alias = 'e'): FilterSchema {
         table: quote(setTableName(def, name)),
         ownerColumn: '"ownerId"',
         valueColumn: '"value"',
+        ...(hasValueCounts(field) ? { valueCounts: valueCountsName(def, name) } : {}),
       };
       continue;
     }

@@ -54,6 +54,8 @@ export interface SetSymbol {
   valueColumn: string;
   /** The owner id the side-table rows are matched against; the schema's id when absent (a linked entity's set). */
   ownerSql?: string;
+  /** The name of the set's value counts (schema-model.ts), where the dialect keeps them. */
+  valueCounts?: string;
 }
 
 /**
@@ -268,8 +270,16 @@ class Compiler {
       this.elementsOnly = false;
     }
     const from = raw(`${symbol.table} AS ${SET_ALIAS}`);
-    // An owner holds a value once (the side table's key), so its rows equal to one value count each owner once.
-    if (expr.kind === 'compare' && expr.op === '=') return sql`SELECT count(*) AS n FROM ${from} WHERE ${condition}`;
+    // An owner holds a value once (the side table's key), so its rows equal to one value count each owner once:
+    // the value's count, where the set's are kept.
+    if (expr.kind === 'compare' && expr.op === '=') {
+      const { right } = expr;
+      const counted =
+        symbol.valueCounts && right.kind === 'string'
+          ? this.dialect.valueCount?.(symbol.valueCounts, param(right.value))
+          : undefined;
+      return counted ?? sql`SELECT count(*) AS n FROM ${from} WHERE ${condition}`;
+    }
     const owner = raw(`${SET_ALIAS}.${symbol.ownerColumn}`);
     return sql`SELECT count(*) AS n FROM (SELECT DISTINCT ${owner} FROM ${from} WHERE ${condition}) owners`;
   }

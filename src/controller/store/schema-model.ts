@@ -42,8 +42,12 @@ export interface IndexModel {
    * GIN index where that extension is available (else nothing: the filter reads every row); on SQLite an FTS5 table
    * with the trigram tokenizer, kept by triggers (dialects/sqlite.ts). `trigram`, what migration 0007 recorded, is
    * the PostgreSQL index alone: 0011 made every one a `substring` index of the same name.
+   *
+   * `valueCounts`, on a set's side table: how many owners hold each value, a table kept by statement triggers on
+   * PostgreSQL (dialects/postgres.ts), so that `anyOf(set) = "x"` is counted by reading one row; nothing on SQLite,
+   * which counts the (value, owner) index fast enough.
    */
-  method?: 'trigram' | 'substring';
+  method?: 'trigram' | 'substring' | 'valueCounts';
 }
 
 export interface SchemaModel {
@@ -96,6 +100,19 @@ export function substringIndexName(table: string, column: string): string {
 /** What names a substring index (`trgm`: both dialects index the column's trigrams). */
 export const SUBSTRING_SUFFIX = '_trgm';
 
+/** What names a set's value counts. */
+export const VALUE_COUNTS_SUFFIX = '_counts';
+
+/** Sets whose values are counted (IndexModel `valueCounts`): role attributes, which `anyOf` filters ask most. */
+export function hasValueCounts(field: FieldDef): boolean {
+  return field.type.kind === 'attributes' && isSetField(field);
+}
+
+/** The name of a set's value counts (on PostgreSQL, its table's). */
+export function valueCountsName(def: ResourceDef, field: string): string {
+  return identifier(`${setTableName(def, field)}_value${VALUE_COUNTS_SUFFIX}`);
+}
+
 /** PostgreSQL cuts identifiers at 63 bytes; longer derived names end in a hash instead, so they stay distinct. */
 const MAX_IDENTIFIER = 63;
 
@@ -140,7 +157,14 @@ function foreignKeyAction(onDelete: OnDelete | undefined): ForeignKeyModel['onDe
 export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name: string) => ResourceDef): SchemaModel {
   const schema: SchemaModel = { tables: {}, indexes: {} };
   const addIndex = (index: Omit<IndexModel, 'name'>) => {
-    const suffix = index.method ? SUBSTRING_SUFFIX : index.unique ? '_key' : '_idx';
+    const suffix =
+      index.method === 'valueCounts'
+        ? VALUE_COUNTS_SUFFIX
+        : index.method
+          ? SUBSTRING_SUFFIX
+          : index.unique
+            ? '_key'
+            : '_idx';
     const name = identifier(`${index.table}_${index.columns.join('_')}${suffix}`);
     schema.indexes[name] = { name, ...index };
   };
@@ -193,6 +217,7 @@ export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name
           foreignKeys: [{ column: 'ownerId', table: def.table, onDelete: 'cascade' }, ...valueKey],
         };
         addIndex({ table: side, columns: ['value', 'ownerId'], unique: false });
+        if (hasValueCounts(field)) addIndex({ table: side, columns: ['value'], unique: false, method: 'valueCounts' });
       }
       if (field.type.kind === 'roles') {
         // What the role set selects, kept row by row so access questions are index lookups (docs/architecture.md).

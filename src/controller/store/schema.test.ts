@@ -56,8 +56,9 @@ test('a fresh database has every declared table, column and index, and the built
     ]),
   );
   for (const [name, index] of Object.entries(declared.indexes)) {
-    // A substring index is an FTS5 table on SQLite (dialects/sqlite.ts).
-    assert.equal(objects.get(name), index.method === 'substring' ? 'table' : 'index', `index ${name}`);
+    // A substring index is an FTS5 table on SQLite (dialects/sqlite.ts); value counts are PostgreSQL's alone.
+    const made = index.method === 'substring' ? 'table' : index.method ? undefined : 'index';
+    assert.equal(objects.get(name), made, `index ${name}`);
   }
   db.close();
   rmSync(dir, { recursive: true, force: true });

@@ -43,6 +43,11 @@ export interface Dialect {
    * Undefined where the planner weighs its ways itself (PostgreSQL).
    */
   unseekable?(column: string): string;
+  /**
+   * A count of the owners holding one value of a set, read from its value counts (IndexModel `valueCounts`), as a
+   * statement returning `n`; undefined where the dialect keeps none.
+   */
+  valueCount?(counts: string, value: Fragment): Fragment;
   /** Position-independent substring test (`instr`/`strpos`); numbers are tested in their decimal form. */
   containsText(haystack: Fragment, needle: string, ignoreCase: boolean): Fragment;
   /** A tag of the JSON text column `tagsSql`, read as `view`. */

@@ -1,5 +1,5 @@
 import { type Fragment, param, raw, sql } from '../fragment.js';
-import type { IndexModel } from '../schema-model.js';
+import { type IndexModel, VALUE_COUNTS_SUFFIX } from '../schema-model.js';
 import { type Dialect, type TagView, defaultClause, renderCreateIndex, renderCreateTable } from './dialect.js';
 
 /**
@@ -17,8 +17,16 @@ const ISO_DATETIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|
 export const postgresDialect: Dialect = {
   name: 'postgres',
   createTable: (table) => renderCreateTable(table, (c) => TYPES[c.type]),
-  createIndex: (index) => (index.method ? createTrigramIndex(index) : renderCreateIndex(index)),
-  dropIndex: (name) => `DROP INDEX IF EXISTS "${name}"`,
+  createIndex: (index) =>
+    index.method === 'valueCounts'
+      ? createValueCounts(index.name, index.table)
+      : index.method
+        ? createTrigramIndex(index)
+        : renderCreateIndex(index),
+  dropIndex: (name) =>
+    name.endsWith(VALUE_COUNTS_SUFFIX)
+      ? `DROP FUNCTION IF EXISTS "${name}"() CASCADE;\nDROP TABLE IF EXISTS "${name}"`
+      : `DROP INDEX IF EXISTS "${name}"`,
   addColumn: (table, c) =>
     `ALTER TABLE "${table}" ADD COLUMN "${c.name}" ${TYPES[c.type]}${c.notNull ? ' NOT NULL' : ''}${defaultClause(c)}`,
   dropColumn: (table, column) => `ALTER TABLE "${table}" DROP COLUMN "${column}"`,
@@ -31,6 +39,8 @@ export const postgresDialect: Dialect = {
   },
   // LIKE with the needle's wildcards escaped is the same byte-wise substring test as strpos, and a trigram index
   // serves it. icontains stays upper-cased strpos: ILIKE folds case by other rules.
+  valueCount: (counts, value) =>
+    sql`SELECT coalesce((SELECT c."n" FROM ${raw(`"${counts}"`)} c WHERE c."value" = ${value}), 0) AS n`,
   containsText: (haystack, needle, ignoreCase) =>
     ignoreCase
       ? sql`strpos(upper((${haystack})::text), upper(${param(needle)}::text)) > 0`
@@ -64,6 +74,32 @@ function createTrigramIndex(index: IndexModel): string {
   END IF;
 EXCEPTION WHEN insufficient_privilege THEN NULL;
 END $$`;
+}
+
+/**
+ * A set's value counts: a table of how many side rows (owners, since an owner holds a value once) hold each value,
+ * filled from the rows already there and kept by statement triggers in the statement that writes the side rows
+ * (their cascaded deletes included), each change one upsert per value, in value order so that two writers lock the
+ * same rows in the same order.
+ */
+function createValueCounts(name: string, side: string): string {
+  const counts = `"${name}"`;
+  const change = (rows: string, sign: string) =>
+    `INSERT INTO ${counts} ("value", "n") SELECT "value", ${sign}count(*) FROM ${rows} GROUP BY "value" ` +
+    `ORDER BY "value" ON CONFLICT ("value") DO UPDATE SET "n" = ${counts}."n" + excluded."n";`;
+  const trigger = (op: string, rows: string) =>
+    `CREATE TRIGGER "${name}_${op.toLowerCase()}" AFTER ${op} ON "${side}" REFERENCING ${rows} ` +
+    `FOR EACH STATEMENT EXECUTE FUNCTION ${counts}();`;
+  return `CREATE TABLE ${counts} ("value" ${TYPES.text} NOT NULL PRIMARY KEY, "n" BIGINT NOT NULL);
+INSERT INTO ${counts} ("value", "n") SELECT "value", count(*) FROM "${side}" GROUP BY "value";
+CREATE FUNCTION ${counts}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN ${change('removed', '-')} END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN ${change('added', '')} END IF;
+  RETURN NULL;
+END $$;
+${trigger('INSERT', 'NEW TABLE AS added')}
+${trigger('DELETE', 'OLD TABLE AS removed')}
+${trigger('UPDATE', 'OLD TABLE AS removed NEW TABLE AS added')}`;
 }
 
 function typedTag(json: Fragment, text: Fragment, type: Fragment, view: TagView): Fragment {

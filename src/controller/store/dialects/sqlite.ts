@@ -18,11 +18,11 @@ const TYPES = { text: 'TEXT', integer: 'INTEGER', json: 'TEXT' } as const;
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   createTable: (table) => renderCreateTable(table, (c) => TYPES[c.type], ' WITHOUT ROWID'),
-  // Migration 0007's trigram indexes were PostgreSQL's alone: SQLite made nothing for them.
+  // Migration 0007's trigram indexes were PostgreSQL's alone, and so are value counts: SQLite makes nothing for them.
   createIndex: (index) =>
     index.method === 'substring'
       ? createSubstringIndex(index.name, index.table, index.columns[0])
-      : index.method === 'trigram'
+      : index.method
         ? ''
         : renderCreateIndex(index),
   dropIndex: (name) => (name.endsWith(SUBSTRING_SUFFIX) ? dropSubstringIndex(name) : `DROP INDEX IF EXISTS "${name}"`),

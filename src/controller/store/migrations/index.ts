@@ -9,7 +9,7 @@ import { migration as m0007 } from './0007-name-search.js';
 import { migration as m0008 } from './0008-controllers-and-shared-pki.js';
 import { migration as m0009 } from './0009-shared-login-attempts-and-service-update-stamps.js';
 import { migration as m0010 } from './0010-shared-posture-reports.js';
-import { migration as m0011 } from './0011-substring-indexes-on-sqlite.js';
+import { migration as m0011 } from './0011-substring-indexes-and-value-counts.js';
 
 /**
  * The recorded history of the schema, oldest first. Never edit a migration that has shipped: change the catalogue,

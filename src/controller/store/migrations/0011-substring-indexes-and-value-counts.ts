@@ -1,10 +1,10 @@
-// Recorded by `npm run schema:migration -- substring-indexes-on-sqlite`.
+// Recorded by `npm run schema:migration -- substring-indexes-and-value-counts`.
 // Never edit a migration that has shipped: record a new one.
 import type { Migration } from '../schema-diff.js';
 
 export const migration: Migration = {
   id: 11,
-  name: 'substring-indexes-on-sqlite',
+  name: 'substring-indexes-and-value-counts',
   ops: [
     {
       op: 'dropIndex',
@@ -83,6 +83,16 @@ export const migration: Migration = {
     {
       op: 'createIndex',
       index: {
+        name: 'identities_roleAttributes_value_counts',
+        table: 'identities_roleAttributes',
+        columns: ['value'],
+        unique: false,
+        method: 'valueCounts',
+      },
+    },
+    {
+      op: 'createIndex',
+      index: {
         name: 'auth_policies_name_trgm',
         table: 'auth_policies',
         columns: ['name'],
@@ -133,11 +143,31 @@ export const migration: Migration = {
     {
       op: 'createIndex',
       index: {
+        name: 'services_roleAttributes_value_counts',
+        table: 'services_roleAttributes',
+        columns: ['value'],
+        unique: false,
+        method: 'valueCounts',
+      },
+    },
+    {
+      op: 'createIndex',
+      index: {
         name: 'edge_routers_name_trgm',
         table: 'edge_routers',
         columns: ['name'],
         unique: false,
         method: 'substring',
+      },
+    },
+    {
+      op: 'createIndex',
+      index: {
+        name: 'edge_routers_roleAttributes_value_counts',
+        table: 'edge_routers_roleAttributes',
+        columns: ['value'],
+        unique: false,
+        method: 'valueCounts',
       },
     },
     {
@@ -158,6 +188,16 @@ export const migration: Migration = {
         columns: ['name'],
         unique: false,
         method: 'substring',
+      },
+    },
+    {
+      op: 'createIndex',
+      index: {
+        name: 'posture_checks_roleAttributes_value_counts',
+        table: 'posture_checks_roleAttributes',
+        columns: ['value'],
+        unique: false,
+        method: 'valueCounts',
       },
     },
     {
