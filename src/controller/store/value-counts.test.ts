@@ -59,7 +59,7 @@ for (const kind of storesUnderTest()) {
           rows.map((values) => ({ values: { ...values, type: 'Default', isAdmin: false } })),
           { now: now() },
         );
-        ids.forEach((id, i) => model.set(id, rows[i].roleAttributes));
+        for (const [i, id] of ids.entries()) model.set(id, rows[i].roleAttributes);
         await assertTotals(repo, model, 'after a batch of inserts');
 
         for (const id of ids.slice(0, 20)) {
