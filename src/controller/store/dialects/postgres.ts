@@ -37,10 +37,10 @@ export const postgresDialect: Dialect = {
     const values = columns.map((type, i) => `(r ->> ${i})::${type === 'integer' ? 'bigint' : 'text'}`).join(', ');
     return sql`SELECT ${raw(values)} FROM json_array_elements(${param(rows)}::json) r`;
   },
-  // LIKE with the needle's wildcards escaped is the same byte-wise substring test as strpos, and a trigram index
-  // serves it. icontains stays upper-cased strpos: ILIKE folds case by other rules.
   valueCount: (counts, value) =>
     sql`SELECT coalesce((SELECT c."n" FROM ${raw(`"${counts}"`)} c WHERE c."value" = ${value}), 0) AS n`,
+  // LIKE with the needle's wildcards escaped is the same byte-wise substring test as strpos, and a trigram index
+  // serves it. icontains stays upper-cased strpos: ILIKE folds case by other rules.
   containsText: (haystack, needle, ignoreCase) =>
     ignoreCase
       ? sql`strpos(upper((${haystack})::text), upper(${param(needle)}::text)) > 0`
