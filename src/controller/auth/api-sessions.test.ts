@@ -135,7 +135,7 @@ test('a cached session stops working the moment it ends or its identity is disab
 });
 
 /** Three sessions of one identity, each resolved once (read, and kept). */
-async function threeResolved(store: Store, sessions: ApiSessions, identityId: string) {
+async function threeResolved(sessions: ApiSessions, identityId: string) {
   const made = [];
   for (let i = 0; i < 3; i++) {
     made.push(await sessions.create({ identityId, authenticatorId: 'a1', ipAddress: '', configTypes: [], now: t0 }));
@@ -152,7 +152,7 @@ async function storedActivity(store: Store): Promise<Map<string, unknown>> {
 
 /** A request writes nothing for its session's activity; one statement later writes every session's. */
 async function activityInOneStatement(store: Store, sessions: ApiSessions, identityId: string): Promise<void> {
-  const made = await threeResolved(store, sessions, identityId);
+  const made = await threeResolved(sessions, identityId);
   const before = store.statementsRun;
   for (const { token } of made) await sessions.resolve(token, at(MINUTE));
   assert.equal(store.statementsRun - before, 0, 'no statement in the requests');
