@@ -93,7 +93,7 @@ test('a resolved session is kept until a write could change it: not its own acti
   await sessions.resolve(token, at(MINUTE));
   await sessions.resolve(token, at(MINUTE + 1_000));
   assert.equal(reads.count, 1, 'the second request is answered from the cache');
-  await sessions.resolve(token, at(2 * MINUTE)); // writes its activity: no change of what the session says
+  await sessions.resolve(token, at(2 * MINUTE)); // notes its activity: no change of what the session says
   await sessions.create({ identityId, authenticatorId: 'a1', ipAddress: '', configTypes: [], now: at(2 * MINUTE) });
   await store.repo('identity').insert({ name: 'bob', type: 'Default', isAdmin: false }, { now: t0.toISOString() });
   await sessions.resolve(token, at(2 * MINUTE + 1_000));

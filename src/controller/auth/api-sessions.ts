@@ -40,7 +40,7 @@ interface Resolved {
 
 /**
  * Writes that can change what a resolved session says: the identity (admin, name, disabled), the session itself
- * (ended, or more than its activity), the credentials and auth policies that end sessions.
+ * (ended, its MFA passed), the credentials and auth policies that end sessions.
  */
 const PRINCIPAL_RESOURCES = new Set(['identity', 'api-session', 'authenticator', 'auth-policy', '*']);
 
@@ -64,18 +64,12 @@ export class ApiSessions {
   ) {
     this.activity = new SessionActivity(store.sessionActivity);
     // Every request resolves its token; the answer is kept until a write could change it. Any such write starts a
-    // new generation (an activity-only update of a session does not), as it is made and again when it commits, so
-    // that nothing read before a commit outlives it (Store.onWrite). It is kept only while no other process writes
-    // to the database (Store.soleWriterEpoch): their writes would not be heard here.
+    // new generation, as it is made and again when it commits, so that nothing read before a commit outlives it
+    // (Store.onWrite; the sessions' activity is written apart and tells no write). It is kept only while no other
+    // process writes to the database (Store.soleWriterEpoch): their writes would not be heard here.
     store.onWrite((event) => {
       // A new row changes no session already resolved; a change or a removal may.
       if (!PRINCIPAL_RESOURCES.has(event.resource) || event.op === 'insert') return;
-      if (
-        event.resource === 'api-session' &&
-        event.op === 'update' &&
-        event.fields?.every((f) => f === 'lastActivityAt')
-      )
-        return;
       this.generation++;
     });
   }
