@@ -16,14 +16,13 @@
 // `--baseline` repeats (one column each); CTL_BENCH_BASELINE=bc59173[,...] does the same. The older build is made
 // by bench/baseline.ts in the temporary directory (git archive, node_modules copied, npm run build).
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { accessScale } from './access.js';
+import { type BareAnswer, SMALLEST_ANSWER, startBareServer } from './bare-server.js';
 import { prepareBaseline } from './baseline.js';
 import { clusterBench } from './cluster.js';
 import { concurrentWrites } from './concurrent-writes.js';
@@ -235,51 +234,58 @@ async function main() {
   if (!flags['no-cluster'] && !flags['no-postgres']) await clusterBench();
 }
 
-/** Authenticated GET by id against a bare node:https server with the same certificate, in alternated rounds. */
+/**
+ * Authenticated GET by id against two bare node:https servers with the same certificate, in alternated rounds: one
+ * answering a 37-byte envelope (the project's goal is set against it), one answering the controller's own answer,
+ * byte for byte (what is the answer's size, TLS and the send, and what is our work).
+ */
 async function getByIdThroughput(targets: Target[]): Promise<{ rows: Row[]; summary: string }> {
   const pkiDir = join(targets[0].dataDir, 'pki');
-  const bare = createServer(
-    {
-      key: readFileSync(join(pkiDir, 'server.key.pem')),
-      cert:
-        readFileSync(join(pkiDir, 'server.cert.pem'), 'utf8') +
-        readFileSync(join(pkiDir, 'intermediate.cert.pem'), 'utf8'),
-    },
-    (_req, res) => {
-      res.setHeader('content-type', 'application/json');
-      res.end('{"data":{"hello":"world"},"meta":{}}');
-    },
-  );
-  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
-  const bareUrl = `https://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
-  const load = { ca: targets[0].controller.caBundlePem, total: 4000, concurrency: 16 };
-  const bareRps: number[] = [];
+  const first = targets[0];
+  const captured = await request(first.byIdUrl, { headers: first.headers, dispatcher: first.dispatcher });
+  const sameBytes: BareAnswer = {
+    body: Buffer.from(await captured.body.arrayBuffer()),
+    contentType: String(captured.headers['content-type']),
+  };
+  const bares = [await startBareServer(pkiDir, SMALLEST_ANSWER), await startBareServer(pkiDir, sameBytes)];
+  const load = { ca: first.controller.caBundlePem, total: 4000, concurrency: 16 };
+  const bareRps: number[][] = bares.map(() => []);
   const rps: number[][] = targets.map(() => []);
   // The controller's own CPU time per request moves far less than its rate when others load the machine.
   const cpu: number[][] = targets.map(() => []);
   for (let round = 0; round < 5; round++) {
-    bareRps.push(await throughput(bareUrl, load));
+    for (const [i, bare] of bares.entries()) bareRps[i].push(await throughput(bare.url, load));
     for (const [i, t] of targets.entries()) {
       const cpuBefore = t.controller.cpuSeconds();
       rps[i].push(await throughput(t.byIdUrl, { ...load, ca: t.controller.caBundlePem, headers: t.headers }));
       cpu[i].push(((t.controller.cpuSeconds() - cpuBefore) / load.total) * 1e6);
     }
   }
-  bare.close();
-  const bareMedian = median(bareRps);
-  const what = 'authenticated GET /identities/{id} (÷ bare `node:https`)';
-  const row: Row = { what, unit: 'req/s', values: rps.map(median), against: targets.map(() => bareMedian) };
-  const cpuRow: Row = {
-    what: "the controller's CPU time per GET by id (its process only)",
-    unit: 'µs',
-    values: cpu.map(median),
-  };
+  for (const bare of bares) bare.close();
+  const [smallest, same] = bareRps.map(median);
+  const values = rps.map(median);
+  const rows: Row[] = [
+    {
+      what: 'authenticated GET /identities/{id} (÷ bare `node:https`)',
+      unit: 'req/s',
+      values,
+      against: values.map(() => smallest),
+    },
+    {
+      what: `the same (÷ bare \`node:https\` answering its ${sameBytes.body.length} bytes)`,
+      unit: 'req/s',
+      values,
+      against: values.map(() => same),
+    },
+    { what: "the controller's CPU time per GET by id (its process only)", unit: 'µs', values: cpu.map(median) },
+  ];
   const perRound = (values: number[]) => values.map((r) => r.toFixed(0)).join(', ');
   const rounds = targets.map((t, i) => `${t.label} ${perRound(rps[i])}`).join('; ');
   const summary =
-    `bare \`node:https\` ${bareMedian.toFixed(0)} req/s (median of 5 rounds: ${perRound(bareRps)}).\n` +
+    `bare \`node:https\` ${smallest.toFixed(0)} req/s (median of 5 rounds: ${perRound(bareRps[0])}); ` +
+    `answering the controller's ${sameBytes.body.length} bytes ${same.toFixed(0)} req/s (${perRound(bareRps[1])}).\n` +
     `GET by id rounds (req/s): ${rounds}.`;
-  return { rows: [row, cpuRow], summary };
+  return { rows, summary };
 }
 
 const controllerTitle = () =>

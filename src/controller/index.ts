@@ -212,6 +212,9 @@ export async function createController(options: CreateControllerOptions): Promis
     async close() {
       background.stop();
       heartbeat.stop();
+      // The last seconds of sessions' activity: a store that no longer writes loses them (they look that much
+      // idler), which must not keep it from closing.
+      await runtime.apiSessions.flushActivity().catch(() => {});
       await store.close();
     },
   };

@@ -23,8 +23,8 @@ describe('statements per authenticated GET by id (postgres)', { skip }, () => {
   it('reads the row and what its read model gathers in two statements: the session kept, no transaction', async () => {
     const store = t.app.runtime.store;
     const counts: number[] = [];
-    // The fewest of a few requests: a value kept from the store (is any MFA enabled) may be read again meanwhile,
-    // and the session writes its activity every few seconds.
+    // The fewest of a few requests: a value kept from the store (is any MFA enabled) may be read again meanwhile, and
+    // the sessions' activity, written apart from requests every few seconds, may be written meanwhile.
     for (let i = 0; i < 4; i++) {
       const before = store.statementsRun;
       const res = await t.admin.request('GET', `/identities/${id}`);

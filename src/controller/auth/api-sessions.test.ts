@@ -93,7 +93,7 @@ test('a resolved session is kept until a write could change it: not its own acti
   await sessions.resolve(token, at(MINUTE));
   await sessions.resolve(token, at(MINUTE + 1_000));
   assert.equal(reads.count, 1, 'the second request is answered from the cache');
-  await sessions.resolve(token, at(2 * MINUTE)); // writes its activity: no change of what the session says
+  await sessions.resolve(token, at(2 * MINUTE)); // notes its activity: no change of what the session says
   await sessions.create({ identityId, authenticatorId: 'a1', ipAddress: '', configTypes: [], now: at(2 * MINUTE) });
   await store.repo('identity').insert({ name: 'bob', type: 'Default', isAdmin: false }, { now: t0.toISOString() });
   await sessions.resolve(token, at(2 * MINUTE + 1_000));
@@ -134,6 +134,59 @@ test('a cached session stops working the moment it ends or its identity is disab
   );
 });
 
+/** Three sessions of one identity, each resolved once (read, and kept). */
+async function threeResolved(sessions: ApiSessions, identityId: string) {
+  const made = [];
+  for (let i = 0; i < 3; i++) {
+    made.push(await sessions.create({ identityId, authenticatorId: 'a1', ipAddress: '', configTypes: [], now: t0 }));
+  }
+  for (const { token } of made) await sessions.resolve(token, at(1_000));
+  return made;
+}
+
+/** Each session's lastActivityAt as stored, by id. */
+async function storedActivity(store: Store): Promise<Map<string, unknown>> {
+  const rows = await store.repo('api-session').findAll({}, { columns: ['lastActivityAt'] });
+  return new Map(rows.map((row) => [row.id, row.lastActivityAt]));
+}
+
+/** A request writes nothing for its session's activity; one statement later writes every session's. */
+async function activityInOneStatement(store: Store, sessions: ApiSessions, identityId: string): Promise<void> {
+  const made = await threeResolved(sessions, identityId);
+  const before = store.statementsRun;
+  for (const { token } of made) await sessions.resolve(token, at(MINUTE));
+  assert.equal(store.statementsRun - before, 0, 'no statement in the requests');
+  await sessions.flushActivity();
+  assert.equal(store.statementsRun - before, 1, 'one statement for the three sessions');
+  const stored = await storedActivity(store);
+  for (const { id } of made) assert.equal(stored.get(id), at(MINUTE).toISOString());
+}
+
+test("a session's activity is written later, for every session seen, in one statement", async () => {
+  const { store, sessions, identityId } = await setup();
+  await activityInOneStatement(store, sessions, identityId);
+});
+
+test('activity not yet written still counts: after the session is read again, and before the sweep', async () => {
+  const { store, sessions, token, identityId } = await setup();
+  await sessions.resolve(token, at(29 * MINUTE));
+  // A change of the identity makes the kept session stale: it is read again, with the activity of 29 minutes.
+  await store.repo('identity').update(identityId, { name: 'alice2' }, t0.toISOString());
+  await sessions.resolve(token, at(50 * MINUTE));
+  // The sweep writes this process's activity first: 50 minutes is not idle at 75.
+  assert.equal(await sessions.sweep(at(75 * MINUTE)), 0);
+  assert.equal(await store.repo('api-session').count(), 1);
+});
+
+test('a time written later by another controller is kept: activity only moves forward', async () => {
+  const { store, sessions, id, token } = await setup();
+  await sessions.resolve(token, at(MINUTE));
+  const later = at(2 * MINUTE).toISOString();
+  await store.sessionActivity.write(new Map([[id, later]]));
+  await sessions.flushActivity();
+  assert.equal((await storedActivity(store)).get(id), later);
+});
+
 const onPostgres = { skip: pgSkip, timeout: 30_000 };
 
 describe('the resolved-session cache on PostgreSQL, where reads do not wait for open transactions', onPostgres, () => {
@@ -162,12 +215,14 @@ describe('the resolved-session cache on PostgreSQL, where reads do not wait for 
     assert.equal(reads.count, 1);
   });
 
+  it('writes the activity of every session seen in one statement', () =>
+    activityInOneStatement(store, sessions, identityId));
+
   it('does not keep past its commit what was read while a logout was written but not committed', async () => {
     const { id, token } = await login();
     let deleted!: () => void;
     const written = new Promise<void>((resolve) => (deleted = resolve));
     // Begun outside the transaction (another connection), once the delete is written: the session is still there.
-    // A second after login, so that it writes no activity (which would wait for the delete's row lock).
     const outside = (async () => {
       await written;
       return sessions.resolve(token, at(1_000));

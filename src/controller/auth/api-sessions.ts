@@ -1,12 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { ApiError } from '../../protocol/errors.js';
 import { LruCache } from '../store/driver.js';
+import { SessionActivity } from '../model/session-activity.js';
 import type { Store } from '../store/store.js';
 import type { Principal } from '../server/types.js';
 import { isDisabled } from './identity-state.js';
-
-/** A write of lastActivityAt at most this often per session: every request refreshes it, few requests write. */
-const ACTIVITY_WRITE_INTERVAL_MS = 5_000;
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -31,8 +29,8 @@ interface Resolved {
   isAdmin: boolean;
   disabledAt: string | null;
   disabledUntil: string | null;
-  lastActivityAt: string;
-  updatedAt: string;
+  /** The latest request known to this process: the database's, or a later one not written yet (Unix ms). */
+  lastActivityMs: number;
   mfaPending: boolean;
   /** The cache generation the row was read in: a write since then makes it stale. */
   generation: number;
@@ -42,7 +40,7 @@ interface Resolved {
 
 /**
  * Writes that can change what a resolved session says: the identity (admin, name, disabled), the session itself
- * (ended, or more than its activity), the credentials and auth policies that end sessions.
+ * (ended, its MFA passed), the credentials and auth policies that end sessions.
  */
 const PRINCIPAL_RESOURCES = new Set(['identity', 'api-session', 'authenticator', 'auth-policy', '*']);
 
@@ -57,24 +55,21 @@ export class ApiSessions {
    */
   private readonly resolved = new LruCache<string, Resolved>(RESOLVED_CACHE_SIZE);
   private generation = 0;
+  /** Every request refreshes its session's activity; one statement now and then writes them all. */
+  private readonly activity: SessionActivity;
 
   constructor(
     private readonly store: Store,
     private readonly timeoutMs: number,
   ) {
+    this.activity = new SessionActivity(store.sessionActivity);
     // Every request resolves its token; the answer is kept until a write could change it. Any such write starts a
-    // new generation (an activity-only update of a session does not), as it is made and again when it commits, so
-    // that nothing read before a commit outlives it (Store.onWrite). It is kept only while no other process writes
-    // to the database (Store.soleWriterEpoch): their writes would not be heard here.
+    // new generation, as it is made and again when it commits, so that nothing read before a commit outlives it
+    // (Store.onWrite; the sessions' activity is written apart and tells no write). It is kept only while no other
+    // process writes to the database (Store.soleWriterEpoch): their writes would not be heard here.
     store.onWrite((event) => {
       // A new row changes no session already resolved; a change or a removal may.
       if (!PRINCIPAL_RESOURCES.has(event.resource) || event.op === 'insert') return;
-      if (
-        event.resource === 'api-session' &&
-        event.op === 'update' &&
-        event.fields?.every((f) => f === 'lastActivityAt')
-      )
-        return;
       this.generation++;
     });
   }
@@ -116,18 +111,15 @@ export class ApiSessions {
     let session = epoch === undefined ? undefined : this.resolved.get(token);
     if (!session || session.generation !== this.generation || session.epoch !== epoch) session = await this.read(token);
     if (!session) throw UNAUTHORIZED();
-    const last = Date.parse(session.lastActivityAt);
-    if (now.getTime() - last > this.timeoutMs) {
+    const nowMs = now.getTime();
+    if (nowMs - session.lastActivityMs > this.timeoutMs) {
       await this.delete(session.sessionId);
       throw UNAUTHORIZED();
     }
     if (isDisabled(session, now)) throw UNAUTHORIZED();
-    if (now.getTime() - last >= ACTIVITY_WRITE_INTERVAL_MS) {
-      // Activity is bookkeeping, not a change of the session: its updatedAt stays as it was.
-      const lastActivityAt = now.toISOString();
-      await this.sessions().update(session.sessionId, { lastActivityAt }, session.updatedAt);
-      session.lastActivityAt = lastActivityAt;
-    }
+    // Activity is bookkeeping, not a change of the session: written later, with many others (SessionActivity).
+    this.activity.seen(session.sessionId, nowMs);
+    if (nowMs > session.lastActivityMs) session.lastActivityMs = nowMs;
     return {
       apiSessionId: session.sessionId,
       identityId: session.identityId,
@@ -161,8 +153,7 @@ export class ApiSessions {
       isAdmin: identity.isAdmin === true,
       disabledAt: (identity.disabledAt as string | null) ?? null,
       disabledUntil: (identity.disabledUntil as string | null) ?? null,
-      lastActivityAt: row.lastActivityAt as string,
-      updatedAt: row.updatedAt,
+      lastActivityMs: Math.max(Date.parse(row.lastActivityAt as string), this.activity.unwritten(row.id) ?? 0),
       mfaPending: row.isMfaRequired === true && row.isMfaComplete !== true,
       // Stamped with the generation the read began in: a write during the read already made it stale.
       generation,
@@ -190,8 +181,15 @@ export class ApiSessions {
 
   /** Removes sessions idle past the timeout; run periodically so they do not pile up. */
   async sweep(now: Date): Promise<number> {
+    // This process's own activity first: a session used in the last moments is not idle.
+    await this.activity.write();
     const cutoff = new Date(now.getTime() - this.timeoutMs).toISOString();
     return this.sessions().deleteWhere({ lastActivityAt: { lt: cutoff } });
+  }
+
+  /** Writes the activity not written yet: before the store closes. */
+  flushActivity(): Promise<void> {
+    return this.activity.write();
   }
 
   private sessions() {

@@ -117,10 +117,12 @@ export class PostgresDriver implements Driver {
         `unsupported store '${parsed.protocol}': expected postgres://user[:password]@host[:port]/database`,
       );
     }
-    // Counts and BIGINT columns come back as numbers, as SQLite gives them (all of ours fit in 2^53).
+    // Counts and BIGINT columns come back as numbers, as SQLite gives them (all of ours fit in 2^53). `pg` asks for
+    // the parsers of every result's columns: one function, not a new one per BIGINT column of every result.
+    const bigintAsNumber = (v: string) => Number(v);
     const types = {
       getTypeParser: (oid: number, format?: string) =>
-        oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'),
+        oid === 20 ? bigintAsNumber : pg.types.getTypeParser(oid, format as 'text'),
     };
     // A server that does not answer is reported within seconds (503), not after a request has waited for long.
     const config = { connectionString: url, connectionTimeoutMillis: 5_000, types };

@@ -10,6 +10,7 @@ import { RoleIndex } from './role-index.js';
 import { declaredSchema } from './schema-model.js';
 import { PostureReportRows } from './posture-reports.js';
 import { ServiceUpdateStampRows } from './service-update-stamps.js';
+import { SessionActivityRows } from './session-activity-rows.js';
 import { SqliteDriver } from './sqlite-driver.js';
 
 /** What `Store.readTogether` answers: the decoded rows of each lookup, in order. */
@@ -80,11 +81,14 @@ export class Store {
   /** Service update stamps kept in the database (controllers sharing one). */
   readonly serviceUpdateStamps: ServiceUpdateStampRows;
   readonly postureReports: PostureReportRows;
+  /** API sessions' last activity, many sessions per statement. */
+  readonly sessionActivity: SessionActivityRows;
 
   private constructor(private readonly driver: Driver) {
     this.loginAttempts = new LoginAttempts(driver);
     this.serviceUpdateStamps = new ServiceUpdateStampRows(driver);
     this.postureReports = new PostureReportRows(driver);
+    this.sessionActivity = new SessionActivityRows(driver);
     const referrers = referrersOf(CATALOGUE);
     const uniqueIndexes: Record<string, string[]> = {};
     for (const index of Object.values(declaredSchema(CATALOGUE, resource).indexes)) {
