@@ -11,6 +11,7 @@ import { SharedLoginThrottle } from './auth/database-throttle.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './auth/throttle.js';
 import { ClientState } from './client-state.js';
 import { enforcePostureTimeouts } from './model/posture/sessions.js';
+import { parseAdvertised, urlOf } from './advertise.js';
 import { ensureDefaultAdmin } from './bootstrap.js';
 import { prepareDataDir, type PreparedDataDir } from './data-dir.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
@@ -308,13 +309,17 @@ async function bind(
  */
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const host = options.host ?? '127.0.0.1';
+  // Checked before the port is bound: a mistyped address refuses the start with nothing done.
+  const advertised = (options.advertise ?? []).map(parseAdvertised);
   const bound = await bind(options.port, host);
   const listener = bound.server;
   let dataDir: PreparedDataDir | undefined;
   let controller: Controller;
   const port = (listener.address() as AddressInfo).port;
-  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  const publicUrl = `https://${urlHost}:${port}`;
+  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const url = urlOf({ host: urlHost }, port);
+  // What clients are told to reach (OpenZiti's edge.api.address): the first advertised address, else the listener.
+  const publicUrl = advertised.length ? urlOf(advertised[0], port) : url;
   try {
     // The data directory is ours (an exclusive lock) before anything is written in it; a failed start lets it go.
     const database = options.storeUrl ? undefined : join(options.dataDir, DATABASE_FILE);
@@ -322,10 +327,9 @@ export async function startController(options: ControllerOptions): Promise<Runni
     // The first name is the certificate's common name, which names the controller in /controllers: the first
     // advertised name when there is one, so that controllers listening on the same address are told apart.
     const listening = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-    const advertised = options.advertise ?? [];
-    const names = [...advertised.slice(0, 1), listening, 'localhost', '127.0.0.1', '::1', hostname(), ...advertised];
-    const hosts = [...new Set(names)];
-    controller = await createController({ ...options, pkiDir: dataDir.pkiDir, publicUrl, hosts });
+    const hosts = advertised.map((address) => address.host);
+    const names = [...hosts.slice(0, 1), listening, 'localhost', '127.0.0.1', '::1', hostname(), ...hosts];
+    controller = await createController({ ...options, pkiDir: dataDir.pkiDir, publicUrl, hosts: [...new Set(names)] });
   } catch (err) {
     dataDir?.lock.release();
     bound.destroyAll();
@@ -349,11 +353,13 @@ export async function startController(options: ControllerOptions): Promise<Runni
     server.emit('connection', socket);
     socket.resume();
   });
-  controller.runtime.log(`controller listening on ${publicUrl}`);
+  const reachedOn = publicUrl === url ? '' : `, reached on ${publicUrl}`;
+  controller.runtime.log(`controller listening on ${url}${reachedOn}`);
 
   let closing: Promise<void> | undefined;
   return {
-    url: publicUrl,
+    url,
+    publicUrl,
     port,
     caBundlePem: pki.caBundlePem,
     adminUser: controller.adminUser,

@@ -28,7 +28,11 @@ export interface ControllerOptions {
   port: number;
   /** Address to bind; default 127.0.0.1. Certificates cover it, localhost and the machine's host name. */
   host?: string;
-  /** Extra DNS names or addresses the server certificate must cover. */
+  /**
+   * Addresses (`HOST[:PORT]`) clients reach the controller on: the first is its public URL (its API addresses in
+   * /controllers, the `iss` of the JWTs it signs; the port defaults to the listening one), and the server
+   * certificate covers every one's host. Default: the listening address.
+   */
   advertise?: string[];
   /** Default admin created on first start only. */
   adminUser?: string;
@@ -69,8 +73,10 @@ export interface ControllerOptions {
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 export interface RunningController {
-  /** e.g. https://127.0.0.1:1280 */
+  /** Where it listens, e.g. https://127.0.0.1:1280 */
   url: string;
+  /** Where clients are told to reach it: the first `advertise` address, else `url`. */
+  publicUrl: string;
   port: number;
   /** Root + intermediate CA, what clients must trust. */
   caBundlePem: string;

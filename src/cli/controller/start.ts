@@ -99,7 +99,11 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(new Option('--port <port>', 'HTTPS port').argParser(integer(0, 65535)).default(DEFAULT_PORT))
     .addOption(new Option('--host <address>', 'address to listen on').default('127.0.0.1'))
     .addOption(
-      new Option('--advertise <names>', 'extra DNS names or addresses the server certificate covers, comma-separated'),
+      new Option(
+        '--advertise <addresses>',
+        'HOST[:PORT] addresses clients reach the controller on, comma-separated: the first is its URL in /controllers, ' +
+          'the issuer of the JWTs it signs (port: the listening one); the server certificate covers every one',
+      ),
     )
     .addOption(
       new Option('--admin-user <name>', 'username of the default admin created on first start').default('admin'),
@@ -244,6 +248,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
   const { DataDirLockedError, DataDirSymlinkError } = await import('../../controller/data-dir.js');
   const { StaticSiteError } = await import('../../controller/server/static.js');
   const { StoreUrlError } = await import('../../controller/store/driver.js');
+  const { AdvertiseError } = await import('../../controller/advertise.js');
   const controller = await startController({
     dataDir: opts.dataDir,
     port: opts.port,
@@ -268,7 +273,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     log: (line) => io.info(line),
     accessLog: opts.accessLog ? (line) => io.info(line) : undefined,
   }).catch((err: unknown) => {
-    const usage = [DataDirLockedError, DataDirSymlinkError, StaticSiteError, StoreUrlError].some(
+    const usage = [DataDirLockedError, DataDirSymlinkError, StaticSiteError, StoreUrlError, AdvertiseError].some(
       (type) => err instanceof type,
     );
     if (usage) throw new UsageError((err as Error).message);
