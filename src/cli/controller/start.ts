@@ -101,8 +101,9 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(
       new Option(
         '--advertise <addresses>',
-        'HOST[:PORT] addresses clients reach the controller on, comma-separated: the first is its URL in /controllers, ' +
-          'the issuer of the JWTs it signs (port: the listening one); the server certificate covers every one',
+        'HOST[:PORT] addresses clients reach the controller on, comma-separated: the first is its URL ' +
+          'in /controllers and the issuer of the JWTs it signs (port: the listening one); ' +
+          'the server certificate covers every one',
       ),
     )
     .addOption(
