@@ -12,7 +12,7 @@ import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './auth/throttle.js';
 import { ClientState } from './client-state.js';
 import { enforcePostureTimeouts } from './model/posture/sessions.js';
 import { parseAdvertised, urlOf } from './advertise.js';
-import { ensureDefaultAdmin } from './bootstrap.js';
+import { writeBootRows } from './bootstrap.js';
 import { prepareDataDir, type PreparedDataDir } from './data-dir.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import { type PkiKey, readPkiKeyFile } from './pki/key-file.js';
@@ -100,7 +100,12 @@ export async function createController(options: CreateControllerOptions): Promis
   const sqlite = { sqlite: join(options.dataDir, DATABASE_FILE) };
   const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : sqlite);
   if (options.experimentalSharedDatabase) refuseUnsharable(location, pkiKey);
-  const store = await Store.open(location, { log, sharedDatabase: options.experimentalSharedDatabase });
+  // Built-in rows are written below, through the write path, once the runtime (and so every hook) exists.
+  const store = await Store.open(location, {
+    log,
+    sharedDatabase: options.experimentalSharedDatabase,
+    builtIns: false,
+  });
   const passwords = new PasswordHasher(options.passwordCost);
   const adminUser = options.adminUser ?? 'admin';
   let pki: Pki;
@@ -108,13 +113,6 @@ export async function createController(options: CreateControllerOptions): Promis
   try {
     pki = options.pki ?? (await openPki(store, pkiKey, options));
     controllerId = pkiKey ? await sharingControllerId(options, pki) : pki.trustDomain;
-    await ensureDefaultAdmin(store, {
-      username: adminUser,
-      password: options.adminPassword,
-      now: new Date(),
-      passwords,
-      announce: options.announceAdminPassword,
-    });
   } catch (err) {
     await store.close();
     throw err;
@@ -168,8 +166,15 @@ export async function createController(options: CreateControllerOptions): Promis
   // The registry needs the runtime (its routes close over it), and the runtime reaches the registry lazily.
   const registry = buildRoutes(runtime);
   const app = createApp(runtime, registry.routes, site);
-  // This controller joins the controllers list when it starts (OpenZiti: when it joins its cluster).
-  await recordSelf(runtime);
+  try {
+    const admin = { username: adminUser, password: options.adminPassword, passwords };
+    await writeBootRows(store, runtime.writes, runtime.clock(), { ...admin, announce: options.announceAdminPassword });
+    // This controller joins the controllers list when it starts (OpenZiti: when it joins its cluster).
+    await recordSelf(runtime);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const heartbeat = startHeartbeat(store, controllerId, { clock: runtime.clock, log });
 
   const background = runInTurn(

@@ -39,6 +39,18 @@ export interface StoreOptions {
   log?: (line: string) => void;
   /** PostgreSQL: serve it together with other controllers that opted in too (experimental: no shared caches yet). */
   sharedDatabase?: boolean;
+  /**
+   * false: the caller writes the built-in rows (the controller does, through its write path, at boot). Default:
+   * written here, for what opens a store without a controller (tools, tests, benchmarks).
+   */
+  builtIns?: boolean;
+}
+
+/** The rows the catalogue declares built in, each with its resource: present on every database. */
+export function builtInRows(): Array<{ def: ResourceDef; row: Record<string, unknown> & { id: string } }> {
+  return CATALOGUE.flatMap((def) =>
+    (def.builtIns ?? []).map((row) => ({ def, row: row as Record<string, unknown> & { id: string } })),
+  );
 }
 
 /** Every field in the catalogue that points at another resource, grouped by the resource pointed at. */
@@ -198,7 +210,7 @@ export class Store {
       driver = sqlite;
     }
     const store = new Store(driver);
-    await store.ensureBuiltIns(now());
+    if (opts.builtIns !== false) await store.ensureBuiltIns(now());
     return store;
   }
 
@@ -242,12 +254,19 @@ export class Store {
     );
   }
 
+  /**
+   * Runs `fn` while no other controller on the database runs its own: on PostgreSQL under the advisory lock that
+   * migrations take, so that what a first start writes (built-in rows, the default admin) is written once even
+   * when controllers start at the same moment. On SQLite, whose transactions take the write lock as they begin,
+   * what `fn` checks and writes in one transaction is seen by no other writer half-done.
+   */
+  oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+    return this.driver instanceof PostgresDriver ? this.driver.withLock(MIGRATION_LOCK, fn) : fn();
+  }
+
   private async ensureBuiltIns(now: string): Promise<void> {
     await this.tx(async () => {
-      for (const def of CATALOGUE) {
-        for (const row of def.builtIns ?? [])
-          await this.repoFor(def).ensure(row as Record<string, unknown> & { id: string }, now);
-      }
+      for (const { def, row } of builtInRows()) await this.repoFor(def).ensure(row, now);
     });
   }
 }
