@@ -26,7 +26,7 @@ function recordedWrites(store: Store, inserted: string[]): EntityWrites {
 describe('the rows written at boot', () => {
   const admin = { username: 'admin', password: 'boot-pw', passwords: new PasswordHasher({ N: 2 ** 10, r: 8, p: 1 }) };
 
-  it('are written through the write path, each once: the built-in rows, the default admin and its password', async () => {
+  it('are written through the write path, once: the built-in rows, the default admin and its password', async () => {
     const store = await Store.open({ sqlite: ':memory:' }, { builtIns: false });
     try {
       assert.equal(await store.repo('auth-policy').find('default'), undefined, 'the store wrote no built-in row');

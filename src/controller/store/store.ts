@@ -1,6 +1,6 @@
 import { CATALOGUE, resource, type ResourceDef } from '../../resources/index.js';
 import { type Driver, StoreUrlError, type WriteLock } from './driver.js';
-import { Integrity } from './integrity.js';
+import { Integrity, type RepairWrites } from './integrity.js';
 import { LoginAttempts } from './login-attempts.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -247,10 +247,16 @@ export class Store {
     return this.driver.close();
   }
 
-  /** Consistency checks, repairs and snapshots of the whole database (integrity.ts). */
-  integrity(): Integrity {
-    return new Integrity(this.driver, CATALOGUE, resource, [...this.roleIndexes.values()], () =>
-      this.changedOutsideRepositories(),
+  /** Consistency checks, repairs (through `writes`, the model's write path) and snapshots (integrity.ts). */
+  integrity(writes: RepairWrites): Integrity {
+    return new Integrity(
+      this.driver,
+      CATALOGUE,
+      resource,
+      [...this.roleIndexes.values()],
+      writes,
+      (name, id) => this.repo(name).find(id),
+      () => this.changedOutsideRepositories(),
     );
   }
 
