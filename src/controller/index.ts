@@ -21,7 +21,7 @@ import { loadOrCreateSharedPki, refuseSharedPkiWithoutKey } from './pki/shared-p
 import { runInTurn } from './cluster/background.js';
 import { SharedPostureReports } from './cluster/posture-reports.js';
 import { SharedServiceUpdateStamps } from './cluster/service-update-stamps.js';
-import { loadOrCreateControllerId, startHeartbeat } from './cluster/membership.js';
+import { loadOrCreateControllerId, memberCertificates, startHeartbeat } from './cluster/membership.js';
 import { recordSelf } from './routes/management/controllers.js';
 import { entityWrites } from './model/writes.js';
 import { buildRoutes } from './registry.js';
@@ -150,7 +150,8 @@ export async function createController(options: CreateControllerOptions): Promis
     validators: new Validators(),
     pki,
     controllerId,
-    enrollmentSigner: createEnrollmentJwtSigner(pki, options.publicUrl),
+    // Any controller on the database serves the keys of the others: a JWT may be checked with whichever answers.
+    enrollmentSigner: createEnrollmentJwtSigner(pki, options.publicUrl, () => memberCertificates(store)),
     config: {
       publicUrl: options.publicUrl,
       sessionTimeoutMs: timeoutMinutes * 60_000,

@@ -3,6 +3,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { resource } from '../../resources/index.js';
+import type { ReadStore } from '../store/read-only.js';
 import type { Store } from '../store/store.js';
 
 /** How often a controller says it still serves. */
@@ -28,6 +29,12 @@ export async function loadOrCreateControllerId(dataDir: string, firstId: string)
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFile(file, `${id}\n`, { mode: 0o600 });
   return id;
+}
+
+/** The server certificates of the controllers in `controllers`, which sign the enrollment JWTs each issues. */
+export async function memberCertificates(store: ReadStore): Promise<string[]> {
+  const rows = await store.repoFor(resource('controller')).findAll({}, { columns: ['certPem'] });
+  return rows.flatMap((row) => (typeof row.certPem === 'string' && row.certPem ? [row.certPem] : []));
 }
 
 /**

@@ -152,6 +152,30 @@ describe('enrollment JWT', () => {
     assert.equal(payload.sub, 'router1');
   });
 
+  it("serves the other controllers' keys too, once each, every key with its certificate", async () => {
+    const withMembers = createEnrollmentJwtSigner(pki, ISSUER, async () => [pki.serverCertPem, other.serverCertPem]);
+    const { keys } = (await withMembers.jwks()) as { keys: Array<{ kid: string; x5c: string[] }> };
+    const otherKid = createHash('sha1').update(new X509Certificate(other.serverCertPem).raw).digest('hex');
+    assert.deepEqual(
+      keys.map((key) => key.kid),
+      [kid, otherKid],
+    );
+    const certOf = (key: { x5c: string[] }) => new X509Certificate(Buffer.from(key.x5c[0], 'base64')).toString();
+    assert.deepEqual(
+      keys.map(certOf),
+      [pki.serverCertPem, other.serverCertPem].map((pem) => new X509Certificate(pem).toString()),
+    );
+    // A JWT the other controller signed verifies with this one's set.
+    const theirs = await createEnrollmentJwtSigner(other, ISSUER).sign({
+      em: 'ott',
+      sub: 's',
+      jti: 'j',
+      exp: inOneHour(),
+    });
+    const set = createLocalJWKSet({ keys } as Parameters<typeof createLocalJWKSet>[0]);
+    assert.equal((await jwtVerify(theirs, set)).payload.sub, 's');
+  });
+
   it('signs static CA and network JWTs with the same key and kid, no expiry, for openziti-enroller', async () => {
     const ca = await signer.signStatic({ em: 'ca', sub: 'ca1', jti: 'ca1' });
     assert.deepEqual(decodeProtectedHeader(ca), { alg: 'RS256', kid, typ: 'JWT' });

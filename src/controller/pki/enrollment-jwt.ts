@@ -1,15 +1,18 @@
 // Enrollment JWTs (wire-protocol §6): signed with the TLS server certificate's key, so an SDK that fetched the
 // server chain can check the token, with kid = hex SHA-1 of that certificate's DER, as OpenZiti does.
-import { createPrivateKey, createPublicKey, sign as cryptoSign, X509Certificate } from 'node:crypto';
+import { createPrivateKey, sign as cryptoSign, X509Certificate } from 'node:crypto';
 import { exportJWK, jwtVerify, SignJWT } from 'jose';
-import { sha1FingerprintHex } from './fingerprint.js';
+import { sha1FingerprintHex, sha1FingerprintOfDer } from './fingerprint.js';
 import type { Pki } from './pki.js';
 
 export type EnrollmentMethod = 'ott' | 'ottca' | 'updb' | 'erott' | 'trott';
 
 export interface EnrollmentJwtSigner {
   sign(claims: { em: EnrollmentMethod; sub: string; jti: string; exp: Date; ctrls?: string[] }): Promise<string>;
-  /** public JWK set for GET /enroll/jwks later */
+  /**
+   * The public JWK set served at GET /enroll/jwks: this controller's key, then those of the other controllers on
+   * its database, each with its certificate (`x5c`), which a client checks against the CA bundle they all serve.
+   */
   jwks(): Promise<{ keys: object[] }>;
   /**
    * The enrollment challenge: the nonce's UTF-8 bytes signed (RS256: RSASSA-PKCS1-v1_5 with SHA-256) by the key
@@ -40,7 +43,15 @@ export interface EnrollmentClaims {
 const ALG = 'RS256';
 const METHODS: readonly string[] = ['ott', 'ottca', 'updb', 'erott', 'trott'];
 
-export function createEnrollmentJwtSigner(pki: Pki, issuer: string): EnrollmentJwtSigner {
+/**
+ * `members` answers the server certificates of every controller on the database (its own among them): an
+ * enrollment JWT is signed by the controller that issued it, and any of them may be asked for its key.
+ */
+export function createEnrollmentJwtSigner(
+  pki: Pki,
+  issuer: string,
+  members: () => Promise<string[]> = async () => [],
+): EnrollmentJwtSigner {
   const privateKey = createPrivateKey(pki.serverKeyPem);
   const kid = sha1FingerprintHex(pki.serverCertPem);
   return {
@@ -78,8 +89,16 @@ export function createEnrollmentJwtSigner(pki: Pki, issuer: string): EnrollmentJ
         .sign(privateKey);
     },
     async jwks() {
-      const jwk = await exportJWK(createPublicKey(privateKey));
-      return { keys: [{ ...jwk, kid, alg: ALG, use: 'sig' }] };
+      const certificates = [pki.serverCertPem, ...(await members())].map((pem) => new X509Certificate(pem));
+      const byKid = new Map(certificates.map((cert) => [sha1FingerprintOfDer(cert.raw), cert]));
+      const keys = [...byKid].map(async ([id, cert]) => ({
+        ...(await exportJWK(cert.publicKey)),
+        kid: id,
+        alg: ALG,
+        use: 'sig',
+        x5c: [cert.raw.toString('base64')],
+      }));
+      return { keys: await Promise.all(keys) };
     },
   };
 }

@@ -1,0 +1,100 @@
+// An enrollment JWT is signed by the controller that issued it. Any other controller on the database serves that
+// controller's key (its JWK set, each key with its certificate), and the CA bundle the certificate chains to: a
+// client checks the JWT with whichever controller answers, the issuer stopped, and enrolls there.
+import assert from 'node:assert/strict';
+import { createPublicKey, generateKeyPairSync, type JsonWebKey, X509Certificate } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { decodeProtectedHeader, type JWK, jwtVerify } from 'jose';
+import { createCsr } from '../../src/protocol/csr.js';
+import { parsePkcs7Certs } from '../../src/protocol/pkcs7.js';
+import {
+  assertStatus,
+  createIdentity,
+  startTestController,
+  storeUnderTest,
+  type TestController,
+  unique,
+} from '../helpers/controller.js';
+import { mtlsRequest } from '../helpers/mtls.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+
+/** Whether `leaf` chains to the bundle: issued and signed by one of its certificates. */
+function chainsTo(leaf: X509Certificate, bundle: X509Certificate[]): boolean {
+  return bundle.some((ca) => leaf.checkIssued(ca) && leaf.verify(ca.publicKey));
+}
+
+describe(`an enrollment JWT checked and redeemed on another controller (${storeUnderTest()})`, () => {
+  let tmp: string;
+  let database: TestDatabase | undefined;
+  const running: TestController[] = [];
+
+  before(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-cluster-enroll-'));
+    if (storeUnderTest() === 'postgres') database = await createTestDatabase();
+  });
+  after(async () => {
+    for (const ctl of running) await ctl.close();
+    await database?.drop();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  it("the issuer stopped, the other serves its key and CA bundle, and the JWT's token enrolls there", async () => {
+    const keyFile = path.join(tmp, 'pki.key');
+    await writeFile(keyFile, 'a-secret-of-forty-eight-bytes-made-for-this-test', { mode: 0o600 });
+    const start = async (name: string, adminPassword?: string) => {
+      const ctl = await startTestController({
+        dataDir: path.join(tmp, name),
+        storeUrl: database?.url ?? path.join(tmp, 'shared.db'),
+        pkiKeyFile: keyFile,
+        experimentalSharedDatabase: Boolean(database),
+        adminPassword,
+      });
+      running.push(ctl);
+      return ctl;
+    };
+    const a = await start('a');
+    const name = unique('enrolled-elsewhere');
+    const admin = await a.admin();
+    const id = await createIdentity(admin, { name, enrollment: { ott: true } });
+    const jwt = (await admin.get(`/identities/${id}`)).body.data.enrollment.ott.jwt as string;
+    // On PostgreSQL both run a while together; then the issuer stops, and only the other is there to ask.
+    const b = await start('b', a.adminPassword);
+    await a.close();
+
+    const cacerts = await b.api.get('/.well-known/est/cacerts', { api: 'client', headers: { accept: '*/*' } });
+    assertStatus(cacerts, 200, 'the CA bundle');
+    const bundle = parsePkcs7Certs(cacerts.text).map((pem) => new X509Certificate(pem));
+    const jwks = await b.api.get('/enroll/jwks', { api: 'client' });
+    assertStatus(jwks, 200, 'the key set');
+    const { kid } = decodeProtectedHeader(jwt);
+    const jwk = (jwks.body.keys as Array<JWK & { x5c?: string[] }>).find((key) => key.kid === kid);
+    assert.ok(jwk, `the key set of the second serves the key of the first (kid ${kid})`);
+    const signer = new X509Certificate(Buffer.from(jwk.x5c![0], 'base64'));
+    assert.ok(chainsTo(signer, bundle), 'its certificate chains to the CA bundle the second serves');
+    assert.ok(
+      signer.publicKey.equals(createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' })),
+      'the key is the certificate’s',
+    );
+    const { payload } = await jwtVerify(jwt, signer.publicKey, { algorithms: ['RS256'] });
+    assert.equal(payload.sub, id);
+
+    const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
+    const enrolled = await b.api.post(
+      '/enroll/ott',
+      { token: payload.jti, clientCsr: createCsr(key, name) },
+      { api: 'client' },
+    );
+    assertStatus(enrolled, 200, 'enrolled on the second');
+    const credential = { cert: enrolled.body.data.cert, key: key.export({ type: 'pkcs8', format: 'pem' }) as string };
+    const login = await mtlsRequest(
+      { baseUrl: b.url, caPem: b.caPem },
+      credential,
+      'POST',
+      '/authenticate?method=cert',
+    );
+    assert.equal(login.status, 200, login.text);
+  });
+});
