@@ -105,6 +105,7 @@ export async function createController(options: CreateControllerOptions): Promis
     log,
     sharedDatabase: options.experimentalSharedDatabase,
     builtIns: false,
+    migrations: options.migrations,
   });
   const passwords = new PasswordHasher(options.passwordCost);
   const adminUser = options.adminUser ?? 'admin';

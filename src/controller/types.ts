@@ -2,6 +2,7 @@ import type { ClientRateLimit } from './client-state.js';
 import type { PasswordCost } from './auth/password.js';
 import type { LoginThrottleOptions } from './auth/throttle.js';
 import type { ServerLimits } from './server/listener.js';
+import type { Migration } from './store/schema-diff.js';
 
 /** The public face of the embedded controller, used by `ctl controller start`, `ctl quickstart` and the tests. */
 export interface ControllerOptions {
@@ -68,6 +69,11 @@ export interface ControllerOptions {
   loginThrottle?: LoginThrottleOptions;
   /** The client API's per-client request budget (default: src/controller/client-state.ts); tests make it small. */
   clientRateLimit?: ClientRateLimit;
+  /**
+   * The schema migrations this build knows (default: all of them); an upgrade test starts a controller with one
+   * more, as the next release would be.
+   */
+  migrations?: readonly Migration[];
 }
 
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;

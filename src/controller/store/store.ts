@@ -7,6 +7,7 @@ import { MIGRATIONS } from './migrations/index.js';
 import { PostgresDriver, MIGRATION_LOCK } from './postgres-driver.js';
 import { type Lookup, type Referrer, Repository, type WriteEvent } from './repository.js';
 import { RoleIndex } from './role-index.js';
+import type { Migration } from './schema-diff.js';
 import { declaredSchema } from './schema-model.js';
 import { PostureReportRows } from './posture-reports.js';
 import { ServiceUpdateStampRows } from './service-update-stamps.js';
@@ -44,6 +45,8 @@ export interface StoreOptions {
    * written here, for what opens a store without a controller (tools, tests, benchmarks).
    */
   builtIns?: boolean;
+  /** The migrations this build knows (default: all of `migrations/`); an upgrade test gives one more. */
+  migrations?: readonly Migration[];
 }
 
 /** The rows the catalogue declares built in, each with its resource: present on every database. */
@@ -187,7 +190,7 @@ export class Store {
       const pg = await PostgresDriver.open(location.postgres, { log: opts.log });
       try {
         await pg.claim(opts.sharedDatabase ? 'shared' : 'alone');
-        await pg.withLock(MIGRATION_LOCK, () => migrate(pg, MIGRATIONS, now));
+        await pg.withLock(MIGRATION_LOCK, () => migrate(pg, opts.migrations ?? MIGRATIONS, now));
         const trigram = `SELECT to_regclass('"identities_name_trgm"')::text AS name`;
         if (!(await pg.get<{ name: string | null }>(trigram))?.name) {
           opts.log?.(
@@ -203,7 +206,7 @@ export class Store {
       driver = pg;
     } else {
       const sqlite = SqliteDriver.open(location.sqlite, { cacheSize: opts.cacheSize });
-      await migrate(sqlite, MIGRATIONS, now).catch(async (err: unknown) => {
+      await migrate(sqlite, opts.migrations ?? MIGRATIONS, now).catch(async (err: unknown) => {
         await sqlite.close();
         throw err;
       });
