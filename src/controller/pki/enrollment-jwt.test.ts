@@ -174,6 +174,9 @@ describe('enrollment JWT', () => {
     });
     const set = createLocalJWKSet({ keys } as Parameters<typeof createLocalJWKSet>[0]);
     assert.equal((await jwtVerify(theirs, set)).payload.sub, 's');
+    const theirKey = await withMembers.keyOf(otherKid);
+    assert.ok(theirKey?.equals(new X509Certificate(other.serverCertPem).publicKey), 'keyOf finds it by kid');
+    assert.equal(await withMembers.keyOf('0'.repeat(40)), undefined);
   });
 
   it('signs static CA and network JWTs with the same key and kid, no expiry, for openziti-enroller', async () => {

@@ -1,6 +1,6 @@
 // Enrollment JWTs (wire-protocol §6): signed with the TLS server certificate's key, so an SDK that fetched the
 // server chain can check the token, with kid = hex SHA-1 of that certificate's DER, as OpenZiti does.
-import { createPrivateKey, sign as cryptoSign, X509Certificate } from 'node:crypto';
+import { createPrivateKey, type KeyObject, sign as cryptoSign, X509Certificate } from 'node:crypto';
 import { exportJWK, jwtVerify, SignJWT } from 'jose';
 import { sha1FingerprintHex, sha1FingerprintOfDer } from './fingerprint.js';
 import type { Pki } from './pki.js';
@@ -14,6 +14,11 @@ export interface EnrollmentJwtSigner {
    * its database, each with its certificate (`x5c`), which a client checks against the CA bundle they all serve.
    */
   jwks(): Promise<{ keys: object[] }>;
+  /**
+   * The public key `kid` names among those `jwks` serves: what checks a token any controller on the database
+   * signed with its server key (a session token made on another controller). Undefined for an unknown kid.
+   */
+  keyOf(kid: string): Promise<KeyObject | undefined>;
   /**
    * The enrollment challenge: the nonce's UTF-8 bytes signed (RS256: RSASSA-PKCS1-v1_5 with SHA-256) by the key
    * `kid` names, the signature in standard base64; undefined when no key of this controller has that id.
@@ -54,6 +59,12 @@ export function createEnrollmentJwtSigner(
 ): EnrollmentJwtSigner {
   const privateKey = createPrivateKey(pki.serverKeyPem);
   const kid = sha1FingerprintHex(pki.serverCertPem);
+  const ownPublicKey = new X509Certificate(pki.serverCertPem).publicKey;
+  /** This controller's certificate and the others', by kid. */
+  const certificatesByKid = async () => {
+    const certificates = [pki.serverCertPem, ...(await members())].map((pem) => new X509Certificate(pem));
+    return new Map(certificates.map((cert) => [sha1FingerprintOfDer(cert.raw), cert]));
+  };
   return {
     issuer,
     async sign({ em, sub, jti, exp, ctrls }) {
@@ -89,9 +100,7 @@ export function createEnrollmentJwtSigner(
         .sign(privateKey);
     },
     async jwks() {
-      const certificates = [pki.serverCertPem, ...(await members())].map((pem) => new X509Certificate(pem));
-      const byKid = new Map(certificates.map((cert) => [sha1FingerprintOfDer(cert.raw), cert]));
-      const keys = [...byKid].map(async ([id, cert]) => ({
+      const keys = [...(await certificatesByKid())].map(async ([id, cert]) => ({
         ...(await exportJWK(cert.publicKey)),
         kid: id,
         alg: ALG,
@@ -99,6 +108,10 @@ export function createEnrollmentJwtSigner(
         x5c: [cert.raw.toString('base64')],
       }));
       return { keys: await Promise.all(keys) };
+    },
+    async keyOf(keyId) {
+      if (keyId === kid) return ownPublicKey;
+      return (await certificatesByKid()).get(keyId)?.publicKey;
     },
   };
 }
