@@ -17,7 +17,7 @@
 // The report (markdown) lists them per screen, flags 4xx/5xx and console errors, and ends with the distinct API
 // calls seen. Exit code: 0 when nothing failed, 1 when some request failed or the page logged errors, 2 on misuse.
 // With --shared-database URL (an empty PostgreSQL database), two controllers serve it together (the same key file,
-// --experimental-shared-database) and the console is walked through the second: what the first made at its first
+// --shared-database) and the console is walked through the second: what the first made at its first
 // start (the PKI, the default admin) is served by the second.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -111,9 +111,7 @@ async function startController(port, password, shared) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ctl-zac-check-'));
   const env = { ...process.env, CTL_ADMIN_PASSWORD: password };
   delete env.CTL_STORE_URL;
-  const sharing = shared
-    ? ['--store', shared.url, '--pki-key-file', shared.keyFile, '--experimental-shared-database']
-    : [];
+  const sharing = shared ? ['--store', shared.url, '--pki-key-file', shared.keyFile, '--shared-database'] : [];
   const child = spawn(
     process.execPath,
     [

@@ -99,11 +99,12 @@ export async function createController(options: CreateControllerOptions): Promis
   const pkiKey = options.pkiKeyFile === undefined ? undefined : readPkiKeyFile(options.pkiKeyFile);
   const sqlite = { sqlite: join(options.dataDir, DATABASE_FILE) };
   const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : sqlite);
-  if (options.experimentalSharedDatabase) refuseUnsharable(location, pkiKey);
+  const shared = Boolean(options.sharedDatabase ?? options.experimentalSharedDatabase);
+  if (shared) refuseUnsharable(location, pkiKey);
   // Built-in rows are written below, through the write path, once the runtime (and so every hook) exists.
   const store = await Store.open(location, {
     log,
-    sharedDatabase: options.experimentalSharedDatabase,
+    sharedDatabase: shared,
     builtIns: false,
     migrations: options.migrations,
   });
@@ -121,7 +122,7 @@ export async function createController(options: CreateControllerOptions): Promis
 
   const throttleOptions = options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE;
   // Controllers sharing a database count failed logins there: otherwise guessing is multiplied by their number.
-  const loginThrottle = options.experimentalSharedDatabase
+  const loginThrottle = shared
     ? new SharedLoginThrottle(store.loginAttempts, throttleOptions)
     : new LoginThrottle(throttleOptions);
   // The request budget is kept where failed logins are: in the database when controllers share one, so a client
@@ -143,11 +144,9 @@ export async function createController(options: CreateControllerOptions): Promis
     loginThrottle,
     client,
     // Controllers sharing a database stamp changes there: an SDK may poll another controller than the writer.
-    serviceUpdates: options.experimentalSharedDatabase
-      ? new SharedServiceUpdateStamps(store.serviceUpdateStamps)
-      : client,
+    serviceUpdates: shared ? new SharedServiceUpdateStamps(store.serviceUpdateStamps) : client,
     // And posture: an identity may report to one controller and create its sessions through another.
-    posture: options.experimentalSharedDatabase ? new SharedPostureReports(store) : client,
+    posture: shared ? new SharedPostureReports(store) : client,
     validators: new Validators(),
     pki,
     controllerId,
@@ -243,11 +242,11 @@ async function sharingControllerId(options: CreateControllerOptions, pki: Pki): 
 /** Controllers serve one database together only on PostgreSQL, and only as one trust root. */
 function refuseUnsharable(location: StoreLocation, key: PkiKey | undefined): void {
   if (!('postgres' in location)) {
-    throw new ControllerStartError('--experimental-shared-database needs a PostgreSQL store (--store postgres://...)');
+    throw new ControllerStartError('--shared-database needs a PostgreSQL store (--store postgres://...)');
   }
   if (!key) {
     throw new ControllerStartError(
-      '--experimental-shared-database needs --pki-key-file: controllers serving one database must share its PKI',
+      '--shared-database needs --pki-key-file: controllers serving one database must share its PKI',
     );
   }
 }

@@ -20,10 +20,11 @@ export interface ControllerOptions {
    */
   pkiKeyFile?: string;
   /**
-   * Experimental: serve a PostgreSQL database together with other controllers started with this too (and the same
-   * `pkiKeyFile`). Posture reports and request budgets stay per controller (docs/controller.md says what is
-   * shared).
+   * Serve a PostgreSQL database together with other controllers started with this too (and the same `pkiKeyFile`);
+   * docs/controller.md says what they share and how.
    */
+  sharedDatabase?: boolean;
+  /** @deprecated the name `sharedDatabase` had while it was experimental; either one turns sharing on. */
   experimentalSharedDatabase?: boolean;
   /** TCP port; 0 picks a free one (tests). */
   port: number;

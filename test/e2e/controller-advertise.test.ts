@@ -72,7 +72,7 @@ describe(`--advertise HOST[:PORT] (${storeUnderTest()})`, () => {
         dataDir: path.join(tmp, name),
         storeUrl,
         pkiKeyFile: keyFile,
-        experimentalSharedDatabase: Boolean(database),
+        sharedDatabase: Boolean(database),
         advertise: [`${name}.ctl.test`],
         adminPassword,
       });

@@ -31,7 +31,7 @@ describe('a simultaneous first start of two controllers', { skip: !postgres && '
           dataDir: path.join(tmp, `${round}-${name}`),
           storeUrl: database.url,
           pkiKeyFile: keyFile,
-          experimentalSharedDatabase: true,
+          sharedDatabase: true,
           adminPassword,
         });
       const started = await Promise.allSettled([start('a'), start('b')]);

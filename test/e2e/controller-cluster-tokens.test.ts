@@ -54,7 +54,7 @@ describe(`tokens signed by one controller, checked by another (${storeUnderTest(
       dataDir: path.join(tmp, name),
       storeUrl: database?.url ?? path.join(tmp, 'shared.db'),
       pkiKeyFile: keyFile,
-      experimentalSharedDatabase: Boolean(database),
+      sharedDatabase: Boolean(database),
       adminPassword,
     });
     running.push(ctl);

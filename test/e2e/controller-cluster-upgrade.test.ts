@@ -52,7 +52,7 @@ describe('a rolling upgrade of two controllers on one database', { skip: !postgr
     dataDir: path.join(tmp, name),
     storeUrl: database.url,
     pkiKeyFile: keyFile,
-    experimentalSharedDatabase: true,
+    sharedDatabase: true,
     ...extra,
   });
   const start = async (name: string, extra: Partial<ControllerOptions>) => {

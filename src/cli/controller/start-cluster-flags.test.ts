@@ -9,7 +9,7 @@ import { testDeps } from '../testing/test-deps.js';
 import { UsageError } from '../../console/errors.js';
 import { buildStart, runStart, type StartOptions } from './start.js';
 
-describe('ctl controller start --pki-key-file, --experimental-shared-database, --advertise', () => {
+describe('ctl controller start --pki-key-file, --shared-database, --advertise', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctl-start-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -22,12 +22,14 @@ describe('ctl controller start --pki-key-file, --experimental-shared-database, -
   }
 
   it('passes the key file and the opt-in to the controller; neither is on by default', async () => {
-    const given = await parse(['--pki-key-file', '/etc/ctl/pki.key', '--experimental-shared-database']);
+    const given = await parse(['--pki-key-file', '/etc/ctl/pki.key', '--shared-database']);
     assert.equal(given.pkiKeyFile, '/etc/ctl/pki.key');
-    assert.equal(given.experimentalSharedDatabase, true);
+    assert.equal(given.sharedDatabase, true);
+    const oldName = await parse(['--pki-key-file', '/etc/ctl/pki.key', '--experimental-shared-database']);
+    assert.equal(oldName.sharedDatabase, true, 'the name it had while experimental is still taken');
     const plain = await parse([]);
     assert.equal(plain.pkiKeyFile, undefined);
-    assert.equal(plain.experimentalSharedDatabase, false);
+    assert.equal(plain.sharedDatabase, false);
   });
 
   it('--advertise takes HOST[:PORT] addresses; another value is a usage error, before anything is made', async () => {

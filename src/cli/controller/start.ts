@@ -28,8 +28,8 @@ export interface StartOptions {
   pkiDir?: string;
   /** The secret that seals the CA keys kept in the database, shared by every controller on it. */
   pkiKeyFile?: string;
-  /** Serve the database together with other controllers that opted in too (experimental). */
-  experimentalSharedDatabase: boolean;
+  /** Serve the database together with other controllers that opted in too. */
+  sharedDatabase: boolean;
   /** `postgres://...` to keep the data in PostgreSQL; default: SQLite in the data directory. */
   store?: string;
   /** A built web console (OpenZiti's ZAC) served under /zac/ on the controller's origin. */
@@ -141,11 +141,13 @@ export function buildStart(deps: Deps, run = runStart) {
     )
     .addOption(
       new Option(
-        '--experimental-shared-database',
-        'EXPERIMENTAL: serve the PostgreSQL database at the same time as other controllers started with this ' +
-          'flag and the same --pki-key-file (what is still kept per controller: docs/controller.md)',
+        '--shared-database',
+        'serve the PostgreSQL database at the same time as other controllers started with this flag and the ' +
+          'same --pki-key-file (docs/controller.md, "Several controllers on one database")',
       ),
     )
+    // The flag's name while it was experimental, still taken.
+    .addOption(new Option('--experimental-shared-database').hideHelp())
     .addOption(
       new Option(
         '--cors-origin <origin>',
@@ -206,7 +208,7 @@ export function buildStart(deps: Deps, run = runStart) {
       corsOrigins: o.corsOrigin,
       pkiDir: o.pkiDir,
       pkiKeyFile: o.pkiKeyFile,
-      experimentalSharedDatabase: Boolean(o.experimentalSharedDatabase),
+      sharedDatabase: Boolean(o.sharedDatabase || o.experimentalSharedDatabase),
       store: o.store,
       console: o.console,
       clientRateLimit: o.clientRateLimit,
@@ -261,7 +263,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     corsOrigins: opts.corsOrigins,
     pkiDir: opts.pkiDir,
     pkiKeyFile: opts.pkiKeyFile,
-    experimentalSharedDatabase: opts.experimentalSharedDatabase,
+    sharedDatabase: opts.sharedDatabase,
     storeUrl: opts.store,
     consoleDir: opts.console,
     clientRateLimit: opts.clientRateLimit,
