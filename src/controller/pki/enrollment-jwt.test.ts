@@ -153,7 +153,11 @@ describe('enrollment JWT', () => {
   });
 
   it("serves the other controllers' keys too, once each, every key with its certificate", async () => {
-    const withMembers = createEnrollmentJwtSigner(pki, ISSUER, async () => [pki.serverCertPem, other.serverCertPem]);
+    let membersRead = 0;
+    const withMembers = createEnrollmentJwtSigner(pki, ISSUER, async () => {
+      membersRead++;
+      return [pki.serverCertPem, other.serverCertPem];
+    });
     const { keys } = (await withMembers.jwks()) as { keys: Array<{ kid: string; x5c: string[] }> };
     const otherKid = createHash('sha1').update(new X509Certificate(other.serverCertPem).raw).digest('hex');
     assert.deepEqual(
@@ -176,6 +180,10 @@ describe('enrollment JWT', () => {
     assert.equal((await jwtVerify(theirs, set)).payload.sub, 's');
     const theirKey = await withMembers.keyOf(otherKid);
     assert.ok(theirKey?.equals(new X509Certificate(other.serverCertPem).publicKey), 'keyOf finds it by kid');
+    const read = membersRead;
+    assert.equal(await withMembers.keyOf(otherKid), theirKey);
+    assert.equal(await withMembers.keyOf(kid), await withMembers.keyOf(kid));
+    assert.equal(membersRead, read, 'a key found once, and its own, are known without reading the members again');
     assert.equal(await withMembers.keyOf('0'.repeat(40)), undefined);
   });
 

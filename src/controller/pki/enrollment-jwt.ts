@@ -59,7 +59,8 @@ export function createEnrollmentJwtSigner(
 ): EnrollmentJwtSigner {
   const privateKey = createPrivateKey(pki.serverKeyPem);
   const kid = sha1FingerprintHex(pki.serverCertPem);
-  const ownPublicKey = new X509Certificate(pki.serverCertPem).publicKey;
+  // A kid is its certificate's SHA-1: once found, it names that key for good (the members are read only for others).
+  const knownKeys = new Map<string, KeyObject>([[kid, new X509Certificate(pki.serverCertPem).publicKey]]);
   /** This controller's certificate and the others', by kid. */
   const certificatesByKid = async () => {
     const certificates = [pki.serverCertPem, ...(await members())].map((pem) => new X509Certificate(pem));
@@ -110,8 +111,11 @@ export function createEnrollmentJwtSigner(
       return { keys: await Promise.all(keys) };
     },
     async keyOf(keyId) {
-      if (keyId === kid) return ownPublicKey;
-      return (await certificatesByKid()).get(keyId)?.publicKey;
+      const known = knownKeys.get(keyId);
+      if (known) return known;
+      const key = (await certificatesByKid()).get(keyId)?.publicKey;
+      if (key) knownKeys.set(keyId, key);
+      return key;
     },
   };
 }
