@@ -176,7 +176,8 @@ export async function createController(options: CreateControllerOptions): Promis
     await store.close();
     throw err;
   }
-  const heartbeat = startHeartbeat(store, controllerId, { clock: runtime.clock, log });
+  const beat = (now: string) => runtime.writes.update('controller', controllerId, { lastSeenAt: now }, now);
+  const heartbeat = startHeartbeat(beat, { clock: runtime.clock, log });
 
   const background = runInTurn(
     store,

@@ -4,7 +4,6 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { resource } from '../../resources/index.js';
 import type { ReadStore } from '../store/read-only.js';
-import type { Store } from '../store/store.js';
 
 /** How often a controller says it still serves. */
 export const HEARTBEAT_INTERVAL_MS = 5_000;
@@ -52,20 +51,18 @@ export function membershipOf(
 }
 
 /**
- * Refreshes this controller's `lastSeenAt` every HEARTBEAT_INTERVAL_MS until stopped. A beat that fails (the
- * database away) is logged once per outage; the next one that succeeds shows the controller online again.
+ * Refreshes this controller's `lastSeenAt` every HEARTBEAT_INTERVAL_MS until stopped, with `write` (the controller
+ * gives its write path). A beat that fails (the database away) is logged once per outage; the next one that
+ * succeeds shows the controller online again.
  */
 export function startHeartbeat(
-  store: Store,
-  id: string,
+  write: (lastSeenAt: string) => Promise<void>,
   opts: { clock: () => Date; log: (line: string) => void },
 ): { stop(): void } {
-  const repo = store.repoFor(resource('controller'));
   let failing = false;
   const beat = async () => {
-    const now = opts.clock().toISOString();
     try {
-      await repo.update(id, { lastSeenAt: now }, now);
+      await write(opts.clock().toISOString());
       if (failing) opts.log('membership: heartbeat written again');
       failing = false;
     } catch (err) {
