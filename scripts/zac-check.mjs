@@ -3,7 +3,7 @@
 // nobody here wrote. Not part of the test suite (CI has no ZAC build); run it by hand after `npm run build`.
 //
 //   node scripts/zac-check.mjs --zac DIR --report FILE [--screens DIR] [--port N] [--chromium PATH] [--no-create]
-//                              [--shared-database postgres://...]
+//                              [--shared-store postgres://...]
 //
 // DIR is a built console (the directory that holds its index.html, e.g. ziti-console/dist/app-ziti-console).
 // It starts `ctl controller start --console DIR` on a fresh data directory, logs in through the login page with
@@ -16,7 +16,7 @@
 // method, path, query, status, the error code and cause of a failure and the body of each write.
 // The report (markdown) lists them per screen, flags 4xx/5xx and console errors, and ends with the distinct API
 // calls seen. Exit code: 0 when nothing failed, 1 when some request failed or the page logged errors, 2 on misuse.
-// With --shared-database URL (an empty PostgreSQL database), two controllers serve it together (the same key file,
+// With --shared-store URL (an empty PostgreSQL database), two controllers serve it together (the same key file,
 // --shared-database) and the console is walked through the second: what the first made at its first
 // start (the PKI, the default admin) is served by the second.
 import { spawn, spawnSync } from 'node:child_process';
@@ -42,7 +42,7 @@ const { values: args } = parseArgs({
     'no-create': { type: 'boolean', default: false },
     'no-seed': { type: 'boolean', default: false },
     'settle-ms': { type: 'string', default: '1500' },
-    'shared-database': { type: 'string' },
+    'shared-store': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -51,7 +51,7 @@ function usage(message) {
   if (message) process.stderr.write(`error: ${message}\n`);
   process.stderr.write(
     'usage: node scripts/zac-check.mjs --zac DIR --report FILE ' +
-      '[--screens DIR] [--port N] [--chromium PATH] [--no-create]\n',
+      '[--screens DIR] [--port N] [--chromium PATH] [--no-create] [--shared-store URL]\n',
   );
   process.exit(message ? 2 : 0);
 }
@@ -292,13 +292,13 @@ const errorText = (body) => {
 
 const password = `Zac-${randomBytes(8).toString('hex')}`;
 const port = args.port ? Number(args.port) : await freePort();
-/** With --shared-database: the key file both controllers share, and the first of them, which the console skips. */
+/** With --shared-store: the key file both controllers share, and the first of them, which the console skips. */
 let shared;
 let first;
-if (args['shared-database']) {
+if (args['shared-store']) {
   const keyFile = join(mkdtempSync(join(tmpdir(), 'ctl-zac-key-')), 'pki.key');
   writeFileSync(keyFile, randomBytes(48).toString('base64'), { mode: 0o600 });
-  shared = { url: args['shared-database'], keyFile };
+  shared = { url: args['shared-store'], keyFile };
   first = await startController(await freePort(), password, shared);
 }
 const controller = await startController(port, password, shared);
