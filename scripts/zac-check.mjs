@@ -3,6 +3,7 @@
 // nobody here wrote. Not part of the test suite (CI has no ZAC build); run it by hand after `npm run build`.
 //
 //   node scripts/zac-check.mjs --zac DIR --report FILE [--screens DIR] [--port N] [--chromium PATH] [--no-create]
+//                              [--shared-store postgres://...]
 //
 // DIR is a built console (the directory that holds its index.html, e.g. ziti-console/dist/app-ziti-console).
 // It starts `ctl controller start --console DIR` on a fresh data directory, logs in through the login page with
@@ -15,6 +16,9 @@
 // method, path, query, status, the error code and cause of a failure and the body of each write.
 // The report (markdown) lists them per screen, flags 4xx/5xx and console errors, and ends with the distinct API
 // calls seen. Exit code: 0 when nothing failed, 1 when some request failed or the page logged errors, 2 on misuse.
+// With --shared-store URL (an empty PostgreSQL database), two controllers serve it together (the same key file,
+// --shared-database) and the console is walked through the second: what the first made at its first
+// start (the PKI, the default admin) is served by the second.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,6 +42,7 @@ const { values: args } = parseArgs({
     'no-create': { type: 'boolean', default: false },
     'no-seed': { type: 'boolean', default: false },
     'settle-ms': { type: 'string', default: '1500' },
+    'shared-store': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -46,7 +51,7 @@ function usage(message) {
   if (message) process.stderr.write(`error: ${message}\n`);
   process.stderr.write(
     'usage: node scripts/zac-check.mjs --zac DIR --report FILE ' +
-      '[--screens DIR] [--port N] [--chromium PATH] [--no-create]\n',
+      '[--screens DIR] [--port N] [--chromium PATH] [--no-create] [--shared-store URL]\n',
   );
   process.exit(message ? 2 : 0);
 }
@@ -98,11 +103,15 @@ async function freePort() {
   });
 }
 
-/** `ctl controller start --console` on a throwaway data directory; resolves once it listens. */
-async function startController(port, password) {
+/**
+ * `ctl controller start` on a throwaway data directory, with the console, or on the shared database when `shared`
+ * names its key file; resolves once it listens.
+ */
+async function startController(port, password, shared) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ctl-zac-check-'));
   const env = { ...process.env, CTL_ADMIN_PASSWORD: password };
   delete env.CTL_STORE_URL;
+  const sharing = shared ? ['--store', shared.url, '--pki-key-file', shared.keyFile, '--shared-database'] : [];
   const child = spawn(
     process.execPath,
     [
@@ -115,6 +124,7 @@ async function startController(port, password) {
       String(port),
       '--console',
       zacDir,
+      ...sharing,
     ],
     {
       env,
@@ -123,8 +133,9 @@ async function startController(port, password) {
   );
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-  for (let i = 0; i < 600 && child.exitCode === null && !stderr.includes('web console:'); i++) await sleep(50);
-  if (!stderr.includes('web console:')) {
+  // The start's last line: it is serving.
+  for (let i = 0; i < 600 && child.exitCode === null && !stderr.includes('data directory:'); i++) await sleep(50);
+  if (!stderr.includes('data directory:')) {
     child.kill('SIGKILL');
     throw new Error(`the controller did not start:\n${stderr}`);
   }
@@ -281,7 +292,16 @@ const errorText = (body) => {
 
 const password = `Zac-${randomBytes(8).toString('hex')}`;
 const port = args.port ? Number(args.port) : await freePort();
-const controller = await startController(port, password);
+/** With --shared-store: the key file both controllers share, and the first of them, which the console skips. */
+let shared;
+let first;
+if (args['shared-store']) {
+  const keyFile = join(mkdtempSync(join(tmpdir(), 'ctl-zac-key-')), 'pki.key');
+  writeFileSync(keyFile, randomBytes(48).toString('base64'), { mode: 0o600 });
+  shared = { url: args['shared-store'], keyFile };
+  first = await startController(await freePort(), password, shared);
+}
+const controller = await startController(port, password, shared);
 const browser = await chromium.launch({
   executablePath: args.chromium,
   headless: true,
@@ -796,6 +816,7 @@ try {
 } finally {
   await browser.close().catch(() => {});
   await controller.stop();
+  await first?.stop();
 }
 
 // ---- the report ----
@@ -826,7 +847,8 @@ const screensInOrder = [...new Set(calls.map((c) => c.screen).concat(pageErrors.
 const failures = calls.filter(failed);
 lines.push('# ZAC screen check', '');
 lines.push(
-  `Console: \`${zacDir}\`. ${calls.length} API requests, ${failures.length} ` +
+  (first ? `Walked through the second of two controllers on one database (the first at ${first.url}). ` : '') +
+    `Console: \`${zacDir}\`. ${calls.length} API requests, ${failures.length} ` +
     `failed (4xx/5xx or no answer), ${pageErrors.length} console errors.`,
   '',
 );

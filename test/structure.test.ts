@@ -38,7 +38,7 @@ const FLOORS: ReadonlyArray<{ name: string; paths: readonly string[] }> = [
   { name: 'model', paths: ['model/'] },
   { name: 'routes', paths: ['routes/'] },
   { name: 'assembly', paths: ['registry.ts', 'server/app.ts'] },
-  { name: 'wiring', paths: ['index.ts', 'bootstrap.ts', 'types.ts'] },
+  { name: 'wiring', paths: ['index.ts', 'bootstrap.ts', 'types.ts', 'advertise.ts'] },
 ];
 
 interface Import {

@@ -11,7 +11,8 @@ import { SharedLoginThrottle } from './auth/database-throttle.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './auth/throttle.js';
 import { ClientState } from './client-state.js';
 import { enforcePostureTimeouts } from './model/posture/sessions.js';
-import { ensureDefaultAdmin } from './bootstrap.js';
+import { parseAdvertised, urlOf } from './advertise.js';
+import { writeBootRows } from './bootstrap.js';
 import { prepareDataDir, type PreparedDataDir } from './data-dir.js';
 import { createEnrollmentJwtSigner } from './pki/enrollment-jwt.js';
 import { type PkiKey, readPkiKeyFile } from './pki/key-file.js';
@@ -20,7 +21,7 @@ import { loadOrCreateSharedPki, refuseSharedPkiWithoutKey } from './pki/shared-p
 import { runInTurn } from './cluster/background.js';
 import { SharedPostureReports } from './cluster/posture-reports.js';
 import { SharedServiceUpdateStamps } from './cluster/service-update-stamps.js';
-import { loadOrCreateControllerId, startHeartbeat } from './cluster/membership.js';
+import { loadOrCreateControllerId, memberCertificates, startHeartbeat } from './cluster/membership.js';
 import { recordSelf } from './routes/management/controllers.js';
 import { entityWrites } from './model/writes.js';
 import { buildRoutes } from './registry.js';
@@ -98,8 +99,15 @@ export async function createController(options: CreateControllerOptions): Promis
   const pkiKey = options.pkiKeyFile === undefined ? undefined : readPkiKeyFile(options.pkiKeyFile);
   const sqlite = { sqlite: join(options.dataDir, DATABASE_FILE) };
   const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : sqlite);
-  if (options.experimentalSharedDatabase) refuseUnsharable(location, pkiKey);
-  const store = await Store.open(location, { log, sharedDatabase: options.experimentalSharedDatabase });
+  const shared = Boolean(options.sharedDatabase ?? options.experimentalSharedDatabase);
+  if (shared) refuseUnsharable(location, pkiKey);
+  // Built-in rows are written below, through the write path, once the runtime (and so every hook) exists.
+  const store = await Store.open(location, {
+    log,
+    sharedDatabase: shared,
+    builtIns: false,
+    migrations: options.migrations,
+  });
   const passwords = new PasswordHasher(options.passwordCost);
   const adminUser = options.adminUser ?? 'admin';
   let pki: Pki;
@@ -107,13 +115,6 @@ export async function createController(options: CreateControllerOptions): Promis
   try {
     pki = options.pki ?? (await openPki(store, pkiKey, options));
     controllerId = pkiKey ? await sharingControllerId(options, pki) : pki.trustDomain;
-    await ensureDefaultAdmin(store, {
-      username: adminUser,
-      password: options.adminPassword,
-      now: new Date(),
-      passwords,
-      announce: options.announceAdminPassword,
-    });
   } catch (err) {
     await store.close();
     throw err;
@@ -121,7 +122,7 @@ export async function createController(options: CreateControllerOptions): Promis
 
   const throttleOptions = options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE;
   // Controllers sharing a database count failed logins there: otherwise guessing is multiplied by their number.
-  const loginThrottle = options.experimentalSharedDatabase
+  const loginThrottle = shared
     ? new SharedLoginThrottle(store.loginAttempts, throttleOptions)
     : new LoginThrottle(throttleOptions);
   // The request budget is kept where failed logins are: in the database when controllers share one, so a client
@@ -143,15 +144,14 @@ export async function createController(options: CreateControllerOptions): Promis
     loginThrottle,
     client,
     // Controllers sharing a database stamp changes there: an SDK may poll another controller than the writer.
-    serviceUpdates: options.experimentalSharedDatabase
-      ? new SharedServiceUpdateStamps(store.serviceUpdateStamps)
-      : client,
+    serviceUpdates: shared ? new SharedServiceUpdateStamps(store.serviceUpdateStamps) : client,
     // And posture: an identity may report to one controller and create its sessions through another.
-    posture: options.experimentalSharedDatabase ? new SharedPostureReports(store) : client,
+    posture: shared ? new SharedPostureReports(store) : client,
     validators: new Validators(),
     pki,
     controllerId,
-    enrollmentSigner: createEnrollmentJwtSigner(pki, options.publicUrl),
+    // Any controller on the database serves the keys of the others: a JWT may be checked with whichever answers.
+    enrollmentSigner: createEnrollmentJwtSigner(pki, options.publicUrl, () => memberCertificates(store)),
     config: {
       publicUrl: options.publicUrl,
       sessionTimeoutMs: timeoutMinutes * 60_000,
@@ -167,9 +167,17 @@ export async function createController(options: CreateControllerOptions): Promis
   // The registry needs the runtime (its routes close over it), and the runtime reaches the registry lazily.
   const registry = buildRoutes(runtime);
   const app = createApp(runtime, registry.routes, site);
-  // This controller joins the controllers list when it starts (OpenZiti: when it joins its cluster).
-  await recordSelf(runtime);
-  const heartbeat = startHeartbeat(store, controllerId, { clock: runtime.clock, log });
+  try {
+    const admin = { username: adminUser, password: options.adminPassword, passwords };
+    await writeBootRows(store, runtime.writes, runtime.clock(), { ...admin, announce: options.announceAdminPassword });
+    // This controller joins the controllers list when it starts (OpenZiti: when it joins its cluster).
+    await recordSelf(runtime);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const beat = (now: string) => runtime.writes.update('controller', controllerId, { lastSeenAt: now }, now);
+  const heartbeat = startHeartbeat(beat, { clock: runtime.clock, log });
 
   const background = runInTurn(
     store,
@@ -238,11 +246,11 @@ async function sharingControllerId(options: CreateControllerOptions, pki: Pki): 
 /** Controllers serve one database together only on PostgreSQL, and only as one trust root. */
 function refuseUnsharable(location: StoreLocation, key: PkiKey | undefined): void {
   if (!('postgres' in location)) {
-    throw new ControllerStartError('--experimental-shared-database needs a PostgreSQL store (--store postgres://...)');
+    throw new ControllerStartError('--shared-database needs a PostgreSQL store (--store postgres://...)');
   }
   if (!key) {
     throw new ControllerStartError(
-      '--experimental-shared-database needs --pki-key-file: controllers serving one database must share its PKI',
+      '--shared-database needs --pki-key-file: controllers serving one database must share its PKI',
     );
   }
 }
@@ -311,13 +319,17 @@ async function bind(
  */
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const host = options.host ?? '127.0.0.1';
+  // Checked before the port is bound: a mistyped address refuses the start with nothing done.
+  const advertised = (options.advertise ?? []).map(parseAdvertised);
   const bound = await bind(options.port, host);
   const listener = bound.server;
   let dataDir: PreparedDataDir | undefined;
   let controller: Controller;
   const port = (listener.address() as AddressInfo).port;
-  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  const publicUrl = `https://${urlHost}:${port}`;
+  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const url = urlOf({ host: urlHost }, port);
+  // What clients are told to reach (OpenZiti's edge.api.address): the first advertised address, else the listener.
+  const publicUrl = advertised.length ? urlOf(advertised[0], port) : url;
   try {
     // The data directory is ours (an exclusive lock) before anything is written in it; a failed start lets it go.
     const database = options.storeUrl ? undefined : join(options.dataDir, DATABASE_FILE);
@@ -325,10 +337,9 @@ export async function startController(options: ControllerOptions): Promise<Runni
     // The first name is the certificate's common name, which names the controller in /controllers: the first
     // advertised name when there is one, so that controllers listening on the same address are told apart.
     const listening = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-    const advertised = options.advertise ?? [];
-    const names = [...advertised.slice(0, 1), listening, 'localhost', '127.0.0.1', '::1', hostname(), ...advertised];
-    const hosts = [...new Set(names)];
-    controller = await createController({ ...options, pkiDir: dataDir.pkiDir, publicUrl, hosts });
+    const hosts = advertised.map((address) => address.host);
+    const names = [...hosts.slice(0, 1), listening, 'localhost', '127.0.0.1', '::1', hostname(), ...hosts];
+    controller = await createController({ ...options, pkiDir: dataDir.pkiDir, publicUrl, hosts: [...new Set(names)] });
   } catch (err) {
     dataDir?.lock.release();
     bound.destroyAll();
@@ -352,11 +363,13 @@ export async function startController(options: ControllerOptions): Promise<Runni
     server.emit('connection', socket);
     socket.resume();
   });
-  controller.runtime.log(`controller listening on ${publicUrl}`);
+  const reachedOn = publicUrl === url ? '' : `, reached on ${publicUrl}`;
+  controller.runtime.log(`controller listening on ${url}${reachedOn}`);
 
   let closing: Promise<void> | undefined;
   return {
-    url: publicUrl,
+    url,
+    publicUrl,
     port,
     caBundlePem: pki.caBundlePem,
     adminUser: controller.adminUser,

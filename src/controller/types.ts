@@ -2,6 +2,7 @@ import type { ClientRateLimit } from './client-state.js';
 import type { PasswordCost } from './auth/password.js';
 import type { LoginThrottleOptions } from './auth/throttle.js';
 import type { ServerLimits } from './server/listener.js';
+import type { Migration } from './store/schema-diff.js';
 
 /** The public face of the embedded controller, used by `ctl controller start`, `ctl quickstart` and the tests. */
 export interface ControllerOptions {
@@ -19,16 +20,21 @@ export interface ControllerOptions {
    */
   pkiKeyFile?: string;
   /**
-   * Experimental: serve a PostgreSQL database together with other controllers started with this too (and the same
-   * `pkiKeyFile`). Posture reports and request budgets stay per controller (docs/controller.md says what is
-   * shared).
+   * Serve a PostgreSQL database together with other controllers started with this too (and the same `pkiKeyFile`);
+   * docs/controller.md says what they share and how.
    */
+  sharedDatabase?: boolean;
+  /** @deprecated the name `sharedDatabase` had while it was experimental; either one turns sharing on. */
   experimentalSharedDatabase?: boolean;
   /** TCP port; 0 picks a free one (tests). */
   port: number;
   /** Address to bind; default 127.0.0.1. Certificates cover it, localhost and the machine's host name. */
   host?: string;
-  /** Extra DNS names or addresses the server certificate must cover. */
+  /**
+   * Addresses (`HOST[:PORT]`) clients reach the controller on: the first is its public URL (its API addresses in
+   * /controllers, the `iss` of the JWTs it signs; the port defaults to the listening one), and the server
+   * certificate covers every one's host. Default: the listening address.
+   */
   advertise?: string[];
   /** Default admin created on first start only. */
   adminUser?: string;
@@ -64,13 +70,20 @@ export interface ControllerOptions {
   loginThrottle?: LoginThrottleOptions;
   /** The client API's per-client request budget (default: src/controller/client-state.ts); tests make it small. */
   clientRateLimit?: ClientRateLimit;
+  /**
+   * The schema migrations this build knows (default: all of them); an upgrade test starts a controller with one
+   * more, as the next release would be.
+   */
+  migrations?: readonly Migration[];
 }
 
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 export interface RunningController {
-  /** e.g. https://127.0.0.1:1280 */
+  /** Where it listens, e.g. https://127.0.0.1:1280 */
   url: string;
+  /** Where clients are told to reach it: the first `advertise` address, else `url`. */
+  publicUrl: string;
   port: number;
   /** Root + intermediate CA, what clients must trust. */
   caBundlePem: string;

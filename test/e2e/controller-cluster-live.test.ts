@@ -1,4 +1,4 @@
-// Two controllers serving one PostgreSQL database at the same time, behind the experimental opt-in: each answers
+// Two controllers serving one PostgreSQL database at the same time, both started with --shared-database: each answers
 // for what the other wrote, both are listed online, and a controller that did not opt in is kept apart. What they
 // share: facts kept until a write, service update stamps, used MFA codes, failed-login and wrong-code counts,
 // reported posture and posture refusals, the per-session request budget, and background work run by one of them
@@ -30,7 +30,7 @@ import { DEFAULT_UPDB_RULES } from '../../src/resources/auth-policy.js';
 
 const postgres = storeUnderTest() === 'postgres';
 
-describe('controllers serving one database at once (--experimental-shared-database)', () => {
+describe('controllers serving one database at once (--shared-database)', () => {
   let tmp: string;
   let keyFile: string;
   let database: TestDatabase | undefined;
@@ -64,9 +64,9 @@ describe('controllers serving one database at once (--experimental-shared-databa
     // Refused before the store is opened: the URL is never reached.
     const pgUrl = database?.url ?? 'postgres://ctl@127.0.0.1:1/never-reached';
     const noKey = refusal('no-key', { pkiKeyFile: undefined, storeUrl: pgUrl });
-    await assert.rejects(noKey, /--experimental-shared-database needs --pki-key-file/);
+    await assert.rejects(noKey, /--shared-database needs --pki-key-file/);
     const sqlite = refusal('sqlite', { storeUrl: path.join(tmp, 'alone.db') });
-    await assert.rejects(sqlite, /--experimental-shared-database needs a PostgreSQL store/);
+    await assert.rejects(sqlite, /--shared-database needs a PostgreSQL store/);
   });
 
   const pgOnly = { skip: !postgres && 'PostgreSQL only' };
@@ -104,7 +104,7 @@ describe('controllers serving one database at once (--experimental-shared-databa
     }
     // A controller that did not opt in is refused while they serve, and told how.
     const alone = refusal('c', { experimentalSharedDatabase: false });
-    await assert.rejects(alone, /unless every one is started with --experimental-shared-database/);
+    await assert.rejects(alone, /unless every one is started with --shared-database/);
   });
 
   it('a fact a controller keeps until a write is read again after another controller writes it', pgOnly, async () => {
@@ -408,6 +408,6 @@ describe('controllers serving one database at once (--experimental-shared-databa
     for (const ctl of running.splice(0)) await ctl.close();
     const alone = await startTestController(options('alone', { experimentalSharedDatabase: false }));
     running.push(alone);
-    await assert.rejects(refusal('d', {}), /a controller started without --experimental-shared-database is using this/);
+    await assert.rejects(refusal('d', {}), /a controller started without --shared-database is using this/);
   });
 });

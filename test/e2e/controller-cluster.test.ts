@@ -108,7 +108,7 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
     const rows = async () => (await admin.get('/controllers')).body.data as Array<Record<string, any>>;
     const listed = await rows();
     assert.equal(listed.length, 2);
-    const self = listed.find((row) => row.apiAddresses['edge-management'][0].url.startsWith(b!.url));
+    const self = listed.find((row) => row.apiAddresses['edge-management'][0].url.startsWith(b!.running.publicUrl));
     assert.ok(self, 'the answering controller is listed with its address');
     assert.equal(self.isOnline, true);
     assert.equal(self.name, 'b.ctl.test', 'named by its first advertised name');
@@ -137,7 +137,8 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
       );
       const table = (await cli.expect(0, ['controller', 'list'], { process: true })).stdout;
       assert.match(table, /ID\s+NAME\s+ONLINE\s+LAST SEEN\s+MANAGEMENT API/);
-      assert.match(table, new RegExp(`${self.id}.*true.*${b.url.replace(/[.]/g, '\\.')}/edge/management/v1`));
+      const advertised = b.running.publicUrl.replace(/[.]/g, '\\.');
+      assert.match(table, new RegExp(`${self.id}.*true.*${advertised}/edge/management/v1`));
       assert.match(table, new RegExp(`${other.id}.*false`));
     } finally {
       await cli.cleanup();

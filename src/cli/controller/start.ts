@@ -28,8 +28,8 @@ export interface StartOptions {
   pkiDir?: string;
   /** The secret that seals the CA keys kept in the database, shared by every controller on it. */
   pkiKeyFile?: string;
-  /** Serve the database together with other controllers that opted in too (experimental). */
-  experimentalSharedDatabase: boolean;
+  /** Serve the database together with other controllers that opted in too. */
+  sharedDatabase: boolean;
   /** `postgres://...` to keep the data in PostgreSQL; default: SQLite in the data directory. */
   store?: string;
   /** A built web console (OpenZiti's ZAC) served under /zac/ on the controller's origin. */
@@ -99,7 +99,12 @@ export function buildStart(deps: Deps, run = runStart) {
     .addOption(new Option('--port <port>', 'HTTPS port').argParser(integer(0, 65535)).default(DEFAULT_PORT))
     .addOption(new Option('--host <address>', 'address to listen on').default('127.0.0.1'))
     .addOption(
-      new Option('--advertise <names>', 'extra DNS names or addresses the server certificate covers, comma-separated'),
+      new Option(
+        '--advertise <addresses>',
+        'HOST[:PORT] addresses clients reach the controller on, comma-separated: the first is its URL ' +
+          'in /controllers and the issuer of the JWTs it signs (port: the listening one); ' +
+          'the server certificate covers every one',
+      ),
     )
     .addOption(
       new Option('--admin-user <name>', 'username of the default admin created on first start').default('admin'),
@@ -136,11 +141,13 @@ export function buildStart(deps: Deps, run = runStart) {
     )
     .addOption(
       new Option(
-        '--experimental-shared-database',
-        'EXPERIMENTAL: serve the PostgreSQL database at the same time as other controllers started with this ' +
-          'flag and the same --pki-key-file (what is still kept per controller: docs/controller.md)',
+        '--shared-database',
+        'serve the PostgreSQL database at the same time as other controllers started with this flag and the ' +
+          'same --pki-key-file (docs/controller.md, "Several controllers on one database")',
       ),
     )
+    // The flag's name while it was experimental, still taken.
+    .addOption(new Option('--experimental-shared-database').hideHelp())
     .addOption(
       new Option(
         '--cors-origin <origin>',
@@ -201,7 +208,7 @@ export function buildStart(deps: Deps, run = runStart) {
       corsOrigins: o.corsOrigin,
       pkiDir: o.pkiDir,
       pkiKeyFile: o.pkiKeyFile,
-      experimentalSharedDatabase: Boolean(o.experimentalSharedDatabase),
+      sharedDatabase: Boolean(o.sharedDatabase || o.experimentalSharedDatabase),
       store: o.store,
       console: o.console,
       clientRateLimit: o.clientRateLimit,
@@ -244,6 +251,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
   const { DataDirLockedError, DataDirSymlinkError } = await import('../../controller/data-dir.js');
   const { StaticSiteError } = await import('../../controller/server/static.js');
   const { StoreUrlError } = await import('../../controller/store/driver.js');
+  const { AdvertiseError } = await import('../../controller/advertise.js');
   const controller = await startController({
     dataDir: opts.dataDir,
     port: opts.port,
@@ -255,7 +263,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     corsOrigins: opts.corsOrigins,
     pkiDir: opts.pkiDir,
     pkiKeyFile: opts.pkiKeyFile,
-    experimentalSharedDatabase: opts.experimentalSharedDatabase,
+    sharedDatabase: opts.sharedDatabase,
     storeUrl: opts.store,
     consoleDir: opts.console,
     clientRateLimit: opts.clientRateLimit,
@@ -268,7 +276,7 @@ export async function runStart(opts: StartOptions, deps: Deps, stopSignal: StopS
     log: (line) => io.info(line),
     accessLog: opts.accessLog ? (line) => io.info(line) : undefined,
   }).catch((err: unknown) => {
-    const usage = [DataDirLockedError, DataDirSymlinkError, StaticSiteError, StoreUrlError].some(
+    const usage = [DataDirLockedError, DataDirSymlinkError, StaticSiteError, StoreUrlError, AdvertiseError].some(
       (type) => err instanceof type,
     );
     if (usage) throw new UsageError((err as Error).message);

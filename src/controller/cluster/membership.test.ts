@@ -35,7 +35,8 @@ describe('membership', () => {
     mock.timers.enable({ apis: ['setInterval'] });
     const logs: string[] = [];
     let now = START;
-    const heartbeat = startHeartbeat(store, 'me', { clock: () => now, log: (line) => logs.push(line) });
+    const beat = (lastSeenAt: string) => repo.update('me', { lastSeenAt }, lastSeenAt);
+    const heartbeat = startHeartbeat(beat, { clock: () => now, log: (line) => logs.push(line) });
     try {
       now = at(HEARTBEAT_INTERVAL_MS);
       mock.timers.tick(HEARTBEAT_INTERVAL_MS);

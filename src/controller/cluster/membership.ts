@@ -3,7 +3,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { resource } from '../../resources/index.js';
-import type { Store } from '../store/store.js';
+import type { ReadStore } from '../store/read-only.js';
 
 /** How often a controller says it still serves. */
 export const HEARTBEAT_INTERVAL_MS = 5_000;
@@ -30,6 +30,12 @@ export async function loadOrCreateControllerId(dataDir: string, firstId: string)
   return id;
 }
 
+/** The server certificates of the controllers in `controllers`, which sign the enrollment JWTs each issues. */
+export async function memberCertificates(store: ReadStore): Promise<string[]> {
+  const rows = await store.repoFor(resource('controller')).findAll({}, { columns: ['certPem'] });
+  return rows.flatMap((row) => (typeof row.certPem === 'string' && row.certPem ? [row.certPem] : []));
+}
+
 /**
  * What membership adds to a controller's read model. Online: the controller answering (it serves this very
  * request), or one heard from within OFFLINE_AFTER_MS. A row written before heartbeats existed was last seen when
@@ -45,20 +51,18 @@ export function membershipOf(
 }
 
 /**
- * Refreshes this controller's `lastSeenAt` every HEARTBEAT_INTERVAL_MS until stopped. A beat that fails (the
- * database away) is logged once per outage; the next one that succeeds shows the controller online again.
+ * Refreshes this controller's `lastSeenAt` every HEARTBEAT_INTERVAL_MS until stopped, with `write` (the controller
+ * gives its write path). A beat that fails (the database away) is logged once per outage; the next one that
+ * succeeds shows the controller online again.
  */
 export function startHeartbeat(
-  store: Store,
-  id: string,
+  write: (lastSeenAt: string) => Promise<void>,
   opts: { clock: () => Date; log: (line: string) => void },
 ): { stop(): void } {
-  const repo = store.repoFor(resource('controller'));
   let failing = false;
   const beat = async () => {
-    const now = opts.clock().toISOString();
     try {
-      await repo.update(id, { lastSeenAt: now }, now);
+      await write(opts.clock().toISOString());
       if (failing) opts.log('membership: heartbeat written again');
       failing = false;
     } catch (err) {

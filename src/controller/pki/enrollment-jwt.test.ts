@@ -152,6 +152,41 @@ describe('enrollment JWT', () => {
     assert.equal(payload.sub, 'router1');
   });
 
+  it("serves the other controllers' keys too, once each, every key with its certificate", async () => {
+    let membersRead = 0;
+    const withMembers = createEnrollmentJwtSigner(pki, ISSUER, async () => {
+      membersRead++;
+      return [pki.serverCertPem, other.serverCertPem];
+    });
+    const { keys } = (await withMembers.jwks()) as { keys: Array<{ kid: string; x5c: string[] }> };
+    const otherKid = createHash('sha1').update(new X509Certificate(other.serverCertPem).raw).digest('hex');
+    assert.deepEqual(
+      keys.map((key) => key.kid),
+      [kid, otherKid],
+    );
+    const certOf = (key: { x5c: string[] }) => new X509Certificate(Buffer.from(key.x5c[0], 'base64')).toString();
+    assert.deepEqual(
+      keys.map(certOf),
+      [pki.serverCertPem, other.serverCertPem].map((pem) => new X509Certificate(pem).toString()),
+    );
+    // A JWT the other controller signed verifies with this one's set.
+    const theirs = await createEnrollmentJwtSigner(other, ISSUER).sign({
+      em: 'ott',
+      sub: 's',
+      jti: 'j',
+      exp: inOneHour(),
+    });
+    const set = createLocalJWKSet({ keys } as Parameters<typeof createLocalJWKSet>[0]);
+    assert.equal((await jwtVerify(theirs, set)).payload.sub, 's');
+    const theirKey = await withMembers.keyOf(otherKid);
+    assert.ok(theirKey?.equals(new X509Certificate(other.serverCertPem).publicKey), 'keyOf finds it by kid');
+    const read = membersRead;
+    assert.equal(await withMembers.keyOf(otherKid), theirKey);
+    assert.equal(await withMembers.keyOf(kid), await withMembers.keyOf(kid));
+    assert.equal(membersRead, read, 'a key found once, and its own, are known without reading the members again');
+    assert.equal(await withMembers.keyOf('0'.repeat(40)), undefined);
+  });
+
   it('signs static CA and network JWTs with the same key and kid, no expiry, for openziti-enroller', async () => {
     const ca = await signer.signStatic({ em: 'ca', sub: 'ca1', jti: 'ca1' });
     assert.deepEqual(decodeProtectedHeader(ca), { alg: 'RS256', kid, typ: 'JWT' });

@@ -1,16 +1,24 @@
 // Enrollment JWTs (wire-protocol §6): signed with the TLS server certificate's key, so an SDK that fetched the
 // server chain can check the token, with kid = hex SHA-1 of that certificate's DER, as OpenZiti does.
-import { createPrivateKey, createPublicKey, sign as cryptoSign, X509Certificate } from 'node:crypto';
+import { createPrivateKey, type KeyObject, sign as cryptoSign, X509Certificate } from 'node:crypto';
 import { exportJWK, jwtVerify, SignJWT } from 'jose';
-import { sha1FingerprintHex } from './fingerprint.js';
+import { sha1FingerprintHex, sha1FingerprintOfDer } from './fingerprint.js';
 import type { Pki } from './pki.js';
 
 export type EnrollmentMethod = 'ott' | 'ottca' | 'updb' | 'erott' | 'trott';
 
 export interface EnrollmentJwtSigner {
   sign(claims: { em: EnrollmentMethod; sub: string; jti: string; exp: Date; ctrls?: string[] }): Promise<string>;
-  /** public JWK set for GET /enroll/jwks later */
+  /**
+   * The public JWK set served at GET /enroll/jwks: this controller's key, then those of the other controllers on
+   * its database, each with its certificate (`x5c`), which a client checks against the CA bundle they all serve.
+   */
   jwks(): Promise<{ keys: object[] }>;
+  /**
+   * The public key `kid` names among those `jwks` serves: what checks a token any controller on the database
+   * signed with its server key (a session token made on another controller). Undefined for an unknown kid.
+   */
+  keyOf(kid: string): Promise<KeyObject | undefined>;
   /**
    * The enrollment challenge: the nonce's UTF-8 bytes signed (RS256: RSASSA-PKCS1-v1_5 with SHA-256) by the key
    * `kid` names, the signature in standard base64; undefined when no key of this controller has that id.
@@ -40,9 +48,24 @@ export interface EnrollmentClaims {
 const ALG = 'RS256';
 const METHODS: readonly string[] = ['ott', 'ottca', 'updb', 'erott', 'trott'];
 
-export function createEnrollmentJwtSigner(pki: Pki, issuer: string): EnrollmentJwtSigner {
+/**
+ * `members` answers the server certificates of every controller on the database (its own among them): an
+ * enrollment JWT is signed by the controller that issued it, and any of them may be asked for its key.
+ */
+export function createEnrollmentJwtSigner(
+  pki: Pki,
+  issuer: string,
+  members: () => Promise<string[]> = async () => [],
+): EnrollmentJwtSigner {
   const privateKey = createPrivateKey(pki.serverKeyPem);
   const kid = sha1FingerprintHex(pki.serverCertPem);
+  // A kid is its certificate's SHA-1: once found, it names that key for good (the members are read only for others).
+  const knownKeys = new Map<string, KeyObject>([[kid, new X509Certificate(pki.serverCertPem).publicKey]]);
+  /** This controller's certificate and the others', by kid. */
+  const certificatesByKid = async () => {
+    const certificates = [pki.serverCertPem, ...(await members())].map((pem) => new X509Certificate(pem));
+    return new Map(certificates.map((cert) => [sha1FingerprintOfDer(cert.raw), cert]));
+  };
   return {
     issuer,
     async sign({ em, sub, jti, exp, ctrls }) {
@@ -78,8 +101,21 @@ export function createEnrollmentJwtSigner(pki: Pki, issuer: string): EnrollmentJ
         .sign(privateKey);
     },
     async jwks() {
-      const jwk = await exportJWK(createPublicKey(privateKey));
-      return { keys: [{ ...jwk, kid, alg: ALG, use: 'sig' }] };
+      const keys = [...(await certificatesByKid())].map(async ([id, cert]) => ({
+        ...(await exportJWK(cert.publicKey)),
+        kid: id,
+        alg: ALG,
+        use: 'sig',
+        x5c: [cert.raw.toString('base64')],
+      }));
+      return { keys: await Promise.all(keys) };
+    },
+    async keyOf(keyId) {
+      const known = knownKeys.get(keyId);
+      if (known) return known;
+      const key = (await certificatesByKid()).get(keyId)?.publicKey;
+      if (key) knownKeys.set(keyId, key);
+      return key;
     },
   };
 }

@@ -4,6 +4,7 @@ import { ApiError } from '../../protocol/errors.js';
 import type { ResourceDef } from '../../resources/index.js';
 import type { Driver } from './driver.js';
 import { quote } from './fragment.js';
+import type { Row } from './repository.js';
 import type { RoleIndex } from './role-index.js';
 import {
   declaredSchema,
@@ -13,6 +14,16 @@ import {
   type ForeignKeyModel,
   type TableModel,
 } from './schema-model.js';
+
+/**
+ * The model's write path (model/writes.ts) as the repairs of entities use it, so that what the hooks of a repaired
+ * resource maintain (sessions ended, service update stamps moved, the access index) follows the repair as it
+ * follows any write.
+ */
+export interface RepairWrites {
+  update(resource: string, id: string, values: Record<string, unknown>, now: string): Promise<void>;
+  delete(resource: string, row: Row): Promise<void>;
+}
 
 /** One problem found: what is wrong, in words, and whether the fix run repaired it. */
 export interface IntegrityIssue {
@@ -32,6 +43,10 @@ export interface IntegrityIssue {
  *   by filters and policies, disagree; ids in them that no longer exist (a reference list's member, a role's `@id`).
  *   The JSON copy is what the API shows, so the side table is rebuilt from it; dangling ids leave both.
  *
+ * Repairs of an entity (its row deleted, a reference cleared, a set rewritten) go through the write path. Two are
+ * made below it, because there is no entity to write: side rows whose owner is gone, and the access index's rows,
+ * which are derived from the policies (rebuilt as a policy's write rebuilds them).
+ *
  * Each table and set is checked (and fixed) in a transaction of its own, so the check sees a consistent state of
  * what it looks at and writers wait only for that part; between them the check yields to the event loop, so that
  * requests are served while it runs (SQLite statements are synchronous and would otherwise hold the loop).
@@ -41,10 +56,20 @@ export class Integrity {
     private readonly driver: Driver,
     private readonly catalogue: readonly ResourceDef[],
     private readonly resolve: (name: string) => ResourceDef,
-    private readonly roleIndexes: readonly RoleIndex[] = [],
-    /** Called when a fix run ends: it wrote without the repositories, so what caches reads must drop them. */
-    private readonly onFixed: () => void = () => {},
+    private readonly roleIndexes: readonly RoleIndex[],
+    private readonly writes: RepairWrites,
+    /** A row as the write path is given it. */
+    private readonly find: (resource: string, id: string) => Promise<Row | undefined>,
+    /** Called when a fix run ends: some repairs are made below the repositories, whose cached reads must go. */
+    private readonly onFixed: () => void,
   ) {}
+
+  /** The resource whose table this is (the catalogue declares every table checked for references). */
+  private resourceOf(table: string): ResourceDef {
+    const def = this.catalogue.find((d) => d.table === table);
+    if (!def) throw new Error(`integrity: no resource keeps its rows in ${table}`);
+    return def;
+  }
 
   /** Runs every check; `report` is called once per issue, in order. */
   async check(fix: boolean, report: (issue: IntegrityIssue) => void): Promise<void> {
@@ -150,14 +175,16 @@ export class Integrity {
         });
         continue;
       }
+      const owner = this.resourceOf(table.name).name;
       if (fk.onDelete === 'cascade') {
-        await this.driver.run(`DELETE FROM ${quote(table.name)} WHERE "id" = ?`, [row.id]);
+        const stored = await this.find(owner, row.id);
+        if (stored) await this.writes.delete(owner, stored);
         report({
           description: `${what}: the row was deleted, as deleting ${fk.table} '${row.ref}' would have done`,
           fixed: true,
         });
       } else {
-        await this.driver.run(`UPDATE ${quote(table.name)} SET ${col} = NULL WHERE "id" = ?`, [row.id]);
+        await this.writes.update(owner, row.id, { [fk.column]: null }, new Date().toISOString());
         report({ description: `${what}: the reference was cleared`, fixed: true });
       }
     }
@@ -234,14 +261,8 @@ export class Integrity {
         : [];
       const kept = stored.filter((v) => !dangling.includes(v));
       if (dangling.length > 0) {
-        if (fix) {
-          await this.driver.run(`UPDATE ${owners} SET ${quote(field)} = ? WHERE "id" = ?`, [
-            JSON.stringify(kept),
-            row.id,
-          ]);
-          for (const v of dangling)
-            await this.driver.run(`DELETE FROM ${side} WHERE "ownerId" = ? AND "value" = ?`, [row.id, v]);
-        }
+        // The set without them, its side table rewritten with it.
+        if (fix) await this.writes.update(def.name, row.id, { [field]: kept }, new Date().toISOString());
         const target = this.resolve((type as { resource: string }).resource).table;
         for (const v of dangling) {
           const what = `${where}: '${v}' refers to ${target} '${idOf(v)}', which does not exist`;
@@ -257,15 +278,8 @@ export class Integrity {
       const what =
         `${where}: the side table ${setTableName(def, field)} disagrees with the stored ` +
         `value (missing ${JSON.stringify(missing)}, extra ${JSON.stringify(extra)})`;
-      if (fix) {
-        await this.driver.run(`DELETE FROM ${side} WHERE "ownerId" = ?`, [row.id]);
-        if (expected.size > 0) {
-          await this.driver.run(
-            `INSERT INTO ${side} ("ownerId", "value") VALUES ${[...expected].map(() => '(?, ?)').join(', ')}`,
-            [...expected].flatMap((v) => [row.id, v]),
-          );
-        }
-      }
+      // Written again as it is stored: the repository rewrites the side table from the value.
+      if (fix) await this.writes.update(def.name, row.id, { [field]: kept }, new Date().toISOString());
       report({ description: fix ? `${what}: rebuilt from the stored value` : what, fixed: fix });
     }
   }

@@ -145,7 +145,7 @@ export class PostgresDriver implements Driver {
   /**
    * Takes the database for this process, or refuses: several controllers serving one database at once do not yet
    * share what they keep in memory, so a second one is told clearly and stops, unless every one of them opted in
-   * (`shared`, experimental).
+   * (`shared`).
    */
   async claim(mode: ClaimMode = 'alone'): Promise<void> {
     this.claimMode = mode;
@@ -153,8 +153,8 @@ export class PostgresDriver implements Driver {
     throw new StoreUnavailableError(
       mode === 'alone'
         ? 'another controller is already using this database (one controller per database, unless every one is ' +
-            'started with --experimental-shared-database)'
-        : 'a controller started without --experimental-shared-database is using this database: stop it, or restart ' +
+            'started with --shared-database)'
+        : 'a controller started without --shared-database is using this database: stop it, or restart ' +
             'it with the flag',
     );
   }

@@ -184,6 +184,12 @@ export class Repository {
   private readonly columns: string[];
   private readonly setFields: string[];
   private readonly refSelect: string;
+  /**
+   * Every column of the table this release knows, by name (never `e.*`): a column that a newer release's migration
+   * adds while this one still serves (a rolling upgrade) is not read, and PostgreSQL does not refuse the statements
+   * prepared before it ("cached plan must not change result type").
+   */
+  private readonly entityColumns: string;
   private readonly table: string;
   private readonly selects = new Map<string, string>();
 
@@ -208,6 +214,8 @@ export class Repository {
     this.filterableFields = filterableFields(this.schema);
     this.columns = Object.keys(def.fields).filter((name) => isStored(def.fields[name]));
     this.setFields = this.columns.filter((c) => isSetField(def.fields[c]));
+    const known = [...COMMON_COLUMNS.map((c) => c.name), ...this.columns];
+    this.entityColumns = known.map((c) => `e.${quote(c)}`).join(', ');
     this.refSelect = Object.entries(def.fields)
       .filter(([, f]) => f.type.kind === 'ref' && f.type.as && isStored(f))
       .map(([name, f]) => {
@@ -226,7 +234,7 @@ export class Repository {
 
   async find(id: string): Promise<Row | undefined> {
     const raw = await this.driver.get<Record<string, unknown>>(
-      `SELECT e.*${this.refSelect} FROM ${this.table} e WHERE e."id" = ?`,
+      `SELECT ${this.entityColumns}${this.refSelect} FROM ${this.table} e WHERE e."id" = ?`,
       [id],
     );
     return raw ? this.decode(raw) : undefined;
@@ -273,7 +281,7 @@ export class Repository {
     const select = [
       opts.columns
         ? ['id', 'createdAt', 'updatedAt', 'tags', 'isSystem', ...opts.columns].map((c) => `e.${quote(c)}`).join(', ')
-        : 'e.*',
+        : this.entityColumns,
     ];
     const joins: string[] = [];
     for (const [i, [field, columns]] of Object.entries(opts.include ?? {}).entries()) {
@@ -342,7 +350,8 @@ export class Repository {
     const count = (parts.length === 1 && parts[0].count) || counted;
     const pageOf = (w: Fragment) =>
       this.driver.all<Record<string, unknown>>(
-        `SELECT e.*${this.refSelect} FROM ${this.table} e WHERE ${w.sql} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
+        `SELECT ${this.entityColumns}${this.refSelect} FROM ${this.table} e WHERE ${w.sql} ` +
+          `ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
         [...w.params, limit ?? MAX_ALL_ROWS, offset],
       );
     const totalOf = () => this.driver.get<{ n: number }>(count.sql, count.params).then((r) => r!.n);

@@ -1,12 +1,13 @@
 import { CATALOGUE, resource, type ResourceDef } from '../../resources/index.js';
 import { type Driver, StoreUrlError, type WriteLock } from './driver.js';
-import { Integrity } from './integrity.js';
+import { Integrity, type RepairWrites } from './integrity.js';
 import { LoginAttempts } from './login-attempts.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresDriver, MIGRATION_LOCK } from './postgres-driver.js';
 import { type Lookup, type Referrer, Repository, type WriteEvent } from './repository.js';
 import { RoleIndex } from './role-index.js';
+import type { Migration } from './schema-diff.js';
 import { declaredSchema } from './schema-model.js';
 import { PostureReportRows } from './posture-reports.js';
 import { ServiceUpdateStampRows } from './service-update-stamps.js';
@@ -40,6 +41,20 @@ export interface StoreOptions {
   log?: (line: string) => void;
   /** PostgreSQL: serve it together with other controllers that opted in too (experimental: no shared caches yet). */
   sharedDatabase?: boolean;
+  /**
+   * false: the caller writes the built-in rows (the controller does, through its write path, at boot). Default:
+   * written here, for what opens a store without a controller (tools, tests, benchmarks).
+   */
+  builtIns?: boolean;
+  /** The migrations this build knows (default: all of `migrations/`); an upgrade test gives one more. */
+  migrations?: readonly Migration[];
+}
+
+/** The rows the catalogue declares built in, each with its resource: present on every database. */
+export function builtInRows(): Array<{ def: ResourceDef; row: Record<string, unknown> & { id: string } }> {
+  return CATALOGUE.flatMap((def) =>
+    (def.builtIns ?? []).map((row) => ({ def, row: row as Record<string, unknown> & { id: string } })),
+  );
 }
 
 /** Every field in the catalogue that points at another resource, grouped by the resource pointed at. */
@@ -179,7 +194,7 @@ export class Store {
       const pg = await PostgresDriver.open(location.postgres, { log: opts.log });
       try {
         await pg.claim(opts.sharedDatabase ? 'shared' : 'alone');
-        await pg.withLock(MIGRATION_LOCK, () => migrate(pg, MIGRATIONS, now));
+        await pg.withLock(MIGRATION_LOCK, () => migrate(pg, opts.migrations ?? MIGRATIONS, now));
         const trigram = `SELECT to_regclass('"identities_name_trgm"')::text AS name`;
         if (!(await pg.get<{ name: string | null }>(trigram))?.name) {
           opts.log?.(
@@ -195,14 +210,14 @@ export class Store {
       driver = pg;
     } else {
       const sqlite = SqliteDriver.open(location.sqlite, { cacheSize: opts.cacheSize });
-      await migrate(sqlite, MIGRATIONS, now).catch(async (err: unknown) => {
+      await migrate(sqlite, opts.migrations ?? MIGRATIONS, now).catch(async (err: unknown) => {
         await sqlite.close();
         throw err;
       });
       driver = sqlite;
     }
     const store = new Store(driver);
-    await store.ensureBuiltIns(now());
+    if (opts.builtIns !== false) await store.ensureBuiltIns(now());
     return store;
   }
 
@@ -239,19 +254,32 @@ export class Store {
     return this.driver.close();
   }
 
-  /** Consistency checks, repairs and snapshots of the whole database (integrity.ts). */
-  integrity(): Integrity {
-    return new Integrity(this.driver, CATALOGUE, resource, [...this.roleIndexes.values()], () =>
-      this.changedOutsideRepositories(),
+  /** Consistency checks, repairs (through `writes`, the model's write path) and snapshots (integrity.ts). */
+  integrity(writes: RepairWrites): Integrity {
+    return new Integrity(
+      this.driver,
+      CATALOGUE,
+      resource,
+      [...this.roleIndexes.values()],
+      writes,
+      (name, id) => this.repo(name).find(id),
+      () => this.changedOutsideRepositories(),
     );
+  }
+
+  /**
+   * Runs `fn` while no other controller on the database runs its own: on PostgreSQL under the advisory lock that
+   * migrations take, so that what a first start writes (built-in rows, the default admin) is written once even
+   * when controllers start at the same moment. On SQLite, whose transactions take the write lock as they begin,
+   * what `fn` checks and writes in one transaction is seen by no other writer half-done.
+   */
+  oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+    return this.driver instanceof PostgresDriver ? this.driver.withLock(MIGRATION_LOCK, fn) : fn();
   }
 
   private async ensureBuiltIns(now: string): Promise<void> {
     await this.tx(async () => {
-      for (const def of CATALOGUE) {
-        for (const row of def.builtIns ?? [])
-          await this.repoFor(def).ensure(row as Record<string, unknown> & { id: string }, now);
-      }
+      for (const { def, row } of builtInRows()) await this.repoFor(def).ensure(row, now);
     });
   }
 }

@@ -1,6 +1,5 @@
-import { X509Certificate } from 'node:crypto';
 import { headerOf } from '../../server/auth-stage.js';
-import { jwtVerify } from 'jose';
+import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { ApiError } from '../../../protocol/errors.js';
 import { resource } from '../../../resources/index.js';
 import type { Runtime } from '../../runtime.js';
@@ -45,10 +44,10 @@ async function checkSessionToken(rt: Runtime, ctx: Ctx, serviceId: string): Prom
   if (!token) throw refuse('it is empty');
   let claims: Awaited<ReturnType<typeof jwtVerify>>['payload'];
   try {
-    ({ payload: claims } = await jwtVerify(token, new X509Certificate(rt.pki.serverCertPem).publicKey, {
-      issuer: rt.enrollmentSigner.issuer,
-      algorithms: ['RS256'],
-    }));
+    // Signed by this controller or by another on its database (an SDK may ask any of them): its key names it.
+    const key = await rt.enrollmentSigner.keyOf(decodeProtectedHeader(token).kid ?? '');
+    if (!key) throw new Error('it was not signed by a controller of this network');
+    ({ payload: claims } = await jwtVerify(token, key, { algorithms: ['RS256'] }));
   } catch (err) {
     throw refuse((err as Error).message);
   }

@@ -118,7 +118,7 @@ function startCheck(rt: Runtime, fix: boolean) {
     else check.tooManyErrors = true;
   };
   check.done = rt.store
-    .integrity()
+    .integrity(rt.writes)
     .check(fix, report)
     .catch((err: unknown) => {
       check.error = err instanceof Error ? err.message : String(err);
@@ -159,7 +159,7 @@ async function snapshot(rt: Runtime, now: Date) {
   if (state.lastSnapshot !== undefined && now.getTime() - state.lastSnapshot < SNAPSHOT_INTERVAL_MS) {
     throw rateLimited('a snapshot was taken less than a minute ago: try again later');
   }
-  const path = await rt.store.integrity().snapshot(now);
+  const path = await rt.store.integrity(rt.writes).snapshot(now);
   state.lastSnapshot = now.getTime();
   rt.log(`database snapshot written to ${path}`);
   // OpenZiti answers an empty object; the path is added so the operator knows where the copy went.
