@@ -54,7 +54,7 @@ async function policyAdvice(rt: Runtime, ctx: Ctx) {
   };
 }
 
-export function accessRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'GET',

@@ -10,7 +10,8 @@ import { LOGIN_EXTRAS_SCHEMA } from '../../server/limits.js';
 import { typeSchema } from '../../server/schemas.js';
 import type { Ctx, Route } from '../../server/types.js';
 import { peerCertificate, resolveCertificate } from '../enrollment/cert-auth.js';
-import { presentCurrentSession, sessionWithToken } from './current.js';
+import { presentCurrentSession } from '../../model/resources/api-session.js';
+import { sessionWithToken } from './current.js';
 
 const PASSWORD_BODY = {
   type: 'object',
@@ -27,7 +28,7 @@ const CERT_BODY = { type: 'object', properties: { ...LOGIN_EXTRAS_SCHEMA }, addi
 
 const INVALID_AUTH = () => new ApiError('INVALID_AUTH');
 
-export function authenticateRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'POST',

@@ -9,7 +9,7 @@ import { accessToService, edgeRoutersFor } from '../../model/access.js';
 import { listMeta } from '../kit/crud.js';
 import { toWire } from '../../model/present.js';
 import { listParams } from '../kit/query.js';
-import { edgeRouterSummary } from './sessions.js';
+import { edgeRouterSummary } from '../../model/resources/session.js';
 import { ref, type Responses, type Success } from '../../server/responses.js';
 
 const terminator = resource('terminator');
@@ -110,7 +110,7 @@ function protocols(rt: Runtime) {
   return { data: { https: { address: `${url.hostname}:${url.port || '443'}` } } };
 }
 
-export function clientNetworkRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'GET',

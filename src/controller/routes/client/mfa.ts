@@ -1,6 +1,5 @@
 import QRCode from 'qrcode';
 import { ApiError, notFound } from '../../../protocol/errors.js';
-import type { ResourceBehaviour } from '../../model/behaviour.js';
 import type { Runtime } from '../../runtime.js';
 import { headerOf } from '../../server/auth-stage.js';
 import type { Ctx, Route } from '../../server/types.js';
@@ -18,9 +17,7 @@ import { resource } from '../../../resources/index.js';
  * other route to it): completing MFA, and enrolling, for an identity whose auth policy requires TOTP before it has
  * any. Disabling MFA and recovery codes need a full session.
  */
-export const mfaBehaviour: ResourceBehaviour = { resource: 'mfa', routes: mfaRoutes };
-
-function mfaRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   const route = (method: Route['method'], path: string, responds: Route['responds'], handler: Route['handler']) => ({
     method,
     path,

@@ -191,7 +191,7 @@ async function respond(rt: Runtime, ctx: Ctx, responses: Response[], status: 200
   return { status, data: { services: await shortenedServices(rt, ctx, woken, unlocked) } };
 }
 
-export function postureResponseRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'POST',

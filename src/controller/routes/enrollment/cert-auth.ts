@@ -11,7 +11,7 @@ import { policyOfIdentity, type LoginSubject } from '../../model/auth/auth-polic
 import type { Runtime } from '../../runtime.js';
 import type { Ctx } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
-import { signedByCa } from '../management/cas.js';
+import { signedByCa } from '../../model/resources/ca.js';
 import { issuedByThisPki } from '../../pki/pki.js';
 import { externalIdOf, storedClaim } from '../../pki/external-id.js';
 

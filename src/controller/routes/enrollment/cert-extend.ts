@@ -89,38 +89,6 @@ async function verifyExtension(rt: Runtime, ctx: Ctx) {
   return { data: {} };
 }
 
-/**
- * What an API session says about its certificate: extendable when it was opened with a certificate this controller
- * issued, and whether an administrator asked for an early extension (and a new key). Clients read these from the
- * session they get at authentication and from /current-api-session; administrators from the API session list.
- * One read for all the sessions given.
- */
-export async function sessionCertFlags(
-  rt: Runtime,
-  sessions: Row[],
-): Promise<
-  Map<string, { isCertExtendable: boolean; isCertExtendRequested: boolean; isCertKeyRollRequested: boolean }>
-> {
-  const ids = [...new Set(sessions.map((s) => s.authenticatorId as string).filter(Boolean))];
-  const authenticators =
-    ids.length === 0 ? [] : await rt.store.repo('authenticator').findAll({ id: ids, method: 'cert' });
-  const byId = new Map(authenticators.map((a) => [a.id, a]));
-  return new Map(
-    sessions.map((session) => {
-      const auth = byId.get(session.authenticatorId as string);
-      const cert = auth?.identityId === session.identityId ? auth : undefined;
-      return [
-        session.id,
-        {
-          isCertExtendable: cert?.isIssuedByNetwork === true,
-          isCertExtendRequested: cert?.isExtendRequested === true,
-          isCertKeyRollRequested: cert?.isKeyRollRequested === true,
-        },
-      ];
-    }),
-  );
-}
-
 const REQUEST_EXTEND_BODY = {
   type: 'object',
   properties: { rollKeys: { type: 'boolean' } },
@@ -151,7 +119,7 @@ async function requestExtend(rt: Runtime, ctx: Ctx) {
   return { data: {} };
 }
 
-export function certExtendRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'POST',

@@ -7,23 +7,16 @@ import { password as passwordType, username as usernameType } from '../../../res
 import { randomUUID, X509Certificate } from 'node:crypto';
 import { sha1FingerprintOfDer } from '../../pki/fingerprint.js';
 import { peerCertificate } from './cert-auth.js';
-import { commonName, signedByCa } from '../management/cas.js';
+import { commonName, signedByCa } from '../../model/resources/ca.js';
 import { externalIdOf, storedClaim } from '../../pki/external-id.js';
 import type { Runtime } from '../../runtime.js';
 import { acceptCsr, csrStep, identitySpiffeId, issueClientCert } from '../../pki/issue.js';
 import { typeSchema } from '../../server/schemas.js';
 import type { Ctx, Reply, Route } from '../../server/types.js';
 import { newId, type Row } from '../../store/repository.js';
-import {
-  redeemRouterToken,
-  routerCsrs,
-  routerEnrollRoutes,
-  routerWithToken,
-  type RouterWithToken,
-} from './router-enroll.js';
+import { redeemRouterToken, routerCsrs, routerWithToken, type RouterWithToken } from './router-enroll.js';
 import { checkPasswordRules } from '../../model/auth/auth-policy-rules.js';
 import { enrollBody } from './body.js';
-import { tokenEnrollRoutes } from './token-enroll.js';
 import type { Responses, Success } from '../../server/responses.js';
 import { certificatesAnswer } from './certificates-answer.js';
 
@@ -55,7 +48,7 @@ const GENERIC_BODY = {
 /** Media types whose body is the PEM CSR itself (the legacy SDK enrollment). */
 const PEM_BODY_TYPES = ['', 'application/x-pem-file', 'application/pkcs7', 'text/plain'];
 
-export function enrollRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'POST',
@@ -106,8 +99,6 @@ export function enrollRoutes(rt: Runtime): Route[] {
       handler: () => networkJwts(rt),
     },
     // The keys that sign enrollment JWTs, as a bare JWK set (no envelope), for clients that verify tokens offline.
-    ...routerEnrollRoutes(rt),
-    ...tokenEnrollRoutes(rt),
     {
       method: 'GET',
       path: '/enroll/jwks',

@@ -224,7 +224,7 @@ async function extendRouter(rt: Runtime, ctx: Ctx): Promise<Reply> {
   return answer(rt, certs);
 }
 
-export function routerEnrollRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'POST',

@@ -153,7 +153,7 @@ async function tokenEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   return { data: issued ? { cert: issued.chainPem, ca: rt.pki.caBundlePem } : {} };
 }
 
-export function tokenEnrollRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'POST',

@@ -8,7 +8,6 @@ import type { Ctx, Route } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
 import { checkPasswordRules } from '../../model/auth/auth-policy-rules.js';
 import { created, listResource, validBody } from '../kit/crud.js';
-import type { ResourceBehaviour } from '../../model/behaviour.js';
 import { answers } from '../kit/describe.js';
 
 const authenticator = resource('authenticator');
@@ -40,7 +39,7 @@ const OWN_PATCH = {
   additionalProperties: false,
 };
 
-export function authenticatorRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'POST',
@@ -221,5 +220,3 @@ async function updateOwn(rt: Runtime, ctx: Ctx, schema: Record<string, unknown>)
   await applyUpdate(rt, existing, body, ctx.now, ctx.principal!.apiSessionId);
   return { data: {} };
 }
-
-export const authenticatorBehaviour: ResourceBehaviour = { resource: 'authenticator', routes: authenticatorRoutes };

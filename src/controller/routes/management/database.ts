@@ -60,7 +60,7 @@ function rateLimited(message: string): ApiError {
  * `/database/data-integrity-results`, which says whether it is still running. A snapshot copies the SQLite database
  * beside itself (at most one a minute); on PostgreSQL it is refused with a clear error (store/integrity.ts).
  */
-export function databaseRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   const api = 'management';
   return [
     {

@@ -19,7 +19,7 @@ const unreported = { postureCheckId: '', timedOut: false, lastUpdatedAt: NEVER }
  * processes, and per API session MFA and endpoint state), and the latest service requests posture checks refused.
  * Both volatile, as in OpenZiti (src/controller/client-state.ts): a piece never reported shows OpenZiti's zero values.
  */
-export function postureDataRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   const exists = async (id: string) => (await rt.store.repoFor(identity).get(id)).id;
   const at = (d: Date | undefined) => d?.toISOString() ?? NEVER;
   const reported = (r: Reported | undefined) =>

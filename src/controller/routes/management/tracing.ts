@@ -22,7 +22,7 @@ const TRACE_SPEC_SCHEMA = {
   additionalProperties: false,
 };
 
-export function tracingRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'PUT',
