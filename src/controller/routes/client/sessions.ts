@@ -7,9 +7,12 @@ import type { Ctx, Route } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
 import { listResource } from '../kit/crud.js';
 import type { Responses, Success } from '../../server/responses.js';
-import { answers } from '../kit/describe.js';
+import { standardRoute } from '../kit/describe.js';
 
 const session = resource('session');
+/** The client API's session routes: each identity reads, makes and ends its own. */
+const CALLER = { api: 'client', access: 'session' } as const;
+const ownedBy = (ctx: Ctx) => ({ identityId: ctx.principal!.identityId });
 
 /**
  * Service sessions beyond the generic management list/get/delete: the route path, the client API's view of the
@@ -25,40 +28,11 @@ export function routes(rt: Runtime): Route[] {
       responds: routePathAnswer,
       handler: (ctx) => routePath(rt, ctx),
     },
-    {
-      method: 'POST',
-      path: '/sessions',
-      api: 'client',
-      access: 'session',
-      responds: answers.created(session),
-      takes: { resource: session.name, verb: 'create' },
-      handler: (ctx) => createSession(rt, ctx),
-    },
+    standardRoute(session, 'create', (ctx) => createSession(rt, ctx), CALLER),
     // The client API shows a caller its own sessions only; another identity's session is "not found".
-    {
-      method: 'GET',
-      path: '/sessions',
-      api: 'client',
-      access: 'session',
-      responds: answers.list(session),
-      handler: (ctx) => listResource(rt, session, ctx, { where: { identityId: ctx.principal!.identityId } }),
-    },
-    {
-      method: 'GET',
-      path: '/sessions/{id}',
-      api: 'client',
-      access: 'session',
-      responds: answers.detail(session),
-      handler: async (ctx) => ({ data: (await rt.present(session, [await ownSession(rt, ctx)]))[0] }),
-    },
-    {
-      method: 'DELETE',
-      path: '/sessions/{id}',
-      api: 'client',
-      access: 'session',
-      responds: answers.deleted(session),
-      handler: (ctx) => deleteOwnSession(rt, ctx),
-    },
+    standardRoute(session, 'list', (ctx) => listResource(rt, session, ctx, { where: ownedBy(ctx) }), CALLER),
+    standardRoute(session, 'get', (ctx) => showOwnSession(rt, ctx), CALLER),
+    standardRoute(session, 'delete', (ctx) => deleteOwnSession(rt, ctx), CALLER),
   ];
 }
 
@@ -76,6 +50,10 @@ async function ownSession(rt: Runtime, ctx: Ctx): Promise<Row> {
   const row = await rt.store.repoFor(session).find(ctx.params.id);
   if (!row || row.identityId !== ctx.principal!.identityId) throw notFound('session', ctx.params.id);
   return row;
+}
+
+async function showOwnSession(rt: Runtime, ctx: Ctx) {
+  return { data: (await rt.present(session, [await ownSession(rt, ctx)]))[0] };
 }
 
 async function deleteOwnSession(rt: Runtime, ctx: Ctx) {

@@ -8,7 +8,7 @@ import type { Ctx, Route } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
 import { checkPasswordRules } from '../../model/auth/auth-policy-rules.js';
 import { created, listResource, validBody } from '../kit/crud.js';
-import { answers } from '../kit/describe.js';
+import { answers, standardRoute } from '../kit/describe.js';
 
 const authenticator = resource('authenticator');
 
@@ -41,57 +41,21 @@ const OWN_PATCH = {
 
 export function routes(rt: Runtime): Route[] {
   return [
-    {
-      method: 'POST',
-      path: '/authenticators',
-      api: 'management',
-      access: 'admin',
-      responds: answers.created(authenticator),
-      takes: { resource: authenticator.name, verb: 'create' },
-      handler: (ctx) => createAuthenticator(rt, ctx),
-    },
-    {
-      method: 'PUT',
-      path: '/authenticators/{id}',
-      api: 'management',
-      access: 'admin',
-      responds: answers.updated(authenticator),
-      takes: { resource: authenticator.name, verb: 'replace' },
-      handler: (ctx) => adminUpdate(rt, ctx, 'replace'),
-    },
-    {
-      method: 'PATCH',
-      path: '/authenticators/{id}',
-      api: 'management',
-      access: 'admin',
-      responds: answers.updated(authenticator),
-      takes: { resource: authenticator.name, verb: 'patch' },
-      handler: (ctx) => adminUpdate(rt, ctx, 'patch'),
-    },
-    {
-      method: 'DELETE',
-      path: '/authenticators/{id}',
-      api: 'management',
-      access: 'admin',
-      responds: answers.deleted(authenticator),
-      handler: (ctx) => adminDelete(rt, ctx),
-    },
-    {
-      method: 'GET',
-      path: '/current-identity/authenticators',
+    standardRoute(authenticator, 'create', (ctx) => createAuthenticator(rt, ctx)),
+    standardRoute(authenticator, 'replace', (ctx) => adminUpdate(rt, ctx, 'replace')),
+    standardRoute(authenticator, 'patch', (ctx) => adminUpdate(rt, ctx, 'patch')),
+    standardRoute(authenticator, 'delete', (ctx) => adminDelete(rt, ctx)),
+    standardRoute(authenticator, 'list', (ctx) => listOwn(rt, ctx), {
+      base: '/current-identity/authenticators',
       api: 'both',
       access: 'session',
-      responds: answers.list(authenticator),
-      handler: (ctx) => listOwn(rt, ctx),
-    },
-    {
-      method: 'GET',
-      path: '/current-identity/authenticators/{id}',
-      api: 'both',
-      access: 'session',
-      responds: answers.detail(authenticator),
-      handler: async (ctx) => ({ data: (await rt.present(authenticator, [await ownAuthenticator(rt, ctx)]))[0] }),
-    },
+    }),
+    standardRoute(
+      authenticator,
+      'get',
+      async (ctx) => ({ data: (await rt.present(authenticator, [await ownAuthenticator(rt, ctx)]))[0] }),
+      { base: '/current-identity/authenticators', api: 'both', access: 'session' },
+    ),
     {
       method: 'PUT',
       path: '/current-identity/authenticators/{id}',

@@ -7,7 +7,7 @@ import { commonName, pemCertificates, signedByCa } from '../../model/resources/c
 import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
 import { created, validBody } from '../kit/crud.js';
-import { answers } from '../kit/describe.js';
+import { standardRoute } from '../kit/describe.js';
 
 const ca = resource('ca');
 
@@ -68,15 +68,7 @@ async function caJwt(rt: Runtime, ctx: Ctx) {
 
 export function routes(rt: Runtime): Route[] {
   return [
-    {
-      method: 'POST',
-      path: '/cas',
-      api: 'management',
-      access: 'admin',
-      responds: answers.created(ca),
-      takes: { resource: ca.name, verb: 'create' },
-      handler: (ctx) => createCa(rt, ctx),
-    },
+    standardRoute(ca, 'create', (ctx) => createCa(rt, ctx)),
     {
       method: 'POST',
       path: '/cas/{id}/verify',

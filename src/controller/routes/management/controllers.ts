@@ -3,7 +3,7 @@ import { forClients } from '../../model/resources/controller.js';
 import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
 import { listResource } from '../kit/crud.js';
-import { answers } from '../kit/describe.js';
+import { standardRoute } from '../kit/describe.js';
 
 const controller = resource('controller');
 
@@ -17,29 +17,8 @@ export function routes(rt: Runtime): Route[] {
     return { ...page, data: page.data.map(forClients) };
   };
   return [
-    {
-      method: 'GET',
-      path: '/controllers',
-      api: 'management',
-      access: 'admin',
-      responds: answers.list(controller),
-      handler: management,
-    },
-    {
-      method: 'GET',
-      path: '/controllers/{id}',
-      api: 'management',
-      access: 'admin',
-      responds: answers.detail(controller),
-      handler: detail,
-    },
-    {
-      method: 'GET',
-      path: '/controllers',
-      api: 'client',
-      access: 'session',
-      responds: answers.list(controller),
-      handler: client,
-    },
+    standardRoute(controller, 'list', management),
+    standardRoute(controller, 'get', detail),
+    standardRoute(controller, 'list', client, { api: 'client', access: 'session' }),
   ];
 }

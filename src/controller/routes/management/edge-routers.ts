@@ -2,7 +2,7 @@ import { resource } from '../../../resources/index.js';
 import { reEnrollEdgeRouter } from '../../model/resources/edge-router.js';
 import type { Runtime } from '../../runtime.js';
 import type { Route } from '../../server/types.js';
-import { answers } from '../kit/describe.js';
+import { standardRoute } from '../kit/describe.js';
 import { createRouter } from './routers.js';
 
 const edgeRouter = resource('edge-router');
@@ -10,15 +10,7 @@ const edgeRouter = resource('edge-router');
 export function routes(rt: Runtime): Route[] {
   const api = 'management';
   return [
-    {
-      method: 'POST',
-      path: '/edge-routers',
-      api,
-      access: 'admin',
-      handler: (ctx) => createRouter(rt, edgeRouter, ctx, 'erott'),
-      responds: answers.created(edgeRouter),
-      takes: { resource: edgeRouter.name, verb: 'create' },
-    },
+    standardRoute(edgeRouter, 'create', (ctx) => createRouter(rt, edgeRouter, ctx, 'erott')),
     {
       method: 'POST',
       path: '/edge-routers/{id}/re-enroll',

@@ -14,7 +14,7 @@ import type { EnrollmentMethod } from '../../pki/enrollment-jwt.js';
 import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
 import { created, validBody } from '../kit/crud.js';
-import { answers } from '../kit/describe.js';
+import { standardRoute } from '../kit/describe.js';
 
 const enrollment = resource('enrollment');
 
@@ -107,15 +107,7 @@ async function reEnroll(rt: Runtime, ctx: Ctx) {
 
 export function routes(rt: Runtime): Route[] {
   return [
-    {
-      method: 'POST',
-      path: '/enrollments',
-      api: 'management',
-      access: 'admin',
-      responds: answers.created(enrollment),
-      takes: { resource: enrollment.name, verb: 'create' },
-      handler: (ctx) => createEnrollment(rt, ctx),
-    },
+    standardRoute(enrollment, 'create', (ctx) => createEnrollment(rt, ctx)),
     {
       method: 'POST',
       path: '/enrollments/{id}/refresh',

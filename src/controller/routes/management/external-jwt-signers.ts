@@ -12,7 +12,7 @@ import { createResource, listMeta, updateResource } from '../kit/crud.js';
 import { listParams } from '../kit/query.js';
 import type { Responses, Success } from '../../server/responses.js';
 import { readSchema, type JsonSchema } from '../../server/schemas.js';
-import { answers } from '../kit/describe.js';
+import { standardRoute } from '../kit/describe.js';
 
 const signer = resource('external-jwt-signer');
 const CLIENT_SYMBOLS = new Set<string>([
@@ -71,33 +71,9 @@ async function clientList(rt: Runtime, ctx: Ctx) {
 
 export function routes(rt: Runtime): Route[] {
   return [
-    {
-      method: 'POST',
-      path: '/external-jwt-signers',
-      api: 'management',
-      access: 'admin',
-      responds: answers.created(signer),
-      takes: { resource: signer.name, verb: 'create' },
-      handler: (ctx) => write(rt, ctx, 'create'),
-    },
-    {
-      method: 'PUT',
-      path: '/external-jwt-signers/{id}',
-      api: 'management',
-      access: 'admin',
-      responds: answers.updated(signer),
-      takes: { resource: signer.name, verb: 'replace' },
-      handler: (ctx) => write(rt, ctx, 'replace'),
-    },
-    {
-      method: 'PATCH',
-      path: '/external-jwt-signers/{id}',
-      api: 'management',
-      access: 'admin',
-      responds: answers.updated(signer),
-      takes: { resource: signer.name, verb: 'patch' },
-      handler: (ctx) => write(rt, ctx, 'patch'),
-    },
+    standardRoute(signer, 'create', (ctx) => write(rt, ctx, 'create')),
+    standardRoute(signer, 'replace', (ctx) => write(rt, ctx, 'replace')),
+    standardRoute(signer, 'patch', (ctx) => write(rt, ctx, 'patch')),
     {
       method: 'GET',
       path: '/external-jwt-signers',

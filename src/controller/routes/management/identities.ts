@@ -9,7 +9,7 @@ import {
 import type { Runtime } from '../../runtime.js';
 import type { Route } from '../../server/types.js';
 import { created, updateResource, validBody } from '../kit/crud.js';
-import { answers } from '../kit/describe.js';
+import { standardRoute } from '../kit/describe.js';
 
 const identity = resource('identity');
 
@@ -24,45 +24,15 @@ const DISABLE_SCHEMA = {
 export function routes(rt: Runtime): Route[] {
   const api = 'management';
   return [
-    {
-      method: 'POST',
-      path: '/identities',
-      api,
-      access: 'admin',
-      responds: answers.created(identity),
-      takes: { resource: identity.name, verb: 'create' },
-      handler: async (ctx) =>
-        created(identity, await createIdentity(rt, await validBody(rt, identity, 'create', ctx), ctx.now)),
-    },
-    {
-      method: 'PUT',
-      path: '/identities/{id}',
-      api,
-      access: 'admin',
-      responds: answers.updated(identity),
-      takes: { resource: identity.name, verb: 'replace' },
-      handler: (ctx) => updateResource(rt, identity, ctx, 'replace', guardUpdate),
-    },
-    {
-      method: 'PATCH',
-      path: '/identities/{id}',
-      api,
-      access: 'admin',
-      responds: answers.updated(identity),
-      takes: { resource: identity.name, verb: 'patch' },
-      handler: (ctx) => updateResource(rt, identity, ctx, 'patch', guardUpdate),
-    },
-    {
-      method: 'DELETE',
-      path: '/identities/{id}',
-      api,
-      access: 'admin',
-      responds: answers.deleted(identity),
-      handler: async (ctx) => {
-        await deleteIdentity(rt, await rt.store.repoFor(identity).get(ctx.params.id));
-        return { data: {} };
-      },
-    },
+    standardRoute(identity, 'create', async (ctx) =>
+      created(identity, await createIdentity(rt, await validBody(rt, identity, 'create', ctx), ctx.now)),
+    ),
+    standardRoute(identity, 'replace', (ctx) => updateResource(rt, identity, ctx, 'replace', guardUpdate)),
+    standardRoute(identity, 'patch', (ctx) => updateResource(rt, identity, ctx, 'patch', guardUpdate)),
+    standardRoute(identity, 'delete', async (ctx) => {
+      await deleteIdentity(rt, await rt.store.repoFor(identity).get(ctx.params.id));
+      return { data: {} };
+    }),
     {
       method: 'POST',
       path: '/identities/{id}/disable',

@@ -1,11 +1,10 @@
 import { resource, type ResourceDef } from '../../../resources/index.js';
 import { createRouterWithEnrollment, deleteRouter, guardEdgeRow } from '../../model/resources/transit-router.js';
 import type { Runtime } from '../../runtime.js';
-import type { Verb } from '../../server/schemas.js';
 import type { Ctx, Route } from '../../server/types.js';
 import { withBody } from '../kit/body.js';
 import { created, listResource, updateResource, validBody } from '../kit/crud.js';
-import { answers } from '../kit/describe.js';
+import { standardRoute } from '../kit/describe.js';
 
 const routerDef = resource('transit-router');
 
@@ -39,46 +38,23 @@ function withoutEdgeFields(ctx: Ctx): Ctx {
  * router store (the spec lists the group twice), and ZAC 4.x reads both.
  */
 export function routes(rt: Runtime): Route[] {
-  const api = 'management';
-  const access = 'admin';
-  const routes: Route[] = [];
-  const resource = routerDef.name;
-  for (const base of ['/transit-routers', '/routers']) {
-    const item = `${base}/{id}`;
-    const takes = (verb: Verb) => ({ takes: { resource, verb } });
-    const update = (verb: 'replace' | 'patch') => (ctx: Ctx) =>
-      updateResource(rt, routerDef, withoutEdgeFields(ctx), verb, guardEdgeRow);
-    const create = (ctx: Ctx) => createRouter(rt, routerDef, withoutEdgeFields(ctx), 'trott');
-    const created = answers.created(routerDef);
-    const updated = answers.updated(routerDef);
-    const deleted = answers.deleted(routerDef);
-    routes.push(
-      { method: 'POST', path: base, api, access, handler: create, responds: created, ...takes('create') },
-      { method: 'PUT', path: item, api, access, handler: update('replace'), responds: updated, ...takes('replace') },
-      { method: 'PATCH', path: item, api, access, handler: update('patch'), responds: updated, ...takes('patch') },
-      { method: 'DELETE', path: item, api, access, handler: (ctx) => deleteTransitRouter(rt, ctx), responds: deleted },
-    );
-  }
+  const update = (verb: 'replace' | 'patch') => (ctx: Ctx) =>
+    updateResource(rt, routerDef, withoutEdgeFields(ctx), verb, guardEdgeRow);
+  const create = (ctx: Ctx) => createRouter(rt, routerDef, withoutEdgeFields(ctx), 'trott');
+  const remove = (ctx: Ctx) => deleteTransitRouter(rt, ctx);
+  const routes = ['/transit-routers', '/routers'].flatMap((base) => [
+    standardRoute(routerDef, 'create', create, { base }),
+    standardRoute(routerDef, 'replace', update('replace'), { base }),
+    standardRoute(routerDef, 'patch', update('patch'), { base }),
+    standardRoute(routerDef, 'delete', remove, { base }),
+  ]);
   // /transit-routers list and get are the generic ones; /routers serves the same.
+  const detail = async (ctx: Ctx) => ({
+    data: (await rt.present(routerDef, [await rt.store.repoFor(routerDef).get(ctx.params.id)]))[0],
+  });
   routes.push(
-    {
-      method: 'GET',
-      path: '/routers',
-      api,
-      access,
-      handler: (ctx) => listResource(rt, routerDef, ctx),
-      responds: answers.list(routerDef),
-    },
-    {
-      method: 'GET',
-      path: '/routers/{id}',
-      api,
-      access,
-      handler: async (ctx) => ({
-        data: (await rt.present(routerDef, [await rt.store.repoFor(routerDef).get(ctx.params.id)]))[0],
-      }),
-      responds: answers.detail(routerDef),
-    },
+    standardRoute(routerDef, 'list', (ctx) => listResource(rt, routerDef, ctx), { base: '/routers' }),
+    standardRoute(routerDef, 'get', detail, { base: '/routers' }),
   );
   return routes;
 }

@@ -14,7 +14,7 @@ import type { Ctx, Route } from '../../server/types.js';
 import { parseJson } from '../../server/body.js';
 import { deleteResource, listMeta, updateResource } from '../kit/crud.js';
 import { listParams } from '../kit/query.js';
-import { answers } from '../kit/describe.js';
+import { standardRoute } from '../kit/describe.js';
 
 const service = resource('service');
 const identity = resource('identity');
@@ -69,66 +69,36 @@ async function pairsOf(rt: Runtime, body: unknown): Promise<ServiceConfigPair[]>
  */
 function clientRoutes(rt: Runtime): Route[] {
   const repo = () => rt.store.repoFor(service);
+  const viewOfCaller = async (ctx: Ctx): Promise<ServiceView> => ({
+    ...(await viewOf(rt, ctx, false)),
+    apiSessionId: ctx.principal!.apiSessionId,
+    now: ctx.now,
+  });
+  const list = async (ctx: Ctx) => {
+    const view = await viewOfCaller(ctx);
+    const page = await repo().list({
+      ...listParams(ctx.query),
+      scope: await PERMISSIONS.accessible(rt, view.identityId!),
+    });
+    return { data: await presentServices(page.rows, rt, view), meta: listMeta(page, repo().filterableFields) };
+  };
+  const detail = async (ctx: Ctx) => {
+    const view = await viewOfCaller(ctx);
+    const row = await repo().find(ctx.params.id);
+    const granted = row ? (await PERMISSIONS.permissions(rt, view.identityId!, [row.id])).get(row.id) : undefined;
+    if (!row || !granted?.length)
+      throw new ApiError('NOT_FOUND', {
+        cause: { field: 'id', reason: `no service '${ctx.params.id}' this identity may use`, value: ctx.params.id },
+      });
+    return { data: (await presentServices([row], rt, view))[0] };
+  };
   return [
-    {
-      method: 'GET',
-      path: '/services',
-      api: 'client',
-      access: 'session',
-      responds: answers.list(service),
-      handler: async (ctx) => {
-        const view = { ...(await viewOf(rt, ctx, false)), apiSessionId: ctx.principal!.apiSessionId, now: ctx.now };
-        const page = await repo().list({
-          ...listParams(ctx.query),
-          scope: await PERMISSIONS.accessible(rt, view.identityId!),
-        });
-        return { data: await presentServices(page.rows, rt, view), meta: listMeta(page, repo().filterableFields) };
-      },
-    },
-    {
-      method: 'GET',
-      path: '/services/{id}',
-      api: 'client',
-      access: 'session',
-      responds: answers.detail(service),
-      handler: async (ctx) => {
-        const view = { ...(await viewOf(rt, ctx, false)), apiSessionId: ctx.principal!.apiSessionId, now: ctx.now };
-        const row = await repo().find(ctx.params.id);
-        const granted = row ? (await PERMISSIONS.permissions(rt, view.identityId!, [row.id])).get(row.id) : undefined;
-        if (!row || !granted?.length)
-          throw new ApiError('NOT_FOUND', {
-            cause: { field: 'id', reason: `no service '${ctx.params.id}' this identity may use`, value: ctx.params.id },
-          });
-        return { data: (await presentServices([row], rt, view))[0] };
-      },
-    },
+    standardRoute(service, 'list', list, { api: 'client', access: 'session' }),
+    standardRoute(service, 'get', detail, { api: 'client', access: 'session' }),
     // OpenZiti's client API also lets admins change and delete services, as its management API does.
-    {
-      method: 'PUT',
-      path: '/services/{id}',
-      api: 'client',
-      access: 'admin',
-      responds: answers.updated(service),
-      takes: { resource: service.name, verb: 'replace' },
-      handler: (ctx) => updateResource(rt, service, ctx, 'replace'),
-    },
-    {
-      method: 'PATCH',
-      path: '/services/{id}',
-      api: 'client',
-      access: 'admin',
-      responds: answers.updated(service),
-      takes: { resource: service.name, verb: 'patch' },
-      handler: (ctx) => updateResource(rt, service, ctx, 'patch'),
-    },
-    {
-      method: 'DELETE',
-      path: '/services/{id}',
-      api: 'client',
-      access: 'admin',
-      responds: answers.deleted(service),
-      handler: (ctx) => deleteResource(rt, service, ctx),
-    },
+    standardRoute(service, 'replace', (ctx) => updateResource(rt, service, ctx, 'replace'), { api: 'client' }),
+    standardRoute(service, 'patch', (ctx) => updateResource(rt, service, ctx, 'patch'), { api: 'client' }),
+    standardRoute(service, 'delete', (ctx) => deleteResource(rt, service, ctx), { api: 'client' }),
   ];
 }
 
@@ -140,32 +110,18 @@ export function routes(rt: Runtime): Route[] {
   const api = 'management';
   const access = 'admin';
   return [
-    {
-      method: 'GET',
-      path: '/services',
-      api,
-      access,
-      responds: answers.list(service),
-      handler: async (ctx) => {
-        const repo = rt.store.repoFor(service);
-        const page = await repo.list(listParams(ctx.query));
-        return {
-          data: await presentServices(page.rows, rt, await viewOf(rt, ctx)),
-          meta: listMeta(page, repo.filterableFields),
-        };
-      },
-    },
-    {
-      method: 'GET',
-      path: '/services/{id}',
-      api,
-      access,
-      responds: answers.detail(service),
-      handler: async (ctx) => {
-        const row = await rt.store.repoFor(service).get(ctx.params.id);
-        return { data: (await presentServices([row], rt, await viewOf(rt, ctx)))[0] };
-      },
-    },
+    standardRoute(service, 'list', async (ctx) => {
+      const repo = rt.store.repoFor(service);
+      const page = await repo.list(listParams(ctx.query));
+      return {
+        data: await presentServices(page.rows, rt, await viewOf(rt, ctx)),
+        meta: listMeta(page, repo.filterableFields),
+      };
+    }),
+    standardRoute(service, 'get', async (ctx) => {
+      const row = await rt.store.repoFor(service).get(ctx.params.id);
+      return { data: (await presentServices([row], rt, await viewOf(rt, ctx)))[0] };
+    }),
     {
       method: 'POST',
       path: '/identities/{id}/service-configs',

@@ -3,7 +3,7 @@ import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
 import { withBody } from '../kit/body.js';
 import { createResource, updateResource } from '../kit/crud.js';
-import { answers } from '../kit/describe.js';
+import { standardRoute } from '../kit/describe.js';
 
 const terminator = resource('terminator');
 
@@ -33,35 +33,9 @@ async function update(rt: Runtime, ctx: Ctx, verb: 'replace' | 'patch') {
 }
 
 export function routes(rt: Runtime): Route[] {
-  const api = 'management';
-  const access = 'admin';
   return [
-    {
-      method: 'POST',
-      path: '/terminators',
-      api,
-      access,
-      responds: answers.created(terminator),
-      takes: { resource: terminator.name, verb: 'create' },
-      handler: (ctx) => createResource(rt, terminator, withBody(ctx, emptyPrecedence)),
-    },
-    {
-      method: 'PUT',
-      path: '/terminators/{id}',
-      api,
-      access,
-      responds: answers.updated(terminator),
-      takes: { resource: terminator.name, verb: 'replace' },
-      handler: (ctx) => update(rt, ctx, 'replace'),
-    },
-    {
-      method: 'PATCH',
-      path: '/terminators/{id}',
-      api,
-      access,
-      responds: answers.updated(terminator),
-      takes: { resource: terminator.name, verb: 'patch' },
-      handler: (ctx) => update(rt, ctx, 'patch'),
-    },
+    standardRoute(terminator, 'create', (ctx) => createResource(rt, terminator, withBody(ctx, emptyPrecedence))),
+    standardRoute(terminator, 'replace', (ctx) => update(rt, ctx, 'replace')),
+    standardRoute(terminator, 'patch', (ctx) => update(rt, ctx, 'patch')),
   ];
 }
