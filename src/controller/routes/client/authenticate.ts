@@ -9,7 +9,8 @@ import { addressKey } from '../../server/listener.js';
 import { LOGIN_EXTRAS_SCHEMA } from '../../server/limits.js';
 import { typeSchema } from '../../server/schemas.js';
 import type { Ctx, Route } from '../../server/types.js';
-import { peerCertificate, resolveCertificate } from '../enrollment/cert-auth.js';
+import { resolveCertificate } from '../../model/auth/cert-login.js';
+import { peerCertificate } from '../enrollment/peer-certificate.js';
 import { presentCurrentSession } from '../../model/resources/api-session.js';
 import { sessionWithToken } from './current.js';
 
