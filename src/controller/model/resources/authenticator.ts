@@ -1,10 +1,17 @@
-import { ApiError, invalidField } from '../../../protocol/errors.js';
+import { X509Certificate } from 'node:crypto';
+import { ApiError, invalidField, notFound } from '../../../protocol/errors.js';
+import { sha1FingerprintHex } from '../../pki/fingerprint.js';
+import { acceptCsr, csrStep, identitySpiffeId, issueClientCert } from '../../pki/issue.js';
 import { resource } from '../../../resources/index.js';
 import type { Runtime } from '../../runtime.js';
+import type { Principal } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
 import { checkPasswordRules } from '../auth/auth-policy-rules.js';
 
 const authenticator = resource('authenticator');
+
+/** Who extends a certificate: the identity, and the authenticator its session was opened with. */
+type Extender = Pick<Principal, 'identityId' | 'authenticatorId'>;
 
 /** A updb authenticator for an identity that has none, from a validated create body; answers its id. */
 export async function createUpdbAuthenticator(rt: Runtime, body: Record<string, unknown>, at: Date): Promise<string> {
@@ -100,4 +107,103 @@ export async function updateOwnAuthenticator(
     throw invalidField('currentPassword', 'does not match the current password', '<redacted>');
   }
   await updateUpdbAuthenticator(rt, existing, body, at, keep);
+}
+
+/** The caller's own cert authenticator (`id`) that this controller issued, and that its session was opened with. */
+export async function extendableBy(rt: Runtime, id: string, caller: Extender): Promise<Row> {
+  const row = await rt.store.repo('authenticator').find(id);
+  if (!row || row.identityId !== caller.identityId) throw notFound('authenticator', id);
+  if (row.method !== 'cert' || row.isIssuedByNetwork !== true) {
+    throw new ApiError('CAN_NOT_UPDATE_AUTHENTICATOR', {
+      message: 'only certificates this controller issued can be extended',
+    });
+  }
+  if (caller.authenticatorId !== row.id) {
+    throw new ApiError('UNAUTHORIZED', {
+      message: 'a certificate is extended from a session opened with that certificate',
+    });
+  }
+  return row;
+}
+
+/**
+ * Certificate extension by the identity itself (the states table's "client certificate" rows): a CSR made with the
+ * session's certificate brings a new certificate, kept pending; the old one keeps working until the identity proves
+ * it received the new one (verifyExtension). Answers the new certificate and the CA bundle.
+ */
+export async function extendCertificate(
+  rt: Runtime,
+  row: Row,
+  csrPem: string | undefined,
+  at: Date,
+): Promise<{ ca: string; clientCert: string }> {
+  if (!csrPem)
+    throw new ApiError('COULD_NOT_PROCESS_CSR', {
+      message: 'clientCertCsr is required',
+      cause: { field: 'clientCertCsr', reason: 'is required', value: '' },
+    });
+  const issued = csrStep('clientCertCsr', () =>
+    issueClientCert(rt.pki, acceptCsr(csrPem), {
+      uris: [identitySpiffeId(rt.pki.trustDomain, row.identityId as string)],
+      now: at,
+    }),
+  );
+  await rt.writes.update(
+    'authenticator',
+    row,
+    { pendingCertPem: issued.chainPem, pendingFingerprint: issued.fingerprint },
+    at.toISOString(),
+  );
+  return { ca: rt.pki.caBundlePem, clientCert: issued.chainPem };
+}
+
+/** The holder shows the pending certificate (`clientCert`, PEM), which then replaces the old one. */
+export async function verifyExtension(rt: Runtime, row: Row, clientCert: string | undefined, at: Date): Promise<void> {
+  if (!row.pendingFingerprint)
+    throw new ApiError('INVALID_CLIENT_CERT', { message: 'no extended certificate awaits verification: extend first' });
+  let fingerprint: string | undefined;
+  try {
+    fingerprint = clientCert ? sha1FingerprintHex(clientCert) : undefined;
+  } catch {
+    fingerprint = undefined;
+  }
+  if (fingerprint !== row.pendingFingerprint)
+    throw new ApiError('INVALID_CLIENT_CERT', { message: 'clientCert is not the certificate the extension issued' });
+  // Whether the holder made a new key (what request-extend's rollKeys asks for): the two certificates' keys differ.
+  const spki = (pem: string) => new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
+  const rolledKeys = !spki(row.certPem as string).equals(spki(row.pendingCertPem as string));
+  await rt.writes.update(
+    'authenticator',
+    row,
+    // The extension asked for (request-extend) has happened: the request is answered.
+    {
+      certPem: row.pendingCertPem,
+      fingerprint: row.pendingFingerprint,
+      pendingCertPem: null,
+      pendingFingerprint: null,
+      isExtendRequested: false,
+      isKeyRollRequested: false,
+      extendRequestedAt: null,
+      lastExtendRolledKeys: rolledKeys,
+    },
+    at.toISOString(),
+  );
+}
+
+/**
+ * An administrator flags a certificate authenticator for early extension, and optionally a new key (`rollKeys`).
+ * The holder learns of it from its API session (isCertExtendRequested, isCertKeyRollRequested) and from its
+ * authenticator; clients that cannot extend may ignore it. Only certificates can be extended (403).
+ */
+export async function requestExtension(rt: Runtime, row: Row, rollKeys: boolean, at: Date): Promise<void> {
+  if (row.method !== 'cert')
+    throw new ApiError('FORBIDDEN', {
+      message: `authenticator ${row.id} is not a certificate authenticator: only certificates can be extended`,
+    });
+  await rt.writes.update(
+    'authenticator',
+    row,
+    { isExtendRequested: true, isKeyRollRequested: rollKeys, extendRequestedAt: at.toISOString() },
+    at.toISOString(),
+  );
 }
