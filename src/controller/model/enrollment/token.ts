@@ -42,8 +42,8 @@ function attributesOf(claims: Record<string, unknown>, selector: string | null):
 }
 
 /**
- * The signer of the token: the one `named` (the `ziti-token-issuer-id` header), or else the one whose issuer is the token's `iss`;
- * enabled either way.
+ * The signer of the token: the one `named` (the `ziti-token-issuer-id` header), or else the one whose issuer is the
+ * token's `iss`; enabled either way.
  */
 async function signerOf(rt: Runtime, token: string, named: string | undefined): Promise<Row> {
   const signers = rt.store.repo('external-jwt-signer');
