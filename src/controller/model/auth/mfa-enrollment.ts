@@ -67,7 +67,7 @@ export function mfaStatus(rt: Runtime, identityName: string, record: Row): Recor
 }
 
 /** The enrollment as an entity: what every MFA answer about it carries. */
-export function entityOf(record: Row): Record<string, unknown> {
+function entityOf(record: Row): Record<string, unknown> {
   return {
     id: record.id,
     createdAt: record.createdAt,

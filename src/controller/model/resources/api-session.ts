@@ -13,7 +13,7 @@ const identity = resource('identity');
  * The API session read model. The token is shown only to its owner (at authentication and on
  * /current-api-session); the management list leaves it empty, because only its hash is stored.
  */
-export async function presentApiSessions(rows: Row[], rt: Runtime): Promise<Record<string, unknown>[]> {
+async function presentApiSessions(rows: Row[], rt: Runtime): Promise<Record<string, unknown>[]> {
   const [authQueries, certFlags] = await Promise.all([authQueriesOf(rt, rows), sessionCertFlags(rt, rows)]);
   return rows.map((row) => {
     const wire = toWire(apiSession, row);

@@ -83,7 +83,7 @@ export async function prepareEnrollment(
 }
 
 /** A new enrollment's token and signed JWT, with no checks: for callers that have made theirs. */
-export async function signEnrollment(
+async function signEnrollment(
   rt: Runtime,
   identityId: string,
   request: EnrollmentRequest,
@@ -102,7 +102,7 @@ export async function signEnrollment(
 }
 
 /** A fresh one-time token and the enrollment JWT that carries it (its jti). */
-export async function newToken(
+async function newToken(
   rt: Runtime,
   method: EnrollmentMethod,
   identityId: string,
@@ -145,7 +145,7 @@ export function futureExpiry(value: string, now: Date): Date {
   return at;
 }
 
-export function enrollmentExists(method: string): ApiError {
+function enrollmentExists(method: string): ApiError {
   return new ApiError('ENROLLMENT_EXISTS', {
     cause: { field: 'method', reason: `an ${method} enrollment already exists for the identity`, value: method },
   });
@@ -155,7 +155,7 @@ export function enrollmentExists(method: string): ApiError {
  * What replaces an authenticator that goes back to enrollment: updb stays updb (same username), a certificate this
  * controller issued becomes ott, one a registered CA issued becomes ottca for that CA.
  */
-export async function reEnrollmentRequest(rt: Runtime, authenticator: Row): Promise<EnrollmentRequest> {
+async function reEnrollmentRequest(rt: Runtime, authenticator: Row): Promise<EnrollmentRequest> {
   if (authenticator.method === 'updb') return { method: 'updb', username: authenticator.username as string };
   if (authenticator.isIssuedByNetwork !== true && typeof authenticator.certPem === 'string') {
     const [leaf] = pemCertificates(authenticator.certPem);
@@ -164,6 +164,64 @@ export async function reEnrollmentRequest(rt: Runtime, authenticator: Row): Prom
     if (issuer) return { method: 'ottca', caId: issuer.id };
   }
   return { method: 'ott' };
+}
+
+/**
+ * A new enrollment for an existing identity, expiring at `expiresAt`; answers its id. One outstanding enrollment per
+ * method and identity: a second is 409 ENROLLMENT_EXISTS (decided by the unique index when two race past the check).
+ */
+export async function addEnrollment(
+  rt: Runtime,
+  identityId: string,
+  request: EnrollmentRequest,
+  expiresAt: Date,
+  at: Date,
+): Promise<string> {
+  if (await rt.store.repoFor(enrollment).exists({ identityId, method: request.method }))
+    throw enrollmentExists(request.method);
+  const prepared = await prepareEnrollment(rt, identityId, request, at, expiresAt, {
+    username: 'username',
+    caId: 'caId',
+  });
+  await rt.store.tx(() => insertEnrollment(rt, identityId, prepared, at.toISOString()));
+  return prepared.id;
+}
+
+/**
+ * A new token and JWT with a new expiry, for an outstanding or expired enrollment. The old token stops working at
+ * once: it is no longer stored anywhere.
+ */
+export async function renewEnrollment(rt: Runtime, existing: Row, expires: Date, at: Date): Promise<void> {
+  const { token, jwt } = await newToken(
+    rt,
+    existing.method as EnrollmentMethod,
+    existing.identityId as string,
+    expires,
+  );
+  await rt.writes.update(enrollment.name, existing, { token, jwt, expiresAt: expires.toISOString() }, at.toISOString());
+}
+
+/**
+ * The authenticator goes and an enrollment (reEnrollmentRequest) takes its place, in one transaction. The identity's
+ * sessions end (all but `keep`, the caller's), as when any credential goes. Answers the enrollment's id.
+ */
+export async function reEnrollAuthenticator(
+  rt: Runtime,
+  authenticator: Row,
+  expires: Date,
+  { keep, at }: { keep?: string; at: Date },
+): Promise<string> {
+  const identityId = authenticator.identityId as string;
+  // Signed without prepareEnrollment's checks: a updb username is the authenticator's own, which goes below.
+  const prepared = await signEnrollment(rt, identityId, await reEnrollmentRequest(rt, authenticator), expires);
+  const now = at.toISOString();
+  await rt.store.tx(async () => {
+    // The authenticator first: a updb enrollment takes over its username.
+    await rt.writes.delete('authenticator', authenticator);
+    await insertEnrollment(rt, identityId, prepared, now);
+    await rt.apiSessions.deleteForIdentity(identityId, keep);
+  });
+  return prepared.id;
 }
 
 /** OpenZiti's enrollment detail requires a `details` map; this controller has nothing to put in it yet. */

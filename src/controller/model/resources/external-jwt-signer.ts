@@ -157,7 +157,7 @@ async function beforeWrite(rt: Runtime, w: Write): Promise<Record<string, unknow
 }
 
 /** The management read model: what the Swagger requires is always there (empty or zero where the signer has none). */
-export function presentSigners(rows: Row[]): Record<string, unknown>[] {
+function presentSigners(rows: Row[]): Record<string, unknown>[] {
   return rows.map((row) => {
     const out = toWire(signer, row);
     for (const field of EMPTY_WHEN_ABSENT) out[field] ??= '';

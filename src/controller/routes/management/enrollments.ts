@@ -1,16 +1,12 @@
 import { invalidField } from '../../../protocol/errors.js';
 import { resource } from '../../../resources/index.js';
 import {
-  enrollmentExists,
+  addEnrollment,
   type EnrollmentRequest,
   futureExpiry,
-  insertEnrollment,
-  newToken,
-  prepareEnrollment,
-  reEnrollmentRequest,
-  signEnrollment,
+  reEnrollAuthenticator,
+  renewEnrollment,
 } from '../../model/resources/enrollment.js';
-import type { EnrollmentMethod } from '../../pki/enrollment-jwt.js';
 import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
 import { created, validBody } from '../kit/crud.js';
@@ -26,8 +22,8 @@ const REFRESH_BODY = {
 };
 
 /**
- * `POST /enrollments`: a new enrollment for an existing identity (ott, or updb with a username). One outstanding
- * enrollment per method and identity: a second is 409 ENROLLMENT_EXISTS, decided by the unique index.
+ * `POST /enrollments`: a new enrollment for an existing identity (ott, or updb with a username, or ottca with a CA),
+ * the body read into the request its method makes.
  */
 async function createEnrollment(rt: Runtime, ctx: Ctx) {
   const body = await validBody(rt, enrollment, 'create', ctx);
@@ -48,61 +44,34 @@ async function createEnrollment(rt: Runtime, ctx: Ctx) {
     throw invalidField('username', 'is only valid for method updb', body.username);
   if (request.method !== 'ottca' && body.caId != null)
     throw invalidField('caId', 'is only valid for method ottca', body.caId);
-  if (await rt.store.repoFor(enrollment).exists({ identityId, method: request.method }))
-    throw enrollmentExists(request.method);
-  const prepared = await prepareEnrollment(rt, identityId, request, ctx.now, expiresAt, {
-    username: 'username',
-    caId: 'caId',
-  });
-  await rt.store.tx(() => insertEnrollment(rt, identityId, prepared, ctx.now.toISOString()));
-  return created(enrollment, prepared.id);
+  return created(enrollment, await addEnrollment(rt, identityId, request, expiresAt, ctx.now));
 }
 
 /**
- * `POST /enrollments/{id}/refresh`: a new token and JWT with a new expiry, for an outstanding or expired
- * enrollment. The old token stops working at once: it is no longer stored anywhere.
+ * `POST /enrollments/{id}/refresh {expiresAt}`: a new token and JWT (src/controller/model/resources/enrollment.ts).
  */
 async function refreshEnrollment(rt: Runtime, ctx: Ctx) {
   const existing = await rt.store.repoFor(enrollment).get(ctx.params.id);
   const { expiresAt } = rt.validators.custom(REFRESH_BODY, await ctx.json()) as { expiresAt: string };
   const expires = futureExpiry(expiresAt, ctx.now);
-  const { token, jwt } = await newToken(
-    rt,
-    existing.method as EnrollmentMethod,
-    existing.identityId as string,
-    expires,
-  );
-  await rt.writes.update(
-    enrollment.name,
-    existing,
-    { token, jwt, expiresAt: expires.toISOString() },
-    ctx.now.toISOString(),
-  );
+  await renewEnrollment(rt, existing, expires, ctx.now);
   // OpenZiti documents the create shape for this 200 (`{id, _links}`), naming the same, refreshed enrollment.
   return { data: created(enrollment, existing.id).data };
 }
 
 /**
- * `POST /authenticators/{id}/re-enroll {expiresAt}` (the states table's "revert to enrollment"): the authenticator goes
- * and an enrollment takes its place, in one transaction: updb becomes updb (same username), a certificate this
- * controller issued becomes ott, one a registered CA issued becomes ottca for that CA. The identity's sessions end,
- * as when any credential goes. 201 with the new enrollment's id.
+ * `POST /authenticators/{id}/re-enroll {expiresAt}` (the states table's "revert to enrollment"): 201 with the id of
+ * the enrollment that takes the authenticator's place.
  */
 async function reEnroll(rt: Runtime, ctx: Ctx) {
   const authenticator = await rt.store.repo('authenticator').get(ctx.params.id);
   const { expiresAt } = rt.validators.custom(REFRESH_BODY, await ctx.json()) as { expiresAt: string };
   const expires = futureExpiry(expiresAt, ctx.now);
-  const identityId = authenticator.identityId as string;
-  // Signed without prepareEnrollment's checks: a updb username is the authenticator's own, which goes below.
-  const prepared = await signEnrollment(rt, identityId, await reEnrollmentRequest(rt, authenticator), expires);
-  const now = ctx.now.toISOString();
-  await rt.store.tx(async () => {
-    // The authenticator first: a updb enrollment takes over its username.
-    await rt.writes.delete('authenticator', authenticator);
-    await insertEnrollment(rt, identityId, prepared, now);
-    await rt.apiSessions.deleteForIdentity(identityId, ctx.principal?.apiSessionId);
+  const id = await reEnrollAuthenticator(rt, authenticator, expires, {
+    keep: ctx.principal?.apiSessionId,
+    at: ctx.now,
   });
-  return created(enrollment, prepared.id);
+  return created(enrollment, id);
 }
 
 export function routes(rt: Runtime): Route[] {
