@@ -37,7 +37,7 @@ const FLOORS: ReadonlyArray<{ name: string; paths: readonly string[] }> = [
   { name: 'context', paths: ['runtime.ts'] },
   { name: 'model', paths: ['model/'] },
   { name: 'routes', paths: ['routes/'] },
-  { name: 'assembly', paths: ['registry.ts', 'server/app.ts'] },
+  { name: 'assembly', paths: ['registry.ts', 'discovered-modules.ts', 'server/app.ts'] },
   { name: 'wiring', paths: ['index.ts', 'bootstrap.ts', 'types.ts', 'advertise.ts'] },
 ];
 
@@ -168,5 +168,16 @@ describe('the structure of src/', () => {
       .filter((i) => i.toFloor > i.fromFloor);
     const named = upward.map((i) => `${i.from} (${FLOORS[i.fromFloor].name}) -> ${i.to} (${FLOORS[i.toFloor].name})`);
     assert.deepEqual(named, []);
+  });
+
+  it('keeps the model apart from the routes: adapters import the model, the model never a route', () => {
+    const inController = (prefix: string) => (path: string) => path.startsWith(`controller/${prefix}`);
+    const modelToRoutes = imports.filter((i) => inController('model/')(i.from) && inController('routes/')(i.to));
+    assert.deepEqual(
+      modelToRoutes.map((i) => `${i.from} -> ${i.to}`),
+      [],
+    );
+    const adaptersOnModel = imports.filter((i) => inController('routes/')(i.from) && inController('model/')(i.to));
+    assert.ok(adaptersOnModel.length > 20, `${adaptersOnModel.length} imports of the model by the routes`);
   });
 });

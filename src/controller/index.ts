@@ -22,9 +22,9 @@ import { runInTurn } from './cluster/background.js';
 import { SharedPostureReports } from './cluster/posture-reports.js';
 import { SharedServiceUpdateStamps } from './cluster/service-update-stamps.js';
 import { loadOrCreateControllerId, memberCertificates, startHeartbeat } from './cluster/membership.js';
-import { recordSelf } from './routes/management/controllers.js';
+import { recordSelf } from './model/resources/controller.js';
 import { entityWrites } from './model/writes.js';
-import { buildRoutes } from './registry.js';
+import { buildRoutes, type ControllerModules } from './registry.js';
 import type { Runtime } from './runtime.js';
 import { createApp } from './server/app.js';
 import { trackRequests } from './server/drain.js';
@@ -53,6 +53,8 @@ export interface CreateControllerOptions extends Omit<ControllerOptions, 'port' 
   pki?: Pki;
   /** Names the server certificate covers when the PKI is created or renewed. */
   hosts?: string[];
+  /** The model modules and route adapters to assemble (default: the source tree's, src/controller/registry.ts). */
+  modules?: ControllerModules;
 }
 
 export interface InjectRequest {
@@ -165,7 +167,7 @@ export async function createController(options: CreateControllerOptions): Promis
     present: (def, rows) => registry.present(def, rows),
   };
   // The registry needs the runtime (its routes close over it), and the runtime reaches the registry lazily.
-  const registry = buildRoutes(runtime);
+  const registry = buildRoutes(runtime, options.modules);
   const app = createApp(runtime, registry.routes, site);
   try {
     const admin = { username: adminUser, password: options.adminPassword, passwords };

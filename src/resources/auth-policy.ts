@@ -46,7 +46,7 @@ const primary: FieldType = {
 /**
  * The shape of `secondary` (authPolicySecondary). `requireExtJwtSigner` (a signer id, or null) is not declared as a
  * member: the vocabulary has no nullable member, and the behaviour checks it
- * (src/controller/routes/management/auth-policies.ts).
+ * (src/controller/model/resources/auth-policy.ts).
  */
 const secondary: FieldType = { kind: 'object', properties: { requireTotp: bool }, required: ['requireTotp'] };
 
@@ -64,7 +64,7 @@ export const DEFAULT_UPDB_RULES = {
 /**
  * How identities may authenticate. The built-in `default` policy (the one identities get unless told otherwise) may be
  * edited but not deleted; a policy an identity uses cannot be deleted (the identity's reference refuses it). The
- * behaviour (src/controller/routes/management/auth-policies.ts) checks the nested shape, normalises it as OpenZiti
+ * behaviour (src/controller/model/resources/auth-policy.ts) checks the nested shape, normalises it as OpenZiti
  * does, and checks the signers it names; src/controller/model/auth/auth-policy-rules.ts enforces it.
  */
 export const authPolicy: ResourceDef = {

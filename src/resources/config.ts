@@ -2,8 +2,8 @@ import { createOnly, nameField } from './common.js';
 import type { ResourceDef } from './types.js';
 
 /**
- * A config: data of one config type, validated against the type's schema (the behaviour beside it in
- * src/controller/routes/management/configs.ts). A config type cannot be deleted while a config refers to it (409).
+ * A config: data of one config type, validated against the type's schema (its model,
+ * src/controller/model/resources/config.ts). A config type cannot be deleted while a config refers to it (409).
  */
 export const config: ResourceDef = {
   name: 'config',

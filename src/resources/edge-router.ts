@@ -5,7 +5,7 @@ import type { ResourceDef } from './types.js';
 /**
  * An edge router: where identities connect to the network; policies select it by its attributes. Every edge router is
  * also a router (it has a row in the routers table too, kept in step by
- * src/controller/routes/management/edge-routers.ts), as in OpenZiti, where edge routers are a child store of routers.
+ * src/controller/model/resources/edge-router.ts), as in OpenZiti, where edge routers are a child store of routers.
  */
 export const edgeRouter: ResourceDef = {
   name: 'edge-router',

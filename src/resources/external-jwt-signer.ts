@@ -33,7 +33,7 @@ const optionalText = (type: FieldType, description: string, extra: Partial<Field
  * A trusted issuer of JWTs (wire-protocol section 7): the key is either a static certificate (`certPem` with its `kid`)
  * or a key set fetched from `jwksEndpoint`, never both. Authentication with its tokens:
  * src/controller/model/auth/ext-jwt.ts. The certificate's `fingerprint`, `commonName`, `notBefore` and `notAfter` are
- * derived by the behaviour (src/controller/routes/management/external-jwt-signers.ts), which also serves the client
+ * derived by its model (src/controller/model/resources/external-jwt-signer.ts); its routes also serve the client
  * API's anonymous list (enabled signers, a few fields).
  */
 export const externalJwtSigner: ResourceDef = {

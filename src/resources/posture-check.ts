@@ -79,7 +79,7 @@ function kindField(
 /**
  * A posture check: a condition on a client's device that service policies can require. One resource for every
  * kind: the kind (`typeId`) is fixed at creation and says which of the kind fields the check carries (the Swagger's
- * discriminated union); src/controller/routes/management/posture-checks.ts holds what is more than the declaration.
+ * discriminated union); src/controller/model/resources/posture-check.ts holds what is more than the declaration.
  */
 export const postureCheck: ResourceDef = {
   name: 'posture-check',

@@ -12,7 +12,7 @@ import type { FieldDef } from './types.js';
 /**
  * The fields every router has, edge or transit (OpenZiti keeps them in one parent store of routers; edge routers
  * add their own on top). Declared once here so that both declarations and the mirror that keeps an edge router's
- * row in the routers table (src/controller/routes/management/routers.ts) agree on what is shared.
+ * row in the routers table (src/controller/model/resources/transit-router.ts) agree on what is shared.
  */
 export function routerFields(what: string): Record<string, FieldDef> {
   return {

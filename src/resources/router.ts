@@ -3,9 +3,9 @@ import type { ResourceDef } from './types.js';
 
 /**
  * Routers (OpenZiti's fabric routers): the transit routers created here, and a row for every edge router, which is
- * a router too (src/controller/routes/management/routers.ts keeps that row in step with the edge router). Served at
- * `/transit-routers` and at `/routers`, as OpenZiti serves both from one store: both list every router; an edge
- * router's row is changed through `/edge-routers` only (409 CAN_NOT_UPDATE_ROUTER here).
+ * a router too (src/controller/model/resources/transit-router.ts keeps that row in step with the edge router).
+ * Served at `/transit-routers` and at `/routers`, as OpenZiti serves both from one store: both list every router;
+ * an edge router's row is changed through `/edge-routers` only (409 CAN_NOT_UPDATE_ROUTER here).
  */
 export const router: ResourceDef = {
   name: 'transit-router',

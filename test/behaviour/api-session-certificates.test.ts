@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { resolveCertificate } from '../../src/controller/routes/enrollment/cert-auth.js';
+import { resolveCertificate } from '../../src/controller/model/auth/cert-login.js';
 import { createCsr } from '../../src/protocol/csr.js';
 import { createTestApp, type Client, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';

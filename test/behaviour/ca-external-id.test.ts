@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { resolveCertificate } from '../../src/controller/routes/enrollment/cert-auth.js';
+import { resolveCertificate } from '../../src/controller/model/auth/cert-login.js';
 import { externalIdOf, normalizeExternalIdClaim } from '../../src/controller/pki/external-id.js';
 import { opensslCa, opensslSigned } from '../helpers/openssl.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';

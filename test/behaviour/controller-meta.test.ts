@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { summaryKey, OPENZITI_API_RELEASE } from '../../src/controller/routes/meta.js';
-import { parseGoDuration } from '../../src/controller/routes/management/tracing.js';
+import { parseGoDuration } from '../../src/controller/model/traces.js';
 import { activeTrace } from '../../src/controller/model/traces.js';
 import { createController } from '../../src/controller/index.js';
 import { loadOrCreatePki } from '../../src/controller/pki/pki.js';

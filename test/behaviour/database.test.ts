@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { checkSettled } from '../../src/controller/routes/management/database.js';
+import { checkSettled } from '../../src/controller/model/database.js';
 import { createController, type Controller } from '../../src/controller/index.js';
 import { loadOrCreatePki } from '../../src/controller/pki/pki.js';
 import type { Driver } from '../../src/controller/store/driver.js';

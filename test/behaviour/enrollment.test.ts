@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createCsr } from '../../src/protocol/csr.js';
 import { verifyEnrollmentJwt } from '../../src/controller/pki/enrollment-jwt.js';
-import { resolveCertificate } from '../../src/controller/routes/enrollment/cert-auth.js';
+import { resolveCertificate } from '../../src/controller/model/auth/cert-login.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
 import { DEFAULT_UPDB_RULES } from '../../src/resources/auth-policy.js';

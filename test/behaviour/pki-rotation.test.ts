@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { resolveCertificate } from '../../src/controller/routes/enrollment/cert-auth.js';
+import { resolveCertificate } from '../../src/controller/model/auth/cert-login.js';
 import { createController, type Controller } from '../../src/controller/index.js';
 import { loadOrCreatePki } from '../../src/controller/pki/pki.js';
 import { createCsr } from '../../src/protocol/csr.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createCsr } from '../../src/protocol/csr.js';
 import { verifyEnrollmentJwt } from '../../src/controller/pki/enrollment-jwt.js';
-import { routerOfCertificate } from '../../src/controller/routes/enrollment/router-enroll.js';
+import { routerOfCertificate } from '../../src/controller/model/enrollment/router.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
 

@@ -4,7 +4,7 @@
 // stores; read models checked against OpenZiti's Swagger.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { servicePresenter } from '../../src/controller/routes/management/services.js';
+import { servicePresenter } from '../../src/controller/model/resources/service.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
 import { validateResponse } from '../helpers/spec.js';

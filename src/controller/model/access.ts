@@ -1,5 +1,11 @@
+import { resource } from '../../resources/index.js';
 import type { Runtime } from '../runtime.js';
-import type { Scope } from '../store/repository.js';
+import type { Row, Scope } from '../store/repository.js';
+import { entityRef } from './present.js';
+
+const service = resource('service');
+const edgeRouter = resource('edge-router');
+const identity = resource('identity');
 
 /** What a service policy grants (wire-protocol section 4). */
 export type Permission = 'Dial' | 'Bind';
@@ -98,4 +104,39 @@ export async function edgeRoutersFor(
   ]);
   const service = new Set(serviceRouters);
   return { identity, service, shared: identity.filter((id) => service.has(id)) };
+}
+
+/**
+ * The enrolled (`isVerified`) edge routers a non-admin identity may connect to: those its edge router policies
+ * select (wire-protocol section 4; OpenZiti's listEdgeRouters). A router that has not enrolled cannot accept anyone.
+ */
+export async function connectableEdgeRouters(rt: Runtime, identityId: string): Promise<string[]> {
+  const policyIds = await rt.store.roleIndex('edge-router-policy', 'identityRoles').policiesSelecting(identityId);
+  const selected = await rt.store.roleIndex('edge-router-policy', 'edgeRouterRoles').selectedIds(policyIds);
+  const verified = selected.length
+    ? await rt.store.repo('edge-router').findAll({ id: selected, isVerified: true }, { columns: ['id'] })
+    : [];
+  return verified.map((r) => r.id);
+}
+
+/** What it takes for an identity to use a service, and what is missing: permissions and the routers they share. */
+export async function policyAdviceFor(rt: Runtime, who: Row, what: Row) {
+  const permissions = (await permissionsOf(rt, who.id, [what.id])).get(what.id)!;
+  const { identity: identityRouters, service: serviceRouters, shared } = await edgeRoutersFor(rt, who.id, what.id);
+  const routers: Row[] = shared.length ? await rt.store.repoFor(edgeRouter).findAll({ id: shared }) : [];
+  const presented = await rt.present(edgeRouter, routers);
+  return {
+    identityId: who.id,
+    identity: entityRef(identity, who.id, who.name as string),
+    serviceId: what.id,
+    service: entityRef(service, what.id, what.name as string),
+    isDialAllowed: permissions.includes('Dial'),
+    isBindAllowed: permissions.includes('Bind'),
+    identityRouterCount: identityRouters.length,
+    serviceRouterCount: serviceRouters.size,
+    commonRouters: presented.map((r) => ({
+      ...entityRef(edgeRouter, r.id as string, r.name as string),
+      isOnline: r.isOnline === true,
+    })),
+  };
 }

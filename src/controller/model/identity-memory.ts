@@ -1,4 +1,4 @@
-import type { WriteHooks } from '../runtime.js';
+import type { Consequences } from './behaviour.js';
 import { tracesOf } from './traces.js';
 
 /**
@@ -6,11 +6,16 @@ import { tracesOf } from './traces.js';
  * stamp, a trace, failed logins) goes when the identity is deleted, by whichever route: kept, it would grow with
  * every identity ever made, and a new identity given the same id would inherit it.
  */
-export const IDENTITY_MEMORY_HOOKS: WriteHooks = {
-  async afterDelete(rt, row) {
-    await rt.posture.forgetIdentity(row.id);
-    await rt.serviceUpdates.forget(row.id);
-    tracesOf(rt).delete(row.id);
-    await rt.loginThrottle.forget(row.id);
+export const consequences: Consequences = {
+  phase: 'identity-memory',
+  hooks: {
+    identity: {
+      async afterDelete(rt, row) {
+        await rt.posture.forgetIdentity(row.id);
+        await rt.serviceUpdates.forget(row.id);
+        tracesOf(rt).delete(row.id);
+        await rt.loginThrottle.forget(row.id);
+      },
+    },
   },
 };

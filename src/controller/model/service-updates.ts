@@ -1,4 +1,5 @@
-import type { Runtime, Write, WriteHooks } from '../runtime.js';
+import type { Runtime, Write } from '../runtime.js';
+import type { Consequences } from './behaviour.js';
 import type { Row } from '../store/repository.js';
 import { updatesAny } from './write-changes.js';
 
@@ -50,49 +51,54 @@ async function touchRequiring(rt: Runtime, checkId: string, at: Date): Promise<v
 
 const when = (write: Write) => new Date(write.now);
 
-export const SERVICE_UPDATE_HOOKS: Record<string, WriteHooks> = {
-  'service-policy': {
-    // Before: who the policy selected; after: who it selects now. Both lists may change.
-    async beforeWrite(rt, write) {
-      if (write.existing && changed(write, POLICY_FIELDS)) await touchSelectedBy(rt, [write.existing.id], when(write));
+export const consequences: Consequences = {
+  phase: 'service-updates',
+  hooks: {
+    'service-policy': {
+      // Before: who the policy selected; after: who it selects now. Both lists may change.
+      async beforeWrite(rt, write) {
+        if (write.existing && changed(write, POLICY_FIELDS))
+          await touchSelectedBy(rt, [write.existing.id], when(write));
+      },
+      async afterWrite(rt, write) {
+        if (changed(write, POLICY_FIELDS)) await touchSelectedBy(rt, [write.id], when(write));
+      },
+      beforeDelete: (rt, row) => touchSelectedBy(rt, [row.id], rt.clock()),
     },
-    async afterWrite(rt, write) {
-      if (changed(write, POLICY_FIELDS)) await touchSelectedBy(rt, [write.id], when(write));
+    service: {
+      async beforeWrite(rt, write) {
+        if (write.existing) await touchReaching(rt, [write.existing.id], when(write));
+      },
+      afterWrite: (rt, write) => touchReaching(rt, [write.id], when(write)),
+      beforeDelete: (rt, row) => touchReaching(rt, [row.id], rt.clock()),
     },
-    beforeDelete: (rt, row) => touchSelectedBy(rt, [row.id], rt.clock()),
-  },
-  service: {
-    async beforeWrite(rt, write) {
-      if (write.existing) await touchReaching(rt, [write.existing.id], when(write));
+    config: {
+      async afterWrite(rt, write) {
+        if (!write.existing) return;
+        const at = when(write);
+        await touchReaching(rt, await servicesUsing(rt, write.id), at);
+        const overrides = await rt.store
+          .repo('identity-service-config')
+          .findAll({ configId: write.id }, { columns: ['identityId'] });
+        await rt.serviceUpdates.touch(
+          overrides.map((o) => o.identityId as string),
+          at,
+        );
+      },
     },
-    afterWrite: (rt, write) => touchReaching(rt, [write.id], when(write)),
-    beforeDelete: (rt, row) => touchReaching(rt, [row.id], rt.clock()),
-  },
-  config: {
-    async afterWrite(rt, write) {
-      if (!write.existing) return;
-      const at = when(write);
-      await touchReaching(rt, await servicesUsing(rt, write.id), at);
-      const overrides = await rt.store
-        .repo('identity-service-config')
-        .findAll({ configId: write.id }, { columns: ['identityId'] });
-      await rt.serviceUpdates.touch(
-        overrides.map((o) => o.identityId as string),
-        at,
-      );
+    identity: {
+      async afterWrite(rt, write) {
+        if (write.existing && changed(write, ['roleAttributes']))
+          await rt.serviceUpdates.touch([write.id], when(write));
+      },
     },
-  },
-  identity: {
-    async afterWrite(rt, write) {
-      if (write.existing && changed(write, ['roleAttributes'])) await rt.serviceUpdates.touch([write.id], when(write));
+    'posture-check': {
+      async beforeWrite(rt, write) {
+        if (write.existing) await touchRequiring(rt, write.existing.id, when(write));
+      },
+      afterWrite: (rt, write) => touchRequiring(rt, write.id, when(write)),
+      beforeDelete: (rt, row) => touchRequiring(rt, row.id, rt.clock()),
     },
-  },
-  'posture-check': {
-    async beforeWrite(rt, write) {
-      if (write.existing) await touchRequiring(rt, write.existing.id, when(write));
-    },
-    afterWrite: (rt, write) => touchRequiring(rt, write.id, when(write)),
-    beforeDelete: (rt, row) => touchRequiring(rt, row.id, rt.clock()),
   },
 };
 

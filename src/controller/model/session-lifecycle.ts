@@ -1,5 +1,6 @@
 import { resource } from '../../resources/index.js';
-import type { Runtime, WriteHooks } from '../runtime.js';
+import type { Runtime } from '../runtime.js';
+import type { Consequences } from './behaviour.js';
 import type { Row, Where } from '../store/repository.js';
 import { permissionsOf, type Permission } from './access.js';
 import { updatesAny } from './write-changes.js';
@@ -33,24 +34,27 @@ const attributesChanged = (write: { existing?: Row; values: Record<string, unkno
  * sessions of its type, before and after), an identity's or a service's attributes changing (its sessions). A
  * deleted identity or service takes its sessions with it (foreign keys), a disabled identity its API sessions.
  */
-export const SESSION_LIFECYCLE_HOOKS: Record<string, WriteHooks> = {
-  'service-policy': {
-    async afterWrite(rt, write) {
-      const types = new Set(
-        [write.existing?.type, write.values.type].filter((t): t is string => typeof t === 'string'),
-      );
-      if (write.verb !== 'create') await endUnpermittedSessions(rt, { type: [...types] });
+export const consequences: Consequences = {
+  phase: 'sessions',
+  hooks: {
+    'service-policy': {
+      async afterWrite(rt, write) {
+        const types = new Set(
+          [write.existing?.type, write.values.type].filter((t): t is string => typeof t === 'string'),
+        );
+        if (write.verb !== 'create') await endUnpermittedSessions(rt, { type: [...types] });
+      },
+      afterDelete: (rt, row) => endUnpermittedSessions(rt, { type: row.type as string }),
     },
-    afterDelete: (rt, row) => endUnpermittedSessions(rt, { type: row.type as string }),
-  },
-  identity: {
-    async afterWrite(rt, write) {
-      if (attributesChanged(write)) await endUnpermittedSessions(rt, { identityId: write.id });
+    identity: {
+      async afterWrite(rt, write) {
+        if (attributesChanged(write)) await endUnpermittedSessions(rt, { identityId: write.id });
+      },
     },
-  },
-  service: {
-    async afterWrite(rt, write) {
-      if (attributesChanged(write)) await endUnpermittedSessions(rt, { serviceId: write.id });
+    service: {
+      async afterWrite(rt, write) {
+        if (attributesChanged(write)) await endUnpermittedSessions(rt, { serviceId: write.id });
+      },
     },
   },
 };

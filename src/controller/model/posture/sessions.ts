@@ -1,5 +1,6 @@
 import { resource } from '../../../resources/index.js';
-import type { Runtime, WriteHooks } from '../../runtime.js';
+import type { Runtime } from '../../runtime.js';
+import type { Consequences } from '../behaviour.js';
 import type { Row, Where } from '../../store/repository.js';
 import { updatesAny } from '../write-changes.js';
 import type { Permission } from '../access.js';
@@ -84,23 +85,26 @@ async function sessionsOfIdentitiesSelectedBy(rt: Runtime, policyIds: readonly s
  * posture check changed (the sessions of the identities whose policies require it), a service policy's posture
  * checks changed (the sessions of its type).
  */
-export const POSTURE_SESSION_HOOKS: Record<string, WriteHooks> = {
-  'posture-check': {
-    async afterWrite(rt, write) {
-      if (!write.existing) return;
-      const policies = await rt.store.roleIndex('service-policy', 'postureCheckRoles').policiesSelecting(write.id);
-      const where = await sessionsOfIdentitiesSelectedBy(rt, policies);
-      if (where) await endFailingPostureSessions(rt, where, new Date(write.now));
+export const consequences: Consequences = {
+  phase: 'posture-sessions',
+  hooks: {
+    'posture-check': {
+      async afterWrite(rt, write) {
+        if (!write.existing) return;
+        const policies = await rt.store.roleIndex('service-policy', 'postureCheckRoles').policiesSelecting(write.id);
+        const where = await sessionsOfIdentitiesSelectedBy(rt, policies);
+        if (where) await endFailingPostureSessions(rt, where, new Date(write.now));
+      },
     },
-  },
-  'service-policy': {
-    async afterWrite(rt, write) {
-      if (!updatesAny(write, ['postureCheckRoles'])) return;
-      await endFailingPostureSessions(
-        rt,
-        { type: (write.values.type ?? write.existing!.type) as string },
-        new Date(write.now),
-      );
+    'service-policy': {
+      async afterWrite(rt, write) {
+        if (!updatesAny(write, ['postureCheckRoles'])) return;
+        await endFailingPostureSessions(
+          rt,
+          { type: (write.values.type ?? write.existing!.type) as string },
+          new Date(write.now),
+        );
+      },
     },
   },
 };

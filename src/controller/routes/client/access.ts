@@ -1,10 +1,8 @@
 import { resource } from '../../../resources/index.js';
 import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
-import type { Row } from '../../store/repository.js';
-import { edgeRoutersFor, permissionsOf } from '../../model/access.js';
+import { connectableEdgeRouters, policyAdviceFor } from '../../model/access.js';
 import { listResource } from '../kit/crud.js';
-import { entityRef } from '../../model/present.js';
 import { ref, type Responses, type Success } from '../../server/responses.js';
 import { answers } from '../kit/describe.js';
 
@@ -20,41 +18,17 @@ const identity = resource('identity');
 async function ownEdgeRouters(rt: Runtime, ctx: Ctx) {
   const { identityId, isAdmin } = ctx.principal!;
   if (isAdmin) return listResource(rt, edgeRouter, ctx, { where: { isVerified: true } });
-  const policyIds = await rt.store.roleIndex('edge-router-policy', 'identityRoles').policiesSelecting(identityId);
-  const selected = await rt.store.roleIndex('edge-router-policy', 'edgeRouterRoles').selectedIds(policyIds);
-  const verified = selected.length
-    ? await rt.store.repoFor(edgeRouter).findAll({ id: selected, isVerified: true }, { columns: ['id'] })
-    : [];
-  return listResource(rt, edgeRouter, ctx, { ids: verified.map((r) => r.id) });
+  return listResource(rt, edgeRouter, ctx, { ids: await connectableEdgeRouters(rt, identityId) });
 }
 
 /** What it takes for an identity to use a service, and what is missing (policy advice, `ctl policy explain`). */
 async function policyAdvice(rt: Runtime, ctx: Ctx) {
   const who = await rt.store.repoFor(identity).get(ctx.params.id);
   const what = await rt.store.repoFor(service).get(ctx.params.serviceId);
-  const permissions = (await permissionsOf(rt, who.id, [what.id])).get(what.id)!;
-  const { identity: identityRouters, service: serviceRouters, shared } = await edgeRoutersFor(rt, who.id, what.id);
-  const routers: Row[] = shared.length ? await rt.store.repoFor(edgeRouter).findAll({ id: shared }) : [];
-  const presented = await rt.present(edgeRouter, routers);
-  return {
-    data: {
-      identityId: who.id,
-      identity: entityRef(identity, who.id, who.name as string),
-      serviceId: what.id,
-      service: entityRef(service, what.id, what.name as string),
-      isDialAllowed: permissions.includes('Dial'),
-      isBindAllowed: permissions.includes('Bind'),
-      identityRouterCount: identityRouters.length,
-      serviceRouterCount: serviceRouters.size,
-      commonRouters: presented.map((r) => ({
-        ...entityRef(edgeRouter, r.id as string, r.name as string),
-        isOnline: r.isOnline === true,
-      })),
-    },
-  };
+  return { data: await policyAdviceFor(rt, who, what) };
 }
 
-export function accessRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'GET',

@@ -1,16 +1,17 @@
-import { ApiError, invalidField } from '../../../protocol/errors.js';
+import { invalidField } from '../../../protocol/errors.js';
 import { password, username } from '../../../resources/common.js';
-import { lockoutAfterFailure, policyOfIdentity, type LoginSubject } from '../../model/auth/auth-policy-rules.js';
+import type { LoginSubject } from '../../model/auth/auth-policy-rules.js';
 import { extJwtLogin, withExtJwtQueries } from '../../model/auth/ext-jwt.js';
-import { isDisabled } from '../../auth/identity-state.js';
-import { totpRequired } from '../../model/auth/mfa.js';
+import { openApiSession, passwordLogin } from '../../model/auth/login.js';
 import type { Runtime } from '../../runtime.js';
 import { addressKey } from '../../server/listener.js';
 import { LOGIN_EXTRAS_SCHEMA } from '../../server/limits.js';
 import { typeSchema } from '../../server/schemas.js';
 import type { Ctx, Route } from '../../server/types.js';
-import { peerCertificate, resolveCertificate } from '../enrollment/cert-auth.js';
-import { presentCurrentSession, sessionWithToken } from './current.js';
+import { resolveCertificate } from '../../model/auth/cert-login.js';
+import { peerCertificate } from '../enrollment/peer-certificate.js';
+import { presentCurrentSession } from '../../model/resources/api-session.js';
+import { sessionWithToken } from './current.js';
 
 const PASSWORD_BODY = {
   type: 'object',
@@ -25,9 +26,7 @@ const PASSWORD_BODY = {
 
 const CERT_BODY = { type: 'object', properties: { ...LOGIN_EXTRAS_SCHEMA }, additionalProperties: false };
 
-const INVALID_AUTH = () => new ApiError('INVALID_AUTH');
-
-export function authenticateRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'POST',
@@ -40,10 +39,7 @@ export function authenticateRoutes(rt: Runtime): Route[] {
   ];
 }
 
-/**
- * `POST /authenticate?method=password`. Unknown user, wrong password, disabled identity and a policy that
- * forbids passwords all answer the same 401 INVALID_AUTH, after the same hashing work, so nothing leaks.
- */
+/** `POST /authenticate?method=password|cert|ext-jwt`: the login of each method, then the API session it opens. */
 async function authenticate(rt: Runtime, ctx: Ctx) {
   const method = ctx.query.get('method');
   if (method === null || method === '')
@@ -55,22 +51,9 @@ async function authenticate(rt: Runtime, ctx: Ctx) {
   }
   if (method !== 'password') throw invalidField('method', 'method must be one of password, cert, ext-jwt', method);
   const body = rt.validators.custom(PASSWORD_BODY, await ctx.json());
-  const { store } = rt;
-  const client = addressKey(ctx.remoteAddress);
-  await rt.loginThrottle.check(client, body.username as string);
-  const credential = await store.repo('authenticator').findOne({ method: 'updb', username: body.username as string });
-  const ok = await rt.passwordChecks.run(() =>
-    rt.passwords.verify(body.password as string, credential?.password as string | undefined),
-  );
-  const identity = ok && credential ? await store.repo('identity').get(credential.identityId as string) : undefined;
-  const policy = identity ? await policyOfIdentity(rt, identity) : undefined;
-  if (!identity || !credential || isDisabled(identity, ctx.now) || policy?.primary.updb.allowed !== true) {
-    await rt.loginThrottle.failed(client, body.username as string, credential?.identityId as string | undefined);
-    if (!ok && credential) await lockoutAfterFailure(rt, credential.identityId as string, ctx.now);
-    throw INVALID_AUTH();
-  }
-  await rt.loginThrottle.succeeded(identity.id);
-  return startSession(rt, ctx, { identity, policy }, credential.id, body);
+  const credentials = { username: body.username as string, password: body.password as string };
+  const { subject, authenticatorId } = await passwordLogin(rt, credentials, addressKey(ctx.remoteAddress), ctx.now);
+  return startSession(rt, ctx, subject, authenticatorId, body);
 }
 
 /**
@@ -84,8 +67,8 @@ async function certAuthenticate(rt: Runtime, ctx: Ctx) {
 }
 
 /**
- * Opens the API session of an authenticated identity and records what the client reports about itself. The
- * identity and its auth policy are what the login read: MFA and a secondary token are decided from them.
+ * Opens the API session of an authenticated identity (src/controller/model/auth/login.ts) and answers it, with the
+ * secondary token its auth policy asks for.
  */
 async function startSession(
   rt: Runtime,
@@ -94,24 +77,11 @@ async function startSession(
   authenticatorId: string,
   body: Record<string, unknown>,
 ) {
-  const { store } = rt;
   const { identity } = subject;
-  const mfaRequired = await totpRequired(rt, subject);
-  const { id, token } = await store.tx(async () => {
-    const session = await rt.apiSessions.create({
-      mfaRequired,
-      identityId: identity.id,
-      authenticatorId,
-      ipAddress: ctx.remoteAddress,
-      configTypes: (body.configTypes as string[] | null) ?? [],
-      now: ctx.now,
-    });
-    const info: Record<string, unknown> = {};
-    if (body.envInfo) info.envInfo = body.envInfo;
-    if (body.sdkInfo) info.sdkInfo = body.sdkInfo;
-    // What the client reports about itself is not an admin's change: the identity's updatedAt stays.
-    if (Object.keys(info).length > 0) await rt.writes.update('identity', identity, info, identity.updatedAt);
-    return session;
+  const { id, token } = await openApiSession(rt, subject, authenticatorId, {
+    ipAddress: ctx.remoteAddress,
+    reported: body,
+    now: ctx.now,
   });
   const data = await withExtJwtQueries(
     rt,

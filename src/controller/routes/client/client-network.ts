@@ -1,5 +1,4 @@
 import { headerOf } from '../../server/auth-stage.js';
-import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { ApiError } from '../../../protocol/errors.js';
 import { resource } from '../../../resources/index.js';
 import type { Runtime } from '../../runtime.js';
@@ -8,11 +7,11 @@ import { accessToService, edgeRoutersFor } from '../../model/access.js';
 import { listMeta } from '../kit/crud.js';
 import { toWire } from '../../model/present.js';
 import { listParams } from '../kit/query.js';
-import { edgeRouterSummary } from './sessions.js';
+import { edgeRouterSummary } from '../../model/resources/session.js';
+import { checkSessionToken } from '../../model/session-token.js';
 import { ref, type Responses, type Success } from '../../server/responses.js';
 
 const terminator = resource('terminator');
-const session = resource('session');
 const edgeRouter = resource('edge-router');
 
 /**
@@ -31,40 +30,12 @@ async function usableService(rt: Runtime, ctx: Ctx): Promise<string> {
 }
 
 /**
- * The optional `session-token` header of the service edge router list: the token of one of the caller's service
- * sessions for this service (as `POST /sessions` issued it). When given it must be one: signed by this controller,
- * of a session that still exists, was made in the caller's own API session (as OpenZiti's ValidateServiceAccessToken
- * requires: another API session of the same identity will not do) and is for this service; anything else is 401.
- */
-async function checkSessionToken(rt: Runtime, ctx: Ctx, serviceId: string): Promise<void> {
-  const token = headerOf(ctx.req, 'session-token');
-  if (token === undefined) return;
-  const refuse = (why: string) =>
-    new ApiError('UNAUTHORIZED', { message: `the session-token header is not a valid session token: ${why}` });
-  if (!token) throw refuse('it is empty');
-  let claims: Awaited<ReturnType<typeof jwtVerify>>['payload'];
-  try {
-    // Signed by this controller or by another on its database (an SDK may ask any of them): its key names it.
-    const key = await rt.enrollmentSigner.keyOf(decodeProtectedHeader(token).kid ?? '');
-    if (!key) throw new Error('it was not signed by a controller of this network');
-    ({ payload: claims } = await jwtVerify(token, key, { algorithms: ['RS256'] }));
-  } catch (err) {
-    throw refuse((err as Error).message);
-  }
-  if (claims.z_t !== 's' || typeof claims.jti !== 'string') throw refuse('it is not a service session token');
-  const row = await rt.store.repoFor(session).find(claims.jti);
-  if (!row) throw refuse('its session has ended');
-  if (row.identityId !== ctx.principal!.identityId) throw refuse('its session belongs to another identity');
-  if (row.apiSessionId !== ctx.principal!.apiSessionId) throw refuse('its session belongs to another API session');
-  if (row.serviceId !== serviceId) throw refuse('its session is for another service');
-}
-
-/**
  * `GET /services/{id}/edge-routers`: where the caller can reach the service (its and the service's router policies).
  */
 async function serviceEdgeRouters(rt: Runtime, ctx: Ctx) {
   // The token first, as OpenZiti checks it: a foreign token is 401 whatever the service.
-  await checkSessionToken(rt, ctx, ctx.params.id);
+  const token = headerOf(ctx.req, 'session-token');
+  if (token !== undefined) await checkSessionToken(rt, ctx.principal!, token, ctx.params.id);
   const serviceId = await usableService(rt, ctx);
   const { shared } = await edgeRoutersFor(rt, ctx.principal!.identityId, serviceId);
   const repo = rt.store.repoFor(edgeRouter);
@@ -109,7 +80,7 @@ function protocols(rt: Runtime) {
   return { data: { https: { address: `${url.hostname}:${url.port || '443'}` } } };
 }
 
-export function clientNetworkRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'GET',

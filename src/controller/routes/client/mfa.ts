@@ -1,12 +1,22 @@
 import QRCode from 'qrcode';
-import { ApiError, notFound } from '../../../protocol/errors.js';
-import type { ResourceBehaviour } from '../../model/behaviour.js';
+import { ApiError } from '../../../protocol/errors.js';
 import type { Runtime } from '../../runtime.js';
 import { headerOf } from '../../server/auth-stage.js';
 import type { Ctx, Route } from '../../server/types.js';
-import type { Row } from '../../store/repository.js';
-import { completeSession, consumeCode, invalidCode, mfaOf, mfaRepo, recoveryCodesOf } from '../../model/auth/mfa.js';
-import { newRecoveryCodes, newTotpSecret, provisioningUrl } from '../../auth/totp.js';
+import { invalidCode } from '../../model/auth/mfa.js';
+import {
+  disableMfa,
+  MFA_LINKS,
+  mfaEnrollmentOf,
+  mfaStatus,
+  passMfa,
+  provisioningUrlOf,
+  regenerateRecoveryCodes,
+  removeMfa,
+  showRecoveryCodes,
+  startMfaEnrollment,
+  verifyMfaEnrollment,
+} from '../../model/auth/mfa-enrollment.js';
 import { ref, type Responses, type Success } from '../../server/responses.js';
 import { resource } from '../../../resources/index.js';
 
@@ -18,9 +28,7 @@ import { resource } from '../../../resources/index.js';
  * other route to it): completing MFA, and enrolling, for an identity whose auth policy requires TOTP before it has
  * any. Disabling MFA and recovery codes need a full session.
  */
-export const mfaBehaviour: ResourceBehaviour = { resource: 'mfa', routes: mfaRoutes };
-
-function mfaRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   const route = (method: Route['method'], path: string, responds: Route['responds'], handler: Route['handler']) => ({
     method,
     path,
@@ -44,7 +52,7 @@ function mfaRoutes(rt: Runtime): Route[] {
       (ctx) => disable(rt, ctx),
     ),
     route('GET', '/current-identity/mfa/recovery-codes', recoveryCodesShown, (ctx) => viewRecoveryCodes(rt, ctx)),
-    route('POST', '/current-identity/mfa/recovery-codes', recoveryCodesMade, (ctx) => regenerateRecoveryCodes(rt, ctx)),
+    route('POST', '/current-identity/mfa/recovery-codes', recoveryCodesMade, (ctx) => regenerate(rt, ctx)),
     {
       method: 'DELETE',
       path: '/identities/{id}/mfa',
@@ -67,84 +75,28 @@ async function codeFromBody(rt: Runtime, ctx: Ctx): Promise<string> {
   return (rt.validators.custom(CODE_BODY, await ctx.json()).code as string).trim();
 }
 
-const notStarted = () => new ApiError('MFA_ENROLLMENT_NOT_STARTED');
+const own = (rt: Runtime, ctx: Ctx) => mfaEnrollmentOf(rt, ctx.principal!.identityId);
 
-/** The enrollment of the current identity; none is 404 MFA_ENROLLMENT_NOT_STARTED. */
-async function ownRecord(rt: Runtime, ctx: Ctx): Promise<Row> {
-  const record = await mfaOf(rt, ctx.principal!.identityId);
-  if (!record) throw notStarted();
-  return record;
-}
-
-const LINKS = {
-  self: { href: './current-identity/mfa' },
-  'recovery-codes': { href: './current-identity/mfa/recovery-codes' },
-};
-
-/** The account an authenticator app shows: the identity at this controller (its public host name is the issuer). */
-function urlOf(rt: Runtime, ctx: Ctx, record: Row): string {
-  return provisioningUrl(new URL(rt.config.publicUrl).hostname, ctx.principal!.identityName, record.secret as string);
-}
-
-/** `POST /authenticate/mfa`: a TOTP code or a recovery code completes the session. */
 async function authenticateMfa(rt: Runtime, ctx: Ctx) {
-  const code = await codeFromBody(rt, ctx);
-  const record = await mfaOf(rt, ctx.principal!.identityId);
-  if (record?.isVerified !== true) {
-    throw new ApiError('MFA_NOT_ENROLLED', {
-      message: 'the identity has no completed MFA enrollment: enroll with POST /current-identity/mfa first',
-    });
-  }
-  await consumeCode(rt, record, code, { recovery: true });
-  await completeSession(rt, ctx.principal!.identityId, ctx.principal!.apiSessionId);
+  await passMfa(rt, ctx.principal!, await codeFromBody(rt, ctx));
   return { data: {} };
 }
 
-/** `POST /current-identity/mfa`: a new secret and recovery codes, unverified until a code from them is given. */
 async function initiate(rt: Runtime, ctx: Ctx) {
-  const identityId = ctx.principal!.identityId;
-  if (await mfaOf(rt, identityId)) {
-    throw new ApiError('MFA_EXISTS', {
-      message:
-        'an MFA enrollment exists: verify it, or disable it (DELETE /current-identity/mfa) before starting again',
-    });
-  }
-  const id = await rt.writes.insert(
-    'mfa',
-    { identityId, isVerified: false, secret: newTotpSecret(), recoveryCodes: newRecoveryCodes().join(',') },
-    { now: ctx.now.toISOString() },
-  );
-  return { status: 201, data: { id, _links: LINKS } };
+  const id = await startMfaEnrollment(rt, ctx.principal!.identityId, ctx.now);
+  return { status: 201, data: { id, _links: MFA_LINKS } };
 }
 
-/** `GET /current-identity/mfa`: the provisioning URL and recovery codes are shown only while unverified. */
 async function status(rt: Runtime, ctx: Ctx) {
-  const record = await ownRecord(rt, ctx);
-  const data: Record<string, unknown> = { ...entityOf(record), isVerified: record.isVerified === true };
-  if (record.isVerified !== true) {
-    data.provisioningUrl = urlOf(rt, ctx, record);
-    data.recoveryCodes = recoveryCodesOf(record);
-  }
-  return { data };
-}
-
-/** The enrollment as an entity: what every MFA answer about it carries. */
-function entityOf(record: Row): Record<string, unknown> {
-  return {
-    id: record.id,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    tags: record.tags ?? {},
-    _links: LINKS,
-  };
+  return { data: mfaStatus(rt, ctx.principal!.identityName, await own(rt, ctx)) };
 }
 
 /** `GET /current-identity/mfa/qr-code`: the provisioning URL as a 256×256 PNG, while unverified only. */
 async function qrCode(rt: Runtime, ctx: Ctx) {
-  const record = await ownRecord(rt, ctx);
+  const record = await own(rt, ctx);
   if (record.isVerified === true)
     throw new ApiError('NOT_FOUND', { message: 'MFA enrollment is complete: its QR code is no longer shown' });
-  const png = await QRCode.toBuffer(urlOf(rt, ctx, record), {
+  const png = await QRCode.toBuffer(provisioningUrlOf(rt, ctx.principal!.identityName, record), {
     type: 'png',
     width: 256,
     margin: 2,
@@ -153,62 +105,28 @@ async function qrCode(rt: Runtime, ctx: Ctx) {
   return { raw: png, contentType: 'image/png', headers: { 'cache-control': 'no-store' } };
 }
 
-/**
- * `POST /current-identity/mfa/verify {code}`: a TOTP code completes enrollment. The session that verified has
- * passed MFA too (OpenZiti does the same).
- */
 async function verify(rt: Runtime, ctx: Ctx) {
   const code = await codeFromBody(rt, ctx);
-  const record = await ownRecord(rt, ctx);
-  if (record.isVerified === true) throw new ApiError('MFA_EXISTS', { message: 'MFA enrollment is already complete' });
-  await consumeCode(rt, record, code, { recovery: false });
-  await rt.store.tx(async () => {
-    await rt.writes.update('mfa', record, { isVerified: true }, rt.clock().toISOString());
-    await completeSession(rt, ctx.principal!.identityId, ctx.principal!.apiSessionId, { isMfaRequired: true });
-  });
+  await verifyMfaEnrollment(rt, ctx.principal!, await own(rt, ctx), code);
   return { data: {} };
 }
 
-/**
- * `DELETE /current-identity/mfa`, header `mfa-validation-code`: a current code (or a recovery code) once enrollment
- * is complete; an unverified enrollment goes with any value, an empty one included.
- */
+/** `DELETE /current-identity/mfa`, header `mfa-validation-code` once enrollment is complete. */
 async function disable(rt: Runtime, ctx: Ctx) {
-  const record = await ownRecord(rt, ctx);
-  if (record.isVerified === true) {
-    await consumeCode(rt, record, validationCode(ctx, 'disabling completed MFA'), { recovery: true });
-  }
-  await rt.writes.delete('mfa', record);
+  await disableMfa(rt, await own(rt, ctx), () => validationCode(ctx, 'disabling completed MFA'));
   return { data: {} };
 }
 
-/**
- * `GET /current-identity/mfa/recovery-codes`, header `mfa-validation-code`: a current TOTP code shows the unused codes.
- */
+/** `GET /current-identity/mfa/recovery-codes`, header `mfa-validation-code`. */
 async function viewRecoveryCodes(rt: Runtime, ctx: Ctx) {
-  const record = await ownRecord(rt, ctx);
-  if (record.isVerified !== true)
-    throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', {
-      message: 'MFA enrollment is not complete: its status (GET /current-identity/mfa) shows the recovery codes',
-    });
-  await consumeCode(rt, record, validationCode(ctx, 'showing the recovery codes'), { recovery: false });
-  const current = (await mfaRepo(rt).find(record.id)) ?? record;
-  return { data: { ...entityOf(current), recoveryCodes: recoveryCodesOf(current) } };
+  const code = () => validationCode(ctx, 'showing the recovery codes');
+  return { data: await showRecoveryCodes(rt, await own(rt, ctx), code) };
 }
 
-/**
- * `POST /current-identity/mfa/recovery-codes {code}`: a current TOTP code replaces every recovery code;
- * the answer carries the new ones.
- */
-async function regenerateRecoveryCodes(rt: Runtime, ctx: Ctx) {
+/** `POST /current-identity/mfa/recovery-codes {code}`: the answer carries the new codes. */
+async function regenerate(rt: Runtime, ctx: Ctx) {
   const code = await codeFromBody(rt, ctx);
-  const record = await ownRecord(rt, ctx);
-  if (record.isVerified !== true)
-    throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', { message: 'MFA enrollment is not complete: verify it first' });
-  await consumeCode(rt, record, code, { recovery: false });
-  const codes = newRecoveryCodes();
-  await rt.writes.update('mfa', record, { recoveryCodes: codes.join(',') }, rt.clock().toISOString());
-  return { data: { recoveryCodes: codes } };
+  return { data: { recoveryCodes: await regenerateRecoveryCodes(rt, await own(rt, ctx), code) } };
 }
 
 /** The code in header `mfa-validation-code`, which `what` needs. */
@@ -218,13 +136,9 @@ function validationCode(ctx: Ctx, what: string): string {
   return code;
 }
 
-/** `DELETE /identities/{id}/mfa` (admin): for an identity that has lost its authenticator and its recovery codes. */
+/** `DELETE /identities/{id}/mfa` (admin). */
 async function adminRemove(rt: Runtime, ctx: Ctx) {
-  const identityId = ctx.params.id;
-  if (!(await rt.store.repo('identity').find(identityId))) throw notFound('identity', identityId);
-  const removed = await rt.writes.deleteWhere('mfa', { identityId });
-  if (removed === 0)
-    throw new ApiError('MFA_ENROLLMENT_NOT_STARTED', { message: `identity ${identityId} has no MFA enrollment` });
+  await removeMfa(rt, ctx.params.id);
   return { data: {} };
 }
 

@@ -6,7 +6,7 @@ import type { Responses, Success } from '../../server/responses.js';
  * The service update check: when what the caller sees through the client API last changed, as the write hooks of
  * model/service-updates.ts stamp it, and never before its API session began (as in OpenZiti).
  */
-export function serviceUpdateRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'GET',

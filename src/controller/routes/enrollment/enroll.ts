@@ -1,29 +1,23 @@
-// Redeeming an enrollment (wire-protocol section 6): the one-time token of an ott enrollment and a CSR become a
-// certificate signed by the controller's intermediate CA and a cert authenticator; the token of a updb enrollment
-// and a password become a updb authenticator. The enrollment goes in the same transaction, so a token is
-// redeemed at most once, even by two requests racing with it.
+// The enrollment routes (wire-protocol section 6): they read the token, the body and the client certificate, and
+// redeem through the model (src/controller/model/enrollment/redeem.ts).
 import { ApiError, invalidField } from '../../../protocol/errors.js';
 import { password as passwordType, username as usernameType } from '../../../resources/common.js';
 import { randomUUID, X509Certificate } from 'node:crypto';
-import { sha1FingerprintOfDer } from '../../pki/fingerprint.js';
-import { peerCertificate } from './cert-auth.js';
-import { commonName, signedByCa } from '../management/cas.js';
-import { externalIdOf, storedClaim } from '../../pki/external-id.js';
+import { peerCertificate } from './peer-certificate.js';
+import {
+  type ClientCertificate,
+  enrollByCa,
+  outstanding,
+  redeemOtt,
+  redeemOttca,
+  redeemUpdb,
+} from '../../model/enrollment/redeem.js';
 import type { Runtime } from '../../runtime.js';
-import { acceptCsr, csrStep, identitySpiffeId, issueClientCert } from '../../pki/issue.js';
 import { typeSchema } from '../../server/schemas.js';
 import type { Ctx, Reply, Route } from '../../server/types.js';
-import { newId, type Row } from '../../store/repository.js';
-import {
-  redeemRouterToken,
-  routerCsrs,
-  routerEnrollRoutes,
-  routerWithToken,
-  type RouterWithToken,
-} from './router-enroll.js';
-import { checkPasswordRules } from '../../model/auth/auth-policy-rules.js';
+import { redeemRouterToken, routerWithToken, type RouterWithToken } from '../../model/enrollment/router.js';
+import { routerCsrs } from './router-enroll.js';
 import { enrollBody } from './body.js';
-import { tokenEnrollRoutes } from './token-enroll.js';
 import type { Responses, Success } from '../../server/responses.js';
 import { certificatesAnswer } from './certificates-answer.js';
 
@@ -55,7 +49,7 @@ const GENERIC_BODY = {
 /** Media types whose body is the PEM CSR itself (the legacy SDK enrollment). */
 const PEM_BODY_TYPES = ['', 'application/x-pem-file', 'application/pkcs7', 'text/plain'];
 
-export function enrollRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     {
       method: 'POST',
@@ -106,8 +100,6 @@ export function enrollRoutes(rt: Runtime): Route[] {
       handler: () => networkJwts(rt),
     },
     // The keys that sign enrollment JWTs, as a bare JWK set (no envelope), for clients that verify tokens offline.
-    ...routerEnrollRoutes(rt),
-    ...tokenEnrollRoutes(rt),
     {
       method: 'GET',
       path: '/enroll/jwks',
@@ -161,19 +153,22 @@ async function networkJwts(rt: Runtime): Promise<Reply> {
 
 async function ottEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const body = enrollBody(rt, OTT_BODY, await ctx.json(), ['clientCsr']) as { token: string; clientCsr?: string };
-  return redeemOtt(rt, ctx, await outstanding(rt, body.token, 'ott', ctx.now), body.clientCsr);
+  const enrollment = await outstanding(rt, body.token, 'ott', ctx.now);
+  return { data: await redeemOtt(rt, enrollment, body.clientCsr, ctx.now) };
 }
 
 async function ottcaEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const body = enrollBody(rt, OTT_BODY, await ctx.json(), ['clientCsr']) as { token: string };
-  return redeemOttca(rt, ctx, await outstanding(rt, body.token, 'ottca', ctx.now));
+  const enrollment = await outstanding(rt, body.token, 'ottca', ctx.now);
+  await redeemOttca(rt, enrollment, clientCertificate(ctx, 'ottca enrollment'), ctx.now);
+  return { data: {} };
 }
 
 async function updbEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const token = requiredToken(ctx);
   const found = await outstanding(rt, token, 'updb', ctx.now);
   const body = rt.validators.custom(UPDB_BODY, await ctx.json()) as { password: string };
-  return redeemUpdb(rt, ctx, found, body.password);
+  return { data: await redeemUpdb(rt, found, body.password, ctx.now) };
 }
 
 /**
@@ -202,11 +197,15 @@ async function genericEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   if (!acceptsJson(ctx)) {
     throw new ApiError('UNSUPPORTED_MEDIA', { message: 'the enrollment answer is JSON: accept application/json' });
   }
-  if (found.method === 'ott') return redeemOtt(rt, ctx, found, body.clientCsr as string | undefined);
-  if (found.method === 'ottca') return redeemOttca(rt, ctx, found);
+  if (found.method === 'ott')
+    return { data: await redeemOtt(rt, found, body.clientCsr as string | undefined, ctx.now) };
+  if (found.method === 'ottca') {
+    await redeemOttca(rt, found, clientCertificate(ctx, 'ottca enrollment'), ctx.now);
+    return { data: {} };
+  }
   if (typeof body.password !== 'string')
     throw invalidField('password', 'password in body is required for updb enrollment', '');
-  return redeemUpdb(rt, ctx, found, body.password);
+  return { data: await redeemUpdb(rt, found, body.password, ctx.now) };
 }
 
 /** `POST /enroll?method=erott&token=...` with `{serverCertCsr, certCsr}`, as OpenZiti's routers enroll. */
@@ -223,7 +222,7 @@ async function genericRouterEnroll(
       message: `a router enrolls with JSON ({serverCertCsr, certCsr}), not '${type}'`,
     });
   const body = enrollBody(rt, GENERIC_BODY, await ctx.json(), ['clientCsr', 'serverCertCsr', 'certCsr']);
-  return redeemRouterToken(rt, ctx, token, router, method, routerCsrs(body));
+  return { data: await redeemRouterToken(rt, token, router, method, routerCsrs(body), { now: ctx.now }) };
 }
 
 function acceptsJson(ctx: Ctx): boolean {
@@ -240,109 +239,6 @@ function requiredToken(ctx: Ctx): string {
   return token;
 }
 
-/**
- * The enrollment a token stands for, if it may be redeemed now: unknown (or already used) tokens and tokens of
- * another method are refused before anything is read from the body, expired ones after.
- */
-async function outstanding(rt: Runtime, token: string, method: string | undefined, now: Date): Promise<Row> {
-  const found = await rt.store.repo('enrollment').findOne({ token });
-  if (!found)
-    throw new ApiError('INVALID_ENROLLMENT_TOKEN', {
-      message: 'the enrollment token is unknown or has already been used',
-    });
-  if (method !== undefined && found.method !== method) {
-    throw new ApiError('INVALID_ENROLL_METHOD', {
-      message: `the token is for ${found.method} enrollment, not ${method}`,
-    });
-  }
-  if (Date.parse(found.expiresAt as string) <= now.getTime()) {
-    throw new ApiError('ENROLLMENT_EXPIRED', {
-      message: `the enrollment expired at ${found.expiresAt}; an administrator can refresh it`,
-    });
-  }
-  return found;
-}
-
-/** Removes the enrollment and adds the authenticator in one transaction; a token used meanwhile is refused. */
-async function replaceWithAuthenticator(
-  rt: Runtime,
-  enrollment: Row,
-  values: Record<string, unknown>,
-  now: Date,
-): Promise<void> {
-  await rt.store.tx(async () => {
-    const removed = await rt.writes.deleteWhere('enrollment', { id: enrollment.id, token: enrollment.token as string });
-    if (removed !== 1)
-      throw new ApiError('INVALID_ENROLLMENT_TOKEN', { message: 'the enrollment token has already been used' });
-    try {
-      await rt.writes.insert(
-        'authenticator',
-        { identityId: enrollment.identityId, ...values },
-        { now: now.toISOString() },
-      );
-    } catch (err) {
-      // The one-password-per-identity index: the identity got a updb authenticator some other way meanwhile.
-      if (err instanceof ApiError && (err.cause as { field?: string } | undefined)?.field === 'identityId') {
-        throw new ApiError('MAX_AUTHENTICATOR_METHODS_REACHED', {
-          message: 'the identity already has a username and password',
-        });
-      }
-      throw err;
-    }
-  });
-}
-
-async function redeemOtt(rt: Runtime, ctx: Ctx, enrollment: Row, clientCsr: string | undefined): Promise<Reply> {
-  if (clientCsr === undefined || clientCsr.trim() === '') {
-    throw new ApiError('COULD_NOT_PROCESS_CSR', {
-      message: 'no CSR was given: send a PEM certificate signing request',
-      cause: { field: 'clientCsr', reason: 'is required', value: '' },
-    });
-  }
-  const issued = csrStep('clientCsr', () =>
-    issueClientCert(rt.pki, acceptCsr(clientCsr), {
-      uris: [identitySpiffeId(rt.pki.trustDomain, enrollment.identityId as string)],
-      now: ctx.now,
-    }),
-  );
-  await replaceWithAuthenticator(
-    rt,
-    enrollment,
-    { method: 'cert', certPem: issued.chainPem, fingerprint: issued.fingerprint, isIssuedByNetwork: true },
-    ctx.now,
-  );
-  // `cert` is the client chain without the root (as OpenZiti); `ca` the bundle to trust the controller with.
-  return { data: { cert: issued.chainPem, ca: rt.pki.caBundlePem } };
-}
-
-/**
- * ottca: the identity already exists and its enrollment names a CA; the client presents (on this TLS connection) a
- * certificate that CA issued, which becomes the identity's cert authenticator. The CA must be verified and allow
- * ottca enrollment; a certificate some authenticator already has is refused.
- */
-async function redeemOttca(rt: Runtime, ctx: Ctx, enrollment: Row): Promise<Reply> {
-  const { der, cert } = clientCertificate(ctx, 'ottca enrollment');
-  const ca = enrollment.caId ? await rt.store.repo('ca').find(enrollment.caId as string) : undefined;
-  if (ca?.isVerified !== true || ca.isOttCaEnrollmentEnabled !== true) {
-    throw new ApiError('ENROLLMENT_CA_NOT_VALID', {
-      message: "the enrollment's CA is missing, unverified, or does not allow ottca enrollment",
-    });
-  }
-  if (!signedByCa(ca, cert))
-    throw new ApiError('ENROLLMENT_CA_NOT_VALID', {
-      message: "the client certificate was not issued by the enrollment's CA",
-    });
-  const fingerprint = sha1FingerprintOfDer(der);
-  if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint })) throw new ApiError('CERT_IN_USE');
-  await replaceWithAuthenticator(
-    rt,
-    enrollment,
-    { method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false },
-    ctx.now,
-  );
-  return { data: {} };
-}
-
 const CA_BODY = {
   type: 'object',
   properties: { name: { type: 'string', minLength: 1, maxLength: 100 } },
@@ -350,7 +246,7 @@ const CA_BODY = {
 };
 
 /** The client certificate of the TLS connection, parsed, or a 400 saying why there is none. */
-function clientCertificate(ctx: Ctx, why: string): { der: Buffer; cert: X509Certificate } {
+function clientCertificate(ctx: Ctx, why: string): ClientCertificate {
   const der = peerCertificate(ctx);
   if (!der)
     throw new ApiError('INVALID_CLIENT_CERT', { message: `${why} needs the client certificate on the TLS connection` });
@@ -361,82 +257,12 @@ function clientCertificate(ctx: Ctx, why: string): { der: Buffer; cert: X509Cert
   }
 }
 
-/**
- * `POST /enroll/ca` (CA auto enrollment): no prior identity and no token. A certificate of a verified CA that allows
- * auto enrollment creates an identity named by the CA's `identityNameFormat`, with the CA's `identityRoles`, whose
- * cert authenticator is that certificate. A certificate already enrolled is 409. A CA with an externalIdClaim
- * instead gives the identity the externalId the certificate names and no authenticator (its certificates log it in
- * by that id, as OpenZiti); a certificate naming none is 400 MISSING_CERT_CLAIM, an id taken 409.
- */
+/** `POST /enroll/ca` (CA auto enrollment), with an optional `{name}` and the client certificate. */
 async function caEnroll(rt: Runtime, ctx: Ctx): Promise<Reply> {
   const text = await ctx.text();
   const body = rt.validators.custom(CA_BODY, text.trim() === '' ? {} : await ctx.json()) as { name?: string };
-  const { der, cert } = clientCertificate(ctx, 'CA auto enrollment');
-  const cas = await rt.store.repo('ca').findAll({ isVerified: true, isAutoCaEnrollmentEnabled: true });
-  const ca = cas.find((c) => signedByCa(c, cert));
-  if (!ca)
-    throw new ApiError('ENROLLMENT_NO_VALID_CAS', {
-      message: 'no verified CA that allows auto enrollment issued the client certificate',
-    });
-  const fingerprint = sha1FingerprintOfDer(der);
-  if (await rt.store.repo('authenticator').exists({ method: 'cert', fingerprint }))
-    throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED');
-  const claim = storedClaim(ca.externalIdClaim);
-  const externalId = claim ? externalIdOf(claim, der) : undefined;
-  if (claim && externalId === undefined)
-    throw new ApiError('MISSING_CERT_CLAIM', {
-      message: "the client certificate carries no externalId by its CA's externalIdClaim",
-    });
-  if (externalId !== undefined && (await rt.store.repo('identity').exists({ externalId }))) {
-    throw new ApiError('ENROLLMENT_IDENTITY_ALREADY_ENROLLED', {
-      message: `an identity with the externalId the certificate names (${externalId}) exists already`,
-    });
-  }
-  const identityId = newId();
-  const cn = commonName(cert) ?? '';
-  const format = (ca.identityNameFormat as string | null) ?? '[caName]-[commonName]';
-  const symbols: Record<string, string> = {
-    caName: ca.name as string,
-    caId: ca.id,
-    commonName: cn,
-    requestedName: body.name ?? '',
-    identityId,
-  };
-  const base =
-    format
-      .replace(/\[(caName|caId|commonName|requestedName|identityId)\]/g, (_, key: string) => symbols[key])
-      .slice(0, 1000) || identityId;
-  const now = ctx.now.toISOString();
-  await rt.store.tx(async () => {
-    // Names are unique: a taken one gets a number, as two devices of one CA may share a common name.
-    let name = base;
-    for (let n = 2; await rt.store.repo('identity').exists({ name }); n++) name = `${base}-${n}`;
-    const roleAttributes = (ca.identityRoles as string[]) ?? [];
-    const values = {
-      name,
-      type: 'Default',
-      isAdmin: false,
-      roleAttributes,
-      ...(externalId !== undefined ? { externalId } : {}),
-    };
-    await rt.writes.insert('identity', values, { id: identityId, now });
-    const certificate = { identityId, method: 'cert', certPem: cert.toString(), fingerprint, isIssuedByNetwork: false };
-    if (externalId === undefined) await rt.writes.insert('authenticator', certificate, { now });
-  });
+  await enrollByCa(rt, clientCertificate(ctx, 'CA auto enrollment'), body.name, ctx.now);
   return { data: {} };
-}
-
-async function redeemUpdb(rt: Runtime, ctx: Ctx, enrollment: Row, password: string): Promise<Reply> {
-  await checkPasswordRules(rt, enrollment.identityId as string, password);
-  const hash = await rt.passwordChecks.run(() => rt.passwords.hash(password));
-  // The username is the one the enrollment was made for: the enrolling client chooses only the password.
-  await replaceWithAuthenticator(
-    rt,
-    enrollment,
-    { method: 'updb', username: enrollment.username, password: hash },
-    ctx.now,
-  );
-  return { data: { username: enrollment.username } };
 }
 
 const TEXT = { type: 'string' };

@@ -6,7 +6,7 @@ import type { Verb } from '../../server/schemas.js';
 import type { Ctx, Route } from '../../server/types.js';
 import type { Page, Row, Scope } from '../../store/repository.js';
 import { links } from '../../model/present.js';
-import { answers } from './describe.js';
+import { answers, standardRoute } from './describe.js';
 import { listParams } from './query.js';
 
 /**
@@ -19,34 +19,24 @@ export function crudRoutes(rt: Runtime, taken: (route: Pick<Route, 'method' | 'p
     if (!taken(route)) routes.push(route);
   };
   for (const def of CATALOGUE) {
-    const base = `/${def.plural}`;
-    const item = `${base}/{id}`;
+    const item = `/${def.plural}/{id}`;
     const ops = new Set(def.operations);
-    const api = def.api;
-    const access = 'admin';
-    type Responds = Route['responds'];
-    const standard = (method: Route['method'], path: string, responds: Responds, handler: Route['handler']) =>
-      add({ method, path, api, access, responds, handler });
-    type Handler = Route['handler'];
-    const writing = (method: Route['method'], path: string, verb: Verb, responds: Responds, handler: Handler) =>
-      add({ method, path, api, access, responds, takes: { resource: def.name, verb }, handler });
-    if (ops.has('list')) standard('GET', base, answers.list(def), (ctx) => listResource(rt, def, ctx));
-    if (ops.has('get')) standard('GET', item, answers.detail(def), (ctx) => getResource(rt, def, ctx));
-    if (ops.has('create')) writing('POST', base, 'create', answers.created(def), (ctx) => createResource(rt, def, ctx));
-    if (ops.has('replace')) {
-      writing('PUT', item, 'replace', answers.updated(def), (ctx) => updateResource(rt, def, ctx, 'replace'));
-    }
-    if (ops.has('patch')) {
-      writing('PATCH', item, 'patch', answers.updated(def), (ctx) => updateResource(rt, def, ctx, 'patch'));
-    }
-    if (ops.has('delete')) standard('DELETE', item, answers.deleted(def), (ctx) => deleteResource(rt, def, ctx));
+    // Sub-lists (relations, role attributes) are read-only lists beside the standard group.
+    const subList = (path: string, responds: Route['responds'], handler: Route['handler']) =>
+      add({ method: 'GET', path, api: def.api, access: 'admin', responds, handler });
+    if (ops.has('list')) add(standardRoute(def, 'list', (ctx) => listResource(rt, def, ctx)));
+    if (ops.has('get')) add(standardRoute(def, 'get', (ctx) => getResource(rt, def, ctx)));
+    if (ops.has('create')) add(standardRoute(def, 'create', (ctx) => createResource(rt, def, ctx)));
+    if (ops.has('replace')) add(standardRoute(def, 'replace', (ctx) => updateResource(rt, def, ctx, 'replace')));
+    if (ops.has('patch')) add(standardRoute(def, 'patch', (ctx) => updateResource(rt, def, ctx, 'patch')));
+    if (ops.has('delete')) add(standardRoute(def, 'delete', (ctx) => deleteResource(rt, def, ctx)));
     for (const [name, rel] of Object.entries(def.relations ?? {})) {
-      standard('GET', `${item}/${name}`, answers.relation(rel), (ctx) => listRelation(rt, def, rel, ctx));
+      subList(`${item}/${name}`, answers.relation(rel), (ctx) => listRelation(rt, def, rel, ctx));
     }
     if (def.roleAttributes) {
       const field = def.roleAttributes.field;
       const path = `/${def.roleAttributes.listPath}`;
-      standard('GET', path, answers.attributes(), (ctx) => listAttributes(rt, def, field, ctx));
+      subList(path, answers.attributes(), (ctx) => listAttributes(rt, def, field, ctx));
     }
   }
   return routes;

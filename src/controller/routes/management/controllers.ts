@@ -1,60 +1,13 @@
-import { X509Certificate } from 'node:crypto';
-import { CLIENT_BASE, MANAGEMENT_BASE } from '../../../protocol/envelope.js';
 import { resource } from '../../../resources/index.js';
-import { membershipOf } from '../../cluster/membership.js';
-import { sha1FingerprintHex } from '../../pki/fingerprint.js';
-import type { ResourceBehaviour } from '../../model/behaviour.js';
+import { forClients } from '../../model/resources/controller.js';
 import type { Runtime } from '../../runtime.js';
 import type { Ctx, Route } from '../../server/types.js';
-import type { Row } from '../../store/repository.js';
 import { listResource } from '../kit/crud.js';
-import { toWire } from '../../model/present.js';
-import { answers } from '../kit/describe.js';
+import { standardRoute } from '../kit/describe.js';
 
 const controller = resource('controller');
 
-/** API bindings a client may see in the client API's list (OpenZiti drops the others there). */
-const CLIENT_BINDINGS = new Set(['edge-client', 'edge-oidc']);
-
-function selfId(rt: Runtime): string {
-  return rt.controllerId;
-}
-
-/**
- * Writes this controller's row at start: name and SHA-1 fingerprint of its server certificate as OpenZiti derives
- * them, the API addresses it serves, and when it joined (now). A row left by an earlier start is brought up to
- * date, so a renewed certificate or a new address shows.
- */
-export async function recordSelf(rt: Runtime): Promise<void> {
-  const leaf = rt.pki.serverCertPem;
-  const base = rt.config.publicUrl;
-  const values = {
-    name: commonName(leaf),
-    ctrlAddress: null,
-    apiAddresses: {
-      'edge-client': [{ url: `${base}${CLIENT_BASE}`, version: 'v1' }],
-      'edge-management': [{ url: `${base}${MANAGEMENT_BASE}`, version: 'v1' }],
-    },
-    certPem: leaf,
-    fingerprint: sha1FingerprintHex(leaf),
-    lastJoinedAt: rt.clock().toISOString(),
-    lastSeenAt: rt.clock().toISOString(),
-  };
-  const repo = rt.store.repoFor(controller);
-  const now = rt.clock().toISOString();
-  await rt.store.tx(async () => {
-    const existing = await repo.find(selfId(rt));
-    if (existing) await rt.writes.update(controller.name, existing, values, now);
-    else await rt.writes.insert(controller.name, values, { id: selfId(rt), now });
-  });
-}
-
-/** The subject common name of a PEM certificate (the first certificate of a chain), as OpenZiti names a controller. */
-function commonName(pem: string): string {
-  return /^CN=(.*)$/m.exec(new X509Certificate(pem).subject)?.[1] ?? '';
-}
-
-function controllerRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   const management = (ctx: Ctx) => listResource(rt, controller, ctx);
   const detail = async (ctx: Ctx) => ({
     data: (await rt.present(controller, [await rt.store.repoFor(controller).get(ctx.params.id)]))[0],
@@ -64,52 +17,8 @@ function controllerRoutes(rt: Runtime): Route[] {
     return { ...page, data: page.data.map(forClients) };
   };
   return [
-    {
-      method: 'GET',
-      path: '/controllers',
-      api: 'management',
-      access: 'admin',
-      responds: answers.list(controller),
-      handler: management,
-    },
-    {
-      method: 'GET',
-      path: '/controllers/{id}',
-      api: 'management',
-      access: 'admin',
-      responds: answers.detail(controller),
-      handler: detail,
-    },
-    {
-      method: 'GET',
-      path: '/controllers',
-      api: 'client',
-      access: 'session',
-      responds: answers.list(controller),
-      handler: client,
-    },
+    standardRoute(controller, 'list', management),
+    standardRoute(controller, 'get', detail),
+    standardRoute(controller, 'list', client, { api: 'client', access: 'session' }),
   ];
 }
-
-/**
- * The client API's view, as OpenZiti gives it: no control channel address (null there, as this controller has none
- * anyway), and only the addresses of the APIs a client uses.
- */
-function forClients(entity: Record<string, unknown>): Record<string, unknown> {
-  const addresses = (entity.apiAddresses ?? {}) as Record<string, unknown>;
-  return {
-    ...entity,
-    ctrlAddress: null,
-    apiAddresses: Object.fromEntries(Object.entries(addresses).filter(([binding]) => CLIENT_BINDINGS.has(binding))),
-  };
-}
-
-function presentControllers(rows: Row[], rt: Runtime): Record<string, unknown>[] {
-  return rows.map((row) => ({ ...toWire(controller, row), ...membershipOf(row, selfId(rt), rt.clock()) }));
-}
-
-export const controllerBehaviour: ResourceBehaviour = {
-  resource: 'controller',
-  routes: controllerRoutes,
-  present: presentControllers,
-};

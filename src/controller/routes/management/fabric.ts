@@ -145,7 +145,7 @@ function unstoredList(path: string, schema: FilterSchema): Route {
   };
 }
 
-export function fabricRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   return [
     ...readOnly(rt, '/routers', routerDef, fabricRouter),
     ...readOnly(rt, '/terminators', terminatorDef, fabricTerminator),

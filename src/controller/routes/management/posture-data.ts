@@ -1,31 +1,17 @@
 import { resource } from '../../../resources/index.js';
+import { postureDataOf } from '../../model/posture/data.js';
 import type { Runtime } from '../../runtime.js';
 import type { Route } from '../../server/types.js';
-import type { Reported } from '../../client-state.js';
-import { postureOfSessionRow } from '../../model/posture/access.js';
-import { promptMissed } from '../../model/posture/evaluate.js';
 import type { Responses, Success } from '../../server/responses.js';
 
 const identity = resource('identity');
 
-/** Go's zero time, as OpenZiti serves a time that was never set. */
-const NEVER = '0001-01-01T00:00:00.000Z';
-
-/** A piece of posture data nobody reported: OpenZiti's zero values. */
-const unreported = { postureCheckId: '', timedOut: false, lastUpdatedAt: NEVER };
-
 /**
- * An identity's posture: the data its clients last reported through posture responses (OS, MAC addresses, domain,
- * processes, and per API session MFA and endpoint state), and the latest service requests posture checks refused.
- * Both volatile, as in OpenZiti (src/controller/client-state.ts): a piece never reported shows OpenZiti's zero values.
+ * An identity's posture data (src/controller/model/posture/data.ts), and the latest service requests posture checks
+ * refused.
  */
-export function postureDataRoutes(rt: Runtime): Route[] {
+export function routes(rt: Runtime): Route[] {
   const exists = async (id: string) => (await rt.store.repoFor(identity).get(id)).id;
-  const at = (d: Date | undefined) => d?.toISOString() ?? NEVER;
-  const reported = (r: Reported | undefined) =>
-    r
-      ? { postureCheckId: r.postureCheckId, timedOut: false, lastUpdatedAt: r.lastUpdatedAt.toISOString() }
-      : unreported;
   return [
     {
       method: 'GET',
@@ -33,50 +19,7 @@ export function postureDataRoutes(rt: Runtime): Route[] {
       api: 'management',
       access: 'admin',
       responds: postureDataAnswer,
-      handler: async (ctx) => {
-        const id = await exists(ctx.params.id);
-        const data = await rt.posture.read(id);
-        const sessions = await rt.store.repo('api-session').findAll({ identityId: id }, { columns: ['isMfaComplete'] });
-        const apiSessionPostureData: Record<string, unknown> = {};
-        for (const s of sessions) {
-          const posture = postureOfSessionRow(data, s);
-          const passedAt = posture?.mfaPassedAt;
-          // Passed on wake (unlock): MFA passed, and no wake (unlock) since whose grace period ran out unanswered.
-          const passedSince = (event: Date | undefined) => !!passedAt && !promptMissed(event, passedAt, ctx.now);
-          apiSessionPostureData[s.id] = {
-            mfa: {
-              apiSessionId: s.id,
-              passedMfa: !!passedAt,
-              passedAt: at(passedAt),
-              passedOnWake: passedSince(posture?.wokenAt),
-              passedOnUnlock: passedSince(posture?.unlockedAt),
-            },
-            ...(posture?.wokenAt || posture?.unlockedAt
-              ? { endpointState: { wokenAt: at(posture.wokenAt), unlockedAt: at(posture.unlockedAt) } }
-              : {}),
-          };
-        }
-        return {
-          data: {
-            os: {
-              ...reported(data?.os),
-              type: data?.os?.type ?? '',
-              version: data?.os?.version ?? '',
-              build: data?.os?.build ?? '',
-            },
-            mac: { ...reported(data?.mac), addresses: data?.mac?.addresses ?? [] },
-            domain: { ...reported(data?.domain), domain: data?.domain?.domain ?? '' },
-            processes: [...(data?.processes.values() ?? [])].map((p) => ({
-              ...reported(p),
-              path: p.path,
-              isRunning: p.isRunning,
-              binaryHash: p.binaryHash,
-              signerFingerprints: p.signerFingerprints,
-            })),
-            apiSessionPostureData,
-          },
-        };
-      },
+      handler: async (ctx) => ({ data: await postureDataOf(rt, await exists(ctx.params.id), ctx.now) }),
     },
     {
       method: 'GET',

@@ -1,8 +1,8 @@
-import { resource, type ResourceDef } from '../../../resources/index.js';
-import type { ResourceBehaviour } from '../../model/behaviour.js';
-import type { Runtime } from '../../runtime.js';
-import type { Row } from '../../store/repository.js';
-import { toWire } from '../../model/present.js';
+import { resource, type ResourceDef } from '../../resources/index.js';
+import type { ResourceModel } from './behaviour.js';
+import type { Runtime } from '../runtime.js';
+import type { Row } from '../store/repository.js';
+import { toWire } from './present.js';
 
 /** The role sets of a policy resource: field name -> the resource its `@id`s name. */
 function roleSets(def: ResourceDef): [string, ResourceDef][] {
@@ -41,11 +41,8 @@ async function presentPolicies(def: ResourceDef, rows: Row[], rt: Runtime): Prom
   return out;
 }
 
-function policyBehaviour(name: string): ResourceBehaviour {
+/** The model of a policy resource: its role sets presented with names. */
+export function policyModel(name: string): ResourceModel {
   const def = resource(name);
   return { resource: name, present: (rows, rt) => presentPolicies(def, rows, rt) };
 }
-
-export const servicePolicyBehaviour = policyBehaviour('service-policy');
-export const edgeRouterPolicyBehaviour = policyBehaviour('edge-router-policy');
-export const serviceEdgeRouterPolicyBehaviour = policyBehaviour('service-edge-router-policy');

@@ -1,30 +1,21 @@
-// `POST /authenticate?method=cert`: the client certificate of the TLS connection logs in the identity whose cert
-// authenticator has its fingerprint, or, for a verified CA with an externalIdClaim, the identity with the externalId
-// the certificate names. The TLS handshake has proved the client holds the certificate's key; here the certificate
-// must be one this controller's CA (or a trusted CA) issued, be known, and be allowed by the identity's auth policy.
+// Certificate login (`POST /authenticate?method=cert`): the client certificate of the TLS connection logs in the
+// identity whose cert authenticator has its fingerprint, or, for a verified CA with an externalIdClaim, the identity
+// with the externalId the certificate names. The TLS handshake has proved the client holds the certificate's key;
+// here the certificate must be one this controller's CA (or a trusted CA) issued, be known, and be allowed by the
+// identity's auth policy.
 import { X509Certificate } from 'node:crypto';
 import { sha1FingerprintOfDer } from '../../pki/fingerprint.js';
-import type { TLSSocket } from 'node:tls';
 import { ApiError } from '../../../protocol/errors.js';
 import { isDisabled } from '../../auth/identity-state.js';
-import { policyOfIdentity, type LoginSubject } from '../../model/auth/auth-policy-rules.js';
+import { policyOfIdentity, type LoginSubject } from './auth-policy-rules.js';
 import type { Runtime } from '../../runtime.js';
-import type { Ctx } from '../../server/types.js';
 import type { Row } from '../../store/repository.js';
-import { signedByCa } from '../management/cas.js';
+import { signedByCa } from '../resources/ca.js';
 import { issuedByThisPki } from '../../pki/pki.js';
 import { externalIdOf, storedClaim } from '../../pki/external-id.js';
 
 const INVALID_AUTH = (why: string) =>
   new ApiError('INVALID_AUTH', { message: `The authentication request failed: ${why}` });
-
-/** The DER of the certificate the client presented on this connection, if any (none over a plain socket). */
-export function peerCertificate(ctx: Ctx): Buffer | undefined {
-  const socket = ctx.req.socket as Partial<TLSSocket>;
-  if (typeof socket.getPeerCertificate !== 'function') return undefined;
-  const cert = socket.getPeerCertificate(false);
-  return cert?.raw && cert.raw.length > 0 ? cert.raw : undefined;
-}
 
 /** The verified third-party CA that allows authentication and issued it, if any (an unverified CA is never trusted). */
 async function trustedCaOf(rt: Runtime, leaf: X509Certificate): Promise<Row | undefined> {

@@ -2,10 +2,10 @@ import { invalidField } from '../../../protocol/errors.js';
 import { semverRangeError } from '../../../protocol/semver-range.js';
 import { postureCheck } from '../../../resources/posture-check.js';
 import type { FieldDef } from '../../../resources/types.js';
-import type { ResourceBehaviour } from '../../model/behaviour.js';
+import type { ResourceModel } from '../behaviour.js';
 import type { Runtime, Write } from '../../runtime.js';
 import type { Row } from '../../store/repository.js';
-import { toWire } from '../../model/present.js';
+import { toWire } from '../present.js';
 
 /**
  * Posture checks: one resource for every kind (OS, PROCESS, PROCESS_MULTI, DOMAIN, MAC, MFA). The body schemas
@@ -163,4 +163,4 @@ function present(rows: Row[]): Record<string, unknown>[] {
   });
 }
 
-export const postureCheckBehaviour: ResourceBehaviour = { resource: 'posture-check', hooks: { beforeWrite }, present };
+export const model: ResourceModel = { resource: 'posture-check', hooks: { beforeWrite }, present };

@@ -4,8 +4,8 @@
 import { ApiError, invalidField } from '../../../protocol/errors.js';
 import { authPolicy } from '../../../resources/auth-policy.js';
 import type { FieldType } from '../../../resources/types.js';
-import type { AuthPolicyShape } from '../../model/auth/auth-policy-rules.js';
-import type { ResourceBehaviour } from '../../model/behaviour.js';
+import type { AuthPolicyShape } from '../auth/auth-policy-rules.js';
+import type { Consequences, ResourceModel } from '../behaviour.js';
 import type { Runtime, Write } from '../../runtime.js';
 import type { Row } from '../../store/repository.js';
 
@@ -191,9 +191,9 @@ async function beforeDelete(rt: Runtime, row: Row): Promise<void> {
   });
 }
 
-export const authPolicyBehaviour: ResourceBehaviour = { resource: 'auth-policy', hooks: { beforeWrite, beforeDelete } };
+export const model: ResourceModel = { resource: 'auth-policy', hooks: { beforeWrite, beforeDelete } };
 
-export const authPolicySignerBehaviour: ResourceBehaviour = {
-  resource: 'external-jwt-signer',
-  hooks: { beforeDelete: signerBeforeDelete },
+export const consequences: Consequences = {
+  phase: 'references',
+  hooks: { 'external-jwt-signer': { beforeDelete: signerBeforeDelete } },
 };

@@ -1,0 +1,3 @@
+import { policyModel } from '../policy-roles.js';
+
+export const model = policyModel('edge-router-policy');
