@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { buildCommonScript, COMMON_SCRIPT_FILES } from './common-script.mjs';
+import { writeIndex } from './controller-modules.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: flags } = parseArgs({
@@ -23,6 +24,8 @@ const { values: flags } = parseArgs({
 });
 const target = flags.outdir ? path.resolve(flags.outdir) : root;
 const outdir = path.join(target, 'dist');
+// The controller's modules are found, not listed: a module added or removed is in the index before it is bundled.
+writeIndex(path.join(root, 'src/controller'));
 const syntheticNouns = Number(flags['synthetic-nouns']);
 if (!Number.isInteger(syntheticNouns) || syntheticNouns < 0)
   throw new Error(`--synthetic-nouns takes a count, not '${flags['synthetic-nouns']}'`);
