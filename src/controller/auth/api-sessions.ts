@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { ApiError } from '../../protocol/errors.js';
 import { LruCache } from '../store/driver.js';
-import { SessionActivity } from '../model/session-activity.js';
+import { SessionActivity } from './session-activity.js';
 import type { Store } from '../store/store.js';
 import type { Principal } from '../server/types.js';
 import { isDisabled } from './identity-state.js';
