@@ -3,6 +3,8 @@
  * out: tree.ts loads the commands these words name, and bin/ctl.js (through the prebuilt script) chooses the build
  * a line runs on by them, before any of the CLI is compiled.
  */
+import { SHELLS } from './completion/scripts.js';
+import { typedWords } from './completion/shell-words.js';
 
 /** What is read of an option of the root: its flags and whether it takes a value. */
 export interface RootOption {
@@ -49,9 +51,16 @@ export function commandWords(options: readonly RootOption[], argv: readonly stri
   const [first, ...rest] = rootOperands(options, argv);
   if (first === undefined) return [];
   // `ctl help identity create`: the words name a command. `ctl __complete [--shell bash] -- identity sh`: all words
-  // after `--` but the last (the one under the cursor) were typed as a command line.
+  // after `--` but the last (the one under the cursor) were typed as a command line, quotes and all with --shell.
   const typed = argv.includes('--') ? argv.slice(argv.indexOf('--') + 1) : rest;
-  const completed = () => rootOperands(options, typed.slice(0, -1))[0];
+  const completed = () => rootOperands(options, unquoted(argv, typed).slice(0, -1))[0];
   const about = first === 'help' ? rest[0] : first === '__complete' ? completed() : undefined;
   return about === undefined ? [first] : [first, about];
+}
+
+/** `words` as they mean, where `__complete --shell SHELL` says they are as that shell holds them. */
+function unquoted(argv: readonly string[], words: readonly string[]): string[] {
+  const at = argv.indexOf('--shell');
+  const shell = SHELLS.find((s) => at >= 0 && at < argv.indexOf('--') && argv[at + 1] === s);
+  return shell ? typedWords(shell, words).map((w) => w.value) : [...words];
 }

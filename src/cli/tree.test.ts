@@ -188,6 +188,8 @@ describe('loading only what a command line uses', () => {
     );
     const fromScript = names('__complete', '--shell', 'bash', '--', 'policy', "'#sa");
     assert.deepEqual(fromScript, ['__complete', 'policy'], 'the shell scripts name their shell');
+    const quoted = names('__complete', '--shell', 'bash', '--', "'identity'", 'cr');
+    assert.deepEqual(quoted, ['__complete', 'identity'], 'a command word quoted on the line');
     assert.deepEqual(rootOperands(program.options, ['-o', 'json', 'identity', '--limit', '5', 'x']), ['identity']);
   });
 
