@@ -28,10 +28,7 @@ const prebuiltFiles = path.join(dist, 'prebuilt');
 const helpFlags = ['--help', '-h'];
 const mayBeServed =
   !argv.includes('--debug') && (['help', '__complete'].includes(argv[0]) || helpFlags.includes(argv.at(-1)));
-// commander reads the terminal's width off process.stdout, as here.
-const width = process.stdout.isTTY ? process.stdout.columns : undefined;
-const write = (text) => process.stdout.write(text);
-if (!(mayBeServed && prebuilt.serve(prebuiltFiles, argv, write, width))) runCli();
+if (!(mayBeServed && prebuilt.serveProcess(prebuiltFiles, argv))) runCli();
 
 function runCli() {
   const { runCachedScript } = require('./cached-script.js');

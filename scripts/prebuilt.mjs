@@ -44,7 +44,7 @@ export async function buildPrebuilt({ root, outdir, common, esm }) {
   await build({
     ...common,
     format: 'cjs',
-    entryPoints: ['src/cli/prebuilt/serve.ts'],
+    entryPoints: ['src/cli/prebuilt/entry.ts'],
     outfile: path.join(outdir, PREBUILT_SCRIPT),
     plugins: [helpLayoutOnly(root)],
   });
