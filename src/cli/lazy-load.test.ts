@@ -218,6 +218,7 @@ describe('what the built CLI loads', () => {
     const loaded = loadedBy(built, ['identity', 'list'], refused, [1]);
     assert.ok(loaded.sources.has('src/client/transport.ts'), 'the request went through the transport');
     assert.deepEqual(matching(loaded, /^node_modules\/undici\//), []);
+    assert.ok(!loaded.builtins.has('http'), 'node:http, which would bring its server, is not needed');
   });
 
   it('with 40 more resources in the catalogue, ctl --help lists them and still loads no resource definition', () => {
