@@ -23,12 +23,11 @@ if (![script, modules, prebuiltScript].every(existsSync)) {
   process.exit(1);
 }
 
-const prebuilt = require(prebuiltScript);
 const prebuiltFiles = path.join(dist, 'prebuilt');
 const helpFlags = ['--help', '-h'];
 const mayBeServed =
   !argv.includes('--debug') && (['help', '__complete'].includes(argv[0]) || helpFlags.includes(argv.at(-1)));
-if (!(mayBeServed && prebuilt.serveProcess(prebuiltFiles, argv))) runCli();
+if (!(mayBeServed && require(prebuiltScript).serveProcess(prebuiltFiles, argv))) runCli();
 
 function runCli() {
   const { runCachedScript } = require('./cached-script.js');
@@ -36,9 +35,14 @@ function runCli() {
   const firstLine = source.slice(0, source.indexOf('\n'));
   /** The script's first line: the commands it leaves to the ES module build, and the nouns' words. */
   const about = JSON.parse(firstLine.slice(firstLine.indexOf('{')));
-  // The commands the line runs, read as commander dispatches it (an identity named `export` is no export command).
-  const words = prebuilt.commandLineWords(prebuiltFiles, argv);
-  if (argv.includes('--debug') || words.some((word) => about.fullBuild.includes(word))) {
+  // The commands the line runs, read as commander dispatches it (an identity named `export` is no export command);
+  // a line where no word names one of those commands runs here whatever its words, without reading them.
+  const fullBuild = () =>
+    argv.some((word) => about.fullBuild.includes(word)) &&
+    require(prebuiltScript)
+      .commandLineWords(prebuiltFiles, argv)
+      .some((word) => about.fullBuild.includes(word));
+  if (argv.includes('--debug') || fullBuild()) {
     import(pathToFileURL(modules).href).then(({ main }) => main(argv));
     return;
   }
@@ -60,7 +64,7 @@ function runCli() {
   // A cache holds what the run that made it compiled: help and completion keep one, each noun's commands one
   // (a list, a show), and the other commands one.
   const helpWords = ['--help', '-h', 'help', '__complete', '--version', '-v'];
-  const noun = about.nouns.includes(words[0]) ? words[0] : undefined;
+  const noun = argv.find((word) => about.nouns.includes(word));
   const helpOnly = argv.length === 0 || argv.some((word) => helpWords.includes(word));
   const cache = helpOnly ? 'cli-help' : noun ? `cli-noun-${noun}` : 'cli-run';
   runCachedScript(script, cache, requireFor, source).main(argv);
