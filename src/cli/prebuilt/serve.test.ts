@@ -98,6 +98,7 @@ describe('prebuilt help and completion', () => {
 
   it('completes command words and flags as the full CLI does, in each shell', async () => {
     const lines: string[][] = [
+      [],
       [''],
       ['ident'],
       ['identity', ''],

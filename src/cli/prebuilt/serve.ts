@@ -78,7 +78,7 @@ function helpAsked(prebuilt: Prebuilt, argv: readonly string[], width: number | 
   return help ? helpText(help, width) : undefined;
 }
 
-/** A list item as commander's layout reads it: through the helper's methods, each replaced in helpText. */
+/** A list item as commander's layout reads it: through the methods of its Help, each replaced in helpText. */
 interface Listed {
   term: string;
   description: string;
