@@ -1,37 +1,51 @@
 #!/usr/bin/env node
 // Thin launcher: everything lives in the build that `npm install` makes (scripts/build.mjs, run by `prepare`).
-// A command line runs dist/cli.cjs, the common path as one script compiled from a code cache (cached-script.js),
-// unless it names a command kept out of that script (the script's first line lists them), or asks for --debug:
-// Node maps no vm.Script's stack traces through a source map, and the ES module build's are mapped.
+// Help of a command named by its words and a TAB on command and flag words are answered from files the build wrote
+// (dist/prebuilt/, served by dist/prebuilt.cjs) without compiling the CLI. Any other line runs dist/cli.cjs, the
+// common path as one script compiled from a code cache (cached-script.js), unless the command it runs is kept out
+// of that script (the script's first line lists them), or it asks for --debug: Node maps no vm.Script's stack
+// traces through a source map, and the ES module build's are mapped.
 // CommonJS (bin/package.json), as Node's ES module loader would cost this start a few milliseconds more.
 'use strict';
 const { existsSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { runCachedScript } = require('./cached-script.js');
 
 const argv = process.argv.slice(2);
 const dist = path.join(__dirname, '..', 'dist');
 const script = path.join(dist, 'cli.cjs');
 const modules = path.join(dist, 'main.js');
-if (!existsSync(script) || !existsSync(modules)) {
+const prebuiltScript = path.join(dist, 'prebuilt.cjs');
+if (![script, modules, prebuiltScript].every(existsSync)) {
   process.stderr.write(
     `error: ctl is not built (${modules} is missing)\n  run 'npm install' in the ctl package, which builds it\n`,
   );
   process.exit(1);
 }
 
-const source = readFileSync(script, 'utf8');
-const firstLine = source.slice(0, source.indexOf('\n'));
-/** The script's first line: the commands it leaves to the ES module build, and the nouns' words. */
-const about = JSON.parse(firstLine.slice(firstLine.indexOf('{')));
+const prebuiltFiles = path.join(dist, 'prebuilt');
+const helpFlags = ['--help', '-h'];
+const mayBeServed =
+  !argv.includes('--debug') && (['help', '__complete'].includes(argv[0]) || helpFlags.includes(argv.at(-1)));
+if (!(mayBeServed && require(prebuiltScript).serveProcess(prebuiltFiles, argv))) runCli();
 
-// A word naming one of those commands anywhere (an identity called `export` included) is enough: such a line
-// runs on the ES module build, which runs every command alike.
-const fullBuild = new Set(about.fullBuild);
-if (argv.includes('--debug') || argv.some((word) => fullBuild.has(word))) {
-  import(pathToFileURL(modules).href).then(({ main }) => main(argv));
-} else {
+function runCli() {
+  const { runCachedScript } = require('./cached-script.js');
+  const source = readFileSync(script, 'utf8');
+  const firstLine = source.slice(0, source.indexOf('\n'));
+  /** The script's first line: the commands it leaves to the ES module build, and the nouns' words. */
+  const about = JSON.parse(firstLine.slice(firstLine.indexOf('{')));
+  // The commands the line runs, read as commander dispatches it (an identity named `export` is no export command);
+  // a line where no word names one of those commands runs here whatever its words, without reading them.
+  const fullBuild = () =>
+    argv.some((word) => about.fullBuild.includes(word)) &&
+    require(prebuiltScript)
+      .commandLineWords(prebuiltFiles, argv)
+      .some((word) => about.fullBuild.includes(word));
+  if (argv.includes('--debug') || fullBuild()) {
+    import(pathToFileURL(modules).href).then(({ main }) => main(argv));
+    return;
+  }
   let extras;
   let childProcess;
   const requireFor = (id) => {

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { buildCommonScript, COMMON_SCRIPT_FILES } from './common-script.mjs';
 import { writeIndex } from './controller-modules.mjs';
+import { buildPrebuilt } from './prebuilt.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: flags } = parseArgs({
@@ -120,11 +121,9 @@ const lazyChildProcess = {
   },
 };
 
-const result = await build({
+/** The ES module build's options: the CLI's own, and (scripts/prebuilt.mjs) the tree's for the prebuilt files. */
+const esm = {
   ...common,
-  entryPoints: { main: 'src/cli/main.ts' },
-  outdir,
-  splitting: true,
   external: ['better-sqlite3'],
   // Bundled CommonJS code calls require() for Node built-ins (and nothing else), which ESM output lacks.
   // process.getBuiltinModule serves them without loading node:module on every start, as createRequire would.
@@ -137,6 +136,13 @@ const result = await build({
   // saves a module hop and a CJS wrapper on every start.
   alias: { '@commander-js/extra-typings': 'commander' },
   plugins: [nounSummaries, lazyChildProcess, ...catalogue],
+};
+
+const result = await build({
+  ...esm,
+  entryPoints: { main: 'src/cli/main.ts' },
+  outdir,
+  splitting: true,
   sourcemap: true,
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
@@ -145,10 +151,12 @@ const result = await build({
 // The common path as one script (see scripts/common-script.mjs): what --help, a TAB and a noun's commands load.
 const nounWords = NOUNS.flatMap((noun) => [noun.name, ...noun.aliases]);
 await buildCommonScript({ common, outdir, plugins: [nounSummaries, ...catalogue], nounWords });
+// What --help and a TAB on command words print, and the script that serves it (see scripts/prebuilt.mjs).
+const prebuilt = await buildPrebuilt({ root, outdir, common, esm });
 
 // Chunk names carry content hashes, so each change leaves old chunks behind: remove what this build did not write.
 const written = new Set(Object.keys(result.metafile.outputs).map((file) => path.resolve(root, file)));
-for (const file of COMMON_SCRIPT_FILES) written.add(path.join(outdir, file));
+for (const file of [...COMMON_SCRIPT_FILES, ...prebuilt]) written.add(path.join(outdir, file));
 for (const entry of readdirSync(outdir, { recursive: true, withFileTypes: true })) {
   const file = path.join(entry.parentPath ?? entry.path, entry.name);
   if (entry.isFile() && !written.has(file)) rmSync(file);

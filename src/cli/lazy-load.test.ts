@@ -6,7 +6,7 @@
 // in the bench (bench/cli-start.ts); this checks its cause, the loading.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -123,18 +123,6 @@ function loadedBy(build: Build, args: string[], env: Record<string, string> = {}
   return loaded;
 }
 
-/** The size of the code cache `ctl ...args` of the build in `dir` leaves in a new cache directory. */
-function compiledBytes(dir: string, args: string[]): number {
-  const cache = join(work, `cache-${run++}`);
-  const result = spawnSync(process.execPath, [join(dir, 'bin/ctl.js'), ...args], {
-    env: { PATH: process.env.PATH, CTL_CONFIG_DIR: join(work, 'config'), XDG_CACHE_HOME: cache },
-  });
-  assert.equal(result.status, 0, String(result.stderr));
-  const files = readdirSync(join(cache, 'ctl'));
-  assert.equal(files.length, 1, `one cache: ${files.join(', ')}`);
-  return statSync(join(cache, 'ctl', files[0])).size;
-}
-
 const matching = (loaded: Loaded, pattern: RegExp) => [...loaded.sources].filter((s) => pattern.test(s));
 
 /** The code of nouns and commands: resource definitions, generic and own verbs, and every other command's modules. */
@@ -158,53 +146,70 @@ describe('what the built CLI loads', () => {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  it("ctl --help lists every noun and loads none of their modules, nor any command's", () => {
+  it("ctl --help is served from the build's prebuilt files: every noun listed, nothing of the CLI evaluated", () => {
     const loaded = loadedBy(built, ['--help']);
-    assert.ok(loaded.sources.has('src/cli/tree.ts'), 'the script ran');
+    assert.deepEqual([...loaded.sources], [], 'nothing of the common script');
     assert.deepEqual(loaded.modules, [], 'nothing of the ES module build');
     assert.match(loaded.stdout, /^ {2}identity\|identities /m);
     assert.match(loaded.stdout, /^ {2}api-session\|api-sessions /m);
-    assert.deepEqual(matching(loaded, COMMAND_CODE), []);
     assert.deepEqual(
       HEAVY_BUILTINS.filter((b) => loaded.builtins.has(b)),
       [],
     );
+    assert.equal(loaded.stdout, loadedBy(built, ['--debug', '--help']).stdout, 'as the ES module build prints it');
   });
 
-  it('a TAB on a top-level word loads no noun', () => {
-    const loaded = loadedBy(built, ['__complete', 'ident']);
-    assert.equal(loaded.stdout, 'identity\nidentity-type\n');
-    assert.deepEqual(matching(loaded, COMMAND_CODE), []);
+  it('a TAB on a command word is served without evaluating the CLI', () => {
+    const lines: Array<[string[], string]> = [
+      [['__complete', 'ident'], 'identity\nidentity-type\n'],
+      [['__complete', '--', 'identity', 'dis'], 'disable\n'],
+    ];
+    for (const [args, expected] of lines) {
+      const loaded = loadedBy(built, args);
+      assert.equal(loaded.stdout, expected);
+      assert.deepEqual([...loaded.sources], [], args.join(' '));
+    }
   });
 
   it('a noun loads its own modules and the generic verbs, and no other command', () => {
-    const identity = loadedBy(built, ['identity', '--help']);
-    assert.match(identity.stdout, /^ {2}enable <name-or-id>/m);
+    const identity = loadedBy(built, ['identity', 'enable']);
     for (const source of ['src/cli/identity/enable.ts', 'src/cli/generic/list.ts', 'src/resources/identity.ts'])
       assert.ok(identity.sources.has(source), source);
     assert.deepEqual(matching(identity, /^src\/cli\/(session|profile|controller)\//), []);
 
-    const policy = loadedBy(built, ['auth-policies', 'list', '--help']);
+    const policy = loadedBy(built, ['auth-policies', 'list', '--bogus']);
     assert.ok(policy.sources.has('src/cli/generic/list.ts'));
     assert.deepEqual(matching(policy, /^src\/cli\/identity\//), [], "auth-policy does not load identity's own verbs");
   });
 
-  it('a TAB below a noun loads that noun only', () => {
-    const loaded = loadedBy(built, ['__complete', '--', 'identity', 'dis']);
-    assert.equal(loaded.stdout, 'disable\n');
+  it('a TAB that needs names from the controller runs the CLI, loading that noun only', () => {
+    const loaded = loadedBy(built, ['__complete', '--', 'identity', 'disable', '']);
+    assert.equal(loaded.stdout, '', 'no controller, no names');
     assert.ok(loaded.sources.has('src/cli/identity/disable.ts'));
     assert.deepEqual(matching(loaded, /^src\/cli\/(session|profile|controller)\//), []);
   });
 
   it('a command kept out of the common script, and --debug, run on the ES module build', () => {
     for (const args of [
-      ['controller', '--help'],
+      ['controller', 'nosuch'],
       ['--debug', '--help'],
     ]) {
       const loaded = loadedBy(built, args);
       assert.ok(loaded.modules.includes(join(built.dir, 'dist/main.js')), `ctl ${args.join(' ')}`);
     }
-    assert.match(loadedBy(built, ['controller', '--help']).stdout, /^ {2}start /m);
+    const served = loadedBy(built, ['controller', '--help']);
+    assert.deepEqual(served.modules, [], 'its help is served');
+    assert.equal(served.stdout, loadedBy(built, ['--debug', 'controller', '--help']).stdout);
+  });
+
+  it('chooses the build by the command a line runs, not by any word in it', () => {
+    // An identity named `export` is shown by the common script; `export` after the root's options is the command.
+    const refused = { CTL_CONTROLLER: 'https://127.0.0.1:9', CTL_TOKEN: 'x' };
+    const show = loadedBy(built, ['identity', 'show', 'export'], refused, [1]);
+    assert.deepEqual(show.modules, []);
+    assert.ok(show.sources.has('src/cli/identity/index.ts'));
+    const exported = loadedBy(built, ['-o', 'json', 'export', '--bogus'], {}, [2]);
+    assert.ok(exported.modules.includes(join(built.dir, 'dist/main.js')));
   });
 
   it('a command that calls a controller sends its request with node:https, loading no HTTP library', () => {
@@ -213,6 +218,7 @@ describe('what the built CLI loads', () => {
     const loaded = loadedBy(built, ['identity', 'list'], refused, [1]);
     assert.ok(loaded.sources.has('src/client/transport.ts'), 'the request went through the transport');
     assert.deepEqual(matching(loaded, /^node_modules\/undici\//), []);
+    assert.ok(!loaded.builtins.has('http'), 'node:http, which would bring its server, is not needed');
   });
 
   it('with 40 more resources in the catalogue, ctl --help lists them and still loads no resource definition', () => {
@@ -224,10 +230,12 @@ describe('what the built CLI loads', () => {
     assert.match(loaded.stdout, /^ {2}synthetic-40\|synthetic-40s /m);
     assert.match(loaded.stdout, /^Posture checks:$/m);
     assert.deepEqual(matching(loaded, COMMAND_CODE), []);
-    // Each noun adds its summary (name, aliases, description, group) to what the root compiles, not its definition
-    // (~5 KB each): the code cache a run leaves holds what it compiled.
-    const perNoun = (compiledBytes(synthetic, ['--help']) - compiledBytes(root, ['--help'])) / 40;
-    assert.ok(perNoun < 250, `the root compiles ${perNoun.toFixed(0)} bytes more per noun`);
+    assert.deepEqual([...loaded.sources], []);
+    // Each noun adds its line of the root help and its words to what --help and a TAB read; its commands are in
+    // a file of their own.
+    const index = (dir: string) => statSync(join(dir, 'dist/prebuilt/index.json')).size;
+    const perNoun = (index(synthetic) - index(root)) / 40;
+    assert.ok(perNoun < 250, `the root's prebuilt file grows by ${perNoun.toFixed(0)} bytes per noun`);
     const tabBuild = instrumented(synthetic, join(work, 'synthetic-tab'));
     const tab = loadedBy(tabBuild, ['__complete', '--', 'synthetic-07', '']);
     assert.equal(

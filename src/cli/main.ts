@@ -27,12 +27,9 @@ import { assemble, usageHint } from './tree.js';
  * decides which).
  */
 
-/**
- * The root command with the global flags and the tree attached: with `argv`, only the commands it uses are loaded
- * (tree.ts); without, all of them (tests, and anything that walks the whole tree).
- */
-export async function buildProgram(deps: Deps, argv?: readonly string[]): Promise<CommandUnknownOpts> {
-  const program = withMeta(new Command('ctl'), {
+/** The root command with the global flags, typed by them (commander's extra typings), before the tree is attached. */
+async function rootCommand(deps: Deps) {
+  return withMeta(new Command('ctl'), {
     description: 'Administer OpenZiti-style Edge controllers, and run one locally',
     examples: [
       'ctl quickstart',
@@ -68,19 +65,23 @@ export async function buildProgram(deps: Deps, argv?: readonly string[]): Promis
       applyEnvFallbacks(action, deps.env);
       await readStdinFlags(action, deps.io);
     });
-  return assemble(program, deps, argv);
 }
 
-function globalsOf(program: CommandUnknownOpts): GlobalOptions {
-  const o = program.opts() as {
-    profile?: string;
-    output?: string;
-    input?: boolean;
-    color?: boolean;
-    debug?: boolean;
-    timeout?: number;
-    verbose?: boolean;
-  };
+/** The root command, whose `opts()` are the global flags. */
+export type Program = Awaited<ReturnType<typeof rootCommand>>;
+
+/**
+ * The root command with the global flags and the tree attached: with `argv`, only the commands it uses are loaded
+ * (tree.ts); without, all of them (tests, and anything that walks the whole tree).
+ */
+export async function buildProgram(deps: Deps, argv?: readonly string[]): Promise<Program> {
+  const program = await rootCommand(deps);
+  await assemble(program, deps, argv);
+  return program;
+}
+
+function globalsOf(program: Program): GlobalOptions {
+  const o = program.opts();
   // CTL_PROFILE is declared on the option for the help text only: an explicit --profile outranks the CTL_* overrides,
   // the variable does not, so `profile` is the typed flag alone and readers fall back to env.CTL_PROFILE themselves.
   const profile = program.getOptionValueSource('profile') === 'cli' ? o.profile : undefined;
@@ -127,7 +128,7 @@ export interface RunSettings {
 /** Runs one command line (the words after `ctl`) and returns its exit code; never throws. */
 export async function run(argv: readonly string[], settings: RunSettings): Promise<ExitCode> {
   const { env } = settings;
-  let program: CommandUnknownOpts | undefined;
+  let program: Program | undefined;
   let running: CommandUnknownOpts | undefined;
   const globals = () => (program ? globalsOf(program) : {});
   const io = settings.io ?? processIO(env, globals, () => running);

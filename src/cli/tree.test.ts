@@ -6,7 +6,8 @@ import { CATALOGUE } from '../resources/index.js';
 import { testDeps } from './testing/test-deps.js';
 import { buildProgram } from './main.js';
 import { NOUNS } from './nouns/summary.js';
-import { NOUN_COMMANDS, assemble, nounCommands, rootOperands, selected, topCommands, walk } from './tree.js';
+import { rootOperands } from './command-words.js';
+import { NOUN_COMMANDS, assemble, nounCommands, selected, topCommands, walk } from './tree.js';
 import type { TopCommand } from './tree.js';
 
 const program = await buildProgram(testDeps());
@@ -187,7 +188,9 @@ describe('loading only what a command line uses', () => {
     );
     const fromScript = names('__complete', '--shell', 'bash', '--', 'policy', "'#sa");
     assert.deepEqual(fromScript, ['__complete', 'policy'], 'the shell scripts name their shell');
-    assert.deepEqual(rootOperands(program, ['-o', 'json', 'identity', '--limit', '5', 'x']), ['identity']);
+    const quoted = names('__complete', '--shell', 'bash', '--', "'identity'", 'cr');
+    assert.deepEqual(quoted, ['__complete', 'identity'], 'a command word quoted on the line');
+    assert.deepEqual(rootOperands(program.options, ['-o', 'json', 'identity', '--limit', '5', 'x']), ['identity']);
   });
 
   it('fails loudly, never silently, if a command that was not loaded is run', async () => {

@@ -1,5 +1,6 @@
 import { Command, Help } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { commandWords } from './command-words.js';
 import type { Deps } from './deps.js';
 import { NOUNS } from './nouns/summary.js';
 import type { NounSummary } from './nouns/summary.js';
@@ -272,7 +273,7 @@ function stub(entry: TopCommand): CommandUnknownOpts {
 /**
  * The top-level commands a command line uses: the one it runs and, for `help` and `__complete`, the one whose
  * help or words it asks about. Mirrors commander: the root's own options (and their values) are skipped wherever
- * they stand, `--` ends options, and an unknown option ends the operands the root dispatches on.
+ * they stand, `--` ends options, and an unknown option ends the operands the root dispatches on (command-words.ts).
  */
 export function selected(
   root: CommandUnknownOpts,
@@ -280,45 +281,11 @@ export function selected(
   byWord: ReadonlyMap<string, TopCommand>,
 ): Set<TopCommand> {
   const out = new Set<TopCommand>();
-  const [first, ...rest] = rootOperands(root, argv);
-  const entry = first === undefined ? undefined : byWord.get(first);
-  if (!entry) return out;
-  out.add(entry);
-  // `ctl help identity create`: the words name a command. `ctl __complete [--shell bash] -- identity sh`: all words
-  // after `--` but the last (the one under the cursor) were typed as a command line.
-  const typed = argv.includes('--') ? argv.slice(argv.indexOf('--') + 1) : rest;
-  const completed = () => rootOperands(root, typed.slice(0, -1))[0];
-  const about = entry.name === 'help' ? rest[0] : entry.name === '__complete' ? completed() : undefined;
-  const other = about === undefined ? undefined : byWord.get(about);
-  if (other) out.add(other);
+  const [first, about] = commandWords(root.options, argv).map((word) => byWord.get(word));
+  if (!first) return out;
+  out.add(first);
+  if (about) out.add(about);
   return out;
-}
-
-/** The non-option words commander keeps at the root of `argv`, in order; the first one selects the command. */
-export function rootOperands(root: CommandUnknownOpts, argv: readonly string[]): string[] {
-  const operands: string[] = [];
-  const known = (flag: string) => root.options.find((o) => o.long === flag || o.short === flag);
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i];
-    if (word === '--') {
-      operands.push(...argv.slice(i + 1));
-      break;
-    }
-    if (word.length > 1 && word.startsWith('-')) {
-      const option = known(word);
-      if (option) {
-        const next = argv[i + 1];
-        if (option.required || (option.optional && next !== undefined && !(next.length > 1 && next.startsWith('-'))))
-          i++;
-        continue;
-      }
-      if (!word.startsWith('--') && word.length > 2 && known(word.slice(0, 2))) continue; // -ojson
-      if (/^--[^=]+=/.test(word) && known(word.slice(0, word.indexOf('=')))) continue; // --output=json
-      break; // an unknown option (or --help): commander passes it and all further words to the subcommand
-    }
-    operands.push(word);
-  }
-  return operands;
 }
 
 /**

@@ -1,6 +1,5 @@
 // The one HTTP stack of the CLI: every controller call goes through createApiClient, so timeouts, TLS trust,
 // the session header and error translation behave the same for every command.
-import { STATUS_CODES } from 'node:http';
 import { CLIENT_BASE, MANAGEMENT_BASE, SESSION_HEADER } from '../protocol/envelope.js';
 import type { ListEnvelope } from '../protocol/envelope.js';
 import { ApiError } from '../protocol/errors.js';
@@ -120,7 +119,8 @@ export function apiErrorFromResponse(status: number, body: unknown): ApiError {
   const detail = text && text.length <= 200 && !text.includes('\n') && !text.startsWith('<') ? `: ${text}` : '';
   return new ApiError(CODE_BY_STATUS[status] ?? `HTTP_${status}`, {
     status,
-    message: `HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim() + detail,
+    // node:http is loaded here only: a request needs no more than node:https, and node:http would bring its server.
+    message: `HTTP ${status} ${process.getBuiltinModule('node:http').STATUS_CODES[status] ?? ''}`.trim() + detail,
   });
 }
 

@@ -65,16 +65,21 @@ function line(text: string): string {
 
 export function createProcessIO(settings: IOSettings): IO {
   const { env } = settings;
-  const stdinIsTTY = Boolean(process.stdin.isTTY);
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
   const stderrIsTTY = Boolean(process.stderr.isTTY);
   // One spinner at a time on stderr: two would redraw over each other.
   let spinning = false;
   const io: IO = {
-    stdin: process.stdin,
+    // process.stdin makes its stream when first read, which for a file, a pipe or /dev/null loads Node's streams
+    // for them: a millisecond or more every command would pay, where few read their input.
+    get stdin() {
+      return process.stdin;
+    },
+    get stdinIsTTY() {
+      return Boolean(process.stdin.isTTY);
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,
     // Read when used: --no-color is parsed after the IO exists.
@@ -83,7 +88,7 @@ export function createProcessIO(settings: IOSettings): IO {
     },
     // A terminal that reports no size (script, docker run -t) says 0 columns: unknown, not zero wide.
     width: stdoutIsTTY && process.stdout.columns > 0 ? process.stdout.columns : undefined,
-    canPrompt: () => stdinIsTTY && stdoutIsTTY && !env.CI && !settings.noInput,
+    canPrompt: () => io.stdinIsTTY && stdoutIsTTY && !env.CI && !settings.noInput,
     info: (message) => void process.stderr.write(line(message)),
     warn: (message) => void process.stderr.write(line(`warning: ${message}`)),
     out: (text) => void process.stdout.write(line(text)),

@@ -10,9 +10,12 @@ import { CTL_BIN } from '../helpers/cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ctl-code-cache-'));
 
-/** `ctl --help` with XDG_CACHE_HOME set to `cacheHome`, from the build `bin` is in. */
+/**
+ * `ctl --version` with XDG_CACHE_HOME set to `cacheHome`, from the build `bin` is in: a line the common script
+ * runs (help is served from the build's prebuilt files, without it) and that keeps the help and completion cache.
+ */
 function help(cacheHome: string, bin = CTL_BIN) {
-  const result = spawnSync(process.execPath, [bin, '--help'], {
+  const result = spawnSync(process.execPath, [bin, '--version'], {
     env: { PATH: process.env.PATH, CTL_CONFIG_DIR: join(work, 'config'), XDG_CACHE_HOME: cacheHome },
     encoding: 'utf8',
   });

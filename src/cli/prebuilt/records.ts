@@ -1,0 +1,127 @@
+/**
+ * What `ctl --help`, `ctl help ...` and a TAB on command and flag words print depends only on the build: the build
+ * writes it here from the same commander tree the CLI runs (make.ts), so that bin/ctl.js serves those lines from a
+ * small file without compiling the CLI (serve.ts). One file for the root, one per top-level command: a line reads
+ * the root's and at most one other, whatever the number of nouns.
+ */
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { RootOption } from '../command-words.js';
+import { hintFor } from '../completion/hints.js';
+
+/** A help list's line: the term, its description and, for options and commands, the heading it is listed under. */
+export type HelpItem = [term: string, description: string, group?: string | null];
+
+/**
+ * What commander's help layout is given for one command: every width-dependent step (wrapping to the terminal) is
+ * left to commander's own Help at the time it is printed.
+ */
+export interface HelpRecord {
+  usage: string;
+  description: string;
+  /** The width of the terms' column. */
+  termWidth: number;
+  arguments: HelpItem[];
+  options: HelpItem[];
+  /** The heading of every option, hidden ones included: the headings are listed in the order they first appear. */
+  optionGroups: (string | null)[];
+  /** Global options listed below the command's own, or null where the help shows none. */
+  globalOptions: HelpItem[] | null;
+  commands: HelpItem[];
+  /** The heading of every subcommand, hidden ones included, as for options. */
+  commandGroups: (string | null)[];
+  /** What the command's help prints before and after commander's layout (addHelpText). */
+  before: string;
+  after: string;
+}
+
+export interface CommandRecord {
+  /** Null for a command without a help option (`__complete`). */
+  help: HelpRecord | null;
+  /** Every word naming a subcommand (names and aliases, hidden ones too), to the subcommand's name. */
+  words: Record<string, string>;
+  /** The visible subcommands' names, in help order: what a TAB completes to. */
+  commands: string[];
+  /** Long forms of the command's own visible options. */
+  flags: string[];
+  /** The words after its operands are another command line (`ctl as FILE services`): completed the full way. */
+  nested: boolean;
+  /** The subcommands' records, by name; a top-level command's are in its own file. */
+  children: Record<string, CommandRecord>;
+}
+
+/** The root's file, `index.json`. */
+export interface RootRecord {
+  /** The root's options, which `command-words.ts` skips (with their values) to find the command a line runs. */
+  options: RootOption[];
+  /** `ctl help TOPIC`: each topic's text. */
+  topics: Record<string, string>;
+  /** The root, its children left empty: each is in the file named after it. */
+  command: CommandRecord;
+}
+
+/** The help of `command` as commander prints it, at commander's default width. */
+function printedHelp(command: CommandUnknownOpts): string {
+  let text = '';
+  const saved = command.configureOutput();
+  command.configureOutput({ ...saved, writeOut: (s) => void (text += s), getOutHelpWidth: () => 80 });
+  try {
+    command.outputHelp();
+  } finally {
+    command.configureOutput(saved);
+  }
+  return text;
+}
+
+function helpRecord(command: CommandUnknownOpts): HelpRecord {
+  const help = command.createHelp();
+  help.prepareContext({ helpWidth: 80 });
+  const body = help.formatHelp(command, help);
+  const printed = printedHelp(command);
+  const at = printed.indexOf(body);
+  if (at < 0) throw new Error(`the help of '${command.name()}' is not commander's layout with text around it`);
+  const globals = help.showGlobalOptions ? help.visibleGlobalOptions(command) : undefined;
+  return {
+    usage: help.commandUsage(command),
+    description: help.commandDescription(command),
+    termWidth: help.padWidth(command, help),
+    arguments: help.visibleArguments(command).map((a) => [help.argumentTerm(a), help.argumentDescription(a)]),
+    options: help
+      .visibleOptions(command)
+      .map((o) => [help.optionTerm(o), help.optionDescription(o), o.helpGroupHeading ?? null]),
+    optionGroups: command.options.map((o) => o.helpGroupHeading ?? null),
+    globalOptions: globals?.map((o) => [help.optionTerm(o), help.optionDescription(o)]) ?? null,
+    commands: help
+      .visibleCommands(command)
+      .map((c) => [help.subcommandTerm(c), help.subcommandDescription(c), c.helpGroup() || null]),
+    commandGroups: command.commands.map((c) => c.helpGroup() || null),
+    before: printed.slice(0, at),
+    after: printed.slice(at + body.length),
+  };
+}
+
+/** The record of `command` and, unless `shallow`, of everything below it. */
+export function commandRecord(command: CommandUnknownOpts, shallow = false): CommandRecord {
+  const help = command.createHelp();
+  const hasHelp = help.visibleOptions(command).some((o) => o.long === '--help');
+  const hint = hintFor(command);
+  return {
+    help: hasHelp ? helpRecord(command) : null,
+    words: Object.fromEntries(command.commands.flatMap((c) => [c.name(), ...c.aliases()].map((w) => [w, c.name()]))),
+    commands: help.visibleCommands(command).map((c) => c.name()),
+    flags: help.visibleOptions(command).flatMap((o) => (o.long ? [o.long] : [])),
+    nested: hint?.kind === 'commands',
+    children: shallow ? {} : Object.fromEntries(command.commands.map((c) => [c.name(), commandRecord(c)])),
+  };
+}
+
+/** The files the build writes into dist/prebuilt/, by name, from the whole tree `root`. */
+export function prebuiltFiles(root: CommandUnknownOpts, topics: Record<string, string>): Record<string, string> {
+  const index: RootRecord = {
+    options: root.options.map((o) => ({ long: o.long, short: o.short, required: o.required, optional: o.optional })),
+    topics,
+    command: commandRecord(root, true),
+  };
+  const files: Record<string, string> = { 'index.json': JSON.stringify(index) };
+  for (const command of root.commands) files[`${command.name()}.json`] = JSON.stringify(commandRecord(command));
+  return files;
+}

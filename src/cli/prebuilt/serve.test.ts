@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { createTestIO } from '../../client/testing/test-io.js';
+import { EXIT } from '../../console/errors.js';
+import { HELP_TOPICS, topicText } from '../help-topics.js';
+import { buildProgram, run } from '../main.js';
+import { testDeps } from '../testing/test-deps.js';
+import { walk } from '../tree.js';
+import { prebuiltFiles } from './records.js';
+import type { CommandRecord, RootRecord } from './records.js';
+import { commandLineWords, helpText, serve } from './serve.js';
+
+// The files are made here from the tree as the build makes them (make.ts) and served against what the full CLI
+// prints for the same line, through run(), the entry the binary calls.
+const program = await buildProgram(testDeps());
+const dir = mkdtempSync(join(tmpdir(), 'ctl-prebuilt-'));
+const topics = Object.fromEntries(HELP_TOPICS.map((t) => [t.name, topicText(t.name) ?? '']));
+for (const [name, text] of Object.entries(prebuiltFiles(program, topics))) writeFileSync(join(dir, name), text);
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const paths: Array<[string[], CommandUnknownOpts]> = [
+  [[], program],
+  ...[...walk(program)].map(([path, c]): [string[], CommandUnknownOpts] => [path.split(' '), c]),
+];
+
+async function full(argv: string[]) {
+  const io = createTestIO();
+  const code = await run(argv, { env: { CTL_CONFIG_DIR: join(dir, 'no-config') }, io });
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+}
+
+/** What bin/ctl.js prints for `argv` from the files, or undefined where it leaves the line to the full CLI. */
+function served(argv: string[], width?: number): string | undefined {
+  let text = '';
+  return serve(dir, argv, (s) => void (text += s), width) ? text : undefined;
+}
+
+/** The help commander prints for `command` at `width`. */
+function commanderHelp(command: CommandUnknownOpts, width: number): string {
+  let text = '';
+  const saved = command.configureOutput();
+  command.configureOutput({ ...saved, writeOut: (s) => void (text += s), getOutHelpWidth: () => width });
+  command.outputHelp();
+  command.configureOutput(saved);
+  return text;
+}
+
+describe('prebuilt help and completion', () => {
+  it("serves every command's help byte for byte as the full CLI prints it, for --help, -h and ctl help", async () => {
+    let servedLines = 0;
+    for (const [path, command] of paths) {
+      const forms = [[...path, '--help'], ['help', ...path], ...(path.length <= 1 ? [[...path, '-h']] : [])];
+      for (const argv of forms) {
+        const text = served(argv);
+        if (command.name() === '__complete') {
+          assert.equal(text, undefined, 'a command without a help option is left to the full CLI');
+          continue;
+        }
+        const expected = await full(argv);
+        assert.equal(expected.code, EXIT.ok, `ctl ${argv.join(' ')}: ${expected.stderr}`);
+        assert.equal(text, expected.stdout, `ctl ${argv.join(' ')}`);
+        servedLines++;
+      }
+    }
+    assert.ok(servedLines > 300, `${servedLines} lines served`);
+  });
+
+  it("lays the help out at the terminal's width as commander does", () => {
+    const byPath = (path: string[]) => {
+      const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as RootRecord;
+      let record = index.command;
+      for (const [i, word] of path.entries()) {
+        record =
+          i === 0
+            ? (JSON.parse(readFileSync(join(dir, `${word}.json`), 'utf8')) as CommandRecord)
+            : record.children[word];
+      }
+      return record;
+    };
+    for (const [path, command] of paths) {
+      const record = byPath(path).help;
+      if (record === null) continue;
+      for (const width of [30, 60, 80, 132, 250])
+        assert.equal(helpText(record, width), commanderHelp(command, width), `ctl ${path.join(' ')} at ${width}`);
+    }
+  });
+
+  it('serves the help topics as ctl help prints them', async () => {
+    for (const topic of HELP_TOPICS) {
+      const argv = ['help', topic.name];
+      assert.equal(served(argv), (await full(argv)).stdout, topic.name);
+    }
+  });
+
+  it('completes command words and flags as the full CLI does, in each shell', async () => {
+    const lines: string[][] = [
+      [],
+      [''],
+      ['ident'],
+      ['identity', ''],
+      ['identities', 'li'],
+      ['identity', 'create', '--'],
+      ['identity', 'create', '--jwt'],
+      ['identity', 'list', '-'],
+      ['policy', ''],
+      ['policy', 'cre'],
+      ['profile', 'u'],
+      ['mfa', ''],
+      ['controller', 's'],
+      ['auth-policy', 'show', '--o'],
+      ['help', '-'],
+      ['nosuch', ''],
+      ['zzz'],
+    ];
+    let servedLines = 0;
+    for (const words of lines) {
+      for (const shell of [undefined, 'bash', 'zsh', 'fish']) {
+        const argv = ['__complete', ...(shell ? ['--shell', shell] : []), '--', ...words];
+        const text = served(argv);
+        const expected = await full(argv);
+        assert.equal(expected.code, EXIT.ok);
+        if (words[0] === 'nosuch') {
+          assert.equal(text, undefined, 'a word naming no command is left to the full CLI');
+          continue;
+        }
+        assert.equal(text, expected.stdout, `ctl ${argv.join(' ')}`);
+        servedLines++;
+      }
+    }
+    const quoted = ['__complete', '--shell', 'bash', '--', "'identity'", "'cr"];
+    assert.equal(served(quoted), (await full(quoted)).stdout);
+    assert.equal(served(['__complete', 'ident']), 'identity\nidentity-type\n');
+    assert.ok(servedLines > 40);
+  });
+
+  it('leaves to the full CLI what needs a profile, the controller, a value or an option before the words', () => {
+    for (const argv of [
+      ['__complete', '--', 'identity', 'show', ''],
+      ['__complete', '--', '--profile', ''],
+      ['__complete', '--', '-o', 'json', 'identity', ''],
+      ['__complete', '--', 'identity', 'list', '--output='],
+      ['__complete', '--shell', 'bash', '--', 'identity', 'list', '--output', '=', ''],
+      ['__complete', '--', 'as', 'file.json', ''],
+      ['__complete', '--shell', 'tcsh', '--', ''],
+      ['__complete', '--bogus'],
+      ['-o', 'json', '--help'],
+      ['identity', '--help', 'list'],
+      ['identity', 'nosuch', '--help'],
+      ['help', 'nosuch'],
+      ['help', 'identity', '--help'],
+      ['identity', 'list'],
+      [],
+    ]) {
+      assert.equal(served(argv), undefined, `ctl ${argv.join(' ')}`);
+    }
+  });
+
+  it('reads the command a line runs by its position, as commander dispatches it', () => {
+    assert.deepEqual(commandLineWords(dir, ['identity', 'show', 'export']), ['identity']);
+    assert.deepEqual(commandLineWords(dir, ['-o', 'json', '--profile', 'export', 'identity', 'list']), ['identity']);
+    assert.deepEqual(commandLineWords(dir, ['--output=json', 'export', '-f', 'x']), ['export']);
+    assert.deepEqual(commandLineWords(dir, ['help', 'controller', 'start']), ['help', 'controller']);
+    assert.deepEqual(commandLineWords(dir, ['__complete', '--', 'apply', '-']), ['__complete', 'apply']);
+  });
+});

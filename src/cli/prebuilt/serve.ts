@@ -1,0 +1,159 @@
+/**
+ * The lines bin/ctl.js answers from the build's prebuilt files (records.ts) instead of compiling the CLI: help of a
+ * command named by its words (`ctl identity create --help`, `ctl help identity create`, `ctl help TOPIC`), and a
+ * TAB on a command word or a flag. Anything else (an option before the words, a name from the controller or a
+ * profile, a value, a word that names nothing) returns false, and the full CLI runs the line as always:
+ * `serve.test.ts` holds what is served byte for byte to what the full CLI prints.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Help } from '@commander-js/extra-typings';
+import { commandWords } from '../command-words.js';
+import { SHELLS } from '../completion/scripts.js';
+import type { Shell } from '../completion/scripts.js';
+import { bashReply, typedWords } from '../completion/shell-words.js';
+import type { CommandRecord, HelpItem, HelpRecord, RootRecord } from './records.js';
+
+const HELP_FLAGS = ['--help', '-h'];
+const isOption = (word: string) => word.length > 1 && word.startsWith('-');
+
+/** The prebuilt files of one build, read when first needed. */
+class Prebuilt {
+  #root: RootRecord | undefined;
+  constructor(private readonly dir: string) {}
+
+  get root(): RootRecord {
+    this.#root ??= JSON.parse(readFileSync(join(this.dir, 'index.json'), 'utf8')) as RootRecord;
+    return this.#root;
+  }
+
+  /** The records from the root down the path `words` names, or undefined where a word names no subcommand. */
+  path(words: readonly string[]): CommandRecord[] | undefined {
+    const path = [this.root.command];
+    for (const [i, word] of words.entries()) {
+      const parent = path[path.length - 1];
+      const name = Object.hasOwn(parent.words, word) ? parent.words[word] : undefined;
+      if (name === undefined) return undefined;
+      path.push(i === 0 ? this.topLevel(name) : parent.children[name]);
+    }
+    return path;
+  }
+
+  private topLevel(name: string): CommandRecord {
+    return JSON.parse(readFileSync(join(this.dir, `${name}.json`), 'utf8')) as CommandRecord;
+  }
+}
+
+/** The words naming the top-level commands `argv` uses (command-words.ts), read with the root's options. */
+export function commandLineWords(dir: string, argv: readonly string[]): string[] {
+  return commandWords(new Prebuilt(dir).root.options, argv);
+}
+
+/**
+ * Prints what `argv` asks for if it can be answered from the files in `dir`, and says whether it was. `width` is
+ * the terminal's (undefined off a terminal), as commander reads it.
+ */
+export function serve(dir: string, argv: readonly string[], write: (text: string) => void, width?: number): boolean {
+  const prebuilt = new Prebuilt(dir);
+  if (argv[0] === '__complete') {
+    const replies = complete(prebuilt, argv.slice(1));
+    if (replies === undefined) return false;
+    if (replies.length > 0) write(`${replies.join('\n')}\n`);
+    return true;
+  }
+  const text = helpAsked(prebuilt, argv, width);
+  if (text === undefined) return false;
+  write(text);
+  return true;
+}
+
+/** `ctl WORDS... --help`, `ctl help WORDS...` and `ctl help TOPIC`, where the words name a command. */
+function helpAsked(prebuilt: Prebuilt, argv: readonly string[], width: number | undefined): string | undefined {
+  const flagged = HELP_FLAGS.includes(argv[argv.length - 1]);
+  const asked = flagged ? argv.slice(0, -1) : argv[0] === 'help' ? argv.slice(1) : undefined;
+  if (asked === undefined || asked.some(isOption)) return undefined;
+  const topic = !flagged && asked.length === 1 ? prebuilt.root.topics[asked[0]] : undefined;
+  if (topic !== undefined) return `${topic}\n`;
+  const help = prebuilt.path(asked)?.at(-1)?.help;
+  return help ? helpText(help, width) : undefined;
+}
+
+/** A list item as commander's layout reads it: through the methods of its Help, each replaced in helpText. */
+interface Listed {
+  term: string;
+  description: string;
+  helpGroupHeading?: string;
+  helpGroup(): string;
+}
+
+const listed = ([term, description, group]: HelpItem): Listed => ({
+  term,
+  description,
+  helpGroupHeading: group ?? undefined,
+  helpGroup: () => group ?? '',
+});
+const grouped = (group: string | null) => listed(['', '', group]);
+
+/**
+ * The help commander prints for the command `record` was made from: commander's own layout and wrapping, at the
+ * terminal's width, given what the build recorded in place of the command.
+ */
+export function helpText(record: HelpRecord, width: number | undefined): string {
+  const help = new Help();
+  const term = (item: Listed) => item.term;
+  const description = (item: Listed) => item.description;
+  const globals = record.globalOptions?.map(listed) ?? [];
+  const replaced = {
+    showGlobalOptions: record.globalOptions !== null,
+    padWidth: () => record.termWidth,
+    commandUsage: () => record.usage,
+    commandDescription: () => record.description,
+    visibleArguments: () => record.arguments.map(listed),
+    argumentTerm: term,
+    argumentDescription: description,
+    visibleOptions: () => record.options.map(listed),
+    visibleGlobalOptions: () => globals,
+    optionTerm: term,
+    optionDescription: description,
+    visibleCommands: () => record.commands.map(listed),
+    subcommandTerm: term,
+    subcommandDescription: description,
+  };
+  Object.assign(help, replaced);
+  help.prepareContext({ helpWidth: width });
+  // formatHelp reads of the command only its lists of options and subcommands, for their headings' order.
+  const command = { options: record.optionGroups.map(grouped), commands: record.commandGroups.map(grouped) };
+  return record.before + help.formatHelp(command as never, help) + record.after;
+}
+
+/**
+ * `ctl __complete [--shell SHELL] [--] WORDS...` when the words before the cursor name commands only and the word
+ * under it is a command or a flag: the candidates, as the completion command prints them (completion/command.ts).
+ */
+function complete(prebuilt: Prebuilt, args: readonly string[]): string[] | undefined {
+  let rest = args;
+  let shell: Shell | undefined;
+  if (rest[0] === '--shell' || rest[0]?.startsWith('--shell=')) {
+    const value = rest[0] === '--shell' ? rest[1] : rest[0].slice('--shell='.length);
+    shell = SHELLS.find((s) => s === value);
+    if (shell === undefined) return undefined;
+    rest = rest.slice(rest[0] === '--shell' ? 2 : 1);
+  }
+  if (rest[0] === '--') rest = rest.slice(1);
+  else if (rest.some(isOption)) return undefined;
+  const words = shell ? typedWords(shell, rest) : rest.map((value) => ({ value, beforeOpen: '' }));
+  const values = words.map((w) => w.value);
+  const typed = values.slice(0, -1);
+  const current = values.at(-1) ?? '';
+  if (values.includes('=') || typed.some((w) => w.startsWith('-')) || current.includes('=')) return undefined;
+  const path = prebuilt.path(typed);
+  const command = path?.at(-1);
+  if (path === undefined || command === undefined || path.slice(1).some((c) => c.nested)) return undefined;
+  let found: string[];
+  if (current.startsWith('-')) found = path.toReversed().flatMap((c) => c.flags);
+  else if (Object.keys(command.words).length > 0) found = command.commands;
+  else return undefined;
+  const candidates = [...new Set(found)].filter((c) => c.startsWith(current));
+  const under = words.at(-1) ?? { value: '', beforeOpen: '' };
+  return shell === 'bash' ? candidates.map((c) => bashReply(under, c)) : candidates;
+}
