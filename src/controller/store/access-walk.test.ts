@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Driver } from './driver.js';
+import { recordStatements } from './record-statements.js';
 import { Store } from './store.js';
 
 const now = () => new Date().toISOString();
@@ -8,13 +8,7 @@ const ATTRIBUTES = ['red', 'green', 'blue'];
 
 test('an access list that selects most services answers, page by page, as its policies select', async () => {
   const store = await Store.open({ sqlite: ':memory:' });
-  const driver = (store as unknown as { driver: Driver }).driver;
-  const statements: string[] = [];
-  const all = driver.all.bind(driver);
-  driver.all = ((sql: string, params?: unknown[]) => {
-    statements.push(sql);
-    return all(sql, params);
-  }) as Driver['all'];
+  const statements = recordStatements(store);
   const services = await store.repo('service').insertMany(
     Array.from({ length: 240 }, (_, i) => ({
       values: {

@@ -14,6 +14,7 @@ import { filterSchema } from './filter-schema.js';
 import { compileQuery, SUBSTRING_CANDIDATES } from './filter-sql.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { ListParams, Repository } from './repository.js';
+import { recordStatements } from './record-statements.js';
 import { Store } from './store.js';
 
 // The upgrade test reads and changes the file with the driver directly, as schema.test.ts does.
@@ -49,13 +50,7 @@ async function page(repo: Repository, params: ListParams) {
 
 test('contains and icontains read through the substring index answer what a scan of every name does', async () => {
   const store = await Store.open({ sqlite: ':memory:' });
-  const driver = (store as unknown as { driver: Driver }).driver;
-  const statements: string[] = [];
-  const all = driver.all.bind(driver);
-  driver.all = ((sql: string, params?: unknown[]) => {
-    statements.push(sql);
-    return all(sql, params);
-  }) as Driver['all'];
+  const statements = recordStatements(store);
   const repo = store.repo('identity');
   const next = random(7);
   const names = new Set<string>();
