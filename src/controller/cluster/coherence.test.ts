@@ -7,16 +7,23 @@ function versionsTable() {
   const versions = new Map<string, string>();
   const pending: Array<() => void> = [];
   let reads = 0;
+  let away = false;
   const read = () => {
     reads++;
     const snapshot = new Map(versions);
-    return new Promise<Map<string, string>>((resolve) => pending.push(() => resolve(snapshot)));
+    const failing = away;
+    return new Promise<Map<string, string>>((resolve, reject) =>
+      pending.push(() => (failing ? reject(new Error('the database is away')) : resolve(snapshot))),
+    );
   };
   const finishOne = async () => {
     pending.shift()!();
     await new Promise((resolve) => setImmediate(resolve));
   };
-  return { versions, read, finishOne, reads: () => reads };
+  const goAway = (gone: boolean) => {
+    away = gone;
+  };
+  return { versions, read, finishOne, reads: () => reads, goAway };
 }
 
 describe('WriteVersionWatch', () => {
@@ -73,5 +80,25 @@ describe('WriteVersionWatch', () => {
     await table.finishOne();
     await second;
     assert.deepEqual(changed, ['*', 'identity']);
+  });
+
+  it('versions that cannot be read drop everything kept, and the request goes on', async () => {
+    const table = versionsTable();
+    const changed: string[] = [];
+    const watch = new WriteVersionWatch(table.read, (resource) => changed.push(resource));
+    table.versions.set('identity', '1');
+    const first = watch.catchUp();
+    await table.finishOne();
+    await first;
+    table.goAway(true);
+    const during = watch.catchUp();
+    await table.finishOne();
+    await during;
+    assert.deepEqual(changed, ['*', '*'], 'nothing kept answers while the versions cannot be read');
+    table.goAway(false);
+    const back = watch.catchUp();
+    await table.finishOne();
+    await back;
+    assert.deepEqual(changed, ['*', '*', '*'], 'nor right after: what was kept meanwhile is dropped once more');
   });
 });

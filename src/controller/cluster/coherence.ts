@@ -23,15 +23,17 @@ export class WriteVersionWatch {
     private readonly changed: (resource: string) => void,
   ) {}
 
-  /** Settles once versions read after this call have dropped what they make stale; rejects if they cannot be read. */
+  /**
+   * Settles once versions read after this call have dropped what they make stale. When they cannot be read (the
+   * database away), everything kept is dropped instead: the request goes on, and what it needs of the database it
+   * reads itself (a request that needs none, such as GET /version, is still answered).
+   */
   catchUp(): Promise<void> {
     if (!this.running) return this.start();
-    this.next ??= this.running
-      .catch(() => {})
-      .then(() => {
-        this.next = undefined;
-        return this.start();
-      });
+    this.next ??= this.running.then(() => {
+      this.next = undefined;
+      return this.start();
+    });
     return this.next;
   }
 
@@ -44,7 +46,13 @@ export class WriteVersionWatch {
   }
 
   private async check(): Promise<void> {
-    const versions = await this.read();
+    let versions: Map<string, string>;
+    try {
+      versions = await this.read();
+    } catch {
+      this.seen = undefined;
+      return this.changed('*');
+    }
     const seen = this.seen;
     this.seen = versions;
     // Any difference drops what was kept, even a version going back (a database restored from a backup).
