@@ -23,8 +23,10 @@ for (const shared of [false, true]) {
     });
     after(() => t.close());
 
+    // Shared: one more, the read of the write versions.
     const most = shared ? 3 : 2;
-    it(`reads the row and what its read model gathers in ${most} statements: the session kept, no transaction`, async () => {
+    const title = `reads the row and what its read model gathers in ${most} statements: session kept, no transaction`;
+    it(title, async () => {
       const store = t.app.runtime.store;
       const counts: number[] = [];
       // The fewest of a few requests: a value kept from the store (is any MFA enabled) may be read again meanwhile,
