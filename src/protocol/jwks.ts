@@ -76,6 +76,11 @@ export class JwksCache {
     return entry.keys.get(kid);
   }
 
+  /** Forgets every key set: the next key asked for is fetched anew, whatever the refetch interval. */
+  clear(): void {
+    this.entries.clear();
+  }
+
   private touch(url: string, entry: Entry): Entry {
     this.entries.delete(url);
     this.entries.set(url, entry);

@@ -4,10 +4,11 @@
 import assert from 'node:assert/strict';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
+import { KeySetServer, signEs256 as sign } from '../helpers/key-set-server.js';
 import { configureJwks } from '../../src/controller/model/auth/ext-jwt.js';
 import { LoginThrottle, DEFAULT_LOGIN_THROTTLE } from '../../src/controller/auth/throttle.js';
 import { opensslCa } from '../helpers/openssl.js';
@@ -18,42 +19,6 @@ import { DEFAULT_UPDB_RULES } from '../../src/resources/auth-policy.js';
 const CLIENT = '/edge/client/v1';
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
 const nowS = () => Math.floor(Date.now() / 1000);
-
-/** A signed token; `claims` are merged over a valid set for the signer. */
-async function sign(key: KeyObject, header: Record<string, unknown>, claims: Record<string, unknown>): Promise<string> {
-  return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', ...header } as { alg: string }).sign(key);
-}
-
-/** A local key-set server whose answer each test sets; counts its requests. */
-class KeySetServer {
-  server: Server;
-  hits = 0;
-  handler: (res: import('node:http').ServerResponse) => void = (res) => res.end('{"keys":[]}');
-  constructor() {
-    this.server = createServer((_req, res) => {
-      this.hits++;
-      this.handler(res);
-    });
-  }
-  async start(): Promise<string> {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/jwks`;
-  }
-  serve(keys: { kid: string; key: KeyObject }[]): void {
-    const body = JSON.stringify({
-      keys: keys.map(({ kid, key }) => ({
-        ...createPublicKey(key).export({ format: 'jwk' }),
-        kid,
-        use: 'sig',
-        alg: 'ES256',
-      })),
-    });
-    this.handler = (res) => {
-      res.setHeader('content-type', 'application/json');
-      res.end(body);
-    };
-  }
-}
 
 for (const store of storesUnderTest()) {
   describe(`ext-jwt authentication (${store})`, () => {

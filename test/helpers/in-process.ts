@@ -5,6 +5,8 @@
  * against OpenZiti's Swagger, as over HTTPS.
  */
 import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { loadOrCreatePki } from '../../src/controller/pki/pki.js';
 import { createController, type Controller } from '../../src/controller/index.js';
 import { TEST_PASSWORD_COST, sharedTestPki } from './fixtures.js';
@@ -65,14 +67,25 @@ async function login(app: Controller, username: string, password: string): Promi
   return res.body.data.token as string;
 }
 
-export async function createTestApp(store: StoreKind): Promise<TestApp> {
+/** The key a controller sharing its database is started with (it seals the PKI it keeps there). */
+async function sharedDatabaseKeyFile(): Promise<string> {
+  const file = path.join(await sharedTestPki(), 'shared-database.key');
+  await writeFile(file, 'a-key-of-more-than-thirty-two-bytes-for-in-process-tests', { mode: 0o600 });
+  return file;
+}
+
+/** `sharedDatabase`: opened as one of several controllers sharing its PostgreSQL database. */
+export async function createTestApp(store: StoreKind, opts: { sharedDatabase?: boolean } = {}): Promise<TestApp> {
   const database = store === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined;
   const adminPassword = `Admin-${randomBytes(6).toString('hex')}`;
+  const pkiKeyFile = opts.sharedDatabase ? await sharedDatabaseKeyFile() : undefined;
   const app = await createController({
     dataDir: '/nonexistent',
     publicUrl: 'https://127.0.0.1:1',
     pki: await loadOrCreatePki(await sharedTestPki(), { hosts: ['127.0.0.1'] }),
     store: database ? { postgres: database.url } : { sqlite: ':memory:' },
+    experimentalSharedDatabase: opts.sharedDatabase,
+    pkiKeyFile,
     adminPassword,
     passwordCost: TEST_PASSWORD_COST,
   });

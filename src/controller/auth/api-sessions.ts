@@ -34,7 +34,7 @@ interface Resolved {
   mfaPending: boolean;
   /** The cache generation the row was read in: a write since then makes it stale. */
   generation: number;
-  /** Store.soleWriterEpoch when it was read: another process that may have written since makes it stale. */
+  /** Store.cacheEpoch when it was read: writes this process may not have heard of since make it stale. */
   epoch: number;
 }
 
@@ -64,9 +64,10 @@ export class ApiSessions {
   ) {
     this.activity = new SessionActivity(store.sessionActivity);
     // Every request resolves its token; the answer is kept until a write could change it. Any such write starts a
-    // new generation, as it is made and again when it commits, so that nothing read before a commit outlives it
-    // (Store.onWrite; the sessions' activity is written apart and tells no write). It is kept only while no other
-    // process writes to the database (Store.soleWriterEpoch): their writes would not be heard here.
+    // new generation (the sessions' activity is written apart and tells no write), as it is made and again when it
+    // commits, so that nothing read before a commit outlives it (Store.onWrite). It is kept only while this process hears of
+    // every write to the database (Store.cacheEpoch): its own, and those of controllers sharing it as each request
+    // catches up (Store.catchUp).
     store.onWrite((event) => {
       // A new row changes no session already resolved; a change or a removal may.
       if (!PRINCIPAL_RESOURCES.has(event.resource) || event.op === 'insert') return;
@@ -107,9 +108,12 @@ export class ApiSessions {
 
   /** Resolves a token to its caller; refuses unknown, expired, and disabled-identity sessions alike (401). */
   async resolve(token: string, now: Date): Promise<Principal> {
-    const epoch = this.store.soleWriterEpoch;
+    const epoch = this.store.cacheEpoch;
     let session = epoch === undefined ? undefined : this.resolved.get(token);
     if (!session || session.generation !== this.generation || session.epoch !== epoch) session = await this.read(token);
+    // Activity is recorded without telling other controllers (it changes nothing they keep): the session may have
+    // been used through another since it was kept here, so a kept one that looks idle too long is read again.
+    else if (now.getTime() - session.lastActivityMs > this.timeoutMs) session = await this.read(token);
     if (!session) throw UNAUTHORIZED();
     const nowMs = now.getTime();
     if (nowMs - session.lastActivityMs > this.timeoutMs) {
@@ -135,7 +139,7 @@ export class ApiSessions {
   /** One statement for the session and what authorisation needs of its identity; kept for the next request. */
   private async read(token: string): Promise<Resolved | undefined> {
     const generation = this.generation;
-    const epoch = this.store.soleWriterEpoch;
+    const epoch = this.store.cacheEpoch;
     const row = await this.sessions().findOne(
       { tokenHash: hashToken(token) },
       {

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, storesUnderTest, type TestDatabase } from '../../../test/helpers/postgres.js';
-import { apiSessionPostureIn, ClientState, type FailedServiceRequest, type PostureReports } from '../client-state.js';
+import {
+  apiSessionPostureIn,
+  ClientState,
+  type FailedServiceRequest,
+  type PostureData,
+  type PostureReports,
+} from '../client-state.js';
 import { Store } from '../store/store.js';
 import { SharedPostureReports } from './posture-reports.js';
 
@@ -95,3 +101,46 @@ for (const kind of storesUnderTest()) {
     contract(() => ({ here: new SharedPostureReports(store), there: new SharedPostureReports(store) }));
   });
 }
+
+describe('SharedPostureReports on two controllers (postgres)', {
+  skip: !storesUnderTest().includes('postgres'),
+}, () => {
+  let db: TestDatabase;
+  const stores: Store[] = [];
+  before(async () => {
+    db = await createTestDatabase({ migrated: true });
+    for (let i = 0; i < 2; i++) stores.push(await Store.open({ postgres: db.url }, { sharedDatabase: true }));
+  });
+  after(async () => {
+    for (const store of stores) await store.close();
+    await db?.drop();
+  });
+
+  it("one identity's report held open keeps another's waiting on neither controller", { timeout: 30_000 }, async () => {
+    const [here, there] = stores.map((store) => new SharedPostureReports(store));
+    const woken = (session: string) => (data: PostureData) => {
+      apiSessionPostureIn(data, session).wokenAt = at('05:00');
+    };
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let reported!: () => void;
+    const inside = new Promise<void>((resolve) => (reported = resolve));
+    // A report of i4 whose transaction stays open (its lock held) until released.
+    const held = stores[0].tx(async () => {
+      await here.update('i4', woken('s1'));
+      reported();
+      await released;
+    });
+    await inside;
+    // Under one lock for every identity these would wait for the held transaction, which waits for them.
+    await there.update('i5', woken('s1'));
+    await there.recordFailure('i6', refusal('svc'));
+    let sameDone = false;
+    const same = there.update('i4', woken('s2')).then(() => (sameDone = true));
+    await there.update('i7', woken('s1'));
+    assert.equal(sameDone, false, 'a report of the same identity waits for the one held open');
+    release();
+    await Promise.all([held, same]);
+    assert.deepEqual([...(await there.read('i4'))!.apiSessions.keys()].sort(), ['s1', 's2'], 'both reports kept');
+  });
+});

@@ -13,8 +13,8 @@ import type { Store } from '../store/store.js';
 /**
  * The posture reports of controllers sharing a database, kept there (Store.postureReports): an identity may report
  * to one controller and create its sessions through another, which must evaluate what it reported. Each change is
- * a read and a write of the identity's row in one transaction holding the `posture-reports` lock, so reports made
- * on two controllers at once are both kept.
+ * a read and a write of the identity's row in one transaction holding the `posture-reports` lock for that identity,
+ * so reports of one identity made on two controllers at once are both kept, and other identities' never wait.
  */
 export class SharedPostureReports implements PostureReports {
   private readonly rows: PostureReportRows;
@@ -30,7 +30,7 @@ export class SharedPostureReports implements PostureReports {
 
   update(identityId: string, change: (data: PostureData) => void): Promise<PostureData> {
     return this.store.tx(async () => {
-      await this.store.hold('posture-reports');
+      await this.store.hold('posture-reports', identityId);
       const row = await this.rows.read(identityId);
       const data = row ? postureFromJson(row.data) : emptyPosture();
       change(data);
@@ -41,7 +41,7 @@ export class SharedPostureReports implements PostureReports {
 
   recordFailure(identityId: string, failure: FailedServiceRequest): Promise<void> {
     return this.store.tx(async () => {
-      await this.store.hold('posture-reports');
+      await this.store.hold('posture-reports', identityId);
       const row = await this.rows.read(identityId);
       const failures = withFailure(row ? JSON.parse(row.failures) : [], failure);
       const data = row?.data ?? postureToJson(emptyPosture());

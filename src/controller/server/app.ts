@@ -68,6 +68,9 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
       if (!located)
         throw new ApiError('NOT_FOUND', { cause: { code: 'UNHANDLED', message: `no route for ${pathname}` } });
       const now = rt.clock();
+      // Controllers sharing a database: what others wrote drops what this one keeps, before anything kept is used.
+      const caughtUp = rt.store.catchUp();
+      if (caughtUp) await caughtUp;
       const { route, params } = await matchOrRefuse(
         router,
         located.api,

@@ -37,9 +37,10 @@ export interface Driver {
   tx<T>(fn: () => Promise<T>): Promise<T>;
   /**
    * Inside a transaction: waits until no other transaction holds `lock`, then holds it until this one ends. SQLite
-   * runs one transaction at a time, so there it has nothing to wait for.
+   * runs one transaction at a time, so there it has nothing to wait for. With a `key`, only transactions holding
+   * the same lock for the same key wait for each other (one identity's rows, say).
    */
-  hold(lock: WriteLock): Promise<void>;
+  hold(lock: WriteLock, key?: string): Promise<void>;
   /**
    * Inside a transaction: runs `fn` once it has committed (never if it rolls back), and answers true; a second `fn`
    * under the same `key` in the same transaction replaces the first (a transaction of 100,000 inserts keeps one).

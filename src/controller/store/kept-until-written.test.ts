@@ -41,12 +41,12 @@ describe('keptUntilWritten', () => {
 });
 
 describe('keptUntilWritten beside other writers', () => {
-  /** A store's write notices and writer epoch, as a test sets them. */
+  /** A store's write notices and cache epoch, as a test sets them. */
   function fakeStore(epoch: number | undefined) {
-    return { onWrite: () => {}, readsWaitForWrites: true, soleWriterEpoch: epoch };
+    return { onWrite: () => {}, readsWaitForWrites: true, cacheEpoch: epoch };
   }
 
-  it('reads on every call while other processes may write to the database', async () => {
+  it('reads on every call while other processes may write unheard of', async () => {
     let reads = 0;
     const count = keptUntilWritten(fakeStore(undefined), ['config'], async () => ++reads);
     assert.equal(await count(), 1);
@@ -59,7 +59,7 @@ describe('keptUntilWritten beside other writers', () => {
     const count = keptUntilWritten(store, ['config'], async () => ++reads);
     assert.equal(await count(), 1);
     assert.equal(await count(), 1, 'kept while the epoch holds');
-    store.soleWriterEpoch = 2;
+    store.cacheEpoch = 2;
     assert.equal(await count(), 2);
   });
 });

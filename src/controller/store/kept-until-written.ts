@@ -11,12 +11,12 @@ const RACE_BOUND_MS = 1_000;
  * changed outside them): for facts most requests ask and almost no write changes, such as "does any auth policy
  * require a second token", so that asking costs no statement.
  *
- * Kept only while this process is the database's one writer, within one stretch of it (Store.soleWriterEpoch), as
- * the API session cache is: the writes it hears are this process's own. Controllers sharing a database read the
- * value on every call, so that what one of them wrote the next request to any other sees.
+ * Kept within one stretch of Store.cacheEpoch, as the API session cache is: while this process is the database's
+ * one writer, the writes it hears are its own; controllers sharing a database hear of each other's writes when a
+ * request catches up (Store.catchUp), before it asks, so what one of them wrote the next request to any other sees.
  */
 export function keptUntilWritten<T>(
-  store: Pick<Store, 'onWrite' | 'readsWaitForWrites' | 'soleWriterEpoch'>,
+  store: Pick<Store, 'onWrite' | 'readsWaitForWrites' | 'cacheEpoch'>,
   resources: readonly string[],
   read: () => Promise<T>,
 ): () => Promise<T> {
@@ -25,7 +25,7 @@ export function keptUntilWritten<T>(
     if (event.resource === '*' || resources.includes(event.resource)) known = undefined;
   });
   return () => {
-    const epoch = store.soleWriterEpoch;
+    const epoch = store.cacheEpoch;
     if (epoch === undefined) return read();
     const now = Date.now();
     const stale = !known || known.epoch !== epoch || (!store.readsWaitForWrites && now - known.at >= RACE_BOUND_MS);

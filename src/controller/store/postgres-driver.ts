@@ -371,9 +371,11 @@ export class PostgresDriver implements Driver {
     }
   }
 
-  async hold(lock: WriteLock): Promise<void> {
+  async hold(lock: WriteLock, key?: string): Promise<void> {
     if (!this.transaction.getStore()) throw new Error(`hold('${lock}') outside a transaction would release it at once`);
-    await this.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCKS[lock]]);
+    if (key === undefined) await this.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCKS[lock]]);
+    // The two-number locks are apart from the one-number ones; two keys of one hash merely wait for each other.
+    else await this.query('SELECT pg_advisory_xact_lock(?::int, hashtext(?))', [WRITE_LOCKS[lock], key]);
   }
 
   afterCommit(key: string, fn: () => void): boolean {

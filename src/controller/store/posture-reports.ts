@@ -10,8 +10,8 @@ export interface PostureReportRow {
 
 /**
  * The posture reports kept in the database, for controllers sharing one (the `posture-report` resource): a row per
- * identity that reported or was refused. Read and replaced whole: the caller holds the `posture-reports` lock in
- * its transaction from the read to the write, so two controllers' reports of one identity are both kept.
+ * identity that reported or was refused. Read and replaced whole: the caller holds the `posture-reports` lock for
+ * the identity in its transaction from the read to the write, so two controllers' reports of it are both kept.
  */
 export class PostureReportRows {
   constructor(private readonly driver: Driver) {}

@@ -1,7 +1,7 @@
 import type { Driver } from './driver.js';
 import type { Store } from './store.js';
 
-/** For tests: the text of every row-reading statement the store sends from now on, in order: what a plan test asserts on. */
+/** For tests: the text of every row-reading statement the store sends from now on, in order (what plans assert). */
 export function recordStatements(store: Store): string[] {
   const driver = (store as unknown as { driver: Driver }).driver;
   const statements: string[] = [];

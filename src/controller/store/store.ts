@@ -13,6 +13,8 @@ import { PostureReportRows } from './posture-reports.js';
 import { ServiceUpdateStampRows } from './service-update-stamps.js';
 import { SessionActivityRows } from './session-activity-rows.js';
 import { SqliteDriver } from './sqlite-driver.js';
+import { ensureWriteVersions, KEPT_RESOURCES, readWriteVersions } from './write-versions.js';
+import { WriteVersionWatch } from './write-version-watch.js';
 
 /** What `Store.readTogether` answers: the decoded rows of each lookup, in order. */
 type ReadTogether<T extends readonly Lookup<unknown>[]> = {
@@ -39,7 +41,7 @@ export interface StoreOptions {
   /** SQLite's prepared statement cache (entries). */
   cacheSize?: number;
   log?: (line: string) => void;
-  /** PostgreSQL: serve it together with other controllers that opted in too (experimental: no shared caches yet). */
+  /** PostgreSQL: serve it together with other controllers that opted in too (experimental). */
   sharedDatabase?: boolean;
   /**
    * false: the caller writes the built-in rows (the controller does, through its write path, at boot). Default:
@@ -98,8 +100,19 @@ export class Store {
   readonly postureReports: PostureReportRows;
   /** API sessions' last activity, many sessions per statement. */
   readonly sessionActivity: SessionActivityRows;
+  /** Controllers sharing the database: what tells this one of the others' writes (store/write-version-watch.ts). */
+  private readonly watch: WriteVersionWatch | undefined;
 
-  private constructor(private readonly driver: Driver) {
+  private constructor(
+    private readonly driver: Driver,
+    shared = false,
+  ) {
+    this.watch = shared
+      ? new WriteVersionWatch(
+          () => readWriteVersions(driver),
+          (resource) => this.tell({ resource, op: 'update' }),
+        )
+      : undefined;
     this.loginAttempts = new LoginAttempts(driver);
     this.serviceUpdateStamps = new ServiceUpdateStampRows(driver);
     this.postureReports = new PostureReportRows(driver);
@@ -159,16 +172,33 @@ export class Store {
   }
 
   /**
-   * Whether this process is the only one writing to the database, and since when (Driver.soleWriterEpoch): what a
-   * cache of the store's contents is stamped with, and used only while it holds the same value.
+   * Whether this process is the only one writing to the database, and since when (Driver.soleWriterEpoch): a write
+   * that must be ordered against other processes' (a used MFA code) takes a lock only when it is not.
    */
   get soleWriterEpoch(): number | undefined {
     return this.driver.soleWriterEpoch;
   }
 
-  /** Inside a transaction: holds `lock` until it ends, once no other transaction holds it (Driver.hold). */
-  hold(lock: WriteLock): Promise<void> {
-    return this.driver.hold(lock);
+  /**
+   * The stretch within which what a cache keeps of the store stays current as long as it hears of writes (onWrite):
+   * a lone controller's, while it is the database's one writer (soleWriterEpoch); controllers sharing a database
+   * hear of each other's writes through catchUp, called before a request uses anything kept.
+   */
+  get cacheEpoch(): number | undefined {
+    return this.watch ? 0 : this.driver.soleWriterEpoch;
+  }
+
+  /**
+   * Controllers sharing a database: tells this one's caches of every write another controller committed before
+   * the call (store/write-version-watch.ts), one statement. Nothing to do (undefined) for a lone controller.
+   */
+  catchUp(): Promise<void> | undefined {
+    return this.watch?.catchUp();
+  }
+
+  /** Inside a transaction: holds `lock` (for `key`) until it ends, once no other transaction holds it (Driver.hold). */
+  hold(lock: WriteLock, key?: string): Promise<void> {
+    return this.driver.hold(lock, key);
   }
 
   /** Whether this process runs the database's background work now (Driver.leadsBackgroundWork). */
@@ -194,7 +224,16 @@ export class Store {
       const pg = await PostgresDriver.open(location.postgres, { log: opts.log });
       try {
         await pg.claim(opts.sharedDatabase ? 'shared' : 'alone');
-        await pg.withLock(MIGRATION_LOCK, () => migrate(pg, opts.migrations ?? MIGRATIONS, now));
+        await pg.withLock(MIGRATION_LOCK, async () => {
+          await migrate(pg, opts.migrations ?? MIGRATIONS, now);
+          await ensureWriteVersions(
+            pg,
+            CATALOGUE.filter((def) => KEPT_RESOURCES.has(def.name)).map((def) => ({
+              resource: def.name,
+              table: def.table,
+            })),
+          );
+        });
         const trigram = `SELECT to_regclass('"identities_name_trgm"')::text AS name`;
         if (!(await pg.get<{ name: string | null }>(trigram))?.name) {
           opts.log?.(
@@ -216,7 +255,7 @@ export class Store {
       });
       driver = sqlite;
     }
-    const store = new Store(driver);
+    const store = new Store(driver, opts.sharedDatabase === true && 'postgres' in location);
     if (opts.builtIns !== false) await store.ensureBuiltIns(now());
     return store;
   }

@@ -29,14 +29,22 @@ const caches = new WeakMap<Runtime, JwksCache>();
 const fetchKeySet = boundedFetch();
 
 function jwksCacheOf(rt: Runtime): JwksCache {
-  let cache = caches.get(rt);
-  if (!cache) caches.set(rt, (cache = new JwksCache({ fetch: fetchKeySet })));
-  return cache;
+  return caches.get(rt) ?? configureJwks(rt, {});
 }
 
-/** Replaces a controller's key-set cache with one of other limits (tests: a short interval, a clock of their own). */
+/**
+ * Replaces a controller's key-set cache with one of other limits (tests: a short interval, a clock of their own).
+ * A write of a signer, by this controller or (heard as a request catches up) another sharing its database, drops
+ * the key sets kept: keys rotated together with a change of the signer are fetched at the next login, not after
+ * the refetch interval.
+ */
 export function configureJwks(rt: Runtime, options: Partial<JwksOptions>): JwksCache {
   const cache = new JwksCache({ fetch: fetchKeySet, ...options });
+  if (!caches.has(rt)) {
+    rt.store.onWrite((event) => {
+      if (event.resource === 'external-jwt-signer' || event.resource === '*') caches.get(rt)?.clear();
+    });
+  }
   caches.set(rt, cache);
   return cache;
 }
