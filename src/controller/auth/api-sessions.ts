@@ -65,9 +65,9 @@ export class ApiSessions {
     this.activity = new SessionActivity(store.sessionActivity);
     // Every request resolves its token; the answer is kept until a write could change it. Any such write starts a
     // new generation (the sessions' activity is written apart and tells no write), as it is made and again when it
-    // commits, so that nothing read before a commit outlives it (Store.onWrite). It is kept only while this process hears of
-    // every write to the database (Store.cacheEpoch): its own, and those of controllers sharing it as each request
-    // catches up (Store.catchUp).
+    // commits, so that nothing read before a commit outlives it (Store.onWrite). It is kept only while this process
+    // hears of every write to the database (Store.cacheEpoch): its own, and those of controllers sharing it as each
+    // request catches up (Store.catchUp).
     store.onWrite((event) => {
       // A new row changes no session already resolved; a change or a removal may.
       if (!PRINCIPAL_RESOURCES.has(event.resource) || event.op === 'insert') return;
