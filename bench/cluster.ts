@@ -1,4 +1,4 @@
-// Several controllers on one PostgreSQL database (--experimental-shared-database): what a second controller adds to
+// Several controllers on one PostgreSQL database (--shared-database): what a second controller adds to
 // the throughput of a mixed load, and how soon a write made on one controller is seen on another. Two controller
 // processes serve one database holding 200 identities; CLIENTS clients make OPERATIONS requests in all, four reads
 // (GET /identities/{id}) to one write (PATCH of an identity's role attributes), first all at one controller, then
@@ -88,6 +88,7 @@ export async function clusterBench(): Promise<void> {
     const storeUrl = await freshDatabase(cluster.url);
     const keyFile = join(work, 'pki.key');
     writeFileSync(keyFile, 'a-secret-of-forty-eight-bytes-made-for-this-bench', { mode: 0o600 });
+    // The flag's first name, which builds from before its rename take too (a baseline may be one).
     const args = ['--pki-key-file', keyFile, '--experimental-shared-database'];
     // One after the other: the first writes the PKI the second opens.
     for (const name of ['a', 'b']) controllers.push(await startControllerProcess(join(work, name), { storeUrl, args }));

@@ -101,7 +101,7 @@ export async function createController(options: CreateControllerOptions): Promis
   const pkiKey = options.pkiKeyFile === undefined ? undefined : readPkiKeyFile(options.pkiKeyFile);
   const sqlite = { sqlite: join(options.dataDir, DATABASE_FILE) };
   const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : sqlite);
-  const shared = Boolean(options.sharedDatabase ?? options.experimentalSharedDatabase);
+  const shared = options.sharedDatabase === true;
   if (shared) refuseUnsharable(location, pkiKey);
   // Built-in rows are written below, through the write path, once the runtime (and so every hook) exists.
   const store = await Store.open(location, {

@@ -24,8 +24,6 @@ export interface ControllerOptions {
    * docs/controller.md says what they share and how.
    */
   sharedDatabase?: boolean;
-  /** @deprecated the name `sharedDatabase` had while it was experimental; either one turns sharing on. */
-  experimentalSharedDatabase?: boolean;
   /** TCP port; 0 picks a free one (tests). */
   port: number;
   /** Address to bind; default 127.0.0.1. Certificates cover it, localhost and the machine's host name. */

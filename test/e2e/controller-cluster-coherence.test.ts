@@ -34,7 +34,7 @@ describe('controllers sharing a database keep what they read, and drop it when t
     const pkiKeyFile = path.join(tmp, 'pki.key');
     await writeFile(pkiKeyFile, 'a-secret-of-forty-eight-bytes-made-for-this-test', { mode: 0o600 });
     database = await createTestDatabase();
-    const shared = { storeUrl: database.url, pkiKeyFile, experimentalSharedDatabase: true };
+    const shared = { storeUrl: database.url, pkiKeyFile, sharedDatabase: true };
     a = await startTestController({ ...shared, dataDir: path.join(tmp, 'a') });
     b = await startTestController({ ...shared, dataDir: path.join(tmp, 'b'), adminPassword: a.adminPassword });
   });

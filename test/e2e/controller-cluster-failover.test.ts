@@ -28,7 +28,7 @@ describe('ctl with a profile of two controllers on one database', { skip: !postg
       dataDir: path.join(tmp, name),
       storeUrl: database.url,
       pkiKeyFile: keyFile,
-      experimentalSharedDatabase: true,
+      sharedDatabase: true,
       ...extra,
     });
     const a = await startTestController(options('a'));

@@ -51,7 +51,7 @@ async function startCluster(storeUrl: string) {
   const adminPassword = randomPassword();
   const start = async (dataDir: string, port: number): Promise<Member> => {
     const args = ['--data-dir', dataDir, '--port', String(port), '--store', storeUrl, '--pki-key-file', keyFile];
-    const started = await controllers.start([...args, '--experimental-shared-database'], {
+    const started = await controllers.start([...args, '--shared-database'], {
       CTL_ADMIN_PASSWORD: adminPassword,
     });
     assert.equal(started.code(), undefined, `the controller runs:\n${started.stderr()}`);

@@ -52,7 +52,7 @@ describe('controllers serving one database at once (--shared-database)', () => {
     dataDir: path.join(tmp, name),
     storeUrl: database?.url ?? path.join(tmp, 'shared.db'),
     pkiKeyFile: keyFile,
-    experimentalSharedDatabase: true,
+    sharedDatabase: true,
     ...extra,
   });
   const refusal = (name: string, extra: Partial<ControllerOptions>) => {
@@ -103,7 +103,7 @@ describe('controllers serving one database at once (--shared-database)', () => {
       );
     }
     // A controller that did not opt in is refused while they serve, and told how.
-    const alone = refusal('c', { experimentalSharedDatabase: false });
+    const alone = refusal('c', { sharedDatabase: false });
     await assert.rejects(alone, /unless every one is started with --shared-database/);
   });
 
@@ -406,7 +406,7 @@ describe('controllers serving one database at once (--shared-database)', () => {
 
   it('is refused while a controller that did not opt in serves the database', pgOnly, async () => {
     for (const ctl of running.splice(0)) await ctl.close();
-    const alone = await startTestController(options('alone', { experimentalSharedDatabase: false }));
+    const alone = await startTestController(options('alone', { sharedDatabase: false }));
     running.push(alone);
     await assert.rejects(refusal('d', {}), /a controller started without --shared-database is using this/);
   });

@@ -178,7 +178,7 @@ describe('three controllers on one database answer as one (random operations)', 
         dataDir: path.join(tmp, `c${i}`),
         storeUrl: database.url,
         pkiKeyFile: keyFile,
-        experimentalSharedDatabase: true,
+        sharedDatabase: true,
         ...(running[0] ? { adminPassword: running[0].adminPassword } : {}),
       });
       running.push(ctl);

@@ -84,7 +84,7 @@ export async function createTestApp(store: StoreKind, opts: { sharedDatabase?: b
     publicUrl: 'https://127.0.0.1:1',
     pki: await loadOrCreatePki(await sharedTestPki(), { hosts: ['127.0.0.1'] }),
     store: database ? { postgres: database.url } : { sqlite: ':memory:' },
-    experimentalSharedDatabase: opts.sharedDatabase,
+    sharedDatabase: opts.sharedDatabase,
     pkiKeyFile,
     adminPassword,
     passwordCost: TEST_PASSWORD_COST,
