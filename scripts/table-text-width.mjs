@@ -1,4 +1,4 @@
-// Gives cli-table3 a string-width that answers printable ASCII by its length and asks the real string-width
+// Gives cli-table3 a string-width that answers Latin text by its length and asks the real string-width
 // otherwise (src/cli/output/text-width.ts says why). The real one is the copy cli-table3 itself would load,
 // resolved from cli-table3's own directory, so widths stay exactly what cli-table3 computed before.
 import path from 'node:path';
@@ -18,8 +18,8 @@ export const tableTextWidth = {
     // cli-table3 requires string-width as CommonJS: its export is the function itself.
     b.onLoad({ filter: /.*/, namespace: 'table-text-width' }, (args) => ({
       contents:
-        `const { withAsciiFastPath } = require(${JSON.stringify(fastPath)});\n` +
-        "module.exports = withAsciiFastPath(require('string-width'));\n",
+        `const { withLatinFastPath } = require(${JSON.stringify(fastPath)});\n` +
+        "module.exports = withLatinFastPath(require('string-width'));\n",
       resolveDir: args.pluginData,
       loader: 'js',
     }));

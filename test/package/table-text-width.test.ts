@@ -26,7 +26,7 @@ const render = (Table: TableClass, colWidths?: number[]) => {
   return table.toString();
 };
 
-describe('the build gives cli-table3 string-width with an ASCII fast path', () => {
+describe('the build gives cli-table3 string-width with a fast path for Latin text', () => {
   it('wires the fast path in, and cli-table3 lays out wide, emoji and bold text as it does unbundled', async () => {
     const out = await build({
       absWorkingDir: root,

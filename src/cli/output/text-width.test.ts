@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import { withAsciiFastPath } from './text-width.js';
+import { withLatinFastPath } from './text-width.js';
 
 // The string-width cli-table3 loads, from cli-table3's own directory, as the build resolves it.
 const fromTable = createRequire(createRequire(import.meta.url).resolve('cli-table3'));
@@ -23,21 +23,42 @@ const TEXTS = [
   'line\nbreak',
   '\u007f delete \u0085',
   'café',
+  'Ünïcödé Łatin… ǅ',
+  '©\ufe0f ®\ufe0f',
+  '#\ufe0f\u20e3',
+  '\u00ad soft hyphen',
+  '\u0300 lone combining',
 ];
 
-describe('withAsciiFastPath', () => {
+describe('withLatinFastPath', () => {
   it('measures every text as string-width does: ASCII, wide, emoji, combining, escape sequences, controls', () => {
-    const fast = withAsciiFastPath(stringWidth);
+    const fast = withLatinFastPath(stringWidth);
     for (const text of TEXTS) assert.equal(fast(text), stringWidth(text), JSON.stringify(text));
   });
 
-  it('answers printable ASCII without calling the measure, and anything else with it', () => {
+  it('counts one column for each character it answers alone, as string-width does', () => {
+    const fast = withLatinFastPath(() => Number.NaN);
+    const ranges = [
+      [0x20, 0x7e],
+      [0xa0, 0x2ff],
+      [0x2026, 0x2026],
+    ];
+    for (const [from, to] of ranges) {
+      for (let code = from; code <= to; code++) {
+        const text = String.fromCodePoint(code);
+        assert.equal(fast(text), stringWidth(text), `U+${code.toString(16)}`);
+      }
+    }
+  });
+
+  it('answers Latin text without calling the measure, and anything else with it', () => {
     const asked: string[] = [];
-    const fast = withAsciiFastPath((text) => {
+    const fast = withLatinFastPath((text) => {
       asked.push(text);
       return stringWidth(text);
     });
     assert.equal(fast('Default Admin'), 13);
+    assert.equal(fast('Zürich café…'), 12);
     assert.equal(fast(''), 0);
     assert.deepEqual(asked, []);
     assert.equal(fast('名前'), 4);
