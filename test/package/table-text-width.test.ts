@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 // @ts-expect-error: a plain ES module of the repository's scripts, without type declarations
 import { tableTextWidth } from '../../scripts/table-text-width.mjs';
 
-const root = new URL('../..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const chars = { middle: '  ', top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '' };
 const options = {
   head: ['\u001b[1mID\u001b[22m', '\u001b[1mNAME\u001b[22m'],
@@ -17,6 +18,7 @@ const rows = [
   ['a1', '名前テスト'],
   ['bb2', '👩‍👩‍👧 family'],
   ['c3', 'plain and long enough'],
+  ['d4', 'Zürich café…'],
 ];
 
 type TableClass = new (opts: unknown) => { push(...rows: string[][]): void; toString(): string };
