@@ -18,6 +18,7 @@ import { build } from 'esbuild';
 import { buildCommonScript, COMMON_SCRIPT_FILES } from './common-script.mjs';
 import { writeIndex } from './controller-modules.mjs';
 import { buildPrebuilt } from './prebuilt.mjs';
+import { tableTextWidth } from './table-text-width.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: flags } = parseArgs({
@@ -135,7 +136,7 @@ const esm = {
   // extra-typings only adds types over commander's classes (its runtime re-exports them): loading commander directly
   // saves a module hop and a CJS wrapper on every start.
   alias: { '@commander-js/extra-typings': 'commander' },
-  plugins: [nounSummaries, lazyChildProcess, ...catalogue],
+  plugins: [nounSummaries, lazyChildProcess, tableTextWidth, ...catalogue],
 };
 
 const result = await build({
@@ -150,7 +151,7 @@ const result = await build({
 
 // The common path as one script (see scripts/common-script.mjs): what --help, a TAB and a noun's commands load.
 const nounWords = NOUNS.flatMap((noun) => [noun.name, ...noun.aliases]);
-await buildCommonScript({ common, outdir, plugins: [nounSummaries, ...catalogue], nounWords });
+await buildCommonScript({ common, outdir, plugins: [nounSummaries, tableTextWidth, ...catalogue], nounWords });
 // What --help and a TAB on command words print, and the script that serves it (see scripts/prebuilt.mjs).
 const prebuilt = await buildPrebuilt({ root, outdir, common, esm });
 

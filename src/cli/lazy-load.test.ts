@@ -6,7 +6,7 @@
 // in the bench (bench/cli-start.ts); this checks its cause, the loading.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -219,6 +219,26 @@ describe('what the built CLI loads', () => {
     assert.ok(loaded.sources.has('src/client/transport.ts'), 'the request went through the transport');
     assert.deepEqual(matching(loaded, /^node_modules\/undici\//), []);
     assert.ok(!loaded.builtins.has('http'), 'node:http, which would bring its server, is not needed');
+  });
+
+  it('a logged-in command reads its profile and token with fs: conf and its validator load only to write', () => {
+    const config = join(work, 'logged-in');
+    mkdirSync(config, { recursive: true, mode: 0o700 });
+    // Nothing listens on port 9: the profile is read and the request refused.
+    const profiles = { current: 'lab', profiles: { lab: { controller: 'https://127.0.0.1:9', username: 'admin' } } };
+    writeFileSync(join(config, 'config.json'), JSON.stringify(profiles), { mode: 0o600 });
+    writeFileSync(join(config, 'credentials.json'), JSON.stringify({ sessions: { lab: { token: 'x' } } }), {
+      mode: 0o600,
+    });
+    const loaded = loadedBy(built, ['identity', 'list'], { CTL_CONFIG_DIR: config }, [1]);
+    assert.ok(loaded.sources.has('src/client/profiles.ts'), 'the profile store read the files');
+    assert.ok(loaded.sources.has('src/client/transport.ts'), 'with the profile read, the request was made');
+    const conf = /^node_modules\/(conf|ajv|ajv-formats|atomically|env-paths)\//;
+    assert.deepEqual(matching(loaded, conf), []);
+    // A write goes through conf (atomic, 0600), loaded from the extras script.
+    const written = loadedBy(built, ['profile', 'use', 'lab'], { CTL_CONFIG_DIR: config }, [0]);
+    assert.ok(written.sources.has('node_modules/conf/dist/source/index.js'), [...written.sources].join(' '));
+    assert.ok(matching(written, conf).length > 1);
   });
 
   it('with 40 more resources in the catalogue, ctl --help lists them and still loads no resource definition', () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ColumnDef } from '../../resources/types.js';
+import { paint } from './paint.js';
 import { fit, formatTable, visibleColumns } from './table.js';
 
 const plain = { bold: (s: string) => s };
@@ -18,6 +19,24 @@ describe('table', () => {
   it('prints upper-case headers and aligned columns without borders or trailing spaces', async () => {
     const text = await formatTable(rows, columns, { wide: false, paint: plain });
     assert.equal(text, ['ID   NAME', 'a1   laptop-7', 'bb2  x'].join('\n'));
+  });
+
+  it('aligns wide (CJK) and emoji values by their width on the terminal, under bold headers', async () => {
+    const wideRows = [
+      { id: 'a1', name: '名前テスト', authPolicy: { name: 'Default' } },
+      { id: 'bb2', name: '👩‍👩‍👧 family', authPolicy: { name: 'ｆｕｌｌ' } },
+      { id: 'c3', name: 'plain', authPolicy: { name: 'e\u0301' } },
+    ];
+    const text = await formatTable(wideRows, columns, { wide: true, paint: await paint(true) });
+    assert.equal(
+      text,
+      [
+        '\u001b[1mID\u001b[22m   \u001b[1mNAME\u001b[22m        \u001b[1mAUTH POLICY\u001b[22m',
+        'a1   名前テスト  Default',
+        'bb2  👩‍👩‍👧 family   ｆｕｌｌ',
+        'c3   plain       e\u0301',
+      ].join('\n'),
+    );
   });
 
   it('adds priority-1 columns only when wide', async () => {
