@@ -3,7 +3,7 @@
 // beside another controller on one database, each row names its own.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -21,6 +21,7 @@ import {
 } from '../helpers/controller.js';
 import { TEST_PASSWORD_COST } from '../helpers/fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { writeTestKeyFile } from '../helpers/pki-key-file.js';
 
 /** The URLs a controller's row gives for its two APIs. */
 function addressesOf(row: Record<string, any>): string[] {
@@ -64,8 +65,7 @@ describe(`--advertise HOST[:PORT] (${storeUnderTest()})`, () => {
   });
 
   it('beside another on one database: each row gives its own address, the port the listener when none', async () => {
-    const keyFile = path.join(tmp, 'pki.key');
-    await writeFile(keyFile, 'a-secret-of-forty-eight-bytes-made-for-this-test', { mode: 0o600 });
+    const keyFile = await writeTestKeyFile(tmp);
     const storeUrl = database?.url ?? path.join(tmp, 'shared.db');
     const start = async (name: string, adminPassword?: string) => {
       const ctl = await startTestController({

@@ -3,7 +3,7 @@
 // the other keeps at its next request (docs/architecture.md, "Several controllers on one database").
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -19,6 +19,7 @@ import {
 } from '../helpers/controller.js';
 import { KeySetServer, signEs256 } from '../helpers/key-set-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { writeTestKeyFile } from '../helpers/pki-key-file.js';
 
 const skip = storeUnderTest() !== 'postgres' && 'PostgreSQL only';
 
@@ -31,8 +32,7 @@ describe('controllers sharing a database keep what they read, and drop it when t
 
   before(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-cluster-coherence-'));
-    const pkiKeyFile = path.join(tmp, 'pki.key');
-    await writeFile(pkiKeyFile, 'a-secret-of-forty-eight-bytes-made-for-this-test', { mode: 0o600 });
+    const pkiKeyFile = await writeTestKeyFile(tmp);
     database = await createTestDatabase();
     const shared = { storeUrl: database.url, pkiKeyFile, sharedDatabase: true };
     a = await startTestController({ ...shared, dataDir: path.join(tmp, 'a') });

@@ -1,7 +1,7 @@
 // A profile of two controllers serving one PostgreSQL database: ctl logs in to both, and when the one it uses stops,
 // its commands are answered by the other with the same session, which the profile then starts with.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -9,6 +9,7 @@ import type { ControllerOptions } from '../../src/controller/types.js';
 import { startTestController, storeUnderTest, unique, type TestController } from '../helpers/controller.js';
 import { expectCtl, jsonItems, parseJsonOutput, runCtl, tempConfigDir } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { writeTestKeyFile } from '../helpers/pki-key-file.js';
 
 const postgres = storeUnderTest() === 'postgres';
 
@@ -20,8 +21,7 @@ describe('ctl with a profile of two controllers on one database', { skip: !postg
 
   before(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-failover-'));
-    const keyFile = path.join(tmp, 'pki.key');
-    await writeFile(keyFile, 'a-secret-of-forty-eight-bytes-made-for-this-test', { mode: 0o600 });
+    const keyFile = await writeTestKeyFile(tmp);
     database = await createTestDatabase();
     configDir = await tempConfigDir();
     const options = (name: string, extra: Partial<ControllerOptions> = {}): Partial<ControllerOptions> => ({

@@ -6,7 +6,7 @@
 // each answers 503 STORE_UNAVAILABLE with Retry-After meanwhile, keeps running, and serves again by itself.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,6 +22,7 @@ import {
 import { freePort } from '../helpers/ports.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { REPO_ROOT } from '../helpers/spec.js';
+import { writeTestKeyFile } from '../helpers/pki-key-file.js';
 
 /** Generous: the survivors answer in milliseconds; the bound only catches a survivor stalled by the kill. */
 const LONGEST_GAP_MS = 5_000;
@@ -46,8 +47,7 @@ const identity = (prefix: string) => ({ name: unique(prefix), type: 'User', isAd
 /** Three controllers of one database, started as `ctl controller start` processes with the same key file. */
 async function startCluster(storeUrl: string) {
   const tmp = await controllers.tmpDir('ctl-cluster-faults-');
-  const keyFile = path.join(tmp, 'pki.key');
-  await writeFile(keyFile, 'a-secret-of-forty-eight-bytes-made-for-this-test', { mode: 0o600 });
+  const keyFile = await writeTestKeyFile(tmp);
   const adminPassword = randomPassword();
   const start = async (dataDir: string, port: number): Promise<Member> => {
     const args = ['--data-dir', dataDir, '--port', String(port), '--store', storeUrl, '--pki-key-file', keyFile];

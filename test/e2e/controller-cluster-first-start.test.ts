@@ -1,12 +1,13 @@
 // Controllers started at the same moment on an empty database: the schema, the built-in rows and the default
 // admin are made once, by whichever comes first, and every one of them starts and serves.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestController, storeUnderTest, type TestController } from '../helpers/controller.js';
 import { createTestDatabase } from '../helpers/postgres.js';
+import { writeTestKeyFile } from '../helpers/pki-key-file.js';
 
 const postgres = storeUnderTest() === 'postgres';
 const ROUNDS = 4;
@@ -17,8 +18,7 @@ describe('a simultaneous first start of two controllers', { skip: !postgres && '
 
   before(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-first-start-'));
-    keyFile = path.join(tmp, 'pki.key');
-    await writeFile(keyFile, 'a-secret-of-forty-eight-bytes-made-for-this-test', { mode: 0o600 });
+    keyFile = await writeTestKeyFile(tmp);
   });
   after(() => rm(tmp, { recursive: true, force: true }));
 

@@ -4,7 +4,7 @@
 // reported posture and posture refusals, the per-session request budget, and background work run by one of them
 // at a time. And the upgrade rule they depend on: a controller older than the database's schema does not start.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,6 +27,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { code, secretOf } from '../helpers/totp.js';
 import { MIGRATIONS } from '../../src/controller/store/migrations/index.js';
 import { DEFAULT_UPDB_RULES } from '../../src/resources/auth-policy.js';
+import { writeTestKeyFile } from '../helpers/pki-key-file.js';
 
 const postgres = storeUnderTest() === 'postgres';
 
@@ -38,8 +39,7 @@ describe('controllers serving one database at once (--shared-database)', () => {
 
   before(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-cluster-live-'));
-    keyFile = path.join(tmp, 'pki.key');
-    await writeFile(keyFile, 'a-secret-of-forty-eight-bytes-made-for-this-test', { mode: 0o600 });
+    keyFile = await writeTestKeyFile(tmp);
     if (postgres) database = await createTestDatabase();
   });
   after(async () => {

@@ -4,7 +4,7 @@
 // with the brute-force evaluator (test/helpers/policy-model.ts) over what the test itself wrote. A controller that
 // answered from older state than the last acknowledged write, on any of the three, fails the step.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -19,6 +19,7 @@ import {
 } from '../helpers/controller.js';
 import { type Entity, type Policy, reachable } from '../helpers/policy-model.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { writeTestKeyFile } from '../helpers/pki-key-file.js';
 
 const CONTROLLERS = 3;
 const STEPS = 60;
@@ -170,8 +171,7 @@ describe('three controllers on one database answer as one (random operations)', 
 
   before(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-cluster-random-'));
-    const keyFile = path.join(tmp, 'pki.key');
-    await writeFile(keyFile, 'a-secret-of-forty-eight-bytes-made-for-this-test', { mode: 0o600 });
+    const keyFile = await writeTestKeyFile(tmp);
     database = await createTestDatabase();
     for (let i = 0; i < CONTROLLERS; i++) {
       const ctl = await startTestController({

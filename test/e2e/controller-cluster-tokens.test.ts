@@ -4,7 +4,7 @@
 // there. A session token made on one is taken by another (an SDK passes it to whichever controller it asks).
 import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync, type JsonWebKey, X509Certificate } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -24,6 +24,7 @@ import {
 } from '../helpers/controller.js';
 import { mtlsRequest } from '../helpers/mtls.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { writeTestKeyFile } from '../helpers/pki-key-file.js';
 
 /** Whether `leaf` chains to the bundle: issued and signed by one of its certificates. */
 function chainsTo(leaf: X509Certificate, bundle: X509Certificate[]): boolean {
@@ -48,8 +49,7 @@ describe(`tokens signed by one controller, checked by another (${storeUnderTest(
   /** A controller on the shared database (on SQLite, where two are not served at once, one after the other). */
   const adminPassword = randomPassword();
   const start = async (name: string) => {
-    const keyFile = path.join(tmp, 'pki.key');
-    await writeFile(keyFile, 'a-secret-of-forty-eight-bytes-made-for-this-test', { mode: 0o600 });
+    const keyFile = await writeTestKeyFile(tmp);
     const ctl = await startTestController({
       dataDir: path.join(tmp, name),
       storeUrl: database?.url ?? path.join(tmp, 'shared.db'),

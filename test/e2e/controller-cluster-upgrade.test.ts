@@ -3,7 +3,7 @@
 // profile's list of both. The first new one migrates, once, under the advisory lock; the old one still running
 // serves on over the added column; an old one started after the upgrade is refused, naming the migration.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,6 +17,7 @@ import { startTestController, storeUnderTest, unique, type TestController } from
 import { type CtlResult, jsonItems, parseJsonOutput, runCtl, tempConfigDir } from '../helpers/cli.js';
 import { TEST_PASSWORD_COST } from '../helpers/fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { writeTestKeyFile } from '../helpers/pki-key-file.js';
 
 const postgres = storeUnderTest() === 'postgres';
 
@@ -36,8 +37,7 @@ describe('a rolling upgrade of two controllers on one database', { skip: !postgr
 
   before(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-upgrade-'));
-    keyFile = path.join(tmp, 'pki.key');
-    await writeFile(keyFile, 'a-secret-of-forty-eight-bytes-made-for-this-test', { mode: 0o600 });
+    keyFile = await writeTestKeyFile(tmp);
     database = await createTestDatabase();
     configDir = await tempConfigDir();
   });

@@ -22,6 +22,7 @@ import { jsonItems, parseJsonOutput, withLoggedInCli } from '../helpers/cli.js';
 import { TEST_PASSWORD_COST } from '../helpers/fixtures.js';
 import { mtlsRequest } from '../helpers/mtls.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { writeTestKeyFile } from '../helpers/pki-key-file.js';
 
 describe(`controllers sharing one database and one key file (${storeUnderTest()})`, () => {
   let tmp: string;
@@ -35,8 +36,7 @@ describe(`controllers sharing one database and one key file (${storeUnderTest()}
     tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-cluster-'));
     if (storeUnderTest() === 'postgres') database = await createTestDatabase();
     storeUrl = database?.url ?? path.join(tmp, 'shared.db');
-    keyFile = path.join(tmp, 'pki.key');
-    await writeFile(keyFile, 'a-secret-of-forty-eight-bytes-made-for-this-test', { mode: 0o600 });
+    keyFile = await writeTestKeyFile(tmp);
   });
   after(async () => {
     await a?.close();
