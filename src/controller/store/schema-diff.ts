@@ -51,7 +51,8 @@ export function applyOps(schema: SchemaModel, ops: readonly SchemaOp[]): SchemaM
 /** Columns compare without their `default`: it only matters when a column is added to a table with rows. */
 const columnShape = (c: ColumnModel) => JSON.stringify([c.name, c.type, c.notNull]);
 const tableShape = (t: TableModel) => JSON.stringify([t.primaryKey, t.foreignKeys]);
-const indexShape = (i: IndexModel) => JSON.stringify([i.table, i.columns, i.unique, i.where ?? null, i.method ?? null]);
+const indexShape = (i: IndexModel) =>
+  JSON.stringify([i.table, i.columns, i.unique, i.where ?? null, i.method ?? null, i.writeVersion ?? null]);
 
 /**
  * The operations that turn `from` into `to`. A change a plain ALTER cannot make in both databases (another primary

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FieldDef, OnDelete, ResourceDef } from '../../resources/index.js';
+import { KEPT_RESOURCES, type WriteVersionModel } from './write-versions.js';
 
 /**
  * The database schema as data, independent of any SQL dialect. `declaredSchema` derives it from the catalogue;
@@ -46,8 +47,13 @@ export interface IndexModel {
    * `valueCounts`, on a set's side table: how many owners hold each value, a table kept by statement triggers on
    * PostgreSQL (dialects/postgres.ts), so that `anyOf(set) = "x"` is counted by reading one row; nothing on SQLite,
    * which counts the (value, owner) index fast enough.
+   *
+   * `writeVersion`: the table's writes bump a resource's write version (write-versions.ts) by triggers in the write's
+   * transaction on PostgreSQL (dialects/postgres.ts); nothing on SQLite, whose file no other controller shares.
    */
-  method?: 'trigram' | 'substring' | 'valueCounts';
+  method?: 'trigram' | 'substring' | 'valueCounts' | 'writeVersion';
+  /** What a `writeVersion` index bumps, and which writes do not. */
+  writeVersion?: WriteVersionModel;
 }
 
 export interface SchemaModel {
@@ -99,6 +105,9 @@ export function substringIndexName(table: string, column: string): string {
 
 /** What names a substring index (`trgm`: both dialects index the column's trigrams). */
 export const SUBSTRING_SUFFIX = '_trgm';
+
+/** What names a table's write-version triggers. */
+export const WRITE_VERSION_SUFFIX = '_write_version';
 
 /** What names a set's value counts. */
 export const VALUE_COUNTS_SUFFIX = '_counts';
@@ -160,18 +169,25 @@ export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name
     const suffix =
       index.method === 'valueCounts'
         ? VALUE_COUNTS_SUFFIX
-        : index.method
-          ? SUBSTRING_SUFFIX
-          : index.unique
-            ? '_key'
-            : '_idx';
-    const name = identifier(`${index.table}_${index.columns.join('_')}${suffix}`);
+        : index.method === 'writeVersion'
+          ? WRITE_VERSION_SUFFIX
+          : index.method
+            ? SUBSTRING_SUFFIX
+            : index.unique
+              ? '_key'
+              : '_idx';
+    const name = identifier(`${[index.table, ...index.columns].join('_')}${suffix}`);
     schema.indexes[name] = { name, ...index };
   };
   for (const def of catalogue) {
     const table: TableModel = { name: def.table, columns: [...COMMON_COLUMNS], primaryKey: ['id'], foreignKeys: [] };
     schema.tables[def.table] = table;
     addIndex({ table: def.table, columns: ['createdAt'], unique: false });
+    const versioned = KEPT_RESOURCES.get(def.name);
+    if (versioned) {
+      const writeVersion = { resource: def.name, ...versioned };
+      addIndex({ table: def.table, columns: [], unique: false, method: 'writeVersion', writeVersion });
+    }
     for (const [name, field] of Object.entries(def.fields)) {
       if (!isStored(field)) continue;
       // A field of some kinds only (`when`) is null in the rows of the other kinds.

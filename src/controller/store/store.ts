@@ -13,7 +13,7 @@ import { PostureReportRows } from './posture-reports.js';
 import { ServiceUpdateStampRows } from './service-update-stamps.js';
 import { SessionActivityRows } from './session-activity-rows.js';
 import { SqliteDriver } from './sqlite-driver.js';
-import { ensureWriteVersions, KEPT_RESOURCES, readWriteVersions } from './write-versions.js';
+import { readWriteVersions } from './write-versions.js';
 import { WriteVersionWatch } from './write-version-watch.js';
 
 /** What `Store.readTogether` answers: the decoded rows of each lookup, in order. */
@@ -224,16 +224,7 @@ export class Store {
       const pg = await PostgresDriver.open(location.postgres, { log: opts.log });
       try {
         await pg.claim(opts.sharedDatabase ? 'shared' : 'alone');
-        await pg.withLock(MIGRATION_LOCK, async () => {
-          await migrate(pg, opts.migrations ?? MIGRATIONS, now);
-          await ensureWriteVersions(
-            pg,
-            CATALOGUE.filter((def) => KEPT_RESOURCES.has(def.name)).map((def) => ({
-              resource: def.name,
-              table: def.table,
-            })),
-          );
-        });
+        await pg.withLock(MIGRATION_LOCK, () => migrate(pg, opts.migrations ?? MIGRATIONS, now));
         const trigram = `SELECT to_regclass('"identities_name_trgm"')::text AS name`;
         if (!(await pg.get<{ name: string | null }>(trigram))?.name) {
           opts.log?.(

@@ -1,5 +1,6 @@
 import { type Fragment, param, raw, sql } from '../fragment.js';
-import { type IndexModel, VALUE_COUNTS_SUFFIX } from '../schema-model.js';
+import { type IndexModel, VALUE_COUNTS_SUFFIX, WRITE_VERSION_SUFFIX } from '../schema-model.js';
+import { WRITE_VERSIONS_TABLE } from '../write-versions.js';
 import { type Dialect, type TagView, defaultClause, renderCreateIndex, renderCreateTable } from './dialect.js';
 
 /**
@@ -17,16 +18,17 @@ const ISO_DATETIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|
 export const postgresDialect: Dialect = {
   name: 'postgres',
   createTable: (table) => renderCreateTable(table, (c) => TYPES[c.type]),
-  createIndex: (index) =>
-    index.method === 'valueCounts'
-      ? createValueCounts(index.name, index.table)
-      : index.method
-        ? createTrigramIndex(index)
-        : renderCreateIndex(index),
+  createIndex(index) {
+    if (index.method === 'valueCounts') return createValueCounts(index.name, index.table);
+    if (index.method === 'writeVersion') return createWriteVersion(index);
+    return index.method ? createTrigramIndex(index) : renderCreateIndex(index);
+  },
   dropIndex: (name) =>
     name.endsWith(VALUE_COUNTS_SUFFIX)
       ? `DROP FUNCTION IF EXISTS "${name}"() CASCADE;\nDROP TABLE IF EXISTS "${name}"`
-      : `DROP INDEX IF EXISTS "${name}"`,
+      : name.endsWith(WRITE_VERSION_SUFFIX)
+        ? `DROP FUNCTION IF EXISTS "${name}"() CASCADE`
+        : `DROP INDEX IF EXISTS "${name}"`,
   addColumn: (table, c) =>
     `ALTER TABLE "${table}" ADD COLUMN "${c.name}" ${TYPES[c.type]}${c.notNull ? ' NOT NULL' : ''}${defaultClause(c)}`,
   dropColumn: (table, column) => `ALTER TABLE "${table}" DROP COLUMN "${column}"`,
@@ -101,6 +103,40 @@ ${trigger('INSERT', 'NEW TABLE AS added')}
 ${trigger('DELETE', 'OLD TABLE AS removed')}
 ${trigger('UPDATE', 'OLD TABLE AS removed NEW TABLE AS added')}`;
 }
+
+/**
+ * A table's write versions: a function named as the index that bumps the resource's row of the versions table
+ * (made with the first), and the triggers that run it in the statement that writes the table, so no write can skip
+ * it, not even one made outside the repositories or by a cascade. Every statement, or with `ignoring` each row
+ * updated beyond those columns or deleted. Controllers before migration 0012 made one shared function and its
+ * triggers at every start: dropped with it, the versions they counted kept.
+ */
+function createWriteVersion({ name, table, writeVersion }: IndexModel): string {
+  if (!writeVersion) throw new Error(`index ${name}: a write version that names no resource`);
+  const { resource, ignoring } = writeVersion;
+  const versions = `"${WRITE_VERSIONS_TABLE}"`;
+  return `CREATE TABLE IF NOT EXISTS ${versions} ("resource" text PRIMARY KEY, "version" bigint NOT NULL);
+DROP FUNCTION IF EXISTS "ctl_bump_write_version"() CASCADE;
+CREATE FUNCTION "${name}"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+  INSERT INTO ${versions} ("resource", "version") VALUES (${literal(resource)}, 1)
+    ON CONFLICT ("resource") DO UPDATE SET "version" = ${versions}."version" + 1;
+  RETURN NULL;
+END $$;
+${writeVersionTriggers(name, `"${table}"`, ignoring)}`;
+}
+
+function writeVersionTriggers(name: string, on: string, ignoring: readonly string[] | undefined): string {
+  const bump = `EXECUTE FUNCTION "${name}"()`;
+  if (!ignoring) {
+    return `CREATE TRIGGER "${name}" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${on} FOR EACH STATEMENT ${bump};`;
+  }
+  const beyond = (row: string) => `(to_jsonb(${row}) - ARRAY[${ignoring.map(literal).join(', ')}]::text[])`;
+  return `CREATE TRIGGER "${name}_update" AFTER UPDATE ON ${on} FOR EACH ROW
+  WHEN (${beyond('OLD')} IS DISTINCT FROM ${beyond('NEW')}) ${bump};
+CREATE TRIGGER "${name}_delete" AFTER DELETE ON ${on} FOR EACH ROW ${bump};`;
+}
+
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 function typedTag(json: Fragment, text: Fragment, type: Fragment, view: TagView): Fragment {
   switch (view) {

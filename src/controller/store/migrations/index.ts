@@ -10,6 +10,7 @@ import { migration as m0008 } from './0008-controllers-and-shared-pki.js';
 import { migration as m0009 } from './0009-shared-login-attempts-and-service-update-stamps.js';
 import { migration as m0010 } from './0010-shared-posture-reports.js';
 import { migration as m0011 } from './0011-substring-indexes-and-value-counts.js';
+import { migration as m0012 } from './0012-write-versions.js';
 
 /**
  * The recorded history of the schema, oldest first. Never edit a migration that has shipped: change the catalogue,
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0009,
   m0010,
   m0011,
+  m0012,
 ];
