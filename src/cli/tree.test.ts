@@ -167,6 +167,20 @@ describe('loading only what a command line uses', () => {
     assert.equal(verbsOf(root, 'auth-policy'), 0);
   });
 
+  it('builds only the verb a line runs, and every verb for an alias, a typo, help or completion', async () => {
+    const verbs = async (...argv: string[]) =>
+      (await lazily(argv)).commands.find((c) => c.name() === 'identity')!.commands.map((c) => c.name());
+    const full = program.commands.find((c) => c.name() === 'identity')!.commands.map((c) => c.name());
+    assert.deepEqual(await verbs('-o', 'json', 'identity', 'list', '--limit', '5'), ['list']);
+    assert.deepEqual(await verbs('id', 'create', 'laptop'), ['create']);
+    assert.deepEqual(await verbs('identity', 'authenticators', 'x'), ['authenticators']);
+    assert.deepEqual(await verbs('identity', 'ls'), full, 'an alias is found among all verbs');
+    assert.deepEqual(await verbs('identity', 'lst'), full, 'a typo is suggested for among all verbs');
+    assert.deepEqual(await verbs('identity', '--bogus', 'list'), full, 'an unknown option ends the operands');
+    assert.deepEqual(await verbs('help', 'identity', 'list'), full);
+    assert.deepEqual(await verbs('__complete', '--', 'identity', 'list', ''), full);
+  });
+
   it('selects as commander dispatches', () => {
     const byWord = new Map(topCommands().flatMap((e) => [e.name, ...e.aliases].map((w) => [w, e] as const)));
     const names = (...argv: string[]) => [...selected(program, argv, byWord)].map((e) => e.name).sort();

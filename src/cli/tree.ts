@@ -1,6 +1,6 @@
 import { Command, Help } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { commandWords } from './command-words.js';
+import { commandWords, rootOperands } from './command-words.js';
 import type { Deps } from './deps.js';
 import { NOUNS } from './nouns/summary.js';
 import type { NounSummary } from './nouns/summary.js';
@@ -20,8 +20,11 @@ export interface TopCommand {
   group?: string;
   /** Left out of help and completion (machinery such as `__complete`). */
   hidden?: boolean;
-  /** The command with everything below it. */
-  load(deps: Deps): Promise<CommandUnknownOpts>;
+  /**
+   * The command with what is below it: everything, or where `words` (the operands after the command's own word on
+   * a line that runs it) name one of its subcommands, only that one, as commander will dispatch to no other.
+   */
+  load(deps: Deps, words?: readonly string[]): Promise<CommandUnknownOpts>;
 }
 
 /** A noun's own verbs, replacing or adding to those derived from the catalogue; loaded with the noun. */
@@ -76,9 +79,9 @@ export function nounCommand(summary: NounSummary, own: readonly NounCommands[] =
     aliases: summary.aliases,
     summary: summary.description,
     group: summary.group,
-    load: async (deps) => {
+    load: async (deps, words) => {
       const [{ buildNounCommand }, module] = await Promise.all([import('./nouns/verbs.js'), mine?.load()]);
-      return buildNounCommand(deps, summary, module?.verbs);
+      return buildNounCommand(deps, summary, module?.verbs, words?.[0]);
     },
   };
 }
@@ -216,8 +219,13 @@ export async function assemble(
     if (!byWord.has(o.noun))
       throw new Error(`own commands registered for '${o.noun}', which is no noun of the catalogue`);
   const wanted = argv === undefined ? undefined : selected(root, argv, byWord);
+  // The words after the command a line runs; not after `help` or `__complete`'s, whose command lists all it has.
+  const [word, ...words] = argv === undefined ? [] : rootOperands(root.options, argv);
+  const runs = word === undefined ? undefined : byWord.get(word);
   const built = await Promise.all(
-    entries.map((entry) => (wanted === undefined || wanted.has(entry) ? loaded(entry, deps) : stub(entry))),
+    entries.map((entry) =>
+      wanted === undefined || wanted.has(entry) ? loaded(entry, deps, entry === runs ? words : undefined) : stub(entry),
+    ),
   );
   root.configureHelp({ ...root.configureHelp(), subcommandTerm: (command) => termOf(command) });
   entries.forEach((entry, i) => {
@@ -239,8 +247,8 @@ function termOf(command: CommandUnknownOpts): string {
   return alias === undefined ? command.name() : `${command.name()}|${alias}`;
 }
 
-async function loaded(entry: TopCommand, deps: Deps): Promise<CommandUnknownOpts> {
-  const command = await entry.load(deps);
+async function loaded(entry: TopCommand, deps: Deps, words?: readonly string[]): Promise<CommandUnknownOpts> {
+  const command = await entry.load(deps, words);
   if (command.name() !== entry.name) throw new Error(`command '${entry.name}' is built as '${command.name()}'`);
   const aliases = command.aliases();
   if (aliases.length !== entry.aliases.length || aliases.some((a, i) => a !== entry.aliases[i])) {

@@ -35,20 +35,29 @@ const STANDARD: ReadonlyArray<readonly [verb: string, op: Operation, build: Verb
   ['delete', 'delete', (deps, def) => buildDelete(deps, def)],
 ];
 
-/** The noun command of a catalogue resource with all its verbs. */
-export function buildNounCommand(deps: Deps, summary: NounSummary, own?: NounModule['verbs']): CommandUnknownOpts {
-  return addVerbs(buildNoun(summary), deps, summary.resource, own);
+/** The noun command of a catalogue resource with all its verbs, or only `verb` where that names one of them. */
+export function buildNounCommand(
+  deps: Deps,
+  summary: NounSummary,
+  own?: NounModule['verbs'],
+  verb?: string,
+): CommandUnknownOpts {
+  return addVerbs(buildNoun(summary), deps, summary.resource, own, verb);
 }
 
 /**
  * Adds the verbs of `resourceName` to its noun command: the generic verbs its operations allow, then the noun's
  * own new verbs, then its relation lists (`identity authenticators`); own verbs replace generic ones in place.
+ * With `only` naming one of them (the line runs `ctl identity list`), that verb alone: commander dispatches to it
+ * and to no other, and building the others (create's flags, their help) is most of a noun's start. Any other word
+ * (an alias, a typo to suggest for) gets them all.
  */
 export function addVerbs(
   noun: CommandUnknownOpts,
   deps: Deps,
   resourceName: string,
   own: NounModule['verbs'] = {},
+  only?: string,
 ): CommandUnknownOpts {
   const def = resource(resourceName);
   const builders = new Map<string, VerbBuilder | undefined>();
@@ -63,11 +72,16 @@ export function addVerbs(
   }
   // Map.set keeps a key's place: an own verb replaces a generic one where it stands.
   for (const [verb, build] of Object.entries(own)) builders.set(verb, build ?? undefined);
-  for (const [verb, build] of builders) {
-    const command = build?.(deps, def);
-    if (!command) continue;
-    if (command.name() !== verb) throw new Error(`'${noun.name()} ${verb}' is built as '${command.name()}'`);
-    noun.addCommand(command);
+  const verbCommand = (verb: string) => {
+    const command = builders.get(verb)?.(deps, def);
+    if (command && command.name() !== verb) throw new Error(`'${noun.name()} ${verb}' is built as '${command.name()}'`);
+    return command;
+  };
+  const selected = only === undefined ? undefined : verbCommand(only);
+  if (selected) return noun.addCommand(selected);
+  for (const verb of builders.keys()) {
+    const command = verbCommand(verb);
+    if (command) noun.addCommand(command);
   }
   return noun;
 }
