@@ -242,11 +242,15 @@ async function main() {
 async function getByIdThroughput(targets: Target[]): Promise<{ rows: Row[]; summary: string }> {
   const pkiDir = join(targets[0].dataDir, 'pki');
   const first = targets[0];
-  const captured = await request(first.byIdUrl, { headers: first.headers, dispatcher: first.dispatcher });
+  // On a connection of its own: the kept ones may have been closed by the controller while the CLI rows, timed
+  // synchronously, held this process (its keep-alive timeout), and a request sent on one would fail.
+  const fresh = new Agent({ connect: { ca: first.controller.caBundlePem } });
+  const captured = await request(first.byIdUrl, { headers: first.headers, dispatcher: fresh });
   const sameBytes: BareAnswer = {
     body: Buffer.from(await captured.body.arrayBuffer()),
     contentType: String(captured.headers['content-type']),
   };
+  await fresh.close();
   const bares = [await startBareServer(pkiDir, SMALLEST_ANSWER), await startBareServer(pkiDir, sameBytes)];
   const load = { ca: first.controller.caBundlePem, total: 4000, concurrency: 16 };
   const bareRps: number[][] = bares.map(() => []);
