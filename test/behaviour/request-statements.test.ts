@@ -42,5 +42,18 @@ for (const shared of [false, true]) {
       }
       assert.ok(Math.min(...counts) <= most, `statements per request: ${counts.join(', ')}`);
     });
+
+    it(`answers GET /current-identity (client API) in ${most} statement(s) too`, async () => {
+      const store = t.app.runtime.store;
+      const counts: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const before = store.statementsRun;
+        const res = await t.user.request('GET', '/edge/client/v1/current-identity');
+        counts.push(store.statementsRun - before);
+        assert.equal(res.status, 200);
+        assert.equal(res.body.data.hasApiSession, true);
+      }
+      assert.ok(Math.min(...counts) <= most, `statements per request: ${counts.join(', ')}`);
+    });
   });
 }
