@@ -5,6 +5,7 @@
 //
 //   npm run bench                              this checkout, SQLite and PostgreSQL (when its binaries are installed)
 //   npm run bench -- --baseline bc59173        and the same SQLite measurements on that commit's build, alternated
+//   npm run bench -- --baseline-postgres ...   each baseline on PostgreSQL too (a store-side change measured there)
 //   npm run bench -- --no-startup ...          the controller tables only
 //   npm run bench -- --no-access ...           without access decisions at scale (bench/access.ts, ~2 minutes)
 //   npm run bench -- --no-writes ...           without writes under 8 concurrent writers (bench/concurrent-writes.ts)
@@ -36,6 +37,7 @@ const root = new URL('..', import.meta.url).pathname;
 const { values: flags } = parseArgs({
   options: {
     baseline: { type: 'string', multiple: true },
+    'baseline-postgres': { type: 'boolean' },
     'no-startup': { type: 'boolean' },
     'no-postgres': { type: 'boolean' },
     'no-access': { type: 'boolean' },
@@ -171,11 +173,13 @@ const show = (v: number, unit: Row['unit']) =>
   unit === 'ms' ? fmt(v) : unit === 's' ? `${v.toFixed(1)} s` : `${v.toFixed(0)} ${unit}`;
 
 function printTable(title: string, targets: Target[], rows: Row[]): void {
-  const pg = targets.findIndex((t) => t.postgres);
+  const pg = targets.findIndex((t) => t.postgres && t.root === root);
   const olds = targets.map((_target, i) => i).filter((i) => i > 0 && targets[i].root !== root);
+  // A baseline is compared with this checkout on the same store.
+  const now = (i: number) => (targets[i].postgres ? pg : 0);
   const head = ['measurement', targets[0].label];
   if (pg >= 0) head.push(targets[pg].label, 'PostgreSQL ÷ SQLite');
-  for (const i of olds) head.push(targets[i].label, `SQLite now ÷ ${targets[i].label}`);
+  for (const i of olds) head.push(targets[i].label, `${targets[now(i)].label} now ÷ ${targets[i].label}`);
   console.log(`\n${title}\n`);
   console.log(`| ${head.join(' | ')} |`);
   console.log(`|${head.map(() => '---').join('|')}|`);
@@ -184,7 +188,7 @@ function printTable(title: string, targets: Target[], rows: Row[]): void {
       show(row.values[i], row.unit) + (row.against ? ` (${(row.values[i] / row.against[i]).toFixed(2)}x)` : '');
     const cells = [row.what, cell(0)];
     if (pg >= 0) cells.push(cell(pg), `${(row.values[pg] / row.values[0]).toFixed(2)}x`);
-    for (const i of olds) cells.push(cell(i), `${(row.values[0] / row.values[i]).toFixed(2)}x`);
+    for (const i of olds) cells.push(cell(i), `${(row.values[now(i)] / row.values[i]).toFixed(2)}x`);
     console.log(`| ${cells.join(' | ')} |`);
   }
 }
@@ -215,8 +219,11 @@ async function main() {
         targets.push(await startTarget('postgres', 'PostgreSQL', root, cluster.url));
       }
     }
-    for (const [i, old] of olds.entries())
+    for (const [i, old] of olds.entries()) {
       targets.push(await startTarget(`baseline-${i}`, `SQLite @${old.commit}`, old.dir));
+      if (cluster && flags['baseline-postgres'])
+        targets.push(await startTarget(`baseline-pg-${i}`, `PostgreSQL @${old.commit}`, old.dir, cluster.url));
+    }
     await measure(targets, notes);
   } finally {
     for (const t of targets) {

@@ -1,11 +1,17 @@
 import type { ResourceDef } from '../resources/index.js';
 import { MODEL_MODULES, ROUTE_ADAPTERS } from './discovered-modules.js';
-import { HOOK_PHASES, type HookPhase, type ModelModule, type RouteAdapter } from './model/behaviour.js';
+import {
+  HOOK_PHASES,
+  type HookPhase,
+  type ModelModule,
+  type ResourceModel,
+  type RouteAdapter,
+} from './model/behaviour.js';
 import { toWire } from './model/present.js';
 import { withClientBudget } from './routes/client/client-network.js';
 import { crudRoutes } from './routes/kit/crud.js';
 import { metaRoutes } from './routes/meta.js';
-import type { Presenter, Runtime, WriteHooks } from './runtime.js';
+import type { Runtime, WriteHooks } from './runtime.js';
 import type { ApiName, Route } from './server/types.js';
 import type { Row } from './store/repository.js';
 
@@ -59,12 +65,12 @@ function hooksByResource(models: readonly ModelModule[]): Map<string, WriteHooks
   return byResource;
 }
 
-function presenters(models: readonly ModelModule[]): Map<string, Presenter> {
-  const byResource = new Map<string, Presenter>();
+function presenters(models: readonly ModelModule[]): Map<string, ResourceModel> {
+  const byResource = new Map<string, ResourceModel>();
   for (const { model } of models) {
     if (!model?.present) continue;
     if (byResource.has(model.resource)) throw new Error(`two presenters for resource '${model.resource}'`);
-    byResource.set(model.resource, model.present);
+    byResource.set(model.resource, model);
   }
   return byResource;
 }
@@ -72,6 +78,7 @@ function presenters(models: readonly ModelModule[]): Map<string, Presenter> {
 export interface Registry {
   routes: Route[];
   present(def: ResourceDef, rows: Row[]): Promise<Record<string, unknown>[]>;
+  presentById(def: ResourceDef, id: string): Promise<Record<string, unknown>>;
   hooks(resource: string): WriteHooks;
 }
 
@@ -87,8 +94,12 @@ export function buildRoutes(rt: Runtime, modules: ControllerModules = DISCOVERED
   return {
     routes: routes.map((r) => withClientBudget(rt, r)),
     present: async (def, rows) => {
-      const presenter = presenterOf.get(def.name);
+      const presenter = presenterOf.get(def.name)?.present;
       return presenter ? presenter(rows, rt) : rows.map((row) => toWire(def, row));
+    },
+    presentById: async (def, id) => {
+      const byId = presenterOf.get(def.name)?.presentById;
+      return byId ? byId(id, rt) : (await rt.present(def, [await rt.store.repoFor(def).get(id)]))[0];
     },
     hooks: (resource) => hooks.get(resource) ?? {},
   };

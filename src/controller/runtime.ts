@@ -105,4 +105,6 @@ export interface Runtime {
   log: (line: string) => void;
   accessLog?: (line: string) => void;
   present(def: ResourceDef, rows: Row[]): Promise<Record<string, unknown>[]>;
+  /** One entity's read model by id (NOT_FOUND if none): `present` of its row, in one read where the model can. */
+  presentById(def: ResourceDef, id: string): Promise<Record<string, unknown>>;
 }

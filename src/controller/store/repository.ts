@@ -233,11 +233,18 @@ export class Repository {
   }
 
   async find(id: string): Promise<Row | undefined> {
-    const raw = await this.driver.get<Record<string, unknown>>(
-      `SELECT ${this.entityColumns}${this.refSelect} FROM ${this.table} e WHERE e."id" = ?`,
-      [id],
-    );
-    return raw ? this.decode(raw) : undefined;
+    const lookup = this.findLookup(id);
+    const raw = await this.driver.get<Record<string, unknown>>(lookup.sql, lookup.params);
+    return lookup.decode(raw ? [raw] : []);
+  }
+
+  /** What `find` runs, to be run with other lookups (`Store.readTogether`): a read model's row with its rows. */
+  findLookup(id: string): Lookup<Row | undefined> {
+    return {
+      sql: `SELECT ${this.entityColumns}${this.refSelect} FROM ${this.table} e WHERE e."id" = ?`,
+      params: [id],
+      decode: (rows) => (rows.length ? this.decode(rows[0]) : undefined),
+    };
   }
 
   async get(id: string): Promise<Row> {

@@ -49,8 +49,7 @@ async function logout(rt: Runtime, ctx: Ctx) {
 }
 
 async function currentIdentity(rt: Runtime, ctx: Ctx) {
-  const row = await rt.store.repoFor(identity).get(ctx.principal!.identityId);
-  return { data: (await rt.present(identity, [row]))[0] };
+  return { data: await rt.presentById(identity, ctx.principal!.identityId) };
 }
 
 /** The API session as its owner reads it, at login and on `/current-api-session`. */

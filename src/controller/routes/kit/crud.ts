@@ -54,8 +54,7 @@ export function listMeta(page: Page, filterableFields: string[]) {
 }
 
 async function getResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
-  const row = await rt.store.repoFor(def).get(ctx.params.id);
-  return { data: (await rt.present(def, [row]))[0] };
+  return { data: await rt.presentById(def, ctx.params.id) };
 }
 
 /** A sub-list of the parent entity, by the relation's kind; an unknown parent lists nothing unless `readsParent`. */
