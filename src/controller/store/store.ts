@@ -13,8 +13,7 @@ import { PostureReportRows } from './posture-reports.js';
 import { ServiceUpdateStampRows } from './service-update-stamps.js';
 import { SessionActivityRows } from './session-activity-rows.js';
 import { SqliteDriver } from './sqlite-driver.js';
-import { readWriteVersions } from './write-versions.js';
-import { WriteVersionWatch } from './write-version-watch.js';
+import { readWriteVersions, WriteVersionWatch } from './write-version-watch.js';
 
 /** What `Store.readTogether` answers: the decoded rows of each lookup, in order. */
 type ReadTogether<T extends readonly Lookup<unknown>[]> = {

@@ -1,3 +1,6 @@
+import type { Driver } from './driver.js';
+import { WRITE_VERSIONS_TABLE } from './write-versions.js';
+
 /**
  * What lets controllers sharing a database keep facts in memory as a lone controller does: before a request uses
  * anything kept, the controller reads every resource's write version (store/write-versions.ts: bumped in the
@@ -60,4 +63,15 @@ export class WriteVersionWatch {
     for (const [resource, version] of versions) if (seen.get(resource) !== version) this.changed(resource);
     for (const resource of seen.keys()) if (!versions.has(resource)) this.changed(resource);
   }
+}
+
+/**
+ * Every resource's version as last committed: a resource never written has none. Controllers sharing the database
+ * read them to learn what the others changed.
+ */
+export async function readWriteVersions(driver: Driver): Promise<Map<string, string>> {
+  const rows = await driver.all<{ resource: string; version: string }>(
+    `SELECT "resource", "version"::text AS "version" FROM "${WRITE_VERSIONS_TABLE}"`,
+  );
+  return new Map(rows.map((row) => [row.resource, row.version]));
 }

@@ -10,7 +10,8 @@ import { MIGRATIONS } from './migrations/index.js';
 import { diffSchemas } from './schema-diff.js';
 import { declaredSchema } from './schema-model.js';
 import { Store } from './store.js';
-import { KEPT_RESOURCES, readWriteVersions } from './write-versions.js';
+import { readWriteVersions } from './write-version-watch.js';
+import { KEPT_RESOURCES } from './write-versions.js';
 
 const now = () => new Date().toISOString();
 const driverOf = (store: Store) => (store as unknown as { driver: Driver }).driver;

@@ -1,5 +1,3 @@
-import type { Driver } from './driver.js';
-
 /** The table of every kept resource's version (PostgreSQL only), made with the first table's triggers. */
 export const WRITE_VERSIONS_TABLE = 'ctl_write_versions';
 
@@ -35,14 +33,3 @@ export const KEPT_RESOURCES: ReadonlyMap<string, VersionedWrites> = new Map<stri
   ['mfa', {}],
   ['external-jwt-signer', {}],
 ]);
-
-/**
- * Every resource's version as last committed: a resource never written has none. Controllers sharing the database
- * read them to learn what the others changed (store/write-version-watch.ts).
- */
-export async function readWriteVersions(driver: Driver): Promise<Map<string, string>> {
-  const rows = await driver.all<{ resource: string; version: string }>(
-    `SELECT "resource", "version"::text AS "version" FROM "${WRITE_VERSIONS_TABLE}"`,
-  );
-  return new Map(rows.map((row) => [row.resource, row.version]));
-}
