@@ -25,8 +25,9 @@ import { REPO_ROOT } from '../helpers/spec.js';
 /** How soon the controller must serve normally again once the database is back. */
 const RECOVERY_MS = 5_000;
 
-const work = mkdtempSync(path.join(os.tmpdir(), 'ctl-pg-faults-'));
-const stateFile = path.join(work, 'cluster.json');
+// Made when the suite runs, not when the file loads: a skipped suite's `after` never removes it.
+let work: string;
+let stateFile: string;
 
 /** Runs scripts/pg-cluster.mjs on this file's cluster; returns what it printed. */
 function cluster(command: 'start' | 'stop' | 'halt' | 'resume'): string {
@@ -91,6 +92,8 @@ describe('PostgreSQL failing under the controller', { skip }, () => {
   let dba: pg.Client;
 
   before(async () => {
+    work = mkdtempSync(path.join(os.tmpdir(), 'ctl-pg-faults-'));
+    stateFile = path.join(work, 'cluster.json');
     serverUrl = cluster('start');
     database = await createTestDatabase({ migrated: true, serverUrl });
     ctl = await startTestController({ storeUrl: database.url });
@@ -99,8 +102,10 @@ describe('PostgreSQL failing under the controller', { skip }, () => {
   after(async () => {
     await dba?.end().catch(() => {});
     await ctl?.close();
-    cluster('stop');
-    rmSync(work, { recursive: true, force: true });
+    if (work) {
+      cluster('stop');
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   /** Waits until the controller has logged a line holding `text`. */
