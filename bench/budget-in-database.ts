@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SharedLoginThrottle } from '../src/controller/auth/database-throttle.js';
+import { DatabaseLoginThrottle } from '../src/controller/auth/database-throttle.js';
 import { DEFAULT_LOGIN_THROTTLE, type AttemptBuckets, TokenBuckets } from '../src/controller/auth/throttle.js';
 import { Store } from '../src/controller/store/store.js';
 import { freshDatabase, startCluster } from './pg-database.js';
@@ -39,26 +39,26 @@ if ('unavailable' in cluster) {
 }
 try {
   const store = await Store.open({ postgres: await freshDatabase(cluster.url) });
-  const shared: AttemptBuckets = new SharedLoginThrottle(store.loginAttempts, DEFAULT_LOGIN_THROTTLE).bucketsFor(
+  const inDatabase: AttemptBuckets = new DatabaseLoginThrottle(store.loginAttempts, DEFAULT_LOGIN_THROTTLE).bucketsFor(
     'budget',
     BUDGET,
     Date.now,
   );
   const memory = new TokenBuckets(BUDGET);
   const key = (i: number) => `session-${i % SESSIONS}`;
-  const rows: Record<'memory' | 'roundTrip' | 'shared', number[]> = { memory: [], roundTrip: [], shared: [] };
-  await perOp((i) => shared.takeIfAny(key(i))); // warm-up: the rows exist and the statements are prepared
+  const rows: Record<'memory' | 'roundTrip' | 'inDatabase', number[]> = { memory: [], roundTrip: [], inDatabase: [] };
+  await perOp((i) => inDatabase.takeIfAny(key(i))); // warm-up: the rows exist and the statements are prepared
   for (let round = 0; round < ROUNDS; round++) {
     rows.memory.push(await perOp((i) => memory.takeIfAny(key(i))));
     rows.roundTrip.push(await perOp(() => (store as unknown as Probe).driver.get('SELECT 1')));
-    rows.shared.push(await perOp((i) => shared.takeIfAny(key(i))));
+    rows.inDatabase.push(await perOp((i) => inDatabase.takeIfAny(key(i))));
   }
   await store.close();
-  const [memoryUs, roundTripUs, sharedUs] = [median(rows.memory), median(rows.roundTrip), median(rows.shared)];
+  const [memoryUs, roundTripUs, inDatabaseUs] = [median(rows.memory), median(rows.roundTrip), median(rows.inDatabase)];
   console.log(`budget in memory:        ${memoryUs.toFixed(2)} us a request`);
   console.log(`SELECT 1 (a round trip): ${roundTripUs.toFixed(1)} us a request`);
-  const ratio = (sharedUs / roundTripUs).toFixed(2);
-  console.log(`budget in the database:  ${sharedUs.toFixed(1)} us a request (${ratio}x a round trip)`);
+  const ratio = (inDatabaseUs / roundTripUs).toFixed(2);
+  console.log(`budget in the database:  ${inDatabaseUs.toFixed(1)} us a request (${ratio}x a round trip)`);
 } finally {
   cluster.stop();
   rmSync(dir, { recursive: true, force: true });

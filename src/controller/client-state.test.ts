@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, storesUnderTest, type TestDatabase } from '../../test/helpers/postgres.js';
 import { ApiError } from '../protocol/errors.js';
-import { SharedLoginThrottle } from './auth/database-throttle.js';
+import { DatabaseLoginThrottle } from './auth/database-throttle.js';
 import { DEFAULT_LOGIN_THROTTLE } from './auth/throttle.js';
 import { ClientState } from './client-state.js';
 import { Store } from './store/store.js';
@@ -53,7 +53,7 @@ for (const kind of storesUnderTest()) {
 
     /** A controller's client state whose budget is kept in the database, as index.ts wires it when shared. */
     function sharedController(now: () => number): ClientState {
-      const throttle = new SharedLoginThrottle(store.loginAttempts, DEFAULT_LOGIN_THROTTLE, now);
+      const throttle = new DatabaseLoginThrottle(store.loginAttempts, DEFAULT_LOGIN_THROTTLE, now);
       return new ClientState(new Date(0), { burst: 4, perSecond: 2 }, now, (k, options) =>
         throttle.bucketsFor(k, options, now),
       );

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ApiSessions } from './auth/api-sessions.js';
 import { ConcurrencyLimiter } from './auth/limiter.js';
 import { PasswordHasher } from './auth/password.js';
-import { SharedLoginThrottle } from './auth/database-throttle.js';
+import { DatabaseLoginThrottle } from './auth/database-throttle.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './auth/throttle.js';
 import { ClientState } from './client-state.js';
 import { enforcePostureTimeouts } from './model/posture/sessions.js';
@@ -125,7 +125,7 @@ export async function createController(options: CreateControllerOptions): Promis
   const throttleOptions = options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE;
   // Controllers sharing a database count failed logins there: otherwise guessing is multiplied by their number.
   const loginThrottle = shared
-    ? new SharedLoginThrottle(store.loginAttempts, throttleOptions)
+    ? new DatabaseLoginThrottle(store.loginAttempts, throttleOptions)
     : new LoginThrottle(throttleOptions);
   // The request budget is kept where failed logins are: in the database when controllers share one, so a client
   // spreading its requests over them gets one budget, not one per controller.
@@ -185,7 +185,7 @@ export async function createController(options: CreateControllerOptions): Promis
   const background = runInTurn(
     store,
     [
-      ...(loginThrottle instanceof SharedLoginThrottle
+      ...(loginThrottle instanceof DatabaseLoginThrottle
         ? [{ name: 'login throttle expiry', intervalMs: SWEEP_INTERVAL_MS, run: () => loginThrottle.forgetRefilled() }]
         : []),
       { name: 'session sweep', intervalMs: SWEEP_INTERVAL_MS, run: () => runtime.apiSessions.sweep(new Date()) },

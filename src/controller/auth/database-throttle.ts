@@ -70,7 +70,7 @@ export class SharedBuckets implements AttemptBuckets {
  * database, so that N controllers allow what one allows. A check is one statement (both buckets read together), a
  * failure one statement per key.
  */
-export class SharedLoginThrottle implements LoginThrottling {
+export class DatabaseLoginThrottle implements LoginThrottling {
   private readonly byAddress: SharedBuckets;
   private readonly byUsername: SharedBuckets;
   /** Every bucket kind in the database, the other attempts' (bucketsFor) too: what forgetRefilled clears. */

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, storesUnderTest, type TestDatabase } from '../../../test/helpers/postgres.js';
 import { Store } from '../store/store.js';
 import { ApiError } from '../../protocol/errors.js';
-import { SharedLoginThrottle } from './database-throttle.js';
+import { DatabaseLoginThrottle } from './database-throttle.js';
 import { LoginThrottle, type LoginThrottling, ThrottledError, TokenBuckets } from './throttle.js';
 
 function clock(start = 1_000_000) {
@@ -113,7 +113,7 @@ describe('LoginThrottle in memory', () => {
 });
 
 for (const kind of storesUnderTest()) {
-  describe(`SharedLoginThrottle (${kind})`, () => {
+  describe(`DatabaseLoginThrottle (${kind})`, () => {
     let db: TestDatabase | undefined;
     let store: Store;
     before(async () => {
@@ -127,12 +127,12 @@ for (const kind of storesUnderTest()) {
     // Each test starts from an empty table: the rows of the test before are cleared first.
     throttleRules('rules', async (now) => {
       await store.loginAttempts.forgetIdle('', Number.MAX_SAFE_INTEGER);
-      return new SharedLoginThrottle(store.loginAttempts, options, now);
+      return new DatabaseLoginThrottle(store.loginAttempts, options, now);
     });
 
     it("forgets buckets once they are full again, never identities' counts", async () => {
       const c = clock();
-      const t = new SharedLoginThrottle(store.loginAttempts, options, c.now);
+      const t = new DatabaseLoginThrottle(store.loginAttempts, options, c.now);
       await t.failed('a', 'u', 'id-1');
       c.advance(19_000);
       await t.forgetRefilled();
@@ -146,9 +146,9 @@ for (const kind of storesUnderTest()) {
     it('keeps the buckets of other attempts in the database too, seen by another throttle on it', async () => {
       const c = clock();
       const mfa = { capacity: 2, refillPerSecond: 0.5, maxKeys: 10 };
-      const t = new SharedLoginThrottle(store.loginAttempts, options, c.now);
+      const t = new DatabaseLoginThrottle(store.loginAttempts, options, c.now);
       const here = t.bucketsFor('mfa', mfa, c.now);
-      const there = new SharedLoginThrottle(store.loginAttempts, options, c.now).bucketsFor('mfa', mfa, c.now);
+      const there = new DatabaseLoginThrottle(store.loginAttempts, options, c.now).bucketsFor('mfa', mfa, c.now);
       await here.take('id-1');
       await there.take('id-1');
       assert.equal(await here.waitMs('id-1'), 2000, 'two taken, one here and one there: a token in 2 s');

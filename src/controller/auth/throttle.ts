@@ -103,7 +103,7 @@ export const DEFAULT_LOGIN_THROTTLE: LoginThrottleOptions = {
  * Password guessing throttled per client address and per username, with token buckets: an attacker slows down
  * himself (his address) and the usernames he guesses at, nobody else. The username bucket exists whether or not
  * the user does, so a 429 says nothing about which usernames exist. Kept in memory (LoginThrottle) by a controller
- * alone on its database, in the database (SharedLoginThrottle) by controllers sharing one.
+ * alone on its database, in the database (DatabaseLoginThrottle) by controllers sharing one.
  */
 export interface LoginThrottling {
   /** Refuses with 429 and `Retry-After` when the address or the username has no attempt left. */
