@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createTestDatabase, storesUnderTest, type TestDatabase } from '../../test/helpers/postgres.js';
+import { describe, it } from 'node:test';
+import { openStoreForSuite, storesUnderTest } from '../../test/helpers/postgres.js';
 import { ApiError } from '../protocol/errors.js';
 import { DatabaseLoginThrottle } from './auth/database-throttle.js';
 import { DEFAULT_LOGIN_THROTTLE } from './auth/throttle.js';
 import { ClientState } from './client-state.js';
-import { Store } from './store/store.js';
+import type { Store } from './store/store.js';
 
 describe('ClientState', () => {
   it('service update stamps: the start until touched, per identity, and one stamp for everyone', async () => {
@@ -40,16 +40,8 @@ describe('ClientState', () => {
 
 for (const kind of storesUnderTest()) {
   describe(`ClientState's budget shared through the database (${kind})`, () => {
-    let db: TestDatabase | undefined;
     let store: Store;
-    before(async () => {
-      db = kind === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined;
-      store = await Store.open(db ? { postgres: db.url } : { sqlite: ':memory:' });
-    });
-    after(async () => {
-      await store.close();
-      await db?.drop();
-    });
+    openStoreForSuite(kind, (opened) => (store = opened));
 
     /** A controller's client state whose budget is kept in the database, as index.ts wires it when shared. */
     function sharedController(now: () => number): ClientState {

@@ -10,6 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import pg from 'pg';
 import { MIGRATIONS } from '../../src/controller/store/migrations/index.js';
 import { Store } from '../../src/controller/store/store.js';
@@ -188,4 +189,22 @@ export async function storeEnvFor(dataDir: string): Promise<Record<string, strin
 export async function dropDataDirDatabases(): Promise<void> {
   for (const database of databasesByDataDir.values()) await (await database).drop();
   databasesByDataDir.clear();
+}
+
+/**
+ * A store of `kind` for the suite this is called in: opened before its tests (on PostgreSQL, in a migrated database
+ * of its own) and handed to `use`, closed after them and its database dropped.
+ */
+export function openStoreForSuite(kind: StoreKind, use: (store: Store) => void): void {
+  let db: TestDatabase | undefined;
+  let store: Store | undefined;
+  before(async () => {
+    db = kind === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined;
+    store = await Store.open(db ? { postgres: db.url } : { sqlite: ':memory:' });
+    use(store);
+  });
+  after(async () => {
+    await store?.close();
+    await db?.drop();
+  });
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createTestDatabase, storesUnderTest, type TestDatabase } from '../../../test/helpers/postgres.js';
-import { Store } from '../store/store.js';
+import { describe, it } from 'node:test';
+import { openStoreForSuite, storesUnderTest } from '../../../test/helpers/postgres.js';
+import type { Store } from '../store/store.js';
 import { ApiError } from '../../protocol/errors.js';
 import { DatabaseLoginThrottle } from './database-throttle.js';
 import { LoginThrottle, type LoginThrottling, ThrottledError, TokenBuckets } from './throttle.js';
@@ -114,16 +114,8 @@ describe('LoginThrottle in memory', () => {
 
 for (const kind of storesUnderTest()) {
   describe(`DatabaseLoginThrottle (${kind})`, () => {
-    let db: TestDatabase | undefined;
     let store: Store;
-    before(async () => {
-      db = kind === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined;
-      store = await Store.open(db ? { postgres: db.url } : { sqlite: ':memory:' });
-    });
-    after(async () => {
-      await store.close();
-      await db?.drop();
-    });
+    openStoreForSuite(kind, (opened) => (store = opened));
     // Each test starts from an empty table: the rows of the test before are cleared first.
     throttleRules('rules', async (now) => {
       await store.loginAttempts.forgetIdle('', Number.MAX_SAFE_INTEGER);

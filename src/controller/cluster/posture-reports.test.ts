@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestDatabase, storesUnderTest, type TestDatabase } from '../../../test/helpers/postgres.js';
+import {
+  createTestDatabase,
+  openStoreForSuite,
+  storesUnderTest,
+  type TestDatabase,
+} from '../../../test/helpers/postgres.js';
 import {
   apiSessionPostureIn,
   ClientState,
@@ -88,16 +93,8 @@ describe('posture reports kept in memory (ClientState)', () => {
 
 for (const kind of storesUnderTest()) {
   describe(`SharedPostureReports (${kind})`, () => {
-    let db: TestDatabase | undefined;
     let store: Store;
-    before(async () => {
-      db = kind === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined;
-      store = await Store.open(db ? { postgres: db.url } : { sqlite: ':memory:' });
-    });
-    after(async () => {
-      await store.close();
-      await db?.drop();
-    });
+    openStoreForSuite(kind, (opened) => (store = opened));
     contract(() => ({ here: new SharedPostureReports(store), there: new SharedPostureReports(store) }));
   });
 }

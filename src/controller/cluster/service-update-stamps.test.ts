@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createTestDatabase, storesUnderTest, type TestDatabase } from '../../../test/helpers/postgres.js';
-import { Store } from '../store/store.js';
+import { describe, it } from 'node:test';
+import { openStoreForSuite, storesUnderTest } from '../../../test/helpers/postgres.js';
+import type { Store } from '../store/store.js';
 import { SharedServiceUpdateStamps } from './service-update-stamps.js';
 
 for (const kind of storesUnderTest()) {
   describe(`SharedServiceUpdateStamps (${kind})`, () => {
-    let db: TestDatabase | undefined;
     let store: Store;
-    before(async () => {
-      db = kind === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined;
-      store = await Store.open(db ? { postgres: db.url } : { sqlite: ':memory:' });
-    });
-    after(async () => {
-      await store.close();
-      await db?.drop();
-    });
+    openStoreForSuite(kind, (opened) => (store = opened));
 
     it('per identity, one stamp for all, never backwards, seen by another controller on the database', async () => {
       const here = new SharedServiceUpdateStamps(store.serviceUpdateStamps);
