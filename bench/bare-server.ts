@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cpuSecondsOf } from './controller-process.js';
 
 /** What a bare server answers to every request: its bytes and their content type. */
 export interface BareAnswer {
@@ -15,23 +16,30 @@ export const SMALLEST_ANSWER: BareAnswer = {
   contentType: 'application/json',
 };
 
+export interface BareServer {
+  url: string;
+  /** CPU time its process has used so far (user and system), in seconds. */
+  cpuSeconds(): number;
+  close(): void;
+}
+
 /**
- * A `node:https` server with the controller's certificate that answers every request with the same bytes and does
- * nothing else: what TLS, HTTP and the send of an answer of that size cost on this machine, without our work.
+ * A `node:https` server with the controller's certificate, in a process of its own, that answers every request with
+ * the same bytes and does nothing else: what TLS, HTTP and the send of an answer of that size cost on this machine,
+ * without our work. `workDir` holds the answer's file.
  */
-export async function startBareServer(pkiDir: string, answer: BareAnswer): Promise<{ url: string; close: () => void }> {
-  const server = createServer(
-    {
-      key: readFileSync(join(pkiDir, 'server.key.pem')),
-      cert:
-        readFileSync(join(pkiDir, 'server.cert.pem'), 'utf8') +
-        readFileSync(join(pkiDir, 'intermediate.cert.pem'), 'utf8'),
-    },
-    (_req, res) => {
-      res.setHeader('content-type', answer.contentType);
-      res.end(answer.body);
-    },
-  );
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
+export async function startBareServer(pkiDir: string, answer: BareAnswer, workDir: string): Promise<BareServer> {
+  const answerFile = join(workDir, `bare-answer-${answer.body.length}.bin`);
+  writeFileSync(answerFile, answer.body);
+  const main = new URL('./bare-server-main.mjs', import.meta.url).pathname;
+  const child = spawn(process.execPath, [main, pkiDir, answerFile, answer.contentType], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(child.stdout, 'data')) as [Buffer];
+  const port = Number(line.toString().trim());
+  return {
+    url: `https://127.0.0.1:${port}/`,
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
+    close: () => child.kill('SIGTERM'),
+  };
 }

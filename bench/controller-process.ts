@@ -15,7 +15,7 @@ export interface ControllerProcess {
 /** Clock ticks per second of /proc's times: 100 on Linux (USER_HZ), whatever the kernel's own rate. */
 const USER_HZ = 100;
 
-function cpuSecondsOf(pid: number): number {
+export function cpuSecondsOf(pid: number): number {
   // The command name (field 2) may hold spaces: count the fields after its closing parenthesis.
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
