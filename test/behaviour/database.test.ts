@@ -14,6 +14,8 @@ import { checkSettled } from '../../src/controller/model/database.js';
 import { createController, type Controller } from '../../src/controller/index.js';
 import { loadOrCreatePki } from '../../src/controller/pki/pki.js';
 import type { Driver } from '../../src/controller/store/driver.js';
+import { substringIndexName, valueCountsName } from '../../src/controller/store/schema-model.js';
+import { resource } from '../../src/resources/index.js';
 import { TEST_PASSWORD_COST, sharedTestPki } from '../helpers/fixtures.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
@@ -199,6 +201,51 @@ for (const store of storesUnderTest()) {
       }
       await driverOf(t).run(garble, ['{}', id]);
       assert.equal((await admin.request('GET', `/identities/${id}`)).status, 200);
+    });
+
+    it('checks the tables filters read against the rows, and rebuilds them on fix', async () => {
+      const admin = t.admin;
+      const json = { name: 'search-zq7x', type: 'User', isAdmin: false, roleAttributes: ['counted-zq7x'] };
+      const id = (await admin.request('POST', '/identities', { json })).body.data.id;
+      const found = async () => {
+        const byName = await admin.request('GET', '/identities', {
+          query: `filter=${encodeURIComponent('name contains "zq7x"')}`,
+        });
+        const byAttribute = await admin.request('GET', '/identities', {
+          query: `filter=${encodeURIComponent('anyOf(roleAttributes) = "counted-zq7x"')}`,
+        });
+        return {
+          byName: byName.body.data.map((i: { id: string }) => i.id),
+          counted: byAttribute.body.meta.pagination.totalCount,
+        };
+      };
+      assert.deepEqual(await found(), { byName: [id], counted: 1 });
+      // SQLite: the name's entry in the substring index lost; PostgreSQL: the attribute's count off by three.
+      if (store === 'sqlite') {
+        await driverOf(t).run(`DELETE FROM "${substringIndexName('identities', 'name')}_rows" WHERE "id" = ?`, [id]);
+        assert.deepEqual((await found()).byName, [], 'the filter misses the entity');
+      } else {
+        const counts = valueCountsName(resource('identity'), 'roleAttributes');
+        await driverOf(t).run(`UPDATE "${counts}" SET "n" = "n" + 3 WHERE "value" = ?`, ['counted-zq7x']);
+        assert.equal((await found()).counted, 4, 'the count is wrong');
+      }
+      const searchIssues = (result: { results: { description: string; fixed: boolean }[] }) =>
+        result.results.filter((r) => /^(substring index|value counts) /.test(r.description));
+      const checked = searchIssues(await runCheck(t, 'check'));
+      const named =
+        store === 'sqlite'
+          ? /identities\.name: 1 row\(s\) of identities not indexed, 1 text\(s\) indexed for no row$/
+          : /"counted-zq7x" held 1, counted 4$/;
+      assert.equal(checked.length, 1, JSON.stringify(checked));
+      assert.match(checked[0].description, named);
+      assert.equal(checked[0].fixed, false);
+      const fixed = searchIssues(await runCheck(t, 'fix'));
+      assert.deepEqual(
+        fixed.map((r) => r.fixed),
+        [true],
+      );
+      assert.deepEqual(await found(), { byName: [id], counted: 1 }, 'the filters find it again, and count it once');
+      assert.deepEqual(searchIssues(await runCheck(t, 'check')), []);
     });
 
     it('runs one check at a time: a second start while one runs is 429 RATE_LIMITED', async () => {

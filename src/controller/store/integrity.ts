@@ -12,8 +12,10 @@ import {
   matchTableName,
   setTableName,
   type ForeignKeyModel,
+  type IndexModel,
   type TableModel,
 } from './schema-model.js';
+import { rebuildSearchIndex, searchIndexDrift } from './search-index-drift.js';
 
 /**
  * The model's write path (model/writes.ts) as the repairs of entities use it, so that what the hooks of a repaired
@@ -43,9 +45,12 @@ export interface IntegrityIssue {
  *   by filters and policies, disagree; ids in them that no longer exist (a reference list's member, a role's `@id`).
  *   The JSON copy is what the API shows, so the side table is rebuilt from it; dangling ids leave both.
  *
- * Repairs of an entity (its row deleted, a reference cleared, a set rewritten) go through the write path. Two are
- * made below it, because there is no entity to write: side rows whose owner is gone, and the access index's rows,
- * which are derived from the policies (rebuilt as a policy's write rebuilds them).
+ * - the tables filters read in place of the rows (SQLite's substring indexes, PostgreSQL's value counts), kept by
+ *   triggers, against the rows: rebuilt from them.
+ *
+ * Repairs of an entity (its row deleted, a reference cleared, a set rewritten) go through the write path. Three are
+ * made below it, because there is no entity to write: side rows whose owner is gone, the access index's rows, which
+ * are derived from the policies (rebuilt as a policy's write rebuilds them), and the filters' tables.
  *
  * Each table and set is checked (and fixed) in a transaction of its own, so the check sees a consistent state of
  * what it looks at and writers wait only for that part; between them the check yields to the event loop, so that
@@ -109,6 +114,18 @@ export class Integrity {
       await nextTurn();
       await this.driver.tx(() => this.accessIndex(index, fix, report));
     }
+    for (const index of Object.values(schema.indexes)) {
+      await nextTurn();
+      await this.driver.tx(() => this.searchIndex(index, fix, report));
+    }
+  }
+
+  /** A table that filters read in place of the rows (search-index-drift.ts), rebuilt from them on fix. */
+  private async searchIndex(index: IndexModel, fix: boolean, report: (issue: IntegrityIssue) => void): Promise<void> {
+    const drift = await searchIndexDrift(this.driver, index);
+    if (drift === undefined) return;
+    if (fix) await rebuildSearchIndex(this.driver, index);
+    report({ description: drift, fixed: fix });
   }
 
   /** The access index against the policies' roles as stored now (after the role sets themselves were settled). */
