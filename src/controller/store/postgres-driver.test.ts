@@ -5,8 +5,10 @@ import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PG_URL_VARIABLE, createTestDatabase } from '../../../test/helpers/postgres.js';
 import { postgresDialect } from './dialects/postgres.js';
+import { CATALOGUE, resource } from '../../resources/index.js';
 import { raw } from './fragment.js';
 import { PostgresDriver } from './postgres-driver.js';
+import { declaredSchema } from './schema-model.js';
 import { Store } from './store.js';
 
 const skip = process.env[PG_URL_VARIABLE] ? false : `${PG_URL_VARIABLE} is not set`;
@@ -72,27 +74,42 @@ describe('PostgresDriver: deadlocks', { skip }, () => {
 });
 
 describe('PostgreSQL: trigram indexes for contains', { skip }, () => {
-  it('a migrated database has a pg_trgm index on every name, which serves the test contains compiles to', async () => {
+  it('a migrated database has two pg_trgm indexes on every name: what contains and icontains compile to', async () => {
     const db = await createTestDatabase({ migrated: true });
     const driver = await PostgresDriver.open(db.url);
     try {
-      const trigram = "SELECT indexdef FROM pg_indexes WHERE indexname LIKE '%_name_trgm'";
-      const indexes = await driver.all<{ indexdef: string }>(trigram);
-      const identities = indexes.find((i) => i.indexdef.includes('identities '));
-      assert.match(identities?.indexdef ?? 'none', /USING gin \(name gin_trgm_ops\)/);
+      const trigram = "SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE '%_name%_trgm'";
+      const indexes = await driver.all<{ indexname: string; indexdef: string }>(trigram);
+      const definition = (name: string) => indexes.find((i) => i.indexname === name)?.indexdef ?? 'none';
+      assert.match(definition('identities_name_trgm'), /USING gin \(name gin_trgm_ops\)/);
+      assert.match(definition('identities_name_folded_trgm'), /USING gin \(upper\(name\) gin_trgm_ops\)/);
+      const names = Object.values(declaredSchema(CATALOGUE, resource).indexes).filter((i) => i.method === 'substring');
+      assert.equal(indexes.length, 2 * names.length, `two on each name: ${indexes.map((i) => i.indexname).join(' ')}`);
       await driver.exec(
         `INSERT INTO identities ("id", "createdAt", "updatedAt", "name", "type", "isAdmin") SELECT 'i' || n, '', '', ` +
           `'identity-' || n, 'Default', 0 FROM generate_series(1, 20000) n`,
       );
       await driver.exec('ANALYZE identities');
-      const test = postgresDialect.containsText(raw('e."name"'), 'ity-4321', false);
       // Whether the planner prefers the index depends on the rows; that it can use it for this test does not.
-      const plan = await driver.tx(async () => {
-        await driver.exec('SET LOCAL enable_seqscan = off');
-        const explain = `EXPLAIN SELECT count(*) FROM identities e WHERE ${test.sql}`;
-        return driver.all<{ 'QUERY PLAN': string }>(explain, test.params);
-      });
-      assert.match(plan.map((r) => r['QUERY PLAN']).join('\n'), /Bitmap Index Scan on identities_name_trgm/);
+      const planOf = (ignoreCase: boolean) =>
+        driver.tx(async () => {
+          const test = postgresDialect.containsText(raw('e."name"'), 'itY-4321', ignoreCase);
+          await driver.exec('SET LOCAL enable_seqscan = off');
+          const explain = `EXPLAIN SELECT count(*) FROM identities e WHERE ${test.sql}`;
+          const plan = await driver.all<{ 'QUERY PLAN': string }>(explain, test.params);
+          const { n } = (await driver.get<{ n: number }>(
+            `SELECT count(*)::int AS n FROM identities e WHERE ${test.sql}`,
+            test.params,
+          ))!;
+          return { plan: plan.map((r) => r['QUERY PLAN']).join('\n'), n };
+        });
+      const contains = await planOf(false);
+      assert.match(contains.plan, /Bitmap Index Scan on identities_name_trgm/);
+      assert.equal(contains.n, 0, 'contains compares case');
+      // icontains compares the upper-cased text: the index of upper(name) serves it.
+      const icontains = await planOf(true);
+      assert.match(icontains.plan, /Bitmap Index Scan on identities_name_folded_trgm/);
+      assert.equal(icontains.n, 1, 'identity-4321, whatever the case of the needle');
     } finally {
       await driver.close();
       await db.drop();

@@ -44,6 +44,9 @@ export interface IndexModel {
    * with the trigram tokenizer, kept by triggers (dialects/sqlite.ts). `trigram`, what migration 0007 recorded, is
    * the PostgreSQL index alone: 0011 made every one a `substring` index of the same name.
    *
+   * `foldedSubstring`: the same for `icontains`, which compares upper-cased text: on PostgreSQL a pg_trgm GIN index of
+   * `upper(column)` (where the extension is available); nothing on SQLite, whose FTS5 table folds case already.
+   *
    * `valueCounts`, on a set's side table: how many owners hold each value, a table kept by statement triggers on
    * PostgreSQL (dialects/postgres.ts), so that `anyOf(set) = "x"` is counted by reading one row; nothing on SQLite,
    * which counts the (value, owner) index fast enough.
@@ -51,7 +54,7 @@ export interface IndexModel {
    * `writeVersion`: the table's writes bump a resource's write version (write-versions.ts) by triggers in the write's
    * transaction on PostgreSQL (dialects/postgres.ts); nothing on SQLite, whose file no other controller shares.
    */
-  method?: 'trigram' | 'substring' | 'valueCounts' | 'writeVersion';
+  method?: 'trigram' | 'substring' | 'foldedSubstring' | 'valueCounts' | 'writeVersion';
   /** What a `writeVersion` index bumps, and which writes do not. */
   writeVersion?: WriteVersionModel;
 }
@@ -105,6 +108,9 @@ export function substringIndexName(table: string, column: string): string {
 
 /** What names a substring index (`trgm`: both dialects index the column's trigrams). */
 export const SUBSTRING_SUFFIX = '_trgm';
+
+/** What names the substring index of a column's upper-cased text (PostgreSQL: for icontains). */
+export const FOLDED_SUBSTRING_SUFFIX = `_folded${SUBSTRING_SUFFIX}`;
 
 /** What names a table's write-version triggers. */
 export const WRITE_VERSION_SUFFIX = '_write_version';
@@ -171,11 +177,13 @@ export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name
         ? VALUE_COUNTS_SUFFIX
         : index.method === 'writeVersion'
           ? WRITE_VERSION_SUFFIX
-          : index.method
-            ? SUBSTRING_SUFFIX
-            : index.unique
-              ? '_key'
-              : '_idx';
+          : index.method === 'foldedSubstring'
+            ? FOLDED_SUBSTRING_SUFFIX
+            : index.method
+              ? SUBSTRING_SUFFIX
+              : index.unique
+                ? '_key'
+                : '_idx';
     const name = identifier(`${[index.table, ...index.columns].join('_')}${suffix}`);
     schema.indexes[name] = { name, ...index };
   };
@@ -202,6 +210,7 @@ export function declaredSchema(catalogue: readonly ResourceDef[], resolve: (name
       if (field.unique) addIndex({ table: def.table, columns: [name], unique: true });
       if (hasSubstringIndex(name, field)) {
         addIndex({ table: def.table, columns: [name], unique: false, method: 'substring' });
+        addIndex({ table: def.table, columns: [name], unique: false, method: 'foldedSubstring' });
       }
       if (field.type.kind === 'ref') {
         table.foreignKeys.push({

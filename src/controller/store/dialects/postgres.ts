@@ -42,11 +42,14 @@ export const postgresDialect: Dialect = {
   valueCount: (counts, value) =>
     sql`SELECT coalesce((SELECT c."n" FROM ${raw(`"${counts}"`)} c WHERE c."value" = ${value}), 0) AS n`,
   // LIKE with the needle's wildcards escaped is the same byte-wise substring test as strpos, and a trigram index
-  // serves it. icontains stays upper-cased strpos: ILIKE folds case by other rules.
-  containsText: (haystack, needle, ignoreCase) =>
-    ignoreCase
-      ? sql`strpos(upper((${haystack})::text), upper(${param(needle)}::text)) > 0`
-      : sql`(${haystack})::text LIKE ${param(`%${needle.replace(/[\\%_]/g, '\\$&')}%`)}`,
+  // serves it: of the column for contains, of its upper-cased text for icontains (ILIKE folds case by other rules
+  // than upper(), which icontains has always compared by).
+  containsText: (haystack, needle, ignoreCase) => {
+    const pattern = param(`%${needle.replace(/[\\%_]/g, '\\$&')}%`);
+    return ignoreCase
+      ? sql`upper((${haystack})::text) LIKE upper(${pattern}::text)`
+      : sql`(${haystack})::text LIKE ${pattern}`;
+  },
   tagValue(tagsSql, key, view) {
     const json = sql`((${raw(tagsSql)})::jsonb -> (${key}::text))`;
     const text = sql`((${raw(tagsSql)})::jsonb ->> (${key}::text))`;
@@ -67,7 +70,8 @@ export const postgresDialect: Dialect = {
  * owner create a trusted extension); otherwise nothing, and `contains` reads every row as before.
  */
 function createTrigramIndex(index: IndexModel): string {
-  const column = `"${index.columns[0]}" gin_trgm_ops`;
+  const text = index.method === 'foldedSubstring' ? `upper("${index.columns[0]}")` : `"${index.columns[0]}"`;
+  const column = `${text} gin_trgm_ops`;
   const create = `CREATE INDEX IF NOT EXISTS "${index.name}" ON "${index.table}" USING gin (${column})`;
   return `DO $$ BEGIN
   IF EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pg_trgm') THEN

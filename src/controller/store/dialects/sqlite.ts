@@ -19,7 +19,8 @@ export const sqliteDialect: Dialect = {
   name: 'sqlite',
   createTable: (table) => renderCreateTable(table, (c) => TYPES[c.type], ' WITHOUT ROWID'),
   // Migration 0007's trigram indexes were PostgreSQL's alone, and so are value counts and write versions (no other
-  // controller shares a SQLite file): SQLite makes nothing for them.
+  // controller shares a SQLite file) and folded substring indexes (the FTS5 table folds case): SQLite makes nothing
+  // for them.
   createIndex: (index) =>
     index.method === 'substring'
       ? createSubstringIndex(index.name, index.table, index.columns[0])

@@ -11,6 +11,7 @@ import { migration as m0009 } from './0009-shared-login-attempts-and-service-upd
 import { migration as m0010 } from './0010-shared-posture-reports.js';
 import { migration as m0011 } from './0011-substring-indexes-and-value-counts.js';
 import { migration as m0012 } from './0012-write-versions.js';
+import { migration as m0013 } from './0013-folded-substring-indexes.js';
 
 /**
  * The recorded history of the schema, oldest first. Never edit a migration that has shipped: change the catalogue,
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0010,
   m0011,
   m0012,
+  m0013,
 ];
