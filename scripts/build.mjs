@@ -150,7 +150,7 @@ const result = await build({
 });
 
 // The common path as one script (see scripts/common-script.mjs): what --help, a TAB and a noun's commands load.
-const nounWords = NOUNS.flatMap((noun) => [noun.name, ...noun.aliases]);
+const nounWords = NOUNS.flatMap((noun) => [noun.noun, ...noun.aliases]);
 await buildCommonScript({ common, outdir, plugins: [nounSummaries, tableTextWidth, ...catalogue], nounWords });
 // What --help and a TAB on command words print, and the script that serves it (see scripts/prebuilt.mjs).
 const prebuilt = await buildPrebuilt({ root, outdir, common, esm });
