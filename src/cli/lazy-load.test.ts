@@ -241,6 +241,20 @@ describe('what the built CLI loads', () => {
     assert.ok(matching(written, conf).length > 1);
   });
 
+  it('a table of Latin text is laid out without cli-table3, which only text of other widths needs', () => {
+    const config = join(work, 'a-profile');
+    mkdirSync(config, { recursive: true, mode: 0o700 });
+    const profiles = { current: 'lab', profiles: { lab: { controller: 'https://127.0.0.1:9', username: 'admin' } } };
+    writeFileSync(join(config, 'config.json'), JSON.stringify(profiles), { mode: 0o600 });
+    const loaded = loadedBy(built, ['profile', 'list'], { CTL_CONFIG_DIR: config }, [0]);
+    assert.equal(
+      loaded.stdout,
+      'CURRENT  NAME  CONTROLLER           USERNAME  SESSION\n*        lab   https://127.0.0.1:9  admin     none\n',
+    );
+    assert.ok(loaded.sources.has('src/cli/output/table.ts'), 'the profiles were printed as a table');
+    assert.deepEqual(matching(loaded, /^node_modules\/(cli-table3|string-width)\//), []);
+  });
+
   it('with 40 more resources in the catalogue, ctl --help lists them and still loads no resource definition', () => {
     const synthetic = join(work, 'synthetic');
     const args = [join(root, 'scripts/build.mjs'), '--outdir', synthetic, '--synthetic-nouns', '40'];
