@@ -212,13 +212,15 @@ describe('what the built CLI loads', () => {
     assert.ok(exported.modules.includes(join(built.dir, 'dist/main.js')));
   });
 
-  it('a command that calls a controller sends its request with node:https, loading no HTTP library', () => {
+  it("a command that calls a controller sends its request over node:tls, loading no HTTP library, Node's none", () => {
     // Nothing listens on port 9: the request is made and refused, which is all this needs.
     const refused = { CTL_CONTROLLER: 'https://127.0.0.1:9', CTL_TOKEN: 'x' };
     const loaded = loadedBy(built, ['identity', 'list'], refused, [1]);
     assert.ok(loaded.sources.has('src/client/transport.ts'), 'the request went through the transport');
+    assert.ok(loaded.builtins.has('tls'));
     assert.deepEqual(matching(loaded, /^node_modules\/undici\//), []);
-    assert.ok(!loaded.builtins.has('http'), 'node:http, which would bring its server, is not needed');
+    const nodeHttp = [...loaded.builtins].filter((b) => /^(https?|_http_\w+)$/.test(b));
+    assert.deepEqual(nodeHttp, [], "Node's HTTP client, agent and server are not needed");
   });
 
   it('a logged-in command reads its profile and token with fs: conf and its validator load only to write', () => {
