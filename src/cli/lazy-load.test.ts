@@ -82,6 +82,7 @@ interface Loaded {
   /** Files of the ES module build loaded. */
   modules: string[];
   stdout: string;
+  stderr: string;
 }
 
 let run = 0;
@@ -105,7 +106,13 @@ function loadedBy(build: Build, args: string[], env: Record<string, string> = {}
     },
   );
   assert.ok(statuses.includes(result.status ?? -1), `ctl ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  const loaded: Loaded = { sources: new Set(), builtins: new Set(), modules: [], stdout: result.stdout };
+  const loaded: Loaded = {
+    sources: new Set(),
+    builtins: new Set(),
+    modules: [],
+    stdout: result.stdout,
+    stderr: result.stderr,
+  };
   const lines = readFileSync(log, 'utf8').split('\n');
   if (lines.some((line) => line.startsWith('evaluated '))) {
     for (const source of build.unwrapped) loaded.sources.add(source);
@@ -221,6 +228,17 @@ describe('what the built CLI loads', () => {
     assert.deepEqual(matching(loaded, /^node_modules\/undici\//), []);
     const nodeHttp = [...loaded.builtins].filter((b) => /^(https?|_http_\w+)$/.test(b));
     assert.deepEqual(nodeHttp, [], "Node's HTTP client, agent and server are not needed");
+    const unused = ['fs/promises', 'readline', 'perf_hooks'].filter((b) => loaded.builtins.has(b));
+    assert.deepEqual(unused, [], 'nothing the list does not use: no file read, no timing taken');
+  });
+
+  it('node:fs/promises is loaded by the first call of one of its functions, which then works', () => {
+    const notPem = join(work, 'not-a-certificate.pem');
+    writeFileSync(notPem, 'not a certificate\n');
+    const args = ['login', 'https://127.0.0.1:9', '-u', 'admin', '--ca', notPem];
+    const loaded = loadedBy(built, args, { CTL_PASSWORD: 'x' }, [2]);
+    assert.match(loaded.stderr, /^error: --ca \S+ holds no PEM certificate$/m, 'the file was read');
+    assert.ok(loaded.builtins.has('fs/promises'));
   });
 
   it('a logged-in command reads its profile and token with fs: conf and its validator load only to write', () => {

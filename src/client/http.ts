@@ -276,7 +276,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     send: SendParts,
   ): Promise<Attempt> {
     const url = resolveUrl(baseUrl, path, opts.api, opts.query);
-    const started = performance.now();
+    // Timed only when traced: performance.now() loads Node's perf_hooks (a dozen modules) on first use.
+    const started = options.trace ? performance.now() : 0;
     const trace = (outcome: string) =>
       options.trace?.(`${verb} ${url.href} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
     const exchange = async () => {
