@@ -184,6 +184,9 @@ describe('what the built CLI loads', () => {
       assert.ok(identity.sources.has(source), source);
     assert.deepEqual(matching(identity, /^src\/cli\/(session|profile|controller)\//), []);
 
+    // The catalogue evaluates the definitions the noun asks for, not every one (nor the config types' schemas).
+    assert.deepEqual(matching(identity, /^src\/resources\/(service|config-type|openziti-config-types\/)/), []);
+
     const policy = loadedBy(built, ['auth-policies', 'list', '--bogus']);
     assert.ok(policy.sources.has('src/cli/generic/list.ts'));
     assert.deepEqual(matching(policy, /^src\/cli\/identity\//), [], "auth-policy does not load identity's own verbs");
