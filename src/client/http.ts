@@ -120,7 +120,7 @@ export function apiErrorFromResponse(status: number, body: unknown): ApiError {
   const detail = text && text.length <= 200 && !text.includes('\n') && !text.startsWith('<') ? `: ${text}` : '';
   return new ApiError(CODE_BY_STATUS[status] ?? `HTTP_${status}`, {
     status,
-    // node:http is loaded here only: a request needs no more than node:https, and node:http would bring its server.
+    // node:http is loaded here only: a request needs no more than node:tls, and node:http would bring its server.
     message: `HTTP ${status} ${process.getBuiltinModule('node:http').STATUS_CODES[status] ?? ''}`.trim() + detail,
   });
 }

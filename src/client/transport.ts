@@ -59,7 +59,10 @@ export function createTransport(tls: TlsSettings): Transport {
     return { session, secureContext: anchorless };
   };
 
-  /** A new connection to `url`'s host, verified as node:https would (the name checked unless it is an address). */
+  /**
+   * A new connection to `url`'s host, verified as node:https verifies it: a name is sent as the server name and
+   * checked against the certificate's names, an address (sent as none, which TLS forbids) against its addresses.
+   */
   const connectTo = (url: URL, session?: Buffer): TLSSocket => {
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     const socket = connect({
