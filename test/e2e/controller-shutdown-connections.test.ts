@@ -51,7 +51,7 @@ describe('connections at shutdown', () => {
     assert.match(received, /\r\nconnection: close\r\n/i, received);
   });
 
-  it('an idle connection that served a request is closed at once, and one that never sends is not waited for', async () => {
+  it('an idle connection that served a request is closed at once, one that never sends is not waited for', async () => {
     const ctl = await start();
     const served = await connect(ctl);
     served.socket.write(VERSION);
