@@ -145,6 +145,17 @@ describe('HTTP/1.1 over the transport', () => {
     assert.equal(raw.connections, 2);
   });
 
+  it('drops a kept connection on which the server sent what nothing asked for', async () => {
+    const raw = await serve((_, socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+      setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nstale!'), 20);
+    });
+    assert.equal((await transport.send(new URL(`${raw.url}/x`), get())).text, 'ok');
+    await delay(200);
+    assert.equal((await transport.send(new URL(`${raw.url}/x`), get())).text, 'ok');
+    assert.equal(raw.connections, 2);
+  });
+
   it('fails as a connection closed unexpectedly when the answer stops short, after sending', async () => {
     const raw = await serve((_, socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort'));
     await assert.rejects(transport.send(new URL(`${raw.url}/x`), get()), (err: NodeJS.ErrnoException) => {

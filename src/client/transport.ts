@@ -46,6 +46,11 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** Bytes on a kept connection that nothing was asked of: it cannot be trusted with the next request. */
+function unasked(this: TLSSocket) {
+  this.destroy();
+}
+
 export function createTransport(tls: TlsSettings): Transport {
   const { sessions, ...verify } = tls;
   // Connections that carried an answer and were kept open, by host and port, ready for the next request there;
@@ -93,6 +98,7 @@ export function createTransport(tls: TlsSettings): Transport {
     const socket = kept ?? connectTo(url, session);
     if (kept) {
       attempt.secured = true; // a kept-alive connection, listened to when it was new
+      socket.off('data', unasked);
       socket.ref();
     } else {
       socket.once('secureConnect', () => (attempt.secured = true));
@@ -107,6 +113,7 @@ export function createTransport(tls: TlsSettings): Transport {
       if (reusable && !socket.destroyed) {
         // An idle connection must not keep the process alive, as Node's own agent does.
         socket.unref();
+        socket.on('data', unasked);
         idle.set(url.host, [...(idle.get(url.host) ?? []), socket]);
       } else {
         socket.destroy();
