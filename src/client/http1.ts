@@ -126,14 +126,14 @@ export function readAnswer(connection: Duplex, method: string): Promise<Read> {
       finish({ read: { answer: { status, headers, text }, reusable: reusable && pending.length === 0 } });
     };
 
-    /** Consumes what `pending` holds; true once the answer is whole. */
-    const advance = (): boolean => {
+    /** Consumes what `pending` holds, and completes the answer once it is whole. */
+    const advance = (): void => {
       while (true) {
         if (!head) {
           const end = pending.indexOf('\r\n\r\n');
           if (end < 0) {
             if (pending.length > MAX_HEAD) throw malformed('its head is too large');
-            return false;
+            return;
           }
           const parsed = parseHead(pending.subarray(0, end).toString('latin1'));
           pending = pending.subarray(end + 4);
@@ -145,21 +145,21 @@ export function readAnswer(connection: Duplex, method: string): Promise<Read> {
         if (frame.kind === 'close') {
           body.push(pending);
           pending = Buffer.alloc(0);
-          return false;
+          return;
         }
         if (frame.kind === 'length') {
           const taken = pending.subarray(0, frame.remaining);
           body.push(taken);
           frame.remaining -= taken.length;
           pending = pending.subarray(taken.length);
-          if (frame.remaining > 0) return false;
+          if (frame.remaining > 0) return;
           complete(keptAlive(head));
-          return true;
+          return;
         }
         const line = pending.indexOf('\r\n');
         if (line < 0) {
           if (pending.length > MAX_HEAD) throw malformed('a chunk size line is too long');
-          return false;
+          return;
         }
         const sizeText = pending.subarray(0, line).toString('latin1').split(';')[0].trim();
         if (!/^[0-9a-fA-F]+$/.test(sizeText)) throw malformed(`chunk size '${sizeText.slice(0, 40)}'`);
@@ -168,12 +168,12 @@ export function readAnswer(connection: Duplex, method: string): Promise<Read> {
           // The last chunk, then trailers (ignored) up to an empty line.
           const trailerEnd = pending.indexOf('\r\n\r\n', line);
           const empty = pending.subarray(line, line + 4).toString('latin1') === '\r\n\r\n';
-          if (!empty && trailerEnd < 0) return false;
+          if (!empty && trailerEnd < 0) return;
           pending = pending.subarray((empty ? line : trailerEnd) + 4);
           complete(keptAlive(head));
-          return true;
+          return;
         }
-        if (pending.length < line + 2 + size + 2) return false;
+        if (pending.length < line + 2 + size + 2) return;
         if (pending.subarray(line + 2 + size, line + 4 + size).toString('latin1') !== '\r\n') {
           throw malformed('a chunk does not end where its size says');
         }
