@@ -14,6 +14,7 @@
 //   bin/ctl.js runs a command line that names one of them on the ES module build, dist/main.js.
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import * as fsPromises from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -35,7 +36,6 @@ export const FULL_BUILD_COMMANDS = {
  * whose functions each call through to it, loaded on the first call.
  */
 const DEFERRED_BUILTIN = /^(node:)?fs\/promises$/;
-const fsPromises = await import('node:fs/promises');
 const deferredFsPromises = Object.keys(fsPromises)
   .filter((name) => typeof fsPromises[name] === 'function')
   .map((name) => `export const ${name} = (...args) => require('node:fs/promises').${name}(...args);`)
