@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { buildCommonScript, COMMON_SCRIPT_FILES } from './common-script.mjs';
 import { writeIndex } from './controller-modules.mjs';
+import { lazyCatalogue } from './lazy-catalogue.mjs';
 import { buildPrebuilt } from './prebuilt.mjs';
 import { tableTextWidth } from './table-text-width.mjs';
 
@@ -150,8 +151,10 @@ const result = await build({
 });
 
 // The common path as one script (see scripts/common-script.mjs): what --help, a TAB and a noun's commands load.
-const nounWords = NOUNS.flatMap((noun) => [noun.name, ...noun.aliases]);
-await buildCommonScript({ common, outdir, plugins: [nounSummaries, tableTextWidth, ...catalogue], nounWords });
+const nounWords = NOUNS.flatMap((noun) => [noun.noun, ...noun.aliases]);
+// Each resource evaluated on first use; a build with synthetic nouns keeps its catalogue, evaluated whole.
+const scriptCatalogue = catalogue.length > 0 ? catalogue : [await lazyCatalogue(root, common)];
+await buildCommonScript({ common, outdir, plugins: [nounSummaries, tableTextWidth, ...scriptCatalogue], nounWords });
 // What --help and a TAB on command words print, and the script that serves it (see scripts/prebuilt.mjs).
 const prebuilt = await buildPrebuilt({ root, outdir, common, esm });
 

@@ -82,6 +82,7 @@ interface Loaded {
   /** Files of the ES module build loaded. */
   modules: string[];
   stdout: string;
+  stderr: string;
 }
 
 let run = 0;
@@ -105,7 +106,13 @@ function loadedBy(build: Build, args: string[], env: Record<string, string> = {}
     },
   );
   assert.ok(statuses.includes(result.status ?? -1), `ctl ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  const loaded: Loaded = { sources: new Set(), builtins: new Set(), modules: [], stdout: result.stdout };
+  const loaded: Loaded = {
+    sources: new Set(),
+    builtins: new Set(),
+    modules: [],
+    stdout: result.stdout,
+    stderr: result.stderr,
+  };
   const lines = readFileSync(log, 'utf8').split('\n');
   if (lines.some((line) => line.startsWith('evaluated '))) {
     for (const source of build.unwrapped) loaded.sources.add(source);
@@ -177,6 +184,9 @@ describe('what the built CLI loads', () => {
       assert.ok(identity.sources.has(source), source);
     assert.deepEqual(matching(identity, /^src\/cli\/(session|profile|controller)\//), []);
 
+    // The catalogue evaluates the definitions the noun asks for, not every one (nor the config types' schemas).
+    assert.deepEqual(matching(identity, /^src\/resources\/(service|config-type|openziti-config-types\/)/), []);
+
     const policy = loadedBy(built, ['auth-policies', 'list', '--bogus']);
     assert.ok(policy.sources.has('src/cli/generic/list.ts'));
     assert.deepEqual(matching(policy, /^src\/cli\/identity\//), [], "auth-policy does not load identity's own verbs");
@@ -212,13 +222,26 @@ describe('what the built CLI loads', () => {
     assert.ok(exported.modules.includes(join(built.dir, 'dist/main.js')));
   });
 
-  it('a command that calls a controller sends its request with node:https, loading no HTTP library', () => {
+  it("a command that calls a controller sends its request over node:tls, loading no HTTP library, Node's none", () => {
     // Nothing listens on port 9: the request is made and refused, which is all this needs.
     const refused = { CTL_CONTROLLER: 'https://127.0.0.1:9', CTL_TOKEN: 'x' };
     const loaded = loadedBy(built, ['identity', 'list'], refused, [1]);
     assert.ok(loaded.sources.has('src/client/transport.ts'), 'the request went through the transport');
+    assert.ok(loaded.builtins.has('tls'));
     assert.deepEqual(matching(loaded, /^node_modules\/undici\//), []);
-    assert.ok(!loaded.builtins.has('http'), 'node:http, which would bring its server, is not needed');
+    const nodeHttp = [...loaded.builtins].filter((b) => /^(https?|_http_\w+)$/.test(b));
+    assert.deepEqual(nodeHttp, [], "Node's HTTP client, agent and server are not needed");
+    const unused = ['fs/promises', 'readline', 'perf_hooks'].filter((b) => loaded.builtins.has(b));
+    assert.deepEqual(unused, [], 'nothing the list does not use: no file read, no timing taken');
+  });
+
+  it('node:fs/promises is loaded by the first call of one of its functions, which then works', () => {
+    const notPem = join(work, 'not-a-certificate.pem');
+    writeFileSync(notPem, 'not a certificate\n');
+    const args = ['login', 'https://127.0.0.1:9', '-u', 'admin', '--ca', notPem];
+    const loaded = loadedBy(built, args, { CTL_PASSWORD: 'x' }, [2]);
+    assert.match(loaded.stderr, /^error: --ca \S+ holds no PEM certificate$/m, 'the file was read');
+    assert.ok(loaded.builtins.has('fs/promises'));
   });
 
   it('a logged-in command reads its profile and token with fs: conf and its validator load only to write', () => {
@@ -239,6 +262,20 @@ describe('what the built CLI loads', () => {
     const written = loadedBy(built, ['profile', 'use', 'lab'], { CTL_CONFIG_DIR: config }, [0]);
     assert.ok(written.sources.has('node_modules/conf/dist/source/index.js'), [...written.sources].join(' '));
     assert.ok(matching(written, conf).length > 1);
+  });
+
+  it('a table of Latin text is laid out without cli-table3, which only text of other widths needs', () => {
+    const config = join(work, 'a-profile');
+    mkdirSync(config, { recursive: true, mode: 0o700 });
+    const profiles = { current: 'lab', profiles: { lab: { controller: 'https://127.0.0.1:9', username: 'admin' } } };
+    writeFileSync(join(config, 'config.json'), JSON.stringify(profiles), { mode: 0o600 });
+    const loaded = loadedBy(built, ['profile', 'list'], { CTL_CONFIG_DIR: config }, [0]);
+    assert.equal(
+      loaded.stdout,
+      'CURRENT  NAME  CONTROLLER           USERNAME  SESSION\n*        lab   https://127.0.0.1:9  admin     none\n',
+    );
+    assert.ok(loaded.sources.has('src/cli/output/table.ts'), 'the profiles were printed as a table');
+    assert.deepEqual(matching(loaded, /^node_modules\/(cli-table3|string-width)\//), []);
   });
 
   it('with 40 more resources in the catalogue, ctl --help lists them and still loads no resource definition', () => {

@@ -6,6 +6,7 @@ import { ApiError } from '../protocol/errors.js';
 import type { ErrorCause } from '../protocol/errors.js';
 import { suggestCommand } from '../console/command-hint.js';
 import type { Selection } from '../console/command-hint.js';
+import type { Answer } from './http1.js';
 import type { ConnectionPools } from './pools.js';
 import { mayRetryAfterFailure, mayRetryAnswer, NoControllerAnsweredError } from './failover.js';
 import { createTransport } from './transport.js';
@@ -119,7 +120,7 @@ export function apiErrorFromResponse(status: number, body: unknown): ApiError {
   const detail = text && text.length <= 200 && !text.includes('\n') && !text.startsWith('<') ? `: ${text}` : '';
   return new ApiError(CODE_BY_STATUS[status] ?? `HTTP_${status}`, {
     status,
-    // node:http is loaded here only: a request needs no more than node:https, and node:http would bring its server.
+    // node:http is loaded here only: a request needs no more than node:tls, and node:http would bring its server.
     message: `HTTP ${status} ${process.getBuiltinModule('node:http').STATUS_CODES[status] ?? ''}`.trim() + detail,
   });
 }
@@ -218,12 +219,6 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number, sele
   return new TransportError(`request to ${where} failed: ${raw}`, where);
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
-
 function parseBody(text: string, contentType: string | undefined, where: string): unknown {
   if (text === '') return undefined;
   const looksJson = contentType?.includes('json') || /^\s*[[{]/.test(text);
@@ -251,13 +246,7 @@ function unwrap<T>(body: unknown): T {
 }
 
 /** What one controller made of a request: its answer, or why it gave none. */
-type Attempt = { answer: Exchanged } | { failure: TransportError; retryable: boolean };
-
-interface Exchanged {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-}
+type Attempt = { answer: Answer } | { failure: TransportError; retryable: boolean };
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -287,13 +276,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     send: SendParts,
   ): Promise<Attempt> {
     const url = resolveUrl(baseUrl, path, opts.api, opts.query);
-    const started = performance.now();
+    // Timed only when traced: performance.now() loads Node's perf_hooks (a dozen modules) on first use.
+    const started = options.trace ? performance.now() : 0;
     const trace = (outcome: string) =>
       options.trace?.(`${verb} ${url.href} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
     const exchange = async () => {
       const signal = AbortSignal.timeout(timeoutMs);
-      const res = await getTransport(baseUrl).send(url, { method: verb, ...send, signal });
-      return { status: res.status, headers: flattenHeaders(res.headers), text: res.text };
+      return getTransport(baseUrl).send(url, { method: verb, ...send, signal });
     };
     try {
       const answer = await (options.waiting ? options.waiting(url.host, exchange) : exchange());
@@ -307,7 +296,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   /** The first answer of the controllers in turn, moving on only while failover.ts allows it for this request. */
-  async function firstAnswer(verb: string, path: string, opts: RequestOptions, send: SendParts): Promise<Exchanged> {
+  async function firstAnswer(verb: string, path: string, opts: RequestOptions, send: SendParts): Promise<Answer> {
     const failures: { url: string; reason: string }[] = [];
     let last: TransportError | undefined;
     for (const [i, baseUrl] of baseUrls.entries()) {

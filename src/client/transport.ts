@@ -1,11 +1,11 @@
-// How the CLI's requests travel: node:https with one keep-alive agent per client. A command makes one request or a
-// few, so what matters is what the first one costs: node:https comes with Node, where a bundled HTTP library is
-// compiled on every run (undici's agent was 410 KB of the 956 KB a `ctl identity list` loaded).
-import { Agent, request } from 'node:https';
-import type { IncomingHttpHeaders } from 'node:http';
-import { createSecureContext } from 'node:tls';
-import type { SecureContext } from 'node:tls';
-import type { TLSSocket } from 'node:tls';
+// How the CLI's requests travel: HTTP/1.1 (http1.ts) over node:tls, with kept-alive connections per client. A command
+// makes one request or a few, so what matters is what the first one costs: node:tls comes with Node, where a
+// bundled HTTP library is compiled on every run (undici's agent was 410 KB of the 956 KB a `ctl identity list`
+// loaded), and node:https would add Node's own HTTP client, agent and server modules to every start.
+import { isIP } from 'node:net';
+import { connect, createSecureContext } from 'node:tls';
+import type { SecureContext, TLSSocket } from 'node:tls';
+import { type Answer, encodeRequest, readAnswer } from './http1.js';
 import type { TlsSessionStore } from './tls-sessions.js';
 
 /** The TLS side of a connection: the CAs to trust (else the system store), a client certificate. */
@@ -26,14 +26,8 @@ interface SendRequest {
   signal: AbortSignal;
 }
 
-export interface Exchange {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-}
-
 // Failures of requests that never left this machine: their connection failed before its TLS handshake completed,
-// and Node writes nothing of a request before that. Any of them may be made again elsewhere, a write too.
+// and the TLS socket sends nothing written to it before that. Any of them may be made again elsewhere, a write too.
 const unsent = new WeakSet<object>();
 
 /** Whether a failed request may have reached the controller (its connection was up): a write must not be repeated. */
@@ -47,14 +41,22 @@ function failedUnsent(err: unknown, attempt: { secured: boolean }): unknown {
 }
 
 export interface Transport {
-  send(url: URL, req: SendRequest): Promise<Exchange>;
+  send(url: URL, req: SendRequest): Promise<Answer>;
   /** Closes the kept-alive connections (a command run inside a longer-lived process must not leave them open). */
   close(): Promise<void>;
 }
 
+/** Bytes on a kept connection that nothing was asked of: it cannot be trusted with the next request. */
+function unasked(this: TLSSocket) {
+  this.destroy();
+}
+
 export function createTransport(tls: TlsSettings): Transport {
   const { sessions, ...verify } = tls;
-  const agent = new Agent({ keepAlive: true, ...verify });
+  // Connections that carried an answer and were kept open, by host and port, ready for the next request there;
+  // and every open one.
+  const idle = new Map<string, TLSSocket[]>();
+  const open = new Set<TLSSocket>();
   // No CA at all: nothing but a resumed session can pass verification with it, and building it parses no store.
   let anchorless: SecureContext | undefined;
   const resuming = (session: Buffer) => {
@@ -62,37 +64,65 @@ export function createTransport(tls: TlsSettings): Transport {
     return { session, secureContext: anchorless };
   };
 
-  /** One request; `attempt.secured` tells whether its connection got past the TLS handshake. */
-  const exchange = (url: URL, req: SendRequest, attempt: { secured: boolean }, session?: Buffer) =>
-    new Promise<Exchange>((resolve, reject) => {
-      const { method, body, signal } = req;
-      // Node frames a body of DELETE (and GET, OPTIONS) neither by length nor by chunks unless told its length: the
-      // controller would read the body as the start of the next request.
-      const headers =
-        body == null ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(body)) };
-      const outgoing = request(url, { method, headers, agent, ...(session ? resuming(session) : {}) }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
-        });
-        res.on('error', reject);
-      });
-      outgoing.on('socket', (socket: TLSSocket) => {
-        if (!socket.connecting) {
-          attempt.secured = true; // a kept-alive connection, listened to when it was new
-          return;
-        }
-        socket.once('secureConnect', () => (attempt.secured = true));
-        if (sessions) socket.on('session', (s: Buffer) => sessions.remember(s));
-      });
-      outgoing.on('error', reject);
-      // The deadline covers the whole exchange, the body too; its reason (a TimeoutError) is what the caller sees.
-      const abort = () => outgoing.destroy(signal.reason as Error);
-      if (signal.aborted) abort();
-      else signal.addEventListener('abort', abort, { once: true });
-      outgoing.end(body ?? undefined);
+  /**
+   * A new connection to `url`'s host, verified as node:https verifies it: a name is sent as the server name and
+   * checked against the certificate's names, an address (sent as none, which TLS forbids) against its addresses.
+   */
+  const connectTo = (url: URL, session?: Buffer): TLSSocket => {
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const socket = connect({
+      host,
+      port: Number(url.port || 443),
+      servername: isIP(host) ? undefined : host,
+      ...verify,
+      ...(session ? resuming(session) : {}),
     });
+    open.add(socket);
+    socket.on('close', () => {
+      open.delete(socket);
+      const kept = idle.get(url.host) ?? [];
+      if (kept.includes(socket)) kept.splice(kept.indexOf(socket), 1);
+    });
+    // A kept connection that fails while idle is only dropped; in use, its error is the exchange's (readAnswer).
+    socket.on('error', () => {});
+    if (sessions) socket.on('session', (s: Buffer) => sessions.remember(s));
+    return socket;
+  };
+
+  /** One request; `attempt.secured` tells whether its connection got past the TLS handshake. */
+  const exchange = async (url: URL, req: SendRequest, attempt: { secured: boolean }, session?: Buffer) => {
+    const { method, body, signal } = req;
+    signal.throwIfAborted();
+    const request = encodeRequest(url, method, req.headers, body);
+    const kept = idle.get(url.host)?.pop();
+    const socket = kept ?? connectTo(url, session);
+    if (kept) {
+      attempt.secured = true; // a kept-alive connection, listened to when it was new
+      socket.off('data', unasked);
+      socket.ref();
+    } else {
+      socket.once('secureConnect', () => (attempt.secured = true));
+    }
+    // The deadline covers the whole exchange, the body too; its reason (a TimeoutError) is what the caller sees.
+    const abort = () => socket.destroy(signal.reason as Error);
+    signal.addEventListener('abort', abort, { once: true });
+    try {
+      const answered = readAnswer(socket, method);
+      socket.write(request);
+      const { answer, reusable } = await answered;
+      if (reusable && !socket.destroyed) {
+        // An idle connection must not keep the process alive, as Node's own agent does.
+        socket.unref();
+        socket.on('data', unasked);
+        idle.set(url.host, [...(idle.get(url.host) ?? []), socket]);
+      } else {
+        socket.destroy();
+      }
+      return answer;
+    } finally {
+      signal.removeEventListener('abort', abort);
+    }
+  };
 
   return {
     async send(url, req) {
@@ -110,7 +140,7 @@ export function createTransport(tls: TlsSettings): Transport {
       return exchange(url, req, fresh).catch((err: unknown) => Promise.reject(failedUnsent(err, fresh)));
     },
     async close() {
-      agent.destroy();
+      for (const socket of open) socket.destroy();
     },
   };
 }

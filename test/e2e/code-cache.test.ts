@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { NOUNS } from '../../src/cli/nouns/summary.js';
 import { CTL_BIN } from '../helpers/cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ctl-code-cache-'));
@@ -73,8 +74,20 @@ describe('the code cache of the CLI', () => {
       encoding: 'utf8',
     });
     assert.equal(list.status, 1, list.stderr);
-    assert.equal(cacheFiles(home).length, 2);
+    const [listCache, ...others] = cacheFiles(home).filter((file) => file !== helpCache);
+    assert.deepEqual(others, []);
+    assert.match(basename(listCache), /^cli-noun-identity-/, "the noun's commands keep a cache of their own");
     assert.equal(statSync(helpCache).mtimeMs, mtimeMs, 'the list left the help cache alone');
+  });
+
+  it("knows every noun's words from the script's first line, to pick the noun's cache by", () => {
+    const script = readFileSync(join(dirname(CTL_BIN), '..', 'dist', 'cli.cjs'), 'utf8');
+    const firstLine = script.slice(0, script.indexOf('\n'));
+    const { nouns } = JSON.parse(firstLine.slice(firstLine.indexOf('{'))) as { nouns: unknown[] };
+    assert.deepEqual(
+      nouns,
+      NOUNS.flatMap((noun) => [noun.noun, ...noun.aliases]),
+    );
   });
 
   it('is kept for each installation of ctl', () => {

@@ -1,10 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import Table from 'cli-table3';
+import fc from 'fast-check';
 import type { ColumnDef } from '../../resources/types.js';
+import { cell } from './cells.js';
 import { paint } from './paint.js';
 import { fit, formatTable, visibleColumns } from './table.js';
 
 const plain = { bold: (s: string) => s };
+/** cli-table3's border characters, all empty for a borderless table. */
+const BORDER_CHARS = ['top', 'bottom', 'left', 'right', 'mid'].flatMap((edge) =>
+  ['', '-mid', '-left', '-right'].map((part) => `${edge}${part}`),
+);
 const columns: ColumnDef[] = [
   { header: 'ID', field: 'id' },
   { header: 'Name', field: 'name' },
@@ -36,6 +43,40 @@ describe('table', () => {
         'bb2  👩‍👩‍👧 family   ｆｕｌｌ',
         'c3   plain       e\u0301',
       ].join('\n'),
+    );
+  });
+
+  it('lays out Latin text byte for byte as cli-table3 does, padded columns two spaces apart', async () => {
+    const bold = await paint(true);
+    // Letters, digits, punctuation, spaces (NBSP too), Latin-1 and its extensions, and the ellipsis.
+    const latin = fc.string({
+      unit: fc.constantFrom(...'aZ09 -_.,:#@~\u00a0é\u00ffĀŁǅʼ\u02ff…'),
+      maxLength: 14,
+    });
+    const table = fc.integer({ min: 1, max: 5 }).chain((count) =>
+      fc.record({
+        headers: fc.array(latin, { minLength: count, maxLength: count }),
+        rows: fc.array(fc.array(latin, { minLength: count, maxLength: count }), { maxLength: 6 }),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(table, async ({ headers, rows }) => {
+        const cols: ColumnDef[] = headers.map((header, i) => ({ header, field: `c${i}` }));
+        const objects = rows.map((values) => Object.fromEntries(values.map((value, i) => [`c${i}`, value])));
+        const byCliTable3 = new Table({
+          head: headers.map((header) => bold.bold(header.toUpperCase())),
+          chars: { ...Object.fromEntries(BORDER_CHARS.map((name) => [name, ''])), middle: '  ' },
+          style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+        });
+        byCliTable3.push(...rows.map((values) => values.map(cell)));
+        const expected = byCliTable3
+          .toString()
+          .split('\n')
+          .map((line) => line.trimEnd())
+          .join('\n');
+        assert.equal(await formatTable(objects, cols, { wide: false, paint: bold }), expected);
+      }),
+      { numRuns: 300 },
     );
   });
 

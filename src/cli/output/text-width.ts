@@ -11,7 +11,12 @@
  */
 const ONE_COLUMN_EACH = /^[ -~\u00a0-\u02ff\u2026]*$/;
 
+/** Whether each character of `text` takes one column on a terminal (see ONE_COLUMN_EACH): its width is its length. */
+export function isOneColumnEach(text: string): boolean {
+  return ONE_COLUMN_EACH.test(text);
+}
+
 /** `measure`, answering text of one-column characters by its length without calling it. */
 export function withLatinFastPath(measure: (text: string) => number): (text: string) => number {
-  return (text) => (typeof text === 'string' && ONE_COLUMN_EACH.test(text) ? text.length : measure(text));
+  return (text) => (typeof text === 'string' && isOneColumnEach(text) ? text.length : measure(text));
 }
