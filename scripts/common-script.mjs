@@ -36,9 +36,9 @@ export const FULL_BUILD_COMMANDS = {
  * whose functions each call through to it, loaded on the first call.
  */
 const DEFERRED_BUILTIN = /^(node:)?fs\/promises$/;
-const deferredFsPromises = Object.keys(fsPromises)
-  .filter((name) => typeof fsPromises[name] === 'function')
-  .map((name) => `export const ${name} = (...args) => require('node:fs/promises').${name}(...args);`)
+const deferredFsPromises = Object.entries(fsPromises)
+  .filter(([, value]) => typeof value === 'function')
+  .map(([name]) => `export const ${name} = (...args) => require('node:fs/promises').${name}(...args);`)
   .join('\n');
 
 /** What this step writes into dist/. */
