@@ -191,7 +191,14 @@ export class Repository {
    */
   private readonly entityColumns: string;
   private readonly table: string;
-  private readonly selects = new Map<string, string>();
+  /** `find`'s statement: one text, made once. */
+  private readonly findText: string;
+  /**
+   * Lookups' statement texts by shape (which columns, which conditions), each made once: the driver finds its
+   * prepared statement by the text, and hashing a fresh copy of a long one on every lookup cost more than making it.
+   * The shapes are the code's own (a handful per resource), so the map stays small.
+   */
+  private readonly texts = new Map<string, string>();
 
   constructor(
     private readonly driver: Driver,
@@ -226,6 +233,7 @@ export class Repository {
         );
       })
       .join('');
+    this.findText = `SELECT ${this.entityColumns}${this.refSelect} FROM ${this.table} e WHERE e."id" = ?`;
   }
 
   private get dialect() {
@@ -241,7 +249,7 @@ export class Repository {
   /** What `find` runs, to be run with other lookups (`Store.readTogether`): a read model's row with its rows. */
   findLookup(id: string): Lookup<Row | undefined> {
     return {
-      sql: `SELECT ${this.entityColumns}${this.refSelect} FROM ${this.table} e WHERE e."id" = ?`,
+      sql: this.findText,
       params: [id],
       decode: (rows) => (rows.length ? this.decode(rows[0]) : undefined),
     };
@@ -273,34 +281,48 @@ export class Repository {
     const cond = this.whereClause(where);
     // No LIMIT unless one is asked for: SQLite plans `IN (SELECT value FROM json_each(?))` 2-3 times slower with one.
     const limit = opts.limit === undefined ? '' : ` LIMIT ${Number(opts.limit)}`;
+    const select = this.selectShape(opts);
     return {
-      sql: `SELECT ${this.selectFrom(opts)} WHERE ${cond.sql} ORDER BY e."id"${limit}`,
+      sql: this.text(`lookup ${select} where${cond.shape}${limit}`, () => {
+        return `SELECT ${this.selectFrom(select, opts)} WHERE ${cond.sql} ORDER BY e."id"${limit}`;
+      }),
       params: cond.params,
       decode: (rows) => rows.map((r) => this.decode(r, opts.include)),
     };
   }
 
-  /** `<columns> FROM <table> e [JOIN ...]` of a lookup, made once per shape: lookups run on every request. */
-  private selectFrom(opts: LookupOptions): string {
-    const key = `${opts.columns?.join(',') ?? '*'}|${opts.include ? JSON.stringify(opts.include) : ''}`;
-    let text = this.selects.get(key);
-    if (text !== undefined) return text;
-    const select = [
-      opts.columns
-        ? ['id', 'createdAt', 'updatedAt', 'tags', 'isSystem', ...opts.columns].map((c) => `e.${quote(c)}`).join(', ')
-        : this.entityColumns,
-    ];
-    const joins: string[] = [];
-    for (const [i, [field, columns]] of Object.entries(opts.include ?? {}).entries()) {
-      const type = this.def.fields[field]?.type;
-      if (type?.kind !== 'ref') throw new Error(`${this.def.name}.${field} is not a reference`);
-      joins.push(` JOIN ${quote(this.resolve(type.resource).table)} j${i} ON j${i}."id" = e.${quote(field)}`);
-      for (const c of columns) select.push(`j${i}.${quote(c)} AS ${quote(`include:${field}:${c}`)}`);
+  /** The statement text of this shape, made by `make` the first time it is asked for. */
+  private text(shape: string, make: () => string): string {
+    let text = this.texts.get(shape);
+    if (text === undefined) {
+      text = make();
+      this.texts.set(shape, text);
     }
-    text = `${select.join(', ')} FROM ${this.table} e${joins.join('')}`;
-    // The shapes are the code's own (a handful per resource), so the map stays small.
-    this.selects.set(key, text);
     return text;
+  }
+
+  /** Which columns and joined fields a lookup reads, as a key of its shape. */
+  private selectShape(opts: LookupOptions): string {
+    return `${opts.columns?.join(',') ?? '*'}|${opts.include ? JSON.stringify(opts.include) : ''}`;
+  }
+
+  /** `<columns> FROM <table> e [JOIN ...]` of a lookup of this shape (`selectShape`). */
+  private selectFrom(shape: string, opts: LookupOptions): string {
+    return this.text(`select ${shape}`, () => {
+      const select = [
+        opts.columns
+          ? ['id', 'createdAt', 'updatedAt', 'tags', 'isSystem', ...opts.columns].map((c) => `e.${quote(c)}`).join(', ')
+          : this.entityColumns,
+      ];
+      const joins: string[] = [];
+      for (const [i, [field, columns]] of Object.entries(opts.include ?? {}).entries()) {
+        const type = this.def.fields[field]?.type;
+        if (type?.kind !== 'ref') throw new Error(`${this.def.name}.${field} is not a reference`);
+        joins.push(` JOIN ${quote(this.resolve(type.resource).table)} j${i} ON j${i}."id" = e.${quote(field)}`);
+        for (const c of columns) select.push(`j${i}.${quote(c)} AS ${quote(`include:${field}:${c}`)}`);
+      }
+      return `${select.join(', ')} FROM ${this.table} e${joins.join('')}`;
+    });
   }
 
   /** The distinct values of one stored field among the rows matching `where` (e.g. which identities have a session). */
@@ -315,7 +337,9 @@ export class Repository {
     const cond = this.whereClause(where);
     const at = { entity: this.def.label, id: '(several)', field };
     return {
-      sql: `SELECT DISTINCT e.${quote(field)} AS v FROM ${this.table} e WHERE ${cond.sql}`,
+      sql: this.text(`distinct ${field} where${cond.shape}`, () => {
+        return `SELECT DISTINCT e.${quote(field)} AS v FROM ${this.table} e WHERE ${cond.sql}`;
+      }),
       params: cond.params,
       decode: (rows) => rows.map((r) => decodeValue(this.def.fields[field].type, r.v, at)),
     };
@@ -408,33 +432,46 @@ export class Repository {
     return compileQuery(query, this.schema, this.dialect);
   }
 
-  /** Conditions as SQL text and parameters; written with plain strings, as every store lookup runs it. */
-  private whereClause(where: Where): Fragment {
+  /**
+   * Conditions as SQL text and parameters, written with plain strings, as every store lookup runs it; and their
+   * shape, the text's key among a lookup's (`text`): the fields and how each is compared.
+   */
+  private whereClause(where: Where): Fragment & { shape: string } {
     let text = '1 = 1';
+    let shape = '';
     const params: unknown[] = [];
     for (const name in where) {
       const value = where[name];
       if (name !== 'id' && !this.columns.includes(name))
         throw new Error(`${this.def.name} has no stored field '${name}'`);
       const column = `e."${name}"`;
-      if (value === null) text += ` AND ${column} IS NULL`;
-      else if (Array.isArray(value) && value.length === 1) {
+      // How the field is compared: its part of the shape.
+      let op: string;
+      if (value === null) {
+        op = 'IS NULL';
+        text += ` AND ${column} IS NULL`;
+      } else if (Array.isArray(value) && value.length === 1) {
+        op = '=';
         text += ` AND ${column} = ?`;
         params.push(value[0]);
       } else if (Array.isArray(value)) {
+        op = 'IN';
         const list = this.dialect.inList(raw(column), value as string[]);
         text += ` AND ${list.sql}`;
         params.push(...list.params);
       } else if (typeof value === 'object') {
-        const [op, operand] = 'lt' in value ? ['<', value.lt] : ['IS DISTINCT FROM', (value as { ne: string }).ne];
-        text += ` AND ${column} ${op} ?`;
+        const [compare, operand] = 'lt' in value ? ['<', value.lt] : ['IS DISTINCT FROM', (value as { ne: string }).ne];
+        op = compare;
+        text += ` AND ${column} ${compare} ?`;
         params.push(operand);
       } else {
+        op = '=';
         text += ` AND ${column} = ?`;
         params.push(typeof value === 'boolean' ? Number(value) : value);
       }
+      shape += ` ${name} ${op}`;
     }
-    return { sql: text, params };
+    return { sql: text, params, shape };
   }
 
   private async scopeClause(scope: Scope): Promise<Narrowing> {
