@@ -10,6 +10,7 @@ import { filterSchema, filterableFields } from './filter-schema.js';
 import { type Fragment, join, param, quote, raw, sql } from './fragment.js';
 import { insertRows } from './insert-rows.js';
 import type { RoleIndex } from './role-index.js';
+import { compileRowDecoder, type RowDecoder } from './row-decoder.js';
 import { COMMON_COLUMNS, columnType, isSetField, isStored, setTableName } from './schema-model.js';
 
 /** A decoded row: common columns and stored fields as JS values; `refNames` holds names of referenced entities. */
@@ -193,6 +194,7 @@ export class Repository {
   private readonly table: string;
   /** `find`'s statement: one text, made once. */
   private readonly findText: string;
+  private readonly decodeRow: RowDecoder;
   /**
    * Lookups' statement texts by shape (which columns, which conditions), each made once: the driver finds its
    * prepared statement by the text, and hashing a fresh copy of a long one on every lookup cost more than making it.
@@ -223,8 +225,8 @@ export class Repository {
     this.setFields = this.columns.filter((c) => isSetField(def.fields[c]));
     const known = [...COMMON_COLUMNS.map((c) => c.name), ...this.columns];
     this.entityColumns = known.map((c) => `e.${quote(c)}`).join(', ');
-    this.refSelect = Object.entries(def.fields)
-      .filter(([, f]) => f.type.kind === 'ref' && f.type.as && isStored(f))
+    const referenced = Object.entries(def.fields).filter(([, f]) => f.type.kind === 'ref' && f.type.as && isStored(f));
+    this.refSelect = referenced
       .map(([name, f]) => {
         const target = resolve((f.type as { resource: string }).resource);
         return (
@@ -233,6 +235,11 @@ export class Repository {
         );
       })
       .join('');
+    this.decodeRow = compileRowDecoder(
+      def,
+      this.columns,
+      referenced.map(([name]) => name),
+    );
     this.findText = `SELECT ${this.entityColumns}${this.refSelect} FROM ${this.table} e WHERE e."id" = ?`;
   }
 
@@ -862,23 +869,9 @@ export class Repository {
   }
 
   private decode(raw: Record<string, unknown>, include?: LookupOptions['include']): Row {
-    const id = raw.id as string;
-    const at = (field: string) => ({ entity: this.def.label, id, field });
-    const row: Row = {
-      id,
-      createdAt: raw.createdAt as string,
-      updatedAt: raw.updatedAt as string,
-      tags: decodeJson((raw.tags as string) ?? '{}', at('tags')) as Record<string, unknown>,
-      isSystem: Number(raw.isSystem) === 1,
-      refNames: {},
-    };
-    for (const name of this.columns) {
-      if (name in raw) row[name] = decodeValue(this.def.fields[name].type, raw[name], at(name));
-    }
-    for (const key of Object.keys(raw)) {
-      if (key.startsWith('ref:')) row.refNames[key.slice(4)] = raw[key] as string | null;
-    }
+    const row = this.decodeRow(raw) as Row;
     if (include) {
+      const at = (field: string) => ({ entity: this.def.label, id: row.id, field });
       const included: Record<string, Record<string, unknown>> = {};
       for (const [field, columns] of Object.entries(include)) {
         const target = this.resolve((this.def.fields[field].type as { resource: string }).resource);
