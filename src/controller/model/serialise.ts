@@ -15,13 +15,6 @@ export function entityRef(def: ResourceDef, id: string, name: string | null | un
   return { _links: { self: { href: `./${def.plural}/${id}` } }, entity: def.plural, id, name: name ?? '' };
 }
 
-/** A field the generic read model serves: whether it is served when null, and the entity reference beside it. */
-interface Served {
-  name: string;
-  readsNull: boolean;
-  ref?: { as: string; target: ResourceDef };
-}
-
 export type WireSerialiser = (row: Row) => Record<string, unknown>;
 
 const compiled = new WeakMap<ResourceDef, WireSerialiser>();
@@ -40,29 +33,37 @@ export function wireSerialiser(def: ResourceDef): WireSerialiser {
   return serialise;
 }
 
+/**
+ * The serialiser as code: one statement per served field, each naming its field. An object given its properties by
+ * computed names (`out[name] = value`) turns into a hash table past a dozen of them, and so did every answer's: then
+ * slower to read, to copy into a presenter's answer and to stringify. Names are written as JSON string literals.
+ */
 function compile(def: ResourceDef): WireSerialiser {
-  const served: Served[] = [];
+  const targets: ResourceDef[] = [];
+  const statements: string[] = [];
+  if (def.hasSystemEntities === true) statements.push('out.isSystem = row.isSystem;');
   for (const [name, field] of Object.entries(def.fields)) {
     if (field.secret || field.virtual || field.internal || field.computed) continue;
+    const key = JSON.stringify(name);
+    statements.push(
+      `v = row[${key}] ?? null;`,
+      `${field.readsNull === true ? '' : 'if (v !== null) '}out[${key}] = v;`,
+    );
     const type = field.type;
-    const ref = type.kind === 'ref' && type.as ? { as: type.as, target: resource(type.resource) } : undefined;
-    served.push({ name, readsNull: field.readsNull === true, ref });
-  }
-  const system = def.hasSystemEntities === true;
-  return (row) => {
-    const out: Record<string, unknown> = {
-      id: row.id,
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-      tags: row.tags,
-      _links: links(def, row.id),
-    };
-    if (system) out.isSystem = row.isSystem;
-    for (const { name, readsNull, ref } of served) {
-      const value = row[name] ?? null;
-      if (value !== null || readsNull) out[name] = value;
-      if (ref && typeof value === 'string') out[ref.as] = entityRef(ref.target, value, row.refNames[name]);
+    if (type.kind === 'ref' && type.as) {
+      const target = `targets[${targets.push(resource(type.resource)) - 1}]`;
+      const ref = `entityRef(${target}, v, row.refNames[${key}])`;
+      statements.push(`if (typeof v === 'string') out[${JSON.stringify(type.as)}] = ${ref};`);
     }
-    return out;
-  };
+  }
+  const body =
+    'return (row) => {\n' +
+    '  const out = { id: row.id, createdAt: row.createdAt, updatedAt: row.updatedAt, tags: row.tags, ' +
+    '_links: links(row.id) };\n' +
+    '  let v;\n' +
+    statements.map((s) => `  ${s}\n`).join('') +
+    '  return out;\n' +
+    '};';
+  const make = new Function('links', 'entityRef', 'targets', body);
+  return make((id: string) => links(def, id), entityRef, targets) as WireSerialiser;
 }

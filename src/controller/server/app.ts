@@ -134,8 +134,15 @@ function makeCtx(
 ): Ctx {
   let body: Promise<Buffer> | undefined;
   const raw = () => (body ??= readBody(req, bodyLimit));
+  // Named one by one: a spread of `base` with more fields after it took V8's slow path on every request.
   return {
-    ...base,
+    api: base.api,
+    method: base.method,
+    path: base.path,
+    params: base.params,
+    query: base.query,
+    requestId: base.requestId,
+    now: base.now,
     req,
     res,
     remoteAddress: req.socket.remoteAddress ?? '',

@@ -33,6 +33,11 @@ export interface StoredAt {
   field: string;
 }
 
+/** Where a value was read from, or what says it when asked: only a damaged value is reported. */
+type StoredWhere = StoredAt | (() => StoredAt);
+
+const where = (at: StoredWhere): StoredAt => (typeof at === 'function' ? at() : at);
+
 /**
  * A stored value that cannot be read as its declared type: the database was damaged or edited by hand. Not a bug
  * in the controller and not the client's mistake; its message names the entity and field but not the bytes, which
@@ -48,12 +53,12 @@ export class DamagedRowError extends Error {
   }
 }
 
-export function decodeValue(type: FieldType, value: unknown, at: StoredAt): unknown {
+export function decodeValue(type: FieldType, value: unknown, at: StoredWhere): unknown {
   if (value === null || value === undefined) return isJson(type) ? (isList(type) ? [] : {}) : null;
   if (type.kind === 'boolean') return Number(value) === 1 || value === true;
   if (type.kind === 'integer') {
     const n = Number(value);
-    if (!Number.isFinite(n)) throw new DamagedRowError(at);
+    if (!Number.isFinite(n)) throw new DamagedRowError(where(at));
     return n;
   }
   if (isJson(type)) return decodeJson(value, at);
@@ -61,10 +66,10 @@ export function decodeValue(type: FieldType, value: unknown, at: StoredAt): unkn
 }
 
 /** JSON text as stored by encodeValue; anything else is damage. */
-export function decodeJson(value: unknown, at: StoredAt): unknown {
+export function decodeJson(value: unknown, at: StoredWhere): unknown {
   try {
     return JSON.parse(value as string);
   } catch {
-    throw new DamagedRowError(at);
+    throw new DamagedRowError(where(at));
   }
 }

@@ -17,9 +17,9 @@ export interface Driver {
   get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
   run(sql: string, params?: readonly unknown[]): Promise<RunResult>;
   /**
-   * Several reads as one round trip: the rows of each, in order. PostgreSQL runs them as one statement (the rows of
-   * each aggregated as JSON, which holds every value the store reads: text, integers, null); SQLite is in-process,
-   * with no round trip to save, and runs them one after another.
+   * Several reads as one round trip: the rows of each, in order. Both run them as one statement, the rows of each
+   * aggregated as JSON (which holds every value the store reads: text, integers, null): a round trip saved on
+   * PostgreSQL; on SQLite, in-process, a statement's own cost and a V8 value per column read.
    */
   allTogether(statements: readonly Fragment[]): Promise<Record<string, unknown>[][]>;
   /**

@@ -39,6 +39,33 @@ test('a filter shape is cached on its second use only, and the cache holds a bou
   await store.close();
 });
 
+test('lookups of other shapes (comparisons, columns, limits) each read by their own statement text', async () => {
+  const store = await Store.open({ sqlite: ':memory:' });
+  const repo = store.repo('identity');
+  const at = now();
+  await repo.insert({ name: 'a', type: 'Default', isAdmin: true }, { id: 'ida', now: at });
+  await repo.insert({ name: 'b', type: 'Default', isAdmin: false, externalId: 'x' }, { id: 'idb', now: at });
+  await repo.insert({ name: 'c', type: 'Default', isAdmin: false, externalId: 'y' }, { id: 'idc', now: at });
+  // Each twice, so that the second read of a shape uses the text the first one made.
+  for (let round = 0; round < 2; round++) {
+    const ids = async (...args: Parameters<typeof repo.findAll>) => (await repo.findAll(...args)).map((r) => r.id);
+    assert.deepEqual(await ids({ externalId: null }), ['ida']);
+    assert.deepEqual(await ids({ externalId: ['x'] }), ['idb']);
+    assert.deepEqual(await ids({ externalId: ['x', 'y'] }), ['idb', 'idc']);
+    assert.deepEqual(await ids({ externalId: { ne: 'x' } }), ['ida', 'idc']);
+    assert.deepEqual(await ids({ name: { lt: 'b' } }), ['ida']);
+    assert.deepEqual(await ids({ externalId: ['x', 'y'] }, { limit: 1 }), ['idb']);
+    assert.deepEqual(await ids({ isAdmin: false, externalId: ['y'] }), ['idc']);
+    const [b] = await repo.findAll({ id: ['idb'] }, { columns: ['name'] });
+    assert.equal(b.name, 'b');
+    assert.equal('externalId' in b, false, 'only the columns asked for');
+    assert.equal((await repo.findAll({ id: ['idb'] }))[0].externalId, 'x');
+    assert.deepEqual(await repo.distinct('externalId', { isAdmin: false }).then((v) => v.sort()), ['x', 'y']);
+    assert.deepEqual(await repo.distinct('name', { isAdmin: true }), ['a']);
+  }
+  await store.close();
+});
+
 test('an LRU cache with weights keeps at most its total weight, and never an entry heavier than that', () => {
   const freed: string[] = [];
   const cache = new LruCache<string, string>(100, (v) => freed.push(v), { maxWeight: 10, weigh: (_k, v) => v.length });

@@ -10,6 +10,7 @@ import { filterSchema, filterableFields } from './filter-schema.js';
 import { type Fragment, join, param, quote, raw, sql } from './fragment.js';
 import { insertRows } from './insert-rows.js';
 import type { RoleIndex } from './role-index.js';
+import { compileRowDecoder, type RowDecoder } from './row-decoder.js';
 import { COMMON_COLUMNS, columnType, isSetField, isStored, setTableName } from './schema-model.js';
 
 /** A decoded row: common columns and stored fields as JS values; `refNames` holds names of referenced entities. */
@@ -191,7 +192,15 @@ export class Repository {
    */
   private readonly entityColumns: string;
   private readonly table: string;
-  private readonly selects = new Map<string, string>();
+  /** `find`'s statement: one text, made once. */
+  private readonly findText: string;
+  private readonly decodeRow: RowDecoder;
+  /**
+   * Lookups' statement texts by shape (which columns, which conditions), each made once: the driver finds its
+   * prepared statement by the text, and hashing a fresh copy of a long one on every lookup cost more than making it.
+   * The shapes are the code's own (a handful per resource), so the map stays small.
+   */
+  private readonly texts = new Map<string, string>();
 
   constructor(
     private readonly driver: Driver,
@@ -216,8 +225,8 @@ export class Repository {
     this.setFields = this.columns.filter((c) => isSetField(def.fields[c]));
     const known = [...COMMON_COLUMNS.map((c) => c.name), ...this.columns];
     this.entityColumns = known.map((c) => `e.${quote(c)}`).join(', ');
-    this.refSelect = Object.entries(def.fields)
-      .filter(([, f]) => f.type.kind === 'ref' && f.type.as && isStored(f))
+    const referenced = Object.entries(def.fields).filter(([, f]) => f.type.kind === 'ref' && f.type.as && isStored(f));
+    this.refSelect = referenced
       .map(([name, f]) => {
         const target = resolve((f.type as { resource: string }).resource);
         return (
@@ -226,6 +235,12 @@ export class Repository {
         );
       })
       .join('');
+    this.decodeRow = compileRowDecoder(
+      def,
+      this.columns,
+      referenced.map(([name]) => name),
+    );
+    this.findText = `SELECT ${this.entityColumns}${this.refSelect} FROM ${this.table} e WHERE e."id" = ?`;
   }
 
   private get dialect() {
@@ -241,7 +256,7 @@ export class Repository {
   /** What `find` runs, to be run with other lookups (`Store.readTogether`): a read model's row with its rows. */
   findLookup(id: string): Lookup<Row | undefined> {
     return {
-      sql: `SELECT ${this.entityColumns}${this.refSelect} FROM ${this.table} e WHERE e."id" = ?`,
+      sql: this.findText,
       params: [id],
       decode: (rows) => (rows.length ? this.decode(rows[0]) : undefined),
     };
@@ -273,34 +288,48 @@ export class Repository {
     const cond = this.whereClause(where);
     // No LIMIT unless one is asked for: SQLite plans `IN (SELECT value FROM json_each(?))` 2-3 times slower with one.
     const limit = opts.limit === undefined ? '' : ` LIMIT ${Number(opts.limit)}`;
+    const select = this.selectShape(opts);
     return {
-      sql: `SELECT ${this.selectFrom(opts)} WHERE ${cond.sql} ORDER BY e."id"${limit}`,
+      sql: this.text(`lookup ${select} where${cond.shape}${limit}`, () => {
+        return `SELECT ${this.selectFrom(select, opts)} WHERE ${cond.sql} ORDER BY e."id"${limit}`;
+      }),
       params: cond.params,
       decode: (rows) => rows.map((r) => this.decode(r, opts.include)),
     };
   }
 
-  /** `<columns> FROM <table> e [JOIN ...]` of a lookup, made once per shape: lookups run on every request. */
-  private selectFrom(opts: LookupOptions): string {
-    const key = `${opts.columns?.join(',') ?? '*'}|${opts.include ? JSON.stringify(opts.include) : ''}`;
-    let text = this.selects.get(key);
-    if (text !== undefined) return text;
-    const select = [
-      opts.columns
-        ? ['id', 'createdAt', 'updatedAt', 'tags', 'isSystem', ...opts.columns].map((c) => `e.${quote(c)}`).join(', ')
-        : this.entityColumns,
-    ];
-    const joins: string[] = [];
-    for (const [i, [field, columns]] of Object.entries(opts.include ?? {}).entries()) {
-      const type = this.def.fields[field]?.type;
-      if (type?.kind !== 'ref') throw new Error(`${this.def.name}.${field} is not a reference`);
-      joins.push(` JOIN ${quote(this.resolve(type.resource).table)} j${i} ON j${i}."id" = e.${quote(field)}`);
-      for (const c of columns) select.push(`j${i}.${quote(c)} AS ${quote(`include:${field}:${c}`)}`);
+  /** The statement text of this shape, made by `make` the first time it is asked for. */
+  private text(shape: string, make: () => string): string {
+    let text = this.texts.get(shape);
+    if (text === undefined) {
+      text = make();
+      this.texts.set(shape, text);
     }
-    text = `${select.join(', ')} FROM ${this.table} e${joins.join('')}`;
-    // The shapes are the code's own (a handful per resource), so the map stays small.
-    this.selects.set(key, text);
     return text;
+  }
+
+  /** Which columns and joined fields a lookup reads, as a key of its shape. */
+  private selectShape(opts: LookupOptions): string {
+    return `${opts.columns?.join(',') ?? '*'}|${opts.include ? JSON.stringify(opts.include) : ''}`;
+  }
+
+  /** `<columns> FROM <table> e [JOIN ...]` of a lookup of this shape (`selectShape`). */
+  private selectFrom(shape: string, opts: LookupOptions): string {
+    return this.text(`select ${shape}`, () => {
+      const select = [
+        opts.columns
+          ? ['id', 'createdAt', 'updatedAt', 'tags', 'isSystem', ...opts.columns].map((c) => `e.${quote(c)}`).join(', ')
+          : this.entityColumns,
+      ];
+      const joins: string[] = [];
+      for (const [i, [field, columns]] of Object.entries(opts.include ?? {}).entries()) {
+        const type = this.def.fields[field]?.type;
+        if (type?.kind !== 'ref') throw new Error(`${this.def.name}.${field} is not a reference`);
+        joins.push(` JOIN ${quote(this.resolve(type.resource).table)} j${i} ON j${i}."id" = e.${quote(field)}`);
+        for (const c of columns) select.push(`j${i}.${quote(c)} AS ${quote(`include:${field}:${c}`)}`);
+      }
+      return `${select.join(', ')} FROM ${this.table} e${joins.join('')}`;
+    });
   }
 
   /** The distinct values of one stored field among the rows matching `where` (e.g. which identities have a session). */
@@ -315,7 +344,9 @@ export class Repository {
     const cond = this.whereClause(where);
     const at = { entity: this.def.label, id: '(several)', field };
     return {
-      sql: `SELECT DISTINCT e.${quote(field)} AS v FROM ${this.table} e WHERE ${cond.sql}`,
+      sql: this.text(`distinct ${field} where${cond.shape}`, () => {
+        return `SELECT DISTINCT e.${quote(field)} AS v FROM ${this.table} e WHERE ${cond.sql}`;
+      }),
       params: cond.params,
       decode: (rows) => rows.map((r) => decodeValue(this.def.fields[field].type, r.v, at)),
     };
@@ -408,33 +439,46 @@ export class Repository {
     return compileQuery(query, this.schema, this.dialect);
   }
 
-  /** Conditions as SQL text and parameters; written with plain strings, as every store lookup runs it. */
-  private whereClause(where: Where): Fragment {
+  /**
+   * Conditions as SQL text and parameters, written with plain strings, as every store lookup runs it; and their
+   * shape, the text's key among a lookup's (`text`): the fields and how each is compared.
+   */
+  private whereClause(where: Where): Fragment & { shape: string } {
     let text = '1 = 1';
+    let shape = '';
     const params: unknown[] = [];
     for (const name in where) {
       const value = where[name];
       if (name !== 'id' && !this.columns.includes(name))
         throw new Error(`${this.def.name} has no stored field '${name}'`);
       const column = `e."${name}"`;
-      if (value === null) text += ` AND ${column} IS NULL`;
-      else if (Array.isArray(value) && value.length === 1) {
+      // How the field is compared: its part of the shape.
+      let op: string;
+      if (value === null) {
+        op = 'IS NULL';
+        text += ` AND ${column} IS NULL`;
+      } else if (Array.isArray(value) && value.length === 1) {
+        op = '=';
         text += ` AND ${column} = ?`;
         params.push(value[0]);
       } else if (Array.isArray(value)) {
+        op = 'IN';
         const list = this.dialect.inList(raw(column), value as string[]);
         text += ` AND ${list.sql}`;
         params.push(...list.params);
       } else if (typeof value === 'object') {
-        const [op, operand] = 'lt' in value ? ['<', value.lt] : ['IS DISTINCT FROM', (value as { ne: string }).ne];
-        text += ` AND ${column} ${op} ?`;
+        const [compare, operand] = 'lt' in value ? ['<', value.lt] : ['IS DISTINCT FROM', (value as { ne: string }).ne];
+        op = compare;
+        text += ` AND ${column} ${compare} ?`;
         params.push(operand);
       } else {
+        op = '=';
         text += ` AND ${column} = ?`;
         params.push(typeof value === 'boolean' ? Number(value) : value);
       }
+      shape += ` ${name} ${op}`;
     }
-    return { sql: text, params };
+    return { sql: text, params, shape };
   }
 
   private async scopeClause(scope: Scope): Promise<Narrowing> {
@@ -825,23 +869,9 @@ export class Repository {
   }
 
   private decode(raw: Record<string, unknown>, include?: LookupOptions['include']): Row {
-    const id = raw.id as string;
-    const at = (field: string) => ({ entity: this.def.label, id, field });
-    const row: Row = {
-      id,
-      createdAt: raw.createdAt as string,
-      updatedAt: raw.updatedAt as string,
-      tags: decodeJson((raw.tags as string) ?? '{}', at('tags')) as Record<string, unknown>,
-      isSystem: Number(raw.isSystem) === 1,
-      refNames: {},
-    };
-    for (const name of this.columns) {
-      if (name in raw) row[name] = decodeValue(this.def.fields[name].type, raw[name], at(name));
-    }
-    for (const key of Object.keys(raw)) {
-      if (key.startsWith('ref:')) row.refNames[key.slice(4)] = raw[key] as string | null;
-    }
+    const row = this.decodeRow(raw) as Row;
     if (include) {
+      const at = (field: string) => ({ entity: this.def.label, id: row.id, field });
       const included: Record<string, Record<string, unknown>> = {};
       for (const [field, columns] of Object.entries(include)) {
         const target = this.resolve((this.def.fields[field].type as { resource: string }).resource);

@@ -11,7 +11,7 @@ import {
   STATEMENT_CACHE_SQL_CHARS,
   StoreUnavailableError,
 } from './driver.js';
-import type { Fragment } from './fragment.js';
+import { type Fragment, quote } from './fragment.js';
 import { refuseDamagedDatabase } from './sqlite-file.js';
 import { openSqlite } from './sqlite-native.js';
 
@@ -25,25 +25,50 @@ const SEEN_SHAPES = 4096;
  * statements), statements from outside it wait, so they never see its uncommitted writes.
  */
 /**
- * A prepared statement, and for one that reads the names of its columns: reads get each row as an array (raw mode)
- * and make its object here. better-sqlite3 names every column of every row through V8's API: reading an identity
+ * A prepared statement, and for one that reads what makes objects of its rows: reads get each row as an array (raw
+ * mode) and make its object here. better-sqlite3 names every column of every row through V8's API: reading an identity
  * (21 columns) by id took 11.6 us that way and 7.7 us this way (docs/performance.md).
  */
 interface Prepared {
   stmt: Statement<unknown[]>;
-  columns?: string[];
+  /** Makes a row's values an object keyed by column name. */
+  named?: RowMaker;
 }
 
-/** A row as an object: later columns of the same name win, as when better-sqlite3 names them. */
-function named(columns: string[], values: unknown[]): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i];
-  return row;
+/**
+ * Statements read as one (`allTogether`): each one's rows as a JSON array of arrays, one column of a single row. Raw
+ * rows cost better-sqlite3 a V8 value per column and SQLite a statement each; the identity's row and its read model
+ * took 7.6 us as four statements and 4.8 us so, JSON.parse included (docs/performance.md).
+ */
+interface Combined {
+  /** The statements' texts, in order. */
+  texts: readonly string[];
+  stmt: Statement<unknown[]>;
+  /** Makes a row of each statement an object. */
+  named: RowMaker[];
+}
+
+type RowMaker = (values: unknown[]) => Record<string, unknown>;
+
+/**
+ * A row as an object, by a function made once per statement whose object literal names each column (as a JSON
+ * string): later columns of the same name win, as when better-sqlite3 names them. Given its columns by computed names
+ * (`row[name] = value`), an object of more than a dozen turns into a hash table: 1 us to make for an identity's
+ * row, then slower to read, against 20 ns for the literal.
+ */
+function rowMaker(columns: readonly string[]): RowMaker {
+  const fields = columns.map((c, i) => `${JSON.stringify(c)}: values[${i}]`).join(', ');
+  return new Function('values', `return { ${fields} };`) as RowMaker;
 }
 
 export class SqliteDriver implements Driver {
   readonly dialect = sqliteDialect;
   private readonly statements: LruCache<string, Prepared>;
+  /**
+   * Statements read together, by the first one's text: a repository makes each text once (its hash is then kept with
+   * it), where a key joining them all would be a new string to hash at every read.
+   */
+  private readonly combined: LruCache<string, Combined[]>;
   /** Digests of the statements prepared once and not cached (yet): see statement(). */
   private readonly seen = new LruCache<string, true>(SEEN_SHAPES);
   private readonly inTx = new AsyncLocalStorage<true>();
@@ -66,6 +91,8 @@ export class SqliteDriver implements Driver {
     // Bounded by count and by the SQL text they hold: see STATEMENT_CACHE_SQL_CHARS.
     const limit = { maxWeight: STATEMENT_CACHE_SQL_CHARS, weigh: (sql: string) => sql.length };
     this.statements = new LruCache(cacheSize, undefined, limit);
+    const combinedText = (_: string, all: Combined[]) => all.reduce((n, c) => n + c.stmt.source.length, 0);
+    this.combined = new LruCache(cacheSize, undefined, { ...limit, weigh: combinedText });
   }
 
   static open(file: string, opts: { cacheSize?: number } = {}): SqliteDriver {
@@ -124,11 +151,11 @@ export class SqliteDriver implements Driver {
     return prepared;
   }
 
-  /** A statement that reads, in raw mode, and the names of its columns. */
+  /** A statement that reads, in raw mode, and what names its rows' columns. */
   private reader(sql: string): Required<Prepared> {
     const prepared = this.statement(sql);
-    if (!prepared.columns) {
-      prepared.columns = prepared.stmt.columns().map((c) => c.name);
+    if (!prepared.named) {
+      prepared.named = rowMaker(prepared.stmt.columns().map((c) => c.name));
       prepared.stmt.raw(true);
     }
     return prepared as Required<Prepared>;
@@ -136,8 +163,8 @@ export class SqliteDriver implements Driver {
 
   /** The rows a reading statement answers, as objects keyed by column name. */
   private rows(sql: string, params: readonly unknown[]): Record<string, unknown>[] {
-    const { stmt, columns } = this.reader(sql);
-    return (stmt.all(...params) as unknown[][]).map((values) => named(columns, values));
+    const { stmt, named } = this.reader(sql);
+    return (stmt.all(...params) as unknown[][]).map(named);
   }
 
   private async idle(): Promise<void> {
@@ -151,9 +178,9 @@ export class SqliteDriver implements Driver {
 
   async get<T>(sql: string, params: readonly unknown[] = []): Promise<T | undefined> {
     if (this.busy) await this.idle();
-    const { stmt, columns } = this.reader(sql);
+    const { stmt, named } = this.reader(sql);
     const values = stmt.get(...params) as unknown[] | undefined;
-    return values && (named(columns, values) as T);
+    return values && (named(values) as T);
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<RunResult> {
@@ -163,7 +190,48 @@ export class SqliteDriver implements Driver {
 
   async allTogether(statements: readonly Fragment[]): Promise<Record<string, unknown>[][]> {
     if (this.busy) await this.idle();
-    return statements.map((s) => this.rows(s.sql, s.params));
+    if (statements.length === 1) return [this.rows(statements[0].sql, statements[0].params)];
+    const { stmt, named } = this.together(statements);
+    const params: unknown[] = [];
+    for (const s of statements) params.push(...s.params);
+    const texts = stmt.get(...params) as string[];
+    return texts.map((text, i) => (JSON.parse(text) as unknown[][]).map(named[i]));
+  }
+
+  /** The statement reading these together, made at their first read. */
+  private together(statements: readonly Fragment[]): Combined {
+    this.statementsRun++;
+    const first = statements[0].sql;
+    const known = this.combined.get(first) ?? [];
+    const same = (c: Combined) =>
+      c.texts.length === statements.length && c.texts.every((t, i) => t === statements[i].sql);
+    let combined = known.find(same);
+    if (!combined) {
+      combined = this.combine(statements);
+      this.combined.set(first, [...known, combined]);
+    }
+    return combined;
+  }
+
+  /**
+   * `SELECT (SELECT json_group_array(json_array(q."c1", ...)) FROM (<statement>) q), ...`: the subquery's ORDER BY
+   * orders the array, and JSON holds every value the store reads (text, integers, null: it keeps no BLOBs). A column
+   * is named by its name there, so two of one name would read the first twice: refused.
+   */
+  private combine(statements: readonly Fragment[]): Combined {
+    const columns = statements.map((s) =>
+      this.db
+        .prepare(s.sql)
+        .columns()
+        .map((c) => c.name),
+    );
+    const reads = statements.map((s, i) => {
+      if (new Set(columns[i]).size !== columns[i].length) throw new Error(`columns named twice: ${s.sql}`);
+      const values = columns[i].map((c) => `q.${quote(c)}`).join(', ');
+      return `(SELECT json_group_array(json_array(${values})) FROM (${s.sql}) q)`;
+    });
+    const stmt = this.db.prepare<unknown[]>(`SELECT ${reads.join(', ')}`).raw(true);
+    return { texts: statements.map((s) => s.sql), stmt, named: columns.map(rowMaker) };
   }
 
   /** DDL of a migration: several statements, not cached. */

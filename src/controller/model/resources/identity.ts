@@ -180,20 +180,20 @@ async function presentGathered(
     }
     const links = wire._links as Record<string, unknown>;
     links['auth-policies'] = { href: `./auth-policies/${row.authPolicyId}` };
-    return {
-      ...wire,
-      typeId: row.type,
-      type: entityRef(identityType, row.type as string, row.type as string),
-      authPolicy: entityRef(authPolicy, row.authPolicyId as string, row.refNames.authPolicyId),
-      disabled: isDisabled(row, now),
-      authenticators: auth,
-      enrollment,
-      hasApiSession: withSession.has(row.id),
-      isMfaEnabled: mfaEnabled.has(row.id),
-      hasEdgeRouterConnection: false,
-      edgeRouterConnectionStatus: 'offline',
-      permissions: [],
-    };
+    // Added to the generic read model's object, where a spread into a new one with these fields cost V8 some 14 us
+    // per identity (docs/performance.md); the fields come out in the same order.
+    wire.typeId = row.type;
+    wire.type = entityRef(identityType, row.type as string, row.type as string);
+    wire.authPolicy = entityRef(authPolicy, row.authPolicyId as string, row.refNames.authPolicyId);
+    wire.disabled = isDisabled(row, now);
+    wire.authenticators = auth;
+    wire.enrollment = enrollment;
+    wire.hasApiSession = withSession.has(row.id);
+    wire.isMfaEnabled = mfaEnabled.has(row.id);
+    wire.hasEdgeRouterConnection = false;
+    wire.edgeRouterConnectionStatus = 'offline';
+    wire.permissions = [];
+    return wire;
   });
 }
 
