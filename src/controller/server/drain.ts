@@ -50,14 +50,19 @@ export function trackRequests(server: Server): RequestDrain {
     connections.set(key, { state: 'new', socket });
     socket.once('close', forget(key));
   });
+  /** The same connections by their TLS socket, which a request names: found without making its key per request. */
+  const bySocket = new WeakMap<Socket, Connection>();
   server.on('secureConnection', (socket: TLSSocket) => {
     const key = keyOf(socket);
     const connection = connections.get(key);
-    if (connection) connection.socket = socket;
+    if (connection) {
+      connection.socket = socket;
+      bySocket.set(socket, connection);
+    }
     socket.once('close', forget(key));
   });
   server.on('request', (req, res: ServerResponse) => {
-    const connection = connections.get(keyOf(req.socket));
+    const connection = bySocket.get(req.socket);
     if (connection) connection.state = 'busy';
     inFlight.add(res);
     if (draining) res.setHeader('connection', 'close');
