@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client, Pool, PoolClient } from 'pg';
+import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
 import { postgresDialect } from './dialects/postgres.js';
 import {
   type Driver,
@@ -11,9 +11,12 @@ import {
   type WriteLock,
 } from './driver.js';
 import type { Fragment } from './fragment.js';
+import { HeldConnections } from './postgres-connections.js';
 
-/** Connections of the pool; a handful keeps a 2-core machine busy without queueing in PostgreSQL. */
+/** Connections of the pool, for transactions; a handful keeps a 2-core machine busy without queueing in PostgreSQL. */
 const POOL_SIZE = 8;
+/** Connections held for statements outside a transaction, each with several in flight (HeldConnections). */
+const HELD_CONNECTIONS = 4;
 
 /**
  * How many distinct statements are prepared by name, so that each connection parses and plans them once instead of
@@ -68,8 +71,8 @@ type Ownership = 'unclaimed' | 'held' | 'reclaiming' | 'taken';
 export type ClaimMode = 'alone' | 'shared';
 
 /**
- * PostgreSQL through `pg`: a pool for statements outside transactions, one pooled connection per transaction
- * (found through the async call chain, so repositories need not pass it around). Placeholders are written `?`
+ * PostgreSQL through `pg`: a few held connections for statements outside transactions (HeldConnections), one pooled
+ * connection per transaction (found through the async call chain, so repositories need not pass it around). Placeholders are written `?`
  * by the store and numbered here; the numbered text is cached (bounded) per statement text, and the first
  * NAMED_STATEMENTS of them are prepared by name.
  */
@@ -96,6 +99,7 @@ export class PostgresDriver implements Driver {
 
   private constructor(
     private readonly pool: Pool,
+    private readonly held: HeldConnections,
     private readonly namedStatements: number,
     /** A connection outside the pool, for the controller lock. */
     private readonly newClient: () => Client,
@@ -129,14 +133,19 @@ export class PostgresDriver implements Driver {
     const pool = new pg.Pool({ ...config, max: POOL_SIZE });
     // An idle connection that fails (server restart) must not crash the process: the next query reconnects.
     pool.on('error', () => {});
-    // TCP keep-alive on the lock's connection: a server gone without closing it (a host lost) is noticed too.
+    // TCP keep-alive on the connections kept for long: a server gone without closing them (a host lost) is noticed.
     const newClient = () => new pg.Client({ ...config, keepAlive: true });
+    const held = new HeldConnections(
+      () => new pg.Client({ ...config, keepAlive: true, pipeline: true }),
+      HELD_CONNECTIONS,
+    );
     const log = opts.log ?? (() => {});
-    const driver = new PostgresDriver(pool, opts.namedStatements ?? NAMED_STATEMENTS, newClient, log);
+    const named = opts.namedStatements ?? NAMED_STATEMENTS;
+    const driver = new PostgresDriver(pool, held, named, newClient, log);
     try {
-      await pool.query('SELECT 1');
+      await held.run((client) => client.query('SELECT 1'));
     } catch (err) {
-      await pool.end().catch(() => {});
+      await Promise.all([held.close(), pool.end().catch(() => {})]);
       throw new StoreUnavailableError(`cannot connect to the store ${redact(url)}: ${describePgError(err)}`);
     }
     return driver;
@@ -288,12 +297,13 @@ export class PostgresDriver implements Driver {
   }
 
   private async query<T>(sql: string, params: readonly unknown[]): Promise<{ rows: T[]; rowCount: number | null }> {
-    const runner = this.transaction.getStore()?.client ?? this.pool;
+    const transaction = this.transaction.getStore();
     const text = this.text(sql);
+    const config = { name: this.nameOf(text), text, values: params as unknown[] };
     this.statementsRun++;
+    const send = (client: Client) => client.query<T & QueryResultRow>(config);
     try {
-      const result = await runner.query({ name: this.nameOf(text), text, values: params as unknown[] });
-      return result as unknown as { rows: T[]; rowCount: number | null };
+      return await (transaction ? send(transaction.client) : this.held.run(send));
     } catch (err) {
       throw storeError(err);
     }
@@ -388,7 +398,7 @@ export class PostgresDriver implements Driver {
     this.closing = true;
     await this.ownerLock?.end().catch(() => {});
     this.ownerLock = undefined;
-    await this.pool.end();
+    await Promise.all([this.held.close(), this.pool.end()]);
   }
 }
 
@@ -399,7 +409,10 @@ export class PostgresDriver implements Driver {
 function storeError(err: unknown): unknown {
   const e = err as { code?: unknown; message?: unknown } | null;
   if (err instanceof StoreUnavailableError || e?.code !== undefined || typeof e?.message !== 'string') return err;
-  if (!/Connection terminated|not queryable|timeout exceeded when trying to connect/.test(e.message)) return err;
+  // A pooled connection not made in time reports 'timeout exceeded ...', a held one 'timeout expired'.
+  if (!/Connection terminated|not queryable|timeout exceeded when trying to connect|timeout expired/.test(e.message)) {
+    return err;
+  }
   return new StoreUnavailableError(`the connection to the database failed (${e.message}): try again`, { cause: err });
 }
 
