@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
+import type { Client, Pool, PoolClient } from 'pg';
 import { postgresDialect } from './dialects/postgres.js';
 import {
   type Driver,
@@ -12,6 +12,7 @@ import {
 } from './driver.js';
 import type { Fragment } from './fragment.js';
 import { HeldConnections } from './postgres-connections.js';
+import type { RowShape, Statement, StatementResult, TypeParsers } from './postgres-statement.js';
 
 /** Connections of the pool, for transactions; a handful keeps a 2-core machine busy without queueing in PostgreSQL. */
 const POOL_SIZE = 8;
@@ -84,6 +85,8 @@ export class PostgresDriver implements Driver {
   private readonly numbered = new LruCache<string, string>(1024);
   /** Statement names by numbered text; never evicted (a name must keep meaning its text on every connection). */
   private readonly names = new Map<string, string>();
+  /** The reader of each named statement's rows (Statement). */
+  private readonly shapes = new Map<string, RowShape>();
   /** Held for the life of the process: the one controller allowed on this database. */
   private ownerLock: Client | undefined;
   /** The controller lock's connection on which this process also holds the background lock, if it does. */
@@ -100,6 +103,8 @@ export class PostgresDriver implements Driver {
   private constructor(
     private readonly pool: Pool,
     private readonly held: HeldConnections,
+    private readonly statement: typeof Statement,
+    private readonly types: TypeParsers,
     private readonly namedStatements: number,
     /** A connection outside the pool, for the controller lock. */
     private readonly newClient: () => Client,
@@ -107,7 +112,7 @@ export class PostgresDriver implements Driver {
   ) {}
 
   static async open(url: string, opts: PostgresOptions = {}): Promise<PostgresDriver> {
-    const { default: pg } = await import('pg');
+    const [{ default: pg }, { Statement }] = await Promise.all([import('pg'), import('./postgres-statement.js')]);
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -141,7 +146,7 @@ export class PostgresDriver implements Driver {
     );
     const log = opts.log ?? (() => {});
     const named = opts.namedStatements ?? NAMED_STATEMENTS;
-    const driver = new PostgresDriver(pool, held, named, newClient, log);
+    const driver = new PostgresDriver(pool, held, Statement, types, named, newClient, log);
     try {
       await held.run((client) => client.query('SELECT 1'));
     } catch (err) {
@@ -296,12 +301,16 @@ export class PostgresDriver implements Driver {
     return name;
   }
 
-  private async query<T>(sql: string, params: readonly unknown[]): Promise<{ rows: T[]; rowCount: number | null }> {
+  private async query<T>(sql: string, params: readonly unknown[]): Promise<StatementResult<T>> {
     const transaction = this.transaction.getStore();
     const text = this.text(sql);
-    const config = { name: this.nameOf(text), text, values: params as unknown[] };
+    const name = this.nameOf(text);
     this.statementsRun++;
-    const send = (client: Client) => client.query<T & QueryResultRow>(config);
+    const send = (client: Client) =>
+      new Promise<StatementResult<T>>((resolve, reject) => {
+        const answered = (err: unknown, result?: StatementResult<T>) => (result ? resolve(result) : reject(err));
+        client.query(new this.statement<T>(text, name, params as unknown[], this.shapes, this.types, answered));
+      });
     try {
       return await (transaction ? send(transaction.client) : this.held.run(send));
     } catch (err) {
