@@ -1,4 +1,3 @@
-import type { Writable } from 'node:stream';
 import type { Client } from 'pg';
 
 /** One held connection: what it runs on, whether it is ready, and how many of its statements have not answered. */
@@ -9,19 +8,16 @@ interface Held {
   inFlight: number;
   /** Since when it has had statements in flight without a pause: a slow one holds up those queued behind it. */
   busySince: number;
-  /** Whether its socket holds back what is written until this turn of the event loop ends (coalesce). */
-  corked: boolean;
 }
 
 /**
  * The connections that statements outside a transaction run on: a few held for the life of the driver, each in
- * pg's pipeline mode, so that a statement is written without waiting for those before it (with the others sent in
- * the same turn of the event loop: coalesce) and its answer read in turn, with no connection borrowed from a pool
- * and given back per statement (which was most of pg's cost per statement). A statement goes to an idle
- * connection, one more is made while there is room, else it queues on the one with the fewest in flight (of those,
- * the one busy for the shortest time: a slow list delays no more statements than it must). A connection that fails
- * or is ended by the server is let go, and the next statement that needs one makes it again; what was in flight on
- * it fails with the connection's error, as on a pooled connection.
+ * pg's pipeline mode, so that a statement is written without waiting for those before it and its answer read in
+ * turn, with no connection borrowed from a pool and given back per statement (which was most of pg's cost per
+ * statement). A statement goes to an idle connection, one more is made while there is room, else it queues on the
+ * one with the fewest in flight (of those, the one busy for the shortest time: a slow list delays no more statements
+ * than it must). A connection that fails or is ended by the server is let go, and the next statement that needs one
+ * makes it again; what was in flight on it fails with the connection's error, as on a pooled connection.
  */
 export class HeldConnections {
   private readonly held: Held[] = [];
@@ -40,7 +36,6 @@ export class HeldConnections {
     if (held.inFlight++ === 0) held.busySince = performance.now();
     try {
       if (held.connecting) await held.connecting;
-      coalesce(held);
       return await use(held.client);
     } finally {
       held.inFlight--;
@@ -65,7 +60,7 @@ export class HeldConnections {
 
   private connect(): Held {
     const client = this.newClient();
-    const held: Held = { client, connecting: undefined, inFlight: 0, busySince: 0, corked: false };
+    const held: Held = { client, connecting: undefined, inFlight: 0, busySince: 0 };
     const letGo = () => {
       const i = this.held.indexOf(held);
       if (i >= 0) this.held.splice(i, 1);
@@ -91,20 +86,4 @@ export class HeldConnections {
     this.held.push(held);
     return held;
   }
-}
-
-/**
- * Statements sent on one connection in one turn of the event loop (the requests that arrived together) leave in one
- * write: its socket is corked until the turn's I/O is done. Each write is a system call that, on loopback, also
- * delivers the bytes to the server; pg already writes one statement's messages as one.
- */
-function coalesce(held: Held): void {
-  if (held.corked) return;
-  const socket = (held.client as unknown as { connection: { stream: Writable } }).connection.stream;
-  socket.cork();
-  held.corked = true;
-  setImmediate(() => {
-    held.corked = false;
-    socket.uncork();
-  });
 }

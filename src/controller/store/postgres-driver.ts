@@ -72,10 +72,10 @@ type Ownership = 'unclaimed' | 'held' | 'reclaiming' | 'taken';
 export type ClaimMode = 'alone' | 'shared';
 
 /**
- * PostgreSQL through `pg`: a few held connections for statements outside transactions (HeldConnections), one pooled
- * connection per transaction (found through the async call chain, so repositories need not pass it around). Placeholders are written `?`
- * by the store and numbered here; the numbered text is cached (bounded) per statement text, and the first
- * NAMED_STATEMENTS of them are prepared by name.
+ * PostgreSQL through `pg`: a few held connections for statements outside transactions (HeldConnections; `exec`'s
+ * DDL on the pool), one pooled connection per transaction (found through the async call chain, so repositories
+ * need not pass it around). Placeholders are written `?` by the store and numbered here; the numbered text is
+ * cached (bounded) per statement text, and the first NAMED_STATEMENTS of them are prepared by name.
  */
 export class PostgresDriver implements Driver {
   readonly dialect = postgresDialect;
