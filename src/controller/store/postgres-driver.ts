@@ -11,9 +11,13 @@ import {
   type WriteLock,
 } from './driver.js';
 import type { Fragment } from './fragment.js';
+import { HeldConnections } from './postgres-connections.js';
+import type { RowShape, Statement, StatementResult, TypeParsers } from './postgres-statement.js';
 
-/** Connections of the pool; a handful keeps a 2-core machine busy without queueing in PostgreSQL. */
+/** Connections of the pool, for transactions; a handful keeps a 2-core machine busy without queueing in PostgreSQL. */
 const POOL_SIZE = 8;
+/** Connections held for statements outside a transaction, each with several in flight (HeldConnections). */
+const HELD_CONNECTIONS = 4;
 
 /**
  * How many distinct statements are prepared by name, so that each connection parses and plans them once instead of
@@ -68,10 +72,10 @@ type Ownership = 'unclaimed' | 'held' | 'reclaiming' | 'taken';
 export type ClaimMode = 'alone' | 'shared';
 
 /**
- * PostgreSQL through `pg`: a pool for statements outside transactions, one pooled connection per transaction
- * (found through the async call chain, so repositories need not pass it around). Placeholders are written `?`
- * by the store and numbered here; the numbered text is cached (bounded) per statement text, and the first
- * NAMED_STATEMENTS of them are prepared by name.
+ * PostgreSQL through `pg`: a few held connections for statements outside transactions (HeldConnections; `exec`'s
+ * DDL on the pool), one pooled connection per transaction (found through the async call chain, so repositories
+ * need not pass it around). Placeholders are written `?` by the store and numbered here; the numbered text is
+ * cached (bounded) per statement text, and the first NAMED_STATEMENTS of them are prepared by name.
  */
 export class PostgresDriver implements Driver {
   readonly dialect = postgresDialect;
@@ -81,6 +85,8 @@ export class PostgresDriver implements Driver {
   private readonly numbered = new LruCache<string, string>(1024);
   /** Statement names by numbered text; never evicted (a name must keep meaning its text on every connection). */
   private readonly names = new Map<string, string>();
+  /** The reader of each named statement's rows (Statement). */
+  private readonly shapes = new Map<string, RowShape>();
   /** Held for the life of the process: the one controller allowed on this database. */
   private ownerLock: Client | undefined;
   /** The controller lock's connection on which this process also holds the background lock, if it does. */
@@ -96,6 +102,9 @@ export class PostgresDriver implements Driver {
 
   private constructor(
     private readonly pool: Pool,
+    private readonly held: HeldConnections,
+    private readonly statement: typeof Statement,
+    private readonly types: TypeParsers,
     private readonly namedStatements: number,
     /** A connection outside the pool, for the controller lock. */
     private readonly newClient: () => Client,
@@ -103,7 +112,7 @@ export class PostgresDriver implements Driver {
   ) {}
 
   static async open(url: string, opts: PostgresOptions = {}): Promise<PostgresDriver> {
-    const { default: pg } = await import('pg');
+    const [{ default: pg }, { Statement }] = await Promise.all([import('pg'), import('./postgres-statement.js')]);
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -129,14 +138,19 @@ export class PostgresDriver implements Driver {
     const pool = new pg.Pool({ ...config, max: POOL_SIZE });
     // An idle connection that fails (server restart) must not crash the process: the next query reconnects.
     pool.on('error', () => {});
-    // TCP keep-alive on the lock's connection: a server gone without closing it (a host lost) is noticed too.
+    // TCP keep-alive on the connections kept for long: a server gone without closing them (a host lost) is noticed.
     const newClient = () => new pg.Client({ ...config, keepAlive: true });
+    const held = new HeldConnections(
+      () => new pg.Client({ ...config, keepAlive: true, pipeline: true }),
+      HELD_CONNECTIONS,
+    );
     const log = opts.log ?? (() => {});
-    const driver = new PostgresDriver(pool, opts.namedStatements ?? NAMED_STATEMENTS, newClient, log);
+    const named = opts.namedStatements ?? NAMED_STATEMENTS;
+    const driver = new PostgresDriver(pool, held, Statement, types, named, newClient, log);
     try {
-      await pool.query('SELECT 1');
+      await held.run((client) => client.query('SELECT 1'));
     } catch (err) {
-      await pool.end().catch(() => {});
+      await Promise.all([held.close(), pool.end().catch(() => {})]);
       throw new StoreUnavailableError(`cannot connect to the store ${redact(url)}: ${describePgError(err)}`);
     }
     return driver;
@@ -287,13 +301,18 @@ export class PostgresDriver implements Driver {
     return name;
   }
 
-  private async query<T>(sql: string, params: readonly unknown[]): Promise<{ rows: T[]; rowCount: number | null }> {
-    const runner = this.transaction.getStore()?.client ?? this.pool;
+  private async query<T>(sql: string, params: readonly unknown[]): Promise<StatementResult<T>> {
+    const transaction = this.transaction.getStore();
     const text = this.text(sql);
+    const name = this.nameOf(text);
     this.statementsRun++;
+    const send = (client: Client) =>
+      new Promise<StatementResult<T>>((resolve, reject) => {
+        const answered = (err: unknown, result?: StatementResult<T>) => (result ? resolve(result) : reject(err));
+        client.query(new this.statement<T>(text, name, params as unknown[], this.shapes, this.types, answered));
+      });
     try {
-      const result = await runner.query({ name: this.nameOf(text), text, values: params as unknown[] });
-      return result as unknown as { rows: T[]; rowCount: number | null };
+      return await (transaction ? send(transaction.client) : this.held.run(send));
     } catch (err) {
       throw storeError(err);
     }
@@ -388,7 +407,7 @@ export class PostgresDriver implements Driver {
     this.closing = true;
     await this.ownerLock?.end().catch(() => {});
     this.ownerLock = undefined;
-    await this.pool.end();
+    await Promise.all([this.held.close(), this.pool.end()]);
   }
 }
 
@@ -399,7 +418,10 @@ export class PostgresDriver implements Driver {
 function storeError(err: unknown): unknown {
   const e = err as { code?: unknown; message?: unknown } | null;
   if (err instanceof StoreUnavailableError || e?.code !== undefined || typeof e?.message !== 'string') return err;
-  if (!/Connection terminated|not queryable|timeout exceeded when trying to connect/.test(e.message)) return err;
+  // A pooled connection not made in time reports 'timeout exceeded ...', a held one 'timeout expired'.
+  if (!/Connection terminated|not queryable|timeout exceeded when trying to connect|timeout expired/.test(e.message)) {
+    return err;
+  }
   return new StoreUnavailableError(`the connection to the database failed (${e.message}): try again`, { cause: err });
 }
 
