@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { PG_URL_VARIABLE } from '../helpers/postgres.js';
+import { Repository } from '../../src/controller/store/repository.js';
 
 const noPostgres = process.env[PG_URL_VARIABLE] ? false : `${PG_URL_VARIABLE} is not set`;
 const cases = [
@@ -48,6 +49,31 @@ for (const { kind, shared } of cases) {
         assert.equal(res.body.data.hasApiSession, false);
       }
       assert.ok(Math.min(...counts) <= most, `statements per request: ${counts.join(', ')}`);
+    });
+
+    it('makes its lookups once: a later GET by id only binds the id to them', async () => {
+      assert.equal((await t.admin.request('GET', `/identities/${id}`)).status, 200);
+      const made: string[] = [];
+      const { lookup, distinctLookup } = Repository.prototype;
+      Repository.prototype.lookup = function (this: Repository, ...args: Parameters<typeof lookup>) {
+        made.push(`${this.def.name} lookup`);
+        return lookup.apply(this, args);
+      };
+      Repository.prototype.distinctLookup = function (this: Repository, ...args: Parameters<typeof distinctLookup>) {
+        made.push(`${this.def.name} distinct`);
+        return distinctLookup.apply(this, args);
+      };
+      try {
+        for (let i = 0; i < 3; i++) {
+          const res = await t.admin.request('GET', `/identities/${id}`);
+          assert.equal(res.status, 200);
+          assert.equal(res.body.data.authenticators.updb.username, 'counted');
+          assert.ok(res.body.data.enrollment.ott.jwt, 'the enrollment is shown');
+        }
+      } finally {
+        Object.assign(Repository.prototype, { lookup, distinctLookup });
+      }
+      assert.deepEqual(made, []);
     });
 
     it(`answers GET /current-identity (client API) in ${most} statement(s) too`, async () => {

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, storesUnderTest, type TestDatabase } from '../../../test/helpers/postgres.js';
+import { lookupOfValue } from './repository.js';
 import { Store } from './store.js';
 
 const now = new Date().toISOString();
@@ -62,6 +63,30 @@ for (const kind of storesUnderTest()) {
           ['auth-b', 'b "\\ ü 𝄞'],
         ],
       );
+    });
+
+    it('reads with a lookup made once for one value what a lookup made for each value reads', async () => {
+      const authenticators = store.repo('authenticator');
+      const columns = ['identityId', 'method', 'username'];
+      const made = authenticators.lookup({ identityId: [''] }, { columns });
+      const ofIdentity = lookupOfValue(made);
+      for (const id of ['ida', 'idb', 'nobody']) {
+        const each = authenticators.lookup({ identityId: [id] }, { columns });
+        const bound = ofIdentity(id);
+        // The text the lookup made, with the value as its one parameter.
+        assert.equal(bound.sql, made.sql);
+        assert.deepEqual(bound.params, [id]);
+        assert.deepEqual(await store.readTogether([bound] as const), await store.readTogether([each] as const));
+      }
+      const row = lookupOfValue(store.repo('identity').findLookup(''));
+      const [found, missing] = await store.readTogether([row('ida'), row('nobody')] as const);
+      assert.equal(found?.name, 'a');
+      assert.equal(missing, undefined);
+    });
+
+    it('refuses to make a lookup of one value of a lookup of several parameters', () => {
+      const lookup = store.repo('identity').lookup({ name: 'a', isAdmin: true });
+      assert.throws(() => lookupOfValue(lookup), /not a lookup of one parameter/);
     });
   });
 }
