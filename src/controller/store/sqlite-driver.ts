@@ -193,9 +193,10 @@ export class SqliteDriver implements Driver {
     if (statements.length === 1) return [this.rows(statements[0].sql, statements[0].params)];
     const { stmt, named } = this.together(statements);
     const params: unknown[] = [];
-    for (const s of statements) params.push(...s.params);
+    for (const s of statements) for (const p of s.params) params.push(p);
     const texts = stmt.get(...params) as string[];
-    return texts.map((text, i) => (JSON.parse(text) as unknown[][]).map(named[i]));
+    // A lookup that found nothing (often most of a read model's) is not worth a call of the parser.
+    return texts.map((text, i) => (text === '[]' ? [] : (JSON.parse(text) as unknown[][]).map(named[i])));
   }
 
   /** The statement reading these together, made at their first read. */
