@@ -67,6 +67,9 @@ export function decodeValue(type: FieldType, value: unknown, at: StoredWhere): u
 
 /** JSON text as stored by encodeValue; anything else is damage. */
 export function decodeJson(value: unknown, at: StoredWhere): unknown {
+  // Empty tags, lists and maps are most of a row's JSON values: made without a call of the parser.
+  if (value === '{}') return {};
+  if (value === '[]') return [];
   try {
     return JSON.parse(value as string);
   } catch {
