@@ -29,18 +29,23 @@ await store.tx(async () => {
   ids = await store.repo('identity').insertMany(rows, { now });
 });
 const id = ids[500];
-// The lookups of model/resources/identity.ts's presentIdentityById.
-const read = () =>
-  store.readTogether([
-    store.repo('identity').findLookup(id),
-    store
-      .repo('authenticator')
-      .lookup({ identityId: [id] }, { columns: ['identityId', 'method', 'username', 'fingerprint'] }),
-    store
-      .repo('enrollment')
-      .lookup({ identityId: [id] }, { columns: ['identityId', 'method', 'token', 'jwt', 'expiresAt', 'caId'] }),
-    store.repo('api-session').distinctLookup('identityId', { identityId: [id] }),
-  ]);
+// The lookups of model/resources/identity.ts's by-id read, bound to the id once made where the checkout can
+// (`lookupOfValue`), as its controller does; made at every read before.
+const repository = await import(pathToFileURL(path.join(root, 'src/controller/store/repository.ts')).href);
+const lookupsOf = (value: string) => [
+  store.repo('identity').findLookup(value),
+  store
+    .repo('authenticator')
+    .lookup({ identityId: [value] }, { columns: ['identityId', 'method', 'username', 'fingerprint'] }),
+  store
+    .repo('enrollment')
+    .lookup({ identityId: [value] }, { columns: ['identityId', 'method', 'token', 'jwt', 'expiresAt', 'caId'] }),
+  store.repo('api-session').distinctLookup('identityId', { identityId: [value] }),
+];
+const bound: Array<(value: string) => unknown> | undefined = repository.lookupOfValue
+  ? lookupsOf('').map(repository.lookupOfValue)
+  : undefined;
+const read = () => store.readTogether(bound ? bound.map((lookup) => lookup(id)) : lookupsOf(id));
 const [row] = await read();
 if (row?.name !== 'identity-500') throw new Error('the identity was not read back');
 const perRead: number[] = [];
