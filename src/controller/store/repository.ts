@@ -176,7 +176,7 @@ export function emptyPage(schema: FilterSchema, params: ListParams): Page {
 
 /**
  * A lookup of one parameter made a function of it: its statement text and decoder are made once, where building a
- * lookup's shape, text and conditions at every call cost a GET by id about 2 µs (docs/performance.md).
+ * lookup's shape, text and conditions at every call cost a GET by id 2 to 3 µs (docs/performance.md).
  */
 export function lookupOfValue<T>(lookup: Lookup<T>): (value: string) => Lookup<T> {
   if (lookup.params.length !== 1) throw new Error(`not a lookup of one parameter: ${lookup.sql}`);

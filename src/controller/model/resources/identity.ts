@@ -138,7 +138,7 @@ type ByIdLookups = (id: string) => readonly [Lookup<Row | undefined>, Lookup<Row
 
 /**
  * Each store's by-id lookups, made at its first GET by id: every later one binds its id only (building the lookups'
- * texts and conditions again was about 2 µs of each, docs/performance.md).
+ * texts and conditions again was 2 to 3 µs of each, docs/performance.md).
  */
 const byIdLookups = new WeakMap<ReadStore, ByIdLookups>();
 
