@@ -26,14 +26,23 @@ function nextRequestId(): string {
  */
 export function locate(path: string): { api: ApiName; path: string } | undefined {
   const p = normalisePath(path);
-  const under = (base: string) => p === base || p.startsWith(`${base}/`);
-  if (under(MANAGEMENT_BASE)) return { api: 'management', path: p.slice(MANAGEMENT_BASE.length) || '/' };
-  if (under(CLIENT_BASE)) return { api: 'client', path: p.slice(CLIENT_BASE.length) || '/' };
-  if (under(FABRIC_BASE)) return { api: 'fabric', path: p.slice(FABRIC_BASE.length) || '/' };
-  if (under('/edge/v1')) return { api: 'client', path: p.slice('/edge/v1'.length) || '/' };
-  if (under('/edge')) return undefined;
+  for (const { base, api } of BASES) {
+    if (p === base || (p.startsWith(base) && p.charCodeAt(base.length) === SLASH)) {
+      return api ? { api, path: p.slice(base.length) || '/' } : undefined;
+    }
+  }
   return { api: 'client', path: p };
 }
+
+const SLASH = '/'.charCodeAt(0);
+/** Where each API is served, in the order tried; anything else under `/edge` is no API's. */
+const BASES: readonly { base: string; api?: ApiName }[] = [
+  { base: MANAGEMENT_BASE, api: 'management' },
+  { base: CLIENT_BASE, api: 'client' },
+  { base: FABRIC_BASE, api: 'fabric' },
+  { base: '/edge/v1', api: 'client' },
+  { base: '/edge' },
+];
 
 export interface App {
   router: Router;
