@@ -26,7 +26,8 @@ function linksMaker(def: ResourceDef): (id: string) => Links {
 function compileLinks(def: ResourceDef): (id: string) => Links {
   const names = [...Object.keys(def.relations ?? {}), ...(def.links ?? [])];
   const fields = names.map((name) => `${JSON.stringify(name)}: { href: self + ${JSON.stringify(`/${name}`)} }`);
-  const body = `const self = ${JSON.stringify(`./${def.plural}/`)} + id;\nreturn { self: { href: self }, ${fields.join(', ')} };`;
+  const self = `const self = ${JSON.stringify(`./${def.plural}/`)} + id;`;
+  const body = `${self}\nreturn { self: { href: self }, ${fields.join(', ')} };`;
   return new Function('id', body) as (id: string) => Links;
 }
 
