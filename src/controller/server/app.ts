@@ -80,13 +80,16 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
       // Controllers sharing a database: what others wrote drops what this one keeps, before anything kept is used.
       const caughtUp = rt.store.catchUp();
       if (caughtUp) await caughtUp;
-      const { route, params } = await matchOrRefuse(
-        router,
-        located.api,
-        method === 'HEAD' ? 'GET' : method,
-        located.path,
-        () => authorise(req, 'admin', rt.apiSessions, now),
-      );
+      let matched: ReturnType<Router['match']>;
+      try {
+        matched = router.match(located.api, method === 'HEAD' ? 'GET' : method, located.path);
+      } catch (err) {
+        // Everything under the management API needs an admin, so a non-admin asking for a path we do not serve is
+        // told 401 like for any other management path: route existence is not disclosed before authorisation.
+        if (located.api === 'management') await authorise(req, 'admin', rt.apiSessions, now);
+        throw err;
+      }
+      const { route, params } = matched;
       const ctx = makeCtx(
         req,
         res,
@@ -114,25 +117,6 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
   }
 
   return { router, handle };
-}
-
-/**
- * Everything under the management API needs an admin, so a non-admin asking for a path we do not serve is told
- * 401 like for any other management path: route existence is not disclosed before authorisation.
- */
-async function matchOrRefuse(
-  router: Router,
-  api: ApiName,
-  method: string,
-  path: string,
-  requireAdmin: () => Promise<unknown>,
-) {
-  try {
-    return router.match(api, method, path);
-  } catch (err) {
-    if (api === 'management') await requireAdmin();
-    throw err;
-  }
 }
 
 function makeCtx(
