@@ -22,7 +22,7 @@ async function served(method: string, answer: Parameters<typeof createServer>[1]
   }
 }
 
-test('an envelope is sent with its status, media type and length in bytes, the length also answering HEAD', async () => {
+test('an envelope is sent with its status, media type and length in bytes, the length answering HEAD too', async () => {
   const data = { name: 'né à Zürich', tags: {} };
   const text = JSON.stringify({ data, meta: {} });
   const get = await served('GET', (_req, res) => sendReply(res, { status: 201, data, headers: { 'x-extra': 'yes' } }));
