@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resource } from '../../resources/index.js';
 import type { Row } from '../store/repository.js';
-import { wireSerialiser } from './serialise.js';
+import { links, wireSerialiser } from './serialise.js';
 
 const at = '2026-01-01T00:00:00.000Z';
 const common = { createdAt: at, updatedAt: at, tags: { k: 'v' }, isSystem: false };
@@ -35,4 +35,17 @@ test('serves null for the fields that read null, and leaves out other unset fiel
   assert.equal(wire.disabledAt, null);
   assert.equal('externalId' in wire, resource('identity').fields.externalId.readsNull === true);
   assert.equal('authPolicy' in wire, false, 'no entity reference without the reference');
+});
+
+test('links: self, then each relation and each extra link of the declaration, in its order', () => {
+  const identity = resource('identity');
+  const id = `i"1\\`;
+  const served = links(identity, id);
+  const names = [...Object.keys(identity.relations ?? {}), ...(identity.links ?? [])];
+  assert.ok(names.length > 1);
+  assert.deepEqual(Object.keys(served), ['self', ...names]);
+  assert.deepEqual(served.self, { href: `./identities/${id}` });
+  for (const name of names) assert.deepEqual(served[name], { href: `./identities/${id}/${name}` });
+  assert.notEqual(links(identity, id), served, 'a new object for each entity');
+  assert.deepEqual(links(resource('config-type'), 'c1').self, { href: './config-types/c1' });
 });

@@ -4,11 +4,31 @@ import type { Row } from '../store/repository.js';
 
 /** `{self: ./identities/abc, authenticators: ./identities/abc/authenticators, ...}` */
 export function links(def: ResourceDef, id: string): Links {
-  const self = `./${def.plural}/${id}`;
-  const out: Links = { self: { href: self } };
-  for (const name of Object.keys(def.relations ?? {})) out[name] = { href: `${self}/${name}` };
-  for (const name of def.links ?? []) out[name] = { href: `${self}/${name}` };
-  return out;
+  return linksMaker(def)(id);
+}
+
+const linkMakers = new WeakMap<ResourceDef, (id: string) => Links>();
+
+function linksMaker(def: ResourceDef): (id: string) => Links {
+  let make = linkMakers.get(def);
+  if (!make) {
+    make = compileLinks(def);
+    linkMakers.set(def, make);
+  }
+  return make;
+}
+
+/**
+ * A resource's links as one object literal naming each link, compiled once: every entity served has them, and
+ * walking the declaration's relations per entity made an array of their names and an object V8 grew link by link.
+ * A name given twice keeps its first place and its last value, as assignments one after the other did.
+ */
+function compileLinks(def: ResourceDef): (id: string) => Links {
+  const names = [...Object.keys(def.relations ?? {}), ...(def.links ?? [])];
+  const fields = names.map((name) => `${JSON.stringify(name)}: { href: self + ${JSON.stringify(`/${name}`)} }`);
+  const self = `const self = ${JSON.stringify(`./${def.plural}/`)} + id;`;
+  const body = `${self}\nreturn { self: { href: self }, ${fields.join(', ')} };`;
+  return new Function('id', body) as (id: string) => Links;
 }
 
 export function entityRef(def: ResourceDef, id: string, name: string | null | undefined): EntityRef {
@@ -65,5 +85,5 @@ function compile(def: ResourceDef): WireSerialiser {
     '  return out;\n' +
     '};';
   const make = new Function('links', 'entityRef', 'targets', body);
-  return make((id: string) => links(def, id), entityRef, targets) as WireSerialiser;
+  return make(linksMaker(def), entityRef, targets) as WireSerialiser;
 }

@@ -26,14 +26,23 @@ function nextRequestId(): string {
  */
 export function locate(path: string): { api: ApiName; path: string } | undefined {
   const p = normalisePath(path);
-  const under = (base: string) => p === base || p.startsWith(`${base}/`);
-  if (under(MANAGEMENT_BASE)) return { api: 'management', path: p.slice(MANAGEMENT_BASE.length) || '/' };
-  if (under(CLIENT_BASE)) return { api: 'client', path: p.slice(CLIENT_BASE.length) || '/' };
-  if (under(FABRIC_BASE)) return { api: 'fabric', path: p.slice(FABRIC_BASE.length) || '/' };
-  if (under('/edge/v1')) return { api: 'client', path: p.slice('/edge/v1'.length) || '/' };
-  if (under('/edge')) return undefined;
+  for (const { base, api } of BASES) {
+    if (p === base || (p.startsWith(base) && p.charCodeAt(base.length) === SLASH)) {
+      return api ? { api, path: p.slice(base.length) || '/' } : undefined;
+    }
+  }
   return { api: 'client', path: p };
 }
+
+const SLASH = '/'.charCodeAt(0);
+/** Where each API is served, in the order tried; anything else under `/edge` is no API's. */
+const BASES: readonly { base: string; api?: ApiName }[] = [
+  { base: MANAGEMENT_BASE, api: 'management' },
+  { base: CLIENT_BASE, api: 'client' },
+  { base: FABRIC_BASE, api: 'fabric' },
+  { base: '/edge/v1', api: 'client' },
+  { base: '/edge' },
+];
 
 export interface App {
   router: Router;
@@ -71,13 +80,16 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
       // Controllers sharing a database: what others wrote drops what this one keeps, before anything kept is used.
       const caughtUp = rt.store.catchUp();
       if (caughtUp) await caughtUp;
-      const { route, params } = await matchOrRefuse(
-        router,
-        located.api,
-        method === 'HEAD' ? 'GET' : method,
-        located.path,
-        () => authorise(req, 'admin', rt.apiSessions, now),
-      );
+      let matched: ReturnType<Router['match']>;
+      try {
+        matched = router.match(located.api, method === 'HEAD' ? 'GET' : method, located.path);
+      } catch (err) {
+        // Everything under the management API needs an admin, so a non-admin asking for a path we do not serve is
+        // told 401 like for any other management path: route existence is not disclosed before authorisation.
+        if (located.api === 'management') await authorise(req, 'admin', rt.apiSessions, now);
+        throw err;
+      }
+      const { route, params } = matched;
       const ctx = makeCtx(
         req,
         res,
@@ -105,25 +117,6 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
   }
 
   return { router, handle };
-}
-
-/**
- * Everything under the management API needs an admin, so a non-admin asking for a path we do not serve is told
- * 401 like for any other management path: route existence is not disclosed before authorisation.
- */
-async function matchOrRefuse(
-  router: Router,
-  api: ApiName,
-  method: string,
-  path: string,
-  requireAdmin: () => Promise<unknown>,
-) {
-  try {
-    return router.match(api, method, path);
-  } catch (err) {
-    if (api === 'management') await requireAdmin();
-    throw err;
-  }
 }
 
 function makeCtx(

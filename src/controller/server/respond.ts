@@ -32,8 +32,9 @@ export function sendError(res: ServerResponse, err: ApiError, requestId: string)
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.statusCode = status;
   res.setHeader('content-type', 'application/json');
   res.setHeader('content-length', Buffer.byteLength(text));
+  // The head written before the body: `end` would otherwise measure the body's bytes again for a length it has.
+  res.writeHead(status);
   res.end(text);
 }

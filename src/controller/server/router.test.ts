@@ -71,3 +71,31 @@ test('locate maps both API bases, the legacy prefix and server-root paths', () =
   assert.deepEqual(locate('//edge//management/v1/'), { api: 'management', path: '/' });
   assert.equal(locate('/edge/unknown/v1/x'), undefined);
 });
+
+test('matching walks the path as given: slashes doubled or trailing, and encoded or malformed segments', () => {
+  const r = new Router();
+  r.add(route('GET', '/identities/{id}'));
+  r.add(route('GET', '/identities/{id}/authenticators'));
+  assert.deepEqual(r.match('management', 'GET', '//identities//abc/').params, { id: 'abc' });
+  assert.equal(
+    r.match('management', 'GET', '/identities/abc/authenticators/').route.path,
+    '/identities/{id}/authenticators',
+  );
+  assert.deepEqual(r.match('management', 'GET', '/identities/100%25').params, { id: '100%' });
+  assert.throws(
+    () => r.match('management', 'GET', '/identities/%E0%A4%A'),
+    (e: ApiError) => e.code === 'NOT_FOUND',
+  );
+  assert.throws(
+    () => r.match('management', 'GET', '/identities/abc/authenticators/x'),
+    (e: ApiError) => e.code === 'NOT_FOUND',
+  );
+});
+
+test('locate takes a base only as a whole segment', () => {
+  assert.equal(locate('/edge/management/v1x/identities'), undefined);
+  assert.deepEqual(locate('/edgeways'), { api: 'client', path: '/edgeways' });
+  assert.equal(locate('/edge'), undefined);
+  assert.deepEqual(locate('/fabric/v1/routers'), { api: 'fabric', path: '/routers' });
+  assert.deepEqual(locate('/fabric/v10'), { api: 'client', path: '/fabric/v10' });
+});

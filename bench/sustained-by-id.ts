@@ -1,0 +1,79 @@
+// An authenticated GET /identities/{id} under sustained load: one controller process (SQLite, one identity), tens
+// of thousands of requests in one go, and the controller's CPU time per request. `npm run bench` measures rounds of
+// 4,000 alternated with the other servers', the controller idle in between; this shows what a server busy the whole
+// time pays, garbage collection of what outlives the young generation included. It asserts nothing.
+//
+// Usage: node --import tsx bench/sustained-by-id.ts [REQUESTS] [--root DIR] [--concurrency N] [--identities N]
+//   REQUESTS       measured requests (default 40000), after 2,000 untimed
+//   --root         the checkout whose build to run (default: this one), e.g. a baseline made by bench/baseline.ts;
+//                  run the two one after the other, several times, and compare lines of the same sitting
+//   --concurrency  requests kept in flight (default 16, as `npm run bench`)
+//   --identities   identities seeded first with bench/seed.ts, as `npm run bench` does (default none); the one
+//                  asked for is then identity-500, as there
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Agent, request } from 'undici';
+import { startControllerProcess } from './controller-process.js';
+import { throughput } from './throughput.js';
+
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    root: { type: 'string' },
+    concurrency: { type: 'string', default: '16' },
+    identities: { type: 'string', default: '0' },
+  },
+});
+const requests = Number(positionals[0] ?? 40_000);
+const concurrency = Number(flags.concurrency);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'ctl-bench-sustained-'));
+const seeded = Number(flags.identities);
+if (seeded > 500) {
+  const checkout = flags.root ?? path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const seed = new URL('./seed.ts', import.meta.url).pathname;
+  const args = ['--import', 'tsx', seed, checkout, path.join(dir, 'data', 'ctl.db'), String(seeded)];
+  const seeding = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  if (seeding.status !== 0) throw new Error(`seeding failed: ${seeding.stderr}`);
+}
+const ctl = await startControllerProcess(path.join(dir, 'data'), flags.root ? { root: flags.root } : {});
+try {
+  const base = `${ctl.url.replace(/\/$/, '')}/edge/management/v1`;
+  const dispatcher = new Agent({ connect: { ca: ctl.caBundlePem } });
+  const call = async (method: string, url: string, body: unknown, token?: string) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (token) headers['zt-session'] = token;
+    const answer = await request(url, { method, dispatcher, headers, body: JSON.stringify(body) });
+    if (answer.statusCode >= 300) throw new Error(`${method} ${url} answered ${answer.statusCode}`);
+    return ((await answer.body.json()) as { data: Record<string, string> & Record<string, string>[] }).data;
+  };
+  // The password bench/controller-process.ts starts the controller with.
+  const credentials = { username: 'admin', password: 'bench-admin' };
+  const { token } = await call('POST', `${base}/authenticate?method=password`, credentials);
+  const filter = encodeURIComponent('name = "identity-500"');
+  const { id } =
+    seeded > 500
+      ? (await call('GET', `${base}/identities?filter=${filter}`, undefined, token))[0]
+      : await call('POST', `${base}/identities`, { name: 'sustained', type: 'Default', isAdmin: false }, token);
+  await dispatcher.close();
+  const load = { ca: ctl.caBundlePem, headers: { 'zt-session': token }, concurrency };
+  const url = `${base}/identities/${id}`;
+  await throughput(url, { ...load, total: 2_000 });
+  const before = ctl.cpuSeconds();
+  const rate = await throughput(url, { ...load, total: requests });
+  const perRequest = ((ctl.cpuSeconds() - before) / requests) * 1e6;
+  const loadAverage = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  console.log(
+    `${flags.root ?? 'this checkout'}: ${perRequest.toFixed(1)} µs of the controller's CPU per GET by id, ` +
+      `${rate.toFixed(0)} req/s, ${requests} requests ${concurrency} deep; load average ${loadAverage}`,
+  );
+} finally {
+  ctl.stop();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  rmSync(dir, { recursive: true, force: true });
+}
