@@ -61,7 +61,9 @@ describe('PostgresDriver: deadlocks', { skip }, () => {
           await driver.run('UPDATE pair SET v = v + 1 WHERE id = ?', [second]);
         });
       await Promise.all([writer(1, 2), writer(2, 1)]);
-      assert.equal(runs, 3, 'one of the two ran twice');
+      // Usually three runs; the one run again can take its first row before the other has its second, and deadlock
+      // once more: what holds is that some run was aborted and each transaction committed once (below).
+      assert.ok(runs >= 3, `a transaction was aborted and run again (${runs} runs)`);
       assert.deepEqual(await driver.all('SELECT id, v FROM pair ORDER BY id'), [
         { id: 1, v: 2 },
         { id: 2, v: 2 },
