@@ -26,32 +26,35 @@ function versionsTable() {
   return { versions, read, finishOne, reads: () => reads, goAway };
 }
 
+/** A watch over a fresh table, what it dropped, and one catch-up whose read the table finishes at once. */
+function watching() {
+  const table = versionsTable();
+  const changed: string[] = [];
+  const watch = new WriteVersionWatch(table.read, (resource) => changed.push(resource));
+  const catchUp = async () => {
+    const caught = watch.catchUp();
+    await table.finishOne();
+    await caught;
+  };
+  return { table, changed, watch, catchUp };
+}
+
 describe('WriteVersionWatch', () => {
   it('drops everything at its first read, then only what a moved version names', async () => {
-    const table = versionsTable();
-    const changed: string[] = [];
-    const watch = new WriteVersionWatch(table.read, (resource) => changed.push(resource));
+    const { table, changed, catchUp } = watching();
     table.versions.set('identity', '1');
-    const first = watch.catchUp();
-    await table.finishOne();
-    await first;
+    await catchUp();
     assert.deepEqual(changed, ['*']);
     table.versions.set('identity', '2');
     table.versions.set('mfa', '1');
-    const second = watch.catchUp();
-    await table.finishOne();
-    await second;
+    await catchUp();
     assert.deepEqual(changed, ['*', 'identity', 'mfa']);
-    const third = watch.catchUp();
-    await table.finishOne();
-    await third;
+    await catchUp();
     assert.deepEqual(changed, ['*', 'identity', 'mfa'], 'nothing moved: nothing dropped');
   });
 
   it('a request arriving while a read is under way waits for a read begun after it, shared with others', async () => {
-    const table = versionsTable();
-    const changed: string[] = [];
-    const watch = new WriteVersionWatch(table.read, (resource) => changed.push(resource));
+    const { table, changed, watch } = watching();
     const early = watch.catchUp();
     // A write acknowledged after the first read began: that read cannot have seen it.
     table.versions.set('auth-policy', '1');
@@ -68,37 +71,23 @@ describe('WriteVersionWatch', () => {
   });
 
   it('a version that went back (a database restored) drops what it names too', async () => {
-    const table = versionsTable();
-    const changed: string[] = [];
-    const watch = new WriteVersionWatch(table.read, (resource) => changed.push(resource));
+    const { table, changed, catchUp } = watching();
     table.versions.set('identity', '7');
-    const first = watch.catchUp();
-    await table.finishOne();
-    await first;
+    await catchUp();
     table.versions.delete('identity');
-    const second = watch.catchUp();
-    await table.finishOne();
-    await second;
+    await catchUp();
     assert.deepEqual(changed, ['*', 'identity']);
   });
 
   it('versions that cannot be read drop everything kept, and the request goes on', async () => {
-    const table = versionsTable();
-    const changed: string[] = [];
-    const watch = new WriteVersionWatch(table.read, (resource) => changed.push(resource));
+    const { table, changed, catchUp } = watching();
     table.versions.set('identity', '1');
-    const first = watch.catchUp();
-    await table.finishOne();
-    await first;
+    await catchUp();
     table.goAway(true);
-    const during = watch.catchUp();
-    await table.finishOne();
-    await during;
+    await catchUp();
     assert.deepEqual(changed, ['*', '*'], 'nothing kept answers while the versions cannot be read');
     table.goAway(false);
-    const back = watch.catchUp();
-    await table.finishOne();
-    await back;
+    await catchUp();
     assert.deepEqual(changed, ['*', '*', '*'], 'nor right after: what was kept meanwhile is dropped once more');
   });
 });
