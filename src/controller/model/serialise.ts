@@ -7,16 +7,20 @@ export function links(def: ResourceDef, id: string): Links {
   return linksMaker(def)(id);
 }
 
-const linkMakers = new WeakMap<ResourceDef, (id: string) => Links>();
-
-function linksMaker(def: ResourceDef): (id: string) => Links {
-  let make = linkMakers.get(def);
-  if (!make) {
-    make = compileLinks(def);
-    linkMakers.set(def, make);
-  }
-  return make;
+/** `compile` made once per resource: what it makes is used for every entity served. */
+function perResource<T>(compile: (def: ResourceDef) => T): (def: ResourceDef) => T {
+  const made = new WeakMap<ResourceDef, T>();
+  return (def) => {
+    let value = made.get(def);
+    if (value === undefined) {
+      value = compile(def);
+      made.set(def, value);
+    }
+    return value;
+  };
 }
+
+const linksMaker = perResource(compileLinks);
 
 /**
  * A resource's links as one object literal naming each link, compiled once: every entity served has them, and
@@ -37,21 +41,12 @@ export function entityRef(def: ResourceDef, id: string, name: string | null | un
 
 export type WireSerialiser = (row: Row) => Record<string, unknown>;
 
-const compiled = new WeakMap<ResourceDef, WireSerialiser>();
-
 /**
  * The generic read model of a resource's stored rows (common fields, every field neither secret, virtual, internal
  * nor computed, an entity reference beside each reference field), compiled once from its declaration: every row of
  * every response is serialised, and walking the declaration's fields and flags per row was work done again each time.
  */
-export function wireSerialiser(def: ResourceDef): WireSerialiser {
-  let serialise = compiled.get(def);
-  if (!serialise) {
-    serialise = compile(def);
-    compiled.set(def, serialise);
-  }
-  return serialise;
-}
+export const wireSerialiser: (def: ResourceDef) => WireSerialiser = perResource(compile);
 
 /**
  * The serialiser as code: one statement per served field, each naming its field. An object given its properties by
