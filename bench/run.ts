@@ -264,36 +264,31 @@ async function getByIdThroughput(targets: Target[]): Promise<{ rows: Row[]; summ
     await startBareServer(pkiDir, sameBytes, workDir),
   ];
   const load = { ca: first.controller.caBundlePem, total: 4000, concurrency: 16 };
-  const bareRps: number[][] = bares.map(() => []);
-  const bareCpu: number[][] = bares.map(() => []);
-  const rps: number[][] = targets.map(() => []);
-  // A server's own CPU time per request moves far less than its rate when others load the machine.
-  const cpu: number[][] = targets.map(() => []);
-  /** Requests per second of one round against a server in its own process, and that process's CPU per request. */
-  const round = async (url: string, cpuSeconds: () => number, options: Parameters<typeof throughput>[1]) => {
-    const before = cpuSeconds();
-    const rate = await throughput(url, options);
-    return { rate, cpu: ((cpuSeconds() - before) / options.total) * 1e6 };
-  };
+  // The bare servers, then the targets: each with its load, its rate and its own CPU time per request of each round
+  // (a server's CPU per request moves far less than its rate when others load the machine).
+  const servers = [
+    ...bares.map((bare) => ({ url: bare.url, cpuSeconds: bare.cpuSeconds, options: load })),
+    ...targets.map((t) => ({
+      url: t.byIdUrl,
+      cpuSeconds: t.controller.cpuSeconds,
+      options: { ...load, ca: t.controller.caBundlePem, headers: t.headers },
+    })),
+  ].map((server) => ({ ...server, rates: [] as number[], cpu: [] as number[] }));
   // One round of each, untimed: the first rounds ran slower on every server, JIT and caches still warming.
-  for (const bare of bares) await throughput(bare.url, load);
-  for (const t of targets) await throughput(t.byIdUrl, { ...load, ca: t.controller.caBundlePem, headers: t.headers });
+  for (const server of servers) await throughput(server.url, server.options);
   for (let n = 0; n < 5; n++) {
-    for (const [i, bare] of bares.entries()) {
-      const measured = await round(bare.url, bare.cpuSeconds, load);
-      bareRps[i].push(measured.rate);
-      bareCpu[i].push(measured.cpu);
-    }
-    for (const [i, t] of targets.entries()) {
-      const options = { ...load, ca: t.controller.caBundlePem, headers: t.headers };
-      const measured = await round(t.byIdUrl, t.controller.cpuSeconds, options);
-      rps[i].push(measured.rate);
-      cpu[i].push(measured.cpu);
+    for (const server of servers) {
+      const before = server.cpuSeconds();
+      server.rates.push(await throughput(server.url, server.options));
+      server.cpu.push(((server.cpuSeconds() - before) / load.total) * 1e6);
     }
   }
   for (const bare of bares) bare.close();
+  const bareRps = servers.slice(0, bares.length).map((server) => server.rates);
+  const rps = servers.slice(bares.length).map((server) => server.rates);
+  const cpu = servers.slice(bares.length).map((server) => server.cpu);
   const [smallest, same] = bareRps.map(median);
-  const [smallestCpu, sameCpu] = bareCpu.map(median);
+  const [smallestCpu, sameCpu] = servers.slice(0, bares.length).map((server) => median(server.cpu));
   const values = rps.map(median);
   const rows: Row[] = [
     {
