@@ -246,6 +246,11 @@ for (const store of storesUnderTest()) {
       );
       assert.deepEqual(await found(), { byName: [id], counted: 1 }, 'the filters find it again, and count it once');
       assert.deepEqual(searchIssues(await runCheck(t, 'check')), []);
+      // The rebuilt index is kept by its triggers again: a later write is found and counted.
+      const other = (await admin.request('POST', '/identities', { json: { ...json, name: 'search-zq7x-2' } })).body.data
+        .id;
+      const both = await found();
+      assert.deepEqual({ ...both, byName: both.byName.sort() }, { byName: [id, other].sort(), counted: 2 });
     });
 
     it('runs one check at a time: a second start while one runs is 429 RATE_LIMITED', async () => {

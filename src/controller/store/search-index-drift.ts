@@ -14,23 +14,13 @@ export async function searchIndexDrift(driver: Driver, index: IndexModel): Promi
   return undefined;
 }
 
-/** Rebuilds the index from the rows, writers of its table held off until the transaction ends. */
+/**
+ * Rebuilds the index from the rows as a migration makes it: dropped with its triggers, then created and filled by
+ * the dialect, in the check's transaction (which holds the table's writers off until it ends).
+ */
 export async function rebuildSearchIndex(driver: Driver, index: IndexModel): Promise<void> {
-  if (index.method === 'substring') {
-    const { fts, rows, entities, text } = substringNames(index);
-    await driver.run(`INSERT INTO ${fts} (${fts}) VALUES ('delete-all')`);
-    await driver.run(`DELETE FROM ${rows}`);
-    await driver.run(`INSERT INTO ${rows} ("id") SELECT "id" FROM ${entities}`);
-    await driver.run(
-      `INSERT INTO ${fts} (rowid, ${text}) SELECT r."key", e.${text} FROM ${rows} r JOIN ${entities} e USING ("id")`,
-    );
-    return;
-  }
-  const [counts, side] = [quote(index.name), quote(index.table)];
-  // SHARE mode lets readers on and holds writers of the side table (whose triggers change the counts) until commit.
-  await driver.run(`LOCK TABLE ${side} IN SHARE MODE`);
-  await driver.run(`DELETE FROM ${counts}`);
-  await driver.run(`INSERT INTO ${counts} ("value", "n") SELECT "value", count(*) FROM ${side} GROUP BY "value"`);
+  await driver.exec(driver.dialect.dropIndex(index.name));
+  await driver.exec(driver.dialect.createIndex(index));
 }
 
 function substringNames(index: IndexModel) {
