@@ -21,7 +21,11 @@ const SESSION_CERT_LIFETIME_MS = 12 * 60 * 60 * 1000;
 export const sessionCertificateLinks = (id: string) => ({ self: { href: `.${SESSION_CERTIFICATES_PATH}/${id}` } });
 
 function present(rows: Row[]): Record<string, unknown>[] {
-  return rows.map((row) => ({ ...toWire(certificate, row), _links: sessionCertificateLinks(row.id) }));
+  return rows.map((row) => {
+    const wire = toWire(certificate, row);
+    wire._links = sessionCertificateLinks(row.id);
+    return wire;
+  });
 }
 
 /** The SPIFFE id OpenZiti gives a session certificate. */

@@ -65,7 +65,7 @@ export function forClients(entity: Record<string, unknown>): Record<string, unkn
 }
 
 function presentControllers(rows: Row[], rt: Runtime): Record<string, unknown>[] {
-  return rows.map((row) => ({ ...toWire(controller, row), ...membershipOf(row, selfId(rt), rt.clock()) }));
+  return rows.map((row) => Object.assign(toWire(controller, row), membershipOf(row, selfId(rt), rt.clock())));
 }
 
 export const model: ResourceModel = { resource: 'controller', present: presentControllers };

@@ -4,7 +4,7 @@ import type { Runtime, Write } from '../../runtime.js';
 import type { Row } from '../../store/repository.js';
 import type { ResourceModel } from '../behaviour.js';
 import { toWire } from '../present.js';
-import { mirrorEdgeRouter, presentRouterState, routerEnrollment } from './transit-router.js';
+import { mirrorEdgeRouter, addRouterState, routerEnrollment } from './transit-router.js';
 
 const edgeRouter = resource('edge-router');
 
@@ -104,6 +104,5 @@ const NEVER_CONNECTED = {
 export const model: ResourceModel = {
   resource: 'edge-router',
   hooks: { afterWrite, afterDelete },
-  present: (rows) =>
-    rows.map((row) => ({ ...toWire(edgeRouter, row), ...presentRouterState(row), ...NEVER_CONNECTED })),
+  present: (rows) => rows.map((row) => Object.assign(addRouterState(toWire(edgeRouter, row), row), NEVER_CONNECTED)),
 };

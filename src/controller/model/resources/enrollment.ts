@@ -229,7 +229,8 @@ async function present(rows: Row[], rt: Runtime): Promise<Record<string, unknown
   const caIds = [...new Set(rows.map((r) => r.caId).filter((id): id is string => typeof id === 'string'))];
   const cas = caIds.length ? await rt.store.repo('ca').findAll({ id: caIds }, { columns: ['name'] }) : [];
   return rows.map((row) => {
-    const wire: Record<string, unknown> = { ...toWire(enrollment, row), details: {} };
+    const wire = toWire(enrollment, row);
+    wire.details = {};
     const found = cas.find((c) => c.id === row.caId);
     if (found) wire.ca = entityRef(resource('ca'), found.id, found.name as string);
     return wire;

@@ -77,7 +77,11 @@ export function servicePresenter(provider?: PermissionsProvider): ServicePresent
       const granted = permissions ? [...(permissions.get(row.id) ?? [])] : [];
       const served = permissions && granted.length === 0 ? ['Invalid'] : granted;
       const postureQueries = posture?.get(row.id) ?? placeholderPostureQueries(granted);
-      return { ...toWire(service, row), config: configs.get(row.id) ?? {}, permissions: served, postureQueries };
+      const wire = toWire(service, row);
+      wire.config = configs.get(row.id) ?? {};
+      wire.permissions = served;
+      wire.postureQueries = postureQueries;
+      return wire;
     });
   };
 }

@@ -172,15 +172,16 @@ async function presentSessions(rows: Row[], rt: Runtime): Promise<Record<string,
     return routers.get(key)!;
   };
   return Promise.all(
-    rows.map(async (row) => ({
-      ...toWire(session, row),
-      apiSession: entityRef(apiSession, row.apiSessionId as string, ''),
-      servicePolicies: ((row.servicePolicies as string[] | null) ?? [])
+    rows.map(async (row) => {
+      const wire = toWire(session, row);
+      wire.apiSession = entityRef(apiSession, row.apiSessionId as string, '');
+      wire.servicePolicies = ((row.servicePolicies as string[] | null) ?? [])
         .filter((id) => policies.has(id))
-        .map((id) => entityRef(servicePolicy, id, policies.get(id))),
-      token: '',
-      edgeRouters: await routersOf(row),
-    })),
+        .map((id) => entityRef(servicePolicy, id, policies.get(id)));
+      wire.token = '';
+      wire.edgeRouters = await routersOf(row);
+      return wire;
+    }),
   );
 }
 

@@ -39,15 +39,14 @@ async function presentTerminators(rows: Row[], rt: Runtime): Promise<Record<stri
   return rows.map((row) => {
     const serviceId = row.service as string;
     const routerId = row.router as string;
-    return {
-      ...toWire(terminator, row),
-      service: entityRef(service, serviceId, serviceNames.get(serviceId)),
-      serviceId,
-      router: entityRef(router, routerId, routerNames.get(routerId)),
-      routerId,
-      // No circuits pass through this controller, so nothing raises the cost above the static one.
-      dynamicCost: row.cost,
-    };
+    const wire = toWire(terminator, row);
+    wire.service = entityRef(service, serviceId, serviceNames.get(serviceId));
+    wire.serviceId = serviceId;
+    wire.router = entityRef(router, routerId, routerNames.get(routerId));
+    wire.routerId = routerId;
+    // No circuits pass through this controller, so nothing raises the cost above the static one.
+    wire.dynamicCost = row.cost;
+    return wire;
   });
 }
 
