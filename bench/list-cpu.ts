@@ -1,0 +1,70 @@
+// The controller's CPU time per list of 100 entities whose presenters add computed fields to the generic read
+// model (services, edge routers), against another commit's build measured alternately in the same run. One
+// controller process per round (SQLite), 100 of each kind created through the API, 400 lists of each timed from
+// /proc after 50 untimed. Prints one line per round; nothing passes or fails.
+//
+//   node --import tsx bench/list-cpu.ts BASELINE_COMMIT [ROUNDS]
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Agent, request } from 'undici';
+import { prepareBaseline } from './baseline.js';
+import { startControllerProcess } from './controller-process.js';
+
+const KINDS = [
+  { plural: 'services', body: (i: number) => ({ name: `svc-${i}`, encryptionRequired: true, roleAttributes: ['a'] }) },
+  { plural: 'edge-routers', body: (i: number) => ({ name: `er-${i}`, roleAttributes: ['a'] }) },
+];
+const [commit, roundsArg] = process.argv.slice(2);
+if (!commit) {
+  console.error('usage: node --import tsx bench/list-cpu.ts BASELINE_COMMIT [ROUNDS]');
+  process.exit(2);
+}
+
+/** CPU µs per list of 100 for each kind, on a fresh controller of the checkout at `root` (this one if undefined). */
+async function measure(root: string | undefined): Promise<number[]> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ctl-bench-list-'));
+  const ctl = await startControllerProcess(path.join(dir, 'data'), root ? { root } : {});
+  const dispatcher = new Agent({ connect: { ca: ctl.caBundlePem } });
+  try {
+    const api = `${ctl.url.replace(/\/$/, '')}/edge/management/v1`;
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const call = async (method: string, url: string, body?: unknown) => {
+      const answer = await request(url, {
+        method,
+        dispatcher,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const json = (await answer.body.json()) as { data: Record<string, string> };
+      if (answer.statusCode >= 300) throw new Error(`${method} ${url} answered ${answer.statusCode}`);
+      return json.data;
+    };
+    // The password bench/controller-process.ts starts the controller with.
+    headers['zt-session'] = (
+      await call('POST', `${api}/authenticate?method=password`, { username: 'admin', password: 'bench-admin' })
+    ).token;
+    const perList: number[] = [];
+    for (const kind of KINDS) {
+      for (let i = 0; i < 100; i++) await call('POST', `${api}/${kind.plural}`, kind.body(i));
+      const list = () => call('GET', `${api}/${kind.plural}?limit=100`);
+      for (let i = 0; i < 50; i++) await list();
+      const before = ctl.cpuSeconds();
+      for (let i = 0; i < 400; i++) await list();
+      perList.push(((ctl.cpuSeconds() - before) / 400) * 1e6);
+    }
+    return perList;
+  } finally {
+    await dispatcher.close();
+    ctl.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const baseline = prepareBaseline(commit);
+const line = (values: number[]) => values.map((v, i) => `${KINDS[i].plural} ${v.toFixed(0)} µs`).join(', ');
+for (let round = 0; round < Number(roundsArg ?? 3); round++) {
+  const before = await measure(baseline);
+  const now = await measure(undefined);
+  console.log(`${commit}: ${line(before)}; this checkout: ${line(now)}; load ${os.loadavg()[0].toFixed(1)}`);
+}
