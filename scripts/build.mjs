@@ -3,7 +3,7 @@
 // controller, the session manager, undici, conf, the renderers) becomes a chunk loaded only by the commands that
 // need it: start-up cost is what `ctl --help` and a TAB pay on every run. Dependencies are bundled too: resolving
 // and wrapping hundreds of small CommonJS files (undici, conf's ajv) cost more than running them. Only native
-// modules stay external.
+// modules and the one devDependency src/ loads stay external.
 //
 // The root command lists every catalogue noun but must not load the catalogue: src/cli/nouns/summary.ts is
 // replaced in the bundle by its value (names, aliases, descriptions, groups), computed here from the catalogue.
@@ -126,7 +126,9 @@ const lazyChildProcess = {
 /** The ES module build's options: the CLI's own, and (scripts/prebuilt.mjs) the tree's for the prebuilt files. */
 const esm = {
   ...common,
-  external: ['better-sqlite3'],
+  // light-my-request is a devDependency, loaded only by the controller's inject() for tests: bundled, it would ship
+  // a test tool in every install (test/package/runtime-dependencies.test.ts).
+  external: ['better-sqlite3', 'light-my-request'],
   // Bundled CommonJS code calls require() for Node built-ins (and nothing else), which ESM output lacks.
   // process.getBuiltinModule serves them without loading node:module on every start, as createRequire would.
   banner: {

@@ -38,7 +38,7 @@ const FLOORS: ReadonlyArray<{ name: string; paths: readonly string[] }> = [
   { name: 'model', paths: ['model/'] },
   { name: 'routes', paths: ['routes/'] },
   { name: 'assembly', paths: ['registry.ts', 'discovered-modules.ts', 'server/app.ts'] },
-  { name: 'wiring', paths: ['index.ts', 'bootstrap.ts', 'types.ts', 'advertise.ts'] },
+  { name: 'wiring', paths: ['index.ts', 'bootstrap.ts', 'types.ts', 'advertise.ts', 'inject.ts'] },
 ];
 
 interface Import {

@@ -195,6 +195,12 @@ describe('loading only what a command line uses', () => {
     assert.deepEqual(names('help', 'identity', 'create'), ['help', 'identity']);
     assert.deepEqual(names('help', 'exit-codes'), ['help']);
     assert.deepEqual(names('__complete', '--', '-o', 'json', 'auth-policy', 'sh'), ['__complete', 'auth-policy']);
+    // Completion reads on past an unknown option (running the line would fail on it); a word after it that names no
+    // command is its value.
+    assert.deepEqual(names('__complete', '--', '--bogus', 'identity', 'sh'), ['__complete', 'identity']);
+    assert.deepEqual(names('__complete', '--', '--bogus', 'x', 'identity', 'sh'), ['__complete', 'identity']);
+    assert.deepEqual(names('__complete', '--', '--bogus', 'x', 'y', 'identity', 'sh'), ['__complete']);
+    assert.deepEqual(names('--bogus', 'identity', 'list'), [], 'a line run stops at an unknown option, as commander');
     assert.deepEqual(
       names('__complete', 'ident'),
       ['__complete'],

@@ -281,7 +281,8 @@ function stub(entry: TopCommand): CommandUnknownOpts {
 /**
  * The top-level commands a command line uses: the one it runs and, for `help` and `__complete`, the one whose
  * help or words it asks about. Mirrors commander: the root's own options (and their values) are skipped wherever
- * they stand, `--` ends options, and an unknown option ends the operands the root dispatches on (command-words.ts).
+ * they stand, `--` ends options, and an unknown option ends the operands the root dispatches on, except in the words
+ * a completion reads (command-words.ts).
  */
 export function selected(
   root: CommandUnknownOpts,
@@ -289,7 +290,7 @@ export function selected(
   byWord: ReadonlyMap<string, TopCommand>,
 ): Set<TopCommand> {
   const out = new Set<TopCommand>();
-  const [first, about] = commandWords(root.options, argv).map((word) => byWord.get(word));
+  const [first, about] = commandWords(root.options, argv, (word) => byWord.has(word)).map((word) => byWord.get(word));
   if (!first) return out;
   out.add(first);
   if (about) out.add(about);

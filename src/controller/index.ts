@@ -31,12 +31,14 @@ import { trackRequests } from './server/drain.js';
 import { createListener, DEFAULT_SERVER_LIMITS } from './server/listener.js';
 import { createStaticSite } from './server/static.js';
 import { Validators } from './server/validation.js';
+import { type InjectRequest, type InjectResponse, injectRequest } from './inject.js';
 import { parseStoreLocation, Store, type StoreLocation } from './store/store.js';
 import { type ControllerOptions, DEFAULT_SHUTDOWN_GRACE_MS, type RunningController } from './types.js';
 import { ControllerStartError } from './start-error.js';
 import { CONTROLLER_VERSION } from './version.js';
 
 export type { ControllerOptions, RunningController } from './types.js';
+export type { InjectRequest, InjectResponse } from './inject.js';
 
 const SWEEP_INTERVAL_MS = 30_000;
 /** How often sessions are checked against posture that runs out with time (MFA timeouts, wake/unlock prompts). */
@@ -55,24 +57,6 @@ export interface CreateControllerOptions extends Omit<ControllerOptions, 'port' 
   hosts?: string[];
   /** The model modules and route adapters to assemble (default: the source tree's, src/controller/registry.ts). */
   modules?: ControllerModules;
-}
-
-export interface InjectRequest {
-  method: string;
-  /** Path and query, e.g. `/edge/management/v1/identities?limit=5`. */
-  url: string;
-  headers?: Record<string, string>;
-  payload?: string | Buffer | object;
-}
-
-export interface InjectResponse {
-  statusCode: number;
-  headers: Record<string, string | string[] | number | undefined>;
-  body: string;
-  /** The body's bytes (a PNG, for instance, which `body` as text would mangle). */
-  rawPayload: Buffer;
-  // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever JSON the route answered, field by field
-  json(): any;
 }
 
 /** The controller's application without a listener: what `startController` serves and in-process tests call. */
@@ -203,23 +187,7 @@ export async function createController(options: CreateControllerOptions): Promis
     runtime,
     adminUser,
     handle: app.handle,
-    async inject(request) {
-      const { inject } = await import('light-my-request');
-      const res = await inject((req, res) => void app.handle(req, res), {
-        method: request.method as 'GET',
-        url: request.url,
-        headers: request.headers,
-        payload: request.payload as string,
-        remoteAddress: '127.0.0.1',
-      });
-      return {
-        statusCode: res.statusCode,
-        headers: res.headers,
-        body: res.body,
-        rawPayload: res.rawPayload,
-        json: () => JSON.parse(res.body),
-      };
-    },
+    inject: (request) => injectRequest(app.handle, request),
     async close() {
       background.stop();
       heartbeat.stop();

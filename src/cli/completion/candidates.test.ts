@@ -152,4 +152,19 @@ describe('completion candidates', () => {
     assert.deepEqual(await complete('-o', 'json', 'identity', 'sh'), ['show']);
     assert.deepEqual(await complete('identity', 'list', '--limit', '5', '--l'), ['--limit']);
   });
+
+  it('completes past an unknown option, the word after it its value unless it names a command', async () => {
+    assert.deepEqual(await complete('--bogus', 'identity', 'sh'), ['show']);
+    assert.deepEqual(await complete('--bogus', 'x', 'identity', 'sh'), ['show'], 'x is the value of --bogus');
+    assert.deepEqual(await complete('--bogus=x', 'identity', 'sh'), ['show']);
+    assert.deepEqual(await complete('-z', 'x', '-o', 'json', 'identity', 'sh'), ['show']);
+    assert.deepEqual(await complete('--bogus', 'x', 'ident'), ['identity', 'identity-type']);
+    assert.deepEqual(await complete('identity', '--bogus', 'x', 'sh'), ['show'], 'and before a verb');
+    assert.deepEqual(
+      await complete('-ojson', 'x', 'identity', 'sh'),
+      [],
+      '-ojson is -o with its value: x is a command',
+    );
+    assert.deepEqual(await complete('--bogus', 'x', 'y', 'identity', 'sh'), [], 'one word at most is its value');
+  });
 });

@@ -1,4 +1,5 @@
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import { isOption } from '../command-words.js';
 import { HELP_TOPICS } from '../help-topics.js';
 import { hintFor } from './hints.js';
 import type { CompletionSource } from './hints.js';
@@ -24,23 +25,44 @@ function findOption(command: CommandUnknownOpts, flag: string): Option | undefin
   return undefined;
 }
 
+/**
+ * Whether `word`, an option word, is unknown to `command` and may be waiting for a value: not `--flag=value`, nor a
+ * known short option with its value or other short options joined to it (`-ojson`).
+ */
+function unknownAwaitingValue(command: CommandUnknownOpts, word: string): boolean {
+  if (word.includes('=') || findOption(command, word)) return false;
+  return word.startsWith('--') || word.length === 2 || !findOption(command, word.slice(0, 2));
+}
+
+/**
+ * Where the words lead. An unknown option does not stop the reading (the line would fail if run, but what follows
+ * is still worth completing); whether it takes a value cannot be known, so where a subcommand may come next, the
+ * word after it is the subcommand if it names one and the option's value otherwise (as command-words.ts reads
+ * the root's words for the commands to load). Where operands come, it is an operand, as before.
+ */
 function locate(root: CommandUnknownOpts, typed: readonly string[]): Position {
   const position: Position = { command: root, positionals: 0 };
   let operandsOnly = false;
+  let afterUnknown = false;
   for (const word of typed) {
+    const valueOfUnknown = afterUnknown;
+    afterUnknown = false;
     if (position.pending) {
       position.pending = undefined;
     } else if (!operandsOnly && word === '--') {
       operandsOnly = true;
-    } else if (!operandsOnly && word.startsWith('-') && word.length > 1) {
+    } else if (!operandsOnly && isOption(word)) {
       const option = word.includes('=') ? undefined : findOption(position.command, word);
       if (option?.required) position.pending = option;
+      afterUnknown = unknownAwaitingValue(position.command, word);
     } else {
       const sub =
         position.positionals === 0
           ? position.command.commands.find((c) => c.name() === word || c.aliases().includes(word))
           : undefined;
+      const subcommandDue = position.positionals === 0 && position.command.commands.length > 0;
       if (sub) position.command = sub;
+      else if (valueOfUnknown && subcommandDue) continue;
       else position.positionals++;
       const nested = hintFor(position.command);
       if (nested?.kind === 'commands' && position.positionals === nested.positionals) {

@@ -147,6 +147,7 @@ describe('prebuilt help and completion', () => {
       ['__complete', '--', 'as', 'file.json', ''],
       ['__complete', '--shell', 'tcsh', '--', ''],
       ['__complete', '--bogus'],
+      ['__complete', '--', '--bogus', 'identity', 'sh'],
       ['-o', 'json', '--help'],
       ['identity', '--help', 'list'],
       ['identity', 'nosuch', '--help'],
@@ -165,5 +166,10 @@ describe('prebuilt help and completion', () => {
     assert.deepEqual(commandLineWords(dir, ['--output=json', 'export', '-f', 'x']), ['export']);
     assert.deepEqual(commandLineWords(dir, ['help', 'controller', 'start']), ['help', 'controller']);
     assert.deepEqual(commandLineWords(dir, ['__complete', '--', 'apply', '-']), ['__complete', 'apply']);
+    // A TAB after an unknown option completes what follows (candidates.ts), on the build of the command it names.
+    assert.deepEqual(commandLineWords(dir, ['__complete', '--', '--bogus', 'x', 'apply', '-']), [
+      '__complete',
+      'apply',
+    ]);
   });
 });

@@ -8,14 +8,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Help } from '@commander-js/extra-typings';
-import { commandWords } from '../command-words.js';
+import { commandWords, isOption } from '../command-words.js';
 import { SHELLS } from '../completion/scripts.js';
 import type { Shell } from '../completion/scripts.js';
 import { bashReply, typedWords } from '../completion/shell-words.js';
 import type { CommandRecord, HelpItem, HelpRecord, RootRecord } from './records.js';
 
 const HELP_FLAGS = ['--help', '-h'];
-const isOption = (word: string) => word.length > 1 && word.startsWith('-');
 
 /** The prebuilt files of one build, read when first needed. */
 class Prebuilt {
@@ -46,7 +45,8 @@ class Prebuilt {
 
 /** The words naming the top-level commands `argv` uses (command-words.ts), read with the root's options. */
 export function commandLineWords(dir: string, argv: readonly string[]): string[] {
-  return commandWords(new Prebuilt(dir).root.options, argv);
+  const { options, command } = new Prebuilt(dir).root;
+  return commandWords(options, argv, (word) => Object.hasOwn(command.words, word));
 }
 
 /**

@@ -3,9 +3,12 @@
 // go and made again; and the readers of named statements' rows, kept per statement, following a changed table.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { PG_URL_VARIABLE, createTestDatabase, type TestDatabase } from '../../../test/helpers/postgres.js';
 import { StoreUnavailableError } from './driver.js';
+import { HeldConnections } from './postgres-connections.js';
 import { PostgresDriver } from './postgres-driver.js';
+import { Statement, type StatementResult } from './postgres-statement.js';
 
 const skip = process.env[PG_URL_VARIABLE] ? false : `${PG_URL_VARIABLE} is not set`;
 
@@ -75,5 +78,61 @@ describe('PostgresDriver: statements outside a transaction', { skip }, () => {
     // A transaction's connection comes from the pool: it prepares the statement, of the same name, anew.
     assert.deepEqual(await driver.tx(() => driver.get(read, [1])), { id: 1, big: 2 ** 40, note: 'n' });
     assert.deepEqual(await driver.run('UPDATE altered SET big = big + 1 WHERE id >= ?', [0]), { changes: 1 });
+  });
+});
+
+describe('Statements in pipeline mode: identical new named statements sent together on one connection', {
+  skip,
+}, () => {
+  let db: TestDatabase;
+  let held: HeldConnections;
+  before(async () => {
+    db = await createTestDatabase();
+    // One connection: every statement goes down the same pipeline, as statements queued on a busy one do.
+    held = new HeldConnections(() => new pg.Client({ connectionString: db.url, pipeline: true }), 1);
+  });
+  after(async () => {
+    await held?.close();
+    await db?.drop();
+  });
+
+  /** Sends one statement as the driver does, prepared under `name`; answers its rows or its error. */
+  const send = (text: string, name: string | undefined) =>
+    held.run(
+      (client) =>
+        new Promise<unknown[]>((resolve, reject) => {
+          const answered = (err: unknown, result?: StatementResult<unknown>) =>
+            result ? resolve(result.rows) : reject(err);
+          client.query(new Statement(text, name, [], new Map(), pg.types, answered));
+        }),
+    );
+  const failure = (sent: Promise<unknown>) =>
+    sent.then(
+      () => assert.fail('the statement answered'),
+      (err: { code?: string; message: string }) => `${err.code}: ${err.message}`,
+    );
+  const pid = async () => ((await send('SELECT pg_backend_pid() AS pid', undefined))[0] as { pid: number }).pid;
+
+  it('each fail with their own error when the first fails to parse, and the name is prepared later', async () => {
+    const connection = await pid();
+    const read = 'SELECT id FROM later';
+    const both = await Promise.all([failure(send(read, 'read_later')), failure(send(read, 'read_later'))]);
+    assert.deepEqual(both, Array(2).fill('42P01: relation "later" does not exist'));
+    assert.equal(await pid(), connection, 'the connection stays, and answers');
+    // Had a failed Parse left the name recorded as prepared, these would be sent without one and fail (26000).
+    await send('CREATE TABLE later AS SELECT 1 AS id', undefined);
+    assert.deepEqual(await send(read, 'read_later'), [{ id: 1 }]);
+    assert.deepEqual(await Promise.all([send(read, 'read_later'), send(read, 'read_later')]), [
+      [{ id: 1 }],
+      [{ id: 1 }],
+    ]);
+  });
+
+  it('both answer when the first parses, which prepares the name', async () => {
+    const read = 'SELECT 2 AS two';
+    assert.deepEqual(await Promise.all([send(read, 'two'), send(read, 'two')]), [[{ two: 2 }], [{ two: 2 }]]);
+    assert.deepEqual(await send(read, 'two'), [{ two: 2 }]);
+    const prepared = await send("SELECT statement FROM pg_prepared_statements WHERE name = 'two'", undefined);
+    assert.deepEqual(prepared, [{ statement: read }]);
   });
 });

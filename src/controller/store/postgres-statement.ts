@@ -23,6 +23,15 @@ interface ColumnDescription {
   format: string;
 }
 
+/** What a statement reads of pg's connection: the names it has prepared, and those whose Parse is on its way. */
+interface PgConnection {
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements: Record<string, string>;
+}
+
+/** pg's own sending of Parse (unless the name is prepared), Bind, Describe, Execute and Sync (not in its types). */
+const pgPrepare = (pg.Query.prototype as unknown as { prepare(connection: PgConnection): void }).prepare;
+
 /**
  * One statement sent through a pg client, doing less per statement than pg's own query does for a query config:
  * the config is not copied, the answer comes to a callback rather than through promises of pg's, and the reader
@@ -51,6 +60,24 @@ export class Statement<T> extends pg.Query {
     // Given as text, pg makes its own small config instead of copying one (its cloneQueryConfig).
     super(text, values);
     this.name = name;
+  }
+
+  /**
+   * In pipeline mode an identical statement sent just before may still be preparing the name on this connection.
+   * pg would send this one without a Parse, counting on that one's; when that Parse fails, this one would fail with
+   * "prepared statement does not exist" in place of its own error. It parses its text itself instead, unnamed: the
+   * name is prepared by the statement already on its way, or by the next one sent after that one failed.
+   */
+  prepare(connection: PgConnection): void {
+    const name = this.name;
+    if (
+      name !== undefined &&
+      connection.parsedStatements[name] === undefined &&
+      connection.submittedNamedStatements[name] !== undefined
+    ) {
+      this.name = undefined;
+    }
+    pgPrepare.call(this, connection);
   }
 
   handleRowDescription(msg: { fields: ColumnDescription[] }): void {
