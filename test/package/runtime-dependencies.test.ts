@@ -79,6 +79,16 @@ describe('what ctl runs is installed without devDependencies', () => {
     assert.deepEqual(wrong, []);
   });
 
+  it("src/ imports only packages package.json declares, none there only as another package's dependency", () => {
+    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const undeclared = [...sourceImports()]
+      .filter(([name]) => !(name in manifest.dependencies) && !(name in DEV_IMPORTS))
+      .map(([name, files]) => `${name}: ${files}`);
+    assert.deepEqual(undeclared, []);
+  });
+
   it('dist/ bundles production packages only', () => {
     const bundled = bundledPackages();
     for (const name of ['commander', 'undici']) assert.ok(bundled.has(name), `the reader finds ${name} in dist/`);
