@@ -302,16 +302,20 @@ export function attributeList(value: string, previous: string[] | undefined): st
   return [...new Set([...(previous ?? []), ...items])];
 }
 
+/** A role (`#attribute`, `@name-or-id`, `#all`) as given, or the usage error that says how to write one. */
+export function checkRole(role: string): string {
+  if (!/^[#@]./.test(role))
+    throw new InvalidArgumentError(`"${role}" is no role: write #attribute, @name-or-id or #all.`);
+  return role;
+}
+
 /**
  * Policy roles, comma-separated or repeated: `#attribute`, `@name-or-id` or `#all`, which selects everything and so
  * stands alone (wire-protocol section 4). A malformed role is refused before anything is sent.
  */
 export function roleList(value: string, previous: string[] | undefined): string[] {
   const roles = attributeList(value, previous);
-  for (const role of roles) {
-    if (!/^[#@]./.test(role))
-      throw new InvalidArgumentError(`"${role}" is no role: write #attribute, @name-or-id or #all.`);
-  }
+  roles.forEach(checkRole);
   if (roles.includes('#all') && roles.length > 1)
     throw new InvalidArgumentError('#all selects everything and stands alone.');
   return roles;
