@@ -5,6 +5,7 @@ import { UsageError } from '../../console/errors.js';
 import { terminator } from '../../resources/terminator.js';
 import type { Deps } from '../deps.js';
 import { announceCreated, createEntity } from '../generic/create.js';
+import { addDryRun, dryRunnable } from '../generic/dry-run.js';
 import { addFieldFlags, collectFields, type FieldInput } from '../generic/fields.js';
 import { withMeta } from '../generic/meta.js';
 
@@ -29,14 +30,10 @@ export function buildTerminatorCreate(deps: Deps, run = runTerminatorCreate): Co
   const flags = addFieldFlags(base, terminator, 'create', ['identitySecret']);
   const secretHelp = "a file holding the identity's secret (its bytes are sent base64-encoded)";
   const secretFile = new Option('--identity-secret-file <file>', secretHelp);
-  return base.addOption(secretFile).action(async (o, cmd) => {
-    await run(
-      {
-        input: collectFields(cmd, flags),
-        ...(o.identitySecretFile ? { identitySecretFile: o.identitySecretFile } : {}),
-      },
-      deps,
-    );
+  return addDryRun(base.addOption(secretFile)).action(async (o, cmd) => {
+    const input = collectFields(cmd, flags);
+    const secret = o.identitySecretFile ? { identitySecretFile: o.identitySecretFile } : {};
+    await dryRunnable(cmd, deps, (d) => run({ input, ...secret }, d));
   });
 }
 
