@@ -103,7 +103,7 @@ describe('ctl signer', () => {
     assert.equal(await signerByName(name), undefined);
   });
 
-  it('create without a source of keys, or with two, is a usage error naming both flags, and creates nothing', async () => {
+  it('create without a source of keys, or with two, is a usage error naming both flags', async () => {
     const name = unique('idp');
     const files = opensslCa(unique('idp-cert'), { isCa: false });
     const base = ['signer', 'create', name, '--issuer', `https://${name}.example`, '--audience', 'ctl'];
