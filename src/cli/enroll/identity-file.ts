@@ -4,7 +4,9 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CLIENT_BASE } from '../../protocol/envelope.js';
+import { shellQuote } from '../../console/command-hint.js';
 import { UsageError } from '../../console/errors.js';
+import { COMPACT_JWS } from './compact-jws.js';
 
 export interface IdentityFile {
   /** The controller's base URL (origin), as profiles keep it. */
@@ -44,9 +46,17 @@ async function member(value: unknown, where: string, name: string): Promise<stri
 
 export async function readIdentityFile(file: string): Promise<IdentityFile> {
   let doc: { ztAPI?: unknown; id?: Record<string, unknown> };
+  let text = '';
   try {
-    doc = JSON.parse(await readFile(file, 'utf8'));
+    text = await readFile(file, 'utf8');
+    doc = JSON.parse(text);
   } catch (err) {
+    // The JWT an administrator hands out is the file a newcomer has at hand: say what to do with it.
+    if (COMPACT_JWS.test(text.trim())) {
+      throw new UsageError(`${file} is an enrollment JWT, not an identity file`, [
+        `redeem it first: \`ctl enroll ${shellQuote(file)}\` writes the identity file`,
+      ]);
+    }
     throw new UsageError(`cannot read the identity file ${file}: ${(err as Error).message}`, [
       'it is the JSON file `ctl enroll` wrote',
     ]);

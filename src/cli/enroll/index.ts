@@ -5,6 +5,7 @@
 // certificate, CA bundle, controller URL) is written with mode 0600 and never over an existing file without --force.
 import { Command, Option } from '@commander-js/extra-typings';
 import path from 'node:path';
+import { COMPACT_JWS } from './compact-jws.js';
 import { newKey } from './new-key.js';
 import type { Deps } from '../deps.js';
 import { FailureError, RejectedError, UsageError } from '../../console/errors.js';
@@ -63,9 +64,6 @@ interface Claims {
   jti: string;
   exp?: number;
 }
-
-// A compact JWS: three base64url parts, the first a JSON object (so it starts `eyJ`, the encoding of `{"`).
-const COMPACT_JWS = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** The one JWT among the words of a file (mail text or a note around it is common), or a usage error naming it. */
 export function findJwt(text: string, source: string): string {
