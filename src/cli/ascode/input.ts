@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { commonJs } from '../../protocol/commonjs.js';
 import { UsageError } from '../../console/errors.js';
+import { similarWords } from '../similar.js';
 import { fileFields, fileKey } from './document.js';
 import type { FileEntity } from './document.js';
 import { KINDS } from './kinds.js';
@@ -9,6 +10,12 @@ import { fromOpenZiti, looksLikeOpenZiti } from './openziti.js';
 import type { Kind } from './kinds.js';
 
 /** An entity the file declares, with where it was declared, for messages. */
+/** What follows an unknown word of a file: the known word it is a typo of, if any, then every known one. */
+function unknownWord(word: string, what: string, known: readonly string[]): string[] {
+  const nearest = similarWords(word, known).map((w) => `'${w}'`);
+  return [...(nearest.length > 0 ? [`did you mean ${nearest.join(' or ')}?`] : []), `${what}: ${known.join(', ')}`];
+}
+
 export interface Declared {
   kind: Kind;
   entity: FileEntity;
@@ -84,7 +91,16 @@ function check(file: string, doc: unknown, notes: string[]): Declared[] {
   const ignored = new Set<string>();
   for (const [key, list] of Object.entries(doc)) {
     const kind = KINDS.find((k) => k.key === key);
-    if (!kind) throw new UsageError(`${file}: unknown kind '${key}'`, [`kinds: ${KINDS.map((k) => k.key).join(', ')}`]);
+    if (!kind) {
+      throw new UsageError(
+        `${file}: unknown kind '${key}'`,
+        unknownWord(
+          key,
+          'kinds',
+          KINDS.map((k) => k.key),
+        ),
+      );
+    }
     if (list === null) continue;
     if (!Array.isArray(list)) throw new UsageError(`${file}: ${key} is not a list`);
     const allowed = new Set([...fileFields(kind).map(([f, def]) => fileKey(f, def)), 'tags']);
@@ -99,9 +115,10 @@ function check(file: string, doc: unknown, notes: string[]): Declared[] {
       if (typeof name !== 'string' || name === '') throw new UsageError(`${file}: ${key}[${i}] has no name`);
       const unknown = Object.keys(entity).find((field) => !allowed.has(field));
       if (unknown !== undefined) {
-        throw new UsageError(`${file}: ${kind.def.label} "${name}": unknown field '${unknown}'`, [
-          `fields: ${[...allowed].join(', ')}`,
-        ]);
+        throw new UsageError(
+          `${file}: ${kind.def.label} "${name}": unknown field '${unknown}'`,
+          unknownWord(unknown, 'fields', [...allowed]),
+        );
       }
       out.push({ kind, entity: entity as FileEntity, file });
     });
