@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { commonJs } from '../../protocol/commonjs.js';
 import { UsageError } from '../../console/errors.js';
-import { similarWords } from '../similar.js';
+import { didYouMean } from '../similar.js';
 import { fileFields, fileKey } from './document.js';
 import type { FileEntity } from './document.js';
 import { KINDS } from './kinds.js';
@@ -12,8 +12,7 @@ import type { Kind } from './kinds.js';
 /** An entity the file declares, with where it was declared, for messages. */
 /** What follows an unknown word of a file: the known word it is a typo of, if any, then every known one. */
 function unknownWord(word: string, what: string, known: readonly string[]): string[] {
-  const nearest = similarWords(word, known).map((w) => `'${w}'`);
-  return [...(nearest.length > 0 ? [`did you mean ${nearest.join(' or ')}?`] : []), `${what}: ${known.join(', ')}`];
+  return [...didYouMean(word, known), `${what}: ${known.join(', ')}`];
 }
 
 export interface Declared {
