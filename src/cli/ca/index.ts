@@ -15,13 +15,14 @@ import { entityPath, fetchEntity, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
 import type { NounModule } from '../nouns/verbs.js';
 import { reserveSecretFile } from '../generic/secret-file.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 async function readText(file: string, flag: string): Promise<string> {
   const { readFile } = await import('node:fs/promises');
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read ${flag} ${file}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read ${flag} ${file}: ${fileProblem(err)}`);
   }
 }
 

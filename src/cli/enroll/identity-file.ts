@@ -7,6 +7,7 @@ import { CLIENT_BASE } from '../../protocol/envelope.js';
 import { shellQuote } from '../../console/command-hint.js';
 import { UsageError } from '../../console/errors.js';
 import { COMPACT_JWS } from './compact-jws.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 export interface IdentityFile {
   /** The controller's base URL (origin), as profiles keep it. */
@@ -40,7 +41,7 @@ async function member(value: unknown, where: string, name: string): Promise<stri
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`${where}: cannot read id.${name} from ${file}: ${(err as Error).message}`);
+    throw new UsageError(`${where}: cannot read id.${name} from ${file}: ${fileProblem(err)}`);
   }
 }
 
@@ -57,7 +58,7 @@ export async function readIdentityFile(file: string): Promise<IdentityFile> {
         `redeem it first: \`ctl enroll ${shellQuote(file)}\` writes the identity file`,
       ]);
     }
-    throw new UsageError(`cannot read the identity file ${file}: ${(err as Error).message}`, [
+    throw new UsageError(`cannot read the identity file ${file}: ${fileProblem(err)}`, [
       'it is the JSON file `ctl enroll` wrote',
     ]);
   }

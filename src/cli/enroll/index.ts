@@ -15,6 +15,7 @@ import { causeLines } from '../output/failure.js';
 import { shellQuote } from '../../console/command-hint.js';
 import { readStdin } from '../generic/stdin.js';
 import { newPassword } from './new-password.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 export interface EnrollOptions {
   jwtFile: string;
@@ -100,7 +101,7 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
   try {
     text = opts.jwtFile === '-' ? await readStdin(io) : await readFile(opts.jwtFile, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read ${opts.jwtFile}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read ${opts.jwtFile}: ${fileProblem(err)}`);
   }
   const jwt = findJwt(text, opts.jwtFile === '-' ? 'stdin' : opts.jwtFile);
   const claims = await readClaims(jwt);

@@ -9,6 +9,7 @@ import { given, integer, typedList } from './flags.js';
 import { UsageError } from '../../console/errors.js';
 import { FromStdin, parseJsonObject } from './stdin-flags.js';
 import { decodeUtf8 } from '../../console/utf8.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 /**
  * Flags derived from a resource's fields, for create and update. The catalogue says which fields a verb accepts and
@@ -364,9 +365,7 @@ export function jsonObject(value: string): Record<string, unknown> {
       text = decodeUtf8(readFileSync(value.slice(1)), value.slice(1), InvalidArgumentError);
     } catch (err) {
       if (err instanceof InvalidArgumentError) throw err;
-      throw new InvalidArgumentError(
-        `cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`,
-      );
+      throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${fileProblem(err)}.`);
     }
   }
   return parseJsonObject(text, text === value ? undefined : value.slice(1), InvalidArgumentError);

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, open, stat, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { FailureError, UsageError } from '../../console/errors.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 /** A secret file (an enrollment JWT) checked before the controller is asked for what goes in it. */
 export interface SecretFile {
@@ -62,5 +63,5 @@ const NOTHING_SENT = 'nothing was sent to the controller';
 
 /** `happened`: what was done before the file could not be written, so that nobody retries what already happened. */
 function cannotWrite(path: string, err: unknown, happened: string): FailureError {
-  return new FailureError(`cannot write ${path}: ${(err as Error).message}`, [happened]);
+  return new FailureError(`cannot write ${path}: ${fileProblem(err)}`, [happened]);
 }

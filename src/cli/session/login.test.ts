@@ -108,7 +108,11 @@ describe('ctl login flags', () => {
       /--identity trusts the CA bundle in the identity file: --ca/,
     );
     const dir = tempDir();
-    await usage({ identity: path.join(dir, 'missing.json') }, { tty: true }, /cannot read the identity file/);
+    await usage(
+      { identity: path.join(dir, 'missing.json') },
+      { tty: true },
+      /cannot read the identity file \S*missing\.json: no such file or directory it is the JSON file/,
+    );
     const { writeFileSync } = await import('node:fs');
     writeFileSync(
       path.join(dir, 'bad.json'),

@@ -11,6 +11,7 @@ import type { NounModule } from '../nouns/verbs.js';
 import { buildSignerTest } from './test-token.js';
 import { UsageError } from '../../console/errors.js';
 import { decodeUtf8 } from '../../console/utf8.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 /** `@FILE` or `-` read as text; anything else is the PEM itself; "" stays (update: clears the certificate). */
 export function pemArgument(value: string): string {
@@ -21,9 +22,7 @@ export function pemArgument(value: string): string {
     return decodeUtf8(readFileSync(value.slice(1)), value.slice(1), InvalidArgumentError);
   } catch (err) {
     if (err instanceof InvalidArgumentError) throw err;
-    throw new InvalidArgumentError(
-      `cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`,
-    );
+    throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${fileProblem(err)}.`);
   }
 }
 

@@ -8,6 +8,7 @@ import { announceCreated, createEntity } from '../generic/create.js';
 import { addDryRun, dryRunnable } from '../generic/dry-run.js';
 import { addFieldFlags, collectFields, type FieldInput } from '../generic/fields.js';
 import { withMeta } from '../generic/meta.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 export interface TerminatorCreateOptions {
   input: FieldInput;
@@ -40,8 +41,8 @@ export function buildTerminatorCreate(deps: Deps, run = runTerminatorCreate): Co
 export async function runTerminatorCreate(opts: TerminatorCreateOptions, deps: Deps): Promise<void> {
   const body: Record<string, unknown> = {};
   if (opts.identitySecretFile !== undefined) {
-    const bytes = await readFile(opts.identitySecretFile).catch((err: NodeJS.ErrnoException) => {
-      throw new UsageError(`cannot read ${opts.identitySecretFile}: ${err.code ?? err.message}`);
+    const bytes = await readFile(opts.identitySecretFile).catch((err: unknown) => {
+      throw new UsageError(`cannot read ${opts.identitySecretFile}: ${fileProblem(err)}`);
     });
     body.identitySecret = bytes.toString('base64');
   }
