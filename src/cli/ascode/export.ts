@@ -8,6 +8,7 @@ import { didYouMean } from '../similar.js';
 import { KINDS, kindNamed } from './kinds.js';
 import { readNetwork } from './network.js';
 import { networkSchema } from './schema.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 export interface ExportOptions {
   kinds: string[];
@@ -63,7 +64,7 @@ export async function runExport(opts: ExportOptions, deps: Deps): Promise<void> 
     return;
   }
   await writeFile(opts.outputFile, `${text}\n`).catch((err: unknown) => {
-    throw new FailureError(`cannot write ${opts.outputFile}: ${(err as Error).message}`);
+    throw new FailureError(`cannot write ${opts.outputFile}: ${fileProblem(err)}`);
   });
 }
 

@@ -8,6 +8,7 @@ import type { FileEntity } from './document.js';
 import { KINDS } from './kinds.js';
 import { fromOpenZiti, looksLikeOpenZiti } from './openziti.js';
 import type { Kind } from './kinds.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 /** An entity the file declares, with where it was declared, for messages. */
 /** What follows an unknown word of a file: the known word it is a typo of, if any, then every known one. */
@@ -69,7 +70,7 @@ async function filesAt(p: string): Promise<string[]> {
 
 async function parse(file: string): Promise<unknown> {
   const text = await readFile(file, 'utf8').catch((err: unknown) => {
-    throw new UsageError(`${file}: cannot read: ${(err as Error).message}`);
+    throw new UsageError(`${file}: cannot read: ${fileProblem(err)}`);
   });
   try {
     return path.extname(file) === '.json' ? JSON.parse(text) : commonJs(await import('yaml')).parse(text);
