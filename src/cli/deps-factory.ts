@@ -1,7 +1,10 @@
 // Wires the collaborators every command receives. Nothing here is loaded or opened until an action asks for it:
-// this module is imported at start-up, so it imports types only and loads the rest on first use.
+// this module is imported at start-up, so it imports types and what main() has loaded already, and the rest on
+// first use.
 import type { Deps, GlobalOptions, Prompter } from './deps.js';
+import { DeclinedError } from '../console/errors.js';
 import type { IO } from '../console/io.js';
+import { failIfIdle } from '../console/process-exit.js';
 import type { SessionManager } from '../client/session-manager.js';
 import type { ConnectionPools } from '../client/pools.js';
 import type { NetOptions } from '../client/http.js';
@@ -57,22 +60,29 @@ function netOptions(io: IO, g: GlobalOptions, pools: ConnectionPools | undefined
 
 /**
  * Prompts on stderr (stdout carries only results), reading the IO's stdin. Ctrl-C rejects with inquirer's
- * ExitPromptError, which main() reports as an interruption (exit 130).
+ * ExitPromptError, which main() reports as an interruption (exit 130). Ctrl-D or the end of stdin closes inquirer's
+ * line reader without settling its prompt: that is declined here (exit 3) rather than left to end the process as a
+ * success.
  */
 export function createInquirerPrompter(io: IO): Prompter {
   const context = { input: io.stdin, output: io.stderr };
+  const answered = <T>(prompt: Promise<T>) =>
+    failIfIdle(prompt, () => {
+      io.stderr.write('\n'); // the prompt's line was left open
+      return new DeclinedError('no answer: the input ended at the prompt');
+    });
   return {
     async input(message, opts) {
       const { input } = await import('@inquirer/prompts');
-      return input({ message, default: opts?.default }, context);
+      return answered(input({ message, default: opts?.default }, context));
     },
     async password(message) {
       const { password } = await import('@inquirer/prompts');
-      return password({ message }, context);
+      return answered(password({ message }, context));
     },
     async confirm(message, opts) {
       const { confirm } = await import('@inquirer/prompts');
-      return confirm({ message, default: opts?.default }, context);
+      return answered(confirm({ message, default: opts?.default }, context));
     },
   };
 }

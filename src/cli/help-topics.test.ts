@@ -27,9 +27,15 @@ describe('help topics', () => {
   });
 
   it('lists every exit code from the one table in errors.ts', () => {
-    const text = topicText('exit-codes')!;
+    const text = topicText('exit-codes')!.replace(/\n {7}/g, ' ');
     for (const [code, meaning] of EXIT_CODE_HELP)
       assert.ok(text.includes(`${String(code).padStart(3)}  ${meaning}`), meaning);
+  });
+
+  it('fits every topic in 80 columns', () => {
+    for (const topic of HELP_TOPICS) {
+      for (const line of topic.lines) assert.ok(line.length <= 80, `${topic.name}: ${line.length} columns: ${line}`);
+    }
   });
 
   it('names every environment variable ctl reads', () => {
@@ -50,7 +56,7 @@ describe('help topics', () => {
     // Every CTL_ variable the sources mention, so that a new one cannot be left out of the topic.
     const read = new Set(sources(SRC).flatMap((file) => readFileSync(file, 'utf8').match(/\bCTL_[A-Z_]+\b/g) ?? []));
     assert.ok(read.has('CTL_STORE_URL') && read.has('CTL_SQLITE_BINDING'), 'the scan finds the variables');
-    for (const name of read) assert.match(text, new RegExp(`^ {2}${name} `, 'm'), `${name} is listed`);
+    for (const name of read) assert.match(text, new RegExp(`^ {2}${name}( |$)`, 'm'), `${name} is listed`);
   });
 
   it('finds commands by names and aliases for ctl help', async () => {

@@ -1,4 +1,4 @@
-import { Argument, Command } from '@commander-js/extra-typings';
+import { Argument, Command, Help } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Deps } from './deps.js';
 import { EXIT_CODE_HELP, UsageError } from '../console/errors.js';
@@ -12,6 +12,66 @@ export interface HelpTopic {
   lines: readonly string[];
 }
 
+/** Topics are laid out for an 80-column terminal, as the commands' help is at that width. */
+const WIDTH = 80;
+const wrapper = new Help();
+
+/** A paragraph wrapped to the width. */
+function paragraph(text: string): string[] {
+  return wrapper.boxWrap(text, WIDTH).split('\n');
+}
+
+/** A term and its text wrapped from `column` (under the term, when the term and its gap reach past `column`). */
+function item(term: string, text: string, column: number): string[] {
+  const [first = '', ...rest] = wrapper.boxWrap(text, WIDTH - column).split('\n');
+  const head = `  ${term}  `;
+  const indent = ' '.repeat(column);
+  const lines = head.length <= column ? [head.padEnd(column) + first] : [`  ${term}`, indent + first];
+  return [...lines, ...rest.map((line) => indent + line)];
+}
+
+const ENVIRONMENT: Array<[string, string]> = [
+  ['CTL_PROFILE', 'profile to use, as --profile'],
+  ['CTL_OUTPUT', 'output format, as -o/--output: table, wide, json or yaml'],
+  ['CTL_CONTROLLER', "controller URL (several of one network: comma-separated), overriding the profile's"],
+  ['CTL_TOKEN', 'session token to use instead of the stored one'],
+  ['CTL_USERNAME', 'username for login and for sessions made from CTL_PASSWORD'],
+  ['CTL_PASSWORD', 'password, for scripts that cannot prompt (prefer --password-stdin)'],
+  ['CTL_CA', 'PEM file of the CA to verify the controller with (no saved profile needed), as --ca'],
+  [
+    'CTL_CA_FINGERPRINT',
+    'SHA-256 fingerprint of the CA to trust among those the controller serves, as --ca-fingerprint',
+  ],
+  ['CTL_CONFIG_DIR', 'configuration directory (default $XDG_CONFIG_HOME/ctl, else ~/.config/ctl)'],
+  ['XDG_CONFIG_HOME', 'base of the default configuration directory'],
+  ['XDG_CACHE_HOME', 'base of the directory where ctl keeps its compiled code (default ~/.cache)'],
+  [
+    'CTL_DATA_DIR',
+    'data directory of the local controller (default $XDG_DATA_HOME/ctl/controller, else ' +
+      '~/.local/share/ctl/controller); used by controller start|stop|status and quickstart',
+  ],
+  ['CTL_ADMIN_PASSWORD', 'password of the default admin a new controller creates (ctl controller start)'],
+  [
+    'CTL_STORE_URL',
+    'where ctl controller start keeps its data, as --store: postgres://user@host:port/db (default: SQLite in the ' +
+      'data directory)',
+  ],
+  [
+    'CTL_PKI_KEY_FILE',
+    'the secret sealing the CA keys kept in the database, as --pki-key-file: every controller on one database ' +
+      'given the same file shares one PKI',
+  ],
+  ['CTL_CONSOLE_DIR', 'built web console ctl controller start serves under /zac/, as --console'],
+  [
+    'CTL_SQLITE_BINDING',
+    'path of a better_sqlite3.node to load instead of the installed one (a binary built elsewhere for the same ' +
+      'Node.js and platform)',
+  ],
+  ['NO_COLOR', 'any value turns colour off; FORCE_COLOR turns it on even in a pipe'],
+  ['TERM=dumb', 'no colour'],
+  ['CI', 'any value: never prompt (as --no-input)'],
+];
+
 export const HELP_TOPICS: readonly HelpTopic[] = [
   {
     name: 'exit-codes',
@@ -19,7 +79,7 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
     lines: [
       'Exit status of every ctl command:',
       '',
-      ...EXIT_CODE_HELP.map(([code, text]) => `  ${String(code).padStart(3)}  ${text}`),
+      ...EXIT_CODE_HELP.flatMap(([code, text]) => item(String(code).padStart(3), text, 7)),
     ],
   },
   {
@@ -28,63 +88,51 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
     lines: [
       'Environment variables (a flag given on the command line wins over its variable):',
       '',
-      '  CTL_PROFILE      profile to use, as --profile',
-      '  CTL_OUTPUT       output format, as -o/--output: table, wide, json or yaml',
-      "  CTL_CONTROLLER   controller URL (several of one network: comma-separated), overriding the profile's",
-      '  CTL_TOKEN        session token to use instead of the stored one',
-      '  CTL_USERNAME     username for login and for sessions made from CTL_PASSWORD',
-      '  CTL_PASSWORD     password, for scripts that cannot prompt (prefer --password-stdin)',
-      '  CTL_CA           PEM file of the CA to verify the controller with (no saved profile needed), as --ca',
-      '  CTL_CA_FINGERPRINT  SHA-256 fingerprint of the CA to trust among those the controller serves, as',
-      '                   --ca-fingerprint',
-      '  CTL_CONFIG_DIR   configuration directory (default $XDG_CONFIG_HOME/ctl, else ~/.config/ctl)',
-      '  XDG_CONFIG_HOME  base of the default configuration directory',
-      '  XDG_CACHE_HOME   base of the directory where ctl keeps its compiled code (default ~/.cache)',
-      '  CTL_DATA_DIR     data directory of the local controller (default $XDG_DATA_HOME/ctl/controller,',
-      '                   else ~/.local/share/ctl/controller); used by controller start|stop|status and quickstart',
-      '  CTL_ADMIN_PASSWORD  password of the default admin a new controller creates (ctl controller start)',
-      '  CTL_STORE_URL    where ctl controller start keeps its data, as --store: postgres://user@host:port/db',
-      '                   (default: SQLite in the data directory)',
-      '  CTL_PKI_KEY_FILE  the secret sealing the CA keys kept in the database, as --pki-key-file: every',
-      '                   controller on one database given the same file shares one PKI',
-      '  CTL_CONSOLE_DIR  built web console ctl controller start serves under /zac/, as --console',
-      '  CTL_SQLITE_BINDING  path of a better_sqlite3.node to load instead of the installed one (a binary built',
-      '                   elsewhere for the same Node.js and platform)',
-      '  NO_COLOR         any value turns colour off; FORCE_COLOR turns it on even in a pipe',
-      '  TERM=dumb        no colour',
-      '  CI               any value: never prompt (as --no-input)',
+      ...ENVIRONMENT.flatMap(([name, text]) => item(name, text, 20)),
       '',
-      'Which controller and credentials: --profile wins outright; otherwise CTL_PROFILE selects the profile and',
-      'CTL_CONTROLLER, CTL_CA, CTL_CA_FINGERPRINT, CTL_TOKEN, CTL_USERNAME and CTL_PASSWORD override its values;',
-      'then the current profile',
-      "('ctl profile use NAME'); then the profile named 'default'.",
+      ...paragraph(
+        'Which controller and credentials: --profile wins outright; otherwise CTL_PROFILE selects the profile ' +
+          'and CTL_CONTROLLER, CTL_CA, CTL_CA_FINGERPRINT, CTL_TOKEN, CTL_USERNAME and CTL_PASSWORD override its ' +
+          "values; then the current profile ('ctl profile use NAME'); then the profile named 'default'.",
+      ),
     ],
   },
   {
     name: 'filters',
     summary: 'the ZitiQL filter that list commands take',
+    // Laid out by hand: each example stays whole on its line.
     lines: [
-      'List commands take a ZitiQL filter as their argument, sent to the controller as it is: quote it for the shell.',
+      ...paragraph(
+        'List commands take a ZitiQL filter as their argument, sent to the controller as it is: quote it for the ' +
+          'shell.',
+      ),
       '',
-      '  comparisons   name = "web"   isAdmin = true   createdAt > datetime(2025-01-02T03:04:05Z)   externalId = null',
+      '  comparisons   name = "web"   isAdmin = true   externalId = null',
+      '                createdAt > datetime(2025-01-02T03:04:05Z)',
       '                =  !=  <  <=  >  >=',
-      '  text          name contains "lap"   name icontains "LAP"   (no startsWith/endsWith)',
-      '  sets          name in ["laptop-7", "web"]   createdAt ' +
-        'between datetime(...) and datetime(...)   (both take "not")',
-      '  attributes    anyOf(roleAttributes) = "sales"   isEmpty(roleAttributes)   count(roleAttributes) > 2',
+      '  text          name contains "lap"   name icontains "LAP"',
+      '                (no startsWith/endsWith)',
+      '  sets          name in ["laptop-7", "web"]',
+      '                createdAt between datetime(...) and datetime(...)',
+      '                (both take "not")',
+      '  attributes    anyOf(roleAttributes) = "sales"   isEmpty(roleAttributes)',
+      '                count(roleAttributes) > 2',
       '  tags          tags.env = "prod"',
-      '  references    type.name = "intercept.v1" (configs)   identity.name = "laptop-7" (enrollments, authenticators)',
-      '  combining     and  or  not  ( )     (not takes all that follows it: write (not a = 1) and b = 2)',
-      '  suffixes      sort by name asc, createdAt desc   then   ' +
-        'skip 10   then   limit 50 | limit none  (in this order)',
+      '  references    type.name = "intercept.v1" (configs)',
+      '                identity.name = "laptop-7" (enrollments, authenticators)',
+      '  combining     and  or  not  ( )',
+      '                (not takes all that follows it: write (not a = 1) and b = 2)',
+      '  suffixes      sort by name asc, createdAt desc   then   skip 10',
+      '                then   limit 50 | limit none  (in this order)',
       '',
       'Examples:',
       '  $ ctl identity list \'name contains "lap" sort by name\'',
-      '  $ ctl identity list \'anyOf(roleAttributes) = "sales" and isAdmin = false\' --all',
+      '  $ ctl identity list \'anyOf(roleAttributes) = "sales" and isAdmin = false\' -q',
       '',
-      'Prefer --limit, --offset and --all to skip/limit in the ' +
-        'filter: ctl then reports what was shown and what is left.',
-      'Filtering on a field the controller does not expose fails with INVALID_FILTER (exit 6).',
+      ...paragraph(
+        'Prefer --limit, --offset and --all to skip/limit in the filter: ctl then reports what was shown and what ' +
+          'is left. Filtering on a field the controller does not expose fails with INVALID_FILTER (exit 6).',
+      ),
     ],
   },
 ];

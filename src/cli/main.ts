@@ -14,6 +14,7 @@ import { milliseconds } from './generic/flags.js';
 import { withMeta } from './generic/meta.js';
 import { applyEnvFallbacks, envFallback } from './generic/env-fallback.js';
 import { readStdinFlags } from './generic/stdin-flags.js';
+import { formatItem } from './help-layout.js';
 import { topicsSummary } from './help-topics.js';
 import { clientVersion } from './package-version.js';
 import { describeFailure, formatFailure } from './output/failure.js';
@@ -53,7 +54,7 @@ async function rootCommand(deps: Deps) {
     .addOption(new Option('--verbose', 'print each request to the controller, its status and timing on stderr'))
     .version(await clientVersion(), '-v, --version', "print ctl's version (ctl version also shows the controller's)")
     .helpCommand(false)
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({ showGlobalOptions: true, formatItem })
     .configureOutput({
       writeOut: (text) => void deps.io.stdout.write(text),
       writeErr: (text) => void deps.io.stderr.write(text),

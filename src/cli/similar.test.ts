@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { similarWords } from './similar.js';
+import { didYouMean, similarWords } from './similar.js';
 
 describe('similarWords', () => {
   const nouns = ['identity', 'identity-type', 'service', 'service-policy', 'session', 'config', 'config-type'];
@@ -21,5 +21,13 @@ describe('similarWords', () => {
     assert.deepEqual(similarWords('router', nouns), []);
     assert.deepEqual(similarWords('service', nouns), []);
     assert.deepEqual(similarWords('x', nouns), []);
+  });
+});
+
+describe('didYouMean', () => {
+  it('is a detail line naming the nearest words, or nothing', () => {
+    assert.deepEqual(didYouMean('servics', ['services', 'configs']), ["did you mean 'services'?"]);
+    assert.deepEqual(didYouMean('cat', ['bat', 'car']), ["did you mean 'bat' or 'car'?"]);
+    assert.deepEqual(didYouMean('gadgets', ['services', 'configs']), []);
   });
 });

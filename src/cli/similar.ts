@@ -16,6 +16,12 @@ export function similarWords(word: string, candidates: readonly string[]): strin
   return nearest;
 }
 
+/** "did you mean 'x'?" as a detail line for a mistyped `word` among `known`; none when it is no typo of any. */
+export function didYouMean(word: string, known: readonly string[]): string[] {
+  const nearest = similarWords(word, known).map((w) => `'${w}'`);
+  return nearest.length > 0 ? [`did you mean ${nearest.join(' or ')}?`] : [];
+}
+
 /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent transpositions. */
 function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i + j));

@@ -239,6 +239,31 @@ describe('against a controller', () => {
     assert.equal(mfa.sessions.size, before, 'half-authenticated sessions are ended');
   });
 
+  it("refuses a login whose MFA codes the controller throttles, with the controller's reason once", async () => {
+    const throttling = await startStubController({ mfaCode: '123456', mfaThrottledSeconds: 8 });
+    try {
+      const login = manager(tempDir()).sm.login({
+        url: throttling.url,
+        ...creds,
+        profileName: 'default',
+        trust: trustYes,
+        totp: '123456',
+      });
+      await assert.rejects(login, (err: unknown) => {
+        assert.ok(err instanceof AuthError);
+        assert.equal(
+          err.message,
+          'the MFA code was not accepted: too many wrong MFA codes; try again in 8 s (SERVER_TOO_MANY_REQUESTS)',
+        );
+        assert.deepEqual(err.details, ['wait, then log in again with a current code']);
+        return true;
+      });
+      assert.equal(throttling.sessions.size, 0, 'the half-authenticated session is ended');
+    } finally {
+      await throttling.close();
+    }
+  });
+
   it('logout ends the session on the controller, then forgets it; a dead session is fine', async () => {
     const dir = tempDir();
     const { sm } = manager(dir);

@@ -329,7 +329,8 @@ export function createSessionManager(opts: SessionManagerOptions): SessionManage
       // Do not leave a half-authenticated session behind, whatever went wrong.
       await client.delete('/current-api-session').catch(() => undefined);
       if (err instanceof ApiError && err.status === 429) {
-        throw new AuthError(`too many wrong MFA codes: ${err.message}`, [
+        // The controller's message says why (ours: how many wrong codes, and for how long).
+        throw new AuthError(`the MFA code was not accepted: ${err.message} (${err.code})`, [
           'wait, then log in again with a current code',
         ]);
       }

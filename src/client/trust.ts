@@ -11,6 +11,7 @@ import { createApiClient, DEFAULT_TIMEOUT_MS, toTransportError, UntrustedCertifi
 import type { NetOptions } from './http.js';
 import { createTransport } from './transport.js';
 import { certificatePems } from '../protocol/pem.js';
+import { fileProblem } from '../console/file-problem.js';
 
 export interface TrustOptions extends NetOptions {
   /** Normalised controller base URL. */
@@ -78,7 +79,7 @@ async function readCaFile(file: string, flag: string): Promise<string> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read ${flag} ${file}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read ${flag} ${file}: ${fileProblem(err)}`);
   }
   const pems = certificatePems(text);
   if (pems.length === 0) throw new UsageError(`${flag} ${file} holds no PEM certificate`);

@@ -90,7 +90,10 @@ export const EXIT_CODE_HELP: Array<[ExitCode, string]> = [
   [EXIT.failure, 'failure (controller unreachable, TLS error, unexpected response, ...)'],
   [EXIT.usage, 'usage error: unknown command or flag, bad value, missing argument that cannot be prompted for'],
   [EXIT.usage, 'ctl diff only: the controller differs from the file (not an error; the plan says how)'],
-  [EXIT.declined, 'declined at a confirmation prompt, or a destructive command ran without --yes where it cannot ask'],
+  [
+    EXIT.declined,
+    'declined or left unanswered (Ctrl-D) at a prompt, or a destructive command ran without --yes where it cannot ask',
+  ],
   [EXIT.auth, 'not logged in, session expired or revoked, wrong credentials, or not authorised'],
   [EXIT.notFound, 'a named or identified resource does not exist'],
   [EXIT.rejected, 'the controller rejected the request as invalid or conflicting'],

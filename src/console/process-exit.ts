@@ -62,3 +62,20 @@ export function endQuietlyOnClosedOutput(): void {
     });
   }
 }
+
+/**
+ * `work`, or the error `idle()` makes if the process runs out of everything else to do while it is pending: then
+ * nothing can settle it any more, and node would exit 0 as if the command had succeeded.
+ */
+export async function failIfIdle<T>(work: Promise<T>, idle: () => Error): Promise<T> {
+  let fail = () => {};
+  const stranded = new Promise<never>((_, reject) => {
+    fail = () => reject(idle());
+  });
+  process.once('beforeExit', fail);
+  try {
+    return await Promise.race([work, stranded]);
+  } finally {
+    process.off('beforeExit', fail);
+  }
+}

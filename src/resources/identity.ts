@@ -206,7 +206,7 @@ export const identity: ResourceDef = {
       from: 'identityRoles',
       to: 'serviceRoles',
       typeQuery: { name: 'policyType', field: 'type' },
-      description: 'Services the identity may dial or bind (policyType=dial|bind for one of them)',
+      description: 'Services the identity may dial or bind',
     },
     'edge-routers': {
       resource: 'edge-router',

@@ -97,7 +97,7 @@ export const service: ResourceDef = {
       from: 'serviceRoles',
       to: 'identityRoles',
       typeQuery: { name: 'policyType', field: 'type' },
-      description: 'Identities that may dial or bind the service (policyType=dial|bind for one of them)',
+      description: 'Identities that may dial or bind the service',
     },
     'edge-routers': {
       resource: 'edge-router',

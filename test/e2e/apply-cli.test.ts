@@ -267,8 +267,12 @@ describe('ctl diff and ctl apply', () => {
     assert.match(await readFile(path.join(dir, 'laptop-10.jwt'), 'utf8'), /^eyJ/);
   });
 
-  it('requires -f', async () => {
+  it('requires -f, and shows where a file given without it goes', async () => {
     const r = await target.cli.expect(2, ['apply']);
     assert.match(r.stderr, /-f FILE/);
+    for (const verb of ['diff', 'apply']) {
+      const bare = await target.cli.expect(2, [verb, 'net.yaml']);
+      assert.match(bare.stderr, /^error: the network file goes after -f: -f net\.yaml$/m);
+    }
   });
 });

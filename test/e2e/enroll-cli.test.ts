@@ -237,7 +237,11 @@ describe('ctl authenticator revert', () => {
     await expectCtl(0, ['login', '--identity', first], { configDir });
     const authId = (await detail(id)).authenticators.cert.id;
     const again = path.join(f.tmp, 'revert-again.jwt');
-    await f.cli.expect(0, ['authenticator', 'revert', authId, '--expires-in', '1h', '--jwt-output', again]);
+    // The credential goes: without a terminal to ask at, only --yes goes on.
+    const unconfirmed = await f.cli.expect(3, ['authenticator', 'revert', authId, '--jwt-output', again]);
+    assert.match(unconfirmed.stderr, /reverting authenticator \S+ needs confirmation/);
+    await expectCtl(0, ['whoami'], { configDir });
+    await f.cli.expect(0, ['authenticator', 'revert', authId, '--expires-in', '1h', '--jwt-output', again, '-y']);
     assert.ok((await detail(id)).enrollment.ott);
     const refused = await runCtl(['login', '--identity', first], { configDir });
     assert.equal(refused.code, 4, describeRun(['login --identity (reverted)'], refused));

@@ -95,5 +95,9 @@ describe('ctl export', () => {
   it('refuses an unknown kind as a usage error', async () => {
     const r = await f.cli.expect(2, ['export', 'identity', 'gadget']);
     assert.match(r.stderr, /unknown kind 'gadget'/);
+    const intoDir = await f.cli.expect(1, ['export', 'service', '--output-file', f.tmp]);
+    assert.equal(intoDir.stderr.split('\n')[0], `error: cannot write ${f.tmp}: it is a directory`);
+    const typo = await f.cli.expect(2, ['export', 'servce']);
+    assert.match(typo.stderr, /^error: unknown kind 'servce'\n {2}did you mean 'service'\?\n {2}kinds: /);
   });
 });

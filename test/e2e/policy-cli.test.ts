@@ -64,7 +64,7 @@ describe('ctl policy', () => {
     assert.equal(table.stderr, 'showing 1-3 of 3\n', 'the footer of every list');
     const part = await f.cli.expect(0, ['policy', 'list', '--limit', '1', '--offset', '1', '-o', 'json']);
     assert.equal(JSON.parse(part.stdout).length, 1, '--limit and --offset choose the rows shown');
-    assert.equal(part.stderr, 'showing 2-2 of 3 (next page: --offset 2, or --all)\n');
+    assert.equal(part.stderr, 'showing 2-2 of 3 (next page: --limit 1 --offset 2, or --all)\n');
     // One kind reads its roles as names too, as the list of every kind does (and so does the generic noun's list).
     for (const args of [
       ['policy', 'list', 'bind'],

@@ -71,6 +71,14 @@ describe('ctl quickstart', () => {
     );
     const r = await expectCtl(0, ['quickstart', '--port', String(port)], { env, configDir, process: true });
     assert.match(r.stderr, new RegExp(`reusing the controller running on .* \\(pid ${status.pid}\\)`));
+    assert.match(r.stderr, /^ {2}ctl identity create laptop-7 /m);
+  });
+
+  it("spells the commands it suggests as README's npx ctl quickstart ran it, where no ctl is on PATH", async () => {
+    const viaNpx = { ...env, npm_command: 'exec' };
+    const r = await expectCtl(0, ['quickstart', '--port', String(port)], { env: viaNpx, configDir, process: true });
+    assert.match(r.stderr, /^ {2}npx ctl identity create laptop-7 /m);
+    assert.match(r.stderr, /^ {2}npx ctl controller status +# npx ctl controller stop to shut it down$/m);
   });
 
   it('with --data-dir, suggests controller commands with that --data-dir (without, they act on another)', async () => {

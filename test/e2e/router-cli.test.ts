@@ -51,9 +51,14 @@ describe('ctl router, ctl transit-router and ctl terminator', () => {
     assert.deepEqual(rows.find((x) => x.name === 'er-tun')?.isTunnelerEnabled, true);
   });
 
-  it('re-enroll gives a new JWT, on stdout with --jwt-output -', async () => {
+  it('re-enroll gives a new JWT, on stdout with --jwt-output -, once confirmed', async () => {
     const before = (await f.admin.get('/edge-routers', { query: { filter: 'name = "er-1"' } })).body.data[0];
-    const r = await f.cli.expect(0, ['router', 're-enroll', 'er-1', '--jwt-output', '-']);
+    // It removes the router's certificate: without a terminal to ask at, only --yes goes on.
+    const unconfirmed = await f.cli.expect(3, ['router', 're-enroll', 'er-1', '--jwt-output', '-']);
+    assert.match(unconfirmed.stderr, /re-enrolling edge router "er-1" needs confirmation\n {2}pass --yes/);
+    assert.equal(unconfirmed.stdout, '');
+    assert.equal((await f.admin.get(`/edge-routers/${before.id}`)).body.data.enrollmentJwt, before.enrollmentJwt);
+    const r = await f.cli.expect(0, ['router', 're-enroll', 'er-1', '--yes', '--jwt-output', '-']);
     const jwt = r.stdout.trim();
     assert.notEqual(jwt, before.enrollmentJwt);
     const after = (await f.admin.get(`/edge-routers/${before.id}`)).body.data;

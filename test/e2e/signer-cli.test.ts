@@ -103,6 +103,23 @@ describe('ctl signer', () => {
     assert.equal(await signerByName(name), undefined);
   });
 
+  it('create without a source of keys, or with two, is a usage error naming both flags', async () => {
+    const name = unique('idp');
+    const files = opensslCa(unique('idp-cert'), { isCa: false });
+    const base = ['signer', 'create', name, '--issuer', `https://${name}.example`, '--audience', 'ctl'];
+    const jwks = ['--jwks-endpoint', `https://${name}.example/keys`];
+    for (const [args, message] of [
+      [base, /^error: give one of --cert-pem \(with --kid\) or --jwks-endpoint$/m],
+      [[...base, '--cert-pem', `@${files.cert}`, '--kid', 'k', ...jwks], /^error: give only one of --cert-pem/m],
+      [[...base, '--dry-run'], /give one of --cert-pem/],
+    ] as const) {
+      const r = await f.cli.expect(2, [...args]);
+      assert.match(r.stderr, message);
+      assert.equal(r.stdout, '');
+    }
+    assert.equal(await signerByName(name), undefined);
+  });
+
   it('--cert-pem - reads the certificate from stdin when the command runs', async () => {
     const name = unique('idp');
     const files = opensslCa(unique('idp-cert'), { isCa: false });

@@ -128,6 +128,41 @@ describe('a request left unanswered, under a sized pseudo-terminal', { skip: noS
   });
 });
 
+describe('a prompt, under a pseudo-terminal', { skip: noScript }, () => {
+  /** `ctl ARGS` in a terminal, typing `keys` once the output so far matches `when`. */
+  function typing(args: string[], when: RegExp, keys: string): Promise<Ended> {
+    const line = [process.execPath, CTL_BIN, ...args].map(quote).join(' ');
+    return new Promise((resolve) => {
+      const child = spawn('script', ['-qec', line, '/dev/null'], { env: terminalEnv(), detached: true });
+      let output = '';
+      let typed = false;
+      const keep = (d: Buffer) => {
+        output += d.toString('utf8');
+        if (typed || !when.test(output)) return;
+        typed = true;
+        child.stdin.write(keys);
+      };
+      child.stdout.on('data', keep);
+      child.stderr.on('data', keep);
+      const guard = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 20_000);
+      child.on('close', (code, signal) => {
+        clearTimeout(guard);
+        resolve({ code, signal, output, killed: signal === 'SIGKILL' });
+      });
+    });
+  }
+
+  it('Ctrl-D at a prompt declines (exit 3), never ending ctl as a success', async () => {
+    const ids = async () => (await cli.expect(0, ['identity', 'list', '--all', '-q'])).stdout;
+    const before = await ids();
+    const r = await typing(['identity', 'create'], /Name of the new identity/, '\x04');
+    assert.equal(r.killed, false, 'ctl did not end after Ctrl-D');
+    assert.equal(r.code, 3, r.output.slice(-1000));
+    assert.match(r.output, /\nerror: no answer: the input ended at the prompt/);
+    assert.equal(await ids(), before);
+  });
+});
+
 describe('signals and closed pipes', () => {
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
     it(`${signal} ends ctl while it waits`, async () => {

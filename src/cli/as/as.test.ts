@@ -7,9 +7,20 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { UsageError } from '../../console/errors.js';
 import { testDeps } from '../testing/test-deps.js';
-import { runAs } from './index.js';
+import { buildAs, runAs } from './index.js';
 
 describe('ctl as (before any request)', () => {
+  it('lists its commands in its help within 80 columns, each line indented under the heading', () => {
+    const command = buildAs(testDeps());
+    let help = '';
+    command.configureOutput({ writeOut: (s) => void (help += s), getOutHelpWidth: () => 80 });
+    command.outputHelp();
+    const [, listed = ''] = help.split('Commands, after the identity file:\n');
+    const lines = listed.split('\n\n')[0]!.split('\n');
+    assert.ok(lines.length >= 6, help);
+    for (const line of lines) assert.match(line, /^ {2}\S.{0,77}$|^ {4,}\S.{0,75}$/, `"${line}"`);
+  });
+
   const dir = mkdtempSync(path.join(tmpdir(), 'ctl-as-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   const deps = () => testDeps({ configDir: dir });

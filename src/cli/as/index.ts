@@ -16,24 +16,31 @@ import { OUTPUT_FORMATS, asFormat, type OutputFormat } from '../output/formats.j
 import { render, renderOne } from '../output/render.js';
 import { causeLines } from '../output/failure.js';
 
+// Laid out as a help list whose terms are too wide to keep beside their descriptions (help-layout.ts), and shown
+// after the arguments rather than in the description, which commander would wrap from the first column.
 const USAGE = `Commands, after the identity file:
-  services [NAME] [--config-types all|TYPE,...]   the services it may use: permissions, posture, configs
-  session create SERVICE [--dial|--bind]          create a service session, as an SDK dialing or hosting
-  session list                                    its service sessions
+  services [NAME] [--config-types all|TYPE,...]
+      the services it may use: permissions, posture, configs
+  session create SERVICE [--dial|--bind]
+      create a service session, as an SDK dialing or hosting
+  session list
+      its service sessions
   posture submit [--os TYPE:VERSION[:BUILD]] [--domain NAME] [--mac ADDR,...]
-                 [--process PATH[=SHA512]]... [--signer FINGERPRINT] [--woken] [--unlocked]
-                                                  report device posture, then show the services again
-  routers                                         the edge routers it may connect to
-  updates                                         when its service list last changed (service update check)`;
+                 [--process PATH[=SHA512]]... [--signer FINGERPRINT]
+                 [--woken] [--unlocked]
+      report device posture, then show the services again
+  routers
+      the edge routers it may connect to
+  updates
+      when its service list last changed (service update check)`;
 
 export function buildAs(deps: Deps): CommandUnknownOpts {
-  const command = withMeta(new Command('as'), {
+  const command = withMeta(new Command('as').addHelpText('after', `\n${USAGE}`), {
     description:
       'Act as an identity, with the certificate of its identity file (`ctl enroll` writes one), and see the ' +
       'network as its SDK or tunneler does: services with permissions, posture and configs; sessions; posture ' +
       'responses; edge routers. The identity logs in for this command ' +
-      'only: profiles and their sessions are left as they are.\n\n' +
-      USAGE,
+      'only: profiles and their sessions are left as they are.',
     examples: [
       'ctl as laptop-7.json services',
       'ctl as laptop-7.json services web -o json',
@@ -122,7 +129,7 @@ export async function runAs(file: string, argv: readonly string[], deps: Deps): 
         `usage: ctl as ${file} COMMAND ...`,
         ...USAGE.split('\n')
           .slice(1)
-          .map((l) => l.trim()),
+          .map((l) => l.slice(2)),
       ]);
     }
     throw err;

@@ -41,8 +41,9 @@ export function buildApply(deps: Deps, run = runApply) {
     .option('-y, --yes', 'delete what --prune and --replace list without asking')
     .option('--jwt-dir <dir>', 'write the enrollment JWT of each new identity and edge router to DIR/NAME.jwt (0600)')
     .option('--force', 'overwrite existing --jwt-dir files')
-    .action(async (opts) => {
-      const files = requireFiles(opts.file);
+    .allowExcessArguments()
+    .action(async (opts, cmd) => {
+      const files = requireFiles(opts.file, cmd.args);
       const flags = {
         dryRun: Boolean(opts.dryRun),
         prune: Boolean(opts.prune),

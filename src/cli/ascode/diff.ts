@@ -19,7 +19,10 @@ export function buildDiff(deps: Deps, run = runDiff) {
   })
     .option('-f, --file <path>', FILE_HELP, collectFiles)
     .option('--replace', `plan as \`ctl apply --replace\` would: ${REPLACE_HELP}`)
-    .action(async (opts) => run({ files: requireFiles(opts.file), replace: Boolean(opts.replace) }, deps));
+    .allowExcessArguments()
+    .action(async (opts, cmd) =>
+      run({ files: requireFiles(opts.file, cmd.args), replace: Boolean(opts.replace) }, deps),
+    );
 }
 
 export async function runDiff(opts: DiffOptions, deps: Deps): Promise<void> {

@@ -4,9 +4,11 @@ import { FailureError, UsageError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { serialise } from '../output/render.js';
+import { didYouMean } from '../similar.js';
 import { KINDS, kindNamed } from './kinds.js';
 import { readNetwork } from './network.js';
 import { networkSchema } from './schema.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 export interface ExportOptions {
   kinds: string[];
@@ -41,7 +43,11 @@ export function buildExport(deps: Deps, run = runExport) {
     .action(async (kinds, opts) => {
       const unknown = kinds.find((word) => !kindNamed(word));
       if (unknown !== undefined) {
-        throw new UsageError(`unknown kind '${unknown}'`, [`kinds: ${KINDS.map((k) => k.def.name).join(', ')}`]);
+        const names = KINDS.map((k) => k.def.name);
+        throw new UsageError(`unknown kind '${unknown}'`, [
+          ...didYouMean(unknown, names),
+          `kinds: ${names.join(', ')}`,
+        ]);
       }
       if (opts.schema && kinds.length > 0) throw new UsageError('--schema takes no kinds: the schema covers them all');
       if (opts.schemaRef !== undefined && (opts.schema || deps.globals().output === 'json')) {
@@ -58,7 +64,7 @@ export async function runExport(opts: ExportOptions, deps: Deps): Promise<void> 
     return;
   }
   await writeFile(opts.outputFile, `${text}\n`).catch((err: unknown) => {
-    throw new FailureError(`cannot write ${opts.outputFile}: ${(err as Error).message}`);
+    throw new FailureError(`cannot write ${opts.outputFile}: ${fileProblem(err)}`);
   });
 }
 

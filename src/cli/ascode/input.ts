@@ -2,13 +2,20 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { commonJs } from '../../protocol/commonjs.js';
 import { UsageError } from '../../console/errors.js';
+import { didYouMean } from '../similar.js';
 import { fileFields, fileKey } from './document.js';
 import type { FileEntity } from './document.js';
 import { KINDS } from './kinds.js';
 import { fromOpenZiti, looksLikeOpenZiti } from './openziti.js';
 import type { Kind } from './kinds.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 /** An entity the file declares, with where it was declared, for messages. */
+/** What follows an unknown word of a file: the known word it is a typo of, if any, then every known one. */
+function unknownWord(word: string, what: string, known: readonly string[]): string[] {
+  return [...didYouMean(word, known), `${what}: ${known.join(', ')}`];
+}
+
 export interface Declared {
   kind: Kind;
   entity: FileEntity;
@@ -63,7 +70,7 @@ async function filesAt(p: string): Promise<string[]> {
 
 async function parse(file: string): Promise<unknown> {
   const text = await readFile(file, 'utf8').catch((err: unknown) => {
-    throw new UsageError(`${file}: cannot read: ${(err as Error).message}`);
+    throw new UsageError(`${file}: cannot read: ${fileProblem(err)}`);
   });
   try {
     return path.extname(file) === '.json' ? JSON.parse(text) : commonJs(await import('yaml')).parse(text);
@@ -84,7 +91,16 @@ function check(file: string, doc: unknown, notes: string[]): Declared[] {
   const ignored = new Set<string>();
   for (const [key, list] of Object.entries(doc)) {
     const kind = KINDS.find((k) => k.key === key);
-    if (!kind) throw new UsageError(`${file}: unknown kind '${key}'`, [`kinds: ${KINDS.map((k) => k.key).join(', ')}`]);
+    if (!kind) {
+      throw new UsageError(
+        `${file}: unknown kind '${key}'`,
+        unknownWord(
+          key,
+          'kinds',
+          KINDS.map((k) => k.key),
+        ),
+      );
+    }
     if (list === null) continue;
     if (!Array.isArray(list)) throw new UsageError(`${file}: ${key} is not a list`);
     const allowed = new Set([...fileFields(kind).map(([f, def]) => fileKey(f, def)), 'tags']);
@@ -99,9 +115,10 @@ function check(file: string, doc: unknown, notes: string[]): Declared[] {
       if (typeof name !== 'string' || name === '') throw new UsageError(`${file}: ${key}[${i}] has no name`);
       const unknown = Object.keys(entity).find((field) => !allowed.has(field));
       if (unknown !== undefined) {
-        throw new UsageError(`${file}: ${kind.def.label} "${name}": unknown field '${unknown}'`, [
-          `fields: ${[...allowed].join(', ')}`,
-        ]);
+        throw new UsageError(
+          `${file}: ${kind.def.label} "${name}": unknown field '${unknown}'`,
+          unknownWord(unknown, 'fields', [...allowed]),
+        );
       }
       out.push({ kind, entity: entity as FileEntity, file });
     });

@@ -1,6 +1,7 @@
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ApiClient } from '../../client/types.js';
-import { FailureError } from '../../console/errors.js';
+import { FailureError, UsageError } from '../../console/errors.js';
 import { reserveSecretFile } from '../generic/secret-file.js';
 import type { SecretFile } from '../generic/secret-file.js';
 import { entityPath } from '../generic/resolve.js';
@@ -21,6 +22,7 @@ export async function reserveJwtFiles(plan: Plan, dir: string, force: boolean): 
     for (const change of plan.changes) {
       const creates = change.action === 'create' || change.action === 'replace';
       if (!creates || !change.kind.enrollmentJwt) continue;
+      if (files.size === 0) await makeDir(dir);
       const p = path.join(dir, `${fileName(change.name)}.jwt`);
       files.set(change, { path: p, file: await reserveSecretFile(p, { force, flag: '--jwt-dir' }) });
     }
@@ -29,6 +31,17 @@ export async function reserveJwtFiles(plan: Plan, dir: string, force: boolean): 
     throw err;
   }
   return files;
+}
+
+/** The directory, made (mode 0700, as the secrets it holds) when missing: `--jwt-dir enrol/` in a fresh checkout. */
+async function makeDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw new UsageError(`cannot make the --jwt-dir directory ${dir}: ${(err as Error).message}`, [
+      'nothing was sent to the controller',
+    ]);
+  }
 }
 
 /** A name as a file name: characters other than letters, digits, `.`, `_` and `-` become `_`. */

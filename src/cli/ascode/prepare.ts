@@ -1,3 +1,4 @@
+import { shellQuote } from '../../console/command-hint.js';
 import { UsageError } from '../../console/errors.js';
 import type { IO } from '../../console/io.js';
 import type { Deps } from '../deps.js';
@@ -22,7 +23,9 @@ export function collectFiles(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-export function requireFiles(files: readonly string[] | undefined): string[] {
+/** The -f files. One given without -f (`ctl diff net.yaml`, as other tools take it) is shown where it goes. */
+export function requireFiles(files: readonly string[] | undefined, bare: readonly string[] = []): string[] {
+  if (bare.length > 0) throw new UsageError(`the network file goes after -f: -f ${shellQuote(bare[0]!)}`);
   if (!files || files.length === 0) throw new UsageError('give the network file with -f FILE (or a directory)');
   return [...files];
 }

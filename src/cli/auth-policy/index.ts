@@ -7,6 +7,7 @@ import { UsageError } from '../../console/errors.js';
 import { authPolicy } from '../../resources/auth-policy.js';
 import type { Deps } from '../deps.js';
 import { announceCreated, createEntity } from '../generic/create.js';
+import { addDryRun, dryRunnable } from '../generic/dry-run.js';
 import { addFieldFlags, collectFields, type FieldInput, type TagValue } from '../generic/fields.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath, fetchEntity, resolveId } from '../generic/resolve.js';
@@ -38,8 +39,9 @@ export function buildAuthPolicyCreate(deps: Deps, run = runAuthPolicyCreate): Co
   });
   const fields = addFieldFlags(command, authPolicy, 'create', ['name', ...NESTED]);
   const read = addPolicyFlags(command);
+  addDryRun(command);
   return command.action(async (name, _o, cmd) =>
-    run({ name, input: collectFields(cmd, fields), flags: read(cmd) }, deps),
+    dryRunnable(cmd, deps, (d) => run({ name, input: collectFields(cmd, fields), flags: read(cmd) }, d)),
   );
 }
 
@@ -68,6 +70,7 @@ export function buildAuthPolicyUpdate(deps: Deps, run = runAuthPolicyUpdate): Co
   });
   const fields = addFieldFlags(command, authPolicy, 'patch', NESTED);
   const read = addPolicyFlags(command);
+  addDryRun(command);
   return command.action(async (ref, _o, cmd) => {
     const opts = { ref, input: collectFields(cmd, fields), flags: read(cmd) };
     if (
@@ -79,7 +82,7 @@ export function buildAuthPolicyUpdate(deps: Deps, run = runAuthPolicyUpdate): Co
         'give --name, --tags, or policy flags such as --primary, --max-attempts, --require-totp (see --help)',
       ]);
     }
-    await run(opts, deps);
+    await dryRunnable(cmd, deps, (d) => run(opts, d));
   });
 }
 

@@ -5,6 +5,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { authenticator } from '../../resources/authenticator.js';
 import type { Deps } from '../deps.js';
+import { confirmOrDecline, yesOption } from '../generic/confirm.js';
 import { expiryOptions, withNewJwt, type NewJwtOptions } from '../generic/new-jwt.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath } from '../generic/resolve.js';
@@ -13,6 +14,7 @@ import type { NounModule } from '../nouns/verbs.js';
 
 export interface AuthenticatorRevertOptions extends NewJwtOptions {
   id: string;
+  yes?: boolean;
 }
 
 /** The id argument of the authenticator verbs, completed with the ids the controller knows. */
@@ -29,14 +31,19 @@ export function buildAuthenticatorRevert(deps: Deps, run = runAuthenticatorRever
         'end. The enrollment JWT goes to stdout, or to --jwt-output FILE.',
       examples: [
         'ctl authenticator revert 4fG7kq2 --jwt-output laptop-7.jwt',
-        'ctl authenticator revert 4fG7kq2 --expires-in 1d',
+        'ctl authenticator revert 4fG7kq2 --expires-in 1d --yes',
       ],
-    }),
+    }).addOption(yesOption()),
   );
   return command.action(async (id, o) => run({ id, ...o }, deps));
 }
 
 export async function runAuthenticatorRevert(opts: AuthenticatorRevertOptions, deps: Deps): Promise<void> {
+  await confirmOrDecline(deps, {
+    yes: opts.yes === true,
+    action: `reverting authenticator ${opts.id}`,
+    question: `Revert authenticator ${opts.id}? Its credential stops working and the identity's sessions end.`,
+  });
   await withNewJwt(opts, deps, 'reverted the authenticator to', async (api, expiresAt) => {
     const created = await api.post<{ id: string }>(`${entityPath(authenticator, opts.id)}/re-enroll`, { expiresAt });
     return created.id;

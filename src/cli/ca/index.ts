@@ -6,6 +6,7 @@ import { ca } from '../../resources/ca.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../../console/errors.js';
 import { announceCreated } from '../generic/create.js';
+import { addDryRun, dryRunnable } from '../generic/dry-run.js';
 import { jsonObject } from '../generic/fields.js';
 import { withMeta } from '../generic/meta.js';
 import { suggester } from '../generic/suggest.js';
@@ -14,13 +15,14 @@ import { entityPath, fetchEntity, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
 import type { NounModule } from '../nouns/verbs.js';
 import { reserveSecretFile } from '../generic/secret-file.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 async function readText(file: string, flag: string): Promise<string> {
   const { readFile } = await import('node:fs/promises');
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read ${flag} ${file}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read ${flag} ${file}: ${fileProblem(err)}`);
   }
 }
 
@@ -81,7 +83,7 @@ export function buildCaCreate(deps: Deps, run = runCaCreate): CommandUnknownOpts
           'parser NONE|SPLIT, parserCriteria, index} (JSON, @FILE, - for stdin)',
       ).argParser(jsonObject),
     );
-  return command.action(async (name, o) => run({ name, ...o }, deps));
+  return addDryRun(command).action(async (name, o, cmd) => dryRunnable(cmd, deps, (d) => run({ name, ...o }, d)));
 }
 
 export async function runCaCreate(opts: CaCreateOptions, deps: Deps): Promise<void> {

@@ -68,18 +68,27 @@ export async function runQuickstart(
   });
   await (await sessions.profiles()).use(opts.profile);
   const dataDir = dataDirSelection(opts.dataDir, deps.env);
+  const ctl = invokedAs(deps.env);
   io.info(
     [
       `logged in as '${ADMIN}'; profile '${opts.profile}' is now the current profile`,
       '',
       'Try next:',
-      '  ctl identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt',
-      `  ctl identity list 'anyOf(roleAttributes) = "sales"'`,
-      '  ctl whoami',
-      `  ${suggestCommand('ctl controller status', dataDir)}        ` +
-        `# ${suggestCommand('ctl controller stop', dataDir)} to shut it down`,
+      `  ${ctl} identity create laptop-7 -a sales,emea --jwt-output laptop-7.jwt`,
+      `  ${ctl} identity list 'anyOf(roleAttributes) = "sales"'`,
+      `  ${ctl} whoami`,
+      `  ${suggestCommand(`${ctl} controller status`, dataDir)}        ` +
+        `# ${suggestCommand(`${ctl} controller stop`, dataDir)} to shut it down`,
     ].join('\n'),
   );
+}
+
+/**
+ * How to run ctl again as it was run: `npx ctl` when npx ran it (npm marks that `npm_command=exec`), as README's
+ * first command does from a fresh clone, where no `ctl` is on PATH until `npm link`.
+ */
+function invokedAs(env: NodeJS.ProcessEnv): string {
+  return env.npm_command === 'exec' ? 'npx ctl' : 'ctl';
 }
 
 /**

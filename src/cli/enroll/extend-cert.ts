@@ -10,6 +10,7 @@ import { newKey } from './new-key.js';
 import { FailureError, UsageError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 export interface ExtendCertOptions {
   identity?: string;
@@ -98,10 +99,9 @@ export async function runIdentityExtendCert(opts: ExtendCertOptions, deps: Deps)
   try {
     await rename(next, file);
   } catch (err) {
-    throw new FailureError(
-      `the new certificate is confirmed but ${file} could not be replaced: ${(err as Error).message}`,
-      [`the new identity file is ${next}: move it into place`],
-    );
+    throw new FailureError(`the new certificate is confirmed but ${file} could not be replaced: ${fileProblem(err)}`, [
+      `the new identity file is ${next}: move it into place`,
+    ]);
   }
   deps.io.info(`renewed the certificate of ${file}; the old certificate no longer works`);
 }

@@ -4,7 +4,10 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CLIENT_BASE } from '../../protocol/envelope.js';
+import { shellQuote } from '../../console/command-hint.js';
 import { UsageError } from '../../console/errors.js';
+import { COMPACT_JWS } from './compact-jws.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 export interface IdentityFile {
   /** The controller's base URL (origin), as profiles keep it. */
@@ -38,16 +41,24 @@ async function member(value: unknown, where: string, name: string): Promise<stri
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`${where}: cannot read id.${name} from ${file}: ${(err as Error).message}`);
+    throw new UsageError(`${where}: cannot read id.${name} from ${file}: ${fileProblem(err)}`);
   }
 }
 
 export async function readIdentityFile(file: string): Promise<IdentityFile> {
   let doc: { ztAPI?: unknown; id?: Record<string, unknown> };
+  let text = '';
   try {
-    doc = JSON.parse(await readFile(file, 'utf8'));
+    text = await readFile(file, 'utf8');
+    doc = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`cannot read the identity file ${file}: ${(err as Error).message}`, [
+    // The JWT an administrator hands out is the file a newcomer has at hand: say what to do with it.
+    if (COMPACT_JWS.test(text.trim())) {
+      throw new UsageError(`${file} is an enrollment JWT, not an identity file`, [
+        `redeem it first: \`ctl enroll ${shellQuote(file)}\` writes the identity file`,
+      ]);
+    }
+    throw new UsageError(`cannot read the identity file ${file}: ${fileProblem(err)}`, [
       'it is the JSON file `ctl enroll` wrote',
     ]);
   }

@@ -5,6 +5,7 @@
 // certificate, CA bundle, controller URL) is written with mode 0600 and never over an existing file without --force.
 import { Command, Option } from '@commander-js/extra-typings';
 import path from 'node:path';
+import { COMPACT_JWS } from './compact-jws.js';
 import { newKey } from './new-key.js';
 import type { Deps } from '../deps.js';
 import { FailureError, RejectedError, UsageError } from '../../console/errors.js';
@@ -14,6 +15,7 @@ import { causeLines } from '../output/failure.js';
 import { shellQuote } from '../../console/command-hint.js';
 import { readStdin } from '../generic/stdin.js';
 import { newPassword } from './new-password.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 export interface EnrollOptions {
   jwtFile: string;
@@ -64,9 +66,6 @@ interface Claims {
   exp?: number;
 }
 
-// A compact JWS: three base64url parts, the first a JSON object (so it starts `eyJ`, the encoding of `{"`).
-const COMPACT_JWS = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-
 /** The one JWT among the words of a file (mail text or a note around it is common), or a usage error naming it. */
 export function findJwt(text: string, source: string): string {
   const found = text.split(/\s+/).filter((word) => COMPACT_JWS.test(word));
@@ -102,7 +101,7 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
   try {
     text = opts.jwtFile === '-' ? await readStdin(io) : await readFile(opts.jwtFile, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read ${opts.jwtFile}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read ${opts.jwtFile}: ${fileProblem(err)}`);
   }
   const jwt = findJwt(text, opts.jwtFile === '-' ? 'stdin' : opts.jwtFile);
   const claims = await readClaims(jwt);

@@ -5,6 +5,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { enrollment } from '../../resources/enrollment.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../../console/errors.js';
+import { addDryRun, dryRunnable } from '../generic/dry-run.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
@@ -31,7 +32,7 @@ export function buildEnrollmentRefresh(deps: Deps, run = runEnrollmentRefresh): 
       ],
     }),
   );
-  return command.action(async (id, o) => run({ id, ...o }, deps));
+  return addDryRun(command).action(async (id, o, cmd) => dryRunnable(cmd, deps, (d) => run({ id, ...o }, d)));
 }
 
 export async function runEnrollmentRefresh(opts: EnrollmentRefreshOptions, deps: Deps): Promise<void> {
@@ -67,8 +68,8 @@ export function buildEnrollmentCreate(deps: Deps, run = runEnrollmentCreate): Co
       .addOption(new Option('--username <user>', 'updb: the username the identity will log in with'))
       .addOption(new Option('--ca <name-or-id>', 'ottca: the CA whose certificate the identity will enroll with')),
   );
-  return command.action(async (ref, o) =>
-    run({ identity: ref, ...(o as Omit<EnrollmentCreateOptions, 'identity'>) }, deps),
+  return addDryRun(command).action(async (ref, o, cmd) =>
+    dryRunnable(cmd, deps, (d) => run({ identity: ref, ...(o as Omit<EnrollmentCreateOptions, 'identity'>) }, d)),
   );
 }
 

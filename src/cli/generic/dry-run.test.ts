@@ -9,10 +9,38 @@ import { buildUpdate } from './update.js';
 import { fakeApi } from '../testing/fake-api.js';
 import { parse } from '../testing/parse.js';
 import { testDeps } from '../testing/test-deps.js';
+import { buildAuthPolicyCreate } from '../auth-policy/index.js';
+import { buildProgram } from '../main.js';
+import { walk } from '../tree.js';
 
 const web = { id: 's1', name: 'web', tags: { team: 'a' } };
 
 describe('--dry-run', () => {
+  it("is taken by every create and update, a noun's own as well as the generic ones", async () => {
+    const program = await buildProgram(testDeps());
+    const writers = [...walk(program)].filter(
+      ([path, c]) => c.commands.length === 0 && /(^| )(create|update)( |$)/.test(path),
+    );
+    assert.ok(writers.length > 30, `${writers.length} create and update commands`);
+    const without = writers.filter(([, c]) => !c.options.some((o) => o.long === '--dry-run')).map(([path]) => path);
+    assert.deepEqual(without, []);
+  });
+
+  it("a noun's own create (auth-policy) prints its POST and sends nothing", async () => {
+    const api = fakeApi({});
+    const deps = testDeps({ api });
+    await parse(buildAuthPolicyCreate(deps), ['strict', '--primary', 'password', '--require-totp', '--dry-run']);
+    assert.deepEqual(api.calls, []);
+    const [request, ...body] = deps.io.stdoutText().split('\n');
+    assert.equal(request, 'POST /edge/management/v1/auth-policies');
+    const sent = JSON.parse(body.join('\n'));
+    assert.equal(sent.name, 'strict');
+    assert.deepEqual(
+      [sent.primary.updb.allowed, sent.primary.cert.allowed, sent.secondary.requireTotp],
+      [true, false, true],
+    );
+  });
+
   it('create: resolves names, prints the POST with its body on stdout, and sends nothing', async () => {
     const api = fakeApi({
       'GET /configs/web-host': notFound('config', 'web-host'),

@@ -9,6 +9,7 @@ import { given, integer, typedList } from './flags.js';
 import { UsageError } from '../../console/errors.js';
 import { FromStdin, parseJsonObject } from './stdin-flags.js';
 import { decodeUtf8 } from '../../console/utf8.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 /**
  * Flags derived from a resource's fields, for create and update. The catalogue says which fields a verb accepts and
@@ -302,16 +303,20 @@ export function attributeList(value: string, previous: string[] | undefined): st
   return [...new Set([...(previous ?? []), ...items])];
 }
 
+/** A role (`#attribute`, `@name-or-id`, `#all`) as given, or the usage error that says how to write one. */
+export function checkRole(role: string): string {
+  if (!/^[#@]./.test(role))
+    throw new InvalidArgumentError(`"${role}" is no role: write #attribute, @name-or-id or #all.`);
+  return role;
+}
+
 /**
  * Policy roles, comma-separated or repeated: `#attribute`, `@name-or-id` or `#all`, which selects everything and so
  * stands alone (wire-protocol section 4). A malformed role is refused before anything is sent.
  */
 export function roleList(value: string, previous: string[] | undefined): string[] {
   const roles = attributeList(value, previous);
-  for (const role of roles) {
-    if (!/^[#@]./.test(role))
-      throw new InvalidArgumentError(`"${role}" is no role: write #attribute, @name-or-id or #all.`);
-  }
+  roles.forEach(checkRole);
   if (roles.includes('#all') && roles.length > 1)
     throw new InvalidArgumentError('#all selects everything and stands alone.');
   return roles;
@@ -360,9 +365,7 @@ export function jsonObject(value: string): Record<string, unknown> {
       text = decodeUtf8(readFileSync(value.slice(1)), value.slice(1), InvalidArgumentError);
     } catch (err) {
       if (err instanceof InvalidArgumentError) throw err;
-      throw new InvalidArgumentError(
-        `cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`,
-      );
+      throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${fileProblem(err)}.`);
     }
   }
   return parseJsonObject(text, text === value ? undefined : value.slice(1), InvalidArgumentError);

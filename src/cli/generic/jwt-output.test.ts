@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from '@commander-js/extra-typings';
@@ -29,5 +29,28 @@ describe('--jwt-output', () => {
     writeFileSync(file, 'old');
     await (await reserveJwtOutput({ jwtOutput: file, force: true }))!.write('new');
     assert.equal(readFileSync(file, 'utf8'), 'new\n');
+  });
+
+  it('refuses a directory before any request, even with --force, which would not make it a file', async () => {
+    for (const force of [false, true]) {
+      await assert.rejects(reserveJwtOutput({ jwtOutput: tmp, force }), (err: Error & { details: string[] }) => {
+        assert.equal(err.message, `${tmp} is not a file`);
+        assert.deepEqual(err.details, ['give --jwt-output a file name']);
+        return true;
+      });
+    }
+  });
+
+  it('says that the request was made when the file cannot be written after it', async () => {
+    const file = path.join(tmp, 'gone.jwt');
+    writeFileSync(file, 'old');
+    const reserved = await reserveJwtOutput({ jwtOutput: file, force: true });
+    rmSync(file);
+    mkdirSync(file); // the path became a directory while the controller was asked
+    await assert.rejects(reserved!.write('eyJ.x.y'), (err: Error & { details: string[] }) => {
+      assert.match(err.message, /^cannot write .*gone\.jwt: /);
+      assert.deepEqual(err.details, ['the request was made: what the controller returned for this file is not saved']);
+      return true;
+    });
   });
 });

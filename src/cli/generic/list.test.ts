@@ -62,6 +62,13 @@ describe('list flags', () => {
     });
   }
 
+  it('refuses a --role-filter that is no role before anything is sent, saying how to write one', async () => {
+    await assert.rejects(
+      options(['--role-filter', 'sales']),
+      /"sales" is no role: write #attribute, @name-or-id or #all/,
+    );
+  });
+
   it('offers role filters only on resources with role attributes', async () => {
     await assert.rejects(options(['--role-filter', '#a'], authPolicy), /unknown option/);
   });

@@ -10,6 +10,7 @@ import { asFormat, isHuman } from '../output/formats.js';
 import type { OutputFormat } from '../output/formats.js';
 import { render } from '../output/render.js';
 import { completeWith } from '../completion/hints.js';
+import { checkRole } from './fields.js';
 import { addPaging, addQuiet } from './flags.js';
 import type { PagingValues } from './flags.js';
 import { withMeta } from './meta.js';
@@ -43,7 +44,7 @@ export function addListFlags<A extends unknown[]>(command: Command<A>, def: Reso
   if (!def.roleAttributes) return paged;
   const roleFilterHelp = 'only entities matching a role: #attribute, @name-or-id or #all; repeat for several';
   const roleFilter = new Option('--role-filter <role>', roleFilterHelp).argParser(
-    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    (value: string, previous: string[] | undefined) => [...(previous ?? []), checkRole(value)],
   );
   return paged
     .addOption(completeWith(roleFilter, { kind: 'role', resource: def.name }))

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { EXIT } from '../../console/errors.js';
 import { notFound } from '../../protocol/errors.js';
 import { config } from '../../resources/config.js';
+import { service } from '../../resources/service.js';
 import { servicePolicy } from '../../resources/service-policy.js';
 import { buildCreate } from './create.js';
 import { fakeApi } from '../testing/fake-api.js';
@@ -14,13 +15,25 @@ describe('missing required values', () => {
     const api = fakeApi({});
     await assert.rejects(
       parse(buildCreate(testDeps({ api, tty: false }), servicePolicy), ['--identities', '#all']),
-      (err: Error & { exitCode: number }) => {
+      (err: Error & { exitCode: number; details: string[] }) => {
         assert.equal(err.exitCode, EXIT.usage);
         assert.equal(err.message, 'missing NAME, --type VALUE, --semantic VALUE');
+        assert.match(err.details[0]!, /^pass them on the command line/);
         return true;
       },
     );
     assert.equal(api.calls.length, 0);
+  });
+
+  it('without a terminal, one missing value is "it" in the hint', async () => {
+    await assert.rejects(
+      parse(buildCreate(testDeps({ tty: false }), service), []),
+      (err: Error & { details: string[] }) => {
+        assert.equal(err.message, 'missing NAME');
+        assert.match(err.details[0]!, /^pass it on the command line \(prompting needs a terminal/);
+        return true;
+      },
+    );
   });
 
   it('at a terminal: asks for each, in the flag’s own terms, and sends the answers', async () => {

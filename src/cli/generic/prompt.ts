@@ -41,7 +41,8 @@ export async function promptMissing(
   if (!deps.io.canPrompt()) {
     const names = [...(argumentMissing ? [argument.label] : []), ...missing.map((f) => `${f.flag} ${valueName(f)}`)];
     throw new UsageError(`missing ${names.join(', ')}`, [
-      'pass them on the command line (prompting needs a terminal, CI unset and no --no-input)',
+      `pass ${names.length === 1 ? 'it' : 'them'} on the command line (prompting needs a terminal, CI unset and no ` +
+        '--no-input)',
     ]);
   }
   const prompter = await deps.prompter();

@@ -22,6 +22,18 @@ describe('related lists', () => {
     );
   });
 
+  it('name their --dial and --bind flags in their description, where policies of a type can narrow them', () => {
+    const services = buildRelationList(testDeps(), identity, 'services');
+    assert.equal(
+      services.description(),
+      'Services the identity may dial or bind (--dial or --bind: through policies of that type only)',
+    );
+    assert.equal(
+      buildRelationList(testDeps(), identity, 'authenticators').description(),
+      "The identity's authenticators",
+    );
+  });
+
   it('are built only from relations in the catalogue', () => {
     assert.throws(() => buildRelationList(testDeps(), identity, 'no-such-list'), /no relation 'no-such-list'/);
   });

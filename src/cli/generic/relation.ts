@@ -30,13 +30,16 @@ export function buildRelationList(
   const rel = parent.relations?.[relation];
   if (!rel) throw new Error(`${parent.name} has no relation '${relation}'`);
   const child = resource(rel.resource);
+  const types = 'typeQuery' in rel && rel.typeQuery ? policyTypes(rel.through, rel.typeQuery.field) : [];
+  const typed = types.map((t) => `--${t}`).join(' or ');
   const command = withMeta(
     new Command(relation)
       .aliases(rel.aliases ?? [])
       .addArgument(nameArgument(parent, `the ${parent.label}`))
       .argument('[filter]', FILTER_ARGUMENT),
     {
-      description: rel.description,
+      description:
+        types.length > 0 ? `${rel.description} (${typed}: through policies of that type only)` : rel.description,
       examples: [
         `ctl ${noun(parent)} ${relation} laptop-7`,
         `ctl ${noun(parent)} ${relation} laptop-7 -o json`,
@@ -45,7 +48,6 @@ export function buildRelationList(
     },
   );
   const listed = addListFlags(command, child);
-  const types = 'typeQuery' in rel && rel.typeQuery ? policyTypes(rel.through, rel.typeQuery.field) : [];
   // `--dial` / `--bind`: only what policies of that type grant (the relation's typeQuery parameter).
   for (const type of types)
     listed.addOption(

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
 import { readStdin } from './stdin.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 /** The token in `source`: the file's (or stdin's) text, trimmed; refused when it is plainly not a JWT. */
 export async function readToken(source: string, deps: Deps, flag = '--ext-jwt'): Promise<string> {
@@ -13,8 +14,7 @@ export async function readToken(source: string, deps: Deps, flag = '--ext-jwt'):
     try {
       text = await readFile(source, 'utf8');
     } catch (err) {
-      const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      throw new UsageError(`cannot read ${flag} ${source}: ${reason}`);
+      throw new UsageError(`cannot read ${flag} ${source}: ${fileProblem(err)}`);
     }
   }
   const token = text.trim();

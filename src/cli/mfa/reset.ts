@@ -1,9 +1,10 @@
-import { Command, Option } from '@commander-js/extra-typings';
+import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { identity } from '../../resources/identity.js';
 import { ApiError } from '../../protocol/errors.js';
-import { DeclinedError, NotFoundError } from '../../console/errors.js';
+import { NotFoundError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
+import { confirmOrDecline, yesOption } from '../generic/confirm.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
@@ -19,22 +20,18 @@ export function buildIdentityMfaReset(deps: Deps): CommandUnknownOpts {
         'policy requires TOTP) and can enroll again with `ctl mfa enable`',
       examples: ['ctl identity mfa-reset alice', 'ctl identity mfa-reset alice --yes'],
     },
-  ).addOption(new Option('-y, --yes', 'do not ask for confirmation'));
+  ).addOption(yesOption());
   return command.action(async (ref, o) => runIdentityMfaReset({ ref, yes: Boolean(o.yes) }, deps));
 }
 
 export async function runIdentityMfaReset(opts: { ref: string; yes: boolean }, deps: Deps): Promise<void> {
   const api = await deps.api();
   const id = await resolveId(api, identity, opts.ref);
-  if (!opts.yes) {
-    if (!deps.io.canPrompt())
-      throw new DeclinedError(`removing the MFA of identity "${opts.ref}" needs confirmation`, ['pass --yes']);
-    const ok = await (await deps.prompter()).confirm(
-      `Remove the MFA of identity "${opts.ref}"? It will log in without a second factor.`,
-      { default: false },
-    );
-    if (!ok) throw new DeclinedError('nothing was changed');
-  }
+  await confirmOrDecline(deps, {
+    yes: opts.yes,
+    action: `removing the MFA of identity "${opts.ref}"`,
+    question: `Remove the MFA of identity "${opts.ref}"? It will log in without a second factor.`,
+  });
   try {
     await api.delete(`${entityPath(identity, id)}/mfa`);
   } catch (err) {

@@ -13,6 +13,14 @@ describe('pageFooter', () => {
     assert.equal(pageFooter({ limit: 10, offset: 40, totalCount: 23 }, 0), 'no rows at offset 40 (23 in total)');
   });
 
+  it('gives the next page of the size shown: a --limit other than the default goes with its --offset', () => {
+    assert.equal(
+      pageFooter({ limit: 5, offset: 5, totalCount: 23 }, 5),
+      'showing 6-10 of 23 (next page: --limit 5 --offset 10, or --all)',
+    );
+    assert.equal(pageFooter({ limit: 5, offset: 20, totalCount: 23 }, 3), 'showing 21-23 of 23');
+  });
+
   it('tells whether rows remain beyond the page', () => {
     assert.equal(hasMore({ limit: 10, offset: 0, totalCount: 23 }, 10), true);
     assert.equal(hasMore({ limit: 10, offset: 20, totalCount: 23 }, 3), false);
@@ -31,7 +39,7 @@ describe('printFooter', () => {
     assert.equal(footerOf({ limit: 10, offset: 0, totalCount: 3 }, 3, false), '');
     assert.equal(
       footerOf({ limit: 1, offset: 0, totalCount: 3 }, 1, false),
-      'showing 1-1 of 3 (next page: --offset 1, or --all)\n',
+      'showing 1-1 of 3 (next page: --limit 1 --offset 1, or --all)\n',
     );
     assert.equal(footerOf({ limit: 10, offset: 0, totalCount: 0 }, 0, true), '');
   });

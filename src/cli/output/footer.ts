@@ -1,5 +1,6 @@
 import type { IO } from '../../console/io.js';
 import type { Pagination } from '../../protocol/envelope.js';
+import { DEFAULT_LIMIT } from '../../protocol/paging.js';
 
 /**
  * The line under a list (on stderr): which rows are shown out of how many, and how to get the rest, because a bare
@@ -11,7 +12,9 @@ export function pageFooter(page: Pagination, shown: number): string {
     return offset > 0 ? `no rows at offset ${offset} (${totalCount} in total)` : `showing 0 of ${totalCount}`;
   const last = offset + shown;
   const range = `showing ${offset + 1}-${last} of ${totalCount}`;
-  return last < totalCount ? `${range} (next page: --offset ${last}, or --all)` : range;
+  // A page of another size than the default is only the next one with its --limit again.
+  const size = page.limit === DEFAULT_LIMIT ? '' : `--limit ${page.limit} `;
+  return last < totalCount ? `${range} (next page: ${size}--offset ${last}, or --all)` : range;
 }
 
 /**

@@ -1,6 +1,36 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { withCondition } from './list.js';
+import { UsageError } from '../../console/errors.js';
+import { parse } from '../testing/parse.js';
+import { testDeps } from '../testing/test-deps.js';
+import { buildPolicyList, type PolicyListOptions, withCondition } from './list.js';
+
+describe('ctl policy list KIND-OR-FILTER', () => {
+  const given = async (argv: string[]) => {
+    const runs: PolicyListOptions[] = [];
+    await parse(
+      buildPolicyList(testDeps(), async (o) => void runs.push(o)),
+      argv,
+    );
+    return runs.map(({ kind, filter }) => ({ kind, filter }));
+  };
+
+  it('takes a kind, a filter, or both', async () => {
+    assert.deepEqual(await given(['dial']), [{ kind: 'dial', filter: undefined }]);
+    assert.deepEqual(await given(['name = "x"']), [{ kind: undefined, filter: 'name = "x"' }]);
+    assert.deepEqual(await given(['isSystem']), [{ kind: undefined, filter: 'isSystem' }]);
+    assert.deepEqual(await given(['bind', 'name = "x"']), [{ kind: 'bind', filter: 'name = "x"' }]);
+  });
+
+  it('refuses a misspelt kind as a usage error naming it, where it went to the controller as a filter', async () => {
+    await assert.rejects(given(['dail']), (err: unknown) => {
+      assert.ok(err instanceof UsageError);
+      assert.equal(err.message, "unknown kind 'dail'");
+      assert.deepEqual(err.details, ["did you mean 'dial'?", 'kinds: dial, bind, router, service-router']);
+      return true;
+    });
+  });
+});
 
 // `ctl policy list dial '<filter>'` narrows the user's filter to one kind: the kind's condition must go before any
 // `sort by`, `skip` or `limit` (ZitiQL takes those last only), never inside a quoted value.

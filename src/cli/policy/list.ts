@@ -1,6 +1,7 @@
 import { Argument, Command } from '@commander-js/extra-typings';
 import { everyPage, stoppedAt } from '../generic/pages.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { UsageError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
 import { FILTER_ARGUMENT, addListFlags, listOptions, runList, type ListFlagValues } from '../generic/list.js';
 import { withMeta } from '../generic/meta.js';
@@ -9,6 +10,7 @@ import { displayedRoles } from '../generic/readable.js';
 import { printFooter } from '../output/footer.js';
 import { asFormat, isHuman } from '../output/formats.js';
 import { render } from '../output/render.js';
+import { didYouMean } from '../similar.js';
 import { KINDS, KIND_NAMES, kindNamed, kindOf, POLICY_RESOURCES } from './kinds.js';
 
 export interface PolicyListOptions {
@@ -35,10 +37,13 @@ export function buildPolicyList(deps: Deps, run = runPolicyList): CommandUnknown
     },
   );
   return addListFlags(command, KINDS[0].def).action(async (kind, filter, flags) => {
-    // `ctl policy list 'name = "x"'`: a single word that is no kind is the filter.
-    if (kind !== undefined && filter === undefined && !KIND_NAMES.includes(kind))
+    // `ctl policy list 'name = "x"'`: a single argument that is no kind is the filter, unless it is a kind misspelt.
+    if (kind !== undefined && filter === undefined && !KIND_NAMES.includes(kind)) {
+      const meant = /^[\w-]+$/.test(kind) ? didYouMean(kind, KIND_NAMES) : [];
+      if (meant.length > 0)
+        throw new UsageError(`unknown kind '${kind}'`, [...meant, `kinds: ${KIND_NAMES.join(', ')}`]);
       await run({ filter: kind, flags }, deps);
-    else await run({ kind, filter, flags }, deps);
+    } else await run({ kind, filter, flags }, deps);
   });
 }
 

@@ -4,6 +4,7 @@ import { UsageError } from '../../console/errors.js';
 import { postureCheck, type PostureCheckKind } from '../../resources/posture-check.js';
 import type { Deps } from '../deps.js';
 import { announceCreated, createEntity } from '../generic/create.js';
+import { addDryRun, dryRunnable } from '../generic/dry-run.js';
 import { addFieldFlags, collectFields, type FieldInput } from '../generic/fields.js';
 import { withMeta } from '../generic/meta.js';
 import { addKindFlags, kindBody, type KindInput } from './kinds.js';
@@ -112,11 +113,13 @@ export function buildPostureCheckCreate(deps: Deps, run = runPostureCheckCreate)
     });
     const flags = addFieldFlags(sub, postureCheck, 'create', COMMON_EXCLUDED);
     const readKind = addKindFlags(sub, [k.kind], 'create');
+    addDryRun(sub);
     sub.action(async (name, _opts, cmd) => {
       const kindInput = readKind(cmd);
       const missing = k.needs?.(kindInput);
       if (missing) throw new UsageError(`a ${k.kind} check needs what it checks`, [missing]);
-      await run({ kind: k.kind, name, input: collectFields(cmd, flags), kindInput }, deps);
+      const input = collectFields(cmd, flags);
+      await dryRunnable(cmd, deps, (d) => run({ kind: k.kind, name, input, kindInput }, d));
     });
     create.addCommand(sub);
   }

@@ -3,6 +3,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../../console/errors.js';
 import { POSTURE_CHECK_TYPES, postureCheck, type PostureCheckKind } from '../../resources/posture-check.js';
 import type { Deps } from '../deps.js';
+import { addDryRun, dryRunnable } from '../generic/dry-run.js';
 import { addFieldFlags, collectFields, type FieldInput } from '../generic/fields.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath, fetchEntity } from '../generic/resolve.js';
@@ -42,6 +43,7 @@ export function buildPostureCheckUpdate(deps: Deps, run = runPostureCheckUpdate)
   const flags = addFieldFlags(command, postureCheck, 'patch', GENERIC_EXCLUDED);
   addAttributeEdits(command, postureCheck);
   const readKind = addKindFlags(command, POSTURE_CHECK_TYPES, 'update');
+  addDryRun(command);
   return command.action(async (ref, _opts, cmd) => {
     const input = collectFields(cmd, flags);
     const opts: PostureCheckUpdateOptions = { ref, input, kindInput: readKind(cmd), ...attributeEdits(cmd) };
@@ -55,7 +57,7 @@ export function buildPostureCheckUpdate(deps: Deps, run = runPostureCheckUpdate)
         "give --name, -a, --add-attributes, --remove-attributes, --tags, or the flags of the check's kind (see --help)",
       ]);
     }
-    await run(opts, deps);
+    await dryRunnable(cmd, deps, (d) => run(opts, d));
   });
 }
 

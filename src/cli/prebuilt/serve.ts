@@ -12,6 +12,7 @@ import { commandWords, isOption } from '../command-words.js';
 import { SHELLS } from '../completion/scripts.js';
 import type { Shell } from '../completion/scripts.js';
 import { bashReply, typedWords } from '../completion/shell-words.js';
+import { formatItem } from '../help-layout.js';
 import type { CommandRecord, HelpItem, HelpRecord, RootRecord } from './records.js';
 
 const HELP_FLAGS = ['--help', '-h'];
@@ -118,6 +119,7 @@ export function helpText(record: HelpRecord, width: number | undefined): string 
     visibleCommands: () => record.commands.map(listed),
     subcommandTerm: term,
     subcommandDescription: description,
+    formatItem,
   };
   Object.assign(help, replaced);
   help.prepareContext({ helpWidth: width });

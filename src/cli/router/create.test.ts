@@ -106,7 +106,9 @@ describe('router re-enroll', () => {
   it('takes the router and the JWT output', async () => {
     const spy = capture<RouterReEnrollOptions>();
     await parse(buildRouterReEnroll(testDeps(), spy.run), ['er-1', '--jwt-output', '-']);
-    assert.deepEqual(spy.last(), { ref: 'er-1', jwtOutput: '-' });
+    assert.deepEqual(spy.last(), { ref: 'er-1', jwtOutput: '-', yes: false });
+    await parse(buildRouterReEnroll(testDeps(), spy.run), ['er-1', '-y']);
+    assert.equal(spy.last().yes, true);
   });
 
   it('posts re-enroll for the router found by name and prints the new JWT', async () => {
@@ -117,7 +119,7 @@ describe('router re-enroll', () => {
       'GET /edge-routers/r1': { id: 'r1', enrollmentJwt: 'eyJ.new.jwt' },
     });
     const deps = testDeps({ api });
-    await runRouterReEnroll({ ref: 'er-1', jwtOutput: '-' }, deps);
+    await runRouterReEnroll({ ref: 'er-1', jwtOutput: '-', yes: true }, deps);
     assert.ok(api.calls.some((c) => c.method === 'POST' && c.path === '/edge-routers/r1/re-enroll'));
     assert.equal(deps.io.stdoutText(), 'eyJ.new.jwt\n');
     assert.match(deps.io.stderrText(), /cannot connect until it enrolls/);

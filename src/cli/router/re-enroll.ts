@@ -2,6 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { edgeRouter } from '../../resources/edge-router.js';
 import type { Deps } from '../deps.js';
+import { confirmOrDecline, yesOption } from '../generic/confirm.js';
 import { withMeta } from '../generic/meta.js';
 import { suggester } from '../generic/suggest.js';
 import { shellQuote } from '../../console/command-hint.js';
@@ -13,6 +14,7 @@ import { deliverJwt } from '../generic/created-jwt.js';
 
 export interface RouterReEnrollOptions extends JwtOutput {
   ref: string;
+  yes?: boolean;
 }
 
 export function buildRouterReEnroll(deps: Deps, run = runRouterReEnroll): CommandUnknownOpts {
@@ -24,21 +26,26 @@ export function buildRouterReEnroll(deps: Deps, run = runRouterReEnroll): Comman
         'removed, so it cannot connect until it enrolls with the new JWT',
       examples: [
         'ctl router re-enroll er-eu-1 --jwt-output er-eu-1.jwt',
-        'ctl router re-enroll er-eu-1 --jwt-output - | ssh er-eu-1 ziti router enroll ...',
+        'ctl router re-enroll er-eu-1 --yes --jwt-output - | ssh er-eu-1 ziti router enroll ...',
       ],
     },
-  );
+  ).addOption(yesOption());
   return jwtOutputOptions(base, 'the new enrollment JWT').action(async (ref, o) => {
-    await run({ ref, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}) }, deps);
+    await run({ ref, jwtOutput: o.jwtOutput, ...(o.force ? { force: true } : {}), yes: o.yes === true }, deps);
   });
 }
 
 export async function runRouterReEnroll(opts: RouterReEnrollOptions, deps: Deps): Promise<void> {
-  const file = await reserveJwtOutput(opts);
   const api = await deps.api();
-  let id: string;
+  const id = await resolveId(api, edgeRouter, opts.ref);
+  await confirmOrDecline(deps, {
+    yes: opts.yes === true,
+    action: `re-enrolling edge router "${opts.ref}"`,
+    question:
+      `Re-enroll edge router "${opts.ref}"? ` + 'Its certificate is removed: it cannot connect until it enrolls again.',
+  });
+  const file = await reserveJwtOutput(opts);
   try {
-    id = await resolveId(api, edgeRouter, opts.ref);
     await api.post(`${entityPath(edgeRouter, id)}/re-enroll`, undefined);
   } catch (err) {
     await file?.abandon();

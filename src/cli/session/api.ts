@@ -6,6 +6,7 @@ import { apiErrorFromResponse } from '../../client/http.js';
 import { withMeta } from '../generic/meta.js';
 import { readStdin } from '../generic/stdin.js';
 import { decodeUtf8 } from '../../console/utf8.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -46,7 +47,7 @@ async function readBody(data: string, deps: Deps): Promise<string> {
       text = decodeUtf8(await readFile(data.slice(1)), data.slice(1));
     } catch (err) {
       if (err instanceof UsageError) throw err;
-      throw new UsageError(`cannot read --data ${data}: ${(err as Error).message}`);
+      throw new UsageError(`cannot read --data ${data}: ${fileProblem(err)}`);
     }
   }
   try {

@@ -108,13 +108,24 @@ describe('ctl login flags', () => {
       /--identity trusts the CA bundle in the identity file: --ca/,
     );
     const dir = tempDir();
-    await usage({ identity: path.join(dir, 'missing.json') }, { tty: true }, /cannot read the identity file/);
+    await usage(
+      { identity: path.join(dir, 'missing.json') },
+      { tty: true },
+      /cannot read the identity file \S*missing\.json: no such file or directory it is the JSON file/,
+    );
     const { writeFileSync } = await import('node:fs');
     writeFileSync(
       path.join(dir, 'bad.json'),
       JSON.stringify({ ztAPI: 'https://c:1/edge/client/v1', id: { cert: 'pem:nope', key: 'pem:nope' } }),
     );
     await usage({ identity: path.join(dir, 'bad.json') }, { tty: true }, /the certificate cannot be read/);
+    // The enrollment JWT given where its identity file belongs: say to redeem it.
+    writeFileSync(path.join(dir, 'laptop.jwt'), 'eyJhbGciOiJSUzI1NiJ9.eyJlbSI6Im90dCJ9.c2lnbmF0dXJl\n');
+    await usage(
+      { identity: path.join(dir, 'laptop.jwt') },
+      { tty: true },
+      /laptop\.jwt is an enrollment JWT, not an identity file redeem it first: `ctl enroll \S*laptop\.jwt` writes/,
+    );
     const fixture = tlsFixture();
     writeFileSync(path.join(dir, 'c.pem'), fixture.rootPem);
     writeFileSync(

@@ -6,6 +6,7 @@ import { profileSelection, suggestCommand } from '../../console/command-hint.js'
 import { UsageError } from '../../console/errors.js';
 import { withMeta } from '../generic/meta.js';
 import { readStdin } from '../generic/stdin.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 export interface LoginOptions {
   url?: string;
@@ -198,7 +199,7 @@ async function runCertificateLogin(opts: LoginOptions, deps: Deps): Promise<void
       try {
         return await readFile(file, 'utf8');
       } catch (err) {
-        throw new UsageError(`cannot read ${flag} ${file}: ${(err as Error).message}`);
+        throw new UsageError(`cannot read ${flag} ${file}: ${fileProblem(err)}`);
       }
     };
     const cert = await read(opts.cert!, '--cert');

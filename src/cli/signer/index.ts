@@ -9,7 +9,9 @@ import { FromStdin } from '../generic/stdin-flags.js';
 import { buildUpdate } from '../generic/update.js';
 import type { NounModule } from '../nouns/verbs.js';
 import { buildSignerTest } from './test-token.js';
+import { UsageError } from '../../console/errors.js';
 import { decodeUtf8 } from '../../console/utf8.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 /** `@FILE` or `-` read as text; anything else is the PEM itself; "" stays (update: clears the certificate). */
 export function pemArgument(value: string): string {
@@ -20,9 +22,7 @@ export function pemArgument(value: string): string {
     return decodeUtf8(readFileSync(value.slice(1)), value.slice(1), InvalidArgumentError);
   } catch (err) {
     if (err instanceof InvalidArgumentError) throw err;
-    throw new InvalidArgumentError(
-      `cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`,
-    );
+    throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${fileProblem(err)}.`);
   }
 }
 
@@ -56,9 +56,24 @@ function withPemFile(command: CommandUnknownOpts, examples: string[]): CommandUn
   return command;
 }
 
+/**
+ * A new signer checks tokens with one source of keys. Checked before anything is asked or sent: the controller's
+ * refusal comes only after a terminal has asked for what else is missing, and `--dry-run` would print a request
+ * it refuses.
+ */
+function requireOneKeySource(command: CommandUnknownOpts): CommandUnknownOpts {
+  return command.hook('preAction', (_root, action) => {
+    const { certPem, jwksEndpoint } = action.opts() as { certPem?: string; jwksEndpoint?: string };
+    if (Boolean(certPem) !== Boolean(jwksEndpoint)) return;
+    throw new UsageError(`${certPem ? 'give only one' : 'give one'} of --cert-pem (with --kid) or --jwks-endpoint`, [
+      'the signer checks tokens with that certificate, or with the keys the URL serves',
+    ]);
+  });
+}
+
 export const verbs: NounModule['verbs'] = {
   create: (deps, def) =>
-    withPemFile(buildCreate(deps, def), [
+    withPemFile(requireOneKeySource(buildCreate(deps, def)), [
       'ctl signer create corp-idp --enabled --issuer https://idp.corp.example ' +
         '--audience ctl --cert-pem @idp.pem --kid key-1 --scopes openid,email',
       'ctl signer create keycloak --enabled --issuer https://kc.example/realms/ops --audience ' +

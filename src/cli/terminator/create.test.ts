@@ -85,7 +85,7 @@ describe('terminator create', () => {
         { input: { body: {}, refs: [] }, identitySecretFile: join(dir, 'missing') },
         testDeps({ api }),
       ),
-      /cannot read .*ENOENT/,
+      /^UsageError: cannot read .*missing: no such file or directory$/,
     );
     assert.equal(api.calls.length, 0);
   });

@@ -5,8 +5,10 @@ import { UsageError } from '../../console/errors.js';
 import { terminator } from '../../resources/terminator.js';
 import type { Deps } from '../deps.js';
 import { announceCreated, createEntity } from '../generic/create.js';
+import { addDryRun, dryRunnable } from '../generic/dry-run.js';
 import { addFieldFlags, collectFields, type FieldInput } from '../generic/fields.js';
 import { withMeta } from '../generic/meta.js';
+import { fileProblem } from '../../console/file-problem.js';
 
 export interface TerminatorCreateOptions {
   input: FieldInput;
@@ -29,22 +31,18 @@ export function buildTerminatorCreate(deps: Deps, run = runTerminatorCreate): Co
   const flags = addFieldFlags(base, terminator, 'create', ['identitySecret']);
   const secretHelp = "a file holding the identity's secret (its bytes are sent base64-encoded)";
   const secretFile = new Option('--identity-secret-file <file>', secretHelp);
-  return base.addOption(secretFile).action(async (o, cmd) => {
-    await run(
-      {
-        input: collectFields(cmd, flags),
-        ...(o.identitySecretFile ? { identitySecretFile: o.identitySecretFile } : {}),
-      },
-      deps,
-    );
+  return addDryRun(base.addOption(secretFile)).action(async (o, cmd) => {
+    const input = collectFields(cmd, flags);
+    const secret = o.identitySecretFile ? { identitySecretFile: o.identitySecretFile } : {};
+    await dryRunnable(cmd, deps, (d) => run({ input, ...secret }, d));
   });
 }
 
 export async function runTerminatorCreate(opts: TerminatorCreateOptions, deps: Deps): Promise<void> {
   const body: Record<string, unknown> = {};
   if (opts.identitySecretFile !== undefined) {
-    const bytes = await readFile(opts.identitySecretFile).catch((err: NodeJS.ErrnoException) => {
-      throw new UsageError(`cannot read ${opts.identitySecretFile}: ${err.code ?? err.message}`);
+    const bytes = await readFile(opts.identitySecretFile).catch((err: unknown) => {
+      throw new UsageError(`cannot read ${opts.identitySecretFile}: ${fileProblem(err)}`);
     });
     body.identitySecret = bytes.toString('base64');
   }

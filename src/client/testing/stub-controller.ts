@@ -19,6 +19,8 @@ export interface StubOptions {
   users?: Record<string, string>;
   /** When set, password logins are partial until POST /authenticate/mfa carries this code. */
   mfaCode?: string;
+  /** When set, POST /authenticate/mfa is refused as the embedded controller refuses too many wrong codes. */
+  mfaThrottledSeconds?: number;
   /** Present the chain of an unrelated CA (a rebuilt controller) while still serving the original bundle. */
   presentOtherChain?: boolean;
   /** The sessions of another stub: two controllers of one network, whose shared database keeps them. */
@@ -92,6 +94,10 @@ export async function startStubController(opts: StubOptions = {}): Promise<StubC
         'The request could not be completed. The session is not authorized or the credentials are invalid',
       );
     if (key === `POST ${M}/authenticate/mfa`) {
+      if (opts.mfaThrottledSeconds !== undefined) {
+        const message = `too many wrong MFA codes; try again in ${opts.mfaThrottledSeconds} s`;
+        return apiError(res, 429, 'SERVER_TOO_MANY_REQUESTS', message);
+      }
       if ((JSON.parse(body || '{}') as { code?: string }).code !== opts.mfaCode) {
         return apiError(res, 400, 'MFA_INVALID_TOKEN', 'The supplied MFA token is invalid');
       }
