@@ -30,7 +30,8 @@ export const service: ResourceDef = {
       sortable: true,
     },
     terminatorStrategy: {
-      type: { kind: 'string', minLength: 1, maxLength: 256 },
+      // The strategies OpenZiti's controller registers; it refuses any other name on create and update.
+      type: { kind: 'enum', values: ['smartrouting', 'weighted', 'random', 'sticky'] },
       description: 'How a router picks among the terminators of the service',
       create: 'optional',
       replace: 'optional',

@@ -82,6 +82,22 @@ for (const store of storesUnderTest()) {
       assert.equal(byFilter.data.length, 0, 'the join rows went too');
     });
 
+    it('takes the terminator strategies OpenZiti registers, refuses any other (400 naming the field)', async () => {
+      for (const strategy of ['smartrouting', 'weighted', 'random', 'sticky']) {
+        const svc = await newService({ terminatorStrategy: strategy });
+        assert.equal((await get(`/services/${svc}`)).data.terminatorStrategy, strategy);
+      }
+      const refused = await t.admin.request('POST', '/services', {
+        json: { name: fresh('bogus'), encryptionRequired: true, terminatorStrategy: 'bogus' },
+      });
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.equal(refused.body.error.cause.field, 'terminatorStrategy');
+      const svc = await newService();
+      const patched = await t.admin.request('PATCH', `/services/${svc}`, { json: { terminatorStrategy: 'bogus' } });
+      assert.equal(patched.status, 400);
+      assert.equal((await get(`/services/${svc}`)).data.terminatorStrategy, 'smartrouting', 'unchanged');
+    });
+
     it('encryptionRequired is set at create: accepted in an update body, never applied', async () => {
       const svc = await newService({ encryptionRequired: true });
       assert.equal(
