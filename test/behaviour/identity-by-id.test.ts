@@ -59,7 +59,7 @@ for (const store of storesUnderTest()) {
         for (const at of [start, start + 1, start]) {
           runtime.clock = () => new Date(at);
           const res = await t.admin.request('GET', `/identities/${ids.bare}`);
-          assert.equal(res.headers['expires-at'], new Date(at + runtime.config.sessionTimeoutMs).toISOString());
+          assert.equal(res.headers?.['expires-at'], new Date(at + runtime.config.sessionTimeoutMs).toISOString());
         }
       } finally {
         runtime.clock = clock;
