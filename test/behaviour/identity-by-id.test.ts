@@ -50,7 +50,7 @@ for (const store of storesUnderTest()) {
       assert.equal((await t.admin.request('GET', `/identities/${ids.disabled}`)).body.data.disabled, true);
     });
 
-    it("says when the caller's session expires: the request's time and the session timeout, at each request", async () => {
+    it("says when the session expires: the request's time and the session timeout, at each request", async () => {
       const runtime = t.app.runtime;
       const clock = runtime.clock;
       const start = Date.now() + 1_000;
