@@ -1,15 +1,18 @@
-// An authenticated GET /identities/{id} under sustained load: one controller process (SQLite, one identity), tens
+// An authenticated GET /identities/{id} under sustained load: one controller process (SQLite or PostgreSQL), tens
 // of thousands of requests in one go, and the controller's CPU time per request. `npm run bench` measures rounds of
 // 4,000 alternated with the other servers', the controller idle in between; this shows what a server busy the whole
 // time pays, garbage collection of what outlives the young generation included. It asserts nothing.
 //
 // Usage: node --import tsx bench/sustained-by-id.ts [REQUESTS] [--root DIR] [--concurrency N] [--identities N]
+//          [--postgres URL]
 //   REQUESTS       measured requests (default 40000), after 2,000 untimed
 //   --root         the checkout whose build to run (default: this one), e.g. a baseline made by bench/baseline.ts;
 //                  run the two one after the other, several times, and compare lines of the same sitting
 //   --concurrency  requests kept in flight (default 16, as `npm run bench`)
 //   --identities   identities seeded first with bench/seed.ts, as `npm run bench` does (default none); the one
 //                  asked for is then identity-500, as there
+//   --postgres     a PostgreSQL server (e.g. what `node scripts/pg-cluster.mjs start` prints): the controller's store
+//                  is a new database made on it for the run, instead of SQLite
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -17,6 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { startControllerProcess } from './controller-process.js';
+import { freshDatabase } from './pg-database.js';
 import { throughput } from './throughput.js';
 
 const { values: flags, positionals } = parseArgs({
@@ -25,20 +29,22 @@ const { values: flags, positionals } = parseArgs({
     root: { type: 'string' },
     concurrency: { type: 'string', default: '16' },
     identities: { type: 'string', default: '0' },
+    postgres: { type: 'string' },
   },
 });
 const requests = Number(positionals[0] ?? 40_000);
 const concurrency = Number(flags.concurrency);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ctl-bench-sustained-'));
 const seeded = Number(flags.identities);
+const storeUrl = flags.postgres ? await freshDatabase(flags.postgres) : undefined;
 if (seeded > 500) {
   const checkout = flags.root ?? path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
   const seed = new URL('./seed.ts', import.meta.url).pathname;
-  const args = ['--import', 'tsx', seed, checkout, path.join(dir, 'data', 'ctl.db'), String(seeded)];
+  const args = ['--import', 'tsx', seed, checkout, storeUrl ?? path.join(dir, 'data', 'ctl.db'), String(seeded)];
   const seeding = spawnSync(process.execPath, args, { encoding: 'utf8' });
   if (seeding.status !== 0) throw new Error(`seeding failed: ${seeding.stderr}`);
 }
-const ctl = await startControllerProcess(path.join(dir, 'data'), flags.root ? { root: flags.root } : {});
+const ctl = await startControllerProcess(path.join(dir, 'data'), { root: flags.root, storeUrl });
 try {
   const base = `${ctl.url.replace(/\/$/, '')}/edge/management/v1`;
   const dispatcher = new Agent({ connect: { ca: ctl.caBundlePem } });
@@ -70,7 +76,8 @@ try {
     .join(' ');
   console.log(
     `${flags.root ?? 'this checkout'}: ${perRequest.toFixed(1)} µs of the controller's CPU per GET by id, ` +
-      `${rate.toFixed(0)} req/s, ${requests} requests ${concurrency} deep; load average ${loadAverage}`,
+      `${rate.toFixed(0)} req/s, ${requests} requests ${concurrency} deep, ${storeUrl ? 'PostgreSQL' : 'SQLite'}; ` +
+      `load average ${loadAverage}`,
   );
 } finally {
   ctl.stop();

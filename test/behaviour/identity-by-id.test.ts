@@ -50,6 +50,22 @@ for (const store of storesUnderTest()) {
       assert.equal((await t.admin.request('GET', `/identities/${ids.disabled}`)).body.data.disabled, true);
     });
 
+    it("says when the session expires: the request's time and the session timeout, at each request", async () => {
+      const runtime = t.app.runtime;
+      const clock = runtime.clock;
+      const start = Date.now() + 1_000;
+      try {
+        // A millisecond apart, then the first time again: each answer states its own request's expiry.
+        for (const at of [start, start + 1, start]) {
+          runtime.clock = () => new Date(at);
+          const res = await t.admin.request('GET', `/identities/${ids.bare}`);
+          assert.equal(res.headers?.['expires-at'], new Date(at + runtime.config.sessionTimeoutMs).toISOString());
+        }
+      } finally {
+        runtime.clock = clock;
+      }
+    });
+
     it('an unknown id: 404 NOT_FOUND, as for any resource', async () => {
       const res = await t.admin.request('GET', '/identities/no-such-identity');
       assert.equal(res.status, 404);

@@ -44,6 +44,23 @@ const BASES: readonly { base: string; api?: ApiName }[] = [
   { base: '/edge' },
 ];
 
+/** The last time `isoText` wrote, in Unix milliseconds, and its text. */
+let lastIsoMs = Number.NaN;
+let lastIsoText = '';
+
+/**
+ * A time as ISO 8601 text, written once per millisecond: every authenticated answer says when its session expires,
+ * and `toISOString` took about 0.4 µs of each, where requests under load come many to a millisecond.
+ */
+function isoText(at: Date): string {
+  const ms = at.getTime();
+  if (ms !== lastIsoMs) {
+    lastIsoText = at.toISOString();
+    lastIsoMs = ms;
+  }
+  return lastIsoText;
+}
+
 export interface App {
   router: Router;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
@@ -101,7 +118,7 @@ export function createApp(rt: Runtime, routes: Route[], site?: StaticSite): App 
       await requireSecondaryExtJwt(rt, req, ctx.principal, route, now);
       if (ctx.principal) {
         res.setHeader('expiration-seconds', expirationSeconds);
-        res.setHeader('expires-at', ctx.principal.expiresAt.toISOString());
+        res.setHeader('expires-at', isoText(ctx.principal.expiresAt));
       }
       sendReply(res, await route.handler(ctx));
     } catch (err) {

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { type Linked, LinkedList } from '../store/linked-list.js';
 
 /** Requests in flight on a server, so that a shutdown lets them finish instead of resetting them. */
 export interface RequestDrain {
@@ -29,7 +30,8 @@ export const FIRST_REQUEST_WAIT_MS = 2_000;
  * client reuses it at its own risk, as HTTP/1.1 allows), and a new one is given its first request.
  */
 export function trackRequests(server: Server): RequestDrain {
-  const inFlight = new Set<ServerResponse>();
+  // A list, not a Set: one added and taken out per request, a Set's tables had requests promoted (LinkedList).
+  const inFlight = new LinkedList<InFlight>();
   /** Every open connection, by its client's address and port (the same for the TCP socket and the TLS one on it). */
   const connections = new Map<string, Connection>();
   let draining = false;
@@ -64,10 +66,11 @@ export function trackRequests(server: Server): RequestDrain {
   server.on('request', (req, res: ServerResponse) => {
     const connection = bySocket.get(req.socket);
     if (connection) connection.state = 'busy';
-    inFlight.add(res);
+    const request: InFlight = { res, before: undefined, after: undefined };
+    inFlight.append(request);
     if (draining) res.setHeader('connection', 'close');
     res.once('close', () => {
-      inFlight.delete(res);
+      inFlight.unlink(request);
       if (connection && !connection.socket.destroyed) {
         connection.state = 'idle';
         // While draining, the answer said `connection: close` (or, begun before, kept the connection alive): end it.
@@ -80,7 +83,7 @@ export function trackRequests(server: Server): RequestDrain {
     drain(deadlineMs) {
       draining = true;
       // A client whose answer is on its way must not send its next request on this connection.
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+      for (const { res } of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
       for (const connection of connections.values()) if (connection.state === 'idle') connection.socket.destroy();
       return new Promise((resolve) => {
         const done = () => {
@@ -99,6 +102,11 @@ export function trackRequests(server: Server): RequestDrain {
       });
     },
   };
+}
+
+/** A response begun and not yet closed. */
+interface InFlight extends Linked<InFlight> {
+  res: ServerResponse;
 }
 
 interface Connection {

@@ -1,5 +1,6 @@
 import type { Dialect } from './dialects/dialect.js';
 import type { Fragment } from './fragment.js';
+import { LinkedList } from './linked-list.js';
 
 export interface RunResult {
   changes: number;
@@ -102,8 +103,8 @@ export const STATEMENT_CACHE_SQL_CHARS = 256 * 1024;
  */
 export class LruCache<K, V> {
   private readonly map = new Map<K, CacheEntry<K, V>>();
-  private oldest: CacheEntry<K, V> | undefined;
-  private newest: CacheEntry<K, V> | undefined;
+  /** From the least recently used entry (first) to the most (last). */
+  private readonly order = new LinkedList<CacheEntry<K, V>>();
   private weight = 0;
 
   constructor(
@@ -124,9 +125,9 @@ export class LruCache<K, V> {
   get(key: K): V | undefined {
     const entry = this.map.get(key);
     if (entry === undefined) return undefined;
-    if (entry !== this.newest) {
-      this.unlink(entry);
-      this.append(entry);
+    if (entry !== this.order.last) {
+      this.order.unlink(entry);
+      this.order.append(entry);
     }
     return entry.value;
   }
@@ -138,14 +139,15 @@ export class LruCache<K, V> {
       this.onEvict(value);
       return;
     }
-    const entry: CacheEntry<K, V> = { key, value, weight, older: undefined, newer: undefined };
+    const entry: CacheEntry<K, V> = { key, value, weight, before: undefined, after: undefined };
     this.map.set(key, entry);
-    this.append(entry);
+    this.order.append(entry);
     this.weight += weight;
-    while (this.oldest && (this.map.size > this.capacity || (this.limit && this.weight > this.limit.maxWeight))) {
-      const { key: oldestKey, value: oldestValue } = this.oldest;
-      this.remove(oldestKey);
-      this.onEvict(oldestValue);
+    let oldest = this.order.first;
+    while (oldest && (this.map.size > this.capacity || (this.limit && this.weight > this.limit.maxWeight))) {
+      this.remove(oldest.key);
+      this.onEvict(oldest.value);
+      oldest = this.order.first;
     }
   }
 
@@ -153,24 +155,8 @@ export class LruCache<K, V> {
     const entry = this.map.get(key);
     if (entry === undefined) return;
     this.map.delete(key);
-    this.unlink(entry);
+    this.order.unlink(entry);
     this.weight -= entry.weight;
-  }
-
-  private unlink(entry: CacheEntry<K, V>): void {
-    if (entry.older) entry.older.newer = entry.newer;
-    else this.oldest = entry.newer;
-    if (entry.newer) entry.newer.older = entry.older;
-    else this.newest = entry.older;
-    entry.older = undefined;
-    entry.newer = undefined;
-  }
-
-  private append(entry: CacheEntry<K, V>): void {
-    entry.older = this.newest;
-    if (this.newest) this.newest.newer = entry;
-    else this.oldest = entry;
-    this.newest = entry;
   }
 }
 
@@ -179,6 +165,6 @@ interface CacheEntry<K, V> {
   value: V;
   weight: number;
   /** The entries used just before and just after this one. */
-  older: CacheEntry<K, V> | undefined;
-  newer: CacheEntry<K, V> | undefined;
+  before: CacheEntry<K, V> | undefined;
+  after: CacheEntry<K, V> | undefined;
 }

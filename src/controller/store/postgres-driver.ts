@@ -6,10 +6,13 @@ import {
   type Driver,
   LruCache,
   type RunResult,
+  STATEMENT_CACHE_SIZE,
+  STATEMENT_CACHE_SQL_CHARS,
   StoreUnavailableError,
   StoreUrlError,
   type WriteLock,
 } from './driver.js';
+import { CombinedStatements } from './combined-statements.js';
 import type { Fragment } from './fragment.js';
 import { HeldConnections } from './postgres-connections.js';
 import type { RowShape, Statement, StatementResult, TypeParsers } from './postgres-statement.js';
@@ -83,6 +86,12 @@ export class PostgresDriver implements Driver {
   /** Transactions open now; the storage is switched off when none is (see SqliteDriver.tx). */
   private openTransactions = 0;
   private readonly numbered = new LruCache<string, string>(1024);
+  /** The one statement of statements read together (allTogether), by their texts. */
+  private readonly together = new CombinedStatements<string>(
+    STATEMENT_CACHE_SIZE,
+    STATEMENT_CACHE_SQL_CHARS,
+    (sql) => sql.length,
+  );
   /** Statement names by numbered text; never evicted (a name must keep meaning its text on every connection). */
   private readonly names = new Map<string, string>();
   /** The reader of each named statement's rows (Statement). */
@@ -334,9 +343,12 @@ export class PostgresDriver implements Driver {
   async allTogether(statements: readonly Fragment[]): Promise<Record<string, unknown>[][]> {
     if (statements.length === 1) return [await this.all(statements[0].sql, statements[0].params)];
     // Each statement keeps its own placeholders: its parameters follow those of the statements before it.
-    const columns = statements.map((s, i) => `(SELECT coalesce(json_agg(q), '[]') FROM (${s.sql}) q) AS "${i}"`);
+    const sql = this.together.get(statements, () => {
+      const columns = statements.map((s, i) => `(SELECT coalesce(json_agg(q), '[]') FROM (${s.sql}) q) AS "${i}"`);
+      return `SELECT ${columns.join(', ')}`;
+    });
     const params = statements.flatMap((s) => s.params);
-    const row = await this.get<Record<string, Record<string, unknown>[]>>(`SELECT ${columns.join(', ')}`, params);
+    const row = await this.get<Record<string, Record<string, unknown>[]>>(sql, params);
     return statements.map((_, i) => row![i]);
   }
 

@@ -11,6 +11,7 @@ import {
   STATEMENT_CACHE_SQL_CHARS,
   StoreUnavailableError,
 } from './driver.js';
+import { CombinedStatements } from './combined-statements.js';
 import { type Fragment, quote } from './fragment.js';
 import { refuseDamagedDatabase } from './sqlite-file.js';
 import { openSqlite } from './sqlite-native.js';
@@ -41,8 +42,6 @@ interface Prepared {
  * took 7.6 us as four statements and 4.8 us so, JSON.parse included (docs/performance.md).
  */
 interface Combined {
-  /** The statements' texts, in order. */
-  texts: readonly string[];
   stmt: Statement<unknown[]>;
   /** Makes a row of each statement an object. */
   named: RowMaker[];
@@ -64,11 +63,8 @@ function rowMaker(columns: readonly string[]): RowMaker {
 export class SqliteDriver implements Driver {
   readonly dialect = sqliteDialect;
   private readonly statements: LruCache<string, Prepared>;
-  /**
-   * Statements read together, by the first one's text: a repository makes each text once (its hash is then kept with
-   * it), where a key joining them all would be a new string to hash at every read.
-   */
-  private readonly combined: LruCache<string, Combined[]>;
+  /** Statements read together (CombinedStatements). */
+  private readonly combined: CombinedStatements<Combined>;
   /** Digests of the statements prepared once and not cached (yet): see statement(). */
   private readonly seen = new LruCache<string, true>(SEEN_SHAPES);
   private readonly inTx = new AsyncLocalStorage<true>();
@@ -91,8 +87,7 @@ export class SqliteDriver implements Driver {
     // Bounded by count and by the SQL text they hold: see STATEMENT_CACHE_SQL_CHARS.
     const limit = { maxWeight: STATEMENT_CACHE_SQL_CHARS, weigh: (sql: string) => sql.length };
     this.statements = new LruCache(cacheSize, undefined, limit);
-    const combinedText = (_: string, all: Combined[]) => all.reduce((n, c) => n + c.stmt.source.length, 0);
-    this.combined = new LruCache(cacheSize, undefined, { ...limit, weigh: combinedText });
+    this.combined = new CombinedStatements(cacheSize, STATEMENT_CACHE_SQL_CHARS, (c) => c.stmt.source.length);
   }
 
   static open(file: string, opts: { cacheSize?: number } = {}): SqliteDriver {
@@ -202,16 +197,7 @@ export class SqliteDriver implements Driver {
   /** The statement reading these together, made at their first read. */
   private together(statements: readonly Fragment[]): Combined {
     this.statementsRun++;
-    const first = statements[0].sql;
-    const known = this.combined.get(first) ?? [];
-    const same = (c: Combined) =>
-      c.texts.length === statements.length && c.texts.every((t, i) => t === statements[i].sql);
-    let combined = known.find(same);
-    if (!combined) {
-      combined = this.combine(statements);
-      this.combined.set(first, [...known, combined]);
-    }
-    return combined;
+    return this.combined.get(statements, () => this.combine(statements));
   }
 
   /**
@@ -232,7 +218,7 @@ export class SqliteDriver implements Driver {
       return `(SELECT json_group_array(json_array(${values})) FROM (${s.sql}) q)`;
     });
     const stmt = this.db.prepare<unknown[]>(`SELECT ${reads.join(', ')}`).raw(true);
-    return { texts: statements.map((s) => s.sql), stmt, named: columns.map(rowMaker) };
+    return { stmt, named: columns.map(rowMaker) };
   }
 
   /** DDL of a migration: several statements, not cached. */
