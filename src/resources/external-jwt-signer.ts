@@ -121,7 +121,7 @@ export const externalJwtSigner: ResourceDef = {
     enrollAuthPolicyId: optionalField(
       text(),
       "The auth policy of identities the signer's tokens enroll (default: default)",
-      { nullable: true, default: 'default', filterable: true },
+      { nullable: true, default: 'default', filterable: true, refersTo: 'auth-policy' },
     ),
     fingerprint: serverField({ kind: 'string' }, 'SHA-1 fingerprint of certPem (hex)', { filterable: true }),
     commonName: serverField({ kind: 'string' }, "Common name of certPem's subject", { filterable: true }),
