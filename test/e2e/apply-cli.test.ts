@@ -73,11 +73,12 @@ describe('ctl diff and ctl apply', () => {
     file = path.join(target.tmp, 'net.yaml');
     await writeFile(file, first);
 
+    // The plan is diff's result: on stdout, where a pipe or a file gets it.
     const r = await target.cli.expect(2, ['diff', '-f', file]);
-    assert.equal(r.stdout, '');
-    assert.match(r.stderr, /^\+ create config type "web.v1"$/m);
-    assert.match(r.stderr, /^\+ create service policy "dial-web"$/m);
-    assert.match(r.stderr, /^Plan: 11 to create, 0 to update, 0 to delete, 0 conflicts\.$/m);
+    assert.doesNotMatch(r.stderr, /create|Plan/);
+    assert.match(r.stdout, /^\+ create config type "web.v1"$/m);
+    assert.match(r.stdout, /^\+ create service policy "dial-web"$/m);
+    assert.match(r.stdout, /^Plan: 11 to create, 0 to update, 0 to delete, 0 conflicts\.$/m);
   });
 
   it('writes nothing with --dry-run', async () => {

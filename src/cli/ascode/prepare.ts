@@ -58,8 +58,17 @@ export async function prepare(files: readonly string[], deps: Deps, options: Pla
   return { plan: planReplacements(planChanges(declaration, wider, options.prune), wider), network: wider };
 }
 
-/** The plan on stderr for a person, or as data on stdout for a program. */
+/**
+ * The plan as apply shows it: on stderr for a person, as the progress of a run (stdout carries apply's data), or
+ * as data on stdout for a program.
+ */
 export async function showPlan(io: IO, plan: Plan, format: OutputFormat): Promise<void> {
   if (isHuman(format)) for (const line of planLines(plan)) io.info(line);
-  else io.out(await serialise(planData(plan), format === 'json' ? 'json' : 'yaml'));
+  else io.out(await planText(plan, format));
+}
+
+/** The plan as text, diff's result: its lines for a person, or the data for a program. */
+export async function planText(plan: Plan, format: OutputFormat): Promise<string> {
+  if (isHuman(format)) return planLines(plan).join('\n');
+  return serialise(planData(plan), format === 'json' ? 'json' : 'yaml');
 }
