@@ -9,6 +9,7 @@ import type { Kind } from './kinds.js';
 import type { Network } from './network.js';
 import { planChanges } from './plan.js';
 import { planLines } from './present.js';
+import { planReplacements } from './replace.js';
 import { applyPlan } from './write.js';
 
 function kind(word: string): Kind {
@@ -84,6 +85,7 @@ describe('a signer and its enrollment auth policy, which names the signer', () =
         '(after auth policy "corp" is written)',
       'Plan: 2 to create, 1 to update, 0 to delete, 0 conflicts.',
     ]);
+    assert.deepEqual(summary(planReplacements(p, network({}))), summary(p), '--replace keeps the update after');
   });
 
   it('moves an update naming a policy the run creates after it, and leaves one naming an existing policy', () => {
