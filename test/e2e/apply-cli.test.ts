@@ -244,6 +244,11 @@ describe('ctl diff and ctl apply', () => {
     const p = path.join(target.tmp, 'empty.yaml');
     const kinds = ['configTypes', 'authPolicies', 'identities', 'edgeRouterPolicies', 'transitRouters'];
     await writeFile(p, stringify(Object.fromEntries(kinds.map((k) => [k, []]))));
+    // The signer the file leaves alone enrolls with corp, whose delete the controller would refuse.
+    const kept = await target.cli.expect(2, ['apply', '-f', p, '--prune', '--dry-run']);
+    const named = 'external JWT signer "idp": enrollAuthPolicy names auth policy "corp", which --prune deletes';
+    assert.ok(kept.stderr.includes(named), kept.stderr);
+    await writeFile(p, stringify(Object.fromEntries(['externalJwtSigners', ...kinds].map((k) => [k, []]))));
     const r = await target.cli.expect(0, ['apply', '-f', p, '--prune', '--dry-run', '-o', 'json']);
     const plan: { changes: Array<{ action: string; kind: string; name: string }> } = JSON.parse(r.stdout);
     const deletes = plan.changes.map((c) => `${c.action} ${c.kind} ${c.name}`);
@@ -252,7 +257,9 @@ describe('ctl diff and ctl apply', () => {
       'delete config-type strict.v1',
       'delete config-type web.v1',
       'delete edge-router-policy all-er',
+      'delete external-jwt-signer idp',
       'delete identity laptop',
+      'update external-jwt-signer idp',
     ]);
   });
 
