@@ -120,8 +120,8 @@ export const externalJwtSigner: ResourceDef = {
     // table): the behaviour checks it exists, and the auth policy's refuses deleting one a signer names.
     enrollAuthPolicyId: optionalField(
       text(),
-      "The auth policy of identities the signer's tokens enroll (default: default)",
-      { nullable: true, default: 'default', filterable: true },
+      "The auth policy of identities the signer's tokens enroll (default: the default policy)",
+      { nullable: true, default: 'default', filterable: true, refersTo: 'auth-policy' },
     ),
     fingerprint: serverField({ kind: 'string' }, 'SHA-1 fingerprint of certPem (hex)', { filterable: true }),
     commonName: serverField({ kind: 'string' }, "Common name of certPem's subject", { filterable: true }),

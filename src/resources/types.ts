@@ -114,6 +114,12 @@ export interface FieldDef {
    * served only in read models of those values (the presenter's business), and never stored with a default.
    */
   when?: { field: string; in: readonly string[] };
+  /**
+   * The id of an entity of this resource, in a field typed as text: the store keeps a plain column (no foreign key)
+   * and the resource's behaviour checks the id. The CLI takes it by name or id and the network file by name, as it
+   * does a `ref` (src/cli/text-references.ts).
+   */
+  refersTo?: string;
 }
 
 export type Operation = 'list' | 'get' | 'create' | 'replace' | 'patch' | 'delete';

@@ -1,7 +1,8 @@
 // `ctl diff` and `ctl apply` through the built CLI against two real controllers: a network built on the first is
-// exported and applied to the second, which then exports the same text; a second apply changes nothing; an edit is
-// planned and applied field by field; a file in a directory is merged; bad input and conflicts are refused before
-// anything is written; --dry-run writes nothing.
+// exported and applied to the second (a signer and the auth policy it enrolls with, which names it, included),
+// which then exports the same text; a second apply changes nothing; an edit is planned and applied field by field;
+// a file in a directory is merged; bad input and conflicts are refused before anything is written; --dry-run writes
+// nothing; --prune deletes a signer and its enrollment auth policy.
 import assert from 'node:assert/strict';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -66,29 +67,41 @@ describe('ctl diff and ctl apply', () => {
       extJwt: { allowed: true, allowedSigners: [signer] },
     };
     const secondary = { requireTotp: false, requireExtJwtSigner: signer };
-    await create('auth-policies', { name: 'corp', primary, secondary });
+    const corpId = await create('auth-policies', { name: 'corp', primary, secondary });
+    // The signer enrolls identities with the policy that names it: a cycle, which apply must break.
+    const enrolling = { enrollAuthPolicyId: corpId, enrollToTokenEnabled: true };
+    assertStatus(await source.admin.patch(`/external-jwt-signers/${signer}`, enrolling), 200);
     first = await exported(source);
     const corp = parse(first).authPolicies[0];
     assert.deepEqual([corp.primary.extJwt.allowedSigners, corp.secondary.requireExtJwtSigner], [['idp'], 'idp']);
+    assert.equal(parse(first).externalJwtSigners[0].enrollAuthPolicy, 'corp', 'by name, as other references');
     file = path.join(target.tmp, 'net.yaml');
     await writeFile(file, first);
 
+    // The plan is diff's result: on stdout, where a pipe or a file gets it.
     const r = await target.cli.expect(2, ['diff', '-f', file]);
-    assert.equal(r.stdout, '');
-    assert.match(r.stderr, /^\+ create config type "web.v1"$/m);
-    assert.match(r.stderr, /^\+ create service policy "dial-web"$/m);
-    assert.match(r.stderr, /^Plan: 11 to create, 0 to update, 0 to delete, 0 conflicts\.$/m);
+    assert.doesNotMatch(r.stderr, /create|Plan/);
+    assert.match(r.stdout, /^\+ create config type "web.v1"$/m);
+    assert.match(r.stdout, /^\+ create service policy "dial-web"$/m);
+    const deferred = 'enrollAuthPolicy, enrollToTokenEnabled by an update after auth policy "corp" is written';
+    assert.ok(r.stdout.split('\n').includes(`+ create external JWT signer "idp" (${deferred})`), r.stdout);
+    const update =
+      '~ update external JWT signer "idp": enrollAuthPolicy (unset) → "corp", enrollToTokenEnabled (unset) → true ' +
+      '(after auth policy "corp" is written)';
+    const lines = r.stdout.split('\n');
+    assert.ok(lines.indexOf(update) > lines.indexOf('+ create auth policy "corp"'), r.stdout);
+    assert.match(r.stdout, /^Plan: 11 to create, 1 to update, 0 to delete, 0 conflicts\.$/m);
   });
 
   it('writes nothing with --dry-run', async () => {
     const r = await target.cli.expect(0, ['apply', '-f', file, '--dry-run']);
-    assert.match(r.stderr, /Plan: 11 to create/);
+    assert.match(r.stderr, /Plan: 11 to create, 1 to update/);
     assert.deepEqual(await services(), []);
   });
 
   it('applies the export to a fresh controller, which then exports the same text', async () => {
     const r = await target.cli.expect(0, ['apply', '-f', file]);
-    assert.match(r.stderr, /^Applied: 11 created, 0 updated, 0 deleted\.$/m);
+    assert.match(r.stderr, /^Applied: 11 created, 1 updated, 0 deleted\.$/m);
     assert.equal(await exported(target), first);
   });
 
@@ -231,6 +244,11 @@ describe('ctl diff and ctl apply', () => {
     const p = path.join(target.tmp, 'empty.yaml');
     const kinds = ['configTypes', 'authPolicies', 'identities', 'edgeRouterPolicies', 'transitRouters'];
     await writeFile(p, stringify(Object.fromEntries(kinds.map((k) => [k, []]))));
+    // The signer the file leaves alone enrolls with corp, whose delete the controller would refuse.
+    const kept = await target.cli.expect(2, ['apply', '-f', p, '--prune', '--dry-run']);
+    const named = 'external JWT signer "idp": enrollAuthPolicy names auth policy "corp", which --prune deletes';
+    assert.ok(kept.stderr.includes(named), kept.stderr);
+    await writeFile(p, stringify(Object.fromEntries(['externalJwtSigners', ...kinds].map((k) => [k, []]))));
     const r = await target.cli.expect(0, ['apply', '-f', p, '--prune', '--dry-run', '-o', 'json']);
     const plan: { changes: Array<{ action: string; kind: string; name: string }> } = JSON.parse(r.stdout);
     const deletes = plan.changes.map((c) => `${c.action} ${c.kind} ${c.name}`);
@@ -239,7 +257,9 @@ describe('ctl diff and ctl apply', () => {
       'delete config-type strict.v1',
       'delete config-type web.v1',
       'delete edge-router-policy all-er',
+      'delete external-jwt-signer idp',
       'delete identity laptop',
+      'update external-jwt-signer idp',
     ]);
   });
 
@@ -265,6 +285,18 @@ describe('ctl diff and ctl apply', () => {
     assert.deepEqual(res.body.data, [], 'nothing was created');
     await target.cli.expect(0, ['apply', '-f', p, '--jwt-dir', dir, '--force']);
     assert.match(await readFile(path.join(dir, 'laptop-10.jwt'), 'utf8'), /^eyJ/);
+  });
+
+  it('prunes a signer and the enrollment auth policy that names it, clearing the signer first', async () => {
+    const p = path.join(target.tmp, 'no-signers.yaml');
+    await writeFile(p, stringify({ externalJwtSigners: [], authPolicies: [] }));
+    const r = await target.cli.expect(0, ['apply', '-f', p, '--prune', '--yes']);
+    const clear =
+      '~ update external JWT signer "idp": enrollAuthPolicy "corp" → null (so that auth policy "corp" can be deleted)';
+    assert.ok(r.stderr.split('\n').includes(clear), r.stderr);
+    assert.match(r.stderr, /^Applied: 0 created, 1 updated, 2 deleted\.$/m);
+    assert.deepEqual((await target.admin.get('/external-jwt-signers')).body.data, []);
+    await target.cli.expect(0, ['diff', '-f', p]);
   });
 
   it('requires -f, and shows where a file given without it goes', async () => {

@@ -65,7 +65,7 @@ describe('ctl apply --replace', () => {
 
   it('plans the replace and the repoints with diff --replace, as text and as JSON', async () => {
     const r = await f.cli.expect(2, ['diff', '-f', file, '--replace']);
-    const lines = r.stderr.trim().split('\n');
+    const lines = r.stdout.trim().split('\n');
     assert.deepEqual(lines, [
       '-/+ replace service "web": encryptionRequired true → false (encryptionRequired cannot change after create)',
       '~ re-point service policy "outside-bind": serviceRoles to the new "web"',
@@ -138,8 +138,8 @@ describe('ctl apply --replace', () => {
     const configs = [{ name: 'web-cfg', configType: 'web.v2', data: { port: 443 } }];
     await writeFile(both, stringify({ configTypes: types, configs }));
     const plan = await f.cli.expect(2, ['diff', '-f', both, '--replace']);
-    assert.match(plan.stderr, /^-\/\+ replace config "web-cfg": configType "web.v1" → "web.v2", data/m);
-    assert.match(plan.stderr, /^~ re-point service "web": configs to the new "web-cfg"$/m);
+    assert.match(plan.stdout, /^-\/\+ replace config "web-cfg": configType "web.v1" → "web.v2", data/m);
+    assert.match(plan.stdout, /^~ re-point service "web": configs to the new "web-cfg"$/m);
     await f.cli.expect(0, ['apply', '-f', both, '--replace', '--yes']);
     const config = await named('configs', 'web-cfg');
     assert.notEqual(config.id, cfg);

@@ -1,6 +1,7 @@
 // Files written by OpenZiti's `ziti ops export` (small ones made by hand from its exporter's format, in
 // test/fixtures/openziti-export) apply cleanly to a fresh controller: `@`-prefixed references, read-model fields,
-// `typeId` and built-in entities are read as that format means them, and a second apply changes nothing.
+// `typeId`, a signer's `enrollAuthPolicyId` (an id) and built-in entities are read as that format means them, and a
+// second apply changes nothing.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -23,7 +24,7 @@ describe("files of OpenZiti's ops export", () => {
     const r = await f.cli.expect(0, ['apply', '-f', fixture('export.json')]);
     const note = /read as written by OpenZiti's 'ziti ops export'; fields a create does not take were ignored: .*Admin/;
     assert.match(r.stderr, note);
-    assert.match(r.stderr, /^Applied: 10 created, 0 updated, 0 deleted\.$/m);
+    assert.match(r.stderr, /^Applied: 11 created, 0 updated, 0 deleted\.$/m);
     assert.doesNotMatch(r.stderr, /intercept\.v1|"Default"/, 'the built-in config type and auth policy are left alone');
     const cfg = await one('configs', 'app-cfg');
     assert.equal(cfg.configType.name, 'app.v1');
@@ -35,6 +36,8 @@ describe("files of OpenZiti's ops export", () => {
     const dial = await one('service-policies', 'sales-dial-app');
     assert.deepEqual([...dial.identityRoles].sort(), ['#sales', `@${alice.id}`]);
     assert.deepEqual(dial.serviceRoles, [`@${app.id}`]);
+    // The exporting controller's id of the enrollment auth policy: the built-in default's is every controller's.
+    assert.equal((await one('external-jwt-signers', 'corp-idp')).enrollAuthPolicyId, 'default');
     const serp = await one('service-edge-router-policies', 'apps-public');
     assert.deepEqual(serp.edgeRouterRoles, [`@${(await one('edge-routers', 'er-west')).id}`]);
   });

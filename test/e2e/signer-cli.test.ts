@@ -5,7 +5,8 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { describeRun, jsonItems, parseJsonOutput } from '../helpers/cli.js';
 import { useCliFixture } from '../helpers/cli-fixture.js';
-import { unique } from '../helpers/controller.js';
+import { assertStatus, unique } from '../helpers/controller.js';
+import { DEFAULT_UPDB_RULES } from '../../src/resources/auth-policy.js';
 import { opensslCa } from '../helpers/openssl.js';
 
 const f = useCliFixture('signer-cli');
@@ -88,6 +89,21 @@ describe('ctl signer', () => {
     assert.ok(!(await clientList()).some((s) => s.name === name));
     await f.cli.expect(0, ['signer', 'update', name, '--enabled']);
     assert.ok((await clientList()).some((s) => s.name === name));
+
+    // The enrollment auth policy by name, as every reference; its former flag took only an id, and still works.
+    const policy = unique('enrol');
+    const primary = {
+      cert: { allowed: true, allowExpiredCerts: false },
+      updb: { ...DEFAULT_UPDB_RULES, allowed: false },
+      extJwt: { allowed: true, allowedSigners: [] },
+    };
+    const res = await f.admin.post('/auth-policies', { name: policy, primary, secondary: { requireTotp: false } });
+    assertStatus(res, 201);
+    const policyId: string = res.body.data.id;
+    await f.cli.expect(0, ['signer', 'update', name, '--enroll-auth-policy', policy]);
+    assert.equal((await signerByName(name)).enrollAuthPolicyId, policyId);
+    await f.cli.expect(0, ['signer', 'update', name, '--enroll-auth-policy-id', 'default']);
+    assert.equal((await signerByName(name)).enrollAuthPolicyId, 'default');
 
     const shown = parseJsonOutput(await f.cli.expect(0, ['signer', 'show', name, '-o', 'json'])) as Record<
       string,

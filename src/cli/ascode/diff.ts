@@ -3,7 +3,7 @@ import { ChangesPending } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { asFormat } from '../output/formats.js';
-import { FILE_HELP, REPLACE_HELP, collectFiles, prepare, requireFiles, showPlan } from './prepare.js';
+import { FILE_HELP, REPLACE_HELP, collectFiles, planText, prepare, requireFiles } from './prepare.js';
 
 export interface DiffOptions {
   files: string[];
@@ -13,8 +13,8 @@ export interface DiffOptions {
 export function buildDiff(deps: Deps, run = runDiff) {
   return withMeta(new Command('diff'), {
     description:
-      'Show what `ctl apply` would change to make the controller match the network file: exit 0 when nothing, ' +
-      '2 when something would change (1 or another code on errors). Writes nothing.',
+      'Show what `ctl apply` would change to make the controller match the network file, on stdout: exit 0 ' +
+      'when nothing, 2 when something would change (1 or another code on errors). Writes nothing.',
     examples: ['ctl diff -f net.yaml', 'ctl diff -f net/ -o json', 'ctl diff -f net.yaml --replace'],
   })
     .option('-f, --file <path>', FILE_HELP, collectFiles)
@@ -27,6 +27,6 @@ export function buildDiff(deps: Deps, run = runDiff) {
 
 export async function runDiff(opts: DiffOptions, deps: Deps): Promise<void> {
   const { plan } = await prepare(opts.files, deps, { replace: opts.replace });
-  await showPlan(deps.io, plan, asFormat(deps.globals().output));
+  deps.io.out(await planText(plan, asFormat(deps.globals().output)));
   if (plan.changes.length > 0) throw new ChangesPending();
 }

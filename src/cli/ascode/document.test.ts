@@ -49,6 +49,16 @@ describe('toFileEntity', () => {
     assert.deepEqual(toFileEntity(kind('config'), row, nameOf), expected);
   });
 
+  it("names a signer's enrollment auth policy, which the controller keeps as a plain id", () => {
+    const row = { id: 'x', name: 'idp', enabled: true, enrollAuthPolicyId: 'p1' };
+    const named = (resource: string, id: string) => (resource === 'auth-policy' && id === 'p1' ? 'corp' : undefined);
+    assert.deepEqual(toFileEntity(kind('external-jwt-signer'), row, named), {
+      name: 'idp',
+      enabled: true,
+      enrollAuthPolicy: 'corp',
+    });
+  });
+
   it('fails naming the entity and field when a role names an entity the controller does not have', () => {
     const policy = { id: 'p', name: 'dial', type: 'Dial', semantic: 'AnyOf', identityRoles: ['@gone'] };
     assert.throws(

@@ -20,6 +20,8 @@ export interface Declared {
   kind: Kind;
   entity: FileEntity;
   file: string;
+  /** Keys whose value is an id of the controller (OpenZiti's `enrollAuthPolicyId`), named once it is read. */
+  byId?: string[];
 }
 
 /** What the files declare: the kinds they name (an empty list names a kind too) and their entities. */
@@ -108,7 +110,8 @@ function check(file: string, doc: unknown, notes: string[]): Declared[] {
       if (given === null || typeof given !== 'object' || Array.isArray(given)) {
         throw new UsageError(`${file}: ${key}[${i}] is not an object`);
       }
-      const read = openZiti ? fromOpenZiti(kind, given as Record<string, unknown>) : { entity: given, ignored: [] };
+      const object = given as Record<string, unknown>;
+      const read = openZiti ? fromOpenZiti(kind, object) : { entity: object, ignored: [], byId: [] as string[] };
       for (const field of read.ignored) ignored.add(`${key}.${field}`);
       const entity = read.entity;
       const name = (entity as { name?: unknown }).name;
@@ -120,7 +123,7 @@ function check(file: string, doc: unknown, notes: string[]): Declared[] {
           unknownWord(unknown, 'fields', [...allowed]),
         );
       }
-      out.push({ kind, entity: entity as FileEntity, file });
+      out.push({ kind, entity: entity as FileEntity, file, ...(read.byId.length > 0 ? { byId: read.byId } : {}) });
     });
   }
   if (openZiti) {

@@ -1,5 +1,6 @@
 import { resource } from '../../resources/index.js';
 import type { ResourceDef } from '../../resources/types.js';
+import { withTextReferences } from '../text-references.js';
 import type { NestedRef } from './nested.js';
 
 /**
@@ -24,6 +25,14 @@ export interface Kind {
   nestedRefs?: readonly NestedRef[];
   /** The enrollment JWT of a new entity, from its detail, for --jwt-dir. */
   enrollmentJwt?(detail: Record<string, unknown>): string | undefined;
+  /**
+   * A reference to a kind later in the order, which names this kind: the order's one cycle (a signer names its
+   * enrollment auth policy, an auth policy names signers). Where what it names is created or updated in the same
+   * run, the field and those of `with` that are on (switches the controller checks against what it names) are
+   * written by an update in that kind's turn; a delete of what it names by --prune is preceded by an update that
+   * clears it (forward.ts).
+   */
+  forwardRef?: { key: string; with: readonly string[] };
 }
 
 /** A row the controller marks as built in (`isSystem`) or one of the catalogue's built-in rows. */
@@ -32,7 +41,7 @@ function isBuiltIn(def: ResourceDef, row: Record<string, unknown>): boolean {
 }
 
 function kind(name: string, key: string, quirks: Omit<Kind, 'def' | 'key'> = {}): Kind {
-  const def = resource(name);
+  const def = withTextReferences(resource(name));
   const owned = quirks.isOwnedByController;
   return { ...quirks, def, key, isOwnedByController: (row) => isBuiltIn(def, row) || (owned?.(row) ?? false) };
 }
@@ -48,11 +57,15 @@ function identityTypeName(row: Record<string, unknown>): unknown {
 }
 
 /**
- * The kinds in dependency order: each only names kinds before it, so creates go in this order and deletes in
- * reverse. The default admin and the identities routers own are the controller's; so are built-in rows.
+ * The kinds in dependency order: each only names kinds before it (but for a signer's forward reference to its
+ * enrollment auth policy), so creates go in this order and deletes in reverse. The default admin and the identities
+ * routers own are the controller's; so are built-in rows.
  */
 export const KINDS: readonly Kind[] = [
-  kind('external-jwt-signer', 'externalJwtSigners'),
+  kind('external-jwt-signer', 'externalJwtSigners', {
+    // The controller checks the enrollments a signer turns on against its enrollment auth policy.
+    forwardRef: { key: 'enrollAuthPolicy', with: ['enrollToCertEnabled', 'enrollToTokenEnabled'] },
+  }),
   kind('auth-policy', 'authPolicies', {
     nestedRefs: [
       { path: ['primary', 'extJwt', 'allowedSigners'], resource: 'external-jwt-signer' },

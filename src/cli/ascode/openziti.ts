@@ -8,6 +8,8 @@ import type { Kind } from './kinds.js';
  * - entities carry fields of the read model that a create does not take (`isSystem`, `typeId`, an edge router's
  *   `isTunnelerEnabled` beside `unverifiedFingerprint`...): they are ignored, and listed in a note;
  * - an identity's type is written as `typeId`;
+ * - a signer's enrollment auth policy is written as `enrollAuthPolicyId`, the id it had on the controller it was
+ *   exported from: read as that id on the controller the file is applied to (openziti-ids.ts);
  * - a service policy's `postureCheckRoles` is always empty (the exporter collects those names into the wrong
  *   list), so an empty one is read as not stated rather than as "no posture checks".
  */
@@ -21,19 +23,27 @@ export function looksLikeOpenZiti(kind: Kind, entity: Record<string, unknown>): 
   });
 }
 
-/** The entity as this format states it, and the names of the fields that were dropped. */
+/**
+ * The entity as this format states it, the names of the fields that were dropped, and the keys whose value is an
+ * id rather than a name.
+ */
 export function fromOpenZiti(kind: Kind, entity: Record<string, unknown>) {
   const keys = fileKeys(kind);
   const out: Record<string, unknown> = {};
   const ignored: string[] = [];
+  const byId: string[] = [];
   for (const [key, value] of Object.entries(entity)) {
     const renamed = readAs(kind, key);
+    const named = referenceById(kind, key);
     if (renamed !== undefined && !(renamed in entity)) out[renamed] = value;
-    else if (!keys.has(key)) ignored.push(key);
+    else if (named !== undefined && !(named in entity)) {
+      out[named] = value;
+      byId.push(named);
+    } else if (!keys.has(key)) ignored.push(key);
     else if (kind.key === 'servicePolicies' && key === 'postureCheckRoles' && isEmptyList(value)) continue;
     else out[key] = stripAt(kind, key, value);
   }
-  return { entity: out, ignored };
+  return { entity: out, ignored, byId };
 }
 
 function fileKeys(kind: Kind): Set<string> {
@@ -44,6 +54,12 @@ function fileKeys(kind: Kind): Set<string> {
 function readAs(kind: Kind, key: string): string | undefined {
   const field = key.replace(/Id$/, '');
   return key !== field && kind.def.fields[field]?.read?.type?.kind === 'entityRef' ? field : undefined;
+}
+
+/** `enrollAuthPolicy` for `enrollAuthPolicyId`: a reference under its API name, which OpenZiti writes as an id. */
+function referenceById(kind: Kind, key: string): string | undefined {
+  const field = fileFields(kind).find(([name, def]) => name === key && def.type.kind === 'ref');
+  return field === undefined || fileKey(...field) === key ? undefined : fileKey(...field);
 }
 
 function refValues(kind: Kind, key: string, value: unknown): string[] {

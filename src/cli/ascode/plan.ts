@@ -22,8 +22,10 @@ export interface Change {
   name: string;
   /** The stated fields that differ (update, conflict), or all stated fields (create). */
   fields: Record<string, { from?: unknown; to?: unknown }>;
-  /** Why a conflict cannot be applied. */
+  /** Why a conflict cannot be applied; why a create leaves fields to a later update, and when that is written. */
   reason?: string;
+  /** Written in that kind's turn, after its creates and updates, rather than in its own (forward.ts). */
+  after?: Kind;
   /**
    * The entity as the file states it (create, update, conflict); for a replace, over what the controller has (what
    * the file leaves out is kept); for a repoint, as the controller has it.
@@ -51,7 +53,7 @@ export interface Plan {
  * reference or role is in the file or on the controller, and a create has the fields a create needs.
  */
 export function planChanges(declaration: Declaration, network: Network, prune = false): Plan {
-  checkReferences(declaration, network);
+  checkReferences(declaration, network, prune);
   checkConfigData(declaration, network);
   const changes: Change[] = [];
   for (const kind of KINDS) {
@@ -131,16 +133,34 @@ function same(stated: unknown, current: unknown): boolean {
   return JSON.stringify(stated) === JSON.stringify(current ?? null);
 }
 
-/** Every name the declaration gives in a reference, reference list or role: in the file, or on the controller. */
-function checkReferences(declaration: Declaration, network: Network): void {
+/**
+ * Every name the declaration gives in a reference, reference list or role: in the file, or on the controller and
+ * not deleted by --prune (an entity of a kind the file declares that it does not name, not built in).
+ */
+function checkReferences(declaration: Declaration, network: Network, prune: boolean): void {
   const declared = new Map<string, Set<string>>();
   for (const { kind, entity } of declaration.entities) {
     const names = declared.get(kind.def.name) ?? new Set<string>();
     names.add(entity.name);
     declared.set(kind.def.name, names);
   }
-  const known = (resource: string, name: string) =>
-    declared.get(resource)?.has(name) === true || network.ids.get(resource)?.has(name) === true;
+  const pruned = (resource: string, name: string) => {
+    const kind = [...declaration.kinds].find((k) => k.def.name === resource);
+    return prune && kind !== undefined && (network.document[kind.key] ?? []).some((e) => e.name === name);
+  };
+  /** Why the name cannot be given, if it cannot. */
+  const missing = (resource: string, name: string): string | undefined => {
+    if (declared.get(resource)?.has(name)) return undefined;
+    if (network.ids.get(resource)?.has(name) !== true) return 'which is neither in the file nor on the controller';
+    return pruned(resource, name) ? 'which --prune deletes: the file does not declare it' : undefined;
+  };
+  const check = (item: Declared, key: string, resource: string, name: string) => {
+    const why = missing(resource, name);
+    if (why !== undefined) {
+      const what = `${item.kind.def.label} "${item.entity.name}"`;
+      throw new UsageError(`${item.file}: ${what}: ${key} names ${resource} "${name}", ${why}`);
+    }
+  };
   for (const item of declaration.entities) {
     for (const [field, def] of fileFields(item.kind)) {
       const key = fileKey(field, def);
@@ -151,11 +171,11 @@ function checkReferences(declaration: Declaration, network: Network): void {
       }
       for (const name of namesIn(def, value)) {
         const target = (def.type as { resource: string }).resource;
-        if (!known(target, name)) throw unknownName(item, key, target, name);
+        check(item, key, target, name);
       }
     }
     for (const { at, resource, name } of nestedNames(item.kind, item.entity)) {
-      if (!known(resource, name)) throw unknownName(item, at, resource, name);
+      check(item, at, resource, name);
     }
   }
 }
@@ -170,11 +190,4 @@ export function namesIn(def: FieldDef, value: unknown): string[] {
     .map(String)
     .filter((r) => r.startsWith('@'))
     .map((r) => r.slice(1));
-}
-
-function unknownName(item: Declared, key: string, resource: string, name: string): UsageError {
-  return new UsageError(
-    `${item.file}: ${item.kind.def.label} "${item.entity.name}": ${key} names ${resource} "${name}", ` +
-      'which is neither in the file nor on the controller',
-  );
 }

@@ -5,9 +5,12 @@ import type { Deps } from '../deps.js';
 import { isHuman } from '../output/formats.js';
 import type { OutputFormat } from '../output/formats.js';
 import { serialise } from '../output/render.js';
+import { breakCycle } from './forward.js';
 import { readDeclaration } from './input.js';
 import { KINDS } from './kinds.js';
 import { readNetwork } from './network.js';
+import type { Network } from './network.js';
+import { nameIdsOf } from './openziti-ids.js';
 import { planChanges } from './plan.js';
 import type { Plan } from './plan.js';
 import { holderKinds, planReplacements } from './replace.js';
@@ -47,7 +50,9 @@ export async function prepare(files: readonly string[], deps: Deps, options: Pla
   const api = await deps.api();
   const declared = KINDS.filter((k) => declaration.kinds.has(k));
   const network = await readNetwork(api, declared);
-  const plan = planChanges(declaration, network, options.prune);
+  nameIdsOf(declaration, network);
+  const planFor = (n: Network) => breakCycle(planChanges(declaration, n, options.prune), n);
+  const plan = planFor(network);
   const conflicting = new Set(plan.changes.filter((c) => c.action === 'conflict').map((c) => c.kind.def.name));
   if (!options.replace || conflicting.size === 0) return { plan, network };
   const holders = holderKinds(conflicting);
@@ -55,11 +60,20 @@ export async function prepare(files: readonly string[], deps: Deps, options: Pla
     api,
     KINDS.filter((k) => declared.includes(k) || holders.includes(k)),
   );
-  return { plan: planReplacements(planChanges(declaration, wider, options.prune), wider), network: wider };
+  return { plan: planReplacements(planFor(wider), wider), network: wider };
 }
 
-/** The plan on stderr for a person, or as data on stdout for a program. */
+/**
+ * The plan as apply shows it: on stderr for a person, as the progress of a run (stdout carries apply's data), or
+ * as data on stdout for a program.
+ */
 export async function showPlan(io: IO, plan: Plan, format: OutputFormat): Promise<void> {
   if (isHuman(format)) for (const line of planLines(plan)) io.info(line);
-  else io.out(await serialise(planData(plan), format === 'json' ? 'json' : 'yaml'));
+  else io.out(await planText(plan, format));
+}
+
+/** The plan as text, diff's result: its lines for a person, or the data for a program. */
+export async function planText(plan: Plan, format: OutputFormat): Promise<string> {
+  if (isHuman(format)) return planLines(plan).join('\n');
+  return serialise(planData(plan), format === 'json' ? 'json' : 'yaml');
 }

@@ -12,7 +12,8 @@ const SIGN: Record<Action, string> = {
 
 /**
  * One line per change: `+ create`, `~ update` with each changed field old → new, `- delete`, `! conflict`, `-/+
- * replace` with the fields as an update's, `~ re-point` with each field and the replaced entities it names again.
+ * replace` with the fields as an update's, `~ re-point` with each field and the replaced entities it names again;
+ * then why, where the plan says (a conflict's reason, the update a create leaves a forward reference to).
  */
 export function planLines(plan: Plan): string[] {
   return [...plan.changes.map(changeLine), summaryLine(plan)];
@@ -21,7 +22,9 @@ export function planLines(plan: Plan): string[] {
 function changeLine(change: Change): string {
   const verb = change.action === 'repoint' ? 're-point' : change.action;
   const head = `${SIGN[change.action]} ${verb} ${change.kind.def.label} "${change.name}"`;
-  if (change.action === 'create' || change.action === 'delete') return head;
+  if (change.action === 'create' || change.action === 'delete') {
+    return change.reason === undefined ? head : `${head} (${change.reason})`;
+  }
   if (change.action === 'repoint') {
     const fields = Object.entries(change.repoint ?? {}).map(([k, names]) => `${k} to the new ${names.map(shown)}`);
     return `${head}: ${fields.join('; ')}`;
@@ -59,6 +62,7 @@ export function planData(plan: Plan) {
       name: c.name,
       ...(c.action === 'create' || c.action === 'delete' || c.action === 'repoint' ? {} : { fields: c.fields }),
       ...(c.reason === undefined ? {} : { reason: c.reason }),
+      ...(c.after === undefined ? {} : { after: c.after.def.name }),
       ...(c.repoint === undefined ? {} : { repoint: c.repoint }),
       ...(c.action === 'replace' && c.kind.enrollmentJwt ? { enrolsAgain: true } : {}),
     })),

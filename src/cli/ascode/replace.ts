@@ -77,7 +77,7 @@ export function planReplacements(plan: Plan, network: Network): Plan {
   const changed = (c: Change) => replaces.get(c) ?? withBlock(c, blocked.get(c));
   const kept = plan.changes.filter((c) => c.action !== 'delete').map(changed);
   const ordered = KINDS.flatMap((k) => [
-    ...kept.filter((c) => c.kind === k),
+    ...kept.filter((c) => (c.after ?? c.kind) === k),
     ...repoints.filter((r) => r.replaced?.[0].kind === k),
   ]);
   return { changes: [...ordered, ...plan.changes.filter((c) => c.action === 'delete')] };

@@ -36,11 +36,12 @@ interface Step {
  * Sends the plan kind by kind in dependency order, then the deletes of --prune in reverse order; the writes of one
  * kind together (at most CONCURRENCY at a time). In a kind's turn: the replaced entities that hold one of its
  * replaced ones by a refusing reference are deleted; its creates, updates and replaces (delete, then create) are
- * sent; then what named its replaced entities by id is re-pointed to the new ones. A replace whose create is
- * refused creates the old entity again as it was, and what held it is re-pointed to that: a later run finds the
- * conflict again rather than an entity whose holders it cannot know. After a kind with a failure it stops, but for
- * those repoints: later kinds may name what failed. Running the same file again picks up where this stopped, since
- * the plan is made from what the controller then has.
+ * sent; then the updates of forward references to it (forward.ts); then what named its replaced entities by id is
+ * re-pointed to the new ones. A replace whose create is refused creates the old entity again as it was, and what
+ * held it is re-pointed to that: a later run finds the conflict again rather than an entity whose holders it
+ * cannot know. After a kind with a failure it stops, but for those repoints: later kinds may name what failed.
+ * Running the same file again picks up where this stopped, since the plan is made from what the controller then
+ * has.
  */
 export async function applyPlan(api: ApiClient, plan: Plan, network: Network): Promise<Outcome> {
   const outcome: Outcome = { done: [], failed: [], skipped: [], removed: [], restored: [] };
@@ -94,7 +95,8 @@ function steps(plan: Plan, removeOld: Step['work'], send: Step['work']): Step[] 
   });
   const turn = (kind: Kind): Step[] => [
     ...reversed.map((k) => earlyDeletes(kind, k)),
-    { changes: where((c) => c.kind === kind && WRITES.includes(c.action)), work: send, completes: true },
+    { changes: where((c) => c.kind === kind && !c.after && WRITES.includes(c.action)), work: send, completes: true },
+    { changes: where((c) => c.after === kind), work: send, completes: true },
     { changes: where((c) => c.replaced?.[0].kind === kind), work: send, completes: true, repoints: true },
   ];
   const prune = (k: Kind): Step => ({
@@ -121,7 +123,9 @@ async function write(api: ApiClient, change: Change, network: Network): Promise<
     return;
   }
   const keys = Object.keys(change.repoint ?? change.fields);
-  await api.patch(entityPath(kind.def, change.id), toBody(kind, entity, keys, network), target);
+  // The update that follows a create in the same run (forward.ts) knows its entity's id only now.
+  const id = change.id ?? network.ids.get(kind.def.name)?.get(change.name);
+  await api.patch(entityPath(kind.def, id), toBody(kind, entity, keys, network), target);
 }
 
 /** Creates `entity`, and from then on writes its name as its new id. */

@@ -143,10 +143,14 @@ export function flagName(def: ResourceDef, field: string, type: FieldType): stri
   return kebab(field);
 }
 
-/** Hidden synonyms of a flag: the field's own kebab-case name where the flag differs (`--identity-roles`, `--tags`). */
+/**
+ * Hidden synonyms of a flag: the field's own kebab-case name where the flag differs (`--identity-roles`, `--tags`,
+ * `--enroll-auth-policy-id`, the flag of a signer's enrollment auth policy when it took only an id).
+ */
 function synonyms(field: string, name: string, type: FieldType): string[] {
   const plain = kebab(field);
-  return (type.kind === 'roles' || type.kind === 'refList' || type.kind === 'tags') && plain !== name ? [plain] : [];
+  const named = ['roles', 'refList', 'tags', 'ref'].includes(type.kind);
+  return named && plain !== name ? [plain] : [];
 }
 
 const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

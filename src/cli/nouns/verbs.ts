@@ -4,6 +4,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { resource } from '../../resources/index.js';
 import type { Operation, ResourceDef } from '../../resources/types.js';
 import type { Deps } from '../deps.js';
+import { withTextReferences } from '../text-references.js';
 import { buildCreate, hasGenericCreate } from '../generic/create.js';
 import { buildDelete } from '../generic/delete.js';
 import { buildNoun } from '../generic/noun.js';
@@ -59,7 +60,7 @@ export function addVerbs(
   own: NounModule['verbs'] = {},
   only?: string,
 ): CommandUnknownOpts {
-  const def = resource(resourceName);
+  const def = withTextReferences(resource(resourceName));
   const builders = new Map<string, VerbBuilder | undefined>();
   for (const [verb, op, build] of STANDARD) builders.set(verb, def.operations.includes(op) ? build : undefined);
   const relations = Object.keys(def.relations ?? {});
