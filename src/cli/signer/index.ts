@@ -63,7 +63,7 @@ function withPemFile(command: CommandUnknownOpts, examples: string[]): CommandUn
  */
 function requireOneKeySource(command: CommandUnknownOpts): CommandUnknownOpts {
   return command.hook('preAction', (_root, action) => {
-    const { certPem, jwksEndpoint } = action.opts() as { certPem?: string; jwksEndpoint?: string };
+    const { certPem, jwksEndpoint } = action.opts();
     if (Boolean(certPem) !== Boolean(jwksEndpoint)) return;
     throw new UsageError(`${certPem ? 'give only one' : 'give one'} of --cert-pem (with --kid) or --jwks-endpoint`, [
       'the signer checks tokens with that certificate, or with the keys the URL serves',
