@@ -1,0 +1,35 @@
+/**
+ * What completion reads of commander's Options and Arguments beyond their flags: their values from a fixed list,
+ * whether giving one twice means anything, and their descriptions. The full CLI reads it from the tree on each TAB
+ * and the build writes it into the prebuilt records (prebuilt/records.ts), so both paths answer from one rule.
+ */
+import type { Argument, Option } from '@commander-js/extra-typings';
+import { hintFor } from './hints.js';
+
+/** Values of an option or argument that come from a fixed list: commander's `choices`, or a `values` hint. */
+export function fixedValues(target: Option | Argument): readonly string[] | undefined {
+  if (target.argChoices) return target.argChoices;
+  const hint = hintFor(target);
+  return hint?.kind === 'values' ? hint.values : undefined;
+}
+
+/** Whether the value is comma-separated (`--identities '#sales,@lap'`): the part after the last comma completes. */
+export function isList(target: object): boolean {
+  const hint = hintFor(target);
+  return Boolean(hint && 'list' in hint && hint.list);
+}
+
+/**
+ * Whether an option may be given more than once to any effect. commander keeps the last value of an option that
+ * has no parser of its own, a switch or a choice among values; a parser of our own may gather every value
+ * (`--tag`, `--os`) and nothing says whether it does, so such an option counts as repeatable: a TAB never hides a
+ * flag that may be given again.
+ */
+export function repeatable(option: Option): boolean {
+  if (option.variadic) return true;
+  if (option.argChoices) return false;
+  return option.parseArg !== undefined;
+}
+
+/** A description as a shell shows it beside a candidate: on one line. */
+export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();

@@ -1,0 +1,33 @@
+/**
+ * Choosing among candidates, shared by the full CLI (candidates.ts) and the lines the build's files answer
+ * (prebuilt/serve.ts), which must print the same: plain data in and out, so that it costs the fast path nothing.
+ */
+
+/** A word a TAB may complete to, with what the shells that show one (fish, zsh) print beside it. */
+export interface Candidate {
+  value: string;
+  description?: string;
+}
+
+/**
+ * The values of an option or argument that remain for the word being typed, `current`. `given`: what the line
+ * already gives it (earlier words of a repeatable flag or of a variadic argument), left out. A comma-separated list
+ * (`list`) completes the part after the last comma, keeping what comes before and leaving out what is listed.
+ */
+export function remainingValues(
+  found: readonly string[],
+  current: string,
+  list: boolean,
+  given: readonly string[],
+): string[] {
+  const comma = list ? current.lastIndexOf(',') : -1;
+  const head = current.slice(0, comma + 1);
+  const done = new Set(list ? [...given, head].flatMap((v) => v.split(',')) : given);
+  return found.filter((v) => !done.has(v)).map((v) => head + v);
+}
+
+/** The candidates that start with `current`, each once (the first description kept), in order. */
+export function matching(found: readonly Candidate[], current: string): Candidate[] {
+  const seen = new Set<string>();
+  return found.filter((c) => c.value.startsWith(current) && !seen.has(c.value) && seen.add(c.value));
+}
