@@ -3,7 +3,7 @@ import { isOption } from '../command-words.js';
 import { HELP_TOPICS } from '../help-topics.js';
 import { hintFor } from './hints.js';
 import type { CompletionSource } from './hints.js';
-import { fixedValues, isList, oneLine, repeatable } from './option-facts.js';
+import { fixedValues, isList, shortDescription, repeatable } from './option-facts.js';
 import { matching, remainingValues } from './values.js';
 import type { Candidate } from './values.js';
 
@@ -101,7 +101,7 @@ function flags(command: CommandUnknownOpts, given: Position['given']): Candidate
   for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
     for (const option of c.createHelp().visibleOptions(c)) {
       if (!option.long || (given.has(option.attributeName()) && !repeatable(option as Option))) continue;
-      out.push({ value: option.long, description: oneLine(option.description) });
+      out.push({ value: option.long, description: shortDescription(option.description) });
     }
   }
   return out;
@@ -112,7 +112,7 @@ function subcommands(command: CommandUnknownOpts): Candidate[] {
   const help = command.createHelp();
   return help
     .visibleCommands(command)
-    .map((c) => ({ value: c.name(), description: oneLine(help.subcommandDescription(c)) }));
+    .map((c) => ({ value: c.name(), description: shortDescription(help.subcommandDescription(c)) }));
 }
 
 async function valuesOf(

@@ -4,9 +4,10 @@
  * small file without compiling the CLI (serve.ts). One file for the root, one per top-level command: a line reads
  * the root's and at most one other, whatever the number of nouns.
  */
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import type { RootOption } from '../command-words.js';
 import { hintFor } from '../completion/hints.js';
+import { fixedValues, isList, shortDescription, repeatable } from '../completion/option-facts.js';
 
 /** A help list's line: the term, its description and, for options and commands, the heading it is listed under. */
 export type HelpItem = [term: string, description: string, group?: string | null];
@@ -39,14 +40,31 @@ export interface CommandRecord {
   help: HelpRecord | null;
   /** Every word naming a subcommand (names and aliases, hidden ones too), to the subcommand's name. */
   words: Record<string, string>;
-  /** The visible subcommands' names, in help order: what a TAB completes to. */
-  commands: string[];
-  /** Long forms of the command's own visible options. */
-  flags: string[];
+  /** The visible subcommands' names and lines of help, in help order: what a TAB completes to. */
+  commands: [name: string, description: string][];
+  /** The command's own visible options. */
+  options: OptionRecord[];
   /** The words after its operands are another command line (`ctl as FILE services`): completed the full way. */
   nested: boolean;
   /** The subcommands' records, by name; a top-level command's are in its own file. */
   children: Record<string, CommandRecord>;
+}
+
+/** What completion reads of an option (completion/option-facts.ts), to read a line and to offer its flag. */
+export interface OptionRecord {
+  long?: string;
+  short?: string;
+  /** commander's attribute name, which `--x` and `--no-x` share. */
+  key: string;
+  description: string;
+  /** Takes the next word as its value (`--output <format>`). */
+  value: boolean;
+  repeatable: boolean;
+  /** Its values, where they come from a fixed list; `list`: comma-separated. */
+  values?: readonly string[];
+  list?: boolean;
+  /** The help option, offered but not read as an option of the line (commander acts on it before parsing). */
+  help?: true;
 }
 
 /** The root's file, `index.json`. */
@@ -99,6 +117,20 @@ function helpRecord(command: CommandUnknownOpts): HelpRecord {
   };
 }
 
+function optionRecord(command: CommandUnknownOpts, option: Option): OptionRecord {
+  const values = fixedValues(option);
+  return {
+    ...(option.long ? { long: option.long } : {}),
+    ...(option.short ? { short: option.short } : {}),
+    key: option.attributeName(),
+    description: shortDescription(option.description),
+    value: Boolean(option.required),
+    repeatable: repeatable(option),
+    ...(values ? { values, ...(isList(option) ? { list: true } : {}) } : {}),
+    ...(command.options.includes(option) ? {} : { help: true as const }),
+  };
+}
+
 /** The record of `command` and, unless `shallow`, of everything below it. */
 export function commandRecord(command: CommandUnknownOpts, shallow = false): CommandRecord {
   const help = command.createHelp();
@@ -107,8 +139,8 @@ export function commandRecord(command: CommandUnknownOpts, shallow = false): Com
   return {
     help: hasHelp ? helpRecord(command) : null,
     words: Object.fromEntries(command.commands.flatMap((c) => [c.name(), ...c.aliases()].map((w) => [w, c.name()]))),
-    commands: help.visibleCommands(command).map((c) => c.name()),
-    flags: help.visibleOptions(command).flatMap((o) => (o.long ? [o.long] : [])),
+    commands: help.visibleCommands(command).map((c) => [c.name(), shortDescription(help.subcommandDescription(c))]),
+    options: help.visibleOptions(command).map((o) => optionRecord(command, o as Option)),
     nested: hint?.kind === 'commands',
     children: shallow ? {} : Object.fromEntries(command.commands.map((c) => [c.name(), commandRecord(c)])),
   };

@@ -112,6 +112,19 @@ describe('prebuilt help and completion', () => {
       ['mfa', ''],
       ['controller', 's'],
       ['auth-policy', 'show', '--o'],
+      ['-o', 'json', 'identity', ''],
+      ['-o', 'json', 'identity', 'list', '--o'],
+      ['identity', 'list', '-o', ''],
+      ['identity', 'list', '--output', 'y'],
+      ['identity', 'list', '--role-semantic', 'AllOf', '--role-'],
+      ['identity', 'create', '--admin', '--'],
+      ['identity', 'create', '--tag', 'a=b', '--t'],
+      ['service', 'create', '--terminator-strategy', ''],
+      ['posture-check', 'create', 'os', '--os', ''],
+      ['posture-check', 'create', 'os', '--os', 'Linux', '--os', 'W'],
+      ['auth-policy', 'create', '--primary', 'cert,'],
+      ['service-policy', 'create', '--type', 'Dial', '--semantic', ''],
+      ['service-policy', 'create', '--type', 'Dial', '-'],
       ['help', '-'],
       ['nosuch', ''],
       ['zzz'],
@@ -134,6 +147,10 @@ describe('prebuilt help and completion', () => {
     const quoted = ['__complete', '--shell', 'bash', '--', "'identity'", "'cr"];
     assert.equal(served(quoted), (await full(quoted)).stdout);
     assert.equal(served(['__complete', 'ident']), 'identity\nidentity-type\n');
+    // fish and zsh are given each command's and flag's description after a tab; bash, never.
+    assert.match(served(['__complete', '--shell', 'fish', '--', 'ident']) ?? '', /^identity\t\S.*\nidentity-type\t\S/);
+    assert.match(served(['__complete', '--shell', 'zsh', '--', 'identity', 'list', '--li']) ?? '', /^--limit\trows /);
+    assert.equal(served(['__complete', '--shell', 'bash', '--', 'identity', 'list', '--li']), '--limit\n');
     assert.ok(servedLines > 40);
   });
 
@@ -141,7 +158,10 @@ describe('prebuilt help and completion', () => {
     for (const argv of [
       ['__complete', '--', 'identity', 'show', ''],
       ['__complete', '--', '--profile', ''],
-      ['__complete', '--', '-o', 'json', 'identity', ''],
+      ['__complete', '--', 'identity', 'list', '--role-filter', ''],
+      ['__complete', '--', 'identity', 'list', '--offset', ''],
+      ['__complete', '--', 'identity', 'list', '--nosuch', ''],
+      ['__complete', '--', 'as', ''],
       ['__complete', '--', 'identity', 'list', '--output='],
       ['__complete', '--shell', 'bash', '--', 'identity', 'list', '--output', '=', ''],
       ['__complete', '--', 'as', 'file.json', ''],

@@ -11,9 +11,12 @@ import { Help } from '@commander-js/extra-typings';
 import { commandWords, isOption } from '../command-words.js';
 import { SHELLS } from '../completion/scripts.js';
 import type { Shell } from '../completion/scripts.js';
-import { bashReply, typedWords } from '../completion/shell-words.js';
+import { replies } from '../completion/replies.js';
+import { typedWords } from '../completion/shell-words.js';
+import { matching, remainingValues } from '../completion/values.js';
+import type { Candidate } from '../completion/values.js';
 import { formatItem } from '../help-layout.js';
-import type { CommandRecord, HelpItem, HelpRecord, RootRecord } from './records.js';
+import type { CommandRecord, HelpItem, HelpRecord, OptionRecord, RootRecord } from './records.js';
 
 const HELP_FLAGS = ['--help', '-h'];
 
@@ -30,13 +33,19 @@ class Prebuilt {
   /** The records from the root down the path `words` names, or undefined where a word names no subcommand. */
   path(words: readonly string[]): CommandRecord[] | undefined {
     const path = [this.root.command];
-    for (const [i, word] of words.entries()) {
-      const parent = path[path.length - 1];
-      const name = Object.hasOwn(parent.words, word) ? parent.words[word] : undefined;
-      if (name === undefined) return undefined;
-      path.push(i === 0 ? this.topLevel(name) : parent.children[name]);
+    for (const word of words) {
+      const next = this.child(path[path.length - 1], word);
+      if (next === undefined) return undefined;
+      path.push(next);
     }
     return path;
+  }
+
+  /** The record of the subcommand `word` names under `parent`, or undefined where it names none. */
+  child(parent: CommandRecord, word: string): CommandRecord | undefined {
+    const name = Object.hasOwn(parent.words, word) ? parent.words[word] : undefined;
+    if (name === undefined) return undefined;
+    return parent === this.root.command ? this.topLevel(name) : parent.children[name];
   }
 
   private topLevel(name: string): CommandRecord {
@@ -129,8 +138,9 @@ export function helpText(record: HelpRecord, width: number | undefined): string 
 }
 
 /**
- * `ctl __complete [--shell SHELL] [--] WORDS...` when the words before the cursor name commands only and the word
- * under it is a command or a flag: the candidates, as the completion command prints them (completion/command.ts).
+ * `ctl __complete [--shell SHELL] [--] WORDS...` when the words before the cursor name commands and give options
+ * of theirs (with their values), and the word under it is a command, a flag or the value of an option from a fixed
+ * list: the candidates, as the completion command prints them (completion/command.ts).
  */
 function complete(prebuilt: Prebuilt, args: readonly string[]): string[] | undefined {
   let rest = args;
@@ -145,17 +155,63 @@ function complete(prebuilt: Prebuilt, args: readonly string[]): string[] | undef
   else if (rest.some(isOption)) return undefined;
   const words = shell ? typedWords(shell, rest) : rest.map((value) => ({ value, beforeOpen: '' }));
   const values = words.map((w) => w.value);
-  const typed = values.slice(0, -1);
   const current = values.at(-1) ?? '';
-  if (values.includes('=') || typed.some((w) => w.startsWith('-')) || current.includes('=')) return undefined;
-  const path = prebuilt.path(typed);
-  const command = path?.at(-1);
-  if (path === undefined || command === undefined || path.slice(1).some((c) => c.nested)) return undefined;
-  let found: string[];
-  if (current.startsWith('-')) found = path.toReversed().flatMap((c) => c.flags);
-  else if (Object.keys(command.words).length > 0) found = command.commands;
-  else return undefined;
-  const candidates = [...new Set(found)].filter((c) => c.startsWith(current));
-  const under = words.at(-1) ?? { value: '', beforeOpen: '' };
-  return shell === 'bash' ? candidates.map((c) => bashReply(under, c)) : candidates;
+  const typed = values.slice(0, -1);
+  if (values.includes('=') || typed.includes('--') || current.includes('=')) return undefined;
+  const line = readLine(prebuilt, typed);
+  if (line === undefined) return undefined;
+  const { path, pending, given } = line;
+  const command = path[path.length - 1];
+  let found: Candidate[];
+  if (pending) {
+    if (pending.values === undefined) return undefined;
+    const before = pending.repeatable ? (given.get(pending.key) ?? []) : [];
+    found = remainingValues(pending.values, current, Boolean(pending.list), before).map((value) => ({ value }));
+  } else if (current.startsWith('-')) {
+    const offered = (o: OptionRecord) => o.long !== undefined && (o.repeatable || !given.has(o.key));
+    found = path
+      .toReversed()
+      .flatMap((c) => c.options.filter(offered).map((o) => ({ value: o.long ?? '', description: o.description })));
+  } else if (Object.keys(command.words).length > 0) {
+    found = command.commands.map(([value, description]) => ({ value, description }));
+  } else return undefined;
+  return replies(shell, words.at(-1) ?? { value: '', beforeOpen: '' }, matching(found, current));
+}
+
+/** Where the words before the cursor lead, read as completion/candidates.ts reads them. */
+interface Line {
+  path: CommandRecord[];
+  /** The option whose value comes next. */
+  pending?: OptionRecord;
+  /** The options given, by key, with their values. */
+  given: Map<string, string[]>;
+}
+
+/**
+ * Reads words that name commands and give their options (with a value where one is taken), or undefined where a
+ * word is something else: an operand, an unknown or hidden option, `--flag=value`, a command line nested in another
+ * (`ctl as FILE ...`), which the full CLI reads.
+ */
+function readLine(prebuilt: Prebuilt, typed: readonly string[]): Line | undefined {
+  const path = [prebuilt.root.command];
+  const given = new Map<string, string[]>();
+  let pending: OptionRecord | undefined;
+  for (const word of typed) {
+    const command = path[path.length - 1];
+    if (pending) {
+      given.get(pending.key)?.push(word);
+      pending = undefined;
+    } else if (isOption(word)) {
+      const named = (o: OptionRecord) => !o.help && (o.long === word || o.short === word);
+      const option = path.findLast((c) => c.options.some(named))?.options.find(named);
+      if (option === undefined) return undefined;
+      if (!given.has(option.key)) given.set(option.key, []);
+      if (option.value) pending = option;
+    } else {
+      const next = prebuilt.child(command, word);
+      if (next === undefined || next.nested) return undefined;
+      path.push(next);
+    }
+  }
+  return { path, pending, given };
 }
