@@ -3,7 +3,8 @@ import { isOption } from '../command-words.js';
 import { HELP_TOPICS } from '../help-topics.js';
 import { hintFor } from './hints.js';
 import type { CompletionSource } from './hints.js';
-import { fixedValues, isList, shortDescription, repeatable } from './option-facts.js';
+import { fixedValues, isList, repeatable } from './option-facts.js';
+import { shortDescription } from './short-description.js';
 import { matching, remainingValues } from './values.js';
 import type { Candidate } from './values.js';
 

@@ -7,7 +7,8 @@
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import type { RootOption } from '../command-words.js';
 import { hintFor } from '../completion/hints.js';
-import { fixedValues, isList, shortDescription, repeatable } from '../completion/option-facts.js';
+import { fixedValues, isList, repeatable } from '../completion/option-facts.js';
+import { shortDescription } from '../completion/short-description.js';
 
 /** A help list's line: the term, its description and, for options and commands, the heading it is listed under. */
 export type HelpItem = [term: string, description: string, group?: string | null];
@@ -40,8 +41,11 @@ export interface CommandRecord {
   help: HelpRecord | null;
   /** Every word naming a subcommand (names and aliases, hidden ones too), to the subcommand's name. */
   words: Record<string, string>;
-  /** The visible subcommands' names and lines of help, in help order: what a TAB completes to. */
-  commands: [name: string, description: string][];
+  /**
+   * The visible subcommands' names, in help order: what a TAB completes to. Their descriptions are those of the
+   * help's list (the root's file would hold each noun's twice).
+   */
+  commands: string[];
   /** The command's own visible options. */
   options: OptionRecord[];
   /** The words after its operands are another command line (`ctl as FILE services`): completed the full way. */
@@ -136,10 +140,12 @@ export function commandRecord(command: CommandUnknownOpts, shallow = false): Com
   const help = command.createHelp();
   const hasHelp = help.visibleOptions(command).some((o) => o.long === '--help');
   const hint = hintFor(command);
+  if (!hasHelp && help.visibleCommands(command).length > 0)
+    throw new Error(`'${command.name()}' lists subcommands without a help option: a TAB would lack their descriptions`);
   return {
     help: hasHelp ? helpRecord(command) : null,
     words: Object.fromEntries(command.commands.flatMap((c) => [c.name(), ...c.aliases()].map((w) => [w, c.name()]))),
-    commands: help.visibleCommands(command).map((c) => [c.name(), shortDescription(help.subcommandDescription(c))]),
+    commands: help.visibleCommands(command).map((c) => c.name()),
     options: help.visibleOptions(command).map((o) => optionRecord(command, o as Option)),
     nested: hint?.kind === 'commands',
     children: shallow ? {} : Object.fromEntries(command.commands.map((c) => [c.name(), commandRecord(c)])),

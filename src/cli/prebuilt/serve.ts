@@ -13,6 +13,7 @@ import { SHELLS } from '../completion/scripts.js';
 import type { Shell } from '../completion/scripts.js';
 import { replies } from '../completion/replies.js';
 import { typedWords } from '../completion/shell-words.js';
+import { shortDescription } from '../completion/short-description.js';
 import { matching, remainingValues } from '../completion/values.js';
 import type { Candidate } from '../completion/values.js';
 import { formatItem } from '../help-layout.js';
@@ -173,7 +174,11 @@ function complete(prebuilt: Prebuilt, args: readonly string[]): string[] | undef
       .toReversed()
       .flatMap((c) => c.options.filter(offered).map((o) => ({ value: o.long ?? '', description: o.description })));
   } else if (Object.keys(command.words).length > 0) {
-    found = command.commands.map(([value, description]) => ({ value, description }));
+    const described = (value: string, i: number) => ({
+      value,
+      description: shortDescription(command.help?.commands[i]?.[1] ?? ''),
+    });
+    found = command.commands.map(described);
   } else return undefined;
   return replies(shell, words.at(-1) ?? { value: '', beforeOpen: '' }, matching(found, current));
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { shortDescription } from './option-facts.js';
+import { shortDescription } from './short-description.js';
 
 describe('descriptions beside candidates', () => {
   it('keeps the first clause, on one line', () => {
