@@ -1,8 +1,8 @@
 /**
- * What `ctl --help`, `ctl help ...` and a TAB on command and flag words print depends only on the build: the build
- * writes it here from the same commander tree the CLI runs (make.ts), so that bin/ctl.js serves those lines from a
- * small file without compiling the CLI (serve.ts). One file for the root, one per top-level command: a line reads
- * the root's and at most one other, whatever the number of nouns.
+ * What `ctl --help`, `ctl help ...` and a TAB on command words, flags and their fixed values print depends only on
+ * the build: the build writes it here from the same commander tree the CLI runs (make.ts), so that bin/ctl.js serves
+ * those lines from a small file without compiling the CLI (serve.ts). One file for the root, one per top-level
+ * command: a line reads the root's and at most one other, whatever the number of nouns.
  */
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import type { RootOption } from '../command-words.js';
