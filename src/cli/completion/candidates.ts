@@ -1,27 +1,26 @@
-import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { isOption } from '../command-words.js';
 import { HELP_TOPICS } from '../help-topics.js';
 import { hintFor } from './hints.js';
 import type { CompletionSource } from './hints.js';
 import { fixedValues, isList, repeatable } from './option-facts.js';
 import { shortDescription } from './short-description.js';
-import { matching, remainingValues } from './values.js';
+import { matching, nextArgument, remainingValues } from './values.js';
 import type { Candidate } from './values.js';
 
 /** Values that only the outside world knows (entity names from the controller, profile names from disk). */
 export type DynamicValues = (source: CompletionSource) => Promise<string[]>;
 
 /**
- * Where the words typed so far lead: the command reached, how many positionals it has, an option awaiting its value.
+ * Where the words typed so far lead: the command reached, its operands, an option awaiting its value.
  */
 interface Position {
   command: CommandUnknownOpts;
-  positionals: number;
+  /** The operands of the command reached, in order. */
+  operands: string[];
   pending?: Option;
   /** The options the line gives, by attribute name (`--no-x` is `--x`'s), with the values given to each. */
   given: Map<string, string[]>;
-  /** The operands of the command reached, in order. */
-  operands: string[];
 }
 
 /** The option `flag` names on `command` or an ancestor (global flags are accepted everywhere). */
@@ -49,7 +48,7 @@ function unknownAwaitingValue(command: CommandUnknownOpts, word: string): boolea
  * the root's words for the commands to load). Where operands come, it is an operand, as before.
  */
 function locate(root: CommandUnknownOpts, typed: readonly string[]): Position {
-  const position: Position = { command: root, positionals: 0, given: new Map(), operands: [] };
+  const position: Position = { command: root, operands: [], given: new Map() };
   const give = (option: Option, value?: string) => {
     const values = position.given.get(option.attributeName()) ?? [];
     position.given.set(option.attributeName(), value === undefined ? values : [...values, value]);
@@ -72,20 +71,16 @@ function locate(root: CommandUnknownOpts, typed: readonly string[]): Position {
       afterUnknown = unknownAwaitingValue(position.command, word);
     } else {
       const sub =
-        position.positionals === 0
+        position.operands.length === 0
           ? position.command.commands.find((c) => c.name() === word || c.aliases().includes(word))
           : undefined;
-      const subcommandDue = position.positionals === 0 && position.command.commands.length > 0;
+      const subcommandDue = position.operands.length === 0 && position.command.commands.length > 0;
       if (sub) position.command = sub;
       else if (valueOfUnknown && subcommandDue) continue;
-      else {
-        position.positionals++;
-        position.operands.push(word);
-      }
+      else position.operands.push(word);
       const nested = hintFor(position.command);
-      if (nested?.kind === 'commands' && position.positionals === nested.positionals) {
+      if (nested?.kind === 'commands' && position.operands.length === nested.positionals) {
         position.command = nested.tree();
-        position.positionals = 0;
         position.operands = [];
       }
     }
@@ -117,12 +112,12 @@ function subcommands(command: CommandUnknownOpts): Candidate[] {
 }
 
 async function valuesOf(
-  target: { argChoices?: string[] } | undefined,
+  target: Option | Argument | undefined,
   dynamic: DynamicValues,
   root: CommandUnknownOpts,
 ): Promise<string[]> {
   if (!target) return [];
-  const fixed = fixedValues(target as Option);
+  const fixed = fixedValues(target);
   if (fixed) return [...fixed];
   const hint = hintFor(target);
   if (hint?.kind === 'help')
@@ -178,7 +173,7 @@ export async function candidates(
 ): Promise<Candidate[]> {
   const { words, split } = joinAssignments(typed);
   let current = words.length > 0 ? words[words.length - 1] : '';
-  const { command, positionals, pending, given, operands } = locate(root, words.slice(0, -1));
+  const { command, operands, pending, given } = locate(root, words.slice(0, -1));
   let found: Candidate[];
   let prefix = '';
   const assignment = pending ? undefined : /^(--[^=]+)=(.*)$/s.exec(current);
@@ -193,14 +188,10 @@ export async function candidates(
     found = values(optionValues(await valuesOf(pending, dynamic, root), current, pending, given));
   } else if (current.startsWith('-')) {
     found = flags(command, given);
-  } else if (positionals === 0 && command.commands.length > 0) {
+  } else if (operands.length === 0 && command.commands.length > 0) {
     found = subcommands(command);
   } else {
-    const args = command.registeredArguments;
-    const last = args[args.length - 1];
-    const variadic = positionals >= args.length - 1 && last?.variadic;
-    const target = variadic ? last : args[positionals];
-    const before = variadic ? operands.slice(args.length - 1) : [];
+    const { target, given: before } = nextArgument(command.registeredArguments, operands);
     found = target
       ? values(remainingValues(await valuesOf(target, dynamic, root), current, isList(target), before))
       : [];

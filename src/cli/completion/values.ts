@@ -31,3 +31,17 @@ export function matching(found: readonly Candidate[], current: string): Candidat
   const seen = new Set<string>();
   return found.filter((c) => c.value.startsWith(current) && !seen.has(c.value) && seen.add(c.value));
 }
+
+/**
+ * The argument the next operand goes to, after `operands`: the last one, if variadic, takes every operand from its
+ * place on, and those it has already are `given`.
+ */
+export function nextArgument<T extends { variadic?: boolean }>(
+  args: readonly T[],
+  operands: readonly string[],
+): { target?: T; given: string[] } {
+  const last = args[args.length - 1];
+  if (last?.variadic && operands.length >= args.length - 1)
+    return { target: last, given: operands.slice(args.length - 1) };
+  return { target: args[operands.length], given: [] };
+}

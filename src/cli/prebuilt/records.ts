@@ -4,7 +4,7 @@
  * those lines from a small file without compiling the CLI (serve.ts). One file for the root, one per top-level
  * command: a line reads the root's and at most one other, whatever the number of nouns.
  */
-import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import type { RootOption } from '../command-words.js';
 import { hintFor } from '../completion/hints.js';
 import { fixedValues, isList, repeatable } from '../completion/option-facts.js';
@@ -48,6 +48,8 @@ export interface CommandRecord {
   commands: string[];
   /** The command's own visible options. */
   options: OptionRecord[];
+  /** Its arguments, in order. */
+  arguments: ArgumentRecord[];
   /** The words after its operands are another command line (`ctl as FILE services`): completed the full way. */
   nested: boolean;
   /** The subcommands' records, by name; a top-level command's are in its own file. */
@@ -69,6 +71,13 @@ export interface OptionRecord {
   list?: boolean;
   /** The help option, offered but not read as an option of the line (commander acts on it before parsing). */
   help?: true;
+}
+
+/** What completion reads of an argument: its values, where they come from a fixed list. */
+export interface ArgumentRecord {
+  values?: readonly string[];
+  list?: true;
+  variadic?: true;
 }
 
 /** The root's file, `index.json`. */
@@ -135,6 +144,14 @@ function optionRecord(command: CommandUnknownOpts, option: Option): OptionRecord
   };
 }
 
+function argumentRecord(argument: Argument): ArgumentRecord {
+  const values = fixedValues(argument);
+  return {
+    ...(values ? { values, ...(isList(argument) ? { list: true as const } : {}) } : {}),
+    ...(argument.variadic ? { variadic: true as const } : {}),
+  };
+}
+
 /** The record of `command` and, unless `shallow`, of everything below it. */
 export function commandRecord(command: CommandUnknownOpts, shallow = false): CommandRecord {
   const help = command.createHelp();
@@ -147,6 +164,7 @@ export function commandRecord(command: CommandUnknownOpts, shallow = false): Com
     words: Object.fromEntries(command.commands.flatMap((c) => [c.name(), ...c.aliases()].map((w) => [w, c.name()]))),
     commands: help.visibleCommands(command).map((c) => c.name()),
     options: help.visibleOptions(command).map((o) => optionRecord(command, o as Option)),
+    arguments: command.registeredArguments.map(argumentRecord),
     nested: hint?.kind === 'commands',
     children: shallow ? {} : Object.fromEntries(command.commands.map((c) => [c.name(), commandRecord(c)])),
   };

@@ -96,7 +96,7 @@ describe('prebuilt help and completion', () => {
     }
   });
 
-  it('completes command words and flags as the full CLI does, in each shell', async () => {
+  it('completes command words, flags and fixed values as the full CLI does, in each shell', async () => {
     const lines: string[][] = [
       [],
       [''],
@@ -125,6 +125,13 @@ describe('prebuilt help and completion', () => {
       ['auth-policy', 'create', '--primary', 'cert,'],
       ['service-policy', 'create', '--type', 'Dial', '--semantic', ''],
       ['service-policy', 'create', '--type', 'Dial', '-'],
+      ['identity', 'update', 'laptop-7', '--a'],
+      ['identity', 'delete', 'a', 'b', '--'],
+      ['policy', 'list', ''],
+      ['policy', 'list', 'dial', '-'],
+      ['policy', 'create', 'd'],
+      ['api', 'P'],
+      ['completion', ''],
       ['help', '-'],
       ['nosuch', ''],
       ['zzz'],
@@ -154,13 +161,16 @@ describe('prebuilt help and completion', () => {
     assert.ok(servedLines > 40);
   });
 
-  it('leaves to the full CLI what needs a profile, the controller, a value or an option before the words', () => {
+  it('leaves to the full CLI what needs a profile, the controller, free text or an option before help', () => {
     for (const argv of [
       ['__complete', '--', 'identity', 'show', ''],
       ['__complete', '--', '--profile', ''],
       ['__complete', '--', 'identity', 'list', '--role-filter', ''],
       ['__complete', '--', 'identity', 'list', '--offset', ''],
       ['__complete', '--', 'identity', 'list', '--nosuch', ''],
+      ['__complete', '--', 'policy', 'list', 'dial', ''],
+      ['__complete', '--', 'help', ''],
+      ['__complete', '--', 'identity', 'delete', 'a', ''],
       ['__complete', '--', 'as', ''],
       ['__complete', '--', 'identity', 'list', '--output='],
       ['__complete', '--shell', 'bash', '--', 'identity', 'list', '--output', '=', ''],

@@ -15,7 +15,7 @@ import type { Shell } from '../completion/scripts.js';
 import { replies } from '../completion/replies.js';
 import { typedWords } from '../completion/shell-words.js';
 import { shortDescription } from '../completion/short-description.js';
-import { matching, remainingValues } from '../completion/values.js';
+import { matching, nextArgument, remainingValues } from '../completion/values.js';
 import type { Candidate } from '../completion/values.js';
 import { formatItem } from '../help-layout.js';
 import type { CommandRecord, HelpItem, HelpRecord, OptionRecord, RootRecord } from './records.js';
@@ -162,7 +162,7 @@ function complete(prebuilt: Prebuilt, args: readonly string[]): string[] | undef
   if (values.includes('=') || typed.includes('--') || current.includes('=')) return undefined;
   const line = readLine(prebuilt, typed);
   if (line === undefined) return undefined;
-  const { path, pending, given } = line;
+  const { path, operands, pending, given } = line;
   const command = path[path.length - 1];
   let found: Candidate[];
   if (pending) {
@@ -180,13 +180,19 @@ function complete(prebuilt: Prebuilt, args: readonly string[]): string[] | undef
       description: shortDescription(command.help?.commands[i]?.[1] ?? ''),
     });
     found = command.commands.map(described);
-  } else return undefined;
+  } else {
+    const { target, given: before } = nextArgument(command.arguments, operands);
+    if (target?.values === undefined) return undefined;
+    found = remainingValues(target.values, current, Boolean(target.list), before).map((value) => ({ value }));
+  }
   return replies(shell, words.at(-1) ?? { value: '', beforeOpen: '' }, matching(found, current));
 }
 
 /** Where the words before the cursor lead, read as completion/candidates.ts reads them. */
 interface Line {
   path: CommandRecord[];
+  /** The operands of the command reached. */
+  operands: string[];
   /** The option whose value comes next. */
   pending?: OptionRecord;
   /** The options given, by key, with their values. */
@@ -194,13 +200,15 @@ interface Line {
 }
 
 /**
- * Reads words that name commands and give their options (with a value where one is taken), or undefined where a
- * word is something else: an operand, an unknown or hidden option, `--flag=value`, a command line nested in another
- * (`ctl as FILE ...`), which the full CLI reads.
+ * Reads words that name commands, give their options (with a value where one is taken) and the operands of a
+ * command without subcommands, or undefined where a word is something else: a word naming no subcommand where one
+ * is due, an unknown or hidden option, `--flag=value`, a command line nested in another (`ctl as FILE ...`), which
+ * the full CLI reads.
  */
 function readLine(prebuilt: Prebuilt, typed: readonly string[]): Line | undefined {
   const path = [prebuilt.root.command];
   const given = new Map<string, string[]>();
+  const operands: string[] = [];
   let pending: OptionRecord | undefined;
   for (const word of typed) {
     const command = path[path.length - 1];
@@ -213,11 +221,13 @@ function readLine(prebuilt: Prebuilt, typed: readonly string[]): Line | undefine
       if (option === undefined) return undefined;
       if (!given.has(option.key)) given.set(option.key, []);
       if (option.value) pending = option;
+    } else if (Object.keys(command.words).length === 0) {
+      operands.push(word);
     } else {
       const next = prebuilt.child(command, word);
       if (next === undefined || next.nested) return undefined;
       path.push(next);
     }
   }
-  return { path, pending, given };
+  return { path, operands, pending, given };
 }
