@@ -1,9 +1,9 @@
 /**
  * The lines bin/ctl.js answers from the build's prebuilt files (records.ts) instead of compiling the CLI: help of a
  * command named by its words (`ctl identity create --help`, `ctl help identity create`, `ctl help TOPIC`), and a
- * TAB on a command word, a flag or a flag's value from a fixed list after words that name commands and give their
- * options. Anything else (help after an option, an operand, a name from the controller or a profile, a word that
- * names nothing) returns false, and the full CLI runs the line as always:
+ * TAB on a command word, a flag, or an option's or argument's value from a fixed list, after words that name
+ * commands and give their options and operands. Anything else (help after an option, a name from the controller or
+ * a profile, free text, a word that names nothing) returns false, and the full CLI runs the line as always:
  * `serve.test.ts` holds what is served byte for byte to what the full CLI prints.
  */
 import { readFileSync } from 'node:fs';
