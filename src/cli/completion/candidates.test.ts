@@ -111,6 +111,8 @@ describe('completion candidates', () => {
     assert.deepEqual(await complete('service-policy', 'create', 'p', '--type=Dial', '--ty'), []);
     assert.deepEqual(await complete('identity', 'create', 'x', '--tag', 'a=1', '--ta'), ['--tag'], '--tag repeats');
     assert.deepEqual(await complete('identity', 'delete', 'laptop-7', 'lap'), ['laptop-8']);
+    const os = ['posture-check', 'create', 'os', 'n', '--os', 'Windows:10.0', '--os'];
+    assert.deepEqual(await complete(...os, 'Win'), ['WindowsServer'], 'an OS given with its versions');
     assert.deepEqual(await complete('identity', 'delete', 'laptop-7', 'server', ''), ['laptop-8']);
     assert.deepEqual(await complete('identity', 'list', '--role-filter', '#emea', '--role-filter', '#'), [
       '#all',

@@ -3,7 +3,7 @@ import { isOption } from '../command-words.js';
 import { HELP_TOPICS } from '../help-topics.js';
 import { hintFor } from './hints.js';
 import type { CompletionSource } from './hints.js';
-import { fixedValues, isList, repeatable } from './option-facts.js';
+import { fixedValues, repeatable, valueForm } from './option-facts.js';
 import { shortDescription } from './short-description.js';
 import { matching, nextArgument, remainingValues } from './values.js';
 import type { Candidate } from './values.js';
@@ -156,7 +156,7 @@ export function joinAssignments(words: readonly string[]): { words: string[]; sp
 /** The values of `option` that remain for `current`: what a repeatable flag was given already is left out. */
 function optionValues(found: string[], current: string, option: Option, given: Position['given']): string[] {
   const before = repeatable(option) ? (given.get(option.attributeName()) ?? []) : [];
-  return remainingValues(found, current, isList(option), before);
+  return remainingValues(found, current, valueForm(option), before);
 }
 
 /**
@@ -193,7 +193,7 @@ export async function candidates(
   } else {
     const { target, given: before } = nextArgument(command.registeredArguments, operands);
     found = target
-      ? values(remainingValues(await valuesOf(target, dynamic, root), current, isList(target), before))
+      ? values(remainingValues(await valuesOf(target, dynamic, root), current, valueForm(target), before))
       : [];
   }
   return matching(found, current).map((c) => ({ ...c, value: prefix + c.value }));

@@ -18,10 +18,10 @@ export type CompletionSource =
   | { kind: 'role'; resource: string; list?: boolean }
   | { kind: 'profile' }
   /**
-   * Values from a fixed list that commander's `choices` cannot hold, because the value may carry more than the
-   * name (`--os Windows:10.0`) or is a comma-separated list of them (`--primary password,cert`: `list`).
+   * Values from a fixed list that commander's `choices` cannot hold, because the value may carry more after a colon
+   * (`qualified`: `--os Windows:10.0`) or is a comma-separated list of them (`list`: `--primary password,cert`).
    */
-  | { kind: 'values'; values: readonly string[]; list?: boolean }
+  | { kind: 'values'; values: readonly string[]; list?: boolean; qualified?: boolean }
   /** After `positionals` operands, the words are a command line of `tree` (`ctl as FILE services ...`). */
   | { kind: 'commands'; positionals: number; tree: () => CommandUnknownOpts }
   /** `ctl help`: topics and commands (answered from the tree, not from outside). */

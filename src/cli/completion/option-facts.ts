@@ -5,6 +5,7 @@
  */
 import type { Argument, Option } from '@commander-js/extra-typings';
 import { hintFor } from './hints.js';
+import type { ValueForm } from './values.js';
 
 /** Values of an option or argument that come from a fixed list: commander's `choices`, or a `values` hint. */
 export function fixedValues(target: Option | Argument): readonly string[] | undefined {
@@ -13,10 +14,13 @@ export function fixedValues(target: Option | Argument): readonly string[] | unde
   return hint?.kind === 'values' ? hint.values : undefined;
 }
 
-/** Whether the value is comma-separated (`--identities '#sales,@lap'`): the part after the last comma completes. */
-export function isList(target: object): boolean {
+/** How the value is written (values.ts), with only what holds set. */
+export function valueForm(target: object): ValueForm {
   const hint = hintFor(target);
-  return Boolean(hint && 'list' in hint && hint.list);
+  return {
+    ...(hint && 'list' in hint && hint.list ? { list: true } : {}),
+    ...(hint?.kind === 'values' && hint.qualified ? { qualified: true } : {}),
+  };
 }
 
 /**

@@ -10,19 +10,29 @@ export interface Candidate {
 }
 
 /**
+ * How a value is written: a comma-separated list of values (`list`: `--identities '#sales,@lap'`), or a value
+ * that may go on after a colon, the part before it being the choice (`qualified`: `--os Windows:10.0`).
+ */
+export interface ValueForm {
+  list?: boolean;
+  qualified?: boolean;
+}
+
+/**
  * The values of an option or argument that remain for the word being typed, `current`. `given`: what the line
- * already gives it (earlier words of a repeatable flag or of a variadic argument), left out. A comma-separated list
- * (`list`) completes the part after the last comma, keeping what comes before and leaving out what is listed.
+ * already gives it (earlier words of a repeatable flag or of a variadic argument), left out. A list completes the
+ * part after the last comma, keeping what comes before and leaving out what is listed.
  */
 export function remainingValues(
   found: readonly string[],
   current: string,
-  list: boolean,
+  form: ValueForm,
   given: readonly string[],
 ): string[] {
-  const comma = list ? current.lastIndexOf(',') : -1;
+  const comma = form.list ? current.lastIndexOf(',') : -1;
   const head = current.slice(0, comma + 1);
-  const done = new Set(list ? [...given, head].flatMap((v) => v.split(',')) : given);
+  const listed = form.list ? [...given, head].flatMap((v) => v.split(',')) : given;
+  const done = new Set(form.qualified ? listed.map((v) => v.split(':')[0]) : listed);
   return found.filter((v) => !done.has(v)).map((v) => head + v);
 }
 

@@ -150,7 +150,7 @@ export function addKindFlags(
         `(none: any version); repeat for each OS${replaces}`,
     );
     // The OS names complete; the versions after the colon are the user's to type.
-    command.addOption(completeWith(os.argParser(osSpec), { kind: 'values', values: OS_TYPES }));
+    command.addOption(completeWith(os.argParser(osSpec), { kind: 'values', values: OS_TYPES, qualified: true }));
   }
   if (has('DOMAIN'))
     command.addOption(

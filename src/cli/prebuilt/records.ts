@@ -7,7 +7,8 @@
 import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import type { RootOption } from '../command-words.js';
 import { hintFor } from '../completion/hints.js';
-import { fixedValues, isList, repeatable } from '../completion/option-facts.js';
+import { fixedValues, repeatable, valueForm } from '../completion/option-facts.js';
+import type { ValueForm } from '../completion/values.js';
 import { shortDescription } from '../completion/short-description.js';
 
 /** A help list's line: the term, its description and, for options and commands, the heading it is listed under. */
@@ -57,7 +58,7 @@ export interface CommandRecord {
 }
 
 /** What completion reads of an option (completion/option-facts.ts), to read a line and to offer its flag. */
-export interface OptionRecord {
+export interface OptionRecord extends ValueForm {
   long?: string;
   short?: string;
   /** commander's attribute name, which `--x` and `--no-x` share. */
@@ -66,17 +67,15 @@ export interface OptionRecord {
   /** Takes the next word as its value (`--output <format>`). */
   value: boolean;
   repeatable: boolean;
-  /** Its values, where they come from a fixed list; `list`: comma-separated. */
+  /** Its values, where they come from a fixed list, written as its ValueForm says. */
   values?: readonly string[];
-  list?: boolean;
   /** The help option, offered but not read as an option of the line (commander acts on it before parsing). */
   help?: true;
 }
 
 /** What completion reads of an argument: its values, where they come from a fixed list. */
-export interface ArgumentRecord {
+export interface ArgumentRecord extends ValueForm {
   values?: readonly string[];
-  list?: true;
   variadic?: true;
 }
 
@@ -139,7 +138,7 @@ function optionRecord(command: CommandUnknownOpts, option: Option): OptionRecord
     description: shortDescription(option.description),
     value: Boolean(option.required),
     repeatable: repeatable(option),
-    ...(values ? { values, ...(isList(option) ? { list: true } : {}) } : {}),
+    ...(values ? { values, ...valueForm(option) } : {}),
     ...(command.options.includes(option) ? {} : { help: true as const }),
   };
 }
@@ -147,7 +146,7 @@ function optionRecord(command: CommandUnknownOpts, option: Option): OptionRecord
 function argumentRecord(argument: Argument): ArgumentRecord {
   const values = fixedValues(argument);
   return {
-    ...(values ? { values, ...(isList(argument) ? { list: true as const } : {}) } : {}),
+    ...(values ? { values, ...valueForm(argument) } : {}),
     ...(argument.variadic ? { variadic: true as const } : {}),
   };
 }

@@ -122,6 +122,7 @@ describe('prebuilt help and completion', () => {
       ['service', 'create', '--terminator-strategy', ''],
       ['posture-check', 'create', 'os', '--os', ''],
       ['posture-check', 'create', 'os', '--os', 'Linux', '--os', 'W'],
+      ['posture-check', 'create', 'os', '--os', 'Windows:10.0', '--os', 'W'],
       ['auth-policy', 'create', '--primary', 'cert,'],
       ['service-policy', 'create', '--type', 'Dial', '--semantic', ''],
       ['service-policy', 'create', '--type', 'Dial', '-'],

@@ -168,7 +168,7 @@ function complete(prebuilt: Prebuilt, args: readonly string[]): string[] | undef
   if (pending) {
     if (pending.values === undefined) return undefined;
     const before = pending.repeatable ? (given.get(pending.key) ?? []) : [];
-    found = remainingValues(pending.values, current, Boolean(pending.list), before).map((value) => ({ value }));
+    found = remainingValues(pending.values, current, pending, before).map((value) => ({ value }));
   } else if (current.startsWith('-')) {
     const offered = (o: OptionRecord) => o.long !== undefined && (o.repeatable || !given.has(o.key));
     found = path
@@ -183,7 +183,7 @@ function complete(prebuilt: Prebuilt, args: readonly string[]): string[] | undef
   } else {
     const { target, given: before } = nextArgument(command.arguments, operands);
     if (target?.values === undefined) return undefined;
-    found = remainingValues(target.values, current, Boolean(target.list), before).map((value) => ({ value }));
+    found = remainingValues(target.values, current, target, before).map((value) => ({ value }));
   }
   return replies(shell, words.at(-1) ?? { value: '', beforeOpen: '' }, matching(found, current));
 }
