@@ -110,6 +110,9 @@ describe('completion candidates', () => {
     assert.deepEqual(await complete('-o', 'json', 'identity', 'list', '--o'), ['--offset'], 'a global one either');
     assert.deepEqual(await complete('service-policy', 'create', 'p', '--type=Dial', '--ty'), []);
     assert.deepEqual(await complete('identity', 'create', 'x', '--tag', 'a=1', '--ta'), ['--tag'], '--tag repeats');
+    assert.deepEqual(await complete('identity', 'list', '--limit', '5', '--l'), [], 'an integer keeps the last');
+    assert.deepEqual(await complete('--timeout', '5s', '--t'), [], 'so does a duration');
+    assert.deepEqual(await complete('identity', 'update', 'x', '--app-data', '{}', '--app'), [], 'and a JSON object');
     assert.deepEqual(await complete('identity', 'delete', 'laptop-7', 'lap'), ['laptop-8']);
     const os = ['posture-check', 'create', 'os', 'n', '--os', 'Windows:10.0', '--os'];
     assert.deepEqual(await complete(...os, 'Win'), ['WindowsServer'], 'an OS given with its versions');
@@ -212,7 +215,7 @@ describe('completion candidates', () => {
 
   it('skips option values and the words after -- when finding the command', async () => {
     assert.deepEqual(await complete('-o', 'json', 'identity', 'sh'), ['show']);
-    assert.deepEqual(await complete('identity', 'list', '--limit', '5', '--l'), ['--limit']);
+    assert.deepEqual(await complete('identity', 'list', '--limit', '5', '--o'), ['--offset', '--output']);
   });
 
   it('completes past an unknown option, the word after it its value unless it names a command', async () => {

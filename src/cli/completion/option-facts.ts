@@ -23,14 +23,25 @@ export function valueForm(target: object): ValueForm {
   };
 }
 
+const keepingLast = new WeakSet<object>();
+
+/**
+ * Marks a parser that reads its own word alone, ignoring the value before: commander then keeps the last value
+ * given, as it does without a parser. Returns the parser.
+ */
+export function keepsLast<T extends (value: string) => unknown>(parser: T): T {
+  keepingLast.add(parser);
+  return parser;
+}
+
 /**
  * Whether an option may be given more than once to any effect. commander keeps the last value of an option that
- * has no parser of its own, a switch or a choice among values; a parser of our own may gather every value
- * (`--tag`, `--os`) and nothing says whether it does, so such an option counts as repeatable: a TAB never hides a
- * flag that may be given again.
+ * has no parser of its own, a switch, a choice among values, or one whose parser is marked `keepsLast`; any other
+ * parser may gather every value (`--tag`, `--os`), so such an option counts as repeatable: a TAB never hides a flag
+ * that may be given again.
  */
 export function repeatable(option: Option): boolean {
   if (option.variadic) return true;
-  if (option.argChoices) return false;
-  return option.parseArg !== undefined;
+  if (option.argChoices || option.parseArg === undefined) return false;
+  return !keepingLast.has(option.parseArg);
 }

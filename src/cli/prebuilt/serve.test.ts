@@ -127,6 +127,7 @@ describe('prebuilt help and completion', () => {
       ['service-policy', 'create', '--type', 'Dial', '--semantic', ''],
       ['service-policy', 'create', '--type', 'Dial', '-'],
       ['identity', 'update', 'laptop-7', '--a'],
+      ['identity', 'list', '--limit', '5', '--'],
       ['identity', 'delete', 'a', 'b', '--'],
       ['policy', 'list', ''],
       ['policy', 'list', 'dial', '-'],
