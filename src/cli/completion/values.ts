@@ -39,7 +39,11 @@ export function remainingValues(
 /** The candidates that start with `current`, each once (the first description kept), in order. */
 export function matching(found: readonly Candidate[], current: string): Candidate[] {
   const seen = new Set<string>();
-  return found.filter((c) => c.value.startsWith(current) && !seen.has(c.value) && seen.add(c.value));
+  return found.filter((c) => {
+    if (!c.value.startsWith(current) || seen.has(c.value)) return false;
+    seen.add(c.value);
+    return true;
+  });
 }
 
 /**

@@ -141,8 +141,8 @@ export function helpText(record: HelpRecord, width: number | undefined): string 
 
 /**
  * `ctl __complete [--shell SHELL] [--] WORDS...` when the words before the cursor name commands and give options
- * of theirs (with their values), and the word under it is a command, a flag or the value of an option from a fixed
- * list: the candidates, as the completion command prints them (completion/command.ts).
+ * of theirs (with their values) and operands, and the word under it is a command, a flag, or the value of an option
+ * or argument from a fixed list: the candidates, as the completion command prints them (completion/command.ts).
  */
 function complete(prebuilt: Prebuilt, args: readonly string[]): string[] | undefined {
   let rest = args;
