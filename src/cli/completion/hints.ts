@@ -1,8 +1,8 @@
 /**
  * What shell completion offers beyond commander's own data (subcommands, flags, `choices`): entity names for name
- * arguments and name-taking flags, profile names for --profile, fixed values `choices` cannot hold. Builders attach a hint to the commander Argument or
- * Option (or Command, for the words after its operands); `ctl __complete` reads it. A WeakMap keeps hints off
- * commander's objects and costs nothing otherwise.
+ * arguments and name-taking flags, profile names for --profile, fixed values `choices` cannot hold. Builders attach
+ * a hint to the commander Argument or Option (or Command, for the words after its operands); `ctl __complete` reads
+ * it. A WeakMap keeps hints off commander's objects and costs nothing otherwise.
  */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 
