@@ -134,6 +134,7 @@ describe('TAB in real shells, with quoted words', { skip: !hasScript && 'util-li
     ['ctl identity create x --admin --adm', 'ctl identity create x --admin --adm'],
     // fish and zsh are given descriptions with the candidates: only the candidate goes on the line.
     ['ctl identity-t', 'ctl identity-type '],
+    ['ctl ident', 'ctl identity'],
     ['ctl identity list --li', 'ctl identity list --limit '],
   ];
 
