@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Thin launcher: everything lives in the build that `npm install` makes (scripts/build.mjs, run by `prepare`).
-// Help of a command named by its words and a TAB on command and flag words are answered from files the build wrote
-// (dist/prebuilt/, served by dist/prebuilt.cjs) without compiling the CLI. Any other line runs dist/cli.cjs, the
-// common path as one script compiled from a code cache (cached-script.js), unless the command it runs is kept out
-// of that script (the script's first line lists them), or it asks for --debug: Node maps no vm.Script's stack
-// traces through a source map, and the ES module build's are mapped.
+// Help of a command named by its words and a TAB on command words, flags and fixed values are answered from files
+// the build wrote (dist/prebuilt/, served by dist/prebuilt.cjs) without compiling the CLI. Any other line runs
+// dist/cli.cjs, the common path as one script compiled from a code cache (cached-script.js), unless the command it
+// runs is kept out of that script (the script's first line lists them), or it asks for --debug: Node maps no
+// vm.Script's stack traces through a source map, and the ES module build's are mapped.
 // CommonJS (bin/package.json), as Node's ES module loader would cost this start a few milliseconds more.
 'use strict';
 const { existsSync, readFileSync } = require('node:fs');

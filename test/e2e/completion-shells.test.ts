@@ -126,6 +126,16 @@ describe('TAB in real shells, with quoted words', { skip: !hasScript && 'util-li
     ["ctl identity show 'db", "ctl identity show 'db server' "],
     ['ctl policy show sal', 'ctl policy show sales-crm '],
     ['ctl as laptop-7.json ses', 'ctl as laptop-7.json session '],
+    // A value from a fixed list; a name or a switch the line has already is not offered again.
+    ['ctl posture-check create os win --os Li', 'ctl posture-check create os win --os Linux '],
+    ['ctl service create web --terminator-strategy st', 'ctl service create web --terminator-strategy sticky '],
+    ['ctl auth-policy create p --primary cert,pa', 'ctl auth-policy create p --primary cert,password '],
+    ['ctl identity delete laptop-7 lap', 'ctl identity delete laptop-7 laptop-8 '],
+    ['ctl identity create x --admin --adm', 'ctl identity create x --admin --adm'],
+    // fish and zsh are given descriptions with the candidates: only the candidate goes on the line.
+    ['ctl identity-t', 'ctl identity-type '],
+    ['ctl ident', 'ctl identity'],
+    ['ctl identity list --li', 'ctl identity list --limit '],
   ];
 
   for (const shell of ['bash', 'zsh', 'fish'] as const) {

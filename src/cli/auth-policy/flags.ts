@@ -8,6 +8,7 @@ import { given, integer } from '../generic/flags.js';
 import { resolveId } from '../generic/resolve.js';
 import { parseMinutes } from '../generic/duration.js';
 import { DEFAULT_UPDB_RULES } from '../../resources/auth-policy.js';
+import { completeWith } from '../completion/hints.js';
 
 /** The words of `--primary`, and the member of `primary` each allows. */
 export const METHODS = { password: 'updb', cert: 'cert', 'ext-jwt': 'extJwt' } as const;
@@ -87,11 +88,12 @@ export function addPolicyFlags(command: CommandUnknownOpts): (cmd: CommandUnknow
     command.addOption(new Option(`--${name}`, description));
     command.addOption(new Option(`--no-${name}`, `turn --${name} off`));
   };
+  const primary = new Option(
+    '--primary <methods>',
+    'primary methods allowed: password, cert, ext-jwt, comma-separated (none: none); the others are refused',
+  );
   command.addOption(
-    new Option(
-      '--primary <methods>',
-      'primary methods allowed: password, cert, ext-jwt, comma-separated (none: none); the others are refused',
-    ).argParser(methodList),
+    completeWith(primary.argParser(methodList), { kind: 'values', values: Object.keys(METHODS), list: true }),
   );
   command.addOption(
     new Option(

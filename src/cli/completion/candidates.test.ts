@@ -12,10 +12,10 @@ const dynamic = async (source: CompletionSource) => {
   if (source.kind === 'profile') return ['default', 'lab'];
   if (source.kind === 'attribute') return ['emea', 'sales'];
   if (source.kind === 'role') return ['#all', '#emea', '#sales', '@laptop-7'];
-  if (source.kind === 'help' || source.kind === 'commands') return [];
+  if (source.kind !== 'resource') return [];
   return source.resource === 'identity' ? ['laptop-7', 'laptop-8', 'server'] : ['default-policy', 'strict'];
 };
-const complete = (...words: string[]) => candidates(program, words, dynamic);
+const complete = async (...words: string[]) => (await candidates(program, words, dynamic)).map((c) => c.value);
 
 describe('completion candidates', () => {
   it('completes attributes and roles after their flags, and topics after help (not file names)', async () => {
@@ -60,6 +60,71 @@ describe('completion candidates', () => {
     assert.deepEqual(await complete('identity', 'list', '--output', 'j'), ['json']);
     assert.deepEqual(await complete('identity', 'list', '--role-semantic', ''), ['AllOf', 'AnyOf']);
     assert.deepEqual(await complete('identity', 'create', 'x', '--default-hosting-precedence', 'r'), ['required']);
+  });
+
+  it('completes values from a fixed list that choices cannot hold: OS names, methods, policy kinds', async () => {
+    const os = ['Windows', 'WindowsServer', 'Android', 'iOS', 'Linux', 'macOS'];
+    assert.deepEqual(await complete('posture-check', 'create', 'os', 'n', '--os', ''), os);
+    assert.deepEqual(await complete('posture-check', 'update', 'n', '--os=Win'), [
+      '--os=Windows',
+      '--os=WindowsServer',
+    ]);
+    assert.deepEqual(await complete('service', 'create', 'web', '--terminator-strategy', 's'), [
+      'smartrouting',
+      'sticky',
+    ]);
+    assert.deepEqual(await complete('auth-policy', 'create', 'p', '--primary', 'password,'), [
+      'password,cert',
+      'password,ext-jwt',
+    ]);
+    assert.deepEqual(await complete('policy', 'list', ''), ['dial', 'bind', 'router', 'service-router']);
+    assert.deepEqual(await complete('api', 'P'), ['POST', 'PUT', 'PATCH']);
+    assert.deepEqual(await complete('api', 'GET', ''), [], 'the path is free text');
+  });
+
+  it('describes commands and flags, not values', async () => {
+    const described = async (...words: string[]) =>
+      Object.fromEntries((await candidates(program, words, dynamic)).map((c) => [c.value, c.description]));
+    const verbs = await described('identity', '');
+    assert.match(verbs.list ?? '', /^List identities/);
+    const create = 'Create an identity (type Default and a one-time-token enrollment unless told otherwise)';
+    assert.equal(verbs.create, create, 'the first clause');
+    const flags = await described('identity', 'create', 'x', '--a');
+    assert.equal(flags['--admin'], 'grants full access to the management API');
+    assert.equal(flags['--attributes']?.includes('\n'), false, 'on one line');
+    assert.deepEqual(await described('-o', ''), {
+      table: undefined,
+      wide: undefined,
+      json: undefined,
+      yaml: undefined,
+    });
+  });
+
+  it('does not offer again a flag that cannot repeat, nor what a repeatable flag or a variadic name has', async () => {
+    assert.deepEqual(await complete('identity', 'create', 'x', '--admin', '--ad'), [], '--admin is a switch');
+    assert.deepEqual(
+      await complete('identity', 'create', 'x', '--no-admin', '--'),
+      (await complete('identity', 'create', 'x', '--')).filter((f) => f !== '--admin' && f !== '--no-admin'),
+      'nor its negation',
+    );
+    assert.deepEqual(await complete('-o', 'json', 'identity', 'list', '--o'), ['--offset'], 'a global one either');
+    assert.deepEqual(await complete('service-policy', 'create', 'p', '--type=Dial', '--ty'), []);
+    assert.deepEqual(await complete('identity', 'create', 'x', '--tag', 'a=1', '--ta'), ['--tag'], '--tag repeats');
+    assert.deepEqual(await complete('identity', 'list', '--limit', '5', '--l'), [], 'an integer keeps the last');
+    assert.deepEqual(await complete('--timeout', '5s', '--t'), [], 'so does a duration');
+    assert.deepEqual(await complete('identity', 'update', 'x', '--app-data', '{}', '--app'), [], 'and a JSON object');
+    assert.deepEqual(await complete('identity', 'delete', 'laptop-7', 'lap'), ['laptop-8']);
+    const os = ['posture-check', 'create', 'os', 'n', '--os', 'Windows:10.0', '--os'];
+    assert.deepEqual(await complete(...os, 'Win'), ['WindowsServer'], 'an OS given with its versions');
+    assert.deepEqual(await complete('identity', 'delete', 'laptop-7', 'server', ''), ['laptop-8']);
+    assert.deepEqual(await complete('identity', 'list', '--role-filter', '#emea', '--role-filter', '#'), [
+      '#all',
+      '#sales',
+    ]);
+    assert.deepEqual(
+      await complete('service-policy', 'create', 'p', '--identities', '#sales,#all', '--identities', '#'),
+      ['#emea'],
+    );
   });
 
   it('completes flags of the command and the global ones', async () => {
@@ -150,7 +215,7 @@ describe('completion candidates', () => {
 
   it('skips option values and the words after -- when finding the command', async () => {
     assert.deepEqual(await complete('-o', 'json', 'identity', 'sh'), ['show']);
-    assert.deepEqual(await complete('identity', 'list', '--limit', '5', '--l'), ['--limit']);
+    assert.deepEqual(await complete('identity', 'list', '--limit', '5', '--o'), ['--offset', '--output']);
   });
 
   it('completes past an unknown option, the word after it its value unless it names a command', async () => {

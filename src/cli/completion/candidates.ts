@@ -1,19 +1,26 @@
-import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { isOption } from '../command-words.js';
 import { HELP_TOPICS } from '../help-topics.js';
 import { hintFor } from './hints.js';
 import type { CompletionSource } from './hints.js';
+import { fixedValues, repeatable, valueForm } from './option-facts.js';
+import { shortDescription } from './short-description.js';
+import { matching, nextArgument, remainingValues } from './values.js';
+import type { Candidate } from './values.js';
 
 /** Values that only the outside world knows (entity names from the controller, profile names from disk). */
 export type DynamicValues = (source: CompletionSource) => Promise<string[]>;
 
 /**
- * Where the words typed so far lead: the command reached, how many positionals it has, an option awaiting its value.
+ * Where the words typed so far lead: the command reached, its operands, an option awaiting its value.
  */
 interface Position {
   command: CommandUnknownOpts;
-  positionals: number;
+  /** The operands of the command reached, in order. */
+  operands: string[];
   pending?: Option;
+  /** The options the line gives, by attribute name (`--no-x` is `--x`'s), with the values given to each. */
+  given: Map<string, string[]>;
 }
 
 /** The option `flag` names on `command` or an ancestor (global flags are accepted everywhere). */
@@ -41,55 +48,77 @@ function unknownAwaitingValue(command: CommandUnknownOpts, word: string): boolea
  * the root's words for the commands to load). Where operands come, it is an operand, as before.
  */
 function locate(root: CommandUnknownOpts, typed: readonly string[]): Position {
-  const position: Position = { command: root, positionals: 0 };
+  const position: Position = { command: root, operands: [], given: new Map() };
+  const give = (option: Option, value?: string) => {
+    const values = position.given.get(option.attributeName()) ?? [];
+    position.given.set(option.attributeName(), value === undefined ? values : [...values, value]);
+  };
   let operandsOnly = false;
   let afterUnknown = false;
   for (const word of typed) {
     const valueOfUnknown = afterUnknown;
     afterUnknown = false;
     if (position.pending) {
+      give(position.pending, word);
       position.pending = undefined;
     } else if (!operandsOnly && word === '--') {
       operandsOnly = true;
     } else if (!operandsOnly && isOption(word)) {
-      const option = word.includes('=') ? undefined : findOption(position.command, word);
-      if (option?.required) position.pending = option;
+      const assigned = /^(--[^=]+)=(.*)$/s.exec(word);
+      const option = findOption(position.command, assigned ? assigned[1] : word);
+      if (option) give(option, assigned?.[2]);
+      if (option?.required && !assigned) position.pending = option;
       afterUnknown = unknownAwaitingValue(position.command, word);
     } else {
       const sub =
-        position.positionals === 0
+        position.operands.length === 0
           ? position.command.commands.find((c) => c.name() === word || c.aliases().includes(word))
           : undefined;
-      const subcommandDue = position.positionals === 0 && position.command.commands.length > 0;
+      const subcommandDue = position.operands.length === 0 && position.command.commands.length > 0;
       if (sub) position.command = sub;
       else if (valueOfUnknown && subcommandDue) continue;
-      else position.positionals++;
+      else position.operands.push(word);
       const nested = hintFor(position.command);
-      if (nested?.kind === 'commands' && position.positionals === nested.positionals) {
+      if (nested?.kind === 'commands' && position.operands.length === nested.positionals) {
         position.command = nested.tree();
-        position.positionals = 0;
+        position.operands = [];
       }
     }
   }
   return position;
 }
 
-/** Visible flags of the command and its ancestors, long forms only (short ones are for typing, not choosing). */
-function flags(command: CommandUnknownOpts): string[] {
-  const out: string[] = [];
+/**
+ * Visible flags of the command and its ancestors, long forms only (short ones are for typing, not choosing), with
+ * their descriptions; a flag the line gives already is left out unless giving it again adds to it.
+ */
+function flags(command: CommandUnknownOpts, given: Position['given']): Candidate[] {
+  const out: Candidate[] = [];
   for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
-    for (const option of c.createHelp().visibleOptions(c)) if (option.long) out.push(option.long);
+    for (const option of c.createHelp().visibleOptions(c)) {
+      if (!option.long || (given.has(option.attributeName()) && !repeatable(option as Option))) continue;
+      out.push({ value: option.long, description: shortDescription(option.description) });
+    }
   }
   return out;
 }
 
+/** The visible subcommands, with the line each has in help. */
+function subcommands(command: CommandUnknownOpts): Candidate[] {
+  const help = command.createHelp();
+  return help
+    .visibleCommands(command)
+    .map((c) => ({ value: c.name(), description: shortDescription(help.subcommandDescription(c)) }));
+}
+
 async function valuesOf(
-  target: { argChoices?: string[] } | undefined,
+  target: Option | Argument | undefined,
   dynamic: DynamicValues,
   root: CommandUnknownOpts,
 ): Promise<string[]> {
   if (!target) return [];
-  if (target.argChoices) return target.argChoices;
+  const fixed = fixedValues(target);
+  if (fixed) return [...fixed];
   const hint = hintFor(target);
   if (hint?.kind === 'help')
     return [
@@ -124,54 +153,48 @@ export function joinAssignments(words: readonly string[]): { words: string[]; sp
   return { words: out, split };
 }
 
-/**
- * The values of a comma-separated list flag (`--config a,b`, `--identities '#sales,@lap'`) complete the part after
- * the last comma, keeping what comes before and leaving out what is already listed.
- */
-function listValues(found: string[], current: string, target: object | undefined): string[] {
-  const hint = target ? hintFor(target) : undefined;
-  const listed = hint && 'list' in hint && hint.list ? current.lastIndexOf(',') : -1;
-  if (listed < 0) return found;
-  const head = current.slice(0, listed + 1);
-  const done = new Set(head.split(','));
-  return found.filter((v) => !done.has(v)).map((v) => head + v);
+/** The values of `option` that remain for `current`: what a repeatable flag was given already is left out. */
+function optionValues(found: string[], current: string, option: Option, given: Position['given']): string[] {
+  const before = repeatable(option) ? (given.get(option.attributeName()) ?? []) : [];
+  return remainingValues(found, current, valueForm(option), before);
 }
 
 /**
  * What may come next after `words` (everything typed after `ctl`, the last one being the word under the cursor,
  * possibly empty): an option's values (also as `--flag=value`), flags when the word starts with `-`, subcommands,
  * or argument values. Only candidates starting with the current word are returned; none means "complete file names".
+ * What the line already gives is not offered again: the values of a repeatable flag or a variadic argument, and a
+ * flag that cannot repeat.
  */
 export async function candidates(
   root: CommandUnknownOpts,
   typed: readonly string[],
   dynamic: DynamicValues,
-): Promise<string[]> {
+): Promise<Candidate[]> {
   const { words, split } = joinAssignments(typed);
   let current = words.length > 0 ? words[words.length - 1] : '';
-  const { command, positionals, pending } = locate(root, words.slice(0, -1));
-  let found: string[];
+  const { command, operands, pending, given } = locate(root, words.slice(0, -1));
+  let found: Candidate[];
   let prefix = '';
   const assignment = pending ? undefined : /^(--[^=]+)=(.*)$/s.exec(current);
+  const values = (list: string[]) => list.map((value) => ({ value }));
   if (assignment) {
     const option = findOption(command, assignment[1]);
     current = assignment[2];
     prefix = split ? '' : `${assignment[1]}=`;
-    found =
-      option?.required || option?.optional ? listValues(await valuesOf(option, dynamic, root), current, option) : [];
+    const taken = option?.required || option?.optional;
+    found = taken ? values(optionValues(await valuesOf(option, dynamic, root), current, option, given)) : [];
   } else if (pending) {
-    found = listValues(await valuesOf(pending, dynamic, root), current, pending);
+    found = values(optionValues(await valuesOf(pending, dynamic, root), current, pending, given));
   } else if (current.startsWith('-')) {
-    found = flags(command);
-  } else if (positionals === 0 && command.commands.length > 0) {
-    found = command
-      .createHelp()
-      .visibleCommands(command)
-      .map((c) => c.name());
+    found = flags(command, given);
+  } else if (operands.length === 0 && command.commands.length > 0) {
+    found = subcommands(command);
   } else {
-    const args = command.registeredArguments;
-    const last = args[args.length - 1];
-    found = await valuesOf(args[positionals] ?? (last?.variadic ? last : undefined), dynamic, root);
+    const { target, given: before } = nextArgument(command.registeredArguments, operands);
+    found = target
+      ? values(remainingValues(await valuesOf(target, dynamic, root), current, valueForm(target), before))
+      : [];
   }
-  return [...new Set(found)].filter((c) => c.startsWith(current)).map((c) => prefix + c);
+  return matching(found, current).map((c) => ({ ...c, value: prefix + c.value }));
 }

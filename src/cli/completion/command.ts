@@ -6,7 +6,8 @@ import { candidates } from './candidates.js';
 import type { DynamicValues } from './candidates.js';
 import { SHELLS, completionScript } from './scripts.js';
 import type { Shell } from './scripts.js';
-import { bashReply, typedWords } from './shell-words.js';
+import { replies } from './replies.js';
+import { typedWords } from './shell-words.js';
 
 export interface CompletionOptions {
   shell: Shell;
@@ -72,7 +73,8 @@ function rootOf(command: CommandUnknownOpts): CommandUnknownOpts {
 
 /**
  * Candidates are found for what the words mean (`'#sa` is `#sa`). zsh and fish quote what they insert to match the
- * word on the line; bash inserts each line as printed, so its candidates come quoted for the place they go.
+ * word on the line; bash inserts each line as printed, so its candidates come quoted for the place they go
+ * (replies.ts, which also says where descriptions go).
  */
 export async function runComplete(opts: CompleteOptions, deps: Deps): Promise<void> {
   const asValues = () => opts.words.map((value) => ({ value, beforeOpen: '' }));
@@ -82,7 +84,6 @@ export async function runComplete(opts: CompleteOptions, deps: Deps): Promise<vo
     words.map((w) => w.value),
     opts.dynamic,
   );
-  const current = words.at(-1) ?? { value: '', beforeOpen: '' };
-  const replies = opts.shell === 'bash' ? found.map((c) => bashReply(current, c)) : found;
-  if (replies.length > 0) deps.io.out(replies.join('\n'));
+  const lines = replies(opts.shell, words.at(-1) ?? { value: '', beforeOpen: '' }, found);
+  if (lines.length > 0) deps.io.out(lines.join('\n'));
 }

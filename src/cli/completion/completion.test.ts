@@ -135,14 +135,30 @@ describe('fish completion, for real', () => {
   }
 
   // .ci/run installs fish; a developer machine without it skips these, saying why.
-  it('completes ctl ident<TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
-    assert.deepEqual(tab('ctl ident'), ['identity', 'identity-type']);
+  it('completes ctl ident<TAB>, each command with its description', {
+    skip: !hasFish && 'fish is not installed',
+  }, () => {
+    assert.deepEqual(tab('ctl ident'), [
+      'identity\tA user, device or service that authenticates to the network',
+      'identity-type\tBuilt-in identity types (Default, Router)',
+    ]);
+  });
+
+  it('completes ctl identity list --li<TAB> with the description of the flag', {
+    skip: !hasFish && 'fish is not installed',
+  }, () => {
+    assert.deepEqual(tab('ctl identity list --li'), ['--limit\trows per page (server default 10, at most 500)']);
   });
 
   it('completes ctl identity <TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
+    const lines = tab('ctl identity ');
+    assert.ok(
+      lines.every((l) => /^[a-z-]+\t\S/.test(l)),
+      'every verb has its description',
+    );
     // fish sorts candidates in its own order (it weighs punctuation differently from a plain sort): compare sets.
     assert.deepEqual(
-      tab('ctl identity ').sort(),
+      lines.map((l) => l.split('\t')[0]).sort(),
       [
         'authenticators',
         'create',
@@ -184,12 +200,22 @@ describe('zsh completion, in a real zsh', () => {
    * sets them. compadd works only inside a live completion widget, so a stand-in prints what _ctl offers it.
    */
   function tab(words: string[]): string[] {
+    return shown(words).filter((line) => !line.startsWith('shown: '));
+  }
+
+  /** What _ctl offers compadd, each candidate, then each line it gives compadd to display (-d), as `shown: LINE`. */
+  function shown(words: string[]): string[] {
     const quoted = words.map((w) => `'${w}'`).join(' ');
     const script = [
       `ctl() { "${process.execPath}" "${bin}" "$@"; }`,
       'compdef() { :; }',
       `source "${join(root, SCRIPT_FILES.zsh)}"`,
-      'compadd() { [[ $1 == -- ]] && shift; print -l -- "$@"; }',
+      'compadd() {',
+      '  local -a displayed',
+      '  while [[ $1 != -- ]]; do [[ $1 == -d ]] && { displayed=("${(@P)2}"); shift; }; shift; done',
+      '  shift; print -l -- "$@"',
+      '  if (( ${#displayed} )); then print -l -- "${displayed[@]/#/shown: }"; fi',
+      '}',
       '_files() { print -- "(files)"; }',
       `words=(${quoted}); CURRENT=${words.length}`,
       '_ctl',
@@ -205,6 +231,16 @@ describe('zsh completion, in a real zsh', () => {
   // .ci/run installs zsh; a developer machine without it skips these, saying why.
   it('completes ctl ident<TAB>', { skip }, () => {
     assert.deepEqual(tab(['ctl', 'ident']), ['identity', 'identity-type']);
+  });
+
+  it('lists ctl ident<TAB> with descriptions, one per line, and values without', { skip }, () => {
+    assert.deepEqual(shown(['ctl', 'ident']), [
+      'identity',
+      'identity-type',
+      'shown: identity       -- A user, device or service that authenticates to the network',
+      'shown: identity-type  -- Built-in identity types (Default, Router)',
+    ]);
+    assert.deepEqual(shown(['ctl', '-o', '']), ['table', 'wide', 'json', 'yaml']);
   });
 
   it('completes ctl identity <TAB>', { skip }, () => {

@@ -1,8 +1,8 @@
 /**
  * What shell completion offers beyond commander's own data (subcommands, flags, `choices`): entity names for name
- * arguments and name-taking flags, profile names for --profile. Builders attach a hint to the commander Argument or
- * Option (or Command, for the words after its operands); `ctl __complete` reads it. A WeakMap keeps hints off
- * commander's objects and costs nothing otherwise.
+ * arguments and name-taking flags, profile names for --profile, fixed values `choices` cannot hold. Builders attach
+ * a hint to the commander Argument or Option (or Command, for the words after its operands); `ctl __complete` reads
+ * it. A WeakMap keeps hints off commander's objects and costs nothing otherwise.
  */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 
@@ -17,6 +17,11 @@ export type CompletionSource =
   /** A role: `#all`, `#attribute` or `@name`. */
   | { kind: 'role'; resource: string; list?: boolean }
   | { kind: 'profile' }
+  /**
+   * Values from a fixed list that commander's `choices` cannot hold, because the value may carry more after a colon
+   * (`qualified`: `--os Windows:10.0`) or is a comma-separated list of them (`list`: `--primary password,cert`).
+   */
+  | { kind: 'values'; values: readonly string[]; list?: boolean; qualified?: boolean }
   /** After `positionals` operands, the words are a command line of `tree` (`ctl as FILE services ...`). */
   | { kind: 'commands'; positionals: number; tree: () => CommandUnknownOpts }
   /** `ctl help`: topics and commands (answered from the tree, not from outside). */

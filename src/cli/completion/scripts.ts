@@ -1,9 +1,9 @@
 /**
  * The shell scripts of `ctl completion SHELL`. They are thin: each hands the words typed so far, as the shell holds
  * them (quotes and all), to `ctl __complete --shell SHELL -- WORDS...` and offers what it prints (one candidate per
- * line), falling back to file names when it prints nothing. All knowledge of commands, flags, values and quoting
- * stays in ctl, so the scripts never go stale when the tree changes; completions/ holds the same text, checked by
- * completion.test.ts.
+ * line, for fish and zsh with its description after a tab, shown beside it), falling back to file names when it
+ * prints nothing. All knowledge of commands, flags, values and quoting stays in ctl, so the scripts never go stale
+ * when the tree changes; completions/ holds the same text, checked by completion.test.ts.
  */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -37,13 +37,30 @@ const ZSH = `#compdef ctl
 # or install it as _ctl in a directory of $fpath, before compinit runs.
 
 _ctl() {
-    local -a candidates
-    candidates=("\${(@f)$(ctl __complete --shell zsh -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
-    candidates=(\${candidates:#})
-    if (( \${#candidates} )); then
-        compadd -- "\${candidates[@]}"
-    else
+    local -a lines values displays
+    local line
+    local -i width=0 described=0
+    lines=("\${(@f)$(ctl __complete --shell zsh -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+    lines=(\${lines:#})
+    # A line is a candidate, or a candidate, a tab and its description: listed beside it, one per line.
+    for line in "\${lines[@]}"; do
+        values+=("\${line%%$'\\t'*}")
+        (( \${#values[-1]} > width )) && width=\${#values[-1]}
+        [[ "$line" == *$'\\t'* ]] && described=1
+    done
+    if (( \${#values} == 0 )); then
         _files
+    elif (( described )); then
+        for line in "\${lines[@]}"; do
+            if [[ "$line" == *$'\\t'* ]]; then
+                displays+=("\${(r:width:)\${line%%$'\\t'*}}  -- \${line#*$'\\t'}")
+            else
+                displays+=("$line")
+            fi
+        done
+        compadd -l -d displays -- "\${values[@]}"
+    else
+        compadd -- "\${values[@]}"
     fi
 }
 

@@ -68,7 +68,8 @@ describe('ctl __complete --shell', () => {
   it('reads the words before the cursor as the shell holds them too', async () => {
     assert.deepEqual(await complete('bash', 'policy', 'create', 'dial', "'my p'", '--identities', "'#sa"), ['#sales']);
     const afterAssignment = ['policy', 'create', 'dial', 'p', "--identities='#all'", '--serv'];
-    assert.deepEqual(await complete('zsh', ...afterAssignment), ['--services']);
+    const [services] = await complete('zsh', ...afterAssignment);
+    assert.equal(services.split('\t')[0], '--services');
   });
 
   it('takes the words as values without a shell (scripts of earlier versions)', async () => {

@@ -5,6 +5,7 @@ import { tagsField } from '../../resources/common.js';
 import { resource } from '../../resources/index.js';
 import type { FieldDef, FieldType, ResourceDef } from '../../resources/types.js';
 import { completeWith } from '../completion/hints.js';
+import { keepsLast } from '../completion/option-facts.js';
 import { given, integer, typedList } from './flags.js';
 import { UsageError } from '../../console/errors.js';
 import { FromStdin, parseJsonObject } from './stdin-flags.js';
@@ -253,7 +254,9 @@ function optionsFor(
         `${description} (a JSON object, @FILE to read it from a file, - from stdin)`,
       );
       return [
-        option.argParser(verb === 'patch' && f.nullable ? (v: string) => (v === '' ? '' : jsonObject(v)) : jsonObject),
+        option.argParser(
+          keepsLast(verb === 'patch' && f.nullable ? (v: string) => (v === '' ? '' : jsonObject(v)) : jsonObject),
+        ),
       ];
     }
     case 'ref':

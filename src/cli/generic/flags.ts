@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import { MAX_LIMIT, MAX_OFFSET } from '../../protocol/paging.js';
+import { keepsLast } from '../completion/option-facts.js';
 
 /**
  * Flag groups shared by many commands, defined once so that a flag keeps one spelling and one meaning everywhere
@@ -10,21 +11,21 @@ import { MAX_LIMIT, MAX_OFFSET } from '../../protocol/paging.js';
 
 /** An integer option-argument parser with bounds; a bad value is a usage error naming the range. */
 export function integer(min: number, max: number): (value: string) => number {
-  return (value) => {
+  return keepsLast((value: string) => {
     const n = Number(value);
     if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('not an integer.');
     if (n < min || n > max) throw new InvalidArgumentError(`must be between ${min} and ${max}.`);
     return n;
-  };
+  });
 }
 
 /** `30s`, `500ms`, `2m`, or plain seconds (`45`) → milliseconds, between 1 ms and a day. */
-export function milliseconds(value: string): number {
+export const milliseconds = keepsLast((value: string): number => {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
   const ms = m ? Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm'] : NaN;
   if (!(ms >= 1 && ms <= 86_400_000)) throw new InvalidArgumentError('expected a duration such as 30s, 500ms or 2m.');
   return Math.round(ms);
-}
+});
 
 /** What the paging flags give (a type, not an interface: option values are a record of the flags). */
 export type PagingValues = {

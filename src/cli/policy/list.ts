@@ -12,6 +12,7 @@ import { asFormat, isHuman } from '../output/formats.js';
 import { render } from '../output/render.js';
 import { didYouMean } from '../similar.js';
 import { KINDS, KIND_NAMES, kindNamed, kindOf, POLICY_RESOURCES } from './kinds.js';
+import { completeWith } from '../completion/hints.js';
 
 export interface PolicyListOptions {
   kind?: string;
@@ -23,7 +24,12 @@ export function buildPolicyList(deps: Deps, run = runPolicyList): CommandUnknown
   const command = withMeta(
     new Command('list')
       .alias('ls')
-      .addArgument(new Argument('[kind]', `only policies of this kind: ${KIND_NAMES.join(', ')}`))
+      .addArgument(
+        completeWith(new Argument('[kind]', `only policies of this kind: ${KIND_NAMES.join(', ')}`), {
+          kind: 'values',
+          values: KIND_NAMES,
+        }),
+      )
       .argument('[filter]', FILTER_ARGUMENT),
     {
       description:

@@ -7,6 +7,7 @@ import { UsageError } from '../../console/errors.js';
 import { semverRangeError } from '../../protocol/semver-range.js';
 import { OS_TYPES, type PostureCheckKind } from '../../resources/posture-check.js';
 import { given } from '../generic/flags.js';
+import { completeWith } from '../completion/hints.js';
 
 export type OsType = (typeof OS_TYPES)[number];
 export interface OperatingSystem {
@@ -143,13 +144,13 @@ export function addKindFlags(
   let signers: string[] = [];
   const lastProcess = () => (has('PROCESS_MULTI') ? processes[processes.length - 1] : undefined);
   if (has('OS')) {
-    command.addOption(
-      new Option(
-        '--os <os[:versions]>',
-        'an OS that passes, with the versions that pass, comma-separated ' +
-          `(none: any version); repeat for each OS${replaces}`,
-      ).argParser(osSpec),
+    const os = new Option(
+      '--os <os[:versions]>',
+      'an OS that passes, with the versions that pass, comma-separated ' +
+        `(none: any version); repeat for each OS${replaces}`,
     );
+    // The OS names complete; the versions after the colon are the user's to type.
+    command.addOption(completeWith(os.argParser(osSpec), { kind: 'values', values: OS_TYPES, qualified: true }));
   }
   if (has('DOMAIN'))
     command.addOption(

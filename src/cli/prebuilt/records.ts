@@ -1,12 +1,15 @@
 /**
- * What `ctl --help`, `ctl help ...` and a TAB on command and flag words print depends only on the build: the build
- * writes it here from the same commander tree the CLI runs (make.ts), so that bin/ctl.js serves those lines from a
- * small file without compiling the CLI (serve.ts). One file for the root, one per top-level command: a line reads
- * the root's and at most one other, whatever the number of nouns.
+ * What `ctl --help`, `ctl help ...` and a TAB on command words, flags and their fixed values print depends only on
+ * the build: the build writes it here from the same commander tree the CLI runs (make.ts), so that bin/ctl.js serves
+ * those lines from a small file without compiling the CLI (serve.ts). One file for the root, one per top-level
+ * command: a line reads the root's and at most one other, whatever the number of nouns.
  */
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import type { RootOption } from '../command-words.js';
 import { hintFor } from '../completion/hints.js';
+import { fixedValues, repeatable, valueForm } from '../completion/option-facts.js';
+import type { ValueForm } from '../completion/values.js';
+import { shortDescription } from '../completion/short-description.js';
 
 /** A help list's line: the term, its description and, for options and commands, the heading it is listed under. */
 export type HelpItem = [term: string, description: string, group?: string | null];
@@ -39,14 +42,41 @@ export interface CommandRecord {
   help: HelpRecord | null;
   /** Every word naming a subcommand (names and aliases, hidden ones too), to the subcommand's name. */
   words: Record<string, string>;
-  /** The visible subcommands' names, in help order: what a TAB completes to. */
+  /**
+   * The visible subcommands' names, in help order: what a TAB completes to. Their descriptions are those of the
+   * help's list (the root's file would hold each noun's twice).
+   */
   commands: string[];
-  /** Long forms of the command's own visible options. */
-  flags: string[];
+  /** The command's own visible options. */
+  options: OptionRecord[];
+  /** Its arguments, in order. */
+  arguments: ArgumentRecord[];
   /** The words after its operands are another command line (`ctl as FILE services`): completed the full way. */
   nested: boolean;
   /** The subcommands' records, by name; a top-level command's are in its own file. */
   children: Record<string, CommandRecord>;
+}
+
+/** What completion reads of an option (completion/option-facts.ts), to read a line and to offer its flag. */
+export interface OptionRecord extends ValueForm {
+  long?: string;
+  short?: string;
+  /** commander's attribute name, which `--x` and `--no-x` share. */
+  key: string;
+  description: string;
+  /** Takes the next word as its value (`--output <format>`). */
+  value: boolean;
+  repeatable: boolean;
+  /** Its values, where they come from a fixed list, written as its ValueForm says. */
+  values?: readonly string[];
+  /** The help option, offered but not read as an option of the line (commander acts on it before parsing). */
+  help?: true;
+}
+
+/** What completion reads of an argument: its values, where they come from a fixed list. */
+export interface ArgumentRecord extends ValueForm {
+  values?: readonly string[];
+  variadic?: true;
 }
 
 /** The root's file, `index.json`. */
@@ -99,16 +129,41 @@ function helpRecord(command: CommandUnknownOpts): HelpRecord {
   };
 }
 
+function optionRecord(command: CommandUnknownOpts, option: Option): OptionRecord {
+  const values = fixedValues(option);
+  return {
+    ...(option.long ? { long: option.long } : {}),
+    ...(option.short ? { short: option.short } : {}),
+    key: option.attributeName(),
+    description: shortDescription(option.description),
+    value: Boolean(option.required),
+    repeatable: repeatable(option),
+    ...(values ? { values, ...valueForm(option) } : {}),
+    ...(command.options.includes(option) ? {} : { help: true as const }),
+  };
+}
+
+function argumentRecord(argument: Argument): ArgumentRecord {
+  const values = fixedValues(argument);
+  return {
+    ...(values ? { values, ...valueForm(argument) } : {}),
+    ...(argument.variadic ? { variadic: true as const } : {}),
+  };
+}
+
 /** The record of `command` and, unless `shallow`, of everything below it. */
 export function commandRecord(command: CommandUnknownOpts, shallow = false): CommandRecord {
   const help = command.createHelp();
   const hasHelp = help.visibleOptions(command).some((o) => o.long === '--help');
   const hint = hintFor(command);
+  if (!hasHelp && help.visibleCommands(command).length > 0)
+    throw new Error(`'${command.name()}' lists subcommands without a help option: a TAB would lack their descriptions`);
   return {
     help: hasHelp ? helpRecord(command) : null,
     words: Object.fromEntries(command.commands.flatMap((c) => [c.name(), ...c.aliases()].map((w) => [w, c.name()]))),
     commands: help.visibleCommands(command).map((c) => c.name()),
-    flags: help.visibleOptions(command).flatMap((o) => (o.long ? [o.long] : [])),
+    options: help.visibleOptions(command).map((o) => optionRecord(command, o as Option)),
+    arguments: command.registeredArguments.map(argumentRecord),
     nested: hint?.kind === 'commands',
     children: shallow ? {} : Object.fromEntries(command.commands.map((c) => [c.name(), commandRecord(c)])),
   };

@@ -96,7 +96,7 @@ describe('prebuilt help and completion', () => {
     }
   });
 
-  it('completes command words and flags as the full CLI does, in each shell', async () => {
+  it('completes command words, flags and fixed values as the full CLI does, in each shell', async () => {
     const lines: string[][] = [
       [],
       [''],
@@ -112,6 +112,28 @@ describe('prebuilt help and completion', () => {
       ['mfa', ''],
       ['controller', 's'],
       ['auth-policy', 'show', '--o'],
+      ['-o', 'json', 'identity', ''],
+      ['-o', 'json', 'identity', 'list', '--o'],
+      ['identity', 'list', '-o', ''],
+      ['identity', 'list', '--output', 'y'],
+      ['identity', 'list', '--role-semantic', 'AllOf', '--role-'],
+      ['identity', 'create', '--admin', '--'],
+      ['identity', 'create', '--tag', 'a=b', '--t'],
+      ['service', 'create', '--terminator-strategy', ''],
+      ['posture-check', 'create', 'os', '--os', ''],
+      ['posture-check', 'create', 'os', '--os', 'Linux', '--os', 'W'],
+      ['posture-check', 'create', 'os', '--os', 'Windows:10.0', '--os', 'W'],
+      ['auth-policy', 'create', '--primary', 'cert,'],
+      ['service-policy', 'create', '--type', 'Dial', '--semantic', ''],
+      ['service-policy', 'create', '--type', 'Dial', '-'],
+      ['identity', 'update', 'laptop-7', '--a'],
+      ['identity', 'list', '--limit', '5', '--'],
+      ['identity', 'delete', 'a', 'b', '--'],
+      ['policy', 'list', ''],
+      ['policy', 'list', 'dial', '-'],
+      ['policy', 'create', 'd'],
+      ['api', 'P'],
+      ['completion', ''],
       ['help', '-'],
       ['nosuch', ''],
       ['zzz'],
@@ -134,14 +156,24 @@ describe('prebuilt help and completion', () => {
     const quoted = ['__complete', '--shell', 'bash', '--', "'identity'", "'cr"];
     assert.equal(served(quoted), (await full(quoted)).stdout);
     assert.equal(served(['__complete', 'ident']), 'identity\nidentity-type\n');
+    // fish and zsh are given each command's and flag's description after a tab; bash, never.
+    assert.match(served(['__complete', '--shell', 'fish', '--', 'ident']) ?? '', /^identity\t\S.*\nidentity-type\t\S/);
+    assert.match(served(['__complete', '--shell', 'zsh', '--', 'identity', 'list', '--li']) ?? '', /^--limit\trows /);
+    assert.equal(served(['__complete', '--shell', 'bash', '--', 'identity', 'list', '--li']), '--limit\n');
     assert.ok(servedLines > 40);
   });
 
-  it('leaves to the full CLI what needs a profile, the controller, a value or an option before the words', () => {
+  it('leaves to the full CLI what needs a profile, the controller, free text or an option before help', () => {
     for (const argv of [
       ['__complete', '--', 'identity', 'show', ''],
       ['__complete', '--', '--profile', ''],
-      ['__complete', '--', '-o', 'json', 'identity', ''],
+      ['__complete', '--', 'identity', 'list', '--role-filter', ''],
+      ['__complete', '--', 'identity', 'list', '--offset', ''],
+      ['__complete', '--', 'identity', 'list', '--nosuch', ''],
+      ['__complete', '--', 'policy', 'list', 'dial', ''],
+      ['__complete', '--', 'help', ''],
+      ['__complete', '--', 'identity', 'delete', 'a', ''],
+      ['__complete', '--', 'as', ''],
       ['__complete', '--', 'identity', 'list', '--output='],
       ['__complete', '--shell', 'bash', '--', 'identity', 'list', '--output', '=', ''],
       ['__complete', '--', 'as', 'file.json', ''],

@@ -1,8 +1,9 @@
 /**
  * The lines bin/ctl.js answers from the build's prebuilt files (records.ts) instead of compiling the CLI: help of a
  * command named by its words (`ctl identity create --help`, `ctl help identity create`, `ctl help TOPIC`), and a
- * TAB on a command word or a flag. Anything else (an option before the words, a name from the controller or a
- * profile, a value, a word that names nothing) returns false, and the full CLI runs the line as always:
+ * TAB on a command word, a flag, or an option's or argument's value from a fixed list, after words that name
+ * commands and give their options and operands. Anything else (help after an option, a name from the controller or
+ * a profile, free text, a word that names nothing) returns false, and the full CLI runs the line as always:
  * `serve.test.ts` holds what is served byte for byte to what the full CLI prints.
  */
 import { readFileSync } from 'node:fs';
@@ -11,9 +12,13 @@ import { Help } from '@commander-js/extra-typings';
 import { commandWords, isOption } from '../command-words.js';
 import { SHELLS } from '../completion/scripts.js';
 import type { Shell } from '../completion/scripts.js';
-import { bashReply, typedWords } from '../completion/shell-words.js';
+import { replies } from '../completion/replies.js';
+import { typedWords } from '../completion/shell-words.js';
+import { shortDescription } from '../completion/short-description.js';
+import { matching, nextArgument, remainingValues } from '../completion/values.js';
+import type { Candidate } from '../completion/values.js';
 import { formatItem } from '../help-layout.js';
-import type { CommandRecord, HelpItem, HelpRecord, RootRecord } from './records.js';
+import type { CommandRecord, HelpItem, HelpRecord, OptionRecord, RootRecord } from './records.js';
 
 const HELP_FLAGS = ['--help', '-h'];
 
@@ -30,13 +35,19 @@ class Prebuilt {
   /** The records from the root down the path `words` names, or undefined where a word names no subcommand. */
   path(words: readonly string[]): CommandRecord[] | undefined {
     const path = [this.root.command];
-    for (const [i, word] of words.entries()) {
-      const parent = path[path.length - 1];
-      const name = Object.hasOwn(parent.words, word) ? parent.words[word] : undefined;
-      if (name === undefined) return undefined;
-      path.push(i === 0 ? this.topLevel(name) : parent.children[name]);
+    for (const word of words) {
+      const next = this.child(path[path.length - 1], word);
+      if (next === undefined) return undefined;
+      path.push(next);
     }
     return path;
+  }
+
+  /** The record of the subcommand `word` names under `parent`, or undefined where it names none. */
+  child(parent: CommandRecord, word: string): CommandRecord | undefined {
+    const name = Object.hasOwn(parent.words, word) ? parent.words[word] : undefined;
+    if (name === undefined) return undefined;
+    return parent === this.root.command ? this.topLevel(name) : parent.children[name];
   }
 
   private topLevel(name: string): CommandRecord {
@@ -129,8 +140,9 @@ export function helpText(record: HelpRecord, width: number | undefined): string 
 }
 
 /**
- * `ctl __complete [--shell SHELL] [--] WORDS...` when the words before the cursor name commands only and the word
- * under it is a command or a flag: the candidates, as the completion command prints them (completion/command.ts).
+ * `ctl __complete [--shell SHELL] [--] WORDS...` when the words before the cursor name commands and give options
+ * of theirs (with their values) and operands, and the word under it is a command, a flag, or the value of an option
+ * or argument from a fixed list: the candidates, as the completion command prints them (completion/command.ts).
  */
 function complete(prebuilt: Prebuilt, args: readonly string[]): string[] | undefined {
   let rest = args;
@@ -145,17 +157,77 @@ function complete(prebuilt: Prebuilt, args: readonly string[]): string[] | undef
   else if (rest.some(isOption)) return undefined;
   const words = shell ? typedWords(shell, rest) : rest.map((value) => ({ value, beforeOpen: '' }));
   const values = words.map((w) => w.value);
-  const typed = values.slice(0, -1);
   const current = values.at(-1) ?? '';
-  if (values.includes('=') || typed.some((w) => w.startsWith('-')) || current.includes('=')) return undefined;
-  const path = prebuilt.path(typed);
-  const command = path?.at(-1);
-  if (path === undefined || command === undefined || path.slice(1).some((c) => c.nested)) return undefined;
-  let found: string[];
-  if (current.startsWith('-')) found = path.toReversed().flatMap((c) => c.flags);
-  else if (Object.keys(command.words).length > 0) found = command.commands;
-  else return undefined;
-  const candidates = [...new Set(found)].filter((c) => c.startsWith(current));
-  const under = words.at(-1) ?? { value: '', beforeOpen: '' };
-  return shell === 'bash' ? candidates.map((c) => bashReply(under, c)) : candidates;
+  const typed = values.slice(0, -1);
+  if (values.includes('=') || typed.includes('--') || current.includes('=')) return undefined;
+  const line = readLine(prebuilt, typed);
+  if (line === undefined) return undefined;
+  const { path, operands, pending, given } = line;
+  const command = path[path.length - 1];
+  let found: Candidate[];
+  if (pending) {
+    if (pending.values === undefined) return undefined;
+    const before = pending.repeatable ? (given.get(pending.key) ?? []) : [];
+    found = remainingValues(pending.values, current, pending, before).map((value) => ({ value }));
+  } else if (current.startsWith('-')) {
+    const offered = (o: OptionRecord) => o.long !== undefined && (o.repeatable || !given.has(o.key));
+    found = path
+      .toReversed()
+      .flatMap((c) => c.options.filter(offered).map((o) => ({ value: o.long ?? '', description: o.description })));
+  } else if (Object.keys(command.words).length > 0) {
+    const described = (value: string, i: number) => ({
+      value,
+      description: shortDescription(command.help?.commands[i]?.[1] ?? ''),
+    });
+    found = command.commands.map(described);
+  } else {
+    const { target, given: before } = nextArgument(command.arguments, operands);
+    if (target?.values === undefined) return undefined;
+    found = remainingValues(target.values, current, target, before).map((value) => ({ value }));
+  }
+  return replies(shell, words.at(-1) ?? { value: '', beforeOpen: '' }, matching(found, current));
+}
+
+/** Where the words before the cursor lead, read as completion/candidates.ts reads them. */
+interface Line {
+  path: CommandRecord[];
+  /** The operands of the command reached. */
+  operands: string[];
+  /** The option whose value comes next. */
+  pending?: OptionRecord;
+  /** The options given, by key, with their values. */
+  given: Map<string, string[]>;
+}
+
+/**
+ * Reads words that name commands, give their options (with a value where one is taken) and the operands of a
+ * command without subcommands, or undefined where a word is something else: a word naming no subcommand where one
+ * is due, an unknown or hidden option, `--flag=value`, a command line nested in another (`ctl as FILE ...`), which
+ * the full CLI reads.
+ */
+function readLine(prebuilt: Prebuilt, typed: readonly string[]): Line | undefined {
+  const path = [prebuilt.root.command];
+  const given = new Map<string, string[]>();
+  const operands: string[] = [];
+  let pending: OptionRecord | undefined;
+  for (const word of typed) {
+    const command = path[path.length - 1];
+    if (pending) {
+      given.get(pending.key)?.push(word);
+      pending = undefined;
+    } else if (isOption(word)) {
+      const named = (o: OptionRecord) => !o.help && (o.long === word || o.short === word);
+      const option = path.findLast((c) => c.options.some(named))?.options.find(named);
+      if (option === undefined) return undefined;
+      if (!given.has(option.key)) given.set(option.key, []);
+      if (option.value) pending = option;
+    } else if (Object.keys(command.words).length === 0) {
+      operands.push(word);
+    } else {
+      const next = prebuilt.child(command, word);
+      if (next === undefined || next.nested) return undefined;
+      path.push(next);
+    }
+  }
+  return { path, operands, pending, given };
 }

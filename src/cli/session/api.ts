@@ -7,6 +7,7 @@ import { withMeta } from '../generic/meta.js';
 import { readStdin } from '../generic/stdin.js';
 import { decodeUtf8 } from '../../console/utf8.js';
 import { fileProblem } from '../../console/file-problem.js';
+import { completeWith } from '../completion/hints.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -32,7 +33,12 @@ export function buildApi(deps: Deps, run = runApi) {
       'ctl api GET /current-identity --client',
     ],
   })
-    .addArgument(new Argument('<method>', `HTTP method (${METHODS.join(', ')})`))
+    .addArgument(
+      completeWith(new Argument('<method>', `HTTP method (${METHODS.join(', ')})`), {
+        kind: 'values',
+        values: METHODS,
+      }),
+    )
     .addArgument(new Argument('<path>', 'API path, with an optional query string'))
     .addOption(new Option('--data <json>', 'request body: JSON text, @FILE, or @- for stdin'))
     .addOption(new Option('--client', 'call the client API (/edge/client/v1) instead of the management API'))
