@@ -4,24 +4,16 @@ import { Help } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { formatItem } from './help-layout.js';
 import { buildProgram } from './main.js';
+import { capturedHelp } from './testing/help-text.js';
 import { testDeps } from './testing/test-deps.js';
 import { walk } from './tree.js';
 
 const program = await buildProgram(testDeps());
 const all: Array<[string, CommandUnknownOpts]> = [['', program], ...walk(program)];
 
-function helpAt(command: CommandUnknownOpts, width: number): string {
-  let text = '';
-  const saved = command.configureOutput();
-  command.configureOutput({ ...saved, writeOut: (s) => void (text += s), getOutHelpWidth: () => width });
-  command.outputHelp();
-  command.configureOutput(saved);
-  return text;
-}
-
 /** A help at `width`, as a terminal shows it, but for the usage line and examples: command lines, printed whole. */
 function laidOut(command: CommandUnknownOpts, width: number): string[] {
-  return helpAt(command, width)
+  return capturedHelp(command, width)
     .split('\n')
     .filter((line) => !line.startsWith('Usage: ') && !line.startsWith('  $ '));
 }

@@ -8,6 +8,7 @@ import { createTestIO } from '../../client/testing/test-io.js';
 import { EXIT } from '../../console/errors.js';
 import { HELP_TOPICS, topicText } from '../help-topics.js';
 import { buildProgram, run } from '../main.js';
+import { capturedHelp } from '../testing/help-text.js';
 import { testDeps } from '../testing/test-deps.js';
 import { walk } from '../tree.js';
 import { prebuiltFiles } from './records.js';
@@ -37,16 +38,6 @@ async function full(argv: string[]) {
 function served(argv: string[], width?: number): string | undefined {
   let text = '';
   return serve(dir, argv, (s) => void (text += s), width) ? text : undefined;
-}
-
-/** The help commander prints for `command` at `width`. */
-function commanderHelp(command: CommandUnknownOpts, width: number): string {
-  let text = '';
-  const saved = command.configureOutput();
-  command.configureOutput({ ...saved, writeOut: (s) => void (text += s), getOutHelpWidth: () => width });
-  command.outputHelp();
-  command.configureOutput(saved);
-  return text;
 }
 
 describe('prebuilt help and completion', () => {
@@ -85,7 +76,7 @@ describe('prebuilt help and completion', () => {
       const record = byPath(path).help;
       if (record === null) continue;
       for (const width of [30, 60, 80, 132, 250])
-        assert.equal(helpText(record, width), commanderHelp(command, width), `ctl ${path.join(' ')} at ${width}`);
+        assert.equal(helpText(record, width), capturedHelp(command, width), `ctl ${path.join(' ')} at ${width}`);
     }
   });
 
