@@ -175,11 +175,14 @@ function complete(prebuilt: Prebuilt, args: readonly string[]): string[] | undef
       .toReversed()
       .flatMap((c) => c.options.filter(offered).map((o) => ({ value: o.long ?? '', description: o.description })));
   } else if (Object.keys(command.words).length > 0) {
-    const described = (value: string, i: number) => ({
-      value,
-      description: shortDescription(command.help?.commands[i]?.[1] ?? ''),
-    });
-    found = command.commands.map(described);
+    // Only the commands the word matches are described, and only for a shell that shows descriptions: shortening
+    // every one, in code run once and never compiled, cost a TAB 3 ms with 40 more nouns.
+    const describe = shell === 'fish' || shell === 'zsh';
+    found = command.commands.flatMap((value, i) =>
+      value.startsWith(current)
+        ? [{ value, description: describe ? shortDescription(command.help?.commands[i]?.[1] ?? '') : undefined }]
+        : [],
+    );
   } else {
     const { target, given: before } = nextArgument(command.arguments, operands);
     if (target?.values === undefined) return undefined;
