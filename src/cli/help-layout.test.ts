@@ -65,4 +65,25 @@ describe('help layout', () => {
       assert.equal(formatItem(term, termWidth, description, help), help.formatItem(term, termWidth, description, help));
     }
   });
+
+  it("lays out any plain description where it keeps the terms' column as commander does, to the byte", () => {
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const word = () => 'abcdefghijklmnopqrstuvwxyz0123456789-(),.:'.slice(next(30)).slice(0, 1 + next(18));
+    for (let i = 0; i < 2000; i++) {
+      const description = Array.from({ length: 1 + next(25) }, word).join(' ');
+      const termWidth = 1 + next(30);
+      const term = 'term-with-some-length'.slice(0, 1 + next(termWidth));
+      // Wide enough that the terms' column is kept (narrower, formatItem departs from commander on purpose).
+      const help = helper(termWidth + 44 + next(90));
+      assert.equal(
+        formatItem(term, termWidth, description, help),
+        help.formatItem(term, termWidth, description, help),
+        JSON.stringify({ description, termWidth, term, width: help.helpWidth }),
+      );
+    }
+  });
 });
