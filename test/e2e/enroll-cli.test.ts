@@ -272,6 +272,24 @@ describe('ctl enroll (updb)', () => {
     assert.equal(bad.code, 2);
   });
 
+  it("--username names the enrollment's user, any length it may have, and only warns when it differs", async () => {
+    // Three letters: an enrollment may name one (OpenZiti's console makes them), where a body's username needs four.
+    const username = `b${unique('').slice(1, 3)}`;
+    const { id, jwtFile } = await newIdentity(['--updb', username]);
+    const configDir = await tempConfigDir();
+    const args = ['enroll', jwtFile, '--password-stdin', '--username', username];
+    const r = await expectCtl(0, args, { configDir, stdin: 'Bob-Secret-12\n' });
+    assert.doesNotMatch(r.stderr, /not '/);
+    assert.equal((await detail(id)).authenticators.updb.username, username);
+
+    const other = await newIdentity(['--updb', unique('dave')]);
+    const w = await expectCtl(0, ['enroll', other.jwtFile, '--password-stdin', '--username', 'eve'], {
+      configDir,
+      stdin: 'Dave-Secret-12\n',
+    });
+    assert.match(w.stderr, /the enrollment was for username 'dave-[0-9a-f]+', not 'eve'/);
+  });
+
   it("a password the auth policy refuses: the controller's reason is printed, and the enrollment stays", async () => {
     const policy = unique('long-passwords');
     await f.cli.expect(0, ['auth-policy', 'create', policy, '--primary', 'password', '--min-password-length', '12']);

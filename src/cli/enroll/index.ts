@@ -137,7 +137,9 @@ export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> 
       const result = await redeem(() =>
         api.post<{ username?: string }>(
           `/enroll/updb?token=${encodeURIComponent(claims.jti)}`,
-          { ...(opts.username ? { username: opts.username } : {}), password },
+          // The password only: the enrollment decides the username, and a body's username must be four characters
+          // or more (OpenZiti's rule too) where the enrollment's may be shorter. --username is compared below.
+          { password },
           { api: 'client', anonymous: true },
         ),
       );
