@@ -20,6 +20,11 @@ export function fileFields(kind: Kind): Array<[string, FieldDef]> {
   );
 }
 
+/** The field, by its API name, that the file states under `key`. */
+export function fileField(kind: Kind, key: string): [string, FieldDef] | undefined {
+  return fileFields(kind).find(([field, def]) => fileKey(field, def) === key);
+}
+
 /** The key a field has in the file: a reference drops its id (`configTypeId` is `configType`, by name). */
 export function fileKey(field: string, def: FieldDef): string {
   if (def.type.kind !== 'ref') return field;

@@ -1,5 +1,5 @@
 import { UsageError } from '../../console/errors.js';
-import { fileFields, fileKey } from './document.js';
+import { fileField } from './document.js';
 import { KINDS } from './kinds.js';
 import type { Kind } from './kinds.js';
 import type { Network } from './network.js';
@@ -16,7 +16,7 @@ import type { Change, Plan } from './plan.js';
 
 /** The kind a forward reference names. */
 function namedKind(kind: Kind, key: string): Kind {
-  const field = fileFields(kind).find(([name, def]) => fileKey(name, def) === key)?.[1];
+  const field = fileField(kind, key)?.[1];
   const resource = field?.type.kind === 'ref' ? field.type.resource : undefined;
   const named = KINDS.find((k) => k.def.name === resource);
   if (!named) throw new Error(`${kind.key}: forward reference ${key} names no kind`);
@@ -118,7 +118,7 @@ function checkKeptReferences(plan: Plan, network: Network): void {
   for (const kind of KINDS) {
     if (!kind.forwardRef) continue;
     const { key } = kind.forwardRef;
-    const field = fileFields(kind).find(([name, def]) => fileKey(name, def) === key)?.[0] as string;
+    const field = fileField(kind, key)?.[0] as string;
     const target = namedKind(kind, key);
     const deleted = new Map(
       plan.changes.filter((c) => c.action === 'delete' && c.kind === target).map((c) => [c.id, c.name]),

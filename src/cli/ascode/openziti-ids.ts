@@ -1,6 +1,6 @@
 import { UsageError } from '../../console/errors.js';
 import { resource } from '../../resources/index.js';
-import { fileFields, fileKey } from './document.js';
+import { fileField } from './document.js';
 import type { Declaration } from './input.js';
 import type { Network } from './network.js';
 
@@ -13,7 +13,7 @@ import type { Network } from './network.js';
 export function nameIdsOf(declaration: Declaration, network: Network): void {
   for (const item of declaration.entities) {
     for (const key of item.byId ?? []) {
-      const [field, def] = fileFields(item.kind).find(([f, d]) => fileKey(f, d) === key) ?? [];
+      const [field, def] = fileField(item.kind, key) ?? [];
       const id = item.entity[key];
       if (def?.type.kind !== 'ref' || id === null || id === undefined) continue;
       const named = resource(def.type.resource);

@@ -1,4 +1,4 @@
-import { fileFields, fileKey } from './document.js';
+import { fileField, fileFields, fileKey } from './document.js';
 import type { Kind } from './kinds.js';
 
 /**
@@ -63,7 +63,7 @@ function referenceById(kind: Kind, key: string): string | undefined {
 }
 
 function refValues(kind: Kind, key: string, value: unknown): string[] {
-  const def = fileFields(kind).find(([f, d]) => fileKey(f, d) === key)?.[1];
+  const def = fileField(kind, key)?.[1];
   if (def?.type.kind === 'ref') return typeof value === 'string' ? [value] : [];
   if (def?.type.kind !== 'refList' || !Array.isArray(value)) return [];
   return value.filter((v): v is string => typeof v === 'string');
