@@ -43,5 +43,14 @@ describe('--jwt-dir', () => {
       reserveJwtFiles({ changes: [create('identity', 'laptop')] }, blocked, false),
       (err: unknown) => err instanceof UsageError && /cannot make the --jwt-dir directory/.test(err.message),
     );
+    // Said in words, without node's call and path, which the message names already.
+    await assert.rejects(
+      reserveJwtFiles({ changes: [create('identity', 'laptop')] }, path.join(blocked, 'lab'), false),
+      (err: unknown) =>
+        err instanceof UsageError &&
+        err.message ===
+          `cannot make the --jwt-dir directory ${path.join(blocked, 'lab')}: ` +
+            'a part of its path is not a directory',
+    );
   });
 });

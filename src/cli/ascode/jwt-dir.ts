@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ApiClient } from '../../client/types.js';
 import { FailureError, UsageError } from '../../console/errors.js';
+import { fileProblem } from '../../console/file-problem.js';
 import { reserveSecretFile } from '../generic/secret-file.js';
 import type { SecretFile } from '../generic/secret-file.js';
 import { entityPath } from '../generic/resolve.js';
@@ -38,7 +39,7 @@ async function makeDir(dir: string): Promise<void> {
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new UsageError(`cannot make the --jwt-dir directory ${dir}: ${(err as Error).message}`, [
+    throw new UsageError(`cannot make the --jwt-dir directory ${dir}: ${fileProblem(err)}`, [
       'nothing was sent to the controller',
     ]);
   }
