@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { didYouMean, similarWords } from './similar.js';
+import { didYouMean, similarWords, unknownWordDetails } from './similar.js';
 
 describe('similarWords', () => {
   const nouns = ['identity', 'identity-type', 'service', 'service-policy', 'session', 'config', 'config-type'];
@@ -29,5 +29,15 @@ describe('didYouMean', () => {
     assert.deepEqual(didYouMean('servics', ['services', 'configs']), ["did you mean 'services'?"]);
     assert.deepEqual(didYouMean('cat', ['bat', 'car']), ["did you mean 'bat' or 'car'?"]);
     assert.deepEqual(didYouMean('gadgets', ['services', 'configs']), []);
+  });
+});
+
+describe('unknownWordDetails', () => {
+  it('lists every known word, after the one the word is a typo of', () => {
+    assert.deepEqual(unknownWordDetails('servics', 'kinds', ['services', 'configs']), [
+      "did you mean 'services'?",
+      'kinds: services, configs',
+    ]);
+    assert.deepEqual(unknownWordDetails('gadgets', 'kinds', ['services', 'configs']), ['kinds: services, configs']);
   });
 });

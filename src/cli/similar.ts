@@ -22,6 +22,11 @@ export function didYouMean(word: string, known: readonly string[]): string[] {
   return nearest.length > 0 ? [`did you mean ${nearest.join(' or ')}?`] : [];
 }
 
+/** The detail lines under an unknown word: the known word it is a typo of, if any, then every known one. */
+export function unknownWordDetails(word: string, what: string, known: readonly string[]): string[] {
+  return [...didYouMean(word, known), `${what}: ${known.join(', ')}`];
+}
+
 /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent transpositions. */
 function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i + j));

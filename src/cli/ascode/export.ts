@@ -4,7 +4,7 @@ import { FailureError, UsageError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { serialise } from '../output/render.js';
-import { didYouMean } from '../similar.js';
+import { unknownWordDetails } from '../similar.js';
 import { KINDS, kindNamed } from './kinds.js';
 import { readNetwork } from './network.js';
 import { networkSchema } from './schema.js';
@@ -44,10 +44,7 @@ export function buildExport(deps: Deps, run = runExport) {
       const unknown = kinds.find((word) => !kindNamed(word));
       if (unknown !== undefined) {
         const names = KINDS.map((k) => k.def.name);
-        throw new UsageError(`unknown kind '${unknown}'`, [
-          ...didYouMean(unknown, names),
-          `kinds: ${names.join(', ')}`,
-        ]);
+        throw new UsageError(`unknown kind '${unknown}'`, unknownWordDetails(unknown, 'kinds', names));
       }
       if (opts.schema && kinds.length > 0) throw new UsageError('--schema takes no kinds: the schema covers them all');
       if (opts.schemaRef !== undefined && (opts.schema || deps.globals().output === 'json')) {

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { commonJs } from '../../protocol/commonjs.js';
 import { UsageError } from '../../console/errors.js';
-import { didYouMean } from '../similar.js';
+import { unknownWordDetails } from '../similar.js';
 import { fileFields, fileKey } from './document.js';
 import type { FileEntity } from './document.js';
 import { KINDS } from './kinds.js';
@@ -11,11 +11,6 @@ import type { Kind } from './kinds.js';
 import { fileProblem } from '../../console/file-problem.js';
 
 /** An entity the file declares, with where it was declared, for messages. */
-/** What follows an unknown word of a file: the known word it is a typo of, if any, then every known one. */
-function unknownWord(word: string, what: string, known: readonly string[]): string[] {
-  return [...didYouMean(word, known), `${what}: ${known.join(', ')}`];
-}
-
 export interface Declared {
   kind: Kind;
   entity: FileEntity;
@@ -96,7 +91,7 @@ function check(file: string, doc: unknown, notes: string[]): Declared[] {
     if (!kind) {
       throw new UsageError(
         `${file}: unknown kind '${key}'`,
-        unknownWord(
+        unknownWordDetails(
           key,
           'kinds',
           KINDS.map((k) => k.key),
@@ -120,7 +115,7 @@ function check(file: string, doc: unknown, notes: string[]): Declared[] {
       if (unknown !== undefined) {
         throw new UsageError(
           `${file}: ${kind.def.label} "${name}": unknown field '${unknown}'`,
-          unknownWord(unknown, 'fields', [...allowed]),
+          unknownWordDetails(unknown, 'fields', [...allowed]),
         );
       }
       out.push({ kind, entity: entity as FileEntity, file, ...(read.byId.length > 0 ? { byId: read.byId } : {}) });
