@@ -1,5 +1,6 @@
 // The confirmation of a command that destroys something it cannot give back (a credential, an enrollment, a second
-// factor): asked at a terminal, `-y, --yes` in scripts, and declined (exit 3) where nobody can be asked.
+// factor, a profile, sessions): asked at a terminal, `-y, --yes` in scripts, and declined (exit 3) where nobody can
+// be asked.
 import { Option } from '@commander-js/extra-typings';
 import { DeclinedError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';

@@ -199,8 +199,13 @@ describe('ctl profile remove', () => {
     const deps = testDeps({ configDir });
     await assert.rejects(
       runProfileRemove({ name: 'prod' }, deps),
-      (err: unknown) => err instanceof DeclinedError && err.exitCode === 3,
+      (err: unknown) =>
+        err instanceof DeclinedError &&
+        err.exitCode === 3 &&
+        err.message === 'removing profile prod needs confirmation' &&
+        err.details.join() === 'pass --yes (-y)',
     );
+    assert.ok(store.get('prod'));
     await runProfileRemove({ name: 'prod', yes: true }, deps);
     assert.equal(store.get('prod'), undefined);
     await assert.rejects(runProfileRemove({ name: 'prod', yes: true }, deps), NotFoundError);

@@ -1,7 +1,7 @@
-import { Argument, Command, Option } from '@commander-js/extra-typings';
+import { Argument, Command } from '@commander-js/extra-typings';
 import { completeWith } from '../completion/hints.js';
 import type { Deps } from '../deps.js';
-import { DeclinedError } from '../../console/errors.js';
+import { confirmOrDecline, yesOption } from '../generic/confirm.js';
 import { withMeta } from '../generic/meta.js';
 
 export interface ProfileRemoveOptions {
@@ -17,20 +17,18 @@ export function buildProfileRemove(deps: Deps, run = runProfileRemove) {
     examples: ['ctl profile remove lab', 'ctl profile rm lab --yes'],
   })
     .addArgument(completeWith(new Argument('<name>', 'profile name'), { kind: 'profile' }))
-    .addOption(new Option('-y, --yes', 'do not ask for confirmation'))
+    .addOption(yesOption())
     .action(async (name, o) => run({ name, ...o }, deps));
 }
 
 export async function runProfileRemove(opts: ProfileRemoveOptions, deps: Deps): Promise<void> {
   const store = await (await deps.sessions()).profiles();
   const profile = store.getExisting(opts.name);
-  if (!opts.yes) {
-    if (!deps.io.canPrompt()) {
-      throw new DeclinedError(`not removing profile ${opts.name} without confirmation`, ['pass --yes to remove it']);
-    }
-    const question = `Remove profile ${opts.name} (${profile.controller})?`;
-    if (!(await (await deps.prompter()).confirm(question, { default: false }))) throw new DeclinedError();
-  }
+  await confirmOrDecline(deps, {
+    yes: opts.yes === true,
+    action: `removing profile ${opts.name}`,
+    question: `Remove profile ${opts.name} (${profile.controller})?`,
+  });
   await store.remove(opts.name);
   deps.io.info(`Removed profile ${opts.name}`);
 }
