@@ -8,6 +8,7 @@ import { integer } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 import { DEFAULT_PORT, dataDirSelection, defaultDataDir } from './paths.js';
 import { shellQuote, suggestCommand } from '../../console/command-hint.js';
+import { fileProblem } from '../../console/file-problem.js';
 import { suggester } from '../generic/suggest.js';
 import { clearState, runningState, writeState } from './state.js';
 
@@ -58,7 +59,7 @@ function readPasswordFile(file: string): string {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`--admin-password-file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'cannot be read'}`);
+    throw new UsageError(`--admin-password-file ${file}: ${fileProblem(err)}`);
   }
   return text.split(/\r?\n/)[0];
 }
