@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -123,5 +123,25 @@ describe('router re-enroll', () => {
     assert.ok(api.calls.some((c) => c.method === 'POST' && c.path === '/edge-routers/r1/re-enroll'));
     assert.equal(deps.io.stdoutText(), 'eyJ.new.jwt\n');
     assert.match(deps.io.stderrText(), /cannot connect until it enrolls/);
+  });
+
+  it('refuses a --jwt-output file in the way before it asks, and a decline leaves no file', async () => {
+    const api = fakeApi({
+      'GET /edge-routers/er-1': notFound('edge-router', 'er-1'),
+      'LIST /edge-routers': [{ id: 'r1', name: 'er-1' }],
+    });
+    const taken = join(dir, 'taken.jwt');
+    writeFileSync(taken, 'kept');
+    const asked = testDeps({ api, tty: true, answers: { confirm: [true] } });
+    await assert.rejects(runRouterReEnroll({ ref: 'er-1', jwtOutput: taken }, asked), /already exists/);
+    assert.deepEqual(asked.prompts, []);
+    assert.equal(readFileSync(taken, 'utf8'), 'kept');
+
+    const fresh = join(dir, 'declined.jwt');
+    const declined = testDeps({ api, tty: true, answers: { confirm: [false] } });
+    await assert.rejects(runRouterReEnroll({ ref: 'er-1', jwtOutput: fresh }, declined), { exitCode: 3 });
+    assert.equal(declined.prompts.length, 1);
+    assert.throws(() => statSync(fresh), /ENOENT/);
+    assert.ok(!api.calls.some((c) => c.method === 'POST'), 'nothing re-enrolled');
   });
 });

@@ -35,17 +35,23 @@ export function buildRouterReEnroll(deps: Deps, run = runRouterReEnroll): Comman
   });
 }
 
+/**
+ * The JWT's file is reserved before the router is looked up, so that a file in the way is refused before the
+ * question is asked; a decline leaves no file behind.
+ */
 export async function runRouterReEnroll(opts: RouterReEnrollOptions, deps: Deps): Promise<void> {
   const api = await deps.api();
-  const id = await resolveId(api, edgeRouter, opts.ref);
-  await confirmOrDecline(deps, {
-    yes: opts.yes === true,
-    action: `re-enrolling edge router "${opts.ref}"`,
-    question:
-      `Re-enroll edge router "${opts.ref}"? ` + 'Its certificate is removed: it cannot connect until it enrolls again.',
-  });
   const file = await reserveJwtOutput(opts);
+  let id: string;
   try {
+    id = await resolveId(api, edgeRouter, opts.ref);
+    await confirmOrDecline(deps, {
+      yes: opts.yes === true,
+      action: `re-enrolling edge router "${opts.ref}"`,
+      question:
+        `Re-enroll edge router "${opts.ref}"? ` +
+        'Its certificate is removed: it cannot connect until it enrolls again.',
+    });
     await api.post(`${entityPath(edgeRouter, id)}/re-enroll`, undefined);
   } catch (err) {
     await file?.abandon();
