@@ -38,13 +38,14 @@ export function buildAuthenticatorRevert(deps: Deps, run = runAuthenticatorRever
   return command.action(async (id, o) => run({ id, ...o }, deps));
 }
 
+/** Asks once the flags are checked and the JWT's file is reserved: a mistake in them is refused before it asks. */
 export async function runAuthenticatorRevert(opts: AuthenticatorRevertOptions, deps: Deps): Promise<void> {
-  await confirmOrDecline(deps, {
-    yes: opts.yes === true,
-    action: `reverting authenticator ${opts.id}`,
-    question: `Revert authenticator ${opts.id}? Its credential stops working and the identity's sessions end.`,
-  });
   await withNewJwt(opts, deps, 'reverted the authenticator to', async (api, expiresAt) => {
+    await confirmOrDecline(deps, {
+      yes: opts.yes === true,
+      action: `reverting authenticator ${opts.id}`,
+      question: `Revert authenticator ${opts.id}? Its credential stops working and the identity's sessions end.`,
+    });
     const created = await api.post<{ id: string }>(`${entityPath(authenticator, opts.id)}/re-enroll`, { expiresAt });
     return created.id;
   });
