@@ -89,11 +89,14 @@ export interface RootRecord {
   command: CommandRecord;
 }
 
-/** The help of `command` as commander prints it, at commander's default width. */
-function printedHelp(command: CommandUnknownOpts): string {
+/**
+ * The help commander prints for `command` in a terminal `width` columns wide (its default, 80, unless told),
+ * captured instead of written: what the records are checked against, and what tests compare help with.
+ */
+export function printedHelp(command: CommandUnknownOpts, width = 80): string {
   let text = '';
   const saved = command.configureOutput();
-  command.configureOutput({ ...saved, writeOut: (s) => void (text += s), getOutHelpWidth: () => 80 });
+  command.configureOutput({ ...saved, writeOut: (s) => void (text += s), getOutHelpWidth: () => width });
   try {
     command.outputHelp();
   } finally {
