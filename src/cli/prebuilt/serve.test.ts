@@ -170,6 +170,7 @@ describe('prebuilt help and completion', () => {
       ['__complete', '--shell', 'tcsh', '--', ''],
       ['__complete', '--bogus'],
       ['__complete', '--', '--bogus', 'identity', 'sh'],
+      ['__complete', '--', 'identity', '--help', '--'],
       ['-o', 'json', '--help'],
       ['identity', '--help', 'list'],
       ['identity', 'nosuch', '--help'],
