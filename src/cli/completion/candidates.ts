@@ -27,7 +27,7 @@ interface Position {
 function findOption(command: CommandUnknownOpts, flag: string): Option | undefined {
   for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
     const found = c.options.find((o) => o.long === flag || o.short === flag);
-    if (found) return found as Option;
+    if (found) return found;
   }
   return undefined;
 }
@@ -96,7 +96,7 @@ function flags(command: CommandUnknownOpts, given: Position['given']): Candidate
   const out: Candidate[] = [];
   for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
     for (const option of c.createHelp().visibleOptions(c)) {
-      if (!option.long || (given.has(option.attributeName()) && !repeatable(option as Option))) continue;
+      if (!option.long || (given.has(option.attributeName()) && !repeatable(option))) continue;
       out.push({ value: option.long, description: shortDescription(option.description) });
     }
   }

@@ -165,7 +165,7 @@ export function commandRecord(command: CommandUnknownOpts, shallow = false): Com
     help: hasHelp ? helpRecord(command) : null,
     words: Object.fromEntries(command.commands.flatMap((c) => [c.name(), ...c.aliases()].map((w) => [w, c.name()]))),
     commands: help.visibleCommands(command).map((c) => c.name()),
-    options: help.visibleOptions(command).map((o) => optionRecord(command, o as Option)),
+    options: help.visibleOptions(command).map((o) => optionRecord(command, o)),
     arguments: command.registeredArguments.map(argumentRecord),
     nested: hint?.kind === 'commands',
     children: shallow ? {} : Object.fromEntries(command.commands.map((c) => [c.name(), commandRecord(c)])),
