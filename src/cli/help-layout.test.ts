@@ -4,7 +4,7 @@ import { Help } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { formatItem } from './help-layout.js';
 import { buildProgram } from './main.js';
-import { capturedHelp } from './testing/help-text.js';
+import { printedHelp } from './prebuilt/records.js';
 import { testDeps } from './testing/test-deps.js';
 import { walk } from './tree.js';
 
@@ -13,7 +13,7 @@ const all: Array<[string, CommandUnknownOpts]> = [['', program], ...walk(program
 
 /** A help at `width`, as a terminal shows it, but for the usage line and examples: command lines, printed whole. */
 function laidOut(command: CommandUnknownOpts, width: number): string[] {
-  return capturedHelp(command, width)
+  return printedHelp(command, width)
     .split('\n')
     .filter((line) => !line.startsWith('Usage: ') && !line.startsWith('  $ '));
 }

@@ -34,7 +34,7 @@ describe('help topics', () => {
 
   it('fits every topic in 80 columns', () => {
     for (const topic of HELP_TOPICS) {
-      for (const line of topic.lines) assert.ok(line.length <= 80, `${topic.name}: ${line.length} columns: ${line}`);
+      for (const line of topic.lines()) assert.ok(line.length <= 80, `${topic.name}: ${line.length} columns: ${line}`);
     }
   });
 

@@ -23,11 +23,14 @@ interface Position {
   given: Map<string, string[]>;
 }
 
+/** `--flag=value`: the flag, then its value (which may hold `=` and line breaks). */
+const ASSIGNMENT = /^(--[^=]+)=(.*)$/s;
+
 /** The option `flag` names on `command` or an ancestor (global flags are accepted everywhere). */
 function findOption(command: CommandUnknownOpts, flag: string): Option | undefined {
   for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
     const found = c.options.find((o) => o.long === flag || o.short === flag);
-    if (found) return found as Option;
+    if (found) return found;
   }
   return undefined;
 }
@@ -64,7 +67,7 @@ function locate(root: CommandUnknownOpts, typed: readonly string[]): Position {
     } else if (!operandsOnly && word === '--') {
       operandsOnly = true;
     } else if (!operandsOnly && isOption(word)) {
-      const assigned = /^(--[^=]+)=(.*)$/s.exec(word);
+      const assigned = ASSIGNMENT.exec(word);
       const option = findOption(position.command, assigned ? assigned[1] : word);
       if (option) give(option, assigned?.[2]);
       if (option?.required && !assigned) position.pending = option;
@@ -96,7 +99,7 @@ function flags(command: CommandUnknownOpts, given: Position['given']): Candidate
   const out: Candidate[] = [];
   for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
     for (const option of c.createHelp().visibleOptions(c)) {
-      if (!option.long || (given.has(option.attributeName()) && !repeatable(option as Option))) continue;
+      if (!option.long || (given.has(option.attributeName()) && !repeatable(option))) continue;
       out.push({ value: option.long, description: shortDescription(option.description) });
     }
   }
@@ -176,7 +179,7 @@ export async function candidates(
   const { command, operands, pending, given } = locate(root, words.slice(0, -1));
   let found: Candidate[];
   let prefix = '';
-  const assignment = pending ? undefined : /^(--[^=]+)=(.*)$/s.exec(current);
+  const assignment = pending ? undefined : ASSIGNMENT.exec(current);
   const values = (list: string[]) => list.map((value) => ({ value }));
   if (assignment) {
     const option = findOption(command, assignment[1]);

@@ -42,7 +42,8 @@ export interface CompleteOptions {
 }
 
 /**
- * `ctl __complete -- WORDS...`: what the completion scripts call on each TAB. Hidden; prints one candidate per line.
+ * `ctl __complete -- WORDS...`: what the completion scripts call on each TAB. Hidden; prints one candidate per line,
+ * for fish and zsh with its description after a tab where it has one (replies.ts).
  */
 export function buildComplete(deps: Deps, run = runComplete): CommandUnknownOpts {
   const command = withMeta(new Command('__complete').argument('[words...]', 'the words typed so far, after --'), {

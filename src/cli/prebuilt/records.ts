@@ -89,11 +89,14 @@ export interface RootRecord {
   command: CommandRecord;
 }
 
-/** The help of `command` as commander prints it, at commander's default width. */
-function printedHelp(command: CommandUnknownOpts): string {
+/**
+ * The help commander prints for `command` in a terminal `width` columns wide (its default, 80, unless told),
+ * captured instead of written: what the records are checked against, and what tests compare help with.
+ */
+export function printedHelp(command: CommandUnknownOpts, width = 80): string {
   let text = '';
   const saved = command.configureOutput();
-  command.configureOutput({ ...saved, writeOut: (s) => void (text += s), getOutHelpWidth: () => 80 });
+  command.configureOutput({ ...saved, writeOut: (s) => void (text += s), getOutHelpWidth: () => width });
   try {
     command.outputHelp();
   } finally {
@@ -162,7 +165,7 @@ export function commandRecord(command: CommandUnknownOpts, shallow = false): Com
     help: hasHelp ? helpRecord(command) : null,
     words: Object.fromEntries(command.commands.flatMap((c) => [c.name(), ...c.aliases()].map((w) => [w, c.name()]))),
     commands: help.visibleCommands(command).map((c) => c.name()),
-    options: help.visibleOptions(command).map((o) => optionRecord(command, o as Option)),
+    options: help.visibleOptions(command).map((o) => optionRecord(command, o)),
     arguments: command.registeredArguments.map(argumentRecord),
     nested: hint?.kind === 'commands',
     children: shallow ? {} : Object.fromEntries(command.commands.map((c) => [c.name(), commandRecord(c)])),

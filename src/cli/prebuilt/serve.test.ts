@@ -8,10 +8,9 @@ import { createTestIO } from '../../client/testing/test-io.js';
 import { EXIT } from '../../console/errors.js';
 import { HELP_TOPICS, topicText } from '../help-topics.js';
 import { buildProgram, run } from '../main.js';
-import { capturedHelp } from '../testing/help-text.js';
 import { testDeps } from '../testing/test-deps.js';
 import { walk } from '../tree.js';
-import { prebuiltFiles } from './records.js';
+import { prebuiltFiles, printedHelp } from './records.js';
 import type { CommandRecord, RootRecord } from './records.js';
 import { commandLineWords, helpText, serve } from './serve.js';
 
@@ -76,7 +75,7 @@ describe('prebuilt help and completion', () => {
       const record = byPath(path).help;
       if (record === null) continue;
       for (const width of [30, 60, 80, 132, 250])
-        assert.equal(helpText(record, width), capturedHelp(command, width), `ctl ${path.join(' ')} at ${width}`);
+        assert.equal(helpText(record, width), printedHelp(command, width), `ctl ${path.join(' ')} at ${width}`);
     }
   });
 
@@ -171,6 +170,7 @@ describe('prebuilt help and completion', () => {
       ['__complete', '--shell', 'tcsh', '--', ''],
       ['__complete', '--bogus'],
       ['__complete', '--', '--bogus', 'identity', 'sh'],
+      ['__complete', '--', 'identity', '--help', '--'],
       ['-o', 'json', '--help'],
       ['identity', '--help', 'list'],
       ['identity', 'nosuch', '--help'],
