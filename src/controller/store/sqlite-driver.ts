@@ -20,12 +20,6 @@ import { openSqlite } from './sqlite-native.js';
 const SEEN_SHAPES = 4096;
 
 /**
- * SQLite through better-sqlite3: WAL with synchronous=FULL, so a write is on disk before the response and
- * nothing acknowledged is lost if the process is killed. better-sqlite3 is synchronous; this driver makes it the
- * store's asynchronous shape and serialises transactions: while one is open (its function may await between
- * statements), statements from outside it wait, so they never see its uncommitted writes.
- */
-/**
  * A prepared statement, and for one that reads what makes objects of its rows: reads get each row as an array (raw
  * mode) and make its object here. better-sqlite3 names every column of every row through V8's API: reading an identity
  * (21 columns) by id took 11.6 us that way and 7.7 us this way (docs/performance.md).
@@ -60,6 +54,12 @@ function rowMaker(columns: readonly string[]): RowMaker {
   return new Function('values', `return { ${fields} };`) as RowMaker;
 }
 
+/**
+ * SQLite through better-sqlite3: WAL with synchronous=FULL, so a write is on disk before the response and
+ * nothing acknowledged is lost if the process is killed. better-sqlite3 is synchronous; this driver makes it the
+ * store's asynchronous shape and serialises transactions: while one is open (its function may await between
+ * statements), statements from outside it wait, so they never see its uncommitted writes.
+ */
 export class SqliteDriver implements Driver {
   readonly dialect = sqliteDialect;
   private readonly statements: LruCache<string, Prepared>;
