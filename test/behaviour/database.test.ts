@@ -95,7 +95,7 @@ for (const store of storesUnderTest()) {
       const tx = driver.tx;
       const statementsPerTransaction: number[] = [];
       let depth = 0;
-      driver.tx = async function <T>(fn: () => Promise<T>): Promise<T> {
+      driver.tx = async <T>(fn: () => Promise<T>): Promise<T> => {
         if (depth > 0) return tx.call(driver, fn) as Promise<T>;
         depth++;
         try {
