@@ -13,6 +13,7 @@ import {
 } from './driver.js';
 import { CombinedStatements } from './combined-statements.js';
 import { type Fragment, quote } from './fragment.js';
+import { type RowMaker, rowMaker } from './row-maker.js';
 import { refuseDamagedDatabase } from './sqlite-file.js';
 import { openSqlite } from './sqlite-native.js';
 
@@ -39,19 +40,6 @@ interface Combined {
   stmt: Statement<unknown[]>;
   /** Makes a row of each statement an object. */
   named: RowMaker[];
-}
-
-type RowMaker = (values: unknown[]) => Record<string, unknown>;
-
-/**
- * A row as an object, by a function made once per statement whose object literal names each column (as a JSON
- * string): later columns of the same name win, as when better-sqlite3 names them. Given its columns by computed names
- * (`row[name] = value`), an object of more than a dozen turns into a hash table: 1 us to make for an identity's
- * row, then slower to read, against 20 ns for the literal.
- */
-function rowMaker(columns: readonly string[]): RowMaker {
-  const fields = columns.map((c, i) => `${JSON.stringify(c)}: values[${i}]`).join(', ');
-  return new Function('values', `return { ${fields} };`) as RowMaker;
 }
 
 /**
