@@ -1,30 +1,35 @@
 // The controller's CPU time per list of 100 entities whose presenters add computed fields to the generic read
 // model (services, edge routers), against another commit's build measured alternately in the same run. One
-// controller process per round (SQLite), 100 of each kind created through the API, 400 lists of each timed from
-// /proc after 50 untimed. Prints one line per round; nothing passes or fails.
+// controller process per round (SQLite, or a new database on the PostgreSQL server given), 100 of each kind created
+// through the API, 400 lists of each timed from /proc after 50 untimed. Prints one line per round; nothing passes or
+// fails.
 //
-//   node --import tsx bench/list-cpu.ts BASELINE_COMMIT [ROUNDS]
+//   node --import tsx bench/list-cpu.ts BASELINE_COMMIT [ROUNDS] [--postgres URL]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { prepareBaseline } from './baseline.js';
 import { startControllerProcess } from './controller-process.js';
+import { freshDatabase } from './pg-database.js';
 
 const KINDS = [
   { plural: 'services', body: (i: number) => ({ name: `svc-${i}`, encryptionRequired: true, roleAttributes: ['a'] }) },
   { plural: 'edge-routers', body: (i: number) => ({ name: `er-${i}`, roleAttributes: ['a'] }) },
 ];
-const [commit, roundsArg] = process.argv.slice(2);
+const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { postgres: { type: 'string' } } });
+const [commit, roundsArg] = positionals;
 if (!commit) {
-  console.error('usage: node --import tsx bench/list-cpu.ts BASELINE_COMMIT [ROUNDS]');
+  console.error('usage: node --import tsx bench/list-cpu.ts BASELINE_COMMIT [ROUNDS] [--postgres URL]');
   process.exit(2);
 }
 
 /** CPU µs per list of 100 for each kind, on a fresh controller of the checkout at `root` (this one if undefined). */
 async function measure(root: string | undefined): Promise<number[]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ctl-bench-list-'));
-  const ctl = await startControllerProcess(path.join(dir, 'data'), root ? { root } : {});
+  const storeUrl = flags.postgres ? await freshDatabase(flags.postgres) : undefined;
+  const ctl = await startControllerProcess(path.join(dir, 'data'), { root, storeUrl });
   const dispatcher = new Agent({ connect: { ca: ctl.caBundlePem } });
   try {
     const api = `${ctl.url.replace(/\/$/, '')}/edge/management/v1`;

@@ -26,7 +26,7 @@ export interface InjectResponse {
 type LightMyRequest = Pick<typeof import('light-my-request'), 'inject'>;
 
 /** What inject() says when light-my-request cannot be loaded for want of a module; other failures pass unchanged. */
-export function injectUnavailable(err: unknown): unknown {
+function injectUnavailable(err: unknown): unknown {
   const code = (err as { code?: unknown } | null)?.code;
   if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return err;
   return new Error(

@@ -90,6 +90,35 @@ for (const store of storesUnderTest()) {
       assert.ok(Date.parse(result.startTime) <= Date.parse(result.endTime));
     });
 
+    it('opens a transaction only for what it reads: each holds writers off while it runs', async () => {
+      const driver = driverOf(t);
+      const tx = driver.tx;
+      const statementsPerTransaction: number[] = [];
+      let depth = 0;
+      driver.tx = async <T>(fn: () => Promise<T>): Promise<T> => {
+        if (depth > 0) return tx.call(driver, fn) as Promise<T>;
+        depth++;
+        try {
+          return (await tx.call(driver, async () => {
+            const before = driver.statementsRun;
+            const result = await fn();
+            statementsPerTransaction.push(driver.statementsRun - before);
+            return result;
+          })) as T;
+        } finally {
+          depth--;
+        }
+      };
+      try {
+        await runCheck(t, 'check');
+      } finally {
+        driver.tx = tx;
+      }
+      assert.ok(statementsPerTransaction.length > 0, 'the check ran in transactions');
+      const empty = statementsPerTransaction.filter((n) => n === 0).length;
+      assert.equal(empty, 0, `${empty} of ${statementsPerTransaction.length} transactions ran no statement`);
+    });
+
     it('finds the damage, repairs what it can on fix, and a second check finds only what needs a person', async () => {
       const driver = driverOf(t);
       const admin = t.admin;

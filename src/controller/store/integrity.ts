@@ -15,7 +15,7 @@ import {
   type IndexModel,
   type TableModel,
 } from './schema-model.js';
-import { rebuildSearchIndex, searchIndexDrift } from './search-index-drift.js';
+import { type DriftCheck, rebuildSearchIndex, searchIndexCheck } from './search-index-drift.js';
 
 /**
  * The model's write path (model/writes.ts) as the repairs of entities use it, so that what the hooks of a repaired
@@ -115,14 +115,21 @@ export class Integrity {
       await this.driver.tx(() => this.accessIndex(index, fix, report));
     }
     for (const index of Object.values(schema.indexes)) {
+      const check = searchIndexCheck(this.driver, index);
+      if (!check) continue;
       await nextTurn();
-      await this.driver.tx(() => this.searchIndex(index, fix, report));
+      await this.driver.tx(() => this.searchIndex(index, check, fix, report));
     }
   }
 
   /** A table that filters read in place of the rows (search-index-drift.ts), rebuilt from them on fix. */
-  private async searchIndex(index: IndexModel, fix: boolean, report: (issue: IntegrityIssue) => void): Promise<void> {
-    const drift = await searchIndexDrift(this.driver, index);
+  private async searchIndex(
+    index: IndexModel,
+    check: DriftCheck,
+    fix: boolean,
+    report: (issue: IntegrityIssue) => void,
+  ): Promise<void> {
+    const drift = await check();
     if (drift === undefined) return;
     if (fix) await rebuildSearchIndex(this.driver, index);
     report({ description: drift, fixed: fix });

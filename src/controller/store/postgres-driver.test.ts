@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import v8 from 'node:v8';
 import { PG_URL_VARIABLE, createTestDatabase } from '../../../test/helpers/postgres.js';
 import { postgresDialect } from './dialects/postgres.js';
 import { CATALOGUE, resource } from '../../resources/index.js';
@@ -37,6 +38,39 @@ describe('PostgresDriver: named statements', { skip }, () => {
       await driver.close();
       await db.drop();
     }
+  });
+});
+
+describe('PostgresDriver: rows', { skip }, () => {
+  // Read by V8 itself: whether an object keeps its fields in place, or became a hash table.
+  v8.setFlagsFromString('--allow-natives-syntax');
+  const hasFastFields = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
+  v8.setFlagsFromString('--no-allow-natives-syntax');
+
+  it('a row names each column, the last of two of one name winning, named statement or not', async () => {
+    const db = await createTestDatabase();
+    const columns = Array.from({ length: 20 }, (_, i) => `${i} AS "c${i}"`).join(', ');
+    const sql = `SELECT 1 AS a, 'x' AS "we""ird\\ name ü", ${columns}, 2 AS a`;
+    for (const namedStatements of [undefined, 0]) {
+      const driver = await PostgresDriver.open(db.url, { namedStatements });
+      try {
+        for (let read = 0; read < 2; read++) {
+          const [row] = await driver.all<Record<string, unknown>>(sql);
+          const entries = Object.entries(row);
+          assert.deepEqual(entries.slice(0, 2), [
+            ['a', 2],
+            ['we"ird\\ name ü', 'x'],
+          ]);
+          assert.equal(entries.length, 22);
+          assert.deepEqual(entries.at(-1), ['c19', 19]);
+          // More than a dozen fields given by computed names make a hash table, slower to make and to read.
+          if (namedStatements === undefined) assert.ok(hasFastFields(row), 'the row of a named statement');
+        }
+      } finally {
+        await driver.close();
+      }
+    }
+    await db.drop();
   });
 });
 

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { type RowMaker, rowMaker } from './row-maker.js';
 
 /** What one statement answers: its rows, and how many it read or wrote (null for a command that counts none). */
 export interface StatementResult<T> {
@@ -14,6 +15,8 @@ export interface RowShape {
   names: readonly string[];
   types: readonly number[];
   parsers: readonly ((text: string) => unknown)[];
+  /** What makes a row's object: compiled for a named statement's shape, which is kept; none for an unnamed one. */
+  make: RowMaker | undefined;
 }
 
 /** The parts of pg's wire messages a statement reads. */
@@ -86,28 +89,30 @@ export class Statement<T> extends pg.Query {
       this.shape = kept;
       return;
     }
+    const names = msg.fields.map((f) => f.name);
     this.shape = {
-      names: msg.fields.map((f) => f.name),
+      names,
       types: msg.fields.map((f) => f.dataTypeID),
       parsers: msg.fields.map((f) => this.typeParsers.getTypeParser(f.dataTypeID, f.format)),
+      make: this.name === undefined ? undefined : rowMaker(names),
     };
     if (this.name !== undefined) this.shapes.set(this.name, this.shape);
   }
 
   handleDataRow(msg: { fields: (string | null)[] }): void {
     if (this.unreadable !== undefined) return;
-    const { names, parsers } = this.shape!;
-    const row: Record<string, unknown> = {};
+    const { names, parsers, make } = this.shape!;
+    const values: unknown[] = new Array(names.length);
     try {
       for (let i = 0; i < names.length; i++) {
         const text = msg.fields[i];
-        row[names[i]] = text === null ? null : parsers[i](text);
+        values[i] = text === null ? null : parsers[i](text);
       }
     } catch (err) {
       this.unreadable = err;
       return;
     }
-    this.rowsRead.push(row as T);
+    this.rowsRead.push((make ? make(values) : named(names, values)) as T);
   }
 
   handleCommandComplete(msg: { text: string }): void {
@@ -127,6 +132,13 @@ export class Statement<T> extends pg.Query {
     if (this.unreadable !== undefined) this.handleError(this.unreadable);
     else this.done(undefined, { rows: this.rowsRead, rowCount: this.commandCount });
   }
+}
+
+/** A row of an unnamed statement, whose shape is not kept: a compiled maker would cost more than it saves. */
+function named(names: readonly string[], values: readonly unknown[]): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
+  return row;
 }
 
 /** Whether a row description is the one a shape was made from. */

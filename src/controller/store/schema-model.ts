@@ -110,7 +110,7 @@ export function substringIndexName(table: string, column: string): string {
 export const SUBSTRING_SUFFIX = '_trgm';
 
 /** What names the substring index of a column's upper-cased text (PostgreSQL: for icontains). */
-export const FOLDED_SUBSTRING_SUFFIX = `_folded${SUBSTRING_SUFFIX}`;
+const FOLDED_SUBSTRING_SUFFIX = `_folded${SUBSTRING_SUFFIX}`;
 
 /** What names a table's write-version triggers. */
 export const WRITE_VERSION_SUFFIX = '_write_version';

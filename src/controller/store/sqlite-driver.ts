@@ -13,18 +13,13 @@ import {
 } from './driver.js';
 import { CombinedStatements } from './combined-statements.js';
 import { type Fragment, quote } from './fragment.js';
+import { type RowMaker, rowMaker } from './row-maker.js';
 import { refuseDamagedDatabase } from './sqlite-file.js';
 import { openSqlite } from './sqlite-native.js';
 
 /** How many uncached statement shapes are remembered, so that the second use of one caches it. */
 const SEEN_SHAPES = 4096;
 
-/**
- * SQLite through better-sqlite3: WAL with synchronous=FULL, so a write is on disk before the response and
- * nothing acknowledged is lost if the process is killed. better-sqlite3 is synchronous; this driver makes it the
- * store's asynchronous shape and serialises transactions: while one is open (its function may await between
- * statements), statements from outside it wait, so they never see its uncommitted writes.
- */
 /**
  * A prepared statement, and for one that reads what makes objects of its rows: reads get each row as an array (raw
  * mode) and make its object here. better-sqlite3 names every column of every row through V8's API: reading an identity
@@ -47,19 +42,12 @@ interface Combined {
   named: RowMaker[];
 }
 
-type RowMaker = (values: unknown[]) => Record<string, unknown>;
-
 /**
- * A row as an object, by a function made once per statement whose object literal names each column (as a JSON
- * string): later columns of the same name win, as when better-sqlite3 names them. Given its columns by computed names
- * (`row[name] = value`), an object of more than a dozen turns into a hash table: 1 us to make for an identity's
- * row, then slower to read, against 20 ns for the literal.
+ * SQLite through better-sqlite3: WAL with synchronous=FULL, so a write is on disk before the response and
+ * nothing acknowledged is lost if the process is killed. better-sqlite3 is synchronous; this driver makes it the
+ * store's asynchronous shape and serialises transactions: while one is open (its function may await between
+ * statements), statements from outside it wait, so they never see its uncommitted writes.
  */
-function rowMaker(columns: readonly string[]): RowMaker {
-  const fields = columns.map((c, i) => `${JSON.stringify(c)}: values[${i}]`).join(', ');
-  return new Function('values', `return { ${fields} };`) as RowMaker;
-}
-
 export class SqliteDriver implements Driver {
   readonly dialect = sqliteDialect;
   private readonly statements: LruCache<string, Prepared>;
