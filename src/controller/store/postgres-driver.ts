@@ -20,7 +20,7 @@ import type { RowShape, Statement, StatementResult, TypeParsers } from './postgr
 /** Connections of the pool, for transactions; a handful keeps a 2-core machine busy without queueing in PostgreSQL. */
 const POOL_SIZE = 8;
 /** Connections held for statements outside a transaction, each with several in flight (HeldConnections). */
-const HELD_CONNECTIONS = 4;
+export const HELD_CONNECTIONS = 4;
 
 /**
  * How many distinct statements are prepared by name, so that each connection parses and plans them once instead of
