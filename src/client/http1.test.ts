@@ -125,6 +125,20 @@ describe('HTTP/1.1 over the transport', () => {
     assert.equal(raw.connections, 2, 'the connection the server closed was not used again');
   });
 
+  it("keeps an HTTP/1.0 answer's connection only when the server says keep-alive", async () => {
+    const raw = await serve((head, socket) => {
+      const keep = head.startsWith('GET /keep') ? 'Connection: keep-alive\r\n' : '';
+      socket.write(`HTTP/1.0 200 OK\r\nContent-Length: 2\r\n${keep}\r\nok`);
+    });
+    const send = (path: string) => transport.send(new URL(`${raw.url}${path}`), get());
+    assert.equal((await send('/keep')).text, 'ok');
+    assert.equal((await send('/keep')).text, 'ok');
+    assert.equal(raw.connections, 1);
+    assert.equal((await send('/once')).text, 'ok');
+    assert.equal((await send('/once')).text, 'ok');
+    assert.equal(raw.connections, 2, 'an answer without keep-alive was the last on its connection');
+  });
+
   it("frames a request's body by its length, and a POST without one by a zero length", async () => {
     const raw = await serve((_, socket) => socket.write('HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n'));
     const url = new URL(`${raw.url}/x`);
