@@ -11,7 +11,7 @@ export interface Answer {
 }
 
 /** An answer, and whether its connection may carry the next request. */
-export interface Read {
+interface Read {
   answer: Answer;
   reusable: boolean;
 }
