@@ -148,6 +148,29 @@ describe('HTTP/1.1 over the transport', () => {
     assert.match(raw.requests[1], /^POST \/x HTTP\/1\.1\r\n[\s\S]*\r\ncontent-length: 0$/);
   });
 
+  it('keeps a connection without keeping the process alive, and holds it while it carries a request', async () => {
+    // The connections that keep the process alive: the server's side of each is unreferenced below.
+    const liveSockets = () => process.getActiveResourcesInfo().filter((type) => type === 'TCPSocketWrap').length;
+    let hold = false;
+    let held = () => {};
+    const raw = await serve((_, socket) => {
+      socket.unref();
+      const answer = () => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+      if (hold) held = answer;
+      else answer();
+    });
+    const before = liveSockets();
+    assert.equal((await transport.send(new URL(`${raw.url}/x`), get())).text, 'ok');
+    assert.equal(liveSockets(), before, 'the kept connection leaves the process free to exit');
+    hold = true;
+    const second = transport.send(new URL(`${raw.url}/x`), get());
+    await delay(50);
+    assert.equal(liveSockets(), before + 1, 'a request in flight keeps the process alive');
+    held();
+    assert.equal((await second).text, 'ok');
+    assert.equal(raw.connections, 1);
+  });
+
   it('opens a new connection when the server closed the kept one', async () => {
     const raw = await serve((_, socket) => {
       socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
