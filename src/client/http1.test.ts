@@ -1,6 +1,7 @@
 // The transport's HTTP/1.1 against servers that answer byte for byte as told: framing by length, in chunks and by
 // closing, informational answers, kept and refused connections, and the failures a user must be told about.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
 import { createServer, type Server, type TLSSocket } from 'node:tls';
@@ -214,6 +215,16 @@ describe('HTTP/1.1 over the transport', () => {
         return true;
       });
     }
+  });
+
+  it('closes a connection whose answer it refused, which would keep the process alive', { timeout: 5000 }, async () => {
+    let closed: Promise<unknown> = Promise.resolve();
+    const raw = await serve((_, socket) => {
+      closed = once(socket, 'close');
+      socket.write('SSH-2.0-OpenSSH\r\n\r\n');
+    });
+    await assert.rejects(transport.send(new URL(`${raw.url}/x`), get()), { code: 'ERR_CTL_MALFORMED_ANSWER' });
+    await closed;
   });
 
   it('refuses a head that never ends', async () => {

@@ -108,6 +108,11 @@ export function createTransport(tls: TlsSettings): Transport {
         socket.destroy();
       }
       return answer;
+    } catch (err) {
+      // A connection whose exchange failed (an answer that is not HTTP/1.1, too large a head) is in no known state,
+      // and left open it would keep the process alive until the server closes it.
+      socket.destroy();
+      throw err;
     } finally {
       signal.removeEventListener('abort', abort);
     }
