@@ -242,6 +242,31 @@ describe('createApiClient against a TLS server', () => {
     }
   });
 
+  it('says when the address serves something other than HTTP over TLS', async () => {
+    const fx = tlsFixture();
+    const { createServer } = await import('node:tls');
+    const other = createServer({ key: fx.serverKeyPem, cert: fx.serverChainPem }, (socket) => {
+      socket.on('error', () => {});
+      socket.write('SSH-2.0-OpenSSH_9.6\r\n\r\n');
+    }).listen(0, '127.0.0.1');
+    await new Promise((resolve) => other.once('listening', resolve));
+    const { port } = other.address() as { port: number };
+    try {
+      const client = createApiClient({ baseUrl: `https://localhost:${port}`, caPem: fx.caBundlePem });
+      await assert.rejects(client.get('/x'), (err: unknown) => {
+        assert.ok(err instanceof TransportError);
+        assert.match(
+          err.message,
+          /failed: the answer is not valid HTTP\/1\.1 \(status line 'SSH-2\.0-OpenSSH_9\.6'\)$/,
+        );
+        assert.equal(err.hint, 'check that the URL points to a controller');
+        return true;
+      });
+    } finally {
+      other.close();
+    }
+  });
+
   it('reports a refused connection', async () => {
     const closed = await startStubController();
     await closed.close();

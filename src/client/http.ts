@@ -6,7 +6,7 @@ import { ApiError } from '../protocol/errors.js';
 import type { ErrorCause } from '../protocol/errors.js';
 import { suggestCommand } from '../console/command-hint.js';
 import type { Selection } from '../console/command-hint.js';
-import type { Answer } from './http1.js';
+import { type Answer, MALFORMED_ANSWER } from './http1.js';
 import type { ConnectionPools } from './pools.js';
 import { mayRetryAfterFailure, mayRetryAnswer, NoControllerAnsweredError } from './failover.js';
 import { createTransport } from './transport.js';
@@ -212,6 +212,9 @@ export function toTransportError(err: unknown, url: URL, timeoutMs: number, sele
       where,
       'check that this address serves HTTPS',
     );
+  }
+  if (code === MALFORMED_ANSWER) {
+    return new TransportError(`request to ${where} failed: ${raw}`, where, 'check that the URL points to a controller');
   }
   if (code === 'ECONNRESET' || code === 'EPIPE') {
     return new TransportError(`connection to ${url.origin} closed unexpectedly (${where})`, where);

@@ -1,6 +1,7 @@
 // The transport's HTTP/1.1 against servers that answer byte for byte as told: framing by length, in chunks and by
 // closing, informational answers, kept and refused connections, and the failures a user must be told about.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
 import { createServer, type Server, type TLSSocket } from 'node:tls';
@@ -125,6 +126,20 @@ describe('HTTP/1.1 over the transport', () => {
     assert.equal(raw.connections, 2, 'the connection the server closed was not used again');
   });
 
+  it("keeps an HTTP/1.0 answer's connection only when the server says keep-alive", async () => {
+    const raw = await serve((head, socket) => {
+      const keep = head.startsWith('GET /keep') ? 'Connection: keep-alive\r\n' : '';
+      socket.write(`HTTP/1.0 200 OK\r\nContent-Length: 2\r\n${keep}\r\nok`);
+    });
+    const send = (path: string) => transport.send(new URL(`${raw.url}${path}`), get());
+    assert.equal((await send('/keep')).text, 'ok');
+    assert.equal((await send('/keep')).text, 'ok');
+    assert.equal(raw.connections, 1);
+    assert.equal((await send('/once')).text, 'ok');
+    assert.equal((await send('/once')).text, 'ok');
+    assert.equal(raw.connections, 2, 'an answer without keep-alive was the last on its connection');
+  });
+
   it("frames a request's body by its length, and a POST without one by a zero length", async () => {
     const raw = await serve((_, socket) => socket.write('HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n'));
     const url = new URL(`${raw.url}/x`);
@@ -132,6 +147,29 @@ describe('HTTP/1.1 over the transport', () => {
     await transport.send(url, { ...get(), method: 'POST' });
     assert.match(raw.requests[0], /\r\ncontent-length: 12$/);
     assert.match(raw.requests[1], /^POST \/x HTTP\/1\.1\r\n[\s\S]*\r\ncontent-length: 0$/);
+  });
+
+  it('keeps a connection without keeping the process alive, and holds it while it carries a request', async () => {
+    // The connections that keep the process alive: the server's side of each is unreferenced below.
+    const liveSockets = () => process.getActiveResourcesInfo().filter((type) => type === 'TCPSocketWrap').length;
+    let hold = false;
+    let held = () => {};
+    const raw = await serve((_, socket) => {
+      socket.unref();
+      const answer = () => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+      if (hold) held = answer;
+      else answer();
+    });
+    const before = liveSockets();
+    assert.equal((await transport.send(new URL(`${raw.url}/x`), get())).text, 'ok');
+    assert.equal(liveSockets(), before, 'the kept connection leaves the process free to exit');
+    hold = true;
+    const second = transport.send(new URL(`${raw.url}/x`), get());
+    await delay(50);
+    assert.equal(liveSockets(), before + 1, 'a request in flight keeps the process alive');
+    held();
+    assert.equal((await second).text, 'ok');
+    assert.equal(raw.connections, 1);
   });
 
   it('opens a new connection when the server closed the kept one', async () => {
@@ -177,6 +215,16 @@ describe('HTTP/1.1 over the transport', () => {
         return true;
       });
     }
+  });
+
+  it('closes a connection whose answer it refused, which would keep the process alive', { timeout: 5000 }, async () => {
+    let closed: Promise<unknown> = Promise.resolve();
+    const raw = await serve((_, socket) => {
+      closed = once(socket, 'close');
+      socket.write('SSH-2.0-OpenSSH\r\n\r\n');
+    });
+    await assert.rejects(transport.send(new URL(`${raw.url}/x`), get()), { code: 'ERR_CTL_MALFORMED_ANSWER' });
+    await closed;
   });
 
   it('refuses a head that never ends', async () => {

@@ -11,7 +11,7 @@ export interface Answer {
 }
 
 /** An answer, and whether its connection may carry the next request. */
-export interface Read {
+interface Read {
   answer: Answer;
   reusable: boolean;
 }
@@ -23,9 +23,12 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
 
+/** The code of an error for an answer that is not HTTP/1.1 (the address serves something else over TLS). */
+export const MALFORMED_ANSWER = 'ERR_CTL_MALFORMED_ANSWER';
+
 /** An answer the CLI cannot read: said in the terms of the request that got it. */
 function malformed(detail: string): Error {
-  return Object.assign(new Error(`the answer is not valid HTTP/1.1 (${detail})`), { code: 'ERR_CTL_MALFORMED_ANSWER' });
+  return Object.assign(new Error(`the answer is not valid HTTP/1.1 (${detail})`), { code: MALFORMED_ANSWER });
 }
 
 /** The connection closed before the answer was whole, as Node reports it. */

@@ -7,8 +7,8 @@ import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { tlsFixture } from './testing/tls-fixture.js';
-import { tlsSessionStore } from './tls-sessions.js';
-import { createTransport } from './transport.js';
+import { type TlsSessionStore, tlsSessionStore } from './tls-sessions.js';
+import { createTransport, mayHaveBeenSent } from './transport.js';
 
 /**
  * An HTTPS server answering every request with its name and whether the connection resumed a TLS session; each
@@ -134,6 +134,56 @@ describe('request bodies', () => {
         transport.send(new URL(`${url}/x`), { method, headers: {}, body: text, signal: AbortSignal.timeout(5000) });
       assert.equal((await send('DELETE', body)).text, `DELETE ${body}`);
       assert.equal((await send('GET')).text, 'GET ');
+    } finally {
+      await transport.close();
+    }
+  });
+});
+
+describe('the kept TLS session, read and dropped only for a new connection', () => {
+  const fx = tlsFixture();
+  let a: Awaited<ReturnType<typeof serve>>;
+  before(async () => {
+    a = await serve('a', fx.serverKeyPem, fx.serverChainPem);
+  });
+  after(() => a.server.close());
+
+  /** A session store that counts what the transport asks of it, offering `session`. */
+  const countingStore = (session?: Buffer) => {
+    const calls = { resume: 0, forget: 0 };
+    const store: TlsSessionStore = {
+      resume: () => {
+        calls.resume++;
+        return session;
+      },
+      remember: () => {},
+      forget: () => void calls.forget++,
+    };
+    return { calls, store };
+  };
+
+  it('reads the kept session once for requests that go over one kept connection', async () => {
+    const { calls, store } = countingStore();
+    const transport = createTransport({ ca: fx.caBundlePem, sessions: store });
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await transport.send(new URL(`${a.url}/x`), get())).text, 'a full');
+      assert.equal(calls.resume, 1);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it('keeps the session when a request cannot be written, and says that it was never sent', async () => {
+    const { calls, store } = countingStore(Buffer.from('a session'));
+    const transport = createTransport({ ca: fx.caBundlePem, sessions: store });
+    try {
+      const headers = { 'zt-session': 'token\r\nx-admin: true' };
+      await assert.rejects(transport.send(new URL(`${a.url}/x`), { ...get(), headers }), (err: Error) => {
+        assert.match(err.message, /invalid character/);
+        assert.ok(!mayHaveBeenSent(err));
+        return true;
+      });
+      assert.deepEqual(calls, { resume: 0, forget: 0 });
     } finally {
       await transport.close();
     }

@@ -89,20 +89,9 @@ export function createTransport(tls: TlsSettings): Transport {
     return socket;
   };
 
-  /** One request; `attempt.secured` tells whether its connection got past the TLS handshake. */
-  const exchange = async (url: URL, req: SendRequest, attempt: { secured: boolean }, session?: Buffer) => {
-    const { method, body, signal } = req;
-    signal.throwIfAborted();
-    const request = encodeRequest(url, method, req.headers, body);
-    const kept = idle.get(url.host)?.pop();
-    const socket = kept ?? connectTo(url, session);
-    if (kept) {
-      attempt.secured = true; // a kept-alive connection, listened to when it was new
-      socket.off('data', unasked);
-      socket.ref();
-    } else {
-      socket.once('secureConnect', () => (attempt.secured = true));
-    }
+  /** One request on `socket`, which is kept for the next one when the answer allows it. */
+  const exchange = async (socket: TLSSocket, url: URL, request: Buffer, req: SendRequest) => {
+    const { method, signal } = req;
     // The deadline covers the whole exchange, the body too; its reason (a TimeoutError) is what the caller sees.
     const abort = () => socket.destroy(signal.reason as Error);
     signal.addEventListener('abort', abort, { once: true });
@@ -119,25 +108,58 @@ export function createTransport(tls: TlsSettings): Transport {
         socket.destroy();
       }
       return answer;
+    } catch (err) {
+      // A connection whose exchange failed (an answer that is not HTTP/1.1, too large a head) is in no known state,
+      // and left open it would keep the process alive until the server closes it.
+      socket.destroy();
+      throw err;
     } finally {
       signal.removeEventListener('abort', abort);
     }
   };
 
+  /** One request on a new connection offering `session`; `attempt.secured` tells whether it got past the handshake. */
+  const exchangeNew = (
+    url: URL,
+    request: Buffer,
+    req: SendRequest,
+    attempt: { secured: boolean },
+    session?: Buffer,
+  ) => {
+    const socket = connectTo(url, session);
+    socket.once('secureConnect', () => (attempt.secured = true));
+    return exchange(socket, url, request, req).catch((err: unknown) => Promise.reject(failedUnsent(err, attempt)));
+  };
+
   return {
     async send(url, req) {
+      req.signal.throwIfAborted();
+      // Encoded before any connection: a request that cannot be written fails as itself, never sent, and costs
+      // neither a connection nor the kept session.
+      let request: Buffer;
+      try {
+        request = encodeRequest(url, req.method, req.headers, req.body);
+      } catch (err) {
+        throw failedUnsent(err, { secured: false });
+      }
+      const kept = idle.get(url.host)?.pop();
+      if (kept) {
+        kept.off('data', unasked);
+        kept.ref();
+        return exchange(kept, url, request, req);
+      }
+      // Only a new connection offers the kept session: reading it for a request on a kept connection is wasted I/O.
       const session = sessions?.resume();
       const attempt = { secured: false };
       try {
-        return await exchange(url, req, attempt, session);
+        return await exchangeNew(url, request, req, attempt, session);
       } catch (err) {
         // Failed before the handshake completed, so nothing was sent: the controller did not take the session (it
         // restarted, or the session expired), and a full handshake verifies it against the CA as usual.
-        if (!session || attempt.secured || req.signal.aborted) throw failedUnsent(err, attempt);
+        if (!session || attempt.secured || req.signal.aborted) throw err;
       }
       sessions?.forget();
-      const fresh = { secured: false };
-      return exchange(url, req, fresh).catch((err: unknown) => Promise.reject(failedUnsent(err, fresh)));
+      return exchangeNew(url, request, req, { secured: false });
     },
     async close() {
       for (const socket of open) socket.destroy();
