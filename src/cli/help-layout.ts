@@ -15,10 +15,10 @@ const LEAST_TERM_COLUMN = 12;
 export function formatItem(term: string, termWidth: number, description: string, helper: Help): string {
   const width = helper.helpWidth ?? 80;
   const column = Math.min(termWidth, width - INDENT - GAP - helper.minWidthToWrap);
-  const commanders = (t: string, w: number) => layOut(t, w, description, helper);
-  if (column === termWidth || column < LEAST_TERM_COLUMN || !description) return commanders(term, termWidth);
-  if (helper.displayWidth(term) <= column) return commanders(term, column);
-  return `${' '.repeat(INDENT)}${term}\n${commanders('', column)}`;
+  const item = (t: string, w: number) => layOut(t, w, description, helper);
+  if (column === termWidth || column < LEAST_TERM_COLUMN || !description) return item(term, termWidth);
+  if (helper.displayWidth(term) <= column) return item(term, column);
+  return `${' '.repeat(INDENT)}${term}\n${item('', column)}`;
 }
 
 /** Words apart by single spaces, no colour, no line break: what most help text is, and what wrapPlain lays out. */
