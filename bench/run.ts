@@ -68,6 +68,8 @@ interface Target {
   headers: Record<string, string>;
   dispatcher: Agent;
   byIdUrl: string;
+  /** 500 identities' GET by id, asked for in turn: reads gathered by key share no row. */
+  byIdUrls: string[];
 }
 
 function seed(checkout: string, location: string): number {
@@ -145,6 +147,10 @@ async function startTarget(key: string, label: string, checkout: string, pgServe
     )
   ).body.json()) as { data: { id: string }[] };
   const byIdUrl = `${controller.url}/edge/management/v1/identities/${found.data[0].id}`;
+  const some = (await (
+    await request(`${controller.url}/edge/management/v1/identities?limit=500`, { headers, dispatcher })
+  ).body.json()) as { data: { id: string }[] };
+  const byIdUrls = some.data.map((identity) => `${controller.url}/edge/management/v1/identities/${identity.id}`);
   return {
     label,
     root: checkout,
@@ -157,6 +163,7 @@ async function startTarget(key: string, label: string, checkout: string, pgServe
     headers,
     dispatcher,
     byIdUrl,
+    byIdUrls,
   };
 }
 
@@ -268,11 +275,13 @@ async function getByIdThroughput(targets: Target[]): Promise<{ rows: Row[]; summ
   // (a server's CPU per request moves far less than its rate when others load the machine).
   const servers = [
     ...bares.map((bare) => ({ url: bare.url, cpuSeconds: bare.cpuSeconds, options: load })),
-    ...targets.map((t) => ({
-      url: t.byIdUrl,
-      cpuSeconds: t.controller.cpuSeconds,
-      options: { ...load, ca: t.controller.caBundlePem, headers: t.headers },
-    })),
+    ...targets.flatMap((t) =>
+      [t.byIdUrl, t.byIdUrls].map((url) => ({
+        url,
+        cpuSeconds: t.controller.cpuSeconds,
+        options: { ...load, ca: t.controller.caBundlePem, headers: t.headers },
+      })),
+    ),
   ].map((server) => ({ ...server, rates: [] as number[], cpu: [] as number[] }));
   // One round of each, untimed: the first rounds ran slower on every server, JIT and caches still warming.
   for (const server of servers) await throughput(server.url, server.options);
@@ -285,8 +294,12 @@ async function getByIdThroughput(targets: Target[]): Promise<{ rows: Row[]; summ
   }
   for (const bare of bares) bare.close();
   const bareRps = servers.slice(0, bares.length).map((server) => server.rates);
-  const rps = servers.slice(bares.length).map((server) => server.rates);
-  const cpu = servers.slice(bares.length).map((server) => server.cpu);
+  // Each target's two servers in turn: one identity asked for, then 500 in turn.
+  const ofTargets = servers.slice(bares.length);
+  const oneId = ofTargets.filter((_, i) => i % 2 === 0);
+  const rps = oneId.map((server) => server.rates);
+  const cpu = oneId.map((server) => server.cpu);
+  const spreadValues = ofTargets.filter((_, i) => i % 2 === 1).map((server) => median(server.rates));
   const [smallest, same] = bareRps.map(median);
   const [smallestCpu, sameCpu] = servers.slice(0, bares.length).map((server) => median(server.cpu));
   const values = rps.map(median);
@@ -302,6 +315,12 @@ async function getByIdThroughput(targets: Target[]): Promise<{ rows: Row[]; summ
       unit: 'req/s',
       values,
       against: values.map(() => same),
+    },
+    {
+      what: `the same, ${first.byIdUrls.length} identities asked for in turn (÷ bare \`node:https\`)`,
+      unit: 'req/s',
+      values: spreadValues,
+      against: spreadValues.map(() => smallest),
     },
     {
       what: "the controller's CPU time per GET by id (÷ the bare server's answering the same bytes)",

@@ -4,13 +4,15 @@
 // time pays, garbage collection of what outlives the young generation included. It asserts nothing.
 //
 // Usage: node --import tsx bench/sustained-by-id.ts [REQUESTS] [--root DIR] [--concurrency N] [--identities N]
-//          [--postgres URL]
+//          [--spread N] [--cpu-profile DIR] [--postgres URL]
 //   REQUESTS       measured requests (default 40000), after 2,000 untimed
 //   --root         the checkout whose build to run (default: this one), e.g. a baseline made by bench/baseline.ts;
 //                  run the two one after the other, several times, and compare lines of the same sitting
 //   --concurrency  requests kept in flight (default 16, as `npm run bench`)
 //   --identities   identities seeded first with bench/seed.ts, as `npm run bench` does (default none); the one
 //                  asked for is then identity-500, as there
+//   --spread       ask for this many identities in turn (of those seeded, at most 500) instead of the one
+//   --cpu-profile  a directory where the controller writes its CPU profile when it stops (bench/profile-top.ts)
 //   --postgres     a PostgreSQL server (e.g. what `node scripts/pg-cluster.mjs start` prints): the controller's store
 //                  is a new database made on it for the run, instead of SQLite
 import { spawnSync } from 'node:child_process';
@@ -29,6 +31,8 @@ const { values: flags, positionals } = parseArgs({
     root: { type: 'string' },
     concurrency: { type: 'string', default: '16' },
     identities: { type: 'string', default: '0' },
+    spread: { type: 'string', default: '1' },
+    'cpu-profile': { type: 'string' },
     postgres: { type: 'string' },
   },
 });
@@ -44,7 +48,11 @@ if (seeded > 500) {
   const seeding = spawnSync(process.execPath, args, { encoding: 'utf8' });
   if (seeding.status !== 0) throw new Error(`seeding failed: ${seeding.stderr}`);
 }
-const ctl = await startControllerProcess(path.join(dir, 'data'), { root: flags.root, storeUrl });
+const ctl = await startControllerProcess(path.join(dir, 'data'), {
+  root: flags.root,
+  storeUrl,
+  cpuProfileDir: flags['cpu-profile'],
+});
 try {
   const base = `${ctl.url.replace(/\/$/, '')}/edge/management/v1`;
   const dispatcher = new Agent({ connect: { ca: ctl.caBundlePem } });
@@ -63,9 +71,13 @@ try {
     seeded > 500
       ? (await call('GET', `${base}/identities?filter=${filter}`, undefined, token))[0]
       : await call('POST', `${base}/identities`, { name: 'sustained', type: 'Default', isAdmin: false }, token);
-  await dispatcher.close();
   const load = { ca: ctl.caBundlePem, headers: { 'zt-session': token }, concurrency };
-  const url = `${base}/identities/${id}`;
+  const spread = Number(flags.spread);
+  const others =
+    spread > 1 ? await call('GET', `${base}/identities?limit=${Math.min(spread, 500)}`, undefined, token) : [];
+  const asked = Math.max(others.length, 1);
+  const url = spread > 1 ? others.map((o) => `${base}/identities/${o.id}`) : `${base}/identities/${id}`;
+  await dispatcher.close();
   await throughput(url, { ...load, total: 2_000 });
   const before = ctl.cpuSeconds();
   const rate = await throughput(url, { ...load, total: requests });
@@ -76,7 +88,8 @@ try {
     .join(' ');
   console.log(
     `${flags.root ?? 'this checkout'}: ${perRequest.toFixed(1)} µs of the controller's CPU per GET by id, ` +
-      `${rate.toFixed(0)} req/s, ${requests} requests ${concurrency} deep, ${storeUrl ? 'PostgreSQL' : 'SQLite'}; ` +
+      `${rate.toFixed(0)} req/s, ${requests} requests ${concurrency} deep, ${asked} identities, ` +
+      `${storeUrl ? 'PostgreSQL' : 'SQLite'}; ` +
       `load average ${loadAverage}`,
   );
 } finally {
