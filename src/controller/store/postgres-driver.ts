@@ -478,10 +478,16 @@ function describePgError(err: unknown): string {
   }
 }
 
+/**
+ * Text PostgreSQL's JSON cannot carry to a text value (NUL, an unpaired surrogate): a key holding it is read alone,
+ * so that its failure is its own request's and not that of every read gathered with it.
+ */
+const NOT_IN_JSON_TEXT = /\u0000|\p{Cs}/u;
+
 /** The one value every statement is bound to, if each has exactly one and it is the same text (a read by a key). */
 function sharedKey(statements: readonly Fragment[]): string | undefined {
   const key = statements[0].params[0];
-  if (typeof key !== 'string') return undefined;
+  if (typeof key !== 'string' || NOT_IN_JSON_TEXT.test(key)) return undefined;
   for (const s of statements) if (s.params.length !== 1 || s.params[0] !== key) return undefined;
   return key;
 }
