@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { type KeyedRow, KeyedReads } from './keyed-reads.js';
+import { type KeyedRow, KeyedReads, type KeyedStatement } from './keyed-reads.js';
 
 /** A statement that answers each key sent with one lookup's rows naming the key, and records what it was sent. */
 function recording(answer: (keys: string[]) => Promise<KeyedRow[]> = async (keys) => keys.map(rowOf)) {
@@ -14,12 +14,15 @@ function recording(answer: (keys: string[]) => Promise<KeyedRow[]> = async (keys
   });
   return { reads, sent };
 }
-const rowOf = (key: string): KeyedRow => ({ key, 0: JSON.stringify([{ of: key }]) });
+const rowOf = (key: string): KeyedRow => ({ key, 0: JSON.stringify([[key]]) });
+/** A statement of one lookup whose rows are made `{ of: key }`. */
+const statement = (sql: string): KeyedStatement => ({ sql, makers: [(values) => ({ of: values[0] })] });
+const [A, B] = [statement('A'), statement('B')];
 
 describe('KeyedReads', () => {
   it('sends the reads of one turn as one statement per text, each key once', async () => {
     const { reads, sent } = recording();
-    const asked = [reads.read('A', 1, 'x'), reads.read('A', 1, 'y'), reads.read('A', 1, 'x'), reads.read('B', 1, 'x')];
+    const asked = [reads.read(A, 'x'), reads.read(A, 'y'), reads.read(A, 'x'), reads.read(B, 'x')];
     const answers = await Promise.all(asked);
     assert.deepEqual(sent, [
       { sql: 'A', keys: ['x', 'y'] },
@@ -31,9 +34,9 @@ describe('KeyedReads', () => {
 
   it('sends a read of a later turn in a statement of its own', async () => {
     const { reads, sent } = recording();
-    await reads.read('A', 1, 'x');
+    await reads.read(A, 'x');
     await nextTurn();
-    await reads.read('A', 1, 'y');
+    await reads.read(A, 'y');
     assert.deepEqual(
       sent.map((s) => s.keys),
       [['x'], ['y']],
@@ -44,7 +47,7 @@ describe('KeyedReads', () => {
     const { reads } = recording(async () => {
       throw new Error('connection lost');
     });
-    const asked = [reads.read('A', 1, 'x'), reads.read('A', 1, 'y')];
+    const asked = [reads.read(A, 'x'), reads.read(A, 'y')];
     for (const read of await Promise.allSettled(asked)) {
       assert.equal(read.status, 'rejected');
       assert.match(String(read.reason), /connection lost/);
@@ -53,7 +56,7 @@ describe('KeyedReads', () => {
 
   it('fails a read whose key the answer left out, rather than answering it empty', async () => {
     const { reads } = recording(async (keys) => keys.filter((k) => k !== 'y').map(rowOf));
-    const [x, y] = await Promise.allSettled([reads.read('A', 1, 'x'), reads.read('A', 1, 'y')]);
+    const [x, y] = await Promise.allSettled([reads.read(A, 'x'), reads.read(A, 'y')]);
     assert.equal(x.status, 'fulfilled');
     assert.equal(y.status, 'rejected');
     assert.match(String((y as PromiseRejectedResult).reason), /answered no row for a key it was sent/);

@@ -1,16 +1,20 @@
+import type { RowMaker } from './row-maker.js';
+
+/**
+ * A statement reading several lookups for many keys: a row per key, its `key` and then, per lookup, the text of a
+ * JSON array of that lookup's rows, each row an array of its columns' values, made an object by the lookup's maker.
+ */
+export interface KeyedStatement {
+  sql: string;
+  makers: readonly RowMaker[];
+}
+
 interface Waiter {
   resolve(rows: Record<string, unknown>[][]): void;
   reject(err: unknown): void;
 }
 
-/** One batched statement's reads waiting to be sent, by key. */
-interface Batch {
-  /** How many lookups the statement reads per key (its columns after the key). */
-  lookups: number;
-  byKey: Map<string, Waiter[]>;
-}
-
-/** What the batched statement answers: per key, each lookup's rows as the text of a JSON array of objects. */
+/** What a keyed statement answers for one key (KeyedStatement). */
 export type KeyedRow = { key: string } & Record<string, string>;
 
 /**
@@ -26,7 +30,8 @@ export type KeyedRow = { key: string } & Record<string, string>;
  * as a presenter may change what it is given.
  */
 export class KeyedReads {
-  private pending = new Map<string, Batch>();
+  /** The reads waiting to be sent, by statement, then by key. */
+  private pending = new Map<KeyedStatement, Map<string, Waiter[]>>();
   private scheduled = false;
 
   constructor(
@@ -34,21 +39,21 @@ export class KeyedReads {
     private readonly send: (sql: string, keys: string[]) => Promise<KeyedRow[]>,
   ) {}
 
-  /** The rows of each of `lookups` lookups of `sql`'s batched statement for `key`. */
-  read(sql: string, lookups: number, key: string): Promise<Record<string, unknown>[][]> {
-    let batch = this.pending.get(sql);
+  /** The rows of each lookup `statement` reads, for `key`. */
+  read(statement: KeyedStatement, key: string): Promise<Record<string, unknown>[][]> {
+    let batch = this.pending.get(statement);
     if (batch === undefined) {
-      batch = { lookups, byKey: new Map() };
-      this.pending.set(sql, batch);
+      batch = new Map();
+      this.pending.set(statement, batch);
     }
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(this.sendPending);
     }
-    const waiters = batch.byKey.get(key);
+    const waiters = batch.get(key);
     return new Promise((resolve, reject) => {
       if (waiters) waiters.push({ resolve, reject });
-      else batch.byKey.set(key, [{ resolve, reject }]);
+      else batch.set(key, [{ resolve, reject }]);
     });
   }
 
@@ -56,30 +61,34 @@ export class KeyedReads {
     const pending = this.pending;
     this.pending = new Map();
     this.scheduled = false;
-    for (const [sql, batch] of pending) {
-      this.send(sql, [...batch.byKey.keys()]).then(
-        (rows) => answer(batch, rows),
+    for (const [statement, batch] of pending) {
+      this.send(statement.sql, [...batch.keys()]).then(
+        (rows) => answer(statement.makers, batch, rows),
         (err: unknown) => {
-          for (const waiters of batch.byKey.values()) for (const w of waiters) w.reject(err);
+          for (const waiters of batch.values()) for (const w of waiters) w.reject(err);
         },
       );
     }
   };
 }
 
-function answer(batch: Batch, rows: KeyedRow[]): void {
+function answer(makers: readonly RowMaker[], batch: Map<string, Waiter[]>, rows: KeyedRow[]): void {
   for (const row of rows) {
-    const waiters = batch.byKey.get(row.key);
+    const waiters = batch.get(row.key);
     if (waiters === undefined) continue;
-    batch.byKey.delete(row.key);
+    batch.delete(row.key);
     for (const w of waiters) {
-      const read: Record<string, unknown>[][] = new Array(batch.lookups);
-      for (let i = 0; i < batch.lookups; i++) read[i] = JSON.parse(row[i]);
+      const read: Record<string, unknown>[][] = new Array(makers.length);
+      for (let i = 0; i < makers.length; i++) {
+        const text = row[i];
+        // A lookup that found nothing (often most of a read model's) is not worth a call of the parser.
+        read[i] = text === '[]' ? [] : (JSON.parse(text) as unknown[][]).map(makers[i]);
+      }
       w.resolve(read);
     }
   }
   // The statement answers a row for every key sent; one missing would be a fault of ours, not an empty read.
-  for (const waiters of batch.byKey.values()) {
+  for (const waiters of batch.values()) {
     for (const w of waiters) w.reject(new Error('the batched read answered no row for a key it was sent'));
   }
 }

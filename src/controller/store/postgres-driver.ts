@@ -13,10 +13,11 @@ import {
   type WriteLock,
 } from './driver.js';
 import { CombinedStatements } from './combined-statements.js';
-import type { Fragment } from './fragment.js';
-import { type KeyedRow, KeyedReads } from './keyed-reads.js';
+import { type Fragment, quote } from './fragment.js';
+import { type KeyedRow, KeyedReads, type KeyedStatement } from './keyed-reads.js';
 import { HeldConnections } from './postgres-connections.js';
 import type { RowShape, Statement, StatementResult, TypeParsers } from './postgres-statement.js';
+import { rowMaker } from './row-maker.js';
 
 /** Connections of the pool, for transactions; a handful keeps a 2-core machine busy without queueing in PostgreSQL. */
 const POOL_SIZE = 8;
@@ -93,12 +94,11 @@ export class PostgresDriver implements Driver {
     STATEMENT_CACHE_SQL_CHARS,
     (sql) => sql.length,
   );
-  /** The batched statement of statements read together by one key (KeyedReads), by their texts. */
-  private readonly keyedTogether = new CombinedStatements<string>(
-    STATEMENT_CACHE_SIZE,
-    STATEMENT_CACHE_SQL_CHARS,
-    (sql) => sql.length,
-  );
+  /**
+   * What statements read together by one key are sent as (KeyedReads), by their texts: see `keyedStatement`. Counted,
+   * not weighed: they are the code's own reads of a read model by id, a handful.
+   */
+  private readonly keyedTogether = new CombinedStatements<KeyedShape>(STATEMENT_CACHE_SIZE, Infinity, () => 1);
   /**
    * Reads by one key outside a transaction, gathered per turn of the event loop into one statement: sent outside
    * any transaction whatever the context the turn's first read scheduled the send in.
@@ -358,8 +358,9 @@ export class PostgresDriver implements Driver {
     if (statements.length === 1) return [await this.all(statements[0].sql, statements[0].params)];
     const key = sharedKey(statements);
     if (key !== undefined && !this.transaction.getStore()) {
-      const sql = this.keyedTogether.get(statements, () => keyedStatement(statements));
-      return this.keyed.read(sql, statements.length, key);
+      const shape = this.keyedTogether.get(statements, () => ({}));
+      const keyed = shape.made === undefined ? await this.makeKeyed(shape, statements) : shape.made;
+      if (keyed !== null) return this.keyed.read(keyed, key);
     }
     // Each statement keeps its own placeholders: its parameters follow those of the statements before it.
     const sql = this.together.get(statements, () => {
@@ -369,6 +370,30 @@ export class PostgresDriver implements Driver {
     const params = statements.flatMap((s) => s.params);
     const row = await this.get<Record<string, Record<string, unknown>[]>>(sql, params);
     return statements.map((_, i) => row![i]);
+  }
+
+  /** The keyed statement of these statements, made once their columns are known (none if they cannot make one). */
+  private makeKeyed(shape: KeyedShape, statements: readonly Fragment[]): Promise<KeyedStatement | null> {
+    shape.making ??= Promise.all(statements.map((s) => this.columnsOf(s))).then(
+      (columns) => (shape.made = keyedStatement(statements, columns)),
+      (err: unknown) => {
+        shape.making = undefined;
+        throw err;
+      },
+    );
+    return shape.making;
+  }
+
+  /** The names of a statement's columns, as PostgreSQL describes them (SQLite's driver asks its prepared statement). */
+  private async columnsOf(statement: Fragment): Promise<string[]> {
+    const text = this.text(`SELECT * FROM (${statement.sql}) q LIMIT 0`);
+    this.statementsRun++;
+    try {
+      const described = await this.held.run((client) => client.query(text, [...statement.params]));
+      return described.fields.map((f) => f.name);
+    } catch (err) {
+      throw storeError(err);
+    }
   }
 
   async exec(sql: string): Promise<void> {
@@ -492,18 +517,40 @@ function sharedKey(statements: readonly Fragment[]): string | undefined {
   return key;
 }
 
+/** Statements read together by one key: their keyed statement once made, null if they cannot make one. */
+interface KeyedShape {
+  made?: KeyedStatement | null;
+  making?: Promise<KeyedStatement | null>;
+}
+
+/** The most arguments a PostgreSQL function takes: `json_build_array` of more columns cannot be made. */
+const MOST_ARGUMENTS = 100;
+
 /**
- * `SELECT k.v AS "key", (SELECT coalesce(json_agg(q), '[]')::text FROM (<statement, bound to k.v>) q) AS "0", ...
- * FROM json_array_elements_text(?::json) k(v)`: each statement's rows for every key sent, a row per key
- * (KeyedReads). The keys are a JSON array, not a text[] with unnest: PostgreSQL estimates unnest's rows from the
- * array it is given, so a prepared statement's plan made for any array looked costlier than one made for the
- * array at hand, and it planned the statement again at every execution (about 200 µs of its CPU each).
+ * `SELECT k.v AS "key", (SELECT coalesce(json_agg(json_build_array(q."c1", ...)), '[]')::text FROM (<statement,
+ * bound to k.v>) q) AS "0", ... FROM json_array_elements_text(?::json) k(v)`: each statement's rows for every key
+ * sent, a row per key (KeyedReads). Each row an array of its values, as SQLite's statements read together are:
+ * objects naming their columns (`json_agg(q)`) cost PostgreSQL 12 to 16 µs more per key of an identity's read
+ * model, and the controller a longer text to parse. The keys are a JSON array, not a text[] with unnest: PostgreSQL
+ * estimates unnest's rows from the array it is given, so a prepared statement's plan made for any array looked
+ * costlier than one made for the array at hand, and it planned the statement again at every execution (about
+ * 200 µs of its CPU each). Null (read as they are, not gathered) where a statement names a column twice, whose
+ * objects would read the first value twice, or has more columns than one function takes.
  */
-function keyedStatement(statements: readonly Fragment[]): string {
-  const columns = statements.map((s, i) => {
+function keyedStatement(statements: readonly Fragment[], columns: readonly string[][]): KeyedStatement | null {
+  const reads: string[] = [];
+  for (const [i, s] of statements.entries()) {
+    const names = columns[i];
+    if (new Set(names).size !== names.length || names.length > MOST_ARGUMENTS) return null;
     const [before, after, ...more] = s.sql.split('?');
     if (after === undefined || more.length > 0) throw new Error(`not a statement of one parameter: ${s.sql}`);
-    return `(SELECT coalesce(json_agg(q), '[]')::text FROM (${before}k.v${after}) q) AS "${i}"`;
-  });
-  return `SELECT k.v AS "key", ${columns.join(', ')} FROM json_array_elements_text(?::json) k(v)`;
+    const values = names.map((c) => `q.${quote(c)}`).join(', ');
+    reads.push(
+      `(SELECT coalesce(json_agg(json_build_array(${values})), '[]')::text FROM (${before}k.v${after}) q) AS "${i}"`,
+    );
+  }
+  return {
+    sql: `SELECT k.v AS "key", ${reads.join(', ')} FROM json_array_elements_text(?::json) k(v)`,
+    makers: columns.map(rowMaker),
+  };
 }
