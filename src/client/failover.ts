@@ -1,15 +1,12 @@
 // When a request that one controller of a network could not serve may be made again on the next one. Controllers
 // sharing a database serve the same network and accept the same session token, so only one thing can go wrong:
 // a write applied twice. A write is therefore repeated only when it cannot have reached the first controller.
-import { mayHaveBeenSent } from './transport.js';
+import { changesNothing, mayHaveBeenSent } from './transport.js';
 import { TransportError } from './types.js';
-
-/** Methods that change nothing, so that making them twice is the same as making them once. */
-const READS = new Set(['GET', 'HEAD']);
 
 /** A request that failed on its way (refused, reset, timeout, TLS) may be made elsewhere when this says so. */
 export function mayRetryAfterFailure(method: string, err: unknown): boolean {
-  return READS.has(method) || !mayHaveBeenSent(err);
+  return changesNothing(method) || !mayHaveBeenSent(err);
 }
 
 /**
@@ -18,7 +15,7 @@ export function mayRetryAfterFailure(method: string, err: unknown): boolean {
  * the answer does not prove that a write was not applied.
  */
 export function mayRetryAnswer(method: string, status: number, text: string): boolean {
-  if (status !== 503 || !READS.has(method)) return false;
+  if (status !== 503 || !changesNothing(method)) return false;
   try {
     return (JSON.parse(text) as { error?: { code?: unknown } } | null)?.error?.code === 'STORE_UNAVAILABLE';
   } catch {

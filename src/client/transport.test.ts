@@ -189,3 +189,51 @@ describe('the kept TLS session, read and dropped only for a new connection', () 
     }
   });
 });
+
+describe('a kept connection the controller closes as a request goes out on it', () => {
+  const fx = tlsFixture();
+  let server: Server;
+  let url: string;
+  const seen: string[] = [];
+  before(async () => {
+    // Answers the first request of each connection and keeps it; the second one, it closes unanswered, as a server
+    // whose keep-alive time ran out just as the request arrived.
+    const served = new WeakMap<object, number>();
+    server = createServer({ key: fx.serverKeyPem, cert: fx.serverChainPem }, (req, res) => {
+      const n = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, n);
+      seen.push(`${req.method} ${n}`);
+      if (n === 2) req.socket.destroy();
+      else res.end(`${req.method} answered`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `https://localhost:${(server.address() as { port: number }).port}`;
+  });
+  after(() => server.close());
+
+  const twice = async (method: string) => {
+    seen.length = 0;
+    const transport = createTransport({ ca: fx.caBundlePem });
+    const send = () => transport.send(new URL(`${url}/x`), { method, headers: {}, signal: AbortSignal.timeout(5000) });
+    try {
+      assert.equal((await send()).text, `${method} answered`);
+      return await send();
+    } finally {
+      await transport.close();
+    }
+  };
+
+  it('makes a read once more on a new connection', async () => {
+    assert.equal((await twice('GET')).text, 'GET answered');
+    assert.deepEqual(seen, ['GET 1', 'GET 2', 'GET 1']);
+  });
+
+  it('does not repeat a write, which may have reached the controller', async () => {
+    await assert.rejects(twice('POST'), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'ECONNRESET');
+      assert.ok(mayHaveBeenSent(err));
+      return true;
+    });
+    assert.deepEqual(seen, ['POST 1', 'POST 2']);
+  });
+});

@@ -30,6 +30,20 @@ interface SendRequest {
 // and the TLS socket sends nothing written to it before that. Any of them may be made again elsewhere, a write too.
 const unsent = new WeakSet<object>();
 
+/** Methods that change nothing, so that making them twice is the same as making them once. */
+const READS = new Set(['GET', 'HEAD']);
+
+/** Whether a request of this method may be made again after it failed on its way: it changes nothing. */
+export function changesNothing(method: string): boolean {
+  return READS.has(method);
+}
+
+/** The connection was reset or closed under a request (as when the controller closed it as the request went out). */
+function connectionLost(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
 /** Whether a failed request may have reached the controller (its connection was up): a write must not be repeated. */
 export function mayHaveBeenSent(err: unknown): boolean {
   return !(typeof err === 'object' && err !== null && unsent.has(err));
@@ -146,7 +160,13 @@ export function createTransport(tls: TlsSettings): Transport {
       if (kept) {
         kept.off('data', unasked);
         kept.ref();
-        return exchange(kept, url, request, req);
+        try {
+          return await exchange(kept, url, request, req);
+        } catch (err) {
+          // The controller closes a connection idle for its keep-alive time, and may do so as a request goes out on
+          // it: a read is made once more, on a new connection; a write may have reached it and is not repeated.
+          if (!changesNothing(req.method) || !connectionLost(err) || req.signal.aborted) throw err;
+        }
       }
       // Only a new connection offers the kept session: reading it for a request on a kept connection is wasted I/O.
       const session = sessions?.resume();
