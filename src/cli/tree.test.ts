@@ -9,6 +9,7 @@ import { NOUNS } from './nouns/summary.js';
 import { rootOperands } from './command-words.js';
 import { NOUN_COMMANDS, assemble, nounCommands, selected, topCommands, walk } from './tree.js';
 import type { TopCommand } from './tree.js';
+import { IDENTITY_VERBS } from './testing/identity-verbs.js';
 
 const program = await buildProgram(testDeps());
 const all: Array<[string, CommandUnknownOpts]> = [['', program], ...walk(program)];
@@ -119,24 +120,7 @@ describe('command tree', () => {
     const identity = program.commands.find((c) => c.name() === 'identity')!;
     assert.deepEqual(
       identity.commands.map((c) => c.name()),
-      [
-        'list',
-        'show',
-        'create',
-        'update',
-        'delete',
-        'enable',
-        'disable',
-        'extend-cert',
-        'mfa-reset',
-        'authenticators',
-        'enrollments',
-        'service-policies',
-        'edge-router-policies',
-        'services',
-        'edge-routers',
-        'service-configs',
-      ],
+      IDENTITY_VERBS,
     );
   });
 

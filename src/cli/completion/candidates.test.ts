@@ -4,6 +4,7 @@ import { testDeps } from '../testing/test-deps.js';
 import { buildProgram } from '../main.js';
 import { candidates } from './candidates.js';
 import type { CompletionSource } from './hints.js';
+import { IDENTITY_VERBS as verbs } from '../testing/identity-verbs.js';
 
 const program = await buildProgram(testDeps());
 const asked: CompletionSource[] = [];
@@ -33,24 +34,6 @@ describe('completion candidates', () => {
   });
 
   it('completes the verbs of a noun, also when reached through an alias', async () => {
-    const verbs = [
-      'list',
-      'show',
-      'create',
-      'update',
-      'delete',
-      'enable',
-      'disable',
-      'extend-cert',
-      'mfa-reset',
-      'authenticators',
-      'enrollments',
-      'service-policies',
-      'edge-router-policies',
-      'services',
-      'edge-routers',
-      'service-configs',
-    ];
     assert.deepEqual(await complete('identity', ''), verbs);
     assert.deepEqual(await complete('identities', ''), verbs);
   });

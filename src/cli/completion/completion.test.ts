@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { SCRIPT_FILES, SHELLS, completionScript } from './scripts.js';
+import { IDENTITY_VERBS } from '../testing/identity-verbs.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../../..');
 const bin = join(root, 'bin/ctl.js');
@@ -66,24 +67,7 @@ describe('bash completion, for real', () => {
   });
 
   it('completes ctl identity <TAB>', () => {
-    assert.deepEqual(tab('ctl identity '), [
-      'list',
-      'show',
-      'create',
-      'update',
-      'delete',
-      'enable',
-      'disable',
-      'extend-cert',
-      'mfa-reset',
-      'authenticators',
-      'enrollments',
-      'service-policies',
-      'edge-router-policies',
-      'services',
-      'edge-routers',
-      'service-configs',
-    ]);
+    assert.deepEqual(tab('ctl identity '), IDENTITY_VERBS);
   });
 
   it('completes ctl -o <TAB>', () => {
@@ -244,24 +228,7 @@ describe('zsh completion, in a real zsh', () => {
   });
 
   it('completes ctl identity <TAB>', { skip }, () => {
-    assert.deepEqual(tab(['ctl', 'identity', '']), [
-      'list',
-      'show',
-      'create',
-      'update',
-      'delete',
-      'enable',
-      'disable',
-      'extend-cert',
-      'mfa-reset',
-      'authenticators',
-      'enrollments',
-      'service-policies',
-      'edge-router-policies',
-      'services',
-      'edge-routers',
-      'service-configs',
-    ]);
+    assert.deepEqual(tab(['ctl', 'identity', '']), IDENTITY_VERBS);
   });
 
   it("completes ctl service-policy create p --type 'Di<TAB>", { skip }, () => {
