@@ -104,7 +104,7 @@ export class PostgresDriver implements Driver {
    * any transaction whatever the context the turn's first read scheduled the send in.
    */
   private readonly keyed = new KeyedReads((sql, keys) =>
-    this.transaction.exit(() => this.all<KeyedRow>(sql, [JSON.stringify(keys)])),
+    this.transaction.exit(() => readAgainIfEnded(() => this.all<KeyedRow>(sql, [JSON.stringify(keys)]))),
   );
   /** Statement names by numbered text; never evicted (a name must keep meaning its text on every connection). */
   private readonly names = new Map<string, string>();
@@ -501,6 +501,28 @@ function describePgError(err: unknown): string {
     default:
       return e.message ?? String(err);
   }
+}
+
+/**
+ * A read made once more when the connection it went on turned out to be ended (the server restarted, or ended it):
+ * the driver lets such a connection go as it hears of it, so the read goes on another, and a read changes nothing.
+ * Without it, each held connection ended under load failed the next statement sent on it (an answer of 503).
+ */
+async function readAgainIfEnded<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (!connectionEnded(err)) throw err;
+    return read();
+  }
+}
+
+/** The server ended the connection (57P01), or it closed or was reset under the statement. */
+function connectionEnded(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '57P01' || code === 'ECONNRESET' || code === 'EPIPE') return true;
+  const cause = err instanceof StoreUnavailableError ? (err.cause as { message?: unknown } | undefined) : undefined;
+  return typeof cause?.message === 'string' && /Connection terminated/.test(cause.message);
 }
 
 /**

@@ -117,6 +117,40 @@ for (const kind of storesUnderTest()) {
       else assert.equal(bad.status, 'rejected');
     });
 
+    it('reads by one key again, once, when the connection it went on was ended', {
+      skip: kind !== 'postgres',
+    }, async () => {
+      const identity = lookupOfValue(store.repo('identity').findLookup(''));
+      const owned = lookupOfValue(store.repo('authenticator').lookup({ identityId: [''] }));
+      const readOf = (id: string) => store.readTogether([identity(id), owned(id)] as const);
+      // What pg reports for a statement on a connection the server ended (pg_terminate_backend, a restart), and for
+      // one PostgreSQL refused: only the first is a reason to read again.
+      const ended = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+      const refused = Object.assign(new Error('relation does not exist'), { code: '42P01' });
+      const driver = (store as unknown as { driver: { all: (...args: unknown[]) => Promise<unknown> } }).driver;
+      const all = driver.all;
+      const failingFirst = async (err: Error, read: () => Promise<unknown>) => {
+        let calls = 0;
+        driver.all = function (this: unknown, ...args: unknown[]) {
+          return calls++ === 0 ? Promise.reject(err) : all.apply(this, args);
+        };
+        try {
+          return { read: await read().catch((e: unknown) => e), calls };
+        } finally {
+          driver.all = all;
+        }
+      };
+      const again = await failingFirst(ended, () => Promise.all([readOf('ida'), readOf('idb')]));
+      assert.equal(again.calls, 2, 'read once more');
+      assert.deepEqual(
+        (again.read as [{ name: string }][]).map(([row]) => row.name),
+        ['a', 'b'],
+      );
+      const once = await failingFirst(refused, () => readOf('ida'));
+      assert.equal(once.calls, 1, 'not read again');
+      assert.equal(once.read, refused);
+    });
+
     it('reads by one key inside a transaction on its connection, seeing what it wrote', async () => {
       const identity = lookupOfValue(store.repo('identity').findLookup(''));
       const owned = lookupOfValue(store.repo('authenticator').lookup({ identityId: [''] }));
