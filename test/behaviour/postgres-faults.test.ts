@@ -63,6 +63,12 @@ async function traffic(admin: HttpHelper, clients: number, stop: Promise<void>):
         counts[servedOrUnavailable(created, 'POST /identities')]++;
         const listed = await admin.get('/identities', { query: { limit: 5 }, allow5xx: true });
         counts[servedOrUnavailable(listed, 'GET /identities')]++;
+        // Reads by id, which the driver gathers per turn into one statement (store/keyed-reads.ts).
+        const shown = listed.status < 300 ? listed.body.data[0]?.id : undefined;
+        if (shown) {
+          const byId = await admin.get(`/identities/${shown}`, { allow5xx: true });
+          counts[servedOrUnavailable(byId, 'GET /identities/{id}')]++;
+        }
       }
     }),
   );
