@@ -52,7 +52,8 @@ export async function runQuickstart(
   let state = runningState(opts.dataDir);
   const sessions = await deps.sessions();
   const profile = profileSelection(opts.profile, (await sessions.profiles()).current());
-  const password = adminPassword(opts.dataDir, Boolean(state), profile);
+  const ctl = invokedAs(deps.env);
+  const password = adminPassword(opts.dataDir, Boolean(state), profile, ctl);
   if (state) {
     io.info(`reusing the controller running on ${state.url} (pid ${state.pid})`);
   } else {
@@ -68,7 +69,6 @@ export async function runQuickstart(
   });
   await (await sessions.profiles()).use(opts.profile);
   const dataDir = dataDirSelection(opts.dataDir, deps.env);
-  const ctl = invokedAs(deps.env);
   io.info(
     [
       `logged in as '${ADMIN}'; profile '${opts.profile}' is now the current profile`,
@@ -95,13 +95,13 @@ function invokedAs(env: NodeJS.ProcessEnv): string {
  * The quickstart admin password lives in the data directory (0600), so a later quickstart can log in again
  * to the controller it started. A controller started some other way has no such file: say how to log in.
  */
-function adminPassword(dataDir: string, running: boolean, profile: Selection): string {
+function adminPassword(dataDir: string, running: boolean, profile: Selection, ctl: string): string {
   const file = join(dataDir, PASSWORD_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   if (running || existsSync(join(dataDir, 'ctl.db'))) {
     throw new UsageError(
       `the controller in ${dataDir} was not set up by quickstart, so its admin password is unknown here`,
-      [`log in with: ${suggestCommand('ctl login <url> -u <admin user>', profile)}`],
+      [`log in with: ${suggestCommand(`${ctl} login <url> -u <admin user>`, profile)}`],
     );
   }
   const password = randomBytes(18).toString('base64url');
