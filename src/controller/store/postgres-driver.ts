@@ -531,7 +531,10 @@ function connectionEnded(err: unknown): boolean {
  */
 const NOT_IN_JSON_TEXT = /\u0000|\p{Cs}/u;
 
-/** The one value every statement is bound to, if each has exactly one and it is the same text (a read by a key). */
+/**
+ * The one value every statement is bound to, if each has exactly one and it is the same text (a read by a key).
+ * Gathered, it is compared as text (`k.v`), as the store's keys are: ids and references to them.
+ */
 function sharedKey(statements: readonly Fragment[]): string | undefined {
   const key = statements[0].params[0];
   if (typeof key !== 'string' || NOT_IN_JSON_TEXT.test(key)) return undefined;
