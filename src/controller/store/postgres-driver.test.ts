@@ -41,6 +41,28 @@ describe('PostgresDriver: named statements', { skip }, () => {
   });
 });
 
+describe('PostgresDriver: named statements bounded by their text', { skip }, () => {
+  it('names no more statements once their texts would pass the bound, however few they are', async () => {
+    const db = await createTestDatabase();
+    const text = (n: number) => `SELECT ? + ${n} AS v, '${'x'.repeat(40)}' AS pad`;
+    // Room for the texts of two statements, not three.
+    const driver = await PostgresDriver.open(db.url, { namedStatementChars: 2 * text(0).length + 10 });
+    try {
+      const prepared = await driver.tx(async () => {
+        for (let n = 0; n < 4; n++) assert.equal((await driver.get<{ v: number }>(text(n), [1]))!.v, 1 + n);
+        return driver.all<{ statement: string }>('SELECT statement FROM pg_prepared_statements ORDER BY name');
+      });
+      assert.deepEqual(
+        prepared.map((p) => p.statement),
+        [0, 1].map((n) => text(n).replace('?', '$1')),
+      );
+    } finally {
+      await driver.close();
+      await db.drop();
+    }
+  });
+});
+
 describe('PostgresDriver: rows', { skip }, () => {
   // Read by V8 itself: whether an object keeps its fields in place, or became a hash table.
   v8.setFlagsFromString('--allow-natives-syntax');

@@ -31,6 +31,14 @@ export const HELD_CONNECTIONS = 4;
  */
 const NAMED_STATEMENTS = 1000;
 
+/**
+ * And how much SQL text they may hold together, as the numbered texts kept may: a statement's text grows with its
+ * filter (a list's page and its count are each kilobytes for a long one, and a filter can make hundreds of KB), so a
+ * count alone let a client's distinct long filters keep tens or hundreds of MB in this process, twice
+ * (bench/filter-memory.ts). The store's own statements, named first as the controller serves, take a few hundred KB.
+ */
+const STATEMENT_TEXT_CHARS = 2 * 1024 * 1024;
+
 /** Advisory lock keys (arbitrary constants of this program): migrations, and the one controller per database. */
 export const MIGRATION_LOCK = 0x63746c01;
 export const CONTROLLER_LOCK = 0x63746c02;
@@ -57,6 +65,8 @@ const RECLAIM_MAX_MS = 2000;
 export interface PostgresOptions {
   /** How many distinct statements are prepared by name (NAMED_STATEMENTS). */
   namedStatements?: number;
+  /** How much of their text they may hold together (STATEMENT_TEXT_CHARS). */
+  namedStatementChars?: number;
   /** Hears what happens to the connections later: the controller lock lost, taken again, or taken by another. */
   log?: (line: string) => void;
 }
@@ -87,7 +97,10 @@ export class PostgresDriver implements Driver {
   private readonly transaction = new AsyncLocalStorage<Transaction>();
   /** Transactions open now; the storage is switched off when none is (see SqliteDriver.tx). */
   private openTransactions = 0;
-  private readonly numbered = new LruCache<string, string>(1024);
+  private readonly numbered = new LruCache<string, string>(1024, undefined, {
+    maxWeight: STATEMENT_TEXT_CHARS,
+    weigh: (sql, text) => sql.length + text.length,
+  });
   /** The one statement of statements read together (allTogether), by their texts. */
   private readonly together = new CombinedStatements<string>(
     STATEMENT_CACHE_SIZE,
@@ -108,6 +121,8 @@ export class PostgresDriver implements Driver {
   );
   /** Statement names by numbered text; never evicted (a name must keep meaning its text on every connection). */
   private readonly names = new Map<string, string>();
+  /** The length of the texts named so far (namedStatements.chars). */
+  private namedChars = 0;
   /** The reader of each named statement's rows (Statement). */
   private readonly shapes = new Map<string, RowShape>();
   /** Held for the life of the process: the one controller allowed on this database. */
@@ -128,7 +143,8 @@ export class PostgresDriver implements Driver {
     private readonly held: HeldConnections,
     private readonly statement: typeof Statement,
     private readonly types: TypeParsers,
-    private readonly namedStatements: number,
+    /** How many statements are named, and how much text they may hold together. */
+    private readonly namedStatements: { count: number; chars: number },
     /** A connection outside the pool, for the controller lock. */
     private readonly newClient: () => Client,
     private readonly log: (line: string) => void,
@@ -168,7 +184,10 @@ export class PostgresDriver implements Driver {
       HELD_CONNECTIONS,
     );
     const log = opts.log ?? (() => {});
-    const named = opts.namedStatements ?? NAMED_STATEMENTS;
+    const named = {
+      count: opts.namedStatements ?? NAMED_STATEMENTS,
+      chars: opts.namedStatementChars ?? STATEMENT_TEXT_CHARS,
+    };
     const driver = new PostgresDriver(pool, held, Statement, types, named, newClient, log);
     try {
       await held.run((client) => client.query('SELECT 1'));
@@ -317,9 +336,14 @@ export class PostgresDriver implements Driver {
 
   private nameOf(text: string): string | undefined {
     let name = this.names.get(text);
-    if (name === undefined && this.names.size < this.namedStatements) {
+    if (
+      name === undefined &&
+      this.names.size < this.namedStatements.count &&
+      this.namedChars + text.length <= this.namedStatements.chars
+    ) {
       name = `ctl_${this.names.size}`;
       this.names.set(text, name);
+      this.namedChars += text.length;
     }
     return name;
   }
