@@ -12,6 +12,9 @@ export interface ControllerProcess {
   stop(): void;
 }
 
+/** The password of the admin every controller the bench starts has. */
+export const BENCH_ADMIN_PASSWORD = 'bench-admin';
+
 /** Clock ticks per second of /proc's times: 100 on Linux (USER_HZ), whatever the kernel's own rate. */
 const USER_HZ = 100;
 
@@ -37,7 +40,7 @@ export async function startControllerProcess(
   const child = spawn(process.execPath, args, {
     env: {
       ...process.env,
-      CTL_ADMIN_PASSWORD: 'bench-admin',
+      CTL_ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
       ...(opts.storeUrl ? { CTL_STORE_URL: opts.storeUrl } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Agent, request } from 'undici';
+import { adminApi } from './admin-api.js';
 import { prepareBaseline } from './baseline.js';
 import { startControllerProcess } from './controller-process.js';
 import { freshDatabase } from './pg-database.js';
@@ -30,29 +30,15 @@ async function measure(root: string | undefined): Promise<number[]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ctl-bench-list-'));
   const storeUrl = flags.postgres ? await freshDatabase(flags.postgres) : undefined;
   const ctl = await startControllerProcess(path.join(dir, 'data'), { root, storeUrl });
-  const dispatcher = new Agent({ connect: { ca: ctl.caBundlePem } });
+  const api = await adminApi(ctl).catch((err: unknown) => {
+    ctl.stop();
+    throw err;
+  });
   try {
-    const api = `${ctl.url.replace(/\/$/, '')}/edge/management/v1`;
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    const call = async (method: string, url: string, body?: unknown) => {
-      const answer = await request(url, {
-        method,
-        dispatcher,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json = (await answer.body.json()) as { data: Record<string, string> };
-      if (answer.statusCode >= 300) throw new Error(`${method} ${url} answered ${answer.statusCode}`);
-      return json.data;
-    };
-    // The password bench/controller-process.ts starts the controller with.
-    headers['zt-session'] = (
-      await call('POST', `${api}/authenticate?method=password`, { username: 'admin', password: 'bench-admin' })
-    ).token;
     const perList: number[] = [];
     for (const kind of KINDS) {
-      for (let i = 0; i < 100; i++) await call('POST', `${api}/${kind.plural}`, kind.body(i));
-      const list = () => call('GET', `${api}/${kind.plural}?limit=100`);
+      for (let i = 0; i < 100; i++) await api.call('POST', `/${kind.plural}`, kind.body(i));
+      const list = () => api.call('GET', `/${kind.plural}?limit=100`);
       for (let i = 0; i < 50; i++) await list();
       const before = ctl.cpuSeconds();
       for (let i = 0; i < 400; i++) await list();
@@ -60,7 +46,7 @@ async function measure(root: string | undefined): Promise<number[]> {
     }
     return perList;
   } finally {
-    await dispatcher.close();
+    await api.close();
     ctl.stop();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Agent, request } from 'undici';
+import { adminApi } from './admin-api.js';
 import { startControllerProcess } from './controller-process.js';
 import { freshDatabase } from './pg-database.js';
 import { throughput } from './throughput.js';
@@ -54,30 +54,19 @@ const ctl = await startControllerProcess(path.join(dir, 'data'), {
   cpuProfileDir: flags['cpu-profile'],
 });
 try {
-  const base = `${ctl.url.replace(/\/$/, '')}/edge/management/v1`;
-  const dispatcher = new Agent({ connect: { ca: ctl.caBundlePem } });
-  const call = async (method: string, url: string, body: unknown, token?: string) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (token) headers['zt-session'] = token;
-    const answer = await request(url, { method, dispatcher, headers, body: JSON.stringify(body) });
-    if (answer.statusCode >= 300) throw new Error(`${method} ${url} answered ${answer.statusCode}`);
-    return ((await answer.body.json()) as { data: Record<string, string> & Record<string, string>[] }).data;
-  };
-  // The password bench/controller-process.ts starts the controller with.
-  const credentials = { username: 'admin', password: 'bench-admin' };
-  const { token } = await call('POST', `${base}/authenticate?method=password`, credentials);
+  const api = await adminApi(ctl);
   const filter = encodeURIComponent('name = "identity-500"');
   const { id } =
     seeded > 500
-      ? (await call('GET', `${base}/identities?filter=${filter}`, undefined, token))[0]
-      : await call('POST', `${base}/identities`, { name: 'sustained', type: 'Default', isAdmin: false }, token);
-  const load = { ca: ctl.caBundlePem, headers: { 'zt-session': token }, concurrency };
+      ? (await api.call('GET', `/identities?filter=${filter}`))[0]
+      : await api.call('POST', '/identities', { name: 'sustained', type: 'Default', isAdmin: false });
+  const load = { ca: ctl.caBundlePem, headers: { 'zt-session': api.token }, concurrency };
   const spread = Number(flags.spread);
-  const others =
-    spread > 1 ? await call('GET', `${base}/identities?limit=${Math.min(spread, 500)}`, undefined, token) : [];
+  const others: { id: string }[] =
+    spread > 1 ? await api.call('GET', `/identities?limit=${Math.min(spread, 500)}`) : [];
   const asked = Math.max(others.length, 1);
-  const url = spread > 1 ? others.map((o) => `${base}/identities/${o.id}`) : `${base}/identities/${id}`;
-  await dispatcher.close();
+  const url = spread > 1 ? others.map((o) => `${api.base}/identities/${o.id}`) : `${api.base}/identities/${id}`;
+  await api.close();
   await throughput(url, { ...load, total: 2_000 });
   const before = ctl.cpuSeconds();
   const rate = await throughput(url, { ...load, total: requests });
