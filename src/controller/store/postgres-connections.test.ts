@@ -7,10 +7,8 @@ import pg from 'pg';
 import { PG_URL_VARIABLE, createTestDatabase, type TestDatabase } from '../../../test/helpers/postgres.js';
 import { StoreUnavailableError } from './driver.js';
 import { HeldConnections } from './postgres-connections.js';
-import { HELD_CONNECTIONS, PostgresDriver } from './postgres-driver.js';
+import { connectionEnded, HELD_CONNECTIONS, PostgresDriver } from './postgres-driver.js';
 import { Statement, type StatementResult } from './postgres-statement.js';
-
-type Coded = { code?: unknown };
 
 const skip = process.env[PG_URL_VARIABLE] ? false : `${PG_URL_VARIABLE} is not set`;
 
@@ -65,8 +63,7 @@ describe('PostgresDriver: statements outside a transaction', { skip }, () => {
     }
     // The server says why (57P01), or the socket closed first, or was reset as a statement was sent on it: each
     // an answer of 503 where errors become answers (server/errors.ts).
-    const unavailable = (err: unknown) =>
-      err instanceof StoreUnavailableError || ['57P01', 'ECONNRESET', 'EPIPE'].includes(String((err as Coded).code));
+    const unavailable = (err: unknown) => err instanceof StoreUnavailableError || connectionEnded(err);
     const failed = await inFlight;
     assert.ok(unavailable(failed), String(failed));
     // A statement sent before the driver has heard that a connection it holds was ended fails as unavailable too

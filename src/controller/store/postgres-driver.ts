@@ -542,7 +542,7 @@ async function readAgainIfEnded<T>(read: () => Promise<T>): Promise<T> {
 }
 
 /** The server ended the connection (57P01), or it closed or was reset under the statement. */
-function connectionEnded(err: unknown): boolean {
+export function connectionEnded(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   if (code === '57P01' || code === 'ECONNRESET' || code === 'EPIPE') return true;
   const cause = err instanceof StoreUnavailableError ? (err.cause as { message?: unknown } | undefined) : undefined;
