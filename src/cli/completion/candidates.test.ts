@@ -91,6 +91,7 @@ describe('completion candidates', () => {
       'nor its negation',
     );
     assert.deepEqual(await complete('-o', 'json', 'identity', 'list', '--o'), ['--offset'], 'a global one either');
+    assert.deepEqual(await complete('-ojson', 'identity', 'list', '--o'), ['--offset'], 'given joined to its value');
     assert.deepEqual(await complete('service-policy', 'create', 'p', '--type=Dial', '--ty'), []);
     assert.deepEqual(await complete('identity', 'create', 'x', '--tag', 'a=1', '--ta'), ['--tag'], '--tag repeats');
     assert.deepEqual(await complete('identity', 'list', '--limit', '5', '--l'), [], 'an integer keeps the last');

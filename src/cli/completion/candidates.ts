@@ -36,12 +36,22 @@ function findOption(command: CommandUnknownOpts, flag: string): Option | undefin
 }
 
 /**
- * Whether `word`, an option word, is unknown to `command` and may be waiting for a value: not `--flag=value`, nor a
- * known short option with its value or other short options joined to it (`-ojson`).
+ * The options a short-option word gives with what follows them joined to it: `-ojson` (a value), `-ay` (two flags).
+ * Stops at the first letter that names no option; none when the word is not such a word.
  */
-function unknownAwaitingValue(command: CommandUnknownOpts, word: string): boolean {
-  if (word.includes('=') || findOption(command, word)) return false;
-  return word.startsWith('--') || word.length === 2 || !findOption(command, word.slice(0, 2));
+function joinedShortOptions(command: CommandUnknownOpts, word: string): { option: Option; value?: string }[] {
+  if (word.startsWith('--') || word.length <= 2) return [];
+  const out: { option: Option; value?: string }[] = [];
+  for (let i = 1; i < word.length; i++) {
+    const option = findOption(command, `-${word[i]}`);
+    if (!option) break;
+    if (option.required || option.optional) {
+      out.push({ option, value: word.slice(i + 1) || undefined });
+      break;
+    }
+    out.push({ option });
+  }
+  return out;
 }
 
 /**
@@ -69,9 +79,12 @@ function locate(root: CommandUnknownOpts, typed: readonly string[]): Position {
     } else if (!operandsOnly && isOption(word)) {
       const assigned = ASSIGNMENT.exec(word);
       const option = findOption(position.command, assigned ? assigned[1] : word);
+      const joined = option || assigned ? [] : joinedShortOptions(position.command, word);
       if (option) give(option, assigned?.[2]);
+      for (const given of joined) give(given.option, given.value);
       if (option?.required && !assigned) position.pending = option;
-      afterUnknown = unknownAwaitingValue(position.command, word);
+      // An option unknown to the command (not `--flag=value`) may be waiting for a value.
+      afterUnknown = !option && joined.length === 0 && !word.includes('=');
     } else {
       const sub =
         position.operands.length === 0

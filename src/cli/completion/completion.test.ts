@@ -141,27 +141,7 @@ describe('fish completion, for real', () => {
       'every verb has its description',
     );
     // fish sorts candidates in its own order (it weighs punctuation differently from a plain sort): compare sets.
-    assert.deepEqual(
-      lines.map((l) => l.split('\t')[0]).sort(),
-      [
-        'authenticators',
-        'create',
-        'delete',
-        'disable',
-        'edge-router-policies',
-        'edge-routers',
-        'enable',
-        'enrollments',
-        'extend-cert',
-        'list',
-        'mfa-reset',
-        'service-configs',
-        'service-policies',
-        'services',
-        'show',
-        'update',
-      ].sort(),
-    );
+    assert.deepEqual(lines.map((l) => l.split('\t')[0]).sort(), [...IDENTITY_VERBS].sort());
   });
 
   it('completes ctl -o <TAB>', { skip: !hasFish && 'fish is not installed' }, () => {
