@@ -9,6 +9,7 @@ import { resolveId } from '../generic/resolve.js';
 import { parseMinutes } from '../generic/duration.js';
 import { DEFAULT_UPDB_RULES } from '../../resources/auth-policy.js';
 import { completeWith } from '../completion/hints.js';
+import { keepsLast } from '../completion/option-facts.js';
 
 /** The words of `--primary`, and the member of `primary` each allows. */
 export const METHODS = { password: 'updb', cert: 'cert', 'ext-jwt': 'extJwt' } as const;
@@ -65,9 +66,9 @@ const MAX_COUNT = 1_000_000;
  * `15m`, `1h`, `1d`, `1d12h` (as identity durations are written), `90` (minutes), or `0`: until an
  * administrator enables the identity.
  */
-export function lockoutMinutes(value: string): number {
-  return /^\d+$/.test(value.trim()) ? Number(value) : parseMinutes(value);
-}
+export const lockoutMinutes = keepsLast((value: string): number =>
+  /^\d+$/.test(value.trim()) ? Number(value) : parseMinutes(value),
+);
 
 /** `--signers a,b --signers c`: one list in order, without repeats; "" clears it. */
 function signerList(value: string, previous: string[] = []): string[] {
@@ -93,7 +94,11 @@ export function addPolicyFlags(command: CommandUnknownOpts): (cmd: CommandUnknow
     'primary methods allowed: password, cert, ext-jwt, comma-separated (none: none); the others are refused',
   );
   command.addOption(
-    completeWith(primary.argParser(methodList), { kind: 'values', values: Object.keys(METHODS), list: true }),
+    completeWith(primary.argParser(keepsLast(methodList)), {
+      kind: 'values',
+      values: Object.keys(METHODS),
+      list: true,
+    }),
   );
   command.addOption(
     new Option(

@@ -96,6 +96,10 @@ describe('completion candidates', () => {
     assert.deepEqual(await complete('identity', 'create', 'x', '--tag', 'a=1', '--ta'), ['--tag'], '--tag repeats');
     assert.deepEqual(await complete('identity', 'list', '--limit', '5', '--l'), [], 'an integer keeps the last');
     assert.deepEqual(await complete('--timeout', '5s', '--t'), [], 'so does a duration');
+    assert.deepEqual(await complete('auth-policy', 'create', 'x', '--lockout', '1h', '--lock'), [], 'in minutes too');
+    assert.deepEqual(await complete('enrollment', 'create', 'x', '--expires-in', '1d', '--expires-i'), []);
+    const primary = ['auth-policy', 'create', 'x', '--primary', 'password', '--prim'];
+    assert.deepEqual(await complete(...primary), [], 'a list given in one word');
     assert.deepEqual(await complete('identity', 'update', 'x', '--app-data', '{}', '--app'), [], 'and a JSON object');
     assert.deepEqual(await complete('identity', 'delete', 'laptop-7', 'lap'), ['laptop-8']);
     const os = ['posture-check', 'create', 'os', 'n', '--os', 'Windows:10.0', '--os'];

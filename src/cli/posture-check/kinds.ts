@@ -8,6 +8,7 @@ import { semverRangeError } from '../../protocol/semver-range.js';
 import { OS_TYPES, type PostureCheckKind } from '../../resources/posture-check.js';
 import { given } from '../generic/flags.js';
 import { completeWith } from '../completion/hints.js';
+import { keepsLast } from '../completion/option-facts.js';
 
 export type OsType = (typeof OS_TYPES)[number];
 export interface OperatingSystem {
@@ -222,7 +223,7 @@ export function addKindFlags(
       new Option(
         '--mfa-timeout <seconds>',
         'how long an MFA code stays good: seconds, or 5m, 1h, 1d; none for no timeout',
-      ).argParser(timeout),
+      ).argParser(keepsLast(timeout)),
     );
     for (const [flag, what] of [
       ['prompt-on-wake', 'ask for a code again when the device wakes'],
