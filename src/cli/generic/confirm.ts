@@ -1,11 +1,8 @@
 // The confirmation of a command that destroys something it cannot give back (a credential, an enrollment, a second
 // factor, a profile, sessions): asked at a terminal, `-y, --yes` in scripts, and declined (exit 3) where nobody can
 // be asked.
-import { Option } from '@commander-js/extra-typings';
 import { DeclinedError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
-
-export const yesOption = () => new Option('-y, --yes', 'do not ask for confirmation');
 
 /** Returns once `action` is confirmed (`yes`, or yes to `question`); otherwise throws, nothing done. */
 export async function confirmOrDecline(

@@ -53,8 +53,11 @@ export function addQuiet<A extends unknown[], O extends OptionValues, G extends 
   return command.addOption(new Option('-q, --quiet', 'print only ids, one per line'));
 }
 
+/** `-y, --yes`: what a command that asks before it destroys something takes in scripts (confirm.ts). */
+export const yesOption = () => new Option('-y, --yes', 'do not ask for confirmation');
+
 export function addYes<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
-  return command.addOption(new Option('-y, --yes', 'do not ask for confirmation'));
+  return command.addOption(yesOption());
 }
 
 /** Whether the user typed the option (as opposed to a default): PATCH sends only what was given. */

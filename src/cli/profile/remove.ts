@@ -1,7 +1,8 @@
 import { Argument, Command } from '@commander-js/extra-typings';
 import { completeWith } from '../completion/hints.js';
 import type { Deps } from '../deps.js';
-import { confirmOrDecline, yesOption } from '../generic/confirm.js';
+import { confirmOrDecline } from '../generic/confirm.js';
+import { yesOption } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 
 export interface ProfileRemoveOptions {

@@ -1,7 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
 import type { LogoutResult } from '../../client/session-manager.js';
 import type { Deps } from '../deps.js';
-import { confirmOrDecline, yesOption } from '../generic/confirm.js';
+import { confirmOrDecline } from '../generic/confirm.js';
+import { yesOption } from '../generic/flags.js';
 import { withMeta } from '../generic/meta.js';
 
 export function buildLogout(deps: Deps, run = runLogout) {
