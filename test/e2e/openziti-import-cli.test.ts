@@ -38,6 +38,8 @@ describe("files of OpenZiti's ops export", () => {
     assert.deepEqual(dial.serviceRoles, [`@${app.id}`]);
     // The exporting controller's id of the enrollment auth policy: the built-in default's is every controller's.
     assert.equal((await one('external-jwt-signers', 'corp-idp')).enrollAuthPolicyId, 'default');
+    // Read as the reference, not dropped among the fields a create does not take (the default would hide that).
+    assert.doesNotMatch(r.stderr, /ignored: .*enrollAuthPolicyId/);
     const serp = await one('service-edge-router-policies', 'apps-public');
     assert.deepEqual(serp.edgeRouterRoles, [`@${(await one('edge-routers', 'er-west')).id}`]);
   });

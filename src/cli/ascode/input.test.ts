@@ -28,6 +28,31 @@ describe('reading a network file', () => {
     assert.equal(field.details[0], "did you mean 'roleAttributes'?");
   });
 
+  it("reads a file of ctl's export before it named the signer's auth policy as its own, the policy by id", async () => {
+    const file = path.join(dir, 'earlier.yaml');
+    writeFileSync(
+      file,
+      [
+        'externalJwtSigners:',
+        '  - name: idp',
+        '    issuer: https://idp.example',
+        '    enrollAuthPolicyId: 3kZt9aQ1',
+        'servicePolicies:',
+        '  - name: dial-web',
+        '    type: Dial',
+        '    postureCheckRoles: []',
+        '',
+      ].join('\n'),
+    );
+    const read = await readDeclaration([file]);
+    assert.deepEqual(read.notes, [], 'not read as an OpenZiti export');
+    const [signer, policy] = read.entities;
+    assert.deepEqual(signer.entity, { name: 'idp', issuer: 'https://idp.example', enrollAuthPolicy: '3kZt9aQ1' });
+    assert.deepEqual(signer.byId, ['enrollAuthPolicy']);
+    // OpenZiti's export writes this list empty whatever the policy has; ctl's own file means it: no posture checks.
+    assert.deepEqual(policy.entity.postureCheckRoles, []);
+  });
+
   it('lists the known words alone when the unknown one is no typo of any', async () => {
     const kind = await refused('gadgets: []\n');
     assert.deepEqual(

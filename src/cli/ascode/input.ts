@@ -6,7 +6,7 @@ import { unknownWordDetails } from '../similar.js';
 import { fileFields, fileKey } from './document.js';
 import type { FileEntity } from './document.js';
 import { KINDS } from './kinds.js';
-import { fromOpenZiti, looksLikeOpenZiti } from './openziti.js';
+import { fromIdKeys, fromOpenZiti, looksLikeOpenZiti } from './openziti.js';
 import type { Kind } from './kinds.js';
 import { fileProblem } from '../../console/file-problem.js';
 
@@ -15,7 +15,7 @@ export interface Declared {
   kind: Kind;
   entity: FileEntity;
   file: string;
-  /** Keys whose value is an id of the controller (OpenZiti's `enrollAuthPolicyId`), named once it is read. */
+  /** Keys whose value is an id of the controller (`enrollAuthPolicyId`: OpenZiti's, ctl's earlier), named once read. */
   byId?: string[];
 }
 
@@ -106,7 +106,7 @@ function check(file: string, doc: unknown, notes: string[]): Declared[] {
         throw new UsageError(`${file}: ${key}[${i}] is not an object`);
       }
       const object = given as Record<string, unknown>;
-      const read = openZiti ? fromOpenZiti(kind, object) : { entity: object, ignored: [], byId: [] as string[] };
+      const read = openZiti ? fromOpenZiti(kind, object) : fromIdKeys(kind, object);
       for (const field of read.ignored) ignored.add(`${key}.${field}`);
       const entity = read.entity;
       const name = (entity as { name?: unknown }).name;

@@ -18,6 +18,9 @@ import type { Kind } from './kinds.js';
 export function looksLikeOpenZiti(kind: Kind, entity: Record<string, unknown>): boolean {
   const keys = fileKeys(kind);
   return Object.entries(entity).some(([key, value]) => {
+    // A reference written as an id (`enrollAuthPolicyId`) is OpenZiti's, and also what ctl's export wrote before it
+    // named the reference: no sign of either.
+    if (idKeyOf(kind, key, entity) !== undefined) return false;
     if (!keys.has(key)) return key in kind.def.fields || key === 'isSystem' || key.endsWith('RolesDisplay');
     return refValues(kind, key, value).some((v) => v.startsWith('@'));
   });
@@ -34,9 +37,9 @@ export function fromOpenZiti(kind: Kind, entity: Record<string, unknown>) {
   const byId: string[] = [];
   for (const [key, value] of Object.entries(entity)) {
     const renamed = readAs(kind, key);
-    const named = referenceById(kind, key);
+    const named = idKeyOf(kind, key, entity);
     if (renamed !== undefined && !(renamed in entity)) out[renamed] = value;
-    else if (named !== undefined && !(named in entity)) {
+    else if (named !== undefined) {
       out[named] = value;
       byId.push(named);
     } else if (!keys.has(key)) ignored.push(key);
@@ -44,6 +47,27 @@ export function fromOpenZiti(kind: Kind, entity: Record<string, unknown>) {
     else out[key] = stripAt(kind, key, value);
   }
   return { entity: out, ignored, byId };
+}
+
+/**
+ * An entity of this format, as written by ctl's export before it named the signer's enrollment auth policy: its
+ * `enrollAuthPolicyId` read as that reference, by id; the keys whose value is an id rather than a name.
+ */
+export function fromIdKeys(kind: Kind, entity: Record<string, unknown>) {
+  const out: Record<string, unknown> = {};
+  const byId: string[] = [];
+  for (const [key, value] of Object.entries(entity)) {
+    const named = idKeyOf(kind, key, entity);
+    out[named ?? key] = value;
+    if (named !== undefined) byId.push(named);
+  }
+  return { entity: out, ignored: [] as string[], byId };
+}
+
+/** The file key a reference written as an id under `key` stands for, unless the entity also states that key. */
+function idKeyOf(kind: Kind, key: string, entity: Record<string, unknown>): string | undefined {
+  const named = referenceById(kind, key);
+  return named !== undefined && !(named in entity) ? named : undefined;
 }
 
 function fileKeys(kind: Kind): Set<string> {
