@@ -3,6 +3,7 @@
 import { resource } from '../../resources/index.js';
 import type { ResourceDef } from '../../resources/types.js';
 import { UsageError } from '../../console/errors.js';
+import { unknownWordDetails } from '../similar.js';
 
 export interface PolicyKind {
   kind: string;
@@ -52,7 +53,7 @@ export const KIND_NAMES = KINDS.map((k) => k.kind);
 
 export function kindNamed(name: string): PolicyKind {
   const kind = KINDS.find((k) => k.kind === name);
-  if (!kind) throw new UsageError(`unknown policy kind '${name}'`, [`kinds: ${KIND_NAMES.join(', ')}`]);
+  if (!kind) throw new UsageError(`unknown policy kind '${name}'`, unknownWordDetails(name, 'kinds', KIND_NAMES));
   return kind;
 }
 

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { UsageError } from '../../console/errors.js';
 import { parse } from '../testing/parse.js';
 import { testDeps } from '../testing/test-deps.js';
+import { kindNamed } from './kinds.js';
 import { buildPolicyList, type PolicyListOptions, withCondition } from './list.js';
 
 describe('ctl policy list KIND-OR-FILTER', () => {
@@ -25,10 +26,20 @@ describe('ctl policy list KIND-OR-FILTER', () => {
   it('refuses a misspelt kind as a usage error naming it, where it went to the controller as a filter', async () => {
     await assert.rejects(given(['dail']), (err: unknown) => {
       assert.ok(err instanceof UsageError);
-      assert.equal(err.message, "unknown kind 'dail'");
+      assert.equal(err.message, "unknown policy kind 'dail'");
       assert.deepEqual(err.details, ["did you mean 'dial'?", 'kinds: dial, bind, router, service-router']);
       return true;
     });
+    // With a filter too, the kind is read as given and refused in the same words (kindNamed).
+    assert.throws(
+      () => kindNamed('dail'),
+      (err: unknown) => {
+        assert.ok(err instanceof UsageError);
+        assert.equal(err.message, "unknown policy kind 'dail'");
+        assert.deepEqual(err.details, ["did you mean 'dial'?", 'kinds: dial, bind, router, service-router']);
+        return true;
+      },
+    );
   });
 });
 

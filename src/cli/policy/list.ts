@@ -10,7 +10,7 @@ import { displayedRoles } from '../generic/readable.js';
 import { printFooter } from '../output/footer.js';
 import { asFormat, isHuman } from '../output/formats.js';
 import { render } from '../output/render.js';
-import { similarWords, unknownWordDetails } from '../similar.js';
+import { similarWords } from '../similar.js';
 import { KINDS, KIND_NAMES, kindNamed, kindOf, POLICY_RESOURCES } from './kinds.js';
 import { completeWith } from '../completion/hints.js';
 
@@ -45,8 +45,7 @@ export function buildPolicyList(deps: Deps, run = runPolicyList): CommandUnknown
   return addListFlags(command, KINDS[0].def).action(async (kind, filter, flags) => {
     // `ctl policy list 'name = "x"'`: a single argument that is no kind is the filter, unless it is a kind misspelt.
     if (kind !== undefined && filter === undefined && !KIND_NAMES.includes(kind)) {
-      if (/^[\w-]+$/.test(kind) && similarWords(kind, KIND_NAMES).length > 0)
-        throw new UsageError(`unknown kind '${kind}'`, unknownWordDetails(kind, 'kinds', KIND_NAMES));
+      if (/^[\w-]+$/.test(kind) && similarWords(kind, KIND_NAMES).length > 0) kindNamed(kind);
       await run({ filter: kind, flags }, deps);
     } else await run({ kind, filter, flags }, deps);
   });
