@@ -1,7 +1,6 @@
 import { Argument, Command } from '@commander-js/extra-typings';
 import { everyPage, stoppedAt } from '../generic/pages.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { UsageError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
 import { FILTER_ARGUMENT, addListFlags, listOptions, runList, type ListFlagValues } from '../generic/list.js';
 import { withMeta } from '../generic/meta.js';
