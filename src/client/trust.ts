@@ -2,7 +2,6 @@
 // The CA bundle download is the CLI's only request made without certificate verification: what it returns is
 // shown to the user (or checked against a pinned fingerprint) before anything is trusted.
 import { X509Certificate } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { IO } from '../console/io.js';
 import { DeclinedError, FailureError, UsageError } from '../console/errors.js';
 import { suggestCommand } from '../console/command-hint.js';
@@ -11,7 +10,7 @@ import { createApiClient, DEFAULT_TIMEOUT_MS, toTransportError, UntrustedCertifi
 import type { NetOptions } from './http.js';
 import { createTransport } from './transport.js';
 import { certificatePems } from '../protocol/pem.js';
-import { fileProblem } from '../console/file-problem.js';
+import { readNamedFile } from '../console/file-problem.js';
 
 export interface TrustOptions extends NetOptions {
   /** Normalised controller base URL. */
@@ -75,12 +74,7 @@ async function describeBundle(bundle: string): Promise<string[]> {
 }
 
 async function readCaFile(file: string, flag: string): Promise<string> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read ${flag} ${file}: ${fileProblem(err)}`);
-  }
+  const text = await readNamedFile(file, flag);
   const pems = certificatePems(text);
   if (pems.length === 0) throw new UsageError(`${flag} ${file} holds no PEM certificate`);
   try {

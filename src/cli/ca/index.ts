@@ -15,16 +15,7 @@ import { entityPath, fetchEntity, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
 import type { NounModule } from '../nouns/verbs.js';
 import { reserveSecretFile } from '../generic/secret-file.js';
-import { fileProblem } from '../../console/file-problem.js';
-
-async function readText(file: string, flag: string): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  try {
-    return await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read ${flag} ${file}: ${fileProblem(err)}`);
-  }
-}
+import { readNamedFile } from '../../console/file-problem.js';
 
 const list = (value: string, previous: string[] = []) => [
   ...previous,
@@ -87,7 +78,7 @@ export function buildCaCreate(deps: Deps, run = runCaCreate): CommandUnknownOpts
 }
 
 export async function runCaCreate(opts: CaCreateOptions, deps: Deps): Promise<void> {
-  const certPem = await readText(opts.cert, '--cert');
+  const certPem = await readNamedFile(opts.cert, '--cert');
   const api = await deps.api();
   const created = await api.post<{ id: string }>(entityPath(ca), {
     name: opts.name,
@@ -139,11 +130,11 @@ export async function runCaVerify(opts: CaVerifyOptions, deps: Deps): Promise<vo
   const api = await deps.api();
   const entity = await fetchEntity(api, ca, opts.ref);
   let pem: string;
-  if (opts.cert !== undefined) pem = await readText(opts.cert, '--cert');
+  if (opts.cert !== undefined) pem = await readNamedFile(opts.cert, '--cert');
   else
     pem = await verificationCertificate(
       entity as { certPem?: string; verificationToken?: string },
-      await readText(opts.caKey!, '--ca-key'),
+      await readNamedFile(opts.caKey!, '--ca-key'),
     );
   await api.request('POST', `${entityPath(ca, entity.id)}/verify`, {
     rawBody: pem,

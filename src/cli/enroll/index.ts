@@ -15,7 +15,7 @@ import { causeLines } from '../output/failure.js';
 import { shellQuote } from '../../console/command-hint.js';
 import { readStdin } from '../generic/stdin.js';
 import { newPassword } from './new-password.js';
-import { fileProblem } from '../../console/file-problem.js';
+import { readNamedFile } from '../../console/file-problem.js';
 
 export interface EnrollOptions {
   jwtFile: string;
@@ -96,13 +96,7 @@ async function readClaims(jwt: string): Promise<Claims> {
 
 export async function runEnroll(opts: EnrollOptions, deps: Deps): Promise<void> {
   const { io } = deps;
-  const { readFile } = await import('node:fs/promises');
-  let text: string;
-  try {
-    text = opts.jwtFile === '-' ? await readStdin(io) : await readFile(opts.jwtFile, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read ${opts.jwtFile}: ${fileProblem(err)}`);
-  }
+  const text = opts.jwtFile === '-' ? await readStdin(io) : await readNamedFile(opts.jwtFile);
   const jwt = findJwt(text, opts.jwtFile === '-' ? 'stdin' : opts.jwtFile);
   const claims = await readClaims(jwt);
   if (claims.em !== 'ott' && claims.em !== 'updb') {

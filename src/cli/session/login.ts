@@ -6,7 +6,7 @@ import { profileSelection, suggestCommand } from '../../console/command-hint.js'
 import { UsageError } from '../../console/errors.js';
 import { withMeta } from '../generic/meta.js';
 import { readStdin } from '../generic/stdin.js';
-import { fileProblem } from '../../console/file-problem.js';
+import { readNamedFile } from '../../console/file-problem.js';
 
 export interface LoginOptions {
   url?: string;
@@ -177,7 +177,6 @@ async function totpOf(opts: LoginOptions, deps: Deps): Promise<string | undefine
 
 /** `--identity FILE` or `--cert FILE --key FILE`: certificate authentication over mutual TLS. */
 async function runCertificateLogin(opts: LoginOptions, deps: Deps): Promise<void> {
-  const { readFile } = await import('node:fs/promises');
   const path = await import('node:path');
   const { checkCredential, readIdentityFile } = await import('../enroll/identity-file.js');
   const sessions = await deps.sessions();
@@ -195,15 +194,8 @@ async function runCertificateLogin(opts: LoginOptions, deps: Deps): Promise<void
       totp: await totpOf(opts, deps),
     };
   } else {
-    const read = async (file: string, flag: string) => {
-      try {
-        return await readFile(file, 'utf8');
-      } catch (err) {
-        throw new UsageError(`cannot read ${flag} ${file}: ${fileProblem(err)}`);
-      }
-    };
-    const cert = await read(opts.cert!, '--cert');
-    const key = await read(opts.key!, '--key');
+    const cert = await readNamedFile(opts.cert!, '--cert');
+    const key = await readNamedFile(opts.key!, '--key');
     checkCredential(cert, key, `--cert ${opts.cert}`);
     request = {
       url: opts.url,
