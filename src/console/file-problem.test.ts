@@ -26,7 +26,7 @@ describe('fileProblem', () => {
 });
 
 describe('readNamedFile', () => {
-  it('reads the text of a file, and refuses one it cannot read as a usage error naming the flag and the file', async () => {
+  it('reads a file, and refuses one it cannot read as a usage error naming the flag and the file', async () => {
     assert.match(await readNamedFile(new URL(import.meta.url).pathname, '--cert'), /readNamedFile/);
     for (const [flag, message] of [
       ['--cert', 'cannot read --cert /nonexistent/ca.pem: no such file or directory'],
