@@ -3,7 +3,7 @@ import { fileField } from './document.js';
 import { KINDS } from './kinds.js';
 import type { Kind } from './kinds.js';
 import type { Network } from './network.js';
-import type { Change, Plan } from './plan.js';
+import { type Change, type Plan, turnOf } from './plan.js';
 
 /**
  * The order's one cycle, broken as the plan says: a signer names its enrollment auth policy, which comes after it
@@ -80,7 +80,9 @@ function deferForwardRefs(changes: readonly Change[], network: Network): Change[
       reason,
     });
   }
-  return KINDS.flatMap((k) => [...now.filter((c) => c.kind === k), ...later.filter((c) => c.after === k)]);
+  // In each kind's turn, its own changes, then those that waited for it.
+  const inTurns = [...now, ...later];
+  return KINDS.flatMap((k) => inTurns.filter((c) => turnOf(c) === k));
 }
 
 /**

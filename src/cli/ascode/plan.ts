@@ -43,6 +43,9 @@ export interface Change {
   replaced?: Change[];
 }
 
+/** The kind in whose turn a change is written: its own, or the one it waits for (`after`). */
+export const turnOf = (change: Change): Kind => change.after ?? change.kind;
+
 export interface Plan {
   changes: Change[];
 }

@@ -4,8 +4,7 @@ import type { FileEntity } from './document.js';
 import { KINDS } from './kinds.js';
 import type { Kind } from './kinds.js';
 import type { Network } from './network.js';
-import { namesIn } from './plan.js';
-import type { Change, Plan } from './plan.js';
+import { type Change, namesIn, type Plan, turnOf } from './plan.js';
 
 /** A field of a kind that names entities of another resource, and whether the controller refuses their delete. */
 interface HoldingField {
@@ -77,7 +76,7 @@ export function planReplacements(plan: Plan, network: Network): Plan {
   const changed = (c: Change) => replaces.get(c) ?? withBlock(c, blocked.get(c));
   const kept = plan.changes.filter((c) => c.action !== 'delete').map(changed);
   const ordered = KINDS.flatMap((k) => [
-    ...kept.filter((c) => (c.after ?? c.kind) === k),
+    ...kept.filter((c) => turnOf(c) === k),
     ...repoints.filter((r) => r.replaced?.[0].kind === k),
   ]);
   return { changes: [...ordered, ...plan.changes.filter((c) => c.action === 'delete')] };
