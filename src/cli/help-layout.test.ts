@@ -72,7 +72,10 @@ describe('help layout', () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed % n;
     };
-    const word = () => 'abcdefghijklmnopqrstuvwxyz0123456789-(),.:'.slice(next(30)).slice(0, 1 + next(18));
+    // Now and then a word longer than any width a line is wrapped at, which stands on a line of its own.
+    const long = () => 'https://controller.example/edge/management/v1/'.repeat(1 + next(4));
+    const short = () => 'abcdefghijklmnopqrstuvwxyz0123456789-(),.:'.slice(next(30)).slice(0, 1 + next(18));
+    const word = () => (next(40) === 0 ? long() : short());
     for (let i = 0; i < 2000; i++) {
       const description = Array.from({ length: 1 + next(25) }, word).join(' ');
       const termWidth = 1 + next(30);
