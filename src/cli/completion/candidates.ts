@@ -5,7 +5,7 @@ import { hintFor } from './hints.js';
 import type { CompletionSource } from './hints.js';
 import { fixedValues, repeatable, valueForm } from './option-facts.js';
 import { shortDescription } from './short-description.js';
-import { matching, nextArgument, remainingValues } from './values.js';
+import { givenValues, matching, nextArgument, offeredAgain, remainingValues } from './values.js';
 import type { Candidate } from './values.js';
 
 /** Values that only the outside world knows (entity names from the controller, profile names from disk). */
@@ -112,7 +112,7 @@ function flags(command: CommandUnknownOpts, given: Position['given']): Candidate
   const out: Candidate[] = [];
   for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
     for (const option of c.createHelp().visibleOptions(c)) {
-      if (!option.long || (given.has(option.attributeName()) && !repeatable(option))) continue;
+      if (!option.long || !offeredAgain(given, option.attributeName(), repeatable(option))) continue;
       out.push({ value: option.long, description: shortDescription(option.description) });
     }
   }
@@ -171,7 +171,7 @@ export function joinAssignments(words: readonly string[]): { words: string[]; sp
 
 /** The values of `option` that remain for `current`: what a repeatable flag was given already is left out. */
 function optionValues(found: string[], current: string, option: Option, given: Position['given']): string[] {
-  const before = repeatable(option) ? (given.get(option.attributeName()) ?? []) : [];
+  const before = givenValues(given, option.attributeName(), repeatable(option));
   return remainingValues(found, current, valueForm(option), before);
 }
 

@@ -18,6 +18,19 @@ export interface ValueForm {
   qualified?: boolean;
 }
 
+/** What the line gave an option so far, by its key. */
+export type Given = ReadonlyMap<string, readonly string[]>;
+
+/** The values already given to an option that it may gather, to leave out; none for one that keeps the last. */
+export function givenValues(given: Given, key: string, repeatable: boolean): readonly string[] {
+  return repeatable ? (given.get(key) ?? []) : [];
+}
+
+/** Whether a flag is offered: not given yet, or given but gathering every value. */
+export function offeredAgain(given: Given, key: string, repeatable: boolean): boolean {
+  return repeatable || !given.has(key);
+}
+
 /**
  * The values of an option or argument that remain for the word being typed, `current`. `given`: what the line
  * already gives it (earlier words of a repeatable flag or of a variadic argument), left out. A list completes the

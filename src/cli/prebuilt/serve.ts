@@ -15,7 +15,7 @@ import type { Shell } from '../completion/scripts.js';
 import { replies } from '../completion/replies.js';
 import { typedWords } from '../completion/shell-words.js';
 import { shortDescription } from '../completion/short-description.js';
-import { matching, nextArgument, remainingValues } from '../completion/values.js';
+import { givenValues, matching, nextArgument, offeredAgain, remainingValues } from '../completion/values.js';
 import type { Candidate } from '../completion/values.js';
 import { formatItem } from '../help-layout.js';
 import type { CommandRecord, HelpItem, HelpRecord, OptionRecord, RootRecord } from './records.js';
@@ -167,10 +167,10 @@ function complete(prebuilt: Prebuilt, args: readonly string[]): string[] | undef
   let found: Candidate[];
   if (pending) {
     if (pending.values === undefined) return undefined;
-    const before = pending.repeatable ? (given.get(pending.key) ?? []) : [];
+    const before = givenValues(given, pending.key, pending.repeatable);
     found = remainingValues(pending.values, current, pending, before).map((value) => ({ value }));
   } else if (current.startsWith('-')) {
-    const offered = (o: OptionRecord) => o.long !== undefined && (o.repeatable || !given.has(o.key));
+    const offered = (o: OptionRecord) => o.long !== undefined && offeredAgain(given, o.key, o.repeatable);
     found = path
       .toReversed()
       .flatMap((c) => c.options.filter(offered).map((o) => ({ value: o.long ?? '', description: o.description })));
