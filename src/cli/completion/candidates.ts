@@ -105,25 +105,28 @@ function locate(root: CommandUnknownOpts, typed: readonly string[]): Position {
 }
 
 /**
- * Visible flags of the command and its ancestors, long forms only (short ones are for typing, not choosing), with
- * their descriptions; a flag the line gives already is left out unless giving it again adds to it.
+ * Visible flags of the command and its ancestors that `current` begins, long forms only (short ones are for typing,
+ * not choosing), with their descriptions; a flag the line gives already is left out unless giving it again adds to
+ * it. Only those matching are described: shortening every description cost a TAB milliseconds (prebuilt/serve.ts).
  */
-function flags(command: CommandUnknownOpts, given: Position['given']): Candidate[] {
+function flags(command: CommandUnknownOpts, given: Position['given'], current: string): Candidate[] {
   const out: Candidate[] = [];
   for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
     for (const option of c.createHelp().visibleOptions(c)) {
-      if (!option.long || !offeredAgain(given, option.attributeName(), repeatable(option))) continue;
+      if (!option.long?.startsWith(current)) continue;
+      if (!offeredAgain(given, option.attributeName(), repeatable(option))) continue;
       out.push({ value: option.long, description: shortDescription(option.description) });
     }
   }
   return out;
 }
 
-/** The visible subcommands, with the line each has in help. */
-function subcommands(command: CommandUnknownOpts): Candidate[] {
+/** The visible subcommands that `current` begins, with the line each has in help. */
+function subcommands(command: CommandUnknownOpts, current: string): Candidate[] {
   const help = command.createHelp();
   return help
     .visibleCommands(command)
+    .filter((c) => c.name().startsWith(current))
     .map((c) => ({ value: c.name(), description: shortDescription(help.subcommandDescription(c)) }));
 }
 
@@ -203,9 +206,9 @@ export async function candidates(
   } else if (pending) {
     found = values(optionValues(await valuesOf(pending, dynamic, root), current, pending, given));
   } else if (current.startsWith('-')) {
-    found = flags(command, given);
+    found = flags(command, given, current);
   } else if (operands.length === 0 && command.commands.length > 0) {
-    found = subcommands(command);
+    found = subcommands(command, current);
   } else {
     const { target, given: before } = nextArgument(command.registeredArguments, operands);
     found = target
