@@ -145,8 +145,9 @@ export function flagName(def: ResourceDef, field: string, type: FieldType): stri
 }
 
 /**
- * Hidden synonyms of a flag: the field's own kebab-case name where the flag differs (`--identity-roles`, `--tags`,
- * `--enroll-auth-policy-id`, the flag of a signer's enrollment auth policy when it took only an id).
+ * Hidden synonyms of a flag: the field's own kebab-case name where the flag differs, for roles, reference lists,
+ * tags and references (`--identity-roles`, `--tags`, `--auth-policy-id`): the API's name works as the flag. A
+ * signer's `--enroll-auth-policy-id` is also what that flag was called when it took only an id.
  */
 function synonyms(field: string, name: string, type: FieldType): string[] {
   const plain = kebab(field);

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { Command } from '@commander-js/extra-typings';
 import { EXIT } from '../../console/errors.js';
 import { notFound } from '../../protocol/errors.js';
+import { identity } from '../../resources/identity.js';
 import { service } from '../../resources/service.js';
 import { servicePolicy } from '../../resources/service-policy.js';
 import type { ResourceDef } from '../../resources/types.js';
@@ -58,6 +59,14 @@ describe('reference list and role flags', () => {
       [{ field: 'configs', resource: 'config', values: ['web-intercept', 'web-host', 'c1'], flag: '--config' }],
     );
     assert.deepEqual((await parsed(service, 'patch', ['--configs', ''])).refLists?.[0].values, []);
+  });
+
+  it("take a reference's field name as a hidden synonym too (--auth-policy-id beside --auth-policy)", async () => {
+    for (const flag of ['--auth-policy', '--auth-policy-id']) {
+      assert.deepEqual((await parsed(identity, 'create', [flag, 'corp'])).refs, [
+        { field: 'authPolicyId', resource: 'auth-policy', value: 'corp' },
+      ]);
+    }
   });
 
   it('can be renamed by a noun, the derived name staying a synonym', async () => {
