@@ -159,9 +159,23 @@ describe('a signer and its enrollment auth policy, which names the signer', () =
     const kept: Declaration = { ...declaration([[signers, idp]]), kinds: new Set([signers, policies]) };
     assert.throws(
       () => plan(kept, n, true),
-      /external JWT signer "idp": enrollAuthPolicy names auth-policy "corp", which --prune deletes/,
+      /external JWT signer "idp": enrollAuthPolicy names auth policy "corp", which --prune deletes: the file/,
     );
     assert.equal(plan(kept, n, false).changes.length, 0, 'without --prune the policy stays');
+  });
+
+  it('refuses, with --prune, a signer the file keeps a policy naming in its allowed signers', () => {
+    const n = network({ externalJwtSigners: [idp], authPolicies: [corp as FileEntity] }, [
+      ['external-jwt-signer', 'idp', 's1'],
+      ['auth-policy', 'corp', 'p1'],
+    ]);
+    // The file declares signers, without idp, and keeps corp, whose allowed signers name idp.
+    const kept: Declaration = { ...declaration([[policies, corp]]), kinds: new Set([signers, policies]) };
+    assert.throws(
+      () => plan(kept, n, true),
+      /auth policy "corp": primary\.extJwt\.allowedSigners names external JWT signer "idp", which --prune deletes/,
+    );
+    assert.equal(plan(kept, n, false).changes.length, 0, 'without --prune the signer stays');
   });
 
   it('refuses, with --prune, a policy that a signer the file keeps names as the controller has it', () => {

@@ -1,5 +1,6 @@
 import { UsageError } from '../../console/errors.js';
 import { tagsField } from '../../resources/common.js';
+import { resource as resourceDef } from '../../resources/index.js';
 import type { FieldDef } from '../../resources/types.js';
 import { fileFields, fileKey, normalise } from './document.js';
 import type { FileEntity } from './document.js';
@@ -161,7 +162,7 @@ function checkReferences(declaration: Declaration, network: Network, prune: bool
     const why = missing(resource, name);
     if (why !== undefined) {
       const what = `${item.kind.def.label} "${item.entity.name}"`;
-      throw new UsageError(`${item.file}: ${what}: ${key} names ${resource} "${name}", ${why}`);
+      throw new UsageError(`${item.file}: ${what}: ${key} names ${resourceDef(resource).label} "${name}", ${why}`);
     }
   };
   for (const item of declaration.entities) {
