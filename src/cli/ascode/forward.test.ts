@@ -54,6 +54,13 @@ function network(document: Record<string, FileEntity[]>, ids: Array<[string, str
   return { document, ids: byResource, rows: new Map() };
 }
 
+/** The controller with idp (s1) and corp (p1), naming each other as the controller has them. */
+const withIdpAndCorp = () =>
+  network({ externalJwtSigners: [idp], authPolicies: [corp as FileEntity] }, [
+    ['external-jwt-signer', 'idp', 's1'],
+    ['auth-policy', 'corp', 'p1'],
+  ]);
+
 const plan = (d: Declaration, n: Network, prune = false) => breakCycle(planChanges(d, n, prune), n);
 const summary = (p: ReturnType<typeof plan>) => p.changes.map((c) => `${c.action} ${c.kind.key} ${c.name}`);
 
@@ -129,10 +136,7 @@ describe('a signer and its enrollment auth policy, which names the signer', () =
   });
 
   it('with --prune, clears the signer before deleting the policy it names, then deletes the signer', () => {
-    const n = network({ externalJwtSigners: [idp], authPolicies: [corp as FileEntity] }, [
-      ['external-jwt-signer', 'idp', 's1'],
-      ['auth-policy', 'corp', 'p1'],
-    ]);
+    const n = withIdpAndCorp();
     const p = plan(declaration([[signers, { ...idp, name: 'other', enrollAuthPolicy: 'Default' }]]), n, true);
     const stays = ['create externalJwtSigners other', 'delete externalJwtSigners idp'];
     assert.deepEqual(summary(p), stays, 'the signer of a policy that stays is deleted as it is');
@@ -152,10 +156,7 @@ describe('a signer and its enrollment auth policy, which names the signer', () =
   });
 
   it('refuses, with --prune, a kept signer naming the policy it would delete', () => {
-    const n = network({ externalJwtSigners: [idp], authPolicies: [corp as FileEntity] }, [
-      ['external-jwt-signer', 'idp', 's1'],
-      ['auth-policy', 'corp', 'p1'],
-    ]);
+    const n = withIdpAndCorp();
     const kept: Declaration = { ...declaration([[signers, idp]]), kinds: new Set([signers, policies]) };
     assert.throws(
       () => plan(kept, n, true),
@@ -165,10 +166,7 @@ describe('a signer and its enrollment auth policy, which names the signer', () =
   });
 
   it('refuses, with --prune, a signer the file keeps a policy naming in its allowed signers', () => {
-    const n = network({ externalJwtSigners: [idp], authPolicies: [corp as FileEntity] }, [
-      ['external-jwt-signer', 'idp', 's1'],
-      ['auth-policy', 'corp', 'p1'],
-    ]);
+    const n = withIdpAndCorp();
     // The file declares signers, without idp, and keeps corp, whose allowed signers name idp.
     const kept: Declaration = { ...declaration([[policies, corp]]), kinds: new Set([signers, policies]) };
     assert.throws(
@@ -179,10 +177,7 @@ describe('a signer and its enrollment auth policy, which names the signer', () =
   });
 
   it('refuses, with --prune, a policy that a signer the file keeps names as the controller has it', () => {
-    const n = network({ externalJwtSigners: [idp], authPolicies: [corp as FileEntity] }, [
-      ['external-jwt-signer', 'idp', 's1'],
-      ['auth-policy', 'corp', 'p1'],
-    ]);
+    const n = withIdpAndCorp();
     n.rows.set('external-jwt-signer', [{ id: 's1', name: 'idp', enrollAuthPolicyId: 'p1' }]);
     const { enrollAuthPolicy: _unstated, ...unstated } = idp;
     const message = /external JWT signer "idp": enrollAuthPolicy names auth policy "corp", which --prune deletes$/;
