@@ -2,7 +2,7 @@
 // exported and applied to the second (a signer and the auth policy it enrolls with, which names it, included),
 // which then exports the same text; a second apply changes nothing; an edit is planned and applied field by field;
 // a file in a directory is merged; bad input and conflicts are refused before anything is written; --dry-run writes
-// nothing; --prune deletes a signer and its enrollment auth policy.
+// nothing; --prune deletes a signer and its enrollment auth policy, and refuses to delete what a kept entity holds.
 import assert from 'node:assert/strict';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -242,7 +242,7 @@ describe('ctl diff and ctl apply', () => {
 
   it('never plans to prune built-in or system entities', async () => {
     const p = path.join(target.tmp, 'empty.yaml');
-    const kinds = ['configTypes', 'authPolicies', 'identities', 'edgeRouterPolicies', 'transitRouters'];
+    const kinds = ['configTypes', 'configs', 'authPolicies', 'identities', 'edgeRouterPolicies', 'transitRouters'];
     await writeFile(p, stringify(Object.fromEntries(kinds.map((k) => [k, []]))));
     // The signer the file leaves alone enrolls with corp, whose delete the controller would refuse.
     const kept = await target.cli.expect(2, ['apply', '-f', p, '--prune', '--dry-run']);
@@ -254,6 +254,9 @@ describe('ctl diff and ctl apply', () => {
     const deletes = plan.changes.map((c) => `${c.action} ${c.kind} ${c.name}`);
     assert.deepEqual(deletes.sort(), [
       'delete auth-policy corp',
+      'delete config strict-a',
+      'delete config strict-b',
+      'delete config web-cfg',
       'delete config-type strict.v1',
       'delete config-type web.v1',
       'delete edge-router-policy all-er',
@@ -297,6 +300,28 @@ describe('ctl diff and ctl apply', () => {
     assert.match(r.stderr, /^Applied: 0 created, 1 updated, 2 deleted\.$/m);
     assert.deepEqual((await target.admin.get('/external-jwt-signers')).body.data, []);
     await target.cli.expect(0, ['diff', '-f', p]);
+  });
+
+  it('refuses, before writing anything, to prune a policy an identity the file does not declare uses', async () => {
+    const primary = {
+      cert: { allowed: true, allowExpiredCerts: false },
+      updb: DEFAULT_UPDB_RULES,
+      extJwt: { allowed: false, allowedSigners: [] },
+    };
+    const policy = await target.admin.post('/auth-policies', {
+      name: 'kiosk-only',
+      primary,
+      secondary: { requireTotp: false },
+    });
+    assertStatus(policy, 201, 'create auth policy');
+    const kiosk = { name: 'kiosk', type: 'Device', isAdmin: false, authPolicyId: policy.body.data.id };
+    assertStatus(await target.admin.post('/identities', kiosk), 201, 'create identity');
+    const p = path.join(target.tmp, 'no-policies.yaml');
+    await writeFile(p, stringify({ authPolicies: [] }));
+    const r = await target.cli.expect(2, ['apply', '-f', p, '--prune', '--yes']);
+    assert.match(r.stderr, /identity "kiosk": authPolicy names auth policy "kiosk-only", which --prune deletes/);
+    const kept = await target.admin.get('/auth-policies', { query: { filter: 'name = "kiosk-only"' } });
+    assert.equal(kept.body.data.length, 1, 'nothing was deleted');
   });
 
   it('requires -f, and shows where a file given without it goes', async () => {

@@ -176,22 +176,6 @@ describe('a signer and its enrollment auth policy, which names the signer', () =
     assert.equal(plan(kept, n, false).changes.length, 0, 'without --prune the signer stays');
   });
 
-  it('refuses, with --prune, a policy that a signer the file keeps names as the controller has it', () => {
-    const n = withIdpAndCorp();
-    n.rows.set('external-jwt-signer', [{ id: 's1', name: 'idp', enrollAuthPolicyId: 'p1' }]);
-    const { enrollAuthPolicy: _unstated, ...unstated } = idp;
-    const message = /external JWT signer "idp": enrollAuthPolicy names auth policy "corp", which --prune deletes$/;
-    const stated: Declaration = { ...declaration([[signers, unstated]]), kinds: new Set([signers, policies]) };
-    assert.throws(() => plan(stated, n, true), message);
-    const policiesOnly: Declaration = { ...declaration([]), kinds: new Set([policies]) };
-    assert.throws(() => plan(policiesOnly, n, true), message);
-    const moved: Declaration = {
-      ...declaration([[signers, { ...idp, enrollAuthPolicy: 'Default' }]]),
-      kinds: new Set([signers, policies]),
-    };
-    assert.deepEqual(summary(plan(moved, n, true)), ['update externalJwtSigners idp', 'delete authPolicies corp']);
-  });
-
   it('writes the signer, then the policy naming its new id, then the signer naming the policy', async () => {
     const n = network({});
     const p = plan(

@@ -1,4 +1,3 @@
-import { UsageError } from '../../console/errors.js';
 import { fileField } from './document.js';
 import { KINDS } from './kinds.js';
 import type { Kind } from './kinds.js';
@@ -112,38 +111,10 @@ function clearingsFor(deletes: readonly Change[], network: Network): Change[] {
 }
 
 /**
- * Refuses a plan whose --prune deletes what the forward reference of an entity it keeps names, as the controller
- * has it (a file that names it is refused with the file's names): the controller would refuse that delete, after
- * the run had written everything before it. The rows are read for every kind a declared one names.
- */
-function checkKeptReferences(plan: Plan, network: Network): void {
-  for (const kind of KINDS) {
-    if (!kind.forwardRef) continue;
-    const { key } = kind.forwardRef;
-    const field = fileField(kind, key)?.[0] as string;
-    const target = namedKind(kind, key);
-    const deleted = new Map(
-      plan.changes.filter((c) => c.action === 'delete' && c.kind === target).map((c) => [c.id, c.name]),
-    );
-    for (const row of network.rows.get(kind.def.name) ?? []) {
-      const named = deleted.get(String(row[field]));
-      const own = plan.changes.filter((c) => c.kind === kind && c.name === row.name);
-      if (named === undefined || own.some((c) => c.action === 'delete' || key in c.fields)) continue;
-      const what = `${kind.def.label} "${String(row.name)}"`;
-      throw new UsageError(`${what}: ${key} names ${target.def.label} "${named}", which --prune deletes`, [
-        `the controller refuses to delete it while it is named: give the ${kind.def.label} another ${key} in the ` +
-          `file, or declare ${target.def.label} "${named}" in it`,
-      ]);
-    }
-  }
-}
-
-/**
  * The plan with its forward references broken: deferred where the run writes what they name, cleared for --prune
- * where what holds them is deleted too, refused where it is kept.
+ * where what holds them is deleted too (held.ts refuses the delete where it is kept).
  */
 export function breakCycle(plan: Plan, network: Network): Plan {
-  checkKeptReferences(plan, network);
   const deletes = plan.changes.filter((c) => c.action === 'delete');
   const rest = plan.changes.filter((c) => c.action !== 'delete');
   return { changes: [...deferForwardRefs(rest, network), ...clearingsFor(deletes, network), ...deletes] };

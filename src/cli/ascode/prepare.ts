@@ -13,7 +13,8 @@ import type { Network } from './network.js';
 import { nameIdsOf } from './openziti-ids.js';
 import { planChanges } from './plan.js';
 import type { Plan } from './plan.js';
-import { holderKinds, planReplacements } from './replace.js';
+import { holderKinds, refuseHeldDeletes } from './held.js';
+import { planReplacements } from './replace.js';
 import { planData, planLines } from './present.js';
 
 export const FILE_HELP = 'a network file, or a directory of *.yaml, *.yml and *.json files (repeatable)';
@@ -41,8 +42,10 @@ export interface PlanOptions {
 
 /**
  * The shared first half of diff and apply: the whole declaration read and checked, the controller's network read
- * for the kinds it declares, and the plan made from the two. With --replace and a conflict, the network is read
- * again with every kind that can name a conflicting entity, to find what must be re-pointed. Nothing is written.
+ * for the kinds it declares, and the plan made from the two. Where the plan deletes (--prune) or replaces
+ * (--replace), the network is read again with every kind that can name what goes: a delete the controller would
+ * refuse is refused here, before anything is written, and what names a replaced entity is re-pointed. Nothing is
+ * written.
  */
 export async function prepare(files: readonly string[], deps: Deps, options: PlanOptions = {}) {
   const declaration = await readDeclaration(files);
@@ -53,14 +56,17 @@ export async function prepare(files: readonly string[], deps: Deps, options: Pla
   nameIdsOf(declaration, network);
   const planFor = (n: Network) => breakCycle(planChanges(declaration, n, options.prune), n);
   const plan = planFor(network);
-  const conflicting = new Set(plan.changes.filter((c) => c.action === 'conflict').map((c) => c.kind.def.name));
-  if (!options.replace || conflicting.size === 0) return { plan, network };
-  const holders = holderKinds(conflicting);
+  const conflicting = plan.changes.filter((c) => c.action === 'conflict' && options.replace);
+  const going = [...conflicting, ...plan.changes.filter((c) => c.action === 'delete')];
+  if (going.length === 0) return { plan, network };
+  const holders = holderKinds(new Set(going.map((c) => c.kind.def.name)));
   const wider = await readNetwork(
     api,
     KINDS.filter((k) => declared.includes(k) || holders.includes(k)),
   );
-  return { plan: planReplacements(planFor(wider), wider), network: wider };
+  const widerPlan = planFor(wider);
+  refuseHeldDeletes(widerPlan, wider);
+  return { plan: conflicting.length > 0 ? planReplacements(widerPlan, wider) : widerPlan, network: wider };
 }
 
 /**

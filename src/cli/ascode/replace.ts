@@ -1,34 +1,9 @@
-import type { FieldDef } from '../../resources/types.js';
-import { fileFields, fileKey } from './document.js';
 import type { FileEntity } from './document.js';
+import { type HoldingField, holdingFields } from './held.js';
 import { KINDS } from './kinds.js';
 import type { Kind } from './kinds.js';
 import type { Network } from './network.js';
 import { type Change, namesIn, type Plan, turnOf } from './plan.js';
-
-/** A field of a kind that names entities of another resource, and whether the controller refuses their delete. */
-interface HoldingField {
-  key: string;
-  def: FieldDef;
-  resource: string;
-  /** A delete of what it names is refused (a reference that neither clears nor is a role). */
-  refuses: boolean;
-}
-
-function holdingFields(kind: Kind): HoldingField[] {
-  return fileFields(kind).flatMap(([field, def]) => {
-    const type = def.type;
-    if (type.kind !== 'ref' && type.kind !== 'refList' && type.kind !== 'roles') return [];
-    // A deleted entity's @id leaves every role set and a clearing reference; any other reference refuses the delete.
-    const refuses = type.kind !== 'roles' && type.onDelete !== 'clear';
-    return [{ key: fileKey(field, def), def, resource: type.resource, refuses }];
-  });
-}
-
-/** The kinds that can name entities of these resources: what must be read to find what names a replaced entity. */
-export function holderKinds(resources: ReadonlySet<string>): Kind[] {
-  return KINDS.filter((k) => holdingFields(k).some((f) => resources.has(f.resource)));
-}
 
 /** An entity on the controller that names a replaced one in `field`. */
 interface Holder {

@@ -1,0 +1,96 @@
+import { UsageError } from '../../console/errors.js';
+import type { FieldDef } from '../../resources/types.js';
+import { fileFields, fileKey } from './document.js';
+import { KINDS } from './kinds.js';
+import type { Kind } from './kinds.js';
+import { nestedNames } from './nested.js';
+import type { Network } from './network.js';
+import type { Change, Plan } from './plan.js';
+
+/** A field of a kind that names entities of another resource, and whether the controller refuses their delete. */
+export interface HoldingField {
+  /** Its name in the API, and in the file. */
+  field: string;
+  key: string;
+  def: FieldDef;
+  resource: string;
+  /** A delete of what it names is refused (a reference that neither clears nor is a role). */
+  refuses: boolean;
+}
+
+export function holdingFields(kind: Kind): HoldingField[] {
+  return fileFields(kind).flatMap(([field, def]) => {
+    const type = def.type;
+    if (type.kind !== 'ref' && type.kind !== 'refList' && type.kind !== 'roles') return [];
+    // A deleted entity's @id leaves every role set and a clearing reference; any other reference refuses the delete.
+    const refuses = type.kind !== 'roles' && type.onDelete !== 'clear';
+    return [{ field, key: fileKey(field, def), def, resource: type.resource, refuses }];
+  });
+}
+
+/**
+ * The kinds that can name entities of these resources, nested references included: what must be read to find what
+ * names an entity that is replaced or pruned.
+ */
+export function holderKinds(resources: ReadonlySet<string>): Kind[] {
+  return KINDS.filter(
+    (k) =>
+      holdingFields(k).some((f) => resources.has(f.resource)) ||
+      (k.nestedRefs ?? []).some((r) => resources.has(r.resource)),
+  );
+}
+
+/** Where a row of `kind`, as served, names entities by id in a way that refuses their delete, by the file's key. */
+function refusingReferences(
+  kind: Kind,
+  row: Record<string, unknown>,
+): { key: string; resource: string; ids: string[] }[] {
+  const fields = holdingFields(kind)
+    .filter((f) => f.refuses)
+    .map(({ field, key, resource }) => {
+      const value = row[field];
+      return {
+        key,
+        resource,
+        ids: typeof value === 'string' ? [value] : Array.isArray(value) ? value.map(String) : [],
+      };
+    });
+  // A nested reference refuses too: the controller keeps a signer an auth policy allows or requires.
+  const nested = nestedNames(kind, row).map(({ at, resource, name }) => ({ key: at, resource, ids: [name] }));
+  return [...fields, ...nested];
+}
+
+/**
+ * Refuses a plan whose --prune deletes what an entity the run keeps names by a reference the controller refuses the
+ * delete over, as the controller has it: a kept identity's auth policy, a config's type, a signer's enrollment
+ * policy, an auth policy's allowed signers, the controller's own rows (the default auth policy, routers' identities)
+ * included. The controller would refuse that delete after the run had written everything before it. What the file
+ * itself names is refused before this (plan.ts); `network` must hold the rows of every kind that can name what is
+ * deleted (holderKinds).
+ */
+export function refuseHeldDeletes(plan: Plan, network: Network): void {
+  const deleted = new Map<string, Change>();
+  for (const c of plan.changes) if (c.action === 'delete') deleted.set(`${c.kind.def.name}/${c.id}`, c);
+  if (deleted.size === 0) return;
+  for (const kind of KINDS) {
+    for (const row of network.rows.get(kind.def.name) ?? []) {
+      const own = plan.changes.filter((c) => c.kind === kind && c.name === row.name);
+      if (own.some((c) => c.action === 'delete')) continue;
+      for (const { key, resource, ids } of refusingReferences(kind, row)) {
+        // An update of the field (or of the object holding a nested one) goes before every delete.
+        if (own.some((c) => key.split('.')[0] in c.fields)) continue;
+        const target = ids.map((id) => deleted.get(`${resource}/${id}`)).find((c) => c !== undefined);
+        if (target) throw heldError(kind, row, key, target);
+      }
+    }
+  }
+}
+
+function heldError(kind: Kind, row: Record<string, unknown>, key: string, target: Change): UsageError {
+  const holder = `${kind.def.label} "${String(row.name)}"`;
+  const deleted = `${target.kind.def.label} "${target.name}"`;
+  return new UsageError(`${holder}: ${key} names ${deleted}, which --prune deletes`, [
+    `the controller refuses to delete it while it is named: change the ${key} of the ${kind.def.label} first ` +
+      `(in the file, where it declares it), or declare ${deleted} in it`,
+  ]);
+}
