@@ -57,10 +57,6 @@ export class SqliteDriver implements Driver {
   private readonly seen = new LruCache<string, true>(SEEN_SHAPES);
   private readonly inTx = new AsyncLocalStorage<true>();
   private busy: Promise<void> | undefined;
-  /** The read transaction this turn's reads share (`shareReadTransaction`), open until the turn ends or a write. */
-  private readOpen = false;
-  private readonly beginRead: Statement;
-  private readonly endRead: Statement;
   /** What waits for the open transaction to commit (one at a time here). */
   private committed = new Map<string, () => void>();
   statementsRun = 0;
@@ -80,34 +76,7 @@ export class SqliteDriver implements Driver {
     const limit = { maxWeight: STATEMENT_CACHE_SQL_CHARS, weigh: (sql: string) => sql.length };
     this.statements = new LruCache(cacheSize, undefined, limit);
     this.combined = new CombinedStatements(cacheSize, STATEMENT_CACHE_SQL_CHARS, (c) => c.stmt.source.length);
-    this.beginRead = db.prepare('BEGIN');
-    this.endRead = db.prepare('COMMIT');
   }
-
-  /**
-   * Reads outside a transaction share one read transaction until the event loop's turn ends: each statement on its
-   * own took WAL's read lock and dropped it again (two `fcntl` calls, the pager's shared lock, the transaction's end),
-   * several µs of every GET by id in the server. Every write ends it first (endSharedRead), and this process is the
-   * database's only writer (the data directory's lock), so a read still sees every write made before it. A statement
-   * that writes (an INSERT ... RETURNING read through `get`) ends it too: it commits on its own, before its answer.
-   */
-  private beforeStatement(stmt: Statement<unknown[]>): void {
-    if (stmt.readonly) this.shareReadTransaction();
-    else this.endSharedRead();
-  }
-
-  private shareReadTransaction(): void {
-    if (this.readOpen || this.db.inTransaction) return;
-    this.beginRead.run();
-    this.readOpen = true;
-    setImmediate(this.endSharedRead);
-  }
-
-  private readonly endSharedRead = (): void => {
-    if (!this.readOpen) return;
-    this.readOpen = false;
-    if (this.db.inTransaction) this.endRead.run();
-  };
 
   static open(file: string, opts: { cacheSize?: number } = {}): SqliteDriver {
     let db: Database;
@@ -178,7 +147,6 @@ export class SqliteDriver implements Driver {
   /** The rows a reading statement answers, as objects keyed by column name. */
   private rows(sql: string, params: readonly unknown[]): Record<string, unknown>[] {
     const { stmt, named } = this.reader(sql);
-    this.beforeStatement(stmt);
     return (stmt.all(...params) as unknown[][]).map(named);
   }
 
@@ -194,20 +162,17 @@ export class SqliteDriver implements Driver {
   async get<T>(sql: string, params: readonly unknown[] = []): Promise<T | undefined> {
     if (this.busy) await this.idle();
     const { stmt, named } = this.reader(sql);
-    this.beforeStatement(stmt);
     const values = stmt.get(...params) as unknown[] | undefined;
     return values && (named(values) as T);
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<RunResult> {
     if (this.busy) await this.idle();
-    this.endSharedRead();
     return { changes: this.statement(sql).stmt.run(...params).changes };
   }
 
   async allTogether(statements: readonly Fragment[]): Promise<Record<string, unknown>[][]> {
     if (this.busy) await this.idle();
-    this.shareReadTransaction();
     if (statements.length === 1) return [this.rows(statements[0].sql, statements[0].params)];
     const { stmt, named } = this.together(statements);
     const params: unknown[] = [];
@@ -247,7 +212,6 @@ export class SqliteDriver implements Driver {
   /** DDL of a migration: several statements, not cached. */
   async exec(sql: string): Promise<void> {
     if (this.busy) await this.idle();
-    this.endSharedRead();
     this.statementsRun++;
     this.db.exec(sql);
   }
@@ -260,7 +224,6 @@ export class SqliteDriver implements Driver {
     let release!: () => void;
     this.busy = new Promise((resolve) => (release = resolve));
     try {
-      this.endSharedRead();
       this.control('BEGIN IMMEDIATE');
       const result = await this.inTx.run(true, fn);
       this.control('COMMIT');
@@ -295,7 +258,6 @@ export class SqliteDriver implements Driver {
 
   async close(): Promise<void> {
     await this.idle();
-    this.endSharedRead();
     this.db.close();
   }
 }
