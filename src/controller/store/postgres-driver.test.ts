@@ -8,7 +8,7 @@ import { PG_URL_VARIABLE, createTestDatabase } from '../../../test/helpers/postg
 import { postgresDialect } from './dialects/postgres.js';
 import { CATALOGUE, resource } from '../../resources/index.js';
 import { raw } from './fragment.js';
-import { PostgresDriver } from './postgres-driver.js';
+import { PostgresDriver, connectionEnded } from './postgres-driver.js';
 import { declaredSchema } from './schema-model.js';
 import { Store } from './store.js';
 
@@ -219,6 +219,53 @@ describe('PostgresDriver: the background lock', { skip }, () => {
       assert.deepEqual(answers, [true, true, true, true]);
       assert.equal(most, 1);
     } finally {
+      await driver.close();
+      await db.drop();
+    }
+  });
+});
+
+describe('PostgresDriver: a read on a connection the server ended', { skip }, () => {
+  it('is made once more on another connection; a write, or a read that may hold one, never is', async () => {
+    const db = await createTestDatabase();
+    const driver = await PostgresDriver.open(db.url);
+    // What pg reports for a statement on a connection the server ended (pg_terminate_backend, a restart).
+    const ended = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const held = (driver as unknown as { held: { run: (...args: unknown[]) => Promise<unknown> } }).held;
+    const run = held.run;
+    let calls = 0;
+    held.run = function (this: unknown, ...args: unknown[]) {
+      return calls++ === 0 ? Promise.reject(ended) : run.apply(this, args);
+    };
+    const endedOnce = async (statement: () => Promise<unknown>) => {
+      calls = 0;
+      const outcome = await statement().then(
+        (value) => ({ value }),
+        (err: unknown) => ({ err }),
+      );
+      return { ...outcome, calls };
+    };
+    try {
+      await run.call(held, (client: { query: (sql: string) => Promise<unknown> }) =>
+        client.query('CREATE TABLE t (id INT PRIMARY KEY)'),
+      );
+      assert.deepEqual(await endedOnce(() => driver.all('SELECT count(*)::int AS n FROM t')), {
+        value: [{ n: 0 }],
+        calls: 2,
+      });
+      assert.deepEqual(await endedOnce(() => driver.get(' select 1 AS one')), { value: { one: 1 }, calls: 2 });
+      for (const write of [
+        () => driver.run('INSERT INTO t VALUES (?)', [1]),
+        () => driver.get('INSERT INTO t VALUES (?) RETURNING id', [2]),
+        () => driver.all('WITH d AS (DELETE FROM t RETURNING id) SELECT id FROM d'),
+      ]) {
+        const { err, calls: made } = (await endedOnce(write)) as { err?: unknown; calls: number };
+        assert.equal(made, 1, 'sent once');
+        assert.ok(connectionEnded(err), String(err));
+      }
+      assert.deepEqual(await driver.all('SELECT id FROM t'), [], 'no write was made');
+    } finally {
+      held.run = run;
       await driver.close();
       await db.drop();
     }

@@ -117,7 +117,7 @@ export class PostgresDriver implements Driver {
    * any transaction whatever the context the turn's first read scheduled the send in.
    */
   private readonly keyed = new KeyedReads((sql, keys) =>
-    this.transaction.exit(() => readAgainIfEnded(() => this.all<KeyedRow>(sql, [JSON.stringify(keys)]))),
+    this.transaction.exit(() => this.all<KeyedRow>(sql, [JSON.stringify(keys)])),
   );
   /** Statement names by numbered text; never evicted (a name must keep meaning its text on every connection). */
   private readonly names = new Map<string, string>();
@@ -358,11 +358,9 @@ export class PostgresDriver implements Driver {
         const answered = (err: unknown, result?: StatementResult<T>) => (result ? resolve(result) : reject(err));
         client.query(new this.statement<T>(text, name, params as unknown[], this.shapes, this.types, answered));
       });
-    try {
-      return await (transaction ? send(transaction.client) : this.held.run(send));
-    } catch (err) {
-      throw storeError(err);
-    }
+    if (transaction) return send(transaction.client).catch(rethrowStoreError);
+    const once = () => this.held.run(send).catch(rethrowStoreError);
+    return PLAIN_READ.test(text) ? readAgainIfEnded(once) : once();
   }
 
   async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -527,10 +525,22 @@ function describePgError(err: unknown): string {
   }
 }
 
+function rethrowStoreError(err: unknown): never {
+  throw storeError(err);
+}
+
 /**
- * A read made once more when the connection it went on turned out to be ended (the server restarted, or ended it):
- * the driver lets such a connection go as it hears of it, so the read goes on another, and a read changes nothing.
- * Without it, each held connection ended under load failed the next statement sent on it (an answer of 503).
+ * A statement that only reads: a SELECT, not a `WITH` (which may hold a write) nor anything `get` runs for its
+ * returned row (INSERT ... RETURNING). The store's SELECTs outside a transaction call nothing that changes anything
+ * (advisory locks are taken in transactions or on connections of their own).
+ */
+const PLAIN_READ = /^\s*SELECT\s/i;
+
+/**
+ * A read outside a transaction made once more when the connection it went on turned out to be ended (the server
+ * restarted, or ended it): the driver lets such a connection go as it hears of it, so the read goes on another, and
+ * a read changes nothing. Without it, each held connection ended under load failed the next statement sent on it
+ * (an answer of 503). A write is never sent twice: it may have been done before the connection ended.
  */
 async function readAgainIfEnded<T>(read: () => Promise<T>): Promise<T> {
   try {

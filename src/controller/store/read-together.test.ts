@@ -127,17 +127,20 @@ for (const kind of storesUnderTest()) {
       // one PostgreSQL refused: only the first is a reason to read again.
       const ended = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
       const refused = Object.assign(new Error('relation does not exist'), { code: '42P01' });
-      const driver = (store as unknown as { driver: { all: (...args: unknown[]) => Promise<unknown> } }).driver;
-      const all = driver.all;
+      // The connections statements outside a transaction go on: the first statement sent fails as told.
+      type Held = { run: (...args: unknown[]) => Promise<unknown> };
+      const held = (store as unknown as { driver: { held: Held } }).driver.held;
+      const run = held.run;
+      await readOf('ida'); // the gathered statement's columns learnt, so the next statement sent is the read
       const failingFirst = async (err: Error, read: () => Promise<unknown>) => {
         let calls = 0;
-        driver.all = function (this: unknown, ...args: unknown[]) {
-          return calls++ === 0 ? Promise.reject(err) : all.apply(this, args);
+        held.run = function (this: unknown, ...args: unknown[]) {
+          return calls++ === 0 ? Promise.reject(err) : run.apply(this, args);
         };
         try {
           return { read: await read().catch((e: unknown) => e), calls };
         } finally {
-          driver.all = all;
+          held.run = run;
         }
       };
       const again = await failingFirst(ended, () => Promise.all([readOf('ida'), readOf('idb')]));
@@ -148,7 +151,7 @@ for (const kind of storesUnderTest()) {
       );
       const once = await failingFirst(refused, () => readOf('ida'));
       assert.equal(once.calls, 1, 'not read again');
-      assert.equal(once.read, refused);
+      assert.equal((once.read as { cause?: unknown }).cause ?? once.read, refused);
     });
 
     it('reads by one key inside a transaction on its connection, seeing what it wrote', async () => {
