@@ -135,11 +135,43 @@ describe('--prune refuses to delete what a kept entity names', () => {
     assert.deepEqual(pruned(declaration([configs]), withConfigs), ['delete configs web']);
   });
 
-  it('reads, for a prune, every kind that can name what it deletes, nested references included', () => {
-    const names = (resource: string) => holderKinds(new Set([resource])).map((k) => k.key);
+  it("reads an edge router once, as its own kind's, though the transit routers' list serves it too", () => {
+    const link = { id: 'c1', name: 'link', configTypeId: 't1' };
+    const er1 = { id: 'r1', name: 'er1', configs: ['c1'] };
+    const rows = { config: [link], 'edge-router': [er1], 'transit-router': [er1] };
+    const both = network(rows, [kind('config'), kind('edge-router')]);
+    assert.deepEqual(pruned(declaration([kind('config'), kind('edge-router')]), both), [
+      'delete edgeRouters er1',
+      'delete configs link',
+    ]);
+    // The file stating the router's configs as it has them, as the controller does, then without the config.
+    both.document.edgeRouters = [{ name: 'er1', configs: ['link'] }];
+    const cleared = declaration(
+      [kind('config'), kind('edge-router')],
+      [[kind('edge-router'), { name: 'er1', configs: [] }]],
+    );
+    assert.deepEqual(pruned(cleared, both), ['update edgeRouters er1', 'delete configs link']);
+    const kept = network(rows, [kind('config')]);
+    assert.throws(
+      () => pruned(declaration([kind('config')]), kept),
+      /^UsageError: edge router "er1": configs names config "link"/,
+    );
+  });
+
+  it('deletes what a policy names by a role: the controller takes it out of the role set', () => {
+    const dial = { id: 'sp1', name: 'dial', type: 'Dial', identityRoles: ['@i1'], serviceRoles: [] };
+    const n = network({ identity: [{ id: 'i1', name: 'laptop' }], 'service-policy': [dial] }, [identities]);
+    assert.deepEqual(pruned(declaration([identities]), n), ['delete identities laptop']);
+  });
+
+  it('reads, for a prune, every kind that can hold back what it deletes, nested references included', () => {
+    const names = (resource: string, refusingOnly = true) =>
+      holderKinds(new Set([resource]), { refusingOnly }).map((k) => k.key);
     assert.deepEqual(names('external-jwt-signer'), ['authPolicies']);
-    assert.ok(names('auth-policy').includes('identities'));
-    assert.ok(names('auth-policy').includes('externalJwtSigners'));
-    assert.ok(names('config').includes(services.key));
+    assert.deepEqual(names('auth-policy'), ['externalJwtSigners', 'identities']);
+    assert.deepEqual(names('config'), ['edgeRouters', 'transitRouters']);
+    assert.deepEqual(names('identity'), [], 'policies name identities by roles, which hold nothing back');
+    assert.ok(names('identity', false).includes('servicePolicies'), 'what --replace re-points');
+    assert.ok(names('config', false).includes(services.key), "a service's configs clear, and are re-pointed");
   });
 });

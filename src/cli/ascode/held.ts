@@ -30,12 +30,13 @@ export function holdingFields(kind: Kind): HoldingField[] {
 
 /**
  * The kinds that can name entities of these resources, nested references included: what must be read to find what
- * names an entity that is replaced or pruned.
+ * names an entity that is replaced (roles too: they are re-pointed) or, `refusingOnly`, what holds one back from a
+ * delete.
  */
-export function holderKinds(resources: ReadonlySet<string>): Kind[] {
+export function holderKinds(resources: ReadonlySet<string>, { refusingOnly = false } = {}): Kind[] {
   return KINDS.filter(
     (k) =>
-      holdingFields(k).some((f) => resources.has(f.resource)) ||
+      holdingFields(k).some((f) => resources.has(f.resource) && (f.refuses || !refusingOnly)) ||
       (k.nestedRefs ?? []).some((r) => resources.has(r.resource)),
   );
 }
@@ -66,15 +67,22 @@ function refusingReferences(
  * policy, an auth policy's allowed signers, the controller's own rows (the default auth policy, routers' identities)
  * included. The controller would refuse that delete after the run had written everything before it. What the file
  * itself names is refused before this (plan.ts); `network` must hold the rows of every kind that can name what is
- * deleted (holderKinds).
+ * deleted (holderKinds). Not read, so not checked: an identity's service configs (listed per identity only), which
+ * the controller then refuses to let go of a config with a 409 naming them.
  */
 export function refuseHeldDeletes(plan: Plan, network: Network): void {
   const deleted = new Map<string, Change>();
   for (const c of plan.changes) if (c.action === 'delete') deleted.set(`${c.kind.def.name}/${c.id}`, c);
   if (deleted.size === 0) return;
+  const changesOf = new Map<string, Change[]>();
+  for (const c of plan.changes)
+    changesOf.set(`${c.kind.key}/${c.name}`, [...(changesOf.get(`${c.kind.key}/${c.name}`) ?? []), c]);
   for (const kind of KINDS) {
+    // A kind whose list also serves another's rows (transit routers, edge routers): those are the other kind's.
+    const others = new Set((kind.alsoLists ? (network.rows.get(kind.alsoLists) ?? []) : []).map((r) => r.id));
     for (const row of network.rows.get(kind.def.name) ?? []) {
-      const own = plan.changes.filter((c) => c.kind === kind && c.name === row.name);
+      if (others.has(row.id)) continue;
+      const own = changesOf.get(`${kind.key}/${String(row.name)}`) ?? [];
       if (own.some((c) => c.action === 'delete')) continue;
       for (const { key, resource, ids } of refusingReferences(kind, row)) {
         // An update of the field (or of the object holding a nested one) goes before every delete.

@@ -12,7 +12,7 @@ import { readNetwork } from './network.js';
 import type { Network } from './network.js';
 import { nameIdsOf } from './openziti-ids.js';
 import { planChanges } from './plan.js';
-import type { Plan } from './plan.js';
+import type { Change, Plan } from './plan.js';
 import { holderKinds, refuseHeldDeletes } from './held.js';
 import { planReplacements } from './replace.js';
 import { planData, planLines } from './present.js';
@@ -57,14 +57,20 @@ export async function prepare(files: readonly string[], deps: Deps, options: Pla
   const planFor = (n: Network) => breakCycle(planChanges(declaration, n, options.prune), n);
   const plan = planFor(network);
   const conflicting = plan.changes.filter((c) => c.action === 'conflict' && options.replace);
-  const going = [...conflicting, ...plan.changes.filter((c) => c.action === 'delete')];
-  if (going.length === 0) return { plan, network };
-  const holders = holderKinds(new Set(going.map((c) => c.kind.def.name)));
-  const wider = await readNetwork(
-    api,
-    KINDS.filter((k) => declared.includes(k) || holders.includes(k)),
-  );
-  const widerPlan = planFor(wider);
+  if (conflicting.length === 0 && !plan.changes.some((c) => c.action === 'delete')) return { plan, network };
+  const resourcesOf = (changes: readonly Change[]) => new Set(changes.map((c) => c.kind.def.name));
+  const holders = [
+    ...holderKinds(resourcesOf(conflicting)),
+    ...holderKinds(resourcesOf(plan.changes.filter((c) => c.action === 'delete')), { refusingOnly: true }),
+  ];
+  const more = holders.some((k) => !declared.includes(k));
+  const wider = more
+    ? await readNetwork(
+        api,
+        KINDS.filter((k) => declared.includes(k) || holders.includes(k)),
+      )
+    : network;
+  const widerPlan = more ? planFor(wider) : plan;
   refuseHeldDeletes(widerPlan, wider);
   return { plan: conflicting.length > 0 ? planReplacements(widerPlan, wider) : widerPlan, network: wider };
 }

@@ -263,7 +263,6 @@ describe('PostgresDriver: a read on a connection the server ended', { skip }, ()
         assert.equal(made, 1, 'sent once');
         assert.ok(connectionEnded(err), String(err));
       }
-      assert.deepEqual(await driver.all('SELECT id FROM t'), [], 'no write was made');
     } finally {
       held.run = run;
       await driver.close();

@@ -411,7 +411,7 @@ export class PostgresDriver implements Driver {
     const text = this.text(`SELECT * FROM (${statement.sql}) q LIMIT 0`);
     this.statementsRun++;
     try {
-      const described = await this.held.run((client) => client.query(text, [...statement.params]));
+      const described = await readAgainIfEnded(() => this.held.run((c) => c.query(text, [...statement.params])));
       return described.fields.map((f) => f.name);
     } catch (err) {
       throw storeError(err);
