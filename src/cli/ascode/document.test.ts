@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FailureError } from '../../console/errors.js';
 import { toFileEntity } from './document.js';
-import { kindNamed } from './kinds.js';
+import { kindOf } from '../testing/kinds.js';
 
 const names: Record<string, Record<string, string>> = {
   identity: { i1: 'laptop' },
@@ -10,12 +10,6 @@ const names: Record<string, Record<string, string>> = {
   config: { c1: 'web-cfg', c2: 'api-cfg' },
 };
 const nameOf = (resource: string, id: string) => names[resource]?.[id];
-
-function kind(word: string) {
-  const k = kindNamed(word);
-  assert.ok(k, word);
-  return k;
-}
 
 describe('toFileEntity', () => {
   it('writes references, reference lists and @roles by name, sets sorted, and no id or timestamps', () => {
@@ -29,7 +23,7 @@ describe('toFileEntity', () => {
       tags: { b: 1, a: 2 },
       _links: {},
     };
-    assert.deepEqual(toFileEntity(kind('service'), row, nameOf), {
+    assert.deepEqual(toFileEntity(kindOf('service'), row, nameOf), {
       name: 'web',
       roleAttributes: ['a', 'z'],
       configs: ['api-cfg', 'web-cfg'],
@@ -37,7 +31,7 @@ describe('toFileEntity', () => {
       tags: { a: 2, b: 1 },
     });
     const policy = { id: 'p', name: 'dial', type: 'Dial', identityRoles: ['@i1', '#all'], serviceRoles: ['@s1'] };
-    const out = toFileEntity(kind('service-policy'), policy, nameOf);
+    const out = toFileEntity(kindOf('service-policy'), policy, nameOf);
     assert.deepEqual(out.identityRoles, ['#all', '@laptop']);
     assert.deepEqual(out.serviceRoles, ['@web']);
   });
@@ -46,13 +40,13 @@ describe('toFileEntity', () => {
     const configType = { id: 't9', name: 'intercept.v1' };
     const row = { id: 'c', name: 'cfg', configTypeId: 't9', configType, data: { b: [2, 1], a: {} } };
     const expected = { name: 'cfg', configType: 'intercept.v1', data: { a: {}, b: [2, 1] } };
-    assert.deepEqual(toFileEntity(kind('config'), row, nameOf), expected);
+    assert.deepEqual(toFileEntity(kindOf('config'), row, nameOf), expected);
   });
 
   it("names a signer's enrollment auth policy, which the controller keeps as a plain id", () => {
     const row = { id: 'x', name: 'idp', enabled: true, enrollAuthPolicyId: 'p1' };
     const named = (resource: string, id: string) => (resource === 'auth-policy' && id === 'p1' ? 'corp' : undefined);
-    assert.deepEqual(toFileEntity(kind('external-jwt-signer'), row, named), {
+    assert.deepEqual(toFileEntity(kindOf('external-jwt-signer'), row, named), {
       name: 'idp',
       enabled: true,
       enrollAuthPolicy: 'corp',
@@ -62,7 +56,7 @@ describe('toFileEntity', () => {
   it('fails naming the entity and field when a role names an entity the controller does not have', () => {
     const policy = { id: 'p', name: 'dial', type: 'Dial', semantic: 'AnyOf', identityRoles: ['@gone'] };
     assert.throws(
-      () => toFileEntity(kind('service-policy'), policy, nameOf),
+      () => toFileEntity(kindOf('service-policy'), policy, nameOf),
       (err: unknown) => {
         assert.ok(err instanceof FailureError);
         assert.match(err.message, /service policy "dial": identityRoles names identity "gone"/);

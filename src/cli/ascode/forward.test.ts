@@ -4,7 +4,7 @@ import { fakeApi } from '../testing/fake-api.js';
 import type { FileEntity } from './document.js';
 import { breakCycle } from './forward.js';
 import type { Declaration } from './input.js';
-import { kindNamed } from './kinds.js';
+import { kindOf } from '../testing/kinds.js';
 import type { Kind } from './kinds.js';
 import type { Network } from './network.js';
 import { planChanges } from './plan.js';
@@ -12,14 +12,8 @@ import { planLines } from './present.js';
 import { planReplacements } from './replace.js';
 import { applyPlan } from './write.js';
 
-function kind(word: string): Kind {
-  const k = kindNamed(word);
-  assert.ok(k, word);
-  return k;
-}
-
-const signers = kind('external-jwt-signer');
-const policies = kind('auth-policy');
+const signers = kindOf('external-jwt-signer');
+const policies = kindOf('auth-policy');
 
 const idp = {
   name: 'idp',

@@ -6,22 +6,16 @@ import type { FileEntity } from './document.js';
 import { breakCycle } from './forward.js';
 import { holderKinds, refuseHeldDeletes } from './held.js';
 import type { Declaration } from './input.js';
-import { kindNamed } from './kinds.js';
+import { kindOf } from '../testing/kinds.js';
 import type { Kind } from './kinds.js';
 import type { Network } from './network.js';
 import { planChanges } from './plan.js';
 
-function kind(word: string): Kind {
-  const k = kindNamed(word);
-  assert.ok(k, word);
-  return k;
-}
-
-const signers = kind('external-jwt-signer');
-const policies = kind('auth-policy');
-const identities = kind('identity');
-const configTypes = kind('config-type');
-const services = kind('service');
+const signers = kindOf('external-jwt-signer');
+const policies = kindOf('auth-policy');
+const identities = kindOf('identity');
+const configTypes = kindOf('config-type');
+const services = kindOf('service');
 
 type Rows = Record<string, Record<string, unknown>[]>;
 
@@ -124,7 +118,7 @@ describe('--prune refuses to delete what a kept entity names', () => {
       [configTypes],
     );
     assert.throws(() => pruned(declaration([configTypes]), n), /config "web": configType names config type "web\.v1"/);
-    const configs = kind('config');
+    const configs = kindOf('config');
     const withConfigs = network(
       {
         config: [{ id: 'c1', name: 'web', configTypeId: 't1' }],
@@ -139,21 +133,21 @@ describe('--prune refuses to delete what a kept entity names', () => {
     const link = { id: 'c1', name: 'link', configTypeId: 't1' };
     const er1 = { id: 'r1', name: 'er1', configs: ['c1'] };
     const rows = { config: [link], 'edge-router': [er1], 'transit-router': [er1] };
-    const both = network(rows, [kind('config'), kind('edge-router')]);
-    assert.deepEqual(pruned(declaration([kind('config'), kind('edge-router')]), both), [
+    const both = network(rows, [kindOf('config'), kindOf('edge-router')]);
+    assert.deepEqual(pruned(declaration([kindOf('config'), kindOf('edge-router')]), both), [
       'delete edgeRouters er1',
       'delete configs link',
     ]);
     // The file stating the router's configs as it has them, as the controller does, then without the config.
     both.document.edgeRouters = [{ name: 'er1', configs: ['link'] }];
     const cleared = declaration(
-      [kind('config'), kind('edge-router')],
-      [[kind('edge-router'), { name: 'er1', configs: [] }]],
+      [kindOf('config'), kindOf('edge-router')],
+      [[kindOf('edge-router'), { name: 'er1', configs: [] }]],
     );
     assert.deepEqual(pruned(cleared, both), ['update edgeRouters er1', 'delete configs link']);
-    const kept = network(rows, [kind('config')]);
+    const kept = network(rows, [kindOf('config')]);
     assert.throws(
-      () => pruned(declaration([kind('config')]), kept),
+      () => pruned(declaration([kindOf('config')]), kept),
       /^UsageError: edge router "er1": configs names config "link"/,
     );
   });

@@ -1,16 +1,9 @@
+import { kindOf } from '../testing/kinds.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { kindNamed } from './kinds.js';
-import type { Kind } from './kinds.js';
 import type { Network } from './network.js';
 import type { Change } from './plan.js';
 import { planReplacements } from './replace.js';
-
-function kind(word: string): Kind {
-  const k = kindNamed(word);
-  assert.ok(k, word);
-  return k;
-}
 
 /** A config type `t.v1`, its config `c` and an edge router whose configs list `c`, as the controller has them. */
 const network: Network = {
@@ -28,7 +21,7 @@ const network: Network = {
 };
 
 function conflict(word: string, name: string, id: string, field: string, from: unknown, to: unknown): Change {
-  const k = kind(word);
+  const k = kindOf(word);
   const entity = { name, [field]: to };
   return { action: 'conflict', kind: k, name, id, entity, fields: { [field]: { from, to } }, reason: `${field} …` };
 }
