@@ -152,6 +152,19 @@ describe('--prune refuses to delete what a kept entity names', () => {
     );
   });
 
+  it("deletes a policy a router's identity uses with the router, which takes its identity with it", () => {
+    const router = { id: 'r1', name: 'er1' };
+    const identity = { id: 'r1', name: 'er1', type: { name: 'Router' }, authPolicyId: 'p1' };
+    const rows = { 'auth-policy': [corp], 'edge-router': [router], identity: [identity] };
+    const both = network(rows, [policies, kindOf('edge-router')]);
+    assert.deepEqual(pruned(declaration([policies, kindOf('edge-router')]), both), [
+      'delete edgeRouters er1',
+      'delete authPolicies corp',
+    ]);
+    const kept = network(rows, [policies]);
+    assert.throws(() => pruned(declaration([policies]), kept), /^UsageError: identity "er1": authPolicy names/);
+  });
+
   it('deletes what a policy names by a role: the controller takes it out of the role set', () => {
     const dial = { id: 'sp1', name: 'dial', type: 'Dial', identityRoles: ['@i1'], serviceRoles: [] };
     const n = network({ identity: [{ id: 'i1', name: 'laptop' }], 'service-policy': [dial] }, [identities]);

@@ -84,6 +84,9 @@ export function refuseHeldDeletes(plan: Plan, network: Network): void {
       if (others.has(row.id)) continue;
       const own = changesOf.get(`${kind.key}/${String(row.name)}`) ?? [];
       if (own.some((c) => c.action === 'delete')) continue;
+      // The controller deletes it with what it was made for (a router's identity with the router), first.
+      const owner = kind.madeFor?.(row);
+      if (owner && deleted.has(`${owner.resource}/${owner.id}`)) continue;
       for (const { key, resource, ids } of refusingReferences(kind, row)) {
         // An update of the field (or of the object holding a nested one) goes before every delete.
         if (own.some((c) => key.split('.')[0] in c.fields)) continue;

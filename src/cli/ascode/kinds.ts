@@ -13,6 +13,8 @@ export interface Kind {
   key: string;
   /** Rows the controller makes on its own, which a file neither declares nor removes. */
   isOwnedByController?(row: Record<string, unknown>): boolean;
+  /** For a row the controller made for another entity, that entity: the row goes when it is deleted. */
+  madeFor?(row: Record<string, unknown>): { resource: string; id: string } | undefined;
   /** The kind's list also serves the rows of this resource, under the same ids: those are that kind's. */
   alsoLists?: string;
   /** Fields an update is accepted with but that keep their value from the create: a change is a conflict. */
@@ -82,6 +84,9 @@ export const KINDS: readonly Kind[] = [
   kind('transit-router', 'transitRouters', { alsoLists: 'edge-router' }),
   kind('identity', 'identities', {
     isOwnedByController: (row) => row.isDefaultAdmin === true || identityTypeName(row) === 'Router',
+    // A tunneler-enabled edge router's identity has the router's id.
+    madeFor: (row) =>
+      identityTypeName(row) === 'Router' ? { resource: 'edge-router', id: String(row.id) } : undefined,
     // The controller keeps User, Device and Service identities as the Default type.
     createOnly: ['type'],
     // A one-time-token enrollment, as `ctl identity create` makes by default.
