@@ -54,6 +54,42 @@ describe('KeyedReads', () => {
     }
   });
 
+  it("fails only the reads whose answer cannot be read, not another statement's reads of the turn", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const { reads } = recording(async (keys) =>
+        keys.map((key) => (key === 'bad' ? { key, 0: '[[unfinished' } : rowOf(key))),
+      );
+      const failing = statement('C');
+      const [bad, good, other] = await Promise.allSettled([
+        reads.read(failing, 'bad'),
+        reads.read(failing, 'good'),
+        reads.read(B, 'x'),
+      ]);
+      assert.equal(bad.status, 'rejected');
+      assert.match(String((bad as PromiseRejectedResult).reason), /JSON/);
+      assert.deepEqual(good, { status: 'fulfilled', value: [[{ of: 'good' }]] });
+      assert.deepEqual(other, { status: 'fulfilled', value: [[{ of: 'x' }]] });
+      const { reads: throwing } = recording();
+      const broken: KeyedStatement = {
+        sql: 'D',
+        makers: [
+          () => {
+            throw new Error('a row of another shape');
+          },
+        ],
+      };
+      const [made] = await Promise.allSettled([throwing.read(broken, 'x')]);
+      assert.match(String((made as PromiseRejectedResult).reason), /a row of another shape/);
+      await nextTurn();
+      assert.deepEqual(unhandled, [], 'nothing left for the process to die of');
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('fails a read whose key the answer left out, rather than answering it empty', async () => {
     const { reads } = recording(async (keys) => keys.filter((k) => k !== 'y').map(rowOf));
     const [x, y] = await Promise.allSettled([reads.read(A, 'x'), reads.read(A, 'y')]);

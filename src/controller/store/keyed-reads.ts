@@ -62,12 +62,12 @@ export class KeyedReads {
     this.pending = new Map();
     this.scheduled = false;
     for (const [statement, batch] of pending) {
-      this.send(statement.sql, [...batch.keys()]).then(
-        (rows) => answer(statement.makers, batch, rows),
-        (err: unknown) => {
+      // Whatever fails, the send or the reading of its answer, fails the reads not answered yet, and nothing else.
+      this.send(statement.sql, [...batch.keys()])
+        .then((rows) => answer(statement.makers, batch, rows))
+        .catch((err: unknown) => {
           for (const waiters of batch.values()) for (const w of waiters) w.reject(err);
-        },
-      );
+        });
     }
   };
 }
@@ -78,17 +78,26 @@ function answer(makers: readonly RowMaker[], batch: Map<string, Waiter[]>, rows:
     if (waiters === undefined) continue;
     batch.delete(row.key);
     for (const w of waiters) {
-      const read: Record<string, unknown>[][] = new Array(makers.length);
-      for (let i = 0; i < makers.length; i++) {
-        const text = row[i];
-        // A lookup that found nothing (often most of a read model's) is not worth a call of the parser.
-        read[i] = text === '[]' ? [] : (JSON.parse(text) as unknown[][]).map(makers[i]);
+      try {
+        w.resolve(readOf(makers, row));
+      } catch (err) {
+        w.reject(err);
       }
-      w.resolve(read);
     }
   }
   // The statement answers a row for every key sent; one missing would be a fault of ours, not an empty read.
   for (const waiters of batch.values()) {
     for (const w of waiters) w.reject(new Error('the batched read answered no row for a key it was sent'));
   }
+}
+
+/** One read's objects from its key's row: its own parse, as a presenter may change what it is given. */
+function readOf(makers: readonly RowMaker[], row: KeyedRow): Record<string, unknown>[][] {
+  const read: Record<string, unknown>[][] = new Array(makers.length);
+  for (let i = 0; i < makers.length; i++) {
+    const text = row[i];
+    // A lookup that found nothing (often most of a read model's) is not worth a call of the parser.
+    read[i] = text === '[]' ? [] : (JSON.parse(text) as unknown[][]).map(makers[i]);
+  }
+  return read;
 }

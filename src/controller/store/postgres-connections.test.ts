@@ -6,14 +6,16 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { PG_URL_VARIABLE, createTestDatabase, type TestDatabase } from '../../../test/helpers/postgres.js';
 import { StoreUnavailableError } from './driver.js';
-import { HeldConnections } from './postgres-connections.js';
-import { connectionEnded, HELD_CONNECTIONS, PostgresDriver } from './postgres-driver.js';
+import { connectionEnded, HeldConnections } from './postgres-connections.js';
+import { HELD_CONNECTIONS, PostgresDriver } from './postgres-driver.js';
 import { Statement, type StatementResult } from './postgres-statement.js';
 
 const skip = process.env[PG_URL_VARIABLE] ? false : `${PG_URL_VARIABLE} is not set`;
 
 /** The server process a statement ran on, after it slept `seconds`. */
 const PID_AFTER_SLEEP = 'SELECT pg_backend_pid() AS pid FROM pg_sleep(?::float8)';
+/** The same as a statement the driver never sends twice (not a plain SELECT), so that its own failure shows. */
+const PID_AFTER_SLEEP_SENT_ONCE = 'WITH s AS (SELECT pg_sleep(?::float8)) SELECT pg_backend_pid() AS pid FROM s';
 
 describe('PostgresDriver: statements outside a transaction', { skip }, () => {
   let db: TestDatabase;
@@ -46,7 +48,7 @@ describe('PostgresDriver: statements outside a transaction', { skip }, () => {
   it('fail as the store being unavailable when the server ends their connection, and run again after', async () => {
     const before = await pidAfter(0);
     // Its outcome taken at once: it fails while this test still ends the connections.
-    const inFlight = pidAfter(5).then(
+    const inFlight = driver.get<{ pid: number }>(PID_AFTER_SLEEP_SENT_ONCE, [5]).then(
       () => 'answered',
       (err: unknown) => err,
     );
@@ -79,6 +81,27 @@ describe('PostgresDriver: statements outside a transaction', { skip }, () => {
       }
     }
     assert.notEqual(after, before, 'a new connection');
+  });
+
+  it('answer a plain read whose connection the server ended from another connection', async () => {
+    await pidAfter(0);
+    const inFlight = pidAfter(0.5);
+    const dba = await PostgresDriver.open(db.url);
+    let ended: number | undefined;
+    try {
+      // The connection running the read, once it runs it: only that one is ended.
+      const running = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND state = 'active'
+        AND query LIKE '%pg_sleep%' AND pid <> pg_backend_pid()`;
+      for (let tries = 0; ended === undefined && tries < 200; tries++) {
+        ended = (await dba.get<{ pid: number }>(running))?.pid;
+        if (ended === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      assert.ok(ended !== undefined, 'the read was seen running');
+      await dba.get('SELECT pg_terminate_backend(?::int)', [ended]);
+    } finally {
+      await dba.close();
+    }
+    assert.notEqual(await inFlight, ended, 'answered, by another connection');
   });
 
   it("read a named statement's rows by the columns it now has once a new connection prepares it", async () => {

@@ -1,4 +1,5 @@
 import type { Client } from 'pg';
+import { StoreUnavailableError } from './driver.js';
 
 /** One held connection: what it runs on, whether it is ready, and how many of its statements have not answered. */
 interface Held {
@@ -37,6 +38,11 @@ export class HeldConnections {
     try {
       if (held.connecting) await held.connecting;
       return await use(held.client);
+    } catch (err) {
+      // pg hands a statement the server's 57P01 before the connection's own end is heard: let it go now, so that
+      // the next statement (a read made again) goes on another connection and not back to this one.
+      if (connectionEnded(err)) this.letGo(held);
+      throw err;
     } finally {
       held.inFlight--;
     }
@@ -58,19 +64,21 @@ export class HeldConnections {
     return best && this.held.length >= this.most ? best : this.connect();
   }
 
+  /** Takes a connection out of those statements go to, and ends it: the next statement that needs one makes it. */
+  private letGo(held: Held): void {
+    const i = this.held.indexOf(held);
+    if (i < 0) return;
+    this.held.splice(i, 1);
+    void held.client.end().catch(() => {});
+  }
+
   private connect(): Held {
     const client = this.newClient();
     const held: Held = { client, connecting: undefined, inFlight: 0, busySince: 0 };
-    const letGo = () => {
-      const i = this.held.indexOf(held);
-      if (i >= 0) this.held.splice(i, 1);
-    };
+    const letGo = () => this.letGo(held);
     // A connection that fails, or that the server ends, is let go at once: the next statement makes another. Its
     // statements in flight fail with the error (pg reports it to each); the event itself must not end the process.
-    client.on('error', () => {
-      letGo();
-      void client.end().catch(() => {});
-    });
+    client.on('error', letGo);
     client.once('end', letGo);
     held.connecting = client.connect().then(
       () => {
@@ -86,4 +94,13 @@ export class HeldConnections {
     this.held.push(held);
     return held;
   }
+}
+
+/** The server ended the connection (57P01), or it closed or was reset under the statement. */
+export function connectionEnded(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '57P01' || code === 'ECONNRESET' || code === 'EPIPE') return true;
+  const raw = err instanceof StoreUnavailableError ? err.cause : err;
+  const message = (raw as { message?: unknown } | null | undefined)?.message;
+  return typeof message === 'string' && /Connection terminated/.test(message);
 }

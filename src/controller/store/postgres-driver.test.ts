@@ -8,7 +8,8 @@ import { PG_URL_VARIABLE, createTestDatabase } from '../../../test/helpers/postg
 import { postgresDialect } from './dialects/postgres.js';
 import { CATALOGUE, resource } from '../../resources/index.js';
 import { raw } from './fragment.js';
-import { PostgresDriver, connectionEnded } from './postgres-driver.js';
+import { connectionEnded } from './postgres-connections.js';
+import { PostgresDriver } from './postgres-driver.js';
 import { declaredSchema } from './schema-model.js';
 import { Store } from './store.js';
 

@@ -15,7 +15,7 @@ import {
 import { CombinedStatements } from './combined-statements.js';
 import { type Fragment, quote } from './fragment.js';
 import { type KeyedRow, KeyedReads, type KeyedStatement } from './keyed-reads.js';
-import { HeldConnections } from './postgres-connections.js';
+import { connectionEnded, HeldConnections } from './postgres-connections.js';
 import type { RowShape, Statement, StatementResult, TypeParsers } from './postgres-statement.js';
 import { rowMaker } from './row-maker.js';
 
@@ -396,13 +396,13 @@ export class PostgresDriver implements Driver {
 
   /** The keyed statement of these statements, made once their columns are known (none if they cannot make one). */
   private makeKeyed(shape: KeyedShape, statements: readonly Fragment[]): Promise<KeyedStatement | null> {
-    shape.making ??= Promise.all(statements.map((s) => this.columnsOf(s))).then(
-      (columns) => (shape.made = keyedStatement(statements, columns)),
-      (err: unknown) => {
+    // A failure, of the reads or of making the statement, leaves the shape to be made again by the next read.
+    shape.making ??= Promise.all(statements.map((s) => this.columnsOf(s)))
+      .then((columns) => (shape.made = keyedStatement(statements, columns)))
+      .catch((err: unknown) => {
         shape.making = undefined;
         throw err;
-      },
-    );
+      });
     return shape.making;
   }
 
@@ -411,7 +411,9 @@ export class PostgresDriver implements Driver {
     const text = this.text(`SELECT * FROM (${statement.sql}) q LIMIT 0`);
     this.statementsRun++;
     try {
-      const described = await readAgainIfEnded(() => this.held.run((c) => c.query(text, [...statement.params])));
+      const described = await readAgainIfEnded(() =>
+        this.held.run((c) => c.query(text, [...statement.params])).catch(rethrowStoreError),
+      );
       return described.fields.map((f) => f.name);
     } catch (err) {
       throw storeError(err);
@@ -551,14 +553,6 @@ async function readAgainIfEnded<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The server ended the connection (57P01), or it closed or was reset under the statement. */
-export function connectionEnded(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (code === '57P01' || code === 'ECONNRESET' || code === 'EPIPE') return true;
-  const cause = err instanceof StoreUnavailableError ? (err.cause as { message?: unknown } | undefined) : undefined;
-  return typeof cause?.message === 'string' && /Connection terminated/.test(cause.message);
-}
-
 /**
  * Text PostgreSQL's JSON cannot carry to a text value (NUL, an unpaired surrogate): a key holding it is read alone,
  * so that its failure is its own request's and not that of every read gathered with it.
@@ -594,13 +588,15 @@ const MOST_ARGUMENTS = 100;
  * estimates unnest's rows from the array it is given, so a prepared statement's plan made for any array looked
  * costlier than one made for the array at hand, and it planned the statement again at every execution (about
  * 200 µs of its CPU each). Null (read as they are, not gathered) where a statement names a column twice, whose
- * objects would read the first value twice, or has more columns than one function takes.
+ * objects would read the first value twice, names one with a `?`, or has more columns than one function takes.
  */
 function keyedStatement(statements: readonly Fragment[], columns: readonly string[][]): KeyedStatement | null {
   const reads: string[] = [];
   for (const [i, s] of statements.entries()) {
     const names = columns[i];
-    if (new Set(names).size !== names.length || names.length > MOST_ARGUMENTS) return null;
+    // A `?` in a name would be numbered as a parameter (PostgreSQL names an unnamed expression `?column?`).
+    if (new Set(names).size !== names.length || names.length > MOST_ARGUMENTS || names.some((n) => n.includes('?')))
+      return null;
     const [before, after, ...more] = s.sql.split('?');
     if (after === undefined || more.length > 0) throw new Error(`not a statement of one parameter: ${s.sql}`);
     const values = names.map((c) => `q.${quote(c)}`).join(', ');
