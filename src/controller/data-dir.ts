@@ -12,7 +12,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { refuseDamagedDatabase } from './store/sqlite-file.js';
 
 /** The lock file inside the data directory: present while a controller owns the directory. */
@@ -22,13 +22,13 @@ const EMPTY_LOCK_GRACE_MS = 5_000;
 /** A lock-breaking marker older than this was left by a start that crashed while breaking a stale lock. */
 const BREAK_GRACE_MS = 10_000;
 
-/** Refused because another live controller holds the data directory; the message names the directory. */
+/**
+ * Refused because another live controller holds the data directory, or the SQLite file given by path; the message
+ * names it.
+ */
 export class DataDirLockedError extends Error {
-  constructor(
-    readonly dataDir: string,
-    detail: string,
-  ) {
-    super(`the data directory ${dataDir} is in use: ${detail}`);
+  constructor(what: string, detail: string) {
+    super(`${what} is in use: ${detail}`);
     this.name = 'DataDirLockedError';
   }
 }
@@ -65,7 +65,30 @@ export interface DataDirLock {
 export function lockDataDir(dataDir: string): DataDirLock {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   refuseSymlinks(dataDir, [LOCK_FILE, `${LOCK_FILE}.break`]);
-  const file = join(dataDir, LOCK_FILE);
+  return takeLock(join(dataDir, LOCK_FILE), {
+    what: `the data directory ${dataDir}`,
+    otherwise: 'choose another data directory',
+  });
+}
+
+/**
+ * Takes a SQLite file given by path (`--store FILE`) for this process, as the data directory is taken, with
+ * `FILE.lock` beside it: two controllers with data directories of their own would otherwise both serve one file,
+ * each keeping in memory (sessions, what policies require) what only the other's writes change.
+ */
+export function lockSqliteFile(file: string): DataDirLock {
+  const lock = `${file}.lock`;
+  refuseSymlinks(dirname(file), [basename(lock), `${basename(lock)}.break`]);
+  return takeLock(lock, { what: `the database ${file}`, otherwise: 'give this one another --store' });
+}
+
+/** What a lock is refused with: what it guards, and what else to do than stop the holder. */
+interface LockWords {
+  what: string;
+  otherwise: string;
+}
+
+function takeLock(file: string, words: LockWords): DataDirLock {
   const me: LockOwner = { pid: process.pid, started: processStart(process.pid), nonce: randomBytes(8).toString('hex') };
   for (let attempt = 0; attempt < 3; attempt++) {
     if (tryCreate(file, me)) return lockHandle(file, me);
@@ -73,16 +96,16 @@ export function lockDataDir(dataDir: string): DataDirLock {
     if (current === 'missing') continue;
     if (current === 'empty') {
       if (Date.now() - mtimeOf(file) < EMPTY_LOCK_GRACE_MS)
-        throw new DataDirLockedError(dataDir, 'another controller is starting on it');
+        throw new DataDirLockedError(words.what, 'another controller is starting on it');
     } else if (isAlive(current)) {
       throw new DataDirLockedError(
-        dataDir,
-        `a controller (pid ${current.pid}) holds ${file}; stop it or choose another data directory`,
+        words.what,
+        `a controller (pid ${current.pid}) holds ${file}; stop it or ${words.otherwise}`,
       );
     }
-    breakStale(dataDir, file, current);
+    breakStale(words, file, current);
   }
-  throw new DataDirLockedError(dataDir, 'could not take its lock (another start is competing for it)');
+  throw new DataDirLockedError(words.what, 'could not take its lock (another start is competing for it)');
 }
 
 /** Refuses entries of the data directory (and of a PKI directory) that are symbolic links. */
@@ -171,7 +194,7 @@ function processStart(pid: number): string | undefined {
 }
 
 /** Removes a stale lock, under an exclusive marker, and only if it is still the stale one we looked at. */
-function breakStale(dataDir: string, file: string, seen: LockOwner | 'empty'): void {
+function breakStale(words: LockWords, file: string, seen: LockOwner | 'empty'): void {
   const marker = `${file}.break`;
   let fd: number;
   try {
@@ -182,7 +205,7 @@ function breakStale(dataDir: string, file: string, seen: LockOwner | 'empty'): v
       unlinkSync(marker);
       return;
     }
-    throw new DataDirLockedError(dataDir, 'another controller is starting on it');
+    throw new DataDirLockedError(words.what, 'another controller is starting on it');
   }
   try {
     const now = readOwner(file);
@@ -235,12 +258,30 @@ export interface PreparedDataDir {
 }
 
 /**
- * Takes the data directory (lock first, before anything is written), makes it owner-only and refuses symbolic
- * links among the entries the controller writes, in it and in the PKI directory, and a SQLite `database` file that
- * exists but is damaged.
+ * Takes the data directory (lock first, before anything is written), and a SQLite `storeFile` given by path too;
+ * makes the directory owner-only and refuses symbolic links among the entries the controller writes, in it and in
+ * the PKI directory, and a SQLite `database` file that exists but is damaged.
  */
-export function prepareDataDir(dataDir: string, pkiDir?: string, database?: string): PreparedDataDir {
-  const lock = lockDataDir(dataDir);
+export function prepareDataDir(
+  dataDir: string,
+  pkiDir?: string,
+  database?: string,
+  storeFile?: string,
+): PreparedDataDir {
+  const dirLock = lockDataDir(dataDir);
+  let storeLock: DataDirLock | undefined;
+  try {
+    storeLock = storeFile === undefined ? undefined : lockSqliteFile(storeFile);
+  } catch (err) {
+    dirLock.release();
+    throw err;
+  }
+  const lock = {
+    release: () => {
+      storeLock?.release();
+      dirLock.release();
+    },
+  };
   try {
     chmodSync(dataDir, 0o700);
     refuseSymlinks(dataDir, DATA_DIR_ENTRIES);

@@ -1,6 +1,7 @@
 // One controller per data directory (docs/security.md): two started at the same moment on a fresh directory, one
 // wins and the other is refused with a message naming the directory; a lock left by kill -9 does not block the
-// next start; symbolic links among the directory's entries are refused.
+// next start; a SQLite file given by path is taken as the directory is; symbolic links among the directory's entries
+// are refused.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import {
@@ -98,6 +99,33 @@ describe('one controller per data directory', () => {
       await first.close();
     }
     const again = await startTestController({ dataDir });
+    await again.close();
+  });
+
+  it('a SQLite file given by path is taken too: a controller with another data directory is refused it', async () => {
+    const file = path.join(tmp, 'shared-file', 'ctl.db');
+    mkdirSync(path.dirname(file));
+    const first = await startTestController({ dataDir: path.join(tmp, 'file-a'), storeUrl: file });
+    try {
+      const second = await startTestController({
+        dataDir: path.join(tmp, 'file-b'),
+        storeUrl: `sqlite://${file}`,
+      }).then(
+        (started) => started,
+        (err: Error) => err,
+      );
+      if (!(second instanceof Error)) {
+        await second.close();
+        assert.fail('a second controller was given the file');
+      }
+      assert.match(second.message, /^the database .* is in use: .*another --store/);
+      assert.ok(second.message.includes(file), second.message);
+      assert.equal(existsSync(path.join(tmp, 'file-b', 'controller.lock')), false, 'the refused start let go');
+    } finally {
+      await first.close();
+    }
+    assert.equal(existsSync(`${file}.lock`), false, 'a clean stop releases the lock');
+    const again = await startTestController({ dataDir: path.join(tmp, 'file-b'), storeUrl: file });
     await again.close();
   });
 
