@@ -115,10 +115,26 @@ export function withFailure(list: readonly FailedServiceRequest[], failure: Fail
   return [...list, failure].slice(-FAILURES_KEPT);
 }
 
+/**
+ * How many process reports (by check, and by path) and API sessions an identity's posture keeps: the latest ones.
+ * A client names its own checks, paths and sessions, so without a bound one could grow its identity's posture
+ * without end (and, where controllers share a database, the row rewritten at every report). Far above what a device
+ * reports: one process report per process check of the policies that apply to it, and its live sessions. An API
+ * session's posture let go this way loses its endpoint state; its MFA is read again from the session's row.
+ */
+export const POSTURE_ENTRIES_KEPT = 64;
+
+/** Sets `key` as the latest entry of `map`, the oldest going once there are more than POSTURE_ENTRIES_KEPT. */
+export function setLatest<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > POSTURE_ENTRIES_KEPT) map.delete(map.keys().next().value as string);
+}
+
 /** The posture of one API session within an identity's data, made empty on first use. */
 export function apiSessionPostureIn(data: PostureData, apiSessionId: string): ApiSessionPosture {
   let s = data.apiSessions.get(apiSessionId);
-  if (!s) data.apiSessions.set(apiSessionId, (s = {}));
+  if (!s) setLatest(data.apiSessions, apiSessionId, (s = {}));
   return s;
 }
 

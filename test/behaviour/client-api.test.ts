@@ -499,6 +499,22 @@ for (const store of storesUnderTest()) {
         );
         expectStatus(await t.admin.request('GET', '/identities/nobody/posture-data'), 404);
       });
+
+      it('posture data keeps the latest 64 process reports, whatever checks and paths a client makes up', async () => {
+        const w = await guarded('bounded', { typeId: 'DOMAIN', domains: ['corp'] });
+        const report = (n: number) => ({ id: `made-up-${n}`, typeId: 'PROCESS', path: `/opt/p${n}`, isRunning: true });
+        for (const from of [0, 256])
+          expectStatus(
+            await w.client.request('POST', '/posture-response-bulk', {
+              json: Array.from({ length: 256 }, (_, i) => report(from + i)),
+            }),
+            200,
+          );
+        const data = expectStatus(await t.admin.request('GET', `/identities/${w.id}/posture-data`), 200).data;
+        const ids = data.processes.map((p: { postureCheckId: string }) => p.postureCheckId);
+        assert.equal(ids.length, 64);
+        assert.deepEqual(ids.sort(), Array.from({ length: 64 }, (_, i) => `made-up-${448 + i}`).sort());
+      });
     });
 
     describe('service update check', () => {
