@@ -1,6 +1,7 @@
 // Logging in: a username and password checked (the same 401 for every failure, after the same work), and the API
 // session an authenticated identity opens. Certificate and ext-JWT logins find their subject in cert-login.ts and
 // ext-jwt.ts and open the session here too.
+import { isDeepStrictEqual } from 'node:util';
 import { ApiError } from '../../../protocol/errors.js';
 import { isDisabled } from '../../auth/identity-state.js';
 import type { Runtime } from '../../runtime.js';
@@ -58,9 +59,13 @@ export async function openApiSession(
       configTypes: (reported.configTypes as string[] | null) ?? [],
       now,
     });
+    // Written only where it changed: SDKs report the same at every login, and a write of the identity makes every
+    // controller drop the sessions it keeps (a session's identity may have changed).
     const info: Record<string, unknown> = {};
-    if (reported.envInfo) info.envInfo = reported.envInfo;
-    if (reported.sdkInfo) info.sdkInfo = reported.sdkInfo;
+    for (const field of ['envInfo', 'sdkInfo'] as const) {
+      const value = reported[field];
+      if (value && !isDeepStrictEqual(value, identity[field])) info[field] = value;
+    }
     // What the client reports about itself is not an admin's change: the identity's updatedAt stays.
     if (Object.keys(info).length > 0) await rt.writes.update('identity', identity, info, identity.updatedAt);
     return session;
