@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Socket } from 'node:net';
 import v8 from 'node:v8';
 import { PG_URL_VARIABLE, createTestDatabase } from '../../../test/helpers/postgres.js';
 import { postgresDialect } from './dialects/postgres.js';
@@ -269,5 +270,28 @@ describe('PostgresDriver: a read on a connection the server ended', { skip }, ()
       await driver.close();
       await db.drop();
     }
+  });
+});
+
+describe('PostgresDriver: the connections it keeps', { skip }, () => {
+  it('probe a quiet connection after 10 s (TCP keep-alive), not after the system default of two hours', async () => {
+    const db = await createTestDatabase();
+    const calls: unknown[][] = [];
+    const { setKeepAlive } = Socket.prototype;
+    Socket.prototype.setKeepAlive = function (this: Socket, ...args: Parameters<typeof setKeepAlive>) {
+      calls.push(args);
+      return setKeepAlive.apply(this, args);
+    };
+    let driver: PostgresDriver | undefined;
+    try {
+      driver = await PostgresDriver.open(db.url);
+      await driver.get('SELECT 1 AS one');
+    } finally {
+      Socket.prototype.setKeepAlive = setKeepAlive;
+      await driver?.close();
+      await db.drop();
+    }
+    assert.ok(calls.length > 0, 'keep-alive was set');
+    for (const call of calls) assert.deepEqual(call, [true, 10_000]);
   });
 });

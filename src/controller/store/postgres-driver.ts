@@ -177,12 +177,11 @@ export class PostgresDriver implements Driver {
     const pool = new pg.Pool({ ...config, max: POOL_SIZE });
     // An idle connection that fails (server restart) must not crash the process: the next query reconnects.
     pool.on('error', () => {});
-    // TCP keep-alive on the connections kept for long: a server gone without closing them (a host lost) is noticed.
-    const newClient = () => new pg.Client({ ...config, keepAlive: true });
-    const held = new HeldConnections(
-      () => new pg.Client({ ...config, keepAlive: true, pipeline: true }),
-      HELD_CONNECTIONS,
-    );
+    // TCP keep-alive on the connections kept for long, from 10 s of quiet (the system's default waits two hours): a
+    // server gone without closing them (a host lost, a failover) is noticed, and with it a controller lock lost.
+    const kept = { ...config, keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
+    const newClient = () => new pg.Client(kept);
+    const held = new HeldConnections(() => new pg.Client({ ...kept, pipeline: true }), HELD_CONNECTIONS);
     const log = opts.log ?? (() => {});
     const named = {
       count: opts.namedStatements ?? NAMED_STATEMENTS,
