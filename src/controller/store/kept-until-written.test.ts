@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { keptUntilWritten } from './kept-until-written.js';
+import type { WriteEvent } from './repository.js';
 import { Store } from './store.js';
 
 describe('keptUntilWritten', () => {
@@ -41,10 +42,46 @@ describe('keptUntilWritten', () => {
 });
 
 describe('keptUntilWritten beside other writers', () => {
-  /** A store's write notices and cache epoch, as a test sets them. */
-  function fakeStore(epoch: number | undefined) {
-    return { onWrite: () => {}, readsWaitForWrites: true, cacheEpoch: epoch };
+  /** A store's write notices and cache epoch, as a test sets them; `write` tells its listeners of one. */
+  function fakeStore(epoch: number | undefined, readsWaitForWrites = true) {
+    const listeners: Array<(event: WriteEvent) => void> = [];
+    return {
+      onWrite: (listener: (event: WriteEvent) => void) => {
+        listeners.push(listener);
+      },
+      readsWaitForWrites,
+      cacheEpoch: epoch,
+      write: (resource: string) => {
+        for (const listener of listeners) listener({ resource, op: 'update' });
+      },
+    };
   }
+
+  it('does not keep a read that a write of a watched resource overtook while it was on its way', async () => {
+    const store = fakeStore(1);
+    let reads = 0;
+    let answer!: (value: number) => void;
+    const count = keptUntilWritten(store, ['config'], () => {
+      reads++;
+      return reads === 1 ? new Promise<number>((resolve) => (answer = resolve)) : Promise.resolve(reads);
+    });
+    const first = count();
+    store.write('config');
+    answer(1);
+    assert.equal(await first, 1, 'the caller that asked before the write has its answer');
+    assert.equal(await count(), 2, 'read again: the write may have changed what the first read found');
+  });
+
+  it('reads again after a second where reads do not wait for open writes (PostgreSQL)', async (t) => {
+    t.mock.timers.enable({ apis: ['Date'], now: 0 });
+    let reads = 0;
+    const count = keptUntilWritten(fakeStore(1, false), ['config'], async () => ++reads);
+    assert.equal(await count(), 1);
+    t.mock.timers.tick(999);
+    assert.equal(await count(), 1, 'kept within the second');
+    t.mock.timers.tick(1);
+    assert.equal(await count(), 2, 'a read that raced a commit is kept a second at most');
+  });
 
   it('reads on every call while other processes may write unheard of', async () => {
     let reads = 0;
