@@ -4,7 +4,7 @@ import { fileFields, fileKey } from './document.js';
 import { KINDS } from './kinds.js';
 import type { Kind } from './kinds.js';
 import { nestedNames } from './nested.js';
-import type { Network } from './network.js';
+import { type Network, rowsOfKind } from './network.js';
 import type { Change, Plan } from './plan.js';
 
 /** A field of a kind that names entities of another resource, and whether the controller refuses their delete. */
@@ -42,23 +42,14 @@ export function holderKinds(resources: ReadonlySet<string>, { refusingOnly = fal
 }
 
 /** Where a row of `kind`, as served, names entities by id in a way that refuses their delete, by the file's key. */
-function refusingReferences(
-  kind: Kind,
-  row: Record<string, unknown>,
-): { key: string; resource: string; ids: string[] }[] {
-  const fields = holdingFields(kind)
-    .filter((f) => f.refuses)
-    .map(({ field, key, resource }) => {
-      const value = row[field];
-      return {
-        key,
-        resource,
-        ids: typeof value === 'string' ? [value] : Array.isArray(value) ? value.map(String) : [],
-      };
-    });
+function refusingReferences(kind: Kind, fields: readonly HoldingField[], row: Record<string, unknown>) {
+  const named = fields.map(({ field, key, resource }) => {
+    const value = row[field];
+    return { key, resource, ids: typeof value === 'string' ? [value] : Array.isArray(value) ? value.map(String) : [] };
+  });
   // A nested reference refuses too: the controller keeps a signer an auth policy allows or requires.
   const nested = nestedNames(kind, row).map(({ at, resource, name }) => ({ key: at, resource, ids: [name] }));
-  return [...fields, ...nested];
+  return [...named, ...nested];
 }
 
 /**
@@ -75,19 +66,19 @@ export function refuseHeldDeletes(plan: Plan, network: Network): void {
   for (const c of plan.changes) if (c.action === 'delete') deleted.set(`${c.kind.def.name}/${c.id}`, c);
   if (deleted.size === 0) return;
   const changesOf = new Map<string, Change[]>();
-  for (const c of plan.changes)
-    changesOf.set(`${c.kind.key}/${c.name}`, [...(changesOf.get(`${c.kind.key}/${c.name}`) ?? []), c]);
+  for (const c of plan.changes) {
+    const key = `${c.kind.key}/${c.name}`;
+    changesOf.set(key, [...(changesOf.get(key) ?? []), c]);
+  }
   for (const kind of KINDS) {
-    // A kind whose list also serves another's rows (transit routers, edge routers): those are the other kind's.
-    const others = new Set((kind.alsoLists ? (network.rows.get(kind.alsoLists) ?? []) : []).map((r) => r.id));
-    for (const row of network.rows.get(kind.def.name) ?? []) {
-      if (others.has(row.id)) continue;
+    const refusing = holdingFields(kind).filter((f) => f.refuses);
+    for (const row of rowsOfKind(kind, network.rows)) {
       const own = changesOf.get(`${kind.key}/${String(row.name)}`) ?? [];
       if (own.some((c) => c.action === 'delete')) continue;
       // The controller deletes it with what it was made for (a router's identity with the router), first.
       const owner = kind.madeFor?.(row);
       if (owner && deleted.has(`${owner.resource}/${owner.id}`)) continue;
-      for (const { key, resource, ids } of refusingReferences(kind, row)) {
+      for (const { key, resource, ids } of refusingReferences(kind, refusing, row)) {
         // An update of the field (or of the object holding a nested one) goes before every delete.
         if (own.some((c) => key.split('.')[0] in c.fields)) continue;
         const target = ids.map((id) => deleted.get(`${resource}/${id}`)).find((c) => c !== undefined);

@@ -24,13 +24,22 @@ export async function readNetwork(api: ApiClient, kinds: readonly Kind[]): Promi
   const nameOf = (resourceName: string, id: string) => names.get(resourceName)?.get(id);
   const document: Record<string, FileEntity[]> = {};
   for (const kind of kinds) {
-    const others = new Set((kind.alsoLists === undefined ? [] : (rows.get(kind.alsoLists) ?? [])).map((r) => r.id));
-    const mine = (row: Record<string, unknown>) => !kind.isOwnedByController?.(row) && !others.has(row.id);
-    const own = (rows.get(kind.def.name) ?? []).filter(mine);
+    const own = rowsOfKind(kind, rows).filter((row) => !kind.isOwnedByController?.(row));
     document[kind.key] = own.map((row) => toFileEntity(kind, row, nameOf)).sort(byName);
   }
   const ids = new Map([...names].map(([name, byId]) => [name, new Map([...byId].map(([id, n]) => [n, id]))]));
   return { document, ids, rows };
+}
+
+/**
+ * The rows of a kind as read, without those its list serves for the resource it `alsoLists` (a transit router's list
+ * serves the edge routers too, under the same ids): those are that kind's.
+ */
+export function rowsOfKind(kind: Kind, rows: Network['rows']): Record<string, unknown>[] {
+  const own = rows.get(kind.def.name) ?? [];
+  if (kind.alsoLists === undefined) return own;
+  const others = new Set((rows.get(kind.alsoLists) ?? []).map((r) => r.id));
+  return own.filter((row) => !others.has(row.id));
 }
 
 /** The resources a kind's fields name (nested ones too), whose ids the file writes as names, and the one its list
