@@ -5,11 +5,11 @@ import { KINDS } from './kinds.js';
 import type { Kind } from './kinds.js';
 import { nestedNames } from './nested.js';
 import { type Network, rowsOfKind } from './network.js';
-import type { Change, Plan } from './plan.js';
+import { type Change, namesIn, type Plan } from './plan.js';
 
 /** A field of a kind that names entities of another resource, and whether the controller refuses their delete. */
 export interface HoldingField {
-  /** Its name in the API, and in the file. */
+  /** Its name in the API (`authPolicyId`), and in the file (`authPolicy`). */
   field: string;
   key: string;
   def: FieldDef;
@@ -31,7 +31,8 @@ export function holdingFields(kind: Kind): HoldingField[] {
 /**
  * The kinds that can name entities of these resources, nested references included: what must be read to find what
  * names an entity that is replaced (roles too: they are re-pointed) or, `refusingOnly`, what holds one back from a
- * delete.
+ * delete. replace.ts re-points no nested reference: only signers are named so, and no field of a signer is fixed
+ * after create, so none is ever replaced.
  */
 export function holderKinds(resources: ReadonlySet<string>, { refusingOnly = false } = {}): Kind[] {
   return KINDS.filter(
@@ -43,10 +44,7 @@ export function holderKinds(resources: ReadonlySet<string>, { refusingOnly = fal
 
 /** Where a row of `kind`, as served, names entities by id in a way that refuses their delete, by the file's key. */
 function refusingReferences(kind: Kind, fields: readonly HoldingField[], row: Record<string, unknown>) {
-  const named = fields.map(({ field, key, resource }) => {
-    const value = row[field];
-    return { key, resource, ids: typeof value === 'string' ? [value] : Array.isArray(value) ? value.map(String) : [] };
-  });
+  const named = fields.map(({ field, key, def, resource }) => ({ key, resource, ids: namesIn(def, row[field]) }));
   // A nested reference refuses too: the controller keeps a signer an auth policy allows or requires.
   const nested = nestedNames(kind, row).map(({ at, resource, name }) => ({ key: at, resource, ids: [name] }));
   return [...named, ...nested];

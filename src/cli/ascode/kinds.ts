@@ -45,7 +45,10 @@ function isBuiltIn(def: ResourceDef, row: Record<string, unknown>): boolean {
 function kind(name: string, key: string, quirks: Omit<Kind, 'def' | 'key'> = {}): Kind {
   const def = withTextReferences(resource(name));
   const owned = quirks.isOwnedByController;
-  return { ...quirks, def, key, isOwnedByController: (row) => isBuiltIn(def, row) || (owned?.(row) ?? false) };
+  // A row made for another entity is the controller's too: it comes and goes with that one.
+  const ownedRow = (row: Record<string, unknown>) =>
+    isBuiltIn(def, row) || (owned?.(row) ?? false) || quirks.madeFor?.(row) !== undefined;
+  return { ...quirks, def, key, isOwnedByController: ownedRow };
 }
 
 function stringOrUndefined(value: unknown): string | undefined {
@@ -83,7 +86,7 @@ export const KINDS: readonly Kind[] = [
   kind('edge-router', 'edgeRouters', { enrollmentJwt: (detail) => stringOrUndefined(detail.enrollmentJwt) }),
   kind('transit-router', 'transitRouters', { alsoLists: 'edge-router' }),
   kind('identity', 'identities', {
-    isOwnedByController: (row) => row.isDefaultAdmin === true || identityTypeName(row) === 'Router',
+    isOwnedByController: (row) => row.isDefaultAdmin === true,
     // A tunneler-enabled edge router's identity has the router's id.
     madeFor: (row) =>
       identityTypeName(row) === 'Router' ? { resource: 'edge-router', id: String(row.id) } : undefined,

@@ -52,6 +52,17 @@ function referenced(kind: Kind): string[] {
   return kind.alsoLists === undefined ? named : [...named, kind.alsoLists];
 }
 
+/**
+ * Adds to `network.rows` the rows of these kinds (and of those their lists also serve) not read yet: what a check
+ * reads of the controller beyond the file's kinds, without reading the others again.
+ */
+export async function readMissingRows(api: ApiClient, network: Network, kinds: readonly Kind[]): Promise<void> {
+  const wanted = kinds.flatMap((k) => (k.alsoLists === undefined ? [k.def.name] : [k.def.name, k.alsoLists]));
+  const missing = [...new Set(wanted)].filter((name) => !network.rows.has(name));
+  if (missing.length === 0) return;
+  for (const [name, rows] of await readAll(api, missing)) network.rows.set(name, rows);
+}
+
 /** Every row of each resource, read together. A read that would miss rows fails rather than work on a part. */
 async function readAll(api: ApiClient, resources: readonly string[]): Promise<Map<string, Record<string, unknown>[]>> {
   const lists = await Promise.all(

@@ -8,7 +8,7 @@ import { serialise } from '../output/render.js';
 import { breakCycle } from './forward.js';
 import { readDeclaration } from './input.js';
 import { KINDS } from './kinds.js';
-import { readNetwork } from './network.js';
+import { readMissingRows, readNetwork } from './network.js';
 import type { Network } from './network.js';
 import { nameIdsOf } from './openziti-ids.js';
 import { planChanges } from './plan.js';
@@ -42,10 +42,10 @@ export interface PlanOptions {
 
 /**
  * The shared first half of diff and apply: the whole declaration read and checked, the controller's network read
- * for the kinds it declares, and the plan made from the two. Where the plan deletes (--prune) or replaces
- * (--replace), the network is read again with every kind that can name what goes: a delete the controller would
- * refuse is refused here, before anything is written, and what names a replaced entity is re-pointed. Nothing is
- * written.
+ * for the kinds it declares, and the plan made from the two. Where the plan deletes (--prune), the rows of every
+ * kind that can hold back a delete are read too, those not read yet, and a delete the controller would refuse is
+ * refused here. With --replace and a conflict, the network is read again with every kind that can name a
+ * conflicting entity, to find what must be re-pointed. Nothing is written.
  */
 export async function prepare(files: readonly string[], deps: Deps, options: PlanOptions = {}) {
   const declaration = await readDeclaration(files);
@@ -56,24 +56,22 @@ export async function prepare(files: readonly string[], deps: Deps, options: Pla
   nameIdsOf(declaration, network);
   const planFor = (n: Network) => breakCycle(planChanges(declaration, n, options.prune), n);
   const plan = planFor(network);
-  const conflicting = plan.changes.filter((c) => c.action === 'conflict' && options.replace);
-  if (conflicting.length === 0 && !plan.changes.some((c) => c.action === 'delete')) return { plan, network };
-  const resourcesOf = (changes: readonly Change[]) => new Set(changes.map((c) => c.kind.def.name));
-  const holders = [
-    ...holderKinds(resourcesOf(conflicting)),
-    ...holderKinds(resourcesOf(plan.changes.filter((c) => c.action === 'delete')), { refusingOnly: true }),
-  ];
-  const more = holders.some((k) => !declared.includes(k));
-  const wider = more
-    ? await readNetwork(
-        api,
-        KINDS.filter((k) => declared.includes(k) || holders.includes(k)),
-      )
-    : network;
-  const widerPlan = more ? planFor(wider) : plan;
-  refuseHeldDeletes(widerPlan, wider);
-  return { plan: conflicting.length > 0 ? planReplacements(widerPlan, wider) : widerPlan, network: wider };
+  const deleted = resourcesOf(plan.changes.filter((c) => c.action === 'delete'));
+  if (deleted.size > 0) {
+    await readMissingRows(api, network, holderKinds(deleted, { refusingOnly: true }));
+    refuseHeldDeletes(plan, network);
+  }
+  const conflicting = new Set(plan.changes.filter((c) => c.action === 'conflict').map((c) => c.kind.def.name));
+  if (!options.replace || conflicting.size === 0) return { plan, network };
+  const holders = holderKinds(conflicting);
+  const wider = await readNetwork(
+    api,
+    KINDS.filter((k) => declared.includes(k) || holders.includes(k)),
+  );
+  return { plan: planReplacements(planFor(wider), wider), network: wider };
 }
+
+const resourcesOf = (changes: readonly Change[]) => new Set(changes.map((c) => c.kind.def.name));
 
 /**
  * The plan as apply shows it: on stderr for a person, as the progress of a run (stdout carries apply's data), or
