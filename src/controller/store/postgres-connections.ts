@@ -1,5 +1,4 @@
 import type { Client } from 'pg';
-import { StoreUnavailableError } from './driver.js';
 
 /** One held connection: what it runs on, whether it is ready, and how many of its statements have not answered. */
 interface Held {
@@ -96,11 +95,10 @@ export class HeldConnections {
   }
 }
 
-/** The server ended the connection (57P01), or it closed or was reset under the statement. */
+/** The server ended the connection (57P01), or it closed or was reset under the statement (pg's own error). */
 export function connectionEnded(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   if (code === '57P01' || code === 'ECONNRESET' || code === 'EPIPE') return true;
-  const raw = err instanceof StoreUnavailableError ? err.cause : err;
-  const message = (raw as { message?: unknown } | null | undefined)?.message;
+  const message = (err as { message?: unknown } | null)?.message;
   return typeof message === 'string' && /Connection terminated/.test(message);
 }

@@ -90,7 +90,8 @@ export type ClaimMode = 'alone' | 'shared';
  * PostgreSQL through `pg`: a few held connections for statements outside transactions (HeldConnections; `exec`'s
  * DDL on the pool), one pooled connection per transaction (found through the async call chain, so repositories
  * need not pass it around). Placeholders are written `?` by the store and numbered here; the numbered text is
- * cached (bounded) per statement text, and the first NAMED_STATEMENTS of them are prepared by name.
+ * cached (bounded) per statement text, and the first of them are prepared by name, up to NAMED_STATEMENTS of them and
+ * STATEMENT_TEXT_CHARS of their text.
  */
 export class PostgresDriver implements Driver {
   readonly dialect = postgresDialect;
@@ -358,8 +359,21 @@ export class PostgresDriver implements Driver {
         client.query(new this.statement<T>(text, name, params as unknown[], this.shapes, this.types, answered));
       });
     if (transaction) return send(transaction.client).catch(rethrowStoreError);
-    const once = () => this.held.run(send).catch(rethrowStoreError);
-    return PLAIN_READ.test(text) ? readAgainIfEnded(once) : once();
+    return this.onHeld(send, () => PLAIN_READ.test(text));
+  }
+
+  /**
+   * Runs `use` (one statement) on a held connection. One that `isRead` says only reads is made once more when its
+   * connection turned out to be ended (the server restarted, or ended it): the ended connection is let go as its
+   * statement fails, so the read goes on another, and a read changes nothing. Without it, each held connection ended
+   * under load failed the next statement sent on it (an answer of 503). A write is never sent twice: it may have
+   * been done before the connection ended. `isRead` is asked only then, so a statement that succeeds pays nothing.
+   */
+  private onHeld<R>(use: (client: Client) => Promise<R>, isRead: () => boolean): Promise<R> {
+    return this.held
+      .run(use)
+      .catch((err: unknown) => (connectionEnded(err) && isRead() ? this.held.run(use) : Promise.reject(err)))
+      .catch(rethrowStoreError);
   }
 
   async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -409,14 +423,11 @@ export class PostgresDriver implements Driver {
   private async columnsOf(statement: Fragment): Promise<string[]> {
     const text = this.text(`SELECT * FROM (${statement.sql}) q LIMIT 0`);
     this.statementsRun++;
-    try {
-      const described = await readAgainIfEnded(() =>
-        this.held.run((c) => c.query(text, [...statement.params])).catch(rethrowStoreError),
-      );
-      return described.fields.map((f) => f.name);
-    } catch (err) {
-      throw storeError(err);
-    }
+    const described = await this.onHeld(
+      (c) => c.query(text, [...statement.params]),
+      () => true,
+    );
+    return described.fields.map((f) => f.name);
   }
 
   async exec(sql: string): Promise<void> {
@@ -536,21 +547,6 @@ function rethrowStoreError(err: unknown): never {
  * (advisory locks are taken in transactions or on connections of their own).
  */
 const PLAIN_READ = /^\s*SELECT\s/i;
-
-/**
- * A read outside a transaction made once more when the connection it went on turned out to be ended (the server
- * restarted, or ended it): the driver lets such a connection go as it hears of it, so the read goes on another, and
- * a read changes nothing. Without it, each held connection ended under load failed the next statement sent on it
- * (an answer of 503). A write is never sent twice: it may have been done before the connection ended.
- */
-async function readAgainIfEnded<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (err) {
-    if (!connectionEnded(err)) throw err;
-    return read();
-  }
-}
 
 /**
  * Text PostgreSQL's JSON cannot carry to a text value (NUL, an unpaired surrogate): a key holding it is read alone,

@@ -155,6 +155,10 @@ for (const kind of storesUnderTest()) {
       const once = await failingFirst(refused, () => readOf('ida'));
       assert.equal(once.calls, 1, 'not read again');
       assert.equal(once.read, refused);
+      // A new shape whose columns could not be learnt is learnt again by its next read, not failed for good.
+      const poisoned = () => store.readTogether([owned('ida'), identity('ida'), owned('ida')] as const);
+      assert.equal((await failingFirst(refused, poisoned)).read, refused);
+      assert.equal((await poisoned())[1]?.name, 'a');
     });
 
     it('reads by one key inside a transaction on its connection, seeing what it wrote', async () => {
