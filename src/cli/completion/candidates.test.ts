@@ -98,6 +98,9 @@ describe('completion candidates', () => {
     assert.deepEqual(await complete('--timeout', '5s', '--t'), [], 'so does a duration');
     assert.deepEqual(await complete('auth-policy', 'create', 'x', '--lockout', '1h', '--lock'), [], 'in minutes too');
     assert.deepEqual(await complete('enrollment', 'create', 'x', '--expires-in', '1d', '--expires-i'), []);
+    assert.deepEqual(await complete('identity', 'disable', 'x', '--for', '1h', '--f'), [], 'a duration read in place');
+    assert.deepEqual(await complete('signer', 'create', 'x', '--cert-pem', '@c.pem', '--cert-p'), [], 'a PEM');
+    assert.deepEqual(await complete('controller', 'start', '--client-rate-limit', '5/1', '--client-r'), []);
     const primary = ['auth-policy', 'create', 'x', '--primary', 'password', '--prim'];
     assert.deepEqual(await complete(...primary), [], 'a list given in one word');
     assert.deepEqual(await complete('identity', 'update', 'x', '--app-data', '{}', '--app'), [], 'and a JSON object');

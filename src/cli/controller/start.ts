@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { keepsLast } from '../completion/option-facts.js';
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
 import { InterruptedError, UsageError } from '../../console/errors.js';
@@ -42,14 +43,14 @@ export interface StartOptions {
 }
 
 /** `BURST/PER_SECOND`, e.g. `50/10`: requests a client may make at once, and how many a second it regains. */
-function rateLimit(value: string): { burst: number; perSecond: number } {
+const rateLimit = keepsLast((value: string): { burst: number; perSecond: number } => {
   const m = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(value.trim());
   const burst = m ? Number(m[1]) : NaN;
   const perSecond = m ? Number(m[2]) : NaN;
   if (!m || burst < 1 || perSecond <= 0)
     throw new UsageError(`--client-rate-limit ${value}: expected BURST/PER_SECOND with both above zero, e.g. 50/10`);
   return { burst, perSecond };
-}
+});
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 import { withMeta } from '../generic/meta.js';
 import { entityPath, resolveId } from '../generic/resolve.js';
 import { nameArgument } from '../generic/words.js';
+import { keepsLast } from '../completion/option-facts.js';
 import { parseMinutes } from '../generic/duration.js';
 
 export interface IdentityDisableOptions {
@@ -17,12 +18,13 @@ export interface IdentityDisableOptions {
 
 export function buildIdentityDisable(deps: Deps, run = runIdentityDisable): CommandUnknownOpts {
   const command = withMeta(
-    new Command('disable').addArgument(nameArgument(identity, 'the identity to disable')).addOption(
-      new Option('--for <duration>', 'how long, e.g. 30m, 2h, 1d (default: until enabled)').argParser((text) => ({
-        minutes: parseMinutes(text),
-        text: text.trim(),
-      })),
-    ),
+    new Command('disable')
+      .addArgument(nameArgument(identity, 'the identity to disable'))
+      .addOption(
+        new Option('--for <duration>', 'how long, e.g. 30m, 2h, 1d (default: until enabled)').argParser(
+          keepsLast((text: string) => ({ minutes: parseMinutes(text), text: text.trim() })),
+        ),
+      ),
     {
       description: 'Stop an identity from authenticating, for a while or until enabled; its API sessions end',
       examples: ['ctl identity disable laptop-7 --for 2h', 'ctl identity disable laptop-7'],

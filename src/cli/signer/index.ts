@@ -12,9 +12,13 @@ import { buildSignerTest } from './test-token.js';
 import { UsageError } from '../../console/errors.js';
 import { decodeUtf8 } from '../../console/utf8.js';
 import { fileProblem } from '../../console/file-problem.js';
+import { keepsLast } from '../completion/option-facts.js';
 
-/** `@FILE` or `-` read as text; anything else is the PEM itself; "" stays (update: clears the certificate). */
-export function pemArgument(value: string): string {
+/**
+ * `@FILE` or `-` read as text; anything else is the PEM itself; "" stays (update: clears the certificate). One value:
+ * the last given wins.
+ */
+export const pemArgument = keepsLast((value: string): string => {
   // `-`: read from stdin when the command runs (readStdinFlags), typed as what the action then sees.
   if (value === '-') return new FromStdin() as unknown as string;
   if (!value.startsWith('@')) return value;
@@ -24,7 +28,7 @@ export function pemArgument(value: string): string {
     if (err instanceof InvalidArgumentError) throw err;
     throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${fileProblem(err)}.`);
   }
-}
+});
 
 /** `--scopes openid,email --scopes profile`: one list, in order, without repeats; "" gives the empty list. */
 export function scopeList(value: string, previous: string[] = []): string[] {
