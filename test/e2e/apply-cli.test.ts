@@ -322,15 +322,18 @@ describe('ctl diff and ctl apply', () => {
     });
     assertStatus(made, 201, 'create identity');
     const kiosk = made.body.data as { id: string };
-    const p = path.join(target.tmp, 'no-policies.yaml');
-    await writeFile(p, stringify({ authPolicies: [] }));
-    const r = await target.cli.expect(2, ['apply', '-f', p, '--prune', '--yes']);
-    assert.match(r.stderr, /identity "kiosk": authPolicy names auth policy "kiosk-only", which --prune deletes/);
-    const kept = await target.admin.get('/auth-policies', { query: { filter: 'name = "kiosk-only"' } });
-    assert.equal(kept.body.data.length, 1, 'nothing was deleted');
-    // Gone again, so that what follows sees the target as before.
-    assertStatus(await target.admin.delete(`/identities/${kiosk.id}`), 200, 'delete identity');
-    assertStatus(await target.admin.delete(`/auth-policies/${policy.body.data.id}`), 200, 'delete auth policy');
+    try {
+      const p = path.join(target.tmp, 'no-policies.yaml');
+      await writeFile(p, stringify({ authPolicies: [] }));
+      const r = await target.cli.expect(2, ['apply', '-f', p, '--prune', '--yes']);
+      assert.match(r.stderr, /identity "kiosk": authPolicy names auth policy "kiosk-only", which --prune deletes/);
+      const kept = await target.admin.get('/auth-policies', { query: { filter: 'name = "kiosk-only"' } });
+      assert.equal(kept.body.data.length, 1, 'nothing was deleted');
+    } finally {
+      // Gone again, whatever happened, so that what follows sees the target as before.
+      assertStatus(await target.admin.delete(`/identities/${kiosk.id}`), 200, 'delete identity');
+      assertStatus(await target.admin.delete(`/auth-policies/${policy.body.data.id}`), 200, 'delete auth policy');
+    }
   });
 
   it('requires -f, and shows where a file given without it goes', async () => {

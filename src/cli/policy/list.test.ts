@@ -3,7 +3,6 @@ import { describe, it } from 'node:test';
 import { UsageError } from '../../console/errors.js';
 import { parse } from '../testing/parse.js';
 import { testDeps } from '../testing/test-deps.js';
-import { kindNamed } from './kinds.js';
 import { buildPolicyList, type PolicyListOptions, withCondition } from './list.js';
 
 describe('ctl policy list KIND-OR-FILTER', () => {
@@ -30,16 +29,13 @@ describe('ctl policy list KIND-OR-FILTER', () => {
       assert.deepEqual(err.details, ["did you mean 'dial'?", 'kinds: dial, bind, router, service-router']);
       return true;
     });
-    // With a filter too, the kind is read as given and refused in the same words (kindNamed).
-    assert.throws(
-      () => kindNamed('dail'),
-      (err: unknown) => {
-        assert.ok(err instanceof UsageError);
-        assert.equal(err.message, "unknown policy kind 'dail'");
-        assert.deepEqual(err.details, ["did you mean 'dial'?", 'kinds: dial, bind, router, service-router']);
-        return true;
-      },
-    );
+    // With a filter too, the kind is read as given, and the run refuses it in the same words, before any request.
+    await assert.rejects(parse(buildPolicyList(testDeps()), ['dail', 'name = "x"']), (err: unknown) => {
+      assert.ok(err instanceof UsageError);
+      assert.equal(err.message, "unknown policy kind 'dail'");
+      assert.deepEqual(err.details, ["did you mean 'dial'?", 'kinds: dial, bind, router, service-router']);
+      return true;
+    });
   });
 });
 
