@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { startControllerProcess } from './controller-process.js';
+import { startControllerProcess, BENCH_ADMIN_PASSWORD } from './controller-process.js';
 import { freshDatabase, startCluster } from './pg-database.js';
 import { fmt, median } from './stats.js';
 
@@ -63,7 +63,7 @@ async function measureStore(
   const login = async (username: string, password: string) =>
     (await call('POST', '/authenticate?method=password', '', { username, password })).token as string;
   try {
-    const admin = await login('admin', 'bench-admin');
+    const admin = await login('admin', BENCH_ADMIN_PASSWORD);
     // A user whose attributes some policies select, to ask the client API as.
     const user = (
       await call('POST', '/identities', admin, {

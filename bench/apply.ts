@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startControllerProcess } from './controller-process.js';
+import { startControllerProcess, BENCH_ADMIN_PASSWORD } from './controller-process.js';
 import { freshDatabase, startCluster } from './pg-database.js';
 
 const { values: flags } = parseArgs({
@@ -63,7 +63,7 @@ async function measure(label: string, storeUrl?: string): Promise<string> {
     const args = [ctl, 'login', controller.url, '-u', 'admin', '--password-stdin', '--ca', ca];
     const login = spawnSync(process.execPath, args, {
       env: { ...process.env, CTL_CONFIG_DIR: configDir },
-      input: 'bench-admin\n',
+      input: `${BENCH_ADMIN_PASSWORD}\n`,
     });
     if (login.status !== 0) throw new Error(`ctl login failed: ${login.stderr}`);
     const file = join(work, 'net.yaml');

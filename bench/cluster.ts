@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { type ControllerProcess, startControllerProcess } from './controller-process.js';
+import { type ControllerProcess, startControllerProcess, BENCH_ADMIN_PASSWORD } from './controller-process.js';
 import { freshDatabase, startCluster } from './pg-database.js';
 import { fmt, median } from './stats.js';
 
@@ -96,7 +96,7 @@ export async function clusterBench(): Promise<void> {
     const [a, b] = clients;
     const { token } = await a.call('POST', '/authenticate?method=password', {
       username: 'admin',
-      password: 'bench-admin',
+      password: BENCH_ADMIN_PASSWORD,
     });
     for (const c of clients) c.useToken(token);
     const identities: string[] = [];

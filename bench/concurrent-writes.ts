@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { startControllerProcess } from './controller-process.js';
+import { startControllerProcess, BENCH_ADMIN_PASSWORD } from './controller-process.js';
 import { freshDatabase, startCluster } from './pg-database.js';
 import { fmt, median } from './stats.js';
 
@@ -54,7 +54,7 @@ async function measureStore(label: string, dataDir: string, opts: Target): Promi
     return r.body.data.id as string;
   };
   try {
-    const credentials = { username: 'admin', password: 'bench-admin' };
+    const credentials = { username: 'admin', password: BENCH_ADMIN_PASSWORD };
     const login = await call('POST', '/authenticate?method=password', '', credentials);
     const token = login.body.data.token as string;
     const identities: string[] = [];

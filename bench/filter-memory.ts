@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { startControllerProcess } from './controller-process.js';
+import { startControllerProcess, BENCH_ADMIN_PASSWORD } from './controller-process.js';
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
       method: 'POST',
       dispatcher,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: 'bench-admin' }),
+      body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }),
     });
     const headers = { 'zt-session': ((await auth.body.json()) as { data: { token: string } }).data.token };
     const list = async (filter: string) => {

@@ -30,15 +30,14 @@ async function measure(root: string | undefined): Promise<number[]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ctl-bench-list-'));
   const storeUrl = flags.postgres ? await freshDatabase(flags.postgres) : undefined;
   const ctl = await startControllerProcess(path.join(dir, 'data'), { root, storeUrl });
-  const api = await adminApi(ctl).catch((err: unknown) => {
-    ctl.stop();
-    throw err;
-  });
+  let api: Awaited<ReturnType<typeof adminApi>> | undefined;
   try {
+    const admin = await adminApi(ctl);
+    api = admin;
     const perList: number[] = [];
     for (const kind of KINDS) {
-      for (let i = 0; i < 100; i++) await api.call('POST', `/${kind.plural}`, kind.body(i));
-      const list = () => api.call('GET', `/${kind.plural}?limit=100`);
+      for (let i = 0; i < 100; i++) await admin.call('POST', `/${kind.plural}`, kind.body(i));
+      const list = () => admin.call('GET', `/${kind.plural}?limit=100`);
       for (let i = 0; i < 50; i++) await list();
       const before = ctl.cpuSeconds();
       for (let i = 0; i < 400; i++) await list();
@@ -46,7 +45,7 @@ async function measure(root: string | undefined): Promise<number[]> {
     }
     return perList;
   } finally {
-    await api.close();
+    await api?.close();
     ctl.stop();
     rmSync(dir, { recursive: true, force: true });
   }

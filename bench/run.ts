@@ -27,7 +27,7 @@ import { type BareAnswer, SMALLEST_ANSWER, startBareServer } from './bare-server
 import { prepareBaseline } from './baseline.js';
 import { clusterBench } from './cluster.js';
 import { concurrentWrites } from './concurrent-writes.js';
-import { type ControllerProcess, startControllerProcess } from './controller-process.js';
+import { type ControllerProcess, startControllerProcess, BENCH_ADMIN_PASSWORD } from './controller-process.js';
 import { markdownRow, startupRows, startupTimes, type TimedCommand, unsetNote } from './cli-start.js';
 import { freshDatabase, type PgCluster, startCluster } from './pg-database.js';
 import { fmt, median } from './stats.js';
@@ -88,7 +88,7 @@ async function login(url: string, ca: string): Promise<string> {
     method: 'POST',
     dispatcher,
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'bench-admin' }),
+    body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }),
   });
   const body = (await r.body.json()) as { data: { token: string } };
   await dispatcher.close();
@@ -135,7 +135,7 @@ async function startTarget(key: string, label: string, checkout: string, pgServe
     ],
     {
       env: { ...process.env, ...cliEnv(configDir) },
-      input: 'bench-admin\n',
+      input: `${BENCH_ADMIN_PASSWORD}\n`,
     },
   );
   if (loggedIn.status !== 0) throw new Error(`ctl login (${label}) failed: ${loggedIn.stderr}`);
