@@ -13,6 +13,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { StoreUnavailableError } from './store/driver.js';
 import { refuseDamagedDatabase } from './store/sqlite-file.js';
 
 /** The lock file inside the data directory: present while a controller owns the directory. */
@@ -78,8 +79,14 @@ export function lockDataDir(dataDir: string): DataDirLock {
  */
 export function lockSqliteFile(file: string): DataDirLock {
   const lock = `${file}.lock`;
-  refuseSymlinks(dirname(file), [basename(lock), `${basename(lock)}.break`]);
-  return takeLock(lock, { what: `the database ${file}`, otherwise: 'give this one another --store' });
+  try {
+    refuseSymlinks(dirname(file), [basename(lock), `${basename(lock)}.break`]);
+    return takeLock(lock, { what: `the database ${file}`, otherwise: 'give this one another --store' });
+  } catch (err) {
+    if (err instanceof DataDirLockedError || err instanceof DataDirSymlinkError) throw err;
+    // A directory that is missing or not ours to write: what opening the database there would have said.
+    throw new StoreUnavailableError(`cannot open the database ${file}: ${(err as Error).message}`);
+  }
 }
 
 /** What a lock is refused with: what it guards, and what else to do than stop the holder. */
@@ -242,6 +249,8 @@ function lockHandle(file: string, me: LockOwner): DataDirLock {
 const DATA_DIR_ENTRIES = [
   LOCK_FILE,
   'ctl.db',
+  'ctl.db.lock',
+  'ctl.db.lock.break',
   'ctl.db-wal',
   'ctl.db-shm',
   'ca-bundle.pem',
@@ -258,35 +267,25 @@ export interface PreparedDataDir {
 }
 
 /**
- * Takes the data directory (lock first, before anything is written), and a SQLite `storeFile` given by path too;
- * makes the directory owner-only and refuses symbolic links among the entries the controller writes, in it and in
- * the PKI directory, and a SQLite `database` file that exists but is damaged.
+ * Takes the data directory (lock first, before anything is written) and, when the store is SQLite, its file (lock
+ * beside it, wherever it is: a second controller given the file by `--store`, from a data directory of its own, is
+ * refused too); makes the directory owner-only and refuses symbolic links among the entries the controller writes,
+ * in it and in the PKI directory, and a SQLite file that exists but is damaged.
  */
-export function prepareDataDir(
-  dataDir: string,
-  pkiDir?: string,
-  database?: string,
-  storeFile?: string,
-): PreparedDataDir {
-  const dirLock = lockDataDir(dataDir);
-  let storeLock: DataDirLock | undefined;
-  try {
-    storeLock = storeFile === undefined ? undefined : lockSqliteFile(storeFile);
-  } catch (err) {
-    dirLock.release();
-    throw err;
-  }
+export function prepareDataDir(dataDir: string, pkiDir?: string, sqliteFile?: string): PreparedDataDir {
+  const locks: DataDirLock[] = [];
   const lock = {
     release: () => {
-      storeLock?.release();
-      dirLock.release();
+      for (const taken of locks.splice(0).reverse()) taken.release();
     },
   };
   try {
+    locks.push(lockDataDir(dataDir));
+    if (sqliteFile !== undefined) locks.push(lockSqliteFile(sqliteFile));
     chmodSync(dataDir, 0o700);
     refuseSymlinks(dataDir, DATA_DIR_ENTRIES);
     // A damaged database is refused before anything (the PKI) is created beside it.
-    if (database) refuseDamagedDatabase(database);
+    if (sqliteFile !== undefined) refuseDamagedDatabase(sqliteFile);
     const pki = pkiDir ?? join(dataDir, 'pki');
     mkdirSync(pki, { recursive: true, mode: 0o700 });
     refuseSymlinks(pki);

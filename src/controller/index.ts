@@ -284,17 +284,18 @@ async function bind(
   };
 }
 
+/** The SQLite file the store is, made absolute (its lock must be the same from any directory); none for PostgreSQL. */
+function sqliteFileOf(options: Pick<ControllerOptions, 'storeUrl' | 'dataDir'>): string | undefined {
+  if (options.storeUrl === undefined) return resolvePath(options.dataDir, DATABASE_FILE);
+  const location = parseStoreLocation(options.storeUrl);
+  if (!('sqlite' in location) || location.sqlite === ':memory:') return undefined;
+  return resolvePath(location.sqlite);
+}
+
 /**
  * Starts the controller: binds the port first, then opens (or creates) the data directory, its PKI and store,
  * and serves both APIs over HTTPS on the bound socket. Resolves once it is serving.
  */
-/** The SQLite file a `--store` names by path, made absolute (the lock must be the same from any directory). */
-function sqliteFileOf(storeUrl: string | undefined): string | undefined {
-  const location = storeUrl === undefined ? undefined : parseStoreLocation(storeUrl);
-  if (location === undefined || !('sqlite' in location) || location.sqlite === ':memory:') return undefined;
-  return resolvePath(location.sqlite);
-}
-
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const host = options.host ?? '127.0.0.1';
   // Checked before the port is bound: a mistyped address refuses the start with nothing done.
@@ -310,8 +311,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const publicUrl = advertised.length ? urlOf(advertised[0], port) : url;
   try {
     // The data directory is ours (an exclusive lock) before anything is written in it; a failed start lets it go.
-    const database = options.storeUrl ? undefined : join(options.dataDir, DATABASE_FILE);
-    dataDir = prepareDataDir(options.dataDir, options.pkiDir, database, sqliteFileOf(options.storeUrl));
+    dataDir = prepareDataDir(options.dataDir, options.pkiDir, sqliteFileOf(options));
     // The first name is the certificate's common name, which names the controller in /controllers: the first
     // advertised name when there is one, so that controllers listening on the same address are told apart.
     const listening = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;

@@ -102,22 +102,23 @@ describe('one controller per data directory', () => {
     await again.close();
   });
 
+  /** A start that must be refused: its error (a controller that started anyway is stopped, and the test fails). */
+  async function refusedStart(options: Parameters<typeof startTestController>[0]): Promise<Error> {
+    const started = await startTestController(options).then(
+      (controller) => controller,
+      (err: Error) => err,
+    );
+    if (started instanceof Error) return started;
+    await started.close();
+    assert.fail('the start was not refused');
+  }
+
   it('a SQLite file given by path is taken too: a controller with another data directory is refused it', async () => {
     const file = path.join(tmp, 'shared-file', 'ctl.db');
     mkdirSync(path.dirname(file));
     const first = await startTestController({ dataDir: path.join(tmp, 'file-a'), storeUrl: file });
     try {
-      const second = await startTestController({
-        dataDir: path.join(tmp, 'file-b'),
-        storeUrl: `sqlite://${file}`,
-      }).then(
-        (started) => started,
-        (err: Error) => err,
-      );
-      if (!(second instanceof Error)) {
-        await second.close();
-        assert.fail('a second controller was given the file');
-      }
+      const second = await refusedStart({ dataDir: path.join(tmp, 'file-b'), storeUrl: `sqlite://${file}` });
       assert.match(second.message, /^the database .* is in use: .*another --store/);
       assert.ok(second.message.includes(file), second.message);
       assert.equal(existsSync(path.join(tmp, 'file-b', 'controller.lock')), false, 'the refused start let go');
@@ -127,6 +128,35 @@ describe('one controller per data directory', () => {
     assert.equal(existsSync(`${file}.lock`), false, 'a clean stop releases the lock');
     const again = await startTestController({ dataDir: path.join(tmp, 'file-b'), storeUrl: file });
     await again.close();
+  });
+
+  it("a controller's own database is taken too: another given it by --store is refused it", async () => {
+    const dataDir = path.join(tmp, 'own-db');
+    const first = await startTestController({ dataDir });
+    try {
+      const second = await refusedStart({
+        dataDir: path.join(tmp, 'own-db-b'),
+        storeUrl: path.join(dataDir, 'ctl.db'),
+      });
+      assert.match(second.message, /^the database .*ctl\.db is in use/);
+    } finally {
+      await first.close();
+    }
+  });
+
+  it('refuses a database lock that is a symbolic link; a database in a missing directory is unusable', async () => {
+    const file = path.join(tmp, 'linked-lock', 'ctl.db');
+    mkdirSync(path.dirname(file));
+    const target = path.join(tmp, 'linked-target');
+    writeFileSync(target, 'keep me');
+    symlinkSync(target, `${file}.lock`);
+    const linked = await refusedStart({ dataDir: path.join(tmp, 'linked-dir'), storeUrl: file });
+    assert.match(linked.message, /symbolic link/);
+    assert.equal(readFileSync(target, 'utf8'), 'keep me', 'the link target was not touched');
+    const missing = path.join(tmp, 'no-such-dir', 'ctl.db');
+    const unusable = await refusedStart({ dataDir: path.join(tmp, 'missing-dir'), storeUrl: missing });
+    assert.equal(unusable.name, 'StoreUnavailableError', String(unusable));
+    assert.ok(unusable.message.startsWith(`cannot open the database ${missing}`), unusable.message);
   });
 
   it('refuses a data directory entry that is a symbolic link', async () => {
