@@ -4,7 +4,7 @@ import { openStoreForSuite, storesUnderTest } from '../../test/helpers/postgres.
 import { ApiError } from '../protocol/errors.js';
 import { DatabaseLoginThrottle } from './auth/database-throttle.js';
 import { DEFAULT_LOGIN_THROTTLE } from './auth/throttle.js';
-import { apiSessionPostureIn, ClientState, emptyPosture, POSTURE_ENTRIES_KEPT, setLatest } from './client-state.js';
+import { apiSessionPostureIn, ClientState, emptyPosture, POSTURE_ENTRIES_KEPT } from './client-state.js';
 import type { Store } from './store/store.js';
 
 describe('ClientState', () => {
@@ -101,7 +101,7 @@ describe('an identity posture', () => {
     apiSessionPostureIn(data, 's0').mfaPassedAt = new Date(0);
     for (let n = 1; n <= POSTURE_ENTRIES_KEPT; n++) {
       apiSessionPostureIn(data, `s${n}`);
-      if (n === 10) setLatest(data.apiSessions, 's0', data.apiSessions.get('s0')!);
+      if (n === 10) apiSessionPostureIn(data, 's0');
     }
     assert.equal(data.apiSessions.size, POSTURE_ENTRIES_KEPT);
     assert.equal(data.apiSessions.has('s1'), false, 'the oldest went');

@@ -131,10 +131,13 @@ export function setLatest<V>(map: Map<string, V>, key: string, value: V): void {
   if (map.size > POSTURE_ENTRIES_KEPT) map.delete(map.keys().next().value as string);
 }
 
-/** The posture of one API session within an identity's data, made empty on first use. */
+/**
+ * The posture of one API session within an identity's data, made empty on first use; asked for, it counts as the
+ * latest, so that a session still reporting is never the one let go.
+ */
 export function apiSessionPostureIn(data: PostureData, apiSessionId: string): ApiSessionPosture {
-  let s = data.apiSessions.get(apiSessionId);
-  if (!s) setLatest(data.apiSessions, apiSessionId, (s = {}));
+  const s = data.apiSessions.get(apiSessionId) ?? {};
+  setLatest(data.apiSessions, apiSessionId, s);
   return s;
 }
 

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { createController } from '../../src/controller/index.js';
 import { loadOrCreatePki } from '../../src/controller/pki/pki.js';
 import { recordMfaPassed } from '../../src/controller/model/posture/access.js';
+import { POSTURE_ENTRIES_KEPT } from '../../src/controller/client-state.js';
 import { TEST_PASSWORD_COST, sharedTestPki } from '../helpers/fixtures.js';
 import { createTestApp, type TestApp } from '../helpers/in-process.js';
 import { storesUnderTest } from '../helpers/postgres.js';
@@ -512,8 +513,15 @@ for (const store of storesUnderTest()) {
           );
         const data = expectStatus(await t.admin.request('GET', `/identities/${w.id}/posture-data`), 200).data;
         const ids = data.processes.map((p: { postureCheckId: string }) => p.postureCheckId);
-        assert.equal(ids.length, 64);
-        assert.deepEqual(ids.sort(), Array.from({ length: 64 }, (_, i) => `made-up-${448 + i}`).sort());
+        assert.equal(ids.length, POSTURE_ENTRIES_KEPT);
+        const latest = Array.from({ length: POSTURE_ENTRIES_KEPT }, (_, i) => 512 - POSTURE_ENTRIES_KEPT + i);
+        assert.deepEqual(ids.sort(), latest.map((n) => `made-up-${n}`).sort());
+        const kept = await t.app.runtime.posture.read(w.id);
+        assert.deepEqual(
+          [...(kept?.processesByPath.keys() ?? [])],
+          latest.map((n) => `/opt/p${n}`),
+          'by path too',
+        );
       });
     });
 
