@@ -7,7 +7,7 @@ import { createPublicKey, generateKeyPairSync, type JsonWebKey, X509Certificate 
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { decodeProtectedHeader, type JWK, jwtVerify } from 'jose';
 import { createCsr } from '../../src/protocol/csr.js';
 import { parsePkcs7Certs } from '../../src/protocol/pkcs7.js';
@@ -39,6 +39,10 @@ describe(`tokens signed by one controller, checked by another (${storeUnderTest(
   before(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'ctl-cluster-enroll-'));
     if (storeUnderTest() === 'postgres') database = await createTestDatabase();
+  });
+  // On SQLite one controller holds the file at a time: each case's are stopped before the next, whatever happened.
+  afterEach(async () => {
+    if (!database) for (const ctl of running) await ctl.close();
   });
   after(async () => {
     for (const ctl of running) await ctl.close();
@@ -105,7 +109,6 @@ describe(`tokens signed by one controller, checked by another (${storeUnderTest(
       '/authenticate?method=cert',
     );
     assert.equal(login.status, 200, login.text);
-    if (!database) await b.close();
   });
 
   it('a session token made on one controller is taken by another', async () => {
