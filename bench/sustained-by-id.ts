@@ -11,7 +11,8 @@
 //   --concurrency  requests kept in flight (default 16, as `npm run bench`)
 //   --identities   identities seeded first with bench/seed.ts, as `npm run bench` does (default none); the one
 //                  asked for is then identity-500, as there
-//   --spread       ask for this many identities in turn (of those seeded, at most 500) instead of the one
+//   --spread       ask for this many identities in turn (of those seeded) instead of the one: more than the
+//                  controller keeps answers of (1,000) and each answer is read from the store
 //   --cpu-profile  a directory where the controller writes its CPU profile when it stops (bench/profile-top.ts)
 //   --postgres     a PostgreSQL server (e.g. what `node scripts/pg-cluster.mjs start` prints): the controller's store
 //                  is a new database made on it for the run, instead of SQLite
@@ -62,8 +63,10 @@ try {
       : await api.call('POST', '/identities', { name: 'sustained', type: 'Default', isAdmin: false });
   const load = { ca: ctl.caBundlePem, headers: { 'zt-session': api.token }, concurrency };
   const spread = Number(flags.spread);
-  const others: { id: string }[] =
-    spread > 1 ? await api.call('GET', `/identities?limit=${Math.min(spread, 500)}`) : [];
+  const others: { id: string }[] = [];
+  for (let offset = 0; spread > 1 && offset < spread; offset += 500) {
+    others.push(...(await api.call('GET', `/identities?limit=${Math.min(spread - offset, 500)}&offset=${offset}`)));
+  }
   const asked = Math.max(others.length, 1);
   const url = spread > 1 ? others.map((o) => `${api.base}/identities/${o.id}`) : `${api.base}/identities/${id}`;
   await api.close();

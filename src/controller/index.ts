@@ -149,7 +149,7 @@ export async function createController(options: CreateControllerOptions): Promis
     log,
     accessLog: options.accessLog,
     present: (def, rows) => registry.present(def, rows),
-    presentById: (def, id) => registry.presentById(def, id),
+    answerById: (def, id) => registry.answerById(def, id),
   };
   // The registry needs the runtime (its routes close over it), and the runtime reaches the registry lazily.
   const registry = buildRoutes(runtime, options.modules);

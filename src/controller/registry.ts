@@ -7,6 +7,7 @@ import {
   type ResourceModel,
   type RouteAdapter,
 } from './model/behaviour.js';
+import { KeptAnswers } from './model/kept-answers.js';
 import { toWire } from './model/present.js';
 import { withClientBudget } from './routes/client/client-network.js';
 import { crudRoutes } from './routes/kit/crud.js';
@@ -78,13 +79,25 @@ function presenters(models: readonly ModelModule[]): Map<string, ResourceModel> 
 export interface Registry {
   routes: Route[];
   present(def: ResourceDef, rows: Row[]): Promise<Record<string, unknown>[]>;
-  presentById(def: ResourceDef, id: string): Promise<Record<string, unknown>>;
+  answerById(def: ResourceDef, id: string): Promise<string> | string;
   hooks(resource: string): WriteHooks;
 }
 
 /** Every route of the controller: the adapters' first (they take over generic routes), the catalogue's, then meta. */
 export function buildRoutes(rt: Runtime, modules: ControllerModules = DISCOVERED): Registry {
   const presenterOf = presenters(modules.models);
+  const answerKept = new Map(
+    modules.models.flatMap(({ model }) => (model?.answerKept ? [[model.resource, model.answerKept] as const] : [])),
+  );
+  // Made at a resource's first GET by id: routes are also built for runtimes without a store (the served spec's).
+  const keptAnswers = new Map<string, KeptAnswers>();
+  const keptAnswersOf = (resource: string) => {
+    const kept = answerKept.get(resource);
+    if (!kept) return undefined;
+    let answers = keptAnswers.get(resource);
+    if (!answers) keptAnswers.set(resource, (answers = new KeptAnswers(rt.store, kept)));
+    return answers;
+  };
   const hooks = hooksByResource(modules.models);
   const handlerRoutes = modules.adapters.flatMap((a) => a.routes(rt));
   const taken = (r: Pick<Route, 'method' | 'path' | 'api'>) =>
@@ -97,11 +110,11 @@ export function buildRoutes(rt: Runtime, modules: ControllerModules = DISCOVERED
       const presenter = presenterOf.get(def.name)?.present;
       return presenter ? presenter(rows, rt) : rows.map((row) => toWire(def, row));
     },
-    presentById: (def, id) => {
+    answerById: (def, id) => {
       const byId = presenterOf.get(def.name)?.presentById;
-      // The model's own promise handed on: an async function around it cost every GET by id a frame of its own and
-      // two more turns of the microtask queue, to adopt that promise.
-      return byId ? byId(id, rt) : presentRead(rt, def, id);
+      const read = () => (byId ? byId(id, rt) : presentRead(rt, def, id));
+      const kept = keptAnswersOf(def.name);
+      return kept ? kept.answer(id, read) : read().then((answer) => JSON.stringify(answer));
     },
     hooks: (resource) => hooks.get(resource) ?? {},
   };

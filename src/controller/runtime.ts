@@ -105,6 +105,9 @@ export interface Runtime {
   log: (line: string) => void;
   accessLog?: (line: string) => void;
   present(def: ResourceDef, rows: Row[]): Promise<Record<string, unknown>[]>;
-  /** One entity's read model by id (NOT_FOUND if none): `present` of its row, in one read where the model can. */
-  presentById(def: ResourceDef, id: string): Promise<Record<string, unknown>>;
+  /**
+   * One entity's read model by id as JSON text (NOT_FOUND if none): `present` of its row, in one read where the model
+   * can, or the answer kept since the last write it reads (model/kept-answers.ts) where the model declares it.
+   */
+  answerById(def: ResourceDef, id: string): Promise<string> | string;
 }

@@ -1,5 +1,6 @@
 import type { Presenter, Runtime, WriteHooks } from '../runtime.js';
 import type { Route } from '../server/types.js';
+import type { AnswerKept } from './kept-answers.js';
 
 /**
  * What a resource does beyond its catalogue entry, in its model module (`model/resources/<resource>.ts`, which
@@ -16,6 +17,11 @@ export interface ResourceModel {
    * PostgreSQL a GET by id then costs one round trip. Throws NOT_FOUND for an unknown id, as `Repository.get`.
    */
   presentById?: (id: string, rt: Runtime) => Promise<Record<string, unknown>>;
+  /**
+   * Its answers by id may be kept until a write to what they are read from (model/kept-answers.ts): for a resource
+   * read by id far more often than written, such as the identities every SDK asks for at `/current-identity`.
+   */
+  answerKept?: AnswerKept;
 }
 
 /**

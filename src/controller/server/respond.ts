@@ -11,6 +11,10 @@ export function sendReply(res: ServerResponse, reply: Reply): void {
     res.end(reply.raw);
     return;
   }
+  if ('dataJson' in reply) {
+    sendJsonText(res, reply.status ?? 200, `{"data":${reply.dataJson},"meta":{}}`);
+    return;
+  }
   sendJson(res, reply.status ?? 200, { data: reply.data, meta: reply.meta === undefined ? {} : reply.meta });
 }
 
@@ -31,7 +35,10 @@ export function sendError(res: ServerResponse, err: ApiError, requestId: string)
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body));
+}
+
+function sendJsonText(res: ServerResponse, status: number, text: string): void {
   res.setHeader('content-type', 'application/json');
   res.setHeader('content-length', Buffer.byteLength(text));
   // The head written before the body: `end` would otherwise measure the body's bytes again for a length it has.

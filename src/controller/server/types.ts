@@ -41,9 +41,10 @@ export interface Ctx {
   remoteAddress: string;
 }
 
-/** What a handler returns: an envelope (`data`, `meta`) or a raw body. */
+/** What a handler returns: an envelope (`data`, `meta`), one whose `data` is JSON text already, or a raw body. */
 export type Reply =
   | { status?: number; data: unknown; meta?: Record<string, unknown> | null; headers?: Record<string, string> }
+  | { status?: number; dataJson: string; headers?: Record<string, string> }
   | { status?: number; raw: string | Buffer; contentType: string; headers?: Record<string, string> };
 
 export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;

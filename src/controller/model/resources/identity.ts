@@ -218,4 +218,11 @@ export const model: ResourceModel = {
   resource: 'identity',
   present: presentIdentities,
   presentById: presentIdentityById,
+  answerKept: {
+    // The row and its auth policy's name; its authenticators, enrollments (with their CAs' names), whether it has
+    // an API session and whether its MFA is enabled (presentGathered).
+    readsFrom: [identity.name, authPolicy.name, 'authenticator', 'enrollment', 'ca', 'api-session', 'mfa'],
+    // A disabled identity's answer turns when its `disabledUntil` passes, with no write.
+    unless: (answer) => answer.disabled === true,
+  },
 };

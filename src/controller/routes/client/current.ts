@@ -49,7 +49,7 @@ async function logout(rt: Runtime, ctx: Ctx) {
 }
 
 async function currentIdentity(rt: Runtime, ctx: Ctx) {
-  return { data: await rt.presentById(identity, ctx.principal!.identityId) };
+  return { dataJson: await rt.answerById(identity, ctx.principal!.identityId) };
 }
 
 /** The API session as its owner reads it, at login and on `/current-api-session`. */

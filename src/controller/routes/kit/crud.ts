@@ -54,7 +54,7 @@ export function listMeta(page: Page, filterableFields: string[]) {
 }
 
 async function getResource(rt: Runtime, def: ResourceDef, ctx: Ctx) {
-  return { data: await rt.presentById(def, ctx.params.id) };
+  return { dataJson: await rt.answerById(def, ctx.params.id) };
 }
 
 /** A sub-list of the parent entity, by the relation's kind; an unknown parent lists nothing unless `readsParent`. */

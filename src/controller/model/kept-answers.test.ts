@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { WriteEvent } from '../store/repository.js';
+import { KeptAnswers, RecentMisses } from './kept-answers.js';
+
+/** A store that tells of the writes a test makes, with the epoch it sets. */
+function fakeStore() {
+  const listeners: ((event: WriteEvent) => void)[] = [];
+  return {
+    soleWriterEpoch: 0 as number | undefined,
+    onWrite: (listener: (event: WriteEvent) => void) => listeners.push(listener),
+    write: (resource: string) => {
+      for (const listener of listeners) listener({ resource, op: 'update' });
+    },
+  };
+}
+
+/** A read that counts its calls and answers `{ id, n }`, n its call's number. */
+function countedRead() {
+  let calls = 0;
+  const read = (id: string) => async () => ({ id, n: ++calls });
+  return { read, calls: () => calls };
+}
+
+const ask = async (kept: KeptAnswers, id: string, read: (id: string) => () => Promise<Record<string, unknown>>) =>
+  JSON.parse(await kept.answer(id, read(id)));
+
+describe('kept answers by id', () => {
+  it('keeps an answer once its id is asked for again, until a write to what it reads', async () => {
+    const store = fakeStore();
+    const kept = new KeptAnswers(store, { readsFrom: ['identity', 'authenticator'] });
+    const { read, calls } = countedRead();
+    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 1 });
+    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 2 });
+    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 2 }, 'kept at its second ask');
+    store.write('service');
+    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 2 }, 'a write to what it does not read');
+    store.write('authenticator');
+    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 3 });
+    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 3 }, 'asked for lately: kept at once');
+    store.write('*');
+    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 4 }, 'a write of anything');
+    assert.equal(calls(), 4);
+  });
+
+  it('does not keep an answer whose read overlapped a write', async () => {
+    const store = fakeStore();
+    const kept = new KeptAnswers(store, { readsFrom: ['identity'] });
+    const { read } = countedRead();
+    await ask(kept, 'a', read);
+    // The write is told while the read is under way (on PostgreSQL it may have read the state before the commit).
+    const overlapped = kept.answer('a', async () => {
+      store.write('identity');
+      return { id: 'a', n: 'before the commit' };
+    });
+    assert.equal(JSON.parse(await overlapped).n, 'before the commit', 'handed on to its request');
+    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 2 }, 'not kept');
+  });
+
+  it('keeps nothing while the controller is not the database’s one writer, and drops all when that changes', async () => {
+    const store = fakeStore();
+    const kept = new KeptAnswers(store, { readsFrom: ['identity'] });
+    const { read } = countedRead();
+    store.soleWriterEpoch = undefined;
+    for (let n = 1; n <= 3; n++) assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n });
+    store.soleWriterEpoch = 1;
+    await ask(kept, 'a', read);
+    await ask(kept, 'a', read);
+    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 5 }, 'kept in epoch 1');
+    store.soleWriterEpoch = 2;
+    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 6 }, 'read again in epoch 2');
+  });
+
+  it('does not keep an answer the model says would change with time alone', async () => {
+    const store = fakeStore();
+    const kept = new KeptAnswers(store, { readsFrom: ['identity'], unless: (answer) => answer.id === 'turns' });
+    const { read } = countedRead();
+    for (let n = 1; n <= 3; n++) assert.deepEqual(await ask(kept, 'turns', read), { id: 'turns', n });
+  });
+
+  it('keeps at most its count and characters, the least recently asked going first', async () => {
+    const store = fakeStore();
+    const kept = new KeptAnswers(store, { readsFrom: ['identity'] }, { count: 2, chars: 1_000 });
+    const { read, calls } = countedRead();
+    for (const id of ['a', 'a', 'b', 'b', 'a', 'c', 'c']) await ask(kept, id, read);
+    assert.equal(calls(), 6, 'each id kept at its second ask; a answered once from what was kept');
+    await ask(kept, 'a', read);
+    assert.equal(calls(), 6, 'a, asked for after b, is still kept');
+    await ask(kept, 'b', read);
+    assert.equal(calls(), 7, 'b went when c came');
+    const big = new KeptAnswers(store, { readsFrom: ['identity'] }, { count: 2, chars: 10 });
+    for (let n = 1; n <= 3; n++) assert.deepEqual(await ask(big, 'long-id', read), { id: 'long-id', n: 7 + n });
+  });
+
+  it('refuses to be declared over a resource that does not exist', () => {
+    assert.throws(() => new KeptAnswers(fakeStore(), { readsFrom: ['identity', 'no-such-thing'] }), /no-such-thing/);
+  });
+});
+
+describe('recent misses', () => {
+  it('says an id missed again within the window, not beyond it', () => {
+    const misses = new RecentMisses(3);
+    assert.equal(misses.again('a'), false);
+    assert.equal(misses.again('b'), false);
+    assert.equal(misses.again('a'), true, 'two misses later');
+    for (const id of ['c', 'd', 'e']) misses.again(id);
+    assert.equal(misses.again('a'), false, 'four misses later');
+  });
+
+  it('ids asked for in turn, more of them than the window, are never again', () => {
+    const misses = new RecentMisses(1_000);
+    const ids = Array.from({ length: 2_000 }, (_, i) => `identity-${i}`);
+    let again = 0;
+    for (let round = 0; round < 3; round++) for (const id of ids) if (misses.again(id)) again++;
+    assert.equal(again, 0);
+    for (let round = 0; round < 2; round++) for (const id of ids.slice(0, 500)) if (misses.again(id)) again++;
+    // A turn within the window: the ids of its second round, but for the few that share a slot (500 ids in 4,096).
+    assert.ok(again > 450 && again <= 500, `${again} of 500`);
+  });
+
+  it('counts on across 2^32 misses', () => {
+    const misses = new RecentMisses(3);
+    (misses as unknown as { misses: number }).misses = 2 ** 32 - 2;
+    assert.equal(misses.again('a'), false);
+    misses.again('b');
+    misses.again('c');
+    assert.equal(misses.again('a'), true, 'three misses later, across the wrap');
+  });
+});
