@@ -57,7 +57,7 @@ describe('kept answers by id', () => {
     assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 2 }, 'not kept');
   });
 
-  it('keeps nothing while the controller is not the database’s one writer, and drops all when that changes', async () => {
+  it('keeps nothing unless this controller is the one writer, and drops everything when that changes', async () => {
     const store = fakeStore();
     const kept = new KeptAnswers(store, { readsFrom: ['identity'] });
     const { read } = countedRead();
