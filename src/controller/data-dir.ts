@@ -34,13 +34,16 @@ export class DataDirLockedError extends Error {
   }
 }
 
-/** Refused because an entry of the data directory is a symbolic link (chmod and writes would follow it). */
+/**
+ * Refused because an entry the controller writes is a symbolic link (chmod and writes would follow it): one of the
+ * data directory's, or by default `whose` says which.
+ */
 export class DataDirSymlinkError extends Error {
-  constructor(readonly path: string) {
-    super(
-      `refusing to use ${path}: it is a symbolic link; the data ` +
-        `directory's entries must be plain files and directories`,
-    );
+  constructor(
+    readonly path: string,
+    whose = "the data directory's entries",
+  ) {
+    super(`refusing to use ${path}: it is a symbolic link; ${whose} must be plain files and directories`);
     this.name = 'DataDirSymlinkError';
   }
 }
@@ -80,7 +83,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
 export function lockSqliteFile(file: string): DataDirLock {
   const lock = `${file}.lock`;
   try {
-    refuseSymlinks(dirname(file), [basename(lock), `${basename(lock)}.break`]);
+    refuseSymlinks(dirname(file), [basename(lock), `${basename(lock)}.break`], "a database's lock files");
     return takeLock(lock, { what: `the database ${file}`, otherwise: 'give this one another --store' });
   } catch (err) {
     if (err instanceof DataDirLockedError || err instanceof DataDirSymlinkError) throw err;
@@ -115,13 +118,13 @@ function takeLock(file: string, words: LockWords): DataDirLock {
   throw new DataDirLockedError(words.what, 'could not take its lock (another start is competing for it)');
 }
 
-/** Refuses entries of the data directory (and of a PKI directory) that are symbolic links. */
-export function refuseSymlinks(dir: string, entries?: string[]): void {
+/** Refuses entries of the data directory (and of a PKI directory, or `whose`) that are symbolic links. */
+export function refuseSymlinks(dir: string, entries?: string[], whose?: string): void {
   const names = entries ?? safeList(dir);
   for (const name of names) {
     const path = join(dir, name);
     try {
-      if (lstatSync(path).isSymbolicLink()) throw new DataDirSymlinkError(path);
+      if (lstatSync(path).isSymbolicLink()) throw new DataDirSymlinkError(path, whose);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }

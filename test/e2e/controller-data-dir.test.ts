@@ -155,7 +155,7 @@ describe('one controller per data directory', () => {
     writeFileSync(target, 'keep me');
     symlinkSync(target, `${file}.lock`);
     const linked = await refusedStart({ dataDir: path.join(tmp, 'linked-dir'), storeUrl: file });
-    assert.match(linked.message, /symbolic link/);
+    assert.match(linked.message, /symbolic link; a database's lock files must be/);
     assert.equal(readFileSync(target, 'utf8'), 'keep me', 'the link target was not touched');
     const missing = path.join(tmp, 'no-such-dir', 'ctl.db');
     const unusable = await refusedStart({ dataDir: path.join(tmp, 'missing-dir'), storeUrl: missing });
@@ -171,7 +171,7 @@ describe('one controller per data directory', () => {
     writeFileSync(target, 'keep me');
     rmSync(path.join(dataDir, 'ca-bundle.pem'));
     symlinkSync(target, path.join(dataDir, 'ca-bundle.pem'));
-    await assert.rejects(startTestController({ dataDir }), /symbolic link/);
+    await assert.rejects(startTestController({ dataDir }), /symbolic link; the data directory's entries must be/);
     assert.equal(readFileSync(target, 'utf8'), 'keep me', 'the link target was not touched');
     assert.equal(existsSync(path.join(dataDir, 'controller.lock')), false, 'a refused start releases the lock');
   });
