@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../resources/index.js';
+import { type ResourceDef, resource } from '../resources/index.js';
 import { MODEL_MODULES, ROUTE_ADAPTERS } from './discovered-modules.js';
 import {
   HOOK_PHASES,
@@ -86,18 +86,15 @@ export interface Registry {
 /** Every route of the controller: the adapters' first (they take over generic routes), the catalogue's, then meta. */
 export function buildRoutes(rt: Runtime, modules: ControllerModules = DISCOVERED): Registry {
   const presenterOf = presenters(modules.models);
-  const answerKept = new Map(
-    modules.models.flatMap(({ model }) => (model?.answerKept ? [[model.resource, model.answerKept] as const] : [])),
+  const keptAnswers = new Map(
+    modules.models.flatMap(({ model }) => {
+      if (!model?.answerKept) return [];
+      const { presentById } = model;
+      const def = resource(model.resource);
+      const read = (id: string) => (presentById ? presentById(id, rt) : presentRead(rt, def, id));
+      return [[model.resource, new KeptAnswers(() => rt.store, model.answerKept, read)] as const];
+    }),
   );
-  // Made at a resource's first GET by id: routes are also built for runtimes without a store (the served spec's).
-  const keptAnswers = new Map<string, KeptAnswers>();
-  const keptAnswersOf = (resource: string) => {
-    const kept = answerKept.get(resource);
-    if (!kept) return undefined;
-    let answers = keptAnswers.get(resource);
-    if (!answers) keptAnswers.set(resource, (answers = new KeptAnswers(rt.store, kept)));
-    return answers;
-  };
   const hooks = hooksByResource(modules.models);
   const handlerRoutes = modules.adapters.flatMap((a) => a.routes(rt));
   const taken = (r: Pick<Route, 'method' | 'path' | 'api'>) =>
@@ -111,10 +108,10 @@ export function buildRoutes(rt: Runtime, modules: ControllerModules = DISCOVERED
       return presenter ? presenter(rows, rt) : rows.map((row) => toWire(def, row));
     },
     answerById: (def, id) => {
+      const kept = keptAnswers.get(def.name);
+      if (kept) return kept.answer(id);
       const byId = presenterOf.get(def.name)?.presentById;
-      const read = () => (byId ? byId(id, rt) : presentRead(rt, def, id));
-      const kept = keptAnswersOf(def.name);
-      return kept ? kept.answer(id, read) : read().then((answer) => JSON.stringify(answer));
+      return (byId ? byId(id, rt) : presentRead(rt, def, id)).then((answer) => JSON.stringify(answer));
     },
     hooks: (resource) => hooks.get(resource) ?? {},
   };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { WriteEvent } from '../store/repository.js';
-import { KeptAnswers, RecentMisses } from './kept-answers.js';
+import { type AnswerKept, KeptAnswers, RecentMisses } from './kept-answers.js';
 
 /** A store that tells of the writes a test makes, with the epoch it sets. */
 function fakeStore() {
@@ -15,85 +15,104 @@ function fakeStore() {
   };
 }
 
-/** A read that counts its calls and answers `{ id, n }`, n its call's number. */
-function countedRead() {
+/**
+ * Kept answers over `store` whose read counts its calls and answers `{ id, n }`, n its call's number; `during`, when
+ * set, runs inside the next read (a write told while it is under way).
+ */
+function keptOver(store: ReturnType<typeof fakeStore>, kept: AnswerKept, limits?: { count: number; chars: number }) {
   let calls = 0;
-  const read = (id: string) => async () => ({ id, n: ++calls });
-  return { read, calls: () => calls };
+  const probe = { during: undefined as (() => void) | undefined };
+  const read = async (id: string) => {
+    const during = probe.during;
+    probe.during = undefined;
+    during?.();
+    return { id, n: ++calls };
+  };
+  const answers = new KeptAnswers(() => store, kept, read, limits);
+  return {
+    probe,
+    calls: () => calls,
+    ask: async (id: string) => JSON.parse(await answers.answer(id)) as Record<string, unknown>,
+  };
 }
-
-const ask = async (kept: KeptAnswers, id: string, read: (id: string) => () => Promise<Record<string, unknown>>) =>
-  JSON.parse(await kept.answer(id, read(id)));
 
 describe('kept answers by id', () => {
   it('keeps an answer once its id is asked for again, until a write to what it reads', async () => {
     const store = fakeStore();
-    const kept = new KeptAnswers(store, { readsFrom: ['identity', 'authenticator'] });
-    const { read, calls } = countedRead();
-    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 1 });
-    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 2 });
-    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 2 }, 'kept at its second ask');
+    const { ask, calls } = keptOver(store, { readsFrom: ['identity', 'authenticator'] });
+    assert.deepEqual(await ask('a'), { id: 'a', n: 1 });
+    assert.deepEqual(await ask('a'), { id: 'a', n: 2 });
+    assert.deepEqual(await ask('a'), { id: 'a', n: 2 }, 'kept at its second ask');
     store.write('service');
-    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 2 }, 'a write to what it does not read');
+    assert.deepEqual(await ask('a'), { id: 'a', n: 2 }, 'a write to what it does not read');
     store.write('authenticator');
-    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 3 });
-    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 3 }, 'asked for lately: kept at once');
+    assert.deepEqual(await ask('a'), { id: 'a', n: 3 });
+    assert.deepEqual(await ask('a'), { id: 'a', n: 3 }, 'asked for lately: kept at once');
     store.write('*');
-    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 4 }, 'a write of anything');
+    assert.deepEqual(await ask('a'), { id: 'a', n: 4 }, 'a write of anything');
     assert.equal(calls(), 4);
   });
 
   it('does not keep an answer whose read overlapped a write', async () => {
     const store = fakeStore();
-    const kept = new KeptAnswers(store, { readsFrom: ['identity'] });
-    const { read } = countedRead();
-    await ask(kept, 'a', read);
+    const { ask, probe } = keptOver(store, { readsFrom: ['identity'] });
+    await ask('a');
     // The write is told while the read is under way (on PostgreSQL it may have read the state before the commit).
-    const overlapped = kept.answer('a', async () => {
-      store.write('identity');
-      return { id: 'a', n: 'before the commit' };
-    });
-    assert.equal(JSON.parse(await overlapped).n, 'before the commit', 'handed on to its request');
-    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 2 }, 'not kept');
+    probe.during = () => store.write('identity');
+    assert.deepEqual(await ask('a'), { id: 'a', n: 2 }, 'handed on to its request');
+    assert.deepEqual(await ask('a'), { id: 'a', n: 3 }, 'not kept');
+    assert.deepEqual(await ask('a'), { id: 'a', n: 3 }, 'kept once read with no write under way');
   });
 
   it('keeps nothing unless this controller is the one writer, and drops everything when that changes', async () => {
     const store = fakeStore();
-    const kept = new KeptAnswers(store, { readsFrom: ['identity'] });
-    const { read } = countedRead();
+    const { ask } = keptOver(store, { readsFrom: ['identity'] });
     store.soleWriterEpoch = undefined;
-    for (let n = 1; n <= 3; n++) assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n });
+    for (let n = 1; n <= 3; n++) assert.deepEqual(await ask('a'), { id: 'a', n });
     store.soleWriterEpoch = 1;
-    await ask(kept, 'a', read);
-    await ask(kept, 'a', read);
-    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 5 }, 'kept in epoch 1');
+    await ask('a');
+    await ask('a');
+    assert.deepEqual(await ask('a'), { id: 'a', n: 5 }, 'kept in epoch 1');
     store.soleWriterEpoch = 2;
-    assert.deepEqual(await ask(kept, 'a', read), { id: 'a', n: 6 }, 'read again in epoch 2');
+    assert.deepEqual(await ask('a'), { id: 'a', n: 6 }, 'read again in epoch 2');
   });
 
   it('does not keep an answer the model says would change with time alone', async () => {
-    const store = fakeStore();
-    const kept = new KeptAnswers(store, { readsFrom: ['identity'], unless: (answer) => answer.id === 'turns' });
-    const { read } = countedRead();
-    for (let n = 1; n <= 3; n++) assert.deepEqual(await ask(kept, 'turns', read), { id: 'turns', n });
+    const { ask } = keptOver(fakeStore(), { readsFrom: ['identity'], unless: (answer) => answer.id === 'turns' });
+    for (let n = 1; n <= 3; n++) assert.deepEqual(await ask('turns'), { id: 'turns', n });
   });
 
   it('keeps at most its count and characters, the least recently asked going first', async () => {
-    const store = fakeStore();
-    const kept = new KeptAnswers(store, { readsFrom: ['identity'] }, { count: 2, chars: 1_000 });
-    const { read, calls } = countedRead();
-    for (const id of ['a', 'a', 'b', 'b', 'a', 'c', 'c']) await ask(kept, id, read);
+    const { ask, calls } = keptOver(fakeStore(), { readsFrom: ['identity'] }, { count: 2, chars: 1_000 });
+    for (const id of ['a', 'a', 'b', 'b', 'a', 'c', 'c']) await ask(id);
     assert.equal(calls(), 6, 'each id kept at its second ask; a answered once from what was kept');
-    await ask(kept, 'a', read);
+    await ask('a');
     assert.equal(calls(), 6, 'a, asked for after b, is still kept');
-    await ask(kept, 'b', read);
+    await ask('b');
     assert.equal(calls(), 7, 'b went when c came');
-    const big = new KeptAnswers(store, { readsFrom: ['identity'] }, { count: 2, chars: 10 });
-    for (let n = 1; n <= 3; n++) assert.deepEqual(await ask(big, 'long-id', read), { id: 'long-id', n: 7 + n });
+    const big = keptOver(fakeStore(), { readsFrom: ['identity'] }, { count: 2, chars: 10 });
+    for (let n = 1; n <= 3; n++) assert.deepEqual(await big.ask('long-id'), { id: 'long-id', n });
   });
 
-  it('refuses to be declared over a resource that does not exist', () => {
-    assert.throws(() => new KeptAnswers(fakeStore(), { readsFrom: ['identity', 'no-such-thing'] }), /no-such-thing/);
+  it('refuses to be declared over a resource that does not exist, before any answer', () => {
+    assert.throws(() => keptOver(fakeStore(), { readsFrom: ['identity', 'no-such-thing'] }), /no-such-thing/);
+  });
+
+  it('asks for its store at the first answer, not before', async () => {
+    let asked = 0;
+    const store = fakeStore();
+    const answers = new KeptAnswers(
+      () => {
+        asked++;
+        return store;
+      },
+      { readsFrom: ['identity'] },
+      async (id) => ({ id }),
+    );
+    assert.equal(asked, 0);
+    await answers.answer('a');
+    await answers.answer('a');
+    assert.equal(asked, 1);
   });
 });
 

@@ -12,7 +12,10 @@ export interface AnswerKept {
 
 /** How many answers are kept, and their total length in characters (about 1.6 KB an identity). */
 export const KEPT_ANSWERS = 1_000;
-export const KEPT_ANSWER_CHARS = 4 * 1024 * 1024;
+const KEPT_ANSWER_CHARS = 4 * 1024 * 1024;
+
+/** Reads one entity's answer by its id. */
+type ReadById = (id: string) => Promise<Record<string, unknown>>;
 
 /**
  * One resource's answers by id, as their JSON text, kept until a write to any resource they are read from. A GET by
@@ -24,6 +27,9 @@ export const KEPT_ANSWER_CHARS = 4 * 1024 * 1024;
  * answer whose read overlapped a drop is handed on but not kept, since on PostgreSQL a read may still see the state
  * before a commit it finishes after. Bounded in count and size, the least recently asked going first; an answer is
  * kept only when its id was asked for again while it would still be kept (RecentMisses).
+ *
+ * The store is given as a function and first asked for at the first answer: routes are also built for runtimes that
+ * have none (the served spec's), and nothing is kept, so no write need be heard, before an answer is.
  */
 export class KeptAnswers {
   private answers: LruCache<string, string>;
@@ -31,35 +37,44 @@ export class KeptAnswers {
   private drops = 0;
   private epoch: number | undefined;
   private readonly recentMisses: RecentMisses;
+  private store: Pick<Store, 'onWrite' | 'soleWriterEpoch'> | undefined;
 
   constructor(
-    private readonly store: Pick<Store, 'onWrite' | 'soleWriterEpoch'>,
+    private readonly storeOf: () => Pick<Store, 'onWrite' | 'soleWriterEpoch'>,
     private readonly kept: AnswerKept,
+    private readonly read: ReadById,
     private readonly limits = { count: KEPT_ANSWERS, chars: KEPT_ANSWER_CHARS },
   ) {
     for (const name of kept.readsFrom) resource(name);
     this.recentMisses = new RecentMisses(limits.count);
     this.answers = this.empty();
-    store.onWrite((event) => {
-      if (event.resource === '*' || kept.readsFrom.includes(event.resource)) this.drop();
-    });
   }
 
-  /** The answer to `id` as JSON text: the one kept, or `read`'s, kept when it may be. */
-  answer(id: string, read: () => Promise<Record<string, unknown>>): Promise<string> | string {
-    const epoch = this.store.soleWriterEpoch;
+  /** The answer to `id` as JSON text: the one kept, or one read, kept when it may be. */
+  answer(id: string): Promise<string> | string {
+    const epoch = this.listening().soleWriterEpoch;
     if (epoch !== this.epoch) {
       this.drop();
       this.epoch = epoch;
     }
-    if (epoch === undefined) return read().then((answer) => JSON.stringify(answer));
-    return this.answers.get(id) ?? this.readAndKeep(id, read);
+    if (epoch === undefined) return this.read(id).then((answer) => JSON.stringify(answer));
+    return this.answers.get(id) ?? this.readAndKeep(id);
   }
 
-  private async readAndKeep(id: string, read: () => Promise<Record<string, unknown>>): Promise<string> {
+  private listening(): Pick<Store, 'onWrite' | 'soleWriterEpoch'> {
+    if (this.store) return this.store;
+    const store = this.storeOf();
+    store.onWrite((event) => {
+      if (event.resource === '*' || this.kept.readsFrom.includes(event.resource)) this.drop();
+    });
+    this.store = store;
+    return store;
+  }
+
+  private async readAndKeep(id: string): Promise<string> {
     const drops = this.drops;
     const askedAgain = this.recentMisses.again(id);
-    const answer = await read();
+    const answer = await this.read(id);
     const text = JSON.stringify(answer);
     if (askedAgain && drops === this.drops && !this.kept.unless?.(answer)) this.answers.set(id, text);
     return text;
@@ -68,7 +83,7 @@ export class KeptAnswers {
   private drop(): void {
     this.drops++;
     // A new cache rather than one emptied entry by entry: drops are rare next to reads.
-    if (this.answers?.size !== 0) this.answers = this.empty();
+    if (this.answers.size !== 0) this.answers = this.empty();
   }
 
   private empty(): LruCache<string, string> {
