@@ -41,6 +41,7 @@ describe('completion candidates', () => {
   it('completes enum values of options: formats, semantics, hosting precedences', async () => {
     assert.deepEqual(await complete('-o', ''), ['table', 'wide', 'json', 'yaml']);
     assert.deepEqual(await complete('identity', 'list', '--output', 'j'), ['json']);
+    assert.deepEqual(await complete('identity', 'delete', '-yo', ''), ['table', 'wide', 'json', 'yaml'], 'joined');
     assert.deepEqual(await complete('identity', 'list', '--role-semantic', ''), ['AllOf', 'AnyOf']);
     assert.deepEqual(await complete('identity', 'create', 'x', '--default-hosting-precedence', 'r'), ['required']);
   });

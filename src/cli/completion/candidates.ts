@@ -82,7 +82,9 @@ function locate(root: CommandUnknownOpts, typed: readonly string[]): Position {
       const joined = option || assigned ? [] : joinedShortOptions(position.command, word);
       if (option) give(option, assigned?.[2]);
       for (const given of joined) give(given.option, given.value);
-      if (option?.required && !assigned) position.pending = option;
+      // The option, or the last of joined ones (`-yo`), waits for the next word when it needs a value not given.
+      const last = option ? { option, value: assigned?.[2] } : joined.at(-1);
+      if (last?.option.required && last.value === undefined) position.pending = last.option;
       // An option unknown to the command (not `--flag=value`) may be waiting for a value.
       afterUnknown = !option && joined.length === 0 && !word.includes('=');
     } else {
