@@ -32,7 +32,7 @@ export interface PolicyFlags {
 }
 
 /** `password,cert`: the methods, known words only, without repeats; "" or `none` allows none. */
-export function methodList(value: string): MethodWord[] {
+export const methodList = keepsLast((value: string): MethodWord[] => {
   const words = value
     .split(',')
     .map((w) => w.trim().toLowerCase())
@@ -57,7 +57,7 @@ export function methodList(value: string): MethodWord[] {
     if (!out.includes(m)) out.push(m);
   }
   return out;
-}
+});
 
 /** Upper bound of the numeric flags: far above any sensible policy, below what the store's integers hold. */
 const MAX_COUNT = 1_000_000;
@@ -94,7 +94,7 @@ export function addPolicyFlags(command: CommandUnknownOpts): (cmd: CommandUnknow
     'primary methods allowed: password, cert, ext-jwt, comma-separated (none: none); the others are refused',
   );
   command.addOption(
-    completeWith(primary.argParser(keepsLast(methodList)), {
+    completeWith(primary.argParser(methodList), {
       kind: 'values',
       values: Object.keys(METHODS),
       list: true,

@@ -99,6 +99,8 @@ describe('completion candidates', () => {
     assert.deepEqual(await complete('--timeout', '5s', '--t'), [], 'so does a duration');
     assert.deepEqual(await complete('auth-policy', 'create', 'x', '--lockout', '1h', '--lock'), [], 'in minutes too');
     assert.deepEqual(await complete('enrollment', 'create', 'x', '--expires-in', '1d', '--expires-i'), []);
+    assert.deepEqual(await complete('config', 'create', 'x', '--data', '{}', '--da'), [], 'a JSON object');
+    assert.deepEqual(await complete('ca', 'create', 'x', '--external-id-claim', '{}', '--external-id-c'), []);
     assert.deepEqual(await complete('identity', 'disable', 'x', '--for', '1h', '--f'), [], 'a duration read in place');
     assert.deepEqual(await complete('signer', 'create', 'x', '--cert-pem', '@c.pem', '--cert-p'), [], 'a PEM');
     assert.deepEqual(await complete('controller', 'start', '--client-rate-limit', '5/1', '--client-r'), []);

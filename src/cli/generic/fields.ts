@@ -360,7 +360,7 @@ export function tagPair(value: string, previous: Record<string, TagValue> | unde
 }
 
 /** A JSON object given as text, as `@FILE` (read from the file) or as `-` (from stdin, when the command runs). */
-export function jsonObject(value: string): Record<string, unknown> {
+export const jsonObject = keepsLast((value: string): Record<string, unknown> => {
   // Typed as what the action sees: readStdinFlags replaces the marker before any action runs.
   if (value === '-')
     return new FromStdin((text) => parseJsonObject(text, 'stdin', InvalidArgumentError)) as unknown as Record<
@@ -377,7 +377,7 @@ export function jsonObject(value: string): Record<string, unknown> {
     }
   }
   return parseJsonObject(text, text === value ? undefined : value.slice(1), InvalidArgumentError);
-}
+});
 
 /** The values a flag was given under its name and its hidden synonyms, or undefined when none was typed. */
 function typed(command: CommandUnknownOpts, flag: FieldFlag): unknown[] | undefined {

@@ -106,7 +106,7 @@ function hex(value: string, digits: number, what: string): string {
 }
 
 /** `--mfa-timeout 300`, `5m`, `1h`, `1d`; `none` (or 0) for no timeout. (`--timeout` is the global request timeout.) */
-export function timeout(value: string): number {
+export const timeout = keepsLast((value: string): number => {
   const v = value.trim().toLowerCase();
   if (v === 'none' || v === '0' || v === '-1') return -1;
   const m = /^(\d+)(s|m|h|d)?$/.exec(v);
@@ -114,7 +114,7 @@ export function timeout(value: string): number {
   if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 2_147_483_647)
     throw new InvalidArgumentError('expected seconds (300) or a duration (5m, 1h, 1d), or none.');
   return seconds;
-}
+});
 
 /** Which flags each kind takes (the commander attribute names), and the words for them in messages. */
 export const KIND_FLAGS: Record<PostureCheckKind, readonly string[]> = {
@@ -223,7 +223,7 @@ export function addKindFlags(
       new Option(
         '--mfa-timeout <seconds>',
         'how long an MFA code stays good: seconds, or 5m, 1h, 1d; none for no timeout',
-      ).argParser(keepsLast(timeout)),
+      ).argParser(timeout),
     );
     for (const [flag, what] of [
       ['prompt-on-wake', 'ask for a code again when the device wakes'],
