@@ -48,7 +48,10 @@ export interface ControllerOptions {
   accessLog?: (line: string) => void;
   /** A directory of static files (a built web console such as OpenZiti's ZAC) served under `/zac/`. */
   consoleDir?: string;
-  /** `postgres://user@host:port/db` to keep the data in PostgreSQL; default: SQLite `ctl.db` in the data directory. */
+  /**
+   * `postgres://user@host:port/db` to keep the data in PostgreSQL, or the path of a SQLite file; default: SQLite
+   * `ctl.db` in the data directory.
+   */
   storeUrl?: string;
   /** Cost of password hashing (tests use a cheap one); default: the production cost. */
   passwordCost?: PasswordCost;

@@ -32,7 +32,7 @@ export interface StartOptions {
   pkiKeyFile?: string;
   /** Serve the database together with other controllers that opted in too. */
   sharedDatabase: boolean;
-  /** `postgres://...` to keep the data in PostgreSQL; default: SQLite in the data directory. */
+  /** `postgres://...` for PostgreSQL, or a SQLite file's path; default: SQLite in the data directory. */
   store?: string;
   /** A built web console (OpenZiti's ZAC) served under /zac/ on the controller's origin. */
   console?: string;
@@ -165,7 +165,8 @@ export function buildStart(deps: Deps, run = runStart) {
       envFallback(
         new Option(
           '--store <url>',
-          'keep the data in PostgreSQL: postgres://user@host:port/db (default: SQLite in the data directory)',
+          'keep the data in PostgreSQL (postgres://user@host:port/db) or in the SQLite file at a path, locked ' +
+            'as the data directory is (default: SQLite in the data directory)',
         ),
         'CTL_STORE_URL',
       ),
