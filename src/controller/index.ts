@@ -83,8 +83,7 @@ export async function createController(options: CreateControllerOptions): Promis
   const site = options.consoleDir ? createStaticSite(options.consoleDir, { log }) : undefined;
   // Read before the store opens: a key file that is unsafe or too short is refused before the database is touched.
   const pkiKey = options.pkiKeyFile === undefined ? undefined : readPkiKeyFile(options.pkiKeyFile);
-  const sqlite = { sqlite: join(options.dataDir, DATABASE_FILE) };
-  const location = options.store ?? (options.storeUrl ? parseStoreLocation(options.storeUrl) : sqlite);
+  const location = storeLocationOf(options);
   const shared = options.sharedDatabase === true;
   if (shared) refuseUnsharable(location, pkiKey);
   // Built-in rows are written below, through the write path, once the runtime (and so every hook) exists.
@@ -284,12 +283,18 @@ async function bind(
   };
 }
 
-/** The SQLite file the store is, made absolute (its lock must be the same from any directory); none for PostgreSQL. */
-function sqliteFileOf(options: Pick<ControllerOptions, 'storeUrl' | 'dataDir'>): string | undefined {
-  if (options.storeUrl === undefined) return resolvePath(options.dataDir, DATABASE_FILE);
-  const location = parseStoreLocation(options.storeUrl);
-  if (!('sqlite' in location) || location.sqlite === ':memory:') return undefined;
-  return resolvePath(location.sqlite);
+/**
+ * Where the store is: the location given, else the store URL (a SQLite file's path too), else `ctl.db` in the data
+ * directory. An empty URL (an environment variable set to nothing) names none.
+ */
+function storeLocationOf(options: Pick<CreateControllerOptions, 'store' | 'storeUrl' | 'dataDir'>): StoreLocation {
+  if (options.store) return options.store;
+  return options.storeUrl ? parseStoreLocation(options.storeUrl) : { sqlite: join(options.dataDir, DATABASE_FILE) };
+}
+
+/** The SQLite file a store is, made absolute (its lock must be the same from any directory); none for PostgreSQL. */
+function sqliteFileOf(location: StoreLocation): string | undefined {
+  return 'sqlite' in location && location.sqlite !== ':memory:' ? resolvePath(location.sqlite) : undefined;
 }
 
 /**
@@ -310,14 +315,17 @@ export async function startController(options: ControllerOptions): Promise<Runni
   // What clients are told to reach (OpenZiti's edge.api.address): the first advertised address, else the listener.
   const publicUrl = advertised.length ? urlOf(advertised[0], port) : url;
   try {
-    // The data directory is ours (an exclusive lock) before anything is written in it; a failed start lets it go.
-    dataDir = prepareDataDir(options.dataDir, options.pkiDir, sqliteFileOf(options));
+    // The data directory and a SQLite database are ours (exclusive locks) before anything is written in them; a
+    // failed start lets them go.
+    const store = storeLocationOf(options);
+    dataDir = prepareDataDir(options.dataDir, options.pkiDir, sqliteFileOf(store));
     // The first name is the certificate's common name, which names the controller in /controllers: the first
     // advertised name when there is one, so that controllers listening on the same address are told apart.
     const listening = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
     const hosts = advertised.map((address) => address.host);
     const names = [...hosts.slice(0, 1), listening, 'localhost', '127.0.0.1', '::1', hostname(), ...hosts];
-    controller = await createController({ ...options, pkiDir: dataDir.pkiDir, publicUrl, hosts: [...new Set(names)] });
+    const hostNames = [...new Set(names)];
+    controller = await createController({ ...options, store, pkiDir: dataDir.pkiDir, publicUrl, hosts: hostNames });
   } catch (err) {
     dataDir?.lock.release();
     bound.destroyAll();

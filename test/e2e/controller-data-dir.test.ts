@@ -146,6 +146,15 @@ describe('one controller per data directory', () => {
     } finally {
       await first.close();
     }
+    // An empty store URL (CTL_STORE_URL set to nothing) names no store: the data directory's, locked as such.
+    const emptyUrl = path.join(tmp, 'own-db-empty-url');
+    const third = await startTestController({ dataDir: emptyUrl, storeUrl: '' });
+    try {
+      assert.ok(existsSync(path.join(emptyUrl, 'ctl.db.lock')), 'the data directory database is locked');
+      assert.equal(existsSync(`${process.cwd()}.lock`), false, 'nothing locked beside the working directory');
+    } finally {
+      await third.close();
+    }
   });
 
   it('refuses a database lock that is a symbolic link; a database in a missing directory is unusable', async () => {
