@@ -348,7 +348,7 @@ export class PostgresDriver implements Driver {
     return name;
   }
 
-  private async query<T>(sql: string, params: readonly unknown[]): Promise<StatementResult<T>> {
+  private query<T>(sql: string, params: readonly unknown[]): Promise<StatementResult<T>> {
     const transaction = this.transaction.getStore();
     const text = this.text(sql);
     const name = this.nameOf(text);
@@ -359,20 +359,22 @@ export class PostgresDriver implements Driver {
         client.query(new this.statement<T>(text, name, params as unknown[], this.shapes, this.types, answered));
       });
     if (transaction) return send(transaction.client).catch(rethrowStoreError);
-    return this.onHeld(send, () => PLAIN_READ.test(text));
+    return this.onHeld(send, text);
   }
 
   /**
-   * Runs `use` (one statement) on a held connection. One that `isRead` says only reads is made once more when its
+   * Runs `use`, the statement `text`, on a held connection. A plain read (PLAIN_READ) is made once more when its
    * connection turned out to be ended (the server restarted, or ended it): the ended connection is let go as its
    * statement fails, so the read goes on another, and a read changes nothing. Without it, each held connection ended
    * under load failed the next statement sent on it (an answer of 503). A write is never sent twice: it may have
-   * been done before the connection ended. `isRead` is asked only then, so a statement that succeeds pays nothing.
+   * been done before the connection ended. The text is looked at only then, so a statement that succeeds pays nothing.
    */
-  private onHeld<R>(use: (client: Client) => Promise<R>, isRead: () => boolean): Promise<R> {
+  private onHeld<R>(use: (client: Client) => Promise<R>, text: string): Promise<R> {
     return this.held
       .run(use)
-      .catch((err: unknown) => (connectionEnded(err) && isRead() ? this.held.run(use) : Promise.reject(err)))
+      .catch((err: unknown) =>
+        connectionEnded(err) && PLAIN_READ.test(text) ? this.held.run(use) : Promise.reject(err),
+      )
       .catch(rethrowStoreError);
   }
 
@@ -423,10 +425,7 @@ export class PostgresDriver implements Driver {
   private async columnsOf(statement: Fragment): Promise<string[]> {
     const text = this.text(`SELECT * FROM (${statement.sql}) q LIMIT 0`);
     this.statementsRun++;
-    const described = await this.onHeld(
-      (c) => c.query(text, [...statement.params]),
-      () => true,
-    );
+    const described = await this.onHeld((c) => c.query(text, [...statement.params]), text);
     return described.fields.map((f) => f.name);
   }
 
