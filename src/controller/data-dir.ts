@@ -66,7 +66,7 @@ export interface DataDirLock {
  * we live. A lock left by a dead process (kill -9, power loss) is stale and is broken by the next start, under a
  * second exclusive marker so that two starts never both break it.
  */
-export function lockDataDir(dataDir: string): DataDirLock {
+function lockDataDir(dataDir: string): DataDirLock {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   refuseSymlinks(dataDir, [LOCK_FILE, `${LOCK_FILE}.break`]);
   return takeLock(join(dataDir, LOCK_FILE), {
@@ -80,7 +80,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
  * `FILE.lock` beside it: two controllers with data directories of their own would otherwise both serve one file,
  * each keeping in memory (sessions, what policies require) what only the other's writes change.
  */
-export function lockSqliteFile(file: string): DataDirLock {
+function lockSqliteFile(file: string): DataDirLock {
   const lock = `${file}.lock`;
   try {
     refuseSymlinks(dirname(file), [basename(lock), `${basename(lock)}.break`], "a database's lock files");
@@ -119,7 +119,7 @@ function takeLock(file: string, words: LockWords): DataDirLock {
 }
 
 /** Refuses entries of the data directory (and of a PKI directory, or `whose`) that are symbolic links. */
-export function refuseSymlinks(dir: string, entries?: string[], whose?: string): void {
+function refuseSymlinks(dir: string, entries?: string[], whose?: string): void {
   const names = entries ?? safeList(dir);
   for (const name of names) {
     const path = join(dir, name);
@@ -248,12 +248,13 @@ function lockHandle(file: string, me: LockOwner): DataDirLock {
   return { release };
 }
 
-/** Entries the controller writes in its data directory; none may be a symbolic link. */
+/**
+ * Entries the controller writes in its data directory; none may be a symbolic link. The database's lock files are
+ * checked as the database is locked (lockSqliteFile), wherever the database is.
+ */
 const DATA_DIR_ENTRIES = [
   LOCK_FILE,
   'ctl.db',
-  'ctl.db.lock',
-  'ctl.db.lock.break',
   'ctl.db-wal',
   'ctl.db-shm',
   'ca-bundle.pem',
