@@ -1,4 +1,5 @@
 import { ApiError } from '../protocol/errors.js';
+import { setLatest } from '../protocol/latest-entries.js';
 import { type AttemptBuckets, type BucketOptions, TokenBuckets } from './auth/throttle.js';
 
 /**
@@ -124,11 +125,9 @@ export function withFailure(list: readonly FailedServiceRequest[], failure: Fail
  */
 export const POSTURE_ENTRIES_KEPT = 64;
 
-/** Sets `key` as the latest entry of `map`, the oldest going once there are more than POSTURE_ENTRIES_KEPT. */
-export function setLatest<V>(map: Map<string, V>, key: string, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > POSTURE_ENTRIES_KEPT) map.delete(map.keys().next().value as string);
+/** Sets `key` as the latest entry of one of a posture's maps, the oldest going beyond POSTURE_ENTRIES_KEPT. */
+export function setLatestPosture<V>(map: Map<string, V>, key: string, value: V): void {
+  setLatest(map, key, value, POSTURE_ENTRIES_KEPT);
 }
 
 /**
@@ -137,7 +136,7 @@ export function setLatest<V>(map: Map<string, V>, key: string, value: V): void {
  */
 export function apiSessionPostureIn(data: PostureData, apiSessionId: string): ApiSessionPosture {
   const s = data.apiSessions.get(apiSessionId) ?? {};
-  setLatest(data.apiSessions, apiSessionId, s);
+  setLatestPosture(data.apiSessions, apiSessionId, s);
   return s;
 }
 

@@ -7,6 +7,7 @@
 import { X509Certificate, type KeyObject, createPublicKey } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { Dispatcher } from 'undici';
+import { setLatest } from './latest-entries.js';
 import { loadUndici } from './undici.js';
 
 export interface JwksOptions {
@@ -68,7 +69,10 @@ export class JwksCache {
     const now = this.options.now();
     let entry = this.entries.get(url);
     const fresh = entry !== undefined && entry.fetchedAt > 0 && now - entry.fetchedAt < this.options.maxAgeMs;
-    if (fresh && entry!.keys.has(kid)) return this.touch(url, entry!).keys.get(kid);
+    if (fresh && entry!.keys.has(kid)) {
+      setLatest(this.entries, url, entry!, this.options.maxEntries);
+      return entry!.keys.get(kid);
+    }
     if (!entry || now - entry.attemptedAt >= this.options.minRefetchIntervalMs || entry.inflight) {
       entry = await this.refresh(url, entry, now);
     }
@@ -81,16 +85,9 @@ export class JwksCache {
     this.entries.clear();
   }
 
-  private touch(url: string, entry: Entry): Entry {
-    this.entries.delete(url);
-    this.entries.set(url, entry);
-    return entry;
-  }
-
   private async refresh(url: string, previous: Entry | undefined, now: number): Promise<Entry> {
     const entry: Entry = previous ?? { keys: new Map(), fetchedAt: 0, attemptedAt: 0 };
-    this.touch(url, entry);
-    while (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    setLatest(this.entries, url, entry, this.options.maxEntries);
     // Concurrent callers share one fetch.
     if (!entry.inflight) {
       entry.attemptedAt = now;

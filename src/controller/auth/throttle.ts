@@ -1,4 +1,5 @@
 import { ApiError } from '../../protocol/errors.js';
+import { setLatest } from '../../protocol/latest-entries.js';
 
 /** A token bucket per key: `capacity` tokens, refilled at `refillPerSecond`; bounded in the keys it tracks. */
 export interface BucketOptions {
@@ -153,11 +154,11 @@ export class LoginThrottle implements LoginThrottling {
     this.byAddress.take(addressKey);
     this.byUsername.take(usernameKey(username));
     if (identityId === undefined) return;
-    const previous = this.failures.get(identityId);
-    this.failures.delete(identityId);
-    this.failures.set(identityId, { consecutive: (previous?.consecutive ?? 0) + 1, lastAt: new Date(this.now()) });
-    while (this.failures.size > this.options.maxTrackedIdentities)
-      this.failures.delete(this.failures.keys().next().value as string);
+    const failure = {
+      consecutive: (this.failures.get(identityId)?.consecutive ?? 0) + 1,
+      lastAt: new Date(this.now()),
+    };
+    setLatest(this.failures, identityId, failure, this.options.maxTrackedIdentities);
   }
 
   async succeeded(identityId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { invalidField } from '../../../protocol/errors.js';
-import { type ApiSessionPosture, apiSessionPostureIn, type PostureData, setLatest } from '../../client-state.js';
+import { type ApiSessionPosture, apiSessionPostureIn, type PostureData, setLatestPosture } from '../../client-state.js';
 import type { Runtime } from '../../runtime.js';
 import type { Principal } from '../../server/types.js';
 import { checkStates, checksOfPolicies, sessionPosture } from './access.js';
@@ -70,8 +70,8 @@ function apply(data: PostureData, r: PostureResponse, session: () => ApiSessionP
         binaryHash: hex((r.hash as string | undefined) ?? ''),
         signerFingerprints: ((r.signerFingerprints as string[] | undefined) ?? []).map(hex),
       };
-      setLatest(data.processes, r.id, report);
-      setLatest(data.processesByPath, report.path, report);
+      setLatestPosture(data.processes, r.id, report);
+      setLatestPosture(data.processesByPath, report.path, report);
       break;
     }
     case 'ENDPOINT_STATE': {
