@@ -121,7 +121,8 @@ export function withFailure(list: readonly FailedServiceRequest[], failure: Fail
  * A client names its own checks, paths and sessions, so without a bound one could grow its identity's posture
  * without end (and, where controllers share a database, the row rewritten at every report). Far above what a device
  * reports: one process report per process check of the policies that apply to it, and its live sessions. An API
- * session's posture let go this way loses its endpoint state; its MFA is read again from the session's row.
+ * session's posture let go this way loses its endpoint state; whether it passed MFA is read again from the session's
+ * row, with the row's last update taken as when (posture/access.ts), which may start an MFA timeout later.
  */
 export const POSTURE_ENTRIES_KEPT = 64;
 

@@ -62,7 +62,8 @@ export class KeyedReads {
     this.pending = new Map();
     this.scheduled = false;
     for (const [statement, batch] of pending) {
-      // Whatever fails, the send or the reading of its answer, fails the reads not answered yet, and nothing else.
+      // A failed send, or an answer that is not rows, fails the reads not answered yet and nothing else; a row that
+      // cannot be read fails its own reads only (answer).
       this.send(statement.sql, [...batch.keys()])
         .then((rows) => answer(statement.makers, batch, rows))
         .catch((err: unknown) => {
