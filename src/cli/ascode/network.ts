@@ -17,9 +17,18 @@ export interface Network {
   rows: Map<string, Record<string, unknown>[]>;
 }
 
-/** Reads `kinds` and every kind they name, together, and writes them as the file would. */
-export async function readNetwork(api: ApiClient, kinds: readonly Kind[]): Promise<Network> {
-  const rows = await readAll(api, [...new Set(kinds.flatMap((k) => [k.def.name, ...referenced(k)]))]);
+/**
+ * Reads `kinds` and every kind they name, together, and writes them as the file would. `known`: rows read already
+ * (a narrower network's), not read again.
+ */
+export async function readNetwork(api: ApiClient, kinds: readonly Kind[], known?: Network['rows']): Promise<Network> {
+  const wanted = [...new Set(kinds.flatMap((k) => [k.def.name, ...referenced(k)]))];
+  const rows = new Map(known);
+  for (const [name, list] of await readAll(
+    api,
+    wanted.filter((name) => !rows.has(name)),
+  ))
+    rows.set(name, list);
   const names = new Map([...rows].map(([name, list]) => [name, new Map(list.map((r) => [`${r.id}`, `${r.name}`]))]));
   const nameOf = (resourceName: string, id: string) => names.get(resourceName)?.get(id);
   const document: Record<string, FileEntity[]> = {};

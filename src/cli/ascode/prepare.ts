@@ -42,33 +42,33 @@ export interface PlanOptions {
 
 /**
  * The shared first half of diff and apply: the whole declaration read and checked, the controller's network read
- * for the kinds it declares, and the plan made from the two. Where the plan deletes (--prune), the rows of every
- * kind that can hold back a delete are read too, those not read yet, and a delete the controller would refuse is
- * refused here. With --replace and a conflict, the network is read again with every kind that can name a
- * conflicting entity, to find what must be re-pointed. Nothing is written.
+ * for the kinds it declares, and the plan made from the two. With --replace and a conflict, the network is widened
+ * with every kind that can name a conflicting entity (what was read is not read again), to find what must be
+ * re-pointed. Where the plan deletes (--prune), the rows of every kind that can hold back a delete are read too,
+ * those not read yet, and a delete the controller would refuse is refused here. Nothing is written.
  */
 export async function prepare(files: readonly string[], deps: Deps, options: PlanOptions = {}) {
   const declaration = await readDeclaration(files);
   for (const note of declaration.notes) deps.io.info(note);
   const api = await deps.api();
   const declared = KINDS.filter((k) => declaration.kinds.has(k));
-  const network = await readNetwork(api, declared);
+  let network = await readNetwork(api, declared);
   nameIdsOf(declaration, network);
   const planFor = (n: Network) => breakCycle(planChanges(declaration, n, options.prune), n);
-  const plan = planFor(network);
+  let plan = planFor(network);
+  const conflicting = new Set(plan.changes.filter((c) => c.action === 'conflict').map((c) => c.kind.def.name));
+  if (options.replace && conflicting.size > 0) {
+    const holders = holderKinds(conflicting);
+    const wider = KINDS.filter((k) => declared.includes(k) || holders.includes(k));
+    network = await readNetwork(api, wider, network.rows);
+    plan = planReplacements(planFor(network), network);
+  }
   const deleted = resourcesOf(plan.changes.filter((c) => c.action === 'delete'));
   if (deleted.size > 0) {
     await readMissingRows(api, network, holderKinds(deleted, { refusingOnly: true }));
     refuseHeldDeletes(plan, network);
   }
-  const conflicting = new Set(plan.changes.filter((c) => c.action === 'conflict').map((c) => c.kind.def.name));
-  if (!options.replace || conflicting.size === 0) return { plan, network };
-  const holders = holderKinds(conflicting);
-  const wider = await readNetwork(
-    api,
-    KINDS.filter((k) => declared.includes(k) || holders.includes(k)),
-  );
-  return { plan: planReplacements(planFor(wider), wider), network: wider };
+  return { plan, network };
 }
 
 const resourcesOf = (changes: readonly Change[]) => new Set(changes.map((c) => c.kind.def.name));
