@@ -53,8 +53,13 @@ export const KIND_NAMES = KINDS.map((k) => k.kind);
 
 export function kindNamed(name: string): PolicyKind {
   const kind = KINDS.find((k) => k.kind === name);
-  if (!kind) throw new UsageError(`unknown policy kind '${name}'`, unknownWordDetails(name, 'kinds', KIND_NAMES));
+  if (!kind) throw unknownKind(name);
   return kind;
+}
+
+/** The refusal of a word that names no policy kind, with the kinds it is like. */
+export function unknownKind(name: string): UsageError {
+  return new UsageError(`unknown policy kind '${name}'`, unknownWordDetails(name, 'kinds', KIND_NAMES));
 }
 
 /** The kind an entity of a policy resource is (a service policy by its type). */

@@ -10,7 +10,7 @@ import { printFooter } from '../output/footer.js';
 import { asFormat, isHuman } from '../output/formats.js';
 import { render } from '../output/render.js';
 import { similarWords } from '../similar.js';
-import { KINDS, KIND_NAMES, kindNamed, kindOf, POLICY_RESOURCES } from './kinds.js';
+import { KINDS, KIND_NAMES, kindNamed, kindOf, POLICY_RESOURCES, unknownKind } from './kinds.js';
 import { completeWith } from '../completion/hints.js';
 
 export interface PolicyListOptions {
@@ -44,7 +44,7 @@ export function buildPolicyList(deps: Deps, run = runPolicyList): CommandUnknown
   return addListFlags(command, KINDS[0].def).action(async (kind, filter, flags) => {
     // `ctl policy list 'name = "x"'`: a single argument that is no kind is the filter, unless it is a kind misspelt.
     if (kind !== undefined && filter === undefined && !KIND_NAMES.includes(kind)) {
-      if (/^[\w-]+$/.test(kind) && similarWords(kind, KIND_NAMES).length > 0) kindNamed(kind);
+      if (/^[\w-]+$/.test(kind) && similarWords(kind, KIND_NAMES).length > 0) throw unknownKind(kind);
       await run({ filter: kind, flags }, deps);
     } else await run({ kind, filter, flags }, deps);
   });
