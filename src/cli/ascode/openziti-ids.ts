@@ -22,7 +22,7 @@ export function nameIdsOf(declaration: Declaration, network: Network): void {
         throw new UsageError(
           `${item.file}: ${item.kind.def.label} "${item.entity.name}": ${field} names ${named.label} id ` +
             `"${String(id)}", which this controller does not have`,
-          [`the export gives the id it had where it was exported: name the ${named.label} instead, as ${key}: NAME`],
+          [`an id holds only where it was made: name the ${named.label} instead, as ${key}: NAME`],
         );
       }
       item.entity[key] = row.name;

@@ -50,8 +50,9 @@ export function fromOpenZiti(kind: Kind, entity: Record<string, unknown>) {
 }
 
 /**
- * An entity of this format, as written by ctl's export before it named the signer's enrollment auth policy: its
- * `enrollAuthPolicyId` read as that reference, by id; the keys whose value is an id rather than a name.
+ * An entity of this format whose references are written as ids (`enrollAuthPolicyId`, as ctl's export wrote the
+ * signer's enrollment auth policy before it named it, or any reference's `...Id` key where the entity does not also
+ * give the reference by name): each read as that reference, by id; the keys whose value is an id rather than a name.
  */
 export function fromIdKeys(kind: Kind, entity: Record<string, unknown>) {
   const out: Record<string, unknown> = {};

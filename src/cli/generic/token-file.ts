@@ -1,3 +1,5 @@
+// A JWT read from a file or stdin (`ctl login --ext-jwt`, `ctl signer test`), never from the command line, where
+// other users of the machine could read it in the process list.
 import { UsageError } from '../../console/errors.js';
 import type { Deps } from '../deps.js';
 import { readStdin } from './stdin.js';
