@@ -4,7 +4,7 @@ import { fakeApi } from '../testing/fake-api.js';
 import type { FileEntity } from './document.js';
 import { breakCycle } from './forward.js';
 import type { Declaration } from './input.js';
-import { kindOf } from '../testing/kinds.js';
+import { fileKind } from '../testing/kinds.js';
 import type { Kind } from './kinds.js';
 import type { Network } from './network.js';
 import { planChanges } from './plan.js';
@@ -12,8 +12,8 @@ import { planLines } from './present.js';
 import { planReplacements } from './replace.js';
 import { applyPlan } from './write.js';
 
-const signers = kindOf('external-jwt-signer');
-const policies = kindOf('auth-policy');
+const signers = fileKind('external-jwt-signer');
+const policies = fileKind('auth-policy');
 
 const idp = {
   name: 'idp',

@@ -6,16 +6,16 @@ import type { FileEntity } from './document.js';
 import { breakCycle } from './forward.js';
 import { holderKinds, refuseHeldDeletes } from './held.js';
 import type { Declaration } from './input.js';
-import { kindOf } from '../testing/kinds.js';
+import { fileKind } from '../testing/kinds.js';
 import type { Kind } from './kinds.js';
 import type { Network } from './network.js';
 import { planChanges } from './plan.js';
 
-const signers = kindOf('external-jwt-signer');
-const policies = kindOf('auth-policy');
-const identities = kindOf('identity');
-const configTypes = kindOf('config-type');
-const services = kindOf('service');
+const signers = fileKind('external-jwt-signer');
+const policies = fileKind('auth-policy');
+const identities = fileKind('identity');
+const configTypes = fileKind('config-type');
+const services = fileKind('service');
 
 type Rows = Record<string, Record<string, unknown>[]>;
 
@@ -118,7 +118,7 @@ describe('--prune refuses to delete what a kept entity names', () => {
       [configTypes],
     );
     assert.throws(() => pruned(declaration([configTypes]), n), /config "web": configType names config type "web\.v1"/);
-    const configs = kindOf('config');
+    const configs = fileKind('config');
     const withConfigs = network(
       {
         config: [{ id: 'c1', name: 'web', configTypeId: 't1' }],
@@ -129,25 +129,25 @@ describe('--prune refuses to delete what a kept entity names', () => {
     assert.deepEqual(pruned(declaration([configs]), withConfigs), ['delete configs web']);
   });
 
-  it("reads an edge router once, as its own kind's, though the transit routers' list serves it too", () => {
+  it("holds an edge router's configs once, as its own kind's, though the transit routers' list serves it too", () => {
     const link = { id: 'c1', name: 'link', configTypeId: 't1' };
     const er1 = { id: 'r1', name: 'er1', configs: ['c1'] };
     const rows = { config: [link], 'edge-router': [er1], 'transit-router': [er1] };
-    const both = network(rows, [kindOf('config'), kindOf('edge-router')]);
-    assert.deepEqual(pruned(declaration([kindOf('config'), kindOf('edge-router')]), both), [
+    const both = network(rows, [fileKind('config'), fileKind('edge-router')]);
+    assert.deepEqual(pruned(declaration([fileKind('config'), fileKind('edge-router')]), both), [
       'delete edgeRouters er1',
       'delete configs link',
     ]);
     // The file stating the router's configs as it has them, as the controller does, then without the config.
     both.document.edgeRouters = [{ name: 'er1', configs: ['link'] }];
     const cleared = declaration(
-      [kindOf('config'), kindOf('edge-router')],
-      [[kindOf('edge-router'), { name: 'er1', configs: [] }]],
+      [fileKind('config'), fileKind('edge-router')],
+      [[fileKind('edge-router'), { name: 'er1', configs: [] }]],
     );
     assert.deepEqual(pruned(cleared, both), ['update edgeRouters er1', 'delete configs link']);
-    const kept = network(rows, [kindOf('config')]);
+    const kept = network(rows, [fileKind('config')]);
     assert.throws(
-      () => pruned(declaration([kindOf('config')]), kept),
+      () => pruned(declaration([fileKind('config')]), kept),
       /^UsageError: edge router "er1": configs names config "link"/,
     );
   });
@@ -156,8 +156,8 @@ describe('--prune refuses to delete what a kept entity names', () => {
     const router = { id: 'r1', name: 'er1' };
     const identity = { id: 'r1', name: 'er1', type: { name: 'Router' }, authPolicyId: 'p1' };
     const rows = { 'auth-policy': [corp], 'edge-router': [router], identity: [identity] };
-    const both = network(rows, [policies, kindOf('edge-router')]);
-    assert.deepEqual(pruned(declaration([policies, kindOf('edge-router')]), both), [
+    const both = network(rows, [policies, fileKind('edge-router')]);
+    assert.deepEqual(pruned(declaration([policies, fileKind('edge-router')]), both), [
       'delete edgeRouters er1',
       'delete authPolicies corp',
     ]);

@@ -5,13 +5,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { UsageError } from '../../console/errors.js';
 import { reserveJwtFiles } from './jwt-dir.js';
-import { kindNamed } from './kinds.js';
-import type { Kind } from './kinds.js';
+import { fileKind } from '../testing/kinds.js';
 import type { Plan } from './plan.js';
 
 const create = (kind: string, name: string) => ({
   action: 'create' as const,
-  kind: kindNamed(kind) as Kind,
+  kind: fileKind(kind),
   name,
   fields: {},
   entity: { name },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fakeApi } from '../testing/fake-api.js';
-import { kindOf } from '../testing/kinds.js';
+import { fileKind } from '../testing/kinds.js';
 import { readNetwork } from './network.js';
 
 describe('readNetwork', () => {
@@ -13,13 +13,13 @@ describe('readNetwork', () => {
       'LIST /auth-policies': [policy],
       'LIST /external-jwt-signers': [],
     });
-    const narrow = await readNetwork(api, [kindOf('auth-policies')]);
+    const narrow = await readNetwork(api, [fileKind('auth-policies')]);
     assert.deepEqual(
       api.calls.map((c) => `${c.method} ${c.path}`),
       ['GET /auth-policies', 'GET /external-jwt-signers'],
       'auth policies and the signers they name',
     );
-    const wider = await readNetwork(api, [kindOf('auth-policies'), kindOf('identities')], narrow.rows);
+    const wider = await readNetwork(api, [fileKind('auth-policies'), fileKind('identities')], narrow.rows);
     assert.deepEqual(
       api.calls.map((c) => `${c.method} ${c.path}`),
       ['GET /auth-policies', 'GET /external-jwt-signers', 'GET /identities'],

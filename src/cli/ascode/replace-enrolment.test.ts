@@ -7,12 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { reserveJwtFiles } from './jwt-dir.js';
-import { kindNamed } from './kinds.js';
-import type { Kind } from './kinds.js';
+import { fileKind } from '../testing/kinds.js';
 import type { Plan } from './plan.js';
 import { planData, planLines } from './present.js';
 
-const identity = kindNamed('identity') as Kind;
+const identity = fileKind('identity');
 const plan: Plan = {
   changes: [
     {

@@ -1,4 +1,4 @@
-import { kindOf } from '../testing/kinds.js';
+import { fileKind } from '../testing/kinds.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Network } from './network.js';
@@ -21,7 +21,7 @@ const network: Network = {
 };
 
 function conflict(word: string, name: string, id: string, field: string, from: unknown, to: unknown): Change {
-  const k = kindOf(word);
+  const k = fileKind(word);
   const entity = { name, [field]: to };
   return { action: 'conflict', kind: k, name, id, entity, fields: { [field]: { from, to } }, reason: `${field} …` };
 }
