@@ -100,6 +100,19 @@ describe('--prune refuses to delete what a kept entity names', () => {
     );
   });
 
+  it('deletes a signer a kept policy allows where the file updates the object holding the list first', () => {
+    const allowing = { id: 'p1', name: 'corp', primary: { extJwt: { allowed: true, allowedSigners: ['s1'] } } };
+    const n = network({ 'external-jwt-signer': [{ id: 's1', name: 'idp' }], 'auth-policy': [allowing] }, [
+      signers,
+      policies,
+    ]);
+    const kept = declaration([signers, policies], [[policies, { name: 'corp' }]]);
+    assert.throws(() => pruned(kept, n), /auth policy "corp": primary\.extJwt\.allowedSigners names external JWT/);
+    const primary = { extJwt: { allowed: false, allowedSigners: [] } };
+    const cleared = declaration([signers, policies], [[policies, { name: 'corp', primary }]]);
+    assert.deepEqual(pruned(cleared, n), ['update authPolicies corp', 'delete externalJwtSigners idp']);
+  });
+
   it('refuses a policy that a signer the run keeps names as the controller has it', () => {
     const idp = { id: 's1', name: 'idp', enrollAuthPolicyId: 'p1' };
     const n = network({ 'external-jwt-signer': [idp], 'auth-policy': [corp] }, [signers, policies]);
