@@ -181,6 +181,21 @@ for (const store of storesUnderTest()) {
       }
     });
 
+    it("an identity's own /current-identity, kept too, after a write to it", async () => {
+      const own = `${CLIENT}/current-identity`;
+      const ownId = (await ok(t.user.request('GET', own))).data.id as string;
+      const counts: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const before = t.app.runtime.store.statementsRun;
+        await ok(t.user.request('GET', own));
+        counts.push(t.app.runtime.store.statementsRun - before);
+      }
+      assert.ok(counts.includes(0), `statements per GET: ${counts.join(', ')}`);
+      const tags = { seen: 'after the write' };
+      await ok(t.admin.request('PATCH', `/identities/${ownId}`, { json: { tags } }));
+      assert.deepEqual((await ok(t.user.request('GET', own))).data.tags, tags);
+    });
+
     it('deleted: 404 NOT_FOUND', async () => {
       await ok(t.admin.request('POST', `/identities/${id}/enable`));
       await assertKept();

@@ -92,6 +92,18 @@ describe('kept answers by id', () => {
     assert.equal(calls(), 7, 'b went when c came');
     const big = keptOver(fakeStore(), { readsFrom: ['identity'] }, { count: 2, chars: 10 });
     for (let n = 1; n <= 3; n++) assert.deepEqual(await big.ask('long-id'), { id: 'long-id', n });
+    // Two answers of 16 characters each ({"id":"x","n":1}) within 40: a third makes the first asked go.
+    const sized = keptOver(fakeStore(), { readsFrom: ['identity'] }, { count: 10, chars: 40 });
+    for (const id of ['x', 'x', 'y', 'y']) await sized.ask(id);
+    assert.equal(sized.calls(), 4);
+    await sized.ask('x');
+    await sized.ask('y');
+    assert.equal(sized.calls(), 4, 'both kept');
+    for (const id of ['z', 'z']) await sized.ask(id);
+    await sized.ask('y');
+    assert.equal(sized.calls(), 6, 'y still kept');
+    await sized.ask('x');
+    assert.equal(sized.calls(), 7, 'x went when z came');
   });
 
   it('refuses to be declared over a resource that does not exist, before any answer', () => {
