@@ -296,3 +296,22 @@ describe('PostgresDriver: the connections it keeps', { skip }, () => {
     for (const call of calls) assert.deepEqual(call, [true, 10_000]);
   });
 });
+
+describe('PostgresDriver: statements read together by one key', { skip }, () => {
+  it('reads those that cannot be gathered (a column PostgreSQL names ?column?) as they are, not failed', async () => {
+    const db = await createTestDatabase();
+    const driver = await PostgresDriver.open(db.url);
+    try {
+      const statements = [
+        { sql: "SELECT ?::text || '-unnamed'", params: ['k'] },
+        { sql: 'SELECT ?::text AS "named"', params: ['k'] },
+      ];
+      for (let round = 0; round < 2; round++) {
+        assert.deepEqual(await driver.allTogether(statements), [[{ '?column?': 'k-unnamed' }], [{ named: 'k' }]]);
+      }
+    } finally {
+      await driver.close();
+      await db.drop();
+    }
+  });
+});
