@@ -92,15 +92,42 @@ function run(list, env) {
       },
     );
     let tail = '';
+    const failures = new FailureLog();
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
       tail = (tail + chunk.toString()).slice(-4000);
+      failures.read(chunk.toString());
     });
     child.on('close', (code) => {
       const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tail)?.[1] ?? 0);
-      resolve({ code: code ?? 1, pass: count('pass'), fail: count('fail') + count('cancelled') });
+      resolve({ code: code ?? 1, pass: count('pass'), fail: count('fail') + count('cancelled'), failures });
     });
   });
+}
+
+/**
+ * Keeps every failed test's report (its `not ok` line and the block under it) from TAP output, so that the end of a
+ * long log, which is all a CI summary may show, still names what failed and why.
+ */
+class FailureLog {
+  reports = [];
+  #partial = '';
+  #open = null;
+
+  read(text) {
+    const lines = (this.#partial + text).split('\n');
+    this.#partial = lines.pop();
+    for (const line of lines) {
+      if (/^\s*not ok \d+ - /.test(line)) {
+        this.#open = [line];
+        this.reports.push(this.#open);
+      } else if (this.#open) {
+        this.#open.push(line);
+        // The YAML block under a result ends with its own indentation's `...`.
+        if (/^\s*\.\.\.$/.test(line) || this.#open.length > 60) this.#open = null;
+      }
+    }
+  }
 }
 
 const runs = [await run(files, {})];
@@ -112,5 +139,10 @@ if (process.env.CTL_TEST_PG_URL && e2e.length > 0) {
 rmSync(cacheHome, { recursive: true, force: true });
 const passed = runs.reduce((n, r) => n + r.pass, 0);
 const failed = runs.reduce((n, r) => n + r.fail, 0);
+const reports = runs.flatMap((r) => r.failures.reports);
+if (reports.length > 0) {
+  console.log(`\n# failures, repeated from above (${reports.length} reports, suites included)`);
+  for (const report of reports) console.log(report.join('\n'));
+}
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(runs.every((r) => r.code === 0) ? 0 : 1);
