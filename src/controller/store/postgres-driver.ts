@@ -507,8 +507,10 @@ export class PostgresDriver implements Driver {
 function storeError(err: unknown): unknown {
   const e = err as { code?: unknown; message?: unknown } | null;
   if (err instanceof StoreUnavailableError || e?.code !== undefined || typeof e?.message !== 'string') return err;
-  // A pooled connection not made in time reports 'timeout exceeded ...', a held one 'timeout expired'.
-  if (!/Connection terminated|not queryable|timeout exceeded when trying to connect|timeout expired/.test(e.message)) {
+  // A connection that ended, as the held connections read it; one that is not queryable; one not made in time
+  // (a pooled connection reports 'timeout exceeded ...', a held one 'timeout expired').
+  const failed = /not queryable|timeout exceeded when trying to connect|timeout expired/;
+  if (!connectionEnded(err) && !failed.test(e.message)) {
     return err;
   }
   return new StoreUnavailableError(`the connection to the database failed (${e.message}): try again`, { cause: err });
