@@ -9,6 +9,7 @@ import { PG_URL_VARIABLE, createTestDatabase } from '../../../test/helpers/postg
 import { postgresDialect } from './dialects/postgres.js';
 import { CATALOGUE, resource } from '../../resources/index.js';
 import { raw } from './fragment.js';
+import { StoreUnavailableError } from './driver.js';
 import { connectionEnded } from './postgres-connections.js';
 import { PostgresDriver } from './postgres-driver.js';
 import { declaredSchema } from './schema-model.js';
@@ -265,6 +266,31 @@ describe('PostgresDriver: a read on a connection the server ended', { skip }, ()
         assert.equal(made, 1, 'sent once');
         assert.ok(connectionEnded(err), String(err));
       }
+    } finally {
+      held.run = run;
+      await driver.close();
+      await db.drop();
+    }
+  });
+});
+
+describe('PostgresDriver: a write on a connection that closed under it', { skip }, () => {
+  it('fails as the store being unavailable, to be tried again, not as an error of the request', async () => {
+    const db = await createTestDatabase();
+    const driver = await PostgresDriver.open(db.url);
+    // What pg itself reports for a statement whose connection closed: an Error with no SQLSTATE code.
+    const closed = new Error('Connection terminated unexpectedly');
+    const held = (driver as unknown as { held: { run: (...args: unknown[]) => Promise<unknown> } }).held;
+    const run = held.run;
+    held.run = () => Promise.reject(closed);
+    try {
+      const err = await driver.run('CREATE TABLE t (id INT)').catch((e: unknown) => e);
+      assert.ok(err instanceof StoreUnavailableError, String(err));
+      assert.equal(
+        err.message,
+        'the connection to the database failed (Connection terminated unexpectedly): try again',
+      );
+      assert.equal(err.cause, closed);
     } finally {
       held.run = run;
       await driver.close();
