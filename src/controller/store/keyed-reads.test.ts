@@ -3,15 +3,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { type KeyedRow, KeyedReads, type KeyedStatement } from './keyed-reads.js';
+import { type KeyedRow, KeyedReads, type KeyedStatement, MOST_KEYS_A_STATEMENT } from './keyed-reads.js';
 
 /** A statement that answers each key sent with one lookup's rows naming the key, and records what it was sent. */
-function recording(answer: (keys: string[]) => Promise<KeyedRow[]> = async (keys) => keys.map(rowOf)) {
+function recording(
+  answer: (keys: string[]) => Promise<KeyedRow[]> = async (keys) => keys.map(rowOf),
+  mostKeys?: number,
+) {
   const sent: { sql: string; keys: string[] }[] = [];
   const reads = new KeyedReads((sql, keys) => {
     sent.push({ sql, keys });
     return answer(keys);
-  });
+  }, mostKeys);
   return { reads, sent };
 }
 const rowOf = (key: string): KeyedRow => ({ key, 0: JSON.stringify([[key]]) });
@@ -30,6 +33,40 @@ describe('KeyedReads', () => {
     ]);
     assert.deepEqual(answers, [[[{ of: 'x' }]], [[{ of: 'y' }]], [[{ of: 'x' }]], [[{ of: 'x' }]]]);
     assert.notEqual(answers[0][0][0], answers[2][0][0], 'each read of a key is given objects of its own');
+  });
+
+  it('sends a turn of more keys than one statement takes as several, each read answered by its own', async () => {
+    const { reads, sent } = recording(async (keys) => keys.map(rowOf), 2);
+    const keys = ['v', 'w', 'x', 'w', 'y', 'z'];
+    const answers = await Promise.all(keys.map((key) => reads.read(A, key)));
+    assert.deepEqual(
+      sent.map((s) => s.keys),
+      [['v', 'w'], ['x', 'y'], ['z']],
+    );
+    assert.deepEqual(
+      answers,
+      keys.map((key) => [[{ of: key }]]),
+    );
+    // One part failing fails its own reads only.
+    const failing = recording(async (keys) => {
+      if (keys.includes('y')) throw new Error('part failed');
+      return keys.map(rowOf);
+    }, 2);
+    const settled = await Promise.allSettled(keys.map((key) => failing.reads.read(A, key)));
+    assert.deepEqual(
+      settled.map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled'],
+    );
+  });
+
+  it('sends at most MOST_KEYS_A_STATEMENT keys a statement by default', async () => {
+    const { reads, sent } = recording();
+    const keys = Array.from({ length: MOST_KEYS_A_STATEMENT + 1 }, (_, i) => `k${i}`);
+    await Promise.all(keys.map((key) => reads.read(A, key)));
+    assert.deepEqual(
+      sent.map((s) => s.keys.length),
+      [MOST_KEYS_A_STATEMENT, 1],
+    );
   });
 
   it('sends a read of a later turn in a statement of its own', async () => {

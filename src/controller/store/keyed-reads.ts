@@ -14,6 +14,12 @@ interface Waiter {
   reject(err: unknown): void;
 }
 
+/**
+ * The most keys one statement is sent: a turn gathering more (many clients at once) sends several, so that no one
+ * statement's answer, held whole in memory until it is read, grows with the number of clients.
+ */
+export const MOST_KEYS_A_STATEMENT = 500;
+
 /** What a keyed statement answers for one key (KeyedStatement). */
 export type KeyedRow = { key: string } & Record<string, string>;
 
@@ -37,6 +43,7 @@ export class KeyedReads {
   constructor(
     /** Sends one batched statement for these keys: a row per key. */
     private readonly send: (sql: string, keys: string[]) => Promise<KeyedRow[]>,
+    private readonly mostKeys = MOST_KEYS_A_STATEMENT,
   ) {}
 
   /** The rows of each lookup `statement` reads, for `key`. */
@@ -62,15 +69,29 @@ export class KeyedReads {
     this.pending = new Map();
     this.scheduled = false;
     for (const [statement, batch] of pending) {
-      // A failed send, or an answer that is not rows, fails the reads not answered yet and nothing else; a row that
-      // cannot be read fails its own reads only (answer).
-      this.send(statement.sql, [...batch.keys()])
-        .then((rows) => answer(statement.makers, batch, rows))
-        .catch((err: unknown) => {
-          for (const waiters of batch.values()) for (const w of waiters) w.reject(err);
-        });
+      for (const part of this.parts(batch)) {
+        // A failed send, or an answer that is not rows, fails the reads not answered yet and nothing else; a row
+        // that cannot be read fails its own reads only (answer).
+        this.send(statement.sql, [...part.keys()])
+          .then((rows) => answer(statement.makers, part, rows))
+          .catch((err: unknown) => {
+            for (const waiters of part.values()) for (const w of waiters) w.reject(err);
+          });
+      }
     }
   };
+
+  /** The batch in parts of at most `mostKeys` keys, each sent as a statement of its own. */
+  private parts(batch: Map<string, Waiter[]>): Map<string, Waiter[]>[] {
+    if (batch.size <= this.mostKeys) return [batch];
+    const parts: Map<string, Waiter[]>[] = [];
+    for (const [key, waiters] of batch) {
+      let part = parts.at(-1);
+      if (part === undefined || part.size === this.mostKeys) parts.push((part = new Map()));
+      part.set(key, waiters);
+    }
+    return parts;
+  }
 }
 
 function answer(makers: readonly RowMaker[], batch: Map<string, Waiter[]>, rows: KeyedRow[]): void {
