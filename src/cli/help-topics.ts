@@ -71,6 +71,11 @@ const ENVIRONMENT: Array<[string, string]> = [
     'path of a better_sqlite3.node to load instead of the installed one (a binary built elsewhere for the same ' +
       'Node.js and platform)',
   ],
+  [
+    'CTL_ERROR_STACK',
+    'any value: an unexpected error (a bug in ctl) is printed with its stack, as --debug prints it, without running ' +
+      'the command on the build --debug runs (for a failure that does not repeat)',
+  ],
   ['NO_COLOR', 'any value turns colour off; FORCE_COLOR turns it on even in a pipe'],
   ['TERM=dumb', 'no colour'],
   ['CI', 'any value: never prompt (as --no-input)'],

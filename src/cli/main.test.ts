@@ -60,6 +60,30 @@ describe('main', () => {
     assert.equal(r.stderr, 'error: not deleting without confirmation\n  pass --yes (-y) to delete without a prompt\n');
   });
 
+  it('prints an unexpected error with its stack only with --debug or CTL_ERROR_STACK', async () => {
+    const failing = async (argv: string[], env: Record<string, string> = {}) => {
+      const io = createTestIO();
+      io.out = () => {
+        throw new Error('boom');
+      };
+      const code = await run(argv, { env: { CTL_CONFIG_DIR: '/nonexistent/ctl-test', ...env }, io });
+      return { code, stderr: io.stderrText() };
+    };
+    const plain = await failing(['help', 'filters']);
+    assert.equal(plain.code, EXIT.failure);
+    assert.match(plain.stderr, /^error: unexpected error: boom\n/);
+    assert.doesNotMatch(plain.stderr, /\n +at /);
+    for (const [argv, env] of [
+      [['help', 'filters'], { CTL_ERROR_STACK: '1' }],
+      [['help', 'filters', '--debug'], {}],
+    ] as const) {
+      const traced = await failing([...argv], env);
+      assert.equal(traced.code, EXIT.failure);
+      assert.match(traced.stderr, /^error: unexpected error: boom\n/);
+      assert.match(traced.stderr, /\n +at .*main\.test\.ts/, traced.stderr);
+    }
+  });
+
   it('adds the command help pointer to usage errors raised by commands', async () => {
     const r = await ctl(['identity', 'update', 'laptop-7', '-o', 'json']);
     assert.equal(r.code, EXIT.usage);

@@ -145,7 +145,8 @@ export async function run(argv: readonly string[], settings: RunSettings): Promi
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT.ok;
   } catch (err) {
-    const failure = describeFailure(err, globals().debug || argv.includes('--debug'));
+    // CTL_ERROR_STACK: a bug's stack in the log of a run that cannot be repeated with --debug (a CI job's).
+    const failure = describeFailure(err, globals().debug || argv.includes('--debug') || Boolean(env.CTL_ERROR_STACK));
     const lines = formatFailure(failure);
     if (err instanceof UsageError && running) lines.push(usageHint(pathOf(running)));
     for (const line of lines) io.stderr.write(`${line}\n`);
