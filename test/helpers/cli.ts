@@ -46,6 +46,8 @@ export function ctlEnv(opts: RunOptions = {}): NodeJS.ProcessEnv {
   env.CI = 'true';
   env.NO_COLOR = '1';
   env.TERM = 'dumb';
+  // A bug's stack in the test log: a failure that does not repeat can then still be read.
+  env.CTL_ERROR_STACK = '1';
   if (opts.configDir) env.CTL_CONFIG_DIR = opts.configDir;
   for (const [k, v] of Object.entries(opts.env ?? {})) {
     if (v === undefined) delete env[k];
