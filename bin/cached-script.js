@@ -1,7 +1,9 @@
 // Runs a CommonJS script of the build through vm.Script with a V8 code cache kept in the user's cache directory,
 // so that a start deserialises compiled code instead of parsing and compiling the script. The cache is only ever
-// a saving: one V8 rejects (another Node, other flags) or a damaged file is replaced after the run, and a cache
-// directory that cannot be read or written leaves the script running uncached. Nothing here fails a command.
+// a saving: one V8 rejects (another Node, other flags, a truncated file) is replaced after the run, and a cache
+// directory that cannot be read or written leaves the script running uncached. V8 checks a cache's length, not its
+// bytes (Node's release builds skip the checksum): a file altered in place would abort the process, so a cache is
+// only ever written whole to a temporary file and renamed over.
 'use strict';
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { homedir } = require('node:os');
