@@ -299,6 +299,24 @@ describe('PostgresDriver: a write on a connection that closed under it', { skip 
   });
 });
 
+describe('PostgresDriver: a pooled connection that fails while lent out', { skip }, () => {
+  it('does not end the process: every pooled connection listens for its error from the start', async () => {
+    const db = await createTestDatabase();
+    const driver = await PostgresDriver.open(db.url);
+    const pool = (driver as unknown as { pool: import('pg').Pool }).pool;
+    // What pg does when the server ends a lent connection before its borrower listens (the end and the connection's
+    // readiness in one packet): the pool no longer listens, and an 'error' nobody hears would be thrown.
+    const client = await pool.connect();
+    try {
+      assert.doesNotThrow(() => client.emit('error', new Error('terminating connection due to administrator command')));
+    } finally {
+      client.release(true);
+      await driver.close();
+      await db.drop();
+    }
+  });
+});
+
 describe('PostgresDriver: the connections it keeps', { skip }, () => {
   it('probe a quiet connection after 10 s (TCP keep-alive), not after the system default of two hours', async () => {
     const db = await createTestDatabase();

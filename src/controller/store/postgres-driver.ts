@@ -178,6 +178,10 @@ export class PostgresDriver implements Driver {
     const pool = new pg.Pool({ ...config, max: POOL_SIZE });
     // An idle connection that fails (server restart) must not crash the process: the next query reconnects.
     pool.on('error', () => {});
+    // Nor one lent out: the pool stops listening to a connection it lends, and an end told in the same packet as
+    // the connection's readiness (pg_terminate_backend just as it connected) would come before the borrower could
+    // listen. Its statements fail with the error instead; the pool lets it go when it is given back.
+    pool.on('connect', (client) => client.on('error', () => {}));
     // TCP keep-alive on the connections kept for long, from 10 s of quiet (the system's default waits two hours): a
     // server gone without closing them (a host lost, a failover) is noticed, and with it a controller lock lost.
     const kept = { ...config, keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
@@ -451,10 +455,9 @@ export class PostgresDriver implements Driver {
   /** One run of a transaction on a pooled connection of its own. */
   private async attempt<T>(fn: () => Promise<T>): Promise<T> {
     this.checkOwnership();
+    // The server may end the connection while `fn` awaits something else: the next statement fails (every pooled
+    // connection has a listener for its error, see open), not the process.
     const client = await this.pool.connect().catch((err: unknown) => Promise.reject(storeError(err)));
-    // The server may end the connection while `fn` awaits something else: the next statement fails, not the process.
-    const ignore = () => {};
-    client.on('error', ignore);
     this.openTransactions++;
     let broken: Error | undefined;
     const control = (statement: 'BEGIN' | 'COMMIT' | 'ROLLBACK') => {
@@ -473,7 +476,6 @@ export class PostgresDriver implements Driver {
       await control('ROLLBACK').catch((rollback: Error) => (broken = rollback));
       throw storeError(err);
     } finally {
-      client.off('error', ignore);
       client.release(broken);
       if (--this.openTransactions === 0) this.transaction.disable();
     }
