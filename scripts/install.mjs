@@ -10,7 +10,7 @@
 // Usage: node scripts/install.mjs [--ci]    (extra arguments after -- go to npm)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The version `<dir>/include/node/node_version.h` declares ("20.20.2"), or undefined when there is none. */
@@ -122,4 +122,7 @@ async function main() {
   process.exit(code || 1);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
+// Run as a script only, never when imported. Not `import.meta.url === argv[1]`: the tests import this module into a
+// bundle, whose import.meta.url is the test's own file, the process's argv[1]; that ran a real `npm install` (and
+// with it the build, rewriting dist/) in the middle of the test run.
+if (basename(process.argv[1] ?? '') === 'install.mjs') await main();
