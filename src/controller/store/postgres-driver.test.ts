@@ -17,6 +17,18 @@ import { Store } from './store.js';
 
 const skip = process.env[PG_URL_VARIABLE] ? false : `${PG_URL_VARIABLE} is not set`;
 
+/** Runs `use` on a driver of a fresh database, closed and the database dropped afterwards, whatever `use` did. */
+async function onFreshDriver(use: (driver: PostgresDriver) => Promise<void>): Promise<void> {
+  const db = await createTestDatabase();
+  const driver = await PostgresDriver.open(db.url);
+  try {
+    await use(driver);
+  } finally {
+    await driver.close();
+    await db.drop();
+  }
+}
+
 describe('PostgresDriver: named statements', { skip }, () => {
   it('prepares each statement once per connection by name, and no more than the cap of distinct ones', async () => {
     const db = await createTestDatabase();
@@ -275,15 +287,12 @@ describe('PostgresDriver: a read on a connection the server ended', { skip }, ()
 });
 
 describe('PostgresDriver: a write on a connection that closed under it', { skip }, () => {
-  it('fails as the store being unavailable, to be tried again, not as an error of the request', async () => {
-    const db = await createTestDatabase();
-    const driver = await PostgresDriver.open(db.url);
-    // What pg itself reports for a statement whose connection closed: an Error with no SQLSTATE code.
-    const closed = new Error('Connection terminated unexpectedly');
-    const held = (driver as unknown as { held: { run: (...args: unknown[]) => Promise<unknown> } }).held;
-    const run = held.run;
-    held.run = () => Promise.reject(closed);
-    try {
+  it('fails as the store being unavailable, to be tried again, not as an error of the request', () =>
+    onFreshDriver(async (driver) => {
+      // What pg itself reports for a statement whose connection closed: an Error with no SQLSTATE code.
+      const closed = new Error('Connection terminated unexpectedly');
+      const held = (driver as unknown as { held: { run: (...args: unknown[]) => Promise<unknown> } }).held;
+      held.run = () => Promise.reject(closed);
       const err = await driver.run('CREATE TABLE t (id INT)').catch((e: unknown) => e);
       assert.ok(err instanceof StoreUnavailableError, String(err));
       assert.equal(
@@ -291,30 +300,24 @@ describe('PostgresDriver: a write on a connection that closed under it', { skip 
         'the connection to the database failed (Connection terminated unexpectedly): try again',
       );
       assert.equal(err.cause, closed);
-    } finally {
-      held.run = run;
-      await driver.close();
-      await db.drop();
-    }
-  });
+    }));
 });
 
 describe('PostgresDriver: a pooled connection that fails while lent out', { skip }, () => {
-  it('does not end the process: every pooled connection listens for its error from the start', async () => {
-    const db = await createTestDatabase();
-    const driver = await PostgresDriver.open(db.url);
-    const pool = (driver as unknown as { pool: import('pg').Pool }).pool;
-    // What pg does when the server ends a lent connection before its borrower listens (the end and the connection's
-    // readiness in one packet): the pool no longer listens, and an 'error' nobody hears would be thrown.
-    const client = await pool.connect();
-    try {
-      assert.doesNotThrow(() => client.emit('error', new Error('terminating connection due to administrator command')));
-    } finally {
-      client.release(true);
-      await driver.close();
-      await db.drop();
-    }
-  });
+  it('does not end the process: every pooled connection listens for its error from the start', () =>
+    onFreshDriver(async (driver) => {
+      const pool = (driver as unknown as { pool: import('pg').Pool }).pool;
+      // What pg does when the server ends a lent connection before its borrower listens (the end and the
+      // connection's readiness in one packet): the pool no longer listens, and an 'error' nobody hears is thrown.
+      const client = await pool.connect();
+      try {
+        assert.doesNotThrow(() =>
+          client.emit('error', new Error('terminating connection due to administrator command')),
+        );
+      } finally {
+        client.release(true);
+      }
+    }));
 });
 
 describe('PostgresDriver: the connections it keeps', { skip }, () => {
